@@ -1,0 +1,26 @@
+//===- TccGraphDialect.td - the tcc_graph dialect ---------*- tablegen -*-===//
+#ifndef TCC_GRAPH_DIALECT
+#define TCC_GRAPH_DIALECT
+
+include "mlir/IR/OpBase.td"
+
+def TccGraph_Dialect : Dialect {
+  let name = "tcc_graph";
+  let summary = "The exported PyTorch graph, one op per ATen operator";
+  let description = [{
+    `tcc_graph` mirrors a torch.export graph. The importer produces generic
+    `tcc_graph.operator` ops carrying the ATen name; `tcc-legalize-graph` turns
+    the operators tcc knows into the compact typed ops of this dialect
+    (elementwise families, reductions, matmul, conv, pooling, views, concat)
+    and rejects the rest with the Python source line of the node.
+    Tensor values use builtin ranked tensor types; dynamic dims are `?` and the
+    function arguments carry their symbolic sizes in `tcc.sizes`.
+  }];
+  let cppNamespace = "::tcc::graph";
+  let useDefaultAttributePrinterParser = 0;
+}
+
+class TccGraph_Op<string mnemonic, list<Trait> traits = []> :
+    Op<TccGraph_Dialect, mnemonic, traits>;
+
+#endif // TCC_GRAPH_DIALECT

@@ -1,0 +1,190 @@
+//===- TccGraphOps.cpp - tcc_graph operation verifiers --------------------===//
+#include "dialects/TccGraph/IR/TccGraphOps.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/OpImplementation.h"
+
+using namespace mlir;
+using namespace tcc::graph;
+
+#define GET_OP_CLASSES
+#include "dialects/TccGraph/IR/TccGraphOps.cpp.inc"
+
+FailureOr<SmallVector<int64_t>>
+tcc::graph::broadcastShapes(ArrayRef<int64_t> a, ArrayRef<int64_t> b) {
+  size_t rank = std::max(a.size(), b.size());
+  SmallVector<int64_t> out(rank);
+  for (size_t i = 0; i < rank; ++i) {
+    int64_t x = i < rank - a.size() ? 1 : a[i - (rank - a.size())];
+    int64_t y = i < rank - b.size() ? 1 : b[i - (rank - b.size())];
+    if (x == 1) out[i] = y;
+    else if (y == 1) out[i] = x;
+    else if (ShapedType::isDynamic(x)) out[i] = y;
+    else if (ShapedType::isDynamic(y) || x == y) out[i] = x;
+    else return failure();
+  }
+  return out;
+}
+
+static RankedTensorType rankedType(Value v) {
+  return cast<RankedTensorType>(v.getType());
+}
+
+/// Static sizes must agree; a dynamic size on either side is accepted (the
+/// export's symbolic shapes were checked by PyTorch).
+static bool compatibleShapes(ArrayRef<int64_t> a, ArrayRef<int64_t> b) {
+  if (a.size() != b.size()) return false;
+  for (auto [x, y] : llvm::zip(a, b))
+    if (!ShapedType::isDynamic(x) && !ShapedType::isDynamic(y) && x != y)
+      return false;
+  return true;
+}
+
+LogicalResult OperatorOp::verify() {
+  if (getOperandNames().size() != getOperands().size())
+    return emitOpError("has ") << getOperands().size() << " operands but "
+                               << getOperandNames().size() << " operand names";
+  return success();
+}
+
+#define TCC_BINARY_VERIFIER(OP)                                                \
+  LogicalResult OP::verify() {                                                 \
+    auto l = rankedType(getLhs()), r = rankedType(getRhs());                   \
+    auto res = rankedType(getResult());                                        \
+    if (l.getElementType() != r.getElementType() ||                            \
+        l.getElementType() != res.getElementType())                            \
+      return emitOpError("operand and result element types must match");      \
+    auto shape = broadcastShapes(l.getShape(), r.getShape());                  \
+    if (failed(shape))                                                         \
+      return emitOpError("operand shapes ") << l << " and " << r               \
+                                             << " do not broadcast";          \
+    if (!compatibleShapes(*shape, res.getShape()))                             \
+      return emitOpError("result type ") << res                                \
+                                          << " is not the broadcast shape";   \
+    return success();                                                          \
+  }
+TCC_BINARY_VERIFIER(AddOp)
+TCC_BINARY_VERIFIER(SubOp)
+TCC_BINARY_VERIFIER(MulOp)
+TCC_BINARY_VERIFIER(DivOp)
+TCC_BINARY_VERIFIER(MaximumOp)
+#undef TCC_BINARY_VERIFIER
+
+LogicalResult MatmulOp::verify() {
+  auto l = rankedType(getLhs()), r = rankedType(getRhs());
+  auto res = rankedType(getResult());
+  if (l.getRank() < 2 || r.getRank() < 2)
+    return emitOpError("operands must have rank >= 2");
+  int64_t k1 = l.getShape()[l.getRank() - 1], k2 = r.getShape()[r.getRank() - 2];
+  if (!ShapedType::isDynamic(k1) && !ShapedType::isDynamic(k2) && k1 != k2)
+    return emitOpError("contraction sizes differ: ") << k1 << " vs " << k2;
+  auto batch = broadcastShapes(l.getShape().drop_back(2), r.getShape().drop_back(2));
+  if (failed(batch))
+    return emitOpError("batch dimensions do not broadcast");
+  SmallVector<int64_t> expected(*batch);
+  expected.push_back(l.getShape()[l.getRank() - 2]);
+  expected.push_back(r.getShape()[r.getRank() - 1]);
+  if (!compatibleShapes(expected, res.getShape()))
+    return emitOpError("result type ") << res << " does not match the product shape";
+  return success();
+}
+
+LogicalResult Conv2dOp::verify() {
+  auto in = rankedType(getInput()), w = rankedType(getWeight());
+  if (in.getRank() != 4 || w.getRank() != 4 || rankedType(getResult()).getRank() != 4)
+    return emitOpError("expects rank-4 input, weight and result (NCHW, FCHW)");
+  if (getStride().size() != 2 || getPadding().size() != 2 || getDilation().size() != 2)
+    return emitOpError("stride, padding and dilation need 2 values each");
+  if (getGroups() < 1)
+    return emitOpError("groups must be >= 1");
+  int64_t c = in.getShape()[1], wc = w.getShape()[1];
+  if (!ShapedType::isDynamic(c) && c != wc * getGroups())
+    return emitOpError("input channels ") << c << " != weight channels " << wc
+                                          << " x groups " << getGroups();
+  if (getBias() && rankedType(getBias()).getRank() != 1)
+    return emitOpError("bias must be rank 1");
+  return success();
+}
+
+template <typename PoolOp>
+static LogicalResult verifyPool(PoolOp op) {
+  if (rankedType(op.getInput()).getRank() != 4)
+    return op.emitOpError("expects an NCHW input");
+  if (op.getKernel().size() != 2 || op.getStride().size() != 2 ||
+      op.getPadding().size() != 2 || op.getDilation().size() != 2)
+    return op.emitOpError("kernel, stride, padding and dilation need 2 values each");
+  for (int i = 0; i < 2; ++i)
+    if (op.getPadding()[i] * 2 > op.getKernel()[i])
+      return op.emitOpError("padding must be at most half the kernel size");
+  return success();
+}
+LogicalResult MaxPool2dOp::verify() { return verifyPool(*this); }
+LogicalResult AvgPool2dOp::verify() { return verifyPool(*this); }
+
+template <typename ReduceOp>
+static LogicalResult verifyReduce(ReduceOp op) {
+  auto in = rankedType(op.getInput()), res = rankedType(op.getResult());
+  int64_t prev = -1;
+  for (int64_t d : op.getDims()) {
+    if (d <= prev || d >= in.getRank())
+      return op.emitOpError("dims must be sorted, unique and in [0, rank)");
+    prev = d;
+  }
+  int64_t expectedRank =
+      op.getKeepdim() ? in.getRank() : in.getRank() - (int64_t)op.getDims().size();
+  if (res.getRank() != expectedRank)
+    return op.emitOpError("result rank ") << res.getRank() << " should be " << expectedRank;
+  return success();
+}
+LogicalResult ReduceSumOp::verify() { return verifyReduce(*this); }
+LogicalResult ReduceMaxOp::verify() { return verifyReduce(*this); }
+LogicalResult ReduceMeanOp::verify() { return verifyReduce(*this); }
+
+LogicalResult TransposeOp::verify() {
+  auto in = rankedType(getInput()), res = rankedType(getResult());
+  auto perm = getPermutation();
+  if ((int64_t)perm.size() != in.getRank() || res.getRank() != in.getRank())
+    return emitOpError("permutation size must equal the rank");
+  SmallVector<bool> seen(perm.size(), false);
+  for (auto [i, p] : llvm::enumerate(perm)) {
+    if (p < 0 || p >= (int64_t)perm.size() || seen[p])
+      return emitOpError("permutation is not a permutation of [0, rank)");
+    seen[p] = true;
+    int64_t a = in.getShape()[p], b = res.getShape()[i];
+    if (!ShapedType::isDynamic(a) && !ShapedType::isDynamic(b) && a != b)
+      return emitOpError("result dim ") << i << " should be " << a;
+  }
+  return success();
+}
+
+LogicalResult ReshapeOp::verify() {
+  auto in = rankedType(getInput()), res = rankedType(getResult());
+  if (res.getNumDynamicDims() > 1)
+    return emitOpError("result may have at most one dynamic dimension");
+  if (in.hasStaticShape() && res.hasStaticShape() &&
+      in.getNumElements() != res.getNumElements())
+    return emitOpError("element counts differ: ") << in.getNumElements() << " vs "
+                                                  << res.getNumElements();
+  return success();
+}
+
+LogicalResult ConcatOp::verify() {
+  if (getInputs().empty())
+    return emitOpError("needs at least one input");
+  auto res = rankedType(getResult());
+  int64_t dim = getDim();
+  if (dim < 0 || dim >= res.getRank())
+    return emitOpError("dim ") << dim << " out of range";
+  for (Value v : getInputs()) {
+    auto t = rankedType(v);
+    if (t.getRank() != res.getRank())
+      return emitOpError("all inputs need the result's rank");
+    for (int64_t i = 0; i < t.getRank(); ++i) {
+      if (i == dim) continue;
+      int64_t a = t.getShape()[i], b = res.getShape()[i];
+      if (!ShapedType::isDynamic(a) && !ShapedType::isDynamic(b) && a != b)
+        return emitOpError("input dim ") << i << " is " << a << ", expected " << b;
+    }
+  }
+  return success();
+}

@@ -1,0 +1,256 @@
+//===- TccGraphOps.td - tcc_graph operations --------------*- tablegen -*-===//
+//
+// The generic import op plus the compact typed op set that legalization
+// produces. Shapes come from the export (every value's tensor_meta), so the
+// typed ops carry result types from the importer and verify consistency
+// rather than infer.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TCC_GRAPH_OPS
+#define TCC_GRAPH_OPS
+
+include "TccGraphDialect.td"
+include "mlir/IR/BuiltinAttributes.td"
+include "mlir/IR/CommonTypeConstraints.td"
+include "mlir/IR/CommonAttrConstraints.td"
+include "mlir/IR/EnumAttr.td"
+include "mlir/IR/OpBase.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+include "mlir/Interfaces/InferTypeOpInterface.td"
+
+def TccGraph_Tensor : RankedTensorOf<[AnyType]>;
+def TccGraph_FloatTensor : RankedTensorOf<[AnyFloat]>;
+
+//===----------------------------------------------------------------------===//
+// Import
+//===----------------------------------------------------------------------===//
+
+def TccGraph_OperatorOp : TccGraph_Op<"operator"> {
+  let summary = "An ATen operator as imported, before legalization";
+  let description = [{
+    Carries the operator's qualified name (`aten.linear.default`), its tensor
+    and symbolic-integer operands in schema order (`operand_names` gives each
+    operand's schema argument name) and every other argument in `args`.
+    Arguments that were `None` are absent. `tcc-legalize-graph` replaces it
+    with typed ops or reports it as unsupported at its source location.
+
+    ```mlir
+    %0 = tcc_graph.operator "aten.linear.default"(%x, %w, %b)
+           {operand_names = ["input", "weight", "bias"], args = {}}
+           : (tensor<10x100xf32>, tensor<10x100xf32>, tensor<10xf32>) -> tensor<10x10xf32>
+    ```
+  }];
+  let arguments = (ins StrAttr:$name, Variadic<AnyType>:$operands,
+                       StrArrayAttr:$operand_names, DictionaryAttr:$args);
+  let results = (outs Variadic<AnyType>:$results);
+  let assemblyFormat = [{
+    $name `(` $operands `)` attr-dict `:` functional-type($operands, $results)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Constants
+//===----------------------------------------------------------------------===//
+
+def TccGraph_ConstantOp : TccGraph_Op<"constant",
+    [Pure, AllTypesMatch<["value", "result"]>]> {
+  let summary = "A tensor constant (scalars become rank-0 constants)";
+  let description = [{
+    ```mlir
+    %c = tcc_graph.constant dense<2.0> : tensor<f32>
+    ```
+  }];
+  let arguments = (ins ElementsAttr:$value);
+  let results = (outs TccGraph_Tensor:$result);
+  let assemblyFormat = "attr-dict $value";
+}
+
+//===----------------------------------------------------------------------===//
+// Elementwise
+//===----------------------------------------------------------------------===//
+
+class TccGraph_UnaryOp<string mnemonic, string what> :
+    TccGraph_Op<mnemonic, [Pure, SameOperandsAndResultType]> {
+  let summary = "Elementwise " # what;
+  let description = [{
+    Applies the function to every element; shape and type are unchanged.
+  }];
+  let arguments = (ins TccGraph_Tensor:$input);
+  let results = (outs TccGraph_Tensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($result)";
+}
+
+def TccGraph_SinOp : TccGraph_UnaryOp<"sin", "sine">;
+def TccGraph_CosOp : TccGraph_UnaryOp<"cos", "cosine">;
+def TccGraph_ExpOp : TccGraph_UnaryOp<"exp", "exponential">;
+def TccGraph_SqrtOp : TccGraph_UnaryOp<"sqrt", "square root">;
+def TccGraph_RsqrtOp : TccGraph_UnaryOp<"rsqrt", "reciprocal square root">;
+def TccGraph_NegOp : TccGraph_UnaryOp<"neg", "negation">;
+def TccGraph_ReluOp : TccGraph_UnaryOp<"relu", "max(x, 0)">;
+
+class TccGraph_BinaryOp<string mnemonic, string what> :
+    TccGraph_Op<mnemonic, [Pure]> {
+  let summary = "Elementwise " # what # " with NumPy broadcasting";
+  let description = [{
+    Operands broadcast against each other as in PyTorch: shapes align on the
+    trailing dimension and a static size 1 stretches. The result type is the
+    broadcast shape; all element types are equal (the importer converts
+    Python scalars into rank-0 `tcc_graph.constant`s of the tensor's type).
+
+    ```mlir
+    %r = tcc_graph.add %a, %b : (tensor<4x12xf32>, tensor<12xf32>) -> tensor<4x12xf32>
+    ```
+  }];
+  let arguments = (ins TccGraph_Tensor:$lhs, TccGraph_Tensor:$rhs);
+  let results = (outs TccGraph_Tensor:$result);
+  let assemblyFormat = [{
+    $lhs `,` $rhs attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+def TccGraph_AddOp : TccGraph_BinaryOp<"add", "addition">;
+def TccGraph_SubOp : TccGraph_BinaryOp<"sub", "subtraction">;
+def TccGraph_MulOp : TccGraph_BinaryOp<"mul", "multiplication">;
+def TccGraph_DivOp : TccGraph_BinaryOp<"div", "true division">;
+def TccGraph_MaximumOp : TccGraph_BinaryOp<"maximum", "maximum">;
+
+//===----------------------------------------------------------------------===//
+// Linear algebra, convolution, pooling
+//===----------------------------------------------------------------------===//
+
+def TccGraph_MatmulOp : TccGraph_Op<"matmul", [Pure]> {
+  let summary = "Matrix product with batch broadcasting (torch.matmul on rank >= 2)";
+  let description = [{
+    `lhs` is `[..., M, K]`, `rhs` is `[..., K, N]`; leading batch dims
+    broadcast. The result is `[..., M, N]`.
+
+    ```mlir
+    %y = tcc_graph.matmul %x, %wt : (tensor<?x100xf32>, tensor<100x10xf32>) -> tensor<?x10xf32>
+    ```
+  }];
+  let arguments = (ins TccGraph_FloatTensor:$lhs, TccGraph_FloatTensor:$rhs);
+  let results = (outs TccGraph_FloatTensor:$result);
+  let assemblyFormat = [{
+    $lhs `,` $rhs attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+def TccGraph_Conv2dOp : TccGraph_Op<"conv2d", [Pure]> {
+  let summary = "2-D convolution, NCHW input, FCHW weight, optional bias";
+  let description = [{
+    ```mlir
+    %y = tcc_graph.conv2d %x, %w, %b {stride = array<i64: 1, 1>, padding = array<i64: 1, 1>,
+           dilation = array<i64: 1, 1>, groups = 1 : i64}
+           : (tensor<2x3x16x16xf32>, tensor<8x3x3x3xf32>, tensor<8xf32>) -> tensor<2x8x16x16xf32>
+    ```
+  }];
+  let arguments = (ins TccGraph_FloatTensor:$input, TccGraph_FloatTensor:$weight,
+                       Optional<TccGraph_FloatTensor>:$bias,
+                       DenseI64ArrayAttr:$stride, DenseI64ArrayAttr:$padding,
+                       DenseI64ArrayAttr:$dilation, I64Attr:$groups);
+  let results = (outs TccGraph_FloatTensor:$result);
+  let assemblyFormat = [{
+    $input `,` $weight (`,` $bias^)? attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+class TccGraph_Pool2dOp<string mnemonic, string what> :
+    TccGraph_Op<mnemonic, [Pure]> {
+  let summary = "2-D " # what # " pooling over NCHW";
+  let description = [{
+    Window `kernel`, `stride`, symmetric `padding` and `dilation` per spatial
+    dim. `ceil_mode` rounds the output size up as PyTorch does. For average
+    pooling, `count_include_pad` counts padded elements in the divisor.
+  }];
+  let arguments = (ins TccGraph_FloatTensor:$input,
+                       DenseI64ArrayAttr:$kernel, DenseI64ArrayAttr:$stride,
+                       DenseI64ArrayAttr:$padding, DenseI64ArrayAttr:$dilation,
+                       BoolAttr:$ceil_mode, BoolAttr:$count_include_pad);
+  let results = (outs TccGraph_FloatTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+}
+
+def TccGraph_MaxPool2dOp : TccGraph_Pool2dOp<"max_pool2d", "max">;
+def TccGraph_AvgPool2dOp : TccGraph_Pool2dOp<"avg_pool2d", "average">;
+
+//===----------------------------------------------------------------------===//
+// Reductions
+//===----------------------------------------------------------------------===//
+
+class TccGraph_ReduceOp<string mnemonic, string what> :
+    TccGraph_Op<mnemonic, [Pure]> {
+  let summary = what # " over `dims`";
+  let description = [{
+    Reduces the listed dimensions (non-negative, sorted). With `keepdim` they
+    stay as size 1, otherwise they are dropped.
+
+    ```mlir
+    %s = tcc_graph.reduce_sum %x {dims = array<i64: 1>, keepdim = true}
+           : (tensor<4x18xf32>) -> tensor<4x1xf32>
+    ```
+  }];
+  let arguments = (ins TccGraph_FloatTensor:$input, DenseI64ArrayAttr:$dims,
+                       BoolAttr:$keepdim);
+  let results = (outs TccGraph_FloatTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+}
+
+def TccGraph_ReduceSumOp : TccGraph_ReduceOp<"reduce_sum", "Sum">;
+def TccGraph_ReduceMaxOp : TccGraph_ReduceOp<"reduce_max", "Maximum">;
+def TccGraph_ReduceMeanOp : TccGraph_ReduceOp<"reduce_mean", "Arithmetic mean">;
+
+//===----------------------------------------------------------------------===//
+// Data movement
+//===----------------------------------------------------------------------===//
+
+def TccGraph_TransposeOp : TccGraph_Op<"transpose", [Pure]> {
+  let summary = "Permutes dimensions: result dim i is input dim permutation[i]";
+  let description = [{
+    ```mlir
+    %t = tcc_graph.transpose %w {permutation = array<i64: 1, 0>}
+           : (tensor<10x100xf32>) -> tensor<100x10xf32>
+    ```
+  }];
+  let arguments = (ins TccGraph_Tensor:$input, DenseI64ArrayAttr:$permutation);
+  let results = (outs TccGraph_Tensor:$result);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+}
+
+def TccGraph_ReshapeOp : TccGraph_Op<"reshape", [Pure]> {
+  let summary = "Row-major reshape to the result type's shape";
+  let description = [{
+    Covers view, reshape and flatten. The result may have at most one dynamic
+    dimension, whose size is the element count divided by the static sizes.
+
+    ```mlir
+    %f = tcc_graph.reshape %x : (tensor<?x16x1x1xf32>) -> tensor<?x16xf32>
+    ```
+  }];
+  let arguments = (ins TccGraph_Tensor:$input);
+  let results = (outs TccGraph_Tensor:$result);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+}
+
+def TccGraph_ConcatOp : TccGraph_Op<"concat", [Pure]> {
+  let summary = "Concatenates tensors along `dim`";
+  let description = [{
+    ```mlir
+    %c = tcc_graph.concat %a, %b {dim = 1 : i64}
+           : (tensor<2x8x8x8xf32>, tensor<2x8x8x8xf32>) -> tensor<2x16x8x8xf32>
+    ```
+  }];
+  let arguments = (ins Variadic<TccGraph_Tensor>:$inputs, I64Attr:$dim);
+  let results = (outs TccGraph_Tensor:$result);
+  let assemblyFormat = "$inputs attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+}
+
+#endif // TCC_GRAPH_OPS

@@ -1,0 +1,198 @@
+//===- LegalizeGraph.cpp - imported ATen operators to typed tcc_graph ops -===//
+//
+// Drives the per-family legalizer tables. Unsupported operators are collected
+// first and reported together, each at its Python source line, so a user sees
+// the whole list of what is missing in one run.
+//
+//===----------------------------------------------------------------------===//
+#include "dialects/TccGraph/Transforms/Legalizers.h"
+#include "dialects/TccGraph/Transforms/Passes.h"
+
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "llvm/ADT/StringSet.h"
+
+#define DEBUG_TYPE "tcc-legalize-graph"
+
+namespace tcc::graph {
+#define GEN_PASS_DEF_LEGALIZEGRAPHPASS
+#include "dialects/TccGraph/Transforms/Passes.h.inc"
+} // namespace tcc::graph
+
+using namespace mlir;
+using namespace tcc::graph;
+
+//===----------------------------------------------------------------------===//
+// OperatorArgs
+//===----------------------------------------------------------------------===//
+
+Value OperatorArgs::tensor(StringRef name) const {
+  for (auto [v, n] : llvm::zip(op.getOperands(), op.getOperandNames()))
+    if (cast<StringAttr>(n).getValue() == name)
+      return v;
+  return nullptr;
+}
+
+SmallVector<Value> OperatorArgs::tensorList(StringRef name) const {
+  SmallVector<Value> out;
+  std::string prefix = (name + ".").str();
+  for (auto [v, n] : llvm::zip(op.getOperands(), op.getOperandNames()))
+    if (cast<StringAttr>(n).getValue().starts_with(prefix))
+      out.push_back(v);
+  return out;
+}
+
+bool OperatorArgs::has(StringRef name) const {
+  return tensor(name) || op.getArgs().get(name);
+}
+
+std::optional<int64_t> OperatorArgs::getInt(StringRef name) const {
+  if (auto a = dyn_cast_or_null<IntegerAttr>(op.getArgs().get(name)))
+    return a.getInt();
+  return std::nullopt;
+}
+
+std::optional<double> OperatorArgs::getFloat(StringRef name) const {
+  Attribute a = op.getArgs().get(name);
+  if (auto f = dyn_cast_or_null<FloatAttr>(a))
+    return f.getValueAsDouble();
+  if (auto i = dyn_cast_or_null<IntegerAttr>(a))
+    return static_cast<double>(i.getInt());
+  if (auto b = dyn_cast_or_null<BoolAttr>(a))
+    return b.getValue() ? 1.0 : 0.0;
+  return std::nullopt;
+}
+
+std::optional<bool> OperatorArgs::getBool(StringRef name) const {
+  if (auto a = dyn_cast_or_null<BoolAttr>(op.getArgs().get(name)))
+    return a.getValue();
+  return std::nullopt;
+}
+
+std::optional<SmallVector<int64_t>> OperatorArgs::getInts(StringRef name) const {
+  Attribute a = op.getArgs().get(name);
+  if (auto arr = dyn_cast_or_null<DenseI64ArrayAttr>(a))
+    return SmallVector<int64_t>(arr.asArrayRef());
+  if (auto i = dyn_cast_or_null<IntegerAttr>(a))
+    return SmallVector<int64_t>{i.getInt()};
+  return std::nullopt;
+}
+
+RankedTensorType OperatorArgs::resultType(unsigned i) const {
+  return cast<RankedTensorType>(op.getResult(i).getType());
+}
+
+//===----------------------------------------------------------------------===//
+// Shared helpers
+//===----------------------------------------------------------------------===//
+
+Value tcc::graph::makeScalar(OpBuilder &b, Location loc, Type elementType,
+                             double value) {
+  auto type = RankedTensorType::get({}, elementType);
+  Attribute attr;
+  if (isa<FloatType>(elementType))
+    attr = DenseElementsAttr::get(type, b.getFloatAttr(elementType, value));
+  else
+    attr = DenseElementsAttr::get(
+        type, b.getIntegerAttr(elementType, static_cast<int64_t>(value)));
+  return b.create<ConstantOp>(loc, type, cast<ElementsAttr>(attr));
+}
+
+FailureOr<Value> tcc::graph::tensorOrScalar(OperatorArgs &args, OpBuilder &b,
+                                            StringRef name, Value like) {
+  if (Value v = args.tensor(name))
+    return v;
+  std::optional<double> s = args.getFloat(name);
+  if (!s)
+    return args.getOp().emitError("operator '")
+           << args.getOp().getName() << "' needs argument '" << name << "'";
+  Type elt = cast<RankedTensorType>(like.getType()).getElementType();
+  return makeScalar(b, args.getOp().getLoc(), elt, *s);
+}
+
+int64_t tcc::graph::normalizeDim(int64_t dim, int64_t rank) {
+  return dim < 0 ? dim + rank : dim;
+}
+
+Value tcc::graph::makeReshape(OpBuilder &b, Location loc, Value v,
+                              ArrayRef<int64_t> shape) {
+  auto t = cast<RankedTensorType>(v.getType());
+  if (t.getShape() == shape)
+    return v;
+  return b.create<ReshapeOp>(loc, RankedTensorType::get(shape, t.getElementType()), v);
+}
+
+//===----------------------------------------------------------------------===//
+// The pass
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Replaces the operator's results, casting where the legalized type is more
+/// or less static than the export's; a result a legalizer leaves null (an
+/// unneeded extra output such as batch_norm's saved statistics) must be unused.
+LogicalResult replaceResults(OperatorOp op, ArrayRef<Value> values, OpBuilder &b) {
+  for (auto [result, original] : llvm::zip(op.getResults(), values)) {
+    Value value = original;
+    if (!value) {
+      if (!result.use_empty())
+        return op.emitError("result #")
+               << result.getResultNumber() << " of '" << op.getName()
+               << "' is not supported";
+      continue;
+    }
+    if (value.getType() != result.getType())
+      value = b.create<tensor::CastOp>(op.getLoc(), result.getType(), value);
+    result.replaceAllUsesWith(value);
+  }
+  return success();
+}
+
+struct LegalizeGraphPass
+    : public tcc::graph::impl::LegalizeGraphPassBase<LegalizeGraphPass> {
+  void runOnOperation() override {
+    LegalizerTable table;
+    populateElementwiseLegalizers(table);
+    populateLinalgLikeLegalizers(table);
+    populateShapeLegalizers(table);
+
+    // Report every unsupported operator name once, at its first occurrence.
+    llvm::StringSet<> reported;
+    bool failedAny = false;
+    SmallVector<OperatorOp> ops;
+    getOperation().walk([&](OperatorOp op) { ops.push_back(op); });
+    for (OperatorOp op : ops) {
+      StringRef name = op.getName();
+      name.consume_front("torch.ops.");
+      auto it = table.find(name);
+      if (it == table.end()) {
+        if (reported.insert(name).second) {
+          op.emitError("unsupported operator '") << name << "'";
+        }
+        failedAny = true;
+        continue;
+      }
+      OpBuilder b(op);
+      OperatorArgs args(op);
+      FailureOr<SmallVector<Value>> results = it->second(args, b);
+      if (failed(results)) {
+        failedAny = true;
+        continue;
+      }
+      if (results->size() != op.getNumResults()) {
+        op.emitError("internal: legalizer for '")
+            << name << "' produced " << results->size() << " values for "
+            << op.getNumResults() << " results";
+        failedAny = true;
+        continue;
+      }
+      if (failed(replaceResults(op, *results, b))) {
+        failedAny = true;
+        continue;
+      }
+      op.erase();
+    }
+    if (failedAny)
+      signalPassFailure();
+  }
+};
+} // namespace

@@ -1,0 +1,263 @@
+//===- LegalizeLinalgLike.cpp - matmul, conv, pooling, norms, reductions --===//
+#include "dialects/TccGraph/Transforms/Legalizers.h"
+
+using namespace mlir;
+using namespace tcc::graph;
+
+namespace {
+using Results = FailureOr<SmallVector<Value>>;
+
+RankedTensorType tensorType(Value v) { return cast<RankedTensorType>(v.getType()); }
+
+/// Swaps the last two dimensions.
+Value transposeLast2(OpBuilder &b, Location loc, Value v) {
+  auto t = tensorType(v);
+  int64_t r = t.getRank();
+  SmallVector<int64_t> perm, shape;
+  for (int64_t i = 0; i < r; ++i)
+    perm.push_back(i < r - 2 ? i : (i == r - 2 ? r - 1 : r - 2));
+  for (int64_t p : perm)
+    shape.push_back(t.getShape()[p]);
+  return b.create<TransposeOp>(loc, RankedTensorType::get(shape, t.getElementType()),
+                               v, b.getDenseI64ArrayAttr(perm));
+}
+
+Value makeMatmul(OpBuilder &b, Location loc, Value lhs, Value rhs) {
+  auto l = tensorType(lhs), r = tensorType(rhs);
+  auto batch = broadcastShapes(l.getShape().drop_back(2), r.getShape().drop_back(2));
+  SmallVector<int64_t> shape(succeeded(batch) ? *batch : SmallVector<int64_t>{});
+  shape.push_back(l.getShape()[l.getRank() - 2]);
+  shape.push_back(r.getShape()[r.getRank() - 1]);
+  return b.create<MatmulOp>(loc, RankedTensorType::get(shape, l.getElementType()), lhs, rhs);
+}
+
+Results matmulLike(OperatorArgs &args, OpBuilder &b, StringRef lhsName, StringRef rhsName) {
+  Value x = args.tensor(lhsName), y = args.tensor(rhsName);
+  if (!x || !y)
+    return args.getOp().emitError("expected tensor operands '") << lhsName << "' and '" << rhsName << "'";
+  if (tensorType(x).getRank() < 2 || tensorType(y).getRank() < 2)
+    return args.getOp().emitError("matrix products of rank-1 operands are not supported yet");
+  return SmallVector<Value>{makeMatmul(b, args.getOp().getLoc(), x, y)};
+}
+
+/// linear(x, w, b) = x @ w^T + b
+Results legalizeLinear(OperatorArgs &args, OpBuilder &b) {
+  Location loc = args.getOp().getLoc();
+  Value x = args.tensor("input"), w = args.tensor("weight"), bias = args.tensor("bias");
+  if (!x || !w)
+    return args.getOp().emitError("linear expects 'input' and 'weight' tensors");
+  if (tensorType(x).getRank() < 2 || tensorType(w).getRank() != 2)
+    return args.getOp().emitError("linear of a rank-1 input is not supported yet");
+  Value y = makeMatmul(b, loc, x, transposeLast2(b, loc, w));
+  if (bias)
+    y = makeBinary<AddOp>(b, loc, y, bias);
+  return SmallVector<Value>{y};
+}
+
+/// addmm(self, m1, m2, beta, alpha) = beta * self + alpha * (m1 @ m2)
+Results legalizeAddmm(OperatorArgs &args, OpBuilder &b) {
+  Location loc = args.getOp().getLoc();
+  Value self = args.tensor("self");
+  Results prod = matmulLike(args, b, "mat1", "mat2");
+  if (failed(prod) || !self)
+    return failure();
+  Value y = (*prod)[0];
+  Type elt = tensorType(y).getElementType();
+  double alpha = args.getFloat("alpha").value_or(1.0), beta = args.getFloat("beta").value_or(1.0);
+  if (alpha != 1.0)
+    y = makeBinary<MulOp>(b, loc, y, makeScalar(b, loc, elt, alpha));
+  if (beta != 1.0)
+    self = makeBinary<MulOp>(b, loc, self, makeScalar(b, loc, elt, beta));
+  return SmallVector<Value>{makeBinary<AddOp>(b, loc, y, self)};
+}
+
+SmallVector<int64_t> pair(std::optional<SmallVector<int64_t>> v, int64_t dflt) {
+  if (!v || v->empty())
+    return {dflt, dflt};
+  if (v->size() == 1)
+    return {(*v)[0], (*v)[0]};
+  return *v;
+}
+
+Results legalizeConv(OperatorArgs &args, OpBuilder &b) {
+  Location loc = args.getOp().getLoc();
+  Value x = args.tensor("input"), w = args.tensor("weight"), bias = args.tensor("bias");
+  if (!x || !w)
+    return args.getOp().emitError("convolution expects 'input' and 'weight' tensors");
+  if (args.getOp()->getAttrOfType<DictionaryAttr>("args").get("padding") &&
+      !args.getInts("padding"))
+    return args.getOp().emitError("string padding ('same'/'valid') is not supported yet");
+  if (args.getBool("transposed").value_or(false))
+    return args.getOp().emitError("transposed convolution is not supported yet");
+  if (tensorType(x).getRank() != 4)
+    return args.getOp().emitError("only 2-D convolution (NCHW) is supported yet");
+  auto conv = b.create<Conv2dOp>(
+      loc, args.resultType(), x, w, bias,
+      b.getDenseI64ArrayAttr(pair(args.getInts("stride"), 1)),
+      b.getDenseI64ArrayAttr(pair(args.getInts("padding"), 0)),
+      b.getDenseI64ArrayAttr(pair(args.getInts("dilation"), 1)),
+      b.getI64IntegerAttr(args.getInt("groups").value_or(1)));
+  return SmallVector<Value>{conv};
+}
+
+/// Inference batch norm: y = x * scale + shift per channel (dim 1), with
+/// scale = w / sqrt(var + eps) and shift = b - mean * scale.
+Results legalizeBatchNorm(OperatorArgs &args, OpBuilder &b) {
+  Location loc = args.getOp().getLoc();
+  if (args.getBool("training").value_or(false))
+    return args.getOp().emitError("batch_norm in training mode is not supported");
+  Value x = args.tensor("input"), w = args.tensor("weight"), bias = args.tensor("bias");
+  Value mean = args.tensor("running_mean"), var = args.tensor("running_var");
+  if (!x || !mean || !var)
+    return args.getOp().emitError("batch_norm needs running_mean and running_var");
+  auto xt = tensorType(x);
+  Type elt = xt.getElementType();
+  double eps = args.getFloat("eps").value_or(1e-5);
+  Value scale = b.create<RsqrtOp>(loc, makeBinary<AddOp>(b, loc, var, makeScalar(b, loc, elt, eps)));
+  if (w)
+    scale = makeBinary<MulOp>(b, loc, scale, w);
+  Value shift = makeBinary<SubOp>(b, loc, makeScalar(b, loc, elt, 0.0),
+                                  makeBinary<MulOp>(b, loc, mean, scale));
+  if (bias)
+    shift = makeBinary<AddOp>(b, loc, shift, bias);
+  // [C] -> [C, 1, ..., 1] so it broadcasts against [N, C, ...].
+  SmallVector<int64_t> chShape{tensorType(scale).getShape()[0]};
+  chShape.append(xt.getRank() - 2, 1);
+  scale = makeReshape(b, loc, scale, chShape);
+  shift = makeReshape(b, loc, shift, chShape);
+  Value y = makeBinary<AddOp>(b, loc, makeBinary<MulOp>(b, loc, x, scale), shift);
+  SmallVector<Value> results{y};
+  results.resize(args.getOp().getNumResults(), nullptr);
+  return results;
+}
+
+template <typename PoolOp>
+Results legalizePool(OperatorArgs &args, OpBuilder &b, bool isAvg) {
+  Location loc = args.getOp().getLoc();
+  Value x = args.tensor("self");
+  if (!x || tensorType(x).getRank() != 4)
+    return args.getOp().emitError("only 2-D pooling of NCHW tensors is supported yet");
+  if (args.has("divisor_override"))
+    return args.getOp().emitError("avg_pool2d with divisor_override is not supported yet");
+  SmallVector<int64_t> kernel = pair(args.getInts("kernel_size"), 1);
+  SmallVector<int64_t> stride = pair(args.getInts("stride"), 0);
+  if (stride[0] == 0)
+    stride = kernel;
+  auto pool = b.create<PoolOp>(
+      loc, args.resultType(), x, b.getDenseI64ArrayAttr(kernel),
+      b.getDenseI64ArrayAttr(stride),
+      b.getDenseI64ArrayAttr(pair(args.getInts("padding"), 0)),
+      b.getDenseI64ArrayAttr(pair(args.getInts("dilation"), 1)),
+      b.getBoolAttr(args.getBool("ceil_mode").value_or(false)),
+      b.getBoolAttr(isAvg ? args.getBool("count_include_pad").value_or(true) : false));
+  SmallVector<Value> results{pool};
+  results.resize(args.getOp().getNumResults(), nullptr);
+  return results;
+}
+
+/// Reduces `x` over `dims` (sorted, normalized).
+template <typename ReduceOp>
+Value makeReduce(OpBuilder &b, Location loc, Value x, ArrayRef<int64_t> dims, bool keepdim) {
+  auto t = tensorType(x);
+  SmallVector<int64_t> shape;
+  for (int64_t i = 0; i < t.getRank(); ++i) {
+    if (!llvm::is_contained(dims, i))
+      shape.push_back(t.getShape()[i]);
+    else if (keepdim)
+      shape.push_back(1);
+  }
+  return b.create<ReduceOp>(loc, RankedTensorType::get(shape, t.getElementType()), x,
+                            b.getDenseI64ArrayAttr(dims), b.getBoolAttr(keepdim));
+}
+
+SmallVector<int64_t> reductionDims(OperatorArgs &args, int64_t rank) {
+  std::optional<SmallVector<int64_t>> dims = args.getInts("dim");
+  SmallVector<int64_t> out;
+  if (!dims || dims->empty()) {
+    for (int64_t i = 0; i < rank; ++i)
+      out.push_back(i);
+    return out;
+  }
+  for (int64_t d : *dims)
+    out.push_back(normalizeDim(d, rank));
+  llvm::sort(out);
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+template <typename ReduceOp>
+Results legalizeReduce(OperatorArgs &args, OpBuilder &b) {
+  Value x = args.tensor("self");
+  if (!x)
+    return args.getOp().emitError("expected a tensor operand 'self'");
+  if (args.has("dtype"))
+    return args.getOp().emitError("reductions with a dtype argument are not supported yet");
+  SmallVector<int64_t> dims = reductionDims(args, tensorType(x).getRank());
+  bool keepdim = args.getBool("keepdim").value_or(false);
+  return SmallVector<Value>{makeReduce<ReduceOp>(b, args.getOp().getLoc(), x, dims, keepdim)};
+}
+
+/// softmax(x, dim) = exp(x - max) / sum(exp(x - max))
+Results legalizeSoftmax(OperatorArgs &args, OpBuilder &b) {
+  Location loc = args.getOp().getLoc();
+  Value x = args.tensor("self");
+  if (!x)
+    return args.getOp().emitError("expected a tensor operand 'self'");
+  if (args.getBool("half_to_float").value_or(false))
+    return args.getOp().emitError("softmax with half_to_float is not supported yet");
+  int64_t dim = normalizeDim(args.getInt("dim").value_or(-1), tensorType(x).getRank());
+  Value m = makeReduce<ReduceMaxOp>(b, loc, x, {dim}, true);
+  Value e = b.create<ExpOp>(loc, makeBinary<SubOp>(b, loc, x, m));
+  Value s = makeReduce<ReduceSumOp>(b, loc, e, {dim}, true);
+  return SmallVector<Value>{makeBinary<DivOp>(b, loc, e, s)};
+}
+
+/// adaptive_avg_pool2d: a global mean for 1x1 outputs, a plain average pool
+/// when the input divides evenly, otherwise not supported yet.
+Results legalizeAdaptiveAvgPool(OperatorArgs &args, OpBuilder &b) {
+  Location loc = args.getOp().getLoc();
+  Value x = args.tensor("self");
+  std::optional<SmallVector<int64_t>> out = args.getInts("output_size");
+  if (!x || !out || tensorType(x).getRank() != 4)
+    return args.getOp().emitError("adaptive_avg_pool2d expects an NCHW tensor and output_size");
+  SmallVector<int64_t> os = pair(out, 1);
+  if (os[0] == 1 && os[1] == 1)
+    return SmallVector<Value>{makeReduce<ReduceMeanOp>(b, loc, x, {2, 3}, true)};
+  auto shape = tensorType(x).getShape();
+  if (ShapedType::isDynamic(shape[2]) || ShapedType::isDynamic(shape[3]) ||
+      shape[2] % os[0] != 0 || shape[3] % os[1] != 0)
+    return args.getOp().emitError("adaptive_avg_pool2d from ")
+           << shape[2] << "x" << shape[3] << " to " << os[0] << "x" << os[1]
+           << " (uneven windows) is not supported yet";
+  SmallVector<int64_t> k{shape[2] / os[0], shape[3] / os[1]};
+  auto pool = b.create<AvgPool2dOp>(
+      loc, args.resultType(), x, b.getDenseI64ArrayAttr(k), b.getDenseI64ArrayAttr(k),
+      b.getDenseI64ArrayAttr({0, 0}), b.getDenseI64ArrayAttr({1, 1}),
+      b.getBoolAttr(false), b.getBoolAttr(true));
+  return SmallVector<Value>{pool};
+}
+} // namespace
+
+void tcc::graph::populateLinalgLikeLegalizers(LegalizerTable &t) {
+  t["aten.linear.default"] = legalizeLinear;
+  t["aten.addmm.default"] = legalizeAddmm;
+  t["aten.mm.default"] = [](OperatorArgs &a, OpBuilder &b) { return matmulLike(a, b, "self", "mat2"); };
+  t["aten.bmm.default"] = [](OperatorArgs &a, OpBuilder &b) { return matmulLike(a, b, "self", "mat2"); };
+  t["aten.matmul.default"] = [](OperatorArgs &a, OpBuilder &b) { return matmulLike(a, b, "self", "other"); };
+  t["aten.conv2d.default"] = legalizeConv;
+  t["aten.convolution.default"] = legalizeConv;
+  t["aten.batch_norm.default"] = legalizeBatchNorm;
+  t["aten._native_batch_norm_legit_no_training.default"] = legalizeBatchNorm;
+  t["aten.max_pool2d.default"] = [](OperatorArgs &a, OpBuilder &b) { return legalizePool<MaxPool2dOp>(a, b, false); };
+  t["aten.max_pool2d_with_indices.default"] = t["aten.max_pool2d.default"];
+  t["aten.avg_pool2d.default"] = [](OperatorArgs &a, OpBuilder &b) { return legalizePool<AvgPool2dOp>(a, b, true); };
+  t["aten.adaptive_avg_pool2d.default"] = legalizeAdaptiveAvgPool;
+  t["aten._adaptive_avg_pool2d.default"] = legalizeAdaptiveAvgPool;
+  t["aten.softmax.int"] = legalizeSoftmax;
+  t["aten._softmax.default"] = legalizeSoftmax;
+  t["aten.sum.default"] = legalizeReduce<ReduceSumOp>;
+  t["aten.sum.dim_IntList"] = legalizeReduce<ReduceSumOp>;
+  t["aten.mean.default"] = legalizeReduce<ReduceMeanOp>;
+  t["aten.mean.dim"] = legalizeReduce<ReduceMeanOp>;
+  t["aten.amax.default"] = legalizeReduce<ReduceMaxOp>;
+}

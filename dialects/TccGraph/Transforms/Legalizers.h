@@ -1,0 +1,77 @@
+//===- Legalizers.h - per-operator legalization, shared by the families ---===//
+//
+// Private to tcc-legalize-graph. Each family file registers functions that
+// rewrite one ATen operator (by its name without the "torch.ops." prefix)
+// into typed tcc_graph ops. A legalizer returns the values that replace the
+// operator's results, or failure after emitting an error at the op.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TCC_DIALECTS_TCCGRAPH_TRANSFORMS_LEGALIZERS_H
+#define TCC_DIALECTS_TCCGRAPH_TRANSFORMS_LEGALIZERS_H
+
+#include "dialects/TccGraph/IR/TccGraphOps.h"
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/StringMap.h"
+
+#include <functional>
+#include <optional>
+
+namespace tcc::graph {
+
+/// Reads an imported operator's operands and arguments by schema name.
+class OperatorArgs {
+public:
+  explicit OperatorArgs(OperatorOp op) : op(op) {}
+  OperatorOp getOp() const { return op; }
+  /// The operand with this schema name, or null if it was None/absent.
+  mlir::Value tensor(llvm::StringRef name) const;
+  /// All operands whose names start with `name.` (tensor lists: `tensors.0`, ...).
+  llvm::SmallVector<mlir::Value> tensorList(llvm::StringRef name) const;
+  std::optional<int64_t> getInt(llvm::StringRef name) const;
+  std::optional<double> getFloat(llvm::StringRef name) const;   // ints convert too
+  std::optional<bool> getBool(llvm::StringRef name) const;
+  std::optional<llvm::SmallVector<int64_t>> getInts(llvm::StringRef name) const;
+  bool has(llvm::StringRef name) const;
+  /// The i-th result type as a ranked tensor.
+  mlir::RankedTensorType resultType(unsigned i = 0) const;
+
+private:
+  mutable OperatorOp op;
+};
+
+using LegalizeFn = std::function<mlir::FailureOr<llvm::SmallVector<mlir::Value>>(
+    OperatorArgs &, mlir::OpBuilder &)>;
+using LegalizerTable = llvm::StringMap<LegalizeFn>;
+
+void populateElementwiseLegalizers(LegalizerTable &table);
+void populateLinalgLikeLegalizers(LegalizerTable &table);
+void populateShapeLegalizers(LegalizerTable &table);
+
+/// A rank-0 constant of `elementType` holding `value`.
+mlir::Value makeScalar(mlir::OpBuilder &b, mlir::Location loc,
+                       mlir::Type elementType, double value);
+/// The operand named `name`, or a rank-0 constant from a scalar argument of
+/// that name (Python numbers in `add(x, 2.0)`), typed like `like`.
+mlir::FailureOr<mlir::Value> tensorOrScalar(OperatorArgs &args, mlir::OpBuilder &b,
+                                            llvm::StringRef name, mlir::Value like);
+/// Creates a broadcasting binary op whose result type is computed from the operands.
+template <typename OpTy>
+mlir::Value makeBinary(mlir::OpBuilder &b, mlir::Location loc, mlir::Value lhs,
+                       mlir::Value rhs) {
+  auto l = llvm::cast<mlir::RankedTensorType>(lhs.getType());
+  auto r = llvm::cast<mlir::RankedTensorType>(rhs.getType());
+  auto shape = broadcastShapes(l.getShape(), r.getShape());
+  auto type = mlir::RankedTensorType::get(succeeded(shape) ? *shape
+                                          : llvm::SmallVector<int64_t>(l.getShape()),
+                                          l.getElementType());
+  return b.create<OpTy>(loc, type, lhs, rhs);
+}
+/// Normalizes a possibly negative dimension index.
+int64_t normalizeDim(int64_t dim, int64_t rank);
+/// Reshape `v` to `shape` (may hold one kDynamic).
+mlir::Value makeReshape(mlir::OpBuilder &b, mlir::Location loc, mlir::Value v,
+                        llvm::ArrayRef<int64_t> shape);
+
+} // namespace tcc::graph
+
+#endif // TCC_DIALECTS_TCCGRAPH_TRANSFORMS_LEGALIZERS_H

@@ -1,0 +1,41 @@
+//===- Options.h - options of tcc's compile pipeline ----------------------===//
+//
+// Plain structs with defaults; tools/tcc/main.cpp binds them to CLI11 in one
+// place (IREE's Pipelines/Options.h).
+//
+//===----------------------------------------------------------------------===//
+#ifndef TCC_PIPELINES_OPTIONS_H
+#define TCC_PIPELINES_OPTIONS_H
+
+#include <string>
+#include <vector>
+
+namespace tcc {
+
+/// Where the pipeline stops, in order.
+enum class CompilePhase { Graph, Linalg, Bufferized, Planned, LLVM, Output };
+
+/// Parses "graph", "linalg", "bufferized", "planned", "llvm", "so"; false if unknown.
+bool parseCompilePhase(const std::string &name, CompilePhase &phase);
+
+enum class OutputKind { SharedObject, Object, MLIR, LLVMIR };
+
+struct CompileOptions {
+  std::string input;                    ///< model.pt2 or model.json
+  std::string output;                   ///< model.so / model.o / .mlir / .ll
+  OutputKind emit = OutputKind::SharedObject;
+  CompilePhase compileTo = CompilePhase::Output;
+  bool externalWeights = false;         ///< leave weight bytes out of the object
+  std::string target = "cpu";           ///< cpu (cuda comes with the CUDA path)
+  std::string precision = "fp32";
+  std::string dumpIRAfterAll;           ///< directory for numbered .mlir files
+  std::vector<std::string> printIRAfter;///< pass arguments to print after
+  bool timing = false;                  ///< per-pass and per-phase timing
+  bool verifyEach = true;
+  int optLevel = 2;                     ///< LLVM optimization level for host code
+  std::string cxx;                      ///< C++ driver used to link model.so ("" = find one)
+};
+
+} // namespace tcc
+
+#endif // TCC_PIPELINES_OPTIONS_H

@@ -1,0 +1,121 @@
+//===- GuardManifest.h - what a compiled model assumes about its inputs ---===//
+//
+// The parsed form of the guard manifest (docs/ARTIFACT.md): inputs, outputs
+// and weights with dtypes and (symbolic) sizes, the symbols' ranges, the
+// arena plan and the entry's argument list. It binds the symbols from the
+// sizes of the inputs of one call, refusing any input that violates a guard
+// with a message naming the input, the dimension, the expected and the
+// actual value, and evaluates the output sizes.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TCC_RUNTIME_GUARDMANIFEST_H
+#define TCC_RUNTIME_GUARDMANIFEST_H
+
+#include "tcc/Support/DType.h"
+#include "tcc/Support/SymbolicExpr.h"
+#include "tcc/runtime.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace tcc {
+
+/// A size symbol and its inclusive range, e.g. s77 in [1, 1024].
+struct SymbolRange {
+  std::string name;
+  int64_t min = 0;
+  int64_t max = INT64_MAX;
+  std::optional<int64_t> hint;
+};
+
+/// An input or output: name, dtype, device and one expression per dimension.
+struct TensorSpec {
+  std::string name;
+  DType dtype = DType::Float32;
+  tcc_device device = TCC_DEVICE_CPU;
+  std::vector<SymbolicExpr> sizes;
+
+  int32_t rank() const { return static_cast<int32_t>(sizes.size()); }
+  /// "[s77, 100]"
+  std::string shapeText() const;
+};
+
+/// A parameter, buffer or constant, located in the weights image.
+struct WeightSpec : TensorSpec {
+  std::string kind; // "parameter", "buffer", "constant"
+  uint64_t offset = 0;
+  uint64_t bytes = 0;
+  bool embedded = true;
+};
+
+/// One buffer of the memory plan: a byte range of the arena and the first and
+/// last step that use it.
+struct ArenaBuffer {
+  int64_t offset = 0;
+  int64_t bytes = 0;
+  int64_t first = 0;
+  int64_t last = 0;
+};
+
+/// The arena every instance allocates once, and the plan inside it.
+struct ArenaPlan {
+  int64_t bytes = 0;
+  SymbolBindings plannedAt;
+  std::vector<ArenaBuffer> buffers;
+};
+
+/// Role of an argument of the forward function.
+enum class EntryArgRole { Input, Weight, Output, Arena };
+
+/// One memref argument of the forward function, in order.
+struct EntryArg {
+  EntryArgRole role = EntryArgRole::Input;
+  int32_t index = 0;
+  int32_t rank = 0;
+};
+
+/// A compiled shape specialization and the symbol ranges it covers.
+struct Specialization {
+  std::string name;
+  std::vector<std::pair<std::string, std::pair<int64_t, int64_t>>> symbols;
+};
+
+/// The parsed manifest. Immutable after parse().
+class GuardManifest {
+public:
+  /// Parses and validates manifest JSON; throws RuntimeError with
+  /// TCC_ERROR_INVALID_MANIFEST on any inconsistency.
+  static GuardManifest parse(std::string_view json);
+
+  /// Checks every input of one call against the guards and returns the
+  /// symbol values they bind. Throws RuntimeError: TCC_ERROR_INVALID_ARGUMENT
+  /// for a wrong count or NULL sizes, TCC_ERROR_GUARD_VIOLATION for a wrong
+  /// dtype, device, rank or size. Data pointers are not looked at.
+  SymbolBindings bindInputs(const tcc_tensor *inputs, size_t numInputs) const;
+
+  /// Sizes of every output under `symbols`.
+  std::vector<std::vector<int64_t>> outputSizes(const SymbolBindings &symbols) const;
+
+  /// The range of `name`, or null.
+  const SymbolRange *findSymbol(std::string_view name) const;
+
+  std::string model;
+  std::string source;
+  std::vector<std::string> targets;
+  std::vector<SymbolRange> symbols;
+  std::vector<TensorSpec> inputs;
+  std::vector<TensorSpec> outputs;
+  std::vector<WeightSpec> weights;
+  ArenaPlan arena;
+  std::string entrySymbol = "tcc_model_forward";
+  std::vector<EntryArg> entryArgs;
+  std::vector<std::string> checks;
+  std::vector<Specialization> specializations;
+};
+
+} // namespace tcc
+
+#endif // TCC_RUNTIME_GUARDMANIFEST_H

@@ -1,0 +1,104 @@
+//===- Model.h - one instance of a compiled model -------------------------===//
+//
+// A Model owns its parsed manifest, a pointer per weight and one arena, and
+// calls the compiled forward function with the packed memref descriptors of
+// docs/ARTIFACT.md. The C ABI wraps it (tcc_model); tests construct it
+// directly with a hand-written forward function.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TCC_RUNTIME_MODEL_H
+#define TCC_RUNTIME_MODEL_H
+
+#include "tcc/Runtime/GuardManifest.h"
+#include "tcc/runtime.h"
+
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace tcc {
+
+/// The compiled CPU entry point: one pointer to the packed descriptors.
+using ForwardFn = void (*)(int64_t *packed);
+
+/// Alignment of the arena and of loaded weight files, in bytes.
+constexpr size_t kRuntimeAlignment = 64;
+
+class Model {
+public:
+  /// Parses `manifestJson`, points every embedded weight into `weights`
+  /// (`weightsSize` bytes, not copied; it must outlive the model) and
+  /// allocates the arena. Throws RuntimeError.
+  Model(std::string manifestJson, const uint8_t *weights, size_t weightsSize,
+        ForwardFn forward);
+  ~Model();
+  Model(const Model &) = delete;
+  Model &operator=(const Model &) = delete;
+
+  const GuardManifest &manifest() const { return manifest_; }
+  const std::string &manifestJson() const { return manifestJson_; }
+
+  /// Binds weight `name` to `data` (exactly `bytes` long; kept, not copied).
+  void bindWeight(std::string_view name, const void *data, size_t bytes);
+
+  /// Reads a weights file (the layout of the embedded image, see
+  /// tcc_model_load_weights) into memory owned by the model and binds every
+  /// weight into it.
+  void loadWeightsFile(const std::string &path);
+
+  /// Checks the inputs and evaluates the output sizes.
+  std::vector<std::vector<int64_t>> outputSizes(const tcc_tensor *inputs,
+                                                size_t numInputs) const;
+
+  /// Checks inputs, outputs and weights, packs the descriptors and calls the
+  /// forward function. Serialized per instance.
+  void run(const tcc_tensor *inputs, size_t numInputs, const tcc_tensor *outputs,
+           size_t numOutputs);
+
+  /// The arena the forward function receives.
+  const uint8_t *arenaData() const { return arena_.get(); }
+  size_t arenaBytes() const { return static_cast<size_t>(manifest_.arena.bytes); }
+
+  /// The pointer bound to weight `index` (null while unbound).
+  const void *weightData(size_t index) const { return weights_[index]; }
+
+private:
+  struct FreeDeleter {
+    void operator()(void *p) const;
+  };
+  using AlignedBuffer = std::unique_ptr<uint8_t, FreeDeleter>;
+  static AlignedBuffer allocateAligned(size_t bytes);
+
+  void checkOutputs(const tcc_tensor *outputs, size_t numOutputs,
+                    const std::vector<std::vector<int64_t>> &expected) const;
+  void packArguments(const tcc_tensor *inputs, const tcc_tensor *outputs,
+                     const SymbolBindings &symbols);
+
+  std::string manifestJson_;
+  GuardManifest manifest_;
+  ForwardFn forward_;
+  std::vector<const void *> weights_;
+  AlignedBuffer arena_;
+  AlignedBuffer loadedWeights_;
+  std::vector<int64_t> packed_;
+  std::mutex mutex_;
+};
+
+} // namespace tcc
+
+/// The C ABI's handle: a Model plus the arrays tcc_tensor_info points into.
+struct tcc_model {
+  explicit tcc_model(std::unique_ptr<tcc::Model> model);
+
+  struct TensorInfoStorage {
+    std::vector<int64_t> sizes;
+    std::vector<const char *> sizeExprs;
+  };
+  std::unique_ptr<tcc::Model> model;
+  std::vector<TensorInfoStorage> inputInfo, outputInfo, weightInfo;
+};
+
+#endif // TCC_RUNTIME_MODEL_H

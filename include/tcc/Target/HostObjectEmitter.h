@@ -1,0 +1,41 @@
+//===- HostObjectEmitter.h - LLVM-dialect module to an x86-64 object ------===//
+#ifndef TCC_TARGET_HOSTOBJECTEMITTER_H
+#define TCC_TARGET_HOSTOBJECTEMITTER_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/Support/Error.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace llvm {
+class LLVMContext;
+class Module;
+} // namespace llvm
+
+namespace tcc {
+
+struct HostObjectOptions {
+  int optLevel = 2;
+  std::string cpu = "x86-64-v2";  ///< portable default; "native" for this machine
+};
+
+/// Translates `module` (LLVM dialect, with `func @forward` taking expanded
+/// memref descriptors) to LLVM IR and adds what docs/ARTIFACT.md promises:
+/// `tcc_model_forward(int64_t *packed)`, the manifest and the weights.
+llvm::Expected<std::unique_ptr<llvm::Module>>
+buildHostModule(mlir::ModuleOp module, llvm::LLVMContext &llvmContext,
+                const std::string &manifestJson, const std::vector<uint8_t> &weights);
+
+/// Optimizes `llvmModule` and writes a relocatable object to `path`.
+llvm::Error emitHostObject(llvm::Module &llvmModule, const std::string &path,
+                           const HostObjectOptions &options);
+
+/// Optimizes `llvmModule` (as emitHostObject would) and writes textual IR.
+llvm::Error emitHostIR(llvm::Module &llvmModule, const std::string &path,
+                       const HostObjectOptions &options);
+
+} // namespace tcc
+
+#endif // TCC_TARGET_HOSTOBJECTEMITTER_H

@@ -1,0 +1,60 @@
+//===- ManifestBuilder.h - the guard manifest of a compiled model ---------===//
+//
+// Writes the JSON described in docs/ARTIFACT.md from the export, the entry's
+// signature, the weight layout and the memory plan. Pure C++ so it can be
+// unit-tested without MLIR.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TCC_TARGET_MANIFESTBUILDER_H
+#define TCC_TARGET_MANIFESTBUILDER_H
+
+#include "tcc/Import/ImportedSignature.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace tcc {
+
+/// One buffer of the arena plan.
+struct PlannedBuffer {
+  int64_t offset = 0, bytes = 0, first = 0, last = 0;
+};
+
+struct ArenaPlan {
+  int64_t bytes = 0;
+  std::vector<PlannedBuffer> buffers;
+};
+
+/// Where each weight's bytes live in the weights blob, in signature order.
+struct WeightLayout {
+  struct Entry {
+    std::string name;
+    int64_t offset = 0, bytes = 0;
+    bool embedded = false;  ///< bytes are in the blob (else bound at run time)
+  };
+  std::vector<Entry> entries;
+  std::vector<uint8_t> blob;  ///< 64-byte aligned entries, concatenated
+
+  /// Lays out the weights of `signature`, taking bytes from the program's
+  /// weights/constants when it has them.
+  static WeightLayout build(const frontend::ExportedProgram &program,
+                            const ImportedSignature &signature);
+};
+
+struct ManifestInfo {
+  std::string modelName;
+  std::vector<std::string> targets{"cpu"};
+  bool weightsEmbedded = true;
+};
+
+nlohmann::json buildManifest(const frontend::ExportedProgram &program,
+                             const ImportedSignature &signature,
+                             const WeightLayout &weights, const ArenaPlan &arena,
+                             const ManifestInfo &info);
+
+} // namespace tcc
+
+#endif // TCC_TARGET_MANIFESTBUILDER_H

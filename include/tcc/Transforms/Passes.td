@@ -1,0 +1,89 @@
+//===- Passes.td - tcc transformation passes ---------------*- tablegen -*-===//
+//
+// Passes over upstream dialects that are not tied to one tcc dialect
+// (memory planning, ...). Generated with
+// `mlir-tblgen -gen-pass-decls -name TccTransforms`.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TCC_TRANSFORMS_PASSES
+#define TCC_TRANSFORMS_PASSES
+
+include "mlir/Pass/PassBase.td"
+
+def PlanMemoryPass : Pass<"tcc-plan-memory", "mlir::ModuleOp"> {
+  let summary = "Place every memref.alloc in one liveness-planned arena";
+  let description = [{
+    Runs after one-shot bufferization on each `func.func` of the module whose
+    body is one block. Every `memref.alloc` in that block gets an offset in a
+    single arena: a buffer is live from its alloc to the last use of it or of
+    any alias of it (followed transitively: every memref or tensor result of
+    an op using it, which covers subview, view, cast, reshape and
+    collapse/expand_shape; a use inside a nested region counts at its
+    enclosing top-level op, whose results are aliases too), and buffers with
+    intersecting lifetimes never overlap. `memref.dealloc` is not a use. Placement is greedy by
+    size (`tcc::planMemoryGreedyBySize`), every offset a multiple of
+    `alignment`.
+
+    Dynamic sizes are planned at their upper bound. A bound comes from
+    constants, `memref.dim`/`tensor.dim` of a function argument (its
+    `tcc.sizes` argument attribute, whose symbols take their maximum from the
+    module's `tcc.symbols = {s77 = [min, max]}`) or of another alloc, integer
+    arith (`addi`, `subi`, `muli`, `divui`, `divsi`, `ceildivsi`,
+    `floordivsi`, `remui`, `remsi`, min/max, index casts, `select`) and
+    `affine.apply`/`affine.min`/`affine.max`, evaluated with interval
+    arithmetic.
+
+    The function gets a new last argument `%arena: memref<?xi8>
+    {tcc.arena}`; each alloc becomes a `memref.view` of it at a constant
+    offset and its `memref.dealloc`s are erased. The plan is recorded as
+    `tcc.memory_plan` on the function (one `{offset, bytes, first, last}`
+    dictionary per alloc, in program order; `first`/`last` are positions of
+    ops in the body) and `tcc.arena_size` (i64) on the function and on the
+    module (the largest over its functions).
+
+    Example:
+
+    ```mlir
+    func.func @f(%x: memref<16xf32>, %out: memref<16xf32>) {
+      %a = memref.alloc() : memref<16xf32>
+      linalg.copy ins(%x : memref<16xf32>) outs(%a : memref<16xf32>)
+      %b = memref.alloc() : memref<16xf32>
+      linalg.copy ins(%a : memref<16xf32>) outs(%b : memref<16xf32>)
+      linalg.copy ins(%b : memref<16xf32>) outs(%out : memref<16xf32>)
+      return
+    }
+    ```
+
+    becomes
+
+    ```mlir
+    func.func @f(%x: memref<16xf32>, %out: memref<16xf32>,
+                 %arena: memref<?xi8> {tcc.arena})
+        attributes {tcc.arena_size = 128 : i64, tcc.memory_plan = [
+          {bytes = 64 : i64, first = 0 : i64, last = 3 : i64, offset = 0 : i64},
+          {bytes = 64 : i64, first = 2 : i64, last = 4 : i64, offset = 64 : i64}
+        ]} {
+      %c0 = arith.constant 0 : index
+      %a = memref.view %arena[%c0][] : memref<?xi8> to memref<16xf32>
+      ...
+    }
+    ```
+
+    Refused with an error naming the op: allocs in nested regions, with a
+    non-identity layout, a non-default memory space or an alignment above
+    `alignment`; sizes that cannot be bounded; buffers that escape (an alias
+    returned or stored); allocs in a function that has callers in the module.
+  }];
+  let options = [
+    Option<"alignment", "alignment", "uint64_t", /*default=*/"64",
+           "Byte alignment of every buffer offset (a power of two; the "
+           "arena itself is 64-byte aligned by the calling convention)">,
+  ];
+  let dependentDialects = [
+    "mlir::arith::ArithDialect",
+    "mlir::memref::MemRefDialect",
+  ];
+}
+
+#endif // TCC_TRANSFORMS_PASSES

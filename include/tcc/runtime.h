@@ -1,0 +1,205 @@
+/*===- runtime.h - C ABI of a model compiled by tcc -------------------------===
+ *
+ * Every model.so produced by `tcc compile` exports these functions (the
+ * runtime is linked into it statically). A host program includes this header,
+ * links against model.so (or dlopens it) and does:
+ *
+ *     tcc_model *m = tcc_model_create();
+ *     if (!m) { fprintf(stderr, "%s\n", tcc_last_error()); ... }
+ *     tcc_tensor in = { x_data, TCC_DTYPE_FLOAT32, TCC_DEVICE_CPU, 2, x_sizes };
+ *     int64_t out_sizes[2];
+ *     int64_t *out_size_ptrs[1] = { out_sizes };
+ *     tcc_model_output_sizes(m, &in, 1, out_size_ptrs, 1);
+ *     tcc_tensor out = { y_data, TCC_DTYPE_FLOAT32, TCC_DEVICE_CPU, 2, out_sizes };
+ *     if (tcc_model_run(m, &in, 1, &out, 1) != TCC_OK) ...
+ *     tcc_model_destroy(m);
+ *
+ * Conventions:
+ *  - Functions returning tcc_status set a thread-local error message on
+ *    failure, read with tcc_last_error(); those returning a pointer return
+ *    NULL on failure and set it too.
+ *  - Tensors are dense and row-major; the caller owns every buffer.
+ *  - Instances are independent: different instances may be used from
+ *    different threads concurrently. Calls on one instance are serialized
+ *    internally (its arena is shared by its runs).
+ *  - Strings and arrays returned by a query stay valid until the model is
+ *    destroyed.
+ *
+ * This header is C89 apart from <stdint.h>/<stddef.h>.
+ *
+ *===------------------------------------------------------------------------===*/
+#ifndef TCC_RUNTIME_H
+#define TCC_RUNTIME_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#if defined(__GNUC__)
+#define TCC_API __attribute__((visibility("default")))
+#else
+#define TCC_API
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Result of every fallible call. */
+typedef enum tcc_status {
+  TCC_OK = 0,
+  /** A NULL pointer, an index out of range, a count or size that differs. */
+  TCC_ERROR_INVALID_ARGUMENT = 1,
+  /** An input violates the guard manifest (dtype, rank, size, device). */
+  TCC_ERROR_GUARD_VIOLATION = 2,
+  /** A weight that is not embedded was never bound. */
+  TCC_ERROR_MISSING_WEIGHT = 3,
+  /** A file could not be read. */
+  TCC_ERROR_IO = 4,
+  /** The embedded manifest is malformed (a compiler bug or a corrupt file). */
+  TCC_ERROR_INVALID_MANIFEST = 5,
+  /** The request needs something this build lacks (e.g. a CUDA device). */
+  TCC_ERROR_UNSUPPORTED = 6,
+  /** An allocation failed. */
+  TCC_ERROR_OUT_OF_MEMORY = 7,
+  /** Anything else: a bug in tcc. */
+  TCC_ERROR_INTERNAL = 8
+} tcc_status;
+
+/** Element types; the codes equal tcc::DType (include/tcc/Support/DType.h). */
+typedef enum tcc_dtype {
+  TCC_DTYPE_FLOAT32 = 0,
+  TCC_DTYPE_FLOAT64 = 1,
+  TCC_DTYPE_FLOAT16 = 2,
+  TCC_DTYPE_BFLOAT16 = 3,
+  TCC_DTYPE_INT64 = 4,
+  TCC_DTYPE_INT32 = 5,
+  TCC_DTYPE_INT16 = 6,
+  TCC_DTYPE_INT8 = 7,
+  TCC_DTYPE_UINT8 = 8,
+  TCC_DTYPE_BOOL = 9
+} tcc_dtype;
+
+/** Where a tensor's data lives. */
+typedef enum tcc_device {
+  TCC_DEVICE_CPU = 0,
+  TCC_DEVICE_CUDA = 1
+} tcc_device;
+
+/** A tensor passed to or from a model: `rank` sizes, dense, row-major. */
+typedef struct tcc_tensor {
+  void *data;           /* first element; may be NULL only if it has none */
+  int32_t dtype;        /* a tcc_dtype */
+  int32_t device;       /* a tcc_device */
+  int32_t rank;
+  const int64_t *sizes; /* `rank` entries */
+} tcc_tensor;
+
+/** Description of a model input, output or weight, from its manifest. */
+typedef struct tcc_tensor_info {
+  const char *name;                /* "x", "lin.weight" */
+  int32_t dtype;                   /* a tcc_dtype */
+  int32_t device;                  /* inputs: the device the manifest expects */
+  int32_t rank;
+  const int64_t *sizes;            /* `rank` entries; -1 where symbolic */
+  const char *const *size_exprs;   /* `rank` entries: "s77", "2*s77 + 1", "100" */
+  int64_t bytes;                   /* weights: byte size; others: -1 if symbolic */
+  int32_t embedded;                /* weights: 1 if stored in the model, else 0 */
+} tcc_tensor_info;
+
+/** An opaque model instance: manifest, weight pointers and its own arena. */
+typedef struct tcc_model tcc_model;
+
+/*--- Errors -------------------------------------------------------------*/
+
+/** Text of the last failure on this thread ("" if none). */
+TCC_API const char *tcc_last_error(void);
+
+/** Name of a status code: "ok", "guard violation", ... */
+TCC_API const char *tcc_status_string(tcc_status status);
+
+/** Manifest name of a dtype ("float32"), or "unknown". */
+TCC_API const char *tcc_dtype_name(int32_t dtype);
+
+/** Bytes per element of a dtype, 0 if unknown. */
+TCC_API size_t tcc_dtype_size(int32_t dtype);
+
+/*--- Lifetime -----------------------------------------------------------*/
+
+/** A new instance of the model compiled into this library, with its
+ *  embedded weights bound and its arena allocated. NULL on failure. */
+TCC_API tcc_model *tcc_model_create(void);
+
+/** Frees an instance (NULL is allowed). Bound weight buffers stay the
+ *  caller's. */
+TCC_API void tcc_model_destroy(tcc_model *model);
+
+/*--- Queries ------------------------------------------------------------*/
+
+/** The guard manifest JSON (NUL-terminated); its length in *size if given. */
+TCC_API const char *tcc_model_manifest(const tcc_model *model, size_t *size);
+
+/** The manifest's model name. */
+TCC_API const char *tcc_model_name(const tcc_model *model);
+
+TCC_API int32_t tcc_model_num_inputs(const tcc_model *model);
+TCC_API int32_t tcc_model_num_outputs(const tcc_model *model);
+TCC_API int32_t tcc_model_num_weights(const tcc_model *model);
+TCC_API int32_t tcc_model_num_symbols(const tcc_model *model);
+
+/** Fill *info for input/output/weight `index`. */
+TCC_API tcc_status tcc_model_input_info(const tcc_model *model, int32_t index,
+                                        tcc_tensor_info *info);
+TCC_API tcc_status tcc_model_output_info(const tcc_model *model, int32_t index,
+                                         tcc_tensor_info *info);
+TCC_API tcc_status tcc_model_weight_info(const tcc_model *model, int32_t index,
+                                         tcc_tensor_info *info);
+
+/** Name and inclusive range of size symbol `index` ("s77", 1, 1024). */
+TCC_API tcc_status tcc_model_symbol_info(const tcc_model *model, int32_t index,
+                                         const char **name, int64_t *min,
+                                         int64_t *max);
+
+/** Bytes of the instance's scratch arena. */
+TCC_API int64_t tcc_model_arena_bytes(const tcc_model *model);
+
+/*--- Weights ------------------------------------------------------------*/
+
+/** Binds (or replaces) the weight named `name` (the PyTorch parameter or
+ *  buffer name, e.g. "lin.weight") to `data`, which must hold exactly the
+ *  manifest's byte size in its dtype, row-major. The runtime keeps the
+ *  pointer, does not copy: the buffer must outlive every run that uses it. */
+TCC_API tcc_status tcc_model_bind_weight(tcc_model *model, const char *name,
+                                         const void *data, size_t bytes);
+
+/** Loads every weight from a weights file and binds it (replacing embedded
+ *  weights too). Format: raw little-endian bytes, no header; weight i of the
+ *  manifest lies at its manifest `offset` and spans its `bytes` (the same
+ *  layout as the embedded tcc_model_weights image; `tcc compile
+ *  --external-weights` writes it). The file must be at least as long as the
+ *  end of the last weight. The instance keeps its own copy. */
+TCC_API tcc_status tcc_model_load_weights(tcc_model *model, const char *path);
+
+/*--- Running ------------------------------------------------------------*/
+
+/** Checks `inputs` against the guards (data may be NULL here) and writes the
+ *  sizes of output i to output_sizes[i][0 .. rank-1]. */
+TCC_API tcc_status tcc_model_output_sizes(const tcc_model *model,
+                                          const tcc_tensor *inputs,
+                                          int32_t num_inputs,
+                                          int64_t *const *output_sizes,
+                                          int32_t num_outputs);
+
+/** Runs the model: checks every input against the guard manifest, checks
+ *  that every output has the dtype and sizes tcc_model_output_sizes gives,
+ *  and writes the outputs. A violated guard returns
+ *  TCC_ERROR_GUARD_VIOLATION with a message such as
+ *  "input 'x' (#0) dimension 0: expected s77 in [1, 1024], got 1025". */
+TCC_API tcc_status tcc_model_run(tcc_model *model, const tcc_tensor *inputs,
+                                 int32_t num_inputs, const tcc_tensor *outputs,
+                                 int32_t num_outputs);
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* TCC_RUNTIME_H */

@@ -1,0 +1,252 @@
+//===- ConvPool.cpp - conv2d and 2-D pooling to linalg named ops ----------===//
+//
+// Padding is an explicit tensor.pad (zero for convolution and average
+// pooling, -inf for max pooling); ceil_mode adds the extra trailing padding
+// that makes the last window exist. The bias initialises the convolution's
+// accumulator, so it costs no separate pass.
+//
+//===----------------------------------------------------------------------===//
+#include "lib/Conversion/TccGraphToLinalg/Patterns.h"
+
+#include "dialects/TccGraph/IR/TccGraphOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+#include <limits>
+
+using namespace mlir;
+using namespace tcc::graph;
+
+namespace {
+/// Pads the two spatial dims of an NCHW tensor: `low` before, `high` after.
+Value padSpatial(OpBuilder &b, Location loc, Value x, ArrayRef<int64_t> low,
+                 ArrayRef<int64_t> high, TypedAttr padValue) {
+  if (llvm::all_of(low, [](int64_t v) { return v == 0; }) &&
+      llvm::all_of(high, [](int64_t v) { return v == 0; }))
+    return x;
+  auto t = cast<RankedTensorType>(x.getType());
+  SmallVector<int64_t> shape(t.getShape());
+  SmallVector<OpFoldResult> lo(4, b.getIndexAttr(0)), hi(4, b.getIndexAttr(0));
+  for (int i = 0; i < 2; ++i) {
+    lo[2 + i] = b.getIndexAttr(low[i]);
+    hi[2 + i] = b.getIndexAttr(high[i]);
+    if (!ShapedType::isDynamic(shape[2 + i]))
+      shape[2 + i] += low[i] + high[i];
+  }
+  Value pad = b.create<arith::ConstantOp>(loc, padValue);
+  auto type = RankedTensorType::get(shape, t.getElementType());
+  return b.create<tensor::PadOp>(loc, type, x, lo, hi, pad);
+}
+
+/// Trailing padding needed so that `outSize` windows fit (ceil_mode).
+int64_t extraHighPad(int64_t inSize, int64_t outSize, int64_t kernel, int64_t stride,
+                     int64_t dilation, int64_t pad) {
+  if (ShapedType::isDynamic(inSize) || ShapedType::isDynamic(outSize))
+    return pad;
+  int64_t needed = (outSize - 1) * stride + dilation * (kernel - 1) + 1;
+  return std::max(pad, needed - inSize - pad);
+}
+
+SmallVector<std::pair<Value, int64_t>> batchFrom(Value x, int64_t rank) {
+  SmallVector<std::pair<Value, int64_t>> from(rank, {nullptr, -1});
+  from[0] = {x, 0};
+  return from;
+}
+
+struct Conv2dPattern : OpConversionPattern<Conv2dOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(Conv2dOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto resultType = cast<RankedTensorType>(op.getType());
+    if (!resultType.hasStaticShape() &&
+        (resultType.getNumDynamicDims() > 1 || !ShapedType::isDynamic(resultType.getShape()[0])))
+      return rewriter.notifyMatchFailure(op, "only the batch dimension may be dynamic");
+    Type elt = resultType.getElementType();
+    auto pads = op.getPadding();
+    Value x = padSpatial(rewriter, loc, adaptor.getInput(), pads, pads,
+                         tcc::floatAttr(rewriter, elt, 0.0));
+    Value w = adaptor.getWeight();
+    SmallVector<OpFoldResult> sizes =
+        tcc::mixedSizes(rewriter, loc, resultType, batchFrom(adaptor.getInput(), 4));
+    Value init;
+    if (Value bias = adaptor.getBias()) {
+      // out[n, f, h, w] = bias[f]
+      Value empty = rewriter.create<tensor::EmptyOp>(loc, sizes, elt);
+      auto ctx = rewriter.getContext();
+      AffineMap biasMap = AffineMap::get(4, 0, {rewriter.getAffineDimExpr(1)}, ctx);
+      init = rewriter.create<linalg::GenericOp>(
+          loc, TypeRange{empty.getType()}, ValueRange{bias}, ValueRange{empty},
+          ArrayRef<AffineMap>{biasMap, rewriter.getMultiDimIdentityMap(4)},
+          SmallVector<utils::IteratorType>(4, utils::IteratorType::parallel),
+          [](OpBuilder &b, Location l, ValueRange a) { b.create<linalg::YieldOp>(l, a[0]); })
+                 .getResult(0);
+    } else {
+      init = tcc::makeFilled(rewriter, loc, resultType, sizes, tcc::floatAttr(rewriter, elt, 0.0));
+    }
+    auto strides = rewriter.getDenseI64ArrayAttr(op.getStride());
+    auto dilations = rewriter.getDenseI64ArrayAttr(op.getDilation());
+    int64_t groups = op.getGroups();
+    Value result;
+    if (groups == 1) {
+      result = rewriter
+                   .create<linalg::Conv2DNchwFchwOp>(loc, init.getType(), ValueRange{x, w},
+                                                     ValueRange{init}, strides, dilations)
+                   .getResult(0);
+    } else {
+      // [N, G*C, H, W] -> [N, G, C, H, W]; [G*F, C, kh, kw] -> [G, F, C, kh, kw].
+      auto split = [&](Value v, int64_t dim) {
+        auto t = cast<RankedTensorType>(v.getType());
+        SmallVector<int64_t> shape(t.getShape());
+        SmallVector<ReassociationIndices> re;
+        SmallVector<int64_t> out;
+        for (int64_t i = 0, r = 0; i < t.getRank(); ++i) {
+          if (i == dim) {
+            re.push_back({r, r + 1});
+            out.push_back(groups);
+            out.push_back(shape[i] == ShapedType::kDynamic ? shape[i] : shape[i] / groups);
+            r += 2;
+          } else {
+            re.push_back({r});
+            out.push_back(shape[i]);
+            r += 1;
+          }
+        }
+        auto type = RankedTensorType::get(out, t.getElementType());
+        SmallVector<OpFoldResult> outSizes;
+        for (int64_t i = 0, src = 0; i < (int64_t)out.size(); ++i) {
+          if (ShapedType::isDynamic(out[i]))
+            outSizes.push_back(rewriter.create<tensor::DimOp>(loc, v, src).getResult());
+          else
+            outSizes.push_back(rewriter.getIndexAttr(out[i]));
+          if (!(i == dim)) ++src; // the split dim consumes two result dims
+        }
+        return rewriter.create<tensor::ExpandShapeOp>(loc, type, v, re, outSizes).getResult();
+      };
+      Value xg = split(x, 1), wg = split(w, 0), ig = split(init, 1);
+      Value conv = rewriter
+                       .create<linalg::Conv2DNgchwFgchwOp>(loc, ig.getType(), ValueRange{xg, wg},
+                                                           ValueRange{ig}, strides, dilations)
+                       .getResult(0);
+      SmallVector<ReassociationIndices> re{{0}, {1, 2}, {3}, {4}};
+      result = rewriter.create<tensor::CollapseShapeOp>(loc, init.getType(), conv, re);
+    }
+    if (result.getType() != resultType)
+      result = rewriter.create<tensor::CastOp>(loc, resultType, result);
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+template <typename PoolOp>
+Value poolInput(ConversionPatternRewriter &rewriter, PoolOp op, Value input, TypedAttr padValue) {
+  auto inT = cast<RankedTensorType>(input.getType());
+  auto outT = cast<RankedTensorType>(op.getType());
+  SmallVector<int64_t> low(op.getPadding()), high;
+  for (int i = 0; i < 2; ++i)
+    high.push_back(op.getCeilMode()
+                       ? extraHighPad(inT.getShape()[2 + i], outT.getShape()[2 + i],
+                                      op.getKernel()[i], op.getStride()[i],
+                                      op.getDilation()[i], low[i])
+                       : low[i]);
+  return padSpatial(rewriter, op.getLoc(), input, low, high, padValue);
+}
+
+struct MaxPool2dPattern : OpConversionPattern<MaxPool2dOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(MaxPool2dOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto resultType = cast<RankedTensorType>(op.getType());
+    Type elt = resultType.getElementType();
+    TypedAttr lowest = tcc::floatAttr(rewriter, elt, -std::numeric_limits<double>::infinity());
+    Value x = poolInput(rewriter, op, adaptor.getInput(), lowest);
+    SmallVector<OpFoldResult> sizes =
+        tcc::mixedSizes(rewriter, loc, resultType, batchFrom(adaptor.getInput(), 4));
+    Value init = tcc::makeFilled(rewriter, loc, resultType, sizes, lowest);
+    Value window = rewriter.create<tensor::EmptyOp>(loc, op.getKernel(), elt);
+    Value result = rewriter
+                       .create<linalg::PoolingNchwMaxOp>(
+                           loc, init.getType(), ValueRange{x, window}, ValueRange{init},
+                           rewriter.getDenseI64ArrayAttr(op.getStride()),
+                           rewriter.getDenseI64ArrayAttr(op.getDilation()))
+                       .getResult(0);
+    if (result.getType() != resultType)
+      result = rewriter.create<tensor::CastOp>(loc, resultType, result);
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// Sum pooling, then a division by each window's element count computed from
+/// the output position exactly as PyTorch does (padding counted or not; a
+/// ceil_mode window that runs past the padded input counts only what it covers).
+struct AvgPool2dPattern : OpConversionPattern<AvgPool2dOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(AvgPool2dOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto resultType = cast<RankedTensorType>(op.getType());
+    auto inT = cast<RankedTensorType>(adaptor.getInput().getType());
+    if (ShapedType::isDynamic(inT.getShape()[2]) || ShapedType::isDynamic(inT.getShape()[3]))
+      return rewriter.notifyMatchFailure(op, "dynamic spatial sizes");
+    Type elt = resultType.getElementType();
+    TypedAttr zero = tcc::floatAttr(rewriter, elt, 0.0);
+    Value x = poolInput(rewriter, op, adaptor.getInput(), zero);
+    SmallVector<OpFoldResult> sizes =
+        tcc::mixedSizes(rewriter, loc, resultType, batchFrom(adaptor.getInput(), 4));
+    Value init = tcc::makeFilled(rewriter, loc, resultType, sizes, zero);
+    Value window = rewriter.create<tensor::EmptyOp>(loc, op.getKernel(), elt);
+    Value sum = rewriter
+                    .create<linalg::PoolingNchwSumOp>(
+                        loc, init.getType(), ValueRange{x, window}, ValueRange{init},
+                        rewriter.getDenseI64ArrayAttr(op.getStride()),
+                        rewriter.getDenseI64ArrayAttr(op.getDilation()))
+                    .getResult(0);
+    // divisor(oh, ow) = countH(oh) * countW(ow)
+    int64_t in[2] = {inT.getShape()[2], inT.getShape()[3]};
+    auto k = op.getKernel(), s = op.getStride(), p = op.getPadding();
+    bool includePad = op.getCountIncludePad();
+    Value empty = rewriter.create<tensor::EmptyOp>(loc, sizes, elt);
+    auto id = rewriter.getMultiDimIdentityMap(4);
+    Value result =
+        rewriter
+            .create<linalg::GenericOp>(
+                loc, TypeRange{empty.getType()}, ValueRange{sum}, ValueRange{empty},
+                ArrayRef<AffineMap>{id, id},
+                SmallVector<utils::IteratorType>(4, utils::IteratorType::parallel),
+                [&](OpBuilder &b, Location l, ValueRange a) {
+                  auto cst = [&](int64_t v) {
+                    return b.create<arith::ConstantIndexOp>(l, v).getResult();
+                  };
+                  Value count = cst(1);
+                  for (int i = 0; i < 2; ++i) {
+                    Value o = b.create<linalg::IndexOp>(l, 2 + i);
+                    Value start = b.create<arith::SubIOp>(
+                        l, b.create<arith::MulIOp>(l, o, cst(s[i])), cst(p[i]));
+                    Value end = b.create<arith::MinSIOp>(
+                        l, b.create<arith::AddIOp>(l, start, cst(k[i])), cst(in[i] + p[i]));
+                    if (!includePad) {
+                      start = b.create<arith::MaxSIOp>(l, start, cst(0));
+                      end = b.create<arith::MinSIOp>(l, end, cst(in[i]));
+                    }
+                    count = b.create<arith::MulIOp>(l, count,
+                                                    b.create<arith::SubIOp>(l, end, start));
+                  }
+                  Value c = b.create<arith::IndexCastOp>(l, b.getI64Type(), count);
+                  Value f = b.create<arith::SIToFPOp>(l, elt, c);
+                  b.create<linalg::YieldOp>(l, ValueRange{b.create<arith::DivFOp>(l, a[0], f)});
+                })
+            .getResult(0);
+    if (result.getType() != resultType)
+      result = rewriter.create<tensor::CastOp>(loc, resultType, result);
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+} // namespace
+
+void tcc::populateConvPoolToLinalgPatterns(RewritePatternSet &patterns) {
+  patterns.add<Conv2dPattern, MaxPool2dPattern, AvgPool2dPattern>(patterns.getContext());
+}

@@ -1,0 +1,133 @@
+//===- Reduction.cpp - reduce_sum/max/mean to linalg.reduce ---------------===//
+#include "lib/Conversion/TccGraphToLinalg/Patterns.h"
+
+#include "dialects/TccGraph/IR/TccGraphOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+#include <limits>
+
+using namespace mlir;
+using namespace tcc::graph;
+
+namespace {
+enum class Kind { Sum, Max, Mean };
+
+template <typename SrcOp, Kind kind>
+struct ReducePattern : OpConversionPattern<SrcOp> {
+  using OpConversionPattern<SrcOp>::OpConversionPattern;
+  LogicalResult matchAndRewrite(SrcOp op, typename SrcOp::Adaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value x = adaptor.getInput();
+    auto inT = cast<RankedTensorType>(x.getType());
+    auto resultType = cast<RankedTensorType>(op.getType());
+    Type elt = inT.getElementType();
+    ArrayRef<int64_t> dims = op.getDims();
+
+    // Shape without the reduced dims.
+    SmallVector<int64_t> kept;
+    SmallVector<std::pair<Value, int64_t>> from;
+    for (int64_t i = 0; i < inT.getRank(); ++i)
+      if (!llvm::is_contained(dims, i)) {
+        kept.push_back(inT.getShape()[i]);
+        from.push_back({x, i});
+      }
+    auto keptType = RankedTensorType::get(kept, elt);
+    SmallVector<OpFoldResult> sizes = tcc::mixedSizes(rewriter, loc, keptType, from);
+    double initValue = kind == Kind::Max ? -std::numeric_limits<double>::infinity() : 0.0;
+    Value init = tcc::makeFilled(rewriter, loc, keptType, sizes,
+                                 tcc::floatAttr(rewriter, elt, initValue));
+    Value reduced =
+        rewriter
+            .create<linalg::ReduceOp>(
+                loc, ValueRange{x}, ValueRange{init}, dims,
+                [&](OpBuilder &b, Location l, ValueRange a) {
+                  Value r = kind == Kind::Max
+                                ? b.create<arith::MaximumFOp>(l, a[0], a[1]).getResult()
+                                : b.create<arith::AddFOp>(l, a[0], a[1]).getResult();
+                  b.create<linalg::YieldOp>(l, r);
+                })
+            .getResult(0);
+
+    if (kind == Kind::Mean) {
+      // Divide by the number of reduced elements (known only at run time for
+      // symbolic dims).
+      Value count = rewriter.create<arith::ConstantIndexOp>(loc, 1);
+      for (int64_t d : dims)
+        count = rewriter.create<arith::MulIOp>(loc, count,
+                                               rewriter.create<tensor::DimOp>(loc, x, d));
+      Value countF = rewriter.create<arith::SIToFPOp>(
+          loc, elt, rewriter.create<arith::IndexCastOp>(loc, rewriter.getI64Type(), count));
+      int64_t rank = keptType.getRank();
+      auto id = rewriter.getMultiDimIdentityMap(rank);
+      Value empty = rewriter.create<tensor::EmptyOp>(loc, sizes, elt);
+      reduced = rewriter
+                    .create<linalg::GenericOp>(
+                        loc, TypeRange{empty.getType()}, ValueRange{reduced}, ValueRange{empty},
+                        ArrayRef<AffineMap>{id, id},
+                        SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),
+                        [&](OpBuilder &b, Location l, ValueRange a) {
+                          b.create<linalg::YieldOp>(
+                              l, ValueRange{b.create<arith::DivFOp>(l, a[0], countF)});
+                        })
+                    .getResult(0);
+    }
+
+    Value result = reduced;
+    if (op.getKeepdim()) {
+      // Re-insert the reduced dims as size 1: expand each kept dim, attaching
+      // the unit dims to a neighbour.
+      SmallVector<ReassociationIndices> re;
+      int64_t rank = inT.getRank();
+      if (keptType.getRank() == 0) {
+        re.clear();
+      } else {
+        ReassociationIndices current;
+        int64_t keptSeen = 0;
+        for (int64_t i = 0; i < rank; ++i) {
+          current.push_back(i);
+          bool isKept = !llvm::is_contained(dims, i);
+          if (isKept) ++keptSeen;
+          // Close a group after a kept dim unless only unit dims follow.
+          bool restAreUnit = true;
+          for (int64_t j = i + 1; j < rank; ++j)
+            if (!llvm::is_contained(dims, j)) restAreUnit = false;
+          if (isKept && !restAreUnit) {
+            re.push_back(current);
+            current.clear();
+          }
+        }
+        if (!current.empty())
+          re.push_back(current);
+      }
+      SmallVector<int64_t> shape;
+      SmallVector<OpFoldResult> outSizes;
+      for (int64_t i = 0, k = 0; i < rank; ++i) {
+        if (llvm::is_contained(dims, i)) {
+          shape.push_back(1);
+          outSizes.push_back(rewriter.getIndexAttr(1));
+        } else {
+          shape.push_back(kept[k]);
+          outSizes.push_back(sizes[k]);
+          ++k;
+        }
+      }
+      auto type = RankedTensorType::get(shape, elt);
+      result = rewriter.create<tensor::ExpandShapeOp>(loc, type, reduced, re, outSizes);
+    }
+    if (result.getType() != resultType)
+      result = rewriter.create<tensor::CastOp>(loc, resultType, result);
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+} // namespace
+
+void tcc::populateReductionToLinalgPatterns(RewritePatternSet &patterns) {
+  MLIRContext *ctx = patterns.getContext();
+  patterns.add<ReducePattern<ReduceSumOp, Kind::Sum>>(ctx);
+  patterns.add<ReducePattern<ReduceMaxOp, Kind::Max>>(ctx);
+  patterns.add<ReducePattern<ReduceMeanOp, Kind::Mean>>(ctx);
+}

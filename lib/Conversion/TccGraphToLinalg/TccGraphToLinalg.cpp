@@ -1,0 +1,68 @@
+//===- TccGraphToLinalg.cpp - the convert-tcc-graph-to-linalg pass --------===//
+#include "lib/Conversion/TccGraphToLinalg/Patterns.h"
+#include "tcc/Conversion/Passes.h"
+
+#include "dialects/TccGraph/IR/TccGraphDialect.h"
+#include "dialects/TccGraph/IR/TccGraphOps.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+#define DEBUG_TYPE "convert-tcc-graph-to-linalg"
+
+namespace tcc {
+#define GEN_PASS_DEF_CONVERTTCCGRAPHTOLINALGPASS
+#include "tcc/Conversion/Passes.h.inc"
+} // namespace tcc
+
+using namespace mlir;
+
+SmallVector<OpFoldResult>
+tcc::mixedSizes(OpBuilder &b, Location loc, RankedTensorType type,
+                ArrayRef<std::pair<Value, int64_t>> dynamicFrom) {
+  SmallVector<OpFoldResult> sizes;
+  for (int64_t i = 0; i < type.getRank(); ++i) {
+    int64_t s = type.getShape()[i];
+    if (!ShapedType::isDynamic(s)) {
+      sizes.push_back(b.getIndexAttr(s));
+      continue;
+    }
+    auto [v, d] = dynamicFrom[i];
+    assert(v && "dynamic result size with no source");
+    sizes.push_back(b.create<tensor::DimOp>(loc, v, d).getResult());
+  }
+  return sizes;
+}
+
+Value tcc::makeFilled(OpBuilder &b, Location loc, RankedTensorType type,
+                      ArrayRef<OpFoldResult> sizes, TypedAttr value) {
+  Value empty = b.create<tensor::EmptyOp>(loc, sizes, type.getElementType());
+  Value scalar = b.create<arith::ConstantOp>(loc, value);
+  return b.create<linalg::FillOp>(loc, scalar, empty).getResult(0);
+}
+
+TypedAttr tcc::floatAttr(OpBuilder &b, Type elementType, double v) {
+  return b.getFloatAttr(elementType, v);
+}
+
+namespace {
+struct ConvertTccGraphToLinalgPass
+    : public tcc::impl::ConvertTccGraphToLinalgPassBase<ConvertTccGraphToLinalgPass> {
+  void runOnOperation() override {
+    MLIRContext *ctx = &getContext();
+    ConversionTarget target(*ctx);
+    target.addIllegalDialect<tcc::graph::TccGraphDialect>();
+    target.addLegalDialect<linalg::LinalgDialect, tensor::TensorDialect,
+                           arith::ArithDialect, math::MathDialect,
+                           func::FuncDialect>();
+    RewritePatternSet patterns(ctx);
+    tcc::populateElementwiseToLinalgPatterns(patterns);
+    tcc::populateMatmulToLinalgPatterns(patterns);
+    tcc::populateConvPoolToLinalgPatterns(patterns);
+    tcc::populateReductionToLinalgPatterns(patterns);
+    tcc::populateDataMovementToLinalgPatterns(patterns);
+    if (failed(applyPartialConversion(getOperation(), target, std::move(patterns))))
+      signalPassFailure();
+  }
+};
+} // namespace

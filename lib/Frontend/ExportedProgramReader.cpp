@@ -1,0 +1,158 @@
+//===- ExportedProgramReader.cpp - read .pt2 archives and model.json ------===//
+//
+// Decides between archive and bare JSON by the file's first bytes, reads the
+// program, then (for an archive) the weights and constants, and checks that
+// every parameter, buffer and constant of the signature has bytes that agree
+// with the graph's metadata.
+//
+//===----------------------------------------------------------------------===//
+#include "tcc/Frontend/ExportedProgramReader.h"
+
+#include "ExportArchiveReader.h"
+#include "ExportSchemaReader.h"
+#include "GraphVerifier.h"
+#include "WeightLoader.h"
+
+#include "tcc/Frontend/FrontendError.h"
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <sys/stat.h>
+
+namespace tcc::frontend {
+
+namespace {
+
+/// Local file header or end-of-central-directory (an empty zip).
+bool hasZipMagic(const char *head, size_t n) {
+  return n >= 4 && head[0] == 'P' && head[1] == 'K' &&
+         ((head[2] == 3 && head[3] == 4) || (head[2] == 5 && head[3] == 6));
+}
+
+bool sameShape(const TensorMeta &a, const TensorMeta &b) {
+  if (a.dtype != b.dtype || a.sizes.size() != b.sizes.size())
+    return false;
+  for (size_t k = 0; k < a.sizes.size(); ++k)
+    if (a.sizes[k].value != b.sizes[k].value || a.sizes[k].expr != b.sizes[k].expr)
+      return false;
+  return true;
+}
+
+const char *inputKindName(InputKind kind) {
+  switch (kind) {
+  case InputKind::Parameter: return "parameter";
+  case InputKind::Buffer: return "buffer";
+  case InputKind::TensorConstant: return "tensor constant";
+  default: return "input";
+  }
+}
+
+/// Every parameter, buffer and tensor constant of the signature has bytes,
+/// and they agree with the graph input's dtype and sizes.
+void checkPayloadsCoverSignature(const ExportedProgram &program,
+                                 const ExportArchiveReader &archive,
+                                 const std::string &weightsConfig,
+                                 const std::string &constantsConfig) {
+  for (const InputSpec &spec : program.inputSpecs) {
+    if (spec.kind != InputKind::Parameter && spec.kind != InputKind::Buffer &&
+        spec.kind != InputKind::TensorConstant)
+      continue;
+    bool isWeight = spec.kind == InputKind::Parameter ||
+                    (spec.kind == InputKind::Buffer && spec.persistent);
+    const auto &primary = isWeight ? program.weights : program.constants;
+    const auto &secondary = isWeight ? program.constants : program.weights;
+    auto it = primary.find(spec.target);
+    if (it == primary.end())
+      it = secondary.find(spec.target);
+    std::string who = archive.path() + ": " + inputKindName(spec.kind) + " '" +
+                      spec.target + "' (graph input '" + spec.graphName + "')";
+    if (it == secondary.end()) {
+      const std::string &config = isWeight ? weightsConfig : constantsConfig;
+      throw FrontendError(who + " has no data: " +
+                          (archive.hasEntry(config)
+                               ? "'" + config + "' has no entry for it"
+                               : "archive has no entry '" + config + "'"));
+    }
+    auto graphMeta = program.tensorValues.find(spec.graphName);
+    if (graphMeta != program.tensorValues.end() &&
+        !sameShape(it->second.meta, graphMeta->second))
+      throw FrontendError(who + " is " + formatTensorType(it->second.meta) +
+                          " in the archive but " +
+                          formatTensorType(graphMeta->second) + " in the graph");
+  }
+}
+
+ExportedProgram readArchive(const std::string &path) {
+  ExportArchiveReader archive(path);
+  std::string modelEntry = archive.findModelJson();
+  std::vector<uint8_t> text = archive.readEntry(modelEntry);
+  ExportedProgram program = readExportedProgramJson(
+      std::string_view(reinterpret_cast<const char *>(text.data()), text.size()),
+      path + ": " + modelEntry);
+  program.sourcePath = path;
+
+  // "<top>/models/model.json" -> "<top>/", model name "model".
+  std::string top = modelEntry.substr(0, modelEntry.size() -
+                                             std::strlen("models/model.json"));
+  const std::string modelName = "model";
+  std::string weightsFolder = top + "data/weights/";
+  std::string constantsFolder = top + "data/constants/";
+  std::string weightsConfig = weightsFolder + modelName + "_weights_config.json";
+  std::string constantsConfig =
+      constantsFolder + modelName + "_constants_config.json";
+  program.weights =
+      loadPayloads(archive, weightsConfig, weightsFolder, PayloadKind::Weight);
+  program.constants = loadPayloads(archive, constantsConfig, constantsFolder,
+                                   PayloadKind::Constant);
+  checkPayloadsCoverSignature(program, archive, weightsConfig, constantsConfig);
+  return program;
+}
+
+} // namespace
+
+ExportedProgram readExportedProgramJson(std::string_view jsonText,
+                                        const std::string &sourceName) {
+  try {
+    ExportedProgram program = parseExportedProgram(parseJsonText(jsonText));
+    verifyGraph(program);
+    program.sourcePath = sourceName;
+    return program;
+  } catch (const FrontendError &e) {
+    throw FrontendError(sourceName + ": " + e.what());
+  } catch (const Json::exception &e) {
+    // Backstop: the readers check types before access, so this is a bug.
+    throw FrontendError(sourceName + ": malformed model.json: " + e.what());
+  }
+}
+
+ExportedProgram readExportedProgram(const std::string &path) {
+  struct stat info;
+  if (::stat(path.c_str(), &info) != 0)
+    throw FrontendError(path + ": cannot open: " + std::strerror(errno));
+  if (S_ISDIR(info.st_mode))
+    throw FrontendError(path + ": is a directory, not a .pt2 or model.json");
+  std::ifstream file(path, std::ios::binary);
+  if (!file)
+    throw FrontendError(path + ": cannot open: " + std::strerror(errno));
+  char head[4] = {};
+  file.read(head, sizeof(head));
+  if (hasZipMagic(head, static_cast<size_t>(file.gcount())))
+    return readArchive(path);
+
+  file.clear();
+  file.seekg(0);
+  std::string text((std::istreambuf_iterator<char>(file)),
+                   std::istreambuf_iterator<char>());
+  if (file.bad())
+    throw FrontendError(path + ": read error");
+  size_t first = text.find_first_not_of(" \t\r\n");
+  if (first == std::string::npos || text[first] != '{')
+    throw FrontendError(path + ": neither a .pt2 (zip) archive nor a "
+                               "model.json (it starts with neither 'PK' nor "
+                               "'{')");
+  return readExportedProgramJson(text, path);
+}
+
+} // namespace tcc::frontend

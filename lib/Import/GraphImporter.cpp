@@ -1,0 +1,305 @@
+//===- GraphImporter.cpp - an ExportedProgram into tcc_graph --------------===//
+#include "tcc/Import/GraphImporter.h"
+
+#include "dialects/TccGraph/IR/TccGraphOps.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Diagnostics.h"
+#include "llvm/ADT/StringMap.h"
+
+using namespace mlir;
+using namespace tcc;
+using namespace tcc::frontend;
+
+Type tcc::elementTypeFor(MLIRContext &ctx, DType dtype) {
+  switch (dtype) {
+  case DType::Float32: return Float32Type::get(&ctx);
+  case DType::Float64: return Float64Type::get(&ctx);
+  case DType::Float16: return Float16Type::get(&ctx);
+  case DType::BFloat16: return BFloat16Type::get(&ctx);
+  case DType::Int64: return IntegerType::get(&ctx, 64);
+  case DType::Int32: return IntegerType::get(&ctx, 32);
+  case DType::Int16: return IntegerType::get(&ctx, 16);
+  case DType::Int8: return IntegerType::get(&ctx, 8);
+  case DType::UInt8: return IntegerType::get(&ctx, 8, IntegerType::Unsigned);
+  case DType::Bool: return IntegerType::get(&ctx, 1);
+  }
+  return Float32Type::get(&ctx);
+}
+
+namespace {
+class Importer {
+public:
+  Importer(MLIRContext &ctx, const ExportedProgram &program, ImportedSignature &sig)
+      : ctx(ctx), program(program), sig(sig), b(&ctx) {}
+
+  OwningOpRef<ModuleOp> run();
+
+private:
+  Location locationOf(const Node &node) {
+    if (node.loc.known())
+      return FileLineColLoc::get(&ctx, node.loc.file, node.loc.line, 0);
+    return NameLoc::get(b.getStringAttr(node.name));
+  }
+  FailureOr<RankedTensorType> tensorType(const std::string &name, Location loc);
+  ArrayAttr sizesAttr(const TensorMeta &meta);
+  LogicalResult importNode(const Node &node);
+  FailureOr<Value> lookup(const std::string &name, Location loc, const Node &node);
+
+  MLIRContext &ctx;
+  const ExportedProgram &program;
+  ImportedSignature &sig;
+  OpBuilder b;
+  llvm::StringMap<Value> values;
+};
+} // namespace
+
+FailureOr<RankedTensorType> Importer::tensorType(const std::string &name, Location loc) {
+  auto it = program.tensorValues.find(name);
+  if (it == program.tensorValues.end())
+    return emitError(loc, "no tensor metadata for value '") << name << "'", failure();
+  SmallVector<int64_t> shape;
+  for (const SymDim &d : it->second.sizes)
+    shape.push_back(d.isStatic() ? *d.value : ShapedType::kDynamic);
+  return RankedTensorType::get(shape, elementTypeFor(ctx, it->second.dtype));
+}
+
+ArrayAttr Importer::sizesAttr(const TensorMeta &meta) {
+  SmallVector<Attribute> sizes;
+  for (const SymDim &d : meta.sizes)
+    sizes.push_back(d.isStatic() ? Attribute(b.getI64IntegerAttr(*d.value))
+                                 : Attribute(b.getStringAttr(d.expr)));
+  return b.getArrayAttr(sizes);
+}
+
+FailureOr<Value> Importer::lookup(const std::string &name, Location loc, const Node &node) {
+  auto it = values.find(name);
+  if (it == values.end())
+    return emitError(loc, "node '") << node.name << "' uses undefined value '" << name << "'",
+           failure();
+  return it->second;
+}
+
+LogicalResult Importer::importNode(const Node &node) {
+  Location loc = locationOf(node);
+  SmallVector<Value> operands;
+  SmallVector<Attribute> operandNames;
+  SmallVector<NamedAttribute> args;
+  for (const NamedArgument &in : node.inputs) {
+    const Argument &a = in.arg;
+    auto addOperand = [&](const std::string &value, const std::string &name) -> LogicalResult {
+      FailureOr<Value> v = lookup(value, loc, node);
+      if (failed(v))
+        return failure();
+      operands.push_back(*v);
+      operandNames.push_back(b.getStringAttr(name));
+      return success();
+    };
+    switch (a.kind) {
+    case Argument::None:
+      break;
+    case Argument::Tensor:
+      if (failed(addOperand(a.tensor, in.name)))
+        return failure();
+      break;
+    case Argument::Tensors:
+    case Argument::OptionalTensors:
+      for (auto [i, t] : llvm::enumerate(a.tensors))
+        if (!t.empty() && failed(addOperand(t, in.name + "." + std::to_string(i))))
+          return failure();
+      break;
+    case Argument::Int:
+    case Argument::MemoryFormat:
+    case Argument::Layout:
+      args.push_back(b.getNamedAttr(in.name, b.getI64IntegerAttr(a.i)));
+      break;
+    case Argument::ScalarType:
+      args.push_back(b.getNamedAttr(in.name, b.getI64IntegerAttr(a.i)));
+      break;
+    case Argument::Ints:
+      args.push_back(b.getNamedAttr(in.name, b.getDenseI64ArrayAttr(a.ints)));
+      break;
+    case Argument::Float:
+      args.push_back(b.getNamedAttr(in.name, b.getF64FloatAttr(a.f)));
+      break;
+    case Argument::Floats:
+      args.push_back(b.getNamedAttr(in.name, b.getDenseF64ArrayAttr(a.floats)));
+      break;
+    case Argument::Bool:
+      args.push_back(b.getNamedAttr(in.name, b.getBoolAttr(a.b)));
+      break;
+    case Argument::Bools: {
+      SmallVector<bool> bools(a.bools.begin(), a.bools.end());
+      args.push_back(b.getNamedAttr(in.name, b.getDenseBoolArrayAttr(bools)));
+      break;
+    }
+    case Argument::String:
+    case Argument::Device:
+      args.push_back(b.getNamedAttr(in.name, b.getStringAttr(a.s)));
+      break;
+    case Argument::Strings: {
+      SmallVector<Attribute> strs;
+      for (const std::string &s : a.strings)
+        strs.push_back(b.getStringAttr(s));
+      args.push_back(b.getNamedAttr(in.name, b.getArrayAttr(strs)));
+      break;
+    }
+    case Argument::SymInts: {
+      SmallVector<int64_t> ints;
+      for (const SymIntElement &e : a.symInts) {
+        if (!std::holds_alternative<int64_t>(e))
+          return emitError(loc, "node '")
+                 << node.name << "' (" << node.target << "): argument '" << in.name
+                 << "' depends on a symbolic size, which is not supported yet";
+        ints.push_back(std::get<int64_t>(e));
+      }
+      args.push_back(b.getNamedAttr(in.name, b.getDenseI64ArrayAttr(ints)));
+      break;
+    }
+    case Argument::SymInt:
+    case Argument::SymFloat:
+    case Argument::SymBool:
+      return emitError(loc, "node '") << node.name << "' (" << node.target << "): argument '"
+                                      << in.name << "' is a symbolic value, not supported yet";
+    case Argument::Other:
+      return emitError(loc, "node '") << node.name << "' (" << node.target << "): argument '"
+                                      << in.name << "' of kind '" << a.s
+                                      << "' is not supported";
+    }
+  }
+
+  SmallVector<Type> resultTypes;
+  SmallVector<std::string> resultNames;
+  for (const Argument &out : node.outputs) {
+    SmallVector<std::string> names;
+    if (out.kind == Argument::Tensor)
+      names.push_back(out.tensor);
+    else if (out.kind == Argument::Tensors || out.kind == Argument::OptionalTensors)
+      names.assign(out.tensors.begin(), out.tensors.end());
+    else if (out.kind == Argument::None)
+      continue;
+    else
+      return emitError(loc, "node '") << node.name << "' (" << node.target
+                                      << ") has a non-tensor output, not supported yet";
+    for (const std::string &n : names) {
+      if (n.empty())
+        return emitError(loc, "node '") << node.name << "' has an unnamed output";
+      FailureOr<RankedTensorType> t = tensorType(n, loc);
+      if (failed(t))
+        return failure();
+      resultTypes.push_back(*t);
+      resultNames.push_back(n);
+    }
+  }
+
+  auto op = b.create<tcc::graph::OperatorOp>(
+      loc, resultTypes, b.getStringAttr(node.target), operands,
+      b.getArrayAttr(operandNames), b.getDictionaryAttr(args));
+  op->setAttr("tcc.node", b.getStringAttr(node.name));
+  for (auto [name, result] : llvm::zip(resultNames, op.getResults()))
+    values[name] = result;
+  return success();
+}
+
+OwningOpRef<ModuleOp> Importer::run() {
+  Location unknown = FileLineColLoc::get(&ctx, program.sourcePath, 0, 0);
+  OwningOpRef<ModuleOp> module = ModuleOp::create(unknown);
+
+  // Symbols and their ranges, for guards and memory planning.
+  SmallVector<NamedAttribute> symbols;
+  for (const auto &[name, range] : program.rangeConstraints)
+    symbols.push_back(b.getNamedAttr(name, b.getDenseI64ArrayAttr({range.min, range.max})));
+  (*module)->setAttr("tcc.symbols", b.getDictionaryAttr(symbols));
+  (*module)->setAttr("tcc.source", b.getStringAttr(program.sourcePath));
+
+  // Signature: user inputs, then weights.
+  SmallVector<Type> argTypes;
+  SmallVector<DictionaryAttr> argAttrs;
+  SmallVector<std::string> argValueNames;
+  auto addArg = [&](const std::string &valueName, StringRef role,
+                    const std::string &publicName) -> LogicalResult {
+    FailureOr<RankedTensorType> t = tensorType(valueName, unknown);
+    if (failed(t))
+      return failure();
+    argTypes.push_back(*t);
+    argValueNames.push_back(valueName);
+    argAttrs.push_back(b.getDictionaryAttr(
+        {b.getNamedAttr("tcc.sizes", sizesAttr(program.tensorValues.at(valueName))),
+         b.getNamedAttr("tcc.role", b.getStringAttr(role)),
+         b.getNamedAttr("tcc.name", b.getStringAttr(publicName))}));
+    return success();
+  };
+  for (const InputSpec &spec : program.inputSpecs) {
+    if (spec.kind != InputKind::UserInput)
+      continue;
+    if (spec.graphName.empty() || !program.tensorValues.count(spec.graphName))
+      return emitError(unknown, "user input '")
+             << spec.graphName << "' is not a tensor; only tensor inputs are supported",
+             nullptr;
+    if (failed(addArg(spec.graphName, "input", spec.graphName)))
+      return nullptr;
+    sig.inputs.push_back(spec.graphName);
+  }
+  for (const InputSpec &spec : program.inputSpecs) {
+    switch (spec.kind) {
+    case InputKind::UserInput:
+      continue;
+    case InputKind::Parameter:
+    case InputKind::Buffer:
+    case InputKind::TensorConstant:
+      if (failed(addArg(spec.graphName, "weight", spec.target)))
+        return nullptr;
+      sig.weights.push_back(spec);
+      continue;
+    default:
+      return emitError(unknown, "graph input '")
+             << spec.graphName << "' is a kind of input tcc does not support "
+             << "(constant, custom object or token)",
+             nullptr;
+    }
+  }
+
+  SmallVector<Type> resultTypes;
+  for (const OutputSpec &spec : program.outputSpecs) {
+    if (spec.kind != OutputKind::UserOutput)
+      return emitError(unknown, "the graph mutates '")
+             << spec.target << "' (a buffer or input mutation); export the model in "
+             << "eval mode for inference", nullptr;
+    if (spec.graphName.empty())
+      return emitError(unknown, "a user output is a constant, not supported yet"), nullptr;
+    FailureOr<RankedTensorType> t = tensorType(spec.graphName, unknown);
+    if (failed(t))
+      return nullptr;
+    resultTypes.push_back(*t);
+    sig.outputs.push_back(spec.graphName);
+  }
+
+  b.setInsertionPointToEnd(module->getBody());
+  auto func = b.create<func::FuncOp>(unknown, "forward",
+                                     b.getFunctionType(argTypes, resultTypes));
+  func.setAllArgAttrs(argAttrs);
+  Block *entry = func.addEntryBlock();
+  for (auto [name, arg] : llvm::zip(argValueNames, entry->getArguments()))
+    values[name] = arg;
+  b.setInsertionPointToEnd(entry);
+  for (const Node &node : program.nodes)
+    if (failed(importNode(node)))
+      return nullptr;
+  SmallVector<Value> results;
+  for (const std::string &name : sig.outputs) {
+    auto it = values.find(name);
+    if (it == values.end())
+      return emitError(unknown, "output '") << name << "' is never computed", nullptr;
+    results.push_back(it->second);
+  }
+  b.create<func::ReturnOp>(unknown, results);
+  return module;
+}
+
+OwningOpRef<ModuleOp> tcc::importExportedProgram(MLIRContext &ctx,
+                                                 const ExportedProgram &program,
+                                                 ImportedSignature &signature) {
+  Importer importer(ctx, program, signature);
+  return importer.run();
+}

@@ -1,0 +1,328 @@
+//===- CompileDriver.cpp - `tcc compile`: model file to model.so ----------===//
+//
+// read → import → graph/linalg/bufferize/plan/LLVM pipelines → host object →
+// link with the runtime. Every failure is one clear line on stderr with a
+// stable exit code; IR can be dumped after every pass.
+//
+//===----------------------------------------------------------------------===//
+#include "tcc/Pipelines/CompileDriver.h"
+
+#include "tcc/Frontend/ExportedProgramReader.h"
+#include "tcc/Frontend/FrontendError.h"
+#include "tcc/Import/GraphImporter.h"
+#include "tcc/Pipelines/Pipelines.h"
+#include "tcc/Pipelines/Registration.h"
+#include "tcc/Target/HostObjectEmitter.h"
+#include "tcc/Target/ManifestBuilder.h"
+#include "tcc/Target/ModelLinker.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Pass/PassManager.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <chrono>
+#include <fstream>
+
+using namespace mlir;
+using namespace tcc;
+
+namespace {
+constexpr int kExitOk = 0, kExitUserError = 1, kExitInternal = 3;
+
+/// "model.py:13" for file locations, "node 'relu'" for node names.
+std::string formatLocation(Location loc) {
+  if (auto f = dyn_cast<FileLineColLoc>(loc)) {
+    std::string s = f.getFilename().str();
+    if (f.getLine())
+      s += ":" + std::to_string(f.getLine());
+    return s;
+  }
+  if (auto n = dyn_cast<NameLoc>(loc))
+    return "node '" + n.getName().str() + "'";
+  if (auto fused = dyn_cast<FusedLoc>(loc))
+    if (!fused.getLocations().empty())
+      return formatLocation(fused.getLocations().front());
+  return "";
+}
+
+/// One line per diagnostic: `model.py:13: error: unsupported operator ...`.
+class LineDiagnostics {
+public:
+  explicit LineDiagnostics(MLIRContext &ctx) {
+    id = ctx.getDiagEngine().registerHandler([this](Diagnostic &d) {
+      print(d);
+      if (d.getSeverity() == DiagnosticSeverity::Error)
+        ++errors;
+      return success();
+    });
+    this->ctx = &ctx;
+  }
+  ~LineDiagnostics() { ctx->getDiagEngine().eraseHandler(id); }
+  int errorCount() const { return errors; }
+
+private:
+  void print(Diagnostic &d) {
+    const char *sev = d.getSeverity() == DiagnosticSeverity::Error     ? "error"
+                      : d.getSeverity() == DiagnosticSeverity::Warning ? "warning"
+                      : d.getSeverity() == DiagnosticSeverity::Note    ? "note"
+                                                                        : "remark";
+    std::string loc = formatLocation(d.getLocation());
+    llvm::errs() << (loc.empty() ? "tcc" : loc) << ": " << sev << ": " << d.str() << "\n";
+    for (Diagnostic &note : d.getNotes())
+      print(note);
+  }
+  MLIRContext *ctx;
+  DiagnosticEngine::HandlerID id;
+  int errors = 0;
+};
+
+/// Writes the module after every pass to DIR/NN_<pass>.mlir.
+class DumpToDirectoryConfig : public PassManager::IRPrinterConfig {
+public:
+  DumpToDirectoryConfig(std::string dir, int &counter)
+      : IRPrinterConfig(/*printModuleScope=*/true), dir(std::move(dir)), counter(counter) {}
+  void printAfterIfEnabled(Pass *pass, Operation *op, PrintCallbackFn printCallback) override {
+    char prefix[8];
+    std::snprintf(prefix, sizeof prefix, "%02d_", ++counter);
+    std::string path = dir + "/" + prefix + pass->getArgument().str() + ".mlir";
+    std::error_code ec;
+    llvm::raw_fd_ostream os(path, ec);
+    if (!ec)
+      printCallback(os);
+  }
+
+private:
+  std::string dir;
+  int &counter;
+};
+
+class PhaseTimer {
+public:
+  explicit PhaseTimer(bool enabled) : enabled(enabled) {}
+  void start(const char *phase) {
+    stop();
+    current = phase;
+    begin = std::chrono::steady_clock::now();
+  }
+  void stop() {
+    if (!current)
+      return;
+    double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - begin).count();
+    phases.push_back({current, ms});
+    current = nullptr;
+  }
+  void report() {
+    stop();
+    if (!enabled)
+      return;
+    double total = 0;
+    llvm::errs() << "tcc: compile time by phase\n";
+    for (auto &[name, ms] : phases) {
+      llvm::errs() << llvm::format("  %-12s %9.1f ms\n", name, ms);
+      total += ms;
+    }
+    llvm::errs() << llvm::format("  %-12s %9.1f ms\n", "total", total);
+  }
+
+private:
+  bool enabled;
+  const char *current = nullptr;
+  std::chrono::steady_clock::time_point begin;
+  std::vector<std::pair<const char *, double>> phases;
+};
+
+std::string replaceExtension(const std::string &path, const std::string &ext) {
+  llvm::SmallString<256> p(path);
+  llvm::sys::path::replace_extension(p, "");
+  return std::string(p) + ext;
+}
+
+bool writeFile(const std::string &path, const std::string &text) {
+  std::ofstream out(path, std::ios::binary);
+  out << text;
+  return static_cast<bool>(out);
+}
+
+/// The arena plan recorded by tcc-plan-memory on the module and entry.
+ArenaPlan readArenaPlan(ModuleOp module) {
+  ArenaPlan plan;
+  if (auto size = module->getAttrOfType<IntegerAttr>("tcc.arena_size"))
+    plan.bytes = size.getInt();
+  module.walk([&](func::FuncOp f) {
+    auto buffers = f->getAttrOfType<ArrayAttr>("tcc.memory_plan");
+    if (!buffers)
+      return;
+    for (Attribute a : buffers) {
+      auto d = dyn_cast<DictionaryAttr>(a);
+      if (!d)
+        continue;
+      auto get = [&](StringRef k) {
+        auto i = d.getAs<IntegerAttr>(k);
+        return i ? i.getInt() : 0;
+      };
+      plan.buffers.push_back({get("offset"), get("bytes"), get("first"), get("last")});
+    }
+  });
+  return plan;
+}
+} // namespace
+
+int tcc::compileModel(const CompileOptions &options, const char *argv0) {
+  PhaseTimer timer(options.timing);
+
+  // 1. Read the export.
+  timer.start("read");
+  frontend::ExportedProgram program;
+  try {
+    program = frontend::readExportedProgram(options.input);
+  } catch (const frontend::FrontendError &e) {
+    llvm::errs() << "tcc: error: " << e.what() << "\n";
+    return kExitUserError;
+  } catch (const std::exception &e) {
+    llvm::errs() << "tcc: internal error while reading " << options.input << ": " << e.what() << "\n";
+    return kExitInternal;
+  }
+
+  // 2. Import into tcc_graph.
+  timer.start("import");
+  DialectRegistry registry;
+  registerTccDialects(registry);
+  MLIRContext ctx(registry);
+  ctx.loadAllAvailableDialects();
+  if (options.timing || !options.printIRAfter.empty() || !options.dumpIRAfterAll.empty())
+    ctx.disableMultithreading();
+  LineDiagnostics diagnostics(ctx);
+  ImportedSignature signature;
+  OwningOpRef<ModuleOp> module = importExportedProgram(ctx, program, signature);
+  if (!module)
+    return kExitUserError;
+
+  int dumpCounter = 0;
+  if (!options.dumpIRAfterAll.empty()) {
+    if (std::error_code ec = llvm::sys::fs::create_directories(options.dumpIRAfterAll)) {
+      llvm::errs() << "tcc: error: cannot create " << options.dumpIRAfterAll << ": " << ec.message() << "\n";
+      return kExitUserError;
+    }
+    std::error_code ec;
+    llvm::raw_fd_ostream os(options.dumpIRAfterAll + "/00_import.mlir", ec);
+    if (!ec)
+      module->print(os);
+  }
+
+  // 3. The pass pipeline, in two parts: up to the memory plan (read back for
+  // the manifest), then the LLVM lowering.
+  CompilePhase last = options.compileTo;
+  if (options.emit == OutputKind::MLIR && last == CompilePhase::Output)
+    last = CompilePhase::LLVM;
+  auto runPipeline = [&](CompilePhase from, CompilePhase to, const char *name) -> bool {
+    timer.start(name);
+    PassManager pm(&ctx);
+    pm.enableVerifier(options.verifyEach);
+    if (!options.dumpIRAfterAll.empty())
+      pm.enableIRPrinting(std::make_unique<DumpToDirectoryConfig>(options.dumpIRAfterAll, dumpCounter));
+    else if (!options.printIRAfter.empty()) {
+      auto names = options.printIRAfter;
+      pm.enableIRPrinting(
+          [](Pass *, Operation *) { return false; },
+          [names](Pass *p, Operation *) {
+            return llvm::is_contained(names, p->getArgument().str());
+          },
+          /*printModuleScope=*/true, /*printAfterOnlyOnChange=*/false);
+    }
+    if (options.timing)
+      pm.enableTiming();
+    if (from == CompilePhase::Graph)
+      buildCompilePassPipeline(pm, options, std::min(to, CompilePhase::Planned));
+    else
+      buildCpuToLLVMPassPipeline(pm, options);
+    return succeeded(pm.run(*module));
+  };
+  if (failed(success(runPipeline(CompilePhase::Graph, last, "pipeline"))))
+    return diagnostics.errorCount() ? kExitUserError : kExitInternal;
+  ArenaPlan arena = readArenaPlan(*module);
+  if (last >= CompilePhase::LLVM && !runPipeline(CompilePhase::LLVM, last, "lower-llvm"))
+    return kExitInternal;
+
+  if (options.emit == OutputKind::MLIR || last < CompilePhase::Output) {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    module->print(os);
+    if (options.output == "-")
+      llvm::outs() << text;
+    else if (!writeFile(options.output, text)) {
+      llvm::errs() << "tcc: error: cannot write " << options.output << "\n";
+      return kExitUserError;
+    }
+    timer.report();
+    return kExitOk;
+  }
+
+  // 4. The manifest, the weights and the host object.
+  timer.start("codegen");
+  WeightLayout weights = WeightLayout::build(program, signature);
+  ManifestInfo info;
+  info.modelName = llvm::sys::path::stem(options.output).str();
+  info.weightsEmbedded = !options.externalWeights;
+  std::string manifest = buildManifest(program, signature, weights, arena, info).dump(2);
+  std::string guardsPath = replaceExtension(options.output, ".guards.json");
+  if (!writeFile(guardsPath, manifest + "\n")) {
+    llvm::errs() << "tcc: error: cannot write " << guardsPath << "\n";
+    return kExitUserError;
+  }
+  std::vector<uint8_t> embedded = options.externalWeights ? std::vector<uint8_t>{} : weights.blob;
+  if (options.externalWeights) {
+    std::string path = replaceExtension(options.output, ".weights.bin");
+    if (!writeFile(path, std::string(weights.blob.begin(), weights.blob.end()))) {
+      llvm::errs() << "tcc: error: cannot write " << path << "\n";
+      return kExitUserError;
+    }
+  }
+  llvm::LLVMContext llvmContext;
+  auto llvmModule = buildHostModule(*module, llvmContext, manifest, embedded);
+  if (!llvmModule) {
+    llvm::errs() << "tcc: internal error: " << llvm::toString(llvmModule.takeError()) << "\n";
+    return kExitInternal;
+  }
+  HostObjectOptions hostOptions;
+  hostOptions.optLevel = options.optLevel;
+  if (options.emit == OutputKind::LLVMIR) {
+    if (llvm::Error e = emitHostIR(**llvmModule, options.output, hostOptions)) {
+      llvm::errs() << "tcc: error: " << llvm::toString(std::move(e)) << "\n";
+      return kExitUserError;
+    }
+    timer.report();
+    return kExitOk;
+  }
+  llvm::SmallString<128> objectPath;
+  if (std::error_code ec = llvm::sys::fs::createTemporaryFile("tcc-model", "o", objectPath)) {
+    llvm::errs() << "tcc: error: cannot create a temporary file: " << ec.message() << "\n";
+    return kExitInternal;
+  }
+  llvm::FileRemover removeObject(objectPath);
+  if (llvm::Error e = emitHostObject(**llvmModule, std::string(objectPath), hostOptions)) {
+    llvm::errs() << "tcc: internal error: " << llvm::toString(std::move(e)) << "\n";
+    return kExitInternal;
+  }
+
+  // 5. Link with the runtime.
+  timer.start("link");
+  LinkOptions link;
+  link.cxx = options.cxx;
+  link.argv0 = argv0;
+  llvm::Error e = options.emit == OutputKind::Object
+                      ? linkRelocatableObject(std::string(objectPath), options.output, link)
+                      : linkSharedObject(std::string(objectPath), options.output, link);
+  if (e) {
+    llvm::errs() << "tcc: error: " << llvm::toString(std::move(e)) << "\n";
+    return kExitInternal;
+  }
+  timer.report();
+  return kExitOk;
+}

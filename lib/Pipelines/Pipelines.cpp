@@ -1,0 +1,99 @@
+//===- Pipelines.cpp - tcc's pass pipelines, phase by phase ---------------===//
+#include "tcc/Pipelines/Pipelines.h"
+
+#include "dialects/TccGraph/Transforms/Passes.h"
+#include "tcc/Conversion/Passes.h"
+#include "tcc/Transforms/Passes.h"
+
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
+
+using namespace mlir;
+
+bool tcc::parseCompilePhase(const std::string &name, CompilePhase &phase) {
+  static const std::pair<const char *, CompilePhase> names[] = {
+      {"graph", CompilePhase::Graph},       {"linalg", CompilePhase::Linalg},
+      {"bufferized", CompilePhase::Bufferized}, {"planned", CompilePhase::Planned},
+      {"llvm", CompilePhase::LLVM},         {"so", CompilePhase::Output}};
+  for (auto &[n, p] : names)
+    if (name == n) {
+      phase = p;
+      return true;
+    }
+  return false;
+}
+
+void tcc::buildGraphPassPipeline(OpPassManager &pm, const CompileOptions &) {
+  // Typed ops first: every later pass speaks only the compact op set.
+  pm.addPass(graph::createLegalizeGraphPass());
+  // Removes the decompositions' redundant reshapes/casts and dead values.
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+}
+
+void tcc::buildLinalgPassPipeline(OpPassManager &pm, const CompileOptions &) {
+  pm.addPass(createConvertTccGraphToLinalgPass());
+  // Pointwise chains (and transposes feeding contractions) into one loop nest.
+  pm.addNestedPass<func::FuncOp>(createLinalgElementwiseOpFusionPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+}
+
+void tcc::buildBufferizePassPipeline(OpPassManager &pm, const CompileOptions &) {
+  pm.addPass(createBufferizePass());
+  // Folds the subview/cast chains bufferization leaves behind.
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+}
+
+void tcc::buildPlanningPassPipeline(OpPassManager &pm, const CompileOptions &) {
+  // One arena, offsets from liveness; adds the entry's trailing arena argument.
+  pm.addPass(createPlanMemoryPass());
+  pm.addPass(createCanonicalizerPass());
+}
+
+void tcc::buildCpuToLLVMPassPipeline(OpPassManager &pm, const CompileOptions &) {
+  // Kernels as plain loops; LLVM vectorizes them when it emits host code.
+  pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createSCFToControlFlowPass());
+  // Subviews and reshapes as descriptor arithmetic the LLVM lowering understands.
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createArithToLLVMConversionPass());
+  pm.addPass(createConvertIndexToLLVMPass());
+  pm.addPass(createConvertFuncToLLVMPass());
+  pm.addPass(createConvertControlFlowToLLVMPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+}
+
+void tcc::buildCompilePassPipeline(OpPassManager &pm, const CompileOptions &options,
+                                   CompilePhase last) {
+  buildGraphPassPipeline(pm, options);
+  if (last == CompilePhase::Graph) return;
+  buildLinalgPassPipeline(pm, options);
+  if (last == CompilePhase::Linalg) return;
+  buildBufferizePassPipeline(pm, options);
+  if (last == CompilePhase::Bufferized) return;
+  buildPlanningPassPipeline(pm, options);
+  if (last == CompilePhase::Planned) return;
+  buildCpuToLLVMPassPipeline(pm, options);
+}
+
+void tcc::registerTccPipelines() {
+  PassPipelineRegistration<>(
+      "tcc-compile-pipeline",
+      "tcc's whole CPU pipeline: legalize, lower to linalg, fuse, bufferize, "
+      "plan memory, lower to the LLVM dialect",
+      [](OpPassManager &pm) {
+        CompileOptions options;
+        buildCompilePassPipeline(pm, options, CompilePhase::LLVM);
+      });
+}

@@ -1,0 +1,255 @@
+//===- CApi.cpp - the C ABI of include/tcc/runtime.h ----------------------===//
+//
+// Thin wrappers: validate handles, call into Model, turn exceptions into a
+// status and tcc_last_error(). Nothing here may throw across the boundary.
+// tcc_model_create lives in EmbeddedModel.cpp (it needs the model's symbols).
+//
+//===----------------------------------------------------------------------===//
+#include "tcc/Runtime/Model.h"
+#include "tcc/Runtime/RuntimeError.h"
+#include "tcc/runtime.h"
+
+using namespace tcc;
+
+namespace {
+
+tcc_status invalidArgument(const std::string &message) {
+  setLastError(message);
+  return TCC_ERROR_INVALID_ARGUMENT;
+}
+
+tcc_model::TensorInfoStorage infoStorage(const TensorSpec &spec) {
+  tcc_model::TensorInfoStorage storage;
+  for (const SymbolicExpr &size : spec.sizes) {
+    storage.sizes.push_back(size.asConstant().value_or(-1));
+    storage.sizeExprs.push_back(size.text().c_str());
+  }
+  return storage;
+}
+
+void fillInfo(const TensorSpec &spec, const tcc_model::TensorInfoStorage &storage,
+              tcc_tensor_info *info) {
+  info->name = spec.name.c_str();
+  info->dtype = static_cast<int32_t>(spec.dtype);
+  info->device = spec.device;
+  info->rank = spec.rank();
+  info->sizes = storage.sizes.data();
+  info->size_exprs = storage.sizeExprs.data();
+  int64_t bytes = static_cast<int64_t>(dtypeSize(spec.dtype));
+  for (int64_t size : storage.sizes)
+    bytes = size < 0 || bytes < 0 ? -1 : bytes * size;
+  info->bytes = bytes;
+  info->embedded = 0;
+}
+
+template <typename Spec>
+tcc_status tensorInfo(const tcc_model *model, int32_t index, tcc_tensor_info *info,
+                      const std::vector<Spec> &specs,
+                      const std::vector<tcc_model::TensorInfoStorage> &storage,
+                      const char *what) {
+  if (!info)
+    return invalidArgument("info is NULL");
+  if (index < 0 || static_cast<size_t>(index) >= specs.size())
+    return invalidArgument(std::string(what) + " index " + std::to_string(index) +
+                           " out of range (model '" + model->model->manifest().model +
+                           "' has " + std::to_string(specs.size()) + ")");
+  fillInfo(specs[index], storage[index], info);
+  return TCC_OK;
+}
+
+} // namespace
+
+tcc_model::tcc_model(std::unique_ptr<Model> m) : model(std::move(m)) {
+  const GuardManifest &manifest = model->manifest();
+  for (const TensorSpec &spec : manifest.inputs)
+    inputInfo.push_back(infoStorage(spec));
+  for (const TensorSpec &spec : manifest.outputs)
+    outputInfo.push_back(infoStorage(spec));
+  for (const TensorSpec &spec : manifest.weights)
+    weightInfo.push_back(infoStorage(spec));
+}
+
+#define TCC_CHECK_MODEL(model, failure)                                        \
+  do {                                                                         \
+    if (!(model)) {                                                            \
+      setLastError("model is NULL");                                           \
+      return failure;                                                          \
+    }                                                                          \
+  } while (false)
+
+extern "C" {
+
+TCC_API const char *tcc_status_string(tcc_status status) {
+  switch (status) {
+  case TCC_OK: return "ok";
+  case TCC_ERROR_INVALID_ARGUMENT: return "invalid argument";
+  case TCC_ERROR_GUARD_VIOLATION: return "guard violation";
+  case TCC_ERROR_MISSING_WEIGHT: return "missing weight";
+  case TCC_ERROR_IO: return "I/O error";
+  case TCC_ERROR_INVALID_MANIFEST: return "invalid manifest";
+  case TCC_ERROR_UNSUPPORTED: return "unsupported";
+  case TCC_ERROR_OUT_OF_MEMORY: return "out of memory";
+  case TCC_ERROR_INTERNAL: return "internal error";
+  }
+  return "unknown status";
+}
+
+TCC_API const char *tcc_dtype_name(int32_t dtype) {
+  if (dtype < 0 || dtype > static_cast<int32_t>(DType::Bool))
+    return "unknown";
+  return dtypeName(static_cast<DType>(dtype));
+}
+
+TCC_API size_t tcc_dtype_size(int32_t dtype) {
+  if (dtype < 0 || dtype > static_cast<int32_t>(DType::Bool))
+    return 0;
+  return dtypeSize(static_cast<DType>(dtype));
+}
+
+TCC_API void tcc_model_destroy(tcc_model *model) { delete model; }
+
+TCC_API const char *tcc_model_manifest(const tcc_model *model, size_t *size) {
+  TCC_CHECK_MODEL(model, nullptr);
+  const std::string &json = model->model->manifestJson();
+  if (size)
+    *size = json.size();
+  return json.c_str();
+}
+
+TCC_API const char *tcc_model_name(const tcc_model *model) {
+  TCC_CHECK_MODEL(model, nullptr);
+  return model->model->manifest().model.c_str();
+}
+
+TCC_API int32_t tcc_model_num_inputs(const tcc_model *model) {
+  TCC_CHECK_MODEL(model, -1);
+  return static_cast<int32_t>(model->model->manifest().inputs.size());
+}
+
+TCC_API int32_t tcc_model_num_outputs(const tcc_model *model) {
+  TCC_CHECK_MODEL(model, -1);
+  return static_cast<int32_t>(model->model->manifest().outputs.size());
+}
+
+TCC_API int32_t tcc_model_num_weights(const tcc_model *model) {
+  TCC_CHECK_MODEL(model, -1);
+  return static_cast<int32_t>(model->model->manifest().weights.size());
+}
+
+TCC_API int32_t tcc_model_num_symbols(const tcc_model *model) {
+  TCC_CHECK_MODEL(model, -1);
+  return static_cast<int32_t>(model->model->manifest().symbols.size());
+}
+
+TCC_API tcc_status tcc_model_input_info(const tcc_model *model, int32_t index,
+                                        tcc_tensor_info *info) {
+  TCC_CHECK_MODEL(model, TCC_ERROR_INVALID_ARGUMENT);
+  return tensorInfo(model, index, info, model->model->manifest().inputs, model->inputInfo,
+                    "input");
+}
+
+TCC_API tcc_status tcc_model_output_info(const tcc_model *model, int32_t index,
+                                         tcc_tensor_info *info) {
+  TCC_CHECK_MODEL(model, TCC_ERROR_INVALID_ARGUMENT);
+  return tensorInfo(model, index, info, model->model->manifest().outputs,
+                    model->outputInfo, "output");
+}
+
+TCC_API tcc_status tcc_model_weight_info(const tcc_model *model, int32_t index,
+                                         tcc_tensor_info *info) {
+  TCC_CHECK_MODEL(model, TCC_ERROR_INVALID_ARGUMENT);
+  const auto &weights = model->model->manifest().weights;
+  tcc_status status = tensorInfo(model, index, info, weights, model->weightInfo, "weight");
+  if (status == TCC_OK) {
+    info->bytes = static_cast<int64_t>(weights[index].bytes);
+    info->embedded = weights[index].embedded ? 1 : 0;
+  }
+  return status;
+}
+
+TCC_API tcc_status tcc_model_symbol_info(const tcc_model *model, int32_t index,
+                                         const char **name, int64_t *min, int64_t *max) {
+  TCC_CHECK_MODEL(model, TCC_ERROR_INVALID_ARGUMENT);
+  const auto &symbols = model->model->manifest().symbols;
+  if (index < 0 || static_cast<size_t>(index) >= symbols.size())
+    return invalidArgument("symbol index " + std::to_string(index) + " out of range");
+  if (name)
+    *name = symbols[index].name.c_str();
+  if (min)
+    *min = symbols[index].min;
+  if (max)
+    *max = symbols[index].max;
+  return TCC_OK;
+}
+
+TCC_API int64_t tcc_model_arena_bytes(const tcc_model *model) {
+  TCC_CHECK_MODEL(model, -1);
+  return model->model->manifest().arena.bytes;
+}
+
+TCC_API tcc_status tcc_model_bind_weight(tcc_model *model, const char *name,
+                                         const void *data, size_t bytes) {
+  TCC_CHECK_MODEL(model, TCC_ERROR_INVALID_ARGUMENT);
+  if (!name)
+    return invalidArgument("weight name is NULL");
+  try {
+    model->model->bindWeight(name, data, bytes);
+    return TCC_OK;
+  } catch (...) {
+    return reportCurrentException();
+  }
+}
+
+TCC_API tcc_status tcc_model_load_weights(tcc_model *model, const char *path) {
+  TCC_CHECK_MODEL(model, TCC_ERROR_INVALID_ARGUMENT);
+  if (!path)
+    return invalidArgument("path is NULL");
+  try {
+    model->model->loadWeightsFile(path);
+    return TCC_OK;
+  } catch (...) {
+    return reportCurrentException();
+  }
+}
+
+TCC_API tcc_status tcc_model_output_sizes(const tcc_model *model, const tcc_tensor *inputs,
+                                          int32_t numInputs, int64_t *const *outputSizes,
+                                          int32_t numOutputs) {
+  TCC_CHECK_MODEL(model, TCC_ERROR_INVALID_ARGUMENT);
+  try {
+    if (numInputs < 0)
+      return invalidArgument("num_inputs is negative");
+    std::vector<std::vector<int64_t>> sizes =
+        model->model->outputSizes(inputs, static_cast<size_t>(numInputs));
+    if (numOutputs < 0 || static_cast<size_t>(numOutputs) != sizes.size())
+      return invalidArgument("expected " + std::to_string(sizes.size()) +
+                             " output(s), got " + std::to_string(numOutputs));
+    if (numOutputs && !outputSizes)
+      return invalidArgument("output_sizes is NULL");
+    for (size_t i = 0; i < sizes.size(); ++i) {
+      if (!outputSizes[i] && !sizes[i].empty())
+        return invalidArgument("output_sizes[" + std::to_string(i) + "] is NULL");
+      std::copy(sizes[i].begin(), sizes[i].end(), outputSizes[i]);
+    }
+    return TCC_OK;
+  } catch (...) {
+    return reportCurrentException();
+  }
+}
+
+TCC_API tcc_status tcc_model_run(tcc_model *model, const tcc_tensor *inputs,
+                                 int32_t numInputs, const tcc_tensor *outputs,
+                                 int32_t numOutputs) {
+  TCC_CHECK_MODEL(model, TCC_ERROR_INVALID_ARGUMENT);
+  if (numInputs < 0 || numOutputs < 0)
+    return invalidArgument("negative tensor count");
+  try {
+    model->model->run(inputs, static_cast<size_t>(numInputs), outputs,
+                      static_cast<size_t>(numOutputs));
+    return TCC_OK;
+  } catch (...) {
+    return reportCurrentException();
+  }
+}
+
+} // extern "C"

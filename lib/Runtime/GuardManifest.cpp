@@ -1,0 +1,469 @@
+//===- GuardManifest.cpp - what a compiled model assumes about its inputs -===//
+//
+// Parsing validates everything the runtime later relies on (indices, ranks,
+// weight ranges), so a call never reaches undefined behaviour because of a
+// bad manifest. Guard messages are part of the user interface and tested word
+// for word (test/unit/GuardManifestTest.cpp).
+//
+//===----------------------------------------------------------------------===//
+#include "tcc/Runtime/GuardManifest.h"
+
+#include "tcc/Runtime/RuntimeError.h"
+
+#include <nlohmann/json.hpp>
+
+#include <set>
+
+using nlohmann::json;
+
+namespace tcc {
+
+namespace {
+
+[[noreturn]] void invalidManifest(const std::string &why) {
+  throw RuntimeError(TCC_ERROR_INVALID_MANIFEST, "invalid guard manifest: " + why);
+}
+
+[[noreturn]] void guardViolation(const std::string &message) {
+  throw RuntimeError(TCC_ERROR_GUARD_VIOLATION, message);
+}
+
+const char *deviceName(int32_t device) {
+  switch (device) {
+  case TCC_DEVICE_CPU: return "cpu";
+  case TCC_DEVICE_CUDA: return "cuda";
+  default: return nullptr;
+  }
+}
+
+std::string dtypeText(int32_t code) {
+  if (code >= 0 && code <= static_cast<int32_t>(DType::Bool))
+    return dtypeName(static_cast<DType>(code));
+  return "dtype code " + std::to_string(code);
+}
+
+const json &member(const json &object, const char *key, const std::string &where) {
+  auto it = object.find(key);
+  if (it == object.end())
+    invalidManifest(where + " lacks '" + key + "'");
+  return *it;
+}
+
+std::string stringMember(const json &object, const char *key, const std::string &where) {
+  const json &v = member(object, key, where);
+  if (!v.is_string())
+    invalidManifest(where + "." + key + " is not a string");
+  return v.get<std::string>();
+}
+
+int64_t intMember(const json &object, const char *key, const std::string &where) {
+  const json &v = member(object, key, where);
+  if (!v.is_number_integer())
+    invalidManifest(where + "." + key + " is not an integer");
+  return v.get<int64_t>();
+}
+
+const json &arrayMember(const json &object, const char *key, const std::string &where) {
+  const json &v = member(object, key, where);
+  if (!v.is_array())
+    invalidManifest(where + "." + key + " is not an array");
+  return v;
+}
+
+void parseTensor(const json &j, const std::string &where, TensorSpec &spec) {
+  if (!j.is_object())
+    invalidManifest(where + " is not an object");
+  spec.name = stringMember(j, "name", where);
+  std::string dtype = stringMember(j, "dtype", where);
+  std::optional<DType> parsed = parseDType(dtype);
+  if (!parsed)
+    invalidManifest(where + " has unknown dtype '" + dtype + "'");
+  spec.dtype = *parsed;
+  if (j.contains("device")) {
+    std::string device = stringMember(j, "device", where);
+    if (device == "cpu")
+      spec.device = TCC_DEVICE_CPU;
+    else if (device == "cuda")
+      spec.device = TCC_DEVICE_CUDA;
+    else
+      invalidManifest(where + " has unknown device '" + device + "'");
+  }
+  for (const json &size : arrayMember(j, "sizes", where)) {
+    if (size.is_number_integer()) {
+      if (size.get<int64_t>() < 0)
+        invalidManifest(where + " has a negative size");
+      spec.sizes.push_back(SymbolicExpr::constant(size.get<int64_t>()));
+    } else if (size.is_string()) {
+      try {
+        spec.sizes.push_back(SymbolicExpr::parse(size.get<std::string>()));
+      } catch (const SymbolicExprError &e) {
+        invalidManifest(where + ": " + e.what());
+      }
+    } else {
+      invalidManifest(where + " has a size that is neither integer nor string");
+    }
+  }
+}
+
+/// "s77 in [1, 1024]" for a bare symbol, the expression text otherwise.
+std::string expectedText(const SymbolicExpr &expr, const GuardManifest &manifest) {
+  if (std::optional<std::string> sym = expr.asSymbol())
+    if (const SymbolRange *range = manifest.findSymbol(*sym))
+      return *sym + " in [" + std::to_string(range->min) + ", " +
+             std::to_string(range->max) + "]";
+  return expr.text();
+}
+
+std::string inputPrefix(const TensorSpec &spec, size_t index) {
+  return "input '" + spec.name + "' (#" + std::to_string(index) + ")";
+}
+
+} // namespace
+
+std::string TensorSpec::shapeText() const {
+  std::string text = "[";
+  for (size_t i = 0; i < sizes.size(); ++i)
+    text += (i ? ", " : "") + sizes[i].text();
+  return text + "]";
+}
+
+const SymbolRange *GuardManifest::findSymbol(std::string_view name) const {
+  for (const SymbolRange &s : symbols)
+    if (s.name == name)
+      return &s;
+  return nullptr;
+}
+
+//===----------------------------------------------------------------------===//
+// Parsing
+//===----------------------------------------------------------------------===//
+
+namespace {
+GuardManifest parseManifest(std::string_view text);
+} // namespace
+
+GuardManifest GuardManifest::parse(std::string_view text) {
+  // Accessors such as json::value throw on a member of the wrong type.
+  try {
+    return parseManifest(text);
+  } catch (const json::exception &e) {
+    invalidManifest(e.what());
+  }
+}
+
+namespace {
+GuardManifest parseManifest(std::string_view text) {
+  json j;
+  try {
+    j = json::parse(text.begin(), text.end());
+  } catch (const json::exception &e) {
+    invalidManifest(std::string("not JSON: ") + e.what());
+  }
+  if (!j.is_object())
+    invalidManifest("not a JSON object");
+  if (j.value("format", std::string()) != "tcc-guard-manifest")
+    invalidManifest("'format' is not \"tcc-guard-manifest\"");
+  if (intMember(j, "version", "manifest") != 1)
+    invalidManifest("unsupported version " + j["version"].dump() + " (this runtime reads 1)");
+
+  GuardManifest m;
+  try {
+    m.model = j.value("model", std::string());
+    m.source = j.value("source", std::string());
+    if (j.contains("targets"))
+      m.targets = j["targets"].get<std::vector<std::string>>();
+    if (j.contains("checks"))
+      m.checks = j["checks"].get<std::vector<std::string>>();
+  } catch (const json::exception &e) {
+    invalidManifest(e.what());
+  }
+
+  if (j.contains("symbols")) {
+    if (!j["symbols"].is_object())
+      invalidManifest("'symbols' is not an object");
+    for (const auto &[name, range] : j["symbols"].items()) {
+      std::string where = "symbol '" + name + "'";
+      SymbolRange s;
+      s.name = name;
+      if (range.contains("min") && !range["min"].is_null())
+        s.min = intMember(range, "min", where);
+      if (range.contains("max") && !range["max"].is_null())
+        s.max = intMember(range, "max", where);
+      if (range.contains("hint") && range["hint"].is_number_integer())
+        s.hint = range["hint"].get<int64_t>();
+      if (s.min > s.max)
+        invalidManifest(where + " has min > max");
+      m.symbols.push_back(std::move(s));
+    }
+  }
+
+  const json &inputs = arrayMember(j, "inputs", "manifest");
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    TensorSpec spec;
+    parseTensor(inputs[i], "inputs[" + std::to_string(i) + "]", spec);
+    m.inputs.push_back(std::move(spec));
+  }
+  const json &outputs = arrayMember(j, "outputs", "manifest");
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    TensorSpec spec;
+    parseTensor(outputs[i], "outputs[" + std::to_string(i) + "]", spec);
+    m.outputs.push_back(std::move(spec));
+  }
+  if (j.contains("weights")) {
+    const json &weights = arrayMember(j, "weights", "manifest");
+    for (size_t i = 0; i < weights.size(); ++i) {
+      std::string where = "weights[" + std::to_string(i) + "]";
+      WeightSpec w;
+      parseTensor(weights[i], where, w);
+      w.kind = weights[i].value("kind", std::string("parameter"));
+      int64_t offset = intMember(weights[i], "offset", where);
+      int64_t bytes = intMember(weights[i], "bytes", where);
+      if (offset < 0 || bytes < 0)
+        invalidManifest(where + " has a negative offset or byte size");
+      w.offset = static_cast<uint64_t>(offset);
+      w.bytes = static_cast<uint64_t>(bytes);
+      w.embedded = weights[i].value("embedded", true);
+      uint64_t elements = 1;
+      for (const SymbolicExpr &size : w.sizes) {
+        std::optional<int64_t> c = size.asConstant();
+        if (!c)
+          invalidManifest(where + " ('" + w.name + "') has a symbolic size");
+        elements *= static_cast<uint64_t>(*c);
+      }
+      if (elements * dtypeSize(w.dtype) != w.bytes)
+        invalidManifest(where + " ('" + w.name + "'): " + std::to_string(w.bytes) +
+                        " bytes do not match " + dtypeName(w.dtype) + " " + w.shapeText());
+      m.weights.push_back(std::move(w));
+    }
+  }
+
+  if (j.contains("arena")) {
+    const json &arena = j["arena"];
+    m.arena.bytes = intMember(arena, "bytes", "arena");
+    if (m.arena.bytes < 0)
+      invalidManifest("arena.bytes is negative");
+    if (arena.contains("planned_at") && arena["planned_at"].is_object())
+      for (const auto &[name, value] : arena["planned_at"].items())
+        if (value.is_number_integer())
+          m.arena.plannedAt[name] = value.get<int64_t>();
+    if (arena.contains("buffers"))
+      for (const json &b : arrayMember(arena, "buffers", "arena")) {
+        ArenaBuffer buffer;
+        buffer.offset = intMember(b, "offset", "arena buffer");
+        buffer.bytes = intMember(b, "bytes", "arena buffer");
+        buffer.first = b.value("first", int64_t(0));
+        buffer.last = b.value("last", int64_t(0));
+        if (buffer.offset < 0 || buffer.bytes < 0 ||
+            buffer.offset + buffer.bytes > m.arena.bytes)
+          invalidManifest("arena buffer at offset " + std::to_string(buffer.offset) +
+                          " lies outside the arena");
+        m.arena.buffers.push_back(buffer);
+      }
+  }
+
+  if (j.contains("entry")) {
+    const json &entry = j["entry"];
+    m.entrySymbol = entry.value("symbol", m.entrySymbol);
+    for (const json &arg : arrayMember(entry, "args", "entry")) {
+      std::string role = stringMember(arg, "role", "entry argument");
+      EntryArg a;
+      if (role == "input")
+        a.role = EntryArgRole::Input;
+      else if (role == "weight")
+        a.role = EntryArgRole::Weight;
+      else if (role == "output")
+        a.role = EntryArgRole::Output;
+      else if (role == "arena")
+        a.role = EntryArgRole::Arena;
+      else
+        invalidManifest("entry argument has unknown role '" + role + "'");
+      a.index = static_cast<int32_t>(intMember(arg, "index", "entry argument"));
+      a.rank = static_cast<int32_t>(intMember(arg, "rank", "entry argument"));
+      m.entryArgs.push_back(a);
+    }
+  } else {
+    // No explicit entry: the documented order, inputs, weights, outputs, arena.
+    for (size_t i = 0; i < m.inputs.size(); ++i)
+      m.entryArgs.push_back({EntryArgRole::Input, int32_t(i), m.inputs[i].rank()});
+    for (size_t i = 0; i < m.weights.size(); ++i)
+      m.entryArgs.push_back({EntryArgRole::Weight, int32_t(i), m.weights[i].rank()});
+    for (size_t i = 0; i < m.outputs.size(); ++i)
+      m.entryArgs.push_back({EntryArgRole::Output, int32_t(i), m.outputs[i].rank()});
+    m.entryArgs.push_back({EntryArgRole::Arena, 0, 1});
+  }
+  for (const EntryArg &a : m.entryArgs) {
+    const char *what = "arena";
+    size_t count = 1;
+    const TensorSpec *spec = nullptr;
+    switch (a.role) {
+    case EntryArgRole::Input:
+      what = "input", count = m.inputs.size();
+      if (a.index >= 0 && size_t(a.index) < count)
+        spec = &m.inputs[a.index];
+      break;
+    case EntryArgRole::Weight:
+      what = "weight", count = m.weights.size();
+      if (a.index >= 0 && size_t(a.index) < count)
+        spec = &m.weights[a.index];
+      break;
+    case EntryArgRole::Output:
+      what = "output", count = m.outputs.size();
+      if (a.index >= 0 && size_t(a.index) < count)
+        spec = &m.outputs[a.index];
+      break;
+    case EntryArgRole::Arena:
+      break;
+    }
+    std::string arg = std::string("entry argument ") + what + " #" + std::to_string(a.index);
+    if (a.index < 0 || size_t(a.index) >= count)
+      invalidManifest(arg + " does not exist");
+    int32_t rank = spec ? spec->rank() : 1;
+    if (a.rank != rank)
+      invalidManifest(arg + " has rank " + std::to_string(a.rank) + ", expected " +
+                      std::to_string(rank));
+  }
+
+  // Every symbol in any size must have a range (or be bindable).
+  std::set<std::string> bindable;
+  for (const TensorSpec &in : m.inputs)
+    for (const SymbolicExpr &size : in.sizes)
+      if (std::optional<std::string> sym = size.asSymbol())
+        bindable.insert(*sym);
+  auto checkSymbols = [&](const TensorSpec &spec, const char *what) {
+    for (const SymbolicExpr &size : spec.sizes)
+      for (const std::string &sym : size.symbols())
+        if (!bindable.count(sym))
+          invalidManifest(std::string(what) + " '" + spec.name + "' uses symbol '" + sym +
+                          "', which no input dimension binds");
+  };
+  for (const TensorSpec &in : m.inputs)
+    checkSymbols(in, "input");
+  for (const TensorSpec &out : m.outputs)
+    checkSymbols(out, "output");
+  for (const std::string &sym : bindable)
+    if (!m.findSymbol(sym))
+      m.symbols.push_back({sym, 0, INT64_MAX, std::nullopt});
+
+  if (j.contains("specializations") && j["specializations"].is_array())
+    for (const json &s : j["specializations"]) {
+      Specialization spec;
+      spec.name = s.value("name", std::string());
+      if (s.contains("symbols") && s["symbols"].is_object())
+        for (const auto &[name, range] : s["symbols"].items())
+          if (range.is_array() && range.size() == 2 && range[0].is_number_integer() &&
+              range[1].is_number_integer())
+            spec.symbols.push_back(
+                {name, {range[0].get<int64_t>(), range[1].get<int64_t>()}});
+      m.specializations.push_back(std::move(spec));
+    }
+  return m;
+}
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Guards
+//===----------------------------------------------------------------------===//
+
+SymbolBindings GuardManifest::bindInputs(const tcc_tensor *tensors, size_t count) const {
+  if (count != inputs.size())
+    throw RuntimeError(TCC_ERROR_INVALID_ARGUMENT,
+                       "expected " + std::to_string(inputs.size()) + " input(s), got " +
+                           std::to_string(count));
+  if (count && !tensors)
+    throw RuntimeError(TCC_ERROR_INVALID_ARGUMENT, "inputs is NULL");
+
+  SymbolBindings bound;
+  struct Deferred {
+    size_t input, dim;
+  };
+  std::vector<Deferred> deferred;
+
+  auto checkDim = [&](size_t i, size_t d) {
+    const SymbolicExpr &expr = inputs[i].sizes[d];
+    int64_t actual = tensors[i].sizes[d];
+    int64_t expected;
+    try {
+      expected = expr.evaluate(bound);
+    } catch (const SymbolicExprError &e) {
+      guardViolation(inputPrefix(inputs[i], i) + " dimension " + std::to_string(d) + ": " +
+                     e.what());
+    }
+    if (actual == expected)
+      return;
+    std::string prefix = inputPrefix(inputs[i], i) + " dimension " + std::to_string(d);
+    if (expr.asConstant())
+      guardViolation(prefix + ": expected " + std::to_string(expected) + ", got " +
+                     std::to_string(actual));
+    guardViolation(prefix + ": expected " + expr.text() + " (= " + std::to_string(expected) +
+                   "), got " + std::to_string(actual));
+  };
+
+  for (size_t i = 0; i < count; ++i) {
+    const TensorSpec &spec = inputs[i];
+    const tcc_tensor &t = tensors[i];
+    std::string prefix = inputPrefix(spec, i);
+    if (t.dtype != static_cast<int32_t>(spec.dtype))
+      guardViolation(prefix + ": expected dtype " + dtypeName(spec.dtype) + ", got " +
+                     dtypeText(t.dtype));
+    if (t.device != spec.device) {
+      const char *actual = deviceName(t.device);
+      guardViolation(prefix + ": expected device " + deviceName(spec.device) + ", got " +
+                     (actual ? actual : "device code " + std::to_string(t.device)));
+    }
+    if (t.rank != spec.rank())
+      guardViolation(prefix + ": expected rank " + std::to_string(spec.rank()) + ", got " +
+                     std::to_string(t.rank));
+    if (t.rank > 0 && !t.sizes)
+      throw RuntimeError(TCC_ERROR_INVALID_ARGUMENT, prefix + ": sizes is NULL");
+    for (size_t d = 0; d < spec.sizes.size(); ++d) {
+      const SymbolicExpr &expr = spec.sizes[d];
+      int64_t actual = t.sizes[d];
+      std::optional<std::string> sym = expr.asSymbol();
+      if (sym && !bound.count(*sym)) {
+        const SymbolRange *range = findSymbol(*sym);
+        if (actual < range->min || actual > range->max)
+          guardViolation(prefix + " dimension " + std::to_string(d) + ": expected " +
+                         expectedText(expr, *this) + ", got " + std::to_string(actual));
+        bound[*sym] = actual;
+        continue;
+      }
+      bool ready = true;
+      for (const std::string &s : expr.symbols())
+        ready &= bound.count(s) != 0;
+      if (ready)
+        checkDim(i, d);
+      else
+        deferred.push_back({i, d});
+    }
+  }
+  for (const Deferred &d : deferred)
+    checkDim(d.input, d.dim);
+  return bound;
+}
+
+std::vector<std::vector<int64_t>>
+GuardManifest::outputSizes(const SymbolBindings &symbols) const {
+  std::vector<std::vector<int64_t>> result;
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    std::vector<int64_t> sizes;
+    for (const SymbolicExpr &expr : outputs[i].sizes) {
+      int64_t v;
+      try {
+        v = expr.evaluate(symbols);
+      } catch (const SymbolicExprError &e) {
+        throw RuntimeError(TCC_ERROR_INVALID_MANIFEST,
+                           "output '" + outputs[i].name + "': " + e.what());
+      }
+      if (v < 0)
+        throw RuntimeError(TCC_ERROR_GUARD_VIOLATION,
+                           "output '" + outputs[i].name + "' (#" + std::to_string(i) +
+                               "): size " + expr.text() + " evaluates to " +
+                               std::to_string(v) + " for these inputs");
+      sizes.push_back(v);
+    }
+    result.push_back(std::move(sizes));
+  }
+  return result;
+}
+
+} // namespace tcc

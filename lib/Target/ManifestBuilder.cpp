@@ -1,0 +1,175 @@
+//===- ManifestBuilder.cpp - the guard manifest of a compiled model -------===//
+#include "tcc/Target/ManifestBuilder.h"
+
+#include <algorithm>
+#include <limits>
+#include <set>
+
+using nlohmann::json;
+using namespace tcc;
+using namespace tcc::frontend;
+
+namespace {
+constexpr int64_t kAlign = 64;
+
+json sizesJson(const TensorMeta &meta) {
+  json sizes = json::array();
+  for (const SymDim &d : meta.sizes)
+    sizes.push_back(d.isStatic() ? json(*d.value) : json(d.expr));
+  return sizes;
+}
+
+const TensorData *findData(const ExportedProgram &p, const std::string &name) {
+  if (auto it = p.weights.find(name); it != p.weights.end())
+    return &it->second;
+  if (auto it = p.constants.find(name); it != p.constants.end())
+    return &it->second;
+  return nullptr;
+}
+
+const char *kindName(InputKind k) {
+  switch (k) {
+  case InputKind::Parameter: return "parameter";
+  case InputKind::Buffer: return "buffer";
+  case InputKind::TensorConstant: return "constant";
+  default: return "other";
+  }
+}
+
+bool isBareSymbol(const std::string &e) {
+  return !e.empty() && std::all_of(e.begin(), e.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+  }) && !std::isdigit(static_cast<unsigned char>(e[0]));
+}
+} // namespace
+
+WeightLayout WeightLayout::build(const ExportedProgram &program,
+                                 const ImportedSignature &signature) {
+  WeightLayout layout;
+  int64_t offset = 0;
+  for (const InputSpec &spec : signature.weights) {
+    const TensorMeta &meta = program.tensorValues.at(spec.graphName);
+    int64_t bytes = static_cast<int64_t>(dtypeSize(meta.dtype));
+    for (const SymDim &d : meta.sizes)
+      bytes *= d.value.value_or(0);
+    Entry e{spec.target, offset, bytes, false};
+    if (const TensorData *data = findData(program, spec.target)) {
+      e.embedded = true;
+      layout.blob.resize(static_cast<size_t>(offset + bytes), 0);
+      std::copy(data->bytes.begin(), data->bytes.end(), layout.blob.begin() + offset);
+    }
+    layout.entries.push_back(e);
+    offset = (offset + bytes + kAlign - 1) / kAlign * kAlign;
+  }
+  if (!layout.blob.empty())
+    layout.blob.resize(static_cast<size_t>(offset), 0);
+  return layout;
+}
+
+json tcc::buildManifest(const ExportedProgram &program, const ImportedSignature &signature,
+                        const WeightLayout &weights, const ArenaPlan &arena,
+                        const ManifestInfo &info) {
+  json m;
+  m["format"] = "tcc-guard-manifest";
+  m["version"] = 1;
+  m["model"] = info.modelName;
+  m["source"] = program.sourcePath;
+  m["torch_version"] = program.torchVersion;
+  m["targets"] = info.targets;
+
+  // Symbols: range from range_constraints, hint from the first input that
+  // carries the symbol as a bare dimension.
+  json symbols = json::object();
+  for (const auto &[name, range] : program.rangeConstraints) {
+    json s;
+    s["min"] = range.min;
+    s["max"] = range.max;
+    int64_t hint = 0;
+    for (const std::string &in : signature.inputs)
+      for (const SymDim &d : program.tensorValues.at(in).sizes)
+        if (!d.isStatic() && d.expr == name && hint == 0)
+          hint = d.hint;
+    s["hint"] = hint;
+    symbols[name] = s;
+  }
+  m["symbols"] = symbols;
+
+  json checks = json::array();
+  json inputs = json::array();
+  for (const std::string &name : signature.inputs) {
+    const TensorMeta &meta = program.tensorValues.at(name);
+    inputs.push_back({{"name", name},
+                      {"dtype", dtypeName(meta.dtype)},
+                      {"device", "cpu"},
+                      {"sizes", sizesJson(meta)}});
+    checks.push_back(name + ": dtype == " + dtypeName(meta.dtype));
+    checks.push_back(name + ": rank == " + std::to_string(meta.sizes.size()));
+    for (size_t i = 0; i < meta.sizes.size(); ++i) {
+      const SymDim &d = meta.sizes[i];
+      std::string dim = name + ".size(" + std::to_string(i) + ") == ";
+      if (d.isStatic()) {
+        checks.push_back(dim + std::to_string(*d.value));
+      } else if (auto it = program.rangeConstraints.find(d.expr);
+                 isBareSymbol(d.expr) && it != program.rangeConstraints.end()) {
+        std::string hi = it->second.max == std::numeric_limits<int64_t>::max()
+                             ? "inf" : std::to_string(it->second.max);
+        checks.push_back(dim + d.expr + ", " + std::to_string(it->second.min) + " <= " +
+                         d.expr + " <= " + hi);
+      } else {
+        checks.push_back(dim + d.expr);
+      }
+    }
+    checks.push_back(name + ": contiguous");
+  }
+  m["inputs"] = inputs;
+  m["checks"] = checks;
+
+  json outputs = json::array();
+  for (const std::string &name : signature.outputs) {
+    const TensorMeta &meta = program.tensorValues.at(name);
+    outputs.push_back({{"name", name}, {"dtype", dtypeName(meta.dtype)}, {"sizes", sizesJson(meta)}});
+  }
+  m["outputs"] = outputs;
+
+  json ws = json::array();
+  for (size_t i = 0; i < signature.weights.size(); ++i) {
+    const InputSpec &spec = signature.weights[i];
+    const TensorMeta &meta = program.tensorValues.at(spec.graphName);
+    const WeightLayout::Entry &e = weights.entries[i];
+    ws.push_back({{"name", spec.target},
+                  {"kind", kindName(spec.kind)},
+                  {"dtype", dtypeName(meta.dtype)},
+                  {"sizes", sizesJson(meta)},
+                  {"offset", e.offset},
+                  {"bytes", e.bytes},
+                  {"embedded", e.embedded && info.weightsEmbedded}});
+  }
+  m["weights"] = ws;
+
+  json plannedAt = json::object();
+  for (const auto &[name, range] : program.rangeConstraints)
+    plannedAt[name] = range.max;
+  json buffers = json::array();
+  for (const PlannedBuffer &b : arena.buffers)
+    buffers.push_back({{"offset", b.offset}, {"bytes", b.bytes}, {"first", b.first}, {"last", b.last}});
+  m["arena"] = {{"bytes", arena.bytes}, {"planned_at", plannedAt}, {"buffers", buffers}};
+
+  json args = json::array();
+  for (size_t i = 0; i < signature.inputs.size(); ++i)
+    args.push_back({{"role", "input"}, {"index", i},
+                    {"rank", program.tensorValues.at(signature.inputs[i]).sizes.size()}});
+  for (size_t i = 0; i < signature.weights.size(); ++i)
+    args.push_back({{"role", "weight"}, {"index", i},
+                    {"rank", program.tensorValues.at(signature.weights[i].graphName).sizes.size()}});
+  for (size_t i = 0; i < signature.outputs.size(); ++i)
+    args.push_back({{"role", "output"}, {"index", i},
+                    {"rank", program.tensorValues.at(signature.outputs[i]).sizes.size()}});
+  args.push_back({{"role", "arena"}, {"index", 0}, {"rank", 1}});
+  m["entry"] = {{"symbol", "tcc_model_forward"}, {"args", args}};
+
+  json spec = {{"name", "generic"}, {"symbols", json::object()}};
+  for (const auto &[name, range] : program.rangeConstraints)
+    spec["symbols"][name] = {range.min, range.max};
+  m["specializations"] = json::array({spec});
+  return m;
+}

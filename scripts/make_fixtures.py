@@ -1,0 +1,157 @@
+#!/usr/bin/env python3
+#===- scripts/make_fixtures.py - reference outputs from PyTorch ----------===#
+#
+# Every expected output tcc is tested against comes from this script, run with
+# PyTorch 2.11 (the GPU machine has it; `pip install torch` works too). It never
+# uses tcc. Usage:
+#
+#   python3 scripts/make_fixtures.py --out samples
+#
+# For each model it writes samples/<name>/: model.pt2 (torch.export.save),
+# input_<i>.npy, expected_<i>.npy (eager fp32 on CPU), and for some models the
+# weights as weights/<param-name>.npy so a bare model.json can be bound at run
+# time. Seed samples (foo, mymodule, outer_module, mymodule_dynamic_batch) come
+# from ../shared/seed-samples; this script only adds extra batches for them.
+#
+#===----------------------------------------------------------------------===#
+import argparse
+import os
+import zipfile
+
+import numpy as np
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+torch.manual_seed(0)
+torch.backends.cudnn.allow_tf32 = False
+torch.backends.cuda.matmul.allow_tf32 = False
+
+
+class SmallCNN(nn.Module):
+    """conv / batch_norm / relu / pooling / cat / linear: a small image classifier."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv1 = nn.Conv2d(3, 8, 3, padding=1)
+        self.bn1 = nn.BatchNorm2d(8)
+        self.branch_a = nn.Conv2d(8, 8, 1)
+        self.branch_b = nn.Conv2d(8, 8, 3, padding=1, bias=False)
+        self.bn2 = nn.BatchNorm2d(16)
+        self.conv3 = nn.Conv2d(16, 16, 3, stride=2, padding=1)
+        self.fc = nn.Linear(16, 10)
+
+    def forward(self, x):
+        x = F.relu(self.bn1(self.conv1(x)))
+        x = F.max_pool2d(x, 2)
+        x = torch.cat([self.branch_a(x), self.branch_b(x)], dim=1)
+        x = F.relu(self.bn2(x))
+        x = F.avg_pool2d(x, 2)
+        x = F.relu(self.conv3(x))
+        x = F.adaptive_avg_pool2d(x, (1, 1))
+        x = torch.flatten(x, 1)
+        return self.fc(x)
+
+
+class OpsMix(nn.Module):
+    """The remaining foundation operators: views, scalar/broadcast arithmetic,
+    matmul variants, softmax and reductions."""
+
+    def __init__(self):
+        super().__init__()
+        self.w = nn.Parameter(torch.randn(12, 6))
+        self.b = nn.Parameter(torch.randn(6))
+        self.register_buffer("scale", torch.rand(1, 6) + 0.5)
+
+    def forward(self, x, y):
+        # x: [4, 3, 4], y: [4, 12]
+        h = x.reshape(4, 12)                        # view/reshape
+        a = torch.addmm(self.b, h, self.w)          # addmm
+        m = torch.mm(y, self.w)                     # mm
+        t = self.w.t()                              # t
+        z = torch.matmul(a, t)                      # matmul -> [4, 12]
+        p = x.permute(2, 0, 1).transpose(1, 2)      # permute, transpose -> [4, 3, 4]
+        q = p.flatten(1)                            # flatten -> [4, 12]
+        r = (z - 1.5) * 0.25 + q / 2.0 - y * self.scale.sum()  # scalars, broadcast
+        s = torch.softmax(r, dim=-1)
+        u = torch.cat([s, torch.sin(m) * torch.cos(a) / (a * a + 1.0)], dim=1)  # [4, 18]
+        v = u.sum(dim=1, keepdim=True) + u.mean(dim=0) - self.scale.mean()
+        return torch.relu(v.view(4, 3, 6)), s.sum(-1)
+
+
+def save_npy(path, t):
+    np.save(path, t.detach().cpu().contiguous().numpy())
+
+
+def write_case(out, name, model, inputs, dynamic_shapes=None, weights_npy=False):
+    d = os.path.join(out, name)
+    os.makedirs(d, exist_ok=True)
+    model.eval()
+    with torch.no_grad():
+        ep = torch.export.export(model, tuple(inputs), dynamic_shapes=dynamic_shapes)
+        torch.export.save(ep, os.path.join(d, "model.pt2"))
+        expected = model(*inputs)
+    if not isinstance(expected, (tuple, list)):
+        expected = (expected,)
+    for i, t in enumerate(inputs):
+        save_npy(os.path.join(d, f"input_{i}.npy"), t)
+    for i, t in enumerate(expected):
+        save_npy(os.path.join(d, f"expected_{i}.npy"), t)
+    if weights_npy:
+        wd = os.path.join(d, "weights")
+        os.makedirs(wd, exist_ok=True)
+        for k, v in model.state_dict().items():
+            save_npy(os.path.join(wd, f"{k}.npy"), v)
+    with zipfile.ZipFile(os.path.join(d, "model.pt2")) as z:
+        j = [n for n in z.namelist() if n.endswith("models/model.json")][0]
+        with open(os.path.join(d, "model.json"), "wb") as f:
+            f.write(z.read(j))
+    print(f"wrote {d}")
+
+
+def extra_batches(out, seed_dir, name, batches):
+    """Runs a seed export (with its own weights) at more batch sizes."""
+    ep = torch.export.load(os.path.join(seed_dir, name, "model.pt2"))
+    mod = ep.module()
+    d = os.path.join(out, name)
+    os.makedirs(d, exist_ok=True)
+    for b in batches:
+        x = torch.randn(b, 100)
+        with torch.no_grad():
+            y = mod(x)
+        save_npy(os.path.join(d, f"input_b{b}.npy"), x)
+        save_npy(os.path.join(d, f"expected_b{b}.npy"), y)
+        print(f"wrote {d} batch {b}")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--out", default="samples")
+    ap.add_argument("--seed-dir", default="samples")
+    args = ap.parse_args()
+
+    cnn = SmallCNN()
+    # Non-trivial running statistics so batch_norm is really tested.
+    for bn in (cnn.bn1, cnn.bn2):
+        bn.running_mean.uniform_(-0.5, 0.5)
+        bn.running_var.uniform_(0.5, 2.0)
+        bn.weight.data.uniform_(0.5, 1.5)
+        bn.bias.data.uniform_(-0.2, 0.2)
+    write_case(args.out, "small_cnn", cnn, [torch.randn(2, 3, 16, 16)])
+    write_case(args.out, "ops_mix", OpsMix(), [torch.randn(4, 3, 4), torch.randn(4, 12)])
+    write_case(args.out, "mymodule_bare", MyModuleForBare(), [torch.randn(10, 100)],
+               weights_npy=True)
+    extra_batches(args.out, args.seed_dir, "mymodule_dynamic_batch", [1, 7, 1024])
+
+
+class MyModuleForBare(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.lin = nn.Linear(100, 10)
+
+    def forward(self, x):
+        return F.relu(self.lin(x))
+
+
+if __name__ == "__main__":
+    main()

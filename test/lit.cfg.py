@@ -1,0 +1,28 @@
+# -*- Python -*- lit configuration for tcc: FileCheck tests of the importer and
+# every pass, tool tests, and end-to-end numerics against PyTorch's outputs.
+import os
+import shutil
+
+import lit.formats
+from lit.llvm import llvm_config
+
+config.name = "tcc"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir", ".test"]
+config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "Inputs", "unit"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.tcc_obj_root, "test")
+
+config.substitutions.append(("%samples", os.path.join(config.tcc_src_root, "samples")))
+config.substitutions.append(("%python", config.python_executable))
+config.substitutions.append(("%tcc_src", config.tcc_src_root))
+
+llvm_config.with_system_environment(["HOME", "TMPDIR", "PATH"])
+llvm_config.use_default_substitutions()
+tool_dirs = [config.tcc_tools_dir, config.llvm_tools_dir]
+llvm_config.add_tool_substitutions(["tcc", "tcc-opt", "tcc-unit-tests"], tool_dirs)
+llvm_config.with_environment("PATH", config.tcc_tools_dir, append_path=True)
+
+# A C compiler is needed by the C ABI sample test.
+if shutil.which("cc"):
+    config.available_features.add("cc")

@@ -1,0 +1,228 @@
+//===- GuardManifestTest.cpp - manifest parsing and input guards ----------===//
+//
+// Guard messages are user-facing and checked word for word.
+//
+//===----------------------------------------------------------------------===//
+#include "tcc/Runtime/GuardManifest.h"
+#include "tcc/Runtime/RuntimeError.h"
+
+#include <catch2/catch.hpp>
+
+using namespace tcc;
+
+namespace {
+
+/// The example of docs/ARTIFACT.md.
+const char *kDynamicBatchManifest = R"json({
+  "format": "tcc-guard-manifest", "version": 1,
+  "model": "mymodule_dynamic_batch", "source": "samples/mymodule_dynamic_batch/model.pt2",
+  "targets": ["cpu"],
+  "symbols": { "s77": { "min": 1, "max": 1024, "hint": 10 } },
+  "inputs":  [ { "name": "x", "dtype": "float32", "device": "cpu", "sizes": ["s77", 100] } ],
+  "outputs": [ { "name": "relu", "dtype": "float32", "sizes": ["s77", 10] } ],
+  "weights": [ { "name": "lin.weight", "kind": "parameter", "dtype": "float32",
+                 "sizes": [10, 100], "offset": 0, "bytes": 4000, "embedded": true },
+               { "name": "lin.bias", "kind": "parameter", "dtype": "float32",
+                 "sizes": [10], "offset": 4032, "bytes": 40, "embedded": true } ],
+  "arena":   { "bytes": 40960, "planned_at": { "s77": 1024 },
+               "buffers": [ { "offset": 0, "bytes": 40960, "first": 0, "last": 1 } ] },
+  "entry":   { "symbol": "tcc_model_forward",
+               "args": [ { "role": "input",  "index": 0, "rank": 2 },
+                         { "role": "weight", "index": 0, "rank": 2 },
+                         { "role": "weight", "index": 1, "rank": 1 },
+                         { "role": "output", "index": 0, "rank": 2 },
+                         { "role": "arena",  "index": 0, "rank": 1 } ] },
+  "checks":  [ "x: dtype == float32", "x: rank == 2", "x.size(0) == s77, 1 <= s77 <= 1024",
+               "x.size(1) == 100", "x: contiguous" ],
+  "specializations": [ { "name": "generic", "symbols": { "s77": [1, 1024] } } ]
+})json";
+
+/// Two inputs sharing a symbol, and derived output sizes.
+const char *kTwoInputManifest = R"json({
+  "format": "tcc-guard-manifest", "version": 1, "model": "pair",
+  "symbols": { "s0": { "min": 2, "max": 64 }, "s1": { "min": 1, "max": 8 } },
+  "inputs":  [ { "name": "a", "dtype": "float32", "sizes": ["s0", "s1"] },
+               { "name": "b", "dtype": "int64", "sizes": ["2*s0 + 1", "s1", 3] } ],
+  "outputs": [ { "name": "cat", "dtype": "float32", "sizes": ["3*s0 + 1", "s1"] },
+               { "name": "half", "dtype": "float32", "sizes": ["s0 // 2", "s0 % 3", 4] } ],
+  "arena":   { "bytes": 0 }
+})json";
+
+struct Shape {
+  std::vector<int64_t> sizes;
+  tcc_tensor tensor(DType dtype = DType::Float32) const {
+    return {nullptr, static_cast<int32_t>(dtype), TCC_DEVICE_CPU,
+            static_cast<int32_t>(sizes.size()), sizes.data()};
+  }
+};
+
+/// The message of the RuntimeError `fn` throws, with its status.
+template <typename Fn> std::pair<tcc_status, std::string> failure(Fn fn) {
+  try {
+    fn();
+  } catch (const RuntimeError &e) {
+    return {e.status(), e.what()};
+  }
+  return {TCC_OK, ""};
+}
+
+} // namespace
+
+TEST_CASE("GuardManifest parses the documented example", "[runtime]") {
+  GuardManifest m = GuardManifest::parse(kDynamicBatchManifest);
+  CHECK(m.model == "mymodule_dynamic_batch");
+  CHECK(m.targets == std::vector<std::string>{"cpu"});
+  REQUIRE(m.symbols.size() == 1);
+  CHECK(m.symbols[0].name == "s77");
+  CHECK(m.symbols[0].min == 1);
+  CHECK(m.symbols[0].max == 1024);
+  CHECK(m.symbols[0].hint == 10);
+  REQUIRE(m.inputs.size() == 1);
+  CHECK(m.inputs[0].name == "x");
+  CHECK(m.inputs[0].shapeText() == "[s77, 100]");
+  CHECK(m.inputs[0].device == TCC_DEVICE_CPU);
+  REQUIRE(m.outputs.size() == 1);
+  CHECK(m.outputs[0].shapeText() == "[s77, 10]");
+  REQUIRE(m.weights.size() == 2);
+  CHECK(m.weights[1].name == "lin.bias");
+  CHECK(m.weights[1].offset == 4032);
+  CHECK(m.weights[1].bytes == 40);
+  CHECK(m.weights[1].embedded);
+  CHECK(m.arena.bytes == 40960);
+  CHECK(m.arena.plannedAt.at("s77") == 1024);
+  REQUIRE(m.arena.buffers.size() == 1);
+  CHECK(m.arena.buffers[0].last == 1);
+  REQUIRE(m.entryArgs.size() == 5);
+  CHECK(m.entryArgs[3].role == EntryArgRole::Output);
+  CHECK(m.checks.size() == 5);
+  REQUIRE(m.specializations.size() == 1);
+  CHECK(m.specializations[0].symbols[0].second == std::make_pair<int64_t, int64_t>(1, 1024));
+}
+
+TEST_CASE("GuardManifest binds the batch symbol within its range", "[runtime]") {
+  GuardManifest m = GuardManifest::parse(kDynamicBatchManifest);
+  for (int64_t batch : {1, 7, 1024}) {
+    Shape x{{batch, 100}};
+    tcc_tensor t = x.tensor();
+    SymbolBindings s = m.bindInputs(&t, 1);
+    CHECK(s.at("s77") == batch);
+    CHECK(m.outputSizes(s) == std::vector<std::vector<int64_t>>{{batch, 10}});
+  }
+  for (int64_t batch : {0, 1025}) {
+    Shape x{{batch, 100}};
+    tcc_tensor t = x.tensor();
+    auto [status, message] = failure([&] { m.bindInputs(&t, 1); });
+    CHECK(status == TCC_ERROR_GUARD_VIOLATION);
+    CHECK(message == "input 'x' (#0) dimension 0: expected s77 in [1, 1024], got " +
+                         std::to_string(batch));
+  }
+}
+
+TEST_CASE("GuardManifest refuses wrong dtype, rank, static size, device, count",
+          "[runtime]") {
+  GuardManifest m = GuardManifest::parse(kDynamicBatchManifest);
+  auto message = [&](tcc_tensor t) {
+    auto [status, text] = failure([&] { m.bindInputs(&t, 1); });
+    CHECK(status == TCC_ERROR_GUARD_VIOLATION);
+    return text;
+  };
+  Shape good{{4, 100}}, rank3{{4, 100, 1}}, narrow{{4, 99}};
+  CHECK(message(good.tensor(DType::Int64)) ==
+        "input 'x' (#0): expected dtype float32, got int64");
+  CHECK(message(rank3.tensor()) == "input 'x' (#0): expected rank 2, got 3");
+  CHECK(message(narrow.tensor()) == "input 'x' (#0) dimension 1: expected 100, got 99");
+  tcc_tensor cuda = good.tensor();
+  cuda.device = TCC_DEVICE_CUDA;
+  CHECK(message(cuda) == "input 'x' (#0): expected device cpu, got cuda");
+  tcc_tensor badCode = good.tensor();
+  badCode.dtype = 42;
+  CHECK(message(badCode) == "input 'x' (#0): expected dtype float32, got dtype code 42");
+
+  tcc_tensor two[2] = {good.tensor(), good.tensor()};
+  auto [status, text] = failure([&] { m.bindInputs(two, 2); });
+  CHECK(status == TCC_ERROR_INVALID_ARGUMENT);
+  CHECK(text == "expected 1 input(s), got 2");
+}
+
+TEST_CASE("GuardManifest checks expressions over symbols bound elsewhere", "[runtime]") {
+  GuardManifest m = GuardManifest::parse(kTwoInputManifest);
+  Shape a{{6, 5}}, b{{13, 5, 3}};
+  tcc_tensor ok[2] = {a.tensor(), b.tensor(DType::Int64)};
+  SymbolBindings s = m.bindInputs(ok, 2);
+  CHECK(s.at("s0") == 6);
+  CHECK(s.at("s1") == 5);
+  CHECK(m.outputSizes(s) == std::vector<std::vector<int64_t>>{{19, 5}, {3, 0, 4}});
+
+  Shape b12{{12, 5, 3}}, b1s{{13, 4, 3}}, a1{{1, 5}};
+  tcc_tensor wrongExpr[2] = {a.tensor(), b12.tensor(DType::Int64)};
+  CHECK(failure([&] { m.bindInputs(wrongExpr, 2); }).second ==
+        "input 'b' (#1) dimension 0: expected 2*s0 + 1 (= 13), got 12");
+  tcc_tensor wrongSymbol[2] = {a.tensor(), b1s.tensor(DType::Int64)};
+  CHECK(failure([&] { m.bindInputs(wrongSymbol, 2); }).second ==
+        "input 'b' (#1) dimension 1: expected s1 (= 5), got 4");
+  tcc_tensor belowMin[2] = {a1.tensor(), b.tensor(DType::Int64)};
+  CHECK(failure([&] { m.bindInputs(belowMin, 2); }).second ==
+        "input 'a' (#0) dimension 0: expected s0 in [2, 64], got 1");
+}
+
+TEST_CASE("GuardManifest binds a symbol from a later input", "[runtime]") {
+  GuardManifest m = GuardManifest::parse(R"json({
+    "format": "tcc-guard-manifest", "version": 1,
+    "symbols": { "s0": { "min": 1, "max": 100 } },
+    "inputs":  [ { "name": "p", "dtype": "float32", "sizes": ["s0 + 1"] },
+                 { "name": "q", "dtype": "float32", "sizes": ["s0"] } ],
+    "outputs": [ { "name": "o", "dtype": "float32", "sizes": ["s0"] } ] })json");
+  Shape p{{5}}, q{{4}}, q3{{3}};
+  tcc_tensor ok[2] = {p.tensor(), q.tensor()};
+  CHECK(m.bindInputs(ok, 2).at("s0") == 4);
+  tcc_tensor bad[2] = {p.tensor(), q3.tensor()};
+  CHECK(failure([&] { m.bindInputs(bad, 2); }).second ==
+        "input 'p' (#0) dimension 0: expected s0 + 1 (= 4), got 5");
+  // Without an explicit entry the documented order is used.
+  REQUIRE(m.entryArgs.size() == 4);
+  CHECK(m.entryArgs[2].role == EntryArgRole::Output);
+  CHECK(m.entryArgs[3].role == EntryArgRole::Arena);
+}
+
+TEST_CASE("GuardManifest rejects inconsistent manifests", "[runtime]") {
+  auto message = [](const std::string &json) {
+    auto [status, text] = failure([&] { GuardManifest::parse(json); });
+    CHECK(status == TCC_ERROR_INVALID_MANIFEST);
+    return text;
+  };
+  const std::string head = R"("format": "tcc-guard-manifest", "version": 1, )";
+  CHECK_THAT(message("{"), Catch::StartsWith("invalid guard manifest: not JSON"));
+  CHECK(message(R"({"format": "other", "version": 1})") ==
+        "invalid guard manifest: 'format' is not \"tcc-guard-manifest\"");
+  CHECK(message(R"({"format": "tcc-guard-manifest", "version": 2})") ==
+        "invalid guard manifest: unsupported version 2 (this runtime reads 1)");
+  CHECK(message("{" + head + R"("outputs": []})") ==
+        "invalid guard manifest: manifest lacks 'inputs'");
+  CHECK(message("{" + head +
+                R"("inputs": [{"name": "x", "dtype": "complex64", "sizes": [1]}], "outputs": []})") ==
+        "invalid guard manifest: inputs[0] has unknown dtype 'complex64'");
+  CHECK(message("{" + head +
+                R"("inputs": [{"name": "x", "dtype": "float32", "sizes": ["s0 +"]}], "outputs": []})") ==
+        "invalid guard manifest: inputs[0]: invalid size expression 's0 +' at column 5: "
+        "expected an operand");
+  CHECK(message("{" + head +
+                R"("inputs": [], "outputs": [{"name": "y", "dtype": "float32", "sizes": ["s9"]}]})") ==
+        "invalid guard manifest: output 'y' uses symbol 's9', which no input dimension binds");
+  CHECK(message("{" + head + R"("inputs": [], "outputs": [], "weights": [{"name": "w",
+        "dtype": "float32", "sizes": [3], "offset": 0, "bytes": 8}]})") ==
+        "invalid guard manifest: weights[0] ('w'): 8 bytes do not match float32 [3]");
+  CHECK(message("{" + head + R"("inputs": [{"name": "x", "dtype": "float32", "sizes": [2]}],
+        "outputs": [], "entry": {"args": [{"role": "input", "index": 0, "rank": 2}]}})") ==
+        "invalid guard manifest: entry argument input #0 has rank 2, expected 1");
+  CHECK(message("{" + head + R"("inputs": [], "outputs": [],
+        "entry": {"args": [{"role": "output", "index": 0, "rank": 1}]}})") ==
+        "invalid guard manifest: entry argument output #0 does not exist");
+}
+
+TEST_CASE("GuardManifest reports members of the wrong JSON type", "[runtime]") {
+  auto [status, text] = failure([] {
+    GuardManifest::parse(R"({"format": 1, "version": 1, "inputs": [], "outputs": []})");
+  });
+  CHECK(status == TCC_ERROR_INVALID_MANIFEST);
+  CHECK_THAT(text, Catch::StartsWith("invalid guard manifest: "));
+}

@@ -1,0 +1,61 @@
+//===- Commands.h - the subcommands of the tcc driver ---------------------===//
+//
+// Each subcommand is a plain options struct, bound to CLI11 in main.cpp only,
+// and a function that runs it and returns the process exit code.
+//
+// Exit codes (stable, documented in README.md and `tcc --help`):
+//   0  success
+//   1  user error in the input (bad model, guard violation, mismatch with --expect)
+//   2  usage error (bad flags)
+//   3  internal error (a bug in tcc)
+//
+//===----------------------------------------------------------------------===//
+#ifndef TCC_TOOLS_TCC_COMMANDS_H
+#define TCC_TOOLS_TCC_COMMANDS_H
+
+#include "tcc/Pipelines/Options.h"
+
+#include <string>
+#include <vector>
+
+namespace tcc {
+
+enum ExitCode : int {
+  kExitOk = 0,
+  kExitUserError = 1,
+  kExitUsage = 2,
+  kExitInternal = 3,
+};
+
+/// `tcc run model.so --input x=x.npy ...`
+struct RunOptions {
+  std::string model;                    // path to model.so
+  std::vector<std::string> inputs;      // "name=file.npy" or "file.npy" (positional order)
+  std::vector<std::string> weights;     // "param.name=file.npy" bound by name before running
+  std::string weightsDir;               // directory of <param-name>.npy files
+  std::string weightsFile;              // raw weights file (tcc_model_load_weights format)
+  std::string outDir;                   // where output_<i>.npy are written ("" = don't write)
+  std::vector<std::string> expect;      // "file.npy" per output in order, or "i=file.npy"
+  double rtol = 1e-5;                   // max |out-ref| / max |ref| allowed with --expect
+  int bench = 0;                        // >0: time this many runs after one warm-up
+  bool printOutputs = true;             // print a short summary of each output
+};
+int runRunCommand(const RunOptions &opts);
+
+/// `tcc inspect model.so|model.guards.json`
+struct InspectOptions {
+  std::string model;
+  bool json = false;                    // print the raw manifest
+};
+int runInspectCommand(const InspectOptions &opts);
+
+/// `tcc compile IN -o OUT`
+struct CompileCommandOptions {
+  CompileOptions options;
+  const char *argv0 = "tcc";
+};
+int runCompileCommand(const CompileCommandOptions &opts);
+
+} // namespace tcc
+
+#endif // TCC_TOOLS_TCC_COMMANDS_H

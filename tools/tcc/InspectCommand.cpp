@@ -1,0 +1,180 @@
+//===- InspectCommand.cpp - `tcc inspect model.so|model.guards.json` ------===//
+//
+// Prints what a compiled model expects and holds: inputs with their symbolic
+// sizes and ranges, outputs, weights, the arena and its memory plan, and the
+// checks made on every call. The manifest comes from the model's C ABI (so
+// this shows exactly what the runtime sees) or from a .guards.json file.
+//
+//===----------------------------------------------------------------------===//
+#include "Commands.h"
+#include "ModelLibrary.h"
+
+#include "tcc/Runtime/GuardManifest.h"
+#include "tcc/Runtime/RuntimeError.h"
+
+#include <cstdio>
+#include <fstream>
+#include <iterator>
+#include <sstream>
+
+namespace tcc {
+
+namespace {
+
+bool endsWith(const std::string &s, const std::string &suffix) {
+  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+std::string readManifest(const std::string &path) {
+  if (endsWith(path, ".json")) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+      throw std::runtime_error(path + ": cannot open file");
+    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }
+  return ModelLibrary(path).manifestJson();
+}
+
+std::string symbolText(const SymbolRange &s) {
+  std::string text = s.name + " in [" + std::to_string(s.min) + ", " +
+                     (s.max == INT64_MAX ? std::string("inf") : std::to_string(s.max)) + "]";
+  if (s.hint)
+    text += " (hint " + std::to_string(*s.hint) + ")";
+  return text;
+}
+
+std::string bytesText(int64_t bytes) {
+  char buf[64];
+  if (bytes >= (1 << 20))
+    std::snprintf(buf, sizeof buf, "%lld bytes (%.1f MiB)", static_cast<long long>(bytes),
+                  bytes / 1048576.0);
+  else if (bytes >= 1024)
+    std::snprintf(buf, sizeof buf, "%lld bytes (%.1f KiB)", static_cast<long long>(bytes),
+                  bytes / 1024.0);
+  else
+    std::snprintf(buf, sizeof buf, "%lld bytes", static_cast<long long>(bytes));
+  return buf;
+}
+
+void printSummary(const GuardManifest &m, const std::string &path) {
+  std::printf("model: %s\n", m.model.empty() ? "(unnamed)" : m.model.c_str());
+  std::printf("file: %s\n", path.c_str());
+  if (!m.source.empty())
+    std::printf("source: %s\n", m.source.c_str());
+  std::string targets;
+  for (const std::string &t : m.targets)
+    targets += (targets.empty() ? "" : ", ") + t;
+  std::printf("targets: %s\n", targets.empty() ? "(none listed)" : targets.c_str());
+
+  std::printf("\nsymbols (%zu):\n", m.symbols.size());
+  for (const SymbolRange &s : m.symbols)
+    std::printf("  %s\n", symbolText(s).c_str());
+
+  std::printf("\ninputs (%zu):\n", m.inputs.size());
+  for (size_t i = 0; i < m.inputs.size(); ++i) {
+    const TensorSpec &t = m.inputs[i];
+    std::printf("  #%zu %-20s %-8s %s on %s\n", i, t.name.c_str(), dtypeName(t.dtype),
+                t.shapeText().c_str(), t.device == TCC_DEVICE_CUDA ? "cuda" : "cpu");
+  }
+  std::printf("\noutputs (%zu):\n", m.outputs.size());
+  for (size_t i = 0; i < m.outputs.size(); ++i) {
+    const TensorSpec &t = m.outputs[i];
+    std::printf("  #%zu %-20s %-8s %s\n", i, t.name.c_str(), dtypeName(t.dtype),
+                t.shapeText().c_str());
+  }
+
+  uint64_t total = 0, embedded = 0;
+  size_t numEmbedded = 0;
+  for (const WeightSpec &w : m.weights) {
+    total += w.bytes;
+    if (w.embedded) {
+      embedded += w.bytes;
+      ++numEmbedded;
+    }
+  }
+  std::printf("\nweights (%zu, %s; %zu embedded, %zu external):\n", m.weights.size(),
+              bytesText(static_cast<int64_t>(total)).c_str(), numEmbedded,
+              m.weights.size() - numEmbedded);
+  for (size_t i = 0; i < m.weights.size(); ++i) {
+    const WeightSpec &w = m.weights[i];
+    std::printf("  #%zu %-28s %-9s %-8s %-14s %10llu bytes @%-10llu %s\n", i, w.name.c_str(),
+                w.kind.c_str(), dtypeName(w.dtype), w.shapeText().c_str(),
+                static_cast<unsigned long long>(w.bytes),
+                static_cast<unsigned long long>(w.offset), w.embedded ? "embedded" : "external");
+  }
+
+  std::printf("\narena: %s", bytesText(m.arena.bytes).c_str());
+  if (!m.arena.plannedAt.empty()) {
+    std::string at;
+    for (const auto &[name, value] : m.arena.plannedAt)
+      at += (at.empty() ? "" : ", ") + name + "=" + std::to_string(value);
+    std::printf(", planned at %s", at.c_str());
+  }
+  std::printf("\n");
+  if (!m.arena.buffers.empty()) {
+    std::printf("  %-6s %12s %12s %7s %7s\n", "buffer", "offset", "bytes", "first", "last");
+    for (size_t i = 0; i < m.arena.buffers.size(); ++i) {
+      const ArenaBuffer &b = m.arena.buffers[i];
+      std::printf("  #%-5zu %12lld %12lld %7lld %7lld\n", i, static_cast<long long>(b.offset),
+                  static_cast<long long>(b.bytes), static_cast<long long>(b.first),
+                  static_cast<long long>(b.last));
+    }
+  }
+
+  std::printf("\nentry: %s(", m.entrySymbol.c_str());
+  for (size_t i = 0; i < m.entryArgs.size(); ++i) {
+    const EntryArg &a = m.entryArgs[i];
+    const char *role = a.role == EntryArgRole::Input    ? "input"
+                       : a.role == EntryArgRole::Weight ? "weight"
+                       : a.role == EntryArgRole::Output ? "output"
+                                                        : "arena";
+    std::printf("%s%s#%d", i ? ", " : "", role, a.index);
+  }
+  std::printf(")\n");
+
+  if (!m.checks.empty()) {
+    std::printf("\nchecks (%zu):\n", m.checks.size());
+    for (const std::string &c : m.checks)
+      std::printf("  %s\n", c.c_str());
+  }
+  if (!m.specializations.empty()) {
+    std::printf("\nspecializations (%zu):\n", m.specializations.size());
+    for (const Specialization &s : m.specializations) {
+      std::string ranges;
+      for (const auto &[name, range] : s.symbols)
+        ranges += (ranges.empty() ? "" : ", ") + name + " in [" + std::to_string(range.first) +
+                  ", " + std::to_string(range.second) + "]";
+      std::printf("  %s%s%s\n", s.name.c_str(), ranges.empty() ? "" : ": ", ranges.c_str());
+    }
+  }
+}
+
+} // namespace
+
+int runInspectCommand(const InspectOptions &opts) {
+  std::string json;
+  try {
+    json = readManifest(opts.model);
+  } catch (const std::exception &e) {
+    std::fprintf(stderr, "tcc inspect: error: %s\n", e.what());
+    return kExitUserError;
+  }
+  if (opts.json) {
+    std::fwrite(json.data(), 1, json.size(), stdout);
+    if (json.empty() || json.back() != '\n')
+      std::fputc('\n', stdout);
+    return kExitOk;
+  }
+  try {
+    printSummary(GuardManifest::parse(json), opts.model);
+  } catch (const RuntimeError &e) {
+    std::fprintf(stderr, "tcc inspect: error: %s: %s\n", opts.model.c_str(), e.what());
+    return kExitUserError;
+  } catch (const std::exception &e) {
+    std::fprintf(stderr, "tcc inspect: internal error: %s\n", e.what());
+    return kExitInternal;
+  }
+  return kExitOk;
+}
+
+} // namespace tcc

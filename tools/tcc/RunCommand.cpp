@@ -1,0 +1,388 @@
+//===- RunCommand.cpp - `tcc run model.so --input x=x.npy ...` ------------===//
+//
+// Loads a compiled model through its C ABI, binds weights and inputs from
+// .npy files, runs it, writes and summarizes the outputs, and optionally
+// compares them with reference outputs (--expect) or times it (--bench).
+//
+//===----------------------------------------------------------------------===//
+#include "Commands.h"
+#include "ModelLibrary.h"
+
+#include "tcc/Support/DType.h"
+#include "tcc/Support/Npy.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <map>
+#include <optional>
+
+namespace tcc {
+
+namespace {
+
+/// A failure that ends the command with `code` after printing `message`.
+struct RunFailure {
+  int code;
+  std::string message;
+};
+
+[[noreturn]] void userError(const std::string &message) {
+  throw RunFailure{kExitUserError, message};
+}
+
+std::string shapeText(const std::vector<int64_t> &shape) {
+  std::string text = "[";
+  for (size_t i = 0; i < shape.size(); ++i)
+    text += (i ? ", " : "") + std::to_string(shape[i]);
+  return text + "]";
+}
+
+std::string listText(const std::vector<std::string> &items) {
+  std::string text = "[";
+  for (size_t i = 0; i < items.size(); ++i)
+    text += (i ? ", " : "") + items[i];
+  return text + "]";
+}
+
+/// Exit code for a failed C ABI call: the caller's fault or tcc's.
+int exitCodeFor(tcc_status status) {
+  switch (status) {
+  case TCC_ERROR_INVALID_ARGUMENT:
+  case TCC_ERROR_GUARD_VIOLATION:
+  case TCC_ERROR_MISSING_WEIGHT:
+  case TCC_ERROR_IO:
+  case TCC_ERROR_INVALID_MANIFEST:
+  case TCC_ERROR_UNSUPPORTED:
+    return kExitUserError;
+  default:
+    return kExitInternal;
+  }
+}
+
+void check(const ModelLibrary &lib, tcc_status status) {
+  if (status != TCC_OK)
+    throw RunFailure{exitCodeFor(status), lib.lastError()};
+}
+
+/// Splits "name=file" when `name` is one of `names`; otherwise nullopt.
+std::optional<std::pair<std::string, std::string>>
+splitNamed(const std::string &spec, const std::vector<std::string> &names) {
+  size_t eq = spec.find('=');
+  if (eq == std::string::npos)
+    return std::nullopt;
+  std::string name = spec.substr(0, eq);
+  if (std::find(names.begin(), names.end(), name) == names.end())
+    return std::nullopt;
+  return std::make_pair(name, spec.substr(eq + 1));
+}
+
+NpyArray loadNpy(const std::string &path) {
+  try {
+    return readNpy(path);
+  } catch (const NpyError &e) {
+    userError(e.what());
+  }
+}
+
+/// One tensor description of the model (name, dtype, sizes).
+struct TensorInfo {
+  std::string name;
+  DType dtype;
+  std::vector<std::string> sizeExprs;
+  int64_t bytes;
+};
+
+std::vector<TensorInfo> queryInfo(const ModelLibrary &lib, int32_t count,
+                                  decltype(&tcc_model_input_info) query) {
+  std::vector<TensorInfo> infos;
+  for (int32_t i = 0; i < count; ++i) {
+    tcc_tensor_info info;
+    check(lib, query(lib.model(), i, &info));
+    TensorInfo t{info.name, static_cast<DType>(info.dtype), {}, info.bytes};
+    for (int32_t d = 0; d < info.rank; ++d)
+      t.sizeExprs.push_back(info.size_exprs[d]);
+    infos.push_back(std::move(t));
+  }
+  return infos;
+}
+
+std::vector<std::string> namesOf(const std::vector<TensorInfo> &infos) {
+  std::vector<std::string> names;
+  for (const TensorInfo &t : infos)
+    names.push_back(t.name);
+  return names;
+}
+
+//===----------------------------------------------------------------------===//
+// Weights and inputs
+//===----------------------------------------------------------------------===//
+
+void bindWeights(const RunOptions &opts, const ModelLibrary &lib,
+                 const std::vector<TensorInfo> &weights, std::vector<NpyArray> &keepAlive) {
+  if (!opts.weightsFile.empty())
+    check(lib, lib.api().loadWeights(lib.model(), opts.weightsFile.c_str()));
+
+  std::map<std::string, std::string> files;
+  if (!opts.weightsDir.empty()) {
+    if (!std::filesystem::is_directory(opts.weightsDir))
+      userError(opts.weightsDir + ": not a directory");
+    for (const TensorInfo &w : weights) {
+      std::filesystem::path file = std::filesystem::path(opts.weightsDir) / (w.name + ".npy");
+      if (std::filesystem::exists(file))
+        files[w.name] = file.string();
+    }
+  }
+  for (const std::string &spec : opts.weights) {
+    auto named = splitNamed(spec, namesOf(weights));
+    if (!named)
+      userError("--weight '" + spec + "': expected NAME=FILE.npy with NAME one of the " +
+                "model's weights");
+    files[named->first] = named->second;
+  }
+
+  keepAlive.reserve(keepAlive.size() + files.size());
+  for (const auto &[name, file] : files) {
+    const TensorInfo &w = *std::find_if(weights.begin(), weights.end(),
+                                        [&](const TensorInfo &t) { return t.name == name; });
+    NpyArray array = loadNpy(file);
+    if (array.dtype != w.dtype)
+      userError("weight '" + name + "' from " + file + ": expected dtype " +
+                dtypeName(w.dtype) + ", got " + dtypeName(array.dtype));
+    std::vector<std::string> shape;
+    for (int64_t d : array.shape)
+      shape.push_back(std::to_string(d));
+    if (shape != w.sizeExprs)
+      userError("weight '" + name + "' from " + file + ": expected shape " +
+                listText(w.sizeExprs) + ", got " + listText(shape));
+    keepAlive.push_back(std::move(array));
+    const NpyArray &kept = keepAlive.back();
+    check(lib, lib.api().bindWeight(lib.model(), name.c_str(), kept.data.data(),
+                                    kept.data.size()));
+  }
+}
+
+std::vector<NpyArray> readInputs(const RunOptions &opts, const std::vector<TensorInfo> &inputs) {
+  std::vector<std::optional<NpyArray>> slots(inputs.size());
+  std::vector<std::string> positional;
+  for (const std::string &spec : opts.inputs) {
+    if (auto named = splitNamed(spec, namesOf(inputs))) {
+      size_t index = 0;
+      while (inputs[index].name != named->first)
+        ++index;
+      if (slots[index])
+        userError("input '" + named->first + "' given twice");
+      slots[index] = loadNpy(named->second);
+    } else {
+      positional.push_back(spec);
+    }
+  }
+  size_t next = 0;
+  for (const std::string &file : positional) {
+    while (next < slots.size() && slots[next])
+      ++next;
+    if (next == slots.size())
+      userError("too many inputs: the model takes " + std::to_string(inputs.size()));
+    slots[next] = loadNpy(file);
+  }
+  std::vector<NpyArray> arrays;
+  for (size_t i = 0; i < slots.size(); ++i) {
+    if (!slots[i])
+      userError("missing input '" + inputs[i].name + "' (#" + std::to_string(i) +
+                "): pass --input " + inputs[i].name + "=FILE.npy");
+    arrays.push_back(std::move(*slots[i]));
+  }
+  return arrays;
+}
+
+//===----------------------------------------------------------------------===//
+// Outputs
+//===----------------------------------------------------------------------===//
+
+struct Output {
+  DType dtype;
+  std::vector<int64_t> sizes;
+  std::vector<uint8_t> data;
+  int64_t numElements() const {
+    int64_t n = 1;
+    for (int64_t d : sizes)
+      n *= d;
+    return n;
+  }
+};
+
+void printOutput(const TensorInfo &info, const Output &out) {
+  std::printf("%s: %s %s [", info.name.c_str(), shapeText(out.sizes).c_str(),
+              dtypeName(out.dtype));
+  int64_t n = out.numElements(), shown = std::min<int64_t>(n, 6);
+  for (int64_t i = 0; i < shown; ++i)
+    std::printf("%s%.6g", i ? ", " : "", elementAsDouble(out.dtype, out.data.data(), i));
+  std::printf("%s]\n", n > shown ? ", ..." : "");
+}
+
+void writeOutput(const std::string &dir, size_t index, const Output &out) {
+  std::filesystem::path file = std::filesystem::path(dir) / ("output_" + std::to_string(index) + ".npy");
+  try {
+    if (out.dtype == DType::BFloat16) {
+      // NumPy has no bfloat16: write the exactly representable float32 values.
+      std::vector<float> widened(static_cast<size_t>(out.numElements()));
+      for (size_t i = 0; i < widened.size(); ++i)
+        widened[i] = static_cast<float>(elementAsDouble(out.dtype, out.data.data(), i));
+      writeNpy(file.string(), DType::Float32, out.sizes, widened.data());
+    } else {
+      writeNpy(file.string(), out.dtype, out.sizes, out.data.data());
+    }
+  } catch (const NpyError &e) {
+    userError(e.what());
+  }
+}
+
+/// Compares with a reference; prints one line; returns whether it passes.
+bool compareOutput(const TensorInfo &info, const Output &out, const std::string &file,
+                   double rtol) {
+  NpyArray ref = loadNpy(file);
+  if (ref.shape != out.sizes) {
+    std::printf("%s: FAIL shape %s, expected %s (%s)\n", info.name.c_str(),
+                shapeText(out.sizes).c_str(), shapeText(ref.shape).c_str(), file.c_str());
+    return false;
+  }
+  double maxAbsErr = 0, maxAbsRef = 0;
+  bool nanMismatch = false;
+  for (int64_t i = 0, n = out.numElements(); i < n; ++i) {
+    double o = elementAsDouble(out.dtype, out.data.data(), i), r = ref.elementAsDouble(i);
+    if (std::isnan(o) || std::isnan(r)) {
+      nanMismatch |= std::isnan(o) != std::isnan(r);
+      continue;
+    }
+    if (std::isinf(o) || std::isinf(r)) {
+      nanMismatch |= o != r;
+      continue;
+    }
+    maxAbsErr = std::max(maxAbsErr, std::fabs(o - r));
+    maxAbsRef = std::max(maxAbsRef, std::fabs(r));
+  }
+  double maxRelErr = maxAbsRef > 0 ? maxAbsErr / maxAbsRef : maxAbsErr;
+  bool pass = !nanMismatch && maxRelErr <= rtol;
+  std::printf("%s: max_abs_err %.3g max_rel_err %.3g %s%s\n", info.name.c_str(), maxAbsErr,
+              maxRelErr, pass ? "PASS" : "FAIL", nanMismatch ? " (NaN/Inf mismatch)" : "");
+  return pass;
+}
+
+/// Maps --expect specs to output indices: "file.npy" in order, "i=file.npy"
+/// or "name=file.npy".
+std::map<size_t, std::string> expectedFiles(const RunOptions &opts,
+                                            const std::vector<TensorInfo> &outputs) {
+  std::map<size_t, std::string> files;
+  size_t next = 0;
+  for (const std::string &spec : opts.expect) {
+    size_t eq = spec.find('=');
+    std::optional<size_t> index;
+    if (eq != std::string::npos) {
+      std::string key = spec.substr(0, eq);
+      if (!key.empty() && std::all_of(key.begin(), key.end(), ::isdigit))
+        index = std::stoul(key);
+      for (size_t i = 0; i < outputs.size() && !index; ++i)
+        if (outputs[i].name == key)
+          index = i;
+    }
+    std::string file = index ? spec.substr(eq + 1) : spec;
+    if (!index)
+      index = next++;
+    if (*index >= outputs.size())
+      userError("--expect '" + spec + "': the model has " + std::to_string(outputs.size()) +
+                " output(s)");
+    files[*index] = file;
+  }
+  return files;
+}
+
+int run(const RunOptions &opts) {
+  ModelLibrary lib(opts.model);
+  const ModelApi &api = lib.api();
+  std::vector<TensorInfo> inputs = queryInfo(lib, api.numInputs(lib.model()), api.inputInfo);
+  std::vector<TensorInfo> outputs = queryInfo(lib, api.numOutputs(lib.model()), api.outputInfo);
+  std::vector<TensorInfo> weights = queryInfo(lib, api.numWeights(lib.model()), api.weightInfo);
+
+  std::vector<NpyArray> weightArrays;
+  bindWeights(opts, lib, weights, weightArrays);
+
+  std::vector<NpyArray> inputArrays = readInputs(opts, inputs);
+  std::vector<tcc_tensor> inputTensors;
+  for (NpyArray &a : inputArrays)
+    inputTensors.push_back({a.data.data(), static_cast<int32_t>(a.dtype), TCC_DEVICE_CPU,
+                            static_cast<int32_t>(a.shape.size()), a.shape.data()});
+
+  std::vector<Output> results(outputs.size());
+  std::vector<int64_t *> sizePtrs;
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    results[i].dtype = outputs[i].dtype;
+    results[i].sizes.resize(outputs[i].sizeExprs.size());
+    sizePtrs.push_back(results[i].sizes.data());
+  }
+  check(lib, api.outputSizes(lib.model(), inputTensors.data(),
+                             static_cast<int32_t>(inputTensors.size()), sizePtrs.data(),
+                             static_cast<int32_t>(sizePtrs.size())));
+  std::vector<tcc_tensor> outputTensors;
+  for (Output &out : results) {
+    out.data.resize(static_cast<size_t>(out.numElements()) * dtypeSize(out.dtype));
+    outputTensors.push_back({out.data.data(), static_cast<int32_t>(out.dtype), TCC_DEVICE_CPU,
+                             static_cast<int32_t>(out.sizes.size()), out.sizes.data()});
+  }
+  auto runOnce = [&] {
+    check(lib, api.run(lib.model(), inputTensors.data(), static_cast<int32_t>(inputTensors.size()),
+                       outputTensors.data(), static_cast<int32_t>(outputTensors.size())));
+  };
+  runOnce();
+
+  if (opts.printOutputs)
+    for (size_t i = 0; i < results.size(); ++i)
+      printOutput(outputs[i], results[i]);
+  if (!opts.outDir.empty()) {
+    std::error_code ec;
+    std::filesystem::create_directories(opts.outDir, ec);
+    if (ec)
+      userError(opts.outDir + ": " + ec.message());
+    for (size_t i = 0; i < results.size(); ++i)
+      writeOutput(opts.outDir, i, results[i]);
+  }
+
+  bool allPass = true;
+  for (const auto &[index, file] : expectedFiles(opts, outputs))
+    allPass &= compareOutput(outputs[index], results[index], file, opts.rtol);
+
+  if (opts.bench > 0) {
+    std::vector<double> micros;
+    for (int i = 0; i < opts.bench; ++i) {
+      auto start = std::chrono::steady_clock::now();
+      runOnce();
+      micros.push_back(
+          std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start)
+              .count());
+    }
+    std::sort(micros.begin(), micros.end());
+    std::printf("bench: %d runs, median %.1f us, min %.1f us\n", opts.bench,
+                micros[micros.size() / 2], micros.front());
+  }
+  return allPass ? kExitOk : kExitUserError;
+}
+
+} // namespace
+
+int runRunCommand(const RunOptions &opts) {
+  try {
+    return run(opts);
+  } catch (const RunFailure &f) {
+    std::fprintf(stderr, "tcc run: error: %s\n", f.message.c_str());
+    return f.code;
+  } catch (const ModelLibraryError &e) {
+    std::fprintf(stderr, "tcc run: error: %s\n", e.what());
+    return kExitUserError;
+  } catch (const std::exception &e) {
+    std::fprintf(stderr, "tcc run: internal error: %s\n", e.what());
+    return kExitInternal;
+  }
+}
+
+} // namespace tcc

@@ -1,0 +1,127 @@
+//===- main.cpp - the tcc driver: compile, run, inspect -------------------===//
+#include "tools/tcc/Commands.h"
+
+#include <CLI/CLI.hpp>
+
+#include <iostream>
+
+using namespace tcc;
+
+static const char *kExitCodes = R"(
+Exit codes:
+  0  success
+  1  error in the input: unreadable or unsupported model, guard violation,
+     outputs that differ from --expect
+  2  usage error (unknown flag, missing argument)
+  3  internal error in tcc (please report it with the command line)
+)";
+
+int main(int argc, char **argv) {
+  CLI::App app{"tcc: an ahead-of-time compiler for PyTorch models.\n"
+               "Compiles a torch.export archive (model.pt2) or its model.json into one\n"
+               "self-contained shared object with host code, weights and a guard manifest."};
+  app.footer(kExitCodes);
+  app.require_subcommand(1);
+
+  // compile
+  CompileCommandOptions compile;
+  compile.argv0 = argv[0];
+  CompileOptions &c = compile.options;
+  std::string emit, compileTo;
+  CLI::App *compileCmd = app.add_subcommand(
+      "compile", "Compile model.pt2 / model.json into model.so (or .o, .mlir, .ll)");
+  compileCmd->add_option("input", c.input, "torch.export archive (.pt2) or bare model.json")
+      ->required()->check(CLI::ExistingFile);
+  compileCmd->add_option("-o,--output", c.output,
+                         "Output path; the extension picks the kind unless --emit is given:\n"
+                         ".so shared object, .o relocatable object, .mlir IR, .ll LLVM IR")
+      ->required();
+  compileCmd->add_option("--emit", emit, "so | obj | mlir | llvm")
+      ->check(CLI::IsMember({"so", "obj", "mlir", "llvm"}));
+  compileCmd->add_option("--compile-to", compileTo,
+                         "Stop after a phase and write its IR: graph | linalg | bufferized | "
+                         "planned | llvm")
+      ->check(CLI::IsMember({"graph", "linalg", "bufferized", "planned", "llvm"}));
+  compileCmd->add_flag("--external-weights", c.externalWeights,
+                       "Keep weights out of the object; they are written to <output>.weights.bin "
+                       "(or bound by name at run time)");
+  compileCmd->add_option("--target", c.target, "Code paths to generate (this build: cpu)")
+      ->check(CLI::IsMember({"cpu"}));
+  compileCmd->add_option("--precision", c.precision, "Arithmetic precision (this build: fp32)")
+      ->check(CLI::IsMember({"fp32"}));
+  compileCmd->add_option("--dump-ir-after-all", c.dumpIRAfterAll,
+                         "Write the module after every pass to DIR/NN_<pass>.mlir");
+  compileCmd->add_option("--print-ir-after", c.printIRAfter,
+                         "Print the module to stderr after the named pass (repeatable), "
+                         "e.g. tcc-legalize-graph");
+  compileCmd->add_flag("--timing", c.timing, "Report time per phase and per pass");
+  compileCmd->add_option("-O", c.optLevel, "LLVM optimization level for host code (0-3)")
+      ->check(CLI::Range(0, 3));
+  compileCmd->add_option("--cxx", c.cxx, "C++ driver used to link model.so (default: c++)");
+
+  // run
+  RunOptions run;
+  CLI::App *runCmd = app.add_subcommand("run", "Run a compiled model on .npy inputs");
+  runCmd->add_option("model", run.model, "model.so")->required()->check(CLI::ExistingFile);
+  runCmd->add_option("-i,--input", run.inputs, "Input as NAME=FILE.npy or FILE.npy (in order)");
+  runCmd->add_option("-w,--weight", run.weights, "Bind a weight: PARAM.NAME=FILE.npy");
+  runCmd->add_option("--weights-dir", run.weightsDir, "Bind weights from DIR/<param.name>.npy");
+  runCmd->add_option("--weights-file", run.weightsFile,
+                     "Load all weights from a raw file written by --external-weights");
+  runCmd->add_option("--out", run.outDir, "Write output_<i>.npy into DIR");
+  runCmd->add_option("--expect", run.expect,
+                     "Expected output FILE.npy per output (or I=FILE.npy); exit 1 on mismatch");
+  runCmd->add_option("--rtol", run.rtol, "Tolerance for --expect: max|out-ref| / max|ref|");
+  runCmd->add_option("--bench", run.bench, "Time N runs after a warm-up");
+
+  // inspect
+  InspectOptions inspect;
+  CLI::App *inspectCmd = app.add_subcommand(
+      "inspect", "Show a model's guard manifest: inputs, outputs, weights, memory plan");
+  inspectCmd->add_option("model", inspect.model, "model.so or model.guards.json")
+      ->required()->check(CLI::ExistingFile);
+  inspectCmd->add_flag("--json", inspect.json, "Print the raw manifest JSON");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError &e) {
+    int rc = app.exit(e);
+    return rc == 0 ? kExitOk : kExitUsage;
+  }
+
+  try {
+    if (*compileCmd) {
+      if (!emit.empty())
+        c.emit = emit == "so" ? OutputKind::SharedObject
+                 : emit == "obj" ? OutputKind::Object
+                 : emit == "mlir" ? OutputKind::MLIR : OutputKind::LLVMIR;
+      else {
+        auto ends = [&](const char *ext) {
+          std::string e(ext);
+          return c.output.size() >= e.size() &&
+                 c.output.compare(c.output.size() - e.size(), e.size(), e) == 0;
+        };
+        c.emit = ends(".o") ? OutputKind::Object
+                 : ends(".mlir") || c.output == "-" ? OutputKind::MLIR
+                 : ends(".ll") ? OutputKind::LLVMIR : OutputKind::SharedObject;
+      }
+      if (!compileTo.empty()) {
+        parseCompilePhase(compileTo, c.compileTo);
+        if (c.emit != OutputKind::MLIR) {
+          std::cerr << "tcc compile: error: --compile-to writes IR; use an output ending "
+                       "in .mlir (or -o -)\n";
+          return kExitUsage;
+        }
+      }
+      return runCompileCommand(compile);
+    }
+    if (*runCmd)
+      return runRunCommand(run);
+    if (*inspectCmd)
+      return runInspectCommand(inspect);
+  } catch (const std::exception &e) {
+    std::cerr << "tcc: internal error: " << e.what() << "\n";
+    return kExitInternal;
+  }
+  return kExitUsage;
+}
