@@ -61,14 +61,17 @@ void checkPayloadsCoverSignature(const ExportedProgram &program,
       continue;
     bool isWeight = spec.kind == InputKind::Parameter ||
                     (spec.kind == InputKind::Buffer && spec.persistent);
+    // Look in both maps: which one torch files a buffer under has changed.
     const auto &primary = isWeight ? program.weights : program.constants;
     const auto &secondary = isWeight ? program.constants : program.weights;
-    auto it = primary.find(spec.target);
-    if (it == primary.end())
-      it = secondary.find(spec.target);
+    const TensorData *data = nullptr;
+    if (auto it = primary.find(spec.target); it != primary.end())
+      data = &it->second;
+    else if (auto it2 = secondary.find(spec.target); it2 != secondary.end())
+      data = &it2->second;
     std::string who = archive.path() + ": " + inputKindName(spec.kind) + " '" +
                       spec.target + "' (graph input '" + spec.graphName + "')";
-    if (it == secondary.end()) {
+    if (!data) {
       const std::string &config = isWeight ? weightsConfig : constantsConfig;
       throw FrontendError(who + " has no data: " +
                           (archive.hasEntry(config)
@@ -77,8 +80,8 @@ void checkPayloadsCoverSignature(const ExportedProgram &program,
     }
     auto graphMeta = program.tensorValues.find(spec.graphName);
     if (graphMeta != program.tensorValues.end() &&
-        !sameShape(it->second.meta, graphMeta->second))
-      throw FrontendError(who + " is " + formatTensorType(it->second.meta) +
+        !sameShape(data->meta, graphMeta->second))
+      throw FrontendError(who + " is " + formatTensorType(data->meta) +
                           " in the archive but " +
                           formatTensorType(graphMeta->second) + " in the graph");
   }

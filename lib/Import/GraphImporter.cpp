@@ -209,7 +209,8 @@ OwningOpRef<ModuleOp> Importer::run() {
   // Symbols and their ranges, for guards and memory planning.
   SmallVector<NamedAttribute> symbols;
   for (const auto &[name, range] : program.rangeConstraints)
-    symbols.push_back(b.getNamedAttr(name, b.getDenseI64ArrayAttr({range.min, range.max})));
+    symbols.push_back(b.getNamedAttr(
+        name, b.getArrayAttr({b.getI64IntegerAttr(range.min), b.getI64IntegerAttr(range.max)})));
   (*module)->setAttr("tcc.symbols", b.getDictionaryAttr(symbols));
   (*module)->setAttr("tcc.source", b.getStringAttr(program.sourcePath));
 

@@ -20,10 +20,13 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
+#include "mlir/Pass/Pass.h"
 #include "mlir/Pass/PassManager.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FileUtilities.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -196,6 +199,7 @@ int tcc::compileModel(const CompileOptions &options, const char *argv0) {
   registerTccDialects(registry);
   MLIRContext ctx(registry);
   ctx.loadAllAvailableDialects();
+  ctx.printOpOnDiagnostic(false);
   if (options.timing || !options.printIRAfter.empty() || !options.dumpIRAfterAll.empty())
     ctx.disableMultithreading();
   LineDiagnostics diagnostics(ctx);

@@ -3,6 +3,7 @@
 #include "tcc/Frontend/ScalarType.h"
 #include "tcc/Frontend/StackTrace.h"
 #include "tcc/Frontend/SympyExpr.h"
+#include "tcc/Support/SymbolicExpr.h"
 
 #include <catch2/catch.hpp>
 
@@ -77,6 +78,29 @@ TEST_CASE("unsupported sympy text is a FrontendError naming it",
   // Deep nesting and huge powers fail cleanly instead of overflowing.
   CHECK_THROWS_AS(sympyToInfix(std::string(100000, '(') + "s0"), FrontendError);
   CHECK_THROWS_AS(sympyToInfix("((((s0**16)**16)**16)**16)"), FrontendError);
+}
+
+TEST_CASE("infix output is what Support's SymbolicExpr evaluates",
+          "[frontend]") {
+  // The manifest and runtime evaluate these strings; both sides must agree
+  // on the grammar and on Python's floor semantics.
+  SymbolBindings at{{"s0", 7}, {"s1", 3}};
+  struct Case {
+    const char *sympy;
+    int64_t expected;
+  };
+  for (Case c : {Case{"Add(Mul(Integer(2), Symbol('s0')), Integer(1))", 15},
+                 Case{"Mul(Integer(4), FloorDiv(Add(Symbol('s0'), Integer(-1)), "
+                      "Integer(2)))", 12},
+                 Case{"FloorDiv(Mul(Integer(-1), Symbol('s0')), Integer(2))", -4},
+                 Case{"Mul(Integer(-1), FloorDiv(Symbol('s0'), Integer(2)))", -3},
+                 Case{"Mod(Mul(Integer(-1), Symbol('s0')), Symbol('s1'))", 2},
+                 Case{"Add(Symbol('s0'), Mul(Integer(-2), Symbol('s1')))", 1},
+                 Case{"Pow(Add(Symbol('s1'), Integer(1)), Integer(2))", 16}}) {
+    std::string infix = sympyToInfix(c.sympy);
+    INFO(c.sympy << " -> " << infix);
+    CHECK(SymbolicExpr::parse(infix).evaluate(at) == c.expected);
+  }
 }
 
 TEST_CASE("source location is the first frame outside torch", "[frontend]") {

@@ -101,6 +101,7 @@ void tcc::graph::populateElementwiseLegalizers(LegalizerTable &t) {
     t["aten.sub." + s] = binary<SubOp>(true);
     t["aten.mul." + s] = binary<MulOp>(false);
     t["aten.div." + s] = legalizeDiv;
+    t["aten.div." + s + "_mode"] = legalizeDiv;
     t["aten.add_." + s] = inPlace(binary<AddOp>(true));
     t["aten.mul_." + s] = inPlace(binary<MulOp>(false));
   }

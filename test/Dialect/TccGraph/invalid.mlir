@@ -1,0 +1,71 @@
+// RUN: tcc-opt %s -split-input-file -verify-diagnostics
+
+func.func @bad_broadcast(%a: tensor<4x3xf32>, %b: tensor<4x5xf32>) -> tensor<4x5xf32> {
+  // expected-error @+1 {{'tcc_graph.add' op operand shapes 'tensor<4x3xf32>' and 'tensor<4x5xf32>' do not broadcast}}
+  %0 = tcc_graph.add %a, %b : (tensor<4x3xf32>, tensor<4x5xf32>) -> tensor<4x5xf32>
+  return %0 : tensor<4x5xf32>
+}
+
+// -----
+
+func.func @bad_result(%a: tensor<4x3xf32>, %b: tensor<3xf32>) -> tensor<4x4xf32> {
+  // expected-error @+1 {{'tcc_graph.mul' op result type 'tensor<4x4xf32>' is not the broadcast shape}}
+  %0 = tcc_graph.mul %a, %b : (tensor<4x3xf32>, tensor<3xf32>) -> tensor<4x4xf32>
+  return %0 : tensor<4x4xf32>
+}
+
+// -----
+
+func.func @bad_matmul(%a: tensor<4x3xf32>, %b: tensor<5x2xf32>) -> tensor<4x2xf32> {
+  // expected-error @+1 {{'tcc_graph.matmul' op contraction sizes differ: 3 vs 5}}
+  %0 = tcc_graph.matmul %a, %b : (tensor<4x3xf32>, tensor<5x2xf32>) -> tensor<4x2xf32>
+  return %0 : tensor<4x2xf32>
+}
+
+// -----
+
+func.func @bad_conv_channels(%x: tensor<1x4x8x8xf32>, %w: tensor<8x3x3x3xf32>) -> tensor<1x8x6x6xf32> {
+  // expected-error @+1 {{'tcc_graph.conv2d' op input channels 4 != weight channels 3 x groups 1}}
+  %0 = tcc_graph.conv2d %x, %w {stride = array<i64: 1, 1>, padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>, groups = 1 : i64} : (tensor<1x4x8x8xf32>, tensor<8x3x3x3xf32>) -> tensor<1x8x6x6xf32>
+  return %0 : tensor<1x8x6x6xf32>
+}
+
+// -----
+
+func.func @bad_permutation(%x: tensor<2x3xf32>) -> tensor<3x2xf32> {
+  // expected-error @+1 {{'tcc_graph.transpose' op permutation is not a permutation of [0, rank)}}
+  %0 = tcc_graph.transpose %x {permutation = array<i64: 0, 0>} : (tensor<2x3xf32>) -> tensor<3x2xf32>
+  return %0 : tensor<3x2xf32>
+}
+
+// -----
+
+func.func @bad_reshape(%x: tensor<2x3xf32>) -> tensor<7xf32> {
+  // expected-error @+1 {{'tcc_graph.reshape' op element counts differ: 6 vs 7}}
+  %0 = tcc_graph.reshape %x : (tensor<2x3xf32>) -> tensor<7xf32>
+  return %0 : tensor<7xf32>
+}
+
+// -----
+
+func.func @bad_reduce(%x: tensor<2x3xf32>) -> tensor<2xf32> {
+  // expected-error @+1 {{'tcc_graph.reduce_sum' op dims must be sorted, unique and in [0, rank)}}
+  %0 = tcc_graph.reduce_sum %x {dims = array<i64: 2>, keepdim = false} : (tensor<2x3xf32>) -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+}
+
+// -----
+
+func.func @bad_concat(%a: tensor<2x3xf32>, %b: tensor<3x3xf32>) -> tensor<2x6xf32> {
+  // expected-error @+1 {{'tcc_graph.concat' op input dim 0 is 3, expected 2}}
+  %0 = tcc_graph.concat %a, %b {dim = 1 : i64} : (tensor<2x3xf32>, tensor<3x3xf32>) -> tensor<2x6xf32>
+  return %0 : tensor<2x6xf32>
+}
+
+// -----
+
+func.func @bad_operator(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'tcc_graph.operator' op has 1 operands but 0 operand names}}
+  %0 = tcc_graph.operator "torch.ops.aten.relu.default"(%x) {operand_names = [], args = {}} : (tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
