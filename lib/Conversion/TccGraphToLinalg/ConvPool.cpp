@@ -85,8 +85,8 @@ struct Conv2dPattern : OpConversionPattern<Conv2dOp> {
     } else {
       init = tcc::makeFilled(rewriter, loc, resultType, sizes, tcc::floatAttr(rewriter, elt, 0.0));
     }
-    auto strides = rewriter.getDenseI64ArrayAttr(op.getStride());
-    auto dilations = rewriter.getDenseI64ArrayAttr(op.getDilation());
+    auto strides = rewriter.getI64VectorAttr(op.getStride());
+    auto dilations = rewriter.getI64VectorAttr(op.getDilation());
     int64_t groups = op.getGroups();
     Value result;
     if (groups == 1) {
@@ -169,8 +169,8 @@ struct MaxPool2dPattern : OpConversionPattern<MaxPool2dOp> {
     Value result = rewriter
                        .create<linalg::PoolingNchwMaxOp>(
                            loc, init.getType(), ValueRange{x, window}, ValueRange{init},
-                           rewriter.getDenseI64ArrayAttr(op.getStride()),
-                           rewriter.getDenseI64ArrayAttr(op.getDilation()))
+                           rewriter.getI64VectorAttr(op.getStride()),
+                           rewriter.getI64VectorAttr(op.getDilation()))
                        .getResult(0);
     if (result.getType() != resultType)
       result = rewriter.create<tensor::CastOp>(loc, resultType, result);
@@ -201,8 +201,8 @@ struct AvgPool2dPattern : OpConversionPattern<AvgPool2dOp> {
     Value sum = rewriter
                     .create<linalg::PoolingNchwSumOp>(
                         loc, init.getType(), ValueRange{x, window}, ValueRange{init},
-                        rewriter.getDenseI64ArrayAttr(op.getStride()),
-                        rewriter.getDenseI64ArrayAttr(op.getDilation()))
+                        rewriter.getI64VectorAttr(op.getStride()),
+                        rewriter.getI64VectorAttr(op.getDilation()))
                     .getResult(0);
     // divisor(oh, ow) = countH(oh) * countW(ow)
     int64_t in[2] = {inT.getShape()[2], inT.getShape()[3]};
