@@ -143,6 +143,82 @@ def main():
                weights_npy=True)
     extra_batches(args.out, args.seed_dir, "mymodule_dynamic_batch", [1, 7, 1024])
 
+    block = TinyTransformerBlock()
+    write_case(args.out, "tiny_transformer", block, [torch.randn(2, 5, 16)])
+
+    ts = os.path.join(args.out, "torchscript")
+    write_torchscript_case(ts, "mymodule", MyModuleForBare(), [torch.randn(10, 100)])
+    write_torchscript_case(ts, "outer_module", OuterModule(), [torch.randn(10, 100)])
+    write_torchscript_case(ts, "small_cnn", cnn, [torch.randn(2, 3, 16, 16)])
+    write_torchscript_case(ts, "tiny_transformer", block, [torch.randn(2, 5, 16)])
+
+
+class OuterModule(nn.Module):
+    """The seed's OuterModule: MyModule then relu(Linear(10 -> 2))."""
+
+    def __init__(self):
+        super().__init__()
+        self.inner = MyModuleForBare()
+        self.lin = nn.Linear(10, 2)
+
+    def forward(self, x):
+        return F.relu(self.lin(self.inner(x)))
+
+
+class TinyTransformerBlock(nn.Module):
+    """Pre-norm attention + ReLU MLP, written out so tracing keeps plain ATen ops."""
+
+    def __init__(self, d=16, heads=2, hidden=32):
+        super().__init__()
+        self.heads = heads
+        self.ln1 = nn.LayerNorm(d)
+        self.qkv = nn.Linear(d, 3 * d)
+        self.proj = nn.Linear(d, d)
+        self.ln2 = nn.LayerNorm(d)
+        self.fc1 = nn.Linear(d, hidden)
+        self.fc2 = nn.Linear(hidden, d)
+
+    def forward(self, x):
+        b, t, d = x.shape
+        h = self.ln1(x)
+        q, k, v = self.qkv(h).chunk(3, dim=-1)
+        q = q.reshape(b, t, self.heads, d // self.heads).transpose(1, 2)
+        k = k.reshape(b, t, self.heads, d // self.heads).transpose(1, 2)
+        v = v.reshape(b, t, self.heads, d // self.heads).transpose(1, 2)
+        att = torch.softmax(torch.matmul(q, k.transpose(-2, -1)) / (d // self.heads) ** 0.5, dim=-1)
+        y = torch.matmul(att, v).transpose(1, 2).reshape(b, t, d)
+        x = x + self.proj(y)
+        return x + self.fc2(F.relu(self.fc1(self.ln2(x))))
+
+
+def write_torchscript_case(out, name, model, inputs):
+    """torch.jit.trace archive, its inlined graph, a frozen scripted graph
+    where scripting works, inputs and eager outputs."""
+    d = os.path.join(out, name)
+    os.makedirs(d, exist_ok=True)
+    model.eval()
+    with torch.no_grad():
+        traced = torch.jit.trace(model, tuple(inputs))
+        torch.jit.save(traced, os.path.join(d, "model.pt"))
+        with open(os.path.join(d, "graph.txt"), "w") as f:
+            f.write(str(traced.inlined_graph))
+        with open(os.path.join(d, "frozen_graph.txt"), "w") as f:
+            f.write(str(torch.jit.freeze(traced).graph))
+        try:
+            scripted = torch.jit.freeze(torch.jit.script(model))
+            with open(os.path.join(d, "scripted_frozen_graph.txt"), "w") as f:
+                f.write(str(scripted.graph))
+        except Exception as e:  # scripting is best effort
+            print(f"{name}: torch.jit.script failed: {e}")
+        expected = model(*inputs)
+    if not isinstance(expected, (tuple, list)):
+        expected = (expected,)
+    for i, t in enumerate(inputs):
+        save_npy(os.path.join(d, f"input_{i}.npy"), t)
+    for i, t in enumerate(expected):
+        save_npy(os.path.join(d, f"expected_{i}.npy"), t)
+    print(f"wrote {d}")
+
 
 class MyModuleForBare(nn.Module):
     def __init__(self):
