@@ -2,6 +2,7 @@
 # every pass, tool tests, and end-to-end numerics against PyTorch's outputs.
 import os
 import shutil
+import sys
 
 import lit.formats
 from lit.llvm import llvm_config
@@ -14,7 +15,8 @@ config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.tcc_obj_root, "test")
 
 config.substitutions.append(("%samples", os.path.join(config.tcc_src_root, "samples")))
-config.substitutions.append(("%python", config.python_executable))
+# The Python that runs lit has numpy (scripts/setup.sh); used by fixture-mutating tests.
+config.substitutions.append(("%python", config.python_executable or sys.executable))
 config.substitutions.append(("%tcc_src", config.tcc_src_root))
 
 llvm_config.with_system_environment(["HOME", "TMPDIR", "PATH"])
@@ -22,6 +24,8 @@ llvm_config.use_default_substitutions()
 tool_dirs = [config.tcc_tools_dir, config.llvm_tools_dir]
 llvm_config.add_tool_substitutions(["tcc", "tcc-opt", "tcc-unit-tests"], tool_dirs)
 llvm_config.with_environment("PATH", config.tcc_tools_dir, append_path=True)
+# not, count, split-file and friends.
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 # A C compiler is needed by the C ABI sample test.
 if shutil.which("cc"):

@@ -22,6 +22,7 @@
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Pass/Pass.h"
 #include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/FileSystem.h"
@@ -37,7 +38,7 @@ using namespace mlir;
 using namespace tcc;
 
 namespace {
-constexpr int kExitOk = 0, kExitUserError = 1, kExitInternal = 3;
+constexpr int kExitOk = 0, kExitUserError = 1, kExitUsage = 2, kExitInternal = 3;
 
 /// "model.py:13" for file locations, "node 'relu'" for node names.
 std::string formatLocation(Location loc) {
@@ -89,9 +90,17 @@ private:
 /// Writes the module after every pass to DIR/NN_<pass>.mlir.
 class DumpToDirectoryConfig : public PassManager::IRPrinterConfig {
 public:
-  DumpToDirectoryConfig(std::string dir, int &counter)
-      : IRPrinterConfig(/*printModuleScope=*/true), dir(std::move(dir)), counter(counter) {}
+  DumpToDirectoryConfig(std::string dir, int &counter, std::vector<std::string> alsoPrint)
+      : IRPrinterConfig(/*printModuleScope=*/true), dir(std::move(dir)), counter(counter),
+        alsoPrint(std::move(alsoPrint)) {}
   void printAfterIfEnabled(Pass *pass, Operation *op, PrintCallbackFn printCallback) override {
+    // --print-ir-after still prints to stderr when the directory dump is on.
+    if (llvm::is_contained(alsoPrint, pass->getArgument().str())) {
+      llvm::errs() << "// -----// IR Dump After " << pass->getName() << " ("
+                   << pass->getArgument() << ") //----- //\n";
+      printCallback(llvm::errs());
+      llvm::errs() << "\n";
+    }
     char prefix[8];
     std::snprintf(prefix, sizeof prefix, "%02d_", ++counter);
     std::string path = dir + "/" + prefix + pass->getArgument().str() + ".mlir";
@@ -104,6 +113,7 @@ public:
 private:
   std::string dir;
   int &counter;
+  std::vector<std::string> alsoPrint;
 };
 
 class PhaseTimer {
@@ -180,6 +190,18 @@ ArenaPlan readArenaPlan(ModuleOp module) {
 int tcc::compileModel(const CompileOptions &options, const char *argv0) {
   PhaseTimer timer(options.timing);
 
+  // Flags naming passes must name real ones: a typo would silently print nothing.
+  if (!options.printIRAfter.empty()) {
+    static bool registered = (registerTccPasses(), true);
+    (void)registered;
+    for (const std::string &name : options.printIRAfter)
+      if (!mlir::PassInfo::lookup(name)) {
+        llvm::errs() << "tcc compile: error: --print-ir-after: no pass named '" << name
+                     << "' (names are pass flags such as tcc-legalize-graph; see tcc-opt --help)\n";
+        return kExitUsage;
+      }
+  }
+
   // 1. Read the export.
   timer.start("read");
   frontend::ExportedProgram program;
@@ -230,7 +252,8 @@ int tcc::compileModel(const CompileOptions &options, const char *argv0) {
     PassManager pm(&ctx);
     pm.enableVerifier(options.verifyEach);
     if (!options.dumpIRAfterAll.empty())
-      pm.enableIRPrinting(std::make_unique<DumpToDirectoryConfig>(options.dumpIRAfterAll, dumpCounter));
+      pm.enableIRPrinting(std::make_unique<DumpToDirectoryConfig>(
+          options.dumpIRAfterAll, dumpCounter, options.printIRAfter));
     else if (!options.printIRAfter.empty()) {
       auto names = options.printIRAfter;
       pm.enableIRPrinting(

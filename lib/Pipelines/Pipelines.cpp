@@ -38,6 +38,10 @@ void tcc::buildGraphPassPipeline(OpPassManager &pm, const CompileOptions &) {
 
 void tcc::buildLinalgPassPipeline(OpPassManager &pm, const CompileOptions &) {
   pm.addPass(createConvertTccGraphToLinalgPass());
+  // Folds each kernel's `tensor.dim %result` size queries to dims of its
+  // inputs: fusion only takes single-use producers, and with symbolic shapes
+  // those queries were a second use that kept every chain unfused.
+  pm.addPass(createCanonicalizerPass());
   // Pointwise chains (and transposes feeding contractions) into one loop nest.
   pm.addNestedPass<func::FuncOp>(createLinalgElementwiseOpFusionPass());
   pm.addPass(createCanonicalizerPass());

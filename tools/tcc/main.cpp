@@ -30,8 +30,10 @@ int main(int argc, char **argv) {
   std::string emit, compileTo;
   CLI::App *compileCmd = app.add_subcommand(
       "compile", "Compile model.pt2 / model.json into model.so (or .o, .mlir, .ll)");
+  // Input paths are not checked here (CLI::ExistingFile): a missing or unreadable model is
+  // an input error (exit 1, one line from the command), not a usage error (exit 2).
   compileCmd->add_option("input", c.input, "torch.export archive (.pt2) or bare model.json")
-      ->required()->check(CLI::ExistingFile);
+      ->required();
   compileCmd->add_option("-o,--output", c.output,
                          "Output path; the extension picks the kind unless --emit is given:\n"
                          ".so shared object, .o relocatable object, .mlir IR, .ll LLVM IR")
@@ -43,7 +45,7 @@ int main(int argc, char **argv) {
                          "planned | llvm")
       ->check(CLI::IsMember({"graph", "linalg", "bufferized", "planned", "llvm"}));
   compileCmd->add_flag("--external-weights", c.externalWeights,
-                       "Keep weights out of the object; they are written to <output>.weights.bin "
+                       "Keep weights out of the object; they are written beside it as <name>.weights.bin "
                        "(or bound by name at run time)");
   compileCmd->add_option("--target", c.target, "Code paths to generate (this build: cpu)")
       ->check(CLI::IsMember({"cpu"}));
@@ -62,7 +64,7 @@ int main(int argc, char **argv) {
   // run
   RunOptions run;
   CLI::App *runCmd = app.add_subcommand("run", "Run a compiled model on .npy inputs");
-  runCmd->add_option("model", run.model, "model.so")->required()->check(CLI::ExistingFile);
+  runCmd->add_option("model", run.model, "model.so")->required();
   runCmd->add_option("-i,--input", run.inputs, "Input as NAME=FILE.npy or FILE.npy (in order)");
   runCmd->add_option("-w,--weight", run.weights, "Bind a weight: PARAM.NAME=FILE.npy");
   runCmd->add_option("--weights-dir", run.weightsDir, "Bind weights from DIR/<param.name>.npy");
@@ -79,7 +81,7 @@ int main(int argc, char **argv) {
   CLI::App *inspectCmd = app.add_subcommand(
       "inspect", "Show a model's guard manifest: inputs, outputs, weights, memory plan");
   inspectCmd->add_option("model", inspect.model, "model.so or model.guards.json")
-      ->required()->check(CLI::ExistingFile);
+      ->required();
   inspectCmd->add_flag("--json", inspect.json, "Print the raw manifest JSON");
 
   try {

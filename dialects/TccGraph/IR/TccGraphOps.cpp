@@ -146,10 +146,12 @@ LogicalResult TransposeOp::verify() {
   if ((int64_t)perm.size() != in.getRank() || res.getRank() != in.getRank())
     return emitOpError("permutation size must equal the rank");
   SmallVector<bool> seen(perm.size(), false);
-  for (auto [i, p] : llvm::enumerate(perm)) {
+  for (int64_t p : perm) {
     if (p < 0 || p >= (int64_t)perm.size() || seen[p])
       return emitOpError("permutation is not a permutation of [0, rank)");
     seen[p] = true;
+  }
+  for (auto [i, p] : llvm::enumerate(perm)) {
     int64_t a = in.getShape()[p], b = res.getShape()[i];
     if (!ShapedType::isDynamic(a) && !ShapedType::isDynamic(b) && a != b)
       return emitOpError("result dim ") << i << " should be " << a;
@@ -186,5 +188,23 @@ LogicalResult ConcatOp::verify() {
         return emitOpError("input dim ") << i << " is " << a << ", expected " << b;
     }
   }
+  return success();
+}
+
+LogicalResult SliceOp::verify() {
+  auto in = rankedType(getInput()), res = rankedType(getResult());
+  int64_t dim = getDim();
+  if (in.getRank() != res.getRank() || dim < 0 || dim >= in.getRank())
+    return emitOpError("dim ") << dim << " out of range for rank " << in.getRank();
+  if (getStart() < 0 || getEnd() < getStart() || getStep() < 1)
+    return emitOpError("needs 0 <= start <= end and step >= 1");
+  int64_t size = in.getShape()[dim];
+  if (ShapedType::isDynamic(size))
+    return emitOpError("slicing a dynamic dimension is not supported");
+  if (getEnd() > size)
+    return emitOpError("end ") << getEnd() << " exceeds the dim size " << size;
+  int64_t expected = (getEnd() - getStart() + getStep() - 1) / getStep();
+  if (res.getShape()[dim] != expected)
+    return emitOpError("result dim ") << dim << " should be " << expected;
   return success();
 }

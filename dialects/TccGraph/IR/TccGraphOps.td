@@ -239,6 +239,24 @@ def TccGraph_ReshapeOp : TccGraph_Op<"reshape", [Pure]> {
   let hasVerifier = 1;
 }
 
+def TccGraph_SliceOp : TccGraph_Op<"slice", [Pure]> {
+  let summary = "Elements start, start+step, ... (< end) along `dim`";
+  let description = [{
+    Covers slice, chunk, split and select (with a reshape). `start` and `end`
+    are non-negative and clamped to the dim size by the legalizer.
+
+    ```mlir
+    %q = tcc_graph.slice %qkv {dim = 2 : i64, start = 0 : i64, end = 16 : i64, step = 1 : i64}
+           : (tensor<2x5x48xf32>) -> tensor<2x5x16xf32>
+    ```
+  }];
+  let arguments = (ins TccGraph_Tensor:$input, I64Attr:$dim, I64Attr:$start,
+                       I64Attr:$end, I64Attr:$step);
+  let results = (outs TccGraph_Tensor:$result);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+}
+
 def TccGraph_ConcatOp : TccGraph_Op<"concat", [Pure]> {
   let summary = "Concatenates tensors along `dim`";
   let description = [{

@@ -236,6 +236,37 @@ Results legalizeAdaptiveAvgPool(OperatorArgs &args, OpBuilder &b) {
       b.getBoolAttr(false), b.getBoolAttr(true));
   return SmallVector<Value>{pool};
 }
+/// layer_norm over the trailing dims of normalized_shape:
+/// (x - mean) * rsqrt(var + eps) * weight + bias, var without correction.
+Results legalizeLayerNorm(OperatorArgs &args, OpBuilder &b) {
+  Location loc = args.getOp().getLoc();
+  Value x = args.tensor("input");
+  std::optional<SmallVector<int64_t>> normalized = args.getInts("normalized_shape");
+  if (!x || !normalized)
+    return args.getOp().emitError("layer_norm expects 'input' and 'normalized_shape'");
+  auto t = tensorType(x);
+  int64_t rank = t.getRank(), k = normalized->size();
+  if (k < 1 || k > rank)
+    return args.getOp().emitError("normalized_shape has ") << k << " dims for a rank-" << rank << " input";
+  SmallVector<int64_t> dims;
+  for (int64_t i = rank - k; i < rank; ++i)
+    dims.push_back(i);
+  Type elt = t.getElementType();
+  Value mean = makeReduce<ReduceMeanOp>(b, loc, x, dims, true);
+  Value centered = makeBinary<SubOp>(b, loc, x, mean);
+  Value var = makeReduce<ReduceMeanOp>(b, loc, makeBinary<MulOp>(b, loc, centered, centered),
+                                       dims, true);
+  double eps = args.getFloat("eps").value_or(1e-5);
+  Value inv = b.create<RsqrtOp>(loc, makeBinary<AddOp>(b, loc, var, makeScalar(b, loc, elt, eps)));
+  Value y = makeBinary<MulOp>(b, loc, centered, inv);
+  if (Value w = args.tensor("weight"))
+    y = makeBinary<MulOp>(b, loc, y, w);
+  if (Value bias = args.tensor("bias"))
+    y = makeBinary<AddOp>(b, loc, y, bias);
+  SmallVector<Value> results{y};
+  results.resize(args.getOp().getNumResults(), nullptr);  // native_layer_norm's stats
+  return results;
+}
 } // namespace
 
 void tcc::graph::populateLinalgLikeLegalizers(LegalizerTable &t) {
@@ -260,4 +291,6 @@ void tcc::graph::populateLinalgLikeLegalizers(LegalizerTable &t) {
   t["aten.mean.default"] = legalizeReduce<ReduceMeanOp>;
   t["aten.mean.dim"] = legalizeReduce<ReduceMeanOp>;
   t["aten.amax.default"] = legalizeReduce<ReduceMaxOp>;
+  t["aten.layer_norm.default"] = legalizeLayerNorm;
+  t["aten.native_layer_norm.default"] = legalizeLayerNorm;
 }

@@ -1,6 +1,8 @@
 //===- LegalizeShapes.cpp - transposes, reshapes, concatenation -----------===//
 #include "dialects/TccGraph/Transforms/Legalizers.h"
 
+#include <algorithm>
+
 using namespace mlir;
 using namespace tcc::graph;
 
@@ -63,6 +65,106 @@ Results legalizeCat(OperatorArgs &args, OpBuilder &b) {
   return SmallVector<Value>{b.create<ConcatOp>(args.getOp().getLoc(), type, inputs,
                                                b.getI64IntegerAttr(dim))};
 }
+/// x[start:end:step] along dim, with PyTorch's clamping of out-of-range bounds.
+Value makeSlice(OpBuilder &b, Location loc, Value x, int64_t dim, int64_t start,
+                int64_t end, int64_t step) {
+  auto t = cast<RankedTensorType>(x.getType());
+  int64_t size = t.getShape()[dim];
+  if (start < 0) start += size;
+  if (end < 0) end += size;
+  start = std::clamp<int64_t>(start, 0, size);
+  end = std::clamp<int64_t>(end, start, size);
+  SmallVector<int64_t> shape(t.getShape());
+  shape[dim] = (end - start + step - 1) / step;
+  return b.create<SliceOp>(loc, RankedTensorType::get(shape, t.getElementType()), x,
+                           b.getI64IntegerAttr(dim), b.getI64IntegerAttr(start),
+                           b.getI64IntegerAttr(end), b.getI64IntegerAttr(step));
+}
+
+/// Checks that `dim` of `x` is static (slicing a symbolic dim is not supported).
+FailureOr<int64_t> staticDimSize(OperatorArgs &args, Value x, int64_t dim) {
+  int64_t size = cast<RankedTensorType>(x.getType()).getShape()[dim];
+  if (ShapedType::isDynamic(size))
+    return args.getOp().emitError("slicing along a symbolic dimension is not supported yet");
+  return size;
+}
+
+Results legalizeSlice(OperatorArgs &args, OpBuilder &b) {
+  Value x = args.tensor("self");
+  if (!x)
+    return args.getOp().emitError("expected a tensor operand 'self'");
+  int64_t rank = cast<RankedTensorType>(x.getType()).getRank();
+  int64_t dim = normalizeDim(args.getInt("dim").value_or(0), rank);
+  FailureOr<int64_t> size = staticDimSize(args, x, dim);
+  if (failed(size))
+    return failure();
+  int64_t step = args.getInt("step").value_or(1);
+  if (step < 1)
+    return args.getOp().emitError("slice step must be positive");
+  return SmallVector<Value>{makeSlice(b, args.getOp().getLoc(), x, dim,
+                                      args.getInt("start").value_or(0),
+                                      args.getInt("end").value_or(*size), step)};
+}
+
+/// chunk / split / split_with_sizes: consecutive slices along dim.
+Results splitInto(OperatorArgs &args, OpBuilder &b, ArrayRef<int64_t> sizes, Value x,
+                  int64_t dim) {
+  SmallVector<Value> parts;
+  int64_t start = 0;
+  for (int64_t s : sizes) {
+    parts.push_back(makeSlice(b, args.getOp().getLoc(), x, dim, start, start + s, 1));
+    start += s;
+  }
+  if (parts.size() != args.getOp().getNumResults())
+    return args.getOp().emitError("split produced ")
+           << parts.size() << " parts, the graph expects " << args.getOp().getNumResults();
+  return parts;
+}
+
+Results legalizeSplit(OperatorArgs &args, OpBuilder &b) {
+  Value x = args.tensor("self");
+  if (!x)
+    return args.getOp().emitError("expected a tensor operand 'self'");
+  int64_t rank = cast<RankedTensorType>(x.getType()).getRank();
+  int64_t dim = normalizeDim(args.getInt("dim").value_or(0), rank);
+  FailureOr<int64_t> size = staticDimSize(args, x, dim);
+  if (failed(size))
+    return failure();
+  SmallVector<int64_t> sizes;
+  if (auto explicitSizes = args.getInts("split_sizes")) {
+    sizes = *explicitSizes;
+  } else {
+    int64_t each;
+    if (auto chunks = args.getInt("chunks"))
+      each = (*size + *chunks - 1) / std::max<int64_t>(*chunks, 1);
+    else
+      each = args.getInt("split_size").value_or(*size);
+    if (each < 1)
+      return args.getOp().emitError("split size must be positive");
+    for (int64_t s = 0; s < *size; s += each)
+      sizes.push_back(std::min(each, *size - s));
+  }
+  return splitInto(args, b, sizes, x, dim);
+}
+
+/// select(x, dim, i) = slice of length 1, reshaped without the dim.
+Results legalizeSelect(OperatorArgs &args, OpBuilder &b) {
+  Value x = args.tensor("self");
+  if (!x)
+    return args.getOp().emitError("expected a tensor operand 'self'");
+  int64_t rank = cast<RankedTensorType>(x.getType()).getRank();
+  int64_t dim = normalizeDim(args.getInt("dim").value_or(0), rank);
+  FailureOr<int64_t> size = staticDimSize(args, x, dim);
+  if (failed(size))
+    return failure();
+  int64_t index = args.getInt("index").value_or(0);
+  if (index < 0) index += *size;
+  if (index < 0 || index >= *size)
+    return args.getOp().emitError("select index out of range");
+  Location loc = args.getOp().getLoc();
+  Value s = makeSlice(b, loc, x, dim, index, index + 1, 1);
+  return SmallVector<Value>{b.create<ReshapeOp>(loc, args.resultType(), s)};
+}
 } // namespace
 
 void tcc::graph::populateShapeLegalizers(LegalizerTable &t) {
@@ -74,4 +176,13 @@ void tcc::graph::populateShapeLegalizers(LegalizerTable &t) {
   t["aten._unsafe_view.default"] = legalizeReshape;
   t["aten.flatten.using_ints"] = legalizeReshape;
   t["aten.cat.default"] = legalizeCat;
+  t["aten.unsqueeze.default"] = legalizeReshape;
+  t["aten.squeeze.dim"] = legalizeReshape;
+  t["aten.squeeze.dims"] = legalizeReshape;
+  t["aten.squeeze.default"] = legalizeReshape;
+  t["aten.slice.Tensor"] = legalizeSlice;
+  t["aten.chunk.default"] = legalizeSplit;
+  t["aten.split.Tensor"] = legalizeSplit;
+  t["aten.split_with_sizes.default"] = legalizeSplit;
+  t["aten.select.int"] = legalizeSelect;
 }

@@ -12,7 +12,7 @@ def ConvertTccGraphToLinalgPass
     so upstream elementwise fusion can merge chains into one loop nest;
     matmul becomes a batched `linalg.generic` contraction (transposed
     operands fold in through the indexing maps), conv2d
-    `linalg.conv_2d_nchw_fchw` (grouped: `_ngchw_fgchw`) on a `tensor.pad`,
+    `linalg.conv_2d_nchw_fchw` (grouped: `_ngchw_gfchw`) on a `tensor.pad`,
     pooling `linalg.pooling_nchw_*`, reductions `linalg.reduce`, reshape
     `tensor.collapse_shape`/`expand_shape`, concat `tensor.insert_slice`.
   }];

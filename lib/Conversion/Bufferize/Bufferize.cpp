@@ -7,6 +7,7 @@
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 
 #define DEBUG_TYPE "tcc-bufferize"
 
@@ -21,6 +22,32 @@ namespace {
 LogicalResult copyAsLinalg(OpBuilder &b, Location loc, Value from, Value to) {
   b.create<linalg::CopyOp>(loc, from, to);
   return success();
+}
+
+/// Out-param promotion replaces a returned allocation by its output argument
+/// and erases it, so an allocation returned twice (`return %e, %e`) would be
+/// erased twice. Each repeat gets its own allocation, filled by a copy.
+void separateRepeatedResults(ModuleOp module) {
+  module.walk([](func::ReturnOp ret) {
+    llvm::SmallPtrSet<Value, 4> seen;
+    OpBuilder b(ret);
+    Location loc = ret.getLoc();
+    for (OpOperand &operand : ret->getOpOperands()) {
+      Value v = operand.get();
+      auto alloc = v.getDefiningOp<memref::AllocOp>();
+      if (!alloc || seen.insert(v).second)
+        continue;
+      MemRefType type = alloc.getType();
+      SmallVector<Value> dynamicSizes;
+      for (int64_t i = 0; i < type.getRank(); ++i)
+        if (type.isDynamicDim(i))
+          dynamicSizes.push_back(b.create<memref::DimOp>(loc, v, i));
+      Value repeat =
+          b.create<memref::AllocOp>(loc, type, dynamicSizes, alloc.getAlignmentAttr());
+      (void)copyAsLinalg(b, loc, v, repeat);
+      operand.set(repeat);
+    }
+  });
 }
 
 struct BufferizePass : public tcc::impl::BufferizePassBase<BufferizePass> {
@@ -42,6 +69,7 @@ struct BufferizePass : public tcc::impl::BufferizePassBase<BufferizePass> {
       signalPassFailure();
       return;
     }
+    separateRepeatedResults(module);
     bufferization::BufferResultsToOutParamsOpts outParams;
     outParams.memCpyFn = copyAsLinalg;
     outParams.hoistStaticAllocs = true;

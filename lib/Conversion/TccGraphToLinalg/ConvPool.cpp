@@ -96,6 +96,7 @@ struct Conv2dPattern : OpConversionPattern<Conv2dOp> {
                    .getResult(0);
     } else {
       // [N, G*C, H, W] -> [N, G, C, H, W]; [G*F, C, kh, kw] -> [G, F, C, kh, kw].
+      // PyTorch's weight is group-major, hence the _gfchw (not _fgchw) op.
       auto split = [&](Value v, int64_t dim) {
         auto t = cast<RankedTensorType>(v.getType());
         SmallVector<int64_t> shape(t.getShape());
@@ -126,7 +127,7 @@ struct Conv2dPattern : OpConversionPattern<Conv2dOp> {
       };
       Value xg = split(x, 1), wg = split(w, 0), ig = split(init, 1);
       Value conv = rewriter
-                       .create<linalg::Conv2DNgchwFgchwOp>(loc, ig.getType(), ValueRange{xg, wg},
+                       .create<linalg::Conv2DNgchwGfchwOp>(loc, ig.getType(), ValueRange{xg, wg},
                                                            ValueRange{ig}, strides, dilations)
                        .getResult(0);
       SmallVector<ReassociationIndices> re{{0}, {1, 2}, {3}, {4}};

@@ -84,6 +84,19 @@ struct ReshapePattern : OpConversionPattern<ReshapeOp> {
     Value x = adaptor.getInput();
     auto inT = cast<RankedTensorType>(x.getType());
     auto resultType = cast<RankedTensorType>(op.getType());
+    // A rank-0 input has exactly one element: expand it straight to the
+    // (all-unit) result; collapse_shape cannot raise the rank to 1.
+    if (inT.getRank() == 0) {
+      SmallVector<OpFoldResult> ones(resultType.getRank(), rewriter.getIndexAttr(1));
+      auto type = RankedTensorType::get(SmallVector<int64_t>(resultType.getRank(), 1),
+                                        inT.getElementType());
+      Value result = rewriter.create<tensor::ExpandShapeOp>(
+          loc, type, x, ArrayRef<ReassociationIndices>{}, ones);
+      if (result.getType() != resultType)
+        result = rewriter.create<tensor::CastOp>(loc, resultType, result);
+      rewriter.replaceOp(op, result);
+      return success();
+    }
     Value flat = x;
     if (inT.getRank() != 1) {
       int64_t n = inT.hasStaticShape() ? inT.getNumElements() : ShapedType::kDynamic;
@@ -161,6 +174,39 @@ struct ConcatPattern : OpConversionPattern<ConcatOp> {
 };
 } // namespace
 
+
+namespace {
+/// A strided slice along one static dim is a tensor.extract_slice (a view
+/// after bufferization when the consumer allows).
+struct SlicePattern : OpConversionPattern<tcc::graph::SliceOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(tcc::graph::SliceOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value x = adaptor.getInput();
+    auto inT = cast<RankedTensorType>(x.getType());
+    auto resultType = cast<RankedTensorType>(op.getType());
+    int64_t rank = inT.getRank(), dim = op.getDim();
+    SmallVector<OpFoldResult> offsets(rank, rewriter.getIndexAttr(0));
+    SmallVector<OpFoldResult> strides(rank, rewriter.getIndexAttr(1));
+    SmallVector<OpFoldResult> sizes;
+    for (int64_t i = 0; i < rank; ++i)
+      sizes.push_back(ShapedType::isDynamic(inT.getShape()[i])
+                          ? OpFoldResult(rewriter.create<tensor::DimOp>(loc, x, i).getResult())
+                          : OpFoldResult(rewriter.getIndexAttr(inT.getShape()[i])));
+    offsets[dim] = rewriter.getIndexAttr(op.getStart());
+    strides[dim] = rewriter.getIndexAttr(op.getStep());
+    sizes[dim] = rewriter.getIndexAttr(resultType.getShape()[dim]);
+    Value result = rewriter.create<tensor::ExtractSliceOp>(loc, x, offsets, sizes, strides);
+    if (result.getType() != resultType)
+      result = rewriter.create<tensor::CastOp>(loc, resultType, result);
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+} // namespace
+
 void tcc::populateDataMovementToLinalgPatterns(RewritePatternSet &patterns) {
-  patterns.add<TransposePattern, ReshapePattern, ConcatPattern>(patterns.getContext());
+  patterns.add<TransposePattern, ReshapePattern, ConcatPattern, SlicePattern>(
+      patterns.getContext());
 }
