@@ -149,7 +149,8 @@ private:
     for (size_t i = 0; i < t.sizes.size(); ++i) {
       if (t.sizes[i] < 0 || t.strides[i] < 0)
         throw FrontendError(where + " has a negative size or stride");
-      numel *= t.sizes[i];
+      if (__builtin_mul_overflow(numel, t.sizes[i], &numel) || numel > (int64_t(1) << 36))
+        throw FrontendError(where + " is too large");
       if (t.sizes[i] > 0)
         maxOffset += (t.sizes[i] - 1) * t.strides[i];
     }
