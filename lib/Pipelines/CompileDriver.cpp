@@ -164,8 +164,8 @@ bool writeFile(const std::string &path, const std::string &text) {
 }
 
 /// The arena plan recorded by tcc-plan-memory on the module and entry.
-ArenaPlan readArenaPlan(ModuleOp module) {
-  ArenaPlan plan;
+PlannedArena readArenaPlan(ModuleOp module) {
+  PlannedArena plan;
   if (auto size = module->getAttrOfType<IntegerAttr>("tcc.arena_size"))
     plan.bytes = size.getInt();
   module.walk([&](func::FuncOp f) {
@@ -273,7 +273,7 @@ int tcc::compileModel(const CompileOptions &options, const char *argv0) {
   };
   if (failed(success(runPipeline(CompilePhase::Graph, last, "pipeline"))))
     return diagnostics.errorCount() ? kExitUserError : kExitInternal;
-  ArenaPlan arena = readArenaPlan(*module);
+  PlannedArena arena = readArenaPlan(*module);
   if (last >= CompilePhase::LLVM && !runPipeline(CompilePhase::LLVM, last, "lower-llvm"))
     return kExitInternal;
 

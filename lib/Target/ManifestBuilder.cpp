@@ -67,7 +67,7 @@ WeightLayout WeightLayout::build(const ExportedProgram &program,
 }
 
 json tcc::buildManifest(const ExportedProgram &program, const ImportedSignature &signature,
-                        const WeightLayout &weights, const ArenaPlan &arena,
+                        const WeightLayout &weights, const PlannedArena &arena,
                         const ManifestInfo &info) {
   json m;
   m["format"] = "tcc-guard-manifest";

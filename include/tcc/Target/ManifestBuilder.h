@@ -23,7 +23,7 @@ struct PlannedBuffer {
   int64_t offset = 0, bytes = 0, first = 0, last = 0;
 };
 
-struct ArenaPlan {
+struct PlannedArena {
   int64_t bytes = 0;
   std::vector<PlannedBuffer> buffers;
 };
@@ -52,7 +52,7 @@ struct ManifestInfo {
 
 nlohmann::json buildManifest(const frontend::ExportedProgram &program,
                              const ImportedSignature &signature,
-                             const WeightLayout &weights, const ArenaPlan &arena,
+                             const WeightLayout &weights, const PlannedArena &arena,
                              const ManifestInfo &info);
 
 } // namespace tcc

@@ -99,6 +99,9 @@ struct TsNode {
   std::string kind; ///< "aten::linear", "prim::Constant"
   std::vector<TsAttr> attrs;
   std::vector<std::string> inputs;
+  /// Keyword names parallel to `inputs` ("" for positional ones); empty
+  /// for dumps (always positional), set by the archive-code reader.
+  std::vector<std::string> inputNames;
   std::vector<TsValue> outputs;
   std::vector<TsBlock> blocks;
   std::string scope;

@@ -1,0 +1,63 @@
+// RUN: tcc-opt %s -tcc-compile-pipeline | FileCheck %s
+// RUN: tcc-opt %s -tcc-compile-pipeline | FileCheck %s --check-prefix=LLVM-ONLY
+
+// The whole CPU pipeline on an imported graph (generic tcc_graph.operator ops,
+// symbolic batch s0 in [1, 8]): softmax-like head on a linear layer.
+//
+// Result: one llvm.func whose arguments are the memref descriptors of the
+// input, the two weights, the output, then the arena (ptr, ptr, offset, size,
+// stride). The only intermediate, the [s0, 1] row sum, lives in the arena,
+// planned at s0 = 8 (8 x 4 bytes); everything else is computed in the output.
+
+// CHECK:       module attributes {tcc.arena_size = 32 : i64, tcc.symbols = {s0 = [1, 8]}}
+// CHECK-LABEL: llvm.func @forward(
+// x: memref<?x4xf32>
+// CHECK-SAME:    %arg0: !llvm.ptr, %arg1: !llvm.ptr, %arg2: i64, %arg3: i64, %arg4: i64, %arg5: i64, %arg6: i64,
+// lin.weight: memref<3x4xf32>
+// CHECK-SAME:    %arg7: !llvm.ptr, %arg8: !llvm.ptr, %arg9: i64, %arg10: i64, %arg11: i64, %arg12: i64, %arg13: i64,
+// lin.bias: memref<3xf32>
+// CHECK-SAME:    %arg14: !llvm.ptr, %arg15: !llvm.ptr, %arg16: i64, %arg17: i64, %arg18: i64,
+// output: memref<?x3xf32>
+// CHECK-SAME:    %arg19: !llvm.ptr, %arg20: !llvm.ptr, %arg21: i64, %arg22: i64, %arg23: i64, %arg24: i64, %arg25: i64,
+// arena: memref<?xi8>
+// CHECK-SAME:    %[[ARENA_ALLOC:arg26]]: !llvm.ptr, %[[ARENA_ALIGNED:arg27]]: !llvm.ptr, %arg28: i64, %arg29: i64, %arg30: i64)
+// CHECK-SAME:    tcc.arena_size = 32 : i64
+// CHECK-SAME:    tcc.memory_plan = [{bytes = 32 : i64, first = {{[0-9]+}} : i64, last = {{[0-9]+}} : i64, offset = 0 : i64}]
+// CHECK:         %[[D0:.*]] = llvm.insertvalue %[[ARENA_ALLOC]], %{{.*}}[0] : !llvm.struct<(ptr, ptr, i64, array<1 x i64>, array<1 x i64>)>
+// CHECK:         %[[D1:.*]] = llvm.insertvalue %[[ARENA_ALIGNED]], %[[D0]][1]
+// CHECK:         %[[D2:.*]] = llvm.insertvalue %arg28, %[[D1]][2]
+// CHECK:         %[[D3:.*]] = llvm.insertvalue %arg29, %[[D2]][3, 0]
+// CHECK:         %[[ARENA:.*]] = llvm.insertvalue %arg30, %[[D3]][4, 0]
+// matmul with the transposed weight read in place
+// CHECK:         llvm.fmul
+// CHECK:         llvm.fadd
+// bias + relu + exp: one fused loop nest
+// CHECK:         llvm.fadd
+// CHECK-NEXT:    llvm.intr.maximum
+// CHECK-NEXT:    llvm.intr.exp
+// the row sum's buffer: a byte offset into the arena's aligned pointer
+// CHECK:         %[[BASE:.*]] = llvm.extractvalue %[[ARENA]][1]
+// CHECK-NEXT:    llvm.getelementptr %[[BASE]][%{{.*}}] : (!llvm.ptr, i64) -> !llvm.ptr, i8
+// CHECK:         llvm.fadd
+// CHECK:         llvm.fdiv
+// CHECK:         llvm.return{{$}}
+
+// Fully lowered: no other dialect is left, nothing is heap-allocated.
+// LLVM-ONLY-NOT: tcc_graph.
+// LLVM-ONLY-NOT: func.func
+// LLVM-ONLY-NOT: {{ (linalg|tensor|memref|bufferization|arith|math|scf|cf|affine|index)\.}}
+// LLVM-ONLY-NOT: unrealized_conversion_cast
+// LLVM-ONLY-NOT: malloc
+
+module attributes {tcc.symbols = {s0 = [1 : i64, 8 : i64]}} {
+  func.func @forward(%x: tensor<?x4xf32> {tcc.name = "x", tcc.role = "input", tcc.sizes = ["s0", 4]},
+                     %w: tensor<3x4xf32> {tcc.name = "lin.weight", tcc.role = "weight", tcc.sizes = [3, 4]},
+                     %b: tensor<3xf32> {tcc.name = "lin.bias", tcc.role = "weight", tcc.sizes = [3]}) -> tensor<?x3xf32> {
+    %0 = tcc_graph.operator "torch.ops.aten.linear.default"(%x, %w, %b) {operand_names = ["input", "weight", "bias"], args = {}} : (tensor<?x4xf32>, tensor<3x4xf32>, tensor<3xf32>) -> tensor<?x3xf32>
+    %1 = tcc_graph.operator "torch.ops.aten.relu.default"(%0) {operand_names = ["self"], args = {}} : (tensor<?x3xf32>) -> tensor<?x3xf32>
+    %2 = tcc_graph.operator "torch.ops.aten.exp.default"(%1) {operand_names = ["self"], args = {}} : (tensor<?x3xf32>) -> tensor<?x3xf32>
+    %3 = tcc_graph.operator "torch.ops.aten.sum.dim_IntList"(%2) {operand_names = ["self"], args = {dim = array<i64: 1>, keepdim = true}} : (tensor<?x3xf32>) -> tensor<?x1xf32>
+    %4 = tcc_graph.operator "torch.ops.aten.div.Tensor"(%2, %3) {operand_names = ["self", "other"], args = {}} : (tensor<?x3xf32>, tensor<?x1xf32>) -> tensor<?x3xf32>
+    return %4 : tensor<?x3xf32>
+  }
+}
