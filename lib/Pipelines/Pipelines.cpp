@@ -62,6 +62,8 @@ void tcc::buildPlanningPassPipeline(OpPassManager &pm, const CompileOptions &) {
 }
 
 void tcc::buildCpuToLLVMPassPipeline(OpPassManager &pm, const CompileOptions &) {
+  // One function per kernel: LLVM then optimizes each on its own (linear time).
+  pm.addPass(createOutlineKernelsPass());
   // Kernels as plain loops; LLVM vectorizes them when it emits host code.
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   pm.addPass(createLowerAffinePass());

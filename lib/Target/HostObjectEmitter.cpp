@@ -37,24 +37,31 @@ void addBlob(Module &m, StringRef name, StringRef sizeName, ArrayRef<char> bytes
                      ConstantInt::get(i64, size), sizeName);
 }
 
-/// void tcc_model_forward(int64_t *packed): loads one word per parameter of
-/// the expanded `forward` and calls it.
-Error addEntryWrapper(Module &m) {
-  Function *impl = m.getFunction("forward");
-  if (!impl)
-    return createStringError(inconvertibleErrorCode(), "no 'forward' function to wrap");
+/// `entryName(int64_t *packed[, void *stream])`: loads one word per
+/// parameter of the expanded `impl` (all but a trailing stream) and calls it.
+/// The CPU entry is tcc_model_forward(packed) around `forward`; the CUDA entry
+/// tcc_model_forward_cuda(packed, stream) around `forward_cuda`, whose last
+/// parameter is the stream its kernels are launched on.
+Error addEntryWrapper(Module &m, Function *impl, StringRef entryName, bool withStream) {
   impl->setLinkage(GlobalValue::InternalLinkage);
   LLVMContext &ctx = m.getContext();
   auto *ptrTy = PointerType::getUnqual(ctx);
   auto *i64 = Type::getInt64Ty(ctx);
-  auto *fnTy = FunctionType::get(Type::getVoidTy(ctx), {ptrTy}, false);
-  Function *entry = Function::Create(fnTy, GlobalValue::ExternalLinkage, "tcc_model_forward", m);
+  SmallVector<Type *> params{ptrTy};
+  if (withStream)
+    params.push_back(ptrTy);
+  auto *fnTy = FunctionType::get(Type::getVoidTy(ctx), params, false);
+  Function *entry = Function::Create(fnTy, GlobalValue::ExternalLinkage, entryName, m);
   IRBuilder<> b(BasicBlock::Create(ctx, "entry", entry));
   SmallVector<Value *> args;
-  for (auto [i, param] : enumerate(impl->args())) {
+  size_t packedParams = impl->arg_size() - (withStream ? 1 : 0);
+  if (withStream && (impl->arg_size() == 0 || !impl->getArg(packedParams)->getType()->isPointerTy()))
+    return createStringError(inconvertibleErrorCode(),
+                             "the CUDA entry function lacks its trailing stream parameter");
+  for (size_t i = 0; i < packedParams; ++i) {
     Value *slot = b.CreateConstGEP1_64(i64, entry->getArg(0), i);
     Value *word = b.CreateLoad(i64, slot);
-    Type *t = param.getType();
+    Type *t = impl->getArg(i)->getType();
     if (t->isPointerTy())
       args.push_back(b.CreateIntToPtr(word, t));
     else if (t->isIntegerTy(64))
@@ -63,8 +70,35 @@ Error addEntryWrapper(Module &m) {
       return createStringError(inconvertibleErrorCode(),
                                "unexpected parameter type in the entry function");
   }
+  if (withStream)
+    args.push_back(entry->getArg(1));
   b.CreateCall(impl, args);
   b.CreateRetVoid();
+  // Only the entry is exported: kernels and `forward` stay private to the
+  // object, so several models can be linked into one program.
+  for (Function &f : m) {
+    if (f.isDeclaration() || &f == entry)
+      continue;
+    f.setLinkage(GlobalValue::InternalLinkage);
+    // Outlined kernels stay separate functions (see tcc-outline-kernels).
+    if (f.getName().contains("_kernel_"))
+      f.addFnAttr(Attribute::NoInline);
+  }
+  return Error::success();
+}
+
+/// Wraps `forward` (CPU) and `forward_cuda` (CUDA), whichever are present.
+Error addEntryWrappers(Module &m) {
+  Function *cpu = m.getFunction("forward");
+  Function *cuda = m.getFunction("forward_cuda");
+  if (!cpu && !cuda)
+    return createStringError(inconvertibleErrorCode(), "no 'forward' function to wrap");
+  if (cpu)
+    if (Error e = addEntryWrapper(m, cpu, "tcc_model_forward", /*withStream=*/false))
+      return e;
+  if (cuda)
+    if (Error e = addEntryWrapper(m, cuda, "tcc_model_forward_cuda", /*withStream=*/true))
+      return e;
   return Error::success();
 }
 
@@ -122,7 +156,7 @@ tcc::buildHostModule(mlir::ModuleOp module, LLVMContext &llvmContext,
   if (!m)
     return createStringError(inconvertibleErrorCode(),
                              "translation of the LLVM dialect to LLVM IR failed");
-  if (Error e = addEntryWrapper(*m))
+  if (Error e = addEntryWrappers(*m))
     return std::move(e);
   addBlob(*m, "tcc_model_manifest_json", "tcc_model_manifest_size",
           ArrayRef<char>(manifestJson.data(), manifestJson.size()), 8, true);

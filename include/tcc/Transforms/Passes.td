@@ -86,4 +86,38 @@ def PlanMemoryPass : Pass<"tcc-plan-memory", "mlir::ModuleOp"> {
   ];
 }
 
+def OutlineKernelsPass : Pass<"tcc-outline-kernels", "mlir::ModuleOp"> {
+  let summary = "Move each structured op of an entry into its own private function";
+  let description = [{
+    After memory planning, every top-level `linalg` op of each planned
+    function (one with a `tcc.arena` argument) becomes a call to a private
+    `@<function>_kernel_<N>` that holds just that op. Constants the op's
+    region captures are cloned inside; other captured values become
+    arguments. Each kernel is then optimized by LLVM on its own (and marked
+    `no_inline`), which keeps host-code optimization time linear in the
+    number of kernels instead of superlinear in one huge function, and gives
+    later passes (GPU launch, threading) a unit to work on.
+
+    Before:
+    ```mlir
+    func.func @forward(%x: memref<4xf32>, %out: memref<4xf32>, %arena: memref<?xi8> {tcc.arena}) {
+      linalg.generic ... ins(%x) outs(%out) { ... }
+      return
+    }
+    ```
+    After:
+    ```mlir
+    func.func @forward(...) {
+      call @forward_kernel_0(%x, %out) : (memref<4xf32>, memref<4xf32>) -> ()
+      return
+    }
+    func.func private @forward_kernel_0(%arg0: memref<4xf32>, %arg1: memref<4xf32>) attributes {no_inline} {
+      linalg.generic ... ins(%arg0) outs(%arg1) { ... }
+      return
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::func::FuncDialect"];
+}
+
 #endif // TCC_TRANSFORMS_PASSES
