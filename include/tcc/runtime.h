@@ -198,6 +198,17 @@ TCC_API tcc_status tcc_model_run(tcc_model *model, const tcc_tensor *inputs,
                                  int32_t num_inputs, const tcc_tensor *outputs,
                                  int32_t num_outputs);
 
+/** As tcc_model_run. Tensors on TCC_DEVICE_CUDA (device pointers of the
+ *  current CUDA context, or of device 0's primary context if none is current)
+ *  are run by enqueueing the model's kernels on `stream` (a CUstream; NULL is
+ *  the default stream) without waiting for them; tcc_model_run waits. The
+ *  first CUDA run of an instance allocates its arena and copies the weights
+ *  to the device (again after a weight is rebound). Runs of one instance share
+ *  its arena: keep them on one stream. CPU tensors run as in tcc_model_run. */
+TCC_API tcc_status tcc_model_run_on_stream(tcc_model *model, const tcc_tensor *inputs,
+                                           int32_t num_inputs, const tcc_tensor *outputs,
+                                           int32_t num_outputs, void *stream);
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif

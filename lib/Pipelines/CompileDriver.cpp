@@ -9,7 +9,9 @@
 
 #include "tcc/Frontend/ExportedProgramReader.h"
 #include "tcc/Frontend/FrontendError.h"
+#include "tcc/Frontend/TorchScript/TorchScriptReader.h"
 #include "tcc/Import/GraphImporter.h"
+#include "tcc/Pipelines/CudaPipeline.h"
 #include "tcc/Pipelines/Pipelines.h"
 #include "tcc/Pipelines/Registration.h"
 #include "tcc/Target/HostObjectEmitter.h"
@@ -25,6 +27,7 @@
 #include "mlir/Pass/PassRegistry.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FileUtilities.h"
 #include "llvm/Support/Format.h"
@@ -206,7 +209,20 @@ int tcc::compileModel(const CompileOptions &options, const char *argv0) {
   timer.start("read");
   frontend::ExportedProgram program;
   try {
-    program = frontend::readExportedProgram(options.input);
+    if (frontend::isTorchScriptInput(options.input)) {
+      // A TorchScript dump (text starting with "graph(") or torch.jit.save archive.
+      frontend::TorchScriptOptions ts;
+      ts.input = options.input;
+      ts.weights = options.weights;
+      ts.inputShapes = options.inputShapes;
+      ts.symbols = options.symbols;
+      program = frontend::readTorchScript(ts);
+    } else {
+      if (!options.weights.empty() || !options.inputShapes.empty() || !options.symbols.empty())
+        throw frontend::FrontendError(options.input + ": --weights, --input-shape and --symbol "
+                                      "apply to TorchScript input only");
+      program = frontend::readExportedProgram(options.input);
+    }
   } catch (const frontend::FrontendError &e) {
     llvm::errs() << "tcc: error: " << e.what() << "\n";
     return kExitUserError;
@@ -247,7 +263,16 @@ int tcc::compileModel(const CompileOptions &options, const char *argv0) {
   CompilePhase last = options.compileTo;
   if (options.emit == OutputKind::MLIR && last == CompilePhase::Output)
     last = CompilePhase::LLVM;
-  auto runPipeline = [&](CompilePhase from, CompilePhase to, const char *name) -> bool {
+  // --target: which lowerings run after the plan (cpu, cuda, or both).
+  bool wantCpu = false, wantCuda = false;
+  for (llvm::StringRef t : llvm::split(llvm::StringRef(options.target), ','))
+    (t.trim() == "cuda" ? wantCuda : wantCpu) = true;
+  if (options.emit == OutputKind::PTX && !wantCuda) {
+    llvm::errs() << "tcc compile: error: --emit ptx needs --target cuda\n";
+    return kExitUsage;
+  }
+  auto runPipeline = [&](CompilePhase from, CompilePhase to, const char *name,
+                         ModuleOp target, bool cuda) -> bool {
     timer.start(name);
     PassManager pm(&ctx);
     pm.enableVerifier(options.verifyEach);
@@ -267,15 +292,46 @@ int tcc::compileModel(const CompileOptions &options, const char *argv0) {
       pm.enableTiming();
     if (from == CompilePhase::Graph)
       buildCompilePassPipeline(pm, options, std::min(to, CompilePhase::Planned));
+    else if (cuda)
+      buildCudaToLLVMPassPipeline(pm, options);
     else
       buildCpuToLLVMPassPipeline(pm, options);
-    return succeeded(pm.run(*module));
+    return succeeded(pm.run(target));
   };
-  if (failed(success(runPipeline(CompilePhase::Graph, last, "pipeline"))))
+  if (failed(success(runPipeline(CompilePhase::Graph, last, "pipeline", *module, false))))
     return diagnostics.errorCount() ? kExitUserError : kExitInternal;
   PlannedArena arena = readArenaPlan(*module);
-  if (last >= CompilePhase::LLVM && !runPipeline(CompilePhase::LLVM, last, "lower-llvm"))
-    return kExitInternal;
+  // Both targets: the planned module is lowered twice and the CUDA copy's
+  // host code merged into the CPU one (forward + forward_cuda).
+  std::vector<std::string> ptx;
+  if (last >= CompilePhase::LLVM) {
+    OwningOpRef<ModuleOp> cudaModule;
+    if (wantCuda && wantCpu)
+      cudaModule = module->clone();
+    if (wantCpu && !runPipeline(CompilePhase::LLVM, last, "lower-llvm", *module, false))
+      return kExitInternal;
+    if (wantCuda) {
+      ModuleOp cuda = cudaModule ? *cudaModule : *module;
+      if (!runPipeline(CompilePhase::LLVM, last, "lower-cuda", cuda, true))
+        return diagnostics.errorCount() ? kExitUserError : kExitInternal;
+      ptx = collectPtx(cuda);
+      if (cudaModule && failed(mergeCudaHostModule(*module, *cudaModule)))
+        return kExitInternal;
+    }
+  }
+  if (options.emit == OutputKind::PTX) {
+    std::string text;
+    for (const std::string &p : ptx)
+      text += p;
+    if (options.output == "-")
+      llvm::outs() << text;
+    else if (!writeFile(options.output, text)) {
+      llvm::errs() << "tcc: error: cannot write " << options.output << "\n";
+      return kExitUserError;
+    }
+    timer.report();
+    return kExitOk;
+  }
 
   if (options.emit == OutputKind::MLIR || last < CompilePhase::Output) {
     std::string text;
@@ -297,7 +353,19 @@ int tcc::compileModel(const CompileOptions &options, const char *argv0) {
   ManifestInfo info;
   info.modelName = llvm::sys::path::stem(options.output).str();
   info.weightsEmbedded = !options.externalWeights;
-  std::string manifest = buildManifest(program, signature, weights, arena, info).dump(2);
+  nlohmann::json manifestJson = buildManifest(program, signature, weights, arena, info);
+  if (wantCuda) {
+    // The CUDA entry takes the same packed arguments, as device pointers.
+    manifestJson["targets"] = wantCpu ? nlohmann::json{"cpu", "cuda"} : nlohmann::json{"cuda"};
+    if (!wantCpu) {
+      for (auto &input : manifestJson["inputs"])
+        input["device"] = "cuda";
+      manifestJson["entry"]["symbol"] = "tcc_model_forward_cuda";
+    } else {
+      manifestJson["entry"]["cuda_symbol"] = "tcc_model_forward_cuda";
+    }
+  }
+  std::string manifest = manifestJson.dump(2);
   std::string guardsPath = replaceExtension(options.output, ".guards.json");
   if (!writeFile(guardsPath, manifest + "\n")) {
     llvm::errs() << "tcc: error: cannot write " << guardsPath << "\n";

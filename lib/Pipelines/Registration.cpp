@@ -4,6 +4,7 @@
 #include "dialects/TccGraph/IR/TccGraphDialect.h"
 #include "dialects/TccGraph/Transforms/Passes.h"
 #include "tcc/Conversion/Passes.h"
+#include "tcc/Pipelines/CudaPipeline.h"
 #include "tcc/Pipelines/Pipelines.h"
 #include "tcc/Transforms/Passes.h"
 
@@ -68,6 +69,8 @@ void tcc::registerTccDialects(mlir::DialectRegistry &registry) {
   mlir::registerConvertMathToLLVMInterface(registry);
   mlir::index::registerConvertIndexToLLVMInterface(registry);
   mlir::cf::registerConvertControlFlowToLLVMInterface(registry);
+  // gpu, nvvm and their translations, for --target cuda.
+  tcc::registerCudaDialects(registry);
 }
 
 void tcc::registerTccPasses() {
@@ -75,6 +78,7 @@ void tcc::registerTccPasses() {
   tcc::registerTccConversionPasses();
   tcc::registerTccTransformsPasses();
   tcc::registerTccPipelines();
+  tcc::registerCudaPasses();
   // The upstream passes tcc's pipelines are made of, so tcc-opt can run each.
   mlir::registerTransformsPasses();
   mlir::registerConversionPasses();

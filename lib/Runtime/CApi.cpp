@@ -252,4 +252,19 @@ TCC_API tcc_status tcc_model_run(tcc_model *model, const tcc_tensor *inputs,
   }
 }
 
+TCC_API tcc_status tcc_model_run_on_stream(tcc_model *model, const tcc_tensor *inputs,
+                                           int32_t numInputs, const tcc_tensor *outputs,
+                                           int32_t numOutputs, void *stream) {
+  TCC_CHECK_MODEL(model, TCC_ERROR_INVALID_ARGUMENT);
+  if (numInputs < 0 || numOutputs < 0)
+    return invalidArgument("negative tensor count");
+  try {
+    model->model->runOnStream(inputs, static_cast<size_t>(numInputs), outputs,
+                              static_cast<size_t>(numOutputs), stream);
+    return TCC_OK;
+  } catch (...) {
+    return reportCurrentException();
+  }
+}
+
 } // extern "C"

@@ -12,6 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <set>
 
 using nlohmann::json;
@@ -405,7 +406,12 @@ SymbolBindings GuardManifest::bindInputs(const tcc_tensor *tensors, size_t count
     if (t.dtype != static_cast<int32_t>(spec.dtype))
       guardViolation(prefix + ": expected dtype " + dtypeName(spec.dtype) + ", got " +
                      dtypeText(t.dtype));
-    if (t.device != spec.device) {
+    // A model with both paths takes either device (all inputs on one, which
+    // Model::run checks); otherwise the manifest's device.
+    bool anyDevice = std::find(targets.begin(), targets.end(), "cpu") != targets.end() &&
+                     std::find(targets.begin(), targets.end(), "cuda") != targets.end() &&
+                     (t.device == TCC_DEVICE_CPU || t.device == TCC_DEVICE_CUDA);
+    if (!anyDevice && t.device != spec.device) {
       const char *actual = deviceName(t.device);
       guardViolation(prefix + ": expected device " + deviceName(spec.device) + ", got " +
                      (actual ? actual : "device code " + std::to_string(t.device)));

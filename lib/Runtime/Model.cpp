@@ -8,6 +8,8 @@
 //===----------------------------------------------------------------------===//
 #include "tcc/Runtime/Model.h"
 
+#include "tcc/Runtime/CudaDriver.h"
+#include "tcc/Runtime/MlirGpuRuntime.h"
 #include "tcc/Runtime/RuntimeError.h"
 
 #include <cstdlib>
@@ -51,6 +53,15 @@ int64_t elementCount(const int64_t *sizes, size_t rank) {
 
 } // namespace
 
+/// What a CUDA run needs on the device: the context the instance was first
+/// run in, its arena and a copy of every weight.
+struct cuda::DeviceState {
+  cuda::CUcontext context = nullptr;
+  cuda::DeviceBuffer arena;
+  cuda::DeviceBuffer weights;
+  std::vector<const void *> weightPointers;
+};
+
 void Model::FreeDeleter::operator()(void *p) const { std::free(p); }
 
 Model::AlignedBuffer Model::allocateAligned(size_t bytes) {
@@ -67,10 +78,11 @@ Model::AlignedBuffer Model::allocateAligned(size_t bytes) {
 }
 
 Model::Model(std::string manifestJson, const uint8_t *weights, size_t weightsSize,
-             ForwardFn forward)
+             ForwardFn forward, CudaForwardFn cudaForward)
     : manifestJson_(std::move(manifestJson)),
-      manifest_(GuardManifest::parse(manifestJson_)), forward_(forward) {
-  if (!forward_)
+      manifest_(GuardManifest::parse(manifestJson_)), forward_(forward),
+      cudaForward_(cudaForward) {
+  if (!forward_ && !cudaForward_)
     throw RuntimeError(TCC_ERROR_INVALID_ARGUMENT, "the model has no forward function");
   weights_.assign(manifest_.weights.size(), nullptr);
   for (size_t i = 0; i < manifest_.weights.size(); ++i) {
@@ -112,6 +124,7 @@ void Model::bindWeight(std::string_view name, const void *data, size_t bytes) {
                              "), got " + std::to_string(bytes));
     std::lock_guard<std::mutex> lock(mutex_);
     weights_[i] = data;
+    deviceWeightsStale_ = true;
     return;
   }
   throw RuntimeError(TCC_ERROR_INVALID_ARGUMENT,
@@ -139,6 +152,7 @@ void Model::loadWeightsFile(const std::string &path) {
   for (size_t i = 0; i < manifest_.weights.size(); ++i)
     weights_[i] = buffer.get() + manifest_.weights[i].offset;
   loadedWeights_ = std::move(buffer);
+  deviceWeightsStale_ = true;
 }
 
 //===----------------------------------------------------------------------===//
@@ -151,7 +165,8 @@ std::vector<std::vector<int64_t>> Model::outputSizes(const tcc_tensor *inputs,
 }
 
 void Model::checkOutputs(const tcc_tensor *outputs, size_t numOutputs,
-                         const std::vector<std::vector<int64_t>> &expected) const {
+                         const std::vector<std::vector<int64_t>> &expected,
+                         int32_t device) const {
   if (numOutputs != manifest_.outputs.size())
     throw RuntimeError(TCC_ERROR_INVALID_ARGUMENT,
                        "expected " + std::to_string(manifest_.outputs.size()) +
@@ -168,8 +183,9 @@ void Model::checkOutputs(const tcc_tensor *outputs, size_t numOutputs,
     if (t.dtype != static_cast<int32_t>(spec.dtype))
       fail(std::string("expected dtype ") + dtypeName(spec.dtype) + ", got " +
            tcc_dtype_name(t.dtype));
-    if (t.device != TCC_DEVICE_CPU)
-      fail("expected device cpu");
+    if (t.device != device)
+      fail(device == TCC_DEVICE_CUDA ? "expected device cuda, as the inputs"
+                                     : "expected device cpu, as the inputs");
     const std::vector<int64_t> &sizes = expected[i];
     if (t.rank != static_cast<int32_t>(sizes.size()) || (t.rank && !t.sizes) ||
         !std::equal(sizes.begin(), sizes.end(), t.sizes))
@@ -181,7 +197,8 @@ void Model::checkOutputs(const tcc_tensor *outputs, size_t numOutputs,
 }
 
 void Model::packArguments(const tcc_tensor *inputs, const tcc_tensor *outputs,
-                          const SymbolBindings &symbols) {
+                          const SymbolBindings &symbols, const void *const *weights,
+                          const void *arena) {
   packed_.clear();
   std::vector<int64_t> sizes;
   for (const EntryArg &a : manifest_.entryArgs) {
@@ -201,12 +218,12 @@ void Model::packArguments(const tcc_tensor *inputs, const tcc_tensor *outputs,
       sizes.clear();
       for (const SymbolicExpr &e : w.sizes)
         sizes.push_back(e.evaluate(symbols));
-      appendDescriptor(packed_, weights_[a.index], sizes.data(), a.rank);
+      appendDescriptor(packed_, weights[a.index], sizes.data(), a.rank);
       break;
     }
     case EntryArgRole::Arena: {
       int64_t bytes = manifest_.arena.bytes;
-      appendDescriptor(packed_, arena_.get(), &bytes, 1);
+      appendDescriptor(packed_, arena, &bytes, 1);
       break;
     }
     }
@@ -215,19 +232,41 @@ void Model::packArguments(const tcc_tensor *inputs, const tcc_tensor *outputs,
 
 void Model::run(const tcc_tensor *inputs, size_t numInputs, const tcc_tensor *outputs,
                 size_t numOutputs) {
+  runOnStream(inputs, numInputs, outputs, numOutputs, /*stream=*/nullptr,
+              /*synchronize=*/true);
+}
+
+void Model::runOnStream(const tcc_tensor *inputs, size_t numInputs, const tcc_tensor *outputs,
+                        size_t numOutputs, void *stream, bool synchronize) {
   SymbolBindings symbols = manifest_.bindInputs(inputs, numInputs);
+  // The inputs pick the path (the guards checked each against the manifest);
+  // a model without inputs runs where its outputs are.
+  int32_t device = numInputs ? inputs[0].device
+                   : numOutputs && outputs ? outputs[0].device
+                                           : static_cast<int32_t>(TCC_DEVICE_CPU);
   for (size_t i = 0; i < numInputs; ++i) {
     const tcc_tensor &t = inputs[i];
     if (!t.data && elementCount(t.sizes, t.rank) != 0)
       throw RuntimeError(TCC_ERROR_INVALID_ARGUMENT,
                          "input '" + manifest_.inputs[i].name + "' (#" + std::to_string(i) +
                              "): data is NULL");
-    if (t.device != TCC_DEVICE_CPU)
-      throw RuntimeError(TCC_ERROR_UNSUPPORTED,
-                         "input '" + manifest_.inputs[i].name +
-                             "': this runtime runs the CPU path only");
+    if (t.device != device)
+      throw RuntimeError(TCC_ERROR_INVALID_ARGUMENT,
+                         "input '" + manifest_.inputs[i].name + "' (#" + std::to_string(i) +
+                             "): all inputs must be on one device");
   }
-  checkOutputs(outputs, numOutputs, manifest_.outputSizes(symbols));
+  if (device == TCC_DEVICE_CUDA && !cudaForward_)
+    throw RuntimeError(TCC_ERROR_UNSUPPORTED,
+                       "model '" + manifest_.model +
+                           "' has no CUDA path (compile it with --target cuda)");
+  if (device == TCC_DEVICE_CPU && !forward_)
+    throw RuntimeError(TCC_ERROR_UNSUPPORTED,
+                       "model '" + manifest_.model +
+                           "' has no CPU path (it was compiled with --target cuda)");
+  if (device != TCC_DEVICE_CPU && device != TCC_DEVICE_CUDA)
+    throw RuntimeError(TCC_ERROR_UNSUPPORTED,
+                       "unknown device code " + std::to_string(device));
+  checkOutputs(outputs, numOutputs, manifest_.outputSizes(symbols), device);
 
   std::lock_guard<std::mutex> lock(mutex_);
   for (size_t i = 0; i < weights_.size(); ++i)
@@ -236,8 +275,56 @@ void Model::run(const tcc_tensor *inputs, size_t numInputs, const tcc_tensor *ou
                          "weight '" + manifest_.weights[i].name + "' (#" + std::to_string(i) +
                              ") is not embedded and was never bound "
                              "(tcc_model_bind_weight or tcc_model_load_weights)");
-  packArguments(inputs, outputs, symbols);
+  if (device == TCC_DEVICE_CUDA)
+    return runCuda(inputs, outputs, symbols, stream, synchronize);
+  packArguments(inputs, outputs, symbols, weights_.data(), arena_.get());
   forward_(packed_.data());
+}
+
+void Model::runCuda(const tcc_tensor *inputs, const tcc_tensor *outputs,
+                    const SymbolBindings &symbols, void *stream, bool synchronize) {
+  const cuda::Driver &d = cuda::Driver::get();
+  cuda::CUcontext current = cuda::ensureContext();
+  if (!device_) {
+    auto state = std::make_unique<cuda::DeviceState>();
+    state->context = current;
+    state->arena = cuda::DeviceBuffer(static_cast<size_t>(manifest_.arena.bytes));
+    device_ = std::move(state);
+  } else if (current != device_->context) {
+    throw RuntimeError(TCC_ERROR_INVALID_ARGUMENT,
+                       "model '" + manifest_.model +
+                           "': this instance holds device memory of another CUDA context; "
+                           "create one instance per context");
+  }
+  if (deviceWeightsStale_) {
+    // One allocation, each weight at a 256-byte aligned offset.
+    std::vector<size_t> offsets;
+    size_t total = 0;
+    for (const WeightSpec &w : manifest_.weights) {
+      offsets.push_back(total);
+      total += (static_cast<size_t>(w.bytes) + 255) / 256 * 256;
+    }
+    cuda::DeviceBuffer buffer(total);
+    device_->weightPointers.assign(weights_.size(), nullptr);
+    for (size_t i = 0; i < weights_.size(); ++i) {
+      cuda::CUdeviceptr at = buffer.get() + offsets[i];
+      if (manifest_.weights[i].bytes)
+        d.check(d.cuMemcpyHtoD(at, weights_[i], static_cast<size_t>(manifest_.weights[i].bytes)),
+                "copying weight '" + manifest_.weights[i].name + "' to the device");
+      device_->weightPointers[i] = reinterpret_cast<const void *>(static_cast<uintptr_t>(at));
+    }
+    device_->weights = std::move(buffer);
+    deviceWeightsStale_ = false;
+  }
+  packArguments(inputs, outputs, symbols, device_->weightPointers.data(), device_->arena.data());
+  (void)takeKernelLaunchError();
+  cudaForward_(packed_.data(), stream);
+  std::string error = takeKernelLaunchError();
+  if (!error.empty())
+    throw RuntimeError(TCC_ERROR_INTERNAL, error);
+  if (synchronize)
+    d.check(d.cuStreamSynchronize(static_cast<cuda::CUstream>(stream)),
+            "running model '" + manifest_.model + "' (cuStreamSynchronize)");
 }
 
 } // namespace tcc

@@ -77,7 +77,8 @@ Error addEntryWrapper(Module &m, Function *impl, StringRef entryName, bool withS
   // Only the entry is exported: kernels and `forward` stay private to the
   // object, so several models can be linked into one program.
   for (Function &f : m) {
-    if (f.isDeclaration() || &f == entry)
+    // tcc_model_forward and tcc_model_forward_cuda: both entries stay.
+    if (f.isDeclaration() || f.getName().starts_with("tcc_model_"))
       continue;
     f.setLinkage(GlobalValue::InternalLinkage);
     // Outlined kernels stay separate functions (see tcc-outline-kernels).

@@ -10,6 +10,18 @@
 // planned at s0 = 8 (8 x 4 bytes); everything else is computed in the output.
 
 // CHECK:       module attributes {tcc.arena_size = 32 : i64, tcc.symbols = {s0 = [1, 8]}}
+// Each kernel is its own function (tcc-outline-kernels), defined before the entry.
+// The matmul reads the transposed weight in place:
+// CHECK:       llvm.func @forward_kernel_1(
+// CHECK:         llvm.fmul
+// CHECK-NEXT:    llvm.fadd
+// bias + relu + exp: one fused loop nest
+// CHECK:       llvm.func @forward_kernel_2(
+// CHECK:         llvm.fadd
+// CHECK-NEXT:    llvm.intr.maximum
+// CHECK-NEXT:    llvm.intr.exp
+// CHECK:       llvm.func @forward_kernel_5(
+// CHECK:         llvm.fdiv
 // CHECK-LABEL: llvm.func @forward(
 // x: memref<?x4xf32>
 // CHECK-SAME:    %arg0: !llvm.ptr, %arg1: !llvm.ptr, %arg2: i64, %arg3: i64, %arg4: i64, %arg5: i64, %arg6: i64,
@@ -22,25 +34,16 @@
 // arena: memref<?xi8>
 // CHECK-SAME:    %[[ARENA_ALLOC:arg26]]: !llvm.ptr, %[[ARENA_ALIGNED:arg27]]: !llvm.ptr, %arg28: i64, %arg29: i64, %arg30: i64)
 // CHECK-SAME:    tcc.arena_size = 32 : i64
-// CHECK-SAME:    tcc.memory_plan = [{bytes = 32 : i64, first = {{[0-9]+}} : i64, last = {{[0-9]+}} : i64, offset = 0 : i64}]
-// CHECK:         %[[D0:.*]] = llvm.insertvalue %[[ARENA_ALLOC]], %{{.*}}[0] : !llvm.struct<(ptr, ptr, i64, array<1 x i64>, array<1 x i64>)>
-// CHECK:         %[[D1:.*]] = llvm.insertvalue %[[ARENA_ALIGNED]], %[[D0]][1]
-// CHECK:         %[[D2:.*]] = llvm.insertvalue %arg28, %[[D1]][2]
-// CHECK:         %[[D3:.*]] = llvm.insertvalue %arg29, %[[D2]][3, 0]
-// CHECK:         %[[ARENA:.*]] = llvm.insertvalue %arg30, %[[D3]][4, 0]
-// matmul with the transposed weight read in place
-// CHECK:         llvm.fmul
-// CHECK:         llvm.fadd
-// bias + relu + exp: one fused loop nest
-// CHECK:         llvm.fadd
-// CHECK-NEXT:    llvm.intr.maximum
-// CHECK-NEXT:    llvm.intr.exp
-// the row sum's buffer: a byte offset into the arena's aligned pointer
-// CHECK:         %[[BASE:.*]] = llvm.extractvalue %[[ARENA]][1]
-// CHECK-NEXT:    llvm.getelementptr %[[BASE]][%{{.*}}] : (!llvm.ptr, i64) -> !llvm.ptr, i8
-// CHECK:         llvm.fadd
-// CHECK:         llvm.fdiv
-// CHECK:         llvm.return{{$}}
+// The entry builds the arena descriptor; the row sum is a byte offset into it.
+// CHECK:         llvm.insertvalue %[[ARENA_ALLOC]], %{{.*}}[0] : !llvm.struct<(ptr, ptr, i64, array<1 x i64>, array<1 x i64>)>
+// CHECK:         llvm.call @forward_kernel_0(
+// CHECK:         llvm.call @forward_kernel_1(
+// CHECK:         llvm.call @forward_kernel_2(
+// CHECK:         llvm.getelementptr %{{.*}}[%{{.*}}] : (!llvm.ptr, i64) -> !llvm.ptr, i8
+// CHECK:         llvm.call @forward_kernel_3(
+// CHECK:         llvm.call @forward_kernel_4(
+// CHECK:         llvm.call @forward_kernel_5(
+// CHECK-NEXT:    llvm.return
 
 // Fully lowered: no other dialect is left, nothing is heap-allocated.
 // LLVM-ONLY-NOT: tcc_graph.

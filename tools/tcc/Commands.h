@@ -37,6 +37,7 @@ struct RunOptions {
   std::string outDir;                   // where output_<i>.npy are written ("" = don't write)
   std::vector<std::string> expect;      // "file.npy" per output in order, or "i=file.npy"
   double rtol = 1e-5;                   // max |out-ref| / max |ref| allowed with --expect
+  std::string device = "cpu";           // cpu | cuda: where inputs/outputs live for the run
   int bench = 0;                        // >0: time this many runs after one warm-up
   bool printOutputs = true;             // print a short summary of each output
 };

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 #include "Commands.h"
 #include "ModelLibrary.h"
+#include "tcc/Runtime/CudaDriver.h"
 
 #include "tcc/Support/DType.h"
 #include "tcc/Support/Npy.h"
@@ -330,9 +331,44 @@ int run(const RunOptions &opts) {
     outputTensors.push_back({out.data.data(), static_cast<int32_t>(out.dtype), TCC_DEVICE_CPU,
                              static_cast<int32_t>(out.sizes.size()), out.sizes.data()});
   }
+  // --device cuda: the same tensors in device memory, copied in before and
+  // out after every run (through the CUDA driver, opened on demand).
+  std::vector<cuda::DeviceBuffer> deviceBuffers;
+  std::vector<tcc_tensor> runInputs = inputTensors, runOutputs = outputTensors;
+  auto bytesOf = [](const tcc_tensor &t) {
+    size_t n = dtypeSize(static_cast<DType>(t.dtype));
+    for (int32_t d = 0; d < t.rank; ++d)
+      n *= static_cast<size_t>(t.sizes[d]);
+    return n;
+  };
+  if (opts.device == "cuda") {
+    try {
+      cuda::ensureContext();
+      for (std::vector<tcc_tensor> *ts : {&runInputs, &runOutputs})
+        for (tcc_tensor &t : *ts) {
+          deviceBuffers.emplace_back(bytesOf(t));
+          t.data = deviceBuffers.back().data();
+          t.device = TCC_DEVICE_CUDA;
+        }
+    } catch (const std::exception &e) {
+      throw RunFailure{kExitUserError, e.what()};
+    }
+  }
   auto runOnce = [&] {
-    check(lib, api.run(lib.model(), inputTensors.data(), static_cast<int32_t>(inputTensors.size()),
-                       outputTensors.data(), static_cast<int32_t>(outputTensors.size())));
+    const cuda::Driver *d = opts.device == "cuda" ? &cuda::Driver::get() : nullptr;
+    if (d)
+      for (size_t i = 0; i < runInputs.size(); ++i)
+        d->check(d->cuMemcpyHtoD(reinterpret_cast<uintptr_t>(runInputs[i].data),
+                                 inputTensors[i].data, bytesOf(inputTensors[i])),
+                 "copying input " + std::to_string(i) + " to the device");
+    check(lib, api.run(lib.model(), runInputs.data(), static_cast<int32_t>(runInputs.size()),
+                       runOutputs.data(), static_cast<int32_t>(runOutputs.size())));
+    if (d)
+      for (size_t i = 0; i < runOutputs.size(); ++i)
+        d->check(d->cuMemcpyDtoH(outputTensors[i].data,
+                                 reinterpret_cast<uintptr_t>(runOutputs[i].data),
+                                 bytesOf(outputTensors[i])),
+                 "copying output " + std::to_string(i) + " from the device");
   };
   runOnce();
 

@@ -32,14 +32,14 @@ int main(int argc, char **argv) {
       "compile", "Compile model.pt2 / model.json into model.so (or .o, .mlir, .ll)");
   // Input paths are not checked here (CLI::ExistingFile): a missing or unreadable model is
   // an input error (exit 1, one line from the command), not a usage error (exit 2).
-  compileCmd->add_option("input", c.input, "torch.export archive (.pt2) or bare model.json")
+  compileCmd->add_option("input", c.input, "torch.export archive (.pt2), bare model.json, TorchScript graph dump or torch.jit.save archive")
       ->required();
   compileCmd->add_option("-o,--output", c.output,
                          "Output path; the extension picks the kind unless --emit is given:\n"
                          ".so shared object, .o relocatable object, .mlir IR, .ll LLVM IR")
       ->required();
-  compileCmd->add_option("--emit", emit, "so | obj | mlir | llvm")
-      ->check(CLI::IsMember({"so", "obj", "mlir", "llvm"}));
+  compileCmd->add_option("--emit", emit, "so | obj | mlir | llvm | ptx (the kernels' PTX text)")
+      ->check(CLI::IsMember({"so", "obj", "mlir", "llvm", "ptx"}));
   compileCmd->add_option("--compile-to", compileTo,
                          "Stop after a phase and write its IR: graph | linalg | bufferized | "
                          "planned | llvm")
@@ -47,8 +47,11 @@ int main(int argc, char **argv) {
   compileCmd->add_flag("--external-weights", c.externalWeights,
                        "Keep weights out of the object; they are written beside it as <name>.weights.bin "
                        "(or bound by name at run time)");
-  compileCmd->add_option("--target", c.target, "Code paths to generate (this build: cpu)")
-      ->check(CLI::IsMember({"cpu"}));
+  compileCmd->add_option("--target", c.target,
+                         "Code paths to generate: cpu | cuda | cpu,cuda (one artifact, both)")
+      ->check(CLI::IsMember({"cpu", "cuda", "cpu,cuda", "cuda,cpu"}));
+  compileCmd->add_option("--arch", c.arch, "CUDA architecture of the PTX: sm_80 | sm_90")
+      ->check(CLI::IsMember({"sm_80", "sm_90"}));
   compileCmd->add_option("--precision", c.precision, "Arithmetic precision (this build: fp32)")
       ->check(CLI::IsMember({"fp32"}));
   compileCmd->add_option("--dump-ir-after-all", c.dumpIRAfterAll,
@@ -60,6 +63,14 @@ int main(int argc, char **argv) {
   compileCmd->add_option("-O", c.optLevel, "LLVM optimization level for host code (0-3)")
       ->check(CLI::Range(0, 3));
   compileCmd->add_option("--cxx", c.cxx, "C++ driver used to link model.so (default: c++)");
+  compileCmd->add_option("--weights", c.weights,
+                         "TorchScript: the module's torch.jit.save archive (parameters by "
+                         "attribute path, e.g. lin.weight)");
+  compileCmd->add_option("--input-shape", c.inputShapes,
+                         "TorchScript: shape of an input the dump does not give, NAME=DIMS "
+                         "(x=10x100, x=Bx100, x=2x3:int64); repeatable");
+  compileCmd->add_option("--symbol", c.symbols,
+                         "TorchScript: range of a symbolic dimension, NAME=MIN:MAX; repeatable");
 
   // run
   RunOptions run;
@@ -75,6 +86,9 @@ int main(int argc, char **argv) {
                      "Expected output FILE.npy per output (or I=FILE.npy); exit 1 on mismatch");
   runCmd->add_option("--rtol", run.rtol, "Tolerance for --expect: max|out-ref| / max|ref|");
   runCmd->add_option("--bench", run.bench, "Time N runs after a warm-up");
+  runCmd->add_option("--device", run.device,
+                     "cpu, or cuda: copy inputs to the GPU, run the CUDA path, copy outputs back")
+      ->check(CLI::IsMember({"cpu", "cuda"}));
 
   // inspect
   InspectOptions inspect;
@@ -96,7 +110,8 @@ int main(int argc, char **argv) {
       if (!emit.empty())
         c.emit = emit == "so" ? OutputKind::SharedObject
                  : emit == "obj" ? OutputKind::Object
-                 : emit == "mlir" ? OutputKind::MLIR : OutputKind::LLVMIR;
+                 : emit == "mlir" ? OutputKind::MLIR
+                 : emit == "ptx"  ? OutputKind::PTX : OutputKind::LLVMIR;
       else {
         auto ends = [&](const char *ext) {
           std::string e(ext);
@@ -105,7 +120,8 @@ int main(int argc, char **argv) {
         };
         c.emit = ends(".o") ? OutputKind::Object
                  : ends(".mlir") || c.output == "-" ? OutputKind::MLIR
-                 : ends(".ll") ? OutputKind::LLVMIR : OutputKind::SharedObject;
+                 : ends(".ll") ? OutputKind::LLVMIR
+                 : ends(".ptx") ? OutputKind::PTX : OutputKind::SharedObject;
       }
       if (!compileTo.empty()) {
         parseCompilePhase(compileTo, c.compileTo);

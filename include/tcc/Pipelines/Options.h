@@ -18,7 +18,7 @@ enum class CompilePhase { Graph, Linalg, Bufferized, Planned, LLVM, Output };
 /// Parses "graph", "linalg", "bufferized", "planned", "llvm", "so"; false if unknown.
 bool parseCompilePhase(const std::string &name, CompilePhase &phase);
 
-enum class OutputKind { SharedObject, Object, MLIR, LLVMIR };
+enum class OutputKind { SharedObject, Object, MLIR, LLVMIR, PTX };
 
 struct CompileOptions {
   std::string input;                    ///< model.pt2 or model.json
@@ -26,7 +26,8 @@ struct CompileOptions {
   OutputKind emit = OutputKind::SharedObject;
   CompilePhase compileTo = CompilePhase::Output;
   bool externalWeights = false;         ///< leave weight bytes out of the object
-  std::string target = "cpu";           ///< cpu (cuda comes with the CUDA path)
+  std::string target = "cpu";           ///< cpu | cuda | cpu,cuda
+  std::string arch = "sm_90";           ///< CUDA target chip (sm_80, sm_90)
   std::string precision = "fp32";
   std::string dumpIRAfterAll;           ///< directory for numbered .mlir files
   std::vector<std::string> printIRAfter;///< pass arguments to print after
@@ -34,6 +35,10 @@ struct CompileOptions {
   bool verifyEach = true;
   int optLevel = 2;                     ///< LLVM optimization level for host code
   std::string cxx;                      ///< C++ driver used to link model.so ("" = find one)
+  // TorchScript input only (see docs/TORCHSCRIPT.md):
+  std::string weights;                  ///< --weights: the module's torch.jit.save archive
+  std::vector<std::string> inputShapes; ///< --input-shape NAME=DIMS[:DTYPE]
+  std::vector<std::string> symbols;     ///< --symbol NAME=MIN:MAX
 };
 
 } // namespace tcc

@@ -24,6 +24,14 @@ namespace tcc {
 /// The compiled CPU entry point: one pointer to the packed descriptors.
 using ForwardFn = void (*)(int64_t *packed);
 
+/// The compiled CUDA entry point: the packed descriptors (device pointers)
+/// and the stream its kernels are launched on.
+using CudaForwardFn = void (*)(int64_t *packed, void *stream);
+
+namespace cuda {
+struct DeviceState;
+} // namespace cuda
+
 /// Alignment of the arena and of loaded weight files, in bytes.
 constexpr size_t kRuntimeAlignment = 64;
 
@@ -31,9 +39,10 @@ class Model {
 public:
   /// Parses `manifestJson`, points every embedded weight into `weights`
   /// (`weightsSize` bytes, not copied; it must outlive the model) and
-  /// allocates the arena. Throws RuntimeError.
+  /// allocates the arena. Throws RuntimeError. Either entry may be null
+  /// (a model compiled for one target), not both.
   Model(std::string manifestJson, const uint8_t *weights, size_t weightsSize,
-        ForwardFn forward);
+        ForwardFn forward, CudaForwardFn cudaForward = nullptr);
   ~Model();
   Model(const Model &) = delete;
   Model &operator=(const Model &) = delete;
@@ -55,8 +64,15 @@ public:
 
   /// Checks inputs, outputs and weights, packs the descriptors and calls the
   /// forward function. Serialized per instance.
+  /// Tensors on TCC_DEVICE_CUDA run the CUDA entry on the default stream and
+  /// wait for it.
   void run(const tcc_tensor *inputs, size_t numInputs, const tcc_tensor *outputs,
            size_t numOutputs);
+
+  /// As run(); CUDA tensors are enqueued on `stream` (a CUstream, null for
+  /// the default stream) without waiting. CPU tensors run synchronously.
+  void runOnStream(const tcc_tensor *inputs, size_t numInputs, const tcc_tensor *outputs,
+                   size_t numOutputs, void *stream, bool synchronize = false);
 
   /// The arena the forward function receives.
   const uint8_t *arenaData() const { return arena_.get(); }
@@ -73,13 +89,19 @@ private:
   static AlignedBuffer allocateAligned(size_t bytes);
 
   void checkOutputs(const tcc_tensor *outputs, size_t numOutputs,
-                    const std::vector<std::vector<int64_t>> &expected) const;
+                    const std::vector<std::vector<int64_t>> &expected, int32_t device) const;
   void packArguments(const tcc_tensor *inputs, const tcc_tensor *outputs,
-                     const SymbolBindings &symbols);
+                     const SymbolBindings &symbols, const void *const *weights,
+                     const void *arena);
+  void runCuda(const tcc_tensor *inputs, const tcc_tensor *outputs,
+               const SymbolBindings &symbols, void *stream, bool synchronize);
 
   std::string manifestJson_;
   GuardManifest manifest_;
   ForwardFn forward_;
+  CudaForwardFn cudaForward_;
+  std::unique_ptr<cuda::DeviceState> device_; ///< created by the first CUDA run
+  bool deviceWeightsStale_ = true;            ///< host weights changed since upload
   std::vector<const void *> weights_;
   AlignedBuffer arena_;
   AlignedBuffer loadedWeights_;

@@ -68,8 +68,10 @@ struct Conv2dPattern : OpConversionPattern<Conv2dOp> {
     Value x = padSpatial(rewriter, loc, adaptor.getInput(), pads, pads,
                          tcc::floatAttr(rewriter, elt, 0.0));
     Value w = adaptor.getWeight();
-    SmallVector<OpFoldResult> sizes =
-        tcc::mixedSizes(rewriter, loc, resultType, batchFrom(adaptor.getInput(), 4));
+    auto sizesOr = tcc::mixedSizes(rewriter, loc, resultType, batchFrom(adaptor.getInput(), 4));
+    if (failed(sizesOr))
+      return rewriter.notifyMatchFailure(op, "only the batch dimension may be dynamic");
+    SmallVector<OpFoldResult> sizes = *sizesOr;
     Value init;
     if (Value bias = adaptor.getBias()) {
       // out[n, f, h, w] = bias[f]
@@ -163,8 +165,10 @@ struct MaxPool2dPattern : OpConversionPattern<MaxPool2dOp> {
     Type elt = resultType.getElementType();
     TypedAttr lowest = tcc::floatAttr(rewriter, elt, -std::numeric_limits<double>::infinity());
     Value x = poolInput(rewriter, op, adaptor.getInput(), lowest);
-    SmallVector<OpFoldResult> sizes =
-        tcc::mixedSizes(rewriter, loc, resultType, batchFrom(adaptor.getInput(), 4));
+    auto sizesOr = tcc::mixedSizes(rewriter, loc, resultType, batchFrom(adaptor.getInput(), 4));
+    if (failed(sizesOr))
+      return rewriter.notifyMatchFailure(op, "only the batch dimension may be dynamic");
+    SmallVector<OpFoldResult> sizes = *sizesOr;
     Value init = tcc::makeFilled(rewriter, loc, resultType, sizes, lowest);
     Value window = rewriter.create<tensor::EmptyOp>(loc, op.getKernel(), elt);
     Value result = rewriter
@@ -195,8 +199,10 @@ struct AvgPool2dPattern : OpConversionPattern<AvgPool2dOp> {
     Type elt = resultType.getElementType();
     TypedAttr zero = tcc::floatAttr(rewriter, elt, 0.0);
     Value x = poolInput(rewriter, op, adaptor.getInput(), zero);
-    SmallVector<OpFoldResult> sizes =
-        tcc::mixedSizes(rewriter, loc, resultType, batchFrom(adaptor.getInput(), 4));
+    auto sizesOr = tcc::mixedSizes(rewriter, loc, resultType, batchFrom(adaptor.getInput(), 4));
+    if (failed(sizesOr))
+      return rewriter.notifyMatchFailure(op, "only the batch dimension may be dynamic");
+    SmallVector<OpFoldResult> sizes = *sizesOr;
     Value init = tcc::makeFilled(rewriter, loc, resultType, sizes, zero);
     Value window = rewriter.create<tensor::EmptyOp>(loc, op.getKernel(), elt);
     Value sum = rewriter

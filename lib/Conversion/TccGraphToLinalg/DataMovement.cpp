@@ -30,8 +30,10 @@ struct TransposePattern : OpConversionPattern<TransposeOp> {
       from.push_back({adaptor.getInput(), perm[i]});
     }
     AffineMap inMap = AffineMap::get(rank, 0, inExprs, rewriter.getContext());
-    SmallVector<OpFoldResult> sizes = tcc::mixedSizes(rewriter, loc, resultType, from);
-    Value init = rewriter.create<tensor::EmptyOp>(loc, sizes, resultType.getElementType());
+    auto sizes = tcc::mixedSizes(rewriter, loc, resultType, from);
+    if (failed(sizes))
+      return rewriter.notifyMatchFailure(op, "dynamic size without a source");
+    Value init = rewriter.create<tensor::EmptyOp>(loc, *sizes, resultType.getElementType());
     Value result =
         rewriter
             .create<linalg::GenericOp>(
@@ -128,19 +130,21 @@ struct ConcatPattern : OpConversionPattern<ConcatOp> {
     auto resultType = cast<RankedTensorType>(op.getType());
     int64_t rank = resultType.getRank(), dim = op.getDim();
     ValueRange inputs = adaptor.getInputs();
-    SmallVector<std::pair<Value, int64_t>> from;
-    for (int64_t i = 0; i < rank; ++i)
-      from.push_back({inputs[0], i});
+    // Sizes: the first input's along every dim but `dim`, whose size is the
+    // sum of the inputs' sizes.
     SmallVector<OpFoldResult> sizes;
     for (int64_t i = 0; i < rank; ++i) {
-      if (i != dim || !ShapedType::isDynamic(resultType.getShape()[i])) {
-        sizes.push_back(tcc::mixedSizes(rewriter, loc, resultType, from)[i]);
-        continue;
+      if (!ShapedType::isDynamic(resultType.getShape()[i])) {
+        sizes.push_back(rewriter.getIndexAttr(resultType.getShape()[i]));
+      } else if (i != dim) {
+        sizes.push_back(rewriter.create<tensor::DimOp>(loc, inputs[0], i).getResult());
+      } else {
+        Value total = rewriter.create<arith::ConstantIndexOp>(loc, 0);
+        for (Value v : inputs)
+          total = rewriter.create<arith::AddIOp>(loc, total,
+                                                 rewriter.create<tensor::DimOp>(loc, v, dim));
+        sizes.push_back(total);
       }
-      Value total = rewriter.create<arith::ConstantIndexOp>(loc, 0);
-      for (Value v : inputs)
-        total = rewriter.create<arith::AddIOp>(loc, total, rewriter.create<tensor::DimOp>(loc, v, dim));
-      sizes.push_back(total);
     }
     Value dest = rewriter.create<tensor::EmptyOp>(loc, sizes, resultType.getElementType());
     OpFoldResult offset = rewriter.getIndexAttr(0);

@@ -43,8 +43,10 @@ Value buildElementwise(OpBuilder &b, Location loc, RankedTensorType resultType,
     maps.push_back(AffineMap::get(rank, 0, exprs, b.getContext()));
   }
   maps.push_back(b.getMultiDimIdentityMap(rank));
-  SmallVector<OpFoldResult> sizes = tcc::mixedSizes(b, loc, resultType, dynamicFrom);
-  Value init = b.create<tensor::EmptyOp>(loc, sizes, resultType.getElementType());
+  auto sizes = tcc::mixedSizes(b, loc, resultType, dynamicFrom);
+  if (failed(sizes))
+    return nullptr;
+  Value init = b.create<tensor::EmptyOp>(loc, *sizes, resultType.getElementType());
   SmallVector<utils::IteratorType> iters(rank, utils::IteratorType::parallel);
   auto generic = b.create<linalg::GenericOp>(
       loc, TypeRange{init.getType()}, operands, ValueRange{init}, maps, iters,
@@ -67,8 +69,10 @@ struct ElementwisePattern : OpConversionPattern<SrcOp> {
     auto type = cast<RankedTensorType>(op.getType());
     if (!isa<FloatType>(type.getElementType()))
       return rewriter.notifyMatchFailure(op, "only floating-point elementwise ops");
-    rewriter.replaceOp(op, buildElementwise(rewriter, op.getLoc(), type,
-                                            adaptor.getOperands(), fn));
+    Value result = buildElementwise(rewriter, op.getLoc(), type, adaptor.getOperands(), fn);
+    if (!result)
+      return rewriter.notifyMatchFailure(op, "dynamic result size without a source");
+    rewriter.replaceOp(op, result);
     return success();
   }
   ScalarFn fn;

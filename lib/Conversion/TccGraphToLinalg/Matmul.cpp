@@ -64,8 +64,10 @@ struct MatmulPattern : OpConversionPattern<MatmulOp> {
     AffineMap outMap = AffineMap::get(numLoops, 0, outExprs, rewriter.getContext());
 
     Type elt = resultType.getElementType();
-    SmallVector<OpFoldResult> sizes = tcc::mixedSizes(rewriter, loc, resultType, dynamicFrom);
-    Value init = tcc::makeFilled(rewriter, loc, resultType, sizes, tcc::floatAttr(rewriter, elt, 0.0));
+    auto sizes = tcc::mixedSizes(rewriter, loc, resultType, dynamicFrom);
+    if (failed(sizes))
+      return rewriter.notifyMatchFailure(op, "dynamic size without a source");
+    Value init = tcc::makeFilled(rewriter, loc, resultType, *sizes, tcc::floatAttr(rewriter, elt, 0.0));
     SmallVector<utils::IteratorType> iters(rank, utils::IteratorType::parallel);
     iters.push_back(utils::IteratorType::reduction);
     auto generic = rewriter.create<linalg::GenericOp>(

@@ -13,9 +13,10 @@ void populateConvPoolToLinalgPatterns(mlir::RewritePatternSet &patterns);
 void populateReductionToLinalgPatterns(mlir::RewritePatternSet &patterns);
 void populateDataMovementToLinalgPatterns(mlir::RewritePatternSet &patterns);
 
-/// Sizes of `type` as OpFoldResults; dynamic ones are taken from `like`'s
-/// dimension `dynamicFrom[i]` (one entry per result dim, -1 = none known).
-llvm::SmallVector<mlir::OpFoldResult>
+/// Sizes of `type` as OpFoldResults; dynamic ones are taken from
+/// `dynamicFrom[i]` = (value, dim) (one entry per result dim). Fails when a
+/// dynamic size has no source, so the pattern fails instead of crashing.
+mlir::FailureOr<llvm::SmallVector<mlir::OpFoldResult>>
 mixedSizes(mlir::OpBuilder &b, mlir::Location loc, mlir::RankedTensorType type,
            llvm::ArrayRef<std::pair<mlir::Value, int64_t>> dynamicFrom);
 /// A tensor.empty of `type` filled with `value`.

@@ -35,7 +35,10 @@ struct ReducePattern : OpConversionPattern<SrcOp> {
         from.push_back({x, i});
       }
     auto keptType = RankedTensorType::get(kept, elt);
-    SmallVector<OpFoldResult> sizes = tcc::mixedSizes(rewriter, loc, keptType, from);
+    auto sizesOr = tcc::mixedSizes(rewriter, loc, keptType, from);
+    if (failed(sizesOr))
+      return rewriter.notifyMatchFailure(op, "dynamic size without a source");
+    SmallVector<OpFoldResult> sizes = *sizesOr;
     double initValue = kind == Kind::Max ? -std::numeric_limits<double>::infinity() : 0.0;
     Value init = tcc::makeFilled(rewriter, loc, keptType, sizes,
                                  tcc::floatAttr(rewriter, elt, initValue));

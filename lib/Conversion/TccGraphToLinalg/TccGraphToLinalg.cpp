@@ -17,7 +17,7 @@ namespace tcc {
 
 using namespace mlir;
 
-SmallVector<OpFoldResult>
+FailureOr<SmallVector<OpFoldResult>>
 tcc::mixedSizes(OpBuilder &b, Location loc, RankedTensorType type,
                 ArrayRef<std::pair<Value, int64_t>> dynamicFrom) {
   SmallVector<OpFoldResult> sizes;
@@ -27,8 +27,9 @@ tcc::mixedSizes(OpBuilder &b, Location loc, RankedTensorType type,
       sizes.push_back(b.getIndexAttr(s));
       continue;
     }
+    if (i >= (int64_t)dynamicFrom.size() || !dynamicFrom[i].first)
+      return failure();
     auto [v, d] = dynamicFrom[i];
-    assert(v && "dynamic result size with no source");
     sizes.push_back(b.create<tensor::DimOp>(loc, v, d).getResult());
   }
   return sizes;

@@ -345,7 +345,9 @@ private:
   }
 
   PyRef reduce(const PyRef &callable, const PyRef &args, size_t at) {
-    const std::string name = callable->kind == PyObject::Global ? callable->s : "";
+    if (callable->kind != PyObject::Global)
+      fail("REDUCE of something that is not a class or function", at);
+    const std::string name = callable->s;
     const std::vector<PyRef> &a = args->items;
     if (name == "torch._utils._rebuild_tensor_v2" || name == "torch._utils._rebuild_tensor") {
       // (storage, storage_offset, size, stride, ...)

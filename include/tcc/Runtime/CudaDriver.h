@@ -1,0 +1,92 @@
+//===- CudaDriver.h - the CUDA driver API, opened with dlopen -------------===//
+//
+// The runtime never links libcuda: it opens `libcuda.so.1` on first use, so
+// model.so and the tcc tool load (and run the CPU path) on a machine without
+// a GPU. Every failure is a RuntimeError with the driver's own error name and
+// text, never an abort.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TCC_RUNTIME_CUDADRIVER_H
+#define TCC_RUNTIME_CUDADRIVER_H
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+namespace tcc::cuda {
+
+// The driver API's handle types, without cuda.h.
+using CUresult = int;
+using CUdevice = int;
+using CUdeviceptr = unsigned long long;
+using CUcontext = struct CUctx_st *;
+using CUmodule = struct CUmod_st *;
+using CUfunction = struct CUfunc_st *;
+using CUstream = struct CUstream_st *;
+
+/// The resolved entry points of libcuda. Obtain with Driver::get().
+struct Driver {
+  CUresult (*cuInit)(unsigned);
+  CUresult (*cuDeviceGet)(CUdevice *, int);
+  CUresult (*cuDeviceGetCount)(int *);
+  CUresult (*cuDevicePrimaryCtxRetain)(CUcontext *, CUdevice);
+  CUresult (*cuCtxGetCurrent)(CUcontext *);
+  CUresult (*cuCtxSetCurrent)(CUcontext);
+  CUresult (*cuModuleLoadDataEx)(CUmodule *, const void *, unsigned, int *, void **);
+  CUresult (*cuModuleUnload)(CUmodule);
+  CUresult (*cuModuleGetFunction)(CUfunction *, CUmodule, const char *);
+  CUresult (*cuLaunchKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned,
+                             unsigned, unsigned, CUstream, void **, void **);
+  CUresult (*cuStreamCreate)(CUstream *, unsigned);
+  CUresult (*cuStreamDestroy)(CUstream);
+  CUresult (*cuStreamSynchronize)(CUstream);
+  CUresult (*cuMemAlloc)(CUdeviceptr *, size_t);
+  CUresult (*cuMemFree)(CUdeviceptr);
+  CUresult (*cuMemcpyHtoD)(CUdeviceptr, const void *, size_t);
+  CUresult (*cuMemcpyDtoH)(void *, CUdeviceptr, size_t);
+  CUresult (*cuMemcpyHtoDAsync)(CUdeviceptr, const void *, size_t, CUstream);
+  CUresult (*cuGetErrorName)(CUresult, const char **);
+  CUresult (*cuGetErrorString)(CUresult, const char **);
+
+  /// The driver, loaded and initialized (cuInit) once per process. Throws
+  /// RuntimeError(TCC_ERROR_UNSUPPORTED) when libcuda cannot be opened, lacks
+  /// a symbol, or cuInit fails (no device, driver too old).
+  static const Driver &get();
+
+  /// Throws RuntimeError naming `what` (e.g. "cuMemAlloc(4096 bytes)") and
+  /// the driver's error if `result` is not CUDA_SUCCESS.
+  void check(CUresult result, const std::string &what) const;
+
+  /// "CUDA_ERROR_OUT_OF_MEMORY: out of memory" for `result`.
+  std::string errorText(CUresult result) const;
+};
+
+/// The context current on this thread; if there is none, device 0's primary
+/// context is retained and made current (what the CUDA runtime and PyTorch
+/// use, so pointers from either are valid here). Throws RuntimeError.
+CUcontext ensureContext();
+
+/// Device memory owned by one object (cuMemAlloc / cuMemFree).
+class DeviceBuffer {
+public:
+  DeviceBuffer() = default;
+  explicit DeviceBuffer(size_t bytes);
+  ~DeviceBuffer();
+  DeviceBuffer(DeviceBuffer &&other) noexcept;
+  DeviceBuffer &operator=(DeviceBuffer &&other) noexcept;
+  DeviceBuffer(const DeviceBuffer &) = delete;
+  DeviceBuffer &operator=(const DeviceBuffer &) = delete;
+
+  CUdeviceptr get() const { return ptr_; }
+  void *data() const { return reinterpret_cast<void *>(static_cast<uintptr_t>(ptr_)); }
+  size_t bytes() const { return bytes_; }
+
+private:
+  void reset();
+  CUdeviceptr ptr_ = 0;
+  size_t bytes_ = 0;
+};
+
+} // namespace tcc::cuda
+
+#endif // TCC_RUNTIME_CUDADRIVER_H

@@ -1,0 +1,200 @@
+//===- MlirGpuRuntime.cpp - the mgpu* calls of MLIR's gpu-to-llvm code ----===//
+//
+// The host code that MLIR 22 emits for `gpu.binary` + `gpu.launch_func`
+// (mlir/lib/Target/LLVMIR/Dialect/GPU/SelectObjectAttr.cpp) calls:
+//
+//   global ctor:  ptr  mgpuModuleLoadJIT(ptr ptx, i32 optLevel)   (format=isa)
+//                 ptr  mgpuModuleLoad(ptr blob, i64 size)         (cubin/fatbin)
+//   global dtor:  void mgpuModuleUnload(ptr module)
+//   each launch:  ptr  mgpuModuleGetFunction(ptr module, ptr name)
+//                 void mgpuLaunchKernel(ptr fn, i64 gx, gy, gz, bx, by, bz,
+//                                       i32 smem, ptr stream, ptr params,
+//                                       ptr extra, i64 paramCount)
+//   (launches without a stream operand also create, synchronize and destroy
+//    one: mgpuStreamCreate / mgpuStreamSynchronize / mgpuStreamDestroy.)
+//
+// The constructors run when model.so is loaded, on machines without a GPU
+// too, so loading is lazy: mgpuModuleLoad* only records the image; the first
+// mgpuModuleGetFunction in a context JITs it there (cuModuleLoadDataEx).
+// None of these functions can return an error to the generated code, so a
+// failure is recorded in a per-thread slot, every later call on the thread
+// becomes a no-op, and the runtime turns the slot into a RuntimeError once the
+// entry function returns (takeKernelLaunchError). Nothing aborts.
+//
+//===----------------------------------------------------------------------===//
+#include "tcc/Runtime/MlirGpuRuntime.h"
+
+#include "tcc/Runtime/CudaDriver.h"
+#include "tcc/Runtime/RuntimeError.h"
+
+#include <cstring>
+#include <mutex>
+#include <string>
+#include <utility>
+#include <vector>
+
+using namespace tcc;
+using namespace tcc::cuda;
+
+namespace {
+
+thread_local std::string launchError;
+
+void recordError(const std::string &message) {
+  if (launchError.empty())
+    launchError = message;
+}
+
+/// One embedded kernel image, loaded into each context that launches from it.
+struct LazyModule {
+  const void *image;
+  size_t size; // 0 for NUL-terminated PTX
+  std::mutex mutex;
+  struct Loaded {
+    CUcontext context;
+    CUmodule module;
+    std::vector<std::pair<std::string, CUfunction>> functions;
+  };
+  std::vector<Loaded> loaded;
+
+  /// The module of the current context, loaded on first use. Throws.
+  Loaded &forCurrentContext(const Driver &d) {
+    CUcontext ctx = ensureContext();
+    for (Loaded &l : loaded)
+      if (l.context == ctx)
+        return l;
+    // The JIT's error log names the PTX line when the image is rejected.
+    char log[4096] = {0};
+    constexpr int kErrorLogBuffer = 5, kErrorLogBufferSize = 6; // CUjit_option
+    int options[] = {kErrorLogBuffer, kErrorLogBufferSize};
+    void *values[] = {log, reinterpret_cast<void *>(static_cast<uintptr_t>(sizeof log))};
+    CUmodule module = nullptr;
+    CUresult r = d.cuModuleLoadDataEx(&module, image, 2, options, values);
+    if (r != 0)
+      throw RuntimeError(TCC_ERROR_INTERNAL,
+                         "cuda: loading the model's kernels (cuModuleLoadDataEx) failed: " +
+                             d.errorText(r) + (log[0] ? std::string("\n") + log : ""));
+    loaded.push_back({ctx, module, {}});
+    return loaded.back();
+  }
+
+  CUfunction function(const char *name) {
+    const Driver &d = Driver::get();
+    std::lock_guard<std::mutex> lock(mutex);
+    Loaded &l = forCurrentContext(d);
+    for (auto &[n, fn] : l.functions)
+      if (n == name)
+        return fn;
+    CUfunction fn = nullptr;
+    d.check(d.cuModuleGetFunction(&fn, l.module, name),
+            std::string("cuModuleGetFunction('") + name + "')");
+    l.functions.emplace_back(name, fn);
+    return fn;
+  }
+
+  ~LazyModule() {
+    // Runs from the model's global destructor (dlclose or exit): unload what
+    // was loaded, ignoring errors of a driver that is shutting down.
+    if (loaded.empty())
+      return;
+    try {
+      const Driver &d = Driver::get();
+      for (Loaded &l : loaded)
+        (void)d.cuModuleUnload(l.module);
+    } catch (...) {
+    }
+  }
+};
+
+} // namespace
+
+std::string tcc::takeKernelLaunchError() { return std::exchange(launchError, std::string()); }
+
+extern "C" {
+
+void *mgpuModuleLoad(void *data, size_t size) {
+  return new (std::nothrow) LazyModule{data, size, {}, {}};
+}
+
+void *mgpuModuleLoadJIT(void *data, int /*optLevel*/) {
+  return new (std::nothrow) LazyModule{data, 0, {}, {}};
+}
+
+void mgpuModuleUnload(void *module) { delete static_cast<LazyModule *>(module); }
+
+void *mgpuModuleGetFunction(void *module, const char *name) {
+  if (!launchError.empty())
+    return nullptr;
+  if (!module) {
+    recordError("cuda: the model's kernel module was not registered (out of memory at load)");
+    return nullptr;
+  }
+  try {
+    return static_cast<LazyModule *>(module)->function(name);
+  } catch (const std::exception &e) {
+    recordError(e.what());
+    return nullptr;
+  }
+}
+
+void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY, intptr_t gridZ,
+                      intptr_t blockX, intptr_t blockY, intptr_t blockZ, int32_t smem,
+                      void *stream, void **params, void ** /*extra*/, size_t /*paramCount*/) {
+  if (!launchError.empty() || !function)
+    return;
+  // An empty tensor gives an empty grid: nothing to do (cuLaunchKernel
+  // would reject it).
+  if (gridX <= 0 || gridY <= 0 || gridZ <= 0)
+    return;
+  try {
+    const Driver &d = Driver::get();
+    d.check(d.cuLaunchKernel(static_cast<CUfunction>(function), static_cast<unsigned>(gridX),
+                             static_cast<unsigned>(gridY), static_cast<unsigned>(gridZ),
+                             static_cast<unsigned>(blockX), static_cast<unsigned>(blockY),
+                             static_cast<unsigned>(blockZ), static_cast<unsigned>(smem),
+                             static_cast<CUstream>(stream), params, nullptr),
+            "cuLaunchKernel(grid " + std::to_string(gridX) + "x" + std::to_string(gridY) + "x" +
+                std::to_string(gridZ) + ", block " + std::to_string(blockX) + "x" +
+                std::to_string(blockY) + "x" + std::to_string(blockZ) + ")");
+  } catch (const std::exception &e) {
+    recordError(e.what());
+  }
+}
+
+void *mgpuStreamCreate() {
+  if (!launchError.empty())
+    return nullptr;
+  try {
+    const Driver &d = Driver::get();
+    ensureContext();
+    CUstream stream = nullptr;
+    d.check(d.cuStreamCreate(&stream, /*CU_STREAM_NON_BLOCKING=*/1), "cuStreamCreate");
+    return stream;
+  } catch (const std::exception &e) {
+    recordError(e.what());
+    return nullptr;
+  }
+}
+
+void mgpuStreamSynchronize(void *stream) {
+  if (!launchError.empty() || !stream)
+    return;
+  try {
+    const Driver &d = Driver::get();
+    d.check(d.cuStreamSynchronize(static_cast<CUstream>(stream)), "cuStreamSynchronize");
+  } catch (const std::exception &e) {
+    recordError(e.what());
+  }
+}
+
+void mgpuStreamDestroy(void *stream) {
+  if (!stream)
+    return;
+  try {
+    const Driver &d = Driver::get();
+    (void)d.cuStreamDestroy(static_cast<CUstream>(stream));
+  } catch (...) {
+  }
+}
+
+} // extern "C"
