@@ -202,8 +202,12 @@ def write_torchscript_case(out, name, model, inputs):
         torch.jit.save(traced, os.path.join(d, "model.pt"))
         with open(os.path.join(d, "graph.txt"), "w") as f:
             f.write(str(traced.inlined_graph))
+        frozen = torch.jit.freeze(traced)
         with open(os.path.join(d, "frozen_graph.txt"), "w") as f:
-            f.write(str(torch.jit.freeze(traced).graph))
+            f.write(str(frozen.graph))
+        # Freezing folds (e.g. batch norm into conv) into new weights that only
+        # the frozen module's own archive holds.
+        torch.jit.save(frozen, os.path.join(d, "frozen.pt"))
         try:
             scripted = torch.jit.freeze(torch.jit.script(model))
             with open(os.path.join(d, "scripted_frozen_graph.txt"), "w") as f:

@@ -129,7 +129,8 @@ struct Module {
 
 class CodeReader {
 public:
-  explicit CodeReader(const TorchScriptArchive &a) : archive(a) {}
+  CodeReader(const TorchScriptArchive &a, bool inputShapesGiven)
+      : archive(a), inputShapesGiven(inputShapesGiven) {}
 
   TsGraph run() {
     auto root = archive.moduleClasses.find("");
@@ -145,10 +146,12 @@ public:
       graph.inputs.push_back(TsValue{name, parseTsType("Tensor")});
       args.push_back(name);
     }
-    if (archive.tracedInputs.empty())
-      throw FrontendError(archive.path + " holds no traced example inputs (a scripted "
-                          "module?): " + std::string(kAdvice) +
-                          "; a dump also needs --input-shape for each input");
+    // Frozen and scripted archives keep no example inputs: --input-shape
+    // supplies the shapes instead.
+    if (archive.tracedInputs.empty() && !inputShapesGiven)
+      throw FrontendError(archive.path + " holds no traced example inputs: pass "
+                          "--input-shape for each input (e.g. x=2x3x16x16), or " +
+                          std::string(kAdvice));
     std::string result = call(m, "self", args, 0);
     graph.returns.push_back(result);
     graph.nodes = std::move(nodes);
@@ -163,6 +166,7 @@ private:
   };
 
   const TorchScriptArchive &archive;
+  bool inputShapesGiven;
   TsGraph graph;
   std::vector<TsNode> nodes;
   std::map<std::string, Module> modules; ///< graph values that are modules
@@ -627,6 +631,7 @@ private:
 };
 } // namespace
 
-TsGraph torchscript::graphFromArchiveCode(const TorchScriptArchive &archive) {
-  return CodeReader(archive).run();
+TsGraph torchscript::graphFromArchiveCode(const TorchScriptArchive &archive,
+                                          bool inputShapesGiven) {
+  return CodeReader(archive, inputShapesGiven).run();
 }

@@ -275,11 +275,18 @@ private:
       if (!in.archive)
         error(n, "parameter '" + path + "' needs its data: pass the module's archive with "
                  "--weights model.pt");
-      error(n, "parameter '" + path + "' is not in " + in.archive->path +
-                   (path.find("_fused_bn") != std::string::npos
-                        ? " (torch.jit.freeze folded a batch norm into it: pass the frozen "
-                          "module's own archive, torch.jit.save(torch.jit.freeze(m)))"
-                        : ""));
+      std::string hint;
+      if (!in.archive->constants.empty() && in.archive->tensors.empty())
+        // A frozen module's archive keeps its tensors as anonymous
+        // CONSTANTS.cN that a dump's names cannot be matched against.
+        hint = " (a frozen archive holds its tensors as unnamed constants: compile the "
+               "archive itself, `tcc compile " + in.archive->path +
+               " --input-shape NAME=DIMS`)";
+      else if (path.find("_fused_bn") != std::string::npos)
+        hint = " (torch.jit.freeze folded a batch norm into it: compile the frozen "
+               "module's own archive, torch.jit.save(torch.jit.freeze(m)), with "
+               "--input-shape)";
+      error(n, "parameter '" + path + "' is not in " + in.archive->path + hint);
     }
     std::string name = unique("p_" + path);
     p.tensorValues[name] = data.meta;

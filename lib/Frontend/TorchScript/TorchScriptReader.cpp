@@ -116,7 +116,7 @@ ExportedProgram frontend::readTorchScript(const TorchScriptOptions &options) {
     graph = parseTorchScriptGraph(*text, options.input);
   } else if (isTorchScriptArchive(options.input)) {
     TorchScriptArchive self = readTorchScriptArchive(options.input);
-    graph = graphFromArchiveCode(self);
+    graph = graphFromArchiveCode(self, !in.inputShapes.empty());
     in.positionalInputs = self.tracedInputs;
     if (!archive)
       archive = std::move(self);

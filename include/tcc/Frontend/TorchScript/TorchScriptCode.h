@@ -20,7 +20,7 @@ namespace tcc::frontend::torchscript {
 /// naming the code file and line for control flow, calls to functions
 /// (scripted code) and anything else outside the straight-line subset,
 /// with the advice to pass a graph dump or use torch.export.
-TsGraph graphFromArchiveCode(const TorchScriptArchive &archive);
+TsGraph graphFromArchiveCode(const TorchScriptArchive &archive, bool inputShapesGiven = false);
 
 } // namespace tcc::frontend::torchscript
 
