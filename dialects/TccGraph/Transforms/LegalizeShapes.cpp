@@ -81,29 +81,36 @@ Value makeSlice(OpBuilder &b, Location loc, Value x, int64_t dim, int64_t start,
                            b.getI64IntegerAttr(end), b.getI64IntegerAttr(step));
 }
 
-/// Checks that `dim` of `x` is static (slicing a symbolic dim is not supported).
-FailureOr<int64_t> staticDimSize(OperatorArgs &args, Value x, int64_t dim) {
-  int64_t size = cast<RankedTensorType>(x.getType()).getShape()[dim];
-  if (ShapedType::isDynamic(size))
-    return args.getOp().emitError("slicing along a symbolic dimension is not supported yet");
-  return size;
-}
-
-Results legalizeSlice(OperatorArgs &args, OpBuilder &b) {
+/// The operand `self` and its dimension `dim` (normalized), which must be
+/// static: slicing along a symbolic dimension is not supported yet.
+struct SlicedDim {
+  Value x;
+  int64_t dim, size;
+};
+FailureOr<SlicedDim> slicedDim(OperatorArgs &args) {
   Value x = args.tensor("self");
   if (!x)
     return args.getOp().emitError("expected a tensor operand 'self'");
-  int64_t rank = cast<RankedTensorType>(x.getType()).getRank();
-  int64_t dim = normalizeDim(args.getInt("dim").value_or(0), rank);
-  FailureOr<int64_t> size = staticDimSize(args, x, dim);
-  if (failed(size))
+  auto t = cast<RankedTensorType>(x.getType());
+  int64_t dim = normalizeDim(args.getInt("dim").value_or(0), t.getRank());
+  if (dim < 0 || dim >= t.getRank())
+    return args.getOp().emitError("dim ") << dim << " out of range for rank " << t.getRank();
+  int64_t size = t.getShape()[dim];
+  if (ShapedType::isDynamic(size))
+    return args.getOp().emitError("slicing along a symbolic dimension is not supported yet");
+  return SlicedDim{x, dim, size};
+}
+
+Results legalizeSlice(OperatorArgs &args, OpBuilder &b) {
+  FailureOr<SlicedDim> d = slicedDim(args);
+  if (failed(d))
     return failure();
   int64_t step = args.getInt("step").value_or(1);
   if (step < 1)
     return args.getOp().emitError("slice step must be positive");
-  return SmallVector<Value>{makeSlice(b, args.getOp().getLoc(), x, dim,
+  return SmallVector<Value>{makeSlice(b, args.getOp().getLoc(), d->x, d->dim,
                                       args.getInt("start").value_or(0),
-                                      args.getInt("end").value_or(*size), step)};
+                                      args.getInt("end").value_or(d->size), step)};
 }
 
 /// chunk / split / split_with_sizes: consecutive slices along dim.
@@ -122,13 +129,8 @@ Results splitInto(OperatorArgs &args, OpBuilder &b, ArrayRef<int64_t> sizes, Val
 }
 
 Results legalizeSplit(OperatorArgs &args, OpBuilder &b) {
-  Value x = args.tensor("self");
-  if (!x)
-    return args.getOp().emitError("expected a tensor operand 'self'");
-  int64_t rank = cast<RankedTensorType>(x.getType()).getRank();
-  int64_t dim = normalizeDim(args.getInt("dim").value_or(0), rank);
-  FailureOr<int64_t> size = staticDimSize(args, x, dim);
-  if (failed(size))
+  FailureOr<SlicedDim> d = slicedDim(args);
+  if (failed(d))
     return failure();
   SmallVector<int64_t> sizes;
   if (auto explicitSizes = args.getInts("split_sizes")) {
@@ -136,33 +138,28 @@ Results legalizeSplit(OperatorArgs &args, OpBuilder &b) {
   } else {
     int64_t each;
     if (auto chunks = args.getInt("chunks"))
-      each = (*size + *chunks - 1) / std::max<int64_t>(*chunks, 1);
+      each = (d->size + *chunks - 1) / std::max<int64_t>(*chunks, 1);
     else
-      each = args.getInt("split_size").value_or(*size);
+      each = args.getInt("split_size").value_or(d->size);
     if (each < 1)
       return args.getOp().emitError("split size must be positive");
-    for (int64_t s = 0; s < *size; s += each)
-      sizes.push_back(std::min(each, *size - s));
+    for (int64_t s = 0; s < d->size; s += each)
+      sizes.push_back(std::min(each, d->size - s));
   }
-  return splitInto(args, b, sizes, x, dim);
+  return splitInto(args, b, sizes, d->x, d->dim);
 }
 
 /// select(x, dim, i) = slice of length 1, reshaped without the dim.
 Results legalizeSelect(OperatorArgs &args, OpBuilder &b) {
-  Value x = args.tensor("self");
-  if (!x)
-    return args.getOp().emitError("expected a tensor operand 'self'");
-  int64_t rank = cast<RankedTensorType>(x.getType()).getRank();
-  int64_t dim = normalizeDim(args.getInt("dim").value_or(0), rank);
-  FailureOr<int64_t> size = staticDimSize(args, x, dim);
-  if (failed(size))
+  FailureOr<SlicedDim> d = slicedDim(args);
+  if (failed(d))
     return failure();
   int64_t index = args.getInt("index").value_or(0);
-  if (index < 0) index += *size;
-  if (index < 0 || index >= *size)
+  if (index < 0) index += d->size;
+  if (index < 0 || index >= d->size)
     return args.getOp().emitError("select index out of range");
   Location loc = args.getOp().getLoc();
-  Value s = makeSlice(b, loc, x, dim, index, index + 1, 1);
+  Value s = makeSlice(b, loc, d->x, d->dim, index, index + 1, 1);
   return SmallVector<Value>{b.create<ReshapeOp>(loc, args.resultType(), s)};
 }
 } // namespace
