@@ -49,6 +49,7 @@
 #include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
 #include "mlir/Transforms/Passes.h"
 
+#include <cstdlib>
 #include <numeric>
 
 using namespace mlir;
@@ -284,6 +285,14 @@ struct FinalizeGpuLaunchesPass
   }
 };
 
+/// $CUDA_ROOT, $CUDA_HOME or $CUDA_PATH, else /usr/local/cuda.
+std::string cudaToolkitPath() {
+  for (const char *var : {"CUDA_ROOT", "CUDA_HOME", "CUDA_PATH"})
+    if (const char *path = std::getenv(var); path && *path)
+      return path;
+  return "/usr/local/cuda";
+}
+
 } // namespace
 
 //===----------------------------------------------------------------------===//
@@ -318,6 +327,10 @@ void tcc::buildCudaToLLVMPassPipeline(OpPassManager &pm, const CompileOptions &o
   pm.addPass(createGpuNVVMAttachTarget(target));
   GpuModuleToBinaryPassOptions binary;
   binary.compilationTarget = "isa"; // PTX text; the driver JITs it at load
+  // libdevice (sin, exp, rsqrt, ...) comes from the toolkit; without
+  // CUDA_ROOT/CUDA_HOME/CUDA_PATH MLIR would not find it and silently leave
+  // __nv_* calls unresolved, so default to the toolkit every machine has.
+  binary.toolkitPath = cudaToolkitPath();
   pm.addPass(createGpuModuleToBinaryPass(binary));
 
   // Host side: as the CPU pipeline, plus gpu.launch_func → mgpu* calls.

@@ -73,6 +73,8 @@ void tcc::buildCpuToLLVMPassPipeline(OpPassManager &pm, const CompileOptions &) 
   pm.addPass(createLowerAffinePass());
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());
   pm.addPass(createConvertMathToLLVMPass());
+  // What LLVM has no intrinsic for (tanh, erf, ...) becomes a libm call.
+  pm.addPass(createConvertMathToLibmPass());
   pm.addPass(createArithToLLVMConversionPass());
   pm.addPass(createConvertIndexToLLVMPass());
   pm.addPass(createConvertFuncToLLVMPass());

@@ -88,6 +88,11 @@ def TccGraph_SqrtOp : TccGraph_UnaryOp<"sqrt", "square root">;
 def TccGraph_RsqrtOp : TccGraph_UnaryOp<"rsqrt", "reciprocal square root">;
 def TccGraph_NegOp : TccGraph_UnaryOp<"neg", "negation">;
 def TccGraph_ReluOp : TccGraph_UnaryOp<"relu", "max(x, 0)">;
+def TccGraph_TanhOp : TccGraph_UnaryOp<"tanh", "hyperbolic tangent">;
+def TccGraph_ErfOp : TccGraph_UnaryOp<"erf", "error function">;
+def TccGraph_LogOp : TccGraph_UnaryOp<"log", "natural logarithm">;
+def TccGraph_Log1pOp : TccGraph_UnaryOp<"log1p", "log(1 + x)">;
+def TccGraph_AbsOp : TccGraph_UnaryOp<"abs", "absolute value">;
 
 class TccGraph_BinaryOp<string mnemonic, string what> :
     TccGraph_Op<mnemonic, [Pure]> {
@@ -115,6 +120,7 @@ def TccGraph_SubOp : TccGraph_BinaryOp<"sub", "subtraction">;
 def TccGraph_MulOp : TccGraph_BinaryOp<"mul", "multiplication">;
 def TccGraph_DivOp : TccGraph_BinaryOp<"div", "true division">;
 def TccGraph_MaximumOp : TccGraph_BinaryOp<"maximum", "maximum">;
+def TccGraph_MinimumOp : TccGraph_BinaryOp<"minimum", "minimum">;
 
 //===----------------------------------------------------------------------===//
 // Linear algebra, convolution, pooling

@@ -83,6 +83,49 @@ Results identity(OperatorArgs &args, OpBuilder &) {
     return args.getOp().emitError("expected a tensor operand");
   return SmallVector<Value>{x};
 }
+/// The operand `self` (or `input`) of a pointwise activation.
+FailureOr<Value> activationInput(OperatorArgs &args) {
+  Value x = args.tensor("self");
+  if (!x)
+    x = args.tensor("input");
+  if (!x)
+    return args.getOp().emitError("expected a tensor operand 'self'");
+  return x;
+}
+
+/// Builds activations from the typed pointwise ops; `c(v)` is a scalar
+/// constant of the input's element type.
+struct ActivationBuilder {
+  OpBuilder &b;
+  Location loc;
+  Type elt;
+  Value c(double v) { return makeScalar(b, loc, elt, v); }
+  template <typename OpTy> Value bin(Value l, Value r) { return makeBinary<OpTy>(b, loc, l, r); }
+  template <typename OpTy> Value un(Value x) { return b.create<OpTy>(loc, x); }
+  Value sigmoid(Value x) {
+    return bin<DivOp>(c(1.0), bin<AddOp>(c(1.0), un<ExpOp>(un<NegOp>(x))));
+  }
+  Value clamp(Value x, std::optional<double> lo, std::optional<double> hi) {
+    if (lo) x = bin<MaximumOp>(x, c(*lo));
+    if (hi) x = bin<MinimumOp>(x, c(*hi));
+    return x;
+  }
+  Value hardsigmoid(Value x) { return clamp(bin<AddOp>(bin<DivOp>(x, c(6.0)), c(0.5)), 0.0, 1.0); }
+};
+
+/// A legalizer from a function of (builder, input, args).
+LegalizeFn activation(std::function<Value(ActivationBuilder &, Value, OperatorArgs &)> fn) {
+  return [fn](OperatorArgs &args, OpBuilder &b) -> Results {
+    FailureOr<Value> x = activationInput(args);
+    if (failed(x))
+      return failure();
+    Type elt = cast<RankedTensorType>(x->getType()).getElementType();
+    if (!isa<FloatType>(elt))
+      return args.getOp().emitError("activation on a non-floating-point tensor");
+    ActivationBuilder ab{b, args.getOp().getLoc(), elt};
+    return SmallVector<Value>{fn(ab, *x, args)};
+  };
+}
 } // namespace
 
 void tcc::graph::populateElementwiseLegalizers(LegalizerTable &t) {
@@ -105,12 +148,75 @@ void tcc::graph::populateElementwiseLegalizers(LegalizerTable &t) {
     t["aten.add_." + s] = inPlace(binary<AddOp>(true));
     t["aten.mul_." + s] = inPlace(binary<MulOp>(false));
   }
-  t["aten.maximum.default"] = [](OperatorArgs &args, OpBuilder &b) -> FailureOr<SmallVector<Value>> {
-    Value x = args.tensor("self"), y = args.tensor("other");
-    if (!x || !y)
-      return args.getOp().emitError("maximum expects two tensors");
-    return SmallVector<Value>{makeBinary<MaximumOp>(b, args.getOp().getLoc(), x, y)};
+  t["aten.maximum.default"] = binary<MaximumOp>(false);
+  t["aten.minimum.default"] = binary<MinimumOp>(false);
+  t["aten.tanh.default"] = unary<TanhOp>();
+  t["aten.erf.default"] = unary<ErfOp>();
+  t["aten.log.default"] = unary<LogOp>();
+  t["aten.log1p.default"] = unary<Log1pOp>();
+  t["aten.abs.default"] = unary<AbsOp>();
+  t["aten.sigmoid.default"] = activation([](ActivationBuilder &a, Value x, OperatorArgs &) {
+    return a.sigmoid(x);
+  });
+  t["aten.silu.default"] = activation([](ActivationBuilder &a, Value x, OperatorArgs &) {
+    return a.bin<MulOp>(x, a.sigmoid(x));
+  });
+  // gelu: exact 0.5 x (1 + erf(x / sqrt 2)); "tanh": 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))
+  t["aten.gelu.default"] = [](OperatorArgs &args, OpBuilder &b) -> FailureOr<SmallVector<Value>> {
+    auto approx = dyn_cast_or_null<StringAttr>(args.getOp().getArgs().get("approximate"));
+    bool useTanh = approx && approx.getValue() == "tanh";
+    if (approx && !useTanh && approx.getValue() != "none")
+      return args.getOp().emitError("gelu approximation '") << approx.getValue() << "' is unknown";
+    return activation([useTanh](ActivationBuilder &a, Value x, OperatorArgs &) {
+      Value inner;
+      if (useTanh) {
+        Value cube = a.bin<MulOp>(a.bin<MulOp>(x, x), x);
+        inner = a.un<TanhOp>(a.bin<MulOp>(a.c(0.7978845608028654),
+                                          a.bin<AddOp>(x, a.bin<MulOp>(a.c(0.044715), cube))));
+      } else {
+        inner = a.un<ErfOp>(a.bin<MulOp>(x, a.c(0.7071067811865476)));
+      }
+      return a.bin<MulOp>(a.bin<MulOp>(a.c(0.5), x), a.bin<AddOp>(a.c(1.0), inner));
+    })(args, b);
   };
+  t["aten.hardsigmoid.default"] = activation([](ActivationBuilder &a, Value x, OperatorArgs &) {
+    return a.hardsigmoid(x);
+  });
+  t["aten.hardswish.default"] = activation([](ActivationBuilder &a, Value x, OperatorArgs &) {
+    return a.bin<MulOp>(x, a.hardsigmoid(x));
+  });
+  t["aten.hardswish_.default"] = inPlace(t["aten.hardswish.default"]);
+  // leaky_relu(x, s) = max(x, 0) + s * min(x, 0)
+  t["aten.leaky_relu.default"] = activation([](ActivationBuilder &a, Value x, OperatorArgs &args) {
+    double slope = args.getFloat("negative_slope").value_or(0.01);
+    return a.bin<AddOp>(a.bin<MaximumOp>(x, a.c(0.0)),
+                        a.bin<MulOp>(a.c(slope), a.bin<MinimumOp>(x, a.c(0.0))));
+  });
+  // elu(x, alpha) = max(x, 0) + alpha * (exp(min(x, 0)) - 1)  (scale = input_scale = 1)
+  t["aten.elu.default"] = activation([](ActivationBuilder &a, Value x, OperatorArgs &args) {
+    double alpha = args.getFloat("alpha").value_or(1.0);
+    Value neg = a.bin<SubOp>(a.un<ExpOp>(a.bin<MinimumOp>(x, a.c(0.0))), a.c(1.0));
+    return a.bin<AddOp>(a.bin<MaximumOp>(x, a.c(0.0)), a.bin<MulOp>(a.c(alpha), neg));
+  });
+  // softplus(x, beta) = max(x, 0) + log1p(exp(-|beta x|)) / beta: stable for
+  // large |x|; above PyTorch's threshold the difference is below e^-threshold.
+  t["aten.softplus.default"] = activation([](ActivationBuilder &a, Value x, OperatorArgs &args) {
+    double beta = args.getFloat("beta").value_or(1.0);
+    Value bx = a.bin<MulOp>(a.c(beta), x);
+    Value tail = a.un<Log1pOp>(a.un<ExpOp>(a.un<NegOp>(a.un<AbsOp>(bx))));
+    return a.bin<AddOp>(a.bin<MaximumOp>(x, a.c(0.0)), a.bin<DivOp>(tail, a.c(beta)));
+  });
+  t["aten.clamp.default"] = activation([](ActivationBuilder &a, Value x, OperatorArgs &args) {
+    return a.clamp(x, args.getFloat("min"), args.getFloat("max"));
+  });
+  t["aten.hardtanh.default"] = activation([](ActivationBuilder &a, Value x, OperatorArgs &args) {
+    return a.clamp(x, args.getFloat("min_val").value_or(-1.0), args.getFloat("max_val").value_or(1.0));
+  });
+  t["aten.hardtanh_.default"] = inPlace(t["aten.hardtanh.default"]);
+  t["aten.relu6.default"] = activation([](ActivationBuilder &a, Value x, OperatorArgs &) {
+    return a.clamp(x, 0.0, 6.0);
+  });
+
   for (const char *name : {"aten.dropout.default", "aten.clone.default",
                            "aten.contiguous.default", "aten.alias.default",
                            "aten.detach.default"})

@@ -109,6 +109,12 @@ void tcc::populateElementwiseToLinalgPatterns(RewritePatternSet &patterns) {
   patterns.add<ElementwisePattern<MulOp>>(ctx, binaryFn<arith::MulFOp>());
   patterns.add<ElementwisePattern<DivOp>>(ctx, binaryFn<arith::DivFOp>());
   patterns.add<ElementwisePattern<MaximumOp>>(ctx, binaryFn<arith::MaximumFOp>());
+  patterns.add<ElementwisePattern<MinimumOp>>(ctx, binaryFn<arith::MinimumFOp>());
+  patterns.add<ElementwisePattern<TanhOp>>(ctx, unaryFn<math::TanhOp>());
+  patterns.add<ElementwisePattern<ErfOp>>(ctx, unaryFn<math::ErfOp>());
+  patterns.add<ElementwisePattern<LogOp>>(ctx, unaryFn<math::LogOp>());
+  patterns.add<ElementwisePattern<Log1pOp>>(ctx, unaryFn<math::Log1pOp>());
+  patterns.add<ElementwisePattern<AbsOp>>(ctx, unaryFn<math::AbsFOp>());
   patterns.add<ElementwisePattern<SinOp>>(ctx, unaryFn<math::SinOp>());
   patterns.add<ElementwisePattern<CosOp>>(ctx, unaryFn<math::CosOp>());
   patterns.add<ElementwisePattern<ExpOp>>(ctx, unaryFn<math::ExpOp>());

@@ -3,7 +3,7 @@ import re
 import sys
 
 text = sys.stdin.read()
-m = re.search(r'gpu\.binary @\w+\s*\[#gpu\.object<#nvvm\.target<[^>]*>, (?:properties = \{[^}]*\}, )?"((?:[^"\\]|\\.)*)"', text)
+m = re.search(r'gpu\.binary @\w+\s*\[#gpu\.object<#nvvm\.target<[^>]*>, (?:properties = \{[^}]*\}, )?(?:assembly = )?"((?:[^"\\]|\\.)*)"', text)
 if not m:
     sys.exit("no gpu.binary with PTX found")
 raw = m.group(1)
