@@ -1,0 +1,106 @@
+#!/usr/bin/env python3
+"""Runs compiled samples on the GPU (and CPU) through the Python loader and
+compares with PyTorch's outputs in samples/*/expected_*.npy.
+
+On this machine (no GPU), compile the artifacts once:
+    scripts/gpu_check.py --compile DIR            # tcc compile --target cpu,cuda
+On the GPU machine (torch installed, no tcc needed):
+    python3 scripts/gpu_check.py --run DIR
+Error measure: max|out - ref| / max|ref| (fp32 tolerance 1e-5).
+"""
+import argparse
+import glob
+import os
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SAMPLES = ["foo", "mymodule", "outer_module", "mymodule_dynamic_batch", "small_cnn",
+           "ops_mix", "tiny_transformer"]
+
+
+def cases(sample):
+    """(inputs, expected) file lists: the default case and any batch variants."""
+    d = os.path.join(ROOT, "samples", sample)
+    out = [(sorted(glob.glob(f"{d}/input_[0-9]*.npy")), sorted(glob.glob(f"{d}/expected_[0-9]*.npy")))]
+    for b in sorted(glob.glob(f"{d}/input_b*.npy")):
+        tag = os.path.basename(b)[len("input_"):]
+        out.append(([b], [os.path.join(d, "expected_" + tag)]))
+    return out
+
+
+def compile_all(outdir, tcc, arch):
+    os.makedirs(outdir, exist_ok=True)
+    for s in SAMPLES:
+        so = os.path.join(outdir, s + ".so")
+        t0 = time.time()
+        subprocess.run([tcc, "compile", os.path.join(ROOT, "samples", s, "model.pt2"), "-o", so,
+                        "--target", "cpu,cuda", "--arch", arch], check=True)
+        print(f"compiled {s} in {time.time() - t0:.2f} s")
+
+
+def run_all(outdir, rtol):
+    import numpy as np
+    import torch
+    sys.path.insert(0, os.path.join(ROOT, "python"))
+    import tcc
+    torch.backends.cuda.matmul.allow_tf32 = False
+    torch.backends.cudnn.allow_tf32 = False
+    print(torch.cuda.get_device_name(0), "torch", torch.__version__)
+    failures = 0
+    print(f"{'sample':26} {'device':6} {'max_rel_err':>12} {'result':6}")
+    for s in SAMPLES:
+        model = tcc.load(os.path.join(outdir, s + ".so"))
+        for inputs, expected in cases(s):
+            tag = s if len(inputs) == 0 or "_b" not in inputs[0] else s + "@" + os.path.basename(inputs[0])[6:-4]
+            for device in ("cuda", "cpu"):
+                xs = [torch.from_numpy(np.load(f)).to(device) for f in inputs]
+                try:
+                    ys = model(*xs)
+                    if device == "cuda":
+                        torch.cuda.synchronize()
+                except Exception as e:  # report and go on
+                    print(f"{tag:26} {device:6} {'-':>12} ERROR {e}")
+                    failures += 1
+                    continue
+                ys = ys if isinstance(ys, tuple) else (ys,)
+                worst = 0.0
+                for y, f in zip(ys, expected):
+                    ref = np.load(f)
+                    got = y.cpu().numpy()
+                    if got.shape != ref.shape:
+                        worst = float("inf")
+                        break
+                    worst = max(worst, float(np.abs(got - ref).max() / max(np.abs(ref).max(), 1e-30)))
+                ok = worst <= rtol
+                failures += not ok
+                print(f"{tag:26} {device:6} {worst:12.3e} {'PASS' if ok else 'FAIL'}")
+    # The guard refuses a batch outside the exported range, as an exception.
+    model = tcc.load(os.path.join(outdir, "mymodule_dynamic_batch.so"))
+    try:
+        model(torch.zeros(1025, 100, device="cuda"))
+        print("guard: no error for batch 1025 FAIL")
+        failures += 1
+    except tcc.TccError as e:
+        print(f"guard: {e}")
+    print(f"{failures} failures")
+    return failures
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--compile", metavar="DIR")
+    ap.add_argument("--run", metavar="DIR")
+    ap.add_argument("--tcc", default=os.path.join(ROOT, "build", "bin", "tcc"))
+    ap.add_argument("--arch", default="sm_90")
+    ap.add_argument("--rtol", type=float, default=1e-5)
+    a = ap.parse_args()
+    if a.compile:
+        compile_all(a.compile, a.tcc, a.arch)
+    if a.run:
+        sys.exit(1 if run_all(a.run, a.rtol) else 0)
+
+
+if __name__ == "__main__":
+    main()
