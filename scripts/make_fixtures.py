@@ -152,6 +152,24 @@ def main():
     write_torchscript_case(ts, "small_cnn", cnn, [torch.randn(2, 3, 16, 16)])
     write_torchscript_case(ts, "tiny_transformer", block, [torch.randn(2, 5, 16)])
 
+    # New cases go last so earlier fixtures keep their random streams.
+    # Wide range, with large magnitudes where the stable formulas matter.
+    act_in = torch.cat([torch.linspace(-30, 30, 61), torch.randn(64) * 4])
+    write_case(args.out, "activations", Activations(), [act_in.reshape(5, 25)])
+
+
+class Activations(nn.Module):
+    """Pointwise activations, each on its own slice of the input."""
+
+    def forward(self, x):
+        return torch.stack([
+            torch.sigmoid(x), torch.tanh(x), F.gelu(x), F.gelu(x, approximate="tanh"),
+            F.silu(x), F.hardswish(x), F.hardsigmoid(x), F.elu(x, alpha=0.7),
+            F.leaky_relu(x, 0.05), F.softplus(x), torch.clamp(x, -0.5, 0.75),
+            F.hardtanh(x, -2.0, 2.0), F.relu6(x), torch.abs(x), torch.log1p(torch.abs(x)),
+            torch.exp(-x * x), torch.erf(x),
+        ])
+
 
 class OuterModule(nn.Module):
     """The seed's OuterModule: MyModule then relu(Linear(10 -> 2))."""

@@ -162,6 +162,27 @@ Results legalizeSelect(OperatorArgs &args, OpBuilder &b) {
   Value s = makeSlice(b, loc, d->x, d->dim, index, index + 1, 1);
   return SmallVector<Value>{b.create<ReshapeOp>(loc, args.resultType(), s)};
 }
+/// stack(tensors, dim) = cat of each tensor with a size-1 dim inserted at dim.
+Results legalizeStack(OperatorArgs &args, OpBuilder &b) {
+  SmallVector<Value> inputs = args.tensorList("tensors");
+  if (inputs.empty())
+    return args.getOp().emitError("stack expects a list of tensors");
+  RankedTensorType type = args.resultType();
+  int64_t dim = normalizeDim(args.getInt("dim").value_or(0), type.getRank());
+  Location loc = args.getOp().getLoc();
+  SmallVector<Value> expanded;
+  for (Value v : inputs) {
+    auto t = cast<RankedTensorType>(v.getType());
+    if (t.getNumDynamicDims() > 1)
+      return args.getOp().emitError("stack of tensors with several symbolic dims is not supported yet");
+    SmallVector<int64_t> shape(t.getShape());
+    shape.insert(shape.begin() + dim, 1);
+    expanded.push_back(makeReshape(b, loc, v, shape));
+  }
+  if (expanded.size() == 1)
+    return SmallVector<Value>{expanded[0]};
+  return SmallVector<Value>{b.create<ConcatOp>(loc, type, expanded, b.getI64IntegerAttr(dim))};
+}
 } // namespace
 
 void tcc::graph::populateShapeLegalizers(LegalizerTable &t) {
@@ -173,6 +194,7 @@ void tcc::graph::populateShapeLegalizers(LegalizerTable &t) {
   t["aten._unsafe_view.default"] = legalizeReshape;
   t["aten.flatten.using_ints"] = legalizeReshape;
   t["aten.cat.default"] = legalizeCat;
+  t["aten.stack.default"] = legalizeStack;
   t["aten.unsqueeze.default"] = legalizeReshape;
   t["aten.squeeze.dim"] = legalizeReshape;
   t["aten.squeeze.dims"] = legalizeReshape;
