@@ -10,6 +10,7 @@
 
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/Diagnostics.h"
 #include "llvm/ADT/StringSet.h"
 
 #define DEBUG_TYPE "tcc-legalize-graph"
@@ -173,8 +174,18 @@ struct LegalizeGraphPass
       }
       OpBuilder b(op);
       OperatorArgs args(op);
-      FailureOr<SmallVector<Value>> results = it->second(args, b);
+      int errors = 0;
+      FailureOr<SmallVector<Value>> results = [&] {
+        // Counts what the legalizer reports, passing every diagnostic on.
+        ScopedDiagnosticHandler counter(op.getContext(), [&](Diagnostic &d) {
+          errors += d.getSeverity() == DiagnosticSeverity::Error;
+          return failure();
+        });
+        return it->second(args, b);
+      }();
       if (failed(results)) {
+        if (errors == 0)
+          op.emitError("cannot legalize '") << name << "' with these arguments";
         failedAny = true;
         continue;
       }

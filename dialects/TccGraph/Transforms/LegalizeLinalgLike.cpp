@@ -58,8 +58,10 @@ Results legalizeLinear(OperatorArgs &args, OpBuilder &b) {
 Results legalizeAddmm(OperatorArgs &args, OpBuilder &b) {
   Location loc = args.getOp().getLoc();
   Value self = args.tensor("self");
+  if (!self)
+    return args.getOp().emitError("addmm expects a tensor operand 'self'");
   Results prod = matmulLike(args, b, "mat1", "mat2");
-  if (failed(prod) || !self)
+  if (failed(prod))
     return failure();
   Value y = (*prod)[0];
   Type elt = tensorType(y).getElementType();

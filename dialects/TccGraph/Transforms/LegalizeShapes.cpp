@@ -27,6 +27,8 @@ Results legalizeTranspose(OperatorArgs &args, OpBuilder &b) {
     return SmallVector<Value>{x};  // t() of a vector is the vector
   int64_t d0 = normalizeDim(args.getInt("dim0").value_or(0), rank);
   int64_t d1 = normalizeDim(args.getInt("dim1").value_or(1), rank);
+  if (d0 < 0 || d0 >= rank || d1 < 0 || d1 >= rank)
+    return args.getOp().emitError("transpose dims out of range for rank ") << rank;
   std::swap(perm[d0], perm[d1]);
   return makePermute(args, b, perm);
 }
@@ -37,8 +39,14 @@ Results legalizePermute(OperatorArgs &args, OpBuilder &b) {
   if (!x || !dims)
     return args.getOp().emitError("permute expects 'self' and 'dims'");
   int64_t rank = cast<RankedTensorType>(x.getType()).getRank();
-  for (int64_t &d : *dims)
+  if ((int64_t)dims->size() != rank)
+    return args.getOp().emitError("permute has ") << dims->size() << " dims for a rank-" << rank
+                                                   << " tensor";
+  for (int64_t &d : *dims) {
     d = normalizeDim(d, rank);
+    if (d < 0 || d >= rank)
+      return args.getOp().emitError("permute dim out of range for rank ") << rank;
+  }
   return makePermute(args, b, *dims);
 }
 
@@ -169,10 +177,15 @@ Results legalizeStack(OperatorArgs &args, OpBuilder &b) {
     return args.getOp().emitError("stack expects a list of tensors");
   RankedTensorType type = args.resultType();
   int64_t dim = normalizeDim(args.getInt("dim").value_or(0), type.getRank());
+  if (dim < 0 || dim >= type.getRank())
+    return args.getOp().emitError("stack dim out of range for rank ") << type.getRank();
   Location loc = args.getOp().getLoc();
   SmallVector<Value> expanded;
   for (Value v : inputs) {
     auto t = cast<RankedTensorType>(v.getType());
+    if (t.getRank() + 1 != type.getRank())
+      return args.getOp().emitError("stack input of rank ") << t.getRank() << " for a rank-"
+                                                             << type.getRank() << " result";
     if (t.getNumDynamicDims() > 1)
       return args.getOp().emitError("stack of tensors with several symbolic dims is not supported yet");
     SmallVector<int64_t> shape(t.getShape());
