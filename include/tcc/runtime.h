@@ -209,6 +209,46 @@ TCC_API tcc_status tcc_model_run_on_stream(tcc_model *model, const tcc_tensor *i
                                            int32_t num_inputs, const tcc_tensor *outputs,
                                            int32_t num_outputs, void *stream);
 
+/*--- Options ------------------------------------------------------------*/
+
+/** Sets a run-time option of an instance:
+ *   "cuda_graphs"  1: CUDA runs capture their launch sequence once per set of
+ *                  arguments (every input/output pointer and size) and replay
+ *                  it as a CUDA graph on the caller's stream; 0: every run
+ *                  launches its kernels directly (and the instance's graphs
+ *                  are freed). The default is the manifest's "cuda_graphs"
+ *                  (true unless compiled with --no-cuda-graphs), or 0 when
+ *                  the environment has TCC_CUDA_GRAPHS=0 at tcc_model_create.
+ *  Unknown names and values return TCC_ERROR_INVALID_ARGUMENT. */
+TCC_API tcc_status tcc_model_set_option(tcc_model *model, const char *name, int64_t value);
+
+/** Reads an option ("cuda_graphs") or a counter of the instance's CUDA runs:
+ *  "cuda_graph_replays", "cuda_graph_captures", "cuda_graph_updates",
+ *  "cuda_direct_runs", "cuda_graph_capture_failures". */
+TCC_API tcc_status tcc_model_get_option(tcc_model *model, const char *name, int64_t *value);
+
+/*--- Device memory ------------------------------------------------------*/
+/* Small helpers over the CUDA driver (opened with dlopen, as for runs) so a C
+ * host program can prepare device tensors without linking CUDA. They act in
+ * the current CUDA context, or device 0's primary context if none is current
+ * (the one tcc_model_run_on_stream uses then). Without a GPU they return
+ * TCC_ERROR_UNSUPPORTED. */
+
+/** Allocates `bytes` of device memory (cuMemAlloc) into *ptr. */
+TCC_API tcc_status tcc_cuda_malloc(void **ptr, size_t bytes);
+
+/** Frees memory from tcc_cuda_malloc (NULL is allowed). */
+TCC_API tcc_status tcc_cuda_free(void *ptr);
+
+/** Copies `bytes` from `src` to `dst`; each side's device is a tcc_device.
+ *  Synchronous. */
+TCC_API tcc_status tcc_cuda_memcpy(void *dst, int32_t dst_device, const void *src,
+                                   int32_t src_device, size_t bytes);
+
+/** Waits for the work enqueued on `stream` (a CUstream; NULL: the default
+ *  stream). */
+TCC_API tcc_status tcc_cuda_synchronize(void *stream);
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif

@@ -298,8 +298,17 @@ int tcc::compileModel(const CompileOptions &options, const char *argv0) {
       buildCpuToLLVMPassPipeline(pm, options);
     return succeeded(pm.run(target));
   };
+  // A failed pass has normally said why (a user error at a source line); one
+  // that failed silently is a tcc bug, reported as such rather than exiting mutely.
+  auto pipelineFailed = [&](const char *phase) {
+    if (diagnostics.errorCount())
+      return kExitUserError;
+    llvm::errs() << "tcc: internal error: the " << phase
+                 << " passes failed without a diagnostic; please report this with the model\n";
+    return kExitInternal;
+  };
   if (failed(success(runPipeline(CompilePhase::Graph, last, "pipeline", *module, false))))
-    return diagnostics.errorCount() ? kExitUserError : kExitInternal;
+    return pipelineFailed("graph/linalg/bufferization/planning");
   PlannedArena arena = readArenaPlan(*module);
   // Both targets: the planned module is lowered twice and the CUDA copy's
   // host code merged into the CPU one (forward + forward_cuda).
@@ -309,11 +318,11 @@ int tcc::compileModel(const CompileOptions &options, const char *argv0) {
     if (wantCuda && wantCpu)
       cudaModule = module->clone();
     if (wantCpu && !runPipeline(CompilePhase::LLVM, last, "lower-llvm", *module, false))
-      return kExitInternal;
+      return pipelineFailed("CPU lowering");
     if (wantCuda) {
       ModuleOp cuda = cudaModule ? *cudaModule : *module;
       if (!runPipeline(CompilePhase::LLVM, last, "lower-cuda", cuda, true))
-        return diagnostics.errorCount() ? kExitUserError : kExitInternal;
+        return pipelineFailed("CUDA lowering");
       ptx = collectPtx(cuda);
       if (cudaModule && failed(mergeCudaHostModule(*module, *cudaModule)))
         return kExitInternal;
@@ -364,6 +373,10 @@ int tcc::compileModel(const CompileOptions &options, const char *argv0) {
     } else {
       manifestJson["entry"]["cuda_symbol"] = "tcc_model_forward_cuda";
     }
+    // What the CUDA path's matrix products compute with (tcc-gpu-library-gemm).
+    manifestJson["precision"] = options.precision;
+    if (!options.cudaGraphs)
+      manifestJson["cuda_graphs"] = false;
   }
   std::string manifest = manifestJson.dump(2);
   std::string guardsPath = replaceExtension(options.output, ".guards.json");

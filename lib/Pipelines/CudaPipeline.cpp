@@ -19,6 +19,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "tcc/Pipelines/CudaPipeline.h"
+#include "tcc/Transforms/Passes.h"
 
 #include "mlir/Conversion/GPUCommon/GPUToLLVM.h"
 #include "mlir/Conversion/GPUToNVVM/GPUToNVVM.h"
@@ -209,8 +210,13 @@ struct FinalizeGpuLaunchesPass
 
     MLIRContext *ctx = &getContext();
     auto ptrTy = LLVM::LLVMPointerType::get(ctx);
+    // tcc-gpu-library-gemm may have added it already, for its library calls.
     unsigned index = forward.getNumArguments();
-    if (failed(forward.insertArgument(index, ptrTy,
+    for (unsigned i = 0; i < forward.getNumArguments(); ++i)
+      if (forward.getArgAttr(i, "tcc.stream"))
+        index = i;
+    if (index == forward.getNumArguments() &&
+        failed(forward.insertArgument(index, ptrTy,
                                       DictionaryAttr::get(ctx, {NamedAttribute(
                                           StringAttr::get(ctx, "tcc.stream"),
                                           UnitAttr::get(ctx))}),
@@ -300,6 +306,11 @@ std::string cudaToolkitPath() {
 //===----------------------------------------------------------------------===//
 
 void tcc::buildCudaToLLVMPassPipeline(OpPassManager &pm, const CompileOptions &options) {
+  // Matmul-shaped generics (with their zero fill and bias/activation
+  // epilogue) to cuBLASLt calls, before anything becomes a kernel.
+  GpuLibraryGemmPassOptions gemm;
+  gemm.tf32 = options.precision == "tf32";
+  pm.addPass(createGpuLibraryGemmPass(gemm));
   // Ops with no parallel dimension would otherwise stay on the host.
   pm.addNestedPass<func::FuncOp>(std::make_unique<WrapSerialOpsPass>());
   // Parallel dims as scf.parallel, reduction dims as sequential scf.for inside.

@@ -42,8 +42,9 @@ void tcc::buildLinalgPassPipeline(OpPassManager &pm, const CompileOptions &) {
   // inputs: fusion only takes single-use producers, and with symbolic shapes
   // those queries were a second use that kept every chain unfused.
   pm.addPass(createCanonicalizerPass());
-  // Pointwise chains (and transposes feeding contractions) into one loop nest.
-  pm.addNestedPass<func::FuncOp>(createLinalgElementwiseOpFusionPass());
+  // Pointwise chains (and transposes feeding contractions) into one loop nest;
+  // computed operands of contractions stay separate (matmuls stay matmuls).
+  pm.addNestedPass<func::FuncOp>(createFuseElementwisePass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
 }

@@ -5,9 +5,13 @@
 // tcc_model_create lives in EmbeddedModel.cpp (it needs the model's symbols).
 //
 //===----------------------------------------------------------------------===//
+#include "tcc/Runtime/CudaDriver.h"
+#include "tcc/Runtime/CudaGraphCache.h"
 #include "tcc/Runtime/Model.h"
 #include "tcc/Runtime/RuntimeError.h"
 #include "tcc/runtime.h"
+
+#include <cstring>
 
 using namespace tcc;
 
@@ -261,6 +265,128 @@ TCC_API tcc_status tcc_model_run_on_stream(tcc_model *model, const tcc_tensor *i
   try {
     model->model->runOnStream(inputs, static_cast<size_t>(numInputs), outputs,
                               static_cast<size_t>(numOutputs), stream);
+    return TCC_OK;
+  } catch (...) {
+    return reportCurrentException();
+  }
+}
+
+TCC_API tcc_status tcc_model_set_option(tcc_model *model, const char *name, int64_t value) {
+  TCC_CHECK_MODEL(model, TCC_ERROR_INVALID_ARGUMENT);
+  if (!name)
+    return invalidArgument("option name is NULL");
+  try {
+    if (std::strcmp(name, "cuda_graphs") == 0) {
+      if (value != 0 && value != 1)
+        return invalidArgument("option 'cuda_graphs' takes 0 or 1, got " +
+                               std::to_string(value));
+      model->model->setCudaGraphs(value != 0);
+      return TCC_OK;
+    }
+    return invalidArgument(std::string("unknown or read-only option '") + name + "'");
+  } catch (...) {
+    return reportCurrentException();
+  }
+}
+
+TCC_API tcc_status tcc_model_get_option(tcc_model *model, const char *name, int64_t *value) {
+  TCC_CHECK_MODEL(model, TCC_ERROR_INVALID_ARGUMENT);
+  if (!name || !value)
+    return invalidArgument("option name or value is NULL");
+  try {
+    if (std::strcmp(name, "cuda_graphs") == 0) {
+      *value = model->model->cudaGraphs() ? 1 : 0;
+      return TCC_OK;
+    }
+    cuda::GraphCacheStats stats = model->model->cudaGraphStats();
+    const std::pair<const char *, uint64_t> counters[] = {
+        {"cuda_graph_replays", stats.replays},
+        {"cuda_graph_captures", stats.captures},
+        {"cuda_graph_updates", stats.updates},
+        {"cuda_direct_runs", stats.direct},
+        {"cuda_graph_capture_failures", stats.captureFailures}};
+    for (const auto &[counter, count] : counters)
+      if (std::strcmp(name, counter) == 0) {
+        *value = static_cast<int64_t>(count);
+        return TCC_OK;
+      }
+    return invalidArgument(std::string("unknown option '") + name + "'");
+  } catch (...) {
+    return reportCurrentException();
+  }
+}
+
+//--- Device memory helpers -------------------------------------------------//
+
+TCC_API tcc_status tcc_cuda_malloc(void **ptr, size_t bytes) {
+  if (!ptr)
+    return invalidArgument("ptr is NULL");
+  *ptr = nullptr;
+  try {
+    const cuda::Driver &d = cuda::Driver::get();
+    cuda::ensureContext();
+    cuda::CUdeviceptr p = 0;
+    d.check(d.cuMemAlloc(&p, bytes ? bytes : 1),
+            "cuMemAlloc(" + std::to_string(bytes) + " bytes)");
+    *ptr = reinterpret_cast<void *>(static_cast<uintptr_t>(p));
+    return TCC_OK;
+  } catch (...) {
+    return reportCurrentException();
+  }
+}
+
+TCC_API tcc_status tcc_cuda_free(void *ptr) {
+  if (!ptr)
+    return TCC_OK;
+  try {
+    const cuda::Driver &d = cuda::Driver::get();
+    cuda::ensureContext();
+    d.check(d.cuMemFree(static_cast<cuda::CUdeviceptr>(reinterpret_cast<uintptr_t>(ptr))),
+            "cuMemFree");
+    return TCC_OK;
+  } catch (...) {
+    return reportCurrentException();
+  }
+}
+
+TCC_API tcc_status tcc_cuda_memcpy(void *dst, int32_t dstDevice, const void *src,
+                                   int32_t srcDevice, size_t bytes) {
+  if (bytes && (!dst || !src))
+    return invalidArgument("dst or src is NULL");
+  auto isDevice = [](int32_t device) {
+    return device == TCC_DEVICE_CPU || device == TCC_DEVICE_CUDA;
+  };
+  if (!isDevice(dstDevice) || !isDevice(srcDevice))
+    return invalidArgument("unknown device code");
+  if (!bytes)
+    return TCC_OK;
+  if (dstDevice == TCC_DEVICE_CPU && srcDevice == TCC_DEVICE_CPU) {
+    std::memcpy(dst, src, bytes);
+    return TCC_OK;
+  }
+  try {
+    const cuda::Driver &d = cuda::Driver::get();
+    cuda::ensureContext();
+    auto dev = [](const void *p) {
+      return static_cast<cuda::CUdeviceptr>(reinterpret_cast<uintptr_t>(p));
+    };
+    if (dstDevice == TCC_DEVICE_CUDA && srcDevice == TCC_DEVICE_CPU)
+      d.check(d.cuMemcpyHtoD(dev(dst), src, bytes), "cuMemcpyHtoD");
+    else if (dstDevice == TCC_DEVICE_CPU)
+      d.check(d.cuMemcpyDtoH(dst, dev(src), bytes), "cuMemcpyDtoH");
+    else
+      d.check(d.cuMemcpyDtoD(dev(dst), dev(src), bytes), "cuMemcpyDtoD");
+    return TCC_OK;
+  } catch (...) {
+    return reportCurrentException();
+  }
+}
+
+TCC_API tcc_status tcc_cuda_synchronize(void *stream) {
+  try {
+    const cuda::Driver &d = cuda::Driver::get();
+    cuda::ensureContext();
+    d.check(d.cuStreamSynchronize(static_cast<cuda::CUstream>(stream)), "cuStreamSynchronize");
     return TCC_OK;
   } catch (...) {
     return reportCurrentException();

@@ -51,14 +51,37 @@ struct LoadedDriver {
               resolve(handle, "cuMemcpyHtoD_v2", driver.cuMemcpyHtoD) &&
               resolve(handle, "cuMemcpyDtoH_v2", driver.cuMemcpyDtoH) &&
               resolve(handle, "cuMemcpyHtoDAsync_v2", driver.cuMemcpyHtoDAsync) &&
+              resolve(handle, "cuMemcpyDtoD_v2", driver.cuMemcpyDtoD) &&
               resolve(handle, "cuGetErrorName", driver.cuGetErrorName) &&
               resolve(handle, "cuGetErrorString", driver.cuGetErrorString);
     if (!ok)
       return; // the handle stays open: a partial driver is still mapped
+    resolveGraphs(handle);
     CUresult r = driver.cuInit(0);
     if (r != kSuccess)
       error = "cuInit failed: " + driver.errorText(r) +
               " (no usable NVIDIA GPU, or the driver is too old)";
+  }
+
+  /// The capture and graph entry points, all or none (cuda.h maps the
+  /// unversioned names to these symbols).
+  void resolveGraphs(void *handle) {
+    Driver &d = driver;
+    bool ok = optional(handle, "cuStreamBeginCapture_v2", d.cuStreamBeginCapture) &
+              optional(handle, "cuStreamEndCapture", d.cuStreamEndCapture) &
+              optional(handle, "cuStreamIsCapturing", d.cuStreamIsCapturing) &
+              optional(handle, "cuGraphInstantiateWithFlags", d.cuGraphInstantiateWithFlags) &
+              optional(handle, "cuGraphExecUpdate_v2", d.cuGraphExecUpdate) &
+              optional(handle, "cuGraphLaunch", d.cuGraphLaunch) &
+              optional(handle, "cuGraphExecDestroy", d.cuGraphExecDestroy) &
+              optional(handle, "cuGraphDestroy", d.cuGraphDestroy);
+    if (!ok)
+      d.cuStreamBeginCapture = nullptr; // hasGraphs() is false
+  }
+
+  template <typename Fn> bool optional(void *handle, const char *name, Fn &fn) {
+    fn = reinterpret_cast<Fn>(dlsym(handle, name));
+    return fn != nullptr;
   }
 
   template <typename Fn> bool resolve(void *handle, const char *name, Fn &fn) {

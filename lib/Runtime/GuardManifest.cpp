@@ -357,6 +357,39 @@ GuardManifest parseManifest(std::string_view text) {
                 {name, {range[0].get<int64_t>(), range[1].get<int64_t>()}});
       m.specializations.push_back(std::move(spec));
     }
+
+  if (j.contains("cuda_graphs")) {
+    if (!j["cuda_graphs"].is_boolean())
+      invalidManifest("'cuda_graphs' is not a boolean");
+    m.cudaGraphs = j["cuda_graphs"].get<bool>();
+  }
+
+  // What the per-call checks need, computed once.
+  auto hasTarget = [&](const char *t) {
+    return std::find(m.targets.begin(), m.targets.end(), t) != m.targets.end();
+  };
+  m.anyDevice = hasTarget("cpu") && hasTarget("cuda");
+  auto isStatic = [](const TensorSpec &spec) {
+    return std::all_of(spec.sizes.begin(), spec.sizes.end(),
+                       [](const SymbolicExpr &e) { return e.asConstant().has_value(); });
+  };
+  m.allStatic = std::all_of(m.inputs.begin(), m.inputs.end(), isStatic) &&
+                std::all_of(m.outputs.begin(), m.outputs.end(), isStatic);
+  if (m.allStatic) {
+    for (const TensorSpec &in : m.inputs) {
+      std::vector<int64_t> sizes;
+      for (const SymbolicExpr &e : in.sizes)
+        sizes.push_back(*e.asConstant());
+      m.staticInputSizes.push_back(std::move(sizes));
+    }
+    m.staticOutputSizes = m.outputSizes({});
+  }
+  for (const WeightSpec &w : m.weights) {
+    std::vector<int64_t> sizes;
+    for (const SymbolicExpr &e : w.sizes)
+      sizes.push_back(*e.asConstant());
+    m.weightSizes.push_back(std::move(sizes));
+  }
   return m;
 }
 } // namespace
@@ -365,7 +398,29 @@ GuardManifest parseManifest(std::string_view text) {
 // Guards
 //===----------------------------------------------------------------------===//
 
+bool GuardManifest::matchesStatic(const tcc_tensor *tensors, size_t count) const {
+  if (!allStatic || count != inputs.size() || (count && !tensors))
+    return false;
+  for (size_t i = 0; i < count; ++i) {
+    const TensorSpec &spec = inputs[i];
+    const tcc_tensor &t = tensors[i];
+    if (t.dtype != static_cast<int32_t>(spec.dtype) || t.rank != spec.rank() ||
+        (t.rank > 0 && !t.sizes))
+      return false;
+    bool deviceOk = anyDevice ? (t.device == TCC_DEVICE_CPU || t.device == TCC_DEVICE_CUDA)
+                              : t.device == spec.device;
+    if (!deviceOk)
+      return false;
+    for (size_t d = 0; d < spec.sizes.size(); ++d)
+      if (t.sizes[d] != staticInputSizes[i][d])
+        return false;
+  }
+  return true;
+}
+
 SymbolBindings GuardManifest::bindInputs(const tcc_tensor *tensors, size_t count) const {
+  if (matchesStatic(tensors, count))
+    return {};
   if (count != inputs.size())
     throw RuntimeError(TCC_ERROR_INVALID_ARGUMENT,
                        "expected " + std::to_string(inputs.size()) + " input(s), got " +
@@ -402,25 +457,23 @@ SymbolBindings GuardManifest::bindInputs(const tcc_tensor *tensors, size_t count
   for (size_t i = 0; i < count; ++i) {
     const TensorSpec &spec = inputs[i];
     const tcc_tensor &t = tensors[i];
-    std::string prefix = inputPrefix(spec, i);
     if (t.dtype != static_cast<int32_t>(spec.dtype))
-      guardViolation(prefix + ": expected dtype " + dtypeName(spec.dtype) + ", got " +
+      guardViolation(inputPrefix(spec, i) + ": expected dtype " + dtypeName(spec.dtype) + ", got " +
                      dtypeText(t.dtype));
     // A model with both paths takes either device (all inputs on one, which
     // Model::run checks); otherwise the manifest's device.
-    bool anyDevice = std::find(targets.begin(), targets.end(), "cpu") != targets.end() &&
-                     std::find(targets.begin(), targets.end(), "cuda") != targets.end() &&
-                     (t.device == TCC_DEVICE_CPU || t.device == TCC_DEVICE_CUDA);
-    if (!anyDevice && t.device != spec.device) {
+    bool eitherDevice =
+        anyDevice && (t.device == TCC_DEVICE_CPU || t.device == TCC_DEVICE_CUDA);
+    if (!eitherDevice && t.device != spec.device) {
       const char *actual = deviceName(t.device);
-      guardViolation(prefix + ": expected device " + deviceName(spec.device) + ", got " +
+      guardViolation(inputPrefix(spec, i) + ": expected device " + deviceName(spec.device) + ", got " +
                      (actual ? actual : "device code " + std::to_string(t.device)));
     }
     if (t.rank != spec.rank())
-      guardViolation(prefix + ": expected rank " + std::to_string(spec.rank()) + ", got " +
+      guardViolation(inputPrefix(spec, i) + ": expected rank " + std::to_string(spec.rank()) + ", got " +
                      std::to_string(t.rank));
     if (t.rank > 0 && !t.sizes)
-      throw RuntimeError(TCC_ERROR_INVALID_ARGUMENT, prefix + ": sizes is NULL");
+      throw RuntimeError(TCC_ERROR_INVALID_ARGUMENT, inputPrefix(spec, i) + ": sizes is NULL");
     for (size_t d = 0; d < spec.sizes.size(); ++d) {
       const SymbolicExpr &expr = spec.sizes[d];
       int64_t actual = t.sizes[d];
@@ -428,7 +481,7 @@ SymbolBindings GuardManifest::bindInputs(const tcc_tensor *tensors, size_t count
       if (sym && !bound.count(*sym)) {
         const SymbolRange *range = findSymbol(*sym);
         if (actual < range->min || actual > range->max)
-          guardViolation(prefix + " dimension " + std::to_string(d) + ": expected " +
+          guardViolation(inputPrefix(spec, i) + " dimension " + std::to_string(d) + ": expected " +
                          expectedText(expr, *this) + ", got " + std::to_string(actual));
         bound[*sym] = actual;
         continue;

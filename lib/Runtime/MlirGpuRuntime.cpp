@@ -16,6 +16,10 @@
 // The constructors run when model.so is loaded, on machines without a GPU
 // too, so loading is lazy: mgpuModuleLoad* only records the image; the first
 // mgpuModuleGetFunction in a context JITs it there (cuModuleLoadDataEx).
+// Each launch asks for its function by name: the KernelTable of the running
+// instance (ScopedKernelTable) answers without a lock after the first run;
+// only a miss takes the module's mutex.
+//
 // None of these functions can return an error to the generated code, so a
 // failure is recorded in a per-thread slot, every later call on the thread
 // becomes a no-op, and the runtime turns the slot into a RuntimeError once the
@@ -39,6 +43,7 @@ using namespace tcc::cuda;
 namespace {
 
 thread_local std::string launchError;
+thread_local KernelTable *currentTable = nullptr;
 
 void recordError(const std::string &message) {
   if (launchError.empty())
@@ -110,6 +115,15 @@ struct LazyModule {
 
 std::string tcc::takeKernelLaunchError() { return std::exchange(launchError, std::string()); }
 
+void tcc::recordKernelLaunchError(const std::string &message) { recordError(message); }
+
+bool tcc::hasKernelLaunchError() { return !launchError.empty(); }
+
+ScopedKernelTable::ScopedKernelTable(KernelTable *table)
+    : previous_(std::exchange(currentTable, table)) {}
+
+ScopedKernelTable::~ScopedKernelTable() { currentTable = previous_; }
+
 extern "C" {
 
 void *mgpuModuleLoad(void *data, size_t size) {
@@ -129,8 +143,15 @@ void *mgpuModuleGetFunction(void *module, const char *name) {
     recordError("cuda: the model's kernel module was not registered (out of memory at load)");
     return nullptr;
   }
+  KernelTable *table = currentTable;
+  if (table)
+    if (void *fn = table->find(module, name))
+      return fn;
   try {
-    return static_cast<LazyModule *>(module)->function(name);
+    CUfunction fn = static_cast<LazyModule *>(module)->function(name);
+    if (table)
+      table->add(module, name, fn);
+    return fn;
   } catch (const std::exception &e) {
     recordError(e.what());
     return nullptr;
@@ -148,14 +169,15 @@ void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY, intptr_t g
     return;
   try {
     const Driver &d = Driver::get();
-    d.check(d.cuLaunchKernel(static_cast<CUfunction>(function), static_cast<unsigned>(gridX),
-                             static_cast<unsigned>(gridY), static_cast<unsigned>(gridZ),
-                             static_cast<unsigned>(blockX), static_cast<unsigned>(blockY),
-                             static_cast<unsigned>(blockZ), static_cast<unsigned>(smem),
-                             static_cast<CUstream>(stream), params, nullptr),
-            "cuLaunchKernel(grid " + std::to_string(gridX) + "x" + std::to_string(gridY) + "x" +
-                std::to_string(gridZ) + ", block " + std::to_string(blockX) + "x" +
-                std::to_string(blockY) + "x" + std::to_string(blockZ) + ")");
+    CUresult r = d.cuLaunchKernel(
+        static_cast<CUfunction>(function), static_cast<unsigned>(gridX),
+        static_cast<unsigned>(gridY), static_cast<unsigned>(gridZ), static_cast<unsigned>(blockX),
+        static_cast<unsigned>(blockY), static_cast<unsigned>(blockZ), static_cast<unsigned>(smem),
+        static_cast<CUstream>(stream), params, nullptr);
+    if (r != 0) // the message is built only on failure: this is the hot path
+      d.check(r, "cuLaunchKernel(grid " + std::to_string(gridX) + "x" + std::to_string(gridY) +
+                     "x" + std::to_string(gridZ) + ", block " + std::to_string(blockX) + "x" +
+                     std::to_string(blockY) + "x" + std::to_string(blockZ) + ")");
   } catch (const std::exception &e) {
     recordError(e.what());
   }

@@ -9,6 +9,7 @@
 #include "tcc/Runtime/Model.h"
 
 #include "tcc/Runtime/CudaDriver.h"
+#include "tcc/Runtime/CudaGraphCache.h"
 #include "tcc/Runtime/MlirGpuRuntime.h"
 #include "tcc/Runtime/RuntimeError.h"
 
@@ -54,12 +55,17 @@ int64_t elementCount(const int64_t *sizes, size_t rank) {
 } // namespace
 
 /// What a CUDA run needs on the device: the context the instance was first
-/// run in, its arena and a copy of every weight.
+/// run in, its arena, a copy of every weight, the kernels it resolved there
+/// and the graphs it captured. Members are destroyed in reverse order: the
+/// graphs go before the memory they point into.
 struct cuda::DeviceState {
+  explicit DeviceState(const cuda::Driver &driver) : graphs(driver) {}
   cuda::CUcontext context = nullptr;
   cuda::DeviceBuffer arena;
   cuda::DeviceBuffer weights;
   std::vector<const void *> weightPointers;
+  KernelTable kernels;
+  cuda::CudaGraphCache graphs;
 };
 
 void Model::FreeDeleter::operator()(void *p) const { std::free(p); }
@@ -97,6 +103,10 @@ Model::Model(std::string manifestJson, const uint8_t *weights, size_t weightsSiz
     weights_[i] = weights + w.offset;
   }
   arena_ = allocateAligned(static_cast<size_t>(manifest_.arena.bytes));
+  cudaGraphs_ = manifest_.cudaGraphs;
+  if (const char *env = std::getenv("TCC_CUDA_GRAPHS"))
+    if (std::strcmp(env, "0") == 0 || std::strcmp(env, "off") == 0)
+      cudaGraphs_ = false;
   size_t words = 0;
   for (const EntryArg &a : manifest_.entryArgs)
     words += 3 + 2 * static_cast<size_t>(a.rank);
@@ -104,6 +114,18 @@ Model::Model(std::string manifestJson, const uint8_t *weights, size_t weightsSiz
 }
 
 Model::~Model() = default;
+
+void Model::setCudaGraphs(bool enabled) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  cudaGraphs_ = enabled;
+  if (device_)
+    device_->graphs.setEnabled(enabled);
+}
+
+cuda::GraphCacheStats Model::cudaGraphStats() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return device_ ? device_->graphs.stats() : cuda::GraphCacheStats{};
+}
 
 //===----------------------------------------------------------------------===//
 // Weights
@@ -176,9 +198,9 @@ void Model::checkOutputs(const tcc_tensor *outputs, size_t numOutputs,
   for (size_t i = 0; i < numOutputs; ++i) {
     const TensorSpec &spec = manifest_.outputs[i];
     const tcc_tensor &t = outputs[i];
-    std::string prefix = "output '" + spec.name + "' (#" + std::to_string(i) + ")";
     auto fail = [&](const std::string &what) {
-      throw RuntimeError(TCC_ERROR_INVALID_ARGUMENT, prefix + ": " + what);
+      throw RuntimeError(TCC_ERROR_INVALID_ARGUMENT,
+                         "output '" + spec.name + "' (#" + std::to_string(i) + "): " + what);
     };
     if (t.dtype != static_cast<int32_t>(spec.dtype))
       fail(std::string("expected dtype ") + dtypeName(spec.dtype) + ", got " +
@@ -197,10 +219,9 @@ void Model::checkOutputs(const tcc_tensor *outputs, size_t numOutputs,
 }
 
 void Model::packArguments(const tcc_tensor *inputs, const tcc_tensor *outputs,
-                          const SymbolBindings &symbols, const void *const *weights,
+                          const SymbolBindings & /*symbols*/, const void *const *weights,
                           const void *arena) {
   packed_.clear();
-  std::vector<int64_t> sizes;
   for (const EntryArg &a : manifest_.entryArgs) {
     switch (a.role) {
     case EntryArgRole::Input: {
@@ -214,11 +235,8 @@ void Model::packArguments(const tcc_tensor *inputs, const tcc_tensor *outputs,
       break;
     }
     case EntryArgRole::Weight: {
-      const WeightSpec &w = manifest_.weights[a.index];
-      sizes.clear();
-      for (const SymbolicExpr &e : w.sizes)
-        sizes.push_back(e.evaluate(symbols));
-      appendDescriptor(packed_, weights[a.index], sizes.data(), a.rank);
+      appendDescriptor(packed_, weights[a.index], manifest_.weightSizes[a.index].data(),
+                       a.rank);
       break;
     }
     case EntryArgRole::Arena: {
@@ -266,7 +284,10 @@ void Model::runOnStream(const tcc_tensor *inputs, size_t numInputs, const tcc_te
   if (device != TCC_DEVICE_CPU && device != TCC_DEVICE_CUDA)
     throw RuntimeError(TCC_ERROR_UNSUPPORTED,
                        "unknown device code " + std::to_string(device));
-  checkOutputs(outputs, numOutputs, manifest_.outputSizes(symbols), device);
+  if (manifest_.allStatic)
+    checkOutputs(outputs, numOutputs, manifest_.staticOutputSizes, device);
+  else
+    checkOutputs(outputs, numOutputs, manifest_.outputSizes(symbols), device);
 
   std::lock_guard<std::mutex> lock(mutex_);
   for (size_t i = 0; i < weights_.size(); ++i)
@@ -286,9 +307,10 @@ void Model::runCuda(const tcc_tensor *inputs, const tcc_tensor *outputs,
   const cuda::Driver &d = cuda::Driver::get();
   cuda::CUcontext current = cuda::ensureContext();
   if (!device_) {
-    auto state = std::make_unique<cuda::DeviceState>();
+    auto state = std::make_unique<cuda::DeviceState>(d);
     state->context = current;
     state->arena = cuda::DeviceBuffer(static_cast<size_t>(manifest_.arena.bytes));
+    state->graphs.setEnabled(cudaGraphs_);
     device_ = std::move(state);
   } else if (current != device_->context) {
     throw RuntimeError(TCC_ERROR_INVALID_ARGUMENT,
@@ -314,14 +336,22 @@ void Model::runCuda(const tcc_tensor *inputs, const tcc_tensor *outputs,
       device_->weightPointers[i] = reinterpret_cast<const void *>(static_cast<uintptr_t>(at));
     }
     device_->weights = std::move(buffer);
+    device_->graphs.clear(); // they point at the old weights
     deviceWeightsStale_ = false;
   }
   packArguments(inputs, outputs, symbols, device_->weightPointers.data(), device_->arena.data());
-  (void)takeKernelLaunchError();
-  cudaForward_(packed_.data(), stream);
-  std::string error = takeKernelLaunchError();
-  if (!error.empty())
-    throw RuntimeError(TCC_ERROR_INTERNAL, error);
+  // The packed words hold every pointer and size the launches depend on:
+  // they are the graph cache's key.
+  ScopedKernelTable kernels(&device_->kernels);
+  auto launch = [this](cuda::CUstream s) {
+    (void)takeKernelLaunchError();
+    cudaForward_(packed_.data(), s);
+    std::string error = takeKernelLaunchError();
+    if (!error.empty())
+      throw RuntimeError(TCC_ERROR_INTERNAL, error);
+  };
+  device_->graphs.run(packed_.data(), packed_.size(), static_cast<cuda::CUstream>(stream),
+                      launch);
   if (synchronize)
     d.check(d.cuStreamSynchronize(static_cast<cuda::CUstream>(stream)),
             "running model '" + manifest_.model + "' (cuStreamSynchronize)");

@@ -9,10 +9,19 @@ Inputs are used in place (their data pointers go straight to the compiled
 code); outputs are allocated on the inputs' device. CUDA runs are enqueued on
 torch's current stream. A guard violation raises TccError with the manifest's
 message, e.g. "input 'x' (#0) dimension 0: expected s77 in [1, 1024], got 1025".
+
+A call costs a few microseconds: everything that depends only on the inputs'
+shapes, dtypes and devices (the ctypes tensor arrays, the output shapes and
+dtypes) is built once per such signature and reused; a call writes the data
+pointers, allocates the outputs with torch.empty and calls
+tcc_model_run_on_stream on torch's current stream. The runtime still checks
+every guard on every call. CUDA graphs (on by default) are controlled with
+Model.cuda_graphs or TCC_CUDA_GRAPHS=0.
 """
 import ctypes
 import json
 import os
+import threading
 
 __all__ = ["load", "Model", "TccError"]
 
@@ -67,12 +76,23 @@ class Model:
         lib.tcc_model_run_on_stream.argtypes = [
             ctypes.c_void_p, ctypes.POINTER(_Tensor), ctypes.c_int32,
             ctypes.POINTER(_Tensor), ctypes.c_int32, ctypes.c_void_p]
+        lib.tcc_model_set_option.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_int64]
+        lib.tcc_model_get_option.argtypes = [ctypes.c_void_p, ctypes.c_char_p,
+                                             ctypes.POINTER(ctypes.c_int64)]
         handle = lib.tcc_model_create()
         if not handle:
             raise TccError(self._last_error())
         self._handle = handle
+        self._handle_arg = ctypes.c_void_p(handle)  # passed as is on every call
         self.manifest = json.loads(lib.tcc_model_manifest(handle, None).decode())
         self._bound = {}  # keeps bound weight tensors alive
+        self._plans = {}  # input signature -> _CallPlan
+        # A plan's ctypes arrays are shared by the calls of its signature:
+        # threads calling one instance take turns (the runtime serializes
+        # them anyway).
+        self._lock = threading.Lock()
+        self._num_inputs = len(self.manifest["inputs"])
+        self._output_dtype_names = [o["dtype"] for o in self.manifest["outputs"]]
 
     def _last_error(self):
         msg = self._lib.tcc_last_error()
@@ -87,6 +107,23 @@ class Model:
         if handle:
             self._lib.tcc_model_destroy(handle)
             self._handle = None
+
+    @property
+    def cuda_graphs(self):
+        """Whether CUDA runs replay captured CUDA graphs (tcc_model_set_option)."""
+        return bool(self.option("cuda_graphs"))
+
+    @cuda_graphs.setter
+    def cuda_graphs(self, enabled):
+        self._check(self._lib.tcc_model_set_option(self._handle, b"cuda_graphs",
+                                                   1 if enabled else 0))
+
+    def option(self, name):
+        """An option or counter of tcc_model_get_option, e.g. "cuda_graph_replays"."""
+        value = ctypes.c_int64()
+        self._check(self._lib.tcc_model_get_option(self._handle, name.encode(),
+                                                   ctypes.byref(value)))
+        return value.value
 
     @property
     def weight_names(self):
@@ -109,43 +146,126 @@ class Model:
             self._bound[name] = t
         return self
 
-    @staticmethod
-    def _describe(t, keep):
-        sizes = (ctypes.c_int64 * max(t.dim(), 1))(*t.shape)
-        keep.append(sizes)
-        device = _CUDA if t.is_cuda else _CPU
-        return _Tensor(ctypes.c_void_p(t.data_ptr()), _dtype_code(t), device, t.dim(), sizes)
-
-    def __call__(self, *inputs):
+    def _plan(self, inputs, key):
+        """Builds (once per input signature) what a call needs: checks the
+        inputs against the guards and computes the output shapes in C."""
         torch = _torch()
         if not inputs:
             raise TccError("the model needs its inputs")
         device = inputs[0].device
         if any(t.device != device for t in inputs):
             raise TccError("all inputs must be on one device")
-        inputs = [t if t.is_contiguous() else t.contiguous() for t in inputs]
-        keep = []
-        c_inputs = (_Tensor * len(inputs))(*[self._describe(t, keep) for t in inputs])
-        outs = self.manifest["outputs"]
-        size_arrays = [(ctypes.c_int64 * max(len(o["sizes"]), 1))() for o in outs]
-        size_ptrs = (ctypes.POINTER(ctypes.c_int64) * len(outs))(
-            *[ctypes.cast(a, ctypes.POINTER(ctypes.c_int64)) for a in size_arrays])
-        self._check(self._lib.tcc_model_output_sizes(
-            self._handle, c_inputs, len(inputs), size_ptrs, len(outs)))
-        results = []
-        for o, sizes in zip(outs, size_arrays):
-            shape = [sizes[i] for i in range(len(o["sizes"]))]
-            results.append(torch.empty(shape, dtype=getattr(torch, o["dtype"]), device=device))
-        c_outputs = (_Tensor * len(results))(*[self._describe(t, keep) for t in results])
-        if device.type == "cuda":
-            stream = torch.cuda.current_stream(device).cuda_stream
-            self._check(self._lib.tcc_model_run_on_stream(
-                self._handle, c_inputs, len(inputs), c_outputs, len(results),
-                ctypes.c_void_p(stream)))
-        else:
-            self._check(self._lib.tcc_model_run(
-                self._handle, c_inputs, len(inputs), c_outputs, len(results)))
+        plan = _CallPlan(self, inputs, device, torch)
+        if len(self._plans) >= _MAX_PLANS:  # bounded: dynamic shapes add one per size
+            self._plans.clear()
+        self._plans[key] = plan
+        return plan
+
+    def __call__(self, *inputs):
+        # The signature: shapes, dtypes and devices (torch.Size, dtype and
+        # device objects hash quickly).
+        key = tuple([(t.shape, t.dtype, t.device) for t in inputs])
+        plan = self._plans.get(key)
+        if plan is None:
+            plan = self._plan(inputs, key)
+        keep = None
+        for t in inputs:
+            if not t.is_contiguous():
+                keep = [t if t.is_contiguous() else t.contiguous() for t in inputs]
+                inputs = keep  # alive until the run is enqueued
+                break
+        empty_like = plan.empty_like
+        results = [empty_like(proto) for proto in plan.prototypes]
+        with self._lock:
+            for slot, t in zip(plan.input_slots, inputs):
+                slot.value = t.data_ptr()
+            for slot, t in zip(plan.output_slots, results):
+                slot.value = t.data_ptr()
+            if plan.is_cuda:
+                plan.stream_arg.value = plan.current_stream(plan.device_index)
+            status = plan.run(*plan.args)
+        if status != 0:
+            raise TccError(self._last_error())
+        del keep
         return results[0] if len(results) == 1 else tuple(results)
+
+
+_MAX_PLANS = 64
+
+
+class _CallPlan:
+    """The ctypes arrays and output shapes of one input signature. A call only
+    writes the data pointers (through `input_slots`/`output_slots`, c_void_p
+    views of the `data` fields) and allocates the outputs."""
+
+    def __init__(self, model, inputs, device, torch):
+        lib = model._lib
+        self.device = device
+        self.is_cuda = device.type == "cuda"
+        self.device_index = device.index if device.index is not None else (
+            torch.cuda.current_device() if self.is_cuda else -1)
+        code = _CUDA if self.is_cuda else _CPU
+        self.num_inputs = len(inputs)
+        self._keep = []
+        self.c_inputs = (_Tensor * max(len(inputs), 1))()
+        for i, t in enumerate(inputs):
+            sizes = (ctypes.c_int64 * max(t.dim(), 1))(*t.shape)
+            self._keep.append(sizes)
+            self.c_inputs[i] = _Tensor(None, _dtype_code(t), code, t.dim(), sizes)
+        # The guards, once, with a clear message; the output shapes they give.
+        n_out = len(model._output_dtype_names)
+        size_arrays = [(ctypes.c_int64 * max(len(o["sizes"]), 1))()
+                       for o in model.manifest["outputs"]]
+        size_ptrs = (ctypes.POINTER(ctypes.c_int64) * max(n_out, 1))(
+            *[ctypes.cast(a, ctypes.POINTER(ctypes.c_int64)) for a in size_arrays])
+        model._check(lib.tcc_model_output_sizes(model._handle, self.c_inputs, len(inputs),
+                                                size_ptrs, n_out))
+        self.outputs = []
+        self.num_outputs = n_out
+        self.c_outputs = (_Tensor * max(n_out, 1))()
+        for i, (o, sizes) in enumerate(zip(model.manifest["outputs"], size_arrays)):
+            shape = tuple(sizes[d] for d in range(len(o["sizes"])))
+            dtype = getattr(torch, o["dtype"])
+            self.outputs.append((shape, dtype))
+            self._keep.append(sizes)
+            self.c_outputs[i] = _Tensor(None, _DTYPE_NAMES.index(o["dtype"]), code,
+                                        len(shape), sizes)
+        # Outputs are allocated with torch.empty_like of a one-element tensor
+        # expanded to the output's shape (not dense, so empty_like gives
+        # contiguous strides): faster than torch.empty with keywords.
+        if all(all(shape) for shape, _ in self.outputs):
+            self.prototypes = [
+                torch.empty((1,) * len(shape), dtype=dtype, device=device).expand(shape)
+                for shape, dtype in self.outputs]
+            self.empty_like = torch.empty_like
+        else:  # a zero-sized dimension: plain torch.empty
+            self.prototypes = [(shape, dtype, device) for shape, dtype in self.outputs]
+            self.empty_like = lambda p: torch.empty(p[0], dtype=p[1], device=p[2])
+        size = ctypes.sizeof(_Tensor)
+        offset = _Tensor.data.offset
+        self.input_slots = [ctypes.c_void_p.from_buffer(self.c_inputs, i * size + offset)
+                            for i in range(len(inputs))]
+        self.output_slots = [ctypes.c_void_p.from_buffer(self.c_outputs, i * size + offset)
+                             for i in range(n_out)]
+        # The entry point without argtypes, called with ctypes objects built
+        # here: nothing is converted per call but the stream's value.
+        n_in, n_out = ctypes.c_int32(len(inputs)), ctypes.c_int32(n_out)
+        if self.is_cuda:
+            self.run = lib._FuncPtr(("tcc_model_run_on_stream", lib))
+            self.stream_arg = ctypes.c_void_p()
+            self.args = (model._handle_arg, self.c_inputs, n_in, self.c_outputs, n_out,
+                         self.stream_arg)
+        else:
+            self.run = lib._FuncPtr(("tcc_model_run", lib))
+            self.args = (model._handle_arg, self.c_inputs, n_in, self.c_outputs, n_out)
+        self.run.restype = ctypes.c_int
+        if self.is_cuda:
+            raw = getattr(torch._C, "_cuda_getCurrentRawStream", None)
+            if raw is not None:
+                self.current_stream = raw  # device index -> cudaStream_t as int
+            else:
+                self.current_stream = (
+                    lambda index: torch.cuda.current_stream(index).cuda_stream)
 
 
 def load(path):

@@ -52,8 +52,14 @@ int main(int argc, char **argv) {
       ->check(CLI::IsMember({"cpu", "cuda", "cpu,cuda", "cuda,cpu"}));
   compileCmd->add_option("--arch", c.arch, "CUDA architecture of the PTX: sm_80 | sm_90")
       ->check(CLI::IsMember({"sm_80", "sm_90"}));
-  compileCmd->add_option("--precision", c.precision, "Arithmetic precision (this build: fp32)")
-      ->check(CLI::IsMember({"fp32"}));
+  compileCmd->add_option("--precision", c.precision,
+                         "Arithmetic precision: fp32 (default) | tf32 (CUDA matrix products with "
+                         "TF32 inputs, fp32 accumulation)")
+      ->check(CLI::IsMember({"fp32", "tf32"}));
+  compileCmd->add_flag_callback(
+      "--no-cuda-graphs", [&c] { c.cudaGraphs = false; },
+      "CUDA runs launch every kernel directly instead of replaying captured CUDA graphs "
+      "(also at run time: tcc_model_set_option(m, \"cuda_graphs\", 0) or TCC_CUDA_GRAPHS=0)");
   compileCmd->add_option("--dump-ir-after-all", c.dumpIRAfterAll,
                          "Write the module after every pass to DIR/NN_<pass>.mlir");
   compileCmd->add_option("--print-ir-after", c.printIRAfter,

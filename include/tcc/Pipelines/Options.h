@@ -29,6 +29,7 @@ struct CompileOptions {
   std::string target = "cpu";           ///< cpu | cuda | cpu,cuda
   std::string arch = "sm_90";           ///< CUDA target chip (sm_80, sm_90)
   std::string precision = "fp32";
+  bool cudaGraphs = true;               ///< manifest "cuda_graphs": replay CUDA runs as graphs
   std::string dumpIRAfterAll;           ///< directory for numbered .mlir files
   std::vector<std::string> printIRAfter;///< pass arguments to print after
   bool timing = false;                  ///< per-pass and per-phase timing

@@ -23,6 +23,12 @@ using CUcontext = struct CUctx_st *;
 using CUmodule = struct CUmod_st *;
 using CUfunction = struct CUfunc_st *;
 using CUstream = struct CUstream_st *;
+using CUgraph = struct CUgraph_st *;
+using CUgraphExec = struct CUgraphExec_st *;
+
+/// CUstreamCaptureMode / CUstreamCaptureStatus values used here.
+constexpr int kCaptureModeThreadLocal = 1;
+constexpr int kCaptureStatusNone = 0;
 
 /// The resolved entry points of libcuda. Obtain with Driver::get().
 struct Driver {
@@ -45,8 +51,27 @@ struct Driver {
   CUresult (*cuMemcpyHtoD)(CUdeviceptr, const void *, size_t);
   CUresult (*cuMemcpyDtoH)(void *, CUdeviceptr, size_t);
   CUresult (*cuMemcpyHtoDAsync)(CUdeviceptr, const void *, size_t, CUstream);
+  CUresult (*cuMemcpyDtoD)(CUdeviceptr, CUdeviceptr, size_t);
   CUresult (*cuGetErrorName)(CUresult, const char **);
   CUresult (*cuGetErrorString)(CUresult, const char **);
+
+  // Stream capture and graphs (CUDA 12+). Optional: when the driver lacks
+  // one, they are all null and models run with direct launches.
+  CUresult (*cuStreamBeginCapture)(CUstream, int mode);
+  CUresult (*cuStreamEndCapture)(CUstream, CUgraph *);
+  CUresult (*cuStreamIsCapturing)(CUstream, int *status);
+  CUresult (*cuGraphInstantiateWithFlags)(CUgraphExec *, CUgraph, unsigned long long);
+  CUresult (*cuGraphExecUpdate)(CUgraphExec, CUgraph, void *resultInfo);
+  CUresult (*cuGraphLaunch)(CUgraphExec, CUstream);
+  CUresult (*cuGraphExecDestroy)(CUgraphExec);
+  CUresult (*cuGraphDestroy)(CUgraph);
+
+  /// True when every stream-capture and graph entry point is present.
+  bool hasGraphs() const {
+    return cuStreamBeginCapture && cuStreamEndCapture && cuStreamIsCapturing &&
+           cuGraphInstantiateWithFlags && cuGraphExecUpdate && cuGraphLaunch &&
+           cuGraphExecDestroy && cuGraphDestroy;
+  }
 
   /// The driver, loaded and initialized (cuInit) once per process. Throws
   /// RuntimeError(TCC_ERROR_UNSUPPORTED) when libcuda cannot be opened, lacks

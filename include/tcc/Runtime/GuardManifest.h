@@ -114,6 +114,25 @@ public:
   std::vector<EntryArg> entryArgs;
   std::vector<std::string> checks;
   std::vector<Specialization> specializations;
+  /// "cuda_graphs": whether CUDA runs replay captured graphs (default true;
+  /// `tcc compile --no-cuda-graphs` writes false).
+  bool cudaGraphs = true;
+
+  // Derived by parse() so that the per-call checks allocate nothing.
+  /// Every input and output size is a constant.
+  bool allStatic = false;
+  /// The targets include both cpu and cuda: inputs may be on either device.
+  bool anyDevice = false;
+  /// Input and output sizes when allStatic.
+  std::vector<std::vector<int64_t>> staticInputSizes;
+  std::vector<std::vector<int64_t>> staticOutputSizes;
+  /// The sizes of every weight (always constants).
+  std::vector<std::vector<int64_t>> weightSizes;
+
+  /// For an allStatic manifest: true if `inputs` pass every guard, with no
+  /// allocation. False means "call bindInputs", which finds the violation
+  /// and says what it is.
+  bool matchesStatic(const tcc_tensor *inputs, size_t numInputs) const;
 };
 
 } // namespace tcc

@@ -30,6 +30,7 @@ using CudaForwardFn = void (*)(int64_t *packed, void *stream);
 
 namespace cuda {
 struct DeviceState;
+struct GraphCacheStats;
 } // namespace cuda
 
 /// Alignment of the arena and of loaded weight files, in bytes.
@@ -74,6 +75,15 @@ public:
   void runOnStream(const tcc_tensor *inputs, size_t numInputs, const tcc_tensor *outputs,
                    size_t numOutputs, void *stream, bool synchronize = false);
 
+  /// Whether CUDA runs replay captured graphs (CudaGraphCache). Starts as
+  /// the manifest's "cuda_graphs", turned off by TCC_CUDA_GRAPHS=0 in the
+  /// environment; turning it off frees the instance's graphs.
+  void setCudaGraphs(bool enabled);
+  bool cudaGraphs() const { return cudaGraphs_; }
+
+  /// Counters of the instance's graph cache (zeros before the first CUDA run).
+  cuda::GraphCacheStats cudaGraphStats();
+
   /// The arena the forward function receives.
   const uint8_t *arenaData() const { return arena_.get(); }
   size_t arenaBytes() const { return static_cast<size_t>(manifest_.arena.bytes); }
@@ -102,6 +112,7 @@ private:
   CudaForwardFn cudaForward_;
   std::unique_ptr<cuda::DeviceState> device_; ///< created by the first CUDA run
   bool deviceWeightsStale_ = true;            ///< host weights changed since upload
+  bool cudaGraphs_ = true;
   std::vector<const void *> weights_;
   AlignedBuffer arena_;
   AlignedBuffer loadedWeights_;

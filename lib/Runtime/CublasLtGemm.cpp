@@ -1,0 +1,481 @@
+//===- CublasLtGemm.cpp - tcc_gemm_f32 on cuBLASLt, opened with dlopen ----===//
+//
+// Row-major tensors in a column-major library. PyTorch stores C (m×n)
+// row-major; the same bytes read column-major are C^T (n×m, leading dimension
+// ldc). Since C^T = op(B)^T · op(A)^T, cuBLASLt is asked for
+//
+//   D' (n×m, ld ldc) = opA'(B') (n×k) · opB'(A') (k×m)
+//
+// with the operands swapped, and each one's transpose flag carried over:
+//   cuBLASLt's A is our B: row-major k×n (ldb) read column-major is n×k, op N;
+//                          with transB it is stored n×k, read as k×n, op T;
+//   cuBLASLt's B is our A: row-major m×k (lda) read column-major is k×m, op N;
+//                          with transA it is stored k×m, read as m×k, op T.
+// cuBLASLt's bias is a vector over the rows of D', i.e. our n: exactly
+// PyTorch's bias[n] of a linear layer. No data is moved or transposed.
+//
+// State: the library is loaded once per process; a handle, a 32 MiB
+// workspace and the per-shape plans (matmul descriptor, layouts, heuristic
+// result) are created lazily per (thread, CUDA context), so a GEMM call after
+// the first of its shape only sets the bias pointer and enqueues
+// cublasLtMatmul: nothing allocates or synchronizes, and the call can be
+// captured in a CUDA graph (the first call of each shape must run outside
+// capture, as it allocates the workspace).
+//
+//===----------------------------------------------------------------------===//
+#include "tcc/Runtime/CublasLtGemm.h"
+
+#include "tcc/Runtime/CudaDriver.h"
+#include "tcc/Runtime/MlirGpuRuntime.h"
+#include "tcc/Runtime/RuntimeError.h"
+
+#include <dlfcn.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <string>
+#include <tuple>
+#include <vector>
+
+using namespace tcc;
+
+namespace {
+
+//===----------------------------------------------------------------------===//
+// The subset of cublasLt.h used here (CUDA 13 values), without the header
+//===----------------------------------------------------------------------===//
+
+using cublasStatus_t = int;
+using cublasLtHandle_t = struct cublasLtContext *;
+using cublasLtMatmulDesc_t = struct cublasLtMatmulDescOpaque *;
+using cublasLtMatrixLayout_t = struct cublasLtMatrixLayoutOpaque *;
+using cublasLtMatmulPreference_t = struct cublasLtMatmulPreferenceOpaque *;
+struct cublasLtMatmulAlgo_t {
+  uint64_t data[8];
+};
+struct cublasLtMatmulHeuristicResult_t {
+  cublasLtMatmulAlgo_t algo;
+  size_t workspaceSize;
+  cublasStatus_t state;
+  float wavesCount;
+  int reserved[4];
+};
+
+constexpr cublasStatus_t CUBLAS_STATUS_SUCCESS = 0;
+constexpr int CUDA_R_32F = 0;
+constexpr int CUBLAS_COMPUTE_32F = 68;
+constexpr int CUBLAS_COMPUTE_32F_FAST_TF32 = 77;
+constexpr int32_t CUBLAS_OP_N = 0, CUBLAS_OP_T = 1;
+// cublasLtMatmulDescAttributes_t
+constexpr int CUBLASLT_MATMUL_DESC_TRANSA = 3;
+constexpr int CUBLASLT_MATMUL_DESC_TRANSB = 4;
+constexpr int CUBLASLT_MATMUL_DESC_EPILOGUE = 7;
+constexpr int CUBLASLT_MATMUL_DESC_BIAS_POINTER = 8;
+constexpr int CUBLASLT_MATMUL_DESC_BIAS_BATCH_STRIDE = 10;
+constexpr int CUBLASLT_MATMUL_DESC_BIAS_DATA_TYPE = 26;
+// cublasLtMatrixLayoutAttribute_t
+constexpr int CUBLASLT_MATRIX_LAYOUT_BATCH_COUNT = 5;
+constexpr int CUBLASLT_MATRIX_LAYOUT_STRIDED_BATCH_OFFSET = 6;
+// cublasLtMatmulPreferenceAttributes_t
+constexpr int CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES = 1;
+constexpr int CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_A_BYTES = 5;
+constexpr int CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_B_BYTES = 6;
+constexpr int CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_C_BYTES = 7;
+constexpr int CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_D_BYTES = 8;
+// cublasLtEpilogue_t
+constexpr uint32_t CUBLASLT_EPILOGUE_DEFAULT = 1;
+constexpr uint32_t CUBLASLT_EPILOGUE_RELU = 2;
+constexpr uint32_t CUBLASLT_EPILOGUE_BIAS = 4;
+constexpr uint32_t CUBLASLT_EPILOGUE_GELU = 32;
+
+constexpr size_t kWorkspaceBytes = size_t(32) << 20;
+
+/// cublasStatus_t names, for a library too old to have cublasLtGetStatusName.
+const char *fallbackStatusName(cublasStatus_t s) {
+  switch (s) {
+  case 0: return "CUBLAS_STATUS_SUCCESS";
+  case 1: return "CUBLAS_STATUS_NOT_INITIALIZED";
+  case 3: return "CUBLAS_STATUS_ALLOC_FAILED";
+  case 7: return "CUBLAS_STATUS_INVALID_VALUE";
+  case 8: return "CUBLAS_STATUS_ARCH_MISMATCH";
+  case 11: return "CUBLAS_STATUS_MAPPING_ERROR";
+  case 13: return "CUBLAS_STATUS_EXECUTION_FAILED";
+  case 14: return "CUBLAS_STATUS_INTERNAL_ERROR";
+  case 15: return "CUBLAS_STATUS_NOT_SUPPORTED";
+  case 16: return "CUBLAS_STATUS_LICENSE_ERROR";
+  default: return nullptr;
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// The library
+//===----------------------------------------------------------------------===//
+
+/// libcublasLt's entry points, resolved once per process.
+struct CublasLt {
+  cublasStatus_t (*create)(cublasLtHandle_t *);
+  cublasStatus_t (*destroy)(cublasLtHandle_t);
+  const char *(*getStatusName)(cublasStatus_t); // optional
+  cublasStatus_t (*matmul)(cublasLtHandle_t, cublasLtMatmulDesc_t, const void *, const void *,
+                           cublasLtMatrixLayout_t, const void *, cublasLtMatrixLayout_t,
+                           const void *, const void *, cublasLtMatrixLayout_t, void *,
+                           cublasLtMatrixLayout_t, const cublasLtMatmulAlgo_t *, void *, size_t,
+                           void *);
+  cublasStatus_t (*descCreate)(cublasLtMatmulDesc_t *, int, int);
+  cublasStatus_t (*descDestroy)(cublasLtMatmulDesc_t);
+  cublasStatus_t (*descSetAttribute)(cublasLtMatmulDesc_t, int, const void *, size_t);
+  cublasStatus_t (*layoutCreate)(cublasLtMatrixLayout_t *, int, uint64_t, uint64_t, int64_t);
+  cublasStatus_t (*layoutDestroy)(cublasLtMatrixLayout_t);
+  cublasStatus_t (*layoutSetAttribute)(cublasLtMatrixLayout_t, int, const void *, size_t);
+  cublasStatus_t (*preferenceCreate)(cublasLtMatmulPreference_t *);
+  cublasStatus_t (*preferenceDestroy)(cublasLtMatmulPreference_t);
+  cublasStatus_t (*preferenceSetAttribute)(cublasLtMatmulPreference_t, int, const void *,
+                                           size_t);
+  cublasStatus_t (*algoGetHeuristic)(cublasLtHandle_t, cublasLtMatmulDesc_t,
+                                     cublasLtMatrixLayout_t, cublasLtMatrixLayout_t,
+                                     cublasLtMatrixLayout_t, cublasLtMatrixLayout_t,
+                                     cublasLtMatmulPreference_t, int,
+                                     cublasLtMatmulHeuristicResult_t *, int *);
+
+  /// The library, loaded on first use. Throws RuntimeError(UNSUPPORTED)
+  /// "cuBLASLt not found (...)" naming every place tried.
+  static const CublasLt &get();
+
+  std::string statusText(cublasStatus_t s) const {
+    const char *name = getStatusName ? getStatusName(s) : nullptr;
+    if (!name)
+      name = fallbackStatusName(s);
+    return name ? std::string(name) : "cuBLAS status " + std::to_string(s);
+  }
+
+  /// Throws RuntimeError naming `what` and the status unless it is SUCCESS.
+  void check(cublasStatus_t s, const std::string &what) const {
+    if (s == CUBLAS_STATUS_SUCCESS)
+      return;
+    // 3 is CUBLAS_STATUS_ALLOC_FAILED.
+    throw RuntimeError(s == 3 ? TCC_ERROR_OUT_OF_MEMORY : TCC_ERROR_INTERNAL,
+                       "cublasLt: " + what + " failed: " + statusText(s));
+  }
+};
+
+struct LoadedCublasLt {
+  CublasLt lib{};
+  std::string error; // empty when usable
+
+  LoadedCublasLt() {
+    // A copy the process already has (PyTorch links one from its
+    // site-packages/nvidia/cublas/lib) comes first: two copies in one process
+    // would work, but cost memory and load time. Then the soname through the
+    // loader's search path, then the toolkits.
+    std::string tried;
+    void *handle = nullptr;
+    auto attempt = [&](const std::string &name, int flags) {
+      if (handle)
+        return;
+      handle = dlopen(name.c_str(), flags);
+      if (!handle) {
+        const char *why = dlerror();
+        tried += "\n  " + name + ((flags & RTLD_NOLOAD) ? " (already loaded)" : "") + ": " +
+                 (why ? why : "not found");
+      }
+    };
+    attempt("libcublasLt.so.13", RTLD_NOW | RTLD_LOCAL | RTLD_NOLOAD);
+    attempt("libcublasLt.so.13", RTLD_NOW | RTLD_LOCAL);
+    for (const char *var : {"CUDA_ROOT", "CUDA_HOME", "CUDA_PATH"})
+      if (const char *root = std::getenv(var); root && *root)
+        attempt(std::string(root) + "/lib64/libcublasLt.so.13", RTLD_NOW | RTLD_LOCAL);
+    attempt("/usr/local/cuda/lib64/libcublasLt.so.13", RTLD_NOW | RTLD_LOCAL);
+    attempt("/usr/local/cuda-13/lib64/libcublasLt.so.13", RTLD_NOW | RTLD_LOCAL);
+    // Linked into the process some other way (static, or another soname):
+    // the global scope's symbols.
+    if (!handle && dlsym(RTLD_DEFAULT, "cublasLtMatmul"))
+      handle = RTLD_DEFAULT;
+    if (!handle) {
+      error = "cuBLASLt not found (libcublasLt.so.13, needed for the model's matrix "
+              "multiplications on the GPU; install CUDA 13's cuBLAS, add its lib64 to "
+              "LD_LIBRARY_PATH, or import torch first). Tried:" +
+              tried;
+      return;
+    }
+    bool ok = resolve(handle, "cublasLtCreate", lib.create) &&
+              resolve(handle, "cublasLtDestroy", lib.destroy) &&
+              resolve(handle, "cublasLtMatmul", lib.matmul) &&
+              resolve(handle, "cublasLtMatmulDescCreate", lib.descCreate) &&
+              resolve(handle, "cublasLtMatmulDescDestroy", lib.descDestroy) &&
+              resolve(handle, "cublasLtMatmulDescSetAttribute", lib.descSetAttribute) &&
+              resolve(handle, "cublasLtMatrixLayoutCreate", lib.layoutCreate) &&
+              resolve(handle, "cublasLtMatrixLayoutDestroy", lib.layoutDestroy) &&
+              resolve(handle, "cublasLtMatrixLayoutSetAttribute", lib.layoutSetAttribute) &&
+              resolve(handle, "cublasLtMatmulPreferenceCreate", lib.preferenceCreate) &&
+              resolve(handle, "cublasLtMatmulPreferenceDestroy", lib.preferenceDestroy) &&
+              resolve(handle, "cublasLtMatmulPreferenceSetAttribute",
+                      lib.preferenceSetAttribute) &&
+              resolve(handle, "cublasLtMatmulAlgoGetHeuristic", lib.algoGetHeuristic);
+    if (!ok)
+      return;
+    lib.getStatusName = reinterpret_cast<const char *(*)(cublasStatus_t)>(
+        dlsym(handle, "cublasLtGetStatusName"));
+  }
+
+  template <typename Fn> bool resolve(void *handle, const char *name, Fn &fn) {
+    fn = reinterpret_cast<Fn>(dlsym(handle, name));
+    if (!fn)
+      error = std::string("cuBLASLt found, but it lacks '") + name +
+              "' (a cuBLAS older than 13?)";
+    return fn != nullptr;
+  }
+};
+
+const CublasLt &CublasLt::get() {
+  static LoadedCublasLt loaded; // thread-safe, once per process
+  if (!loaded.error.empty())
+    throw RuntimeError(TCC_ERROR_UNSUPPORTED, loaded.error);
+  return loaded.lib;
+}
+
+//===----------------------------------------------------------------------===//
+// Plans and per-(thread, context) state
+//===----------------------------------------------------------------------===//
+
+/// Everything that selects descriptors and an algorithm. Pointer alignments
+/// are part of it: the heuristic may pick kernels that assume them.
+struct PlanKey {
+  int64_t batch, m, n, k, lda, ldb, ldc, strideA, strideB, strideC;
+  int32_t transA, transB, accumulate, epilogue, compute;
+  int32_t alignA, alignB, alignC;
+  auto tie() const {
+    return std::tie(batch, m, n, k, lda, ldb, ldc, strideA, strideB, strideC, transA, transB,
+                    accumulate, epilogue, compute, alignA, alignB, alignC);
+  }
+  bool operator<(const PlanKey &o) const { return tie() < o.tie(); }
+};
+
+/// The descriptors and algorithm of one GEMM shape.
+struct Plan {
+  const CublasLt *lib = nullptr;
+  cublasLtMatmulDesc_t desc = nullptr;
+  cublasLtMatrixLayout_t layoutA = nullptr, layoutB = nullptr, layoutC = nullptr;
+  cublasLtMatmulAlgo_t algo{};
+  size_t workspaceBytes = 0;
+
+  Plan() = default;
+  Plan(const Plan &) = delete;
+  Plan &operator=(const Plan &) = delete;
+  ~Plan() {
+    if (!lib)
+      return;
+    if (layoutC) (void)lib->layoutDestroy(layoutC);
+    if (layoutB) (void)lib->layoutDestroy(layoutB);
+    if (layoutA) (void)lib->layoutDestroy(layoutA);
+    if (desc) (void)lib->descDestroy(desc);
+  }
+};
+
+/// One thread's cuBLASLt handle, workspace and plans in one CUDA context.
+struct ContextState {
+  const CublasLt *lib = nullptr;
+  cuda::CUcontext context = nullptr;
+  cublasLtHandle_t handle = nullptr;
+  cuda::DeviceBuffer workspace;
+  std::map<PlanKey, std::unique_ptr<Plan>> plans;
+
+  ContextState(const CublasLt &l, cuda::CUcontext ctx) : lib(&l), context(ctx) {
+    lib->check(lib->create(&handle), "cublasLtCreate");
+    workspace = cuda::DeviceBuffer(kWorkspaceBytes);
+  }
+  ContextState(const ContextState &) = delete;
+  ContextState &operator=(const ContextState &) = delete;
+  ~ContextState() {
+    // At thread or process exit; errors of a driver shutting down are moot.
+    plans.clear();
+    if (handle)
+      (void)lib->destroy(handle);
+  }
+};
+
+thread_local std::vector<std::unique_ptr<ContextState>> threadStates;
+
+ContextState &stateForCurrentContext(const CublasLt &lib) {
+  cuda::CUcontext ctx = cuda::ensureContext();
+  for (auto &s : threadStates)
+    if (s->context == ctx)
+      return *s;
+  threadStates.push_back(std::make_unique<ContextState>(lib, ctx));
+  return *threadStates.back();
+}
+
+/// The largest power of two up to 256 that divides the address.
+int32_t alignmentOf(const void *p) {
+  auto address = reinterpret_cast<uintptr_t>(p);
+  int32_t align = 256;
+  while (align > 4 && address % static_cast<uintptr_t>(align))
+    align /= 2;
+  return align;
+}
+
+std::string shapeText(const PlanKey &key) {
+  return std::to_string(key.batch) + "x[" + std::to_string(key.m) + "x" + std::to_string(key.k) +
+         (key.transA ? "^T" : "") + " · " + std::to_string(key.k) + "x" +
+         std::to_string(key.n) + (key.transB ? "^T" : "") + "], epilogue " +
+         std::to_string(key.epilogue);
+}
+
+std::unique_ptr<Plan> makePlan(const CublasLt &lib, ContextState &state, const PlanKey &key) {
+  auto plan = std::make_unique<Plan>();
+  plan->lib = &lib;
+  int compute = key.compute == kGemmComputeTf32 ? CUBLAS_COMPUTE_32F_FAST_TF32 : CUBLAS_COMPUTE_32F;
+  lib.check(lib.descCreate(&plan->desc, compute, CUDA_R_32F), "cublasLtMatmulDescCreate");
+  auto setDesc = [&](int attr, const auto &value, const char *name) {
+    lib.check(lib.descSetAttribute(plan->desc, attr, &value, sizeof value),
+              std::string("cublasLtMatmulDescSetAttribute(") + name + ")");
+  };
+  // Operands swapped (file comment): cuBLASLt's A is our B, its B our A.
+  int32_t opA = key.transB ? CUBLAS_OP_T : CUBLAS_OP_N;
+  int32_t opB = key.transA ? CUBLAS_OP_T : CUBLAS_OP_N;
+  setDesc(CUBLASLT_MATMUL_DESC_TRANSA, opA, "TRANSA");
+  setDesc(CUBLASLT_MATMUL_DESC_TRANSB, opB, "TRANSB");
+  uint32_t epilogue = CUBLASLT_EPILOGUE_DEFAULT;
+  bool bias = key.epilogue & kGemmEpilogueBias;
+  if ((key.epilogue & ~kGemmEpilogueBias) == kGemmEpilogueRelu)
+    epilogue = CUBLASLT_EPILOGUE_RELU | (bias ? CUBLASLT_EPILOGUE_BIAS : 0);
+  else if ((key.epilogue & ~kGemmEpilogueBias) == kGemmEpilogueGelu)
+    epilogue = CUBLASLT_EPILOGUE_GELU | (bias ? CUBLASLT_EPILOGUE_BIAS : 0);
+  else if (bias)
+    epilogue = CUBLASLT_EPILOGUE_BIAS;
+  setDesc(CUBLASLT_MATMUL_DESC_EPILOGUE, epilogue, "EPILOGUE");
+  if (bias) {
+    int32_t biasType = CUDA_R_32F;
+    int64_t biasBatchStride = 0; // one bias for every batch
+    setDesc(CUBLASLT_MATMUL_DESC_BIAS_DATA_TYPE, biasType, "BIAS_DATA_TYPE");
+    setDesc(CUBLASLT_MATMUL_DESC_BIAS_BATCH_STRIDE, biasBatchStride, "BIAS_BATCH_STRIDE");
+  }
+
+  // Column-major views (file comment): rows, cols, ld.
+  auto layout = [&](cublasLtMatrixLayout_t &l, uint64_t rows, uint64_t cols, int64_t ld,
+                    int64_t batchStride, const char *name) {
+    lib.check(lib.layoutCreate(&l, CUDA_R_32F, rows, cols, ld),
+              std::string("cublasLtMatrixLayoutCreate(") + name + ")");
+    if (key.batch > 1) {
+      int32_t count = static_cast<int32_t>(key.batch);
+      lib.check(lib.layoutSetAttribute(l, CUBLASLT_MATRIX_LAYOUT_BATCH_COUNT, &count,
+                                       sizeof count),
+                std::string("cublasLtMatrixLayoutSetAttribute(") + name + ", BATCH_COUNT)");
+      lib.check(lib.layoutSetAttribute(l, CUBLASLT_MATRIX_LAYOUT_STRIDED_BATCH_OFFSET,
+                                       &batchStride, sizeof batchStride),
+                std::string("cublasLtMatrixLayoutSetAttribute(") + name +
+                    ", STRIDED_BATCH_OFFSET)");
+    }
+  };
+  uint64_t m = key.m, n = key.n, k = key.k;
+  if (key.transB)
+    layout(plan->layoutA, k, n, key.ldb, key.strideB, "A"); // stored n×k row-major
+  else
+    layout(plan->layoutA, n, k, key.ldb, key.strideB, "A"); // stored k×n row-major
+  if (key.transA)
+    layout(plan->layoutB, m, k, key.lda, key.strideA, "B"); // stored k×m row-major
+  else
+    layout(plan->layoutB, k, m, key.lda, key.strideA, "B"); // stored m×k row-major
+  layout(plan->layoutC, n, m, key.ldc, key.strideC, "C");
+
+  cublasLtMatmulPreference_t preference = nullptr;
+  lib.check(lib.preferenceCreate(&preference), "cublasLtMatmulPreferenceCreate");
+  struct PreferenceGuard {
+    const CublasLt &lib;
+    cublasLtMatmulPreference_t p;
+    ~PreferenceGuard() { (void)lib.preferenceDestroy(p); }
+  } guard{lib, preference};
+  auto setPreference = [&](int attr, auto value, const char *name) {
+    lib.check(lib.preferenceSetAttribute(preference, attr, &value, sizeof value),
+              std::string("cublasLtMatmulPreferenceSetAttribute(") + name + ")");
+  };
+  setPreference(CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, static_cast<uint64_t>(state.workspace.bytes()),
+                "MAX_WORKSPACE_BYTES");
+  // Swapped too: cuBLASLt's A is our B.
+  setPreference(CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_A_BYTES, static_cast<uint32_t>(key.alignB),
+                "MIN_ALIGNMENT_A_BYTES");
+  setPreference(CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_B_BYTES, static_cast<uint32_t>(key.alignA),
+                "MIN_ALIGNMENT_B_BYTES");
+  setPreference(CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_C_BYTES, static_cast<uint32_t>(key.alignC),
+                "MIN_ALIGNMENT_C_BYTES");
+  setPreference(CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_D_BYTES, static_cast<uint32_t>(key.alignC),
+                "MIN_ALIGNMENT_D_BYTES");
+
+  cublasLtMatmulHeuristicResult_t result{};
+  int found = 0;
+  lib.check(lib.algoGetHeuristic(state.handle, plan->desc, plan->layoutA, plan->layoutB,
+                                 plan->layoutC, plan->layoutC, preference, 1, &result, &found),
+            "cublasLtMatmulAlgoGetHeuristic for " + shapeText(key));
+  if (found == 0 || result.state != CUBLAS_STATUS_SUCCESS)
+    throw RuntimeError(TCC_ERROR_UNSUPPORTED,
+                       "cublasLt: no algorithm for the GEMM " + shapeText(key) +
+                           (found ? " (" + lib.statusText(result.state) + ")" : ""));
+  plan->algo = result.algo;
+  plan->workspaceBytes = result.workspaceSize;
+  return plan;
+}
+
+void runGemm(const PlanKey &key, const float *a, const float *b, float *c, const float *bias,
+             void *stream) {
+  const CublasLt &lib = CublasLt::get();
+  ContextState &state = stateForCurrentContext(lib);
+  auto &slot = state.plans[key];
+  if (!slot)
+    slot = makePlan(lib, state, key);
+  Plan &plan = *slot;
+  if (key.epilogue & kGemmEpilogueBias) {
+    // The plan is this thread's: setting the pointer races with nothing.
+    const void *biasPointer = bias;
+    lib.check(lib.descSetAttribute(plan.desc, CUBLASLT_MATMUL_DESC_BIAS_POINTER, &biasPointer,
+                                   sizeof biasPointer),
+              "cublasLtMatmulDescSetAttribute(BIAS_POINTER)");
+  }
+  float alpha = 1.0f, beta = key.accumulate ? 1.0f : 0.0f;
+  lib.check(lib.matmul(state.handle, plan.desc, &alpha, b, plan.layoutA, a, plan.layoutB, &beta,
+                       c, plan.layoutC, c, plan.layoutC, &plan.algo, state.workspace.data(),
+                       plan.workspaceBytes, stream),
+            "cublasLtMatmul for " + shapeText(key));
+}
+
+} // namespace
+
+extern "C" void tcc_gemm_f32(int64_t batch, int64_t m, int64_t n, int64_t k, const float *a,
+                             int64_t lda, int64_t strideA, int32_t transA, const float *b,
+                             int64_t ldb, int64_t strideB, int32_t transB, float *c,
+                             int64_t ldc, int64_t strideC, int32_t accumulate,
+                             const float *bias, int32_t epilogue, int32_t compute,
+                             void *stream) {
+  // An earlier failure of this call: it is reported once, when it returns.
+  if (hasKernelLaunchError())
+    return;
+  if (batch <= 0 || m <= 0 || n <= 0)
+    return; // an empty result
+  try {
+    if (k <= 0)
+      throw RuntimeError(TCC_ERROR_UNSUPPORTED,
+                         "cublasLt: a GEMM with an empty reduction (k = 0) is not supported");
+    // Row-major leading dimensions cover a row of the stored matrix.
+    int64_t rowA = transA ? m : k, rowB = transB ? k : n;
+    if (lda < rowA || ldb < rowB || ldc < n)
+      throw RuntimeError(TCC_ERROR_INTERNAL,
+                         "cublasLt: GEMM operand with a leading dimension shorter than its rows "
+                         "(lda " + std::to_string(lda) + ", ldb " + std::to_string(ldb) +
+                             ", ldc " + std::to_string(ldc) + ")");
+    // A weight shared by all batches of a contiguous non-transposed A: one
+    // GEMM of batch·m rows instead of a batched one.
+    if (batch > 1 && strideB == 0 && !transA && strideA == m * lda && strideC == m * ldc) {
+      m *= batch;
+      batch = 1;
+    }
+    if (batch == 1)
+      strideA = strideB = strideC = 0;
+    PlanKey key{batch,      m,          n,          k,        lda,
+                ldb,        ldc,        strideA,    strideB,  strideC,
+                transA != 0, transB != 0, accumulate != 0, epilogue, compute,
+                alignmentOf(a), alignmentOf(b), alignmentOf(c)};
+    runGemm(key, a, b, c, bias, stream);
+  } catch (const std::exception &e) {
+    recordKernelLaunchError(e.what());
+  }
+}

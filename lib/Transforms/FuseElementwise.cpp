@@ -1,0 +1,71 @@
+//===- FuseElementwise.cpp - elementwise fusion that spares contractions --===//
+//
+// Upstream's linalg-fuse-elementwise-ops pattern set with a control function
+// that keeps computing producers out of broadcast operands of contractions
+// (see Passes.td).
+//
+//===----------------------------------------------------------------------===//
+#include "tcc/Transforms/Passes.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+#define DEBUG_TYPE "tcc-fuse-elementwise"
+
+namespace tcc {
+#define GEN_PASS_DEF_FUSEELEMENTWISEPASS
+#include "tcc/Transforms/Passes.h.inc"
+} // namespace tcc
+
+using namespace mlir;
+
+namespace {
+
+/// Whether the generic's body does arithmetic (not just yield its inputs).
+bool computes(linalg::GenericOp op) {
+  for (Operation &inner : op.getRegion().front().without_terminator())
+    if (!inner.hasTrait<OpTrait::ConstantLike>())
+      return true;
+  return false;
+}
+
+bool shouldFuse(OpOperand *fused) {
+  Operation *producer = fused->get().getDefiningOp();
+  if (!producer || !producer->hasOneUse())
+    return false; // upstream's default
+  auto consumer = dyn_cast<linalg::GenericOp>(fused->getOwner());
+  auto generic = dyn_cast<linalg::GenericOp>(producer);
+  if (!consumer || !generic || consumer.getNumReductionLoops() == 0 || !computes(generic))
+    return true;
+  // A computed operand is fine where each of its elements is read once.
+  AffineMap map = consumer.getMatchingIndexingMap(fused);
+  for (unsigned d = 0; d < consumer.getNumLoops(); ++d)
+    if (!map.isFunctionOfDim(d))
+      return false;
+  return true;
+}
+
+struct FuseElementwisePass : tcc::impl::FuseElementwisePassBase<FuseElementwisePass> {
+  void runOnOperation() override {
+    Operation *op = getOperation();
+    MLIRContext *context = op->getContext();
+    RewritePatternSet patterns(context);
+    linalg::ControlFusionFn control = shouldFuse;
+    // As upstream's LinalgElementwiseOpFusionPass, with `control`.
+    linalg::populateElementwiseOpsFusionPatterns(patterns, control);
+    linalg::populateFoldReshapeOpsByExpansionPatterns(patterns, control);
+    affine::AffineApplyOp::getCanonicalizationPatterns(patterns, context);
+    linalg::GenericOp::getCanonicalizationPatterns(patterns, context);
+    tensor::ExpandShapeOp::getCanonicalizationPatterns(patterns, context);
+    tensor::CollapseShapeOp::getCanonicalizationPatterns(patterns, context);
+    context->getLoadedDialect<linalg::LinalgDialect>()->getCanonicalizationPatterns(patterns);
+    linalg::populateConstantFoldLinalgOperations(patterns, control);
+    (void)applyPatternsGreedily(op, std::move(patterns),
+                                GreedyRewriteConfig().setUseTopDownTraversal(true));
+  }
+};
+
+} // namespace
