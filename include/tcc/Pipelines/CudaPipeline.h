@@ -39,8 +39,8 @@ void buildCudaToLLVMPassPipeline(mlir::OpPassManager &pm, const CompileOptions &
 /// The GPU and NVVM dialects and the interfaces the CUDA pipeline needs.
 void registerCudaDialects(mlir::DialectRegistry &registry);
 
-/// `tcc-gpu-map-parallel-loops`, `tcc-gpu-finalize-launches` and the
-/// `tcc-cuda-pipeline` pipeline, for tcc-opt.
+/// Upstream's GPU passes and the `tcc-cuda-pipeline` pipeline, for tcc-opt
+/// (the tcc-gpu-* passes come with registerTccTransformsPasses()).
 void registerCudaPasses();
 
 /// Moves the host code of `cuda` (lowered by the CUDA pipeline) into `into`

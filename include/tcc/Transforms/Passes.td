@@ -216,4 +216,149 @@ def FuseElementwisePass : Pass<"tcc-fuse-elementwise"> {
   ];
 }
 
+def GpuWrapSerialOpsPass : Pass<"tcc-gpu-wrap-serial-ops", "mlir::func::FuncOp"> {
+  let summary = "Wrap linalg ops without parallel dimensions in a one-iteration scf.parallel";
+  let description = [{
+    On the CUDA path, a linalg op without a parallel dimension (a rank-0
+    result, a full reduction) would lower to loops on the host, over device
+    memory. Each such op not already inside an `scf.parallel` is wrapped in a
+    one-iteration `scf.parallel`, so it becomes a (one-thread) kernel too.
+
+    Before:
+    ```mlir
+    linalg.generic {iterator_types = ["reduction"]}
+        ins(%x : memref<16xf32>) outs(%r : memref<f32>) { ... }
+    ```
+    After:
+    ```mlir
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    scf.parallel (%i) = (%c0) to (%c1) step (%c1) {
+      linalg.generic {iterator_types = ["reduction"]}
+          ins(%x : memref<16xf32>) outs(%r : memref<f32>) { ... }
+    }
+    ```
+  }];
+  let dependentDialects = [
+    "mlir::arith::ArithDialect",
+    "mlir::scf::SCFDialect",
+  ];
+}
+
+def GpuMapParallelLoopsPass : Pass<"tcc-gpu-map-parallel-loops", "mlir::func::FuncOp"> {
+  let summary = "Map each outermost scf.parallel to a 1-D grid of 256-thread blocks";
+  let description = [{
+    Collapses each outermost `scf.parallel` to one dimension (row-major, so
+    consecutive threads touch consecutive elements), tiles it by the block
+    size (`tcc::kCudaBlockSize`, 256) with the inner loop bounds-checked by
+    an `scf.if`, and maps the outer loop to block x and the inner one to
+    thread x; parallel loops nested deeper (below a reduction loop) are mapped
+    sequential. `convert-parallel-loops-to-gpu` then turns the result into a
+    `gpu.launch`.
+
+    Refused with an error: a `memref.get_global` in the function (a constant
+    left in host memory, which a kernel cannot read).
+
+    Before:
+    ```mlir
+    scf.parallel (%i, %j) = (%c0, %c0) to (%c4, %c8) step (%c1, %c1) {
+      ...
+    }
+    ```
+    After:
+    ```mlir
+    scf.parallel (%b) = (%c0) to (%c32) step (%c256) {
+      scf.parallel (%t) = (%c0) to (%c256) step (%c1) {
+        %k = arith.addi %t, %b : index
+        %in = arith.cmpi ult, %k, %c32 : index
+        scf.if %in { ... }
+      } {mapping = [#gpu.loop_dim_map<processor = thread_x, map = (d0) -> (d0), bound = (d0) -> (d0)>]}
+    } {mapping = [#gpu.loop_dim_map<processor = block_x, map = (d0) -> (d0), bound = (d0) -> (d0)>]}
+    ```
+  }];
+  let dependentDialects = [
+    "mlir::affine::AffineDialect",
+    "mlir::arith::ArithDialect",
+    "mlir::gpu::GPUDialect",
+    "mlir::scf::SCFDialect",
+  ];
+}
+
+def GpuFinalizeLaunchesPass : Pass<"tcc-gpu-finalize-launches", "mlir::ModuleOp"> {
+  let summary = "Merge the outlined kernels into one gpu.module and launch them on the stream argument of forward_cuda";
+  let description = [{
+    Runs after `gpu-kernel-outlining`. Every kernel moves into one
+    `gpu.module @tcc_kernels` (one PTX, one module load; clashing names are
+    renamed), `forward` is renamed `forward_cuda` and gets a trailing
+    `!llvm.ptr {tcc.stream}` argument (unless tcc-gpu-library-gemm added it
+    already), and every `gpu.launch_func` becomes async on that stream, seen
+    as a `!gpu.async.token`: no stream is created, nothing is synchronized.
+
+    Refused with an error: no `forward` function; a `memref.load`,
+    `memref.store`, `memref.copy` or linalg op left in `forward` (it would
+    access device memory from the host); a launch that is already async.
+
+    Before:
+    ```mlir
+    func.func @forward(%x: memref<4xf32>, ...) {
+      gpu.launch_func @forward_kernel::@forward_kernel blocks in (...) threads in (...) args(...)
+      return
+    }
+    gpu.module @forward_kernel { gpu.func @forward_kernel(...) kernel { ... } }
+    ```
+    After:
+    ```mlir
+    func.func @forward_cuda(%x: memref<4xf32>, ..., %s: !llvm.ptr {tcc.stream}) {
+      %t = builtin.unrealized_conversion_cast %s : !llvm.ptr to !gpu.async.token
+      %0 = gpu.launch_func async [%t] @tcc_kernels::@forward_kernel blocks in (...) threads in (...) args(...)
+      return
+    }
+    gpu.module @tcc_kernels { gpu.func @forward_kernel(...) kernel { ... } }
+    ```
+  }];
+  let dependentDialects = [
+    "mlir::gpu::GPUDialect",
+    "mlir::LLVM::LLVMDialect",
+  ];
+}
+
+def GpuLibraryConvPass : Pass<"tcc-gpu-library-conv", "mlir::ModuleOp"> {
+  let summary = "Replace 2-D convolutions of the CUDA path with cuDNN calls";
+  let description = [{
+    On the planned memref program of the CUDA path, each
+    `linalg.conv_2d_nchw_fchw` and `linalg.conv_2d_ngchw_gfchw` (groups) over
+    f32 buffers with identity layouts becomes a call of `tcc_conv2d_f32`
+    (include/tcc/Runtime/CudnnConv.h, cuDNN 9 opened with dlopen) on the
+    stream of the function's `!llvm.ptr {tcc.stream}` argument (added if
+    missing). Sizes come from the buffers at run time (a dynamic batch is
+    fine), strides and dilations from the op's attributes. The input arrives
+    already padded (tensor.pad is a separate copy), so cuDNN runs without
+    padding. The output is accumulated into (beta = 1: it holds the bias
+    broadcast or zeros) unless its last writer is a zero fill (or a copy of
+    one), which is then erased when nothing else reads it (beta = 0).
+
+    Before:
+    ```mlir
+    linalg.fill ins(%zero : f32) outs(%y : memref<2x8x8x8xf32>)
+    linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>}
+        ins(%x, %w : memref<2x8x10x10xf32>, memref<8x8x3x3xf32>) outs(%y : memref<2x8x8x8xf32>)
+    ```
+    After (metadata reads elided):
+    ```mlir
+    call @tcc_conv2d_f32(%n, %c, %h, %w, %f, %kh, %kw, %oh, %ow, %sh, %sw, %dh, %dw,
+                         %groups, %px, %pw, %py, %accumulate, %compute, %stream)
+    ```
+  }];
+  let options = [
+    Option<"tf32", "tf32", "bool", /*default=*/"false",
+           "Allow TF32 tensor-core kernels (CUDNN_DEFAULT_MATH) instead of fp32 FMA only">,
+  ];
+  let dependentDialects = [
+    "mlir::arith::ArithDialect",
+    "mlir::func::FuncDialect",
+    "mlir::LLVM::LLVMDialect",
+    "mlir::memref::MemRefDialect",
+  ];
+}
+
 #endif // TCC_TRANSFORMS_PASSES
