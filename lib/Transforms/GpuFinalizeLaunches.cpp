@@ -5,7 +5,7 @@
 // uses, and a check that the host function no longer touches tensor memory.
 //
 //===----------------------------------------------------------------------===//
-#include "tcc/Pipelines/CudaPipeline.h"
+#include "tcc/Transforms/GpuConventions.h"
 #include "tcc/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"

@@ -5,7 +5,7 @@
 // nested deeper (below a reduction loop) run sequentially in the thread.
 //
 //===----------------------------------------------------------------------===//
-#include "tcc/Pipelines/CudaPipeline.h"
+#include "tcc/Transforms/GpuConventions.h"
 #include "tcc/Transforms/Passes.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"

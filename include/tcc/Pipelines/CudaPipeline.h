@@ -11,6 +11,7 @@
 #define TCC_PIPELINES_CUDAPIPELINE_H
 
 #include "tcc/Pipelines/Options.h"
+#include "tcc/Transforms/GpuConventions.h"
 
 #include "mlir/Support/LogicalResult.h"
 
@@ -24,13 +25,6 @@ class OpPassManager;
 } // namespace mlir
 
 namespace tcc {
-
-/// Name of the host function the CUDA pipeline leaves: the planned `forward`
-/// with a trailing `!llvm.ptr` stream argument.
-constexpr const char *kCudaForwardName = "forward_cuda";
-
-/// Threads per block of every generated kernel.
-constexpr int kCudaBlockSize = 256;
 
 /// Planned memref program → host LLVM dialect with embedded PTX (a
 /// `gpu.binary`), ready for HostObjectEmitter.
