@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 #include "tcc/Runtime/CudnnConv.h"
 #include "tcc/Transforms/Passes.h"
+#include "tcc/Transforms/PlannedEntry.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -192,30 +193,7 @@ func::FuncOp declareConvFunction(ModuleOp module) {
   return f;
 }
 
-/// The function's `tcc.stream` argument, added (last) if missing.
-FailureOr<Value> streamArgument(func::FuncOp func) {
-  for (unsigned i = 0; i < func.getNumArguments(); ++i)
-    if (func.getArgAttr(i, "tcc.stream"))
-      return Value(func.getArgument(i));
-  MLIRContext *ctx = func.getContext();
-  unsigned index = func.getNumArguments();
-  if (failed(func.insertArgument(
-          index, LLVM::LLVMPointerType::get(ctx),
-          DictionaryAttr::get(ctx, {NamedAttribute(StringAttr::get(ctx, "tcc.stream"),
-                                                   UnitAttr::get(ctx))}),
-          func.getLoc())))
-    return failure();
-  return Value(func.getArgument(index));
-}
 
-bool isPlannedEntry(func::FuncOp f) {
-  if (f.isExternal())
-    return false;
-  for (unsigned i = 0; i < f.getNumArguments(); ++i)
-    if (f.getArgAttr(i, "tcc.arena"))
-      return true;
-  return false;
-}
 
 struct GpuLibraryConvPass : tcc::impl::GpuLibraryConvPassBase<GpuLibraryConvPass> {
   using GpuLibraryConvPassBase::GpuLibraryConvPassBase;
@@ -223,7 +201,7 @@ struct GpuLibraryConvPass : tcc::impl::GpuLibraryConvPassBase<GpuLibraryConvPass
   void runOnOperation() override {
     ModuleOp module = getOperation();
     for (func::FuncOp func : llvm::to_vector(module.getOps<func::FuncOp>())) {
-      if (!isPlannedEntry(func))
+      if (!tcc::isPlannedEntry(func))
         continue;
       SmallVector<Convolution> matches;
       for (Operation &op : func.getBody().front()) {
@@ -237,7 +215,7 @@ struct GpuLibraryConvPass : tcc::impl::GpuLibraryConvPassBase<GpuLibraryConvPass
       }
       if (matches.empty())
         continue;
-      FailureOr<Value> stream = streamArgument(func);
+      FailureOr<Value> stream = tcc::streamArgument(func);
       if (failed(stream))
         return signalPassFailure();
       func::FuncOp callee = declareConvFunction(module);

@@ -6,6 +6,7 @@
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Transforms/RegionUtils.h"
 #include "tcc/Transforms/Passes.h"
+#include "tcc/Transforms/PlannedEntry.h"
 
 #define DEBUG_TYPE "tcc-outline-kernels"
 
@@ -17,14 +18,6 @@ namespace tcc {
 using namespace mlir;
 
 namespace {
-bool isPlannedEntry(func::FuncOp f) {
-  if (f.isExternal())
-    return false;
-  for (unsigned i = 0; i < f.getNumArguments(); ++i)
-    if (f.getArgAttr(i, "tcc.arena"))
-      return true;
-  return false;
-}
 
 /// Moves `op` into a new private function inserted before `insertPoint`.
 void outline(Operation *op, func::FuncOp parent, unsigned index, SymbolTable &symbols) {
@@ -71,7 +64,7 @@ struct OutlineKernelsPass : public tcc::impl::OutlineKernelsPassBase<OutlineKern
     SymbolTable symbols(module);
     SmallVector<func::FuncOp> entries;
     for (auto f : module.getOps<func::FuncOp>())
-      if (isPlannedEntry(f))
+      if (tcc::isPlannedEntry(f))
         entries.push_back(f);
     for (func::FuncOp f : entries) {
       SmallVector<Operation *> kernels;

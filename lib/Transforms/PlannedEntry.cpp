@@ -1,0 +1,30 @@
+//===- PlannedEntry.cpp - facts about a memory-planned entry function -----===//
+#include "tcc/Transforms/PlannedEntry.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+
+using namespace mlir;
+
+bool tcc::isPlannedEntry(func::FuncOp f) {
+  if (f.isExternal())
+    return false;
+  for (unsigned i = 0; i < f.getNumArguments(); ++i)
+    if (f.getArgAttr(i, "tcc.arena"))
+      return true;
+  return false;
+}
+
+FailureOr<Value> tcc::streamArgument(func::FuncOp func) {
+  for (unsigned i = 0; i < func.getNumArguments(); ++i)
+    if (func.getArgAttr(i, "tcc.stream"))
+      return Value(func.getArgument(i));
+  MLIRContext *ctx = func.getContext();
+  unsigned index = func.getNumArguments();
+  if (failed(func.insertArgument(
+          index, LLVM::LLVMPointerType::get(ctx),
+          DictionaryAttr::get(ctx, {NamedAttribute(StringAttr::get(ctx, "tcc.stream"),
+                                                   UnitAttr::get(ctx))}),
+          func.getLoc())))
+    return failure();
+  return Value(func.getArgument(index));
+}
