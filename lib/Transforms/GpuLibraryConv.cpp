@@ -14,6 +14,7 @@
 #include "tcc/Runtime/CudnnConv.h"
 #include "tcc/Transforms/Passes.h"
 #include "tcc/Transforms/PlannedEntry.h"
+#include "tcc/Transforms/ZeroInit.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -81,76 +82,6 @@ template <typename ConvOp> std::optional<Convolution> matchConv(ConvOp op, bool 
   if (!values(op.getStrides(), conv.strides) || !values(op.getDilations(), conv.dilations))
     return std::nullopt;
   return conv;
-}
-
-//===----------------------------------------------------------------------===//
-// The zero fill before (as in GpuLibraryGemm.cpp)
-//===----------------------------------------------------------------------===//
-
-/// Whether some op makes another memref of the same bytes (a view, reshape,
-/// cast), through which `buffer` could be read or written unseen.
-bool hasAliases(Value buffer) {
-  return llvm::any_of(buffer.getUsers(), [](Operation *user) {
-    return isa<ViewLikeOpInterface>(user) &&
-           !isa<memref::ExtractStridedMetadataOp, memref::ExtractAlignedPointerAsIndexOp>(user);
-  });
-}
-
-/// The op that last wrote `buffer` before `from` in its block (null if none
-/// or unknown); linalg ops that only read it are skipped and, if `readers`
-/// is given, collected. Unlike GpuLibraryGemm.cpp's, a metadata read counts
-/// as a write: it feeds a library call (this pass's own earlier ones, or
-/// tcc-gpu-library-gemm's) that may write the buffer.
-Operation *lastWriter(Value buffer, Operation *from, SmallVectorImpl<Operation *> *readers) {
-  for (Operation *p = from->getPrevNode(); p; p = p->getPrevNode()) {
-    if (!llvm::is_contained(p->getOperands(), buffer))
-      continue;
-    auto op = dyn_cast<linalg::LinalgOp>(p);
-    if (op && op.hasPureBufferSemantics() && !llvm::is_contained(op.getDpsInits(), buffer)) {
-      if (readers)
-        readers->push_back(p);
-      continue;
-    }
-    return p;
-  }
-  return nullptr;
-}
-
-bool isZeroFillOf(Operation *op, Value buffer) {
-  auto fill = dyn_cast_or_null<linalg::FillOp>(op);
-  return fill && fill.getOutputs().size() == 1 && fill.getOutputs()[0] == buffer &&
-         matchPattern(fill.getInputs()[0], m_AnyZeroFloat());
-}
-
-struct ZeroInit {
-  bool zero = false;
-  Operation *erasable = nullptr; ///< the fill or copy, when nothing else reads y
-  linalg::FillOp sharedFill;     ///< the copy's source fill (erased once unused)
-};
-
-ZeroInit zeroInitOf(const Convolution &conv) {
-  ZeroInit init;
-  if (hasAliases(conv.y))
-    return init;
-  SmallVector<Operation *> readers;
-  Operation *writer = lastWriter(conv.y, conv.op, &readers);
-  if (isZeroFillOf(writer, conv.y)) {
-    init.zero = true;
-  } else if (auto copy = dyn_cast_or_null<linalg::CopyOp>(writer)) {
-    Value source = copy.getInputs()[0];
-    if (source == conv.y || hasAliases(source))
-      return init;
-    Operation *fill = lastWriter(source, copy, nullptr);
-    if (!isZeroFillOf(fill, source))
-      return init;
-    init.zero = true;
-    init.sharedFill = cast<linalg::FillOp>(fill);
-  } else {
-    return init;
-  }
-  if (readers.empty())
-    init.erasable = writer;
-  return init;
 }
 
 //===----------------------------------------------------------------------===//
@@ -225,7 +156,7 @@ struct GpuLibraryConvPass : tcc::impl::GpuLibraryConvPassBase<GpuLibraryConvPass
   }
 
   void rewrite(Convolution conv, func::FuncOp callee, Value stream) {
-    ZeroInit fill = zeroInitOf(conv);
+    tcc::ZeroInit fill = tcc::zeroInitOf(conv.y, conv.op, /*metadataReadsMayWrite=*/true);
     LLVM_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] conv at " << conv.op.getLoc() << ": zero fill "
                             << (fill.zero ? "yes" : "no") << "\n");
     OpBuilder b(conv.op);

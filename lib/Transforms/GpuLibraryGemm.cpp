@@ -11,6 +11,7 @@
 #include "tcc/Runtime/CublasLtGemm.h"
 #include "tcc/Transforms/Passes.h"
 #include "tcc/Transforms/PlannedEntry.h"
+#include "tcc/Transforms/ZeroInit.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -188,80 +189,6 @@ Operation *neighbourWithEffects(Operation *op, bool forward) {
   return nullptr;
 }
 
-/// Whether some op makes another memref of the same bytes (a view, reshape,
-/// cast), through which `buffer` could be read or written unseen. Reading
-/// its pointer and metadata (this pass's own calls) does not count.
-bool hasAliases(Value buffer) {
-  return llvm::any_of(buffer.getUsers(), [](Operation *user) {
-    return isa<ViewLikeOpInterface>(user) &&
-           !isa<memref::ExtractStridedMetadataOp, memref::ExtractAlignedPointerAsIndexOp>(user);
-  });
-}
-
-/// The op that last wrote `buffer` before `from` in its block (null if none
-/// or unknown). Planned buffers do not overlap while live, so only ops using
-/// `buffer` itself matter; linalg ops that only read it are skipped and, if
-/// `readers` is given, collected.
-Operation *lastWriter(Value buffer, Operation *from, SmallVectorImpl<Operation *> *readers) {
-  for (Operation *p = from->getPrevNode(); p; p = p->getPrevNode()) {
-    if (!llvm::is_contained(p->getOperands(), buffer))
-      continue;
-    if (isa<memref::ExtractStridedMetadataOp, memref::ExtractAlignedPointerAsIndexOp>(p))
-      continue;
-    auto op = dyn_cast<linalg::LinalgOp>(p);
-    if (op && op.hasPureBufferSemantics() &&
-        !llvm::is_contained(op.getDpsInits(), buffer)) {
-      if (readers)
-        readers->push_back(p);
-      continue;
-    }
-    return p;
-  }
-  return nullptr;
-}
-
-bool isZeroFillOf(Operation *op, Value buffer) {
-  auto fill = dyn_cast_or_null<linalg::FillOp>(op);
-  return fill && fill.getOutputs().size() == 1 && fill.getOutputs()[0] == buffer &&
-         matchPattern(fill.getInputs()[0], m_AnyZeroFloat());
-}
-
-/// Whether C holds zeros when the GEMM starts: its last writer is a zero
-/// fill, or a copy of a buffer whose last writer is a zero fill (CSE merges
-/// the identical fills of the tensor program, and bufferization then copies
-/// the one filled buffer into each accumulator).
-struct ZeroInit {
-  bool zero = false;
-  Operation *erasable = nullptr; ///< the fill or copy, when nothing else reads C
-  linalg::FillOp sharedFill;     ///< the copy's source fill (erased once unused)
-};
-
-ZeroInit zeroInitOf(const Contraction &match) {
-  ZeroInit init;
-  if (hasAliases(match.c))
-    return init;
-  SmallVector<Operation *> readers;
-  Operation *writer = lastWriter(match.c, match.op, &readers);
-  if (isZeroFillOf(writer, match.c)) {
-    init.zero = true;
-  } else if (auto copy = dyn_cast_or_null<linalg::CopyOp>(writer)) {
-    Value source = copy.getInputs()[0];
-    if (source == match.c || hasAliases(source))
-      return init;
-    Operation *fill = lastWriter(source, copy, nullptr);
-    if (!isZeroFillOf(fill, source))
-      return init;
-    init.zero = true;
-    init.sharedFill = cast<linalg::FillOp>(fill);
-  } else {
-    return init;
-  }
-  // The GEMM overwrites C (beta = 0); readers of the zeros before it keep
-  // the fill or copy alive.
-  if (readers.empty())
-    init.erasable = writer;
-  return init;
-}
 
 /// Whether an op after `op` in its block uses `buffer`.
 bool usedAfter(Value buffer, Operation *op) {
@@ -536,7 +463,7 @@ struct GpuLibraryGemmPass : tcc::impl::GpuLibraryGemmPassBase<GpuLibraryGemmPass
   }
 
   void rewrite(Contraction match, func::FuncOp callee, Value stream) {
-    ZeroInit fill = zeroInitOf(match);
+    tcc::ZeroInit fill = tcc::zeroInitOf(match.c, match.op, /*metadataReadsMayWrite=*/false);
     std::optional<Epilogue> epilogue = matchEpilogue(match);
     Value target = match.c; // what the GEMM writes
     int32_t code = tcc::kGemmEpilogueNone;
@@ -545,7 +472,7 @@ struct GpuLibraryGemmPass : tcc::impl::GpuLibraryGemmPassBase<GpuLibraryGemmPass
       // The epilogue writes elsewhere: C must be a temporary nothing reads
       // after it, and the GEMM must not read C (beta = 0) if it writes there.
       bool cIsTemporary = fill.zero && !isa<BlockArgument>(match.c) &&
-                          !hasAliases(match.c) && !usedAfter(match.c, epilogue->op);
+                          !tcc::hasAliases(match.c) && !usedAfter(match.c, epilogue->op);
       if (!cIsTemporary)
         epilogue.reset();
     }
