@@ -328,10 +328,8 @@ int tcc::compileModel(const CompileOptions &options, const char *argv0) {
         return kExitInternal;
     }
   }
-  if (options.emit == OutputKind::PTX) {
-    std::string text;
-    for (const std::string &p : ptx)
-      text += p;
+  // Textual outputs (PTX, IR at a phase) go to the output path or stdout.
+  auto writeTextOutput = [&](const std::string &text) {
     if (options.output == "-")
       llvm::outs() << text;
     else if (!writeFile(options.output, text)) {
@@ -340,20 +338,19 @@ int tcc::compileModel(const CompileOptions &options, const char *argv0) {
     }
     timer.report();
     return kExitOk;
+  };
+  if (options.emit == OutputKind::PTX) {
+    std::string text;
+    for (const std::string &p : ptx)
+      text += p;
+    return writeTextOutput(text);
   }
 
   if (options.emit == OutputKind::MLIR || last < CompilePhase::Output) {
     std::string text;
     llvm::raw_string_ostream os(text);
     module->print(os);
-    if (options.output == "-")
-      llvm::outs() << text;
-    else if (!writeFile(options.output, text)) {
-      llvm::errs() << "tcc: error: cannot write " << options.output << "\n";
-      return kExitUserError;
-    }
-    timer.report();
-    return kExitOk;
+    return writeTextOutput(text);
   }
 
   // 4. The manifest, the weights and the host object.
