@@ -83,6 +83,16 @@ def save_npy(path, t):
     np.save(path, t.detach().cpu().contiguous().numpy())
 
 
+def save_io(d, inputs, expected):
+    """input_<i>.npy and expected_<i>.npy (eager outputs) in d."""
+    if not isinstance(expected, (tuple, list)):
+        expected = (expected,)
+    for i, t in enumerate(inputs):
+        save_npy(os.path.join(d, f"input_{i}.npy"), t)
+    for i, t in enumerate(expected):
+        save_npy(os.path.join(d, f"expected_{i}.npy"), t)
+
+
 def write_case(out, name, model, inputs, dynamic_shapes=None, weights_npy=False):
     d = os.path.join(out, name)
     os.makedirs(d, exist_ok=True)
@@ -91,12 +101,7 @@ def write_case(out, name, model, inputs, dynamic_shapes=None, weights_npy=False)
         ep = torch.export.export(model, tuple(inputs), dynamic_shapes=dynamic_shapes)
         torch.export.save(ep, os.path.join(d, "model.pt2"))
         expected = model(*inputs)
-    if not isinstance(expected, (tuple, list)):
-        expected = (expected,)
-    for i, t in enumerate(inputs):
-        save_npy(os.path.join(d, f"input_{i}.npy"), t)
-    for i, t in enumerate(expected):
-        save_npy(os.path.join(d, f"expected_{i}.npy"), t)
+    save_io(d, inputs, expected)
     if weights_npy:
         wd = os.path.join(d, "weights")
         os.makedirs(wd, exist_ok=True)
@@ -233,12 +238,7 @@ def write_torchscript_case(out, name, model, inputs):
         except Exception as e:  # scripting is best effort
             print(f"{name}: torch.jit.script failed: {e}")
         expected = model(*inputs)
-    if not isinstance(expected, (tuple, list)):
-        expected = (expected,)
-    for i, t in enumerate(inputs):
-        save_npy(os.path.join(d, f"input_{i}.npy"), t)
-    for i, t in enumerate(expected):
-        save_npy(os.path.join(d, f"expected_{i}.npy"), t)
+    save_io(d, inputs, expected)
     print(f"wrote {d}")
 
 
