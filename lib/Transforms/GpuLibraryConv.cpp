@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 #include "tcc/Runtime/CudnnConv.h"
 #include "tcc/Transforms/Passes.h"
+#include "tcc/Transforms/BufferMetadata.h"
 #include "tcc/Transforms/PlannedEntry.h"
 #include "tcc/Transforms/ZeroInit.h"
 
@@ -88,24 +89,6 @@ template <typename ConvOp> std::optional<Convolution> matchConv(ConvOp op, bool 
 // The call
 //===----------------------------------------------------------------------===//
 
-struct Metadata {
-  Value pointer;
-  SmallVector<Value> sizes;
-};
-
-Metadata readMetadata(OpBuilder &b, Location loc, Value memref) {
-  auto meta = memref::ExtractStridedMetadataOp::create(b, loc, memref);
-  Value aligned = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);
-  Value bytes = arith::MulIOp::create(b, loc, meta.getOffset(),
-                                      arith::ConstantIndexOp::create(b, loc, 4));
-  Value address = arith::AddIOp::create(b, loc, aligned, bytes);
-  Value address64 = arith::IndexCastOp::create(b, loc, b.getI64Type(), address);
-  Metadata m;
-  m.pointer = LLVM::IntToPtrOp::create(b, loc, LLVM::LLVMPointerType::get(b.getContext()),
-                                       address64);
-  m.sizes.assign(meta.getSizes().begin(), meta.getSizes().end());
-  return m;
-}
 
 func::FuncOp declareConvFunction(ModuleOp module) {
   if (auto f = module.lookupSymbol<func::FuncOp>(kConvFunction))
@@ -166,9 +149,9 @@ struct GpuLibraryConvPass : tcc::impl::GpuLibraryConvPassBase<GpuLibraryConvPass
     };
     auto c64 = [&](int64_t v) { return arith::ConstantIntOp::create(b, loc, v, 64).getResult(); };
     auto c32 = [&](int64_t v) { return arith::ConstantIntOp::create(b, loc, v, 32).getResult(); };
-    Metadata x = readMetadata(b, loc, conv.x);
-    Metadata w = readMetadata(b, loc, conv.w);
-    Metadata y = readMetadata(b, loc, conv.y);
+    tcc::BufferMetadata x = tcc::readBufferMetadata(b, loc, conv.x);
+    tcc::BufferMetadata w = tcc::readBufferMetadata(b, loc, conv.w);
+    tcc::BufferMetadata y = tcc::readBufferMetadata(b, loc, conv.y);
     Value n, c, h, wd, f, kh, kw, oh, ow, groups;
     if (conv.grouped) {
       // x [N, G, C, H, W], w [G, F, C, KH, KW], y [N, G, F, OH, OW]: in memory

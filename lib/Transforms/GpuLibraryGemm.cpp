@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 #include "tcc/Runtime/CublasLtGemm.h"
 #include "tcc/Transforms/Passes.h"
+#include "tcc/Transforms/BufferMetadata.h"
 #include "tcc/Transforms/PlannedEntry.h"
 #include "tcc/Transforms/ZeroInit.h"
 
@@ -399,26 +400,6 @@ bool provablyDisjoint(Value x, Value y) {
 // The call
 //===----------------------------------------------------------------------===//
 
-/// Pointer, sizes and strides of one memref, read at run time.
-struct Metadata {
-  Value pointer; // !llvm.ptr to element [0, ..., 0]
-  SmallVector<Value> sizes, strides;
-};
-
-Metadata readMetadata(OpBuilder &b, Location loc, Value memref) {
-  auto meta = memref::ExtractStridedMetadataOp::create(b, loc, memref);
-  Value aligned = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);
-  Value bytes = arith::MulIOp::create(b, loc, meta.getOffset(),
-                                      arith::ConstantIndexOp::create(b, loc, 4));
-  Value address = arith::AddIOp::create(b, loc, aligned, bytes);
-  Value address64 = arith::IndexCastOp::create(b, loc, b.getI64Type(), address);
-  Metadata m;
-  m.pointer = LLVM::IntToPtrOp::create(b, loc, LLVM::LLVMPointerType::get(b.getContext()),
-                                       address64);
-  m.sizes.assign(meta.getSizes().begin(), meta.getSizes().end());
-  m.strides.assign(meta.getStrides().begin(), meta.getStrides().end());
-  return m;
-}
 
 func::FuncOp declareGemmFunction(ModuleOp module) {
   if (auto f = module.lookupSymbol<func::FuncOp>(kGemmFunction))
@@ -501,20 +482,20 @@ struct GpuLibraryGemmPass : tcc::impl::GpuLibraryGemmPassBase<GpuLibraryGemmPass
     };
     auto c64 = [&](int64_t v) { return arith::ConstantIntOp::create(b, loc, v, 64).getResult(); };
     auto c32 = [&](int64_t v) { return arith::ConstantIntOp::create(b, loc, v, 32).getResult(); };
-    Metadata a = readMetadata(b, loc, match.a.memref);
-    Metadata bm = readMetadata(b, loc, match.b.memref);
-    Metadata c = readMetadata(b, loc, target);
+    tcc::BufferMetadata a = tcc::readBufferMetadata(b, loc, match.a.memref);
+    tcc::BufferMetadata bm = tcc::readBufferMetadata(b, loc, match.b.memref);
+    tcc::BufferMetadata c = tcc::readBufferMetadata(b, loc, target);
     unsigned nb = match.numBatch;
     Value batch = arith::ConstantIndexOp::create(b, loc, 1);
     for (unsigned i = 0; i < nb; ++i)
       batch = arith::MulIOp::create(b, loc, batch, c.sizes[i]);
     unsigned ra = a.sizes.size(), rb = bm.sizes.size();
     Value k = match.a.transposed ? a.sizes[ra - 2] : a.sizes[ra - 1];
-    auto batchStride = [&](const GemmOperand &o, const Metadata &m) {
+    auto batchStride = [&](const GemmOperand &o, const tcc::BufferMetadata &m) {
       return o.batched ? i64(m.strides[m.strides.size() - 3]) : c64(0);
     };
     Value bias = epilogue && epilogue->bias
-                     ? readMetadata(b, loc, epilogue->bias).pointer
+                     ? tcc::readBufferMetadata(b, loc, epilogue->bias).pointer
                      : LLVM::ZeroOp::create(b, loc, LLVM::LLVMPointerType::get(b.getContext()))
                            .getResult();
     SmallVector<Value> args = {
