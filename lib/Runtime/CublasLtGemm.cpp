@@ -24,6 +24,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "tcc/Runtime/CublasLtGemm.h"
+#include "tcc/Runtime/CudaLibraryLoader.h"
 
 #include "tcc/Runtime/CudaDriver.h"
 #include "tcc/Runtime/MlirGpuRuntime.h"
@@ -165,33 +166,9 @@ struct LoadedCublasLt {
   std::string error; // empty when usable
 
   LoadedCublasLt() {
-    // A copy the process already has (PyTorch links one from its
-    // site-packages/nvidia/cublas/lib) comes first: two copies in one process
-    // would work, but cost memory and load time. Then the soname through the
-    // loader's search path, then the toolkits.
+    // Search order: see CudaLibraryLoader.h.
     std::string tried;
-    void *handle = nullptr;
-    auto attempt = [&](const std::string &name, int flags) {
-      if (handle)
-        return;
-      handle = dlopen(name.c_str(), flags);
-      if (!handle) {
-        const char *why = dlerror();
-        tried += "\n  " + name + ((flags & RTLD_NOLOAD) ? " (already loaded)" : "") + ": " +
-                 (why ? why : "not found");
-      }
-    };
-    attempt("libcublasLt.so.13", RTLD_NOW | RTLD_LOCAL | RTLD_NOLOAD);
-    attempt("libcublasLt.so.13", RTLD_NOW | RTLD_LOCAL);
-    for (const char *var : {"CUDA_ROOT", "CUDA_HOME", "CUDA_PATH"})
-      if (const char *root = std::getenv(var); root && *root)
-        attempt(std::string(root) + "/lib64/libcublasLt.so.13", RTLD_NOW | RTLD_LOCAL);
-    attempt("/usr/local/cuda/lib64/libcublasLt.so.13", RTLD_NOW | RTLD_LOCAL);
-    attempt("/usr/local/cuda-13/lib64/libcublasLt.so.13", RTLD_NOW | RTLD_LOCAL);
-    // Linked into the process some other way (static, or another soname):
-    // the global scope's symbols.
-    if (!handle && dlsym(RTLD_DEFAULT, "cublasLtMatmul"))
-      handle = RTLD_DEFAULT;
+    void *handle = openCudaLibrary("libcublasLt.so.13", "cublasLtMatmul", tried);
     if (!handle) {
       error = "cuBLASLt not found (libcublasLt.so.13, needed for the model's matrix "
               "multiplications on the GPU; install CUDA 13's cuBLAS, add its lib64 to "

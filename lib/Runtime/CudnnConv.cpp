@@ -20,6 +20,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "tcc/Runtime/CudnnConv.h"
+#include "tcc/Runtime/CudaLibraryLoader.h"
 
 #include "tcc/Runtime/CudaDriver.h"
 #include "tcc/Runtime/MlirGpuRuntime.h"
@@ -126,29 +127,9 @@ struct LoadedCudnn {
   std::string error; // empty when usable
 
   LoadedCudnn() {
-    // A copy the process already has (PyTorch loads one from its
-    // site-packages/nvidia/cudnn/lib) first, then the soname through the
-    // loader's search path, then the toolkits.
+    // Search order: see CudaLibraryLoader.h.
     std::string tried;
-    void *handle = nullptr;
-    auto attempt = [&](const std::string &name, int flags) {
-      if (handle)
-        return;
-      handle = dlopen(name.c_str(), flags);
-      if (!handle) {
-        const char *why = dlerror();
-        tried += "\n  " + name + ((flags & RTLD_NOLOAD) ? " (already loaded)" : "") + ": " +
-                 (why ? why : "not found");
-      }
-    };
-    attempt("libcudnn.so.9", RTLD_NOW | RTLD_LOCAL | RTLD_NOLOAD);
-    attempt("libcudnn.so.9", RTLD_NOW | RTLD_LOCAL);
-    for (const char *var : {"CUDA_ROOT", "CUDA_HOME", "CUDA_PATH"})
-      if (const char *root = std::getenv(var); root && *root)
-        attempt(std::string(root) + "/lib64/libcudnn.so.9", RTLD_NOW | RTLD_LOCAL);
-    attempt("/usr/local/cuda/lib64/libcudnn.so.9", RTLD_NOW | RTLD_LOCAL);
-    if (!handle && dlsym(RTLD_DEFAULT, "cudnnConvolutionForward"))
-      handle = RTLD_DEFAULT;
+    void *handle = openCudaLibrary("libcudnn.so.9", "cudnnConvolutionForward", tried);
     if (!handle) {
       error = "cuDNN not found (libcudnn.so.9, needed for the model's convolutions on the "
               "GPU; install cuDNN 9, add its lib directory to LD_LIBRARY_PATH, or import "
