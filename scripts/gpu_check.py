@@ -17,7 +17,7 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SAMPLES = ["foo", "mymodule", "outer_module", "mymodule_dynamic_batch", "small_cnn",
-           "ops_mix", "tiny_transformer"]
+           "ops_mix", "tiny_transformer", "masks_attention"]
 
 
 def cases(sample):

@@ -161,6 +161,43 @@ def main():
     # Wide range, with large magnitudes where the stable formulas matter.
     act_in = torch.cat([torch.linspace(-30, 30, 61), torch.randn(64) * 4])
     write_case(args.out, "activations", Activations(), [act_in.reshape(5, 25)])
+    write_masks_attention_case(args.out)
+
+
+class MasksAttention(nn.Module):
+    """What transformers build masks and positions from: comparisons, where,
+    masked_fill, logical ops, casts, arange/full/ones, cumsum, diff, any,
+    pow, min/max; and attention (bool mask, float mask, causal, grouped
+    query heads) with log_softmax."""
+
+    def forward(self, q, k, ids):
+        seq = ids.shape[1]
+        pad = ids.eq(0)
+        pos = torch.cumsum(ids.ne(0).to(torch.int64), dim=1) * (~pad).long()
+        keep = torch.logical_and(pos.unsqueeze(1) <= pos.unsqueeze(2), ~pad.unsqueeze(1))
+        steps = torch.diff(pos, dim=-1, prepend=torch.zeros_like(pos[:, :1]))
+        r = torch.arange(seq)
+        band = torch.where((r[None, :] - r[:, None]).abs() < 3, 0.0, -1e4)
+        a = F.scaled_dot_product_attention(q, k, k, attn_mask=keep.unsqueeze(1))
+        b = F.scaled_dot_product_attention(q, k, k, attn_mask=band, scale=0.3)
+        c = F.scaled_dot_product_attention(q, k, k, is_causal=True)
+        kv = k[:, :1]
+        d = F.scaled_dot_product_attention(q, kv, kv, is_causal=True, enable_gqa=True)
+        feats = (a + b + c + d).masked_fill(pad[:, None, :, None], 0.5)
+        rms = feats * torch.rsqrt(feats.pow(2).mean(-1, keepdim=True) + 1e-6)
+        mixed = torch.max(torch.min(rms, torch.ones_like(rms)), torch.full_like(rms, -0.8))
+        any_pad = pad.any(dim=1).to(torch.float32)
+        ints = (steps * 3 - pos).to(torch.float32) / 7
+        extra = (ints.sum(-1) + any_pad)[:, None, None, None]
+        return torch.log_softmax(mixed + extra, dim=-1) + ints[:, None, :, None].pow(3) * 0.01
+
+
+def write_masks_attention_case(out):
+    torch.manual_seed(7)
+    ids = torch.randint(1, 50, (2, 6))
+    ids[0, 4:] = 0  # padding at the end of the first sequence
+    write_case(out, "masks_attention", MasksAttention(),
+               [torch.randn(2, 4, 6, 8), torch.randn(2, 4, 6, 8), ids])
 
 
 class Activations(nn.Module):

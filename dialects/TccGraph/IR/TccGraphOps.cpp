@@ -47,6 +47,24 @@ LogicalResult OperatorOp::verify() {
   return success();
 }
 
+/// Operands broadcast (NumPy rules) to the result's shape.
+static LogicalResult verifyBroadcastShapes(Operation *op, ValueRange operands) {
+  SmallVector<int64_t> shape;
+  for (Value v : operands) {
+    auto next = broadcastShapes(shape, rankedType(v).getShape());
+    if (failed(next)) {
+      InFlightDiagnostic d = op->emitOpError("operand shapes ");
+      llvm::interleave(operands.getTypes(), [&](Type t) { d << t; }, [&] { d << " and "; });
+      return d << " do not broadcast";
+    }
+    shape = *next;
+  }
+  auto res = rankedType(op->getResult(0));
+  if (!compatibleShapes(shape, res.getShape()))
+    return op->emitOpError("result type ") << res << " is not the broadcast shape";
+  return success();
+}
+
 #define TCC_BINARY_VERIFIER(OP)                                                \
   LogicalResult OP::verify() {                                                 \
     auto l = rankedType(getLhs()), r = rankedType(getRhs());                   \
@@ -54,14 +72,7 @@ LogicalResult OperatorOp::verify() {
     if (l.getElementType() != r.getElementType() ||                            \
         l.getElementType() != res.getElementType())                            \
       return emitOpError("operand and result element types must match");      \
-    auto shape = broadcastShapes(l.getShape(), r.getShape());                  \
-    if (failed(shape))                                                         \
-      return emitOpError("operand shapes ") << l << " and " << r               \
-                                             << " do not broadcast";          \
-    if (!compatibleShapes(*shape, res.getShape()))                             \
-      return emitOpError("result type ") << res                                \
-                                          << " is not the broadcast shape";   \
-    return success();                                                          \
+    return verifyBroadcastShapes(*this, getOperands());                        \
   }
 TCC_BINARY_VERIFIER(AddOp)
 TCC_BINARY_VERIFIER(SubOp)
@@ -69,7 +80,50 @@ TCC_BINARY_VERIFIER(MulOp)
 TCC_BINARY_VERIFIER(DivOp)
 TCC_BINARY_VERIFIER(MaximumOp)
 TCC_BINARY_VERIFIER(MinimumOp)
+TCC_BINARY_VERIFIER(PowOp)
+TCC_BINARY_VERIFIER(BitwiseAndOp)
+TCC_BINARY_VERIFIER(BitwiseOrOp)
 #undef TCC_BINARY_VERIFIER
+
+LogicalResult CompareOp::verify() {
+  StringRef p = getPredicate();
+  if (p != "eq" && p != "ne" && p != "lt" && p != "le" && p != "gt" && p != "ge")
+    return emitOpError("unknown predicate '") << p << "' (eq, ne, lt, le, gt, ge)";
+  if (rankedType(getLhs()).getElementType() != rankedType(getRhs()).getElementType())
+    return emitOpError("operands must have one element type");
+  if (!rankedType(getResult()).getElementType().isInteger(1))
+    return emitOpError("result must be i1");
+  return verifyBroadcastShapes(*this, getOperands());
+}
+
+LogicalResult SelectOp::verify() {
+  if (!rankedType(getCondition()).getElementType().isInteger(1))
+    return emitOpError("condition must be i1");
+  Type elt = rankedType(getResult()).getElementType();
+  if (rankedType(getLhs()).getElementType() != elt || rankedType(getRhs()).getElementType() != elt)
+    return emitOpError("lhs and rhs must have the result's element type");
+  return verifyBroadcastShapes(*this, getOperands());
+}
+
+LogicalResult CastOp::verify() {
+  if (!compatibleShapes(rankedType(getInput()).getShape(), rankedType(getResult()).getShape()))
+    return emitOpError("input and result shapes differ");
+  return success();
+}
+
+LogicalResult IotaOp::verify() {
+  auto t = rankedType(getResult());
+  if (t.getRank() != 1 || !t.hasStaticShape())
+    return emitOpError("result must be a 1-D tensor of static size");
+  return success();
+}
+
+LogicalResult CumsumOp::verify() {
+  int64_t rank = rankedType(getInput()).getRank();
+  if (getDim() < 0 || getDim() >= std::max<int64_t>(rank, 1))
+    return emitOpError("dim ") << getDim() << " out of range for rank " << rank;
+  return success();
+}
 
 LogicalResult MatmulOp::verify() {
   auto l = rankedType(getLhs()), r = rankedType(getRhs());

@@ -121,6 +121,93 @@ def TccGraph_MulOp : TccGraph_BinaryOp<"mul", "multiplication">;
 def TccGraph_DivOp : TccGraph_BinaryOp<"div", "true division">;
 def TccGraph_MaximumOp : TccGraph_BinaryOp<"maximum", "maximum">;
 def TccGraph_MinimumOp : TccGraph_BinaryOp<"minimum", "minimum">;
+def TccGraph_PowOp : TccGraph_BinaryOp<"pow", "power (lhs ** rhs)">;
+def TccGraph_BitwiseAndOp : TccGraph_BinaryOp<"bitwise_and", "bitwise and (logical and on i1)">;
+def TccGraph_BitwiseOrOp : TccGraph_BinaryOp<"bitwise_or", "bitwise or (logical or on i1)">;
+
+def TccGraph_CompareOp : TccGraph_Op<"compare", [Pure]> {
+  let summary = "Elementwise comparison with NumPy broadcasting, giving i1";
+  let description = [{
+    `predicate` is one of eq, ne, lt, le, gt, ge. Operands have one element
+    type; floats compare ordered (NaN is unequal to everything, as PyTorch).
+
+    ```mlir
+    %m = tcc_graph.compare %a, %b {predicate = "lt"}
+           : (tensor<4x12xi64>, tensor<i64>) -> tensor<4x12xi1>
+    ```
+  }];
+  let arguments = (ins TccGraph_Tensor:$lhs, TccGraph_Tensor:$rhs, StrAttr:$predicate);
+  let results = (outs TccGraph_Tensor:$result);
+  let assemblyFormat = [{
+    $lhs `,` $rhs attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+def TccGraph_SelectOp : TccGraph_Op<"select", [Pure]> {
+  let summary = "torch.where: elements of `lhs` where `condition`, else of `rhs`";
+  let description = [{
+    All three operands broadcast against each other; `condition` is i1 and
+    `lhs`/`rhs` have the result's element type.
+
+    ```mlir
+    %r = tcc_graph.select %c, %a, %b
+           : (tensor<1x1x5x5xi1>, tensor<f32>, tensor<2x2x5x5xf32>) -> tensor<2x2x5x5xf32>
+    ```
+  }];
+  let arguments = (ins TccGraph_Tensor:$condition, TccGraph_Tensor:$lhs,
+                       TccGraph_Tensor:$rhs);
+  let results = (outs TccGraph_Tensor:$result);
+  let assemblyFormat = [{
+    $condition `,` $lhs `,` $rhs attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+def TccGraph_CastOp : TccGraph_Op<"cast", [Pure]> {
+  let summary = "Elementwise conversion to the result's element type";
+  let description = [{
+    PyTorch's conversion rules: float to integer truncates toward zero, any
+    value to i1 is `value != 0`, i1 to a number is 0 or 1.
+
+    ```mlir
+    %f = tcc_graph.cast %ids : (tensor<2x16xi64>) -> tensor<2x16xf32>
+    ```
+  }];
+  let arguments = (ins TccGraph_Tensor:$input);
+  let results = (outs TccGraph_Tensor:$result);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+}
+
+def TccGraph_IotaOp : TccGraph_Op<"iota", [Pure]> {
+  let summary = "start, start + step, ... (torch.arange) as a 1-D tensor";
+  let description = [{
+    The length is the result's static size. Integer results take the
+    integer values of `start` and `step`.
+
+    ```mlir
+    %p = tcc_graph.iota {start = 0.0 : f64, step = 1.0 : f64} : tensor<16xi64>
+    ```
+  }];
+  let arguments = (ins F64Attr:$start, F64Attr:$step);
+  let results = (outs TccGraph_Tensor:$result);
+  let assemblyFormat = "attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
+def TccGraph_CumsumOp : TccGraph_Op<"cumsum", [Pure, SameOperandsAndResultType]> {
+  let summary = "Inclusive prefix sum along `dim`";
+  let description = [{
+    ```mlir
+    %c = tcc_graph.cumsum %m {dim = 1 : i64} : tensor<2x16xi64>
+    ```
+  }];
+  let arguments = (ins TccGraph_Tensor:$input, I64Attr:$dim);
+  let results = (outs TccGraph_Tensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
 
 //===----------------------------------------------------------------------===//
 // Linear algebra, convolution, pooling

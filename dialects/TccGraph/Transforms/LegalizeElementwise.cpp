@@ -20,6 +20,8 @@ LegalizeFn unary() {
 }
 
 /// x <op> other (tensor or scalar), with `alpha` scaling `other` for add/sub.
+/// Operands are converted to the result's element type first (PyTorch's type
+/// promotion, e.g. int64 / int64 -> float32 for true division).
 template <typename OpTy>
 LegalizeFn binary(bool hasAlpha) {
   return [hasAlpha](OperatorArgs &args, OpBuilder &b) -> Results {
@@ -27,23 +29,56 @@ LegalizeFn binary(bool hasAlpha) {
     Value x = args.tensor("self");
     if (!x)
       return args.getOp().emitError("expected a tensor operand 'self'");
+    Type elt = args.resultType().getElementType();
+    x = makeCast(b, loc, x, elt);
     FailureOr<Value> other = tensorOrScalar(args, b, "other", x);
     if (failed(other))
       return failure();
-    Value y = *other;
+    Value y = makeCast(b, loc, *other, elt);
     if (hasAlpha) {
       double alpha = args.getFloat("alpha").value_or(1.0);
-      if (alpha != 1.0) {
-        Type elt = cast<RankedTensorType>(y.getType()).getElementType();
+      if (alpha != 1.0)
         y = makeBinary<MulOp>(b, loc, y, makeScalar(b, loc, elt, alpha));
-      }
     }
-    if (cast<RankedTensorType>(x.getType()).getElementType() !=
-        cast<RankedTensorType>(y.getType()).getElementType())
-      return args.getOp().emitError("mixed element types ")
-             << x.getType() << " and " << y.getType() << " are not supported yet";
     return SmallVector<Value>{makeBinary<OpTy>(b, loc, x, y)};
   };
+}
+
+/// pow(x, e): small constant exponents become multiplications or sqrt (the
+/// forms RMSNorm and GELU-tanh use), others math.powf.
+Results legalizePow(OperatorArgs &args, OpBuilder &b) {
+  Location loc = args.getOp().getLoc();
+  Type elt = args.resultType().getElementType();
+  if (!isa<FloatType>(elt))
+    return args.getOp().emitError("pow of integer tensors is not supported yet");
+  Value x = args.tensor("self");
+  Value e = args.tensor("exponent");
+  if (!x) {  // pow.Scalar: a number raised to a tensor
+    std::optional<double> base = args.getFloat("self");
+    if (!base || !e)
+      return args.getOp().emitError("pow expects 'self' and 'exponent'");
+    return SmallVector<Value>{
+        makeBinary<PowOp>(b, loc, makeScalar(b, loc, elt, *base), makeCast(b, loc, e, elt))};
+  }
+  x = makeCast(b, loc, x, elt);
+  if (e)
+    return SmallVector<Value>{makeBinary<PowOp>(b, loc, x, makeCast(b, loc, e, elt))};
+  std::optional<double> k = args.getFloat("exponent");
+  if (!k)
+    return args.getOp().emitError("pow expects 'exponent'");
+  if (*k == 1.0)
+    return SmallVector<Value>{x};
+  if (*k == 2.0)
+    return SmallVector<Value>{makeBinary<MulOp>(b, loc, x, x)};
+  if (*k == 3.0)
+    return SmallVector<Value>{makeBinary<MulOp>(b, loc, makeBinary<MulOp>(b, loc, x, x), x)};
+  if (*k == 0.5)
+    return SmallVector<Value>{b.create<SqrtOp>(loc, x)};
+  if (*k == -0.5)
+    return SmallVector<Value>{b.create<RsqrtOp>(loc, x)};
+  if (*k == -1.0)
+    return SmallVector<Value>{makeBinary<DivOp>(b, loc, makeScalar(b, loc, elt, 1.0), x)};
+  return SmallVector<Value>{makeBinary<PowOp>(b, loc, x, makeScalar(b, loc, elt, *k))};
 }
 
 Results legalizeDiv(OperatorArgs &args, OpBuilder &b) {
@@ -149,6 +184,10 @@ void tcc::graph::populateElementwiseLegalizers(LegalizerTable &t) {
     t["aten.mul_." + s] = inPlace(binary<MulOp>(false));
   }
   t["aten.maximum.default"] = binary<MaximumOp>(false);
+  t["aten.max.other"] = binary<MaximumOp>(false);
+  t["aten.min.other"] = binary<MinimumOp>(false);
+  for (const char *v : {"Tensor_Scalar", "Tensor_Tensor", "Scalar"})
+    t[std::string("aten.pow.") + v] = legalizePow;
   t["aten.minimum.default"] = binary<MinimumOp>(false);
   t["aten.tanh.default"] = unary<TanhOp>();
   t["aten.erf.default"] = unary<ErfOp>();

@@ -111,6 +111,13 @@ FailureOr<Value> tcc::graph::tensorOrScalar(OperatorArgs &args, OpBuilder &b,
   return makeScalar(b, args.getOp().getLoc(), elt, *s);
 }
 
+Value tcc::graph::makeCast(OpBuilder &b, Location loc, Value v, Type elt) {
+  auto t = cast<RankedTensorType>(v.getType());
+  if (t.getElementType() == elt)
+    return v;
+  return b.create<CastOp>(loc, RankedTensorType::get(t.getShape(), elt), v);
+}
+
 int64_t tcc::graph::normalizeDim(int64_t dim, int64_t rank) {
   return dim < 0 ? dim + rank : dim;
 }
@@ -155,6 +162,9 @@ struct LegalizeGraphPass
     populateElementwiseLegalizers(table);
     populateLinalgLikeLegalizers(table);
     populateShapeLegalizers(table);
+    populateLogicLegalizers(table);
+    populateCreationLegalizers(table);
+    populateAttentionLegalizers(table);
 
     // Report every unsupported operator name once, at its first occurrence.
     llvm::StringSet<> reported;

@@ -4,14 +4,13 @@
 using namespace mlir;
 using namespace tcc::graph;
 
-namespace {
-using Results = FailureOr<SmallVector<Value>>;
 
-RankedTensorType tensorType(Value v) { return cast<RankedTensorType>(v.getType()); }
+//===----------------------------------------------------------------------===//
+// Shared with the other families (Legalizers.h)
+//===----------------------------------------------------------------------===//
 
-/// Swaps the last two dimensions.
-Value transposeLast2(OpBuilder &b, Location loc, Value v) {
-  auto t = tensorType(v);
+Value tcc::graph::transposeLast2(OpBuilder &b, Location loc, Value v) {
+  auto t = cast<RankedTensorType>(v.getType());
   int64_t r = t.getRank();
   SmallVector<int64_t> perm, shape;
   for (int64_t i = 0; i < r; ++i)
@@ -22,14 +21,34 @@ Value transposeLast2(OpBuilder &b, Location loc, Value v) {
                                v, b.getDenseI64ArrayAttr(perm));
 }
 
-Value makeMatmul(OpBuilder &b, Location loc, Value lhs, Value rhs) {
-  auto l = tensorType(lhs), r = tensorType(rhs);
+Value tcc::graph::makeMatmul(OpBuilder &b, Location loc, Value lhs, Value rhs) {
+  auto l = cast<RankedTensorType>(lhs.getType()), r = cast<RankedTensorType>(rhs.getType());
   auto batch = broadcastShapes(l.getShape().drop_back(2), r.getShape().drop_back(2));
   SmallVector<int64_t> shape(succeeded(batch) ? *batch : SmallVector<int64_t>{});
   shape.push_back(l.getShape()[l.getRank() - 2]);
   shape.push_back(r.getShape()[r.getRank() - 1]);
   return b.create<MatmulOp>(loc, RankedTensorType::get(shape, l.getElementType()), lhs, rhs);
 }
+
+/// softmax(x, dim) = exp(x - max) / sum(exp(x - max))
+Value tcc::graph::makeSoftmax(OpBuilder &b, Location loc, Value x, int64_t dim) {
+  Value m = makeReduce<ReduceMaxOp>(b, loc, x, {dim}, true);
+  Value e = b.create<ExpOp>(loc, makeBinary<SubOp>(b, loc, x, m));
+  Value s = makeReduce<ReduceSumOp>(b, loc, e, {dim}, true);
+  return makeBinary<DivOp>(b, loc, e, s);
+}
+
+/// log_softmax(x, dim) = (x - max) - log(sum(exp(x - max)))
+Value tcc::graph::makeLogSoftmax(OpBuilder &b, Location loc, Value x, int64_t dim) {
+  Value shifted = makeBinary<SubOp>(b, loc, x, makeReduce<ReduceMaxOp>(b, loc, x, {dim}, true));
+  Value s = makeReduce<ReduceSumOp>(b, loc, b.create<ExpOp>(loc, shifted), {dim}, true);
+  return makeBinary<SubOp>(b, loc, shifted, b.create<LogOp>(loc, s));
+}
+
+namespace {
+using Results = FailureOr<SmallVector<Value>>;
+
+RankedTensorType tensorType(Value v) { return cast<RankedTensorType>(v.getType()); }
 
 Results matmulLike(OperatorArgs &args, OpBuilder &b, StringRef lhsName, StringRef rhsName) {
   Value x = args.tensor(lhsName), y = args.tensor(rhsName);
@@ -157,21 +176,6 @@ Results legalizePool(OperatorArgs &args, OpBuilder &b, bool isAvg) {
   return results;
 }
 
-/// Reduces `x` over `dims` (sorted, normalized).
-template <typename ReduceOp>
-Value makeReduce(OpBuilder &b, Location loc, Value x, ArrayRef<int64_t> dims, bool keepdim) {
-  auto t = tensorType(x);
-  SmallVector<int64_t> shape;
-  for (int64_t i = 0; i < t.getRank(); ++i) {
-    if (!llvm::is_contained(dims, i))
-      shape.push_back(t.getShape()[i]);
-    else if (keepdim)
-      shape.push_back(1);
-  }
-  return b.create<ReduceOp>(loc, RankedTensorType::get(shape, t.getElementType()), x,
-                            b.getDenseI64ArrayAttr(dims), b.getBoolAttr(keepdim));
-}
-
 SmallVector<int64_t> reductionDims(OperatorArgs &args, int64_t rank) {
   std::optional<SmallVector<int64_t>> dims = args.getInts("dim");
   SmallVector<int64_t> out;
@@ -199,7 +203,6 @@ Results legalizeReduce(OperatorArgs &args, OpBuilder &b) {
   return SmallVector<Value>{makeReduce<ReduceOp>(b, args.getOp().getLoc(), x, dims, keepdim)};
 }
 
-/// softmax(x, dim) = exp(x - max) / sum(exp(x - max))
 Results legalizeSoftmax(OperatorArgs &args, OpBuilder &b) {
   Location loc = args.getOp().getLoc();
   Value x = args.tensor("self");
@@ -208,10 +211,7 @@ Results legalizeSoftmax(OperatorArgs &args, OpBuilder &b) {
   if (args.getBool("half_to_float").value_or(false))
     return args.getOp().emitError("softmax with half_to_float is not supported yet");
   int64_t dim = normalizeDim(args.getInt("dim").value_or(-1), tensorType(x).getRank());
-  Value m = makeReduce<ReduceMaxOp>(b, loc, x, {dim}, true);
-  Value e = b.create<ExpOp>(loc, makeBinary<SubOp>(b, loc, x, m));
-  Value s = makeReduce<ReduceSumOp>(b, loc, e, {dim}, true);
-  return SmallVector<Value>{makeBinary<DivOp>(b, loc, e, s)};
+  return SmallVector<Value>{makeSoftmax(b, loc, x, dim)};
 }
 
 /// adaptive_avg_pool2d: a global mean for 1x1 outputs, a plain average pool

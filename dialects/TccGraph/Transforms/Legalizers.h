@@ -46,6 +46,9 @@ using LegalizerTable = llvm::StringMap<LegalizeFn>;
 void populateElementwiseLegalizers(LegalizerTable &table);
 void populateLinalgLikeLegalizers(LegalizerTable &table);
 void populateShapeLegalizers(LegalizerTable &table);
+void populateLogicLegalizers(LegalizerTable &table);
+void populateCreationLegalizers(LegalizerTable &table);
+void populateAttentionLegalizers(LegalizerTable &table);
 
 /// A rank-0 constant of `elementType` holding `value`.
 mlir::Value makeScalar(mlir::OpBuilder &b, mlir::Location loc,
@@ -66,6 +69,30 @@ mlir::Value makeBinary(mlir::OpBuilder &b, mlir::Location loc, mlir::Value lhs,
                                           l.getElementType());
   return b.create<OpTy>(loc, type, lhs, rhs);
 }
+/// Reduces `x` over `dims` (sorted, normalized).
+template <typename ReduceOp>
+mlir::Value makeReduce(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x,
+                       llvm::ArrayRef<int64_t> dims, bool keepdim) {
+  auto t = llvm::cast<mlir::RankedTensorType>(x.getType());
+  llvm::SmallVector<int64_t> shape;
+  for (int64_t i = 0; i < t.getRank(); ++i) {
+    if (!llvm::is_contained(dims, i))
+      shape.push_back(t.getShape()[i]);
+    else if (keepdim)
+      shape.push_back(1);
+  }
+  return b.create<ReduceOp>(loc, mlir::RankedTensorType::get(shape, t.getElementType()), x,
+                            b.getDenseI64ArrayAttr(dims), b.getBoolAttr(keepdim));
+}
+
+/// `v` converted to element type `elt` (itself when it already has it).
+mlir::Value makeCast(mlir::OpBuilder &b, mlir::Location loc, mlir::Value v, mlir::Type elt);
+/// Swaps the last two dimensions.
+mlir::Value transposeLast2(mlir::OpBuilder &b, mlir::Location loc, mlir::Value v);
+/// torch.matmul of rank >= 2 operands, batch dims broadcast.
+mlir::Value makeMatmul(mlir::OpBuilder &b, mlir::Location loc, mlir::Value lhs, mlir::Value rhs);
+mlir::Value makeSoftmax(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x, int64_t dim);
+mlir::Value makeLogSoftmax(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x, int64_t dim);
 /// Normalizes a possibly negative dimension index.
 int64_t normalizeDim(int64_t dim, int64_t rank);
 /// Reshape `v` to `shape` (may hold one kDynamic).

@@ -13,6 +13,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "llvm/ADT/StringSwitch.h"
 
 using namespace mlir;
 using namespace tcc::graph;
@@ -60,15 +61,20 @@ Value buildElementwise(OpBuilder &b, Location loc, RankedTensorType resultType,
   return result;
 }
 
+/// Which element types an op's scalar function handles.
+enum class Elements { Float, Any };
+
 template <typename SrcOp>
 struct ElementwisePattern : OpConversionPattern<SrcOp> {
-  ElementwisePattern(MLIRContext *ctx, ScalarFn fn)
-      : OpConversionPattern<SrcOp>(ctx), fn(std::move(fn)) {}
+  ElementwisePattern(MLIRContext *ctx, ScalarFn fn, Elements elements = Elements::Float)
+      : OpConversionPattern<SrcOp>(ctx), fn(std::move(fn)), elements(elements) {}
   LogicalResult matchAndRewrite(SrcOp op, typename SrcOp::Adaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
     auto type = cast<RankedTensorType>(op.getType());
-    if (!isa<FloatType>(type.getElementType()))
-      return rewriter.notifyMatchFailure(op, "only floating-point elementwise ops");
+    for (Value v : adaptor.getOperands())
+      if (elements == Elements::Float &&
+          !isa<FloatType>(cast<RankedTensorType>(v.getType()).getElementType()))
+        return rewriter.notifyMatchFailure(op, "only floating-point operands");
     Value result = buildElementwise(rewriter, op.getLoc(), type, adaptor.getOperands(), fn);
     if (!result)
       return rewriter.notifyMatchFailure(op, "dynamic result size without a source");
@@ -76,12 +82,23 @@ struct ElementwisePattern : OpConversionPattern<SrcOp> {
     return success();
   }
   ScalarFn fn;
+  Elements elements;
 };
 
 template <typename ArithOp>
 ScalarFn binaryFn() {
   return [](OpBuilder &b, Location loc, ValueRange a) -> Value {
     return b.create<ArithOp>(loc, a[0], a[1]);
+  };
+}
+/// A binary function with a float and an integer form (i1 and unsigned
+/// types only reach the ops whose integer form ignores signedness).
+template <typename FloatOp, typename IntOp>
+ScalarFn numericFn() {
+  return [](OpBuilder &b, Location loc, ValueRange a) -> Value {
+    if (isa<FloatType>(a[0].getType()))
+      return b.create<FloatOp>(loc, a[0], a[1]);
+    return b.create<IntOp>(loc, a[0], a[1]);
   };
 }
 template <typename MathOp>
@@ -91,10 +108,89 @@ ScalarFn unaryFn() {
   };
 }
 
+ScalarFn compareFn(StringRef predicate) {
+  using F = arith::CmpFPredicate;
+  using I = arith::CmpIPredicate;
+  // ne is unordered: NaN != x is true in PyTorch.
+  auto fp = llvm::StringSwitch<F>(predicate)
+                .Case("eq", F::OEQ).Case("ne", F::UNE).Case("lt", F::OLT)
+                .Case("le", F::OLE).Case("gt", F::OGT).Default(F::OGE);
+  auto ip = llvm::StringSwitch<I>(predicate)
+                .Case("eq", I::eq).Case("ne", I::ne).Case("lt", I::slt)
+                .Case("le", I::sle).Case("gt", I::sgt).Default(I::sge);
+  return [fp, ip](OpBuilder &b, Location loc, ValueRange a) -> Value {
+    if (isa<FloatType>(a[0].getType()))
+      return b.create<arith::CmpFOp>(loc, fp, a[0], a[1]);
+    return b.create<arith::CmpIOp>(loc, ip, a[0], a[1]);
+  };
+}
+
+/// One element converted as PyTorch's .to(dtype) does.
+Value convertScalar(OpBuilder &b, Location loc, Value v, Type to) {
+  Type from = v.getType();
+  if (from == to)
+    return v;
+  bool fromBool = from.isInteger(1) || from.isUnsignedInteger();
+  if (to.isInteger(1)) {  // nonzero is true
+    if (auto ft = dyn_cast<FloatType>(from))
+      return b.create<arith::CmpFOp>(loc, arith::CmpFPredicate::UNE, v,
+                                     b.create<arith::ConstantOp>(loc, b.getFloatAttr(ft, 0.0)));
+    return b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::ne, v,
+                                   b.create<arith::ConstantOp>(loc, b.getIntegerAttr(from, 0)));
+  }
+  if (auto tf = dyn_cast<FloatType>(to)) {
+    if (auto ff = dyn_cast<FloatType>(from))
+      return ff.getWidth() < tf.getWidth() ? b.create<arith::ExtFOp>(loc, to, v).getResult()
+                                           : b.create<arith::TruncFOp>(loc, to, v).getResult();
+    return fromBool ? b.create<arith::UIToFPOp>(loc, to, v).getResult()
+                    : b.create<arith::SIToFPOp>(loc, to, v).getResult();
+  }
+  if (isa<FloatType>(from))  // truncates toward zero
+    return b.create<arith::FPToSIOp>(loc, to, v);
+  unsigned fw = from.getIntOrFloatBitWidth(), tw = to.getIntOrFloatBitWidth();
+  if (fw == tw)
+    return b.create<arith::BitcastOp>(loc, to, v);
+  if (fw > tw)
+    return b.create<arith::TruncIOp>(loc, to, v);
+  return fromBool ? b.create<arith::ExtUIOp>(loc, to, v).getResult()
+                  : b.create<arith::ExtSIOp>(loc, to, v).getResult();
+}
+
+/// An elementwise op whose scalar function depends on the op itself (its
+/// predicate, its result element type).
+template <typename SrcOp>
+struct AttributedElementwisePattern : OpConversionPattern<SrcOp> {
+  using FnOf = std::function<ScalarFn(SrcOp)>;
+  AttributedElementwisePattern(MLIRContext *ctx, FnOf fnOf)
+      : OpConversionPattern<SrcOp>(ctx), fnOf(std::move(fnOf)) {}
+  LogicalResult matchAndRewrite(SrcOp op, typename SrcOp::Adaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Value result = buildElementwise(rewriter, op.getLoc(), op.getType(), adaptor.getOperands(),
+                                    fnOf(op));
+    if (!result)
+      return rewriter.notifyMatchFailure(op, "dynamic result size without a source");
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+  FnOf fnOf;
+};
+
 struct ConstantPattern : OpConversionPattern<ConstantOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult matchAndRewrite(ConstantOp op, OpAdaptor,
                                 ConversionPatternRewriter &rewriter) const override {
+    // A splat (full, zeros, ...) becomes a fill: computed where it is used
+    // rather than stored in the object and copied to the device.
+    auto dense = dyn_cast<DenseElementsAttr>(op.getValue());
+    auto type = cast<RankedTensorType>(op.getType());
+    if (dense && dense.isSplat() && type.getRank() > 0 && type.hasStaticShape()) {
+      SmallVector<OpFoldResult> sizes;
+      for (int64_t s : type.getShape())
+        sizes.push_back(rewriter.getIndexAttr(s));
+      rewriter.replaceOp(op, tcc::makeFilled(rewriter, op.getLoc(), type, sizes,
+                                             dense.getSplatValue<TypedAttr>()));
+      return success();
+    }
     rewriter.replaceOpWithNewOp<arith::ConstantOp>(op, cast<TypedAttr>(op.getValue()));
     return success();
   }
@@ -104,23 +200,64 @@ struct ConstantPattern : OpConversionPattern<ConstantOp> {
 void tcc::populateElementwiseToLinalgPatterns(RewritePatternSet &patterns) {
   MLIRContext *ctx = patterns.getContext();
   patterns.add<ConstantPattern>(ctx);
-  patterns.add<ElementwisePattern<AddOp>>(ctx, binaryFn<arith::AddFOp>());
-  patterns.add<ElementwisePattern<SubOp>>(ctx, binaryFn<arith::SubFOp>());
-  patterns.add<ElementwisePattern<MulOp>>(ctx, binaryFn<arith::MulFOp>());
+  patterns.add<AttributedElementwisePattern<CompareOp>>(
+      ctx, [](CompareOp op) { return compareFn(op.getPredicate()); });
+  patterns.add<AttributedElementwisePattern<CastOp>>(ctx, [](CastOp op) -> ScalarFn {
+    Type to = op.getType().getElementType();
+    return [to](OpBuilder &b, Location loc, ValueRange a) {
+      return convertScalar(b, loc, a[0], to);
+    };
+  });
+  patterns.add<ElementwisePattern<AddOp>>(ctx, numericFn<arith::AddFOp, arith::AddIOp>(),
+                                          Elements::Any);
+  patterns.add<ElementwisePattern<SubOp>>(ctx, numericFn<arith::SubFOp, arith::SubIOp>(),
+                                          Elements::Any);
+  patterns.add<ElementwisePattern<MulOp>>(ctx, numericFn<arith::MulFOp, arith::MulIOp>(),
+                                          Elements::Any);
   patterns.add<ElementwisePattern<DivOp>>(ctx, binaryFn<arith::DivFOp>());
-  patterns.add<ElementwisePattern<MaximumOp>>(ctx, binaryFn<arith::MaximumFOp>());
-  patterns.add<ElementwisePattern<MinimumOp>>(ctx, binaryFn<arith::MinimumFOp>());
+  patterns.add<ElementwisePattern<MaximumOp>>(
+      ctx, numericFn<arith::MaximumFOp, arith::MaxSIOp>(), Elements::Any);
+  patterns.add<ElementwisePattern<MinimumOp>>(
+      ctx, numericFn<arith::MinimumFOp, arith::MinSIOp>(), Elements::Any);
+  patterns.add<ElementwisePattern<PowOp>>(ctx, binaryFn<math::PowFOp>());
+  patterns.add<ElementwisePattern<BitwiseAndOp>>(ctx, binaryFn<arith::AndIOp>(), Elements::Any);
+  patterns.add<ElementwisePattern<BitwiseOrOp>>(ctx, binaryFn<arith::OrIOp>(), Elements::Any);
+  patterns.add<ElementwisePattern<SelectOp>>(
+      ctx,
+      [](OpBuilder &b, Location loc, ValueRange a) -> Value {
+        return b.create<arith::SelectOp>(loc, a[0], a[1], a[2]);
+      },
+      Elements::Any);
   patterns.add<ElementwisePattern<TanhOp>>(ctx, unaryFn<math::TanhOp>());
   patterns.add<ElementwisePattern<ErfOp>>(ctx, unaryFn<math::ErfOp>());
   patterns.add<ElementwisePattern<LogOp>>(ctx, unaryFn<math::LogOp>());
   patterns.add<ElementwisePattern<Log1pOp>>(ctx, unaryFn<math::Log1pOp>());
-  patterns.add<ElementwisePattern<AbsOp>>(ctx, unaryFn<math::AbsFOp>());
+  patterns.add<ElementwisePattern<AbsOp>>(
+      ctx,
+      [](OpBuilder &b, Location loc, ValueRange a) -> Value {
+        if (isa<FloatType>(a[0].getType()))
+          return b.create<math::AbsFOp>(loc, a[0]);
+        // select(x < 0, -x, x): plain arith, which every code path lowers.
+        Value zero = b.create<arith::ConstantOp>(loc, b.getIntegerAttr(a[0].getType(), 0));
+        Value negative = b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::slt, a[0], zero);
+        return b.create<arith::SelectOp>(loc, negative,
+                                         b.create<arith::SubIOp>(loc, zero, a[0]), a[0]);
+      },
+      Elements::Any);
   patterns.add<ElementwisePattern<SinOp>>(ctx, unaryFn<math::SinOp>());
   patterns.add<ElementwisePattern<CosOp>>(ctx, unaryFn<math::CosOp>());
   patterns.add<ElementwisePattern<ExpOp>>(ctx, unaryFn<math::ExpOp>());
   patterns.add<ElementwisePattern<SqrtOp>>(ctx, unaryFn<math::SqrtOp>());
   patterns.add<ElementwisePattern<RsqrtOp>>(ctx, unaryFn<math::RsqrtOp>());
-  patterns.add<ElementwisePattern<NegOp>>(ctx, unaryFn<arith::NegFOp>());
+  patterns.add<ElementwisePattern<NegOp>>(
+      ctx,
+      [](OpBuilder &b, Location loc, ValueRange a) -> Value {
+        if (isa<FloatType>(a[0].getType()))
+          return b.create<arith::NegFOp>(loc, a[0]);
+        Value zero = b.create<arith::ConstantOp>(loc, b.getIntegerAttr(a[0].getType(), 0));
+        return b.create<arith::SubIOp>(loc, zero, a[0]);
+      },
+      Elements::Any);
   patterns.add<ElementwisePattern<ReluOp>>(
       ctx, [](OpBuilder &b, Location loc, ValueRange a) -> Value {
         Value zero = b.create<arith::ConstantOp>(loc, b.getFloatAttr(a[0].getType(), 0.0));

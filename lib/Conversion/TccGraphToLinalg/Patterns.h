@@ -12,6 +12,7 @@ void populateMatmulToLinalgPatterns(mlir::RewritePatternSet &patterns);
 void populateConvPoolToLinalgPatterns(mlir::RewritePatternSet &patterns);
 void populateReductionToLinalgPatterns(mlir::RewritePatternSet &patterns);
 void populateDataMovementToLinalgPatterns(mlir::RewritePatternSet &patterns);
+void populateSequenceToLinalgPatterns(mlir::RewritePatternSet &patterns);
 
 /// Sizes of `type` as OpFoldResults; dynamic ones are taken from
 /// `dynamicFrom[i]` = (value, dim) (one entry per result dim). Fails when a

@@ -62,6 +62,7 @@ struct ConvertTccGraphToLinalgPass
     tcc::populateConvPoolToLinalgPatterns(patterns);
     tcc::populateReductionToLinalgPatterns(patterns);
     tcc::populateDataMovementToLinalgPatterns(patterns);
+    tcc::populateSequenceToLinalgPatterns(patterns);
     if (failed(applyPartialConversion(getOperation(), target, std::move(patterns))))
       signalPassFailure();
   }

@@ -69,3 +69,35 @@ func.func @bad_operator(%x: tensor<4xf32>) -> tensor<4xf32> {
   %0 = tcc_graph.operator "torch.ops.aten.relu.default"(%x) {operand_names = [], args = {}} : (tensor<4xf32>) -> tensor<4xf32>
   return %0 : tensor<4xf32>
 }
+
+// -----
+
+func.func @bad_compare(%a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'tcc_graph.compare' op result must be i1}}
+  %0 = tcc_graph.compare %a, %b {predicate = "lt"} : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @bad_predicate(%a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<4xi1> {
+  // expected-error @+1 {{unknown predicate 'less' (eq, ne, lt, le, gt, ge)}}
+  %0 = tcc_graph.compare %a, %b {predicate = "less"} : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>
+  return %0 : tensor<4xi1>
+}
+
+// -----
+
+func.func @bad_select(%c: tensor<4xf32>, %a: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'tcc_graph.select' op condition must be i1}}
+  %0 = tcc_graph.select %c, %a, %a : (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @bad_iota() -> tensor<2x2xi64> {
+  // expected-error @+1 {{'tcc_graph.iota' op result must be a 1-D tensor of static size}}
+  %0 = tcc_graph.iota {start = 0.0 : f64, step = 1.0 : f64} : tensor<2x2xi64>
+  return %0 : tensor<2x2xi64>
+}

@@ -1,0 +1,152 @@
+//===- LegalizeCreation.cpp - new tensors, dtype conversions, scans -------===//
+//
+// full/zeros/ones (and their _like/new_ forms), arange, scalar_tensor, the
+// .to(dtype) family, cumsum and diff, and the export's shape assertions
+// (checked by the guards, so they produce nothing here). The export already
+// knows every result's shape and dtype, so these read the result type rather
+// than re-deriving it from size and dtype arguments.
+//
+//===----------------------------------------------------------------------===//
+#include "dialects/TccGraph/Transforms/Legalizers.h"
+
+using namespace mlir;
+using namespace tcc::graph;
+
+namespace {
+using Results = FailureOr<SmallVector<Value>>;
+
+/// A tensor of the result's type with every element `value`.
+Results splat(OperatorArgs &args, OpBuilder &b, double value) {
+  RankedTensorType type = args.resultType();
+  if (!type.hasStaticShape())
+    return args.getOp().emitError("creating a tensor of symbolic shape ")
+           << type << " is not supported yet";
+  Type elt = type.getElementType();
+  Attribute v = isa<FloatType>(elt) ? Attribute(b.getFloatAttr(elt, value))
+                                    : Attribute(b.getIntegerAttr(elt, (int64_t)value));
+  auto attr = DenseElementsAttr::get(type, v);
+  return SmallVector<Value>{b.create<ConstantOp>(args.getOp().getLoc(), type,
+                                                 cast<ElementsAttr>(attr))};
+}
+
+LegalizeFn filledWith(double value) {
+  return [value](OperatorArgs &args, OpBuilder &b) { return splat(args, b, value); };
+}
+
+/// full(size, fill_value), full_like(self, fill_value), new_full, scalar_tensor(s).
+Results legalizeFull(OperatorArgs &args, OpBuilder &b) {
+  std::optional<double> v = args.getFloat("fill_value");
+  if (!v)
+    v = args.getFloat("s");
+  if (!v)
+    return args.getOp().emitError("expected a numeric 'fill_value'");
+  return splat(args, b, *v);
+}
+
+/// arange(end), arange(start, end), arange(start, end, step).
+Results legalizeArange(OperatorArgs &args, OpBuilder &b) {
+  RankedTensorType type = args.resultType();
+  if (!type.hasStaticShape())
+    return args.getOp().emitError("arange of a symbolic length is not supported yet");
+  double start = args.getFloat("start").value_or(0.0);
+  double step = args.getFloat("step").value_or(1.0);
+  return SmallVector<Value>{b.create<IotaOp>(args.getOp().getLoc(), type,
+                                             b.getF64FloatAttr(start), b.getF64FloatAttr(step))};
+}
+
+/// .to(dtype), _to_copy, type conversions: a cast to the result's element type
+/// (device, layout and memory format change nothing in a compiled graph).
+Results legalizeTo(OperatorArgs &args, OpBuilder &b) {
+  Value x = args.tensor("self");
+  if (!x)
+    return args.getOp().emitError("expected a tensor operand 'self'");
+  return SmallVector<Value>{
+      makeCast(b, args.getOp().getLoc(), x, args.resultType().getElementType())};
+}
+
+Results legalizeCumsum(OperatorArgs &args, OpBuilder &b) {
+  Location loc = args.getOp().getLoc();
+  Value x = args.tensor("self");
+  std::optional<int64_t> dim = args.getInt("dim");
+  if (!x || !dim)
+    return args.getOp().emitError("cumsum expects 'self' and 'dim'");
+  RankedTensorType type = args.resultType();
+  int64_t d = normalizeDim(*dim, type.getRank());
+  if (type.getRank() > 0 && (d < 0 || d >= type.getRank()))
+    return args.getOp().emitError("cumsum dim ") << *dim << " out of range for rank "
+                                                 << type.getRank();
+  x = makeCast(b, loc, x, type.getElementType());
+  return SmallVector<Value>{b.create<CumsumOp>(loc, x.getType(), x, b.getI64IntegerAttr(d))};
+}
+
+/// diff(x, n=1, dim, prepend, append) = y[1:] - y[:-1] along dim, where y is
+/// prepend, x and append concatenated.
+Results legalizeDiff(OperatorArgs &args, OpBuilder &b) {
+  Location loc = args.getOp().getLoc();
+  Value x = args.tensor("self");
+  if (!x)
+    return args.getOp().emitError("expected a tensor operand 'self'");
+  if (args.getInt("n").value_or(1) != 1)
+    return args.getOp().emitError("diff with n != 1 is not supported yet");
+  auto t = cast<RankedTensorType>(x.getType());
+  if (t.getElementType().isInteger(1))
+    return args.getOp().emitError("diff of a bool tensor is not supported yet");
+  int64_t dim = normalizeDim(args.getInt("dim").value_or(-1), t.getRank());
+  if (dim < 0 || dim >= t.getRank())
+    return args.getOp().emitError("diff dim out of range for rank ") << t.getRank();
+  SmallVector<Value> parts;
+  int64_t size = 0;
+  for (Value part : {args.tensor("prepend"), x, args.tensor("append")}) {
+    if (!part)
+      continue;
+    part = makeCast(b, loc, part, t.getElementType());
+    int64_t n = cast<RankedTensorType>(part.getType()).getShape()[dim];
+    if (ShapedType::isDynamic(n))
+      return args.getOp().emitError("diff along a symbolic dimension is not supported yet");
+    parts.push_back(part);
+    size += n;
+  }
+  SmallVector<int64_t> shape(t.getShape());
+  shape[dim] = size;
+  Value y = parts.size() == 1 ? x
+                              : b.create<ConcatOp>(loc, RankedTensorType::get(shape, t.getElementType()),
+                                                   parts, b.getI64IntegerAttr(dim)).getResult();
+  if (size < 1)
+    return args.getOp().emitError("diff of an empty dimension is not supported");
+  shape[dim] = size - 1;
+  auto part = RankedTensorType::get(shape, t.getElementType());
+  auto slice = [&](int64_t start, int64_t end) {
+    return b.create<SliceOp>(loc, part, y, b.getI64IntegerAttr(dim), b.getI64IntegerAttr(start),
+                             b.getI64IntegerAttr(end), b.getI64IntegerAttr(1))
+        .getResult();
+  };
+  return SmallVector<Value>{makeBinary<SubOp>(b, loc, slice(1, size), slice(0, size - 1))};
+}
+
+/// The export's metadata and range assertions: facts the guards check on
+/// every call, so nothing to compute.
+Results noResults(OperatorArgs &, OpBuilder &) { return SmallVector<Value>{}; }
+} // namespace
+
+void tcc::graph::populateCreationLegalizers(LegalizerTable &t) {
+  for (const char *name : {"aten.zeros.default", "aten.zeros_like.default",
+                           "aten.new_zeros.default", "aten.empty.memory_format",
+                           "aten.empty_like.default", "aten.new_empty.default"})
+    t[name] = filledWith(0.0);
+  for (const char *name : {"aten.ones.default", "aten.ones_like.default", "aten.new_ones.default"})
+    t[name] = filledWith(1.0);
+  for (const char *name : {"aten.full.default", "aten.full_like.default",
+                           "aten.new_full.default", "aten.scalar_tensor.default"})
+    t[name] = legalizeFull;
+  for (const char *name : {"aten.arange.default", "aten.arange.start", "aten.arange.start_step"})
+    t[name] = legalizeArange;
+  for (const char *name : {"aten.to.dtype", "aten.to.dtype_layout", "aten.to.device",
+                           "aten._to_copy.default", "aten.type_as.default",
+                           "aten.lift_fresh_copy.default"})
+    t[name] = legalizeTo;
+  t["aten.cumsum.default"] = legalizeCumsum;
+  t["aten.diff.default"] = legalizeDiff;
+  for (const char *name : {"aten._assert_tensor_metadata.default", "aten._assert_scalar.default",
+                           "aten.sym_constrain_range_for_size.default"})
+    t[name] = noResults;
+}

@@ -1,0 +1,179 @@
+//===- LegalizeLogic.cpp - comparisons, masks, where, any -----------------===//
+//
+// Masks are i1 tensors. Comparisons first bring both sides to one element
+// type (a float side wins; a Python number takes the tensor's type unless it
+// is fractional and the tensor is integral), as PyTorch's type promotion does.
+//
+//===----------------------------------------------------------------------===//
+#include "dialects/TccGraph/Transforms/Legalizers.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace tcc::graph;
+
+namespace {
+using Results = FailureOr<SmallVector<Value>>;
+
+Type elementType(Value v) { return cast<RankedTensorType>(v.getType()).getElementType(); }
+
+Value toBool(OpBuilder &b, Location loc, Value v) {
+  return makeCast(b, loc, v, b.getI1Type());
+}
+
+/// The element type both sides of a comparison are converted to.
+Type commonType(OpBuilder &b, Value x, Value y) {
+  Type a = elementType(x), c = elementType(y);
+  if (a == c)
+    return a;
+  if (isa<FloatType>(a) != isa<FloatType>(c))
+    return isa<FloatType>(a) ? a : c;
+  if (isa<FloatType>(a))
+    return cast<FloatType>(a).getWidth() >= cast<FloatType>(c).getWidth() ? a : c;
+  return b.getI64Type();
+}
+
+Value makeCompare(OpBuilder &b, Location loc, StringRef predicate, Value x, Value y) {
+  Type elt = commonType(b, x, y);
+  x = makeCast(b, loc, x, elt);
+  y = makeCast(b, loc, y, elt);
+  auto l = cast<RankedTensorType>(x.getType()), r = cast<RankedTensorType>(y.getType());
+  auto shape = broadcastShapes(l.getShape(), r.getShape());
+  auto type = RankedTensorType::get(succeeded(shape) ? *shape : SmallVector<int64_t>(l.getShape()),
+                                    b.getI1Type());
+  return b.create<CompareOp>(loc, type, x, y, b.getStringAttr(predicate));
+}
+
+/// The operand `name`, or a rank-0 constant from a Python number: of `like`'s
+/// element type, or f32 when the number is fractional and `like` integral.
+FailureOr<Value> operandOrNumber(OperatorArgs &args, OpBuilder &b, StringRef name, Type like) {
+  if (Value v = args.tensor(name))
+    return v;
+  std::optional<double> n = args.getFloat(name);
+  if (!n)
+    return args.getOp().emitError("operator '")
+           << args.getOp().getName() << "' needs argument '" << name << "'";
+  bool fractional = std::isfinite(*n) && *n != std::floor(*n);
+  if (!isa<FloatType>(like) && (fractional || !std::isfinite(*n)))
+    like = b.getF32Type();
+  return makeScalar(b, args.getOp().getLoc(), like, *n);
+}
+
+LegalizeFn compare(StringRef predicate) {
+  std::string p = predicate.str();
+  return [p](OperatorArgs &args, OpBuilder &b) -> Results {
+    Value x = args.tensor("self");
+    if (!x)
+      return args.getOp().emitError("expected a tensor operand 'self'");
+    FailureOr<Value> y = operandOrNumber(args, b, "other", elementType(x));
+    if (failed(y))
+      return failure();
+    return SmallVector<Value>{makeCompare(b, args.getOp().getLoc(), p, x, *y)};
+  };
+}
+
+/// logical_and/or, and bitwise_and/or (also `&`, `|`) on bool or integer tensors.
+template <typename OpTy>
+LegalizeFn bitwise(bool logical) {
+  return [logical](OperatorArgs &args, OpBuilder &b) -> Results {
+    Location loc = args.getOp().getLoc();
+    Value x = args.tensor("self");
+    Type elt = logical ? b.getI1Type() : args.resultType().getElementType();
+    if (!x || isa<FloatType>(elt))
+      return args.getOp().emitError("expected bool or integer tensor operands");
+    FailureOr<Value> y = operandOrNumber(args, b, "other", elt);
+    if (failed(y))
+      return failure();
+    return SmallVector<Value>{
+        makeBinary<OpTy>(b, loc, makeCast(b, loc, x, elt), makeCast(b, loc, *y, elt))};
+  };
+}
+
+/// logical_not(x), and bitwise_not of a bool tensor: x == 0.
+Results legalizeNot(OperatorArgs &args, OpBuilder &b) {
+  Location loc = args.getOp().getLoc();
+  Value x = args.tensor("self");
+  if (!x)
+    return args.getOp().emitError("expected a tensor operand 'self'");
+  if (!args.resultType().getElementType().isInteger(1))
+    return args.getOp().emitError("bitwise_not of integer tensors is not supported yet");
+  Value zero = makeScalar(b, loc, b.getI1Type(), 0);
+  return SmallVector<Value>{makeCompare(b, loc, "eq", toBool(b, loc, x), zero)};
+}
+
+/// where(condition, self, other): either value may be a Python number.
+Results legalizeWhere(OperatorArgs &args, OpBuilder &b) {
+  Location loc = args.getOp().getLoc();
+  Value cond = args.tensor("condition");
+  if (!cond)
+    return args.getOp().emitError("where expects a 'condition' tensor");
+  Type elt = args.resultType().getElementType();
+  FailureOr<Value> x = operandOrNumber(args, b, "self", elt);
+  FailureOr<Value> y = operandOrNumber(args, b, "other", elt);
+  if (failed(x) || failed(y))
+    return failure();
+  return SmallVector<Value>{b.create<SelectOp>(loc, args.resultType(), toBool(b, loc, cond),
+                                               makeCast(b, loc, *x, elt),
+                                               makeCast(b, loc, *y, elt))};
+}
+
+/// masked_fill(self, mask, value) = where(mask, value, self).
+Results legalizeMaskedFill(OperatorArgs &args, OpBuilder &b) {
+  Location loc = args.getOp().getLoc();
+  Value self = args.tensor("self"), mask = args.tensor("mask");
+  if (!self || !mask)
+    return args.getOp().emitError("masked_fill expects 'self' and 'mask' tensors");
+  Type elt = args.resultType().getElementType();
+  FailureOr<Value> value = operandOrNumber(args, b, "value", elt);
+  if (failed(value))
+    return failure();
+  return SmallVector<Value>{b.create<SelectOp>(loc, args.resultType(), toBool(b, loc, mask),
+                                               makeCast(b, loc, *value, elt),
+                                               makeCast(b, loc, self, elt))};
+}
+
+/// any(x, dims) = max over dims of (x != 0), through f32 (reductions are float).
+Results legalizeAny(OperatorArgs &args, OpBuilder &b) {
+  Location loc = args.getOp().getLoc();
+  Value x = args.tensor("self");
+  if (!x)
+    return args.getOp().emitError("expected a tensor operand 'self'");
+  int64_t rank = cast<RankedTensorType>(x.getType()).getRank();
+  SmallVector<int64_t> dims;
+  if (std::optional<SmallVector<int64_t>> given = args.getInts("dim")) {
+    for (int64_t d : *given)
+      dims.push_back(normalizeDim(d, rank));
+  } else {
+    for (int64_t i = 0; i < rank; ++i)
+      dims.push_back(i);
+  }
+  llvm::sort(dims);
+  dims.erase(std::unique(dims.begin(), dims.end()), dims.end());
+  Value f = makeCast(b, loc, toBool(b, loc, x), b.getF32Type());
+  Value m = makeReduce<ReduceMaxOp>(b, loc, f, dims, args.getBool("keepdim").value_or(false));
+  return SmallVector<Value>{toBool(b, loc, m)};
+}
+} // namespace
+
+void tcc::graph::populateLogicLegalizers(LegalizerTable &t) {
+  for (const char *p : {"eq", "ne", "lt", "le", "gt", "ge"})
+    for (const char *v : {"Scalar", "Tensor"})
+      t[std::string("aten.") + p + "." + v] = compare(p);
+  t["aten.logical_and.default"] = bitwise<BitwiseAndOp>(true);
+  t["aten.logical_or.default"] = bitwise<BitwiseOrOp>(true);
+  t["aten.logical_not.default"] = legalizeNot;
+  t["aten.bitwise_not.default"] = legalizeNot;
+  for (const char *v : {"Tensor", "Scalar"}) {
+    t[std::string("aten.bitwise_and.") + v] = bitwise<BitwiseAndOp>(false);
+    t[std::string("aten.bitwise_or.") + v] = bitwise<BitwiseOrOp>(false);
+    t[std::string("aten.__and__.") + v] = bitwise<BitwiseAndOp>(false);
+    t[std::string("aten.__or__.") + v] = bitwise<BitwiseOrOp>(false);
+  }
+  for (const char *v : {"self", "ScalarOther", "ScalarSelf", "Scalar"})
+    t[std::string("aten.where.") + v] = legalizeWhere;
+  t["aten.masked_fill.Scalar"] = legalizeMaskedFill;
+  t["aten.masked_fill.Tensor"] = legalizeMaskedFill;
+  t["aten.any.dim"] = legalizeAny;
+  t["aten.any.dims"] = legalizeAny;
+  t["aten.any.default"] = legalizeAny;
+}

@@ -1,0 +1,114 @@
+//===- Sequences.cpp - iota (arange) and cumsum to linalg.generic ---------===//
+//
+// Both depend on an element's position, so their bodies read linalg.index.
+// cumsum is a generic with one extra reduction loop k over the scanned dim
+// that adds x[..k..] where k <= j: quadratic in that dim's size, which is
+// fine for the position-id and mask scans models do (sequence lengths), and
+// keeps the op a plain linalg.generic that both code paths already lower.
+//
+//===----------------------------------------------------------------------===//
+#include "lib/Conversion/TccGraphToLinalg/Patterns.h"
+
+#include "dialects/TccGraph/IR/TccGraphOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+using namespace mlir;
+using namespace tcc::graph;
+
+namespace {
+struct IotaPattern : OpConversionPattern<IotaOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(IotaOp op, OpAdaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    RankedTensorType type = op.getType();
+    Type elt = type.getElementType();
+    double start = op.getStart().convertToDouble(), step = op.getStep().convertToDouble();
+    Value init = rewriter.create<tensor::EmptyOp>(loc, type.getShape(), elt);
+    auto generic = rewriter.create<linalg::GenericOp>(
+        loc, TypeRange{type}, ValueRange{}, ValueRange{init},
+        ArrayRef<AffineMap>{rewriter.getMultiDimIdentityMap(1)},
+        SmallVector<utils::IteratorType>{utils::IteratorType::parallel},
+        [&](OpBuilder &b, Location l, ValueRange) {
+          Value i = b.create<arith::IndexCastOp>(l, b.getI64Type(),
+                                                 b.create<linalg::IndexOp>(l, 0));
+          Value r;
+          if (isa<FloatType>(elt)) {
+            Value f = b.create<arith::SIToFPOp>(l, b.getF64Type(), i);
+            auto c = [&](double v) {
+              return b.create<arith::ConstantOp>(l, b.getF64FloatAttr(v)).getResult();
+            };
+            r = b.create<arith::AddFOp>(l, c(start), b.create<arith::MulFOp>(l, f, c(step)));
+            if (elt != b.getF64Type())
+              r = b.create<arith::TruncFOp>(l, elt, r);
+          } else {
+            auto c = [&](double v) {
+              return b.create<arith::ConstantOp>(l, b.getI64IntegerAttr((int64_t)v)).getResult();
+            };
+            r = b.create<arith::AddIOp>(l, c(start), b.create<arith::MulIOp>(l, i, c(step)));
+            if (elt.getIntOrFloatBitWidth() < 64)
+              r = b.create<arith::TruncIOp>(l, elt, r);
+          }
+          b.create<linalg::YieldOp>(l, r);
+        });
+    rewriter.replaceOp(op, generic.getResult(0));
+    return success();
+  }
+};
+
+struct CumsumPattern : OpConversionPattern<CumsumOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(CumsumOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value x = adaptor.getInput();
+    auto type = cast<RankedTensorType>(x.getType());
+    Type elt = type.getElementType();
+    int64_t rank = type.getRank(), dim = op.getDim();
+    if (rank == 0) {
+      rewriter.replaceOp(op, x);
+      return success();
+    }
+    SmallVector<std::pair<Value, int64_t>> from;
+    for (int64_t i = 0; i < rank; ++i)
+      from.push_back({x, i});
+    auto sizes = tcc::mixedSizes(rewriter, loc, type, from);
+    if (failed(sizes))
+      return rewriter.notifyMatchFailure(op, "dynamic size without a source");
+    TypedAttr zero = isa<FloatType>(elt) ? TypedAttr(rewriter.getFloatAttr(elt, 0.0))
+                                         : TypedAttr(rewriter.getIntegerAttr(elt, 0));
+    Value init = tcc::makeFilled(rewriter, loc, type, *sizes, zero);
+    // Loops d0..d(rank-1) over the result, then k over the scanned dim.
+    SmallVector<AffineExpr> inExprs;
+    for (int64_t i = 0; i < rank; ++i)
+      inExprs.push_back(rewriter.getAffineDimExpr(i == dim ? rank : i));
+    MLIRContext *ctx = rewriter.getContext();
+    AffineMap inMap = AffineMap::get(rank + 1, 0, inExprs, ctx);
+    AffineMap outMap =
+        AffineMap::get(rank + 1, 0, AffineMap::getMultiDimIdentityMap(rank, ctx).getResults(), ctx);
+    SmallVector<utils::IteratorType> iters(rank, utils::IteratorType::parallel);
+    iters.push_back(utils::IteratorType::reduction);
+    auto generic = rewriter.create<linalg::GenericOp>(
+        loc, TypeRange{type}, ValueRange{x}, ValueRange{init},
+        ArrayRef<AffineMap>{inMap, outMap}, iters,
+        [&](OpBuilder &b, Location l, ValueRange a) {
+          Value j = b.create<linalg::IndexOp>(l, dim);
+          Value k = b.create<linalg::IndexOp>(l, rank);
+          Value inPrefix = b.create<arith::CmpIOp>(l, arith::CmpIPredicate::ule, k, j);
+          Value zeroV = b.create<arith::ConstantOp>(l, zero);
+          Value term = b.create<arith::SelectOp>(l, inPrefix, a[0], zeroV);
+          Value sum = isa<FloatType>(elt) ? b.create<arith::AddFOp>(l, a[1], term).getResult()
+                                          : b.create<arith::AddIOp>(l, a[1], term).getResult();
+          b.create<linalg::YieldOp>(l, sum);
+        });
+    rewriter.replaceOp(op, generic.getResult(0));
+    return success();
+  }
+};
+} // namespace
+
+void tcc::populateSequenceToLinalgPatterns(RewritePatternSet &patterns) {
+  patterns.add<IotaPattern, CumsumPattern>(patterns.getContext());
+}
