@@ -93,13 +93,17 @@ def save_io(d, inputs, expected):
         save_npy(os.path.join(d, f"expected_{i}.npy"), t)
 
 
-def write_case(out, name, model, inputs, dynamic_shapes=None, weights_npy=False):
+def write_case(out, name, model, inputs, dynamic_shapes=None, weights_npy=False,
+               export_with_grad=False):
+    """export_with_grad: export outside torch.no_grad(), as users often do
+    (grad-mode regions then stay in the graph as higher-order ops)."""
     d = os.path.join(out, name)
     os.makedirs(d, exist_ok=True)
     model.eval()
-    with torch.no_grad():
+    with torch.set_grad_enabled(export_with_grad):
         ep = torch.export.export(model, tuple(inputs), dynamic_shapes=dynamic_shapes)
-        torch.export.save(ep, os.path.join(d, "model.pt2"))
+    torch.export.save(ep, os.path.join(d, "model.pt2"))
+    with torch.no_grad():
         expected = model(*inputs)
     save_io(d, inputs, expected)
     if weights_npy:
@@ -162,6 +166,7 @@ def main():
     act_in = torch.cat([torch.linspace(-30, 30, 61), torch.randn(64) * 4])
     write_case(args.out, "activations", Activations(), [act_in.reshape(5, 25)])
     write_masks_attention_case(args.out)
+    write_grad_mode_case(args.out)
 
 
 class MasksAttention(nn.Module):
@@ -190,6 +195,38 @@ class MasksAttention(nn.Module):
         ints = (steps * 3 - pos).to(torch.float32) / 7
         extra = (ints.sum(-1) + any_pad)[:, None, None, None]
         return torch.log_softmax(mixed + extra, dim=-1) + ints[:, None, :, None].pow(3) * 0.01
+
+
+class NoGradRotary(nn.Module):
+    """A @torch.no_grad() forward, as transformers' rotary embeddings have."""
+
+    def __init__(self):
+        super().__init__()
+        self.register_buffer("freq", torch.randn(5), persistent=False)
+
+    @torch.no_grad()
+    def forward(self, x):
+        return torch.sin(x * self.freq) + 1.0
+
+
+class GradModeRegion(nn.Module):
+    """The export wraps the no-grad call in a higher-order op with a
+    subgraph (wrap_with_set_grad_enabled); tcc inlines it."""
+
+    def __init__(self):
+        super().__init__()
+        self.scale = nn.Parameter(torch.randn(5))
+        self.rotary = NoGradRotary()
+
+    def forward(self, x):
+        y = x * self.scale
+        return self.rotary(y) * y + x
+
+
+def write_grad_mode_case(out):
+    torch.manual_seed(11)
+    write_case(out, "grad_mode_region", GradModeRegion(), [torch.randn(3, 5)],
+               export_with_grad=True)
 
 
 def write_masks_attention_case(out):

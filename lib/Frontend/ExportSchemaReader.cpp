@@ -10,6 +10,7 @@
 #include "tcc/Frontend/FrontendError.h"
 
 #include <limits>
+#include <map>
 
 namespace tcc::frontend {
 
@@ -223,6 +224,118 @@ int64_t rangeBound(const Json *v, bool upper, const std::string &where) {
                       v->type_name());
 }
 
+/// Renames a subgraph's values as it is inlined: its inputs become the
+/// caller's arguments, its outputs the caller's results, and everything else
+/// gets the subgraph's name as a prefix so that it cannot collide.
+struct ValueRenaming {
+  std::map<std::string, std::string> names;
+  std::string prefix;
+  void apply(std::string &name) const {
+    if (name.empty())
+      return;
+    auto it = names.find(name);
+    name = it != names.end() ? it->second : prefix + name;
+  }
+  void apply(Argument &a) const {
+    if (a.kind == Argument::Tensor)
+      apply(a.tensor);
+    if (a.kind == Argument::Tensors || a.kind == Argument::OptionalTensors)
+      for (std::string &t : a.tensors)
+        apply(t);
+  }
+  void apply(Node &node) const {
+    for (NamedArgument &in : node.inputs)
+      apply(in.arg);
+    for (Argument &out : node.outputs)
+      apply(out);
+    if (!prefix.empty())
+      node.name = prefix + node.name;
+  }
+};
+
+std::vector<std::string> tensorNames(const std::vector<Argument> &args) {
+  std::vector<std::string> names;
+  for (const Argument &a : args) {
+    if (a.kind == Argument::Tensor)
+      names.push_back(a.tensor);
+    else if (a.kind == Argument::Tensors || a.kind == Argument::OptionalTensors)
+      names.insert(names.end(), a.tensors.begin(), a.tensors.end());
+  }
+  return names;
+}
+
+void appendNodes(const Json &graph, const std::string &where, ExportedProgram &program,
+                 const ValueRenaming &renaming, const std::string &subgraphPrefix);
+
+/// torch.no_grad()/enable_grad() regions (transformers' rotary embeddings)
+/// export as a higher-order op around a subgraph. Grad mode means nothing to
+/// an inference compiler, so the subgraph's nodes are inlined in its place.
+bool inlineGradModeRegion(const Json &v, const Node &call, const std::string &where,
+                          ExportedProgram &program) {
+  if (call.target != "torch.ops.higher_order.wrap_with_set_grad_enabled")
+    return false;
+  const Json *subgraph = nullptr;
+  std::string subgraphName = "subgraph";
+  for (const Json &input : v.at("inputs"))
+    if (const Json *arg = optionalField(input, "arg", where))
+      if (const Json *g = optionalField(*arg, "as_graph", where)) {
+        subgraph = &requireField(*g, "graph", where);
+        if (const Json *name = optionalField(*g, "name", where))
+          subgraphName = asString(*name, where);
+      }
+  if (!subgraph)
+    throw FrontendError(where + ": " + call.target + " has no subgraph argument");
+  std::vector<Argument> actuals;
+  for (const NamedArgument &in : call.inputs)
+    if (in.arg.kind == Argument::Tensor)
+      actuals.push_back(in.arg);
+  std::string at = where + " (" + subgraphName + ")";
+  std::vector<Argument> formals, results;
+  for (const Json &in : asArray(requireField(*subgraph, "inputs", at), at))
+    formals.push_back(parseArgument(in, at));
+  for (const Json &out : asArray(requireField(*subgraph, "outputs", at), at))
+    results.push_back(parseArgument(out, at));
+  std::vector<std::string> formalNames = tensorNames(formals), actualNames = tensorNames(actuals);
+  std::vector<std::string> resultNames = tensorNames(results);
+  std::vector<std::string> callResults = tensorNames(call.outputs);
+  if (formalNames.size() != actualNames.size() || resultNames.size() != callResults.size())
+    throw FrontendError(at + ": the subgraph's inputs or outputs do not match the call's");
+  ValueRenaming inner;
+  inner.prefix = call.name + "." + subgraphName + ".";
+  for (size_t i = 0; i < formalNames.size(); ++i)
+    inner.names[formalNames[i]] = actualNames[i];
+  for (size_t i = 0; i < resultNames.size(); ++i) {
+    if (inner.names.count(resultNames[i]))
+      throw FrontendError(at + ": a subgraph output that is one of its inputs is not supported");
+    inner.names[resultNames[i]] = callResults[i];
+  }
+  appendNodes(*subgraph, at, program, inner, inner.prefix);
+  return true;
+}
+
+/// The graph's nodes (renamed, for an inlined subgraph) and tensor metadata.
+void appendNodes(const Json &graph, const std::string &where, ExportedProgram &program,
+                 const ValueRenaming &renaming, const std::string &subgraphPrefix) {
+  std::string nodesPath = fieldPath(where, "nodes");
+  const Json &nodes = asArray(requireField(graph, "nodes", where), nodesPath);
+  for (size_t k = 0; k < nodes.size(); ++k) {
+    Node node = parseNode(nodes[k], k, nodesPath);
+    renaming.apply(node);
+    if (!inlineGradModeRegion(nodes[k], node, elementPath(nodesPath, k), program))
+      program.nodes.push_back(std::move(node));
+  }
+  if (subgraphPrefix.empty())
+    return;  // the top-level graph's tensor_values are read by parseGraph
+  std::string valuesPath = fieldPath(where, "tensor_values");
+  if (const Json *values = optionalField(graph, "tensor_values", where))
+    for (auto it = asObject(*values, valuesPath).begin(); it != values->end(); ++it) {
+      std::string name = it.key();
+      renaming.apply(name);
+      program.tensorValues.emplace(
+          name, parseTensorMeta(it.value(), fieldPath(valuesPath, it.key().c_str()), name));
+    }
+}
+
 void parseGraph(const Json &graph, const std::string &where,
                 ExportedProgram &program) {
   std::string inputsPath = fieldPath(where, "inputs");
@@ -238,11 +351,7 @@ void parseGraph(const Json &graph, const std::string &where,
     program.graphOutputs.push_back(
         parseArgument(outputs[k], elementPath(outputsPath, k)));
 
-  std::string nodesPath = fieldPath(where, "nodes");
-  const Json &nodes = asArray(requireField(graph, "nodes", where), nodesPath);
-  program.nodes.reserve(nodes.size());
-  for (size_t k = 0; k < nodes.size(); ++k)
-    program.nodes.push_back(parseNode(nodes[k], k, nodesPath));
+  appendNodes(graph, where, program, {}, "");
 
   std::string valuesPath = fieldPath(where, "tensor_values");
   const Json &values =
