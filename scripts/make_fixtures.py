@@ -5,7 +5,7 @@
 # PyTorch 2.11 (the GPU machine has it; `pip install torch` works too). It never
 # uses tcc. Usage:
 #
-#   python3 scripts/make_fixtures.py --out samples
+#   python3 scripts/make_fixtures.py --out samples [--only NAME]
 #
 # For each model it writes samples/<name>/: model.pt2 (torch.export.save),
 # input_<i>.npy, expected_<i>.npy (eager fp32 on CPU), and for some models the
@@ -26,6 +26,9 @@ import torch.nn.functional as F
 torch.manual_seed(0)
 torch.backends.cudnn.allow_tf32 = False
 torch.backends.cuda.matmul.allow_tf32 = False
+
+# --only NAME: write just that case, leaving every other sample untouched.
+ONLY = None
 
 
 class SmallCNN(nn.Module):
@@ -94,13 +97,16 @@ def save_io(d, inputs, expected):
 
 
 def write_case(out, name, model, inputs, dynamic_shapes=None, weights_npy=False):
+    if ONLY and name != ONLY:
+        return
     d = os.path.join(out, name)
     os.makedirs(d, exist_ok=True)
     model.eval()
     with torch.no_grad():
         ep = torch.export.export(model, tuple(inputs), dynamic_shapes=dynamic_shapes)
         torch.export.save(ep, os.path.join(d, "model.pt2"))
-        expected = model(*inputs)
+        # On copies: a model may mutate its inputs in place.
+        expected = model(*[t.clone() for t in inputs])
     save_io(d, inputs, expected)
     if weights_npy:
         wd = os.path.join(d, "weights")
@@ -116,6 +122,8 @@ def write_case(out, name, model, inputs, dynamic_shapes=None, weights_npy=False)
 
 def extra_batches(out, seed_dir, name, batches):
     """Runs a seed export (with its own weights) at more batch sizes."""
+    if ONLY and name != ONLY:
+        return
     ep = torch.export.load(os.path.join(seed_dir, name, "model.pt2"))
     mod = ep.module()
     d = os.path.join(out, name)
@@ -133,7 +141,10 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--out", default="samples")
     ap.add_argument("--seed-dir", default="samples")
+    ap.add_argument("--only", help="write only the case of this name")
     args = ap.parse_args()
+    global ONLY
+    ONLY = args.only
 
     cnn = SmallCNN()
     # Non-trivial running statistics so batch_norm is really tested.
@@ -161,6 +172,23 @@ def main():
     # Wide range, with large magnitudes where the stable formulas matter.
     act_in = torch.cat([torch.linspace(-30, 30, 61), torch.randn(64) * 4])
     write_case(args.out, "activations", Activations(), [act_in.reshape(5, 25)])
+
+    torch.manual_seed(41)
+    write_case(args.out, "inplace", InPlace(), [torch.randn(3, 8), torch.randn(8)])
+
+
+class InPlace(nn.Module):
+    """In-place ops whose mutated operand is read again afterwards: an
+    intermediate, and the graph input itself."""
+
+    def forward(self, x, y):
+        h = x * 2.0
+        F.silu(h, inplace=True)      # later reads of h see silu(h)
+        g = h + 1.0
+        h.add_(y)                    # aten.add_.Tensor on the same value
+        y.relu_()                    # mutates a graph input: no write-back
+        F.hardtanh(g, -1.0, 1.0, inplace=True)
+        return h * g + y
 
 
 class Activations(nn.Module):
@@ -217,6 +245,8 @@ class TinyTransformerBlock(nn.Module):
 def write_torchscript_case(out, name, model, inputs):
     """torch.jit.trace archive, its inlined graph, a frozen scripted graph
     where scripting works, inputs and eager outputs."""
+    if ONLY and name != ONLY:
+        return
     d = os.path.join(out, name)
     os.makedirs(d, exist_ok=True)
     model.eval()
