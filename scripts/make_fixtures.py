@@ -176,6 +176,39 @@ def main():
     torch.manual_seed(41)
     write_case(args.out, "inplace", InPlace(), [torch.randn(3, 8), torch.randn(8)])
 
+    torch.manual_seed(42)
+    write_case(args.out, "indexing", Indexing(),
+               [torch.randn(2, 6, 5), torch.tensor([[1, 9, 0], [4, 4, 7]]),
+                torch.tensor([4, 0, 2, 2])])
+
+
+class Indexing(nn.Module):
+    """embedding, index_select, index.Tensor (leading None entries, negative
+    indices), gather, expand, as_strided, and an in-place op on a tensor read
+    again afterwards."""
+
+    def __init__(self):
+        super().__init__()
+        self.emb = nn.Embedding(10, 6)
+        self.table = nn.Parameter(torch.randn(7, 4))
+        self.register_buffer("rel", torch.tensor([[0, 3, -1], [6, -7, 2]]))
+        self.register_buffer("back", torch.tensor([-1, -5, 2, -2]))
+        self.register_buffer("order", torch.tensor([[[4, 0, 1, 1, 3]] * 3] * 2))
+        self.cls = nn.Parameter(torch.randn(1, 1, 6))
+
+    def forward(self, x, ids, pick):
+        # x: [2, 6, 5], ids: [2, 3], pick: [4]
+        e = self.emb(ids)                                    # [2, 3, 6]
+        s = torch.index_select(x, 2, pick)                   # [2, 6, 4]
+        t = self.table[self.rel]                             # [2, 3, 4]
+        u = x[:, :, self.back]                               # [2, 6, 4]
+        g = torch.gather(x, 2, self.order)                   # [2, 3, 5]
+        c = self.cls.expand(2, -1, -1)                       # [2, 1, 6]
+        a = torch.as_strided(x, (3, 4), (5, 2), 1)           # overlapping windows
+        h = e + c
+        h.mul_(2.0)
+        return h + e, s * u, t, g, a, x.expand_as(x[None]).sum(0)
+
 
 class InPlace(nn.Module):
     """In-place ops whose mutated operand is read again afterwards: an

@@ -155,6 +155,7 @@ struct LegalizeGraphPass
     populateElementwiseLegalizers(table);
     populateLinalgLikeLegalizers(table);
     populateShapeLegalizers(table);
+    populateIndexingLegalizers(table);
 
     // Report every unsupported operator name once, at its first occurrence.
     llvm::StringSet<> reported;

@@ -46,6 +46,7 @@ using LegalizerTable = llvm::StringMap<LegalizeFn>;
 void populateElementwiseLegalizers(LegalizerTable &table);
 void populateLinalgLikeLegalizers(LegalizerTable &table);
 void populateShapeLegalizers(LegalizerTable &table);
+void populateIndexingLegalizers(LegalizerTable &table);
 
 /// A rank-0 constant of `elementType` holding `value`.
 mlir::Value makeScalar(mlir::OpBuilder &b, mlir::Location loc,
