@@ -5,7 +5,7 @@
 # PyTorch 2.11 (the GPU machine has it; `pip install torch` works too). It never
 # uses tcc. Usage:
 #
-#   python3 scripts/make_fixtures.py --out samples
+#   python3 scripts/make_fixtures.py --out samples [--only NAME]
 #
 # For each model it writes samples/<name>/: model.pt2 (torch.export.save),
 # input_<i>.npy, expected_<i>.npy (eager fp32 on CPU), and for some models the
@@ -26,6 +26,9 @@ import torch.nn.functional as F
 torch.manual_seed(0)
 torch.backends.cudnn.allow_tf32 = False
 torch.backends.cuda.matmul.allow_tf32 = False
+
+# --only NAME: write just that case, leaving every other sample untouched.
+ONLY = None
 
 
 class SmallCNN(nn.Module):
@@ -97,6 +100,8 @@ def write_case(out, name, model, inputs, dynamic_shapes=None, weights_npy=False,
                export_with_grad=False):
     """export_with_grad: export outside torch.no_grad(), as users often do
     (grad-mode regions then stay in the graph as higher-order ops)."""
+    if ONLY and name != ONLY:
+        return
     d = os.path.join(out, name)
     os.makedirs(d, exist_ok=True)
     model.eval()
@@ -104,7 +109,8 @@ def write_case(out, name, model, inputs, dynamic_shapes=None, weights_npy=False,
         ep = torch.export.export(model, tuple(inputs), dynamic_shapes=dynamic_shapes)
     torch.export.save(ep, os.path.join(d, "model.pt2"))
     with torch.no_grad():
-        expected = model(*inputs)
+        # On copies: a model may mutate its inputs in place.
+        expected = model(*[t.clone() for t in inputs])
     save_io(d, inputs, expected)
     if weights_npy:
         wd = os.path.join(d, "weights")
@@ -120,6 +126,8 @@ def write_case(out, name, model, inputs, dynamic_shapes=None, weights_npy=False,
 
 def extra_batches(out, seed_dir, name, batches):
     """Runs a seed export (with its own weights) at more batch sizes."""
+    if ONLY and name != ONLY:
+        return
     ep = torch.export.load(os.path.join(seed_dir, name, "model.pt2"))
     mod = ep.module()
     d = os.path.join(out, name)
@@ -137,7 +145,10 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--out", default="samples")
     ap.add_argument("--seed-dir", default="samples")
+    ap.add_argument("--only", help="write only the case of this name")
     args = ap.parse_args()
+    global ONLY
+    ONLY = args.only
 
     cnn = SmallCNN()
     # Non-trivial running statistics so batch_norm is really tested.
@@ -167,6 +178,14 @@ def main():
     write_case(args.out, "activations", Activations(), [act_in.reshape(5, 25)])
     write_masks_attention_case(args.out)
     write_grad_mode_case(args.out)
+
+    torch.manual_seed(41)
+    write_case(args.out, "inplace", InPlace(), [torch.randn(3, 8), torch.randn(8)])
+
+    torch.manual_seed(42)
+    write_case(args.out, "indexing", Indexing(),
+               [torch.randn(2, 6, 5), torch.tensor([[1, 9, 0], [4, 4, 7]]),
+                torch.tensor([4, 0, 2, 2])])
 
 
 class MasksAttention(nn.Module):
@@ -237,6 +256,48 @@ def write_masks_attention_case(out):
                [torch.randn(2, 4, 6, 8), torch.randn(2, 4, 6, 8), ids])
 
 
+class Indexing(nn.Module):
+    """embedding, index_select, index.Tensor (leading None entries, negative
+    indices), gather, expand, as_strided, and an in-place op on a tensor read
+    again afterwards."""
+
+    def __init__(self):
+        super().__init__()
+        self.emb = nn.Embedding(10, 6)
+        self.table = nn.Parameter(torch.randn(7, 4))
+        self.register_buffer("rel", torch.tensor([[0, 3, -1], [6, -7, 2]]))
+        self.register_buffer("back", torch.tensor([-1, -5, 2, -2]))
+        self.register_buffer("order", torch.tensor([[[4, 0, 1, 1, 3]] * 3] * 2))
+        self.cls = nn.Parameter(torch.randn(1, 1, 6))
+
+    def forward(self, x, ids, pick):
+        # x: [2, 6, 5], ids: [2, 3], pick: [4]
+        e = self.emb(ids)                                    # [2, 3, 6]
+        s = torch.index_select(x, 2, pick)                   # [2, 6, 4]
+        t = self.table[self.rel]                             # [2, 3, 4]
+        u = x[:, :, self.back]                               # [2, 6, 4]
+        g = torch.gather(x, 2, self.order)                   # [2, 3, 5]
+        c = self.cls.expand(2, -1, -1)                       # [2, 1, 6]
+        a = torch.as_strided(x, (3, 4), (5, 2), 1)           # overlapping windows
+        h = e + c
+        h.mul_(2.0)
+        return h + e, s * u, t, g, a, x.expand_as(x[None]).sum(0)
+
+
+class InPlace(nn.Module):
+    """In-place ops whose mutated operand is read again afterwards: an
+    intermediate, and the graph input itself."""
+
+    def forward(self, x, y):
+        h = x * 2.0
+        F.silu(h, inplace=True)      # later reads of h see silu(h)
+        g = h + 1.0
+        h.add_(y)                    # aten.add_.Tensor on the same value
+        y.relu_()                    # mutates a graph input: no write-back
+        F.hardtanh(g, -1.0, 1.0, inplace=True)
+        return h * g + y
+
+
 class Activations(nn.Module):
     """Pointwise activations, each on its own slice of the input."""
 
@@ -291,6 +352,8 @@ class TinyTransformerBlock(nn.Module):
 def write_torchscript_case(out, name, model, inputs):
     """torch.jit.trace archive, its inlined graph, a frozen scripted graph
     where scripting works, inputs and eager outputs."""
+    if ONLY and name != ONLY:
+        return
     d = os.path.join(out, name)
     os.makedirs(d, exist_ok=True)
     model.eval()

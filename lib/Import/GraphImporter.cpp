@@ -6,6 +6,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Diagnostics.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
 
 using namespace mlir;
@@ -81,8 +82,28 @@ FailureOr<Value> Importer::lookup(const std::string &name, Location loc, const N
   return it->second;
 }
 
+/// The functional form of an in-place ATen target ("torch.ops.aten.silu_.default"
+/// becomes "torch.ops.aten.silu.default"), or "" when `target` is not in-place.
+/// Dunder names such as `__and__` end in `_` but are not in-place.
+static std::string functionalTarget(StringRef target) {
+  SmallVector<StringRef> parts;
+  target.split(parts, '.');
+  if (parts.size() < 2)
+    return "";
+  StringRef &name = parts[parts.size() - 2];
+  if (!name.ends_with("_") || name.ends_with("__"))
+    return "";
+  name = name.drop_back();
+  return llvm::join(parts, ".");
+}
+
 LogicalResult Importer::importNode(const Node &node) {
   Location loc = locationOf(node);
+  std::string functional = functionalTarget(node.target);
+  // An in-place op mutates its first tensor argument; later readers of that
+  // value must see the result. Inputs and weights are not written back
+  // (inference only needs the value inside the graph).
+  std::string mutated;
   SmallVector<Value> operands;
   SmallVector<Attribute> operandNames;
   SmallVector<NamedAttribute> args;
@@ -102,6 +123,8 @@ LogicalResult Importer::importNode(const Node &node) {
     case Argument::Tensor:
       if (failed(addOperand(a.tensor, in.name)))
         return failure();
+      if (!functional.empty() && mutated.empty())
+        mutated = a.tensor;
       break;
     case Argument::Tensors:
     case Argument::OptionalTensors:
@@ -194,11 +217,14 @@ LogicalResult Importer::importNode(const Node &node) {
   }
 
   auto op = b.create<tcc::graph::OperatorOp>(
-      loc, resultTypes, b.getStringAttr(node.target), operands,
+      loc, resultTypes, b.getStringAttr(functional.empty() ? node.target : functional),
+      operands,
       b.getArrayAttr(operandNames), b.getDictionaryAttr(args));
   op->setAttr("tcc.node", b.getStringAttr(node.name));
   for (auto [name, result] : llvm::zip(resultNames, op.getResults()))
     values[name] = result;
+  if (!mutated.empty() && op.getNumResults() > 0)
+    values[mutated] = op.getResult(0);
   return success();
 }
 

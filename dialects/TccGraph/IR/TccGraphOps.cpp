@@ -263,3 +263,91 @@ LogicalResult SliceOp::verify() {
     return emitOpError("result dim ") << dim << " should be " << expected;
   return success();
 }
+
+/// Static sizes `a` and `b` disagree (a dynamic one matches anything).
+static bool sizesDiffer(int64_t a, int64_t b) {
+  return !ShapedType::isDynamic(a) && !ShapedType::isDynamic(b) && a != b;
+}
+
+LogicalResult BroadcastOp::verify() {
+  auto in = rankedType(getInput()), res = rankedType(getResult());
+  if (in.getElementType() != res.getElementType())
+    return emitOpError("element types differ");
+  if (in.getRank() > res.getRank())
+    return emitOpError("input rank ") << in.getRank() << " exceeds the result rank "
+                                      << res.getRank();
+  int64_t offset = res.getRank() - in.getRank();
+  for (int64_t i = 0; i < in.getRank(); ++i) {
+    int64_t s = in.getShape()[i], r = res.getShape()[offset + i];
+    if (s != 1 && sizesDiffer(s, r))
+      return emitOpError("input dim ") << i << " of size " << s
+                                       << " cannot broadcast to " << r;
+  }
+  return success();
+}
+
+/// The shared checks of take and gather: element types, an in-range `dim`.
+template <typename IndexOp>
+static LogicalResult verifyIndexed(IndexOp op) {
+  auto in = rankedType(op.getInput()), res = rankedType(op.getResult());
+  if (in.getElementType() != res.getElementType())
+    return op.emitOpError("element types differ");
+  if (op.getDim() < 0 || op.getDim() >= in.getRank())
+    return op.emitOpError("dim ") << op.getDim() << " out of range for rank "
+                                  << in.getRank();
+  return success();
+}
+
+LogicalResult TakeOp::verify() {
+  if (failed(verifyIndexed(*this)))
+    return failure();
+  auto in = rankedType(getInput()), idx = rankedType(getIndex());
+  auto res = rankedType(getResult());
+  int64_t dim = getDim();
+  SmallVector<int64_t> expected(in.getShape().take_front(dim));
+  llvm::append_range(expected, idx.getShape());
+  llvm::append_range(expected, in.getShape().drop_front(dim + 1));
+  if (!compatibleShapes(expected, res.getShape()))
+    return emitOpError("result shape should be input.shape[:dim] + index.shape + "
+                       "input.shape[dim+1:]");
+  return success();
+}
+
+LogicalResult GatherOp::verify() {
+  if (failed(verifyIndexed(*this)))
+    return failure();
+  auto in = rankedType(getInput()), idx = rankedType(getIndex());
+  if (idx.getRank() != in.getRank())
+    return emitOpError("index rank ") << idx.getRank() << " differs from the input rank "
+                                      << in.getRank();
+  if (!compatibleShapes(idx.getShape(), rankedType(getResult()).getShape()))
+    return emitOpError("result shape should be the index shape");
+  for (int64_t i = 0; i < in.getRank(); ++i)
+    if (i != getDim() && !ShapedType::isDynamic(in.getShape()[i]) &&
+        !ShapedType::isDynamic(idx.getShape()[i]) && idx.getShape()[i] > in.getShape()[i])
+      return emitOpError("index dim ") << i << " is larger than the input's";
+  return success();
+}
+
+LogicalResult AsStridedOp::verify() {
+  auto in = rankedType(getInput()), res = rankedType(getResult());
+  if (in.getElementType() != res.getElementType())
+    return emitOpError("element types differ");
+  if (!res.hasStaticShape())
+    return emitOpError("needs a static result shape");
+  ArrayRef<int64_t> strides = getStrides();
+  if ((int64_t)strides.size() != res.getRank())
+    return emitOpError("has ") << strides.size() << " strides for a rank-" << res.getRank()
+                               << " result";
+  if (getStorageOffset() < 0 || llvm::any_of(strides, [](int64_t s) { return s < 0; }))
+    return emitOpError("needs a non-negative storage offset and strides");
+  if (!in.hasStaticShape() || res.getNumElements() == 0)
+    return success();
+  int64_t last = getStorageOffset();
+  for (auto [size, stride] : llvm::zip(res.getShape(), strides))
+    last += (size - 1) * stride;
+  if (last >= in.getNumElements())
+    return emitOpError("reads element ") << last << " of an input with "
+                                         << in.getNumElements() << " elements";
+  return success();
+}

@@ -364,4 +364,83 @@ def TccGraph_ConcatOp : TccGraph_Op<"concat", [Pure]> {
   let hasVerifier = 1;
 }
 
+//===----------------------------------------------------------------------===//
+// Indexing
+//===----------------------------------------------------------------------===//
+
+def TccGraph_BroadcastOp : TccGraph_Op<"broadcast", [Pure]> {
+  let summary = "Stretches size-1 dims (NumPy rules) to the result shape";
+  let description = [{
+    Covers expand and expand_as. Input dims align with the trailing result
+    dims; each is 1 (stretched) or equal to the result's. Leading result dims
+    the input lacks are new.
+
+    ```mlir
+    %e = tcc_graph.broadcast %cls : (tensor<1x1x16xf32>) -> tensor<2x1x16xf32>
+    ```
+  }];
+  let arguments = (ins TccGraph_Tensor:$input);
+  let results = (outs TccGraph_Tensor:$result);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+}
+
+def TccGraph_TakeOp : TccGraph_Op<"take", [Pure]> {
+  let summary = "Picks slices of `input` along `dim` by an integer index tensor";
+  let description = [{
+    `result[i.., j.., k..] = input[i.., index[j..], k..]` with `i..` the dims
+    before `dim` and `k..` those after: the result shape is
+    `input.shape[:dim] + index.shape + input.shape[dim+1:]` (numpy.take).
+    Covers embedding, index_select and index.Tensor with one index tensor.
+    Negative indices count from the end, as in PyTorch.
+
+    ```mlir
+    %e = tcc_graph.take %table, %ids {dim = 0 : i64}
+           : (tensor<10x4xf32>, tensor<2x3xi64>) -> tensor<2x3x4xf32>
+    ```
+  }];
+  let arguments = (ins TccGraph_Tensor:$input, RankedTensorOf<[AnySignlessInteger]>:$index,
+                       I64Attr:$dim);
+  let results = (outs TccGraph_Tensor:$result);
+  let assemblyFormat = "$input `,` $index attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+}
+
+def TccGraph_GatherOp : TccGraph_Op<"gather", [Pure]> {
+  let summary = "torch.gather: `result[i] = input[i with i[dim] = index[i]]`";
+  let description = [{
+    `index` has the input's rank and the result's shape; along every other
+    dim it may be smaller than the input. Negative indices count from the end.
+
+    ```mlir
+    %g = tcc_graph.gather %x, %idx {dim = 1 : i64}
+           : (tensor<3x5xf32>, tensor<3x2xi64>) -> tensor<3x2xf32>
+    ```
+  }];
+  let arguments = (ins TccGraph_Tensor:$input, RankedTensorOf<[AnySignlessInteger]>:$index,
+                       I64Attr:$dim);
+  let results = (outs TccGraph_Tensor:$result);
+  let assemblyFormat = "$input `,` $index attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+}
+
+def TccGraph_AsStridedOp : TccGraph_Op<"as_strided", [Pure]> {
+  let summary = "A strided view of the input's row-major storage";
+  let description = [{
+    `result[i..] = flat(input)[storage_offset + sum_k i_k * strides[k]]`,
+    where `flat(input)` is the input in row-major order (tcc tensors are
+    always contiguous). The result shape is static.
+
+    ```mlir
+    %v = tcc_graph.as_strided %x {strides = array<i64: 768, 1, 768, 768>, storage_offset = 0 : i64}
+           : (tensor<1x768x1x1xf32>) -> tensor<1x768x1x1xf32>
+    ```
+  }];
+  let arguments = (ins TccGraph_Tensor:$input, DenseI64ArrayAttr:$strides,
+                       I64Attr:$storage_offset);
+  let results = (outs TccGraph_Tensor:$result);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+}
+
 #endif // TCC_GRAPH_OPS

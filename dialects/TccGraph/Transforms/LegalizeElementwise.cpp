@@ -87,26 +87,6 @@ Results legalizeDiv(OperatorArgs &args, OpBuilder &b) {
   return binary<DivOp>(false)(args, b);
 }
 
-/// In-place variants (relu_, add_) are treated as functional only when the
-/// mutated value has no later reader; otherwise the answer would be wrong.
-LegalizeFn inPlace(LegalizeFn functional) {
-  return [functional](OperatorArgs &args, OpBuilder &b) -> Results {
-    Value self = args.tensor("self");
-    if (self) {
-      for (Operation *user : self.getUsers())
-        if (user != args.getOp() &&
-            args.getOp()->isBeforeInBlock(user))
-          return args.getOp().emitError("in-place operator '")
-                 << args.getOp().getName()
-                 << "' mutates a value that is read later; this is not supported";
-      if (isa<BlockArgument>(self))
-        return args.getOp().emitError("in-place operator '")
-               << args.getOp().getName() << "' mutates a graph input";
-    }
-    return functional(args, b);
-  };
-}
-
 /// dropout in eval mode, clone, contiguous, alias, detach: the value itself.
 Results identity(OperatorArgs &args, OpBuilder &) {
   if (auto train = args.getBool("train"); train && *train)
@@ -171,7 +151,6 @@ void tcc::graph::populateElementwiseLegalizers(LegalizerTable &t) {
   t["aten.rsqrt.default"] = unary<RsqrtOp>();
   t["aten.neg.default"] = unary<NegOp>();
   t["aten.relu.default"] = unary<ReluOp>();
-  t["aten.relu_.default"] = inPlace(unary<ReluOp>());
 
   for (const char *suffix : {"Tensor", "Scalar"}) {
     std::string s(suffix);
@@ -180,8 +159,6 @@ void tcc::graph::populateElementwiseLegalizers(LegalizerTable &t) {
     t["aten.mul." + s] = binary<MulOp>(false);
     t["aten.div." + s] = legalizeDiv;
     t["aten.div." + s + "_mode"] = legalizeDiv;
-    t["aten.add_." + s] = inPlace(binary<AddOp>(true));
-    t["aten.mul_." + s] = inPlace(binary<MulOp>(false));
   }
   t["aten.maximum.default"] = binary<MaximumOp>(false);
   t["aten.max.other"] = binary<MaximumOp>(false);
@@ -224,7 +201,6 @@ void tcc::graph::populateElementwiseLegalizers(LegalizerTable &t) {
   t["aten.hardswish.default"] = activation([](ActivationBuilder &a, Value x, OperatorArgs &) {
     return a.bin<MulOp>(x, a.hardsigmoid(x));
   });
-  t["aten.hardswish_.default"] = inPlace(t["aten.hardswish.default"]);
   // leaky_relu(x, s) = max(x, 0) + s * min(x, 0)
   t["aten.leaky_relu.default"] = activation([](ActivationBuilder &a, Value x, OperatorArgs &args) {
     double slope = args.getFloat("negative_slope").value_or(0.01);
@@ -251,7 +227,6 @@ void tcc::graph::populateElementwiseLegalizers(LegalizerTable &t) {
   t["aten.hardtanh.default"] = activation([](ActivationBuilder &a, Value x, OperatorArgs &args) {
     return a.clamp(x, args.getFloat("min_val").value_or(-1.0), args.getFloat("max_val").value_or(1.0));
   });
-  t["aten.hardtanh_.default"] = inPlace(t["aten.hardtanh.default"]);
   t["aten.relu6.default"] = activation([](ActivationBuilder &a, Value x, OperatorArgs &) {
     return a.clamp(x, 0.0, 6.0);
   });

@@ -165,6 +165,7 @@ struct LegalizeGraphPass
     populateLogicLegalizers(table);
     populateCreationLegalizers(table);
     populateAttentionLegalizers(table);
+    populateIndexingLegalizers(table);
 
     // Report every unsupported operator name once, at its first occurrence.
     llvm::StringSet<> reported;

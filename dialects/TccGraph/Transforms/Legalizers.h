@@ -49,6 +49,7 @@ void populateShapeLegalizers(LegalizerTable &table);
 void populateLogicLegalizers(LegalizerTable &table);
 void populateCreationLegalizers(LegalizerTable &table);
 void populateAttentionLegalizers(LegalizerTable &table);
+void populateIndexingLegalizers(LegalizerTable &table);
 
 /// A rank-0 constant of `elementType` holding `value`.
 mlir::Value makeScalar(mlir::OpBuilder &b, mlir::Location loc,

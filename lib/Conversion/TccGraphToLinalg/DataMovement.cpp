@@ -99,18 +99,7 @@ struct ReshapePattern : OpConversionPattern<ReshapeOp> {
       rewriter.replaceOp(op, result);
       return success();
     }
-    Value flat = x;
-    if (inT.getRank() != 1) {
-      int64_t n = inT.hasStaticShape() ? inT.getNumElements() : ShapedType::kDynamic;
-      ReassociationIndices all;
-      for (int64_t i = 0; i < inT.getRank(); ++i)
-        all.push_back(i);
-      SmallVector<ReassociationIndices> re;
-      if (inT.getRank() > 0)
-        re.push_back(all);
-      flat = rewriter.create<tensor::CollapseShapeOp>(
-          loc, RankedTensorType::get({n}, inT.getElementType()), x, re);
-    }
+    Value flat = tcc::flatten(rewriter, loc, x);
     Value result =
         resultType.getRank() == 1 ? flat : expandFromFlat(rewriter, loc, flat, resultType);
     if (result.getType() != resultType)

@@ -197,6 +197,11 @@ struct ConstantPattern : OpConversionPattern<ConstantOp> {
 };
 } // namespace
 
+Value tcc::broadcastTo(OpBuilder &b, Location loc, Value v, RankedTensorType type) {
+  return buildElementwise(b, loc, type, v,
+                          [](OpBuilder &, Location, ValueRange a) { return a[0]; });
+}
+
 void tcc::populateElementwiseToLinalgPatterns(RewritePatternSet &patterns) {
   MLIRContext *ctx = patterns.getContext();
   patterns.add<ConstantPattern>(ctx);

@@ -13,6 +13,12 @@ void populateConvPoolToLinalgPatterns(mlir::RewritePatternSet &patterns);
 void populateReductionToLinalgPatterns(mlir::RewritePatternSet &patterns);
 void populateDataMovementToLinalgPatterns(mlir::RewritePatternSet &patterns);
 void populateSequenceToLinalgPatterns(mlir::RewritePatternSet &patterns);
+void populateIndexingToLinalgPatterns(mlir::RewritePatternSet &patterns);
+
+/// `v` broadcast (NumPy rules) to `type` as an all-parallel generic; null when
+/// a dynamic result size has no source in `v`.
+mlir::Value broadcastTo(mlir::OpBuilder &b, mlir::Location loc, mlir::Value v,
+                        mlir::RankedTensorType type);
 
 /// Sizes of `type` as OpFoldResults; dynamic ones are taken from
 /// `dynamicFrom[i]` = (value, dim) (one entry per result dim). Fails when a
@@ -23,6 +29,9 @@ mixedSizes(mlir::OpBuilder &b, mlir::Location loc, mlir::RankedTensorType type,
 /// A tensor.empty of `type` filled with `value`.
 mlir::Value makeFilled(mlir::OpBuilder &b, mlir::Location loc, mlir::RankedTensorType type,
                        llvm::ArrayRef<mlir::OpFoldResult> sizes, mlir::TypedAttr value);
+/// `v` (rank >= 1) collapsed to 1-D in row-major order, itself when already
+/// 1-D; a view after bufferization.
+mlir::Value flatten(mlir::OpBuilder &b, mlir::Location loc, mlir::Value v);
 /// The float attribute `v` of `elementType`.
 mlir::TypedAttr floatAttr(mlir::OpBuilder &b, mlir::Type elementType, double v);
 } // namespace tcc

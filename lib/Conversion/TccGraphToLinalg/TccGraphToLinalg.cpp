@@ -42,6 +42,16 @@ Value tcc::makeFilled(OpBuilder &b, Location loc, RankedTensorType type,
   return b.create<linalg::FillOp>(loc, scalar, empty).getResult(0);
 }
 
+Value tcc::flatten(OpBuilder &b, Location loc, Value v) {
+  auto t = cast<RankedTensorType>(v.getType());
+  if (t.getRank() == 1)
+    return v;
+  int64_t n = t.hasStaticShape() ? t.getNumElements() : ShapedType::kDynamic;
+  ReassociationIndices all = llvm::to_vector(llvm::seq<int64_t>(0, t.getRank()));
+  return b.create<tensor::CollapseShapeOp>(loc, RankedTensorType::get({n}, t.getElementType()),
+                                           v, ArrayRef<ReassociationIndices>{all});
+}
+
 TypedAttr tcc::floatAttr(OpBuilder &b, Type elementType, double v) {
   return b.getFloatAttr(elementType, v);
 }
@@ -63,6 +73,7 @@ struct ConvertTccGraphToLinalgPass
     tcc::populateReductionToLinalgPatterns(patterns);
     tcc::populateDataMovementToLinalgPatterns(patterns);
     tcc::populateSequenceToLinalgPatterns(patterns);
+    tcc::populateIndexingToLinalgPatterns(patterns);
     if (failed(applyPartialConversion(getOperation(), target, std::move(patterns))))
       signalPassFailure();
   }

@@ -20,16 +20,6 @@ func.func @training_batch_norm(%x: tensor<2x8x4x4xf32>, %m: tensor<8xf32>, %v: t
 
 // -----
 
-func.func @inplace_read_later(%x: tensor<4xf32>) -> tensor<4xf32> {
-  %0 = tcc_graph.operator "torch.ops.aten.sin.default"(%x) {operand_names = ["self"], args = {}} : (tensor<4xf32>) -> tensor<4xf32>
-  // expected-error @+1 {{in-place operator 'torch.ops.aten.relu_.default' mutates a value that is read later; this is not supported}}
-  %1 = tcc_graph.operator "torch.ops.aten.relu_.default"(%0) {operand_names = ["self"], args = {}} : (tensor<4xf32>) -> tensor<4xf32>
-  %2 = tcc_graph.operator "torch.ops.aten.add.Tensor"(%0, %1) {operand_names = ["self", "other"], args = {}} : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
-  return %2 : tensor<4xf32>
-}
-
-// -----
-
 func.func @rounding_div(%x: tensor<4xf32>, %y: tensor<4xf32>) -> tensor<4xf32> {
   // expected-error @+1 {{div with a rounding_mode is not supported yet}}
   %0 = tcc_graph.operator "torch.ops.aten.div.Tensor_mode"(%x, %y) {operand_names = ["self", "other"], args = {rounding_mode = "floor"}} : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>

@@ -1,0 +1,55 @@
+// RUN: tcc-opt %s -tcc-legalize-graph -split-input-file -verify-diagnostics
+
+func.func @two_index_tensors(%x: tensor<4x5xf32>, %i: tensor<3xi64>) -> tensor<3xf32> {
+  // expected-error @+1 {{operator 'aten.index.Tensor': 2 index tensors; only one (other entries None) is supported}}
+  %0 = tcc_graph.operator "torch.ops.aten.index.Tensor"(%x, %i, %i) {operand_names = ["self", "indices.0", "indices.1"], args = {}} : (tensor<4x5xf32>, tensor<3xi64>, tensor<3xi64>) -> tensor<3xf32>
+  return %0 : tensor<3xf32>
+}
+
+// -----
+
+func.func @bool_mask(%x: tensor<4xf32>, %m: tensor<4xi1>) -> tensor<?xf32> {
+  // expected-error @+1 {{operator 'aten.index.Tensor': only integer index tensors are supported (boolean masks are not)}}
+  %0 = tcc_graph.operator "torch.ops.aten.index.Tensor"(%x, %m) {operand_names = ["self", "indices.0"], args = {}} : (tensor<4xf32>, tensor<4xi1>) -> tensor<?xf32>
+  return %0 : tensor<?xf32>
+}
+
+// -----
+
+func.func @dim_out_of_range(%x: tensor<4x5xf32>, %i: tensor<3xi64>) -> tensor<4x3xf32> {
+  // expected-error @+1 {{operator 'aten.index_select.default': dim 2 out of range for rank 2}}
+  %0 = tcc_graph.operator "torch.ops.aten.index_select.default"(%x, %i) {operand_names = ["self", "index"], args = {dim = 2 : i64}} : (tensor<4x5xf32>, tensor<3xi64>) -> tensor<4x3xf32>
+  return %0 : tensor<4x3xf32>
+}
+
+// -----
+
+func.func @bad_expand(%x: tensor<3x4xf32>) -> tensor<2x4xf32> {
+  // expected-error @+1 {{operator 'aten.expand.default': 'tcc_graph.broadcast' op input dim 0 of size 3 cannot broadcast to 2}}
+  %0 = tcc_graph.operator "torch.ops.aten.expand.default"(%x) {operand_names = ["self"], args = {size = array<i64: 2, 4>}} : (tensor<3x4xf32>) -> tensor<2x4xf32>
+  return %0 : tensor<2x4xf32>
+}
+
+// -----
+
+func.func @strided_past_end(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
+  // expected-error @+1 {{operator 'aten.as_strided.default': 'tcc_graph.as_strided' op reads element 9 of an input with 6 elements}}
+  %0 = tcc_graph.operator "torch.ops.aten.as_strided.default"(%x) {operand_names = ["self"], args = {size = array<i64: 2, 3>, stride = array<i64: 3, 2>, storage_offset = 2 : i64}} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}
+
+// -----
+
+func.func @gather_rank(%x: tensor<4x5xf32>, %i: tensor<3xi64>) -> tensor<3xf32> {
+  // expected-error @+1 {{operator 'aten.gather.default': 'tcc_graph.gather' op index rank 1 differs from the input rank 2}}
+  %0 = tcc_graph.operator "torch.ops.aten.gather.default"(%x, %i) {operand_names = ["self", "index"], args = {dim = 0 : i64}} : (tensor<4x5xf32>, tensor<3xi64>) -> tensor<3xf32>
+  return %0 : tensor<3xf32>
+}
+
+// -----
+
+func.func @expand_symbolic(%x: tensor<1x4xf32>) -> tensor<?x4xf32> {
+  // expected-error @+1 {{operator 'aten.expand.default': expanding a size-1 dim to a symbolic size is not supported yet}}
+  %0 = tcc_graph.operator "torch.ops.aten.expand.default"(%x) {operand_names = ["self"], args = {size = array<i64: -1, 4>}} : (tensor<1x4xf32>) -> tensor<?x4xf32>
+  return %0 : tensor<?x4xf32>
+}

@@ -1,0 +1,40 @@
+// RUN: tcc-opt %s -tcc-legalize-graph -split-input-file | FileCheck %s
+
+// expand keeps the export's result type (its -1 sizes already resolved).
+// CHECK-LABEL: func @expand
+// CHECK: tcc_graph.broadcast %arg0 : (tensor<1x1x16xf32>) -> tensor<2x1x16xf32>
+// CHECK: tcc_graph.broadcast %arg0 : (tensor<1x1x16xf32>) -> tensor<3x2x5x16xf32>
+// CHECK-NOT: tcc_graph.operator
+func.func @expand(%x: tensor<1x1x16xf32>, %o: tensor<3x2x5x16xf32>) -> (tensor<2x1x16xf32>, tensor<3x2x5x16xf32>) {
+  %0 = tcc_graph.operator "torch.ops.aten.expand.default"(%x) {operand_names = ["self"], args = {size = array<i64: 2, -1, -1>}} : (tensor<1x1x16xf32>) -> tensor<2x1x16xf32>
+  %1 = tcc_graph.operator "torch.ops.aten.expand_as.default"(%x, %o) {operand_names = ["self", "other"], args = {}} : (tensor<1x1x16xf32>, tensor<3x2x5x16xf32>) -> tensor<3x2x5x16xf32>
+  return %0, %1 : tensor<2x1x16xf32>, tensor<3x2x5x16xf32>
+}
+
+// -----
+
+// embedding, index_select and index.Tensor are all take along one dim; the
+// position of index.Tensor's one index comes from its operand name.
+// CHECK-LABEL: func @takes
+// CHECK: tcc_graph.take %arg0, %arg1 {dim = 0 : i64} : (tensor<10x4xf32>, tensor<2x3xi64>) -> tensor<2x3x4xf32>
+// CHECK: tcc_graph.take %arg2, %arg3 {dim = 1 : i64} : (tensor<2x6x5xf32>, tensor<4xi64>) -> tensor<2x4x5xf32>
+// CHECK: tcc_graph.take %arg2, %arg1 {dim = 2 : i64} : (tensor<2x6x5xf32>, tensor<2x3xi64>) -> tensor<2x6x2x3xf32>
+// CHECK: tcc_graph.take %arg0, %arg1 {dim = 0 : i64} : (tensor<10x4xf32>, tensor<2x3xi64>) -> tensor<2x3x4xf32>
+func.func @takes(%w: tensor<10x4xf32>, %ids: tensor<2x3xi64>, %x: tensor<2x6x5xf32>, %pick: tensor<4xi64>) -> (tensor<2x3x4xf32>, tensor<2x4x5xf32>, tensor<2x6x2x3xf32>, tensor<2x3x4xf32>) {
+  %0 = tcc_graph.operator "torch.ops.aten.embedding.default"(%w, %ids) {operand_names = ["weight", "indices"], args = {}} : (tensor<10x4xf32>, tensor<2x3xi64>) -> tensor<2x3x4xf32>
+  %1 = tcc_graph.operator "torch.ops.aten.index_select.default"(%x, %pick) {operand_names = ["self", "index"], args = {dim = -2 : i64}} : (tensor<2x6x5xf32>, tensor<4xi64>) -> tensor<2x4x5xf32>
+  %2 = tcc_graph.operator "torch.ops.aten.index.Tensor"(%x, %ids) {operand_names = ["self", "indices.2"], args = {}} : (tensor<2x6x5xf32>, tensor<2x3xi64>) -> tensor<2x6x2x3xf32>
+  %3 = tcc_graph.operator "torch.ops.aten.index.Tensor"(%w, %ids) {operand_names = ["self", "indices.0"], args = {}} : (tensor<10x4xf32>, tensor<2x3xi64>) -> tensor<2x3x4xf32>
+  return %0, %1, %2, %3 : tensor<2x3x4xf32>, tensor<2x4x5xf32>, tensor<2x6x2x3xf32>, tensor<2x3x4xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func @gather_as_strided
+// CHECK: tcc_graph.gather %arg0, %arg1 {dim = 1 : i64} : (tensor<3x5xf32>, tensor<3x2xi64>) -> tensor<3x2xf32>
+// CHECK: tcc_graph.as_strided %arg0 {storage_offset = 1 : i64, strides = array<i64: 5, 2>} : (tensor<3x5xf32>) -> tensor<2x3xf32>
+func.func @gather_as_strided(%x: tensor<3x5xf32>, %i: tensor<3x2xi64>) -> (tensor<3x2xf32>, tensor<2x3xf32>) {
+  %0 = tcc_graph.operator "torch.ops.aten.gather.default"(%x, %i) {operand_names = ["self", "index"], args = {dim = -1 : i64, sparse_grad = false}} : (tensor<3x5xf32>, tensor<3x2xi64>) -> tensor<3x2xf32>
+  %1 = tcc_graph.operator "torch.ops.aten.as_strided.default"(%x) {operand_names = ["self"], args = {size = array<i64: 2, 3>, stride = array<i64: 5, 2>, storage_offset = 1 : i64}} : (tensor<3x5xf32>) -> tensor<2x3xf32>
+  return %0, %1 : tensor<3x2xf32>, tensor<2x3xf32>
+}
