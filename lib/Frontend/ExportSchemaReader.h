@@ -23,8 +23,9 @@ ExportedProgram parseExportedProgram(const Json &root);
 TensorMeta parseTensorMeta(const Json &v, const std::string &where,
                            const std::string &tensorName);
 
-/// A schema SymInt ({"as_int": n} or {"as_expr": {...}}).
-SymDim parseSymInt(const Json &v, const std::string &where);
+/// A schema SymInt ({"as_int": n} or {"as_expr": {...}}). Without
+/// `exprMustParse`, an expression tcc cannot parse is kept as written.
+SymDim parseSymInt(const Json &v, const std::string &where, bool exprMustParse = true);
 
 /// A schema Device: "cpu", "cuda:0", ...
 std::string parseDevice(const Json &v, const std::string &where);

@@ -27,17 +27,18 @@ bool isRowMajor(const std::vector<SymDim> &sizes,
   return true;
 }
 
-std::vector<SymDim> parseSymInts(const Json &v, const std::string &where) {
+std::vector<SymDim> parseSymInts(const Json &v, const std::string &where,
+                                 bool exprMustParse = true) {
   std::vector<SymDim> dims;
   const Json &list = asArray(v, where);
   for (size_t k = 0; k < list.size(); ++k)
-    dims.push_back(parseSymInt(list[k], where + "[" + std::to_string(k) + "]"));
+    dims.push_back(parseSymInt(list[k], where + "[" + std::to_string(k) + "]", exprMustParse));
   return dims;
 }
 
 } // namespace
 
-SymDim parseSymInt(const Json &v, const std::string &where) {
+SymDim parseSymInt(const Json &v, const std::string &where, bool exprMustParse) {
   auto [key, value] = unionMember(v, where);
   std::string at = fieldPath(where, key.c_str());
   SymDim dim;
@@ -53,7 +54,9 @@ SymDim parseSymInt(const Json &v, const std::string &where) {
   try {
     dim.expr = sympyToInfix(text);
   } catch (const FrontendError &e) {
-    throw FrontendError(where + ": " + e.what());
+    if (exprMustParse)
+      throw FrontendError(where + ": " + e.what());
+    dim.expr = text;  // kept as written; only its hint is used
   }
   if (const Json *hint = optionalField(*value, "hint", at)) {
     std::string hintAt = fieldPath(at, "hint");
@@ -93,7 +96,10 @@ TensorMeta parseTensorMeta(const Json &v, const std::string &where,
   meta.sizes = parseSymInts(requireField(v, "sizes", where),
                             fieldPath(where, "sizes"));
   if (const Json *strides = optionalField(v, "strides", where)) {
-    meta.strides = parseSymInts(*strides, fieldPath(where, "strides"));
+    // tcc computes on row-major buffers and reads strides only for their
+    // traced values, so a stride sympy form tcc cannot parse (Min/Max, from
+    // transformers' reshapes) is not an error.
+    meta.strides = parseSymInts(*strides, fieldPath(where, "strides"), false);
     if (meta.strides.size() != meta.sizes.size())
       throw FrontendError("tensor '" + tensorName + "' has " +
                           std::to_string(meta.sizes.size()) + " sizes but " +

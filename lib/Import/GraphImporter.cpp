@@ -47,6 +47,9 @@ private:
   ArrayAttr sizesAttr(const TensorMeta &meta);
   LogicalResult importNode(const Node &node);
   FailureOr<Value> lookup(const std::string &name, Location loc, const Node &node);
+  /// An integer, or the symbolic expression string of a sym_int value.
+  FailureOr<Attribute> symIntAttr(const SymIntElement &e, Location loc, const Node &node,
+                                  const std::string &argName);
 
   MLIRContext &ctx;
   const ExportedProgram &program;
@@ -97,8 +100,41 @@ static std::string functionalTarget(StringRef target) {
   return llvm::join(parts, ".");
 }
 
+/// A node computing sizes (sym_size, arithmetic on sizes) has only symbolic
+/// outputs; their expressions are in the graph's sym_int_values already.
+static bool onlySymbolicOutputs(const Node &node) {
+  bool any = false;
+  for (const Argument &out : node.outputs) {
+    if (out.kind == Argument::None)
+      continue;
+    if (out.kind != Argument::SymInt && out.kind != Argument::SymFloat &&
+        out.kind != Argument::SymBool)
+      return false;
+    any = true;
+  }
+  return any;
+}
+
+FailureOr<Attribute> Importer::symIntAttr(const SymIntElement &e, Location loc,
+                                          const Node &node, const std::string &argName) {
+  if (std::holds_alternative<int64_t>(e))
+    return Attribute(b.getI64IntegerAttr(std::get<int64_t>(e)));
+  const std::string &name = std::get<std::string>(e);
+  auto it = program.symIntValues.find(name);
+  if (it == program.symIntValues.end())
+    return emitError(loc, "node '") << node.name << "' (" << node.target << "): argument '"
+                                    << argName << "' uses symbolic value '" << name
+                                    << "', which the graph does not define",
+           failure();
+  if (it->second.isStatic())
+    return Attribute(b.getI64IntegerAttr(*it->second.value));
+  return Attribute(b.getStringAttr(it->second.expr));
+}
+
 LogicalResult Importer::importNode(const Node &node) {
   Location loc = locationOf(node);
+  if (onlySymbolicOutputs(node))
+    return success();
   std::string functional = functionalTarget(node.target);
   // An in-place op mutates its first tensor argument; later readers of that
   // value must see the result. Inputs and weights are not written back
@@ -107,6 +143,7 @@ LogicalResult Importer::importNode(const Node &node) {
   SmallVector<Value> operands;
   SmallVector<Attribute> operandNames;
   SmallVector<NamedAttribute> args;
+  SmallVector<Attribute> symbolicArgs;  // names of arguments given as expressions
   for (const NamedArgument &in : node.inputs) {
     const Argument &a = in.arg;
     auto addOperand = [&](const std::string &value, const std::string &name) -> LogicalResult {
@@ -169,22 +206,43 @@ LogicalResult Importer::importNode(const Node &node) {
       break;
     }
     case Argument::SymInts: {
+      // Literal sizes stay a dense array; with a symbolic element, an array
+      // of integers and expression strings ("s70", "2*s70").
       SmallVector<int64_t> ints;
+      SmallVector<Attribute> mixed;
+      bool symbolic = false;
       for (const SymIntElement &e : a.symInts) {
-        if (!std::holds_alternative<int64_t>(e))
-          return emitError(loc, "node '")
-                 << node.name << "' (" << node.target << "): argument '" << in.name
-                 << "' depends on a symbolic size, which is not supported yet";
-        ints.push_back(std::get<int64_t>(e));
+        FailureOr<Attribute> v = symIntAttr(e, loc, node, in.name);
+        if (failed(v))
+          return failure();
+        mixed.push_back(*v);
+        if (auto i = dyn_cast<IntegerAttr>(*v))
+          ints.push_back(i.getInt());
+        else
+          symbolic = true;
       }
-      args.push_back(b.getNamedAttr(in.name, b.getDenseI64ArrayAttr(ints)));
+      args.push_back(b.getNamedAttr(in.name, symbolic ? Attribute(b.getArrayAttr(mixed))
+                                                      : Attribute(b.getDenseI64ArrayAttr(ints))));
+      if (symbolic)
+        symbolicArgs.push_back(b.getStringAttr(in.name));
       break;
     }
-    case Argument::SymInt:
+    case Argument::SymInt: {
+      FailureOr<Attribute> v = symIntAttr(a.s, loc, node, in.name);
+      if (failed(v))
+        return failure();
+      args.push_back(b.getNamedAttr(in.name, *v));
+      if (isa<StringAttr>(*v))
+        symbolicArgs.push_back(b.getStringAttr(in.name));
+      break;
+    }
     case Argument::SymFloat:
     case Argument::SymBool:
-      return emitError(loc, "node '") << node.name << "' (" << node.target << "): argument '"
-                                      << in.name << "' is a symbolic value, not supported yet";
+      // Only the export's runtime assertions take these; the guards check
+      // the same facts.
+      args.push_back(b.getNamedAttr(in.name, b.getStringAttr(a.s)));
+      symbolicArgs.push_back(b.getStringAttr(in.name));
+      break;
     case Argument::Other:
       return emitError(loc, "node '") << node.name << "' (" << node.target << "): argument '"
                                       << in.name << "' of kind '" << a.s
@@ -221,6 +279,14 @@ LogicalResult Importer::importNode(const Node &node) {
       operands,
       b.getArrayAttr(operandNames), b.getDictionaryAttr(args));
   op->setAttr("tcc.node", b.getStringAttr(node.name));
+  if (!symbolicArgs.empty())
+    op->setAttr("tcc.symbolic_args", b.getArrayAttr(symbolicArgs));
+  // Each result's sizes, symbolic ones as expressions ("s70", "2*s70"): what
+  // a legalizer needs to create a tensor of symbolic shape.
+  SmallVector<Attribute> resultSizes;
+  for (const std::string &n : resultNames)
+    resultSizes.push_back(sizesAttr(program.tensorValues.at(n)));
+  op->setAttr("tcc.sizes", b.getArrayAttr(resultSizes));
   for (auto [name, result] : llvm::zip(resultNames, op.getResults()))
     values[name] = result;
   if (!mutated.empty() && op.getNumResults() > 0)
@@ -306,6 +372,8 @@ OwningOpRef<ModuleOp> Importer::run() {
   auto func = b.create<func::FuncOp>(unknown, "forward",
                                      b.getFunctionType(argTypes, resultTypes));
   func.setAllArgAttrs(argAttrs);
+  for (auto [i, name] : llvm::enumerate(sig.outputs))
+    func.setResultAttr(i, "tcc.sizes", sizesAttr(program.tensorValues.at(name)));
   Block *entry = func.addEntryBlock();
   for (auto [name, arg] : llvm::zip(argValueNames, entry->getArguments()))
     values[name] = arg;

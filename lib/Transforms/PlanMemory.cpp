@@ -207,9 +207,14 @@ FailureOr<Range> SizeBounder::dimRange(Value source, int64_t dim,
                                        Operation *user) {
   auto type = dyn_cast<ShapedType>(source.getType());
   if (!type || !type.hasRank() || dim < 0 || dim >= type.getRank())
-    return fail(user->getLoc(), "'" + user->getName().getStringRef() +
-                                    "' of an unranked value or out-of-range "
-                                    "dimension cannot be bounded");
+  {
+    std::string typeText;
+    llvm::raw_string_ostream os(typeText);
+    os << source.getType();
+    return fail(user->getLoc(), "'" + user->getName().getStringRef() + "' of dimension " +
+                                    llvm::Twine(dim) + " of a value of type " + typeText +
+                                    " cannot be bounded");
+  }
   if (!type.isDynamicDim(dim))
     return Range{type.getDimSize(dim), type.getDimSize(dim)};
 
@@ -234,6 +239,34 @@ FailureOr<Range> SizeBounder::dimRange(Value source, int64_t dim,
     return allocSize(alloca.getDynamicSizes());
   if (auto cast = dyn_cast<memref::CastOp>(def))
     return dimRange(cast.getSource(), dim, user);
+  // Views: a collapsed dim is the product of its group; expanded and
+  // subview sizes are index values with bounds of their own.
+  if (auto collapse = dyn_cast<memref::CollapseShapeOp>(def)) {
+    Range product{1, 1};
+    SmallVector<ReassociationIndices> groups = collapse.getReassociationIndices();
+    for (int64_t d : groups[dim]) {
+      FailureOr<Range> r = dimRange(collapse.getSrc(), d, user);
+      if (failed(r))
+        return r;
+      std::optional<Range> next = cornerRange(product, *r, mulOrNone);
+      if (!next)
+        return fail(def->getLoc(), "integer overflow while bounding a collapsed dimension");
+      product = *next;
+    }
+    return product;
+  }
+  auto sizeRange = [&](OpFoldResult size) -> FailureOr<Range> {
+    if (std::optional<int64_t> c = getConstantIntValue(size))
+      return Range{*c, *c};
+    return rangeOf(cast<Value>(size));
+  };
+  if (auto expand = dyn_cast<memref::ExpandShapeOp>(def))
+    return sizeRange(expand.getMixedOutputShape()[dim]);
+  if (auto subview = dyn_cast<memref::SubViewOp>(def)) {
+    // A rank-reducing subview drops unit dims; only same-rank ones here.
+    if (subview.getSourceType().getRank() == type.getRank())
+      return sizeRange(subview.getMixedSizes()[dim]);
+  }
   return fail(def->getLoc(), "cannot bound dimension " + llvm::Twine(dim) +
                                  " of a value produced by '" +
                                  def->getName().getStringRef() + "'");

@@ -113,8 +113,10 @@ LogicalResult CastOp::verify() {
 
 LogicalResult IotaOp::verify() {
   auto t = rankedType(getResult());
-  if (t.getRank() != 1 || !t.hasStaticShape())
-    return emitOpError("result must be a 1-D tensor of static size");
+  if (t.getRank() != 1)
+    return emitOpError("result must be a 1-D tensor");
+  if (getDynamicSizes().size() != (size_t)t.getNumDynamicDims())
+    return emitOpError("needs one dynamic size for a symbolic length");
   return success();
 }
 
@@ -216,8 +218,10 @@ LogicalResult TransposeOp::verify() {
 
 LogicalResult ReshapeOp::verify() {
   auto in = rankedType(getInput()), res = rankedType(getResult());
-  if (res.getNumDynamicDims() > 1)
-    return emitOpError("result may have at most one dynamic dimension");
+  if (!getDynamicSizes().empty() && getDynamicSizes().size() != (size_t)res.getNumDynamicDims())
+    return emitOpError("dynamic_sizes must hold every symbolic result size");
+  if (res.getNumDynamicDims() > 1 && getDynamicSizes().empty())
+    return emitOpError("a result with several dynamic dimensions needs dynamic_sizes");
   if (in.hasStaticShape() && res.hasStaticShape() &&
       in.getNumElements() != res.getNumElements())
     return emitOpError("element counts differ: ") << in.getNumElements() << " vs "
@@ -253,9 +257,14 @@ LogicalResult SliceOp::verify() {
     return emitOpError("dim ") << dim << " out of range for rank " << in.getRank();
   if (getStart() < 0 || getEnd() < getStart() || getStep() < 1)
     return emitOpError("needs 0 <= start <= end and step >= 1");
+  bool symbolicResult = ShapedType::isDynamic(res.getShape()[dim]);
+  if (getDynamicSizes().size() != (symbolicResult ? 1u : 0u))
+    return emitOpError("needs one dynamic size exactly when the result's dim is symbolic");
   int64_t size = in.getShape()[dim];
+  if (symbolicResult)
+    return success();
   if (ShapedType::isDynamic(size))
-    return emitOpError("slicing a dynamic dimension is not supported");
+    return success();  // a static part of a symbolic dim: the guards bound it
   if (getEnd() > size)
     return emitOpError("end ") << getEnd() << " exceeds the dim size " << size;
   int64_t expected = (getEnd() - getStart() + getStep() - 1) / getStep();
@@ -271,6 +280,8 @@ static bool sizesDiffer(int64_t a, int64_t b) {
 
 LogicalResult BroadcastOp::verify() {
   auto in = rankedType(getInput()), res = rankedType(getResult());
+  if (!getDynamicSizes().empty() && getDynamicSizes().size() != (size_t)res.getNumDynamicDims())
+    return emitOpError("dynamic_sizes must hold every symbolic result size");
   if (in.getElementType() != res.getElementType())
     return emitOpError("element types differ");
   if (in.getRank() > res.getRank())

@@ -183,16 +183,22 @@ def TccGraph_CastOp : TccGraph_Op<"cast", [Pure]> {
 def TccGraph_IotaOp : TccGraph_Op<"iota", [Pure]> {
   let summary = "start, start + step, ... (torch.arange) as a 1-D tensor";
   let description = [{
-    The length is the result's static size. Integer results take the
-    integer values of `start` and `step`.
+    The length is the result's size: static, or the one `dynamic_sizes`
+    value (torch.arange(seq_len) of a symbolic length). Integer results take
+    the integer values of `start` and `step`.
 
     ```mlir
     %p = tcc_graph.iota {start = 0.0 : f64, step = 1.0 : f64} : tensor<16xi64>
     ```
   }];
-  let arguments = (ins F64Attr:$start, F64Attr:$step);
+  let arguments = (ins F64Attr:$start, F64Attr:$step, Variadic<Index>:$dynamic_sizes);
   let results = (outs TccGraph_Tensor:$result);
-  let assemblyFormat = "attr-dict `:` type($result)";
+  let assemblyFormat = "(`sizes` `(` $dynamic_sizes^ `)`)? attr-dict `:` type($result)";
+  let builders = [
+    OpBuilder<(ins "::mlir::Type":$type, "::mlir::FloatAttr":$start, "::mlir::FloatAttr":$step), [{
+      build($_builder, $_state, type, start, step, ::mlir::ValueRange{});
+    }]>
+  ];
   let hasVerifier = 1;
 }
 
@@ -319,16 +325,24 @@ def TccGraph_TransposeOp : TccGraph_Op<"transpose", [Pure]> {
 def TccGraph_ReshapeOp : TccGraph_Op<"reshape", [Pure]> {
   let summary = "Row-major reshape to the result type's shape";
   let description = [{
-    Covers view, reshape and flatten. The result may have at most one dynamic
-    dimension, whose size is the element count divided by the static sizes.
+    Covers view, reshape and flatten. A single dynamic result dimension is
+    the element count divided by the static sizes; with several (attention
+    scores of a symbolic sequence length), `dynamic_sizes` holds them all.
 
     ```mlir
     %f = tcc_graph.reshape %x : (tensor<?x16x1x1xf32>) -> tensor<?x16xf32>
     ```
   }];
-  let arguments = (ins TccGraph_Tensor:$input);
+  let arguments = (ins TccGraph_Tensor:$input, Variadic<Index>:$dynamic_sizes);
   let results = (outs TccGraph_Tensor:$result);
-  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = [{
+    $input (`sizes` `(` $dynamic_sizes^ `)`)? attr-dict `:` functional-type($input, $result)
+  }];
+  let builders = [
+    OpBuilder<(ins "::mlir::Type":$type, "::mlir::Value":$input), [{
+      build($_builder, $_state, type, input, ::mlir::ValueRange{});
+    }]>
+  ];
   let hasVerifier = 1;
 }
 
@@ -336,7 +350,9 @@ def TccGraph_SliceOp : TccGraph_Op<"slice", [Pure]> {
   let summary = "Elements start, start+step, ... (< end) along `dim`";
   let description = [{
     Covers slice, chunk, split and select (with a reshape). `start` and `end`
-    are non-negative and clamped to the dim size by the legalizer.
+    are non-negative and clamped to the dim size by the legalizer. When the
+    result's size along `dim` is symbolic, `dynamic_sizes` holds it and `end`
+    is only an upper bound.
 
     ```mlir
     %q = tcc_graph.slice %qkv {dim = 2 : i64, start = 0 : i64, end = 16 : i64, step = 1 : i64}
@@ -344,9 +360,17 @@ def TccGraph_SliceOp : TccGraph_Op<"slice", [Pure]> {
     ```
   }];
   let arguments = (ins TccGraph_Tensor:$input, I64Attr:$dim, I64Attr:$start,
-                       I64Attr:$end, I64Attr:$step);
+                       I64Attr:$end, I64Attr:$step, Variadic<Index>:$dynamic_sizes);
   let results = (outs TccGraph_Tensor:$result);
-  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = [{
+    $input (`sizes` `(` $dynamic_sizes^ `)`)? attr-dict `:` functional-type($input, $result)
+  }];
+  let builders = [
+    OpBuilder<(ins "::mlir::Type":$type, "::mlir::Value":$input, "::mlir::IntegerAttr":$dim, "::mlir::IntegerAttr":$start,
+                   "::mlir::IntegerAttr":$end, "::mlir::IntegerAttr":$step), [{
+      build($_builder, $_state, type, input, dim, start, end, step, ::mlir::ValueRange{});
+    }]>
+  ];
   let hasVerifier = 1;
 }
 
@@ -373,15 +397,23 @@ def TccGraph_BroadcastOp : TccGraph_Op<"broadcast", [Pure]> {
   let description = [{
     Covers expand and expand_as. Input dims align with the trailing result
     dims; each is 1 (stretched) or equal to the result's. Leading result dims
-    the input lacks are new.
+    the input lacks are new. `dynamic_sizes`, when given, holds every
+    symbolic result size in order (expand to a sequence length).
 
     ```mlir
     %e = tcc_graph.broadcast %cls : (tensor<1x1x16xf32>) -> tensor<2x1x16xf32>
     ```
   }];
-  let arguments = (ins TccGraph_Tensor:$input);
+  let arguments = (ins TccGraph_Tensor:$input, Variadic<Index>:$dynamic_sizes);
   let results = (outs TccGraph_Tensor:$result);
-  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = [{
+    $input (`sizes` `(` $dynamic_sizes^ `)`)? attr-dict `:` functional-type($input, $result)
+  }];
+  let builders = [
+    OpBuilder<(ins "::mlir::Type":$type, "::mlir::Value":$input), [{
+      build($_builder, $_state, type, input, ::mlir::ValueRange{});
+    }]>
+  ];
   let hasVerifier = 1;
 }
 

@@ -9,6 +9,8 @@
 //===----------------------------------------------------------------------===//
 #include "dialects/TccGraph/Transforms/Legalizers.h"
 
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
 #include <cmath>
 #include <limits>
 
@@ -20,14 +22,25 @@ using Results = FailureOr<SmallVector<Value>>;
 
 RankedTensorType typeOf(Value v) { return cast<RankedTensorType>(v.getType()); }
 
-/// The L x S causal mask (query i sees keys j <= i), as i1.
-Value causalMask(OpBuilder &b, Location loc, int64_t l, int64_t s) {
-  auto i64 = b.getI64Type();
-  Value rows = b.create<IotaOp>(loc, RankedTensorType::get({l}, i64), b.getF64FloatAttr(0),
-                                b.getF64FloatAttr(1));
-  Value cols = b.create<IotaOp>(loc, RankedTensorType::get({s}, i64), b.getF64FloatAttr(0),
-                                b.getF64FloatAttr(1));
-  rows = makeReshape(b, loc, rows, {l, 1});
+/// 0, 1, ... along dim `d` of `like` (its length may be symbolic).
+Value positions(OpBuilder &b, Location loc, Value like, int64_t d) {
+  int64_t n = cast<RankedTensorType>(like.getType()).getShape()[d];
+  SmallVector<Value> length;
+  if (ShapedType::isDynamic(n))
+    length.push_back(b.create<tensor::DimOp>(loc, like, d));
+  return b.create<IotaOp>(loc, RankedTensorType::get({n}, b.getI64Type()), b.getF64FloatAttr(0),
+                          b.getF64FloatAttr(1), length);
+}
+
+/// The L x S causal mask (query i sees keys j <= i) for query `q` and key
+/// `k`, as i1.
+Value causalMask(OpBuilder &b, Location loc, Value q, Value k) {
+  int64_t r = cast<RankedTensorType>(q.getType()).getRank();
+  int64_t l = cast<RankedTensorType>(q.getType()).getShape()[r - 2];
+  int64_t s = cast<RankedTensorType>(k.getType()).getShape()[r - 2];
+  Value rows = b.create<ReshapeOp>(loc, RankedTensorType::get({l, 1}, b.getI64Type()),
+                                   positions(b, loc, q, r - 2));
+  Value cols = positions(b, loc, k, r - 2);
   return b.create<CompareOp>(loc, RankedTensorType::get({l, s}, b.getI1Type()), cols, rows,
                              b.getStringAttr("le"));
 }
@@ -74,11 +87,8 @@ Results legalizeSdpa(OperatorArgs &args, OpBuilder &b) {
   auto masked = [&](Value keep) {
     return b.create<SelectOp>(loc, typeOf(scores), keep, scores, negInf).getResult();
   };
-  if (args.getBool("is_causal").value_or(false)) {
-    if (ShapedType::isDynamic(l) || ShapedType::isDynamic(s))
-      return args.getOp().emitError("a causal mask of symbolic size is not supported yet");
-    scores = masked(causalMask(b, loc, l, s));
-  }
+  if (args.getBool("is_causal").value_or(false))
+    scores = masked(causalMask(b, loc, args.tensor("query"), args.tensor("key")));
   if (Value mask = args.tensor("attn_mask")) {
     if (grouped) {  // the mask's head dim (if any) splits like the query's
       auto ms = typeOf(mask).getShape();

@@ -18,10 +18,15 @@ using Results = FailureOr<SmallVector<Value>>;
 /// A tensor of the result's type with every element `value`.
 Results splat(OperatorArgs &args, OpBuilder &b, double value) {
   RankedTensorType type = args.resultType();
-  if (!type.hasStaticShape())
-    return args.getOp().emitError("creating a tensor of symbolic shape ")
-           << type << " is not supported yet";
   Type elt = type.getElementType();
+  if (!type.hasStaticShape()) {  // a scalar broadcast to the symbolic shape
+    FailureOr<SmallVector<Value>> sizes = symbolicSizes(args, b);
+    if (failed(sizes))
+      return failure();
+    Location loc = args.getOp().getLoc();
+    return SmallVector<Value>{
+        b.create<BroadcastOp>(loc, type, makeScalar(b, loc, elt, value), *sizes).getResult()};
+  }
   Attribute v = isa<FloatType>(elt) ? Attribute(b.getFloatAttr(elt, value))
                                     : Attribute(b.getIntegerAttr(elt, (int64_t)value));
   auto attr = DenseElementsAttr::get(type, v);
@@ -46,12 +51,16 @@ Results legalizeFull(OperatorArgs &args, OpBuilder &b) {
 /// arange(end), arange(start, end), arange(start, end, step).
 Results legalizeArange(OperatorArgs &args, OpBuilder &b) {
   RankedTensorType type = args.resultType();
-  if (!type.hasStaticShape())
-    return args.getOp().emitError("arange of a symbolic length is not supported yet");
-  double start = args.getFloat("start").value_or(0.0);
-  double step = args.getFloat("step").value_or(1.0);
+  std::optional<double> start = args.has("start") ? args.getFloat("start") : 0.0;
+  std::optional<double> step = args.has("step") ? args.getFloat("step") : 1.0;
+  if (!start || !step)
+    return args.getOp().emitError("arange with a symbolic start or step is not supported yet");
+  FailureOr<SmallVector<Value>> sizes = symbolicSizes(args, b);  // a symbolic end
+  if (failed(sizes))
+    return failure();
   return SmallVector<Value>{b.create<IotaOp>(args.getOp().getLoc(), type,
-                                             b.getF64FloatAttr(start), b.getF64FloatAttr(step))};
+                                             b.getF64FloatAttr(*start), b.getF64FloatAttr(*step),
+                                             *sizes)};
 }
 
 /// .to(dtype), _to_copy, type conversions: a cast to the result's element type

@@ -167,6 +167,16 @@ struct LegalizeGraphPass
     populateAttentionLegalizers(table);
     populateIndexingLegalizers(table);
 
+    // Operators whose legalizers read symbolic arguments (sizes given as
+    // expressions of the inputs' sizes) from the export's result types and
+    // tcc.sizes rather than from the arguments.
+    static const llvm::StringSet<> symbolAware = {
+        "aten.view.default", "aten.reshape.default", "aten._unsafe_view.default",
+        "aten.expand.default", "aten.slice.Tensor", "aten.arange.default",
+        "aten.arange.start", "aten.arange.start_step", "aten.full.default", "aten.zeros.default", "aten.ones.default",
+        "aten.new_ones.default", "aten.new_zeros.default", "aten.new_full.default",
+        "aten.empty.memory_format", "aten.new_empty.default", "aten._assert_scalar.default",
+        "aten.sym_constrain_range_for_size.default", "aten.unflatten.int"};
     // Report every unsupported operator name once, at its first occurrence.
     llvm::StringSet<> reported;
     bool failedAny = false;
@@ -180,6 +190,16 @@ struct LegalizeGraphPass
         if (reported.insert(name).second) {
           op.emitError("unsupported operator '") << name << "'";
         }
+        failedAny = true;
+        continue;
+      }
+      if (auto symbolic = op->getAttrOfType<ArrayAttr>("tcc.symbolic_args");
+          symbolic && !symbolAware.contains(name)) {
+        // Its legalizer would read a symbolic argument as absent: refuse
+        // rather than compute with a default.
+        op.emitError("operator '")
+            << name << "': argument '" << cast<StringAttr>(symbolic[0]).getValue()
+            << "' depends on an input's size, which this operator does not support yet";
         failedAny = true;
         continue;
       }

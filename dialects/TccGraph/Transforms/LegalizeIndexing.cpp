@@ -51,14 +51,12 @@ Results legalizeExpand(OperatorArgs &args, OpBuilder &b) {
   if (failed(x))
     return failure();
   RankedTensorType type = args.resultType();
-  int64_t offset = type.getRank() - rankOf(*x);
-  auto in = cast<RankedTensorType>(x->getType());
-  for (int64_t i = 0; offset >= 0 && i < in.getRank(); ++i)
-    if (in.getShape()[i] == 1 && ShapedType::isDynamic(type.getShape()[offset + i]))
-      return args.getOp().emitError("operator '")
-             << operatorName(args) << "': expanding a size-1 dim to a symbolic size "
-             << "is not supported yet";
-  return verified(args, b.create<BroadcastOp>(args.getOp().getLoc(), type, *x));
+  // Symbolic result sizes (expand to a sequence length) come from the
+  // export's expressions rather than from the input.
+  FailureOr<SmallVector<Value>> sizes = symbolicSizes(args, b);
+  if (failed(sizes))
+    return failure();
+  return verified(args, b.create<BroadcastOp>(args.getOp().getLoc(), type, *x, *sizes));
 }
 
 /// `dim` argument normalized against `rank`, or an error naming the operator.

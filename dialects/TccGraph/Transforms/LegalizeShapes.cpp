@@ -56,10 +56,14 @@ Results legalizeReshape(OperatorArgs &args, OpBuilder &b) {
   if (!x)
     return args.getOp().emitError("expected a tensor operand 'self'");
   RankedTensorType type = args.resultType();
-  if (type.getNumDynamicDims() > 1)
-    return args.getOp().emitError("reshape to a shape with more than one symbolic "
-                                  "dimension is not supported yet");
-  return SmallVector<Value>{b.create<ReshapeOp>(args.getOp().getLoc(), type, x)};
+  SmallVector<Value> sizes;
+  if (type.getNumDynamicDims() > 1) {  // the export's expressions give them
+    FailureOr<SmallVector<Value>> symbolic = symbolicSizes(args, b);
+    if (failed(symbolic))
+      return failure();
+    sizes = *symbolic;
+  }
+  return SmallVector<Value>{b.create<ReshapeOp>(args.getOp().getLoc(), type, x, sizes)};
 }
 
 Results legalizeCat(OperatorArgs &args, OpBuilder &b) {
@@ -109,7 +113,45 @@ FailureOr<SlicedDim> slicedDim(OperatorArgs &args) {
   return SlicedDim{x, dim, size};
 }
 
+/// A slice whose result or input is symbolic along `dim` (x[:, :seq] of a
+/// position buffer, x[:, 1:] of a sequence): a non-negative start, and the
+/// result's size from the export's expression for it.
+Results legalizeSymbolicSlice(OperatorArgs &args, OpBuilder &b, Value x, int64_t dim) {
+  Location loc = args.getOp().getLoc();
+  RankedTensorType type = args.resultType();
+  std::optional<int64_t> start = args.has("start") ? args.getInt("start") : 0;
+  std::optional<int64_t> end = args.has("end") ? args.getInt("end") : INT64_MAX;
+  int64_t step = args.getInt("step").value_or(1);
+  if (!start || *start < 0 || step < 1)
+    return args.getOp().emitError("a slice of a symbolic size needs a non-negative literal "
+                                  "start and a positive step");
+  SmallVector<Value> dynamicSize;
+  if (ShapedType::isDynamic(type.getShape()[dim])) {
+    FailureOr<SmallVector<Value>> sizes = symbolicSizes(args, b);
+    if (failed(sizes))
+      return failure();
+    int64_t before = llvm::count_if(type.getShape().take_front(dim), ShapedType::isDynamic);
+    dynamicSize.push_back((*sizes)[before]);
+    end = INT64_MAX;  // the size bounds the slice
+  } else if (!end || *end < 0) {
+    return args.getOp().emitError("a static slice of a symbolic dimension needs a "
+                                  "non-negative literal end");
+  }
+  auto slice = b.create<SliceOp>(loc, type, x, b.getI64IntegerAttr(dim),
+                                 b.getI64IntegerAttr(*start), b.getI64IntegerAttr(*end),
+                                 b.getI64IntegerAttr(step), dynamicSize);
+  return SmallVector<Value>{slice.getResult()};
+}
+
 Results legalizeSlice(OperatorArgs &args, OpBuilder &b) {
+  if (Value x = args.tensor("self")) {
+    auto t = cast<RankedTensorType>(x.getType());
+    int64_t dim = normalizeDim(args.getInt("dim").value_or(0), t.getRank());
+    if (dim >= 0 && dim < t.getRank() &&
+        (ShapedType::isDynamic(t.getShape()[dim]) ||
+         ShapedType::isDynamic(args.resultType().getShape()[dim])))
+      return legalizeSymbolicSlice(args, b, x, dim);
+  }
   FailureOr<SlicedDim> d = slicedDim(args);
   if (failed(d))
     return failure();

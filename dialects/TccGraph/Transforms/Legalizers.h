@@ -94,6 +94,11 @@ mlir::Value transposeLast2(mlir::OpBuilder &b, mlir::Location loc, mlir::Value v
 mlir::Value makeMatmul(mlir::OpBuilder &b, mlir::Location loc, mlir::Value lhs, mlir::Value rhs);
 mlir::Value makeSoftmax(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x, int64_t dim);
 mlir::Value makeLogSoftmax(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x, int64_t dim);
+/// The symbolic sizes of result `result`, in order, as index values computed
+/// from the function's inputs (see SymbolicSizes.cpp); empty when static.
+mlir::FailureOr<llvm::SmallVector<mlir::Value>> symbolicSizes(OperatorArgs &args,
+                                                              mlir::OpBuilder &b,
+                                                              unsigned result = 0);
 /// Normalizes a possibly negative dimension index.
 int64_t normalizeDim(int64_t dim, int64_t rank);
 /// Reshape `v` to `shape` (may hold one kDynamic).

@@ -75,8 +75,28 @@ struct BufferizePass : public tcc::impl::BufferizePassBase<BufferizePass> {
     outParams.hoistStaticAllocs = true;
     outParams.hoistDynamicAllocs = true;
     outParams.modifyPublicFunctions = true;
-    if (failed(bufferization::promoteBufferResultsToOutParams(module, outParams)))
+    // The outputs' symbolic sizes (from the importer) move with them to the
+    // appended out-params, where memory planning looks for them.
+    struct Outputs {
+      func::FuncOp func;
+      unsigned firstOutArg;
+      SmallVector<Attribute> sizes;
+    };
+    SmallVector<Outputs> outputs;
+    module.walk([&](func::FuncOp func) {
+      Outputs o{func, func.getNumArguments(), {}};
+      for (unsigned i = 0; i < func.getNumResults(); ++i)
+        o.sizes.push_back(func.getResultAttr(i, "tcc.sizes"));
+      outputs.push_back(o);
+    });
+    if (failed(bufferization::promoteBufferResultsToOutParams(module, outParams))) {
       signalPassFailure();
+      return;
+    }
+    for (Outputs &o : outputs)
+      for (auto [i, sizes] : llvm::enumerate(o.sizes))
+        if (sizes && o.firstOutArg + i < o.func.getNumArguments())
+          o.func.setArgAttr(o.firstOutArg + i, "tcc.sizes", sizes);
   }
 };
 } // namespace

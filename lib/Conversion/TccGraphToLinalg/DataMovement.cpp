@@ -7,6 +7,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/ReshapeOpsUtils.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 
 using namespace mlir;
 using namespace tcc::graph;
@@ -49,17 +50,20 @@ struct TransposePattern : OpConversionPattern<TransposeOp> {
   }
 };
 
-/// Expands a rank-1 tensor to `type` (at most one dynamic dim, derived from
-/// the element count).
-Value expandFromFlat(OpBuilder &b, Location loc, Value flat, RankedTensorType type) {
+/// Expands a rank-1 tensor to `type`: its dynamic sizes are `dynamicSizes`,
+/// or else (at most one) the element count divided by the static sizes.
+Value expandFromFlat(OpBuilder &b, Location loc, Value flat, RankedTensorType type,
+                     ValueRange dynamicSizes = {}) {
   if (type.getRank() == 0)
     return b.create<tensor::CollapseShapeOp>(loc, type, flat, ArrayRef<ReassociationIndices>{});
   SmallVector<OpFoldResult> sizes;
+  if (!dynamicSizes.empty())  // given: every dynamic size in order
+    sizes = getMixedValues(type.getShape(), dynamicSizes, b);
   int64_t staticProduct = 1;
   for (int64_t s : type.getShape())
     if (!ShapedType::isDynamic(s))
       staticProduct *= s;
-  for (int64_t s : type.getShape()) {
+  for (int64_t s : dynamicSizes.empty() ? type.getShape() : ArrayRef<int64_t>{}) {
     if (!ShapedType::isDynamic(s)) {
       sizes.push_back(b.getIndexAttr(s));
       continue;
@@ -74,6 +78,78 @@ Value expandFromFlat(OpBuilder &b, Location loc, Value flat, RankedTensorType ty
     all.push_back(i);
   return b.create<tensor::ExpandShapeOp>(loc, type, flat, ArrayRef<ReassociationIndices>{all},
                                          sizes);
+}
+
+/// Groups input and output dims of a reshape that keeps its symbolic dims:
+/// each symbolic input dim pairs with one symbolic output dim, and runs of
+/// static dims pair by equal products. Fails when the dims do not line up
+/// that way (a symbolic dim merged with others).
+std::optional<std::pair<SmallVector<ReassociationIndices>, SmallVector<ReassociationIndices>>>
+groupKeepingSymbolicDims(ArrayRef<int64_t> in, ArrayRef<int64_t> out) {
+  SmallVector<ReassociationIndices> inGroups, outGroups;
+  size_t i = 0, j = 0;
+  while (i < in.size() && j < out.size()) {
+    if (ShapedType::isDynamic(in[i]) || ShapedType::isDynamic(out[j])) {
+      if (!ShapedType::isDynamic(in[i]) || !ShapedType::isDynamic(out[j]))
+        return std::nullopt;
+      inGroups.push_back({(int64_t)i++});
+      outGroups.push_back({(int64_t)j++});
+      continue;
+    }
+    ReassociationIndices ig{(int64_t)i}, og{(int64_t)j};
+    int64_t pin = in[i++], pout = out[j++];
+    while (pin != pout) {
+      bool growIn = pin < pout;
+      size_t &k = growIn ? i : j;
+      ArrayRef<int64_t> shape = growIn ? in : out;
+      if (k >= shape.size() || ShapedType::isDynamic(shape[k]))
+        return std::nullopt;
+      (growIn ? ig : og).push_back(k);
+      (growIn ? pin : pout) *= shape[k++];
+    }
+    inGroups.push_back(ig);
+    outGroups.push_back(og);
+  }
+  // Trailing unit dims join the last group.
+  for (; i < in.size(); ++i) {
+    if (in[i] != 1 || inGroups.empty())
+      return std::nullopt;
+    inGroups.back().push_back(i);
+  }
+  for (; j < out.size(); ++j) {
+    if (out[j] != 1 || outGroups.empty())
+      return std::nullopt;
+    outGroups.back().push_back(j);
+  }
+  return std::make_pair(inGroups, outGroups);
+}
+
+/// A reshape with symbolic dims as collapse + expand by matching groups: no
+/// group ever holds two symbolic dims (upstream expand-strided-metadata
+/// crashes on an expand_shape that does).
+Value reshapeKeepingSymbolicDims(OpBuilder &b, Location loc, Value x, RankedTensorType type,
+                                 ValueRange dynamicSizes) {
+  auto inT = cast<RankedTensorType>(x.getType());
+  auto groups = groupKeepingSymbolicDims(inT.getShape(), type.getShape());
+  if (!groups)
+    return nullptr;
+  auto [inGroups, outGroups] = *groups;
+  Value mid = x;
+  if (inGroups.size() != (size_t)inT.getRank())
+    mid = b.create<tensor::CollapseShapeOp>(loc, x, inGroups);
+  if (outGroups.size() == (size_t)type.getRank())
+    return mid;
+  SmallVector<OpFoldResult> sizes;
+  if (!dynamicSizes.empty()) {
+    sizes = getMixedValues(type.getShape(), dynamicSizes, b);
+  } else {
+    for (auto [g, group] : llvm::enumerate(outGroups))
+      for (int64_t d : group)
+        sizes.push_back(ShapedType::isDynamic(type.getShape()[d])
+                            ? OpFoldResult(b.create<tensor::DimOp>(loc, mid, g).getResult())
+                            : OpFoldResult(b.getIndexAttr(type.getShape()[d])));
+  }
+  return b.create<tensor::ExpandShapeOp>(loc, type, mid, outGroups, sizes);
 }
 
 /// Row-major reshape: collapse everything to 1-D, then expand. The pair of
@@ -99,9 +175,24 @@ struct ReshapePattern : OpConversionPattern<ReshapeOp> {
       rewriter.replaceOp(op, result);
       return success();
     }
+    if (!resultType.hasStaticShape() && inT.getRank() > 0) {
+      if (Value r = reshapeKeepingSymbolicDims(rewriter, loc, x, resultType,
+                                               adaptor.getDynamicSizes())) {
+        if (r.getType() != resultType)
+          r = rewriter.create<tensor::CastOp>(loc, resultType, r);
+        rewriter.replaceOp(op, r);
+        return success();
+      }
+      if (resultType.getNumDynamicDims() > 1)
+        return op.emitOpError("reshape that merges symbolic dimensions with others is not "
+                              "supported yet: ")
+               << inT << " to " << resultType;
+    }
     Value flat = tcc::flatten(rewriter, loc, x);
     Value result =
-        resultType.getRank() == 1 ? flat : expandFromFlat(rewriter, loc, flat, resultType);
+        resultType.getRank() == 1 && adaptor.getDynamicSizes().empty()
+            ? flat
+            : expandFromFlat(rewriter, loc, flat, resultType, adaptor.getDynamicSizes());
     if (result.getType() != resultType)
       result = rewriter.create<tensor::CastOp>(loc, resultType, result);
     rewriter.replaceOp(op, result);
@@ -189,7 +280,9 @@ struct SlicePattern : OpConversionPattern<tcc::graph::SliceOp> {
                           : OpFoldResult(rewriter.getIndexAttr(inT.getShape()[i])));
     offsets[dim] = rewriter.getIndexAttr(op.getStart());
     strides[dim] = rewriter.getIndexAttr(op.getStep());
-    sizes[dim] = rewriter.getIndexAttr(resultType.getShape()[dim]);
+    sizes[dim] = adaptor.getDynamicSizes().empty()
+                     ? OpFoldResult(rewriter.getIndexAttr(resultType.getShape()[dim]))
+                     : OpFoldResult(adaptor.getDynamicSizes()[0]);
     Value result = rewriter.create<tensor::ExtractSliceOp>(loc, x, offsets, sizes, strides);
     if (result.getType() != resultType)
       result = rewriter.create<tensor::CastOp>(loc, resultType, result);

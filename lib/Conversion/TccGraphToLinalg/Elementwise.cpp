@@ -21,9 +21,12 @@ using namespace tcc::graph;
 namespace {
 using ScalarFn = std::function<Value(OpBuilder &, Location, ValueRange)>;
 
-/// Builds the broadcasting generic for `operands` into `resultType`.
+/// Builds the broadcasting generic for `operands` into `resultType`. Its
+/// symbolic sizes come from `dynamicSizes` (one per dynamic dim) when given,
+/// else from an operand with that dim.
 Value buildElementwise(OpBuilder &b, Location loc, RankedTensorType resultType,
-                       ValueRange operands, const ScalarFn &body) {
+                       ValueRange operands, const ScalarFn &body,
+                       ValueRange dynamicSizes = {}) {
   int64_t rank = resultType.getRank();
   SmallVector<AffineMap> maps;
   SmallVector<std::pair<Value, int64_t>> dynamicFrom(rank, {nullptr, -1});
@@ -44,10 +47,15 @@ Value buildElementwise(OpBuilder &b, Location loc, RankedTensorType resultType,
     maps.push_back(AffineMap::get(rank, 0, exprs, b.getContext()));
   }
   maps.push_back(b.getMultiDimIdentityMap(rank));
-  auto sizes = tcc::mixedSizes(b, loc, resultType, dynamicFrom);
-  if (failed(sizes))
-    return nullptr;
-  Value init = b.create<tensor::EmptyOp>(loc, *sizes, resultType.getElementType());
+  Value init;
+  if (!dynamicSizes.empty()) {
+    init = b.create<tensor::EmptyOp>(loc, resultType, dynamicSizes);
+  } else {
+    auto sizes = tcc::mixedSizes(b, loc, resultType, dynamicFrom);
+    if (failed(sizes))
+      return nullptr;
+    init = b.create<tensor::EmptyOp>(loc, *sizes, resultType.getElementType());
+  }
   SmallVector<utils::IteratorType> iters(rank, utils::IteratorType::parallel);
   auto generic = b.create<linalg::GenericOp>(
       loc, TypeRange{init.getType()}, operands, ValueRange{init}, maps, iters,
@@ -197,9 +205,11 @@ struct ConstantPattern : OpConversionPattern<ConstantOp> {
 };
 } // namespace
 
-Value tcc::broadcastTo(OpBuilder &b, Location loc, Value v, RankedTensorType type) {
+Value tcc::broadcastTo(OpBuilder &b, Location loc, Value v, RankedTensorType type,
+                       ValueRange dynamicSizes) {
   return buildElementwise(b, loc, type, v,
-                          [](OpBuilder &, Location, ValueRange a) { return a[0]; });
+                          [](OpBuilder &, Location, ValueRange a) { return a[0]; },
+                          dynamicSizes);
 }
 
 void tcc::populateElementwiseToLinalgPatterns(RewritePatternSet &patterns) {

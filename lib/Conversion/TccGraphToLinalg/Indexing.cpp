@@ -62,7 +62,8 @@ struct BroadcastPattern : OpConversionPattern<BroadcastOp> {
   LogicalResult matchAndRewrite(BroadcastOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
     Value result = tcc::broadcastTo(rewriter, op.getLoc(), adaptor.getInput(),
-                                    cast<RankedTensorType>(op.getType()));
+                                    cast<RankedTensorType>(op.getType()),
+                                    adaptor.getDynamicSizes());
     if (!result)
       return rewriter.notifyMatchFailure(op, "dynamic result size without a source");
     rewriter.replaceOp(op, result);

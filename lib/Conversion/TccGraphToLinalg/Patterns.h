@@ -15,10 +15,11 @@ void populateDataMovementToLinalgPatterns(mlir::RewritePatternSet &patterns);
 void populateSequenceToLinalgPatterns(mlir::RewritePatternSet &patterns);
 void populateIndexingToLinalgPatterns(mlir::RewritePatternSet &patterns);
 
-/// `v` broadcast (NumPy rules) to `type` as an all-parallel generic; null when
-/// a dynamic result size has no source in `v`.
+/// `v` broadcast (NumPy rules) to `type` as an all-parallel generic, with the
+/// symbolic sizes `dynamicSizes` or else from `v`; null when a dynamic result
+/// size has no source.
 mlir::Value broadcastTo(mlir::OpBuilder &b, mlir::Location loc, mlir::Value v,
-                        mlir::RankedTensorType type);
+                        mlir::RankedTensorType type, mlir::ValueRange dynamicSizes = {});
 
 /// Sizes of `type` as OpFoldResults; dynamic ones are taken from
 /// `dynamicFrom[i]` = (value, dim) (one entry per result dim). Fails when a

@@ -20,13 +20,13 @@ using namespace tcc::graph;
 namespace {
 struct IotaPattern : OpConversionPattern<IotaOp> {
   using OpConversionPattern::OpConversionPattern;
-  LogicalResult matchAndRewrite(IotaOp op, OpAdaptor,
+  LogicalResult matchAndRewrite(IotaOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     RankedTensorType type = op.getType();
     Type elt = type.getElementType();
     double start = op.getStart().convertToDouble(), step = op.getStep().convertToDouble();
-    Value init = rewriter.create<tensor::EmptyOp>(loc, type.getShape(), elt);
+    Value init = rewriter.create<tensor::EmptyOp>(loc, type, adaptor.getDynamicSizes());
     auto generic = rewriter.create<linalg::GenericOp>(
         loc, TypeRange{type}, ValueRange{}, ValueRange{init},
         ArrayRef<AffineMap>{rewriter.getMultiDimIdentityMap(1)},

@@ -513,15 +513,15 @@ func.func @reshape_static(%x: tensor<2x3x4xf32>) -> tensor<6x4xf32> {
 
 // -----
 
-// The one dynamic result dim is the element count divided by the static ones.
+// A symbolic dim that stays a dim of its own keeps its group: the static
+// dims around it regroup by equal products (no flattening, so no expand
+// group ever holds two symbolic dims).
 // CHECK-LABEL: func.func @reshape_dynamic
 // CHECK-SAME:    (%[[X:.*]]: tensor<?x16x1x1xf32>)
-// CHECK:         %[[FLAT:.*]] = tensor.collapse_shape %[[X]] {{\[}}[0, 1, 2, 3]] : tensor<?x16x1x1xf32> into tensor<?xf32>
+// CHECK:         %[[MID:.*]] = tensor.collapse_shape %[[X]] {{\[}}[0], [1, 2, 3]] : tensor<?x16x1x1xf32> into tensor<?x16xf32>
 // CHECK:         %[[C0:.*]] = arith.constant 0 : index
-// CHECK:         %[[NUM:.*]] = tensor.dim %[[FLAT]], %[[C0]] : tensor<?xf32>
-// CHECK:         %[[C16:.*]] = arith.constant 16 : index
-// CHECK:         %[[D:.*]] = arith.divui %[[NUM]], %[[C16]] : index
-// CHECK:         %[[R:.*]] = tensor.expand_shape %[[FLAT]] {{\[}}[0, 1, 2]] output_shape [%[[D]], 4, 4] : tensor<?xf32> into tensor<?x4x4xf32>
+// CHECK:         %[[D:.*]] = tensor.dim %[[MID]], %[[C0]] : tensor<?x16xf32>
+// CHECK:         %[[R:.*]] = tensor.expand_shape %[[MID]] {{\[}}[0], [1, 2]] output_shape [%[[D]], 4, 4] : tensor<?x16xf32> into tensor<?x4x4xf32>
 // CHECK:         return %[[R]]
 func.func @reshape_dynamic(%x: tensor<?x16x1x1xf32>) -> tensor<?x4x4xf32> {
   %0 = tcc_graph.reshape %x : (tensor<?x16x1x1xf32>) -> tensor<?x4x4xf32>
@@ -608,4 +608,15 @@ func.func @concat_dynamic(%a: tensor<?x4xf32>, %b: tensor<?x4xf32>, %c: tensor<2
 func.func @concat_other_dim_dynamic(%a: tensor<?x4xf32>, %b: tensor<?x2xf32>) -> tensor<?x6xf32> {
   %0 = tcc_graph.concat %a, %b {dim = 1 : i64} : (tensor<?x4xf32>, tensor<?x2xf32>) -> tensor<?x6xf32>
   return %0 : tensor<?x6xf32>
+}
+
+// -----
+
+// Several symbolic dims (attention scores of a symbolic sequence length)
+// take their sizes from the op.
+// CHECK-LABEL: func.func @reshape_two_symbolic
+// CHECK:         %[[R:.*]] = tensor.expand_shape %{{.*}} {{\[}}[0, 1], [2], [3]] output_shape [2, 4, %{{.*}}, %{{.*}}] : tensor<8x?x?xf32> into tensor<2x4x?x?xf32>
+func.func @reshape_two_symbolic(%x: tensor<8x?x?xf32>, %s: index) -> tensor<2x4x?x?xf32> {
+  %0 = tcc_graph.reshape %x sizes(%s, %s) : (tensor<8x?x?xf32>) -> tensor<2x4x?x?xf32>
+  return %0 : tensor<2x4x?x?xf32>
 }

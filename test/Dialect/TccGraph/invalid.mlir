@@ -97,7 +97,15 @@ func.func @bad_select(%c: tensor<4xf32>, %a: tensor<4xf32>) -> tensor<4xf32> {
 // -----
 
 func.func @bad_iota() -> tensor<2x2xi64> {
-  // expected-error @+1 {{'tcc_graph.iota' op result must be a 1-D tensor of static size}}
+  // expected-error @+1 {{'tcc_graph.iota' op result must be a 1-D tensor}}
   %0 = tcc_graph.iota {start = 0.0 : f64, step = 1.0 : f64} : tensor<2x2xi64>
   return %0 : tensor<2x2xi64>
+}
+
+// -----
+
+func.func @iota_without_length() -> tensor<?xi64> {
+  // expected-error @+1 {{'tcc_graph.iota' op needs one dynamic size for a symbolic length}}
+  %0 = tcc_graph.iota {start = 0.0 : f64, step = 1.0 : f64} : tensor<?xi64>
+  return %0 : tensor<?xi64>
 }

@@ -1,0 +1,39 @@
+// RUN: tcc-opt %s -tcc-legalize-graph -split-input-file -verify-diagnostics | FileCheck %s
+
+// Tensors of a symbolic size (the sequence length s70 of input_ids): the
+// importer records each result's sizes as expressions (tcc.sizes), and the
+// legalizer computes them from an input that has the symbol as a dim.
+// CHECK-LABEL: func @positions
+// CHECK: %[[C1:.*]] = arith.constant 1 : index
+// CHECK: %[[S:.*]] = tensor.dim %arg0, %[[C1]] : tensor<2x?xi64>
+// CHECK: %[[P:.*]] = tcc_graph.iota sizes(%[[S]]) {start = 0.000000e+00 : f64, step = 1.000000e+00 : f64} : tensor<?xi64>
+// CHECK: tcc_graph.broadcast %[[P]] sizes(%{{.*}}) : (tensor<?xi64>) -> tensor<2x?xi64>
+// CHECK: tcc_graph.slice %arg1 sizes(%{{.*}}) {dim = 1 : i64, end = 9223372036854775807 : i64, start = 0 : i64, step = 1 : i64} : (tensor<1x512xi64>) -> tensor<1x?xi64>
+// CHECK: %[[C2:.*]] = arith.constant 2 : index
+// CHECK: %[[S2:.*]] = arith.muli %[[C2]], %{{.*}} : index
+// CHECK: tcc_graph.broadcast %{{.*}} sizes(%[[S2]]) : (tensor<f32>) -> tensor<?xf32>
+func.func @positions(%ids: tensor<2x?xi64> {tcc.sizes = [2, "s70"]}, %buf: tensor<1x512xi64>) -> (tensor<2x?xi64>, tensor<1x?xi64>, tensor<?xf32>) {
+  %0 = tcc_graph.operator "torch.ops.aten.arange.default"() {operand_names = [], args = {end = "s70"}, tcc.symbolic_args = ["end"], tcc.sizes = [["s70"]]} : () -> tensor<?xi64>
+  %1 = tcc_graph.operator "torch.ops.aten.expand.default"(%0) {operand_names = ["self"], args = {size = [2, "s70"]}, tcc.symbolic_args = ["size"], tcc.sizes = [[2, "s70"]]} : (tensor<?xi64>) -> tensor<2x?xi64>
+  %2 = tcc_graph.operator "torch.ops.aten.slice.Tensor"(%buf) {operand_names = ["self"], args = {dim = 1 : i64, start = 0 : i64, end = "s70"}, tcc.symbolic_args = ["end"], tcc.sizes = [[1, "s70"]]} : (tensor<1x512xi64>) -> tensor<1x?xi64>
+  %3 = tcc_graph.operator "torch.ops.aten.full.default"() {operand_names = [], args = {size = ["2*s70"], fill_value = 1.5 : f64}, tcc.symbolic_args = ["size"], tcc.sizes = [["2*s70"]]} : () -> tensor<?xf32>
+  return %1, %2, %3 : tensor<2x?xi64>, tensor<1x?xi64>, tensor<?xf32>
+}
+
+// -----
+
+// An operator that would read a symbolic argument as absent is refused.
+func.func @refused(%x: tensor<2x?xf32> {tcc.sizes = [2, "s70"]}) -> tensor<2xf32> {
+  // expected-error @+1 {{operator 'aten.select.int': argument 'index' depends on an input's size, which this operator does not support yet}}
+  %0 = tcc_graph.operator "torch.ops.aten.select.int"(%x) {operand_names = ["self"], args = {dim = 1 : i64, index = "s70 - 1"}, tcc.symbolic_args = ["index"], tcc.sizes = [[2]]} : (tensor<2x?xf32>) -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+}
+
+// -----
+
+// A symbol no input carries cannot be computed.
+func.func @unknown_symbol(%x: tensor<4xf32>) -> tensor<?xi64> {
+  // expected-error @+1 {{cannot compute the symbolic size 's9': no input has symbol 's9' as a dimension}}
+  %0 = tcc_graph.operator "torch.ops.aten.arange.default"() {operand_names = [], args = {end = "s9"}, tcc.symbolic_args = ["end"], tcc.sizes = [["s9"]]} : () -> tensor<?xi64>
+  return %0 : tensor<?xi64>
+}
