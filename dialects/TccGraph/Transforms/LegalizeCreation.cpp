@@ -21,12 +21,7 @@ Results splat(OperatorArgs &args, OpBuilder &b, double value) {
   if (!type.hasStaticShape())
     return args.getOp().emitError("creating a tensor of symbolic shape ")
            << type << " is not supported yet";
-  Type elt = type.getElementType();
-  Attribute v = isa<FloatType>(elt) ? Attribute(b.getFloatAttr(elt, value))
-                                    : Attribute(b.getIntegerAttr(elt, (int64_t)value));
-  auto attr = DenseElementsAttr::get(type, v);
-  return SmallVector<Value>{b.create<ConstantOp>(args.getOp().getLoc(), type,
-                                                 cast<ElementsAttr>(attr))};
+  return SmallVector<Value>{makeSplat(b, args.getOp().getLoc(), type, value)};
 }
 
 LegalizeFn filledWith(double value) {
