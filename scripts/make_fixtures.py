@@ -178,6 +178,8 @@ def main():
     write_case(args.out, "activations", Activations(), [act_in.reshape(5, 25)])
     write_masks_attention_case(args.out)
     write_grad_mode_case(args.out)
+    torch.manual_seed(43)
+    write_case(args.out, "write_through_view", WriteThroughView(), [torch.randn(4, 4)])
 
     torch.manual_seed(41)
     write_case(args.out, "inplace", InPlace(), [torch.randn(3, 8), torch.randn(8)])
@@ -186,6 +188,16 @@ def main():
     write_case(args.out, "indexing", Indexing(),
                [torch.randn(2, 6, 5), torch.tensor([[1, 9, 0], [4, 4, 7]]),
                 torch.tensor([4, 0, 2, 2])])
+
+    torch.manual_seed(43)
+    write_case(args.out, "multi_index", MultiIndex(),
+               [torch.randn(3, 4, 5, 6), torch.tensor([[0, -1, 2]]),
+                torch.tensor([[1], [-4], [3], [0]], dtype=torch.int32)])
+
+    torch.manual_seed(44)
+    write_case(args.out, "pad_roll_scatter", PadRollScatter(),
+               [torch.randn(2, 3, 4, 5), torch.randint(-9, 10, (2, 5)),
+                torch.randint(1, 5, (5,)) * torch.tensor([1, -1, 1, -1, 1])])
 
 
 class MasksAttention(nn.Module):
@@ -242,6 +254,16 @@ class GradModeRegion(nn.Module):
         return self.rotary(y) * y + x
 
 
+class WriteThroughView(nn.Module):
+    """An in-place write into a slice (swin_t's attention mask): the training
+    IR keeps slice + fill_, which tcc refuses rather than answer wrongly."""
+
+    def forward(self, x):
+        m = x.new_zeros(4, 4)
+        m[1:3, :2] = 5.0
+        return x + m
+
+
 def write_grad_mode_case(out):
     torch.manual_seed(11)
     write_case(out, "grad_mode_region", GradModeRegion(), [torch.randn(3, 5)],
@@ -282,6 +304,45 @@ class Indexing(nn.Module):
         h = e + c
         h.mul_(2.0)
         return h + e, s * u, t, g, a, x.expand_as(x[None]).sum(0)
+
+
+class MultiIndex(nn.Module):
+    """index.Tensor with several broadcasting index tensors: leading and
+    adjacent (results in place), separated by a full slice (results first),
+    negative and int32 indices, and the mask-building form of GPT-2/LLaMA
+    (a cumsum indexed by two unsqueezed aranges)."""
+
+    def forward(self, x, i, j):
+        # x: [3, 4, 5, 6], i: [1, 3] (i64), j: [4, 1] (i32)
+        a = x[i, j]                       # [4, 3, 5, 6]
+        b = x[:, j, i]                    # [3, 4, 3, 6]
+        c = x[i, :, j]                    # [4, 3, 4, 6]
+        d = x[:, :, i, j.long()]          # [3, 4, 4, 3]
+        m = torch.cumsum(torch.ones(5, 5, dtype=torch.int64), dim=0)
+        r = torch.arange(5)
+        e = m[r.unsqueeze(0), r.unsqueeze(1)] * 2  # [5, 5]
+        return a, b, c, d, e
+
+
+class PadRollScatter(nn.Module):
+    """swin_t's data movement: pad (constant, negative crops), roll, fill,
+    copy, fmod/remainder on floats and ints, slice_scatter (step 1 and 2),
+    unflatten."""
+
+    def forward(self, x, n, m):
+        # x: [2, 3, 4, 5] f32, n: [2, 5] i64, m: [5] i64 (nonzero)
+        p = F.pad(x, (1, 2, 0, 3), value=0.5)                         # [2, 3, 7, 8]
+        q = torch.constant_pad_nd(x, [-1, 2, 1, -1])                  # [2, 3, 4, 6]
+        r = torch.roll(x, shifts=(1, -3), dims=(2, 3)) + torch.roll(x, 7)
+        f = torch.ops.aten.fill.Scalar(x, 2.5) + torch.ops.aten.fill.Tensor(x, x[0, 0, 0, 0])
+        c = torch.ops.aten.copy.default(x, n[0].to(torch.float32))   # broadcast, dtype
+        fm = torch.fmod(x * 7, 3.0) + torch.fmod(x * 5, x[:, :, :1] + 2)
+        im = torch.fmod(n, 4) + torch.fmod(n, m) * 10
+        rem = torch.remainder(x * 7, -3.0) + torch.remainder(n, m).float().sum()
+        s1 = torch.slice_scatter(x, x[:, :, 1:3] * 10, dim=2, start=1, end=3)
+        s2 = torch.slice_scatter(x, x[..., ::2] + 100, dim=-1, start=0, step=2)
+        u = x.flatten(1).unflatten(1, (3, 20))                       # [2, 3, 20]
+        return p, q, r, f + c, fm, im, rem, s1 * s2, u
 
 
 class InPlace(nn.Module):

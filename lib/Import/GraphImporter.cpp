@@ -8,6 +8,7 @@
 #include "mlir/IR/Diagnostics.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
 
 using namespace mlir;
 using namespace tcc;
@@ -56,6 +57,8 @@ private:
   ImportedSignature &sig;
   OpBuilder b;
   llvm::StringMap<Value> values;
+  /// Values that are views, or have views taken of them (see importNode).
+  llvm::StringSet<> aliased;
 };
 } // namespace
 
@@ -131,11 +134,53 @@ FailureOr<Attribute> Importer::symIntAttr(const SymIntElement &e, Location loc,
   return Attribute(b.getStringAttr(it->second.expr));
 }
 
+/// ATen operators whose outputs alias their first input (PyTorch views).
+static bool isViewTarget(StringRef target) {
+  target.consume_front("torch.ops.aten.");
+  StringRef name = target.split('.').first;
+  static const char *const views[] = {
+      "slice", "select", "view", "_unsafe_view", "reshape", "expand", "expand_as",
+      "permute", "transpose", "t", "unsqueeze", "squeeze", "as_strided", "alias",
+      "diagonal", "narrow", "unflatten", "flatten", "split", "split_with_sizes",
+      "chunk", "unbind", "view_as", "detach", "unfold", "movedim", "contiguous"};
+  return llvm::is_contained(views, name);
+}
+
 LogicalResult Importer::importNode(const Node &node) {
   Location loc = locationOf(node);
   if (onlySymbolicOutputs(node))
     return success();
   std::string functional = functionalTarget(node.target);
+  // A write through a view must reach the viewed tensor (and a view taken
+  // before a write must see it). The functional rewrite below cannot carry
+  // that, so refuse rather than compute a wrong answer.
+  if (!functional.empty()) {
+    for (const NamedArgument &in : node.inputs) {
+      if (in.arg.kind != Argument::Tensor)
+        continue;
+      if (aliased.count(in.arg.tensor))
+        return emitError(loc, "in-place operator '")
+               << node.target << "' (node '" << node.name << "') writes into '"
+               << in.arg.tensor << "', which shares memory with another tensor (a view); "
+               << "this is not supported yet. Export the core ATen form "
+               << "(ep.run_decompositions()), which makes such writes explicit",
+               failure();
+      break;
+    }
+  }
+  if (isViewTarget(node.target)) {
+    for (const NamedArgument &in : node.inputs)
+      if (in.arg.kind == Argument::Tensor) {
+        aliased.insert(in.arg.tensor);
+        break;
+      }
+    for (const Argument &out : node.outputs) {
+      if (out.kind == Argument::Tensor)
+        aliased.insert(out.tensor);
+      for (const std::string &t : out.tensors)
+        aliased.insert(t);
+    }
+  }
   // An in-place op mutates its first tensor argument; later readers of that
   // value must see the result. Inputs and weights are not written back
   // (inference only needs the value inside the graph).

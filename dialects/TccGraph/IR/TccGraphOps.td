@@ -475,4 +475,21 @@ def TccGraph_AsStridedOp : TccGraph_Op<"as_strided", [Pure]> {
   let hasVerifier = 1;
 }
 
+//===----------------------------------------------------------------------===//
+// Remainders
+//===----------------------------------------------------------------------===//
+
+def TccGraph_FmodOp : TccGraph_BinaryOp<"fmod",
+    "C fmod: the remainder of truncated division, with the sign of `lhs`"> {
+  let description = [{
+    Floats lower to `arith.remf`, integers to `arith.remsi`. Operands
+    broadcast as for the other binary ops. torch.remainder (Python modulo,
+    sign of `rhs`) is built from it by the legalizer.
+
+    ```mlir
+    %r = tcc_graph.fmod %a, %b : (tensor<4x12xi64>, tensor<i64>) -> tensor<4x12xi64>
+    ```
+  }];
+}
+
 #endif // TCC_GRAPH_OPS

@@ -18,20 +18,15 @@ using Results = FailureOr<SmallVector<Value>>;
 /// A tensor of the result's type with every element `value`.
 Results splat(OperatorArgs &args, OpBuilder &b, double value) {
   RankedTensorType type = args.resultType();
-  Type elt = type.getElementType();
+  Location loc = args.getOp().getLoc();
   if (!type.hasStaticShape()) {  // a scalar broadcast to the symbolic shape
     FailureOr<SmallVector<Value>> sizes = symbolicSizes(args, b);
     if (failed(sizes))
       return failure();
-    Location loc = args.getOp().getLoc();
-    return SmallVector<Value>{
-        b.create<BroadcastOp>(loc, type, makeScalar(b, loc, elt, value), *sizes).getResult()};
+    Value scalar = makeScalar(b, loc, type.getElementType(), value);
+    return SmallVector<Value>{b.create<BroadcastOp>(loc, type, scalar, *sizes).getResult()};
   }
-  Attribute v = isa<FloatType>(elt) ? Attribute(b.getFloatAttr(elt, value))
-                                    : Attribute(b.getIntegerAttr(elt, (int64_t)value));
-  auto attr = DenseElementsAttr::get(type, v);
-  return SmallVector<Value>{b.create<ConstantOp>(args.getOp().getLoc(), type,
-                                                 cast<ElementsAttr>(attr))};
+  return SmallVector<Value>{makeSplat(b, loc, type, value)};
 }
 
 LegalizeFn filledWith(double value) {

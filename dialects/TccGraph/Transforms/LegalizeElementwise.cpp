@@ -81,6 +81,35 @@ Results legalizePow(OperatorArgs &args, OpBuilder &b) {
   return SmallVector<Value>{makeBinary<PowOp>(b, loc, x, makeScalar(b, loc, elt, *k))};
 }
 
+/// remainder(a, b) = Python's a % b: fmod's result r, plus b where r is
+/// nonzero and its sign differs from b's.
+Results legalizeRemainder(OperatorArgs &args, OpBuilder &b) {
+  Location loc = args.getOp().getLoc();
+  Type elt = args.resultType().getElementType();
+  Value x = args.tensor("self");
+  if (!x) {  // remainder.Scalar_Tensor: a number modulo a tensor
+    std::optional<double> s = args.getFloat("self");
+    if (!s)
+      return args.getOp().emitError("operator 'aten.remainder': expected 'self'");
+    x = makeScalar(b, loc, elt, *s);
+  }
+  x = makeCast(b, loc, x, elt);
+  FailureOr<Value> other = tensorOrScalar(args, b, "other", x);
+  if (failed(other))
+    return failure();
+  Value y = makeCast(b, loc, *other, elt);
+  Value r = makeBinary<FmodOp>(b, loc, x, y);
+  Value zero = makeScalar(b, loc, elt, 0.0);
+  auto compare = [&](Value l, Value rhs, StringRef predicate) {
+    return makeCompare(b, loc, predicate, l, rhs);
+  };
+  Value signsDiffer = compare(compare(r, zero, "lt"), compare(y, zero, "lt"), "ne");
+  Value adjust = makeBinary<BitwiseAndOp>(b, loc, compare(r, zero, "ne"), signsDiffer);
+  Value shifted = makeBinary<AddOp>(b, loc, r, y);
+  return SmallVector<Value>{
+      b.create<SelectOp>(loc, shifted.getType(), adjust, shifted, r).getResult()};
+}
+
 Results legalizeDiv(OperatorArgs &args, OpBuilder &b) {
   if (args.has("rounding_mode"))
     return args.getOp().emitError("div with a rounding_mode is not supported yet");
@@ -161,6 +190,10 @@ void tcc::graph::populateElementwiseLegalizers(LegalizerTable &t) {
     t["aten.div." + s + "_mode"] = legalizeDiv;
   }
   t["aten.maximum.default"] = binary<MaximumOp>(false);
+  for (const char *v : {"Tensor", "Scalar"})
+    t[std::string("aten.fmod.") + v] = binary<FmodOp>(false);
+  for (const char *v : {"Tensor", "Scalar", "Scalar_Tensor"})
+    t[std::string("aten.remainder.") + v] = legalizeRemainder;
   t["aten.max.other"] = binary<MaximumOp>(false);
   t["aten.min.other"] = binary<MinimumOp>(false);
   for (const char *v : {"Tensor_Scalar", "Tensor_Tensor", "Scalar"})

@@ -87,9 +87,8 @@ RankedTensorType OperatorArgs::resultType(unsigned i) const {
 // Shared helpers
 //===----------------------------------------------------------------------===//
 
-Value tcc::graph::makeScalar(OpBuilder &b, Location loc, Type elementType,
-                             double value) {
-  auto type = RankedTensorType::get({}, elementType);
+Value tcc::graph::makeSplat(OpBuilder &b, Location loc, RankedTensorType type, double value) {
+  Type elementType = type.getElementType();
   Attribute attr;
   if (isa<FloatType>(elementType))
     attr = DenseElementsAttr::get(type, b.getFloatAttr(elementType, value));
@@ -97,6 +96,24 @@ Value tcc::graph::makeScalar(OpBuilder &b, Location loc, Type elementType,
     attr = DenseElementsAttr::get(
         type, b.getIntegerAttr(elementType, static_cast<int64_t>(value)));
   return b.create<ConstantOp>(loc, type, cast<ElementsAttr>(attr));
+}
+
+Value tcc::graph::makeScalar(OpBuilder &b, Location loc, Type elementType,
+                             double value) {
+  return makeSplat(b, loc, RankedTensorType::get({}, elementType), value);
+}
+
+StringRef tcc::graph::operatorName(OperatorArgs &args) {
+  StringRef name = args.getOp().getName();
+  name.consume_front("torch.ops.");
+  return name;
+}
+
+FailureOr<Value> tcc::graph::requiredTensor(OperatorArgs &args, StringRef name) {
+  if (Value v = args.tensor(name))
+    return v;
+  return args.getOp().emitError("operator '") << operatorName(args) << "' needs tensor '"
+                                              << name << "'";
 }
 
 FailureOr<Value> tcc::graph::tensorOrScalar(OperatorArgs &args, OpBuilder &b,
@@ -166,6 +183,7 @@ struct LegalizeGraphPass
     populateCreationLegalizers(table);
     populateAttentionLegalizers(table);
     populateIndexingLegalizers(table);
+    populateRearrangeLegalizers(table);
 
     // Operators whose legalizers read symbolic arguments (sizes given as
     // expressions of the inputs' sizes) from the export's result types and

@@ -10,13 +10,6 @@ using namespace tcc::graph;
 namespace {
 using Results = FailureOr<SmallVector<Value>>;
 
-/// The operator's name without the "torch.ops." prefix, for messages.
-StringRef operatorName(OperatorArgs &args) {
-  StringRef name = args.getOp().getName();
-  name.consume_front("torch.ops.");
-  return name;
-}
-
 /// `made` if it verifies; otherwise erases it and reports the verifier's
 /// reason under the operator's name, since the user knows the ATen call.
 template <typename OpTy>
@@ -35,19 +28,11 @@ Results verified(OperatorArgs &args, OpTy made) {
   return args.getOp().emitError("operator '") << operatorName(args) << "': " << reason;
 }
 
-/// The named operand, or an error naming the operator.
-FailureOr<Value> required(OperatorArgs &args, StringRef name) {
-  if (Value v = args.tensor(name))
-    return v;
-  return args.getOp().emitError("operator '") << operatorName(args) << "' needs tensor '"
-                                              << name << "'";
-}
-
 int64_t rankOf(Value v) { return cast<RankedTensorType>(v.getType()).getRank(); }
 
 /// expand / expand_as: the export's result type already resolved -1 sizes.
 Results legalizeExpand(OperatorArgs &args, OpBuilder &b) {
-  FailureOr<Value> x = required(args, "self");
+  FailureOr<Value> x = requiredTensor(args, "self");
   if (failed(x))
     return failure();
   RankedTensorType type = args.resultType();
@@ -86,7 +71,7 @@ struct Indexed {
 };
 FailureOr<Indexed> indexedArgs(OperatorArgs &args, StringRef source, StringRef indexName,
                                bool hasDim) {
-  FailureOr<Value> x = required(args, source), index = required(args, indexName);
+  FailureOr<Value> x = requiredTensor(args, source), index = requiredTensor(args, indexName);
   if (failed(x) || failed(index))
     return failure();
   Indexed r{*x, *index};
@@ -116,33 +101,96 @@ Results legalizeIndexSelect(OperatorArgs &args, OpBuilder &b) {
   return makeTake(args, b, in->x, in->index, in->dim);
 }
 
-/// x[idx] / x[:, :, idx]: one index tensor, at the position its operand name
-/// (`indices.<i>`) records; None entries before it are full slices.
+/// `index` as i64 with negative entries counted from the end of a dim of `size`.
+Value wrappedIndex(OpBuilder &b, Location loc, Value index, int64_t size) {
+  index = makeCast(b, loc, index, b.getI64Type());
+  Value zero = makeScalar(b, loc, b.getI64Type(), 0.0);
+  Value negative = makeCompare(b, loc, "lt", index, zero);
+  Value shifted = makeBinary<AddOp>(b, loc, index, makeScalar(b, loc, b.getI64Type(), size));
+  return b.create<SelectOp>(loc, index.getType(), negative, shifted, index);
+}
+
+/// x[i0, i1, ...] with several index tensors (None entries elsewhere). The
+/// indices broadcast together; the indexed dims, moved to the front unless
+/// they are adjacent, collapse into one whose linear index
+/// `sum_j wrap(i_j) * stride_j` a take reads along.
+Results takeMany(OperatorArgs &args, OpBuilder &b, Value x,
+                 ArrayRef<std::pair<int64_t, Value>> indices) {
+  OperatorOp op = args.getOp();
+  Location loc = op.getLoc();
+  auto type = cast<RankedTensorType>(x.getType());
+  int64_t rank = type.getRank(), n = indices.size();
+  SmallVector<int64_t> positions;
+  for (auto [position, index] : indices) {
+    auto it = cast<RankedTensorType>(index.getType());
+    if (!isa<IntegerType>(it.getElementType()) || it.getElementType().isInteger(1))
+      return op.emitError("operator '") << operatorName(args) << "': only integer index "
+                                        << "tensors are supported (boolean masks are not)";
+    positions.push_back(position);
+  }
+  bool adjacent = positions.back() - positions.front() == n - 1;
+  if (!adjacent) {  // the indexed dims first, the others after in order
+    SmallVector<int64_t> perm(positions), shape;
+    for (int64_t d = 0; d < rank; ++d)
+      if (!llvm::is_contained(positions, d))
+        perm.push_back(d);
+    for (int64_t d : perm)
+      shape.push_back(type.getShape()[d]);
+    type = RankedTensorType::get(shape, type.getElementType());
+    x = b.create<TransposeOp>(loc, type, x, b.getDenseI64ArrayAttr(perm));
+  }
+  int64_t first = adjacent ? positions.front() : 0;
+  ArrayRef<int64_t> sizes = type.getShape().slice(first, n);
+  if (llvm::any_of(sizes, ShapedType::isDynamic))
+    return op.emitError("operator '") << operatorName(args) << "': the indexed dims of "
+                                      << type << " must have static sizes";
+  Value linear;
+  int64_t stride = 1;
+  for (int64_t j = n - 1; j >= 0; --j) {
+    Value term = wrappedIndex(b, loc, indices[j].second, sizes[j]);
+    if (stride != 1)
+      term = makeBinary<MulOp>(b, loc, term, makeScalar(b, loc, b.getI64Type(), stride));
+    linear = linear ? makeBinary<AddOp>(b, loc, term, linear) : term;
+    stride *= sizes[j];
+  }
+  SmallVector<int64_t> collapsed(type.getShape().take_front(first));
+  collapsed.push_back(stride);
+  llvm::append_range(collapsed, type.getShape().drop_front(first + n));
+  if (llvm::count_if(collapsed, ShapedType::isDynamic) > 1)
+    return op.emitError("operator '") << operatorName(args) << "': more than one symbolic "
+                                      << "dim besides the indexed ones is not supported yet";
+  return verified(args, b.create<TakeOp>(loc, args.resultType(),
+                                         makeReshape(b, loc, x, collapsed), linear,
+                                         b.getI64IntegerAttr(first)));
+}
+
+/// x[idx] / x[:, :, idx] / x[i0, i1]: index tensors at the positions their
+/// operand names (`indices.<i>`) record; None entries are full slices.
 Results legalizeIndexTensor(OperatorArgs &args, OpBuilder &b) {
-  FailureOr<Value> x = required(args, "self");
+  FailureOr<Value> x = requiredTensor(args, "self");
   if (failed(x))
     return failure();
   OperatorOp op = args.getOp();
-  Value index;
-  int64_t position = -1, count = 0;
+  SmallVector<std::pair<int64_t, Value>> indices;
   for (auto [v, n] : llvm::zip(op.getOperands(), op.getOperandNames())) {
     StringRef name = cast<StringAttr>(n).getValue();
     if (!name.consume_front("indices."))
       continue;
-    ++count;
-    index = v;
+    int64_t position;
     if (name.getAsInteger(10, position))
       return op.emitError("operator '") << operatorName(args) << "': bad operand name";
+    if (position >= rankOf(*x))
+      return op.emitError("operator '") << operatorName(args) << "': index at position "
+                                        << position << " of a rank-" << rankOf(*x)
+                                        << " tensor";
+    indices.push_back({position, v});
   }
-  if (count != 1)
-    return op.emitError("operator '") << operatorName(args) << "': " << count
-                                      << " index tensors; only one (other entries None) "
-                                      << "is supported";
-  if (position >= rankOf(*x))
-    return op.emitError("operator '") << operatorName(args) << "': index at position "
-                                      << position << " of a rank-" << rankOf(*x)
-                                      << " tensor";
-  return makeTake(args, b, *x, index, position);
+  if (indices.empty())
+    return op.emitError("operator '") << operatorName(args) << "': no index tensors";
+  llvm::sort(indices, [](auto &l, auto &r) { return l.first < r.first; });
+  if (indices.size() == 1)
+    return makeTake(args, b, *x, indices.front().second, indices.front().first);
+  return takeMany(args, b, *x, indices);
 }
 
 Results legalizeGather(OperatorArgs &args, OpBuilder &b) {
@@ -154,7 +202,7 @@ Results legalizeGather(OperatorArgs &args, OpBuilder &b) {
 }
 
 Results legalizeAsStrided(OperatorArgs &args, OpBuilder &b) {
-  FailureOr<Value> x = required(args, "self");
+  FailureOr<Value> x = requiredTensor(args, "self");
   std::optional<SmallVector<int64_t>> strides = args.getInts("stride");
   if (failed(x))
     return failure();

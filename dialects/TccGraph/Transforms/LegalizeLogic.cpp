@@ -33,7 +33,10 @@ Type commonType(OpBuilder &b, Value x, Value y) {
   return b.getI64Type();
 }
 
-Value makeCompare(OpBuilder &b, Location loc, StringRef predicate, Value x, Value y) {
+} // namespace
+
+Value tcc::graph::makeCompare(OpBuilder &b, Location loc, StringRef predicate, Value x,
+                              Value y) {
   Type elt = commonType(b, x, y);
   x = makeCast(b, loc, x, elt);
   y = makeCast(b, loc, y, elt);
@@ -43,6 +46,8 @@ Value makeCompare(OpBuilder &b, Location loc, StringRef predicate, Value x, Valu
                                     b.getI1Type());
   return b.create<CompareOp>(loc, type, x, y, b.getStringAttr(predicate));
 }
+
+namespace {
 
 /// The operand `name`, or a rank-0 constant from a Python number: of `like`'s
 /// element type, or f32 when the number is fractional and `like` integral.

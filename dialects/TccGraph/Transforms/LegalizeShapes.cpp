@@ -77,9 +77,10 @@ Results legalizeCat(OperatorArgs &args, OpBuilder &b) {
   return SmallVector<Value>{b.create<ConcatOp>(args.getOp().getLoc(), type, inputs,
                                                b.getI64IntegerAttr(dim))};
 }
-/// x[start:end:step] along dim, with PyTorch's clamping of out-of-range bounds.
-Value makeSlice(OpBuilder &b, Location loc, Value x, int64_t dim, int64_t start,
-                int64_t end, int64_t step) {
+} // namespace
+
+Value tcc::graph::makeSlice(OpBuilder &b, Location loc, Value x, int64_t dim, int64_t start,
+                            int64_t end, int64_t step) {
   auto t = cast<RankedTensorType>(x.getType());
   int64_t size = t.getShape()[dim];
   if (start < 0) start += size;
@@ -92,6 +93,8 @@ Value makeSlice(OpBuilder &b, Location loc, Value x, int64_t dim, int64_t start,
                            b.getI64IntegerAttr(dim), b.getI64IntegerAttr(start),
                            b.getI64IntegerAttr(end), b.getI64IntegerAttr(step));
 }
+
+namespace {
 
 /// The operand `self` and its dimension `dim` (normalized), which must be
 /// static: slicing along a symbolic dimension is not supported yet.

@@ -50,10 +50,18 @@ void populateLogicLegalizers(LegalizerTable &table);
 void populateCreationLegalizers(LegalizerTable &table);
 void populateAttentionLegalizers(LegalizerTable &table);
 void populateIndexingLegalizers(LegalizerTable &table);
+void populateRearrangeLegalizers(LegalizerTable &table);
 
 /// A rank-0 constant of `elementType` holding `value`.
 mlir::Value makeScalar(mlir::OpBuilder &b, mlir::Location loc,
                        mlir::Type elementType, double value);
+/// A constant of `type` (static shape) with every element `value`.
+mlir::Value makeSplat(mlir::OpBuilder &b, mlir::Location loc, mlir::RankedTensorType type,
+                      double value);
+/// The operator's name without the "torch.ops." prefix, for messages.
+llvm::StringRef operatorName(OperatorArgs &args);
+/// The named tensor operand, or an error naming the operator.
+mlir::FailureOr<mlir::Value> requiredTensor(OperatorArgs &args, llvm::StringRef name);
 /// The operand named `name`, or a rank-0 constant from a scalar argument of
 /// that name (Python numbers in `add(x, 2.0)`), typed like `like`.
 mlir::FailureOr<mlir::Value> tensorOrScalar(OperatorArgs &args, mlir::OpBuilder &b,
@@ -101,6 +109,14 @@ mlir::FailureOr<llvm::SmallVector<mlir::Value>> symbolicSizes(OperatorArgs &args
                                                               unsigned result = 0);
 /// Normalizes a possibly negative dimension index.
 int64_t normalizeDim(int64_t dim, int64_t rank);
+/// An i1 comparison (eq, ne, lt, le, gt, ge) after bringing both sides to one
+/// element type; operands broadcast.
+mlir::Value makeCompare(mlir::OpBuilder &b, mlir::Location loc, llvm::StringRef predicate,
+                        mlir::Value x, mlir::Value y);
+/// x[start:end:step] along `dim` (static), with PyTorch's clamping of
+/// out-of-range and negative bounds.
+mlir::Value makeSlice(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x, int64_t dim,
+                      int64_t start, int64_t end, int64_t step);
 /// Reshape `v` to `shape` (may hold one kDynamic).
 mlir::Value makeReshape(mlir::OpBuilder &b, mlir::Location loc, mlir::Value v,
                         llvm::ArrayRef<int64_t> shape);

@@ -237,6 +237,8 @@ void tcc::populateElementwiseToLinalgPatterns(RewritePatternSet &patterns) {
   patterns.add<ElementwisePattern<PowOp>>(ctx, binaryFn<math::PowFOp>());
   patterns.add<ElementwisePattern<BitwiseAndOp>>(ctx, binaryFn<arith::AndIOp>(), Elements::Any);
   patterns.add<ElementwisePattern<BitwiseOrOp>>(ctx, binaryFn<arith::OrIOp>(), Elements::Any);
+  patterns.add<ElementwisePattern<FmodOp>>(ctx, numericFn<arith::RemFOp, arith::RemSIOp>(),
+                                           Elements::Any);
   patterns.add<ElementwisePattern<SelectOp>>(
       ctx,
       [](OpBuilder &b, Location loc, ValueRange a) -> Value {

@@ -64,3 +64,17 @@ func.func @splat() -> tensor<3x3xf32> {
   %0 = tcc_graph.constant dense<1.5> : tensor<3x3xf32>
   return %0 : tensor<3x3xf32>
 }
+
+// -----
+
+// fmod: remf for floats, remsi for integers (the sign of the dividend).
+// CHECK-LABEL: func @fmod
+// CHECK: linalg.generic
+// CHECK: arith.remf
+// CHECK: linalg.generic
+// CHECK: arith.remsi
+func.func @fmod(%x: tensor<2x6xf32>, %y: tensor<f32>, %a: tensor<2x6xi64>, %b: tensor<6xi64>) -> (tensor<2x6xf32>, tensor<2x6xi64>) {
+  %0 = tcc_graph.fmod %x, %y : (tensor<2x6xf32>, tensor<f32>) -> tensor<2x6xf32>
+  %1 = tcc_graph.fmod %a, %b : (tensor<2x6xi64>, tensor<6xi64>) -> tensor<2x6xi64>
+  return %0, %1 : tensor<2x6xf32>, tensor<2x6xi64>
+}

@@ -1,9 +1,9 @@
 // RUN: tcc-opt %s -tcc-legalize-graph -split-input-file -verify-diagnostics
 
-func.func @two_index_tensors(%x: tensor<4x5xf32>, %i: tensor<3xi64>) -> tensor<3xf32> {
-  // expected-error @+1 {{operator 'aten.index.Tensor': 2 index tensors; only one (other entries None) is supported}}
-  %0 = tcc_graph.operator "torch.ops.aten.index.Tensor"(%x, %i, %i) {operand_names = ["self", "indices.0", "indices.1"], args = {}} : (tensor<4x5xf32>, tensor<3xi64>, tensor<3xi64>) -> tensor<3xf32>
-  return %0 : tensor<3xf32>
+func.func @two_index_tensors_one_mask(%x: tensor<4x5xf32>, %i: tensor<3xi64>, %m: tensor<5xi1>) -> tensor<?xf32> {
+  // expected-error @+1 {{operator 'aten.index.Tensor': only integer index tensors are supported (boolean masks are not)}}
+  %0 = tcc_graph.operator "torch.ops.aten.index.Tensor"(%x, %i, %m) {operand_names = ["self", "indices.0", "indices.1"], args = {}} : (tensor<4x5xf32>, tensor<3xi64>, tensor<5xi1>) -> tensor<?xf32>
+  return %0 : tensor<?xf32>
 }
 
 // -----
@@ -52,4 +52,28 @@ func.func @expand_symbolic(%x: tensor<1x4xf32>) -> tensor<?x4xf32> {
   // expected-error @+1 {{the export gives no symbolic sizes for this result}}
   %0 = tcc_graph.operator "torch.ops.aten.expand.default"(%x) {operand_names = ["self"], args = {size = array<i64: -1, 4>}} : (tensor<1x4xf32>) -> tensor<?x4xf32>
   return %0 : tensor<?x4xf32>
+}
+
+// -----
+
+func.func @reflect_pad(%x: tensor<2x4xf32>) -> tensor<2x6xf32> {
+  // expected-error @+1 {{operator 'aten.pad.default': padding mode 'reflect' is not supported (only 'constant')}}
+  %0 = tcc_graph.operator "torch.ops.aten.pad.default"(%x) {operand_names = ["self"], args = {pad = array<i64: 1, 1>, mode = "reflect"}} : (tensor<2x4xf32>) -> tensor<2x6xf32>
+  return %0 : tensor<2x6xf32>
+}
+
+// -----
+
+func.func @roll_symbolic(%x: tensor<?x4xf32>) -> tensor<?x4xf32> {
+  // expected-error @+1 {{operator 'aten.roll.default': dimension 0 is symbolic; only static sizes are supported}}
+  %0 = tcc_graph.operator "torch.ops.aten.roll.default"(%x) {operand_names = ["self"], args = {shifts = array<i64: 1>, dims = array<i64: 0>}} : (tensor<?x4xf32>) -> tensor<?x4xf32>
+  return %0 : tensor<?x4xf32>
+}
+
+// -----
+
+func.func @slice_scatter_mismatch(%x: tensor<4x6xf32>, %s: tensor<4x3xf32>) -> tensor<4x6xf32> {
+  // expected-error @+1 {{operator 'aten.slice_scatter.default': src of type 'tensor<4x3xf32>' does not match the slice [1:3:1] of 'tensor<4x6xf32>'}}
+  %0 = tcc_graph.operator "torch.ops.aten.slice_scatter.default"(%x, %s) {operand_names = ["self", "src"], args = {dim = 1 : i64, start = 1 : i64, end = 3 : i64, step = 1 : i64}} : (tensor<4x6xf32>, tensor<4x3xf32>) -> tensor<4x6xf32>
+  return %0 : tensor<4x6xf32>
 }

@@ -38,3 +38,26 @@ func.func @gather_as_strided(%x: tensor<3x5xf32>, %i: tensor<3x2xi64>) -> (tenso
   %1 = tcc_graph.operator "torch.ops.aten.as_strided.default"(%x) {operand_names = ["self"], args = {size = array<i64: 2, 3>, stride = array<i64: 5, 2>, storage_offset = 1 : i64}} : (tensor<3x5xf32>) -> tensor<2x3xf32>
   return %0, %1 : tensor<3x2xf32>, tensor<2x3xf32>
 }
+
+// -----
+
+// Several index tensors: each wraps negative entries, the indexed dims
+// collapse into one (moved to the front first when not adjacent) and a take
+// reads the linear index sum_j i_j * stride_j.
+// CHECK-LABEL: func @multi_index
+// CHECK: %[[I1:.*]] = tcc_graph.cast %arg2 : (tensor<4x1xi32>) -> tensor<4x1xi64>
+// CHECK: tcc_graph.compare %[[I1]], %{{.*}} {predicate = "lt"}
+// CHECK: %[[W1:.*]] = tcc_graph.select
+// CHECK: %[[W0:.*]] = tcc_graph.select {{.*}} : (tensor<1x3xi1>, tensor<1x3xi64>, tensor<1x3xi64>) -> tensor<1x3xi64>
+// CHECK: %[[S:.*]] = tcc_graph.mul %[[W0]], %{{.*}} : (tensor<1x3xi64>, tensor<i64>) -> tensor<1x3xi64>
+// CHECK: %[[L:.*]] = tcc_graph.add %[[S]], %[[W1]] : (tensor<1x3xi64>, tensor<4x1xi64>) -> tensor<4x3xi64>
+// CHECK: %[[X:.*]] = tcc_graph.reshape %arg0 : (tensor<3x4x5xf32>) -> tensor<12x5xf32>
+// CHECK: tcc_graph.take %[[X]], %[[L]] {dim = 0 : i64} : (tensor<12x5xf32>, tensor<4x3xi64>) -> tensor<4x3x5xf32>
+// CHECK: %[[P:.*]] = tcc_graph.transpose %arg0 {permutation = array<i64: 0, 2, 1>} : (tensor<3x4x5xf32>) -> tensor<3x5x4xf32>
+// CHECK: %[[Y:.*]] = tcc_graph.reshape %[[P]] : (tensor<3x5x4xf32>) -> tensor<15x4xf32>
+// CHECK: tcc_graph.take %[[Y]], %{{.*}} {dim = 0 : i64} : (tensor<15x4xf32>, tensor<4x3xi64>) -> tensor<4x3x4xf32>
+func.func @multi_index(%x: tensor<3x4x5xf32>, %i: tensor<1x3xi64>, %j: tensor<4x1xi32>) -> (tensor<4x3x5xf32>, tensor<4x3x4xf32>) {
+  %0 = tcc_graph.operator "torch.ops.aten.index.Tensor"(%x, %i, %j) {operand_names = ["self", "indices.0", "indices.1"], args = {}} : (tensor<3x4x5xf32>, tensor<1x3xi64>, tensor<4x1xi32>) -> tensor<4x3x5xf32>
+  %1 = tcc_graph.operator "torch.ops.aten.index.Tensor"(%x, %i, %j) {operand_names = ["self", "indices.0", "indices.2"], args = {}} : (tensor<3x4x5xf32>, tensor<1x3xi64>, tensor<4x1xi32>) -> tensor<4x3x4xf32>
+  return %0, %1 : tensor<4x3x5xf32>, tensor<4x3x4xf32>
+}

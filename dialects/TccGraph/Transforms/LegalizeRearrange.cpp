@@ -1,0 +1,293 @@
+//===- LegalizeRearrange.cpp - pad, roll, fill/copy, slice_scatter --------===//
+//
+// Operators that move or overwrite parts of a tensor, composed from slices,
+// concatenations, broadcasts and selects: constant padding, roll, fill and
+// copy (a value stretched to self's shape), slice_scatter and unflatten.
+//
+//===----------------------------------------------------------------------===//
+#include "dialects/TccGraph/Transforms/Legalizers.h"
+
+#include <algorithm>
+#include <limits>
+
+using namespace mlir;
+using namespace tcc::graph;
+
+namespace {
+using Results = FailureOr<SmallVector<Value>>;
+
+InFlightDiagnostic opError(OperatorArgs &args) {
+  return args.getOp().emitError("operator '") << operatorName(args) << "': ";
+}
+
+RankedTensorType typeOf(Value v) { return cast<RankedTensorType>(v.getType()); }
+
+/// `value` converted to `like`'s element type and stretched to its shape.
+/// Symbolic sizes come from `like` through a select whose condition is true.
+Value broadcastLike(OpBuilder &b, Location loc, Value value, Value like) {
+  RankedTensorType type = typeOf(like);
+  value = makeCast(b, loc, value, type.getElementType());
+  if (value.getType() == type)
+    return value;
+  if (type.hasStaticShape())
+    return b.create<BroadcastOp>(loc, type, value);
+  Value yes = makeScalar(b, loc, b.getI1Type(), 1.0);
+  return b.create<SelectOp>(loc, type, yes, value, like);
+}
+
+Value concat(OpBuilder &b, Location loc, ArrayRef<Value> parts, int64_t dim) {
+  if (parts.size() == 1)
+    return parts.front();
+  RankedTensorType first = typeOf(parts.front());
+  SmallVector<int64_t> shape(first.getShape());
+  shape[dim] = 0;
+  for (Value p : parts)
+    shape[dim] += typeOf(p).getShape()[dim];
+  return b.create<ConcatOp>(loc, RankedTensorType::get(shape, first.getElementType()), parts,
+                            b.getI64IntegerAttr(dim));
+}
+
+/// The static size of `x` along `dim`, or an error naming the operator.
+FailureOr<int64_t> staticSize(OperatorArgs &args, Value x, int64_t dim) {
+  int64_t size = typeOf(x).getShape()[dim];
+  if (ShapedType::isDynamic(size))
+    return opError(args) << "dimension " << dim << " is symbolic; only static sizes are "
+                         << "supported";
+  return size;
+}
+
+/// fill.Scalar / fill.Tensor: `value` at every position of self's shape.
+Results legalizeFill(OperatorArgs &args, OpBuilder &b) {
+  FailureOr<Value> self = requiredTensor(args, "self");
+  if (failed(self))
+    return failure();
+  FailureOr<Value> value = tensorOrScalar(args, b, "value", *self);
+  if (failed(value))
+    return failure();
+  if (typeOf(*value).getRank() != 0)
+    return opError(args) << "the fill value must be a scalar";
+  return SmallVector<Value>{broadcastLike(b, args.getOp().getLoc(), *value, *self)};
+}
+
+/// copy(self, src): src broadcast to self's shape and converted to its dtype.
+Results legalizeCopy(OperatorArgs &args, OpBuilder &b) {
+  FailureOr<Value> self = requiredTensor(args, "self"), src = requiredTensor(args, "src");
+  if (failed(self) || failed(src))
+    return failure();
+  auto shape = broadcastShapes(typeOf(*src).getShape(), typeOf(*self).getShape());
+  if (failed(shape) || typeOf(*src).getRank() > typeOf(*self).getRank())
+    return opError(args) << "src of type " << src->getType()
+                         << " does not broadcast to " << self->getType();
+  return SmallVector<Value>{broadcastLike(b, args.getOp().getLoc(), *src, *self)};
+}
+
+/// unflatten(self, dim, sizes): a reshape to the export's result shape.
+Results legalizeUnflatten(OperatorArgs &args, OpBuilder &b) {
+  FailureOr<Value> self = requiredTensor(args, "self");
+  if (failed(self))
+    return failure();
+  RankedTensorType type = args.resultType();
+  if (type.getNumDynamicDims() > 1)
+    return opError(args) << "a result with more than one symbolic size is not supported yet";
+  return SmallVector<Value>{makeReshape(b, args.getOp().getLoc(), *self, type.getShape())};
+}
+
+/// constant_pad_nd(self, pad, value) and pad(self, pad, mode="constant",
+/// value): `pad` holds (before, after) pairs from the last dim backwards;
+/// negative amounts crop.
+Results legalizePad(OperatorArgs &args, OpBuilder &b) {
+  Location loc = args.getOp().getLoc();
+  FailureOr<Value> self = requiredTensor(args, "self");
+  std::optional<SmallVector<int64_t>> pad = args.getInts("pad");
+  if (failed(self))
+    return failure();
+  if (!pad)
+    return opError(args) << "needs a static 'pad' list";
+  if (auto mode = dyn_cast_or_null<StringAttr>(args.getOp().getArgs().get("mode")))
+    if (mode.getValue() != "constant")
+      return opError(args) << "padding mode '" << mode.getValue()
+                           << "' is not supported (only 'constant')";
+  Value x = *self;
+  int64_t rank = typeOf(x).getRank();
+  if (pad->size() % 2 != 0 || (int64_t)pad->size() > 2 * rank)
+    return opError(args) << "a pad list of " << pad->size() << " entries for a rank-" << rank
+                         << " tensor";
+  double value = args.getFloat("value").value_or(0.0);
+  for (size_t i = 0; i < pad->size() / 2; ++i) {
+    int64_t dim = rank - 1 - (int64_t)i, before = (*pad)[2 * i], after = (*pad)[2 * i + 1];
+    if (before == 0 && after == 0)
+      continue;
+    FailureOr<int64_t> size = staticSize(args, x, dim);
+    if (failed(size))
+      return failure();
+    if (before < 0 || after < 0)
+      x = makeSlice(b, loc, x, dim, std::max<int64_t>(0, -before),
+                    *size - std::max<int64_t>(0, -after), 1);
+    RankedTensorType t = typeOf(x);
+    auto filled = [&](int64_t n) {
+      SmallVector<int64_t> shape(t.getShape());
+      shape[dim] = n;
+      return makeSplat(b, loc, RankedTensorType::get(shape, t.getElementType()), value);
+    };
+    if ((before > 0 || after > 0) && t.getNumDynamicDims() > 0)
+      return opError(args) << "padding a tensor of symbolic shape " << t
+                           << " is not supported yet";
+    SmallVector<Value> parts;
+    if (before > 0)
+      parts.push_back(filled(before));
+    parts.push_back(x);
+    if (after > 0)
+      parts.push_back(filled(after));
+    x = concat(b, loc, parts, dim);
+  }
+  return SmallVector<Value>{x};
+}
+
+/// x rolled by `shift` along `dim`: x[n-s:] followed by x[:n-s].
+FailureOr<Value> rollDim(OperatorArgs &args, OpBuilder &b, Value x, int64_t shift,
+                         int64_t dim) {
+  FailureOr<int64_t> size = staticSize(args, x, dim);
+  if (failed(size))
+    return failure();
+  if (*size == 0)
+    return x;
+  int64_t s = ((shift % *size) + *size) % *size;
+  if (s == 0)
+    return x;
+  Location loc = args.getOp().getLoc();
+  return concat(b, loc,
+                {makeSlice(b, loc, x, dim, *size - s, *size, 1),
+                 makeSlice(b, loc, x, dim, 0, *size - s, 1)},
+                dim);
+}
+
+/// roll(self, shifts, dims): each (shift, dim) pair in turn; without dims,
+/// the flattened tensor rolls and keeps its shape.
+Results legalizeRoll(OperatorArgs &args, OpBuilder &b) {
+  Location loc = args.getOp().getLoc();
+  FailureOr<Value> self = requiredTensor(args, "self");
+  std::optional<SmallVector<int64_t>> shifts = args.getInts("shifts");
+  SmallVector<int64_t> dims = args.getInts("dims").value_or(SmallVector<int64_t>{});
+  if (failed(self))
+    return failure();
+  if (!shifts)
+    return opError(args) << "needs static 'shifts'";
+  Value x = *self;
+  RankedTensorType type = typeOf(x);
+  if (dims.empty()) {
+    if (shifts->size() != 1)
+      return opError(args) << "without dims, shifts must hold one value";
+    if (!type.hasStaticShape())
+      return opError(args) << "rolling a flattened tensor of symbolic shape is not supported";
+    FailureOr<Value> rolled =
+        rollDim(args, b, makeReshape(b, loc, x, {type.getNumElements()}), shifts->front(), 0);
+    if (failed(rolled))
+      return failure();
+    return SmallVector<Value>{makeReshape(b, loc, *rolled, type.getShape())};
+  }
+  if (dims.size() != shifts->size())
+    return opError(args) << shifts->size() << " shifts for " << dims.size() << " dims";
+  for (auto [shift, raw] : llvm::zip(*shifts, dims)) {
+    int64_t dim = normalizeDim(raw, type.getRank());
+    if (dim < 0 || dim >= type.getRank())
+      return opError(args) << "dim " << raw << " out of range for rank " << type.getRank();
+    FailureOr<Value> rolled = rollDim(args, b, x, shift, dim);
+    if (failed(rolled))
+      return failure();
+    x = *rolled;
+  }
+  return SmallVector<Value>{x};
+}
+
+/// slice_scatter(self, src, dim, start, end, step): self with
+/// self[start:end:step] along dim replaced by src: concatenations of self's
+/// kept parts around src (interleaved through a reshape for step > 1), with
+/// no constant tables, which the CUDA path could not read.
+Results legalizeSliceScatter(OperatorArgs &args, OpBuilder &b) {
+  Location loc = args.getOp().getLoc();
+  FailureOr<Value> self = requiredTensor(args, "self"), src = requiredTensor(args, "src");
+  if (failed(self) || failed(src))
+    return failure();
+  RankedTensorType type = typeOf(*self);
+  int64_t rank = type.getRank();
+  int64_t rawDim = args.getInt("dim").value_or(0);
+  int64_t dim = normalizeDim(rawDim, rank);
+  if (dim < 0 || dim >= rank)
+    return opError(args) << "dim " << rawDim << " out of range for rank " << rank;
+  FailureOr<int64_t> size = staticSize(args, *self, dim);
+  if (failed(size))
+    return failure();
+  int64_t step = args.getInt("step").value_or(1);
+  if (step < 1)
+    return opError(args) << "step must be positive";
+  int64_t start = args.getInt("start").value_or(0);
+  int64_t end = args.getInt("end").value_or(std::numeric_limits<int64_t>::max());
+  if (start < 0) start += *size;
+  if (end < 0) end += *size;
+  start = std::clamp<int64_t>(start, 0, *size);
+  end = std::clamp<int64_t>(end, start, *size);
+  int64_t count = (end - start + step - 1) / step;
+  RankedTensorType srcType = typeOf(*src);
+  if (srcType.getRank() != rank || (!ShapedType::isDynamic(srcType.getShape()[dim]) &&
+                                    srcType.getShape()[dim] != count))
+    return opError(args) << "src of type " << srcType << " does not match the slice ["
+                         << start << ":" << end << ":" << step << "] of " << type;
+  Value update = makeCast(b, loc, *src, type.getElementType());
+  if (count == 0)
+    return SmallVector<Value>{*self};
+  if (step == 1) {
+    SmallVector<Value> parts;
+    if (start > 0)
+      parts.push_back(makeSlice(b, loc, *self, dim, 0, start, 1));
+    parts.push_back(update);
+    if (end < *size)
+      parts.push_back(makeSlice(b, loc, *self, dim, end, *size, 1));
+    return SmallVector<Value>{concat(b, loc, parts, dim)};
+  }
+  // Step > 1: view self[start : start + count*step] (padded past the end when
+  // the last stride overhangs) as [count, step] along dim, put src in column 0
+  // and view it back.
+  int64_t stop = start + count * step;
+  Value base = *self;
+  if (stop > *size) {
+    SmallVector<int64_t> tail(type.getShape());
+    tail[dim] = stop - *size;
+    if (llvm::any_of(tail, ShapedType::isDynamic))
+      return opError(args) << "a strided slice_scatter on a tensor of symbolic shape " << type
+                           << " is not supported yet";
+    base = concat(b, loc, {base, makeSplat(b, loc, RankedTensorType::get(tail,
+                                                   type.getElementType()), 0.0)}, dim);
+  }
+  Value region = makeSlice(b, loc, base, dim, start, stop, 1);
+  SmallVector<int64_t> split(typeOf(region).getShape());
+  if (llvm::count_if(split, ShapedType::isDynamic) > 1)
+    return opError(args) << "more than one symbolic dim is not supported yet";
+  split[dim] = step;
+  split.insert(split.begin() + dim, count);
+  Value columns = makeSlice(b, loc, makeReshape(b, loc, region, split), dim + 1, 1, step, 1);
+  SmallVector<int64_t> updateShape(typeOf(update).getShape());
+  updateShape.insert(updateShape.begin() + dim + 1, 1);
+  Value merged = concat(b, loc, {makeReshape(b, loc, update, updateShape), columns}, dim + 1);
+  SmallVector<Value> parts;
+  if (start > 0)
+    parts.push_back(makeSlice(b, loc, *self, dim, 0, start, 1));
+  parts.push_back(makeReshape(b, loc, merged, typeOf(region).getShape()));
+  if (stop < *size)
+    parts.push_back(makeSlice(b, loc, *self, dim, stop, *size, 1));
+  Value result = concat(b, loc, parts, dim);
+  if (stop > *size)
+    result = makeSlice(b, loc, result, dim, 0, *size, 1);
+  return SmallVector<Value>{result};
+}
+} // namespace
+
+void tcc::graph::populateRearrangeLegalizers(LegalizerTable &t) {
+  t["aten.fill.Scalar"] = legalizeFill;
+  t["aten.fill.Tensor"] = legalizeFill;
+  t["aten.copy.default"] = legalizeCopy;
+  t["aten.unflatten.int"] = legalizeUnflatten;
+  t["aten.pad.default"] = legalizePad;
+  t["aten.constant_pad_nd.default"] = legalizePad;
+  t["aten.roll.default"] = legalizeRoll;
+  t["aten.slice_scatter.default"] = legalizeSliceScatter;
+}

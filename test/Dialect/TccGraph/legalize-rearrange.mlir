@@ -1,0 +1,96 @@
+// RUN: tcc-opt %s -tcc-legalize-graph -split-input-file | FileCheck %s
+
+// Constant padding concatenates filled blocks, last dim first; negative
+// amounts crop with a slice.
+// CHECK-LABEL: func @pad
+// CHECK: %[[A:.*]] = tcc_graph.constant dense<5.000000e-01> : tensor<2x3x1xf32>
+// CHECK: %[[B:.*]] = tcc_graph.constant dense<5.000000e-01> : tensor<2x3x2xf32>
+// CHECK: %[[C:.*]] = tcc_graph.concat %[[A]], %arg0, %[[B]] {dim = 2 : i64} : (tensor<2x3x1xf32>, tensor<2x3x4xf32>, tensor<2x3x2xf32>) -> tensor<2x3x7xf32>
+// CHECK: tcc_graph.slice %[[C]] {dim = 1 : i64, end = 3 : i64, start = 1 : i64, step = 1 : i64}
+// CHECK: tcc_graph.concat {{.*}} {dim = 1 : i64} : (tensor<2x2x7xf32>, tensor<2x1x7xf32>) -> tensor<2x3x7xf32>
+// CHECK: tcc_graph.concat {{.*}} {dim = 2 : i64} : (tensor<2x3x4xf32>, tensor<2x3x3xf32>) -> tensor<2x3x7xf32>
+// CHECK-NOT: tcc_graph.operator
+func.func @pad(%x: tensor<2x3x4xf32>) -> (tensor<2x3x7xf32>, tensor<2x3x7xf32>) {
+  %0 = tcc_graph.operator "torch.ops.aten.constant_pad_nd.default"(%x) {operand_names = ["self"], args = {pad = array<i64: 1, 2, -1, 1>, value = 5.000000e-01 : f64}} : (tensor<2x3x4xf32>) -> tensor<2x3x7xf32>
+  %1 = tcc_graph.operator "torch.ops.aten.pad.default"(%x) {operand_names = ["self"], args = {pad = array<i64: 0, 3>, mode = "constant"}} : (tensor<2x3x4xf32>) -> tensor<2x3x7xf32>
+  return %0, %1 : tensor<2x3x7xf32>, tensor<2x3x7xf32>
+}
+
+// -----
+
+// roll: the last `shift` elements move to the front; without dims, the
+// flattened tensor rolls.
+// CHECK-LABEL: func @roll
+// CHECK: %[[T:.*]] = tcc_graph.slice %arg0 {dim = 1 : i64, end = 6 : i64, start = 5 : i64, step = 1 : i64}
+// CHECK: %[[H:.*]] = tcc_graph.slice %arg0 {dim = 1 : i64, end = 5 : i64, start = 0 : i64, step = 1 : i64}
+// CHECK: tcc_graph.concat %[[T]], %[[H]] {dim = 1 : i64}
+// CHECK: tcc_graph.reshape %arg0 : (tensor<4x6xf32>) -> tensor<24xf32>
+// CHECK: tcc_graph.slice {{.*}} {dim = 0 : i64, end = 24 : i64, start = 21 : i64, step = 1 : i64}
+// CHECK: tcc_graph.reshape {{.*}} : (tensor<24xf32>) -> tensor<4x6xf32>
+func.func @roll(%x: tensor<4x6xf32>) -> (tensor<4x6xf32>, tensor<4x6xf32>) {
+  %0 = tcc_graph.operator "torch.ops.aten.roll.default"(%x) {operand_names = ["self"], args = {shifts = array<i64: -5, 4>, dims = array<i64: 1, 0>}} : (tensor<4x6xf32>) -> tensor<4x6xf32>
+  %1 = tcc_graph.operator "torch.ops.aten.roll.default"(%x) {operand_names = ["self"], args = {shifts = array<i64: 3>, dims = array<i64>}} : (tensor<4x6xf32>) -> tensor<4x6xf32>
+  return %0, %1 : tensor<4x6xf32>, tensor<4x6xf32>
+}
+
+// -----
+
+// fill and copy stretch the value to self's shape and dtype; with a symbolic
+// size, a select on `true` takes it from self.
+// CHECK-LABEL: func @fill_copy
+// CHECK: %[[V:.*]] = tcc_graph.constant dense<2.500000e+00> : tensor<f32>
+// CHECK: tcc_graph.broadcast %[[V]] : (tensor<f32>) -> tensor<4x6xf32>
+// CHECK: tcc_graph.broadcast %arg1 : (tensor<f32>) -> tensor<4x6xf32>
+// CHECK: %[[C:.*]] = tcc_graph.cast %arg2 : (tensor<6xi64>) -> tensor<6xf32>
+// CHECK: tcc_graph.broadcast %[[C]] : (tensor<6xf32>) -> tensor<4x6xf32>
+// CHECK: %[[T:.*]] = tcc_graph.constant dense<true> : tensor<i1>
+// CHECK: tcc_graph.select %[[T]], %arg1, %arg3 : (tensor<i1>, tensor<f32>, tensor<?x6xf32>) -> tensor<?x6xf32>
+func.func @fill_copy(%x: tensor<4x6xf32>, %v: tensor<f32>, %n: tensor<6xi64>, %d: tensor<?x6xf32>) -> (tensor<4x6xf32>, tensor<4x6xf32>, tensor<4x6xf32>, tensor<?x6xf32>) {
+  %0 = tcc_graph.operator "torch.ops.aten.fill.Scalar"(%x) {operand_names = ["self"], args = {value = 2.500000e+00 : f64}} : (tensor<4x6xf32>) -> tensor<4x6xf32>
+  %1 = tcc_graph.operator "torch.ops.aten.fill.Tensor"(%x, %v) {operand_names = ["self", "value"], args = {}} : (tensor<4x6xf32>, tensor<f32>) -> tensor<4x6xf32>
+  %2 = tcc_graph.operator "torch.ops.aten.copy.default"(%x, %n) {operand_names = ["self", "src"], args = {non_blocking = false}} : (tensor<4x6xf32>, tensor<6xi64>) -> tensor<4x6xf32>
+  %3 = tcc_graph.operator "torch.ops.aten.fill.Tensor"(%d, %v) {operand_names = ["self", "value"], args = {}} : (tensor<?x6xf32>, tensor<f32>) -> tensor<?x6xf32>
+  return %0, %1, %2, %3 : tensor<4x6xf32>, tensor<4x6xf32>, tensor<4x6xf32>, tensor<?x6xf32>
+}
+
+// -----
+
+// slice_scatter with step 1 concatenates; a larger step views the sliced
+// region as [count, step], puts src in column 0 and views it back.
+// CHECK-LABEL: func @slice_scatter
+// CHECK: %[[L:.*]] = tcc_graph.slice %arg0 {dim = 1 : i64, end = 1 : i64, start = 0 : i64, step = 1 : i64}
+// CHECK: %[[R:.*]] = tcc_graph.slice %arg0 {dim = 1 : i64, end = 6 : i64, start = 3 : i64, step = 1 : i64}
+// CHECK: tcc_graph.concat %[[L]], %arg1, %[[R]] {dim = 1 : i64}
+// CHECK: %[[G:.*]] = tcc_graph.reshape %{{.*}} : (tensor<4x6xf32>) -> tensor<4x3x2xf32>
+// CHECK: %[[C:.*]] = tcc_graph.slice %[[G]] {dim = 2 : i64, end = 2 : i64, start = 1 : i64, step = 1 : i64} : (tensor<4x3x2xf32>) -> tensor<4x3x1xf32>
+// CHECK: %[[U:.*]] = tcc_graph.reshape %arg2 : (tensor<4x3xf32>) -> tensor<4x3x1xf32>
+// CHECK: %[[M:.*]] = tcc_graph.concat %[[U]], %[[C]] {dim = 2 : i64}
+// CHECK: tcc_graph.reshape %[[M]] : (tensor<4x3x2xf32>) -> tensor<4x6xf32>
+// CHECK: %[[P:.*]] = tcc_graph.constant dense<0.000000e+00> : tensor<4x1xf32>
+// CHECK: tcc_graph.concat %arg0, %[[P]] {dim = 1 : i64} : (tensor<4x6xf32>, tensor<4x1xf32>) -> tensor<4x7xf32>
+// CHECK: tcc_graph.slice %{{.*}} {dim = 1 : i64, end = 7 : i64, start = 1 : i64, step = 1 : i64} : (tensor<4x7xf32>) -> tensor<4x6xf32>
+// CHECK: tcc_graph.reshape %{{.*}} : (tensor<4x6xf32>) -> tensor<4x2x3xf32>
+// CHECK: tcc_graph.slice %{{.*}} {dim = 1 : i64, end = 6 : i64, start = 0 : i64, step = 1 : i64} : (tensor<4x7xf32>) -> tensor<4x6xf32>
+func.func @slice_scatter(%x: tensor<4x6xf32>, %a: tensor<4x2xf32>, %b: tensor<4x3xf32>) -> (tensor<4x6xf32>, tensor<4x6xf32>, tensor<4x6xf32>) {
+  %0 = tcc_graph.operator "torch.ops.aten.slice_scatter.default"(%x, %a) {operand_names = ["self", "src"], args = {dim = 1 : i64, start = 1 : i64, end = 3 : i64, step = 1 : i64}} : (tensor<4x6xf32>, tensor<4x2xf32>) -> tensor<4x6xf32>
+  %1 = tcc_graph.operator "torch.ops.aten.slice_scatter.default"(%x, %b) {operand_names = ["self", "src"], args = {dim = -1 : i64, start = 0 : i64, step = 2 : i64}} : (tensor<4x6xf32>, tensor<4x3xf32>) -> tensor<4x6xf32>
+  %2 = tcc_graph.operator "torch.ops.aten.slice_scatter.default"(%x, %a) {operand_names = ["self", "src"], args = {dim = 1 : i64, start = 1 : i64, step = 3 : i64}} : (tensor<4x6xf32>, tensor<4x2xf32>) -> tensor<4x6xf32>
+  return %0, %1, %2 : tensor<4x6xf32>, tensor<4x6xf32>, tensor<4x6xf32>
+}
+
+// -----
+
+// fmod is one op; remainder adds the divisor where fmod's sign differs from it.
+// unflatten is a reshape to the export's result type.
+// CHECK-LABEL: func @fmod_remainder_unflatten
+// CHECK: tcc_graph.fmod %arg0, %{{.*}} : (tensor<4x6xf32>, tensor<f32>) -> tensor<4x6xf32>
+// CHECK: %[[R:.*]] = tcc_graph.fmod %arg1, %arg2 : (tensor<4x6xi64>, tensor<6xi64>) -> tensor<4x6xi64>
+// CHECK: %[[S:.*]] = tcc_graph.add %[[R]], %arg2
+// CHECK: tcc_graph.select %{{.*}}, %[[S]], %[[R]]
+// CHECK: tcc_graph.reshape %arg0 : (tensor<4x6xf32>) -> tensor<4x2x3xf32>
+func.func @fmod_remainder_unflatten(%x: tensor<4x6xf32>, %n: tensor<4x6xi64>, %m: tensor<6xi64>) -> (tensor<4x6xf32>, tensor<4x6xi64>, tensor<4x2x3xf32>) {
+  %0 = tcc_graph.operator "torch.ops.aten.fmod.Scalar"(%x) {operand_names = ["self"], args = {other = 3.000000e+00 : f64}} : (tensor<4x6xf32>) -> tensor<4x6xf32>
+  %1 = tcc_graph.operator "torch.ops.aten.remainder.Tensor"(%n, %m) {operand_names = ["self", "other"], args = {}} : (tensor<4x6xi64>, tensor<6xi64>) -> tensor<4x6xi64>
+  %2 = tcc_graph.operator "torch.ops.aten.unflatten.int"(%x) {operand_names = ["self"], args = {dim = 1 : i64, sizes = array<i64: 2, -1>}} : (tensor<4x6xf32>) -> tensor<4x2x3xf32>
+  return %0, %1, %2 : tensor<4x6xf32>, tensor<4x6xi64>, tensor<4x2x3xf32>
+}
