@@ -11,7 +11,9 @@
 #   python3 scripts/zoo.py compile --out .zoo            # tcc compile, here
 #   python3 scripts/zoo.py run     --out .zoo --device cpu
 #   python3 scripts/zoo.py run     --out .zoo --device cuda   # on the GPU machine
+#   python3 scripts/zoo.py pack    --out .zoo --dest .gpu/zoo  # what travels
 #   python3 scripts/zoo.py report  --out .zoo > COVERAGE.md
+#   python3 scripts/zoo.py fixtures --dest samples/zoo          # CI's subset
 #
 # Every stage writes <out>/<model>/<ir>/<stage>.json; `report` turns those into
 # the coverage table. `--tiny` uses small configs of the same architectures
@@ -56,12 +58,14 @@ class LogitsOnly:
         return Wrapped()
 
 
-def vision(name, batch, size, **kwargs):
+def vision(name, batch, size, tiny_kwargs=None, **kwargs):
+    """tiny_kwargs: a smaller config of the same architecture (CI's subset)."""
     def build(tiny):
         import torch
         import torchvision
         b, s = (1, 64) if tiny else (batch, size)
-        options = dict(kwargs, image_size=s) if name.startswith("vit") else kwargs
+        options = dict(kwargs, **(tiny_kwargs or {})) if tiny else kwargs
+        options = dict(options, image_size=s) if name.startswith("vit") else options
         model = getattr(torchvision.models, name)(weights=None, **options)
         return model, (torch.randn(b, 3, s, s),), None
     return build
@@ -165,7 +169,8 @@ MODELS = {
     "resnet18": vision("resnet18", 4, 224),
     "resnet50": vision("resnet50", 2, 224),
     "densenet121": vision("densenet121", 16, 128),
-    "mobilenet_v2": vision("mobilenet_v2", 4, 224),
+    "mobilenet_v2": vision("mobilenet_v2", 4, 224,
+                           tiny_kwargs=dict(width_mult=0.25, num_classes=10)),
     "efficientnet_b0": vision("efficientnet_b0", 2, 224),
     "regnet_y_400mf": vision("regnet_y_400mf", 4, 224),
     "convnext_tiny": vision("convnext_tiny", 2, 224),
@@ -351,6 +356,55 @@ def do_run(args, name):
         print(f"{stage} {name}/{ir}: {read_stage(args.out, name, ir, stage)}", flush=True)
 
 
+def do_pack(args, name):
+    """Copies what a run elsewhere needs (artifacts, constants, stage records;
+    no exports, no weights) to --dest, e.g. a folder that travels to the GPU
+    machine."""
+    import shutil
+    for ir in IRS:
+        src = os.path.join(args.out, name, ir)
+        dst = os.path.join(args.dest, name, ir)
+        if not os.path.isdir(src):
+            continue
+        os.makedirs(dst, exist_ok=True)
+        for f in ("model.so", "constants.pt") + tuple(s + ".json" for s in STAGES):
+            if os.path.exists(os.path.join(src, f)):
+                shutil.copy(os.path.join(src, f), dst)
+
+
+# CI's subset (--tiny): one export each, small enough to commit (about 6 MB).
+CI_SUBSET = [("mobilenet_v2", "core_aten"), ("bert_base_dynamic_seq", "training"),
+             ("gpt2", "training"), ("t5_small_decoder", "core_aten"),
+             ("llama_small_dynamic_seq", "core_aten")]
+
+
+def do_fixtures(args):
+    """Writes CI's fixtures: <dest>/<model>_<ir>/model.pt2 (weights inside),
+    input_<i>.npy and expected_0.npy from PyTorch eager; dynamic-sequence
+    models also input_<i>_short.npy / expected_0_short.npy at another length."""
+    import numpy as np
+    import torch
+
+    def save(path, t):
+        np.save(path, t.detach().cpu().contiguous().numpy())
+
+    for name, ir in CI_SUBSET:
+        model, inputs, dynamic = build(name, tiny=True)
+        d = os.path.join(args.dest, f"{name}_{ir}")
+        os.makedirs(d, exist_ok=True)
+        torch.export.save(export(model, inputs, dynamic, ir), os.path.join(d, "model.pt2"))
+        cases = [("", inputs)]
+        if dynamic:
+            seq = inputs[0].shape[1] // 2 + 1
+            cases.append(("_short", tuple(t[:, :seq] for t in inputs)))
+        for suffix, ins in cases:
+            with torch.no_grad():
+                save(os.path.join(d, f"expected_0{suffix}.npy"), model(*ins))
+            for i, t in enumerate(ins):
+                save(os.path.join(d, f"input_{i}{suffix}.npy"), t)
+        print(f"wrote {d}", flush=True)
+
+
 STAGES = ("export", "import", "compile", "run_cpu", "run_cuda")
 
 
@@ -388,7 +442,9 @@ def do_report(args):
 
 def main():
     parser = argparse.ArgumentParser(description="The model zoo: export, compile, run and compare with PyTorch eager.")
-    parser.add_argument("stage", choices=["export", "compile", "run", "report"])
+    parser.add_argument("stage",
+                        choices=["export", "compile", "run", "pack", "fixtures", "report"])
+    parser.add_argument("--dest", help="pack: where to copy the artifacts")
     parser.add_argument("--out", default=".zoo")
     parser.add_argument("--models", default=",".join(MODELS))
     parser.add_argument("--tiny", action="store_true", help="small configs (CI's subset)")
@@ -404,7 +460,9 @@ def main():
         parser.error(f"unknown model(s) {unknown}; known: {', '.join(MODELS)}")
     if args.stage == "report":
         return do_report(args)
-    step = {"export": do_export, "compile": do_compile, "run": do_run}[args.stage]
+    if args.stage == "fixtures":
+        return do_fixtures(args)
+    step = {"export": do_export, "compile": do_compile, "run": do_run, "pack": do_pack}[args.stage]
     for name in args.models:
         try:
             step(args, name)

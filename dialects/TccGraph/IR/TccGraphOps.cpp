@@ -121,6 +121,15 @@ LogicalResult IotaOp::verify() {
   return success();
 }
 
+LogicalResult DimSizeOp::verify() {
+  if (getDim() < 0 || getDim() >= rankedType(getInput()).getRank())
+    return emitOpError("dim ") << getDim() << " out of range";
+  auto res = rankedType(getResult());
+  if (res.getRank() != 0 || !res.getElementType().isInteger(64))
+    return emitOpError("result must be tensor<i64>");
+  return success();
+}
+
 LogicalResult CumsumOp::verify() {
   int64_t rank = rankedType(getInput()).getRank();
   if (getDim() < 0 || getDim() >= std::max<int64_t>(rank, 1))

@@ -202,6 +202,22 @@ def TccGraph_IotaOp : TccGraph_Op<"iota", [Pure]> {
   let hasVerifier = 1;
 }
 
+def TccGraph_DimSizeOp : TccGraph_Op<"dim_size", [Pure]> {
+  let summary = "The size of dimension `dim` of `input`, as a rank-0 i64 tensor";
+  let description = [{
+    Lets index arithmetic use a symbolic size (x[i, j] on a tensor whose
+    dim 1 is a sequence length computes i * size(x, 1) + j).
+
+    ```mlir
+    %n = tcc_graph.dim_size %x {dim = 1 : i64} : (tensor<2x?xi64>) -> tensor<i64>
+    ```
+  }];
+  let arguments = (ins TccGraph_Tensor:$input, I64Attr:$dim);
+  let results = (outs TccGraph_Tensor:$result);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+}
+
 def TccGraph_CumsumOp : TccGraph_Op<"cumsum", [Pure, SameOperandsAndResultType]> {
   let summary = "Inclusive prefix sum along `dim`";
   let description = [{

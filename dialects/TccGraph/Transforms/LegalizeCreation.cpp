@@ -99,32 +99,41 @@ Results legalizeDiff(OperatorArgs &args, OpBuilder &b) {
   if (dim < 0 || dim >= t.getRank())
     return args.getOp().emitError("diff dim out of range for rank ") << t.getRank();
   SmallVector<Value> parts;
-  int64_t size = 0;
+  int64_t size = 0;  // kDynamic once a part is symbolic along dim
   for (Value part : {args.tensor("prepend"), x, args.tensor("append")}) {
     if (!part)
       continue;
     part = makeCast(b, loc, part, t.getElementType());
     int64_t n = cast<RankedTensorType>(part.getType()).getShape()[dim];
-    if (ShapedType::isDynamic(n))
-      return args.getOp().emitError("diff along a symbolic dimension is not supported yet");
     parts.push_back(part);
-    size += n;
+    size = ShapedType::isDynamic(n) || ShapedType::isDynamic(size) ? ShapedType::kDynamic
+                                                                   : size + n;
   }
   SmallVector<int64_t> shape(t.getShape());
   shape[dim] = size;
   Value y = parts.size() == 1 ? x
                               : b.create<ConcatOp>(loc, RankedTensorType::get(shape, t.getElementType()),
                                                    parts, b.getI64IntegerAttr(dim)).getResult();
-  if (size < 1)
+  if (size == 0)
     return args.getOp().emitError("diff of an empty dimension is not supported");
-  shape[dim] = size - 1;
-  auto part = RankedTensorType::get(shape, t.getElementType());
-  auto slice = [&](int64_t start, int64_t end) {
+  // Both slices have the result's shape; a symbolic length is the export's
+  // expression for the result's size along dim.
+  RankedTensorType part = args.resultType();
+  SmallVector<Value> partSize;
+  if (ShapedType::isDynamic(part.getShape()[dim])) {
+    FailureOr<SmallVector<Value>> sizes = symbolicSizes(args, b);
+    if (failed(sizes))
+      return failure();
+    partSize.push_back((*sizes)[llvm::count_if(part.getShape().take_front(dim),
+                                               ShapedType::isDynamic)]);
+  }
+  int64_t end = ShapedType::isDynamic(size) ? INT64_MAX : size;
+  auto slice = [&](int64_t start, int64_t stop) {
     return b.create<SliceOp>(loc, part, y, b.getI64IntegerAttr(dim), b.getI64IntegerAttr(start),
-                             b.getI64IntegerAttr(end), b.getI64IntegerAttr(1))
+                             b.getI64IntegerAttr(stop), b.getI64IntegerAttr(1), partSize)
         .getResult();
   };
-  return SmallVector<Value>{makeBinary<SubOp>(b, loc, slice(1, size), slice(0, size - 1))};
+  return SmallVector<Value>{makeBinary<SubOp>(b, loc, slice(1, end), slice(0, end == INT64_MAX ? end : end - 1))};
 }
 
 /// The export's metadata and range assertions: facts the guards check on

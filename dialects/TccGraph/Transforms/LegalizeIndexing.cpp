@@ -101,13 +101,28 @@ Results legalizeIndexSelect(OperatorArgs &args, OpBuilder &b) {
   return makeTake(args, b, in->x, in->index, in->dim);
 }
 
-/// `index` as i64 with negative entries counted from the end of a dim of `size`.
-Value wrappedIndex(OpBuilder &b, Location loc, Value index, int64_t size) {
+/// The size of dim `d` of `x` as a rank-0 i64 tensor (symbolic sizes too).
+Value sizeTensor(OpBuilder &b, Location loc, Value x, int64_t d) {
+  int64_t size = cast<RankedTensorType>(x.getType()).getShape()[d];
+  if (!ShapedType::isDynamic(size))
+    return makeScalar(b, loc, b.getI64Type(), size);
+  return b.create<DimSizeOp>(loc, RankedTensorType::get({}, b.getI64Type()), x,
+                             b.getI64IntegerAttr(d));
+}
+
+/// `index` as i64 with negative entries counted from the end of a dim whose
+/// size is the rank-0 tensor `size`.
+Value wrappedIndex(OpBuilder &b, Location loc, Value index, Value size) {
   index = makeCast(b, loc, index, b.getI64Type());
   Value zero = makeScalar(b, loc, b.getI64Type(), 0.0);
   Value negative = makeCompare(b, loc, "lt", index, zero);
-  Value shifted = makeBinary<AddOp>(b, loc, index, makeScalar(b, loc, b.getI64Type(), size));
+  Value shifted = makeBinary<AddOp>(b, loc, index, size);
   return b.create<SelectOp>(loc, index.getType(), negative, shifted, index);
+}
+
+/// `index` wrapped by the static size `size`.
+Value wrappedIndex(OpBuilder &b, Location loc, Value index, int64_t size) {
+  return wrappedIndex(b, loc, index, makeScalar(b, loc, b.getI64Type(), size));
 }
 
 /// x[i0, i1, ...] with several index tensors (None entries elsewhere). The
@@ -140,18 +155,21 @@ Results takeMany(OperatorArgs &args, OpBuilder &b, Value x,
     x = b.create<TransposeOp>(loc, type, x, b.getDenseI64ArrayAttr(perm));
   }
   int64_t first = adjacent ? positions.front() : 0;
+  // Symbolic indexed sizes (a sequence length) enter the index arithmetic as
+  // dim_size tensors; the collapsed dim is then symbolic.
   ArrayRef<int64_t> sizes = type.getShape().slice(first, n);
-  if (llvm::any_of(sizes, ShapedType::isDynamic))
-    return op.emitError("operator '") << operatorName(args) << "': the indexed dims of "
-                                      << type << " must have static sizes";
-  Value linear;
+  Value linear, strideT;
   int64_t stride = 1;
   for (int64_t j = n - 1; j >= 0; --j) {
-    Value term = wrappedIndex(b, loc, indices[j].second, sizes[j]);
-    if (stride != 1)
-      term = makeBinary<MulOp>(b, loc, term, makeScalar(b, loc, b.getI64Type(), stride));
+    Value sizeT = sizeTensor(b, loc, x, first + j);
+    Value term = wrappedIndex(b, loc, indices[j].second, sizeT);
+    if (strideT)
+      term = makeBinary<MulOp>(b, loc, term, strideT);
     linear = linear ? makeBinary<AddOp>(b, loc, term, linear) : term;
-    stride *= sizes[j];
+    strideT = strideT ? makeBinary<MulOp>(b, loc, strideT, sizeT) : sizeT;
+    stride = ShapedType::isDynamic(sizes[j]) || ShapedType::isDynamic(stride)
+                 ? ShapedType::kDynamic
+                 : stride * sizes[j];
   }
   SmallVector<int64_t> collapsed(type.getShape().take_front(first));
   collapsed.push_back(stride);

@@ -107,8 +107,24 @@ struct CumsumPattern : OpConversionPattern<CumsumOp> {
     return success();
   }
 };
+
+/// A size read on the host (from the buffer's descriptor) and filled into a
+/// rank-0 tensor, which kernels then read like any operand.
+struct DimSizePattern : OpConversionPattern<DimSizeOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(DimSizeOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value size = rewriter.create<tensor::DimOp>(loc, adaptor.getInput(), op.getDim());
+    size = rewriter.create<arith::IndexCastOp>(loc, rewriter.getI64Type(), size);
+    Value empty = rewriter.create<tensor::EmptyOp>(loc, ArrayRef<int64_t>{},
+                                                   rewriter.getI64Type());
+    rewriter.replaceOp(op, rewriter.create<linalg::FillOp>(loc, size, empty).getResult(0));
+    return success();
+  }
+};
 } // namespace
 
 void tcc::populateSequenceToLinalgPatterns(RewritePatternSet &patterns) {
-  patterns.add<IotaPattern, CumsumPattern>(patterns.getContext());
+  patterns.add<IotaPattern, CumsumPattern, DimSizePattern>(patterns.getContext());
 }

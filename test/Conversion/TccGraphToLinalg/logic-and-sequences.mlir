@@ -78,3 +78,15 @@ func.func @fmod(%x: tensor<2x6xf32>, %y: tensor<f32>, %a: tensor<2x6xi64>, %b: t
   %1 = tcc_graph.fmod %a, %b : (tensor<2x6xi64>, tensor<6xi64>) -> tensor<2x6xi64>
   return %0, %1 : tensor<2x6xf32>, tensor<2x6xi64>
 }
+
+// -----
+
+// dim_size: the size read from the tensor and filled into a rank-0 tensor.
+// CHECK-LABEL: func @dim_size
+// CHECK: %[[D:.*]] = tensor.dim %arg0, %{{.*}} : tensor<2x?xi64>
+// CHECK: %[[I:.*]] = arith.index_cast %[[D]] : index to i64
+// CHECK: linalg.fill ins(%[[I]] : i64) outs(%{{.*}} : tensor<i64>)
+func.func @dim_size(%x: tensor<2x?xi64>) -> tensor<i64> {
+  %0 = tcc_graph.dim_size %x {dim = 1 : i64} : (tensor<2x?xi64>) -> tensor<i64>
+  return %0 : tensor<i64>
+}
