@@ -475,7 +475,24 @@ struct GpuLibraryGemmPass : tcc::impl::GpuLibraryGemmPassBase<GpuLibraryGemmPass
     LLVM_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] GEMM at " << match.op.getLoc() << ": zero fill "
                             << (fill.zero ? "yes" : "no") << ", epilogue " << code << "\n");
 
-    OpBuilder b(match.op);
+    // The call replaces the contraction and, when fused, the epilogue; the
+    // buffers it reads metadata from are the contraction's operands and the
+    // epilogue's output and bias, which may be defined (e.g. a memref.view of
+    // the arena) between the two. Only memory-effect-free ops lie there
+    // (matchEpilogue), so the call goes after the last of those definitions.
+    Operation *insertAfter = match.op;
+    SmallVector<Value> used = {match.a.memref, match.b.memref, target};
+    if (epilogue && epilogue->bias)
+      used.push_back(epilogue->bias);
+    for (Value v : used) {
+      Operation *def = v.getDefiningOp();
+      if (def && def->getBlock() == match.op->getBlock() && insertAfter->isBeforeInBlock(def))
+        insertAfter = def;
+    }
+    assert((!epilogue || insertAfter->isBeforeInBlock(epilogue->op)) &&
+           "the call must precede the epilogue it leaves in place");
+    OpBuilder b(match.op->getContext());
+    b.setInsertionPointAfter(insertAfter);
     Location loc = match.op.getLoc();
     auto i64 = [&](Value index) {
       return arith::IndexCastOp::create(b, loc, b.getI64Type(), index).getResult();

@@ -267,3 +267,46 @@ func.func @not_gemms(%a: memref<4x8xf32>, %s: memref<4x8xf32, strided<[1, 4]>>, 
   }
   return
 }
+
+// -----
+
+// GPT-2's Conv1D (addmm on a 3-D input, weight [k, n]): the bias add writes a
+// buffer whose memref.view memory planning put between the contraction and
+// the bias generic. The call reads that view's pointer and strides, so it goes
+// after the view (was: before the contraction, reading it before its
+// definition).
+// CHECK-LABEL: func.func @bias_into_view_defined_after_gemm(
+// CHECK-NOT:     linalg.
+// CHECK:         %[[G:.*]] = memref.view %arg3[%c256][] : memref<?xi8> to memref<2x4x16xf32>
+// CHECK:         memref.extract_aligned_pointer_as_index %[[G]]
+// CHECK:         %[[GP:.*]] = llvm.inttoptr
+// CHECK:         call @tcc_gemm_f32(%c2_i64, %c4_i64, %c16_i64, %c8_i64, %{{[0-9]+}}, %c8_i64, %c32_i64, %c0_i32, %{{[0-9]+}}, %c16_i64, %c0_i64, %c0_i32, %[[GP]], %c16_i64, %c64_i64, %c0_i32, %{{[0-9]+}}, %c1_i32, %c0_i32, %arg4)
+// CHECK-NEXT:    memref.subview %[[G]]
+// CHECK-NOT:     linalg.
+
+#mA = affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>
+#mW = affine_map<(d0, d1, d2, d3) -> (d3, d2)>
+#mC = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>
+#id3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+#row = affine_map<(d0, d1, d2) -> (d2)>
+func.func @bias_into_view_defined_after_gemm(%x: memref<2x4x8xf32>, %w: memref<8x16xf32>, %bias: memref<16xf32>, %arena: memref<?xi8> {tcc.arena}) -> memref<2x4x8xf32, strided<[64, 16, 1], offset: 8>> {
+  %c0 = arith.constant 0 : index
+  %c256 = arith.constant 256 : index
+  %zero = arith.constant 0.000000e+00 : f32
+  %t = memref.view %arena[%c0][] : memref<?xi8> to memref<2x4x16xf32>
+  linalg.fill ins(%zero : f32) outs(%t : memref<2x4x16xf32>)
+  linalg.generic {indexing_maps = [#mA, #mW, #mC], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%x, %w : memref<2x4x8xf32>, memref<8x16xf32>) outs(%t : memref<2x4x16xf32>) {
+  ^bb0(%p: f32, %q: f32, %o: f32):
+    %0 = arith.mulf %p, %q : f32
+    %1 = arith.addf %o, %0 : f32
+    linalg.yield %1 : f32
+  }
+  %g = memref.view %arena[%c256][] : memref<?xi8> to memref<2x4x16xf32>
+  linalg.generic {indexing_maps = [#id3, #row, #id3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%t, %bias : memref<2x4x16xf32>, memref<16xf32>) outs(%g : memref<2x4x16xf32>) {
+  ^bb0(%in: f32, %b: f32, %o: f32):
+    %0 = arith.addf %in, %b : f32
+    linalg.yield %0 : f32
+  }
+  %s = memref.subview %g[0, 0, 8] [2, 4, 8] [1, 1, 1] : memref<2x4x16xf32> to memref<2x4x8xf32, strided<[64, 16, 1], offset: 8>>
+  return %s : memref<2x4x8xf32, strided<[64, 16, 1], offset: 8>>
+}
