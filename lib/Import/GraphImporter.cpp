@@ -154,7 +154,12 @@ LogicalResult Importer::importNode(const Node &node) {
   // A write through a view must reach the viewed tensor (and a view taken
   // before a write must see it). The functional rewrite below cannot carry
   // that, so refuse rather than compute a wrong answer.
-  if (!functional.empty()) {
+  // dropout_ in eval mode writes nothing (the value passes through).
+  bool writes = !functional.empty();
+  if (StringRef(functional).starts_with("torch.ops.aten.dropout."))
+    if (const Argument *train = node.input("train"); !train || !train->b)
+      writes = false;
+  if (writes) {
     for (const NamedArgument &in : node.inputs) {
       if (in.arg.kind != Argument::Tensor)
         continue;

@@ -48,7 +48,7 @@ int main(int argc, char **argv) {
                        "Keep weights out of the object; they are written beside it as <name>.weights.bin "
                        "(or bound by name at run time)");
   compileCmd->add_option("--target", c.target,
-                         "Code paths to generate: cpu | cuda | cpu,cuda (one artifact, both)")
+                         "Code paths to generate: cpu,cuda (default: one artifact; inputs on the GPU run the CUDA path, inputs on the CPU the CPU path) | cpu | cuda")
       ->check(CLI::IsMember({"cpu", "cuda", "cpu,cuda", "cuda,cpu"}));
   compileCmd->add_option("--arch", c.arch, "CUDA architecture of the PTX: sm_80 | sm_90")
       ->check(CLI::IsMember({"sm_80", "sm_90"}));

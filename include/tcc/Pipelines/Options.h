@@ -26,7 +26,7 @@ struct CompileOptions {
   OutputKind emit = OutputKind::SharedObject;
   CompilePhase compileTo = CompilePhase::Output;
   bool externalWeights = false;         ///< leave weight bytes out of the object
-  std::string target = "cpu";           ///< cpu | cuda | cpu,cuda
+  std::string target = "cpu,cuda";      ///< cpu | cuda | cpu,cuda (default: one artifact, both)
   std::string arch = "sm_90";           ///< CUDA target chip (sm_80, sm_90)
   std::string precision = "fp32";
   bool cudaGraphs = true;               ///< manifest "cuda_graphs": replay CUDA runs as graphs
