@@ -17,13 +17,25 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SAMPLES = ["foo", "mymodule", "outer_module", "mymodule_dynamic_batch", "small_cnn",
-           "ops_mix", "tiny_transformer", "masks_attention"]
+           "ops_mix", "tiny_transformer", "masks_attention", "grad_mode_region", "indexing",
+           "inplace", "multi_index", "pad_roll_scatter", "zoo/mobilenet_v2_core_aten",
+           "zoo/bert_base_dynamic_seq_training", "zoo/gpt2_training",
+           "zoo/t5_small_decoder_core_aten", "zoo/llama_small_dynamic_seq_core_aten"]
+
+
+def artifact(outdir, sample):
+    return os.path.join(outdir, sample.replace("/", "_") + ".so")
 
 
 def cases(sample):
     """(inputs, expected) file lists: the default case and any batch variants."""
     d = os.path.join(ROOT, "samples", sample)
     out = [(sorted(glob.glob(f"{d}/input_[0-9]*.npy")), sorted(glob.glob(f"{d}/expected_[0-9]*.npy")))]
+    short = sorted(glob.glob(f"{d}/input_[0-9]*_short.npy"))
+    if short:  # the zoo's dynamic models at a second sequence length
+        out[0] = ([f for f in out[0][0] if f not in short],
+                  [f for f in out[0][1] if not f.endswith("_short.npy")])
+        out.append((short, sorted(glob.glob(f"{d}/expected_[0-9]*_short.npy"))))
     for b in sorted(glob.glob(f"{d}/input_b*.npy")):
         tag = os.path.basename(b)[len("input_"):]
         out.append(([b], [os.path.join(d, "expected_" + tag)]))
@@ -33,7 +45,7 @@ def cases(sample):
 def compile_all(outdir, tcc, arch):
     os.makedirs(outdir, exist_ok=True)
     for s in SAMPLES:
-        so = os.path.join(outdir, s + ".so")
+        so = artifact(outdir, s)
         t0 = time.time()
         subprocess.run([tcc, "compile", os.path.join(ROOT, "samples", s, "model.pt2"), "-o", so,
                         "--target", "cpu,cuda", "--arch", arch], check=True)
@@ -51,9 +63,10 @@ def run_all(outdir, rtol):
     failures = 0
     print(f"{'sample':26} {'device':6} {'max_rel_err':>12} {'result':6}")
     for s in SAMPLES:
-        model = tcc.load(os.path.join(outdir, s + ".so"))
+        model = tcc.load(artifact(outdir, s))
         for inputs, expected in cases(s):
-            tag = s if len(inputs) == 0 or "_b" not in inputs[0] else s + "@" + os.path.basename(inputs[0])[6:-4]
+            tag = s if len(inputs) == 0 or "_b" not in os.path.basename(inputs[0]) else s + "@" + os.path.basename(inputs[0])[6:-4]
+            tag = tag + "@short" if inputs and inputs[0].endswith("_short.npy") else tag
             for device in ("cuda", "cpu"):
                 xs = [torch.from_numpy(np.load(f)).to(device) for f in inputs]
                 try:

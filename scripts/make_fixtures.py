@@ -180,6 +180,8 @@ def main():
     write_grad_mode_case(args.out)
     torch.manual_seed(43)
     write_case(args.out, "write_through_view", WriteThroughView(), [torch.randn(4, 4)])
+    torch.manual_seed(44)
+    write_case(args.out, "write_through_select", WriteThroughSelect(), [torch.randn(4, 4)])
 
     torch.manual_seed(41)
     write_case(args.out, "inplace", InPlace(), [torch.randn(3, 8), torch.randn(8)])
@@ -256,11 +258,20 @@ class GradModeRegion(nn.Module):
 
 class WriteThroughView(nn.Module):
     """An in-place write into a slice (swin_t's attention mask): the training
-    IR keeps slice + fill_, which tcc refuses rather than answer wrongly."""
+    IR keeps slice + fill_, which tcc carries back with slice_scatter."""
 
     def forward(self, x):
         m = x.new_zeros(4, 4)
         m[1:3, :2] = 5.0
+        return x + m
+
+
+class WriteThroughSelect(nn.Module):
+    """A write into a select (m[1] = 5) tcc does not carry back yet: refused."""
+
+    def forward(self, x):
+        m = x.new_zeros(4, 4)
+        m[1] = 5.0
         return x + m
 
 

@@ -57,8 +57,25 @@ private:
   ImportedSignature &sig;
   OpBuilder b;
   llvm::StringMap<Value> values;
+  /// Carries an in-place write into the slice chain `chain` (the written
+  /// view first) back to the tensor it slices, with slice_scatter.
+  void writeBack(ArrayRef<std::string> chain, Value written, Location loc, const Node &node);
+  /// The `tcc.sizes` of a value (argument or operator result), or null.
+  Attribute sizesOf(Value v);
+
   /// Values that are views, or have views taken of them (see importNode).
   llvm::StringSet<> aliased;
+  /// Outputs of view operators, and the views taken of each value.
+  llvm::StringSet<> viewOutputs;
+  llvm::StringMap<SmallVector<std::string>> viewsOf;
+  /// Outputs of aten.slice.Tensor: the sliced value and the imported op.
+  struct SliceOf {
+    std::string base;
+    tcc::graph::OperatorOp op;
+  };
+  llvm::StringMap<SliceOf> slices;
+  /// Views whose base was written in place after they were taken.
+  llvm::StringSet<> stale;
 };
 } // namespace
 
@@ -81,6 +98,11 @@ ArrayAttr Importer::sizesAttr(const TensorMeta &meta) {
 }
 
 FailureOr<Value> Importer::lookup(const std::string &name, Location loc, const Node &node) {
+  if (stale.count(name))
+    return emitError(loc, "node '") << node.name << "' reads '" << name
+                                    << "', a view of a tensor that was written in place "
+                                    << "after the view was taken; this is not supported yet",
+           failure();
   auto it = values.find(name);
   if (it == values.end())
     return emitError(loc, "node '") << node.name << "' uses undefined value '" << name << "'",
@@ -159,31 +181,47 @@ LogicalResult Importer::importNode(const Node &node) {
   if (StringRef(functional).starts_with("torch.ops.aten.dropout."))
     if (const Argument *train = node.input("train"); !train || !train->b)
       writes = false;
+  // A write into a chain of slices of a tensor that is no view itself
+  // (m[1:3, :2] = 5) is carried back with slice_scatter after the op.
+  SmallVector<std::string> writeBackChain;
   if (writes) {
     for (const NamedArgument &in : node.inputs) {
       if (in.arg.kind != Argument::Tensor)
         continue;
-      if (aliased.count(in.arg.tensor))
-        return emitError(loc, "in-place operator '")
-               << node.target << "' (node '" << node.name << "') writes into '"
-               << in.arg.tensor << "', which shares memory with another tensor (a view); "
-               << "this is not supported yet. Export the core ATen form "
-               << "(ep.run_decompositions()), which makes such writes explicit",
-               failure();
+      if (aliased.count(in.arg.tensor)) {
+        std::string cur = in.arg.tensor;
+        while (slices.count(cur)) {
+          writeBackChain.push_back(cur);
+          cur = slices.find(cur)->second.base;
+        }
+        if (writeBackChain.empty() || viewOutputs.count(cur))
+          return emitError(loc, "in-place operator '")
+                 << node.target << "' (node '" << node.name << "') writes into '"
+                 << in.arg.tensor << "', which shares memory with another tensor (a view); "
+                 << "this is not supported yet. Export the core ATen form "
+                 << "(ep.run_decompositions()), which makes such writes explicit",
+                 failure();
+      }
       break;
     }
   }
+  std::string viewedBase;
   if (isViewTarget(node.target)) {
     for (const NamedArgument &in : node.inputs)
       if (in.arg.kind == Argument::Tensor) {
-        aliased.insert(in.arg.tensor);
+        viewedBase = in.arg.tensor;
+        aliased.insert(viewedBase);
         break;
       }
     for (const Argument &out : node.outputs) {
+      SmallVector<std::string> names(out.tensors.begin(), out.tensors.end());
       if (out.kind == Argument::Tensor)
-        aliased.insert(out.tensor);
-      for (const std::string &t : out.tensors)
+        names.push_back(out.tensor);
+      for (const std::string &t : names) {
         aliased.insert(t);
+        viewOutputs.insert(t);
+        viewsOf[viewedBase].push_back(t);
+      }
     }
   }
   // An in-place op mutates its first tensor argument; later readers of that
@@ -341,7 +379,49 @@ LogicalResult Importer::importNode(const Node &node) {
     values[name] = result;
   if (!mutated.empty() && op.getNumResults() > 0)
     values[mutated] = op.getResult(0);
+  if (StringRef(node.target) == "torch.ops.aten.slice.Tensor" && !viewedBase.empty() &&
+      resultNames.size() == 1)
+    slices[resultNames[0]] = SliceOf{viewedBase, op};
+  if (!writeBackChain.empty())
+    writeBack(writeBackChain, op.getResult(0), loc, node);
   return success();
+}
+
+void Importer::writeBack(ArrayRef<std::string> chain, Value written, Location loc,
+                         const Node &node) {
+  // Up the chain: each base gets the written part scattered into it.
+  std::string base;
+  for (const std::string &view : chain) {
+    SliceOf slice = slices.find(view)->second;
+    base = slice.base;
+    Value self = values[base];
+    auto scatter = b.create<tcc::graph::OperatorOp>(
+        loc, TypeRange{self.getType()}, b.getStringAttr("torch.ops.aten.slice_scatter.default"),
+        ValueRange{self, written}, b.getStrArrayAttr({"self", "src"}), slice.op.getArgs());
+    scatter->setAttr("tcc.node", b.getStringAttr(node.name + ".write_back"));
+    if (auto sizes = sizesOf(self))
+      scatter->setAttr("tcc.sizes", b.getArrayAttr({sizes}));
+    values[base] = written = scatter.getResult(0);
+  }
+  // Other views of these tensors still hold the old values.
+  llvm::StringSet<> rebound;
+  for (const std::string &view : chain)
+    rebound.insert(view);
+  rebound.insert(base);
+  for (const auto &name : rebound.keys())
+    for (const std::string &view : viewsOf[name])
+      if (!rebound.count(view))
+        stale.insert(view);
+}
+
+Attribute Importer::sizesOf(Value v) {
+  if (auto arg = dyn_cast<BlockArgument>(v))
+    if (auto func = dyn_cast<func::FuncOp>(arg.getOwner()->getParentOp()))
+      return func.getArgAttr(arg.getArgNumber(), "tcc.sizes");
+  if (Operation *def = v.getDefiningOp())
+    if (auto all = def->getAttrOfType<ArrayAttr>("tcc.sizes"))
+      return all[cast<OpResult>(v).getResultNumber()];
+  return nullptr;
 }
 
 OwningOpRef<ModuleOp> Importer::run() {
