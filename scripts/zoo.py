@@ -442,7 +442,7 @@ def do_report(args):
             passed += not failure
             rows.append(f"| {name} | {ir} | " + " | ".join(cell(records[s], s) for s in STAGES)
                         + f" | {failure.replace('|', '/')} |")
-    print("| model | export | " + " | ".join(STAGES) + " | first failure |")
+    print("| model | IR | " + " | ".join(STAGES) + " | first failure |")
     print("|---|---|" + "---|" * len(STAGES) + "---|")
     print("\n".join(rows))
     print(f"\n{passed} of {total} exports pass every stage.")
