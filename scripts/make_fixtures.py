@@ -201,6 +201,44 @@ def main():
                [torch.randn(2, 3, 4, 5), torch.randint(-9, 10, (2, 5)),
                 torch.randint(1, 5, (5,)) * torch.tensor([1, -1, 1, -1, 1])])
 
+    torch.manual_seed(45)
+    x = torch.randn(2, 8, 4, 6)
+    x[0, 1, 2, 3] = x[0, 1, 2, 1]  # ties: argmax/argmin take the first
+    x[1, 0, :, 0] = x[1, 0, :, 4]
+    write_case(args.out, "more_ops", MoreOps(),
+               [x, torch.randn(3, 4, 5), torch.randn(3, 5, 6), torch.randn(3, 4, 6)])
+
+
+class MoreOps(nn.Module):
+    """amin, argmax/argmin (ties, keepdim, flattened), var/std/var_mean
+    (correction, unbiased, keepdim), unbind, baddbmm, rms_norm, group_norm,
+    pixel_shuffle."""
+
+    def __init__(self):
+        super().__init__()
+        self.gn = nn.GroupNorm(4, 8)
+        self.gn.weight.data.uniform_(0.5, 1.5)
+        self.gn.bias.data.uniform_(-0.5, 0.5)
+        self.rms_w = nn.Parameter(torch.rand(6) + 0.5)
+
+    def forward(self, x, a, b1, b2):
+        mins = x.amin(dim=(1, 3)) + x.amin(dim=-1).sum(1) + x.amin(dim=1, keepdim=True)[:, 0, :, 0]
+        am = torch.argmax(x, dim=3)
+        an = torch.argmin(x, dim=1, keepdim=True)
+        aflat = torch.argmax(x) + torch.argmin(x[1])
+        var = (torch.var(x, dim=(2, 3)) + torch.var(x, dim=1, unbiased=False, keepdim=True).sum()
+               + torch.var(x, dim=(1, 2), correction=0).sum(-1, keepdim=True))
+        std = torch.std(x, dim=-1, correction=2) + torch.std(x)
+        v, m = torch.var_mean(x, dim=2, keepdim=True, correction=1)
+        v2, m2 = torch.var_mean(x, dim=(0, 3))
+        parts = torch.unbind(a, dim=1)
+        un = parts[0] * 2 + parts[3] - parts[1] * parts[2]
+        bb = torch.baddbmm(b2, a, b1, beta=0.5, alpha=-1.5)
+        rms = F.rms_norm(x, (6,), self.rms_w, eps=1e-6) + F.rms_norm(x, (4, 6))
+        gn = self.gn(x)
+        ps = F.pixel_shuffle(x, 2)
+        return (mins, am, an, aflat, var, std, v + m, v2 * m2, un, bb, rms, gn, ps)
+
 
 class MasksAttention(nn.Module):
     """What transformers build masks and positions from: comparisons, where,

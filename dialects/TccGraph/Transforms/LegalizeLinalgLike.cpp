@@ -1,5 +1,6 @@
 //===- LegalizeLinalgLike.cpp - matmul, conv, pooling, norms, reductions --===//
 #include "dialects/TccGraph/Transforms/Legalizers.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 using namespace mlir;
 using namespace tcc::graph;
@@ -238,26 +239,36 @@ Results legalizeAdaptiveAvgPool(OperatorArgs &args, OpBuilder &b) {
       b.getBoolAttr(false), b.getBoolAttr(true));
   return SmallVector<Value>{pool};
 }
-/// layer_norm over the trailing dims of normalized_shape:
-/// (x - mean) * rsqrt(var + eps) * weight + bias, var without correction.
-Results legalizeLayerNorm(OperatorArgs &args, OpBuilder &b) {
-  Location loc = args.getOp().getLoc();
-  Value x = args.tensor("input");
+/// The trailing dims that normalized_shape names (layer_norm, rms_norm).
+FailureOr<SmallVector<int64_t>> normalizedDims(OperatorArgs &args, int64_t rank) {
   std::optional<SmallVector<int64_t>> normalized = args.getInts("normalized_shape");
-  if (!x || !normalized)
-    return args.getOp().emitError("layer_norm expects 'input' and 'normalized_shape'");
-  auto t = tensorType(x);
-  int64_t rank = t.getRank(), k = normalized->size();
+  if (!normalized)
+    return args.getOp().emitError("expected the argument 'normalized_shape'");
+  int64_t k = normalized->size();
   if (k < 1 || k > rank)
     return args.getOp().emitError("normalized_shape has ") << k << " dims for a rank-" << rank << " input";
   SmallVector<int64_t> dims;
   for (int64_t i = rank - k; i < rank; ++i)
     dims.push_back(i);
+  return dims;
+}
+
+/// layer_norm over the trailing dims of normalized_shape:
+/// (x - mean) * rsqrt(var + eps) * weight + bias, var without correction.
+Results legalizeLayerNorm(OperatorArgs &args, OpBuilder &b) {
+  Location loc = args.getOp().getLoc();
+  Value x = args.tensor("input");
+  if (!x)
+    return args.getOp().emitError("layer_norm expects 'input' and 'normalized_shape'");
+  auto t = tensorType(x);
+  FailureOr<SmallVector<int64_t>> dims = normalizedDims(args, t.getRank());
+  if (failed(dims))
+    return failure();
   Type elt = t.getElementType();
-  Value mean = makeReduce<ReduceMeanOp>(b, loc, x, dims, true);
+  Value mean = makeReduce<ReduceMeanOp>(b, loc, x, *dims, true);
   Value centered = makeBinary<SubOp>(b, loc, x, mean);
   Value var = makeReduce<ReduceMeanOp>(b, loc, makeBinary<MulOp>(b, loc, centered, centered),
-                                       dims, true);
+                                       *dims, true);
   double eps = args.getFloat("eps").value_or(1e-5);
   Value inv = b.create<RsqrtOp>(loc, makeBinary<AddOp>(b, loc, var, makeScalar(b, loc, elt, eps)));
   Value y = makeBinary<MulOp>(b, loc, centered, inv);
@@ -267,6 +278,198 @@ Results legalizeLayerNorm(OperatorArgs &args, OpBuilder &b) {
     y = makeBinary<AddOp>(b, loc, y, bias);
   SmallVector<Value> results{y};
   results.resize(args.getOp().getNumResults(), nullptr);  // native_layer_norm's stats
+  return results;
+}
+
+/// amin(x) = -amax(-x); integer inputs reduce through f64 (exact to 2^53).
+Results legalizeAmin(OperatorArgs &args, OpBuilder &b) {
+  Location loc = args.getOp().getLoc();
+  Value x = args.tensor("self");
+  if (!x)
+    return args.getOp().emitError("expected a tensor operand 'self'");
+  Type elt = tensorType(x).getElementType();
+  if (!isa<FloatType>(elt))
+    x = makeCast(b, loc, x, b.getF64Type());
+  SmallVector<int64_t> dims = reductionDims(args, tensorType(x).getRank());
+  bool keepdim = args.getBool("keepdim").value_or(false);
+  Value m = makeReduce<ReduceMaxOp>(b, loc, b.create<NegOp>(loc, x), dims, keepdim);
+  return SmallVector<Value>{makeCast(b, loc, b.create<NegOp>(loc, m), elt)};
+}
+
+/// argmax/argmin(x, dim, keepdim): the first position along `dim` holding the
+/// extremum, as PyTorch (NaNs are not treated as the maximum). With dim=None
+/// the input is flattened first. The positions are reduced as floats:
+/// min(pos) = -max(-pos), exact in f32 below 2^24 elements (f64 beyond).
+Results legalizeArgExtremum(OperatorArgs &args, OpBuilder &b, bool isMax) {
+  Location loc = args.getOp().getLoc();
+  Value x = args.tensor("self");
+  if (!x)
+    return args.getOp().emitError("expected a tensor operand 'self'");
+  bool keepdim = args.getBool("keepdim").value_or(false);
+  std::optional<int64_t> given = args.getInt("dim");
+  auto t = tensorType(x);
+  if (!isa<FloatType>(t.getElementType()))
+    x = makeCast(b, loc, x, b.getF64Type());
+  int64_t dim;
+  if (!given) {
+    x = makeReshape(b, loc, x, {t.hasStaticShape() ? t.getNumElements() : ShapedType::kDynamic});
+    dim = 0;
+  } else {
+    dim = normalizeDim(*given, t.getRank());
+  }
+  auto xt = tensorType(x);
+  int64_t n = xt.getShape()[dim];
+  Type posType = (!ShapedType::isDynamic(n) && n <= (1 << 24)) ? Type(b.getF32Type())
+                                                              : Type(b.getF64Type());
+  // The extremum, and where x reaches it.
+  Value v = isMax ? x : b.create<NegOp>(loc, x).getResult();
+  Value m = makeReduce<ReduceMaxOp>(b, loc, v, {dim}, true);
+  Value hit = makeCompare(b, loc, "eq", v, m);
+  // -position where hit, -n elsewhere; its max is -(first position).
+  SmallVector<Value> length;
+  if (ShapedType::isDynamic(n))
+    length.push_back(b.create<tensor::DimOp>(loc, x, dim));
+  Value pos = b.create<IotaOp>(loc, RankedTensorType::get({n}, posType), b.getF64FloatAttr(0),
+                               b.getF64FloatAttr(-1), length);
+  SmallVector<int64_t> posShape(xt.getRank(), 1);
+  posShape[dim] = n;
+  pos = makeReshape(b, loc, pos, posShape);
+  Value far = makeScalar(b, loc, posType, -static_cast<double>(ShapedType::isDynamic(n) ? (1LL << 53) : n));
+  SmallVector<int64_t> hitShape(tensorType(hit).getShape());
+  Value negPos = b.create<SelectOp>(loc, RankedTensorType::get(hitShape, posType), hit, pos, far);
+  Value first = b.create<NegOp>(loc, makeReduce<ReduceMaxOp>(b, loc, negPos, {dim}, keepdim && given));
+  Value idx = makeCast(b, loc, first, b.getI64Type());
+  if (!given && keepdim)  // dim=None, keepdim: all dims of size 1
+    idx = makeReshape(b, loc, idx, SmallVector<int64_t>(t.getRank(), 1));
+  return SmallVector<Value>{idx};
+}
+
+/// var(x, dims, correction) = sum((x - mean)^2) / max(N - correction, 0), N
+/// the number of reduced elements (static). Also returns the mean (kept dims).
+FailureOr<std::pair<Value, Value>> makeVarMean(OperatorArgs &args, OpBuilder &b, Value x,
+                                               ArrayRef<int64_t> dims, double correction,
+                                               bool keepdim) {
+  Location loc = args.getOp().getLoc();
+  auto t = tensorType(x);
+  int64_t count = 1;
+  for (int64_t d : dims) {
+    if (ShapedType::isDynamic(t.getShape()[d]))
+      return args.getOp().emitError("var/std over a symbolic dimension is not supported yet");
+    count *= t.getShape()[d];
+  }
+  Type elt = t.getElementType();
+  Value mean = makeReduce<ReduceMeanOp>(b, loc, x, dims, true);
+  Value c = makeBinary<SubOp>(b, loc, x, mean);
+  Value s = makeReduce<ReduceSumOp>(b, loc, makeBinary<MulOp>(b, loc, c, c), dims, keepdim);
+  Value var = makeBinary<DivOp>(b, loc, s,
+                                makeScalar(b, loc, elt, std::max(count - correction, 0.0)));
+  if (!keepdim)
+    mean = makeReshape(b, loc, mean, tensorType(var).getShape());
+  return std::make_pair(var, mean);
+}
+
+/// var/std/var_mean, .correction (correction=None is 1) and .dim (unbiased).
+Results legalizeVariance(OperatorArgs &args, OpBuilder &b, bool isStd) {
+  Value x = args.tensor("self");
+  if (!x || !isa<FloatType>(tensorType(x).getElementType()))
+    return args.getOp().emitError("var/std expect a floating-point tensor 'self'");
+  SmallVector<int64_t> dims = reductionDims(args, tensorType(x).getRank());
+  double correction = args.has("unbiased") ? (args.getBool("unbiased").value_or(true) ? 1.0 : 0.0)
+                                           : args.getFloat("correction").value_or(1.0);
+  bool keepdim = args.getBool("keepdim").value_or(false);
+  auto vm = makeVarMean(args, b, x, dims, correction, keepdim);
+  if (failed(vm))
+    return failure();
+  Value v = vm->first;
+  if (isStd)
+    v = b.create<SqrtOp>(args.getOp().getLoc(), v);
+  SmallVector<Value> results{v};
+  if (args.getOp().getNumResults() == 2)
+    results.push_back(vm->second);
+  return results;
+}
+
+/// baddbmm(self, b1, b2, beta, alpha) = beta * self + alpha * bmm(b1, b2);
+/// self is ignored when beta is 0 (its NaNs too, as PyTorch).
+Results legalizeBaddbmm(OperatorArgs &args, OpBuilder &b) {
+  Location loc = args.getOp().getLoc();
+  Value self = args.tensor("self"), b1 = args.tensor("batch1"), b2 = args.tensor("batch2");
+  if (!self || !b1 || !b2)
+    return args.getOp().emitError("baddbmm expects 'self', 'batch1' and 'batch2'");
+  Type elt = tensorType(b1).getElementType();
+  double beta = args.getFloat("beta").value_or(1.0), alpha = args.getFloat("alpha").value_or(1.0);
+  Value y = makeMatmul(b, loc, b1, b2);
+  if (alpha != 1.0)
+    y = makeBinary<MulOp>(b, loc, y, makeScalar(b, loc, elt, alpha));
+  if (beta != 0.0) {
+    Value s = beta == 1.0 ? self : makeBinary<MulOp>(b, loc, self, makeScalar(b, loc, elt, beta));
+    y = makeBinary<AddOp>(b, loc, s, y);
+  }
+  return SmallVector<Value>{y};
+}
+
+/// rms_norm(x, normalized_shape, weight, eps) = x * rsqrt(mean(x^2) + eps) * weight
+/// over the trailing dims; eps=None is the dtype's machine epsilon.
+Results legalizeRmsNorm(OperatorArgs &args, OpBuilder &b) {
+  Location loc = args.getOp().getLoc();
+  Value x = args.tensor("input");
+  if (!x || !isa<FloatType>(tensorType(x).getElementType()))
+    return args.getOp().emitError("rms_norm expects a float 'input' and 'normalized_shape'");
+  auto t = tensorType(x);
+  FailureOr<SmallVector<int64_t>> dims = normalizedDims(args, t.getRank());
+  if (failed(dims))
+    return failure();
+  auto ft = cast<FloatType>(t.getElementType());
+  double eps = args.getFloat("eps").value_or(
+      std::ldexp(1.0, 1 - static_cast<int>(llvm::APFloat::semanticsPrecision(ft.getFloatSemantics()))));
+  Value ms = makeReduce<ReduceMeanOp>(b, loc, makeBinary<MulOp>(b, loc, x, x), *dims, true);
+  Value inv = b.create<RsqrtOp>(loc, makeBinary<AddOp>(b, loc, ms, makeScalar(b, loc, ft, eps)));
+  Value y = makeBinary<MulOp>(b, loc, x, inv);
+  if (Value w = args.tensor("weight"))
+    y = makeBinary<MulOp>(b, loc, y, w);
+  return SmallVector<Value>{y};
+}
+
+/// group_norm / native_group_norm: x (N, C, *) viewed as (N, G, -1),
+/// normalized with the biased variance, then weight/bias per channel.
+/// native_group_norm also returns mean and rstd of shape (N, G).
+Results legalizeGroupNorm(OperatorArgs &args, OpBuilder &b) {
+  Location loc = args.getOp().getLoc();
+  Value x = args.tensor("input");
+  std::optional<int64_t> groups = args.has("num_groups") ? args.getInt("num_groups")
+                                                         : args.getInt("group");
+  if (!x || !groups || tensorType(x).getRank() < 2)
+    return args.getOp().emitError("group_norm expects an (N, C, ...) 'input' and the group count");
+  auto t = tensorType(x);
+  int64_t rank = t.getRank(), n = t.getShape()[0], c = t.getShape()[1], g = *groups;
+  for (int64_t i = 1; i < rank; ++i)
+    if (ShapedType::isDynamic(t.getShape()[i]))
+      return args.getOp().emitError("group_norm of symbolic channel/spatial sizes is not supported yet");
+  if (g < 1 || c % g != 0)
+    return args.getOp().emitError("group_norm: ") << c << " channels in " << g << " groups";
+  Type elt = t.getElementType();
+  int64_t per = 1;
+  for (int64_t i = 1; i < rank; ++i)
+    per *= t.getShape()[i];
+  Value grouped = makeReshape(b, loc, x, {n, g, per / g});
+  Value mean = makeReduce<ReduceMeanOp>(b, loc, grouped, {2}, true);
+  Value centered = makeBinary<SubOp>(b, loc, grouped, mean);
+  Value var = makeReduce<ReduceMeanOp>(b, loc, makeBinary<MulOp>(b, loc, centered, centered), {2}, true);
+  double eps = args.getFloat("eps").value_or(1e-5);
+  Value rstd = b.create<RsqrtOp>(loc, makeBinary<AddOp>(b, loc, var, makeScalar(b, loc, elt, eps)));
+  Value y = makeReshape(b, loc, makeBinary<MulOp>(b, loc, centered, rstd), t.getShape());
+  // weight/bias (C) broadcast as (C, 1, ..., 1) against (N, C, ...).
+  SmallVector<int64_t> affine{c};
+  affine.append(rank - 2, 1);
+  if (Value w = args.tensor("weight"))
+    y = makeBinary<MulOp>(b, loc, y, makeReshape(b, loc, w, affine));
+  if (Value bias = args.tensor("bias"))
+    y = makeBinary<AddOp>(b, loc, y, makeReshape(b, loc, bias, affine));
+  SmallVector<Value> results{y};
+  if (args.getOp().getNumResults() == 3) {
+    results.push_back(makeReshape(b, loc, mean, {n, g}));
+    results.push_back(makeReshape(b, loc, rstd, {n, g}));
+  }
   return results;
 }
 } // namespace
@@ -293,6 +496,17 @@ void tcc::graph::populateLinalgLikeLegalizers(LegalizerTable &t) {
   t["aten.mean.default"] = legalizeReduce<ReduceMeanOp>;
   t["aten.mean.dim"] = legalizeReduce<ReduceMeanOp>;
   t["aten.amax.default"] = legalizeReduce<ReduceMaxOp>;
+  t["aten.amin.default"] = legalizeAmin;
+  t["aten.argmax.default"] = [](OperatorArgs &a, OpBuilder &b) { return legalizeArgExtremum(a, b, true); };
+  t["aten.argmin.default"] = [](OperatorArgs &a, OpBuilder &b) { return legalizeArgExtremum(a, b, false); };
+  for (const char *v : {"var.correction", "var.dim", "var_mean.correction", "var_mean.dim"})
+    t[std::string("aten.") + v] = [](OperatorArgs &a, OpBuilder &b) { return legalizeVariance(a, b, false); };
+  for (const char *v : {"std.correction", "std.dim"})
+    t[std::string("aten.") + v] = [](OperatorArgs &a, OpBuilder &b) { return legalizeVariance(a, b, true); };
+  t["aten.baddbmm.default"] = legalizeBaddbmm;
+  t["aten.rms_norm.default"] = legalizeRmsNorm;
+  t["aten.group_norm.default"] = legalizeGroupNorm;
+  t["aten.native_group_norm.default"] = legalizeGroupNorm;
   t["aten.layer_norm.default"] = legalizeLayerNorm;
   t["aten.native_layer_norm.default"] = legalizeLayerNorm;
 }

@@ -215,6 +215,53 @@ Results legalizeSelect(OperatorArgs &args, OpBuilder &b) {
   Value s = makeSlice(b, loc, d->x, d->dim, index, index + 1, 1);
   return SmallVector<Value>{b.create<ReshapeOp>(loc, args.resultType(), s)};
 }
+/// unbind(x, dim) = select(x, dim, i) for every i.
+Results legalizeUnbind(OperatorArgs &args, OpBuilder &b) {
+  FailureOr<SlicedDim> d = slicedDim(args);
+  if (failed(d))
+    return failure();
+  if (static_cast<int64_t>(args.getOp().getNumResults()) != d->size)
+    return args.getOp().emitError("unbind of ") << d->size << " slices, the graph expects "
+                                                << args.getOp().getNumResults();
+  Location loc = args.getOp().getLoc();
+  SmallVector<Value> parts;
+  for (int64_t i = 0; i < d->size; ++i)
+    parts.push_back(b.create<ReshapeOp>(loc, args.resultType(i),
+                                        makeSlice(b, loc, d->x, d->dim, i, i + 1, 1)));
+  return parts;
+}
+
+/// pixel_shuffle(x, r): (*, C*r*r, H, W) -> (*, C, r, r, H, W) ->
+/// (*, C, H, r, W, r) -> (*, C, H*r, W*r); leading dims static but one.
+Results legalizePixelShuffle(OperatorArgs &args, OpBuilder &b) {
+  Location loc = args.getOp().getLoc();
+  Value x = args.tensor("self");
+  std::optional<int64_t> r = args.getInt("upscale_factor");
+  if (!x || !r || *r < 1 || cast<RankedTensorType>(x.getType()).getRank() < 3)
+    return args.getOp().emitError("pixel_shuffle expects a (*, C, H, W) 'self' and upscale_factor");
+  auto t = cast<RankedTensorType>(x.getType());
+  ArrayRef<int64_t> shape = t.getShape();
+  int64_t rank = t.getRank(), lead = rank - 3;
+  int64_t c = shape[lead], h = shape[lead + 1], w = shape[lead + 2];
+  if (ShapedType::isDynamic(c) || ShapedType::isDynamic(h) || ShapedType::isDynamic(w) ||
+      t.getNumDynamicDims() > 1 || c % (*r * *r) != 0)
+    return args.getOp().emitError("pixel_shuffle needs static C, H, W with C divisible by r*r");
+  SmallVector<int64_t> split(shape.take_front(lead));
+  split.append({c / (*r * *r), *r, *r, h, w});
+  Value v = makeReshape(b, loc, x, split);
+  SmallVector<int64_t> perm, permuted;
+  for (int64_t i = 0; i < lead; ++i)
+    perm.push_back(i);
+  for (int64_t i : {0, 3, 1, 4, 2})
+    perm.push_back(lead + i);
+  for (int64_t p : perm)
+    permuted.push_back(split[p]);
+  v = b.create<TransposeOp>(loc, RankedTensorType::get(permuted, t.getElementType()), v,
+                            b.getDenseI64ArrayAttr(perm));
+  SmallVector<int64_t> out(shape.take_front(lead));
+  out.append({c / (*r * *r), h * *r, w * *r});
+  return SmallVector<Value>{makeReshape(b, loc, v, out)};
+}
 /// stack(tensors, dim) = cat of each tensor with a size-1 dim inserted at dim.
 Results legalizeStack(OperatorArgs &args, OpBuilder &b) {
   SmallVector<Value> inputs = args.tensorList("tensors");
@@ -262,4 +309,6 @@ void tcc::graph::populateShapeLegalizers(LegalizerTable &t) {
   t["aten.split.Tensor"] = legalizeSplit;
   t["aten.split_with_sizes.default"] = legalizeSplit;
   t["aten.select.int"] = legalizeSelect;
+  t["aten.unbind.int"] = legalizeUnbind;
+  t["aten.pixel_shuffle.default"] = legalizePixelShuffle;
 }

@@ -42,10 +42,34 @@ struct ReducePattern : OpConversionPattern<SrcOp> {
     double initValue = kind == Kind::Max ? -std::numeric_limits<double>::infinity() : 0.0;
     Value init = tcc::makeFilled(rewriter, loc, keptType, sizes,
                                  tcc::floatAttr(rewriter, elt, initValue));
+    // Reduced dims followed by kept ones (sum over dim 1 of NCHW) are moved
+    // last first: the GPU mapping handles a reduction only as the innermost
+    // loops, not a serial loop between parallel ones.
+    Value src = x;
+    SmallVector<int64_t> rdims(dims);
+    int64_t rank = inT.getRank(), numKept = static_cast<int64_t>(kept.size());
+    bool trailing = llvm::all_of(dims, [&](int64_t d) { return d >= numKept; });
+    if (!trailing) {
+      SmallVector<int64_t> perm, permShape;
+      SmallVector<OpFoldResult> inSizes = tensor::getMixedSizes(rewriter, loc, x), permSizes;
+      for (int64_t i = 0; i < rank; ++i)
+        if (!llvm::is_contained(dims, i))
+          perm.push_back(i);
+      perm.append(dims.begin(), dims.end());
+      for (int64_t p : perm) {
+        permShape.push_back(inT.getShape()[p]);
+        permSizes.push_back(inSizes[p]);
+      }
+      Value empty = rewriter.create<tensor::EmptyOp>(loc, permSizes, elt);
+      src = rewriter.create<linalg::TransposeOp>(loc, x, empty, perm).getResult()[0];
+      rdims.clear();
+      for (int64_t i = numKept; i < rank; ++i)
+        rdims.push_back(i);
+    }
     Value reduced =
         rewriter
             .create<linalg::ReduceOp>(
-                loc, ValueRange{x}, ValueRange{init}, dims,
+                loc, ValueRange{src}, ValueRange{init}, rdims,
                 [&](OpBuilder &b, Location l, ValueRange a) {
                   Value r = kind == Kind::Max
                                 ? b.create<arith::MaximumFOp>(l, a[0], a[1]).getResult()
@@ -63,14 +87,14 @@ struct ReducePattern : OpConversionPattern<SrcOp> {
                                                rewriter.create<tensor::DimOp>(loc, x, d));
       Value countF = rewriter.create<arith::SIToFPOp>(
           loc, elt, rewriter.create<arith::IndexCastOp>(loc, rewriter.getI64Type(), count));
-      int64_t rank = keptType.getRank();
-      auto id = rewriter.getMultiDimIdentityMap(rank);
+      int64_t keptRank = keptType.getRank();
+      auto id = rewriter.getMultiDimIdentityMap(keptRank);
       Value empty = rewriter.create<tensor::EmptyOp>(loc, sizes, elt);
       reduced = rewriter
                     .create<linalg::GenericOp>(
                         loc, TypeRange{empty.getType()}, ValueRange{reduced}, ValueRange{empty},
                         ArrayRef<AffineMap>{id, id},
-                        SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),
+                        SmallVector<utils::IteratorType>(keptRank, utils::IteratorType::parallel),
                         [&](OpBuilder &b, Location l, ValueRange a) {
                           b.create<linalg::YieldOp>(
                               l, ValueRange{b.create<arith::DivFOp>(l, a[0], countF)});
@@ -83,7 +107,6 @@ struct ReducePattern : OpConversionPattern<SrcOp> {
       // Re-insert the reduced dims as size 1: expand each kept dim, attaching
       // the unit dims to a neighbour.
       SmallVector<ReassociationIndices> re;
-      int64_t rank = inT.getRank();
       if (keptType.getRank() == 0) {
         re.clear();
       } else {

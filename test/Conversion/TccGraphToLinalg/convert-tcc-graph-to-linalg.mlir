@@ -407,7 +407,11 @@ func.func @reduce_sum_keepdim(%x: tensor<4x18xf32>) -> tensor<4x1xf32> {
 // CHECK:         %[[E:.*]] = tensor.empty(%[[N]]) : tensor<?x5xf32>
 // CHECK:         %[[NEG_INF:.*]] = arith.constant 0xFF800000 : f32
 // CHECK:         %[[INIT:.*]] = linalg.fill ins(%[[NEG_INF]] : f32) outs(%[[E]] : tensor<?x5xf32>)
-// CHECK:         %[[RED:.*]] = linalg.reduce ins(%[[X]] : tensor<?x3x5xf32>) outs(%[[INIT]] : tensor<?x5xf32>) dimensions = [1]
+// A reduced dim before a kept one is moved last first (the GPU mapping
+// reduces only in the innermost loops).
+// CHECK:         %[[TE:.*]] = tensor.empty(%{{.*}}) : tensor<?x5x3xf32>
+// CHECK:         %[[T:.*]] = linalg.transpose ins(%[[X]] : tensor<?x3x5xf32>) outs(%[[TE]] : tensor<?x5x3xf32>) permutation = [0, 2, 1]
+// CHECK:         %[[RED:.*]] = linalg.reduce ins(%[[T]] : tensor<?x5x3xf32>) outs(%[[INIT]] : tensor<?x5xf32>) dimensions = [2]
 // CHECK:           arith.maximumf
 // CHECK-NOT:     tensor.expand_shape
 // CHECK:         return %[[RED]]
@@ -449,11 +453,13 @@ func.func @reduce_mean_keepdim(%x: tensor<?x8x4x4xf32>) -> tensor<?x8x1x1xf32> {
 
 // -----
 
-// Leading and trailing reduced dims both attach to the single kept dim.
+// Leading and trailing reduced dims both attach to the single kept dim
+// (reduced after moving the kept dim first).
 // CHECK-LABEL: func.func @reduce_sum_outer_keepdim
 // CHECK-SAME:    (%[[X:.*]]: tensor<3x?x5xf32>)
 // CHECK:         %[[N:.*]] = tensor.dim %[[X]], %{{.*}} : tensor<3x?x5xf32>
-// CHECK:         %[[RED:.*]] = linalg.reduce ins(%[[X]] : tensor<3x?x5xf32>) outs(%{{.*}} : tensor<?xf32>) dimensions = [0, 2]
+// CHECK:         %[[T:.*]] = linalg.transpose ins(%[[X]] : tensor<3x?x5xf32>) outs(%{{.*}} : tensor<?x3x5xf32>) permutation = [1, 0, 2]
+// CHECK:         %[[RED:.*]] = linalg.reduce ins(%[[T]] : tensor<?x3x5xf32>) outs(%{{.*}} : tensor<?xf32>) dimensions = [1, 2]
 // CHECK:         tensor.expand_shape %[[RED]] {{\[}}[0, 1, 2]] output_shape [1, %[[N]], 1] : tensor<?xf32> into tensor<1x?x1xf32>
 func.func @reduce_sum_outer_keepdim(%x: tensor<3x?x5xf32>) -> tensor<1x?x1xf32> {
   %0 = tcc_graph.reduce_sum %x {dims = array<i64: 0, 2>, keepdim = true} : (tensor<3x?x5xf32>) -> tensor<1x?x1xf32>

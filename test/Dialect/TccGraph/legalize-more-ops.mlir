@@ -1,0 +1,99 @@
+// RUN: tcc-opt %s -tcc-legalize-graph -split-input-file -verify-diagnostics | FileCheck %s
+
+// argmax: the first position of the maximum, as -max(-position where x is
+// maximal) in f32; argmin with dim=None flattens and negates x; amin = -amax(-x).
+// CHECK-LABEL: func @argmax
+// CHECK: %[[M:.*]] = tcc_graph.reduce_max %arg0 {dims = array<i64: 1>, keepdim = true}
+// CHECK: %[[EQ:.*]] = tcc_graph.compare %arg0, %[[M]] {predicate = "eq"}
+// CHECK: %[[P:.*]] = tcc_graph.iota {start = 0.000000e+00 : f64, step = -1.000000e+00 : f64} : tensor<5xf32>
+// CHECK: %[[PR:.*]] = tcc_graph.reshape %[[P]] : (tensor<5xf32>) -> tensor<1x5xf32>
+// CHECK: %[[FAR:.*]] = tcc_graph.constant dense<-5.000000e+00> : tensor<f32>
+// CHECK: %[[S:.*]] = tcc_graph.select %[[EQ]], %[[PR]], %[[FAR]]
+// CHECK: %[[R:.*]] = tcc_graph.reduce_max %[[S]] {dims = array<i64: 1>, keepdim = true}
+// CHECK: %[[N:.*]] = tcc_graph.neg %[[R]]
+// CHECK: tcc_graph.cast %[[N]] : (tensor<3x1xf32>) -> tensor<3x1xi64>
+// CHECK: %[[F:.*]] = tcc_graph.reshape %arg0 : (tensor<3x5xf32>) -> tensor<15xf32>
+// CHECK: tcc_graph.neg %[[F]]
+// CHECK: tcc_graph.cast %{{.*}} : (tensor<f32>) -> tensor<i64>
+// CHECK: %[[NX:.*]] = tcc_graph.neg %arg0
+// CHECK: %[[MX:.*]] = tcc_graph.reduce_max %[[NX]] {dims = array<i64: 1>, keepdim = false}
+// CHECK: tcc_graph.neg %[[MX]] : tensor<3xf32>
+// CHECK-NOT: tcc_graph.operator
+func.func @argmax(%x: tensor<3x5xf32>) -> (tensor<3x1xi64>, tensor<i64>, tensor<3xf32>) {
+  %0 = tcc_graph.operator "torch.ops.aten.argmax.default"(%x) {operand_names = ["self"], args = {dim = 1 : i64, keepdim = true}} : (tensor<3x5xf32>) -> tensor<3x1xi64>
+  %1 = tcc_graph.operator "torch.ops.aten.argmin.default"(%x) {operand_names = ["self"], args = {keepdim = false}} : (tensor<3x5xf32>) -> tensor<i64>
+  %2 = tcc_graph.operator "torch.ops.aten.amin.default"(%x) {operand_names = ["self"], args = {dim = array<i64: -1>, keepdim = false}} : (tensor<3x5xf32>) -> tensor<3xf32>
+  return %0, %1, %2 : tensor<3x1xi64>, tensor<i64>, tensor<3xf32>
+}
+
+// -----
+
+// var = sum((x - mean)^2) / (N - correction); std = sqrt(var); var_mean
+// also returns the mean (correction=None is 1).
+// CHECK-LABEL: func @var_std
+// CHECK: tcc_graph.reduce_sum %{{.*}} {dims = array<i64: 1>, keepdim = false}
+// CHECK: tcc_graph.constant dense<5.000000e+00> : tensor<f32>
+// CHECK: tcc_graph.reduce_sum %{{.*}} {dims = array<i64: 1>, keepdim = true}
+// CHECK: tcc_graph.constant dense<4.000000e+00> : tensor<f32>
+// CHECK: tcc_graph.sqrt %{{.*}} : tensor<3x1xf32>
+// CHECK: %[[MEAN:.*]] = tcc_graph.reduce_mean %arg0 {dims = array<i64: 1>, keepdim = true}
+// CHECK: tcc_graph.constant dense<4.000000e+00> : tensor<f32>
+// CHECK: %[[VAR:.*]] = tcc_graph.div
+// CHECK: %[[M:.*]] = tcc_graph.reshape %[[MEAN]] : (tensor<3x1xf32>) -> tensor<3xf32>
+// CHECK: return %{{.*}}, %{{.*}}, %[[VAR]], %[[M]]
+func.func @var_std(%x: tensor<3x5xf32>) -> (tensor<3xf32>, tensor<3x1xf32>, tensor<3xf32>, tensor<3xf32>) {
+  %0 = tcc_graph.operator "torch.ops.aten.var.correction"(%x) {operand_names = ["self"], args = {dim = array<i64: 1>, correction = 0 : i64, keepdim = false}} : (tensor<3x5xf32>) -> tensor<3xf32>
+  %1 = tcc_graph.operator "torch.ops.aten.std.dim"(%x) {operand_names = ["self"], args = {dim = array<i64: 1>, unbiased = true, keepdim = true}} : (tensor<3x5xf32>) -> tensor<3x1xf32>
+  %2:2 = tcc_graph.operator "torch.ops.aten.var_mean.correction"(%x) {operand_names = ["self"], args = {dim = array<i64: 1>, keepdim = false}} : (tensor<3x5xf32>) -> (tensor<3xf32>, tensor<3xf32>)
+  return %0, %1, %2#0, %2#1 : tensor<3xf32>, tensor<3x1xf32>, tensor<3xf32>, tensor<3xf32>
+}
+
+// -----
+
+// unbind: one slice + reshape per index; baddbmm = beta * self + alpha * bmm.
+// CHECK-LABEL: func @unbind_baddbmm
+// CHECK: tcc_graph.slice %arg0 {dim = 0 : i64, end = 1 : i64, start = 0 : i64, step = 1 : i64}
+// CHECK: tcc_graph.slice %arg0 {dim = 0 : i64, end = 2 : i64, start = 1 : i64, step = 1 : i64}
+// CHECK: %[[MM:.*]] = tcc_graph.matmul %arg2, %arg3
+// CHECK: %[[A:.*]] = tcc_graph.mul %[[MM]], %{{.*}}
+// CHECK: %[[B:.*]] = tcc_graph.mul %arg1, %{{.*}}
+// CHECK: tcc_graph.add %[[B]], %[[A]]
+func.func @unbind_baddbmm(%x: tensor<2x3xf32>, %s: tensor<2x4x6xf32>, %a: tensor<2x4x5xf32>, %b: tensor<2x5x6xf32>) -> (tensor<3xf32>, tensor<3xf32>, tensor<2x4x6xf32>) {
+  %0:2 = tcc_graph.operator "torch.ops.aten.unbind.int"(%x) {operand_names = ["self"], args = {dim = 0 : i64}} : (tensor<2x3xf32>) -> (tensor<3xf32>, tensor<3xf32>)
+  %1 = tcc_graph.operator "torch.ops.aten.baddbmm.default"(%s, %a, %b) {operand_names = ["self", "batch1", "batch2"], args = {beta = 0.5 : f64, alpha = 2.0 : f64}} : (tensor<2x4x6xf32>, tensor<2x4x5xf32>, tensor<2x5x6xf32>) -> tensor<2x4x6xf32>
+  return %0#0, %0#1, %1 : tensor<3xf32>, tensor<3xf32>, tensor<2x4x6xf32>
+}
+
+// -----
+
+// rms_norm with eps=None uses f32's epsilon; native_group_norm views the
+// input as (N, G, -1), applies weight/bias per channel and returns mean/rstd.
+// CHECK-LABEL: func @norms
+// CHECK: tcc_graph.reduce_mean %{{.*}} {dims = array<i64: 2>, keepdim = true} : (tensor<2x4x3xf32>) -> tensor<2x4x1xf32>
+// CHECK: tcc_graph.constant dense<1.1920929E-7> : tensor<f32>
+// CHECK: tcc_graph.rsqrt
+// CHECK: tcc_graph.mul %{{.*}}, %arg1
+// CHECK: %[[G:.*]] = tcc_graph.reshape %arg0 : (tensor<2x4x3xf32>) -> tensor<2x2x6xf32>
+// CHECK: %[[MEAN:.*]] = tcc_graph.reduce_mean %[[G]] {dims = array<i64: 2>, keepdim = true}
+// CHECK: %[[RSTD:.*]] = tcc_graph.rsqrt
+// CHECK: tcc_graph.reshape %arg2 : (tensor<4xf32>) -> tensor<4x1xf32>
+// CHECK: tcc_graph.reshape %arg3 : (tensor<4xf32>) -> tensor<4x1xf32>
+// CHECK: tcc_graph.reshape %[[MEAN]] : (tensor<2x2x1xf32>) -> tensor<2x2xf32>
+// CHECK: tcc_graph.reshape %[[RSTD]] : (tensor<2x2x1xf32>) -> tensor<2x2xf32>
+func.func @norms(%x: tensor<2x4x3xf32>, %w: tensor<3xf32>, %gw: tensor<4xf32>, %gb: tensor<4xf32>) -> (tensor<2x4x3xf32>, tensor<2x4x3xf32>, tensor<2x2xf32>, tensor<2x2xf32>) {
+  %0 = tcc_graph.operator "torch.ops.aten.rms_norm.default"(%x, %w) {operand_names = ["input", "weight"], args = {normalized_shape = array<i64: 3>}} : (tensor<2x4x3xf32>, tensor<3xf32>) -> tensor<2x4x3xf32>
+  %1:3 = tcc_graph.operator "torch.ops.aten.native_group_norm.default"(%x, %gw, %gb) {operand_names = ["input", "weight", "bias"], args = {N = 2 : i64, C = 4 : i64, HxW = 3 : i64, group = 2 : i64, eps = 1.0e-5 : f64}} : (tensor<2x4x3xf32>, tensor<4xf32>, tensor<4xf32>) -> (tensor<2x4x3xf32>, tensor<2x2xf32>, tensor<2x2xf32>)
+  return %0, %1#0, %1#1, %1#2 : tensor<2x4x3xf32>, tensor<2x4x3xf32>, tensor<2x2xf32>, tensor<2x2xf32>
+}
+
+// -----
+
+// pixel_shuffle: (N, C*r*r, H, W) -> (N, C, r, r, H, W) -> (N, C, H, r, W, r).
+// CHECK-LABEL: func @pixel_shuffle
+// CHECK: tcc_graph.reshape %arg0 : (tensor<1x8x2x3xf32>) -> tensor<1x2x2x2x2x3xf32>
+// CHECK: tcc_graph.transpose %{{.*}} {permutation = array<i64: 0, 1, 4, 2, 5, 3>}
+// CHECK: tcc_graph.reshape %{{.*}} : (tensor<1x2x2x2x3x2xf32>) -> tensor<1x2x4x6xf32>
+func.func @pixel_shuffle(%x: tensor<1x8x2x3xf32>) -> tensor<1x2x4x6xf32> {
+  %0 = tcc_graph.operator "torch.ops.aten.pixel_shuffle.default"(%x) {operand_names = ["self"], args = {upscale_factor = 2 : i64}} : (tensor<1x8x2x3xf32>) -> tensor<1x2x4x6xf32>
+  return %0 : tensor<1x2x4x6xf32>
+}
