@@ -9,6 +9,7 @@ On the GPU machine (torch installed, no tcc needed):
 Error measure: max|out - ref| / max|ref| (fp32 tolerance 1e-5).
 """
 import argparse
+import re
 import glob
 import os
 import subprocess
@@ -30,12 +31,16 @@ def artifact(outdir, sample):
 def cases(sample):
     """(inputs, expected) file lists: the default case and any batch variants."""
     d = os.path.join(ROOT, "samples", sample)
-    out = [(sorted(glob.glob(f"{d}/input_[0-9]*.npy")), sorted(glob.glob(f"{d}/expected_[0-9]*.npy")))]
-    short = sorted(glob.glob(f"{d}/input_[0-9]*_short.npy"))
+    def numbered(pattern):  # input_2 before input_10
+        return sorted(glob.glob(pattern), key=lambda f: [int(t) if t.isdigit() else t for t in
+                                                         re.split(r"(\d+)", os.path.basename(f))])
+
+    out = [(numbered(f"{d}/input_[0-9]*.npy"), numbered(f"{d}/expected_[0-9]*.npy"))]
+    short = numbered(f"{d}/input_[0-9]*_short.npy")
     if short:  # the zoo's dynamic models at a second sequence length
         out[0] = ([f for f in out[0][0] if f not in short],
                   [f for f in out[0][1] if not f.endswith("_short.npy")])
-        out.append((short, sorted(glob.glob(f"{d}/expected_[0-9]*_short.npy"))))
+        out.append((short, numbered(f"{d}/expected_[0-9]*_short.npy")))
     for b in sorted(glob.glob(f"{d}/input_b*.npy")):
         tag = os.path.basename(b)[len("input_"):]
         out.append(([b], [os.path.join(d, "expected_" + tag)]))
