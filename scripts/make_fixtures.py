@@ -208,6 +208,10 @@ def main():
     write_case(args.out, "more_ops", MoreOps(),
                [x, torch.randn(3, 4, 5), torch.randn(3, 5, 6), torch.randn(3, 4, 6)])
 
+    torch.manual_seed(46)
+    write_case(args.out, "conv1d", Conv1dStack(), [torch.randn(2, 4, 37)],
+               dynamic_shapes=({0: torch.export.Dim("batch", min=1, max=64)},))
+
 
 class MoreOps(nn.Module):
     """amin, argmax/argmin (ties, keepdim, flattened), var/std/var_mean
@@ -311,6 +315,19 @@ class WriteThroughSelect(nn.Module):
         m = x.new_zeros(4, 4)
         m[1] = 5.0
         return x + m
+
+
+class Conv1dStack(nn.Module):
+    """conv1d: plain, strided + padded, dilated, grouped (depthwise)."""
+
+    def __init__(self):
+        super().__init__()
+        self.a = nn.Conv1d(4, 8, 3)
+        self.b = nn.Conv1d(8, 8, 5, stride=2, padding=2)
+        self.c = nn.Conv1d(8, 8, 3, dilation=2, padding=2, groups=8, bias=False)
+
+    def forward(self, x):
+        return self.c(F.relu(self.b(F.relu(self.a(x)))))
 
 
 def write_grad_mode_case(out):

@@ -101,6 +101,29 @@ SmallVector<int64_t> pair(std::optional<SmallVector<int64_t>> v, int64_t dflt) {
   return *v;
 }
 
+/// conv1d as conv2d over a height of 1: [N, C, L] -> [N, C, 1, L], the weight
+/// [O, C/g, K] -> [O, C/g, 1, K], and the result back to [N, O, L'].
+Results legalizeConv1d(OperatorArgs &args, OpBuilder &b, Value x, Value w, Value bias) {
+  Location loc = args.getOp().getLoc();
+  auto xt = tensorType(x), wt = tensorType(w);
+  RankedTensorType out = args.resultType();
+  if (wt.getRank() != 3 || out.getRank() != 3)
+    return args.getOp().emitError("conv1d expects a rank-3 weight and result");
+  auto one = [&](StringRef name, int64_t fallback) -> int64_t {
+    std::optional<SmallVector<int64_t>> v = args.getInts(name);
+    return v && !v->empty() ? (*v)[0] : fallback;
+  };
+  auto with1 = [](ArrayRef<int64_t> s) { return SmallVector<int64_t>{s[0], s[1], 1, s[2]}; };
+  Value x4 = makeReshape(b, loc, x, with1(xt.getShape()));
+  Value w4 = makeReshape(b, loc, w, with1(wt.getShape()));
+  auto conv = b.create<Conv2dOp>(
+      loc, RankedTensorType::get(with1(out.getShape()), out.getElementType()), x4, w4, bias,
+      b.getDenseI64ArrayAttr({1, one("stride", 1)}), b.getDenseI64ArrayAttr({0, one("padding", 0)}),
+      b.getDenseI64ArrayAttr({1, one("dilation", 1)}),
+      b.getI64IntegerAttr(args.getInt("groups").value_or(1)));
+  return SmallVector<Value>{makeReshape(b, loc, conv, out.getShape())};
+}
+
 Results legalizeConv(OperatorArgs &args, OpBuilder &b) {
   Location loc = args.getOp().getLoc();
   Value x = args.tensor("input"), w = args.tensor("weight"), bias = args.tensor("bias");
@@ -111,8 +134,10 @@ Results legalizeConv(OperatorArgs &args, OpBuilder &b) {
     return args.getOp().emitError("string padding ('same'/'valid') is not supported yet");
   if (args.getBool("transposed").value_or(false))
     return args.getOp().emitError("transposed convolution is not supported yet");
+  if (tensorType(x).getRank() == 3)
+    return legalizeConv1d(args, b, x, w, bias);
   if (tensorType(x).getRank() != 4)
-    return args.getOp().emitError("only 2-D convolution (NCHW) is supported yet");
+    return args.getOp().emitError("only 1-D (NCL) and 2-D (NCHW) convolution is supported yet");
   auto conv = b.create<Conv2dOp>(
       loc, args.resultType(), x, w, bias,
       b.getDenseI64ArrayAttr(pair(args.getInts("stride"), 1)),
@@ -481,6 +506,7 @@ void tcc::graph::populateLinalgLikeLegalizers(LegalizerTable &t) {
   t["aten.bmm.default"] = [](OperatorArgs &a, OpBuilder &b) { return matmulLike(a, b, "self", "mat2"); };
   t["aten.matmul.default"] = [](OperatorArgs &a, OpBuilder &b) { return matmulLike(a, b, "self", "other"); };
   t["aten.conv2d.default"] = legalizeConv;
+  t["aten.conv1d.default"] = legalizeConv;
   t["aten.convolution.default"] = legalizeConv;
   t["aten.batch_norm.default"] = legalizeBatchNorm;
   t["aten._native_batch_norm_legit_no_training.default"] = legalizeBatchNorm;
