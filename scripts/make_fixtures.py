@@ -212,6 +212,9 @@ def main():
     write_case(args.out, "conv1d", Conv1dStack(), [torch.randn(2, 4, 37)],
                dynamic_shapes=({0: torch.export.Dim("batch", min=1, max=64)},))
 
+    torch.manual_seed(47)
+    write_case(args.out, "upsample_nearest", UpsampleNearest(), [torch.randn(2, 3, 4, 5)])
+
 
 class MoreOps(nn.Module):
     """amin, argmax/argmin (ties, keepdim, flattened), var/std/var_mean
@@ -328,6 +331,15 @@ class Conv1dStack(nn.Module):
 
     def forward(self, x):
         return self.c(F.relu(self.b(F.relu(self.a(x)))))
+
+
+class UpsampleNearest(nn.Module):
+    """interpolate(mode="nearest"): by a scale factor, and to sizes that do not divide."""
+
+    def forward(self, x):
+        up = F.interpolate(x, scale_factor=2, mode="nearest")
+        return up, F.interpolate(x, size=(5, 7), mode="nearest"), F.interpolate(
+            up, size=(11, 13), mode="nearest")
 
 
 def write_grad_mode_case(out):

@@ -234,7 +234,50 @@ Results legalizeAsStrided(OperatorArgs &args, OpBuilder &b) {
 }
 } // namespace
 
+/// interpolate(mode="nearest") on NCHW: along H and W, output index i reads
+/// input index min(floor(i * scale), in - 1) with scale = 1 / scale_factor
+/// (or in / out), computed in f32 as PyTorch's nearest_idx does; each dim is
+/// one take.
+Results legalizeUpsampleNearest(OperatorArgs &args, OpBuilder &b) {
+  Location loc = args.getOp().getLoc();
+  FailureOr<Value> x = requiredTensor(args, "input");
+  if (failed(x))
+    return failure();
+  auto xt = cast<RankedTensorType>(x->getType());
+  RankedTensorType out = args.resultType();
+  if (xt.getRank() != 4 || out.getRank() != 4)
+    return args.getOp().emitError("operator '") << operatorName(args) << "': expects NCHW";
+  std::optional<SmallVector<double>> factors;
+  if (auto f = dyn_cast_or_null<DenseF64ArrayAttr>(
+          args.getOp().getArgs().get("scale_factors")))
+    factors = SmallVector<double>(f.asArrayRef());
+  Value y = *x;
+  for (int64_t d : {2, 3}) {
+    int64_t in = xt.getShape()[d], n = out.getShape()[d];
+    if (ShapedType::isDynamic(in) || ShapedType::isDynamic(n))
+      return args.getOp().emitError("operator '")
+             << operatorName(args) << "': symbolic spatial sizes are not supported yet";
+    if (in == n)
+      continue;
+    float scale = factors && factors->size() == 2 ? float(1.0 / (*factors)[d - 2])
+                                                  : float(in) / float(n);
+    Type f32 = b.getF32Type();
+    Value pos = b.create<IotaOp>(loc, RankedTensorType::get({n}, f32), b.getF64FloatAttr(0),
+                                 b.getF64FloatAttr(1));
+    Value src = makeCast(b, loc, makeBinary<MulOp>(b, loc, pos, makeScalar(b, loc, f32, scale)),
+                         b.getI64Type());  // truncation is floor: src >= 0
+    src = makeBinary<MinimumOp>(b, loc, src, makeScalar(b, loc, b.getI64Type(), in - 1));
+    SmallVector<int64_t> shape(cast<RankedTensorType>(y.getType()).getShape());
+    shape[d] = n;
+    y = b.create<TakeOp>(loc, RankedTensorType::get(shape, xt.getElementType()), y, src,
+                         b.getI64IntegerAttr(d));
+  }
+  return SmallVector<Value>{y};
+}
+
 void tcc::graph::populateIndexingLegalizers(LegalizerTable &t) {
+  t["aten.upsample_nearest2d.vec"] = legalizeUpsampleNearest;
+  t["aten.upsample_nearest2d.default"] = legalizeUpsampleNearest;
   t["aten.expand.default"] = legalizeExpand;
   t["aten.expand_as.default"] = legalizeExpand;
   t["aten.embedding.default"] = legalizeEmbedding;
