@@ -215,6 +215,10 @@ def main():
     torch.manual_seed(47)
     write_case(args.out, "upsample_nearest", UpsampleNearest(), [torch.randn(2, 3, 4, 5)])
 
+    torch.manual_seed(48)
+    write_case(args.out, "einsum", Einsums(), [torch.randn(2, 3, 4), torch.randn(2, 4, 5),
+                                               torch.randn(2, 3, 6, 8), torch.randn(2, 3, 7, 8)])
+
 
 class MoreOps(nn.Module):
     """amin, argmax/argmin (ties, keepdim, flattened), var/std/var_mean
@@ -331,6 +335,17 @@ class Conv1dStack(nn.Module):
 
     def forward(self, x):
         return self.c(F.relu(self.b(F.relu(self.a(x)))))
+
+
+class Einsums(nn.Module):
+    """Two-operand einsums: batched matmul, attention scores, a permuted
+    output, and batch dims that are not leading."""
+
+    def forward(self, a, b, q, k):
+        return (torch.einsum("bij,bjk->bik", a, b), torch.einsum("bhqd,bhkd->bhqk", q, k),
+                torch.einsum("bij,bjk->kbi", a, b), torch.einsum("qbhd,kbhd->bhqk",
+                                                                   q.permute(2, 0, 1, 3),
+                                                                   k.permute(2, 0, 1, 3)))
 
 
 class UpsampleNearest(nn.Module):

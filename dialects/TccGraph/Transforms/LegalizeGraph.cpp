@@ -182,6 +182,7 @@ struct LegalizeGraphPass
     populateLogicLegalizers(table);
     populateCreationLegalizers(table);
     populateAttentionLegalizers(table);
+    populateEinsumLegalizers(table);
     populateIndexingLegalizers(table);
     populateRearrangeLegalizers(table);
 

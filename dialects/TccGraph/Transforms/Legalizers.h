@@ -49,6 +49,7 @@ void populateShapeLegalizers(LegalizerTable &table);
 void populateLogicLegalizers(LegalizerTable &table);
 void populateCreationLegalizers(LegalizerTable &table);
 void populateAttentionLegalizers(LegalizerTable &table);
+void populateEinsumLegalizers(LegalizerTable &table);
 void populateIndexingLegalizers(LegalizerTable &table);
 void populateRearrangeLegalizers(LegalizerTable &table);
 
