@@ -219,6 +219,9 @@ def main():
     write_case(args.out, "einsum", Einsums(), [torch.randn(2, 3, 4), torch.randn(2, 4, 5),
                                                torch.randn(2, 3, 6, 8), torch.randn(2, 3, 7, 8)])
 
+    torch.manual_seed(49)
+    write_case(args.out, "upsample_bilinear", UpsampleBilinear(), [torch.randn(2, 3, 4, 5)])
+
 
 class MoreOps(nn.Module):
     """amin, argmax/argmin (ties, keepdim, flattened), var/std/var_mean
@@ -346,6 +349,16 @@ class Einsums(nn.Module):
                 torch.einsum("bij,bjk->kbi", a, b), torch.einsum("qbhd,kbhd->bhqk",
                                                                    q.permute(2, 0, 1, 3),
                                                                    k.permute(2, 0, 1, 3)))
+
+
+class UpsampleBilinear(nn.Module):
+    """interpolate(mode="bilinear"): scale factor, sizes, align_corners, downsampling."""
+
+    def forward(self, x):
+        return (F.interpolate(x, scale_factor=2, mode="bilinear", align_corners=False),
+                F.interpolate(x, size=(7, 9), mode="bilinear", align_corners=False),
+                F.interpolate(x, size=(7, 9), mode="bilinear", align_corners=True),
+                F.interpolate(x, size=(3, 2), mode="bilinear", align_corners=False))
 
 
 class UpsampleNearest(nn.Module):

@@ -234,48 +234,118 @@ Results legalizeAsStrided(OperatorArgs &args, OpBuilder &b) {
 }
 } // namespace
 
+/// What both interpolate modes read: the NCHW input, the result type, and
+/// the scale factors when given instead of a size.
+struct Interpolation {
+  Value x;
+  RankedTensorType in, out;
+  std::optional<SmallVector<double>> factors;
+
+  /// 1 / factor when a factor was given, else in / out: PyTorch's scale.
+  float scale(int64_t d) const {
+    return factors && factors->size() == 2 ? float(1.0 / (*factors)[d - 2])
+                                           : float(in.getShape()[d]) / float(out.getShape()[d]);
+  }
+};
+
+FailureOr<Interpolation> interpolation(OperatorArgs &args) {
+  FailureOr<Value> x = requiredTensor(args, "input");
+  if (failed(x))
+    return failure();
+  Interpolation r{*x, cast<RankedTensorType>(x->getType()), args.resultType(), std::nullopt};
+  if (r.in.getRank() != 4 || r.out.getRank() != 4 || !r.in.getElementType().isF32())
+    return args.getOp().emitError("operator '") << operatorName(args)
+                                                << "': expects an f32 NCHW tensor";
+  for (int64_t d : {2, 3})
+    if (ShapedType::isDynamic(r.in.getShape()[d]) || ShapedType::isDynamic(r.out.getShape()[d]))
+      return args.getOp().emitError("operator '")
+             << operatorName(args) << "': symbolic spatial sizes are not supported yet";
+  if (auto f = dyn_cast_or_null<DenseF64ArrayAttr>(args.getOp().getArgs().get("scale_factors")))
+    r.factors = SmallVector<double>(f.asArrayRef());
+  return r;
+}
+
 /// interpolate(mode="nearest") on NCHW: along H and W, output index i reads
 /// input index min(floor(i * scale), in - 1) with scale = 1 / scale_factor
 /// (or in / out), computed in f32 as PyTorch's nearest_idx does; each dim is
 /// one take.
 Results legalizeUpsampleNearest(OperatorArgs &args, OpBuilder &b) {
   Location loc = args.getOp().getLoc();
-  FailureOr<Value> x = requiredTensor(args, "input");
-  if (failed(x))
+  FailureOr<Interpolation> ip = interpolation(args);
+  if (failed(ip))
     return failure();
-  auto xt = cast<RankedTensorType>(x->getType());
-  RankedTensorType out = args.resultType();
-  if (xt.getRank() != 4 || out.getRank() != 4)
-    return args.getOp().emitError("operator '") << operatorName(args) << "': expects NCHW";
-  std::optional<SmallVector<double>> factors;
-  if (auto f = dyn_cast_or_null<DenseF64ArrayAttr>(
-          args.getOp().getArgs().get("scale_factors")))
-    factors = SmallVector<double>(f.asArrayRef());
-  Value y = *x;
+  Value y = ip->x;
   for (int64_t d : {2, 3}) {
-    int64_t in = xt.getShape()[d], n = out.getShape()[d];
-    if (ShapedType::isDynamic(in) || ShapedType::isDynamic(n))
-      return args.getOp().emitError("operator '")
-             << operatorName(args) << "': symbolic spatial sizes are not supported yet";
+    int64_t in = ip->in.getShape()[d], n = ip->out.getShape()[d];
     if (in == n)
       continue;
-    float scale = factors && factors->size() == 2 ? float(1.0 / (*factors)[d - 2])
-                                                  : float(in) / float(n);
     Type f32 = b.getF32Type();
     Value pos = b.create<IotaOp>(loc, RankedTensorType::get({n}, f32), b.getF64FloatAttr(0),
                                  b.getF64FloatAttr(1));
-    Value src = makeCast(b, loc, makeBinary<MulOp>(b, loc, pos, makeScalar(b, loc, f32, scale)),
+    Value src = makeCast(b, loc, makeBinary<MulOp>(b, loc, pos, makeScalar(b, loc, f32, ip->scale(d))),
                          b.getI64Type());  // truncation is floor: src >= 0
     src = makeBinary<MinimumOp>(b, loc, src, makeScalar(b, loc, b.getI64Type(), in - 1));
     SmallVector<int64_t> shape(cast<RankedTensorType>(y.getType()).getShape());
     shape[d] = n;
-    y = b.create<TakeOp>(loc, RankedTensorType::get(shape, xt.getElementType()), y, src,
+    y = b.create<TakeOp>(loc, RankedTensorType::get(shape, f32), y, src,
                          b.getI64IntegerAttr(d));
   }
   return SmallVector<Value>{y};
 }
 
+/// interpolate(mode="bilinear") on NCHW, one spatial dim at a time: output i
+/// reads src = (i + 0.5) * scale - 0.5 (clamped at 0), or i * (in - 1) /
+/// (out - 1) with align_corners, in f32 as PyTorch's
+/// area_pixel_compute_source_index; the result is the lerp of the two takes
+/// at floor(src) and the next index.
+Results legalizeUpsampleBilinear(OperatorArgs &args, OpBuilder &b) {
+  Location loc = args.getOp().getLoc();
+  FailureOr<Interpolation> ip = interpolation(args);
+  if (failed(ip))
+    return failure();
+  Type f32 = b.getF32Type(), i64 = b.getI64Type(), elt = f32;
+  bool alignCorners = args.getBool("align_corners").value_or(false);
+  Value y = ip->x;
+  for (int64_t d : {2, 3}) {
+    int64_t in = ip->in.getShape()[d], n = ip->out.getShape()[d];
+    float scale = alignCorners ? (n > 1 ? float(in - 1) / float(n - 1) : 0.0f) : ip->scale(d);
+    Value pos = b.create<IotaOp>(loc, RankedTensorType::get({n}, f32), b.getF64FloatAttr(0),
+                                 b.getF64FloatAttr(1));
+    auto c = [&](double v) { return makeScalar(b, loc, f32, v); };
+    Value src = alignCorners
+                    ? makeBinary<MulOp>(b, loc, pos, c(scale))
+                    : makeBinary<MaximumOp>(
+                          b, loc,
+                          makeBinary<SubOp>(b, loc,
+                                            makeBinary<MulOp>(b, loc,
+                                                              makeBinary<AddOp>(b, loc, pos, c(0.5)),
+                                                              c(scale)),
+                                            c(0.5)),
+                          c(0.0));
+    Value i0 = makeCast(b, loc, src, i64);  // floor: src >= 0
+    i0 = makeBinary<MinimumOp>(b, loc, i0, makeScalar(b, loc, i64, in - 1));
+    Value i1 = makeBinary<MinimumOp>(b, loc, makeBinary<AddOp>(b, loc, i0, makeScalar(b, loc, i64, 1)),
+                                     makeScalar(b, loc, i64, in - 1));
+    Value w1 = makeBinary<SubOp>(b, loc, src, makeCast(b, loc, i0, f32));
+    SmallVector<int64_t> shape(cast<RankedTensorType>(y.getType()).getShape());
+    shape[d] = n;
+    auto type = RankedTensorType::get(shape, elt);
+    // The weights along dim d broadcast against [N, C, H', W'].
+    SmallVector<int64_t> wshape(4, 1);
+    wshape[d] = n;
+    w1 = makeReshape(b, loc, w1, wshape);
+    Value w0 = makeBinary<SubOp>(b, loc, c(1.0), w1);
+    Value lo = b.create<TakeOp>(loc, type, y, i0, b.getI64IntegerAttr(d));
+    Value hi = b.create<TakeOp>(loc, type, y, i1, b.getI64IntegerAttr(d));
+    y = makeBinary<AddOp>(b, loc, makeBinary<MulOp>(b, loc, lo, w0),
+                          makeBinary<MulOp>(b, loc, hi, w1));
+  }
+  return SmallVector<Value>{y};
+}
+
 void tcc::graph::populateIndexingLegalizers(LegalizerTable &t) {
+  t["aten.upsample_bilinear2d.vec"] = legalizeUpsampleBilinear;
+  t["aten.upsample_bilinear2d.default"] = legalizeUpsampleBilinear;
   t["aten.upsample_nearest2d.vec"] = legalizeUpsampleNearest;
   t["aten.upsample_nearest2d.default"] = legalizeUpsampleNearest;
   t["aten.expand.default"] = legalizeExpand;
