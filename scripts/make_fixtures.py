@@ -222,6 +222,9 @@ def main():
     torch.manual_seed(49)
     write_case(args.out, "upsample_bilinear", UpsampleBilinear(), [torch.randn(2, 3, 4, 5)])
 
+    torch.manual_seed(50)
+    write_case(args.out, "conv_transpose", ConvTransposeStack(), [torch.randn(2, 4, 5, 6)])
+
 
 class MoreOps(nn.Module):
     """amin, argmax/argmin (ties, keepdim, flattened), var/std/var_mean
@@ -359,6 +362,19 @@ class UpsampleBilinear(nn.Module):
                 F.interpolate(x, size=(7, 9), mode="bilinear", align_corners=False),
                 F.interpolate(x, size=(7, 9), mode="bilinear", align_corners=True),
                 F.interpolate(x, size=(3, 2), mode="bilinear", align_corners=False))
+
+
+class ConvTransposeStack(nn.Module):
+    """conv_transpose2d: strided with output_padding, dilated, grouped, no bias."""
+
+    def __init__(self):
+        super().__init__()
+        self.a = nn.ConvTranspose2d(4, 6, 3, stride=2, padding=1, output_padding=1)
+        self.b = nn.ConvTranspose2d(6, 4, 3, dilation=2, padding=2, groups=2, bias=False)
+        self.c = nn.ConvTranspose2d(4, 3, (2, 3), stride=(2, 1))
+
+    def forward(self, x):
+        return self.c(F.relu(self.b(F.relu(self.a(x)))))
 
 
 class UpsampleNearest(nn.Module):

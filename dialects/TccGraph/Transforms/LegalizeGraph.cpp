@@ -183,6 +183,7 @@ struct LegalizeGraphPass
     populateCreationLegalizers(table);
     populateAttentionLegalizers(table);
     populateEinsumLegalizers(table);
+    populateConvTransposeLegalizers(table);
     populateIndexingLegalizers(table);
     populateRearrangeLegalizers(table);
 

@@ -133,7 +133,7 @@ Results legalizeConv(OperatorArgs &args, OpBuilder &b) {
       !args.getInts("padding"))
     return args.getOp().emitError("string padding ('same'/'valid') is not supported yet");
   if (args.getBool("transposed").value_or(false))
-    return args.getOp().emitError("transposed convolution is not supported yet");
+    return legalizeTransposedConvolution(args, b);
   if (tensorType(x).getRank() == 3)
     return legalizeConv1d(args, b, x, w, bias);
   if (tensorType(x).getRank() != 4)

@@ -50,6 +50,10 @@ void populateLogicLegalizers(LegalizerTable &table);
 void populateCreationLegalizers(LegalizerTable &table);
 void populateAttentionLegalizers(LegalizerTable &table);
 void populateEinsumLegalizers(LegalizerTable &table);
+void populateConvTransposeLegalizers(LegalizerTable &table);
+/// convolution(transposed=True) (LegalizeConvTranspose.cpp).
+mlir::FailureOr<llvm::SmallVector<mlir::Value>> legalizeTransposedConvolution(OperatorArgs &args,
+                                                                              mlir::OpBuilder &b);
 void populateIndexingLegalizers(LegalizerTable &table);
 void populateRearrangeLegalizers(LegalizerTable &table);
 
