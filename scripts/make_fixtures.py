@@ -225,6 +225,9 @@ def main():
     torch.manual_seed(50)
     write_case(args.out, "conv_transpose", ConvTransposeStack(), [torch.randn(2, 4, 5, 6)])
 
+    torch.manual_seed(51)
+    write_case(args.out, "pool1d", Pool1d(), [torch.randn(2, 3, 17)])
+
 
 class MoreOps(nn.Module):
     """amin, argmax/argmin (ties, keepdim, flattened), var/std/var_mean
@@ -375,6 +378,14 @@ class ConvTransposeStack(nn.Module):
 
     def forward(self, x):
         return self.c(F.relu(self.b(F.relu(self.a(x)))))
+
+
+class Pool1d(nn.Module):
+    """max_pool1d and avg_pool1d: strides, padding, dilation, ceil_mode, count_include_pad."""
+
+    def forward(self, x):
+        return (F.max_pool1d(x, 3, 2, 1), F.max_pool1d(x, 2, dilation=2, ceil_mode=True),
+                F.avg_pool1d(x, 4, 2, 1, count_include_pad=False), F.avg_pool1d(x, 3))
 
 
 class UpsampleNearest(nn.Module):

@@ -178,12 +178,43 @@ Results legalizeBatchNorm(OperatorArgs &args, OpBuilder &b) {
   return results;
 }
 
+/// max_pool1d / avg_pool1d as 2-D pooling over a height of 1:
+/// [N, C, L] -> [N, C, 1, L] with kernel, stride, padding and dilation (1, v).
+template <typename PoolOp>
+Results legalizePool1d(OperatorArgs &args, OpBuilder &b, bool isAvg, Value x) {
+  Location loc = args.getOp().getLoc();
+  if (args.has("divisor_override"))
+    return args.getOp().emitError("avg_pool with divisor_override is not supported yet");
+  auto one = [&](StringRef name, int64_t fallback) -> int64_t {
+    std::optional<SmallVector<int64_t>> v = args.getInts(name);
+    return v && !v->empty() ? (*v)[0] : fallback;
+  };
+  int64_t kernel = one("kernel_size", 1), stride = one("stride", 0);
+  if (stride == 0)
+    stride = kernel;
+  auto xs = tensorType(x).getShape();
+  RankedTensorType out = args.resultType();
+  auto os = out.getShape();
+  Value x4 = makeReshape(b, loc, x, {xs[0], xs[1], 1, xs[2]});
+  auto pool = b.create<PoolOp>(
+      loc, RankedTensorType::get({os[0], os[1], 1, os[2]}, out.getElementType()), x4,
+      b.getDenseI64ArrayAttr({1, kernel}), b.getDenseI64ArrayAttr({1, stride}),
+      b.getDenseI64ArrayAttr({0, one("padding", 0)}), b.getDenseI64ArrayAttr({1, one("dilation", 1)}),
+      b.getBoolAttr(args.getBool("ceil_mode").value_or(false)),
+      b.getBoolAttr(isAvg ? args.getBool("count_include_pad").value_or(true) : false));
+  SmallVector<Value> results{makeReshape(b, loc, pool, out.getShape())};
+  results.resize(args.getOp().getNumResults(), nullptr);
+  return results;
+}
+
 template <typename PoolOp>
 Results legalizePool(OperatorArgs &args, OpBuilder &b, bool isAvg) {
   Location loc = args.getOp().getLoc();
   Value x = args.tensor("self");
+  if (x && tensorType(x).getRank() == 3)
+    return legalizePool1d<PoolOp>(args, b, isAvg, x);
   if (!x || tensorType(x).getRank() != 4)
-    return args.getOp().emitError("only 2-D pooling of NCHW tensors is supported yet");
+    return args.getOp().emitError("only 1-D (NCL) and 2-D (NCHW) pooling is supported yet");
   if (args.has("divisor_override"))
     return args.getOp().emitError("avg_pool2d with divisor_override is not supported yet");
   SmallVector<int64_t> kernel = pair(args.getInts("kernel_size"), 1);
@@ -513,6 +544,8 @@ void tcc::graph::populateLinalgLikeLegalizers(LegalizerTable &t) {
   t["aten.max_pool2d.default"] = [](OperatorArgs &a, OpBuilder &b) { return legalizePool<MaxPool2dOp>(a, b, false); };
   t["aten.max_pool2d_with_indices.default"] = t["aten.max_pool2d.default"];
   t["aten.avg_pool2d.default"] = [](OperatorArgs &a, OpBuilder &b) { return legalizePool<AvgPool2dOp>(a, b, true); };
+  t["aten.max_pool1d.default"] = [](OperatorArgs &a, OpBuilder &b) { return legalizePool<MaxPool2dOp>(a, b, false); };
+  t["aten.avg_pool1d.default"] = [](OperatorArgs &a, OpBuilder &b) { return legalizePool<AvgPool2dOp>(a, b, true); };
   t["aten.adaptive_avg_pool2d.default"] = legalizeAdaptiveAvgPool;
   t["aten._adaptive_avg_pool2d.default"] = legalizeAdaptiveAvgPool;
   t["aten.softmax.int"] = legalizeSoftmax;
