@@ -101,6 +101,16 @@ SmallVector<int64_t> pair(std::optional<SmallVector<int64_t>> v, int64_t dflt) {
   return *v;
 }
 
+/// 1-D convolution and pooling run as 2-D over a height of 1.
+/// [N, C, L] -> [N, C, 1, L] (also for weights [O, C/g, K]).
+SmallVector<int64_t> withUnitHeight(ArrayRef<int64_t> s) { return {s[0], s[1], 1, s[2]}; }
+
+/// The first entry of an int-list argument (1-D ops give [v]), or `fallback`.
+int64_t firstInt(OperatorArgs &args, StringRef name, int64_t fallback) {
+  std::optional<SmallVector<int64_t>> v = args.getInts(name);
+  return v && !v->empty() ? (*v)[0] : fallback;
+}
+
 /// conv1d as conv2d over a height of 1: [N, C, L] -> [N, C, 1, L], the weight
 /// [O, C/g, K] -> [O, C/g, 1, K], and the result back to [N, O, L'].
 Results legalizeConv1d(OperatorArgs &args, OpBuilder &b, Value x, Value w, Value bias) {
@@ -109,15 +119,11 @@ Results legalizeConv1d(OperatorArgs &args, OpBuilder &b, Value x, Value w, Value
   RankedTensorType out = args.resultType();
   if (wt.getRank() != 3 || out.getRank() != 3)
     return args.getOp().emitError("conv1d expects a rank-3 weight and result");
-  auto one = [&](StringRef name, int64_t fallback) -> int64_t {
-    std::optional<SmallVector<int64_t>> v = args.getInts(name);
-    return v && !v->empty() ? (*v)[0] : fallback;
-  };
-  auto with1 = [](ArrayRef<int64_t> s) { return SmallVector<int64_t>{s[0], s[1], 1, s[2]}; };
-  Value x4 = makeReshape(b, loc, x, with1(xt.getShape()));
-  Value w4 = makeReshape(b, loc, w, with1(wt.getShape()));
+  auto one = [&](StringRef name, int64_t fallback) { return firstInt(args, name, fallback); };
+  Value x4 = makeReshape(b, loc, x, withUnitHeight(xt.getShape()));
+  Value w4 = makeReshape(b, loc, w, withUnitHeight(wt.getShape()));
   auto conv = b.create<Conv2dOp>(
-      loc, RankedTensorType::get(with1(out.getShape()), out.getElementType()), x4, w4, bias,
+      loc, RankedTensorType::get(withUnitHeight(out.getShape()), out.getElementType()), x4, w4, bias,
       b.getDenseI64ArrayAttr({1, one("stride", 1)}), b.getDenseI64ArrayAttr({0, one("padding", 0)}),
       b.getDenseI64ArrayAttr({1, one("dilation", 1)}),
       b.getI64IntegerAttr(args.getInt("groups").value_or(1)));
@@ -185,19 +191,14 @@ Results legalizePool1d(OperatorArgs &args, OpBuilder &b, bool isAvg, Value x) {
   Location loc = args.getOp().getLoc();
   if (args.has("divisor_override"))
     return args.getOp().emitError("avg_pool with divisor_override is not supported yet");
-  auto one = [&](StringRef name, int64_t fallback) -> int64_t {
-    std::optional<SmallVector<int64_t>> v = args.getInts(name);
-    return v && !v->empty() ? (*v)[0] : fallback;
-  };
+  auto one = [&](StringRef name, int64_t fallback) { return firstInt(args, name, fallback); };
   int64_t kernel = one("kernel_size", 1), stride = one("stride", 0);
   if (stride == 0)
     stride = kernel;
-  auto xs = tensorType(x).getShape();
   RankedTensorType out = args.resultType();
-  auto os = out.getShape();
-  Value x4 = makeReshape(b, loc, x, {xs[0], xs[1], 1, xs[2]});
+  Value x4 = makeReshape(b, loc, x, withUnitHeight(tensorType(x).getShape()));
   auto pool = b.create<PoolOp>(
-      loc, RankedTensorType::get({os[0], os[1], 1, os[2]}, out.getElementType()), x4,
+      loc, RankedTensorType::get(withUnitHeight(out.getShape()), out.getElementType()), x4,
       b.getDenseI64ArrayAttr({1, kernel}), b.getDenseI64ArrayAttr({1, stride}),
       b.getDenseI64ArrayAttr({0, one("padding", 0)}), b.getDenseI64ArrayAttr({1, one("dilation", 1)}),
       b.getBoolAttr(args.getBool("ceil_mode").value_or(false)),
