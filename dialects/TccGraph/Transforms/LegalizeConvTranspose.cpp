@@ -69,14 +69,6 @@ Value padded(OpBuilder &b, Location loc, Value x, int64_t dim, int64_t before, i
                             parts, b.getI64IntegerAttr(dim));
 }
 
-/// The two entries of a per-spatial-dim argument ([v] means [v, v]).
-std::array<int64_t, 2> spatial(OperatorArgs &args, StringRef name, int64_t fallback) {
-  std::optional<SmallVector<int64_t>> v = args.getInts(name);
-  if (!v || v->empty())
-    return {fallback, fallback};
-  return {(*v)[0], v->size() > 1 ? (*v)[1] : (*v)[0]};
-}
-
 Results legalizeConvTranspose(OperatorArgs &args, OpBuilder &b) {
   OperatorOp op = args.getOp();
   Location loc = op.getLoc();
@@ -90,8 +82,10 @@ Results legalizeConvTranspose(OperatorArgs &args, OpBuilder &b) {
       groups < 1 || wt.getShape()[0] % groups)
     return op.emitError("conv_transpose2d needs NCHW input with static spatial sizes and a "
                         "static weight whose in-channels divide by groups");
-  auto stride = spatial(args, "stride", 1), pad = spatial(args, "padding", 0);
-  auto dilation = spatial(args, "dilation", 1), extra = spatial(args, "output_padding", 0);
+  SmallVector<int64_t> stride = pair(args.getInts("stride"), 1),
+                       pad = pair(args.getInts("padding"), 0),
+                       dilation = pair(args.getInts("dilation"), 1),
+                       extra = pair(args.getInts("output_padding"), 0);
   for (int i = 0; i < 2; ++i) {
     int64_t d = 2 + i, k = wt.getShape()[d];
     x = spread(b, loc, x, d, stride[i]);

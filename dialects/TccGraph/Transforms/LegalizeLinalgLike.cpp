@@ -10,6 +10,14 @@ using namespace tcc::graph;
 // Shared with the other families (Legalizers.h)
 //===----------------------------------------------------------------------===//
 
+SmallVector<int64_t> tcc::graph::pair(std::optional<SmallVector<int64_t>> v, int64_t dflt) {
+  if (!v || v->empty())
+    return {dflt, dflt};
+  if (v->size() == 1)
+    return {(*v)[0], (*v)[0]};
+  return *v;
+}
+
 Value tcc::graph::transposeLast2(OpBuilder &b, Location loc, Value v) {
   auto t = cast<RankedTensorType>(v.getType());
   int64_t r = t.getRank();
@@ -93,13 +101,6 @@ Results legalizeAddmm(OperatorArgs &args, OpBuilder &b) {
   return SmallVector<Value>{makeBinary<AddOp>(b, loc, y, self)};
 }
 
-SmallVector<int64_t> pair(std::optional<SmallVector<int64_t>> v, int64_t dflt) {
-  if (!v || v->empty())
-    return {dflt, dflt};
-  if (v->size() == 1)
-    return {(*v)[0], (*v)[0]};
-  return *v;
-}
 
 /// 1-D convolution and pooling run as 2-D over a height of 1.
 /// [N, C, L] -> [N, C, 1, L] (also for weights [O, C/g, K]).

@@ -112,6 +112,9 @@ mlir::Value makeLogSoftmax(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x
 mlir::FailureOr<llvm::SmallVector<mlir::Value>> symbolicSizes(OperatorArgs &args,
                                                               mlir::OpBuilder &b,
                                                               unsigned result = 0);
+/// A per-spatial-dim argument as two entries ([v] means [v, v]; absent or
+/// empty means [dflt, dflt]).
+llvm::SmallVector<int64_t> pair(std::optional<llvm::SmallVector<int64_t>> v, int64_t dflt);
 /// Normalizes a possibly negative dimension index.
 int64_t normalizeDim(int64_t dim, int64_t rank);
 /// An i1 comparison (eq, ne, lt, le, gt, ge) after bringing both sides to one
