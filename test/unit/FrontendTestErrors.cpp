@@ -313,3 +313,22 @@ TEST_CASE("replacing or removing any JSON field never crashes",
   CHECK(rejected > 0);
   CHECK(accepted > 0);
 }
+
+TEST_CASE("stride expressions tcc cannot parse are kept; such sizes are errors",
+          "[frontend]") {
+  // transformers' reshapes give strides like Min(64, 64*s70); tcc reads only
+  // their traced values, so they must not stop the import. A size must parse.
+  TempDir dir;
+  const Json minExpr = {{"as_expr",
+                         {{"expr_str", "Min(Integer(100), Mul(Integer(100), Symbol('s77', "
+                                       "positive=True, integer=True)))"},
+                          {"hint", {{"as_int", 100}}}}}};
+  Json doc = dynamicBatchModel();
+  Json &x = doc["graph_module"]["graph"]["tensor_values"]["x"];
+  x["strides"][0] = minExpr;
+  CHECK(jsonError(dir, doc) == "<no error>");
+  x["sizes"][0] = minExpr;
+  std::string error = jsonError(dir, doc);
+  CHECK(contains(error, "tensor_values.x.sizes[0]"));
+  CHECK(contains(error, "function 'Min' is not supported"));
+}
