@@ -5,9 +5,12 @@
 // Here each nest becomes a kernel:
 //
 //   linalg → scf.parallel (+ scf.for over reduction dims)
+//          (pointwise ops first: tcc-gpu-vectorize-elementwise, one loop over
+//            16-byte chunks)
 //          → tcc-gpu-map-parallel-loops: all parallel dims collapsed into one
 //            (row-major, so consecutive threads touch consecutive elements),
-//            tiled by kCudaBlockSize, outer loop → blocks, inner → threads
+//            tiled by kCudaBlockSize, outer loop → blocks, inner → threads,
+//            the grid capped at one device-full that the threads stride over
 //          → gpu.launch → gpu-kernel-outlining → tcc-gpu-finalize-launches
 //          → NVVM → PTX for --arch (gpu.binary, embedded by the translation)
 //
@@ -25,6 +28,7 @@
 #include "mlir/Conversion/GPUToNVVM/GPUToNVVM.h"
 #include "mlir/Conversion/NVVMToLLVM/NVVMToLLVM.h"
 #include "mlir/Conversion/Passes.h"
+#include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVM.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -37,6 +41,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Pass/Pass.h"
 #include "mlir/Pass/PassManager.h"
@@ -75,10 +80,13 @@ void tcc::buildCudaToLLVMPassPipeline(OpPassManager &pm, const CompileOptions &o
   pm.addPass(createGpuLibraryConvPass(GpuLibraryConvPassOptions{options.precision == "tf32"}));
   // Ops with no parallel dimension would otherwise stay on the host.
   pm.addNestedPass<func::FuncOp>(createGpuWrapSerialOpsPass());
+  // Pointwise ops over 16-byte vectors (ld/st.global.v4 for f32).
+  pm.addNestedPass<func::FuncOp>(createGpuVectorizeElementwisePass());
   // Parallel dims as scf.parallel, reduction dims as sequential scf.for inside.
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToParallelLoopsPass());
-  // One 1-D grid per loop nest, 256 threads per block, bounds-checked.
-  pm.addNestedPass<func::FuncOp>(createGpuMapParallelLoopsPass());
+  // One 1-D grid per loop nest, 256 threads per block, bounds-checked, at
+  // most one device-full of blocks (threads stride over the grid).
+  pm.addPass(createGpuMapParallelLoopsPass());
   pm.addNestedPass<func::FuncOp>(createConvertParallelLoopToGpuPass());
   // The index arithmetic of tiling and collapsing, before it is outlined.
   pm.addPass(createLowerAffinePass());
@@ -121,10 +129,13 @@ void tcc::buildCudaToLLVMPassPipeline(OpPassManager &pm, const CompileOptions &o
 }
 
 void tcc::registerCudaDialects(DialectRegistry &registry) {
-  registry.insert<gpu::GPUDialect, NVVM::NVVMDialect>();
+  registry.insert<gpu::GPUDialect, NVVM::NVVMDialect, vector::VectorDialect>();
   NVVM::registerNVVMTargetInterfaceExternalModels(registry);
   NVVM::registerConvertGpuToNVVMInterface(registry);
   registerConvertNVVMToLLVMInterface(registry);
+  // convert-gpu-to-nvvm lowers the vector accesses of pointwise kernels
+  // through this interface.
+  vector::registerConvertVectorToLLVMInterface(registry);
   registerGPUDialectTranslation(registry);
   // #gpu.select_object: embeds the gpu.binary and emits the mgpu* calls.
   gpu::registerOffloadingLLVMTranslationInterfaceExternalModels(registry);

@@ -39,6 +39,8 @@ struct LoadedDriver {
               resolve(handle, "cuDevicePrimaryCtxRetain", driver.cuDevicePrimaryCtxRetain) &&
               resolve(handle, "cuCtxGetCurrent", driver.cuCtxGetCurrent) &&
               resolve(handle, "cuCtxSetCurrent", driver.cuCtxSetCurrent) &&
+              resolve(handle, "cuCtxGetDevice", driver.cuCtxGetDevice) &&
+              resolve(handle, "cuDeviceGetAttribute", driver.cuDeviceGetAttribute) &&
               resolve(handle, "cuModuleLoadDataEx", driver.cuModuleLoadDataEx) &&
               resolve(handle, "cuModuleUnload", driver.cuModuleUnload) &&
               resolve(handle, "cuModuleGetFunction", driver.cuModuleGetFunction) &&

@@ -13,6 +13,10 @@
 //   (launches without a stream operand also create, synchronize and destroy
 //    one: mgpuStreamCreate / mgpuStreamSynchronize / mgpuStreamDestroy.)
 //
+// and tcc's own launches (tcc-gpu-map-parallel-loops) ask for their largest
+// grid:
+//   index tccCudaGridLimit()
+//
 // The constructors run when model.so is loaded, on machines without a GPU
 // too, so loading is lazy: mgpuModuleLoad* only records the image; the first
 // mgpuModuleGetFunction in a context JITs it there (cuModuleLoadDataEx).
@@ -31,6 +35,8 @@
 #include "tcc/Runtime/CudaDriver.h"
 #include "tcc/Runtime/RuntimeError.h"
 
+#include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <mutex>
 #include <string>
@@ -180,6 +186,35 @@ void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY, intptr_t g
                      std::to_string(blockY) + "x" + std::to_string(blockZ) + ")");
   } catch (const std::exception &e) {
     recordError(e.what());
+  }
+}
+
+int64_t tccCudaGridLimit() {
+  // Blocks of 256 threads (tcc::kCudaBlockSize) the device holds at once;
+  // asked once per context and thread, as every launch of a run asks.
+  constexpr int kBlockSize = 256;
+  thread_local CUcontext cachedContext = nullptr;
+  thread_local int64_t cachedLimit = 0;
+  if (!launchError.empty())
+    return 1;
+  try {
+    const Driver &d = Driver::get();
+    CUcontext ctx = ensureContext();
+    if (ctx != cachedContext || cachedLimit <= 0) {
+      CUdevice device = 0;
+      int sms = 0, threads = 0;
+      d.check(d.cuCtxGetDevice(&device), "cuCtxGetDevice");
+      d.check(d.cuDeviceGetAttribute(&sms, kAttrMultiprocessorCount, device),
+              "cuDeviceGetAttribute(MULTIPROCESSOR_COUNT)");
+      d.check(d.cuDeviceGetAttribute(&threads, kAttrMaxThreadsPerMultiprocessor, device),
+              "cuDeviceGetAttribute(MAX_THREADS_PER_MULTIPROCESSOR)");
+      cachedLimit = std::max<int64_t>(1, int64_t(sms) * std::max(1, threads / kBlockSize));
+      cachedContext = ctx;
+    }
+    return cachedLimit;
+  } catch (const std::exception &e) {
+    recordError(e.what());
+    return 1;
   }
 }
 

@@ -26,6 +26,10 @@ using CUstream = struct CUstream_st *;
 using CUgraph = struct CUgraph_st *;
 using CUgraphExec = struct CUgraphExec_st *;
 
+/// CUdevice_attribute values used here.
+constexpr int kAttrMultiprocessorCount = 16;
+constexpr int kAttrMaxThreadsPerMultiprocessor = 39;
+
 /// CUstreamCaptureMode / CUstreamCaptureStatus values used here.
 constexpr int kCaptureModeThreadLocal = 1;
 constexpr int kCaptureStatusNone = 0;
@@ -38,6 +42,8 @@ struct Driver {
   CUresult (*cuDevicePrimaryCtxRetain)(CUcontext *, CUdevice);
   CUresult (*cuCtxGetCurrent)(CUcontext *);
   CUresult (*cuCtxSetCurrent)(CUcontext);
+  CUresult (*cuCtxGetDevice)(CUdevice *);
+  CUresult (*cuDeviceGetAttribute)(int *, int attribute, CUdevice);
   CUresult (*cuModuleLoadDataEx)(CUmodule *, const void *, unsigned, int *, void **);
   CUresult (*cuModuleUnload)(CUmodule);
   CUresult (*cuModuleGetFunction)(CUfunction *, CUmodule, const char *);

@@ -216,6 +216,51 @@ def FuseElementwisePass : Pass<"tcc-fuse-elementwise"> {
   ];
 }
 
+def GpuVectorizeElementwisePass
+    : Pass<"tcc-gpu-vectorize-elementwise", "mlir::func::FuncOp"> {
+  let summary = "Pointwise linalg.generic ops to one loop over 16-byte vector chunks";
+  let description = [{
+    On the CUDA path, a pointwise `linalg.generic` (all loops parallel,
+    identity maps, identity-layout buffers, no `linalg.index`) becomes one
+    `scf.parallel` over 16-byte chunks of its flattened buffers: each
+    iteration loads one vector per input the body reads (`vector.load` with
+    16-byte alignment, an `ld.global.v4.f32` for f32), runs the body once per
+    lane and stores one vector per output. The last chunk, when the element
+    count is not a multiple of the vector width, and every chunk when some
+    buffer does not start on a 16-byte boundary (checked once on the host,
+    from the buffers' addresses), take a scalar loop instead. The width is 16
+    bytes over the widest element type (4 for f32, 2 for i64). Ops inside an
+    `scf.parallel` and static buffers smaller than one vector are left alone.
+
+    Before:
+    ```mlir
+    linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+        ins(%x : memref<8x1024xf32>) outs(%y : memref<8x1024xf32>) { math.sin }
+    ```
+    After:
+    ```mlir
+    %xf = memref.collapse_shape %x [[0, 1]] : memref<8x1024xf32> into memref<8192xf32>
+    %aligned = ... // both buffers' addresses % 16 == 0
+    scf.parallel (%c) = (%c0) to (%c2048) step (%c1) {
+      %base = arith.muli %c, %c4 : index
+      scf.if %fast {   // %base + 4 <= 8192 and %aligned
+        %v = vector.load %xf[%base] {alignment = 16 : i64} : memref<8192xf32>, vector<4xf32>
+        ... math.sin on each of the 4 lanes, vector.from_elements ...
+        vector.store %r, %yf[%base] {alignment = 16 : i64} : memref<8192xf32>, vector<4xf32>
+      } else {
+        scf.for %i = %base to %last step %c1 { ... scalar ... }
+      }
+    }
+    ```
+  }];
+  let dependentDialects = [
+    "mlir::arith::ArithDialect",
+    "mlir::memref::MemRefDialect",
+    "mlir::scf::SCFDialect",
+    "mlir::vector::VectorDialect",
+  ];
+}
+
 def GpuWrapSerialOpsPass : Pass<"tcc-gpu-wrap-serial-ops", "mlir::func::FuncOp"> {
   let summary = "Wrap linalg ops without parallel dimensions in a one-iteration scf.parallel";
   let description = [{
@@ -245,18 +290,24 @@ def GpuWrapSerialOpsPass : Pass<"tcc-gpu-wrap-serial-ops", "mlir::func::FuncOp">
   ];
 }
 
-def GpuMapParallelLoopsPass : Pass<"tcc-gpu-map-parallel-loops", "mlir::func::FuncOp"> {
-  let summary = "Map each outermost scf.parallel to a 1-D grid of 256-thread blocks";
+def GpuMapParallelLoopsPass : Pass<"tcc-gpu-map-parallel-loops", "mlir::ModuleOp"> {
+  let summary = "Map each outermost scf.parallel to a 1-D grid of 256-thread blocks, at most one device-full";
   let description = [{
-    Collapses each outermost `scf.parallel` to one dimension (row-major, so
-    consecutive threads touch consecutive elements), tiles it by the block
-    size (`tcc::kCudaBlockSize`, 256) with the inner loop bounds-checked by
-    an `scf.if`, and maps the outer loop to block x and the inner one to
-    thread x; parallel loops nested deeper (below a reduction loop) are mapped
-    sequential. `convert-parallel-loops-to-gpu` then turns the result into a
-    `gpu.launch`.
+    In every function, collapses each outermost `scf.parallel` to one
+    dimension (row-major, so consecutive threads touch consecutive elements),
+    tiles it by the block size (`tcc::kCudaBlockSize`, 256) with the inner
+    loop bounds-checked by an `scf.if`, and maps the outer loop to block x and
+    the inner one to thread x; parallel loops nested deeper (below a reduction
+    loop) are mapped sequential.
 
-    Refused with an error: a `memref.get_global` in the function (a constant
+    The grid is capped at what the device runs at once: the host calls the
+    runtime's `tccCudaGridLimit()` (multiprocessors × resident blocks of 256
+    threads, declared here as a private `() -> index` function) and launches
+    min(blocks, limit) blocks; the thread body becomes an `scf.for` that
+    strides over the grid until the loop's end. `convert-parallel-loops-to-gpu`
+    then turns the result into a `gpu.launch`.
+
+    Refused with an error: a `memref.get_global` in a function (a constant
     left in host memory, which a kernel cannot read).
 
     Before:
@@ -267,11 +318,16 @@ def GpuMapParallelLoopsPass : Pass<"tcc-gpu-map-parallel-loops", "mlir::func::Fu
     ```
     After:
     ```mlir
-    scf.parallel (%b) = (%c0) to (%c32) step (%c256) {
+    %limit = func.call @tccCudaGridLimit() : () -> index
+    %grid = arith.minui %blocks, %limit : index        // blocks = ceil(32 / 256)
+    %span = arith.muli %grid, %c256 : index
+    scf.parallel (%b) = (%c0) to (%span) step (%c256) {
       scf.parallel (%t) = (%c0) to (%c256) step (%c1) {
-        %k = arith.addi %t, %b : index
-        %in = arith.cmpi ult, %k, %c32 : index
-        scf.if %in { ... }
+        scf.for %s = %b to %c32 step %span {
+          %k = arith.addi %t, %s : index
+          %in = arith.cmpi ult, %k, %c32 : index
+          scf.if %in { ... }
+        }
       } {mapping = [#gpu.loop_dim_map<processor = thread_x, map = (d0) -> (d0), bound = (d0) -> (d0)>]}
     } {mapping = [#gpu.loop_dim_map<processor = block_x, map = (d0) -> (d0), bound = (d0) -> (d0)>]}
     ```
@@ -279,6 +335,7 @@ def GpuMapParallelLoopsPass : Pass<"tcc-gpu-map-parallel-loops", "mlir::func::Fu
   let dependentDialects = [
     "mlir::affine::AffineDialect",
     "mlir::arith::ArithDialect",
+    "mlir::func::FuncDialect",
     "mlir::gpu::GPUDialect",
     "mlir::scf::SCFDialect",
   ];

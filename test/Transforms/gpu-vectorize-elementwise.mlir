@@ -1,0 +1,118 @@
+// RUN: tcc-opt %s -tcc-gpu-vectorize-elementwise -split-input-file | FileCheck %s
+
+// f32: 4 lanes per 16-byte chunk; 8x10 = 80 elements in 20 chunks. Both
+// buffers' addresses are checked on the host; the vector path loads one
+// vector per input, runs the body per lane and stores one vector; the tail
+// (and a misaligned buffer) runs the scalar loop.
+#id = affine_map<(d0, d1) -> (d0, d1)>
+// CHECK-LABEL: func.func @f32_chunks(
+// CHECK-SAME:    %[[X:.*]]: memref<8x10xf32>, %[[Y:.*]]: memref<8x10xf32>)
+// CHECK:         %[[XF:.*]] = memref.collapse_shape %[[X]] {{\[\[}}0, 1]] : memref<8x10xf32> into memref<80xf32>
+// CHECK:         %[[YF:.*]] = memref.collapse_shape %[[Y]] {{\[\[}}0, 1]] : memref<8x10xf32> into memref<80xf32>
+// CHECK-DAG:     %[[C4:.*]] = arith.constant 4 : index
+// CHECK-DAG:     %[[C20:.*]] = arith.constant 20 : index
+// CHECK-DAG:     %[[C80:.*]] = arith.constant 80 : index
+// CHECK:         %[[PX:.*]] = memref.extract_aligned_pointer_as_index %[[XF]]
+// CHECK:         %[[C16:.*]] = arith.constant 16 : index
+// CHECK:         arith.remui %[[PX]], %[[C16]] : index
+// CHECK:         %[[PY:.*]] = memref.extract_aligned_pointer_as_index %[[YF]]
+// CHECK:         %[[ALIGNED:.*]] = arith.andi
+// CHECK:         scf.parallel (%[[C:.*]]) = (%{{.*}}) to (%[[C20]])
+// CHECK:           %[[BASE:.*]] = arith.muli %[[C]], %[[C4]] : index
+// CHECK:           %[[END:.*]] = arith.addi %[[BASE]], %[[C4]] : index
+// CHECK:           %[[WHOLE:.*]] = arith.cmpi ule, %[[END]], %[[C80]] : index
+// CHECK:           %[[FAST:.*]] = arith.andi %[[WHOLE]], %[[ALIGNED]] : i1
+// CHECK:           scf.if %[[FAST]] {
+// CHECK:             %[[V:.*]] = vector.load %[[XF]][%[[BASE]]] {alignment = 16 : i64} : memref<80xf32>, vector<4xf32>
+// CHECK-COUNT-4:     math.exp
+// CHECK:             %[[R:.*]] = vector.from_elements
+// CHECK:             vector.store %[[R]], %[[YF]][%[[BASE]]] {alignment = 16 : i64} : memref<80xf32>, vector<4xf32>
+// CHECK:           } else {
+// CHECK:             %[[LAST:.*]] = arith.minui %[[END]], %[[C80]] : index
+// CHECK:             scf.for %[[I:.*]] = %[[BASE]] to %[[LAST]]
+// CHECK:               memref.load %[[XF]][%[[I]]]
+// CHECK:               math.exp
+// CHECK:               memref.store %{{.*}}, %[[YF]][%[[I]]]
+// CHECK-NOT:     linalg.generic
+func.func @f32_chunks(%x: memref<8x10xf32>, %y: memref<8x10xf32>) {
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x : memref<8x10xf32>) outs(%y : memref<8x10xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %e = math.exp %a : f32
+    linalg.yield %e : f32
+  }
+  return
+}
+
+// -----
+
+// The widest element (i64) sets the width: 2 lanes, 8-byte f32 accesses; an
+// output the body reads (accumulation) is loaded too; dynamic sizes give the
+// element count at run time.
+#id1 = affine_map<(d0) -> (d0)>
+// CHECK-LABEL: func.func @mixed_widths_dynamic(
+// CHECK:         %[[N:.*]] = memref.dim %{{.*}}, %{{.*}} : memref<?xi64>
+// CHECK:         arith.ceildivui %[[N]], %{{.*}} : index
+// CHECK:         scf.if
+// CHECK-DAG:       vector.load {{.*}} {alignment = 16 : i64} : memref<?xi64>, vector<2xi64>
+// CHECK-DAG:       vector.load {{.*}} {alignment = 8 : i64} : memref<?xf32>, vector<2xf32>
+// CHECK-COUNT-2:   arith.addf
+// CHECK:           vector.store {{.*}} {alignment = 8 : i64} : memref<?xf32>, vector<2xf32>
+func.func @mixed_widths_dynamic(%i: memref<?xi64>, %acc: memref<?xf32>) {
+  linalg.generic {indexing_maps = [#id1, #id1], iterator_types = ["parallel"]}
+      ins(%i : memref<?xi64>) outs(%acc : memref<?xf32>) {
+  ^bb0(%a: i64, %o: f32):
+    %f = arith.sitofp %a : i64 to f32
+    %s = arith.addf %f, %o : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// Left alone: a broadcast (non-identity map), a body that reads its index, a
+// strided view, a reduction, and a buffer smaller than one vector.
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d1)>
+#red = affine_map<(d0, d1) -> (d0)>
+// CHECK-LABEL: func.func @not_vectorized(
+// CHECK-NOT:     vector.load
+// CHECK-COUNT-5: linalg.generic
+// CHECK-NOT:     vector.load
+func.func @not_vectorized(%x: memref<8x16xf32>, %b: memref<16xf32>, %y: memref<8x16xf32>,
+                          %s: memref<8x16xf32, strided<[32, 1]>>, %r: memref<8xf32>,
+                          %t: memref<3xf32>) {
+  linalg.generic {indexing_maps = [#id2, #row, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %b : memref<8x16xf32>, memref<16xf32>) outs(%y : memref<8x16xf32>) {
+  ^bb0(%a: f32, %c: f32, %o: f32):
+    %s0 = arith.addf %a, %c : f32
+    linalg.yield %s0 : f32
+  }
+  linalg.generic {indexing_maps = [#id2], iterator_types = ["parallel", "parallel"]}
+      outs(%y : memref<8x16xf32>) {
+  ^bb0(%o: f32):
+    %i = linalg.index 1 : index
+    %ii = arith.index_cast %i : index to i32
+    %f = arith.sitofp %ii : i32 to f32
+    linalg.yield %f : f32
+  }
+  linalg.generic {indexing_maps = [#id2, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%s : memref<8x16xf32, strided<[32, 1]>>) outs(%y : memref<8x16xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    linalg.yield %a : f32
+  }
+  linalg.generic {indexing_maps = [#id2, #red], iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<8x16xf32>) outs(%r : memref<8xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %s1 = arith.addf %a, %o : f32
+    linalg.yield %s1 : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
+      outs(%t : memref<3xf32>) {
+  ^bb0(%o: f32):
+    %n = arith.negf %o : f32
+    linalg.yield %n : f32
+  }
+  return
+}
