@@ -7,6 +7,9 @@ On this machine (no GPU), compile the artifacts once:
 On the GPU machine (torch installed, no tcc needed):
     python3 scripts/gpu_check.py --run DIR
 Error measure: max|out - ref| / max|ref| (fp32 tolerance 1e-5).
+On the GPU each case runs twice: with torch's (256-byte aligned) tensors, and
+as "cuda+1": every input a view one element into a larger buffer, so that no
+input starts on a 16-byte boundary and the kernels' scalar fallback runs.
 """
 import argparse
 import re
@@ -47,6 +50,15 @@ def cases(sample):
     return out
 
 
+def misaligned(x):
+    """x's values in a view that starts one element into a larger buffer."""
+    import torch
+    buf = torch.empty(x.numel() + 1, dtype=x.dtype, device=x.device)
+    view = buf[1:].view(x.shape)
+    view.copy_(x)
+    return view
+
+
 def compile_all(outdir, tcc, arch):
     os.makedirs(outdir, exist_ok=True)
     for s in SAMPLES:
@@ -72,11 +84,13 @@ def run_all(outdir, rtol):
         for inputs, expected in cases(s):
             tag = s if len(inputs) == 0 or "_b" not in os.path.basename(inputs[0]) else s + "@" + os.path.basename(inputs[0])[6:-4]
             tag = tag + "@short" if inputs and inputs[0].endswith("_short.npy") else tag
-            for device in ("cuda", "cpu"):
-                xs = [torch.from_numpy(np.load(f)).to(device) for f in inputs]
+            for device in ("cuda", "cuda+1", "cpu"):
+                xs = [torch.from_numpy(np.load(f)).to(device.split("+")[0]) for f in inputs]
+                if device == "cuda+1":
+                    xs = [misaligned(x) for x in xs]
                 try:
                     ys = model(*xs)
-                    if device == "cuda":
+                    if device != "cpu":
                         torch.cuda.synchronize()
                 except Exception as e:  # report and go on
                     print(f"{tag:26} {device:6} {'-':>12} ERROR {e}")

@@ -10,7 +10,8 @@
 //          → tcc-gpu-map-parallel-loops: all parallel dims collapsed into one
 //            (row-major, so consecutive threads touch consecutive elements),
 //            tiled by kCudaBlockSize, outer loop → blocks, inner → threads,
-//            the grid capped at one device-full that the threads stride over
+//            threads striding over the grid (the runtime caps it at what
+//            the device holds at once)
 //          → gpu.launch → gpu-kernel-outlining → tcc-gpu-finalize-launches
 //          → NVVM → PTX for --arch (gpu.binary, embedded by the translation)
 //
@@ -84,14 +85,18 @@ void tcc::buildCudaToLLVMPassPipeline(OpPassManager &pm, const CompileOptions &o
   pm.addNestedPass<func::FuncOp>(createGpuVectorizeElementwisePass());
   // Parallel dims as scf.parallel, reduction dims as sequential scf.for inside.
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToParallelLoopsPass());
-  // One 1-D grid per loop nest, 256 threads per block, bounds-checked, at
-  // most one device-full of blocks (threads stride over the grid).
-  pm.addPass(createGpuMapParallelLoopsPass());
+  // One 1-D grid per loop nest, 256 threads per block, bounds-checked; the
+  // threads stride over the grid, which the runtime caps at one device-full.
+  pm.addNestedPass<func::FuncOp>(createGpuMapParallelLoopsPass());
   pm.addNestedPass<func::FuncOp>(createConvertParallelLoopToGpuPass());
   // The index arithmetic of tiling and collapsing, before it is outlined.
   pm.addPass(createLowerAffinePass());
   pm.addPass(createCanonicalizerPass());
-  // gpu.launch bodies → gpu.func kernels, constants sunk into them.
+  // Constants and index arithmetic into the launch bodies, so kernels see
+  // them as constants (shifts for powers of two, folded bounds checks)
+  // instead of receiving them as parameters.
+  pm.addNestedPass<func::FuncOp>(createGpuLaunchSinkIndexComputationsPass());
+  // gpu.launch bodies → gpu.func kernels.
   pm.addPass(createGpuKernelOutliningPass());
   // One kernel module, the caller's stream, nothing left on the host.
   pm.addPass(createGpuFinalizeLaunchesPass());

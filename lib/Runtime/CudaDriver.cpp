@@ -59,6 +59,8 @@ struct LoadedDriver {
     if (!ok)
       return; // the handle stays open: a partial driver is still mapped
     resolveGraphs(handle);
+    optional(handle, "cuOccupancyMaxActiveBlocksPerMultiprocessor",
+             driver.cuOccupancyMaxActiveBlocksPerMultiprocessor);
     CUresult r = driver.cuInit(0);
     if (r != kSuccess)
       error = "cuInit failed: " + driver.errorText(r) +

@@ -13,9 +13,10 @@
 //   (launches without a stream operand also create, synchronize and destroy
 //    one: mgpuStreamCreate / mgpuStreamSynchronize / mgpuStreamDestroy.)
 //
-// and tcc's own launches (tcc-gpu-map-parallel-loops) ask for their largest
-// grid:
-//   index tccCudaGridLimit()
+// Every kernel tcc generates strides over its grid (tcc-gpu-map-parallel-
+// loops), so it is correct for any grid of at least one block: a launch gets
+// at most the blocks the device holds at once (the kernel's occupancy times
+// the multiprocessor count), however large the tensor.
 //
 // The constructors run when model.so is loaded, on machines without a GPU
 // too, so loading is lazy: mgpuModuleLoad* only records the image; the first
@@ -36,10 +37,10 @@
 #include "tcc/Runtime/RuntimeError.h"
 
 #include <algorithm>
-#include <cstdint>
 #include <cstring>
 #include <mutex>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -117,6 +118,25 @@ struct LazyModule {
   }
 };
 
+/// Blocks of `fn` (at `blockSize` threads) the current device runs at once,
+/// asked once per function and thread; 0 when the driver cannot say.
+unsigned residentBlocks(const Driver &d, CUfunction fn, unsigned blockSize) {
+  thread_local std::unordered_map<CUfunction, unsigned> cache;
+  if (auto it = cache.find(fn); it != cache.end())
+    return it->second;
+  CUdevice device = 0;
+  int sms = 0, perSm = 0;
+  unsigned blocks = 0;
+  if (d.cuOccupancyMaxActiveBlocksPerMultiprocessor && d.cuCtxGetDevice(&device) == 0 &&
+      d.cuDeviceGetAttribute(&sms, kAttrMultiprocessorCount, device) == 0 &&
+      d.cuOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, fn, static_cast<int>(blockSize), 0) ==
+          0 &&
+      sms > 0 && perSm > 0)
+    blocks = static_cast<unsigned>(sms) * static_cast<unsigned>(perSm);
+  cache.emplace(fn, blocks);
+  return blocks;
+}
+
 } // namespace
 
 std::string tcc::takeKernelLaunchError() { return std::exchange(launchError, std::string()); }
@@ -175,6 +195,11 @@ void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY, intptr_t g
     return;
   try {
     const Driver &d = Driver::get();
+    // The kernel strides over whatever grid it gets: one device-full is enough.
+    if (gridY == 1 && gridZ == 1 && blockY == 1 && blockZ == 1 && smem == 0)
+      if (unsigned resident = residentBlocks(d, static_cast<CUfunction>(function),
+                                             static_cast<unsigned>(blockX)))
+        gridX = std::min<intptr_t>(gridX, resident);
     CUresult r = d.cuLaunchKernel(
         static_cast<CUfunction>(function), static_cast<unsigned>(gridX),
         static_cast<unsigned>(gridY), static_cast<unsigned>(gridZ), static_cast<unsigned>(blockX),
@@ -186,35 +211,6 @@ void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY, intptr_t g
                      std::to_string(blockY) + "x" + std::to_string(blockZ) + ")");
   } catch (const std::exception &e) {
     recordError(e.what());
-  }
-}
-
-int64_t tccCudaGridLimit() {
-  // Blocks of 256 threads (tcc::kCudaBlockSize) the device holds at once;
-  // asked once per context and thread, as every launch of a run asks.
-  constexpr int kBlockSize = 256;
-  thread_local CUcontext cachedContext = nullptr;
-  thread_local int64_t cachedLimit = 0;
-  if (!launchError.empty())
-    return 1;
-  try {
-    const Driver &d = Driver::get();
-    CUcontext ctx = ensureContext();
-    if (ctx != cachedContext || cachedLimit <= 0) {
-      CUdevice device = 0;
-      int sms = 0, threads = 0;
-      d.check(d.cuCtxGetDevice(&device), "cuCtxGetDevice");
-      d.check(d.cuDeviceGetAttribute(&sms, kAttrMultiprocessorCount, device),
-              "cuDeviceGetAttribute(MULTIPROCESSOR_COUNT)");
-      d.check(d.cuDeviceGetAttribute(&threads, kAttrMaxThreadsPerMultiprocessor, device),
-              "cuDeviceGetAttribute(MAX_THREADS_PER_MULTIPROCESSOR)");
-      cachedLimit = std::max<int64_t>(1, int64_t(sms) * std::max(1, threads / kBlockSize));
-      cachedContext = ctx;
-    }
-    return cachedLimit;
-  } catch (const std::exception &e) {
-    recordError(e.what());
-    return 1;
   }
 }
 

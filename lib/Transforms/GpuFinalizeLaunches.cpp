@@ -2,7 +2,8 @@
 //
 // After gpu-kernel-outlining: every kernel into one gpu.module, `forward`
 // renamed `forward_cuda` with a trailing stream argument that every launch
-// uses, and a check that the host function no longer touches tensor memory.
+// uses, no kernel assuming its grid size, and a check that the host function
+// no longer touches tensor memory.
 //
 //===----------------------------------------------------------------------===//
 #include "tcc/Transforms/GpuConventions.h"
@@ -94,6 +95,11 @@ struct GpuFinalizeLaunchesPass
         launch.emitError() << "unexpected kernel launch form";
         return signalPassFailure();
       }
+      // Outlining records a constant grid as known_grid_size, which lets
+      // gpu.grid_dim fold to it; but the runtime launches at most one
+      // device-full of blocks (the kernels stride over the grid), so the
+      // grid is only known at launch.
+      kernel.setKnownGridSizeAttr(nullptr);
       b.setInsertionPoint(launch);
       std::optional<gpu::KernelDim3> cluster;
       if (launch.hasClusterSize())

@@ -3,9 +3,11 @@
 // Collapses each outermost scf.parallel to one dimension, tiles it by the
 // block size and marks outer → block x, inner → thread x; parallel loops
 // nested deeper (below a reduction loop) run sequentially in the thread.
-// The grid is at most what the device holds at once (tccCudaGridLimit(), from
-// its multiprocessor count, asked on the host at launch); each thread then
-// strides over the grid, so a large tensor costs no extra block scheduling.
+// Each thread strides over the grid (by gridDim.x blocks), so a kernel is
+// correct for any grid of at least one block: the runtime launches no more
+// blocks than the device holds at once (mgpuLaunchKernel in
+// lib/Runtime/MlirGpuRuntime.cpp), and a large tensor costs no extra block
+// scheduling.
 //
 //===----------------------------------------------------------------------===//
 #include "tcc/Transforms/GpuConventions.h"
@@ -16,7 +18,6 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/ParallelLoopMapper.h"
-#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/Transforms.h"
@@ -42,37 +43,18 @@ gpu::ParallelLoopDimMappingAttr dimMapping(Builder &b, gpu::Processor processor)
   return b.getAttr<gpu::ParallelLoopDimMappingAttr>(processor, id, id);
 }
 
-/// The runtime's grid limit, declared in `module` on first use.
-func::FuncOp gridLimitFunction(ModuleOp module) {
-  if (auto f = module.lookupSymbol<func::FuncOp>(tcc::kCudaGridLimitFunction))
-    return f;
-  OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
-  auto type = b.getFunctionType({}, {b.getIndexType()});
-  auto f = func::FuncOp::create(b, module.getLoc(), tcc::kCudaGridLimitFunction, type);
-  f.setPrivate();
-  return f;
-}
-
 /// `outer` (block x, over [lb, ub) by `step`) and `inner` (thread x) as
-/// tiled: the grid becomes min(blocks, limit) and the inner body an scf.for
-/// from the block's first element to ub by the grid's span.
-void strideOverGrid(scf::ParallelOp outer, scf::ParallelOp inner, func::FuncOp limitFn) {
+/// tiled: the body of `inner` becomes an scf.for from the block's first
+/// element to ub by the grid's span (gridDim.x * step), so that a grid of
+/// fewer blocks than ceil((ub - lb) / step) still covers every element.
+void strideOverGrid(scf::ParallelOp outer, scf::ParallelOp inner) {
   Value block = outer.getInductionVars()[0];
-  // A use of the block index outside the thread loop: keep one block per tile.
-  if (llvm::any_of(block.getUsers(), [&](Operation *user) { return !inner->isAncestor(user); }))
-    return;
   Location loc = outer.getLoc();
-  OpBuilder b(outer);
-  Value lb = outer.getLowerBound()[0], ub = outer.getUpperBound()[0], step = outer.getStep()[0];
-  Value blocks = arith::CeilDivUIOp::create(b, loc, arith::SubIOp::create(b, loc, ub, lb), step);
-  Value limit = func::CallOp::create(b, loc, limitFn, ValueRange{}).getResult(0);
-  Value grid = arith::MinUIOp::create(b, loc, blocks, limit);
-  Value span = arith::MulIOp::create(b, loc, grid, step);
-  outer.getUpperBoundMutable()[0].set(arith::AddIOp::create(b, loc, lb, span));
-
   Block *body = inner.getBody();
-  b.setInsertionPointToStart(body);
-  auto stride = scf::ForOp::create(b, loc, block, ub, span);
+  OpBuilder b = OpBuilder::atBlockBegin(body);
+  Value grid = gpu::GridDimOp::create(b, loc, gpu::Dimension::x);
+  Value span = arith::MulIOp::create(b, loc, grid, outer.getStep()[0]);
+  auto stride = scf::ForOp::create(b, loc, block, outer.getUpperBound()[0], span);
   Block *strideBody = stride.getBody();
   strideBody->getOperations().splice(strideBody->getTerminator()->getIterator(),
                                      body->getOperations(), std::next(stride->getIterator()),
@@ -85,13 +67,7 @@ void strideOverGrid(scf::ParallelOp outer, scf::ParallelOp inner, func::FuncOp l
 struct GpuMapParallelLoopsPass
     : tcc::impl::GpuMapParallelLoopsPassBase<GpuMapParallelLoopsPass> {
   void runOnOperation() override {
-    SmallVector<func::FuncOp> funcs(getOperation().getOps<func::FuncOp>());
-    for (func::FuncOp func : funcs)
-      if (!func.isExternal() && failed(mapFunction(func)))
-        return signalPassFailure();
-  }
-
-  LogicalResult mapFunction(func::FuncOp func) {
+    func::FuncOp func = getOperation();
     // Constants that fusion left as globals live in host memory; a kernel
     // reading them would fault (or read garbage through a host address).
     bool hostConstants = false;
@@ -102,10 +78,10 @@ struct GpuMapParallelLoopsPass
       hostConstants = true;
     });
     if (hostConstants)
-      return failure();
+      return signalPassFailure();
 
     IRRewriter rewriter(&getContext());
-    for (scf::ParallelOp loop : outermostLoops(func)) {
+    for (scf::ParallelOp loop : outermostLoops()) {
       if (loop.getNumLoops() < 2)
         continue;
       std::vector<unsigned> all(loop.getNumLoops());
@@ -114,7 +90,7 @@ struct GpuMapParallelLoopsPass
       collapseParallelLoops(rewriter, loop, {all});
     }
     Builder b(&getContext());
-    for (scf::ParallelOp loop : outermostLoops(func)) {
+    for (scf::ParallelOp loop : outermostLoops()) {
       // Erases `loop`; the inner loop runs [0, 256) under an scf.if bounds check.
       auto [outer, inner] = scf::tileParallelLoop(loop, {tcc::kCudaBlockSize},
                                                   /*noMinMaxBounds=*/true);
@@ -125,14 +101,13 @@ struct GpuMapParallelLoopsPass
             nested.getNumLoops(), dimMapping(b, gpu::Processor::Sequential));
         (void)gpu::setMappingAttr(nested, seq);
       });
-      strideOverGrid(outer, inner, gridLimitFunction(getOperation()));
+      strideOverGrid(outer, inner);
     }
-    return success();
   }
 
-  static SmallVector<scf::ParallelOp> outermostLoops(func::FuncOp func) {
+  SmallVector<scf::ParallelOp> outermostLoops() {
     SmallVector<scf::ParallelOp> loops;
-    func.walk([&](scf::ParallelOp p) {
+    getOperation().walk([&](scf::ParallelOp p) {
       if (!p->getParentOfType<scf::ParallelOp>())
         loops.push_back(p);
     });

@@ -1,10 +1,10 @@
 // A fused pointwise kernel (foo: sin(x) + cos(y)) through the CUDA pipeline:
 // one 1-D kernel of 256-thread blocks over 16-byte chunks (ld/st.global.v4),
-// its grid capped by the runtime's tccCudaGridLimit(), launched on
-// forward_cuda's stream argument; its PTX assembles for sm_90
+// whose threads stride over the grid, launched on forward_cuda's stream
+// argument; its PTX assembles for sm_90
 // (samples-ptx.test covers sm_80).
 // RUN: tcc-opt %s --tcc-cuda-pipeline | FileCheck %s
-// RUN: tcc-opt %s --pass-pipeline='builtin.module(func.func(tcc-gpu-vectorize-elementwise,tcc-gpu-wrap-serial-ops,convert-linalg-to-parallel-loops),tcc-gpu-map-parallel-loops,func.func(convert-parallel-loops-to-gpu),lower-affine,canonicalize,gpu-kernel-outlining,tcc-gpu-finalize-launches)' | FileCheck %s --check-prefix=LAUNCH
+// RUN: tcc-opt %s --pass-pipeline='builtin.module(func.func(tcc-gpu-vectorize-elementwise,tcc-gpu-wrap-serial-ops,convert-linalg-to-parallel-loops,tcc-gpu-map-parallel-loops,convert-parallel-loops-to-gpu),lower-affine,canonicalize,gpu-kernel-outlining,tcc-gpu-finalize-launches)' | FileCheck %s --check-prefix=LAUNCH
 // RUN: tcc-opt %s --tcc-cuda-pipeline | %python %S/Inputs/extract_ptx.py > %t.ptx
 // RUN: %ptxas -arch=sm_90 %t.ptx -o %t.cubin
 // RUN: FileCheck %s --check-prefix=PTX < %t.ptx
@@ -12,10 +12,12 @@
 // LAUNCH-LABEL: func.func @forward_cuda(
 // LAUNCH-SAME:    %[[STREAM:arg[0-9]+]]: !llvm.ptr {tcc.stream})
 // LAUNCH:         %[[TOKEN:[0-9]+]] = builtin.unrealized_conversion_cast %[[STREAM]] : !llvm.ptr to !gpu.async.token
-// LAUNCH:         call @tccCudaGridLimit()
 // LAUNCH:         gpu.launch_func async [%[[TOKEN]]] @tcc_kernels::@forward_kernel blocks in (%{{.*}}, %{{.*}}, %{{.*}}) threads in (%c256, %c1, %c1)
 // LAUNCH:       gpu.module @tcc_kernels
 // LAUNCH:         gpu.func @forward_kernel(
+// LAUNCH-NOT:       known_grid_size
+// LAUNCH:           %[[SPAN:.*]] = arith.muli %grid_dim_x{{.*}}, %{{.*}} : index
+// LAUNCH:           scf.for %{{.*}} = %{{.*}} to %{{.*}} step %[[SPAN]]
 // LAUNCH:           vector.load {{.*}} {alignment = 16 : i64} : memref<100xf32>, vector<4xf32>
 // LAUNCH:           math.sin
 // LAUNCH:           math.cos

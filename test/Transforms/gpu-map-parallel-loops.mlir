@@ -1,20 +1,16 @@
 // RUN: tcc-opt %s -tcc-gpu-map-parallel-loops -split-input-file -verify-diagnostics | FileCheck %s
 
 // A 2-D nest is collapsed to one dimension of 4 * 8 = 32 iterations, tiled by
-// 256: the outer loop goes to block x, the inner (bounds-checked) to thread x.
-// The grid is min(ceil(32 / 256), the runtime's limit) blocks, and each
-// thread strides over it (step: the grid's span) to the end of the loop.
+// 256: the outer loop goes to block x, the inner (bounds-checked) to thread x,
+// whose body strides over the grid (gridDim.x blocks of 256) to the end.
 // CHECK-LABEL: func.func @collapse_and_tile
 // CHECK:         %[[C256:.*]] = arith.constant 256 : index
 // CHECK:         %[[STEP:.*]] = arith.muli %{{.*}}, %[[C256]] : index
-// CHECK:         %[[BLOCKS:.*]] = arith.ceildivui %{{.*}}, %[[STEP]] : index
-// CHECK:         %[[LIMIT:.*]] = call @tccCudaGridLimit() : () -> index
-// CHECK:         %[[GRID:.*]] = arith.minui %[[BLOCKS]], %[[LIMIT]] : index
-// CHECK:         %[[SPAN:.*]] = arith.muli %[[GRID]], %[[STEP]] : index
-// CHECK:         %[[UB:.*]] = arith.addi %{{.*}}, %[[SPAN]] : index
-// CHECK:         scf.parallel (%[[B:.*]]) = (%{{.*}}) to (%[[UB]]) step (%[[STEP]]) {
+// CHECK:         scf.parallel (%[[B:.*]]) = (%{{.*}}) to (%[[N:.*]]) step (%[[STEP]]) {
 // CHECK:           scf.parallel (%[[T:.*]]) = (%{{.*}}) to (%[[STEP]]) step (%{{.*}}) {
-// CHECK:             scf.for %[[S:.*]] = %[[B]] to %[[N:.*]] step %[[SPAN]] {
+// CHECK:             %[[GRID:.*]] = gpu.grid_dim x
+// CHECK:             %[[SPAN:.*]] = arith.muli %[[GRID]], %[[STEP]] : index
+// CHECK:             scf.for %[[S:.*]] = %[[B]] to %[[N]] step %[[SPAN]] {
 // CHECK:               arith.addi %[[T]], %[[S]] : index
 // CHECK:               arith.cmpi ult, %{{.*}}, %[[N]] : index
 // CHECK:               scf.if
@@ -23,7 +19,6 @@
 // CHECK:                 memref.store
 // CHECK:           } {mapping = [#gpu.loop_dim_map<processor = thread_x, map = (d0) -> (d0), bound = (d0) -> (d0)>]}
 // CHECK:         } {mapping = [#gpu.loop_dim_map<processor = block_x, map = (d0) -> (d0), bound = (d0) -> (d0)>]}
-// CHECK:       func.func private @tccCudaGridLimit() -> index
 func.func @collapse_and_tile(%a: memref<4x8xf32>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index

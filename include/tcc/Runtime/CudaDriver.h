@@ -28,7 +28,6 @@ using CUgraphExec = struct CUgraphExec_st *;
 
 /// CUdevice_attribute values used here.
 constexpr int kAttrMultiprocessorCount = 16;
-constexpr int kAttrMaxThreadsPerMultiprocessor = 39;
 
 /// CUstreamCaptureMode / CUstreamCaptureStatus values used here.
 constexpr int kCaptureModeThreadLocal = 1;
@@ -71,6 +70,10 @@ struct Driver {
   CUresult (*cuGraphLaunch)(CUgraphExec, CUstream);
   CUresult (*cuGraphExecDestroy)(CUgraphExec);
   CUresult (*cuGraphDestroy)(CUgraph);
+
+  // Optional: without it, kernels are launched with the grid they ask for.
+  CUresult (*cuOccupancyMaxActiveBlocksPerMultiprocessor)(int *, CUfunction, int blockSize,
+                                                          size_t dynamicSmem);
 
   /// True when every stream-capture and graph entry point is present.
   bool hasGraphs() const {

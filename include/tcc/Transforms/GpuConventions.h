@@ -16,11 +16,6 @@ constexpr const char *kCudaForwardName = "forward_cuda";
 /// Threads per block of every generated kernel.
 constexpr int kCudaBlockSize = 256;
 
-/// Host function of the runtime (lib/Runtime/MlirGpuRuntime.cpp) that the
-/// launches call for their largest grid: the blocks of kCudaBlockSize threads
-/// the current device runs at once. `() -> index` (int64_t in C).
-constexpr const char *kCudaGridLimitFunction = "tccCudaGridLimit";
-
 } // namespace tcc
 
 #endif // TCC_TRANSFORMS_GPUCONVENTIONS_H

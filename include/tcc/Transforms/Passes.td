@@ -290,24 +290,21 @@ def GpuWrapSerialOpsPass : Pass<"tcc-gpu-wrap-serial-ops", "mlir::func::FuncOp">
   ];
 }
 
-def GpuMapParallelLoopsPass : Pass<"tcc-gpu-map-parallel-loops", "mlir::ModuleOp"> {
-  let summary = "Map each outermost scf.parallel to a 1-D grid of 256-thread blocks, at most one device-full";
+def GpuMapParallelLoopsPass : Pass<"tcc-gpu-map-parallel-loops", "mlir::func::FuncOp"> {
+  let summary = "Map each outermost scf.parallel to a 1-D grid of 256-thread blocks";
   let description = [{
-    In every function, collapses each outermost `scf.parallel` to one
-    dimension (row-major, so consecutive threads touch consecutive elements),
-    tiles it by the block size (`tcc::kCudaBlockSize`, 256) with the inner
-    loop bounds-checked by an `scf.if`, and maps the outer loop to block x and
-    the inner one to thread x; parallel loops nested deeper (below a reduction
-    loop) are mapped sequential.
+    Collapses each outermost `scf.parallel` to one dimension (row-major, so
+    consecutive threads touch consecutive elements), tiles it by the block
+    size (`tcc::kCudaBlockSize`, 256) with the inner loop bounds-checked by
+    an `scf.if`, and maps the outer loop to block x and the inner one to
+    thread x; parallel loops nested deeper (below a reduction loop) are mapped
+    sequential. The thread body becomes an `scf.for` that strides over the
+    grid (by `gpu.grid_dim x` blocks), so the kernel is correct for any grid of
+    at least one block: the runtime launches at most as many blocks as the
+    device holds at once. `convert-parallel-loops-to-gpu` then turns the
+    result into a `gpu.launch`.
 
-    The grid is capped at what the device runs at once: the host calls the
-    runtime's `tccCudaGridLimit()` (multiprocessors × resident blocks of 256
-    threads, declared here as a private `() -> index` function) and launches
-    min(blocks, limit) blocks; the thread body becomes an `scf.for` that
-    strides over the grid until the loop's end. `convert-parallel-loops-to-gpu`
-    then turns the result into a `gpu.launch`.
-
-    Refused with an error: a `memref.get_global` in a function (a constant
+    Refused with an error: a `memref.get_global` in the function (a constant
     left in host memory, which a kernel cannot read).
 
     Before:
@@ -318,11 +315,10 @@ def GpuMapParallelLoopsPass : Pass<"tcc-gpu-map-parallel-loops", "mlir::ModuleOp
     ```
     After:
     ```mlir
-    %limit = func.call @tccCudaGridLimit() : () -> index
-    %grid = arith.minui %blocks, %limit : index        // blocks = ceil(32 / 256)
-    %span = arith.muli %grid, %c256 : index
-    scf.parallel (%b) = (%c0) to (%span) step (%c256) {
+    scf.parallel (%b) = (%c0) to (%c32) step (%c256) {
       scf.parallel (%t) = (%c0) to (%c256) step (%c1) {
+        %grid = gpu.grid_dim x
+        %span = arith.muli %grid, %c256 : index
         scf.for %s = %b to %c32 step %span {
           %k = arith.addi %t, %s : index
           %in = arith.cmpi ult, %k, %c32 : index
@@ -335,7 +331,6 @@ def GpuMapParallelLoopsPass : Pass<"tcc-gpu-map-parallel-loops", "mlir::ModuleOp
   let dependentDialects = [
     "mlir::affine::AffineDialect",
     "mlir::arith::ArithDialect",
-    "mlir::func::FuncDialect",
     "mlir::gpu::GPUDialect",
     "mlir::scf::SCFDialect",
   ];
