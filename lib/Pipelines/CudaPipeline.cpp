@@ -75,6 +75,8 @@ void tcc::buildCudaToLLVMPassPipeline(OpPassManager &pm, const CompileOptions &o
   pm.addPass(createGpuLibraryConvPass(GpuLibraryConvPassOptions{options.precision == "tf32"}));
   // Ops with no parallel dimension would otherwise stay on the host.
   pm.addNestedPass<func::FuncOp>(createGpuWrapSerialOpsPass());
+  // Row reductions: one warp per output element instead of one thread.
+  pm.addNestedPass<func::FuncOp>(createGpuWarpReductionsPass());
   // Parallel dims as scf.parallel, reduction dims as sequential scf.for inside.
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToParallelLoopsPass());
   // One 1-D grid per loop nest, 256 threads per block, bounds-checked.
