@@ -5,8 +5,9 @@
 // Here each nest becomes a kernel:
 //
 //   linalg → scf.parallel (+ scf.for over reduction dims)
-//          (pointwise ops first: tcc-gpu-vectorize-elementwise, one loop over
-//            16-byte chunks)
+//          (row reductions first: tcc-gpu-warp-reductions, one warp per
+//            output element; pointwise ops: tcc-gpu-vectorize-elementwise,
+//            one loop over 16-byte chunks)
 //          → tcc-gpu-map-parallel-loops: all parallel dims collapsed into one
 //            (row-major, so consecutive threads touch consecutive elements),
 //            tiled by kCudaBlockSize, outer loop → blocks, inner → threads,
@@ -81,6 +82,8 @@ void tcc::buildCudaToLLVMPassPipeline(OpPassManager &pm, const CompileOptions &o
   pm.addPass(createGpuLibraryConvPass(GpuLibraryConvPassOptions{options.precision == "tf32"}));
   // Ops with no parallel dimension would otherwise stay on the host.
   pm.addNestedPass<func::FuncOp>(createGpuWrapSerialOpsPass());
+  // Row reductions: one warp per output element instead of one thread.
+  pm.addNestedPass<func::FuncOp>(createGpuWarpReductionsPass());
   // Pointwise ops over 16-byte vectors (ld/st.global.v4 for f32).
   pm.addNestedPass<func::FuncOp>(createGpuVectorizeElementwisePass());
   // Parallel dims as scf.parallel, reduction dims as sequential scf.for inside.

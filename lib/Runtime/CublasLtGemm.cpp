@@ -81,6 +81,7 @@ constexpr int CUBLASLT_MATRIX_LAYOUT_BATCH_COUNT = 5;
 constexpr int CUBLASLT_MATRIX_LAYOUT_STRIDED_BATCH_OFFSET = 6;
 // cublasLtMatmulPreferenceAttributes_t
 constexpr int CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES = 1;
+constexpr int CUBLASLT_MATMUL_PREF_REDUCTION_SCHEME_MASK = 3;
 constexpr int CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_A_BYTES = 5;
 constexpr int CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_B_BYTES = 6;
 constexpr int CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_C_BYTES = 7;
@@ -92,6 +93,11 @@ constexpr uint32_t CUBLASLT_EPILOGUE_BIAS = 4;
 constexpr uint32_t CUBLASLT_EPILOGUE_GELU = 32;
 
 constexpr size_t kWorkspaceBytes = size_t(32) << 20;
+
+/// Below this many terms per output, split-K is refused: its second kernel
+/// (the reduction, ~2.5 µs on an H200) costs more than one block's K loop
+/// saves. MyModule's 10×10×100 GEMM took 5 µs as split-K, 2 kernels.
+constexpr uint64_t kMinSplitKTerms = 2048;
 
 /// cublasStatus_t names, for a library too old to have cublasLtGetStatusName.
 const char *fallbackStatusName(cublasStatus_t s) {
@@ -369,6 +375,9 @@ std::unique_ptr<Plan> makePlan(const CublasLt &lib, ContextState &state, const P
   };
   setPreference(CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, static_cast<uint64_t>(state.workspace.bytes()),
                 "MAX_WORKSPACE_BYTES");
+  if (k < kMinSplitKTerms) // mask 0: only CUBLASLT_REDUCTION_SCHEME_NONE, one kernel
+    setPreference(CUBLASLT_MATMUL_PREF_REDUCTION_SCHEME_MASK, static_cast<uint32_t>(0),
+                  "REDUCTION_SCHEME_MASK");
   // Swapped too: cuBLASLt's A is our B.
   setPreference(CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_A_BYTES, static_cast<uint32_t>(key.alignB),
                 "MIN_ALIGNMENT_A_BYTES");

@@ -290,6 +290,71 @@ def GpuWrapSerialOpsPass : Pass<"tcc-gpu-wrap-serial-ops", "mlir::func::FuncOp">
   ];
 }
 
+def GpuWarpReductionsPass : Pass<"tcc-gpu-warp-reductions", "mlir::func::FuncOp"> {
+  let summary = "Compute each output of a row reduction with one warp of 32 lanes";
+  let description = [{
+    On the CUDA path, before `convert-linalg-to-parallel-loops`, a
+    `linalg.generic` reduction otherwise runs one thread per output element
+    with a serial loop over the reduced dims. Here one warp computes one
+    output: each lane combines every 32nd element of the (linearized)
+    reduced dims, a butterfly of `gpu.shuffle xor` (offsets 16, 8, 4, 2, 1)
+    combines the 32 partials, and lane 0 combines the total into the output
+    buffer (its initial value counts, as in linalg).
+
+    The lanes are the innermost dim of the new `scf.parallel`, 32 long, so
+    after tcc-gpu-map-parallel-loops (row-major collapse, 256-thread blocks)
+    each warp is one output and its lanes are all in bounds or all out.
+
+    A generic qualifies when it is not inside an `scf.parallel`, has one
+    f32 or i32 output buffer and no `linalg.index`, its reduction dims all
+    come after its parallel dims, its output map is a permutation of the
+    parallel dims, it reduces 32 or more elements (or a dynamic number), no
+    input is the output buffer, and its body yields `combine(x, acc)` (either
+    order) of its output block argument `acc`, used only there, with
+    `combine` one of `addf`, `mulf`, `maximumf`, `minimumf`, `maxnumf`,
+    `minnumf`, `addi`, `muli`, `maxsi`, `minsi`. Every other op is left
+    as it is.
+
+    Before:
+    ```mlir
+    linalg.generic {indexing_maps = [(d0, d1) -> (d0, d1), (d0, d1) -> (d0)],
+                    iterator_types = ["parallel", "reduction"]}
+        ins(%x : memref<64x768xf32>) outs(%sum : memref<64xf32>) {
+    ^bb0(%in: f32, %acc: f32):
+      %0 = arith.addf %in, %acc : f32
+      linalg.yield %0 : f32
+    }
+    ```
+    After:
+    ```mlir
+    scf.parallel (%i, %lane) = (%c0, %c0) to (%c64, %c32) step (%c1, %c1) {
+      %partial = scf.for %k = %lane to %c768 step %c32 iter_args(%acc = %neg_zero) -> (f32) {
+        %in = memref.load %x[%i, %k] : memref<64x768xf32>
+        %0 = arith.addf %in, %acc : f32
+        scf.yield %0 : f32
+      }
+      %s16, %v16 = gpu.shuffle xor %partial, %c16_i32, %c32_i32 : f32
+      %1 = arith.addf %s16, %partial : f32
+      ...                                   // offsets 8, 4, 2, 1
+      %lead = arith.cmpi eq, %lane, %c0 : index
+      scf.if %lead {
+        %old = memref.load %sum[%i] : memref<64xf32>
+        %total = arith.addf %5, %old : f32
+        memref.store %total, %sum[%i] : memref<64xf32>
+      }
+      scf.reduce
+    }
+    ```
+  }];
+  let dependentDialects = [
+    "mlir::affine::AffineDialect",
+    "mlir::arith::ArithDialect",
+    "mlir::gpu::GPUDialect",
+    "mlir::memref::MemRefDialect",
+    "mlir::scf::SCFDialect",
+  ];
+}
+
 def GpuMapParallelLoopsPass : Pass<"tcc-gpu-map-parallel-loops", "mlir::func::FuncOp"> {
   let summary = "Map each outermost scf.parallel to a 1-D grid of 256-thread blocks";
   let description = [{
