@@ -44,6 +44,13 @@ class MLP(nn.Module):
         return x
 
 
+class Softmax(nn.Module):
+    """Row softmax: a max and a sum reduction per row, then pointwise."""
+
+    def forward(self, x):
+        return torch.softmax(x, dim=-1)
+
+
 def workloads():
     """name -> (module factory, input factory), each seeded."""
     def seeded(fn, seed):
@@ -57,11 +64,16 @@ def workloads():
         "pointwise_64m": (seeded(Foo, 5),
                           seeded(lambda: (torch.randn(8192, 8192), torch.randn(8192, 8192)), 6)),
         "mlp_4x4096_b256": (seeded(MLP, 7), seeded(lambda: (torch.randn(256, 4096),), 8)),
+        "softmax_4096x4096": (seeded(Softmax, 9), seeded(lambda: (torch.randn(4096, 4096),), 10)),
+        "layer_norm_4096x4096": (seeded(lambda: nn.LayerNorm(4096), 11),
+                                 seeded(lambda: (torch.randn(4096, 4096),), 12)),
     }
 
 
-def export(outdir):
+def export(outdir, only=None):
     for name, (make_module, make_inputs) in workloads().items():
+        if only and name not in only:
+            continue
         d = os.path.join(outdir, name)
         os.makedirs(d, exist_ok=True)
         module = make_module().eval()
@@ -81,4 +93,6 @@ def export(outdir):
 if __name__ == "__main__":
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--export", metavar="DIR", required=True)
-    export(ap.parse_args().export)
+    ap.add_argument("--only", nargs="*", help="export only these workloads")
+    args = ap.parse_args()
+    export(args.export, args.only)
