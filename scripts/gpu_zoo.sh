@@ -24,7 +24,9 @@ for archive in "$@"; do
   tar -xf "$archive" -C "$work"
   tiny=""
   [[ $name == *tiny* ]] && tiny=--tiny
-  PYTHONUNBUFFERED=1 python3 scripts/zoo.py run --out "$work/$name" $tiny --device cuda \
+  precision=fp32   # an archive named *bf16* holds --precision bf16 artifacts
+  [[ $name == *bf16* ]] && precision=bf16
+  PYTHONUNBUFFERED=1 python3 scripts/zoo.py run --out "$work/$name" $tiny --device cuda --precision $precision \
     2>&1 | grep -E '^run_cuda|Error|error' | cut -c1-220
   (cd "$work" && find "$name" -name 'run_cuda.json' | tar -czf "$results/$name-cuda.tar.gz" -T -)
 done

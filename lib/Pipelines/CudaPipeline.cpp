@@ -78,8 +78,12 @@ void tcc::buildCudaToLLVMPassPipeline(OpPassManager &pm, const CompileOptions &o
   // epilogue) to cuBLASLt calls, before anything becomes a kernel.
   GpuLibraryGemmPassOptions gemm;
   gemm.tf32 = options.precision == "tf32";
+  gemm.bf16 = options.precision == "bf16";
   pm.addPass(createGpuLibraryGemmPass(gemm));
-  pm.addPass(createGpuLibraryConvPass(GpuLibraryConvPassOptions{options.precision == "tf32"}));
+  // cuDNN has no bf16 arithmetic for fp32 tensors: under bf16, convolutions
+  // take TF32, the nearest it offers (and more precise).
+  bool convTf32 = options.precision == "tf32" || options.precision == "bf16";
+  pm.addPass(createGpuLibraryConvPass(GpuLibraryConvPassOptions{convTf32}));
   // Ops with no parallel dimension would otherwise stay on the host.
   pm.addNestedPass<func::FuncOp>(createGpuWrapSerialOpsPass());
   // Row reductions: one warp per output element instead of one thread.

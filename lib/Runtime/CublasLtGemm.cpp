@@ -67,6 +67,7 @@ struct cublasLtMatmulHeuristicResult_t {
 constexpr cublasStatus_t CUBLAS_STATUS_SUCCESS = 0;
 constexpr int CUDA_R_32F = 0;
 constexpr int CUBLAS_COMPUTE_32F = 68;
+constexpr int CUBLAS_COMPUTE_32F_FAST_16BF = 75;
 constexpr int CUBLAS_COMPUTE_32F_FAST_TF32 = 77;
 constexpr int32_t CUBLAS_OP_N = 0, CUBLAS_OP_T = 1;
 // cublasLtMatmulDescAttributes_t
@@ -308,7 +309,9 @@ std::string shapeText(const PlanKey &key) {
 std::unique_ptr<Plan> makePlan(const CublasLt &lib, ContextState &state, const PlanKey &key) {
   auto plan = std::make_unique<Plan>();
   plan->lib = &lib;
-  int compute = key.compute == kGemmComputeTf32 ? CUBLAS_COMPUTE_32F_FAST_TF32 : CUBLAS_COMPUTE_32F;
+  int compute = key.compute == kGemmComputeTf32   ? CUBLAS_COMPUTE_32F_FAST_TF32
+                : key.compute == kGemmComputeBf16 ? CUBLAS_COMPUTE_32F_FAST_16BF
+                                                  : CUBLAS_COMPUTE_32F;
   lib.check(lib.descCreate(&plan->desc, compute, CUDA_R_32F), "cublasLtMatmulDescCreate");
   auto setDesc = [&](int attr, const auto &value, const char *name) {
     lib.check(lib.descSetAttribute(plan->desc, attr, &value, sizeof value),

@@ -171,6 +171,7 @@ GuardManifest parseManifest(std::string_view text) {
   try {
     m.model = j.value("model", std::string());
     m.source = j.value("source", std::string());
+    m.precision = j.value("precision", std::string());
     if (j.contains("targets"))
       m.targets = j["targets"].get<std::vector<std::string>>();
     if (j.contains("checks"))

@@ -534,7 +534,7 @@ struct GpuLibraryGemmPass : tcc::impl::GpuLibraryGemmPassBase<GpuLibraryGemmPass
         c32(fill.zero ? 0 : 1),
         bias,
         c32(code),
-        c32(tf32 ? tcc::kGemmComputeTf32 : tcc::kGemmComputeF32),
+        c32(bf16 ? tcc::kGemmComputeBf16 : tf32 ? tcc::kGemmComputeTf32 : tcc::kGemmComputeF32),
         stream};
     func::CallOp::create(b, loc, callee, args);
 

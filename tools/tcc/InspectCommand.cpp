@@ -65,6 +65,8 @@ void printSummary(const GuardManifest &m, const std::string &path) {
   for (const std::string &t : m.targets)
     targets += (targets.empty() ? "" : ", ") + t;
   std::printf("targets: %s\n", targets.empty() ? "(none listed)" : targets.c_str());
+  if (!m.precision.empty())
+    std::printf("cuda precision: %s\n", m.precision.c_str());
 
   std::printf("\nsymbols (%zu):\n", m.symbols.size());
   for (const SymbolRange &s : m.symbols)

@@ -53,9 +53,12 @@ int main(int argc, char **argv) {
   compileCmd->add_option("--arch", c.arch, "CUDA architecture of the PTX: sm_80 | sm_90")
       ->check(CLI::IsMember({"sm_80", "sm_90"}));
   compileCmd->add_option("--precision", c.precision,
-                         "Arithmetic precision: fp32 (default) | tf32 (CUDA matrix products with "
-                         "TF32 inputs, fp32 accumulation)")
-      ->check(CLI::IsMember({"fp32", "tf32"}));
+                         "Arithmetic precision of the CUDA path's matrix products and "
+                         "convolutions (tensors stay fp32; the CPU path is always fp32): fp32 "
+                         "(default) | tf32 (TF32 inputs, fp32 accumulation) | bf16 (matrix "
+                         "products with bf16 inputs and fp32 accumulation, like torch's "
+                         "'medium' float32 matmul precision; convolutions TF32)")
+      ->check(CLI::IsMember({"fp32", "tf32", "bf16"}));
   compileCmd->add_flag_callback(
       "--no-cuda-graphs", [&c] { c.cudaGraphs = false; },
       "CUDA runs launch every kernel directly instead of replaying captured CUDA graphs "

@@ -33,11 +33,14 @@ enum GemmEpilogue : int32_t {
   kGemmEpilogueGeluBias = 5,
 };
 
-/// Arithmetic of the products: fp32 (CUBLAS_COMPUTE_32F), or TF32 inputs
-/// with fp32 accumulation (CUBLAS_COMPUTE_32F_FAST_TF32, `--precision tf32`).
+/// Arithmetic of the products: fp32 (CUBLAS_COMPUTE_32F), TF32 inputs with
+/// fp32 accumulation (CUBLAS_COMPUTE_32F_FAST_TF32, `--precision tf32`), or
+/// bf16 inputs with fp32 accumulation (CUBLAS_COMPUTE_32F_FAST_16BF,
+/// `--precision bf16`; the library rounds the fp32 operands itself).
 enum GemmCompute : int32_t {
   kGemmComputeF32 = 0,
   kGemmComputeTf32 = 1,
+  kGemmComputeBf16 = 2,
 };
 
 } // namespace tcc

@@ -105,6 +105,9 @@ public:
   std::string model;
   std::string source;
   std::vector<std::string> targets;
+  /// The CUDA path's matrix arithmetic (--precision): fp32, tf32 or bf16;
+  /// empty without a CUDA path.
+  std::string precision;
   std::vector<SymbolRange> symbols;
   std::vector<TensorSpec> inputs;
   std::vector<TensorSpec> outputs;

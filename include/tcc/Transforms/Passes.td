@@ -151,7 +151,7 @@ def GpuLibraryGemmPass : Pass<"tcc-gpu-library-gemm", "mlir::ModuleOp"> {
       erf GELU, which cuBLASLt does not compute) it stays as a kernel on C
       without the bias operand.
     - `tf32` selects CUBLAS_COMPUTE_32F_FAST_TF32 instead of
-      CUBLAS_COMPUTE_32F.
+      CUBLAS_COMPUTE_32F, `bf16` CUBLAS_COMPUTE_32F_FAST_16BF.
 
     The function gets a trailing `!llvm.ptr {tcc.stream}` argument (which
     tcc-gpu-finalize-launches also uses for the kernel launches) that every
@@ -178,6 +178,8 @@ def GpuLibraryGemmPass : Pass<"tcc-gpu-library-gemm", "mlir::ModuleOp"> {
   let options = [
     Option<"tf32", "tf32", "bool", /*default=*/"false",
            "TF32 products with fp32 accumulation (--precision tf32)">,
+    Option<"bf16", "bf16", "bool", /*default=*/"false",
+           "bf16 products with fp32 accumulation (--precision bf16)">,
   ];
   let dependentDialects = [
     "mlir::arith::ArithDialect",
