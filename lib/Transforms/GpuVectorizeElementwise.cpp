@@ -3,7 +3,9 @@
 // A pointwise linalg.generic over contiguous buffers becomes one loop over
 // 16-byte chunks: each iteration loads a vector per input, runs the body once
 // per lane and stores a vector per output, so a thread issues one ld.v4/st.v4
-// where it issued four scalar accesses. The chunk at the end of the buffer,
+// where it issued four scalar accesses. Broadcast inputs qualify too: a bias
+// row is loaded as a vector at the chunk's column, a per-row value (softmax's
+// max) once per chunk. The chunk at the end of the buffer,
 // and every chunk when some buffer is not 16-byte aligned (a view into a
 // tensor can start anywhere), takes a scalar loop instead; alignment is
 // checked once, on the host, from the buffers' addresses.
@@ -11,7 +13,9 @@
 //===----------------------------------------------------------------------===//
 #include "tcc/Transforms/Passes.h"
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -33,34 +37,77 @@ namespace {
 /// Bytes of one vector access: the widest the hardware loads in one instruction.
 constexpr int64_t kVectorBytes = 16;
 
-/// Elements per vector access for `op`, or 0 when it does not qualify: all
-/// loops parallel, identity maps, contiguous (identity-layout) buffers of
-/// byte-sized scalar elements, no linalg.index.
-int64_t vectorWidth(linalg::GenericOp op) {
-  if (op.getNumLoops() == 0 || op.getNumLoops() != op.getNumParallelLoops())
-    return 0;
+/// How one operand of a vectorized op is read per chunk.
+enum class Access {
+  /// Identity map, contiguous buffer: one vector at the chunk's linear index.
+  Contiguous,
+  /// The innermost loop dim is the operand's innermost, contiguous dim (a
+  /// bias row (d0, d1) -> (d1)): one vector at the chunk's first indices.
+  InnerContiguous,
+  /// The map ignores the innermost loop dim (a per-row value (d0, d1) ->
+  /// (d0)): one scalar for the whole chunk.
+  Broadcast,
+};
+
+struct VectorPlan {
+  /// Elements per vector access.
+  int64_t width;
+  /// Per operand, inputs then outputs.
+  SmallVector<Access> access;
+  /// Some operand is not Contiguous: chunks need their multi-dim indices.
+  bool needsIndices = false;
+};
+
+/// How to vectorize `op`, or nothing when it does not qualify: all loops
+/// parallel, no linalg.index, byte-sized scalar elements, contiguous outputs
+/// with identity maps, and inputs read as in Access; with a non-contiguous
+/// input, a static innermost loop size that is a multiple of the width, so
+/// that no chunk straddles two rows.
+std::optional<VectorPlan> planVectorization(linalg::GenericOp op) {
+  unsigned numLoops = op.getNumLoops();
+  if (numLoops == 0 || numLoops != op.getNumParallelLoops())
+    return std::nullopt;
   if (!op.hasPureBufferSemantics() || op.getNumDpsInits() == 0)
-    return 0;
-  if (!llvm::all_of(op.getIndexingMapsArray(), [](AffineMap m) { return m.isIdentity(); }))
-    return 0;
+    return std::nullopt;
   if (!op.getBody()->getOps<linalg::IndexOp>().empty())
-    return 0;
+    return std::nullopt;
+  VectorPlan plan;
   int64_t widest = 0;
-  for (Value operand : op->getOperands()) {
-    auto type = dyn_cast<MemRefType>(operand.getType());
-    if (!type || !type.getLayout().isIdentity())
-      return 0;
+  for (OpOperand &operand : op->getOpOperands()) {
+    auto type = dyn_cast<MemRefType>(operand.get().getType());
+    if (!type)
+      return std::nullopt;
     Type element = type.getElementType();
     if (!element.isIntOrFloat() || element.getIntOrFloatBitWidth() % 8 != 0)
-      return 0;
-    widest = std::max<int64_t>(widest, element.getIntOrFloatBitWidth() / 8);
+      return std::nullopt;
+    AffineMap map = op.getMatchingIndexingMap(&operand);
+    bool contiguous = type.getLayout().isIdentity();
+    Access access;
+    if (map.isIdentity() && contiguous)
+      access = Access::Contiguous;
+    else if (op.isDpsInit(&operand) || !map.isProjectedPermutation(/*allowZeroInResults=*/true))
+      return std::nullopt;
+    else if (!map.isFunctionOfDim(numLoops - 1))
+      access = Access::Broadcast;
+    else if (contiguous && map.getResults().back() == getAffineDimExpr(numLoops - 1, op.getContext()))
+      access = Access::InnerContiguous;
+    else
+      return std::nullopt;
+    plan.access.push_back(access);
+    plan.needsIndices |= access != Access::Contiguous;
+    if (access != Access::Broadcast)
+      widest = std::max<int64_t>(widest, element.getIntOrFloatBitWidth() / 8);
   }
-  int64_t width = kVectorBytes / widest;
+  plan.width = kVectorBytes / widest;
+  if (plan.width < 2)
+    return std::nullopt;
+  auto shape = cast<MemRefType>(op.getDpsInitOperand(0)->get().getType()).getShape();
   // A static buffer smaller than one vector gains nothing.
-  auto shape = cast<MemRefType>(op->getOperand(0).getType()).getShape();
-  if (!ShapedType::isDynamicShape(shape) && ShapedType::getNumElements(shape) < width)
-    return 0;
-  return width >= 2 ? width : 0;
+  if (!ShapedType::isDynamicShape(shape) && ShapedType::getNumElements(shape) < plan.width)
+    return std::nullopt;
+  if (plan.needsIndices && (ShapedType::isDynamic(shape.back()) || shape.back() % plan.width))
+    return std::nullopt;
+  return plan;
 }
 
 /// `m` as a 1-D buffer (a view; identity layout makes it contiguous).
@@ -74,9 +121,10 @@ Value flatten(OpBuilder &b, Location loc, Value m) {
   return memref::CollapseShapeOp::create(b, loc, m, ArrayRef<ReassociationIndices>{all});
 }
 
-/// True when the first element of `flat` sits on a multiple of `bytes`.
-Value isAligned(OpBuilder &b, Location loc, Value flat, int64_t bytes) {
-  Value address = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, flat);
+/// True when the first element of `m` (identity layout: offset 0) sits on a
+/// multiple of `bytes`.
+Value isAligned(OpBuilder &b, Location loc, Value m, int64_t bytes) {
+  Value address = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, m);
   Value rem = arith::RemUIOp::create(b, loc, address, arith::ConstantIndexOp::create(b, loc, bytes));
   return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, rem,
                                arith::ConstantIndexOp::create(b, loc, 0));
@@ -97,23 +145,47 @@ SmallVector<Value> cloneBody(OpBuilder &b, linalg::GenericOp op, ArrayRef<Value>
   return results;
 }
 
-void vectorize(linalg::GenericOp op, int64_t width) {
+/// The indices into `operand` of the loop nest's point `indices`.
+SmallVector<Value> elementIndices(OpBuilder &b, Location loc, linalg::GenericOp op,
+                                  ValueRange indices, OpOperand &operand) {
+  SmallVector<OpFoldResult> at = affine::makeComposedFoldedMultiResultAffineApply(
+      b, loc, op.getMatchingIndexingMap(&operand), getAsOpFoldResult(indices));
+  return getValueOrCreateConstantIndexOp(b, loc, at);
+}
+
+void vectorize(linalg::GenericOp op, const VectorPlan &plan) {
   OpBuilder b(op);
   Location loc = op.getLoc();
+  int64_t width = plan.width;
   SmallVector<Value> flat;
-  for (Value operand : op->getOperands())
-    flat.push_back(flatten(b, loc, operand));
+  for (auto [operand, access] : llvm::zip_equal(op->getOpOperands(), plan.access))
+    flat.push_back(access == Access::Contiguous ? flatten(b, loc, operand.get()) : Value());
   Value zero = arith::ConstantIndexOp::create(b, loc, 0);
   Value one = arith::ConstantIndexOp::create(b, loc, 1);
   Value vw = arith::ConstantIndexOp::create(b, loc, width);
-  Value n = b.createOrFold<memref::DimOp>(loc, flat.front(), zero);
+  Value output = op.getDpsInitOperand(0)->get();
+  SmallVector<OpFoldResult> loopSizes = memref::getMixedSizes(b, loc, output);
+  Value n = getValueOrCreateConstantIndexOp(
+      b, loc,
+      affine::makeComposedFoldedAffineApply(
+          b, loc,
+          [&] {
+            AffineExpr product = b.getAffineConstantExpr(1);
+            for (unsigned i = 0; i < loopSizes.size(); ++i)
+              product = product * b.getAffineSymbolExpr(i);
+            return product;
+          }(),
+          loopSizes));
   Value chunks = b.createOrFold<arith::CeilDivUIOp>(loc, n, vw);
-  // Every buffer must start on a vector boundary: the host decides once.
+  // Every buffer read or written by vector must start on a vector boundary:
+  // the host decides once.
   Value aligned;
-  for (Value m : flat) {
-    auto type = cast<MemRefType>(m.getType());
+  for (auto [operand, access] : llvm::zip_equal(op->getOpOperands(), plan.access)) {
+    if (access == Access::Broadcast)
+      continue;
+    auto type = cast<MemRefType>(operand.get().getType());
     int64_t bytes = width * type.getElementTypeBitWidth() / 8;
-    Value a = isAligned(b, loc, m, bytes);
+    Value a = isAligned(b, loc, operand.get(), bytes);
     aligned = aligned ? arith::AndIOp::create(b, loc, aligned, a) : a;
   }
 
@@ -127,23 +199,43 @@ void vectorize(linalg::GenericOp op, int64_t width) {
   auto branch = scf::IfOp::create(b, loc, fast, /*withElseRegion=*/true);
   unsigned numInputs = op.getNumDpsInputs();
   Block *body = op.getBody();
+  auto delinearize = [&](Value linear) -> ValueRange {
+    if (!plan.needsIndices)
+      return {};
+    return affine::AffineDelinearizeIndexOp::create(b, loc, linear, loopSizes).getResults();
+  };
 
   // Vector path: one access per buffer whose value the body reads.
   b.setInsertionPointToStart(branch.thenBlock());
-  SmallVector<Value> vectors(flat.size());
-  for (auto [i, m] : llvm::enumerate(flat)) {
+  ValueRange first = delinearize(base);
+  SmallVector<Value> vectors(flat.size()), scalars(flat.size());
+  for (auto [i, operand] : llvm::enumerate(op->getOpOperands())) {
     if (body->getArgument(i).use_empty())
       continue;
-    auto type = cast<MemRefType>(m.getType());
+    auto type = cast<MemRefType>(operand.get().getType());
     auto vt = VectorType::get({width}, type.getElementType());
-    vectors[i] = vector::LoadOp::create(b, loc, vt, m, ValueRange{base}, /*nontemporal=*/false,
-                                        llvm::MaybeAlign(width * type.getElementTypeBitWidth() / 8));
+    llvm::MaybeAlign align(width * type.getElementTypeBitWidth() / 8);
+    switch (plan.access[i]) {
+    case Access::Contiguous:
+      vectors[i] = vector::LoadOp::create(b, loc, vt, flat[i], ValueRange{base},
+                                          /*nontemporal=*/false, align);
+      break;
+    case Access::InnerContiguous:
+      vectors[i] = vector::LoadOp::create(b, loc, vt, operand.get(),
+                                          elementIndices(b, loc, op, first, operand),
+                                          /*nontemporal=*/false, align);
+      break;
+    case Access::Broadcast:
+      scalars[i] = memref::LoadOp::create(b, loc, operand.get(),
+                                          elementIndices(b, loc, op, first, operand));
+      break;
+    }
   }
   SmallVector<SmallVector<Value>> lanes(op.getNumDpsInits());
   for (int64_t lane = 0; lane < width; ++lane) {
     SmallVector<Value> args;
-    for (Value v : vectors)
-      args.push_back(v ? vector::ExtractOp::create(b, loc, v, lane).getResult() : Value());
+    for (auto [v, s] : llvm::zip_equal(vectors, scalars))
+      args.push_back(v ? vector::ExtractOp::create(b, loc, v, lane).getResult() : s);
     for (auto [j, y] : llvm::enumerate(cloneBody(b, op, args)))
       lanes[j].push_back(y);
   }
@@ -162,11 +254,17 @@ void vectorize(linalg::GenericOp op, int64_t width) {
   auto tail = scf::ForOp::create(b, loc, base, last, one);
   b.setInsertionPoint(tail.getBody()->getTerminator());
   Value i = tail.getInductionVar();
+  ValueRange at = delinearize(i);
   SmallVector<Value> args;
-  for (auto [k, m] : llvm::enumerate(flat))
-    args.push_back(body->getArgument(k).use_empty()
-                       ? Value()
-                       : memref::LoadOp::create(b, loc, m, ValueRange{i}).getResult());
+  for (auto [k, operand] : llvm::enumerate(op->getOpOperands())) {
+    if (body->getArgument(k).use_empty())
+      args.push_back(Value());
+    else if (plan.access[k] == Access::Contiguous)
+      args.push_back(memref::LoadOp::create(b, loc, flat[k], ValueRange{i}));
+    else
+      args.push_back(memref::LoadOp::create(b, loc, operand.get(),
+                                            elementIndices(b, loc, op, at, operand)));
+  }
   for (auto [j, y] : llvm::enumerate(cloneBody(b, op, args)))
     memref::StoreOp::create(b, loc, y, flat[numInputs + j], ValueRange{i});
   op.erase();
@@ -175,15 +273,15 @@ void vectorize(linalg::GenericOp op, int64_t width) {
 struct GpuVectorizeElementwisePass
     : tcc::impl::GpuVectorizeElementwisePassBase<GpuVectorizeElementwisePass> {
   void runOnOperation() override {
-    SmallVector<std::pair<linalg::GenericOp, int64_t>> candidates;
+    SmallVector<std::pair<linalg::GenericOp, VectorPlan>> candidates;
     getOperation().walk([&](linalg::GenericOp op) {
       if (op->getParentOfType<scf::ParallelOp>())
         return;
-      if (int64_t width = vectorWidth(op))
-        candidates.push_back({op, width});
+      if (std::optional<VectorPlan> plan = planVectorization(op))
+        candidates.push_back({op, std::move(*plan)});
     });
-    for (auto [op, width] : candidates)
-      vectorize(op, width);
+    for (auto &[op, plan] : candidates)
+      vectorize(op, plan);
   }
 };
 

@@ -12,10 +12,10 @@
 // CHECK-DAG:     %[[C4:.*]] = arith.constant 4 : index
 // CHECK-DAG:     %[[C20:.*]] = arith.constant 20 : index
 // CHECK-DAG:     %[[C80:.*]] = arith.constant 80 : index
-// CHECK:         %[[PX:.*]] = memref.extract_aligned_pointer_as_index %[[XF]]
+// CHECK:         %[[PX:.*]] = memref.extract_aligned_pointer_as_index %[[X]]
 // CHECK:         %[[C16:.*]] = arith.constant 16 : index
 // CHECK:         arith.remui %[[PX]], %[[C16]] : index
-// CHECK:         %[[PY:.*]] = memref.extract_aligned_pointer_as_index %[[YF]]
+// CHECK:         %[[PY:.*]] = memref.extract_aligned_pointer_as_index %[[Y]]
 // CHECK:         %[[ALIGNED:.*]] = arith.andi
 // CHECK:         scf.parallel (%[[C:.*]]) = (%{{.*}}) to (%[[C20]])
 // CHECK:           %[[BASE:.*]] = arith.muli %[[C]], %[[C4]] : index
@@ -51,7 +51,7 @@ func.func @f32_chunks(%x: memref<8x10xf32>, %y: memref<8x10xf32>) {
 // element count at run time.
 #id1 = affine_map<(d0) -> (d0)>
 // CHECK-LABEL: func.func @mixed_widths_dynamic(
-// CHECK:         %[[N:.*]] = memref.dim %{{.*}}, %{{.*}} : memref<?xi64>
+// CHECK:         %[[N:.*]] = memref.dim %{{.*}}, %{{.*}} : memref<?xf32>
 // CHECK:         arith.ceildivui %[[N]], %{{.*}} : index
 // CHECK:         scf.if
 // CHECK-DAG:       vector.load {{.*}} {alignment = 16 : i64} : memref<?xi64>, vector<2xi64>
@@ -71,26 +71,72 @@ func.func @mixed_widths_dynamic(%i: memref<?xi64>, %acc: memref<?xf32>) {
 
 // -----
 
-// Left alone: a broadcast (non-identity map), a body that reads its index, a
-// strided view, a reduction, and a buffer smaller than one vector.
+// Broadcast inputs: a bias row (d0, d1) -> (d1) is one vector at the chunk's
+// column, a per-row value (d0, d1) -> (d0) one scalar per chunk; the chunk's
+// first indices come from delinearizing its linear index. Only the buffers
+// read or written by vector have their alignment checked.
+#id3 = affine_map<(d0, d1) -> (d0, d1)>
+#col = affine_map<(d0, d1) -> (d1)>
+#per_row = affine_map<(d0, d1) -> (d0)>
+// CHECK-LABEL: func.func @broadcasts(
+// CHECK-SAME:    %[[X:.*]]: memref<8x16xf32>, %[[B:.*]]: memref<16xf32>, %[[M:.*]]: memref<8xf32>, %[[Y:.*]]: memref<8x16xf32>)
+// CHECK-NOT:     memref.extract_aligned_pointer_as_index %[[M]]
+// CHECK:         scf.parallel
+// CHECK:           scf.if
+// CHECK:             %[[IDX:.*]]:2 = affine.delinearize_index %{{.*}} into (8, 16) : index, index
+// CHECK-DAG:         vector.load %{{.*}}[%{{.*}}] {alignment = 16 : i64} : memref<128xf32>, vector<4xf32>
+// CHECK-DAG:         vector.load %[[B]][%[[IDX]]#1] {alignment = 16 : i64} : memref<16xf32>, vector<4xf32>
+// CHECK-DAG:         %[[ROW:.*]] = memref.load %[[M]][%[[IDX]]#0] : memref<8xf32>
+// CHECK-COUNT-4:     arith.subf %{{.*}}, %[[ROW]] : f32
+// CHECK:             vector.store
+// CHECK:           } else {
+// CHECK:             affine.delinearize_index
+// CHECK:             memref.load %[[B]]
+// CHECK:             memref.load %[[M]]
+func.func @broadcasts(%x: memref<8x16xf32>, %b: memref<16xf32>, %m: memref<8xf32>,
+                      %y: memref<8x16xf32>) {
+  linalg.generic {indexing_maps = [#id3, #col, #per_row, #id3],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%x, %b, %m : memref<8x16xf32>, memref<16xf32>, memref<8xf32>)
+      outs(%y : memref<8x16xf32>) {
+  ^bb0(%a: f32, %c: f32, %r: f32, %o: f32):
+    %s0 = arith.addf %a, %c : f32
+    %s1 = arith.subf %s0, %r : f32
+    linalg.yield %s1 : f32
+  }
+  return
+}
+
+// -----
+
+// Left alone: a row broadcast where chunks would straddle rows (6 columns), a
+// transposed input, a body that reads its index, a strided view, a reduction,
+// and a buffer smaller than one vector.
 #id2 = affine_map<(d0, d1) -> (d0, d1)>
-#row = affine_map<(d0, d1) -> (d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+#tr = affine_map<(d0, d1) -> (d1, d0)>
 #red = affine_map<(d0, d1) -> (d0)>
 // CHECK-LABEL: func.func @not_vectorized(
 // CHECK-NOT:     vector.load
-// CHECK-COUNT-5: linalg.generic
+// CHECK-COUNT-6: linalg.generic
 // CHECK-NOT:     vector.load
-func.func @not_vectorized(%x: memref<8x16xf32>, %b: memref<16xf32>, %y: memref<8x16xf32>,
+func.func @not_vectorized(%x: memref<8x6xf32>, %m: memref<8xf32>, %y: memref<8x6xf32>,
+                          %sq: memref<16x16xf32>, %z: memref<8x16xf32>,
                           %s: memref<8x16xf32, strided<[32, 1]>>, %r: memref<8xf32>,
                           %t: memref<3xf32>) {
   linalg.generic {indexing_maps = [#id2, #row, #id2], iterator_types = ["parallel", "parallel"]}
-      ins(%x, %b : memref<8x16xf32>, memref<16xf32>) outs(%y : memref<8x16xf32>) {
+      ins(%x, %m : memref<8x6xf32>, memref<8xf32>) outs(%y : memref<8x6xf32>) {
   ^bb0(%a: f32, %c: f32, %o: f32):
     %s0 = arith.addf %a, %c : f32
     linalg.yield %s0 : f32
   }
+  linalg.generic {indexing_maps = [#tr, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%sq : memref<16x16xf32>) outs(%sq : memref<16x16xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    linalg.yield %a : f32
+  }
   linalg.generic {indexing_maps = [#id2], iterator_types = ["parallel", "parallel"]}
-      outs(%y : memref<8x16xf32>) {
+      outs(%z : memref<8x16xf32>) {
   ^bb0(%o: f32):
     %i = linalg.index 1 : index
     %ii = arith.index_cast %i : index to i32
@@ -98,12 +144,12 @@ func.func @not_vectorized(%x: memref<8x16xf32>, %b: memref<16xf32>, %y: memref<8
     linalg.yield %f : f32
   }
   linalg.generic {indexing_maps = [#id2, #id2], iterator_types = ["parallel", "parallel"]}
-      ins(%s : memref<8x16xf32, strided<[32, 1]>>) outs(%y : memref<8x16xf32>) {
+      ins(%s : memref<8x16xf32, strided<[32, 1]>>) outs(%z : memref<8x16xf32>) {
   ^bb0(%a: f32, %o: f32):
     linalg.yield %a : f32
   }
   linalg.generic {indexing_maps = [#id2, #red], iterator_types = ["parallel", "reduction"]}
-      ins(%x : memref<8x16xf32>) outs(%r : memref<8xf32>) {
+      ins(%z : memref<8x16xf32>) outs(%r : memref<8xf32>) {
   ^bb0(%a: f32, %o: f32):
     %s1 = arith.addf %a, %o : f32
     linalg.yield %s1 : f32

@@ -223,11 +223,16 @@ def GpuVectorizeElementwisePass
   let summary = "Pointwise linalg.generic ops to one loop over 16-byte vector chunks";
   let description = [{
     On the CUDA path, a pointwise `linalg.generic` (all loops parallel,
-    identity maps, identity-layout buffers, no `linalg.index`) becomes one
-    `scf.parallel` over 16-byte chunks of its flattened buffers: each
+    identity-layout outputs with identity maps, no `linalg.index`) becomes one
+    `scf.parallel` over 16-byte chunks of its flattened outputs: each
     iteration loads one vector per input the body reads (`vector.load` with
     16-byte alignment, an `ld.global.v4.f32` for f32), runs the body once per
-    lane and stores one vector per output. The last chunk, when the element
+    lane and stores one vector per output. An input read through a broadcast
+    qualifies when the innermost loop size is static and a multiple of the
+    width (no chunk straddles two rows): if the innermost loop dim is also its
+    innermost, contiguous dim (a bias row), one vector at the chunk's first
+    indices; if its map ignores that dim (a per-row max), one scalar per
+    chunk. The last chunk, when the element
     count is not a multiple of the vector width, and every chunk when some
     buffer does not start on a 16-byte boundary (checked once on the host,
     from the buffers' addresses), take a scalar loop instead. The width is 16
