@@ -347,14 +347,18 @@ class Conv1dStack(nn.Module):
 
 
 class Einsums(nn.Module):
-    """Two-operand einsums: batched matmul, attention scores, a permuted
-    output, and batch dims that are not leading."""
+    """Einsums: batched matmul, attention scores, a permuted output, batch
+    dims that are not leading; one operand (transpose, sums, implicit output);
+    three operands; a letter only one operand has."""
 
     def forward(self, a, b, q, k):
         return (torch.einsum("bij,bjk->bik", a, b), torch.einsum("bhqd,bhkd->bhqk", q, k),
                 torch.einsum("bij,bjk->kbi", a, b), torch.einsum("qbhd,kbhd->bhqk",
                                                                    q.permute(2, 0, 1, 3),
-                                                                   k.permute(2, 0, 1, 3)))
+                                                                   k.permute(2, 0, 1, 3)),
+                torch.einsum("bij->bji", a), torch.einsum("bij->b", a), torch.einsum("jbi", a),
+                torch.einsum("bij,bjk,bkl->bil", a, b, b.transpose(1, 2)),
+                torch.einsum("bij,bjk->bi", a, b))
 
 
 class UpsampleBilinear(nn.Module):

@@ -1,11 +1,14 @@
-//===- LegalizeEinsum.cpp - two-operand einsum as one batched matmul ------===//
+//===- LegalizeEinsum.cpp - einsum as sums and batched matmuls ------------===//
 //
-// "bhqd,bhkd->bhqk": letters in both operands and the output are batch dims,
-// in both operands only are contracted, in one operand and the output are
-// that operand's free dims. Each operand is permuted to [batch, free,
+// Letters that only one operand has and the output lacks are summed first.
+// Then operands are contracted left to right, two at a time: with "kept"
+// the letters the output or a later operand still needs, "bhqd,bhkd->bhqk"
+// has batch dims (in both, kept), contracted dims (in both, not kept) and
+// each operand's free dims. Each operand is permuted to [batch, free,
 // contracted] (or [batch, contracted, free]) and reshaped to rank 3, one
-// matmul multiplies them, and the result is reshaped and permuted to the
-// output's letter order. Core-ATen exports already arrive in this form.
+// matmul multiplies them, and the result is reshaped. The last operand is
+// permuted to the output's letter order. Core-ATen exports already arrive
+// decomposed.
 //
 //===----------------------------------------------------------------------===//
 #include "dialects/TccGraph/Transforms/Legalizers.h"
@@ -43,62 +46,125 @@ Value permuted(OpBuilder &b, Location loc, Value v, StringRef have, StringRef wa
                                b.getDenseI64ArrayAttr(perm));
 }
 
+/// One operand, or an intermediate product, and the letters of its dims.
+struct Labeled {
+  Value value;
+  std::string letters;
+};
+
+/// `x` summed over its letters that are not in `keep`.
+Labeled sumOut(OpBuilder &b, Location loc, Labeled x, StringRef keep) {
+  SmallVector<int64_t> dims;
+  std::string left;
+  for (auto [d, ch] : llvm::enumerate(x.letters)) {
+    if (keep.contains(ch))
+      left += ch;
+    else
+      dims.push_back(d);
+  }
+  if (dims.empty())
+    return x;
+  return {makeReduce<ReduceSumOp>(b, loc, x.value, dims, /*keepdim=*/false), left};
+}
+
+/// x · y over their shared letters that are not in `keep`, as one batched
+/// matmul; the product's letters are batch + free(x) + free(y).
+FailureOr<Labeled> contract(OpBuilder &b, Location loc, OperatorOp op, const Labeled &x,
+                            const Labeled &y, StringRef keep) {
+  std::string batch, freeA, freeB, contracted;
+  for (char ch : x.letters)
+    (StringRef(y.letters).contains(ch) ? (keep.contains(ch) ? batch : contracted) : freeA) += ch;
+  for (char ch : y.letters)
+    if (!StringRef(x.letters).contains(ch))
+      freeB += ch;
+  Value a = permuted(b, loc, x.value, x.letters, batch + freeA + contracted);
+  Value c = permuted(b, loc, y.value, y.letters, batch + contracted + freeB);
+  auto sizes = [](Value v, size_t from, size_t n) {
+    return typeOf(v).getShape().slice(from, n);
+  };
+  size_t nb = batch.size();
+  int64_t bs = product(sizes(a, 0, nb)), m = product(sizes(a, nb, freeA.size()));
+  int64_t k = product(sizes(a, nb + freeA.size(), contracted.size()));
+  int64_t n = product(sizes(c, nb + contracted.size(), freeB.size()));
+  if (llvm::count(SmallVector<int64_t>{bs, m, k, n}, ShapedType::kDynamic) > 1 ||
+      ShapedType::isDynamic(k))
+    return op.emitError("einsum over symbolic sizes is not supported yet");
+  Value prod = makeMatmul(b, loc, makeReshape(b, loc, a, {bs, m, k}),
+                          makeReshape(b, loc, c, {bs, k, n}));
+  SmallVector<int64_t> shape(sizes(a, 0, nb + freeA.size()));
+  llvm::append_range(shape, sizes(c, nb + contracted.size(), freeB.size()));
+  return Labeled{makeReshape(b, loc, prod, shape), batch + freeA + freeB};
+}
+
 Results legalizeEinsum(OperatorArgs &args, OpBuilder &b) {
   OperatorOp op = args.getOp();
   Location loc = op.getLoc();
   auto equation = dyn_cast_or_null<StringAttr>(op.getArgs().get("equation"));
   SmallVector<Value> operands = args.tensorList("tensors");
-  if (!equation || operands.size() != 2)
-    return op.emitError("einsum with ") << operands.size()
-                                        << " operands is not supported yet (two are)";
+  if (!equation || operands.empty())
+    return op.emitError("einsum needs an equation and at least one operand");
   std::string eq = equation.getValue().str();
   eq.erase(std::remove(eq.begin(), eq.end(), ' '), eq.end());
-  size_t arrow = eq.find("->"), comma = eq.find(',');
-  if (arrow == std::string::npos || comma == std::string::npos || comma > arrow ||
-      eq.find("...") != std::string::npos)
+  if (eq.find("...") != std::string::npos)
     return op.emitError("einsum equation '") << equation.getValue()
-                                             << "' needs an explicit '->' and no '...'";
-  std::string a = eq.substr(0, comma), c = eq.substr(comma + 1, arrow - comma - 1);
-  std::string out = eq.substr(arrow + 2);
-  auto unique = [](const std::string &s) {
+                                             << "': '...' is not supported yet";
+  size_t arrow = eq.find("->");
+  SmallVector<StringRef> inputs;
+  StringRef(eq).substr(0, arrow).split(inputs, ',');
+  std::string out;
+  if (arrow != std::string::npos) {
+    out = eq.substr(arrow + 2);
+  } else { // implicit output: the letters used once, in alphabetical order
+    for (char ch : llvm::concat<const char>(llvm::seq_inclusive('A', 'Z'),
+                                            llvm::seq_inclusive('a', 'z')))
+      if (llvm::count(eq, ch) == 1)
+        out += ch;
+  }
+  auto unique = [](StringRef s) {
     return llvm::all_of(s, [&](char ch) { return llvm::count(s, ch) == 1; });
   };
-  if (!unique(a) || !unique(c) || !unique(out) || (int64_t)a.size() != typeOf(operands[0]).getRank() ||
-      (int64_t)c.size() != typeOf(operands[1]).getRank())
+  if (inputs.size() != operands.size())
     return op.emitError("einsum equation '")
-           << equation.getValue() << "' repeats a letter within an operand or does not "
-           << "match the operands' ranks (not supported yet)";
-  std::string batch, freeA, freeB, contracted;
-  for (char ch : a) {
-    bool inC = c.find(ch) != std::string::npos, inOut = out.find(ch) != std::string::npos;
-    (inC ? (inOut ? batch : contracted) : (inOut ? freeA : contracted)) += ch;
-  }
-  for (char ch : c)
-    if (a.find(ch) == std::string::npos)
-      (out.find(ch) != std::string::npos ? freeB : contracted) += ch;
-  for (char ch : contracted)
-    if (a.find(ch) == std::string::npos || c.find(ch) == std::string::npos)
+           << equation.getValue() << "' names " << inputs.size() << " operands, got "
+           << operands.size();
+  SmallVector<Labeled> terms;
+  for (auto [i, letters] : llvm::enumerate(inputs)) {
+    if (!unique(letters))
       return op.emitError("einsum equation '")
-             << equation.getValue() << "' sums a letter of one operand (not supported yet)";
+             << equation.getValue() << "': operand " << i << " ('" << letters
+             << "') repeats a letter (a diagonal; not supported yet)";
+    if ((int64_t)letters.size() != typeOf(operands[i]).getRank())
+      return op.emitError("einsum equation '")
+             << equation.getValue() << "': operand " << i << " ('" << letters << "') has rank "
+             << typeOf(operands[i]).getRank();
+    terms.push_back({operands[i], letters.str()});
+  }
+  if (!unique(out) || llvm::any_of(out, [&](char ch) {
+        return llvm::none_of(inputs, [&](StringRef s) { return s.contains(ch); });
+      }))
+    return op.emitError("einsum equation '")
+           << equation.getValue() << "': output '" << out
+           << "' repeats a letter or names one no operand has";
 
-  Value x = permuted(b, loc, operands[0], a, batch + freeA + contracted);
-  Value y = permuted(b, loc, operands[1], c, batch + contracted + freeB);
-  auto sizes = [](Value v, size_t from, size_t n) {
-    return typeOf(v).getShape().slice(from, n);
-  };
-  size_t nb = batch.size();
-  int64_t bs = product(sizes(x, 0, nb)), m = product(sizes(x, nb, freeA.size()));
-  int64_t k = product(sizes(x, nb + freeA.size(), contracted.size()));
-  int64_t n = product(sizes(y, nb + contracted.size(), freeB.size()));
-  if (llvm::count(SmallVector<int64_t>{bs, m, k, n}, ShapedType::kDynamic) > 1 ||
-      ShapedType::isDynamic(k))
-    return op.emitError("einsum over symbolic sizes is not supported yet");
-  Value prod = makeMatmul(b, loc, makeReshape(b, loc, x, {bs, m, k}),
-                          makeReshape(b, loc, y, {bs, k, n}));
-  SmallVector<int64_t> shape(sizes(x, 0, nb + freeA.size()));
-  llvm::append_range(shape, sizes(y, nb + contracted.size(), freeB.size()));
-  Value result = makeReshape(b, loc, prod, shape);
-  return SmallVector<Value>{permuted(b, loc, result, batch + freeA + freeB, out)};
+  // Letters one operand alone has and the output lacks: summed up front.
+  for (size_t i = 0; i < terms.size(); ++i) {
+    std::string keep = out;
+    for (size_t j = 0; j < terms.size(); ++j)
+      if (j != i)
+        keep += terms[j].letters;
+    terms[i] = sumOut(b, loc, terms[i], keep);
+  }
+  Labeled acc = terms.front();
+  for (size_t i = 1; i < terms.size(); ++i) {
+    std::string keep = out;
+    for (size_t j = i + 1; j < terms.size(); ++j)
+      keep += terms[j].letters;
+    FailureOr<Labeled> next = contract(b, loc, op, acc, terms[i], keep);
+    if (failed(next))
+      return failure();
+    acc = *next;
+  }
+  return SmallVector<Value>{permuted(b, loc, acc.value, acc.letters, out)};
 }
 } // namespace
 
