@@ -228,6 +228,10 @@ def main():
     torch.manual_seed(51)
     write_case(args.out, "pool1d", Pool1d(), [torch.randn(2, 3, 17)])
 
+    torch.manual_seed(52)
+    write_case(args.out, "pooling_3d_adaptive", Pooling3dAdaptive(),
+               [torch.randn(2, 3, 10), torch.randn(2, 3, 7, 9), torch.randn(2, 3, 6, 7, 8)])
+
 
 class MoreOps(nn.Module):
     """amin, argmax/argmin (ties, keepdim, flattened), var/std/var_mean
@@ -390,6 +394,20 @@ class Pool1d(nn.Module):
     def forward(self, x):
         return (F.max_pool1d(x, 3, 2, 1), F.max_pool1d(x, 2, dilation=2, ceil_mode=True),
                 F.avg_pool1d(x, 4, 2, 1, count_include_pad=False), F.avg_pool1d(x, 3))
+
+
+class Pooling3dAdaptive(nn.Module):
+    """Adaptive avg/max pooling over 1, 2 and 3 spatial dims, with windows that
+    divide evenly and windows that do not; max_pool3d and avg_pool3d with
+    stride, padding, dilation, ceil_mode and count_include_pad."""
+
+    def forward(self, x1, x2, x3):
+        return (F.adaptive_avg_pool1d(x1, 4), F.adaptive_max_pool1d(x1, 5),
+                F.adaptive_avg_pool2d(x2, (3, 4)), F.adaptive_max_pool2d(x2, (7, 3)),
+                F.adaptive_avg_pool3d(x3, (4, 7, 3)), F.adaptive_max_pool3d(x3, 1),
+                F.max_pool3d(x3, 3, 2, 1), F.max_pool3d(x3, 2, dilation=2, ceil_mode=True),
+                F.avg_pool3d(x3, 3, 2, 1, count_include_pad=False),
+                F.avg_pool3d(x3, (2, 3, 2), ceil_mode=True))
 
 
 class UpsampleNearest(nn.Module):

@@ -20,8 +20,6 @@ using namespace tcc::graph;
 namespace {
 using Results = FailureOr<SmallVector<Value>>;
 
-RankedTensorType typeOf(Value v) { return cast<RankedTensorType>(v.getType()); }
-
 /// 0, 1, ... along dim `d` of `like` (its length may be symbolic).
 Value positions(OpBuilder &b, Location loc, Value like, int64_t d) {
   int64_t n = cast<RankedTensorType>(like.getType()).getShape()[d];

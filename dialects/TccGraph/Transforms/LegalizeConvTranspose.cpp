@@ -15,18 +15,10 @@ using namespace tcc::graph;
 namespace {
 using Results = FailureOr<SmallVector<Value>>;
 
-RankedTensorType typeOf(Value v) { return cast<RankedTensorType>(v.getType()); }
-
-SmallVector<int64_t> with(ArrayRef<int64_t> shape, int64_t dim, int64_t size) {
-  SmallVector<int64_t> s(shape);
-  s[dim] = size;
-  return s;
-}
-
 /// `n` zeros shaped like `x` except `n` along `dim`.
 Value zerosLike(OpBuilder &b, Location loc, Value x, int64_t dim, int64_t n) {
   auto t = typeOf(x);
-  return makeSplat(b, loc, RankedTensorType::get(with(t.getShape(), dim, n), t.getElementType()),
+  return makeSplat(b, loc, RankedTensorType::get(withDimSize(t.getShape(), dim, n), t.getElementType()),
                    0.0);
 }
 
@@ -44,7 +36,7 @@ Value spread(OpBuilder &b, Location loc, Value x, int64_t dim, int64_t stride) {
   Value both = b.create<ConcatOp>(loc, RankedTensorType::get(spaced, t.getElementType()),
                                   ValueRange{one, zerosLike(b, loc, one, dim + 1, stride - 1)},
                                   b.getI64IntegerAttr(dim + 1));
-  Value flat = makeReshape(b, loc, both, with(t.getShape(), dim, size * stride));
+  Value flat = makeReshape(b, loc, both, withDimSize(t.getShape(), dim, size * stride));
   return makeSlice(b, loc, flat, dim, 0, (size - 1) * stride + 1, 1);
 }
 
@@ -64,7 +56,7 @@ Value padded(OpBuilder &b, Location loc, Value x, int64_t dim, int64_t before, i
     return x;
   auto t = typeOf(x);
   int64_t total = t.getShape()[dim] + std::max<int64_t>(0, before) + std::max<int64_t>(0, after);
-  return b.create<ConcatOp>(loc, RankedTensorType::get(with(t.getShape(), dim, total),
+  return b.create<ConcatOp>(loc, RankedTensorType::get(withDimSize(t.getShape(), dim, total),
                                                        t.getElementType()),
                             parts, b.getI64IntegerAttr(dim));
 }

@@ -19,8 +19,6 @@ using namespace tcc::graph;
 namespace {
 using Results = FailureOr<SmallVector<Value>>;
 
-RankedTensorType typeOf(Value v) { return cast<RankedTensorType>(v.getType()); }
-
 /// Product of static sizes, or kDynamic.
 int64_t product(ArrayRef<int64_t> sizes) {
   int64_t p = 1;

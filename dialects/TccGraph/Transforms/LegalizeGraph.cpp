@@ -186,6 +186,7 @@ struct LegalizeGraphPass
     populateConvTransposeLegalizers(table);
     populateIndexingLegalizers(table);
     populateRearrangeLegalizers(table);
+    populatePoolingLegalizers(table);
 
     // Operators whose legalizers read symbolic arguments (sizes given as
     // expressions of the inputs' sizes) from the export's result types and

@@ -10,12 +10,24 @@ using namespace tcc::graph;
 // Shared with the other families (Legalizers.h)
 //===----------------------------------------------------------------------===//
 
-SmallVector<int64_t> tcc::graph::pair(std::optional<SmallVector<int64_t>> v, int64_t dflt) {
+SmallVector<int64_t> tcc::graph::perDim(std::optional<SmallVector<int64_t>> v, size_t n,
+                                         int64_t dflt) {
   if (!v || v->empty())
-    return {dflt, dflt};
+    return SmallVector<int64_t>(n, dflt);
   if (v->size() == 1)
-    return {(*v)[0], (*v)[0]};
+    return SmallVector<int64_t>(n, (*v)[0]);
   return *v;
+}
+
+SmallVector<int64_t> tcc::graph::withDimSize(ArrayRef<int64_t> shape, int64_t dim,
+                                             int64_t size) {
+  SmallVector<int64_t> s(shape);
+  s[dim] = size;
+  return s;
+}
+
+SmallVector<int64_t> tcc::graph::pair(std::optional<SmallVector<int64_t>> v, int64_t dflt) {
+  return perDim(std::move(v), 2, dflt);
 }
 
 Value tcc::graph::transposeLast2(OpBuilder &b, Location loc, Value v) {
@@ -57,13 +69,12 @@ Value tcc::graph::makeLogSoftmax(OpBuilder &b, Location loc, Value x, int64_t di
 namespace {
 using Results = FailureOr<SmallVector<Value>>;
 
-RankedTensorType tensorType(Value v) { return cast<RankedTensorType>(v.getType()); }
 
 Results matmulLike(OperatorArgs &args, OpBuilder &b, StringRef lhsName, StringRef rhsName) {
   Value x = args.tensor(lhsName), y = args.tensor(rhsName);
   if (!x || !y)
     return args.getOp().emitError("expected tensor operands '") << lhsName << "' and '" << rhsName << "'";
-  if (tensorType(x).getRank() < 2 || tensorType(y).getRank() < 2)
+  if (typeOf(x).getRank() < 2 || typeOf(y).getRank() < 2)
     return args.getOp().emitError("matrix products of rank-1 operands are not supported yet");
   return SmallVector<Value>{makeMatmul(b, args.getOp().getLoc(), x, y)};
 }
@@ -74,7 +85,7 @@ Results legalizeLinear(OperatorArgs &args, OpBuilder &b) {
   Value x = args.tensor("input"), w = args.tensor("weight"), bias = args.tensor("bias");
   if (!x || !w)
     return args.getOp().emitError("linear expects 'input' and 'weight' tensors");
-  if (tensorType(x).getRank() < 2 || tensorType(w).getRank() != 2)
+  if (typeOf(x).getRank() < 2 || typeOf(w).getRank() != 2)
     return args.getOp().emitError("linear of a rank-1 input is not supported yet");
   Value y = makeMatmul(b, loc, x, transposeLast2(b, loc, w));
   if (bias)
@@ -92,7 +103,7 @@ Results legalizeAddmm(OperatorArgs &args, OpBuilder &b) {
   if (failed(prod))
     return failure();
   Value y = (*prod)[0];
-  Type elt = tensorType(y).getElementType();
+  Type elt = typeOf(y).getElementType();
   double alpha = args.getFloat("alpha").value_or(1.0), beta = args.getFloat("beta").value_or(1.0);
   if (alpha != 1.0)
     y = makeBinary<MulOp>(b, loc, y, makeScalar(b, loc, elt, alpha));
@@ -116,7 +127,7 @@ int64_t firstInt(OperatorArgs &args, StringRef name, int64_t fallback) {
 /// [O, C/g, K] -> [O, C/g, 1, K], and the result back to [N, O, L'].
 Results legalizeConv1d(OperatorArgs &args, OpBuilder &b, Value x, Value w, Value bias) {
   Location loc = args.getOp().getLoc();
-  auto xt = tensorType(x), wt = tensorType(w);
+  auto xt = typeOf(x), wt = typeOf(w);
   RankedTensorType out = args.resultType();
   if (wt.getRank() != 3 || out.getRank() != 3)
     return args.getOp().emitError("conv1d expects a rank-3 weight and result");
@@ -141,9 +152,9 @@ Results legalizeConv(OperatorArgs &args, OpBuilder &b) {
     return args.getOp().emitError("string padding ('same'/'valid') is not supported yet");
   if (args.getBool("transposed").value_or(false))
     return legalizeTransposedConvolution(args, b);
-  if (tensorType(x).getRank() == 3)
+  if (typeOf(x).getRank() == 3)
     return legalizeConv1d(args, b, x, w, bias);
-  if (tensorType(x).getRank() != 4)
+  if (typeOf(x).getRank() != 4)
     return args.getOp().emitError("only 1-D (NCL) and 2-D (NCHW) convolution is supported yet");
   auto conv = b.create<Conv2dOp>(
       loc, args.resultType(), x, w, bias,
@@ -164,7 +175,7 @@ Results legalizeBatchNorm(OperatorArgs &args, OpBuilder &b) {
   Value mean = args.tensor("running_mean"), var = args.tensor("running_var");
   if (!x || !mean || !var)
     return args.getOp().emitError("batch_norm needs running_mean and running_var");
-  auto xt = tensorType(x);
+  auto xt = typeOf(x);
   Type elt = xt.getElementType();
   double eps = args.getFloat("eps").value_or(1e-5);
   Value scale = b.create<RsqrtOp>(loc, makeBinary<AddOp>(b, loc, var, makeScalar(b, loc, elt, eps)));
@@ -175,7 +186,7 @@ Results legalizeBatchNorm(OperatorArgs &args, OpBuilder &b) {
   if (bias)
     shift = makeBinary<AddOp>(b, loc, shift, bias);
   // [C] -> [C, 1, ..., 1] so it broadcasts against [N, C, ...].
-  SmallVector<int64_t> chShape{tensorType(scale).getShape()[0]};
+  SmallVector<int64_t> chShape{typeOf(scale).getShape()[0]};
   chShape.append(xt.getRank() - 2, 1);
   scale = makeReshape(b, loc, scale, chShape);
   shift = makeReshape(b, loc, shift, chShape);
@@ -197,7 +208,7 @@ Results legalizePool1d(OperatorArgs &args, OpBuilder &b, bool isAvg, Value x) {
   if (stride == 0)
     stride = kernel;
   RankedTensorType out = args.resultType();
-  Value x4 = makeReshape(b, loc, x, withUnitHeight(tensorType(x).getShape()));
+  Value x4 = makeReshape(b, loc, x, withUnitHeight(typeOf(x).getShape()));
   auto pool = b.create<PoolOp>(
       loc, RankedTensorType::get(withUnitHeight(out.getShape()), out.getElementType()), x4,
       b.getDenseI64ArrayAttr({1, kernel}), b.getDenseI64ArrayAttr({1, stride}),
@@ -213,9 +224,9 @@ template <typename PoolOp>
 Results legalizePool(OperatorArgs &args, OpBuilder &b, bool isAvg) {
   Location loc = args.getOp().getLoc();
   Value x = args.tensor("self");
-  if (x && tensorType(x).getRank() == 3)
+  if (x && typeOf(x).getRank() == 3)
     return legalizePool1d<PoolOp>(args, b, isAvg, x);
-  if (!x || tensorType(x).getRank() != 4)
+  if (!x || typeOf(x).getRank() != 4)
     return args.getOp().emitError("only 1-D (NCL) and 2-D (NCHW) pooling is supported yet");
   if (args.has("divisor_override"))
     return args.getOp().emitError("avg_pool2d with divisor_override is not supported yet");
@@ -257,7 +268,7 @@ Results legalizeReduce(OperatorArgs &args, OpBuilder &b) {
     return args.getOp().emitError("expected a tensor operand 'self'");
   if (args.has("dtype"))
     return args.getOp().emitError("reductions with a dtype argument are not supported yet");
-  SmallVector<int64_t> dims = reductionDims(args, tensorType(x).getRank());
+  SmallVector<int64_t> dims = reductionDims(args, typeOf(x).getRank());
   bool keepdim = args.getBool("keepdim").value_or(false);
   return SmallVector<Value>{makeReduce<ReduceOp>(b, args.getOp().getLoc(), x, dims, keepdim)};
 }
@@ -269,34 +280,10 @@ Results legalizeSoftmax(OperatorArgs &args, OpBuilder &b) {
     return args.getOp().emitError("expected a tensor operand 'self'");
   if (args.getBool("half_to_float").value_or(false))
     return args.getOp().emitError("softmax with half_to_float is not supported yet");
-  int64_t dim = normalizeDim(args.getInt("dim").value_or(-1), tensorType(x).getRank());
+  int64_t dim = normalizeDim(args.getInt("dim").value_or(-1), typeOf(x).getRank());
   return SmallVector<Value>{makeSoftmax(b, loc, x, dim)};
 }
 
-/// adaptive_avg_pool2d: a global mean for 1x1 outputs, a plain average pool
-/// when the input divides evenly, otherwise not supported yet.
-Results legalizeAdaptiveAvgPool(OperatorArgs &args, OpBuilder &b) {
-  Location loc = args.getOp().getLoc();
-  Value x = args.tensor("self");
-  std::optional<SmallVector<int64_t>> out = args.getInts("output_size");
-  if (!x || !out || tensorType(x).getRank() != 4)
-    return args.getOp().emitError("adaptive_avg_pool2d expects an NCHW tensor and output_size");
-  SmallVector<int64_t> os = pair(out, 1);
-  if (os[0] == 1 && os[1] == 1)
-    return SmallVector<Value>{makeReduce<ReduceMeanOp>(b, loc, x, {2, 3}, true)};
-  auto shape = tensorType(x).getShape();
-  if (ShapedType::isDynamic(shape[2]) || ShapedType::isDynamic(shape[3]) ||
-      shape[2] % os[0] != 0 || shape[3] % os[1] != 0)
-    return args.getOp().emitError("adaptive_avg_pool2d from ")
-           << shape[2] << "x" << shape[3] << " to " << os[0] << "x" << os[1]
-           << " (uneven windows) is not supported yet";
-  SmallVector<int64_t> k{shape[2] / os[0], shape[3] / os[1]};
-  auto pool = b.create<AvgPool2dOp>(
-      loc, args.resultType(), x, b.getDenseI64ArrayAttr(k), b.getDenseI64ArrayAttr(k),
-      b.getDenseI64ArrayAttr({0, 0}), b.getDenseI64ArrayAttr({1, 1}),
-      b.getBoolAttr(false), b.getBoolAttr(true));
-  return SmallVector<Value>{pool};
-}
 /// The trailing dims that normalized_shape names (layer_norm, rms_norm).
 FailureOr<SmallVector<int64_t>> normalizedDims(OperatorArgs &args, int64_t rank) {
   std::optional<SmallVector<int64_t>> normalized = args.getInts("normalized_shape");
@@ -318,7 +305,7 @@ Results legalizeLayerNorm(OperatorArgs &args, OpBuilder &b) {
   Value x = args.tensor("input");
   if (!x)
     return args.getOp().emitError("layer_norm expects 'input' and 'normalized_shape'");
-  auto t = tensorType(x);
+  auto t = typeOf(x);
   FailureOr<SmallVector<int64_t>> dims = normalizedDims(args, t.getRank());
   if (failed(dims))
     return failure();
@@ -345,10 +332,10 @@ Results legalizeAmin(OperatorArgs &args, OpBuilder &b) {
   Value x = args.tensor("self");
   if (!x)
     return args.getOp().emitError("expected a tensor operand 'self'");
-  Type elt = tensorType(x).getElementType();
+  Type elt = typeOf(x).getElementType();
   if (!isa<FloatType>(elt))
     x = makeCast(b, loc, x, b.getF64Type());
-  SmallVector<int64_t> dims = reductionDims(args, tensorType(x).getRank());
+  SmallVector<int64_t> dims = reductionDims(args, typeOf(x).getRank());
   bool keepdim = args.getBool("keepdim").value_or(false);
   Value m = makeReduce<ReduceMaxOp>(b, loc, b.create<NegOp>(loc, x), dims, keepdim);
   return SmallVector<Value>{makeCast(b, loc, b.create<NegOp>(loc, m), elt)};
@@ -365,7 +352,7 @@ Results legalizeArgExtremum(OperatorArgs &args, OpBuilder &b, bool isMax) {
     return args.getOp().emitError("expected a tensor operand 'self'");
   bool keepdim = args.getBool("keepdim").value_or(false);
   std::optional<int64_t> given = args.getInt("dim");
-  auto t = tensorType(x);
+  auto t = typeOf(x);
   if (!isa<FloatType>(t.getElementType()))
     x = makeCast(b, loc, x, b.getF64Type());
   int64_t dim;
@@ -375,7 +362,7 @@ Results legalizeArgExtremum(OperatorArgs &args, OpBuilder &b, bool isMax) {
   } else {
     dim = normalizeDim(*given, t.getRank());
   }
-  auto xt = tensorType(x);
+  auto xt = typeOf(x);
   int64_t n = xt.getShape()[dim];
   Type posType = (!ShapedType::isDynamic(n) && n <= (1 << 24)) ? Type(b.getF32Type())
                                                               : Type(b.getF64Type());
@@ -393,7 +380,7 @@ Results legalizeArgExtremum(OperatorArgs &args, OpBuilder &b, bool isMax) {
   posShape[dim] = n;
   pos = makeReshape(b, loc, pos, posShape);
   Value far = makeScalar(b, loc, posType, -static_cast<double>(ShapedType::isDynamic(n) ? (1LL << 53) : n));
-  SmallVector<int64_t> hitShape(tensorType(hit).getShape());
+  SmallVector<int64_t> hitShape(typeOf(hit).getShape());
   Value negPos = b.create<SelectOp>(loc, RankedTensorType::get(hitShape, posType), hit, pos, far);
   Value first = b.create<NegOp>(loc, makeReduce<ReduceMaxOp>(b, loc, negPos, {dim}, keepdim && given));
   Value idx = makeCast(b, loc, first, b.getI64Type());
@@ -408,7 +395,7 @@ FailureOr<std::pair<Value, Value>> makeVarMean(OperatorArgs &args, OpBuilder &b,
                                                ArrayRef<int64_t> dims, double correction,
                                                bool keepdim) {
   Location loc = args.getOp().getLoc();
-  auto t = tensorType(x);
+  auto t = typeOf(x);
   int64_t count = 1;
   for (int64_t d : dims) {
     if (ShapedType::isDynamic(t.getShape()[d]))
@@ -422,16 +409,16 @@ FailureOr<std::pair<Value, Value>> makeVarMean(OperatorArgs &args, OpBuilder &b,
   Value var = makeBinary<DivOp>(b, loc, s,
                                 makeScalar(b, loc, elt, std::max(count - correction, 0.0)));
   if (!keepdim)
-    mean = makeReshape(b, loc, mean, tensorType(var).getShape());
+    mean = makeReshape(b, loc, mean, typeOf(var).getShape());
   return std::make_pair(var, mean);
 }
 
 /// var/std/var_mean, .correction (correction=None is 1) and .dim (unbiased).
 Results legalizeVariance(OperatorArgs &args, OpBuilder &b, bool isStd) {
   Value x = args.tensor("self");
-  if (!x || !isa<FloatType>(tensorType(x).getElementType()))
+  if (!x || !isa<FloatType>(typeOf(x).getElementType()))
     return args.getOp().emitError("var/std expect a floating-point tensor 'self'");
-  SmallVector<int64_t> dims = reductionDims(args, tensorType(x).getRank());
+  SmallVector<int64_t> dims = reductionDims(args, typeOf(x).getRank());
   double correction = args.has("unbiased") ? (args.getBool("unbiased").value_or(true) ? 1.0 : 0.0)
                                            : args.getFloat("correction").value_or(1.0);
   bool keepdim = args.getBool("keepdim").value_or(false);
@@ -454,7 +441,7 @@ Results legalizeBaddbmm(OperatorArgs &args, OpBuilder &b) {
   Value self = args.tensor("self"), b1 = args.tensor("batch1"), b2 = args.tensor("batch2");
   if (!self || !b1 || !b2)
     return args.getOp().emitError("baddbmm expects 'self', 'batch1' and 'batch2'");
-  Type elt = tensorType(b1).getElementType();
+  Type elt = typeOf(b1).getElementType();
   double beta = args.getFloat("beta").value_or(1.0), alpha = args.getFloat("alpha").value_or(1.0);
   Value y = makeMatmul(b, loc, b1, b2);
   if (alpha != 1.0)
@@ -471,9 +458,9 @@ Results legalizeBaddbmm(OperatorArgs &args, OpBuilder &b) {
 Results legalizeRmsNorm(OperatorArgs &args, OpBuilder &b) {
   Location loc = args.getOp().getLoc();
   Value x = args.tensor("input");
-  if (!x || !isa<FloatType>(tensorType(x).getElementType()))
+  if (!x || !isa<FloatType>(typeOf(x).getElementType()))
     return args.getOp().emitError("rms_norm expects a float 'input' and 'normalized_shape'");
-  auto t = tensorType(x);
+  auto t = typeOf(x);
   FailureOr<SmallVector<int64_t>> dims = normalizedDims(args, t.getRank());
   if (failed(dims))
     return failure();
@@ -496,9 +483,9 @@ Results legalizeGroupNorm(OperatorArgs &args, OpBuilder &b) {
   Value x = args.tensor("input");
   std::optional<int64_t> groups = args.has("num_groups") ? args.getInt("num_groups")
                                                          : args.getInt("group");
-  if (!x || !groups || tensorType(x).getRank() < 2)
+  if (!x || !groups || typeOf(x).getRank() < 2)
     return args.getOp().emitError("group_norm expects an (N, C, ...) 'input' and the group count");
-  auto t = tensorType(x);
+  auto t = typeOf(x);
   int64_t rank = t.getRank(), n = t.getShape()[0], c = t.getShape()[1], g = *groups;
   for (int64_t i = 1; i < rank; ++i)
     if (ShapedType::isDynamic(t.getShape()[i]))
@@ -548,8 +535,6 @@ void tcc::graph::populateLinalgLikeLegalizers(LegalizerTable &t) {
   t["aten.avg_pool2d.default"] = [](OperatorArgs &a, OpBuilder &b) { return legalizePool<AvgPool2dOp>(a, b, true); };
   t["aten.max_pool1d.default"] = [](OperatorArgs &a, OpBuilder &b) { return legalizePool<MaxPool2dOp>(a, b, false); };
   t["aten.avg_pool1d.default"] = [](OperatorArgs &a, OpBuilder &b) { return legalizePool<AvgPool2dOp>(a, b, true); };
-  t["aten.adaptive_avg_pool2d.default"] = legalizeAdaptiveAvgPool;
-  t["aten._adaptive_avg_pool2d.default"] = legalizeAdaptiveAvgPool;
   t["aten.softmax.int"] = legalizeSoftmax;
   t["aten._softmax.default"] = legalizeSoftmax;
   t["aten.sum.default"] = legalizeReduce<ReduceSumOp>;

@@ -20,8 +20,6 @@ InFlightDiagnostic opError(OperatorArgs &args) {
   return args.getOp().emitError("operator '") << operatorName(args) << "': ";
 }
 
-RankedTensorType typeOf(Value v) { return cast<RankedTensorType>(v.getType()); }
-
 /// `value` converted to `like`'s element type and stretched to its shape.
 /// Symbolic sizes come from `like` through a select whose condition is true.
 Value broadcastLike(OpBuilder &b, Location loc, Value value, Value like) {

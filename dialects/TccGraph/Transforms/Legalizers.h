@@ -56,6 +56,7 @@ mlir::FailureOr<llvm::SmallVector<mlir::Value>> legalizeTransposedConvolution(Op
                                                                               mlir::OpBuilder &b);
 void populateIndexingLegalizers(LegalizerTable &table);
 void populateRearrangeLegalizers(LegalizerTable &table);
+void populatePoolingLegalizers(LegalizerTable &table);
 
 /// A rank-0 constant of `elementType` holding `value`.
 mlir::Value makeScalar(mlir::OpBuilder &b, mlir::Location loc,
@@ -112,8 +113,11 @@ mlir::Value makeLogSoftmax(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x
 mlir::FailureOr<llvm::SmallVector<mlir::Value>> symbolicSizes(OperatorArgs &args,
                                                               mlir::OpBuilder &b,
                                                               unsigned result = 0);
-/// A per-spatial-dim argument as two entries ([v] means [v, v]; absent or
-/// empty means [dflt, dflt]).
+/// A per-spatial-dim argument as `n` entries ([v] means n times v; absent or
+/// empty means n times dflt).
+llvm::SmallVector<int64_t> perDim(std::optional<llvm::SmallVector<int64_t>> v, size_t n,
+                                  int64_t dflt);
+/// perDim for two spatial dims.
 llvm::SmallVector<int64_t> pair(std::optional<llvm::SmallVector<int64_t>> v, int64_t dflt);
 /// Normalizes a possibly negative dimension index.
 int64_t normalizeDim(int64_t dim, int64_t rank);
@@ -125,6 +129,12 @@ mlir::Value makeCompare(mlir::OpBuilder &b, mlir::Location loc, llvm::StringRef 
 /// out-of-range and negative bounds.
 mlir::Value makeSlice(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x, int64_t dim,
                       int64_t start, int64_t end, int64_t step);
+/// The ranked tensor type of `v` (every tcc_graph tensor has one).
+inline mlir::RankedTensorType typeOf(mlir::Value v) {
+  return llvm::cast<mlir::RankedTensorType>(v.getType());
+}
+/// `shape` with dimension `dim` of size `size`.
+llvm::SmallVector<int64_t> withDimSize(llvm::ArrayRef<int64_t> shape, int64_t dim, int64_t size);
 /// Reshape `v` to `shape` (may hold one kDynamic).
 mlir::Value makeReshape(mlir::OpBuilder &b, mlir::Location loc, mlir::Value v,
                         llvm::ArrayRef<int64_t> shape);

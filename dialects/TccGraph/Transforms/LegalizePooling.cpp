@@ -1,0 +1,154 @@
+//===- LegalizePooling.cpp - adaptive pooling, 3-D pooling ----------------===//
+//
+// Both are separable. Adaptive pooling from n to m along a dim takes output
+// i's window [floor(i*n/m), ceil((i+1)*n/m)); the mean or max over a box of
+// such windows is the mean or max along one dim after another. An evenly
+// dividing dim is a reshape [.., m, n/m, ..] and one reduction; an uneven
+// one is m slices, each reduced, concatenated.
+//
+// A 3-D max or average pool is a 2-D pool over (H, W) with D folded into the
+// channels, then a 2-D pool over (D, 1) with H*W folded into the width. For
+// averages this holds with and without count_include_pad: the elements a
+// window counts form a box, so its mean is the mean of its per-dim means.
+//
+//===----------------------------------------------------------------------===//
+#include "dialects/TccGraph/Transforms/Legalizers.h"
+
+using namespace mlir;
+using namespace tcc::graph;
+
+namespace {
+using Results = FailureOr<SmallVector<Value>>;
+
+/// `x` pooled adaptively along `dim` to `out` entries.
+template <typename ReduceOp>
+FailureOr<Value> adaptiveAlong(OpBuilder &b, Location loc, Operation *op, Value x, int64_t dim,
+                               int64_t out) {
+  RankedTensorType t = typeOf(x);
+  int64_t in = t.getShape()[dim];
+  if (ShapedType::isDynamic(in))
+    return op->emitError("adaptive pooling over a symbolic size (dim ")
+           << dim << ") is not supported yet";
+  if (out <= 0 || in <= 0)
+    return op->emitError("adaptive pooling from ") << in << " to " << out << " entries";
+  if (in % out == 0) {
+    SmallVector<int64_t> split = withDimSize(t.getShape(), dim, out);
+    split.insert(split.begin() + dim + 1, in / out);
+    return makeReduce<ReduceOp>(b, loc, makeReshape(b, loc, x, split), {dim + 1}, false);
+  }
+  SmallVector<Value> windows;
+  for (int64_t i = 0; i < out; ++i) {
+    int64_t start = i * in / out, end = ((i + 1) * in + out - 1) / out;
+    windows.push_back(
+        makeReduce<ReduceOp>(b, loc, makeSlice(b, loc, x, dim, start, end, 1), {dim}, true));
+  }
+  return b.create<ConcatOp>(
+                 loc, RankedTensorType::get(withDimSize(t.getShape(), dim, out), t.getElementType()),
+                 windows, b.getI64IntegerAttr(dim))
+      .getResult();
+}
+
+/// adaptive_{avg,max}_pool{1,2,3}d over the trailing `spatial` dims. The
+/// max variants' indices result is not produced (an error if it is used).
+template <typename ReduceOp>
+Results legalizeAdaptivePool(OperatorArgs &args, OpBuilder &b, int64_t spatial) {
+  Operation *op = args.getOp();
+  Location loc = op->getLoc();
+  Value x = args.tensor("self");
+  std::optional<SmallVector<int64_t>> size = args.getInts("output_size");
+  if (!x || !size || typeOf(x).getRank() < spatial + 1)
+    return op->emitError("adaptive pooling expects a tensor with ")
+           << spatial << " spatial dims and output_size";
+  SmallVector<int64_t> out = perDim(size, spatial, 1);
+  int64_t first = typeOf(x).getRank() - spatial;
+  if (llvm::all_of(out, [](int64_t s) { return s == 1; })) { // global: one reduction
+    SmallVector<int64_t> dims;
+    for (int64_t d = first; d < first + spatial; ++d)
+      dims.push_back(d);
+    SmallVector<Value> results{makeReduce<ReduceOp>(b, loc, x, dims, true)};
+    results.resize(op->getNumResults(), nullptr);
+    return results;
+  }
+  for (int64_t i = 0; i < spatial; ++i) {
+    FailureOr<Value> pooled = adaptiveAlong<ReduceOp>(b, loc, op, x, first + i, out[i]);
+    if (failed(pooled))
+      return failure();
+    x = *pooled;
+  }
+  SmallVector<Value> results{x};
+  results.resize(op->getNumResults(), nullptr);
+  return results;
+}
+
+/// max_pool3d / avg_pool3d over [N, C, D, H, W] (or [C, D, H, W]) as two
+/// 2-D pools.
+template <typename PoolOp>
+Results legalizePool3d(OperatorArgs &args, OpBuilder &b, bool isAvg) {
+  Operation *op = args.getOp();
+  Location loc = op->getLoc();
+  Value x = args.tensor("self");
+  if (!x || (typeOf(x).getRank() != 5 && typeOf(x).getRank() != 4))
+    return op->emitError("3-D pooling expects an NCDHW or CDHW tensor");
+  if (args.has("divisor_override"))
+    return op->emitError("avg_pool3d with divisor_override is not supported yet");
+  SmallVector<int64_t> kernel = perDim(args.getInts("kernel_size"), 3, 1);
+  SmallVector<int64_t> stride = perDim(args.getInts("stride"), 3, 0);
+  if (stride[0] == 0)
+    stride = kernel;
+  SmallVector<int64_t> padding = perDim(args.getInts("padding"), 3, 0);
+  SmallVector<int64_t> dilation = perDim(args.getInts("dilation"), 3, 1);
+  bool ceilMode = args.getBool("ceil_mode").value_or(false);
+  bool countPad = isAvg ? args.getBool("count_include_pad").value_or(true) : false;
+
+  RankedTensorType out = args.resultType();
+  int64_t n = typeOf(x).getRank() == 5 ? typeOf(x).getShape()[0] : 1;
+  ArrayRef<int64_t> cdhw = typeOf(x).getShape().take_back(4);
+  ArrayRef<int64_t> odhw = out.getShape().take_back(3);
+  int64_t c = cdhw[0], d = cdhw[1], h = cdhw[2], w = cdhw[3];
+  if (ShapedType::isDynamic(c) || ShapedType::isDynamic(d) || ShapedType::isDynamic(h) ||
+      ShapedType::isDynamic(w) || ShapedType::isDynamic(odhw[1]) ||
+      ShapedType::isDynamic(odhw[2]))
+    return op->emitError("3-D pooling over symbolic channel or spatial sizes is not supported yet");
+  auto pool = [&](Value v, SmallVector<int64_t> shape, ArrayRef<int64_t> k,
+                  ArrayRef<int64_t> s, ArrayRef<int64_t> p, ArrayRef<int64_t> dl) {
+    return b.create<PoolOp>(loc, RankedTensorType::get(shape, out.getElementType()), v,
+                            b.getDenseI64ArrayAttr(k), b.getDenseI64ArrayAttr(s),
+                            b.getDenseI64ArrayAttr(p), b.getDenseI64ArrayAttr(dl),
+                            b.getBoolAttr(ceilMode), b.getBoolAttr(countPad));
+  };
+  int64_t oh = odhw[1], ow = odhw[2], od = odhw[0];
+  // (H, W), with D among the channels.
+  Value hw = pool(makeReshape(b, loc, x, {n, c * d, h, w}), {n, c * d, oh, ow},
+                  {kernel[1], kernel[2]}, {stride[1], stride[2]}, {padding[1], padding[2]},
+                  {dilation[1], dilation[2]});
+  // (D, 1), with H*W as the width.
+  Value dd = pool(makeReshape(b, loc, hw, {n, c, d, oh * ow}), {n, c, od, oh * ow},
+                  {kernel[0], 1}, {stride[0], 1}, {padding[0], 0}, {dilation[0], 1});
+  SmallVector<Value> results{makeReshape(b, loc, dd, out.getShape())};
+  results.resize(op->getNumResults(), nullptr);
+  return results;
+}
+
+} // namespace
+
+void tcc::graph::populatePoolingLegalizers(LegalizerTable &t) {
+  for (int64_t spatial : {1, 2, 3}) {
+    std::string d = std::to_string(spatial) + "d";
+    auto avg = [spatial](OperatorArgs &a, OpBuilder &b) {
+      return legalizeAdaptivePool<ReduceMeanOp>(a, b, spatial);
+    };
+    auto max = [spatial](OperatorArgs &a, OpBuilder &b) {
+      return legalizeAdaptivePool<ReduceMaxOp>(a, b, spatial);
+    };
+    t["aten.adaptive_avg_pool" + d + ".default"] = avg;
+    t["aten._adaptive_avg_pool" + d + ".default"] = avg;
+    t["aten.adaptive_max_pool" + d + ".default"] = max;
+  }
+  t["aten.max_pool3d.default"] = [](OperatorArgs &a, OpBuilder &b) {
+    return legalizePool3d<MaxPool2dOp>(a, b, false);
+  };
+  t["aten.max_pool3d_with_indices.default"] = t["aten.max_pool3d.default"];
+  t["aten.avg_pool3d.default"] = [](OperatorArgs &a, OpBuilder &b) {
+    return legalizePool3d<AvgPool2dOp>(a, b, true);
+  };
+}

@@ -1,0 +1,47 @@
+// RUN: tcc-opt %s -tcc-legalize-graph -split-input-file -verify-diagnostics | FileCheck %s
+
+// Adaptive pooling, one spatial dim after another: 8 -> 4 divides evenly (a
+// reshape and one reduction), 9 -> 4 does not (four windows [0,3) [2,5) [4,7)
+// [6,9), each reduced, concatenated).
+// CHECK-LABEL: func @adaptive_max
+// CHECK: %[[R:.*]] = tcc_graph.reshape %arg0 : (tensor<2x3x8x9xf32>) -> tensor<2x3x4x2x9xf32>
+// CHECK: %[[H:.*]] = tcc_graph.reduce_max %[[R]] {dims = array<i64: 3>, keepdim = false} : (tensor<2x3x4x2x9xf32>) -> tensor<2x3x4x9xf32>
+// CHECK-COUNT-4: tcc_graph.reduce_max %{{.*}} {dims = array<i64: 3>, keepdim = true} : (tensor<2x3x4x3xf32>) -> tensor<2x3x4x1xf32>
+// CHECK: tcc_graph.concat {{.*}} {dim = 3 : i64} : (tensor<2x3x4x1xf32>, tensor<2x3x4x1xf32>, tensor<2x3x4x1xf32>, tensor<2x3x4x1xf32>) -> tensor<2x3x4x4xf32>
+func.func @adaptive_max(%x: tensor<2x3x8x9xf32>) -> tensor<2x3x4x4xf32> {
+  %0:2 = tcc_graph.operator "torch.ops.aten.adaptive_max_pool2d.default"(%x) {operand_names = ["self"], args = {output_size = array<i64: 4, 4>}} : (tensor<2x3x8x9xf32>) -> (tensor<2x3x4x4xf32>, tensor<2x3x4x4xi64>)
+  return %0#0 : tensor<2x3x4x4xf32>
+}
+
+// -----
+
+// A global adaptive average: one mean over the spatial dims (here 3).
+// CHECK-LABEL: func @adaptive_avg_global_3d
+// CHECK: tcc_graph.reduce_mean %arg0 {dims = array<i64: 2, 3, 4>, keepdim = true} : (tensor<2x3x4x5x6xf32>) -> tensor<2x3x1x1x1xf32>
+func.func @adaptive_avg_global_3d(%x: tensor<2x3x4x5x6xf32>) -> tensor<2x3x1x1x1xf32> {
+  %0 = tcc_graph.operator "torch.ops.aten.adaptive_avg_pool3d.default"(%x) {operand_names = ["self"], args = {output_size = array<i64: 1, 1, 1>}} : (tensor<2x3x4x5x6xf32>) -> tensor<2x3x1x1x1xf32>
+  return %0 : tensor<2x3x1x1x1xf32>
+}
+
+// -----
+
+// max_pool3d: a 2-D pool over (H, W) with D among the channels, then one over
+// (D, 1) with H*W as the width.
+// CHECK-LABEL: func @max_pool3d
+// CHECK: %[[A:.*]] = tcc_graph.reshape %arg0 : (tensor<2x3x6x7x8xf32>) -> tensor<2x18x7x8xf32>
+// CHECK: %[[B:.*]] = tcc_graph.max_pool2d %[[A]] {ceil_mode = false, count_include_pad = false, dilation = array<i64: 1, 1>, kernel = array<i64: 3, 3>, padding = array<i64: 1, 1>, stride = array<i64: 2, 2>} : (tensor<2x18x7x8xf32>) -> tensor<2x18x4x4xf32>
+// CHECK: %[[C:.*]] = tcc_graph.reshape %[[B]] : (tensor<2x18x4x4xf32>) -> tensor<2x3x6x16xf32>
+// CHECK: %[[D:.*]] = tcc_graph.max_pool2d %[[C]] {ceil_mode = false, count_include_pad = false, dilation = array<i64: 1, 1>, kernel = array<i64: 3, 1>, padding = array<i64: 1, 0>, stride = array<i64: 2, 1>} : (tensor<2x3x6x16xf32>) -> tensor<2x3x3x16xf32>
+// CHECK: tcc_graph.reshape %[[D]] : (tensor<2x3x3x16xf32>) -> tensor<2x3x3x4x4xf32>
+func.func @max_pool3d(%x: tensor<2x3x6x7x8xf32>) -> tensor<2x3x3x4x4xf32> {
+  %0 = tcc_graph.operator "torch.ops.aten.max_pool3d.default"(%x) {operand_names = ["self"], args = {kernel_size = array<i64: 3, 3, 3>, stride = array<i64: 2, 2, 2>, padding = array<i64: 1, 1, 1>}} : (tensor<2x3x6x7x8xf32>) -> tensor<2x3x3x4x4xf32>
+  return %0 : tensor<2x3x3x4x4xf32>
+}
+
+// -----
+
+func.func @unsupported(%x: tensor<2x3x6x7x8xf32>) -> tensor<2x3x3x3x4xf32> {
+  // expected-error @+1 {{avg_pool3d with divisor_override is not supported yet}}
+  %0 = tcc_graph.operator "torch.ops.aten.avg_pool3d.default"(%x) {operand_names = ["self"], args = {kernel_size = array<i64: 2, 2, 2>, divisor_override = 3 : i64}} : (tensor<2x3x6x7x8xf32>) -> tensor<2x3x3x3x4xf32>
+  return %0 : tensor<2x3x3x3x4xf32>
+}
