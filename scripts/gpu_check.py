@@ -22,9 +22,15 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SAMPLES = ["foo", "mymodule", "outer_module", "mymodule_dynamic_batch", "small_cnn",
            "ops_mix", "tiny_transformer", "masks_attention", "grad_mode_region", "indexing",
-           "inplace", "multi_index", "pad_roll_scatter", "conv1d", "upsample_nearest", "upsample_bilinear", "einsum", "conv_transpose", "pool1d", "more_ops", "pooling_3d_adaptive", "zoo/mobilenet_v2_core_aten",
+           "inplace", "multi_index", "pad_roll_scatter", "conv1d", "upsample_nearest", "upsample_bilinear", "einsum", "conv_transpose", "pool1d", "more_ops", "pooling_3d_adaptive", "half_precision", "zoo/mobilenet_v2_core_aten",
            "zoo/bert_base_dynamic_seq_training", "zoo/gpt2_training",
            "zoo/t5_small_decoder_core_aten", "zoo/llama_small_dynamic_seq_core_aten"]
+
+
+# Samples whose graphs compute in f16/bf16: bf16 keeps 8 bits of mantissa
+# (2^-8 = 3.9e-3), and PyTorch rounds some fused steps once where tcc rounds
+# each op, so they agree within 1e-2 relative (fp32 samples: --rtol).
+TOLERANCE = {"half_precision": 1e-2}
 
 
 def artifact(outdir, sample):
@@ -105,7 +111,7 @@ def run_all(outdir, rtol):
                         worst = float("inf")
                         break
                     worst = max(worst, float(np.abs(got - ref).max() / max(np.abs(ref).max(), 1e-30)))
-                ok = worst <= rtol
+                ok = worst <= TOLERANCE.get(s, rtol)
                 failures += not ok
                 print(f"{tag:26} {device:6} {worst:12.3e} {'PASS' if ok else 'FAIL'}")
     # The guard refuses a batch outside the exported range, as an exception.

@@ -228,6 +228,9 @@ def main():
     torch.manual_seed(51)
     write_case(args.out, "pool1d", Pool1d(), [torch.randn(2, 3, 17)])
 
+    torch.manual_seed(53)
+    write_case(args.out, "half_precision", HalfPrecision(), [torch.randn(4, 64), torch.randn(4, 1024)])
+
     torch.manual_seed(52)
     write_case(args.out, "pooling_3d_adaptive", Pooling3dAdaptive(),
                [torch.randn(2, 3, 10), torch.randn(2, 3, 7, 9), torch.randn(2, 3, 6, 7, 8)])
@@ -394,6 +397,24 @@ class Pool1d(nn.Module):
     def forward(self, x):
         return (F.max_pool1d(x, 3, 2, 1), F.max_pool1d(x, 2, dilation=2, ceil_mode=True),
                 F.avg_pool1d(x, 4, 2, 1, count_include_pad=False), F.avg_pool1d(x, 3))
+
+
+class HalfPrecision(nn.Module):
+    """f16 and bf16 tensors inside an fp32 model: a linear layer in f16 (the
+    product accumulates in f32, as PyTorch's), GELU and a softmax in bf16,
+    sums and means over 1024 halves (accumulated in f32), casts between them."""
+
+    def __init__(self):
+        super().__init__()
+        self.lin = nn.Linear(64, 32)
+
+    def forward(self, x, big):
+        h = F.linear(x.half(), self.lin.weight.half(), self.lin.bias.half())
+        g = F.gelu(h.to(torch.bfloat16))
+        s = torch.softmax(g, dim=-1)
+        total = big.half().sum(-1, keepdim=True)
+        mean = big.to(torch.bfloat16).mean(-1, keepdim=True)
+        return h.float(), g.float(), s.float(), total.float(), mean.float() * 3 + x[:, :1]
 
 
 class Pooling3dAdaptive(nn.Module):

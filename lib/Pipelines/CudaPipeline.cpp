@@ -40,6 +40,7 @@
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -110,6 +111,8 @@ void tcc::buildCudaToLLVMPassPipeline(OpPassManager &pm, const CompileOptions &o
 
   // Device side (the pipeline of TOOLCHAIN-FACTS.md): NVVM, then PTX text.
   OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
+  // f16/bf16 math (exp, erf, ...) in f32: libdevice has f32 versions.
+  kernels.addPass(math::createMathExtendToSupportedTypes());
   kernels.addPass(createSCFToControlFlowPass());
   kernels.addPass(createConvertGpuOpsToNVVMOps());
   kernels.addPass(createReconcileUnrealizedCastsPass());

@@ -6,7 +6,9 @@
 #include "tcc/Transforms/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
@@ -67,6 +69,17 @@ void tcc::buildCpuToLLVMPassPipeline(OpPassManager &pm, const CompileOptions &) 
   pm.addPass(createOutlineKernelsPass());
   // Kernels as plain loops; LLVM vectorizes them when it emits host code.
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
+  // bf16 and f16 arithmetic computed in f32 and rounded back per op (what
+  // PyTorch's CPU kernels do; x86 has no bf16 arithmetic, and LLVM's own
+  // promotion would call __truncsfbf2, which libgcc 12 lacks); bf16
+  // conversions as integer bit operations.
+  pm.addPass(math::createMathExtendToSupportedTypes());
+  arith::ArithEmulateUnsupportedFloatsOptions emulate;
+  emulate.sourceTypeStrs = {"bf16", "f16"};
+  pm.addPass(arith::createArithEmulateUnsupportedFloats(emulate));
+  arith::ArithExpandOpsPassOptions expand;
+  expand.includeBf16 = true;
+  pm.addPass(arith::createArithExpandOpsPass(expand));
   pm.addPass(createLowerAffinePass());
   pm.addPass(createSCFToControlFlowPass());
   // Subviews and reshapes as descriptor arithmetic the LLVM lowering understands.

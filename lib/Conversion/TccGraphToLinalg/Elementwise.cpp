@@ -147,9 +147,13 @@ Value convertScalar(OpBuilder &b, Location loc, Value v, Type to) {
                                    b.create<arith::ConstantOp>(loc, b.getIntegerAttr(from, 0)));
   }
   if (auto tf = dyn_cast<FloatType>(to)) {
-    if (auto ff = dyn_cast<FloatType>(from))
+    if (auto ff = dyn_cast<FloatType>(from)) {
+      if (ff.getWidth() == tf.getWidth()) // f16 <-> bf16, through f32 as PyTorch does
+        return b.create<arith::TruncFOp>(loc, to,
+                                         b.create<arith::ExtFOp>(loc, b.getF32Type(), v));
       return ff.getWidth() < tf.getWidth() ? b.create<arith::ExtFOp>(loc, to, v).getResult()
                                            : b.create<arith::TruncFOp>(loc, to, v).getResult();
+    }
     return fromBool ? b.create<arith::UIToFPOp>(loc, to, v).getResult()
                     : b.create<arith::SIToFPOp>(loc, to, v).getResult();
   }
@@ -210,6 +214,22 @@ Value tcc::broadcastTo(OpBuilder &b, Location loc, Value v, RankedTensorType typ
   return buildElementwise(b, loc, type, v,
                           [](OpBuilder &, Location, ValueRange a) { return a[0]; },
                           dynamicSizes);
+}
+
+Value tcc::convertElements(OpBuilder &b, Location loc, Value v, Type elementType) {
+  auto type = cast<RankedTensorType>(v.getType());
+  if (type.getElementType() == elementType)
+    return v;
+  return buildElementwise(b, loc, RankedTensorType::get(type.getShape(), elementType), v,
+                          [elementType](OpBuilder &b, Location loc, ValueRange a) {
+                            return convertScalar(b, loc, a[0], elementType);
+                          });
+}
+
+Type tcc::accumulatorType(Type elementType) {
+  if (elementType.isF16() || elementType.isBF16())
+    return Float32Type::get(elementType.getContext());
+  return elementType;
 }
 
 void tcc::populateElementwiseToLinalgPatterns(RewritePatternSet &patterns) {

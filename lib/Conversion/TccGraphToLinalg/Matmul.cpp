@@ -63,21 +63,27 @@ struct MatmulPattern : OpConversionPattern<MatmulOp> {
       outExprs.push_back(rewriter.getAffineDimExpr(i));
     AffineMap outMap = AffineMap::get(numLoops, 0, outExprs, rewriter.getContext());
 
-    Type elt = resultType.getElementType();
-    auto sizes = tcc::mixedSizes(rewriter, loc, resultType, dynamicFrom);
+    // f16/bf16 products accumulate in f32, as PyTorch's do, and are rounded once.
+    Type elt = tcc::accumulatorType(resultType.getElementType());
+    auto accType = RankedTensorType::get(resultType.getShape(), elt);
+    auto sizes = tcc::mixedSizes(rewriter, loc, accType, dynamicFrom);
     if (failed(sizes))
       return rewriter.notifyMatchFailure(op, "dynamic size without a source");
-    Value init = tcc::makeFilled(rewriter, loc, resultType, *sizes, tcc::floatAttr(rewriter, elt, 0.0));
+    Value init = tcc::makeFilled(rewriter, loc, accType, *sizes, tcc::floatAttr(rewriter, elt, 0.0));
     SmallVector<utils::IteratorType> iters(rank, utils::IteratorType::parallel);
     iters.push_back(utils::IteratorType::reduction);
     auto generic = rewriter.create<linalg::GenericOp>(
         loc, TypeRange{init.getType()}, ValueRange{lhs, rhs}, ValueRange{init},
         ArrayRef<AffineMap>{lhsMap, rhsMap, outMap}, iters,
         [&](OpBuilder &b, Location l, ValueRange a) {
-          Value p = b.create<arith::MulFOp>(l, a[0], a[1]);
+          auto widen = [&](Value v) {
+            return v.getType() == elt ? v : b.create<arith::ExtFOp>(l, elt, v).getResult();
+          };
+          Value p = b.create<arith::MulFOp>(l, widen(a[0]), widen(a[1]));
           b.create<linalg::YieldOp>(l, ValueRange{b.create<arith::AddFOp>(l, a[2], p)});
         });
-    Value result = generic.getResult(0);
+    Value result = tcc::convertElements(rewriter, loc, generic.getResult(0),
+                                        resultType.getElementType());
     if (result.getType() != resultType)
       result = rewriter.create<tensor::CastOp>(loc, resultType, result);
     rewriter.replaceOp(op, result);

@@ -33,6 +33,13 @@ mlir::Value makeFilled(mlir::OpBuilder &b, mlir::Location loc, mlir::RankedTenso
 /// `v` (rank >= 1) collapsed to 1-D in row-major order, itself when already
 /// 1-D; a view after bufferization.
 mlir::Value flatten(mlir::OpBuilder &b, mlir::Location loc, mlir::Value v);
+/// `v` with its elements converted to `elementType` as PyTorch's .to(dtype)
+/// does, as an all-parallel generic.
+mlir::Value convertElements(mlir::OpBuilder &b, mlir::Location loc, mlir::Value v,
+                            mlir::Type elementType);
+/// Where PyTorch accumulates sums of `elementType`: f32 for f16 and bf16
+/// (matmuls, sums, means), else the type itself.
+mlir::Type accumulatorType(mlir::Type elementType);
 /// The float attribute `v` of `elementType`.
 mlir::TypedAttr floatAttr(mlir::OpBuilder &b, mlir::Type elementType, double v);
 } // namespace tcc

@@ -21,8 +21,12 @@ struct ReducePattern : OpConversionPattern<SrcOp> {
                                 ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     Value x = adaptor.getInput();
-    auto inT = cast<RankedTensorType>(x.getType());
     auto resultType = cast<RankedTensorType>(op.getType());
+    // f16/bf16 sums and means accumulate in f32, as PyTorch's do.
+    if (kind != Kind::Max)
+      x = tcc::convertElements(rewriter, loc, x,
+                               tcc::accumulatorType(resultType.getElementType()));
+    auto inT = cast<RankedTensorType>(x.getType());
     Type elt = inT.getElementType();
     ArrayRef<int64_t> dims = op.getDims();
 
@@ -143,6 +147,7 @@ struct ReducePattern : OpConversionPattern<SrcOp> {
       auto type = RankedTensorType::get(shape, elt);
       result = rewriter.create<tensor::ExpandShapeOp>(loc, type, reduced, re, outSizes);
     }
+    result = tcc::convertElements(rewriter, loc, result, resultType.getElementType());
     if (result.getType() != resultType)
       result = rewriter.create<tensor::CastOp>(loc, resultType, result);
     rewriter.replaceOp(op, result);
