@@ -442,10 +442,14 @@ def cell(record, stage):
 
 
 def do_report(args):
+    # --also LABEL=DIR: one more column, DIR's run_cuda (another precision or
+    # another machine's run of the same exports).
+    also = [tuple(a.split("=", 1)) for a in args.also]
     rows, passed, total = [], 0, 0
     for name in args.models:
         for ir in IRS:
             records = {s: read_stage(args.out, name, ir, s) for s in STAGES}
+            records.update({label: read_stage(d, name, ir, "run_cuda") for label, d in also})
             failure = next((f"{s}: {r['error']}" for s, r in records.items()
                             if r is not None and not r["ok"]), "")
             if not failure:
@@ -453,10 +457,13 @@ def do_report(args):
                 failure = f"{stopped}: not run" if stopped else ""
             total += 1
             passed += not failure
-            rows.append(f"| {name} | {ir} | " + " | ".join(cell(records[s], s) for s in STAGES)
+            rows.append(f"| {name} | {ir} | "
+                        + " | ".join(cell(records[s], s) for s in STAGES)
+                        + "".join(f" | {cell(records[label], 'run_cuda')}" for label, _ in also)
                         + f" | {failure.replace('|', '/')} |")
-    print("| model | IR | " + " | ".join(STAGES) + " | first failure |")
-    print("|---|---|" + "---|" * len(STAGES) + "---|")
+    labels = list(STAGES) + [label for label, _ in also]
+    print("| model | IR | " + " | ".join(labels) + " | first failure |")
+    print("|---|---|" + "---|" * len(labels) + "---|")
     print("\n".join(rows))
     print(f"\n{passed} of {total} exports pass every stage.")
 
@@ -476,6 +483,8 @@ def main():
                         help="compile: tcc's --precision (the CUDA path's matrix arithmetic)")
     parser.add_argument("--exports", help="compile: read the exports of this zoo folder "
                         "(e.g. compile .zoo's exports into .zoo-bf16 with --precision bf16)")
+    parser.add_argument("--also", action="append", default=[], metavar="LABEL=DIR",
+                        help="report: add DIR's run_cuda as column LABEL (repeatable)")
     parser.add_argument("--tolerance", type=float,
                         help="largest relative L2 error that passes (default by --precision: "
                         + ", ".join(f"{k} {v:g}" for k, v in TOLERANCE.items()) + ")")
