@@ -442,14 +442,18 @@ def cell(record, stage):
 
 
 def do_report(args):
-    # --also LABEL=DIR: one more column, DIR's run_cuda (another precision or
-    # another machine's run of the same exports).
-    also = [tuple(a.split("=", 1)) for a in args.also]
+    # --also LABEL=DIR[:STAGE]: one more column, DIR's record of STAGE
+    # (run_cuda by default): another precision, or another folder's compile.
+    also = []
+    for a in args.also:
+        label, where = a.split("=", 1)
+        folder, _, stage = where.partition(":")
+        also.append((label, folder, stage or "run_cuda"))
     rows, passed, total = [], 0, 0
     for name in args.models:
         for ir in IRS:
             records = {s: read_stage(args.out, name, ir, s) for s in STAGES}
-            records.update({label: read_stage(d, name, ir, "run_cuda") for label, d in also})
+            records.update({label: read_stage(d, name, ir, stage) for label, d, stage in also})
             failure = next((f"{s}: {r['error']}" for s, r in records.items()
                             if r is not None and not r["ok"]), "")
             if not failure:
@@ -459,9 +463,9 @@ def do_report(args):
             passed += not failure
             rows.append(f"| {name} | {ir} | "
                         + " | ".join(cell(records[s], s) for s in STAGES)
-                        + "".join(f" | {cell(records[label], 'run_cuda')}" for label, _ in also)
+                        + "".join(f" | {cell(records[label], stage)}" for label, _, stage in also)
                         + f" | {failure.replace('|', '/')} |")
-    labels = list(STAGES) + [label for label, _ in also]
+    labels = list(STAGES) + [label for label, _, _ in also]
     print("| model | IR | " + " | ".join(labels) + " | first failure |")
     print("|---|---|" + "---|" * len(labels) + "---|")
     print("\n".join(rows))
@@ -483,8 +487,9 @@ def main():
                         help="compile: tcc's --precision (the CUDA path's matrix arithmetic)")
     parser.add_argument("--exports", help="compile: read the exports of this zoo folder "
                         "(e.g. compile .zoo's exports into .zoo-bf16 with --precision bf16)")
-    parser.add_argument("--also", action="append", default=[], metavar="LABEL=DIR",
-                        help="report: add DIR's run_cuda as column LABEL (repeatable)")
+    parser.add_argument("--also", action="append", default=[], metavar="LABEL=DIR[:STAGE]",
+                        help="report: add DIR's STAGE record (default run_cuda) as column "
+                        "LABEL (repeatable)")
     parser.add_argument("--tolerance", type=float,
                         help="largest relative L2 error that passes (default by --precision: "
                         + ", ".join(f"{k} {v:g}" for k, v in TOLERANCE.items()) + ")")
