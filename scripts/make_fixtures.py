@@ -183,6 +183,9 @@ def main():
     torch.manual_seed(44)
     write_case(args.out, "write_through_select", WriteThroughSelect(), [torch.randn(4, 4)])
 
+    torch.manual_seed(54)
+    write_case(args.out, "write_through_reshape", WriteThroughReshape(), [torch.randn(4, 4)])
+
     torch.manual_seed(41)
     write_case(args.out, "inplace", InPlace(), [torch.randn(3, 8), torch.randn(8)])
 
@@ -332,11 +335,23 @@ class WriteThroughView(nn.Module):
 
 
 class WriteThroughSelect(nn.Module):
-    """A write into a select (m[1] = 5) tcc does not carry back yet: refused."""
+    """Writes into a select (m[1] = 5) and into a slice of a select
+    (m[2, 1:3] = -1), carried back to m."""
 
     def forward(self, x):
         m = x.new_zeros(4, 4)
         m[1] = 5.0
+        m[2, 1:3] = -1.0
+        return x + m
+
+
+class WriteThroughReshape(nn.Module):
+    """A write into a slice of a reshaped view (m.view(16)[2:5] = 1), which
+    tcc does not carry back yet: refused with the source line."""
+
+    def forward(self, x):
+        m = x.new_zeros(4, 4)
+        m.view(16)[2:5] = 1.0
         return x + m
 
 

@@ -57,8 +57,9 @@ private:
   ImportedSignature &sig;
   OpBuilder b;
   llvm::StringMap<Value> values;
-  /// Carries an in-place write into the slice chain `chain` (the written
-  /// view first) back to the tensor it slices, with slice_scatter.
+  /// Carries an in-place write into the chain `chain` of slices and selects
+  /// (the written view first) back to the tensor it views, with
+  /// slice_scatter / select_scatter.
   void writeBack(ArrayRef<std::string> chain, Value written, Location loc, const Node &node);
   /// The `tcc.sizes` of a value (argument or operator result), or null.
   Attribute sizesOf(Value v);
@@ -68,7 +69,8 @@ private:
   /// Outputs of view operators, and the views taken of each value.
   llvm::StringSet<> viewOutputs;
   llvm::StringMap<SmallVector<std::string>> viewsOf;
-  /// Outputs of aten.slice.Tensor: the sliced value and the imported op.
+  /// Outputs of aten.slice.Tensor and aten.select.int: the viewed value and
+  /// the imported op.
   struct SliceOf {
     std::string base;
     tcc::graph::OperatorOp op;
@@ -181,8 +183,9 @@ LogicalResult Importer::importNode(const Node &node) {
   if (StringRef(functional).starts_with("torch.ops.aten.dropout."))
     if (const Argument *train = node.input("train"); !train || !train->b)
       writes = false;
-  // A write into a chain of slices of a tensor that is no view itself
-  // (m[1:3, :2] = 5) is carried back with slice_scatter after the op.
+  // A write into a chain of slices and selects of a tensor that is no view
+  // itself (m[1:3, :2] = 5, m[1] = 5) is carried back with slice_scatter /
+  // select_scatter after the op.
   SmallVector<std::string> writeBackChain;
   if (writes) {
     for (const NamedArgument &in : node.inputs) {
@@ -379,8 +382,9 @@ LogicalResult Importer::importNode(const Node &node) {
     values[name] = result;
   if (!mutated.empty() && op.getNumResults() > 0)
     values[mutated] = op.getResult(0);
-  if (StringRef(node.target) == "torch.ops.aten.slice.Tensor" && !viewedBase.empty() &&
-      resultNames.size() == 1)
+  if ((StringRef(node.target) == "torch.ops.aten.slice.Tensor" ||
+       StringRef(node.target) == "torch.ops.aten.select.int") &&
+      !viewedBase.empty() && resultNames.size() == 1)
     slices[resultNames[0]] = SliceOf{viewedBase, op};
   if (!writeBackChain.empty())
     writeBack(writeBackChain, op.getResult(0), loc, node);
@@ -395,8 +399,12 @@ void Importer::writeBack(ArrayRef<std::string> chain, Value written, Location lo
     SliceOf slice = slices.find(view)->second;
     base = slice.base;
     Value self = values[base];
+    // select(dim, index) has the same arguments as select_scatter.
+    bool select = slice.op.getName() == "torch.ops.aten.select.int";
     auto scatter = b.create<tcc::graph::OperatorOp>(
-        loc, TypeRange{self.getType()}, b.getStringAttr("torch.ops.aten.slice_scatter.default"),
+        loc, TypeRange{self.getType()},
+        b.getStringAttr(select ? "torch.ops.aten.select_scatter.default"
+                               : "torch.ops.aten.slice_scatter.default"),
         ValueRange{self, written}, b.getStrArrayAttr({"self", "src"}), slice.op.getArgs());
     scatter->setAttr("tcc.node", b.getStringAttr(node.name + ".write_back"));
     if (auto sizes = sizesOf(self))

@@ -201,8 +201,15 @@ Results legalizeRoll(OperatorArgs &args, OpBuilder &b) {
 /// self[start:end:step] along dim replaced by src: concatenations of self's
 /// kept parts around src (interleaved through a reshape for step > 1), with
 /// no constant tables, which the CUDA path could not read.
-Results legalizeSliceScatter(OperatorArgs &args, OpBuilder &b) {
-  Location loc = args.getOp().getLoc();
+/// What slice_scatter and select_scatter write into: self, src, and the
+/// normalized dim with its (static) size.
+struct ScatterTarget {
+  Value self, src;
+  RankedTensorType type;
+  int64_t dim, size;
+};
+
+FailureOr<ScatterTarget> scatterTarget(OperatorArgs &args) {
   FailureOr<Value> self = requiredTensor(args, "self"), src = requiredTensor(args, "src");
   if (failed(self) || failed(src))
     return failure();
@@ -215,41 +222,57 @@ Results legalizeSliceScatter(OperatorArgs &args, OpBuilder &b) {
   FailureOr<int64_t> size = staticSize(args, *self, dim);
   if (failed(size))
     return failure();
+  return ScatterTarget{*self, *src, type, dim, *size};
+}
+
+/// `self` with [start, end) along `dim` (of size `size`) replaced by `update`.
+Value replaceRange(OpBuilder &b, Location loc, Value self, Value update, int64_t dim,
+                   int64_t start, int64_t end, int64_t size) {
+  SmallVector<Value> parts;
+  if (start > 0)
+    parts.push_back(makeSlice(b, loc, self, dim, 0, start, 1));
+  parts.push_back(update);
+  if (end < size)
+    parts.push_back(makeSlice(b, loc, self, dim, end, size, 1));
+  return concat(b, loc, parts, dim);
+}
+
+Results legalizeSliceScatter(OperatorArgs &args, OpBuilder &b) {
+  Location loc = args.getOp().getLoc();
+  FailureOr<ScatterTarget> target = scatterTarget(args);
+  if (failed(target))
+    return failure();
+  Value self = target->self, src = target->src;
+  RankedTensorType type = target->type;
+  int64_t rank = type.getRank(), dim = target->dim, size = target->size;
   int64_t step = args.getInt("step").value_or(1);
   if (step < 1)
     return opError(args) << "step must be positive";
   int64_t start = args.getInt("start").value_or(0);
   int64_t end = args.getInt("end").value_or(std::numeric_limits<int64_t>::max());
-  if (start < 0) start += *size;
-  if (end < 0) end += *size;
-  start = std::clamp<int64_t>(start, 0, *size);
-  end = std::clamp<int64_t>(end, start, *size);
+  if (start < 0) start += size;
+  if (end < 0) end += size;
+  start = std::clamp<int64_t>(start, 0, size);
+  end = std::clamp<int64_t>(end, start, size);
   int64_t count = (end - start + step - 1) / step;
-  RankedTensorType srcType = typeOf(*src);
+  RankedTensorType srcType = typeOf(src);
   if (srcType.getRank() != rank || (!ShapedType::isDynamic(srcType.getShape()[dim]) &&
                                     srcType.getShape()[dim] != count))
     return opError(args) << "src of type " << srcType << " does not match the slice ["
                          << start << ":" << end << ":" << step << "] of " << type;
-  Value update = makeCast(b, loc, *src, type.getElementType());
+  Value update = makeCast(b, loc, src, type.getElementType());
   if (count == 0)
-    return SmallVector<Value>{*self};
-  if (step == 1) {
-    SmallVector<Value> parts;
-    if (start > 0)
-      parts.push_back(makeSlice(b, loc, *self, dim, 0, start, 1));
-    parts.push_back(update);
-    if (end < *size)
-      parts.push_back(makeSlice(b, loc, *self, dim, end, *size, 1));
-    return SmallVector<Value>{concat(b, loc, parts, dim)};
-  }
+    return SmallVector<Value>{self};
+  if (step == 1)
+    return SmallVector<Value>{replaceRange(b, loc, self, update, dim, start, end, size)};
   // Step > 1: view self[start : start + count*step] (padded past the end when
   // the last stride overhangs) as [count, step] along dim, put src in column 0
   // and view it back.
   int64_t stop = start + count * step;
-  Value base = *self;
-  if (stop > *size) {
+  Value base = self;
+  if (stop > size) {
     SmallVector<int64_t> tail(type.getShape());
-    tail[dim] = stop - *size;
+    tail[dim] = stop - size;
     if (llvm::any_of(tail, ShapedType::isDynamic))
       return opError(args) << "a strided slice_scatter on a tensor of symbolic shape " << type
                            << " is not supported yet";
@@ -266,16 +289,33 @@ Results legalizeSliceScatter(OperatorArgs &args, OpBuilder &b) {
   SmallVector<int64_t> updateShape(typeOf(update).getShape());
   updateShape.insert(updateShape.begin() + dim + 1, 1);
   Value merged = concat(b, loc, {makeReshape(b, loc, update, updateShape), columns}, dim + 1);
-  SmallVector<Value> parts;
-  if (start > 0)
-    parts.push_back(makeSlice(b, loc, *self, dim, 0, start, 1));
-  parts.push_back(makeReshape(b, loc, merged, typeOf(region).getShape()));
-  if (stop < *size)
-    parts.push_back(makeSlice(b, loc, *self, dim, stop, *size, 1));
-  Value result = concat(b, loc, parts, dim);
-  if (stop > *size)
-    result = makeSlice(b, loc, result, dim, 0, *size, 1);
+  Value result = replaceRange(b, loc, self, makeReshape(b, loc, merged, typeOf(region).getShape()),
+                              dim, start, stop, size);
+  if (stop > size)
+    result = makeSlice(b, loc, result, dim, 0, size, 1);
   return SmallVector<Value>{result};
+}
+
+/// select_scatter(self, src, dim, index): self with self.select(dim, index)
+/// replaced by src, i.e. a slice_scatter of src with a unit dim at `dim`.
+Results legalizeSelectScatter(OperatorArgs &args, OpBuilder &b) {
+  Location loc = args.getOp().getLoc();
+  FailureOr<ScatterTarget> t = scatterTarget(args);
+  if (failed(t))
+    return failure();
+  int64_t index = args.getInt("index").value_or(0);
+  if (index < -t->size || index >= t->size)
+    return opError(args) << "index " << index << " out of range for size " << t->size;
+  if (index < 0)
+    index += t->size;
+  SmallVector<int64_t> unit(typeOf(t->src).getShape());
+  if ((int64_t)unit.size() != t->type.getRank() - 1)
+    return opError(args) << "src of type " << typeOf(t->src) << " does not match a select of "
+                         << t->type;
+  unit.insert(unit.begin() + t->dim, 1);
+  Value update = makeReshape(b, loc, makeCast(b, loc, t->src, t->type.getElementType()), unit);
+  return SmallVector<Value>{
+      replaceRange(b, loc, t->self, update, t->dim, index, index + 1, t->size)};
 }
 } // namespace
 
@@ -288,4 +328,5 @@ void tcc::graph::populateRearrangeLegalizers(LegalizerTable &t) {
   t["aten.constant_pad_nd.default"] = legalizePad;
   t["aten.roll.default"] = legalizeRoll;
   t["aten.slice_scatter.default"] = legalizeSliceScatter;
+  t["aten.select_scatter.default"] = legalizeSelectScatter;
 }

@@ -77,3 +77,11 @@ func.func @slice_scatter_mismatch(%x: tensor<4x6xf32>, %s: tensor<4x3xf32>) -> t
   %0 = tcc_graph.operator "torch.ops.aten.slice_scatter.default"(%x, %s) {operand_names = ["self", "src"], args = {dim = 1 : i64, start = 1 : i64, end = 3 : i64, step = 1 : i64}} : (tensor<4x6xf32>, tensor<4x3xf32>) -> tensor<4x6xf32>
   return %0 : tensor<4x6xf32>
 }
+
+// -----
+
+func.func @select_scatter_out_of_range(%x: tensor<4x6xf32>, %r: tensor<6xf32>) -> tensor<4x6xf32> {
+  // expected-error @+1 {{index 4 out of range for size 4}}
+  %0 = tcc_graph.operator "torch.ops.aten.select_scatter.default"(%x, %r) {operand_names = ["self", "src"], args = {dim = 0 : i64, index = 4 : i64}} : (tensor<4x6xf32>, tensor<6xf32>) -> tensor<4x6xf32>
+  return %0 : tensor<4x6xf32>
+}

@@ -94,3 +94,21 @@ func.func @fmod_remainder_unflatten(%x: tensor<4x6xf32>, %n: tensor<4x6xi64>, %m
   %2 = tcc_graph.operator "torch.ops.aten.unflatten.int"(%x) {operand_names = ["self"], args = {dim = 1 : i64, sizes = array<i64: 2, -1>}} : (tensor<4x6xf32>) -> tensor<4x2x3xf32>
   return %0, %1, %2 : tensor<4x6xf32>, tensor<4x6xi64>, tensor<4x2x3xf32>
 }
+
+// -----
+
+// select_scatter: src gets a unit dim at `dim` and replaces that row; a
+// negative index counts from the end (-1 on a size-4 dim is row 3: no tail).
+// CHECK-LABEL: func @select_scatter
+// CHECK: %[[U:.*]] = tcc_graph.reshape %arg1 : (tensor<6xf32>) -> tensor<1x6xf32>
+// CHECK: %[[H:.*]] = tcc_graph.slice %arg0 {{.*}} -> tensor<1x6xf32>
+// CHECK: %[[T:.*]] = tcc_graph.slice %arg0 {{.*}} -> tensor<2x6xf32>
+// CHECK: tcc_graph.concat %[[H]], %[[U]], %[[T]] {dim = 0 : i64} : (tensor<1x6xf32>, tensor<1x6xf32>, tensor<2x6xf32>) -> tensor<4x6xf32>
+// CHECK: %[[U2:.*]] = tcc_graph.reshape %arg1 : (tensor<6xf32>) -> tensor<1x6xf32>
+// CHECK: %[[H2:.*]] = tcc_graph.slice %arg0 {{.*}} -> tensor<3x6xf32>
+// CHECK: tcc_graph.concat %[[H2]], %[[U2]] {dim = 0 : i64} : (tensor<3x6xf32>, tensor<1x6xf32>) -> tensor<4x6xf32>
+func.func @select_scatter(%x: tensor<4x6xf32>, %r: tensor<6xf32>) -> (tensor<4x6xf32>, tensor<4x6xf32>) {
+  %0 = tcc_graph.operator "torch.ops.aten.select_scatter.default"(%x, %r) {operand_names = ["self", "src"], args = {dim = 0 : i64, index = 1 : i64}} : (tensor<4x6xf32>, tensor<6xf32>) -> tensor<4x6xf32>
+  %1 = tcc_graph.operator "torch.ops.aten.select_scatter.default"(%x, %r) {operand_names = ["self", "src"], args = {dim = 0 : i64, index = -1 : i64}} : (tensor<4x6xf32>, tensor<6xf32>) -> tensor<4x6xf32>
+  return %0, %1 : tensor<4x6xf32>, tensor<4x6xf32>
+}
