@@ -33,6 +33,8 @@ bool tcc::parseCompilePhase(const std::string &name, CompilePhase &phase) {
 void tcc::buildGraphPassPipeline(OpPassManager &pm, const CompileOptions &) {
   // Typed ops first: every later pass speaks only the compact op set.
   pm.addPass(graph::createLegalizeGraphPass());
+  // What kernel formation left whole becomes primitive ops.
+  pm.addPass(graph::createDecomposeGraphPass());
   // Removes the decompositions' redundant reshapes/casts and dead values.
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());

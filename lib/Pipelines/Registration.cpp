@@ -3,6 +3,8 @@
 
 #include "dialects/TccGraph/IR/TccGraphDialect.h"
 #include "dialects/TccGraph/Transforms/Passes.h"
+#include "dialects/TccKernel/IR/TccKernelDialect.h"
+#include "dialects/TccKernel/Transforms/BufferizableOpInterfaceImpl.h"
 #include "tcc/Conversion/Passes.h"
 #include "tcc/Pipelines/CudaPipeline.h"
 #include "tcc/Pipelines/Pipelines.h"
@@ -44,7 +46,8 @@
 #include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
 
 void tcc::registerTccDialects(mlir::DialectRegistry &registry) {
-  registry.insert<tcc::graph::TccGraphDialect, mlir::func::FuncDialect,
+  registry.insert<tcc::graph::TccGraphDialect, tcc::kernel::TccKernelDialect,
+                  mlir::func::FuncDialect,
                   mlir::arith::ArithDialect, mlir::math::MathDialect,
                   mlir::tensor::TensorDialect, mlir::linalg::LinalgDialect,
                   mlir::memref::MemRefDialect, mlir::bufferization::BufferizationDialect,
@@ -55,6 +58,7 @@ void tcc::registerTccDialects(mlir::DialectRegistry &registry) {
   mlir::tensor::registerBufferizableOpInterfaceExternalModels(registry);
   mlir::tensor::registerInferTypeOpInterfaceExternalModels(registry);
   mlir::scf::registerBufferizableOpInterfaceExternalModels(registry);
+  tcc::kernel::registerBufferizableOpInterfaceExternalModels(registry);
   mlir::bufferization::func_ext::registerBufferizableOpInterfaceExternalModels(registry);
   // memref.alloc as an AllocationOpInterface: tcc-bufferize's out-param
   // promotion only writes a result in place when it can see that the returned

@@ -372,3 +372,80 @@ LogicalResult AsStridedOp::verify() {
                                          << in.getNumElements() << " elements";
   return success();
 }
+
+//===----------------------------------------------------------------------===//
+// Operators kept whole for kernel formation
+//===----------------------------------------------------------------------===//
+
+LogicalResult SoftmaxOp::verify() {
+  auto in = rankedType(getInput()), res = rankedType(getResult());
+  if (getDim() < 0 || getDim() >= in.getRank())
+    return emitOpError("dim ") << getDim() << " is out of range for rank " << in.getRank();
+  if (!compatibleShapes(in.getShape(), res.getShape()))
+    return emitOpError("result must have the input's shape");
+  return success();
+}
+
+/// Shared by layer_norm and rms_norm: the row is the trailing `numDims` dims;
+/// parameters have its shape.
+static LogicalResult verifyNormalization(Operation *op, Value input, ValueRange params,
+                                         int64_t numDims, Value result) {
+  auto in = rankedType(input);
+  if (numDims < 1 || numDims > in.getRank())
+    return op->emitOpError("normalizes ") << numDims << " trailing dims of a rank-"
+                                          << in.getRank() << " input";
+  if (rankedType(result) != in &&
+      (rankedType(result).getElementType() != in.getElementType() ||
+       !compatibleShapes(in.getShape(), rankedType(result).getShape())))
+    return op->emitOpError("result must have the input's type");
+  ArrayRef<int64_t> row = in.getShape().take_back(numDims);
+  for (Value p : params)
+    if (p && !compatibleShapes(rankedType(p).getShape(), row))
+      return op->emitOpError("weight and bias must have the normalized shape");
+  return success();
+}
+
+LogicalResult LayerNormOp::verify() {
+  return verifyNormalization(*this, getInput(), {getWeight(), getBias()}, getNumDims(),
+                             getResult());
+}
+
+LogicalResult RmsNormOp::verify() {
+  return verifyNormalization(*this, getInput(), {getWeight()}, getNumDims(), getResult());
+}
+
+LogicalResult AttentionOp::verify() {
+  auto q = rankedType(getQuery()), k = rankedType(getKey()), v = rankedType(getValue()),
+       res = rankedType(getResult());
+  int64_t r = q.getRank();
+  if (r < 2 || k.getRank() != r || v.getRank() != r || res.getRank() != r)
+    return emitOpError("query, key, value and result must have one rank >= 2");
+  Type elt = q.getElementType();
+  if (k.getElementType() != elt || v.getElementType() != elt || res.getElementType() != elt)
+    return emitOpError("query, key, value and result must have one element type");
+  auto qs = q.getShape(), ks = k.getShape(), vs = v.getShape(), os = res.getShape();
+  if (!compatibleShapes({qs[r - 1]}, {ks[r - 1]}) || !compatibleShapes({ks[r - 2]}, {vs[r - 2]}))
+    return emitOpError("query/key head sizes or key/value lengths differ");
+  if (!compatibleShapes({os[r - 2], os[r - 1]}, {qs[r - 2], vs[r - 1]}))
+    return emitOpError("result must be [..., Lq, Dv]");
+  for (int64_t i = 0; i < r - 2; ++i) {
+    bool heads = r == 4 && i == 1;
+    int64_t qd = qs[i], kd = ks[i];
+    if (heads && !ShapedType::isDynamic(qd) && !ShapedType::isDynamic(kd)) {
+      if (kd == 0 || qd % kd)
+        return emitOpError("key/value heads (") << kd << ") must divide query heads (" << qd << ")";
+      continue;
+    }
+    if (!compatibleShapes({qd}, {kd}) || !compatibleShapes({kd}, {vs[i]}) ||
+        !compatibleShapes({qd}, {os[i]}))
+      return emitOpError("batch dims of query, key, value and result differ");
+  }
+  if (Value mask = getMask()) {
+    Type m = rankedType(mask).getElementType();
+    if (!m.isInteger(1) && m != elt)
+      return emitOpError("mask must be i1 or the query's element type");
+    if (rankedType(mask).getRank() > r)
+      return emitOpError("mask has more dims than the scores");
+  }
+  return success();
+}

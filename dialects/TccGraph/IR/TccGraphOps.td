@@ -321,6 +321,99 @@ def TccGraph_ReduceMaxOp : TccGraph_ReduceOp<"reduce_max", "Maximum">;
 def TccGraph_ReduceMeanOp : TccGraph_ReduceOp<"reduce_mean", "Arithmetic mean">;
 
 //===----------------------------------------------------------------------===//
+// Operators kept whole for kernel formation
+//===----------------------------------------------------------------------===//
+//
+// tcc-form-kernels turns these into one tcc_kernel op each (row kernels,
+// fused attention); tcc-decompose-graph rewrites whatever it left into the
+// primitive ops above, computed in f32 for f16/bf16 inputs.
+
+def TccGraph_SoftmaxOp : TccGraph_Op<"softmax", [Pure]> {
+  let summary = "softmax along `dim` (log_softmax with `log`)";
+  let description = [{
+    `exp(x - max) / sum(exp(x - max))` along `dim`, or with `log`
+    `(x - max) - log(sum(exp(x - max)))`, computed in f32 and rounded once to
+    the result's float type, which may differ from the input's (softmax's
+    `dtype`, `half_to_float`).
+
+    ```mlir
+    %p = tcc_graph.softmax %s {dim = 3 : i64} : (tensor<2x4x16x16xf32>) -> tensor<2x4x16x16xf32>
+    ```
+  }];
+  let arguments = (ins TccGraph_FloatTensor:$input, I64Attr:$dim, UnitAttr:$log);
+  let results = (outs TccGraph_FloatTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+}
+
+def TccGraph_LayerNormOp : TccGraph_Op<"layer_norm", [Pure, AttrSizedOperandSegments]> {
+  let summary = "Layer normalization over the trailing `num_dims` dims";
+  let description = [{
+    `(x - mean) · rsqrt(var + eps) · weight + bias` per row of the trailing
+    `num_dims` dims, with the biased variance; `weight` and `bias` (the
+    row's shape) are optional.
+
+    ```mlir
+    %y = tcc_graph.layer_norm %x, %w, %b {eps = 1.0e-05 : f64, num_dims = 1 : i64}
+           : (tensor<2x16x64xf32>, tensor<64xf32>, tensor<64xf32>) -> tensor<2x16x64xf32>
+    ```
+  }];
+  let arguments = (ins TccGraph_FloatTensor:$input, Optional<TccGraph_FloatTensor>:$weight,
+                       Optional<TccGraph_FloatTensor>:$bias, I64Attr:$num_dims, F64Attr:$eps);
+  let results = (outs TccGraph_FloatTensor:$result);
+  let assemblyFormat = [{
+    $input (`,` `weight` $weight^)? (`,` `bias` $bias^)? attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+def TccGraph_RmsNormOp : TccGraph_Op<"rms_norm", [Pure]> {
+  let summary = "RMS normalization over the trailing `num_dims` dims";
+  let description = [{
+    `x · rsqrt(mean(x²) + eps) · weight` per row; the normalized value is
+    rounded to the input's type before `weight` multiplies it (PyTorch's
+    rms_norm and the usual hand-written RMSNorm both do).
+
+    ```mlir
+    %y = tcc_graph.rms_norm %x, %w {eps = 1.0e-06 : f64, num_dims = 1 : i64}
+           : (tensor<2x16x64xbf16>, tensor<64xbf16>) -> tensor<2x16x64xbf16>
+    ```
+  }];
+  let arguments = (ins TccGraph_FloatTensor:$input, Optional<TccGraph_FloatTensor>:$weight,
+                       I64Attr:$num_dims, F64Attr:$eps);
+  let results = (outs TccGraph_FloatTensor:$result);
+  let assemblyFormat = [{
+    $input (`,` $weight^)? attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+def TccGraph_AttentionOp : TccGraph_Op<"attention", [Pure]> {
+  let summary = "scaled_dot_product_attention";
+  let description = [{
+    `softmax(scale · q · kᵀ + mask) · v` over the last two dims, with batch
+    dims in front. At rank 4 (`[B, H, L, D]`) key and value may have fewer
+    heads than the query, dividing them (grouped-query attention). `mask`
+    broadcasts to the scores: `i1` keeps where true, a float mask is added.
+    `causal` keeps key `j` for query `i` when `j <= i`. A query that keeps no
+    key gets 0.
+
+    ```mlir
+    %o = tcc_graph.attention %q, %k, %v {causal, scale = 2.500000e-01 : f64}
+           : (tensor<2x4x16x16xf32>, tensor<2x4x16x16xf32>, tensor<2x4x16x16xf32>) -> tensor<2x4x16x16xf32>
+    ```
+  }];
+  let arguments = (ins TccGraph_FloatTensor:$query, TccGraph_FloatTensor:$key,
+                       TccGraph_FloatTensor:$value, Optional<TccGraph_Tensor>:$mask,
+                       F64Attr:$scale, UnitAttr:$causal);
+  let results = (outs TccGraph_FloatTensor:$result);
+  let assemblyFormat = [{
+    $query `,` $key `,` $value (`,` `mask` $mask^)? attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
 // Data movement
 //===----------------------------------------------------------------------===//
 

@@ -51,21 +51,6 @@ Value tcc::graph::makeMatmul(OpBuilder &b, Location loc, Value lhs, Value rhs) {
   return b.create<MatmulOp>(loc, RankedTensorType::get(shape, l.getElementType()), lhs, rhs);
 }
 
-/// softmax(x, dim) = exp(x - max) / sum(exp(x - max))
-Value tcc::graph::makeSoftmax(OpBuilder &b, Location loc, Value x, int64_t dim) {
-  Value m = makeReduce<ReduceMaxOp>(b, loc, x, {dim}, true);
-  Value e = b.create<ExpOp>(loc, makeBinary<SubOp>(b, loc, x, m));
-  Value s = makeReduce<ReduceSumOp>(b, loc, e, {dim}, true);
-  return makeBinary<DivOp>(b, loc, e, s);
-}
-
-/// log_softmax(x, dim) = (x - max) - log(sum(exp(x - max)))
-Value tcc::graph::makeLogSoftmax(OpBuilder &b, Location loc, Value x, int64_t dim) {
-  Value shifted = makeBinary<SubOp>(b, loc, x, makeReduce<ReduceMaxOp>(b, loc, x, {dim}, true));
-  Value s = makeReduce<ReduceSumOp>(b, loc, b.create<ExpOp>(loc, shifted), {dim}, true);
-  return makeBinary<SubOp>(b, loc, shifted, b.create<LogOp>(loc, s));
-}
-
 namespace {
 using Results = FailureOr<SmallVector<Value>>;
 
@@ -273,15 +258,16 @@ Results legalizeReduce(OperatorArgs &args, OpBuilder &b) {
   return SmallVector<Value>{makeReduce<ReduceOp>(b, args.getOp().getLoc(), x, dims, keepdim)};
 }
 
+/// softmax(x, dim[, dtype]) and _softmax(x, dim, half_to_float): kept whole
+/// for kernel formation; the result type carries the dtype.
 Results legalizeSoftmax(OperatorArgs &args, OpBuilder &b) {
   Location loc = args.getOp().getLoc();
   Value x = args.tensor("self");
-  if (!x)
-    return args.getOp().emitError("expected a tensor operand 'self'");
-  if (args.getBool("half_to_float").value_or(false))
-    return args.getOp().emitError("softmax with half_to_float is not supported yet");
+  if (!x || !isa<FloatType>(typeOf(x).getElementType()))
+    return args.getOp().emitError("softmax expects a floating-point tensor 'self'");
   int64_t dim = normalizeDim(args.getInt("dim").value_or(-1), typeOf(x).getRank());
-  return SmallVector<Value>{makeSoftmax(b, loc, x, dim)};
+  return SmallVector<Value>{
+      b.create<SoftmaxOp>(loc, args.resultType(), x, b.getI64IntegerAttr(dim), nullptr)};
 }
 
 /// The trailing dims that normalized_shape names (layer_norm, rms_norm).
@@ -298,29 +284,20 @@ FailureOr<SmallVector<int64_t>> normalizedDims(OperatorArgs &args, int64_t rank)
   return dims;
 }
 
-/// layer_norm over the trailing dims of normalized_shape:
-/// (x - mean) * rsqrt(var + eps) * weight + bias, var without correction.
+/// layer_norm over the trailing dims of normalized_shape, kept whole for
+/// kernel formation (tcc-decompose-graph spells it out otherwise).
 Results legalizeLayerNorm(OperatorArgs &args, OpBuilder &b) {
   Location loc = args.getOp().getLoc();
   Value x = args.tensor("input");
-  if (!x)
-    return args.getOp().emitError("layer_norm expects 'input' and 'normalized_shape'");
+  if (!x || !isa<FloatType>(typeOf(x).getElementType()))
+    return args.getOp().emitError("layer_norm expects a float 'input' and 'normalized_shape'");
   auto t = typeOf(x);
   FailureOr<SmallVector<int64_t>> dims = normalizedDims(args, t.getRank());
   if (failed(dims))
     return failure();
-  Type elt = t.getElementType();
-  Value mean = makeReduce<ReduceMeanOp>(b, loc, x, *dims, true);
-  Value centered = makeBinary<SubOp>(b, loc, x, mean);
-  Value var = makeReduce<ReduceMeanOp>(b, loc, makeBinary<MulOp>(b, loc, centered, centered),
-                                       *dims, true);
   double eps = args.getFloat("eps").value_or(1e-5);
-  Value inv = b.create<RsqrtOp>(loc, makeBinary<AddOp>(b, loc, var, makeScalar(b, loc, elt, eps)));
-  Value y = makeBinary<MulOp>(b, loc, centered, inv);
-  if (Value w = args.tensor("weight"))
-    y = makeBinary<MulOp>(b, loc, y, w);
-  if (Value bias = args.tensor("bias"))
-    y = makeBinary<AddOp>(b, loc, y, bias);
+  Value y = b.create<LayerNormOp>(loc, t, x, args.tensor("weight"), args.tensor("bias"),
+                                  b.getI64IntegerAttr(dims->size()), b.getF64FloatAttr(eps));
   SmallVector<Value> results{y};
   results.resize(args.getOp().getNumResults(), nullptr);  // native_layer_norm's stats
   return results;
@@ -467,12 +444,9 @@ Results legalizeRmsNorm(OperatorArgs &args, OpBuilder &b) {
   auto ft = cast<FloatType>(t.getElementType());
   double eps = args.getFloat("eps").value_or(
       std::ldexp(1.0, 1 - static_cast<int>(llvm::APFloat::semanticsPrecision(ft.getFloatSemantics()))));
-  Value ms = makeReduce<ReduceMeanOp>(b, loc, makeBinary<MulOp>(b, loc, x, x), *dims, true);
-  Value inv = b.create<RsqrtOp>(loc, makeBinary<AddOp>(b, loc, ms, makeScalar(b, loc, ft, eps)));
-  Value y = makeBinary<MulOp>(b, loc, x, inv);
-  if (Value w = args.tensor("weight"))
-    y = makeBinary<MulOp>(b, loc, y, w);
-  return SmallVector<Value>{y};
+  return SmallVector<Value>{b.create<RmsNormOp>(loc, t, x, args.tensor("weight"),
+                                                b.getI64IntegerAttr(dims->size()),
+                                                b.getF64FloatAttr(eps))};
 }
 
 /// group_norm / native_group_norm: x (N, C, *) viewed as (N, G, -1),

@@ -106,8 +106,6 @@ mlir::Value makeCast(mlir::OpBuilder &b, mlir::Location loc, mlir::Value v, mlir
 mlir::Value transposeLast2(mlir::OpBuilder &b, mlir::Location loc, mlir::Value v);
 /// torch.matmul of rank >= 2 operands, batch dims broadcast.
 mlir::Value makeMatmul(mlir::OpBuilder &b, mlir::Location loc, mlir::Value lhs, mlir::Value rhs);
-mlir::Value makeSoftmax(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x, int64_t dim);
-mlir::Value makeLogSoftmax(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x, int64_t dim);
 /// The symbolic sizes of result `result`, in order, as index values computed
 /// from the function's inputs (see SymbolicSizes.cpp); empty when static.
 mlir::FailureOr<llvm::SmallVector<mlir::Value>> symbolicSizes(OperatorArgs &args,

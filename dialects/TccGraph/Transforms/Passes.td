@@ -32,4 +32,29 @@ def LegalizeGraphPass : Pass<"tcc-legalize-graph", "mlir::ModuleOp"> {
   let dependentDialects = ["::tcc::graph::TccGraphDialect", "::mlir::tensor::TensorDialect"];
 }
 
+def DecomposeGraphPass : Pass<"tcc-decompose-graph", "mlir::ModuleOp"> {
+  let summary = "Spell out the operators that kernel formation left whole";
+  let description = [{
+    `tcc_graph.softmax`, `layer_norm`, `rms_norm` and `attention` that
+    `tcc-form-kernels` did not turn into kernels (a softmax over a leading
+    dim, an attention whose head size the fused kernel lacks) become
+    primitive tcc_graph ops, computed in f32 for f16/bf16 inputs and rounded
+    once. Attention's softmax gives 0 for a query that keeps no key.
+
+    Before:
+    ```mlir
+    %p = tcc_graph.softmax %x {dim = 0 : i64} : (tensor<4x8xf32>) -> tensor<4x8xf32>
+    ```
+    After:
+    ```mlir
+    %m = tcc_graph.reduce_max %x {dims = array<i64: 0>, keepdim = true} : (tensor<4x8xf32>) -> tensor<1x8xf32>
+    %d = tcc_graph.sub %x, %m : (tensor<4x8xf32>, tensor<1x8xf32>) -> tensor<4x8xf32>
+    %e = tcc_graph.exp %d : tensor<4x8xf32>
+    %s = tcc_graph.reduce_sum %e {dims = array<i64: 0>, keepdim = true} : (tensor<4x8xf32>) -> tensor<1x8xf32>
+    %p = tcc_graph.div %e, %s : (tensor<4x8xf32>, tensor<1x8xf32>) -> tensor<4x8xf32>
+    ```
+  }];
+  let dependentDialects = ["::tcc::graph::TccGraphDialect", "::mlir::tensor::TensorDialect"];
+}
+
 #endif // TCC_GRAPH_TRANSFORMS_PASSES

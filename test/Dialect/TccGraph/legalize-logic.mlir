@@ -59,18 +59,10 @@ func.func @creation(%x: tensor<2x6xi64>) -> (tensor<4xi64>, tensor<3x3xf32>, ten
 
 // -----
 
-// Attention: q·kᵀ, the scale, the causal mask (iota rows/cols compared),
-// softmax, ·v.
+// Attention stays one op, with the default scale 1/sqrt(8) (decompose-graph.mlir
+// spells it out).
 // CHECK-LABEL: func @sdpa_causal
-// CHECK: %[[KT:.*]] = tcc_graph.transpose %arg1 {permutation = array<i64: 0, 1, 3, 2>}
-// CHECK: %[[S:.*]] = tcc_graph.matmul %arg0, %[[KT]] : (tensor<2x4x6x8xf32>, tensor<2x4x8x6xf32>) -> tensor<2x4x6x6xf32>
-// CHECK: tcc_graph.mul %[[S]], %{{.*}} : (tensor<2x4x6x6xf32>, tensor<f32>)
-// CHECK: tcc_graph.iota
-// CHECK: %[[CAUSAL:.*]] = tcc_graph.compare %{{.*}}, %{{.*}} {predicate = "le"} : (tensor<6xi64>, tensor<6x1xi64>) -> tensor<6x6xi1>
-// CHECK: tcc_graph.select %[[CAUSAL]]
-// CHECK: tcc_graph.reduce_max
-// CHECK: tcc_graph.exp
-// CHECK: tcc_graph.matmul %{{.*}}, %arg2 : (tensor<2x4x6x6xf32>, tensor<2x4x6x8xf32>) -> tensor<2x4x6x8xf32>
+// CHECK: tcc_graph.attention %arg0, %arg1, %arg2 {causal, scale = 0.35355339059327373 : f64} : (tensor<2x4x6x8xf32>, tensor<2x4x6x8xf32>, tensor<2x4x6x8xf32>) -> tensor<2x4x6x8xf32>
 func.func @sdpa_causal(%q: tensor<2x4x6x8xf32>, %k: tensor<2x4x6x8xf32>, %v: tensor<2x4x6x8xf32>) -> tensor<2x4x6x8xf32> {
   %0 = tcc_graph.operator "torch.ops.aten.scaled_dot_product_attention.default"(%q, %k, %v) {operand_names = ["query", "key", "value"], args = {is_causal = true}} : (tensor<2x4x6x8xf32>, tensor<2x4x6x8xf32>, tensor<2x4x6x8xf32>) -> tensor<2x4x6x8xf32>
   return %0 : tensor<2x4x6x8xf32>
@@ -78,13 +70,9 @@ func.func @sdpa_causal(%q: tensor<2x4x6x8xf32>, %k: tensor<2x4x6x8xf32>, %v: ten
 
 // -----
 
-// Grouped-query heads: 4 query heads over 2 key/value heads become groups
-// that the matrix products broadcast over.
+// Grouped-query heads: 4 query heads over 2 key/value heads.
 // CHECK-LABEL: func @sdpa_gqa
-// CHECK: tcc_graph.reshape %arg0 : (tensor<1x4x6x8xf32>) -> tensor<1x2x2x6x8xf32>
-// CHECK: tcc_graph.reshape %arg1 : (tensor<1x2x6x8xf32>) -> tensor<1x2x1x6x8xf32>
-// CHECK: tcc_graph.matmul {{.*}} -> tensor<1x2x2x6x6xf32>
-// CHECK: tcc_graph.reshape {{.*}} : (tensor<1x2x2x6x8xf32>) -> tensor<1x4x6x8xf32>
+// CHECK: tcc_graph.attention %arg0, %arg1, %arg2 {scale = 0.35355339059327373 : f64} : (tensor<1x4x6x8xf32>, tensor<1x2x6x8xf32>, tensor<1x2x6x8xf32>) -> tensor<1x4x6x8xf32>
 func.func @sdpa_gqa(%q: tensor<1x4x6x8xf32>, %k: tensor<1x2x6x8xf32>, %v: tensor<1x2x6x8xf32>) -> tensor<1x4x6x8xf32> {
   %0 = tcc_graph.operator "torch.ops.aten.scaled_dot_product_attention.default"(%q, %k, %v) {operand_names = ["query", "key", "value"], args = {enable_gqa = true}} : (tensor<1x4x6x8xf32>, tensor<1x2x6x8xf32>, tensor<1x2x6x8xf32>) -> tensor<1x4x6x8xf32>
   return %0 : tensor<1x4x6x8xf32>

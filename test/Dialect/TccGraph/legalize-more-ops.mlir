@@ -69,10 +69,7 @@ func.func @unbind_baddbmm(%x: tensor<2x3xf32>, %s: tensor<2x4x6xf32>, %a: tensor
 // rms_norm with eps=None uses f32's epsilon; native_group_norm views the
 // input as (N, G, -1), applies weight/bias per channel and returns mean/rstd.
 // CHECK-LABEL: func @norms
-// CHECK: tcc_graph.reduce_mean %{{.*}} {dims = array<i64: 2>, keepdim = true} : (tensor<2x4x3xf32>) -> tensor<2x4x1xf32>
-// CHECK: tcc_graph.constant dense<1.1920929E-7> : tensor<f32>
-// CHECK: tcc_graph.rsqrt
-// CHECK: tcc_graph.mul %{{.*}}, %arg1
+// CHECK: tcc_graph.rms_norm %arg0, %arg1 {eps = 1.1920928955078125E-7 : f64, num_dims = 1 : i64} : (tensor<2x4x3xf32>, tensor<3xf32>) -> tensor<2x4x3xf32>
 // CHECK: %[[G:.*]] = tcc_graph.reshape %arg0 : (tensor<2x4x3xf32>) -> tensor<2x2x6xf32>
 // CHECK: %[[MEAN:.*]] = tcc_graph.reduce_mean %[[G]] {dims = array<i64: 2>, keepdim = true}
 // CHECK: %[[RSTD:.*]] = tcc_graph.rsqrt

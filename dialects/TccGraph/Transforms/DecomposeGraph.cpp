@@ -1,0 +1,198 @@
+//===- DecomposeGraph.cpp - spell out what kernel formation left whole ----===//
+//
+// Implements `tcc-decompose-graph`. softmax, layer_norm, rms_norm and
+// attention stay single ops through legalization so that tcc-form-kernels
+// can make each one kernel. Those it did not take (a softmax over a leading
+// dim, an attention with a head size the kernel lacks, ...) become the
+// primitive ops here, in f32 for f16/bf16 inputs and rounded once at the end,
+// as PyTorch computes them.
+//
+//===----------------------------------------------------------------------===//
+#include "dialects/TccGraph/Transforms/Legalizers.h"
+#include "dialects/TccGraph/Transforms/Passes.h"
+
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+#include "llvm/ADT/TypeSwitch.h"
+
+#include <limits>
+
+#define DEBUG_TYPE "tcc-decompose-graph"
+
+namespace tcc::graph {
+#define GEN_PASS_DEF_DECOMPOSEGRAPHPASS
+#include "dialects/TccGraph/Transforms/Passes.h.inc"
+} // namespace tcc::graph
+
+using namespace mlir;
+using namespace tcc::graph;
+
+namespace {
+
+/// f32 for f16/bf16 (what PyTorch accumulates and normalizes in), else `t`.
+Type computeType(Type t) {
+  return t.isF16() || t.isBF16() ? Float32Type::get(t.getContext()) : t;
+}
+
+/// softmax along `dim`, or log_softmax. A row that is all -inf gives NaN (as
+/// PyTorch) unless `safe`, where it gives 0 (attention's convention).
+Value softmax(OpBuilder &b, Location loc, Value x, int64_t dim, bool log, bool safe) {
+  Type elt = typeOf(x).getElementType();
+  Value m = makeReduce<ReduceMaxOp>(b, loc, x, {dim}, true);
+  if (safe) {
+    Value negInf = makeScalar(b, loc, elt, -std::numeric_limits<double>::infinity());
+    m = b.create<SelectOp>(loc, typeOf(m), makeCompare(b, loc, "eq", m, negInf),
+                           makeScalar(b, loc, elt, 0.0), m);
+  }
+  Value shifted = makeBinary<SubOp>(b, loc, x, m);
+  Value e = b.create<ExpOp>(loc, shifted);
+  Value s = makeReduce<ReduceSumOp>(b, loc, e, {dim}, true);
+  if (log)
+    return makeBinary<SubOp>(b, loc, shifted, b.create<LogOp>(loc, s));
+  if (safe)
+    s = b.create<SelectOp>(loc, typeOf(s), makeCompare(b, loc, "eq", s, makeScalar(b, loc, elt, 0.0)),
+                           makeScalar(b, loc, elt, 1.0), s);
+  return makeBinary<DivOp>(b, loc, e, s);
+}
+
+Value decomposeSoftmax(OpBuilder &b, SoftmaxOp op) {
+  Location loc = op.getLoc();
+  Type out = typeOf(op.getResult()).getElementType();
+  Value x = makeCast(b, loc, op.getInput(), computeType(typeOf(op.getInput()).getElementType()));
+  return makeCast(b, loc, softmax(b, loc, x, op.getDim(), op.getLog(), false), out);
+}
+
+/// The trailing `n` dims of a rank-`rank` tensor.
+SmallVector<int64_t> trailingDims(int64_t rank, int64_t n) {
+  SmallVector<int64_t> dims;
+  for (int64_t i = rank - n; i < rank; ++i)
+    dims.push_back(i);
+  return dims;
+}
+
+Value decomposeLayerNorm(OpBuilder &b, LayerNormOp op) {
+  Location loc = op.getLoc();
+  Type elt = typeOf(op.getInput()).getElementType(), ct = computeType(elt);
+  Value x = makeCast(b, loc, op.getInput(), ct);
+  SmallVector<int64_t> dims = trailingDims(typeOf(x).getRank(), op.getNumDims());
+  Value mean = makeReduce<ReduceMeanOp>(b, loc, x, dims, true);
+  Value centered = makeBinary<SubOp>(b, loc, x, mean);
+  Value var = makeReduce<ReduceMeanOp>(b, loc, makeBinary<MulOp>(b, loc, centered, centered),
+                                       dims, true);
+  Value inv = b.create<RsqrtOp>(
+      loc, makeBinary<AddOp>(b, loc, var, makeScalar(b, loc, ct, op.getEps().convertToDouble())));
+  Value y = makeBinary<MulOp>(b, loc, centered, inv);
+  if (Value w = op.getWeight())
+    y = makeBinary<MulOp>(b, loc, y, makeCast(b, loc, w, ct));
+  if (Value bias = op.getBias())
+    y = makeBinary<AddOp>(b, loc, y, makeCast(b, loc, bias, ct));
+  return makeCast(b, loc, y, elt);
+}
+
+Value decomposeRmsNorm(OpBuilder &b, RmsNormOp op) {
+  Location loc = op.getLoc();
+  Type elt = typeOf(op.getInput()).getElementType(), ct = computeType(elt);
+  Value x = makeCast(b, loc, op.getInput(), ct);
+  SmallVector<int64_t> dims = trailingDims(typeOf(x).getRank(), op.getNumDims());
+  Value ms = makeReduce<ReduceMeanOp>(b, loc, makeBinary<MulOp>(b, loc, x, x), dims, true);
+  Value inv = b.create<RsqrtOp>(
+      loc, makeBinary<AddOp>(b, loc, ms, makeScalar(b, loc, ct, op.getEps().convertToDouble())));
+  // Rounded to the input's type before the weight, as PyTorch's rms_norm.
+  Value y = makeCast(b, loc, makeBinary<MulOp>(b, loc, x, inv), elt);
+  if (Value w = op.getWeight())
+    y = makeBinary<MulOp>(b, loc, y, makeCast(b, loc, w, elt));
+  return y;
+}
+
+/// 0, 1, ... along dim `d` of `like` (its length may be symbolic).
+Value positions(OpBuilder &b, Location loc, Value like, int64_t d) {
+  int64_t n = typeOf(like).getShape()[d];
+  SmallVector<Value> length;
+  if (ShapedType::isDynamic(n))
+    length.push_back(b.create<tensor::DimOp>(loc, like, d));
+  return b.create<IotaOp>(loc, RankedTensorType::get({n}, b.getI64Type()), b.getF64FloatAttr(0),
+                          b.getF64FloatAttr(1), length);
+}
+
+/// The L x S causal mask (query i sees keys j <= i), as i1.
+Value causalMask(OpBuilder &b, Location loc, Value q, Value k) {
+  int64_t r = typeOf(q).getRank();
+  int64_t l = typeOf(q).getShape()[r - 2];
+  int64_t s = typeOf(k).getShape()[r - 2];
+  Value rows = b.create<ReshapeOp>(loc, RankedTensorType::get({l, 1}, b.getI64Type()),
+                                   positions(b, loc, q, r - 2));
+  Value cols = positions(b, loc, k, r - 2);
+  return b.create<CompareOp>(loc, RankedTensorType::get({l, s}, b.getI1Type()), cols, rows,
+                             b.getStringAttr("le"));
+}
+
+/// softmax(q·kᵀ·scale + mask)·v; the softmax in f32 and 0 for a query that
+/// keeps no key. Grouped-query attention reshapes the query heads into
+/// groups so that the products broadcast over them instead of copying k, v.
+Value decomposeAttention(OpBuilder &b, AttentionOp op) {
+  Location loc = op.getLoc();
+  Value q = op.getQuery(), k = op.getKey(), v = op.getValue();
+  auto qt = typeOf(q), kt = typeOf(k);
+  int64_t rank = qt.getRank();
+  Type elt = qt.getElementType(), ct = computeType(elt);
+  int64_t l = qt.getShape()[rank - 2], e = qt.getShape()[rank - 1];
+  bool grouped = rank == 4 && qt.getShape()[1] != kt.getShape()[1];
+  int64_t heads = qt.getShape()[1], kvHeads = grouped ? kt.getShape()[1] : 0;
+  if (grouped) {
+    q = makeReshape(b, loc, q, {qt.getShape()[0], kvHeads, heads / kvHeads, l, e});
+    auto addGroupDim = [&](Value x) {
+      auto xs = typeOf(x).getShape();
+      return makeReshape(b, loc, x, {xs[0], xs[1], 1, xs[2], xs[3]});
+    };
+    k = addGroupDim(k);
+    v = addGroupDim(v);
+  }
+  Value scores = makeCast(b, loc, makeMatmul(b, loc, q, transposeLast2(b, loc, k)), ct);
+  scores = makeBinary<MulOp>(b, loc, scores, makeScalar(b, loc, ct, op.getScale().convertToDouble()));
+  Value negInf = makeScalar(b, loc, ct, -std::numeric_limits<double>::infinity());
+  auto masked = [&](Value keep) {
+    return b.create<SelectOp>(loc, typeOf(scores), keep, scores, negInf).getResult();
+  };
+  if (op.getCausal())
+    scores = masked(causalMask(b, loc, op.getQuery(), op.getKey()));
+  if (Value mask = op.getMask()) {
+    if (grouped) { // the mask's head dim (if any) splits like the query's
+      auto ms = typeOf(mask).getShape();
+      if (ms.size() == 4 && ms[1] != 1)
+        mask = makeReshape(b, loc, mask, {ms[0], kvHeads, heads / kvHeads, ms[2], ms[3]});
+      else if (ms.size() == 4)
+        mask = makeReshape(b, loc, mask, {ms[0], 1, 1, ms[2], ms[3]});
+    }
+    if (typeOf(mask).getElementType().isInteger(1))
+      scores = masked(mask);
+    else
+      scores = makeBinary<AddOp>(b, loc, scores, makeCast(b, loc, mask, ct));
+  }
+  Value p = softmax(b, loc, scores, typeOf(scores).getRank() - 1, false, /*safe=*/true);
+  Value out = makeMatmul(b, loc, makeCast(b, loc, p, elt), v);
+  if (grouped)
+    out = makeReshape(b, loc, out, typeOf(op.getResult()).getShape());
+  return out;
+}
+
+struct DecomposeGraphPass : tcc::graph::impl::DecomposeGraphPassBase<DecomposeGraphPass> {
+  void runOnOperation() override {
+    SmallVector<Operation *> ops;
+    getOperation()->walk([&](Operation *op) {
+      if (isa<SoftmaxOp, LayerNormOp, RmsNormOp, AttentionOp>(op))
+        ops.push_back(op);
+    });
+    for (Operation *op : ops) {
+      OpBuilder b(op);
+      Value replacement = llvm::TypeSwitch<Operation *, Value>(op)
+                              .Case([&](SoftmaxOp o) { return decomposeSoftmax(b, o); })
+                              .Case([&](LayerNormOp o) { return decomposeLayerNorm(b, o); })
+                              .Case([&](RmsNormOp o) { return decomposeRmsNorm(b, o); })
+                              .Case([&](AttentionOp o) { return decomposeAttention(b, o); });
+      op->getResult(0).replaceAllUsesWith(replacement);
+      op->erase();
+    }
+  }
+};
+
+} // namespace

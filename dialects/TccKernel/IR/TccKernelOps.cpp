@@ -1,0 +1,248 @@
+//===- TccKernelOps.cpp - tcc_kernel verifiers and memory effects ---------===//
+#include "dialects/TccKernel/IR/TccKernelOps.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/OpImplementation.h"
+
+using namespace mlir;
+using namespace tcc::kernel;
+
+#include "dialects/TccKernel/IR/TccKernelEnums.cpp.inc"
+
+#define GET_OP_CLASSES
+#include "dialects/TccKernel/IR/TccKernelOps.cpp.inc"
+
+//===----------------------------------------------------------------------===//
+// Shared by the verifiers
+//===----------------------------------------------------------------------===//
+
+static ShapedType shapedOf(Value v) { return cast<ShapedType>(v.getType()); }
+
+/// Sizes agree unless one is dynamic.
+static bool sameSize(int64_t a, int64_t b) {
+  return ShapedType::isDynamic(a) || ShapedType::isDynamic(b) || a == b;
+}
+
+static bool sameShape(ArrayRef<int64_t> a, ArrayRef<int64_t> b) {
+  return a.size() == b.size() &&
+         llvm::all_of(llvm::zip(a, b), [](auto p) { return sameSize(std::get<0>(p), std::get<1>(p)); });
+}
+
+/// All shaped operands are tensors (then each init has a result of its type)
+/// or all are memrefs (then there are no results).
+static LogicalResult verifyDestinationStyle(Operation *op) {
+  auto dps = cast<DestinationStyleOpInterface>(op);
+  bool tensors = isa<RankedTensorType>(op->getOperand(0).getType());
+  for (Value v : op->getOperands())
+    if (isa<RankedTensorType>(v.getType()) != tensors || !isa<ShapedType>(v.getType()) ||
+        (!tensors && !isa<MemRefType>(v.getType())))
+      return op->emitOpError("operands must be all ranked tensors or all memrefs");
+  if (!tensors) {
+    if (op->getNumResults())
+      return op->emitOpError("on memrefs has no results");
+    return success();
+  }
+  if (op->getNumResults() != static_cast<unsigned>(dps.getNumDpsInits()))
+    return op->emitOpError("on tensors has one result per init, got ")
+           << op->getNumResults() << " for " << dps.getNumDpsInits();
+  for (auto [init, result] : llvm::zip(dps.getDpsInits(), op->getResults()))
+    if (init.getType() != result.getType())
+      return op->emitOpError("result type ") << result.getType() << " differs from its init "
+                                             << init.getType();
+  return success();
+}
+
+/// Reads of the inputs, writes of the inits, on memrefs only (on tensors the
+/// op is pure).
+static void getDestinationStyleEffects(
+    Operation *op, SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>> &effects) {
+  auto dps = cast<DestinationStyleOpInterface>(op);
+  for (OpOperand &operand : op->getOpOperands()) {
+    if (!isa<MemRefType>(operand.get().getType()))
+      continue;
+    if (dps.isDpsInit(&operand))
+      effects.emplace_back(MemoryEffects::Write::get(), &operand, SideEffects::DefaultResource::get());
+    else
+      effects.emplace_back(MemoryEffects::Read::get(), &operand, SideEffects::DefaultResource::get());
+  }
+}
+
+static std::string shapeText(ArrayRef<int64_t> shape) {
+  std::string s = "[";
+  for (auto [i, d] : llvm::enumerate(shape))
+    s += (i ? ", " : "") + (ShapedType::isDynamic(d) ? std::string("?") : std::to_string(d));
+  return s + "]";
+}
+
+//===----------------------------------------------------------------------===//
+// gemm
+//===----------------------------------------------------------------------===//
+
+LogicalResult GemmOp::verify() {
+  if (failed(verifyDestinationStyle(*this)))
+    return failure();
+  ShapedType a = shapedOf(getA()), b = shapedOf(getB()), c = shapedOf(getInit());
+  Type elt = c.getElementType();
+  if (!isa<FloatType>(elt))
+    return emitOpError("computes on floats, got ") << elt;
+  for (Value v : {getA(), getB(), getBias(), getResidual()})
+    if (v && shapedOf(v).getElementType() != elt)
+      return emitOpError("operands must have the result's element type ") << elt;
+  if (a.getRank() < 2 || b.getRank() < 2 || c.getRank() < 2)
+    return emitOpError("operands and result must have rank >= 2");
+  auto as = a.getShape(), bs = b.getShape(), cs = c.getShape();
+  int64_t m = getTransposeA() ? as.back() : as[as.size() - 2];
+  int64_t ka = getTransposeA() ? as[as.size() - 2] : as.back();
+  int64_t kb = getTransposeB() ? bs.back() : bs[bs.size() - 2];
+  int64_t n = getTransposeB() ? bs[bs.size() - 2] : bs.back();
+  if (!sameSize(ka, kb))
+    return emitOpError("contracts ") << ka << " with " << kb << " terms";
+  if (!sameSize(m, cs[cs.size() - 2]) || !sameSize(n, cs.back()))
+    return emitOpError("result ") << shapeText(cs) << " is not [..., " << m << ", " << n << "]";
+  // Batch dims of a and b broadcast to the result's.
+  auto batchOf = [](ArrayRef<int64_t> s) { return s.drop_back(2); };
+  for (ArrayRef<int64_t> operand : {batchOf(as), batchOf(bs)}) {
+    ArrayRef<int64_t> out = batchOf(cs);
+    if (operand.size() > out.size())
+      return emitOpError("operand batch ") << shapeText(operand) << " has more dims than the result's "
+                                           << shapeText(out);
+    for (auto [i, d] : llvm::enumerate(operand)) {
+      int64_t o = out[out.size() - operand.size() + i];
+      if (d != 1 && !sameSize(d, o))
+        return emitOpError("operand batch ") << shapeText(operand) << " does not broadcast to "
+                                             << shapeText(out);
+    }
+  }
+  if (Value bias = getBias()) {
+    auto bt = shapedOf(bias);
+    if (bt.getRank() != 1 || !sameSize(bt.getDimSize(0), n))
+      return emitOpError("bias must be [") << n << "], got " << shapeText(bt.getShape());
+  }
+  if (Value residual = getResidual()) {
+    if (!sameShape(shapedOf(residual).getShape(), cs))
+      return emitOpError("residual must have the result's shape ") << shapeText(cs);
+    if (getActivation() != Activation::none)
+      return emitOpError("a residual add cannot follow an activation in one epilogue");
+  }
+  return success();
+}
+
+void GemmOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>> &effects) {
+  getDestinationStyleEffects(*this, effects);
+}
+
+//===----------------------------------------------------------------------===//
+// attention
+//===----------------------------------------------------------------------===//
+
+SmallVector<int64_t> AttentionOp::getCanonicalShape(Tensor tensor) {
+  ::mlir::Value v = tensor == QueryTensor ? getQuery() : tensor == KeyTensor ? getKey()
+                   : tensor == ValueTensor ? getValue() : getInit();
+  SmallVector<int64_t> s(shapedOf(v).getShape());
+  if (s.size() == 4 && getBshd().size() == 4 && getBshd()[tensor])
+    std::swap(s[1], s[2]);
+  return s;
+}
+
+LogicalResult AttentionOp::verify() {
+  if (failed(verifyDestinationStyle(*this)))
+    return failure();
+  if (getBshd().size() != 4)
+    return emitOpError("bshd needs one entry for each of query, key, value and result");
+  Type elt = shapedOf(getQuery()).getElementType();
+  if (!isa<FloatType>(elt))
+    return emitOpError("computes on floats, got ") << elt;
+  for (::mlir::Value v : {getQuery(), getKey(), getValue(), getInit()}) {
+    if (shapedOf(v).getRank() != 4)
+      return emitOpError("query, key, value and result must have rank 4");
+    if (shapedOf(v).getElementType() != elt)
+      return emitOpError("query, key, value and result must have one element type");
+  }
+  auto q = getCanonicalShape(QueryTensor), k = getCanonicalShape(KeyTensor),
+       v = getCanonicalShape(ValueTensor), o = getCanonicalShape(ResultTensor);
+  if (!sameSize(q[0], k[0]) || !sameSize(q[0], v[0]) || !sameSize(q[0], o[0]))
+    return emitOpError("query, key, value and result must have one batch size");
+  if (!sameSize(q[3], k[3]))
+    return emitOpError("query and key head sizes differ: ") << q[3] << " and " << k[3];
+  if (!sameSize(k[2], v[2]) || !sameSize(k[1], v[1]))
+    return emitOpError("key ") << shapeText(k) << " and value " << shapeText(v)
+                               << " must agree on heads and length";
+  if (!sameSize(q[1], o[1]) || !sameSize(q[2], o[2]) || !sameSize(v[3], o[3]))
+    return emitOpError("result ") << shapeText(o) << " must be [B, H, Lq, Dv] for query "
+                                  << shapeText(q) << " and value " << shapeText(v);
+  if (!ShapedType::isDynamic(q[1]) && !ShapedType::isDynamic(k[1]) && (k[1] == 0 || q[1] % k[1]))
+    return emitOpError("key/value heads (") << k[1] << ") must divide query heads (" << q[1] << ")";
+  if (::mlir::Value mask = getMask()) {
+    ShapedType mt = shapedOf(mask);
+    if (!mt.getElementType().isInteger(1) && mt.getElementType() != elt)
+      return emitOpError("mask must be i1 or ") << elt << ", got " << mt.getElementType();
+    SmallVector<int64_t> full = {q[0], q[1], q[2], k[2]};
+    if (mt.getRank() > 4)
+      return emitOpError("mask has more than 4 dims");
+    for (auto [i, d] : llvm::enumerate(mt.getShape())) {
+      int64_t f = full[4 - mt.getRank() + i];
+      if (d != 1 && !sameSize(d, f))
+        return emitOpError("mask ") << shapeText(mt.getShape()) << " does not broadcast to "
+                                    << shapeText(full);
+    }
+  }
+  return success();
+}
+
+void AttentionOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>> &effects) {
+  getDestinationStyleEffects(*this, effects);
+}
+
+//===----------------------------------------------------------------------===//
+// row
+//===----------------------------------------------------------------------===//
+
+LogicalResult RowOp::verify() {
+  if (failed(verifyDestinationStyle(*this)))
+    return failure();
+  ShapedType in = shapedOf(getInput());
+  if (!isa<FloatType>(in.getElementType()) || !isa<FloatType>(shapedOf(getInit()).getElementType()))
+    return emitOpError("computes on floats");
+  int64_t dims = getNumDims();
+  if (dims < 1 || dims > in.getRank())
+    return emitOpError("normalizes ") << dims << " trailing dims of a rank-" << in.getRank()
+                                      << " input";
+  if (getInits().size() > 2)
+    return emitOpError("has at most two outputs (the result and the sum)");
+  if (!sameShape(shapedOf(getInit()).getShape(), in.getShape()))
+    return emitOpError("result must have the input's shape ") << shapeText(in.getShape());
+  if (Value residual = getResidual())
+    if (shapedOf(residual).getElementType() != in.getElementType() ||
+        !sameShape(shapedOf(residual).getShape(), in.getShape()))
+      return emitOpError("residual must have the input's shape and element type");
+  if (Value sum = getSumInit()) {
+    if (!getResidual())
+      return emitOpError("a sum output needs a residual");
+    if (shapedOf(sum).getElementType() != in.getElementType() ||
+        !sameShape(shapedOf(sum).getShape(), in.getShape()))
+      return emitOpError("sum output must have the input's shape and element type");
+  }
+  ArrayRef<int64_t> row = in.getShape().take_back(dims);
+  for (Value param : {getWeight(), getBias()}) {
+    if (!param)
+      continue;
+    if (!isNormalization())
+      return emitOpError("only normalizations take a weight or bias");
+    if (!isa<FloatType>(shapedOf(param).getElementType()) ||
+        !sameShape(shapedOf(param).getShape(), row))
+      return emitOpError("weight and bias must be floats of the row's shape ") << shapeText(row);
+  }
+  if (getBias() && getKind() != RowKind::layer_norm)
+    return emitOpError("only layer_norm takes a bias");
+  if (getWeight() && getBias() &&
+      shapedOf(getWeight()).getElementType() != shapedOf(getBias()).getElementType())
+    return emitOpError("weight and bias must have one element type");
+  return success();
+}
+
+void RowOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>> &effects) {
+  getDestinationStyleEffects(*this, effects);
+}

@@ -1,0 +1,191 @@
+//===- TccKernelOps.td - tcc_kernel operations ------------*- tablegen -*-===//
+//
+// One op per kernel or library call. Every op is in destination-passing
+// style and works on tensors (before tcc-bufferize: `outs` operands, results
+// of their types) or on memrefs (after: no results). Verifiers check shapes
+// on both.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TCC_KERNEL_OPS
+#define TCC_KERNEL_OPS
+
+include "TccKernelDialect.td"
+include "mlir/IR/OpBase.td"
+include "mlir/Interfaces/DestinationStyleOpInterface.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+
+class TccKernel_DpsOp<string mnemonic, list<Trait> traits = []> :
+    TccKernel_Op<mnemonic, !listconcat(traits, [
+      DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
+      DestinationStyleOpInterface])> {
+  let results = (outs Variadic<AnyRankedTensor>:$results);
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// gemm
+//===----------------------------------------------------------------------===//
+
+def TccKernel_GemmOp : TccKernel_DpsOp<"gemm", [AttrSizedOperandSegments]> {
+  let summary = "A (batched) matrix product with its epilogue: one library call";
+  let description = [{
+    ```
+    result = activation(alpha · op(a) · op(b) + bias) + residual
+    ```
+
+    `op(a)` is `[batch..., M, K]`: `a` itself, or with `transpose_a` its
+    transpose stored `[batch..., K, M]`; likewise `op(b)` is `[batch..., K,
+    N]`, stored `[batch..., N, K]` with `transpose_b` (a linear layer's
+    weight). Batch dims broadcast as torch.matmul's do (a missing or size-1
+    dim repeats one matrix); `init` and the result have the broadcast batch
+    shape followed by `M, N`. `bias` is `[N]`, added to every row; `residual`
+    has the result's shape. An activation and a residual do not combine: the
+    libraries add the residual before the activation, PyTorch after it.
+
+    Operands, bias, residual and result have one element type (f32, f16 or
+    bf16); products accumulate in f32 and the result is rounded once. On the
+    CUDA path this is one cuBLASLt call with bias, activation and residual as
+    its epilogue; on the CPU path a loop nest.
+
+    ```mlir
+    %y = tcc_kernel.gemm ins(%x, %w : tensor<8x128x768xf32>, tensor<3072x768xf32>)
+           bias(%b : tensor<3072xf32>) outs(%e : tensor<8x128x3072xf32>)
+           transpose_b activation(gelu_tanh) -> tensor<8x128x3072xf32>
+    ```
+  }];
+  let arguments = (ins AnyShaped:$a, AnyShaped:$b, Optional<AnyShaped>:$bias,
+                       Optional<AnyShaped>:$residual, AnyShaped:$init,
+                       UnitAttr:$transpose_a, UnitAttr:$transpose_b,
+                       DefaultValuedAttr<TccKernel_Activation, "::tcc::kernel::Activation::none">:$activation,
+                       DefaultValuedAttr<F64Attr, "1.0">:$alpha);
+  let assemblyFormat = [{
+    `ins` `(` $a `,` $b `:` type($a) `,` type($b) `)`
+    (`bias` `(` $bias^ `:` type($bias) `)`)?
+    (`residual` `(` $residual^ `:` type($residual) `)`)?
+    `outs` `(` $init `:` type($init) `)`
+    (`transpose_a` $transpose_a^)? (`transpose_b` $transpose_b^)?
+    (`activation` `(` $activation^ `)`)?
+    attr-dict (`->` type($results)^)?
+  }];
+  let extraClassDeclaration = [{
+    ::mlir::MutableOperandRange getDpsInitsMutable() { return getInitMutable(); }
+    /// Rank of the batch shape of the result (its rank minus 2).
+    int64_t getNumBatchDims() {
+      return ::llvm::cast<::mlir::ShapedType>(getInit().getType()).getRank() - 2;
+    }
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// attention
+//===----------------------------------------------------------------------===//
+
+def TccKernel_AttentionOp : TccKernel_DpsOp<"attention"> {
+  let summary = "Scaled dot-product attention as one fused kernel";
+  let description = [{
+    ```
+    result[b, h, i, :] = softmax_j(scale · q[b, h, i, :] · k[b, g(h), j, :]
+                                   + mask[b, h, i, j]) · v[b, g(h), j, :]
+    ```
+
+    `query` is `[B, H, Lq, D]`, `key` `[B, Hkv, Lk, D]`, `value`
+    `[B, Hkv, Lk, Dv]` and the result `[B, H, Lq, Dv]`, with `Hkv` dividing
+    `H` (grouped-query attention: `g(h) = h / (H / Hkv)`). For each of the
+    four tensors, `bshd` may say that it is stored with sequence and heads
+    swapped, `[B, L, H, D]`: what a linear layer's output viewed per head is
+    before the transpose attention needs, so neither side moves bytes.
+
+    `mask`, when given, broadcasts to `[B, H, Lq, Lk]`: an `i1` mask keeps
+    the keys where it is true; a float mask (the query's element type) is
+    added to the scores. `causal` keeps key `j` for query `i` only when
+    `j <= i`. A query that keeps no key gets 0. Softmax and products are
+    computed in f32, the result rounded once; no `Lq x Lk` matrix is
+    materialized on the GPU.
+
+    ```mlir
+    %o = tcc_kernel.attention ins(%q, %k, %v : tensor<8x128x12x64xbf16>,
+           tensor<8x128x12x64xbf16>, tensor<8x128x12x64xbf16>)
+           outs(%e : tensor<8x128x12x64xbf16>)
+           {bshd = array<i1: true, true, true, true>, causal, scale = 0.125 : f64}
+           -> tensor<8x128x12x64xbf16>
+    ```
+  }];
+  let arguments = (ins AnyShaped:$query, AnyShaped:$key, AnyShaped:$value,
+                       Optional<AnyShaped>:$mask, AnyShaped:$init,
+                       F64Attr:$scale, UnitAttr:$causal,
+                       DefaultValuedAttr<DenseBoolArrayAttr, "{false, false, false, false}">:$bshd);
+  let assemblyFormat = [{
+    `ins` `(` $query `,` $key `,` $value `:` type($query) `,` type($key) `,` type($value) `)`
+    (`mask` `(` $mask^ `:` type($mask) `)`)?
+    `outs` `(` $init `:` type($init) `)`
+    attr-dict (`->` type($results)^)?
+  }];
+  let extraClassDeclaration = [{
+    ::mlir::MutableOperandRange getDpsInitsMutable() { return getInitMutable(); }
+    /// Which tensor `bshd` describes.
+    enum Tensor { QueryTensor = 0, KeyTensor = 1, ValueTensor = 2, ResultTensor = 3 };
+    /// Sizes of `tensor` in the canonical [B, H, L, D] order.
+    ::llvm::SmallVector<int64_t> getCanonicalShape(Tensor tensor);
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// row
+//===----------------------------------------------------------------------===//
+
+def TccKernel_RowOp : TccKernel_DpsOp<"row", [AttrSizedOperandSegments]> {
+  let summary = "Softmax or a normalization over rows, one read and one write each";
+  let description = [{
+    A row is the trailing `num_dims` dims of `input`, flattened. For each row
+
+    ```
+    h      = input + residual                  (residual given)
+    result = kind(h) [· weight] [+ bias]       (first init and result)
+    sum    = h                                 (second init and result, if any)
+    ```
+
+    with `kind` one of `softmax`, `log_softmax`, `layer_norm` ((h - mean) ·
+    rsqrt(var + eps), biased variance) and `rms_norm` (h · rsqrt(mean(h²) +
+    eps)). `residual` and the `sum` output have the input's type: fusing a
+    residual add that a later layer reads again keeps the residual stream one
+    write. `weight` and `bias` (norms only) have the row's shape. The result
+    may have another float type than the input (softmax's `dtype`). All
+    arithmetic is f32; `h` is rounded to the input's type first, as PyTorch
+    computes the unfused graph.
+
+    ```mlir
+    %y, %h = tcc_kernel.row layer_norm ins(%x : tensor<1024x768xf32>)
+               residual(%r : tensor<1024x768xf32>) weight(%w : tensor<768xf32>)
+               bias(%b : tensor<768xf32>) outs(%e, %e2 : tensor<1024x768xf32>, tensor<1024x768xf32>)
+               {eps = 1.0e-05 : f64}
+               -> tensor<1024x768xf32>, tensor<1024x768xf32>
+    ```
+  }];
+  let arguments = (ins TccKernel_RowKind:$kind, AnyShaped:$input,
+                       Optional<AnyShaped>:$residual, Optional<AnyShaped>:$weight,
+                       Optional<AnyShaped>:$bias, Variadic<AnyShaped>:$inits,
+                       DefaultValuedAttr<F64Attr, "0.0">:$eps,
+                       DefaultValuedAttr<I64Attr, "1">:$num_dims);
+  let assemblyFormat = [{
+    $kind `ins` `(` $input `:` type($input) `)`
+    (`residual` `(` $residual^ `:` type($residual) `)`)?
+    (`weight` `(` $weight^ `:` type($weight) `)`)?
+    (`bias` `(` $bias^ `:` type($bias) `)`)?
+    `outs` `(` $inits `:` type($inits) `)`
+    attr-dict (`->` type($results)^)?
+  }];
+  let extraClassDeclaration = [{
+    ::mlir::MutableOperandRange getDpsInitsMutable() { return getInitsMutable(); }
+    /// The normalized (or softmax) output's destination.
+    ::mlir::Value getInit() { return getInits()[0]; }
+    /// The destination of h = input + residual, when the op writes it.
+    ::mlir::Value getSumInit() { return getInits().size() > 1 ? getInits()[1] : ::mlir::Value(); }
+    /// Whether this kind normalizes (takes eps, weight and bias).
+    bool isNormalization() {
+      return getKind() == ::tcc::kernel::RowKind::layer_norm ||
+             getKind() == ::tcc::kernel::RowKind::rms_norm;
+    }
+  }];
+}
+
+#endif // TCC_KERNEL_OPS

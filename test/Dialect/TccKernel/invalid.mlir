@@ -1,0 +1,159 @@
+// RUN: tcc-opt %s -split-input-file -verify-diagnostics
+
+func.func @gemm_k_mismatch(%a: tensor<4x8xf32>, %b: tensor<9x5xf32>, %e: tensor<4x5xf32>) -> tensor<4x5xf32> {
+  // expected-error @+1 {{'tcc_kernel.gemm' op contracts 8 with 9 terms}}
+  %y = tcc_kernel.gemm ins(%a, %b : tensor<4x8xf32>, tensor<9x5xf32>) outs(%e : tensor<4x5xf32>) -> tensor<4x5xf32>
+  return %y : tensor<4x5xf32>
+}
+
+// -----
+
+func.func @gemm_result_shape(%a: tensor<4x8xf32>, %b: tensor<8x5xf32>, %e: tensor<4x6xf32>) -> tensor<4x6xf32> {
+  // expected-error @+1 {{'tcc_kernel.gemm' op result [4, 6] is not [..., 4, 5]}}
+  %y = tcc_kernel.gemm ins(%a, %b : tensor<4x8xf32>, tensor<8x5xf32>) outs(%e : tensor<4x6xf32>) -> tensor<4x6xf32>
+  return %y : tensor<4x6xf32>
+}
+
+// -----
+
+func.func @gemm_batch(%a: tensor<3x4x8xf32>, %b: tensor<2x8x5xf32>, %e: tensor<3x4x5xf32>) -> tensor<3x4x5xf32> {
+  // expected-error @+1 {{'tcc_kernel.gemm' op operand batch [2] does not broadcast to [3]}}
+  %y = tcc_kernel.gemm ins(%a, %b : tensor<3x4x8xf32>, tensor<2x8x5xf32>) outs(%e : tensor<3x4x5xf32>) -> tensor<3x4x5xf32>
+  return %y : tensor<3x4x5xf32>
+}
+
+// -----
+
+func.func @gemm_bias(%a: tensor<4x8xf32>, %b: tensor<8x5xf32>, %bias: tensor<4xf32>, %e: tensor<4x5xf32>) -> tensor<4x5xf32> {
+  // expected-error @+1 {{'tcc_kernel.gemm' op bias must be [5], got [4]}}
+  %y = tcc_kernel.gemm ins(%a, %b : tensor<4x8xf32>, tensor<8x5xf32>) bias(%bias : tensor<4xf32>) outs(%e : tensor<4x5xf32>) -> tensor<4x5xf32>
+  return %y : tensor<4x5xf32>
+}
+
+// -----
+
+func.func @gemm_residual_activation(%a: tensor<4x8xf32>, %b: tensor<8x5xf32>, %r: tensor<4x5xf32>, %e: tensor<4x5xf32>) -> tensor<4x5xf32> {
+  // expected-error @+1 {{'tcc_kernel.gemm' op a residual add cannot follow an activation in one epilogue}}
+  %y = tcc_kernel.gemm ins(%a, %b : tensor<4x8xf32>, tensor<8x5xf32>) residual(%r : tensor<4x5xf32>) outs(%e : tensor<4x5xf32>) activation(relu) -> tensor<4x5xf32>
+  return %y : tensor<4x5xf32>
+}
+
+// -----
+
+func.func @gemm_types(%a: tensor<4x8xbf16>, %b: tensor<8x5xf32>, %e: tensor<4x5xf32>) -> tensor<4x5xf32> {
+  // expected-error @+1 {{'tcc_kernel.gemm' op operands must have the result's element type 'f32'}}
+  %y = tcc_kernel.gemm ins(%a, %b : tensor<4x8xbf16>, tensor<8x5xf32>) outs(%e : tensor<4x5xf32>) -> tensor<4x5xf32>
+  return %y : tensor<4x5xf32>
+}
+
+// -----
+
+func.func @gemm_mixed(%a: memref<4x8xf32>, %b: tensor<8x5xf32>, %e: tensor<4x5xf32>) -> tensor<4x5xf32> {
+  // expected-error @+1 {{'tcc_kernel.gemm' op operands must be all ranked tensors or all memrefs}}
+  %y = tcc_kernel.gemm ins(%a, %b : memref<4x8xf32>, tensor<8x5xf32>) outs(%e : tensor<4x5xf32>) -> tensor<4x5xf32>
+  return %y : tensor<4x5xf32>
+}
+
+// -----
+
+func.func @gemm_memref_result(%a: memref<4x8xf32>, %b: memref<8x5xf32>, %e: memref<4x5xf32>) {
+  // expected-error @+1 {{'tcc_kernel.gemm' op on memrefs has no results}}
+  %y = tcc_kernel.gemm ins(%a, %b : memref<4x8xf32>, memref<8x5xf32>) outs(%e : memref<4x5xf32>) -> tensor<4x5xf32>
+  return
+}
+
+// -----
+
+func.func @attention_heads(%q: tensor<2x6x16x64xf32>, %k: tensor<2x4x16x64xf32>, %e: tensor<2x6x16x64xf32>) -> tensor<2x6x16x64xf32> {
+  // expected-error @+1 {{'tcc_kernel.attention' op key/value heads (4) must divide query heads (6)}}
+  %o = tcc_kernel.attention ins(%q, %k, %k : tensor<2x6x16x64xf32>, tensor<2x4x16x64xf32>, tensor<2x4x16x64xf32>) outs(%e : tensor<2x6x16x64xf32>) {scale = 1.0 : f64} -> tensor<2x6x16x64xf32>
+  return %o : tensor<2x6x16x64xf32>
+}
+
+// -----
+
+func.func @attention_head_size(%q: tensor<2x4x16x64xf32>, %k: tensor<2x4x16x32xf32>, %e: tensor<2x4x16x32xf32>) -> tensor<2x4x16x32xf32> {
+  // expected-error @+1 {{'tcc_kernel.attention' op query and key head sizes differ: 64 and 32}}
+  %o = tcc_kernel.attention ins(%q, %k, %k : tensor<2x4x16x64xf32>, tensor<2x4x16x32xf32>, tensor<2x4x16x32xf32>) outs(%e : tensor<2x4x16x32xf32>) {scale = 1.0 : f64} -> tensor<2x4x16x32xf32>
+  return %o : tensor<2x4x16x32xf32>
+}
+
+// -----
+
+func.func @attention_rank(%q: tensor<4x16x64xf32>, %e: tensor<4x16x64xf32>) -> tensor<4x16x64xf32> {
+  // expected-error @+1 {{'tcc_kernel.attention' op query, key, value and result must have rank 4}}
+  %o = tcc_kernel.attention ins(%q, %q, %q : tensor<4x16x64xf32>, tensor<4x16x64xf32>, tensor<4x16x64xf32>) outs(%e : tensor<4x16x64xf32>) {scale = 1.0 : f64} -> tensor<4x16x64xf32>
+  return %o : tensor<4x16x64xf32>
+}
+
+// -----
+
+func.func @attention_mask(%q: tensor<2x4x16x64xf32>, %m: tensor<3x1x16x16xi1>, %e: tensor<2x4x16x64xf32>) -> tensor<2x4x16x64xf32> {
+  // expected-error @+1 {{'tcc_kernel.attention' op mask [3, 1, 16, 16] does not broadcast to [2, 4, 16, 16]}}
+  %o = tcc_kernel.attention ins(%q, %q, %q : tensor<2x4x16x64xf32>, tensor<2x4x16x64xf32>, tensor<2x4x16x64xf32>) mask(%m : tensor<3x1x16x16xi1>) outs(%e : tensor<2x4x16x64xf32>) {scale = 1.0 : f64} -> tensor<2x4x16x64xf32>
+  return %o : tensor<2x4x16x64xf32>
+}
+
+// -----
+
+func.func @attention_mask_type(%q: tensor<2x4x16x64xf32>, %m: tensor<16x16xi8>, %e: tensor<2x4x16x64xf32>) -> tensor<2x4x16x64xf32> {
+  // expected-error @+1 {{'tcc_kernel.attention' op mask must be i1 or 'f32', got 'i8'}}
+  %o = tcc_kernel.attention ins(%q, %q, %q : tensor<2x4x16x64xf32>, tensor<2x4x16x64xf32>, tensor<2x4x16x64xf32>) mask(%m : tensor<16x16xi8>) outs(%e : tensor<2x4x16x64xf32>) {scale = 1.0 : f64} -> tensor<2x4x16x64xf32>
+  return %o : tensor<2x4x16x64xf32>
+}
+
+// -----
+
+func.func @attention_bshd(%q: tensor<2x4x16x64xf32>, %e: tensor<2x4x16x64xf32>) -> tensor<2x4x16x64xf32> {
+  // expected-error @+1 {{'tcc_kernel.attention' op bshd needs one entry for each of query, key, value and result}}
+  %o = tcc_kernel.attention ins(%q, %q, %q : tensor<2x4x16x64xf32>, tensor<2x4x16x64xf32>, tensor<2x4x16x64xf32>) outs(%e : tensor<2x4x16x64xf32>) {bshd = array<i1: true>, scale = 1.0 : f64} -> tensor<2x4x16x64xf32>
+  return %o : tensor<2x4x16x64xf32>
+}
+
+// -----
+
+func.func @row_dims(%x: tensor<4x8xf32>, %e: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  // expected-error @+1 {{'tcc_kernel.row' op normalizes 3 trailing dims of a rank-2 input}}
+  %y = tcc_kernel.row softmax ins(%x : tensor<4x8xf32>) outs(%e : tensor<4x8xf32>) {num_dims = 3 : i64} -> tensor<4x8xf32>
+  return %y : tensor<4x8xf32>
+}
+
+// -----
+
+func.func @row_sum_without_residual(%x: tensor<4x8xf32>, %e: tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>) {
+  // expected-error @+1 {{'tcc_kernel.row' op a sum output needs a residual}}
+  %y:2 = tcc_kernel.row layer_norm ins(%x : tensor<4x8xf32>) outs(%e, %e : tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>, tensor<4x8xf32>
+  return %y#0, %y#1 : tensor<4x8xf32>, tensor<4x8xf32>
+}
+
+// -----
+
+func.func @row_softmax_weight(%x: tensor<4x8xf32>, %w: tensor<8xf32>, %e: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  // expected-error @+1 {{'tcc_kernel.row' op only normalizations take a weight or bias}}
+  %y = tcc_kernel.row softmax ins(%x : tensor<4x8xf32>) weight(%w : tensor<8xf32>) outs(%e : tensor<4x8xf32>) -> tensor<4x8xf32>
+  return %y : tensor<4x8xf32>
+}
+
+// -----
+
+func.func @row_weight_shape(%x: tensor<4x8xf32>, %w: tensor<4xf32>, %e: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  // expected-error @+1 {{'tcc_kernel.row' op weight and bias must be floats of the row's shape [8]}}
+  %y = tcc_kernel.row rms_norm ins(%x : tensor<4x8xf32>) weight(%w : tensor<4xf32>) outs(%e : tensor<4x8xf32>) -> tensor<4x8xf32>
+  return %y : tensor<4x8xf32>
+}
+
+// -----
+
+func.func @row_rms_bias(%x: tensor<4x8xf32>, %w: tensor<8xf32>, %e: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  // expected-error @+1 {{'tcc_kernel.row' op only layer_norm takes a bias}}
+  %y = tcc_kernel.row rms_norm ins(%x : tensor<4x8xf32>) weight(%w : tensor<8xf32>) bias(%w : tensor<8xf32>) outs(%e : tensor<4x8xf32>) -> tensor<4x8xf32>
+  return %y : tensor<4x8xf32>
+}
+
+// -----
+
+func.func @row_result_shape(%x: tensor<4x8xf32>, %e: tensor<4x9xf32>) -> tensor<4x9xf32> {
+  // expected-error @+1 {{'tcc_kernel.row' op result must have the input's shape [4, 8]}}
+  %y = tcc_kernel.row softmax ins(%x : tensor<4x8xf32>) outs(%e : tensor<4x9xf32>) -> tensor<4x9xf32>
+  return %y : tensor<4x9xf32>
+}

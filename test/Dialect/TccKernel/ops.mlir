@@ -1,0 +1,62 @@
+// RUN: tcc-opt %s | tcc-opt | FileCheck %s
+
+// CHECK-LABEL: func @gemm_linear
+// CHECK: tcc_kernel.gemm ins(%{{.*}}, %{{.*}} : tensor<8x128x768xf32>, tensor<3072x768xf32>) bias(%{{.*}} : tensor<3072xf32>) outs(%{{.*}} : tensor<8x128x3072xf32>) transpose_b activation(gelu_tanh) -> tensor<8x128x3072xf32>
+func.func @gemm_linear(%x: tensor<8x128x768xf32>, %w: tensor<3072x768xf32>, %b: tensor<3072xf32>) -> tensor<8x128x3072xf32> {
+  %e = tensor.empty() : tensor<8x128x3072xf32>
+  %y = tcc_kernel.gemm ins(%x, %w : tensor<8x128x768xf32>, tensor<3072x768xf32>) bias(%b : tensor<3072xf32>)
+         outs(%e : tensor<8x128x3072xf32>) transpose_b activation(gelu_tanh) -> tensor<8x128x3072xf32>
+  return %y : tensor<8x128x3072xf32>
+}
+
+// CHECK-LABEL: func @gemm_batched_residual
+// CHECK: tcc_kernel.gemm ins(%{{.*}}, %{{.*}} : tensor<2x12x128x64xbf16>, tensor<2x1x64x128xbf16>) residual(%{{.*}} : tensor<2x12x128x128xbf16>) outs(%{{.*}} : tensor<2x12x128x128xbf16>) {alpha = 1.250000e-01 : f64} -> tensor<2x12x128x128xbf16>
+func.func @gemm_batched_residual(%a: tensor<2x12x128x64xbf16>, %b: tensor<2x1x64x128xbf16>, %r: tensor<2x12x128x128xbf16>) -> tensor<2x12x128x128xbf16> {
+  %e = tensor.empty() : tensor<2x12x128x128xbf16>
+  %y = tcc_kernel.gemm ins(%a, %b : tensor<2x12x128x64xbf16>, tensor<2x1x64x128xbf16>) residual(%r : tensor<2x12x128x128xbf16>)
+         outs(%e : tensor<2x12x128x128xbf16>) {alpha = 0.125 : f64} -> tensor<2x12x128x128xbf16>
+  return %y : tensor<2x12x128x128xbf16>
+}
+
+// CHECK-LABEL: func @gemm_on_memrefs
+// CHECK: tcc_kernel.gemm ins(%{{.*}}, %{{.*}} : memref<?x100xf32>, memref<10x100xf32>) outs(%{{.*}} : memref<?x10xf32>) transpose_b activation(relu){{$}}
+func.func @gemm_on_memrefs(%x: memref<?x100xf32>, %w: memref<10x100xf32>, %y: memref<?x10xf32>) {
+  tcc_kernel.gemm ins(%x, %w : memref<?x100xf32>, memref<10x100xf32>) outs(%y : memref<?x10xf32>) transpose_b activation(relu)
+  return
+}
+
+// CHECK-LABEL: func @attention_bshd_gqa
+// CHECK: tcc_kernel.attention ins(%{{.*}}, %{{.*}}, %{{.*}} : tensor<4x256x16x64xf32>, tensor<4x256x4x64xf32>, tensor<4x256x4x64xf32>) outs(%{{.*}} : tensor<4x256x16x64xf32>) {bshd = array<i1: true, true, true, true>, causal, scale = 1.250000e-01 : f64} -> tensor<4x256x16x64xf32>
+func.func @attention_bshd_gqa(%q: tensor<4x256x16x64xf32>, %k: tensor<4x256x4x64xf32>, %v: tensor<4x256x4x64xf32>) -> tensor<4x256x16x64xf32> {
+  %e = tensor.empty() : tensor<4x256x16x64xf32>
+  %o = tcc_kernel.attention ins(%q, %k, %v : tensor<4x256x16x64xf32>, tensor<4x256x4x64xf32>, tensor<4x256x4x64xf32>)
+         outs(%e : tensor<4x256x16x64xf32>) {bshd = array<i1: true, true, true, true>, causal, scale = 0.125 : f64} -> tensor<4x256x16x64xf32>
+  return %o : tensor<4x256x16x64xf32>
+}
+
+// CHECK-LABEL: func @attention_bool_mask
+// CHECK: tcc_kernel.attention ins({{.*}}) mask(%{{.*}} : tensor<2x1x1x?xi1>) outs(%{{.*}} : tensor<2x12x?x64xf16>) {scale = 1.250000e-01 : f64} -> tensor<2x12x?x64xf16>
+func.func @attention_bool_mask(%q: tensor<2x12x?x64xf16>, %k: tensor<2x12x?x64xf16>, %v: tensor<2x12x?x64xf16>, %m: tensor<2x1x1x?xi1>, %e: tensor<2x12x?x64xf16>) -> tensor<2x12x?x64xf16> {
+  %o = tcc_kernel.attention ins(%q, %k, %v : tensor<2x12x?x64xf16>, tensor<2x12x?x64xf16>, tensor<2x12x?x64xf16>)
+         mask(%m : tensor<2x1x1x?xi1>) outs(%e : tensor<2x12x?x64xf16>) {scale = 0.125 : f64} -> tensor<2x12x?x64xf16>
+  return %o : tensor<2x12x?x64xf16>
+}
+
+// CHECK-LABEL: func @row_layer_norm_residual
+// CHECK: %{{.*}}:2 = tcc_kernel.row layer_norm ins(%{{.*}} : tensor<8x128x768xf32>) residual(%{{.*}} : tensor<8x128x768xf32>) weight(%{{.*}} : tensor<768xf32>) bias(%{{.*}} : tensor<768xf32>) outs(%{{.*}}, %{{.*}} : tensor<8x128x768xf32>, tensor<8x128x768xf32>) {eps = 9.9999999999999998E-13 : f64} -> tensor<8x128x768xf32>, tensor<8x128x768xf32>
+func.func @row_layer_norm_residual(%x: tensor<8x128x768xf32>, %r: tensor<8x128x768xf32>, %w: tensor<768xf32>, %b: tensor<768xf32>) -> (tensor<8x128x768xf32>, tensor<8x128x768xf32>) {
+  %e = tensor.empty() : tensor<8x128x768xf32>
+  %e2 = tensor.empty() : tensor<8x128x768xf32>
+  %y:2 = tcc_kernel.row layer_norm ins(%x : tensor<8x128x768xf32>) residual(%r : tensor<8x128x768xf32>)
+           weight(%w : tensor<768xf32>) bias(%b : tensor<768xf32>) outs(%e, %e2 : tensor<8x128x768xf32>, tensor<8x128x768xf32>)
+           {eps = 1.0e-12 : f64} -> tensor<8x128x768xf32>, tensor<8x128x768xf32>
+  return %y#0, %y#1 : tensor<8x128x768xf32>, tensor<8x128x768xf32>
+}
+
+// CHECK-LABEL: func @row_softmax_to_f32
+// CHECK: tcc_kernel.row softmax ins(%{{.*}} : tensor<4x50257xbf16>) outs(%{{.*}} : tensor<4x50257xf32>) -> tensor<4x50257xf32>
+func.func @row_softmax_to_f32(%x: tensor<4x50257xbf16>) -> tensor<4x50257xf32> {
+  %e = tensor.empty() : tensor<4x50257xf32>
+  %y = tcc_kernel.row softmax ins(%x : tensor<4x50257xbf16>) outs(%e : tensor<4x50257xf32>) -> tensor<4x50257xf32>
+  return %y : tensor<4x50257xf32>
+}
