@@ -1,11 +1,14 @@
 #!/usr/bin/env python3
-"""The GPU benchmark's workloads, built the same way wherever torch runs.
+"""The GPU benchmarks' workloads, built the same way wherever torch runs.
 
     python3 scripts/bench_models.py --export DIR   # DIR/<name>/model.json (+ .pt2 when small)
+    python3 scripts/bench_models.py --export-models DIR [--only NAME...]
+        # DIR/<model>_<fp32|bf16>/model.pt2: the real models of
+        # scripts/gpu_model_benchmark.py, as fp32 and as bf16 modules
 
-Weights come from a fixed seed, so the benchmark (scripts/gpu_benchmark.py)
-rebuilds the same modules on the GPU machine and binds their state_dict to the
-tcc model by name; large weights never travel.
+Weights come from a fixed seed, so the benchmarks (scripts/gpu_benchmark.py,
+scripts/gpu_model_benchmark.py) rebuild the same modules on the GPU machine
+and bind their state_dict to the tcc model by name; large weights never travel.
 """
 import argparse
 import json
@@ -70,6 +73,99 @@ def workloads():
     }
 
 
+# --- Real models (scripts/gpu_model_benchmark.py) -----------------------------
+
+class FirstOutput(nn.Module):
+    """A transformers model whose forward returns one tensor field."""
+
+    def __init__(self, model, field, **call_kwargs):
+        super().__init__()
+        self.model, self.field, self.call_kwargs = model, field, call_kwargs
+
+    def forward(self, input_ids):
+        return getattr(self.model(input_ids, **self.call_kwargs), self.field)
+
+
+def _bert():
+    from transformers import BertConfig, BertModel
+    cfg = BertConfig(attn_implementation="sdpa")
+    return FirstOutput(BertModel(cfg, add_pooling_layer=False), "last_hidden_state")
+
+
+def _gpt2():
+    from transformers import GPT2Config, GPT2LMHeadModel
+    return FirstOutput(GPT2LMHeadModel(GPT2Config(attn_implementation="sdpa")), "logits",
+                       use_cache=False)
+
+
+def _llama():
+    from transformers import LlamaConfig, LlamaForCausalLM
+    cfg = LlamaConfig(hidden_size=1024, intermediate_size=2816, num_hidden_layers=8,
+                      num_attention_heads=16, num_key_value_heads=4, vocab_size=32000,
+                      max_position_embeddings=2048, attn_implementation="sdpa")
+    return FirstOutput(LlamaForCausalLM(cfg), "logits", use_cache=False)
+
+
+def _vision(name, **kwargs):
+    def make():
+        import torchvision
+        model = getattr(torchvision.models, name)(weights=None, **kwargs)
+        with torch.no_grad():  # heads that start at 0 would make every output 0
+            for p in model.parameters():
+                if p.dim() >= 2 and not p.any():
+                    p.normal_(0.0, 0.02)
+        return model
+    return make
+
+
+def _tokens(vocab, batch, seq):
+    return lambda: (torch.randint(0, vocab, (batch, seq), dtype=torch.int64),)
+
+
+def _images(batch, size):
+    return lambda: (torch.randn(batch, 3, size, size),)
+
+
+MODEL_WORKLOADS = {
+    # name: (module factory, input factory); the issue's transformer table
+    "bert_base_b8_s128": (_bert, _tokens(30522, 8, 128)),
+    "gpt2_b8_s128": (_gpt2, _tokens(50257, 8, 128)),
+    "vit_b16_b8": (_vision("vit_b_16"), _images(8, 224)),
+    "llama_h1024_b4_s256": (_llama, _tokens(32000, 4, 256)),
+    # and the convolutional networks
+    "densenet121_b16_128": (_vision("densenet121"), _images(16, 128)),
+    "resnet50_b32": (_vision("resnet50"), _images(32, 224)),
+    "mobilenet_v2_b32": (_vision("mobilenet_v2"), _images(32, 224)),
+}
+MODEL_DTYPES = {"fp32": torch.float32, "bf16": torch.bfloat16}
+
+
+def build_model(name, dtype_name):
+    """The workload's module (eval, in `dtype_name`) and inputs, from its seed."""
+    make_module, make_inputs = MODEL_WORKLOADS[name]
+    seed = sorted(MODEL_WORKLOADS).index(name)
+    torch.manual_seed(100 + seed)
+    module = make_module().eval().to(MODEL_DTYPES[dtype_name])
+    torch.manual_seed(200 + seed)
+    inputs = tuple(t.to(MODEL_DTYPES[dtype_name]) if t.is_floating_point() else t
+                   for t in make_inputs())
+    return module, inputs
+
+
+def export_models(outdir, only=None, dtypes=("fp32", "bf16")):
+    for name in MODEL_WORKLOADS:
+        if only and name not in only:
+            continue
+        for dtype_name in dtypes:
+            module, inputs = build_model(name, dtype_name)
+            d = os.path.join(outdir, f"{name}_{dtype_name}")
+            os.makedirs(d, exist_ok=True)
+            with torch.no_grad():
+                ep = torch.export.export(module, inputs)
+            torch.export.save(ep, os.path.join(d, "model.pt2"))
+            print("exported", name, dtype_name, flush=True)
+
+
 def export(outdir, only=None):
     for name, (make_module, make_inputs) in workloads().items():
         if only and name not in only:
@@ -92,7 +188,12 @@ def export(outdir, only=None):
 
 if __name__ == "__main__":
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--export", metavar="DIR", required=True)
+    ap.add_argument("--export", metavar="DIR")
+    ap.add_argument("--export-models", metavar="DIR")
+    ap.add_argument("--dtypes", default="fp32,bf16", help="for --export-models")
     ap.add_argument("--only", nargs="*", help="export only these workloads")
     args = ap.parse_args()
-    export(args.export, args.only)
+    if args.export:
+        export(args.export, args.only)
+    if args.export_models:
+        export_models(args.export_models, args.only, args.dtypes.split(","))

@@ -16,7 +16,6 @@ and max relative error against eager (max|out - eager| / max|eager|).
 import argparse
 import os
 import re
-import statistics
 import sys
 import time
 
@@ -26,20 +25,12 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "python"))
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
 import bench_models  # noqa: E402
+import cuda_timing  # noqa: E402
 import tcc  # noqa: E402
 
 
 def device_latency_us(fn, iters):
-    times = []
-    for _ in range(iters):
-        start = torch.cuda.Event(enable_timing=True)
-        end = torch.cuda.Event(enable_timing=True)
-        start.record()
-        fn()
-        end.record()
-        end.synchronize()
-        times.append(start.elapsed_time(end) * 1000.0)
-    return statistics.median(times)
+    return cuda_timing.median_us(fn, iters)
 
 
 def host_us_per_call(fn, iters):

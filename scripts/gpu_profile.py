@@ -10,17 +10,16 @@ Prints, per workload, each kernel's name, launches per call and mean device
 default) and off.
 """
 import argparse
-import collections
 import os
 import sys
 
 import torch
-from torch.profiler import ProfilerActivity, profile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "python"))
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
 import bench_models  # noqa: E402
+import cuda_timing  # noqa: E402
 import tcc  # noqa: E402
 
 
@@ -28,16 +27,7 @@ def kernel_table(call, iters):
     for _ in range(20):
         call()
     torch.cuda.synchronize()
-    with profile(activities=[ProfilerActivity.CUDA]) as prof:
-        for _ in range(iters):
-            call()
-        torch.cuda.synchronize()
-    stats = collections.defaultdict(lambda: [0, 0.0])
-    for e in prof.events():
-        if e.device_type == torch.autograd.DeviceType.CUDA:
-            stats[e.name][0] += 1
-            stats[e.name][1] += e.device_time
-    return {name: (n / iters, total / n) for name, (n, total) in stats.items()}
+    return cuda_timing.kernel_table(call, iters)
 
 
 def main():

@@ -83,6 +83,10 @@ class OpsMix(nn.Module):
 
 
 def save_npy(path, t):
+    # NumPy has no bfloat16: such tensors are saved as float32 (exactly), and
+    # `tcc run` rounds float32 inputs back for bf16 model inputs.
+    if t.dtype == torch.bfloat16:
+        t = t.float()
     np.save(path, t.detach().cpu().contiguous().numpy())
 
 
@@ -233,6 +237,9 @@ def main():
 
     torch.manual_seed(53)
     write_case(args.out, "half_precision", HalfPrecision(), [torch.randn(4, 64), torch.randn(4, 1024)])
+
+    torch.manual_seed(55)
+    write_kernel_layer_cases(args.out)
 
     torch.manual_seed(52)
     write_case(args.out, "pooling_3d_adaptive", Pooling3dAdaptive(),
@@ -414,6 +421,56 @@ class Pool1d(nn.Module):
                 F.avg_pool1d(x, 4, 2, 1, count_include_pad=False), F.avg_pool1d(x, 3))
 
 
+class KernelLayer(nn.Module):
+    """What kernel formation makes kernels of, with head size 64: a pre-norm
+    block whose SDPA reads per-head views of one qkv linear (bshd) under a
+    bool padding mask that hides every key of one sequence; GEMM epilogues
+    (bias + residual, bias + tanh-GELU, relu); layer_norm whose input is read
+    again; the hand-written RMSNorm; grouped-query attention through
+    transformers' repeat_kv (causal) and through enable_gqa with an additive
+    mask; attention written by hand (matmul, scale, masked_fill, softmax,
+    matmul); softmax and log_softmax rows."""
+
+    def __init__(self, d=128, head=64):
+        super().__init__()
+        self.d, self.head, self.heads = d, head, d // head
+        self.ln1 = nn.LayerNorm(d)
+        self.qkv = nn.Linear(d, 3 * d)
+        self.proj = nn.Linear(d, d)
+        self.ln2 = nn.LayerNorm(d)
+        self.fc1 = nn.Linear(d, 2 * d)
+        self.fc2 = nn.Linear(2 * d, d)
+        self.rms_weight = nn.Parameter(torch.rand(d) + 0.5)
+        self.q2 = nn.Linear(d, d, bias=False)
+        self.kv2 = nn.Linear(d, 2 * head, bias=False)  # one key/value head
+        self.out = nn.Linear(d, d)
+
+    def forward(self, x, keep, bias):
+        b, l, d = x.shape
+        hd, nh = self.head, self.heads
+        h = self.ln1(x)
+        q, k, v = self.qkv(h).split(d, dim=-1)
+        q, k, v = (t.view(b, l, nh, hd).transpose(1, 2) for t in (q, k, v))
+        a = F.scaled_dot_product_attention(q, k, v, attn_mask=keep[:, None, None, :])
+        x = x + self.proj(a.transpose(1, 2).reshape(b, l, d))
+        h = self.ln2(x)
+        x = x + self.fc2(F.gelu(self.fc1(h), approximate="tanh"))
+        hf = x.float()
+        hf = hf * torch.rsqrt(hf.pow(2).mean(-1, keepdim=True) + 1e-6)
+        x2 = self.rms_weight * hf.to(x.dtype)
+        q2 = self.q2(x2).view(b, l, nh, hd).transpose(1, 2)
+        k2, v2 = self.kv2(x2).view(b, l, 1, 2 * hd).transpose(1, 2).split(hd, dim=-1)
+        rep = lambda t: t[:, :, None].expand(b, 1, nh, l, hd).reshape(b, nh, l, hd)
+        a2 = F.scaled_dot_product_attention(q2, rep(k2), rep(v2), is_causal=True)
+        a3 = F.scaled_dot_product_attention(q2, k2, v2, attn_mask=bias, enable_gqa=True)
+        causal = torch.ones(l, l, dtype=torch.bool).tril()
+        s = (q2 @ rep(k2).transpose(-1, -2)) * hd ** -0.5
+        a4 = s.masked_fill(~causal, float("-inf")).softmax(-1) @ rep(v2)
+        y = (a2 + a3 + a4).transpose(1, 2).reshape(b, l, d)
+        y = F.relu(self.out(y)) + x2
+        return y.softmax(-1), y.log_softmax(-1)
+
+
 class HalfPrecision(nn.Module):
     """f16 and bf16 tensors inside an fp32 model: a linear layer in f16 (the
     product accumulates in f32, as PyTorch's), GELU and a softmax in bf16,
@@ -453,6 +510,24 @@ class UpsampleNearest(nn.Module):
         up = F.interpolate(x, scale_factor=2, mode="nearest")
         return up, F.interpolate(x, size=(5, 7), mode="nearest"), F.interpolate(
             up, size=(11, 13), mode="nearest")
+
+
+def write_kernel_layer_cases(out):
+    """KernelLayer in fp32, and the same module in bf16 (what transformers are
+    deployed in) with bf16 inputs."""
+    model = KernelLayer()
+    b, l = 2, 8
+    keep = torch.ones(b, l, dtype=torch.bool)
+    keep[0, 5:] = False
+    keep[1, :] = False  # a sequence with every key hidden: its rows are 0
+    bias = torch.randn(b, 1, l, l)
+    bias[:, :, 0, 3] = float("-inf")
+    x = torch.randn(b, l, 128)
+    write_case(out, "kernel_layer", model, [x, keep, bias])
+    half = KernelLayer()
+    half.load_state_dict(model.state_dict())
+    write_case(out, "kernel_layer_bf16", half.to(torch.bfloat16),
+               [x.to(torch.bfloat16), keep, bias.to(torch.bfloat16)])
 
 
 def write_grad_mode_case(out):

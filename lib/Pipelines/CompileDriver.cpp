@@ -12,6 +12,7 @@
 #include "tcc/Frontend/TorchScript/TorchScriptReader.h"
 #include "tcc/Import/GraphImporter.h"
 #include "tcc/Pipelines/CudaPipeline.h"
+#include "tcc/Pipelines/KernelInventory.h"
 #include "tcc/Pipelines/Pipelines.h"
 #include "tcc/Pipelines/Registration.h"
 #include "tcc/Target/HostObjectEmitter.h"
@@ -310,6 +311,7 @@ int tcc::compileModel(const CompileOptions &options, const char *argv0) {
   if (failed(success(runPipeline(CompilePhase::Graph, last, "pipeline", *module, false))))
     return pipelineFailed("graph/linalg/bufferization/planning");
   PlannedArena arena = readArenaPlan(*module);
+  nlohmann::json kernels = describeKernels(*module);
   // Both targets: the planned module is lowered twice and the CUDA copy's
   // host code merged into the CPU one (forward + forward_cuda).
   std::vector<std::string> ptx;
@@ -360,6 +362,7 @@ int tcc::compileModel(const CompileOptions &options, const char *argv0) {
   info.modelName = llvm::sys::path::stem(options.output).str();
   info.weightsEmbedded = !options.externalWeights;
   nlohmann::json manifestJson = buildManifest(program, signature, weights, arena, info);
+  manifestJson["kernels"] = kernels;
   if (wantCuda) {
     // The CUDA entry takes the same packed arguments, as device pointers.
     manifestJson["targets"] = wantCpu ? nlohmann::json{"cpu", "cuda"} : nlohmann::json{"cuda"};
@@ -370,7 +373,7 @@ int tcc::compileModel(const CompileOptions &options, const char *argv0) {
     } else {
       manifestJson["entry"]["cuda_symbol"] = "tcc_model_forward_cuda";
     }
-    // What the CUDA path's matrix products compute with (tcc-gpu-library-gemm).
+    // What the CUDA path's matrix products compute with (convert-tcc-kernel-to-cuda).
     manifestJson["precision"] = options.precision;
     if (!options.cudaGraphs)
       manifestJson["cuda_graphs"] = false;

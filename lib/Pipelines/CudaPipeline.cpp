@@ -24,6 +24,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "tcc/Pipelines/CudaPipeline.h"
+#include "tcc/Conversion/Passes.h"
 #include "tcc/Transforms/Passes.h"
 
 #include "mlir/Conversion/GPUCommon/GPUToLLVM.h"
@@ -75,12 +76,12 @@ std::string cudaToolkitPath() {
 //===----------------------------------------------------------------------===//
 
 void tcc::buildCudaToLLVMPassPipeline(OpPassManager &pm, const CompileOptions &options) {
-  // Matmul-shaped generics (with their zero fill and bias/activation
-  // epilogue) to cuBLASLt calls, before anything becomes a kernel.
-  GpuLibraryGemmPassOptions gemm;
-  gemm.tf32 = options.precision == "tf32";
-  gemm.bf16 = options.precision == "bf16";
-  pm.addPass(createGpuLibraryGemmPass(gemm));
+  // The kernel layer's ops to runtime calls: GEMMs with their epilogues on
+  // cuBLASLt, attention and row kernels from tcc's kernel library.
+  ConvertTccKernelToCudaPassOptions calls;
+  calls.tf32 = options.precision == "tf32";
+  calls.bf16 = options.precision == "bf16";
+  pm.addPass(createConvertTccKernelToCudaPass(calls));
   // cuDNN has no bf16 arithmetic for fp32 tensors: under bf16, convolutions
   // take TF32, the nearest it offers (and more precise).
   bool convTf32 = options.precision == "tf32" || options.precision == "bf16";

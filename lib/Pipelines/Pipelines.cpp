@@ -19,7 +19,8 @@ using namespace mlir;
 
 bool tcc::parseCompilePhase(const std::string &name, CompilePhase &phase) {
   static const std::pair<const char *, CompilePhase> names[] = {
-      {"graph", CompilePhase::Graph},       {"linalg", CompilePhase::Linalg},
+      {"graph", CompilePhase::Graph},       {"kernel", CompilePhase::Kernel},
+      {"linalg", CompilePhase::Linalg},
       {"bufferized", CompilePhase::Bufferized}, {"planned", CompilePhase::Planned},
       {"llvm", CompilePhase::LLVM},         {"so", CompilePhase::Output}};
   for (auto &[n, p] : names)
@@ -33,9 +34,15 @@ bool tcc::parseCompilePhase(const std::string &name, CompilePhase &phase) {
 void tcc::buildGraphPassPipeline(OpPassManager &pm, const CompileOptions &) {
   // Typed ops first: every later pass speaks only the compact op set.
   pm.addPass(graph::createLegalizeGraphPass());
-  // What kernel formation left whole becomes primitive ops.
-  pm.addPass(graph::createDecomposeGraphPass());
   // Removes the decompositions' redundant reshapes/casts and dead values.
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+}
+
+void tcc::buildKernelPassPipeline(OpPassManager &pm, const CompileOptions &) {
+  // Matmuls, attention and row ops become tcc_kernel ops with what they fuse.
+  pm.addPass(createFormKernelsPass());
+  // The views and constants formation left unused.
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
 }
@@ -70,6 +77,7 @@ void tcc::buildCpuToLLVMPassPipeline(OpPassManager &pm, const CompileOptions &) 
   // One function per kernel: LLVM then optimizes each on its own (linear time).
   pm.addPass(createOutlineKernelsPass());
   // Kernels as plain loops; LLVM vectorizes them when it emits host code.
+  pm.addPass(createConvertTccKernelToLoopsPass());
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   // bf16 and f16 arithmetic computed in f32 and rounded back per op (what
   // PyTorch's CPU kernels do; x86 has no bf16 arithmetic, and LLVM's own
@@ -102,6 +110,8 @@ void tcc::buildCompilePassPipeline(OpPassManager &pm, const CompileOptions &opti
                                    CompilePhase last) {
   buildGraphPassPipeline(pm, options);
   if (last == CompilePhase::Graph) return;
+  buildKernelPassPipeline(pm, options);
+  if (last == CompilePhase::Kernel) return;
   buildLinalgPassPipeline(pm, options);
   if (last == CompilePhase::Linalg) return;
   buildBufferizePassPipeline(pm, options);

@@ -1,4 +1,4 @@
-//===- CublasLtGemm.cpp - tcc_gemm_f32 on cuBLASLt, opened with dlopen ----===//
+//===- CublasLtGemm.cpp - tcc_gemm on cuBLASLt, opened with dlopen --------===//
 //
 // Row-major tensors in a column-major library. PyTorch stores C (m×n)
 // row-major; the same bytes read column-major are C^T (n×m, leading dimension
@@ -12,7 +12,8 @@
 //   cuBLASLt's B is our A: row-major m×k (lda) read column-major is k×m, op N;
 //                          with transA it is stored k×m, read as m×k, op T.
 // cuBLASLt's bias is a vector over the rows of D', i.e. our n: exactly
-// PyTorch's bias[n] of a linear layer. No data is moved or transposed.
+// PyTorch's bias[n] of a linear layer. A residual is cuBLASLt's C (beta 1)
+// with the output as D. No data is moved or transposed.
 //
 // State: the library is loaded once per process; a handle, a 32 MiB
 // workspace and the per-shape plans (matmul descriptor, layouts, heuristic
@@ -65,7 +66,7 @@ struct cublasLtMatmulHeuristicResult_t {
 };
 
 constexpr cublasStatus_t CUBLAS_STATUS_SUCCESS = 0;
-constexpr int CUDA_R_32F = 0;
+constexpr int CUDA_R_32F = 0, CUDA_R_16F = 2, CUDA_R_16BF = 14;
 constexpr int CUBLAS_COMPUTE_32F = 68;
 constexpr int CUBLAS_COMPUTE_32F_FAST_16BF = 75;
 constexpr int CUBLAS_COMPUTE_32F_FAST_TF32 = 77;
@@ -226,12 +227,12 @@ const CublasLt &CublasLt::get() {
 /// Everything that selects descriptors and an algorithm. Pointer alignments
 /// are part of it: the heuristic may pick kernels that assume them.
 struct PlanKey {
-  int64_t batch, m, n, k, lda, ldb, ldc, strideA, strideB, strideC;
-  int32_t transA, transB, accumulate, epilogue, compute;
-  int32_t alignA, alignB, alignC;
+  int64_t batch, m, n, k, lda, ldb, ldc, ldr, strideA, strideB, strideC, strideR;
+  int32_t dtype, transA, transB, residual, epilogue, compute;
+  int32_t alignA, alignB, alignC, alignR;
   auto tie() const {
-    return std::tie(batch, m, n, k, lda, ldb, ldc, strideA, strideB, strideC, transA, transB,
-                    accumulate, epilogue, compute, alignA, alignB, alignC);
+    return std::tie(batch, m, n, k, lda, ldb, ldc, ldr, strideA, strideB, strideC, strideR, dtype,
+                    transA, transB, residual, epilogue, compute, alignA, alignB, alignC, alignR);
   }
   bool operator<(const PlanKey &o) const { return tie() < o.tie(); }
 };
@@ -240,7 +241,8 @@ struct PlanKey {
 struct Plan {
   const CublasLt *lib = nullptr;
   cublasLtMatmulDesc_t desc = nullptr;
-  cublasLtMatrixLayout_t layoutA = nullptr, layoutB = nullptr, layoutC = nullptr;
+  cublasLtMatrixLayout_t layoutA = nullptr, layoutB = nullptr, layoutC = nullptr,
+                         layoutD = nullptr;
   cublasLtMatmulAlgo_t algo{};
   size_t workspaceBytes = 0;
 
@@ -250,6 +252,7 @@ struct Plan {
   ~Plan() {
     if (!lib)
       return;
+    if (layoutD && layoutD != layoutC) (void)lib->layoutDestroy(layoutD);
     if (layoutC) (void)lib->layoutDestroy(layoutC);
     if (layoutB) (void)lib->layoutDestroy(layoutB);
     if (layoutA) (void)lib->layoutDestroy(layoutA);
@@ -294,24 +297,32 @@ ContextState &stateForCurrentContext(const CublasLt &lib) {
 int32_t alignmentOf(const void *p) {
   auto address = reinterpret_cast<uintptr_t>(p);
   int32_t align = 256;
-  while (align > 4 && address % static_cast<uintptr_t>(align))
+  while (align > 2 && address % static_cast<uintptr_t>(align))
     align /= 2;
   return align;
 }
 
+const char *dtypeName(int32_t dtype) {
+  return dtype == kKernelF16 ? "f16" : dtype == kKernelBF16 ? "bf16" : "f32";
+}
+
 std::string shapeText(const PlanKey &key) {
-  return std::to_string(key.batch) + "x[" + std::to_string(key.m) + "x" + std::to_string(key.k) +
-         (key.transA ? "^T" : "") + " · " + std::to_string(key.k) + "x" +
-         std::to_string(key.n) + (key.transB ? "^T" : "") + "], epilogue " +
-         std::to_string(key.epilogue);
+  return std::string(dtypeName(key.dtype)) + " " + std::to_string(key.batch) + "x[" +
+         std::to_string(key.m) + "x" + std::to_string(key.k) + (key.transA ? "^T" : "") + " · " +
+         std::to_string(key.k) + "x" + std::to_string(key.n) + (key.transB ? "^T" : "") +
+         "], epilogue " + std::to_string(key.epilogue) + (key.residual ? " + residual" : "");
 }
 
 std::unique_ptr<Plan> makePlan(const CublasLt &lib, ContextState &state, const PlanKey &key) {
   auto plan = std::make_unique<Plan>();
   plan->lib = &lib;
-  int compute = key.compute == kGemmComputeTf32   ? CUBLAS_COMPUTE_32F_FAST_TF32
-                : key.compute == kGemmComputeBf16 ? CUBLAS_COMPUTE_32F_FAST_16BF
-                                                  : CUBLAS_COMPUTE_32F;
+  int dataType = key.dtype == kKernelF16 ? CUDA_R_16F : key.dtype == kKernelBF16 ? CUDA_R_16BF
+                                                                               : CUDA_R_32F;
+  // Half types always accumulate in fp32 on tensor cores; fp32 as asked.
+  int compute = key.dtype != kKernelF32                ? CUBLAS_COMPUTE_32F
+                : key.compute == kGemmComputeTf32   ? CUBLAS_COMPUTE_32F_FAST_TF32
+                : key.compute == kGemmComputeBf16   ? CUBLAS_COMPUTE_32F_FAST_16BF
+                                                    : CUBLAS_COMPUTE_32F;
   lib.check(lib.descCreate(&plan->desc, compute, CUDA_R_32F), "cublasLtMatmulDescCreate");
   auto setDesc = [&](int attr, const auto &value, const char *name) {
     lib.check(lib.descSetAttribute(plan->desc, attr, &value, sizeof value),
@@ -332,7 +343,7 @@ std::unique_ptr<Plan> makePlan(const CublasLt &lib, ContextState &state, const P
     epilogue = CUBLASLT_EPILOGUE_BIAS;
   setDesc(CUBLASLT_MATMUL_DESC_EPILOGUE, epilogue, "EPILOGUE");
   if (bias) {
-    int32_t biasType = CUDA_R_32F;
+    int32_t biasType = dataType;
     int64_t biasBatchStride = 0; // one bias for every batch
     setDesc(CUBLASLT_MATMUL_DESC_BIAS_DATA_TYPE, biasType, "BIAS_DATA_TYPE");
     setDesc(CUBLASLT_MATMUL_DESC_BIAS_BATCH_STRIDE, biasBatchStride, "BIAS_BATCH_STRIDE");
@@ -341,7 +352,7 @@ std::unique_ptr<Plan> makePlan(const CublasLt &lib, ContextState &state, const P
   // Column-major views (file comment): rows, cols, ld.
   auto layout = [&](cublasLtMatrixLayout_t &l, uint64_t rows, uint64_t cols, int64_t ld,
                     int64_t batchStride, const char *name) {
-    lib.check(lib.layoutCreate(&l, CUDA_R_32F, rows, cols, ld),
+    lib.check(lib.layoutCreate(&l, dataType, rows, cols, ld),
               std::string("cublasLtMatrixLayoutCreate(") + name + ")");
     if (key.batch > 1) {
       int32_t count = static_cast<int32_t>(key.batch);
@@ -363,7 +374,11 @@ std::unique_ptr<Plan> makePlan(const CublasLt &lib, ContextState &state, const P
     layout(plan->layoutB, m, k, key.lda, key.strideA, "B"); // stored k×m row-major
   else
     layout(plan->layoutB, k, m, key.lda, key.strideA, "B"); // stored m×k row-major
-  layout(plan->layoutC, n, m, key.ldc, key.strideC, "C");
+  layout(plan->layoutD, n, m, key.ldc, key.strideC, "D");
+  if (key.residual)
+    layout(plan->layoutC, n, m, key.ldr, key.strideR, "C");
+  else
+    plan->layoutC = plan->layoutD;
 
   cublasLtMatmulPreference_t preference = nullptr;
   lib.check(lib.preferenceCreate(&preference), "cublasLtMatmulPreferenceCreate");
@@ -386,7 +401,8 @@ std::unique_ptr<Plan> makePlan(const CublasLt &lib, ContextState &state, const P
                 "MIN_ALIGNMENT_A_BYTES");
   setPreference(CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_B_BYTES, static_cast<uint32_t>(key.alignA),
                 "MIN_ALIGNMENT_B_BYTES");
-  setPreference(CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_C_BYTES, static_cast<uint32_t>(key.alignC),
+  setPreference(CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_C_BYTES,
+                static_cast<uint32_t>(key.residual ? key.alignR : key.alignC),
                 "MIN_ALIGNMENT_C_BYTES");
   setPreference(CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_D_BYTES, static_cast<uint32_t>(key.alignC),
                 "MIN_ALIGNMENT_D_BYTES");
@@ -394,7 +410,7 @@ std::unique_ptr<Plan> makePlan(const CublasLt &lib, ContextState &state, const P
   cublasLtMatmulHeuristicResult_t result{};
   int found = 0;
   lib.check(lib.algoGetHeuristic(state.handle, plan->desc, plan->layoutA, plan->layoutB,
-                                 plan->layoutC, plan->layoutC, preference, 1, &result, &found),
+                                 plan->layoutC, plan->layoutD, preference, 1, &result, &found),
             "cublasLtMatmulAlgoGetHeuristic for " + shapeText(key));
   if (found == 0 || result.state != CUBLAS_STATUS_SUCCESS)
     throw RuntimeError(TCC_ERROR_UNSUPPORTED,
@@ -405,8 +421,8 @@ std::unique_ptr<Plan> makePlan(const CublasLt &lib, ContextState &state, const P
   return plan;
 }
 
-void runGemm(const PlanKey &key, const float *a, const float *b, float *c, const float *bias,
-             void *stream) {
+void runGemm(const PlanKey &key, const void *a, const void *b, void *c, const void *residual,
+             const void *bias, float alpha, void *stream) {
   const CublasLt &lib = CublasLt::get();
   ContextState &state = stateForCurrentContext(lib);
   auto &slot = state.plans[key];
@@ -420,50 +436,85 @@ void runGemm(const PlanKey &key, const float *a, const float *b, float *c, const
                                    sizeof biasPointer),
               "cublasLtMatmulDescSetAttribute(BIAS_POINTER)");
   }
-  float alpha = 1.0f, beta = key.accumulate ? 1.0f : 0.0f;
+  float beta = key.residual ? 1.0f : 0.0f;
+  const void *cIn = key.residual ? residual : c;
   lib.check(lib.matmul(state.handle, plan.desc, &alpha, b, plan.layoutA, a, plan.layoutB, &beta,
-                       c, plan.layoutC, c, plan.layoutC, &plan.algo, state.workspace.data(),
+                       cIn, plan.layoutC, c, plan.layoutD, &plan.algo, state.workspace.data(),
                        plan.workspaceBytes, stream),
             "cublasLtMatmul for " + shapeText(key));
 }
 
+/// `p` advanced by `elements` of `dtype`.
+const void *offset(const void *p, int64_t elements, int32_t dtype) {
+  return p ? static_cast<const char *>(p) + elements * kernelDTypeBytes(dtype) : nullptr;
+}
+
 } // namespace
 
-extern "C" void tcc_gemm_f32(int64_t batch, int64_t m, int64_t n, int64_t k, const float *a,
-                             int64_t lda, int64_t strideA, int32_t transA, const float *b,
-                             int64_t ldb, int64_t strideB, int32_t transB, float *c,
-                             int64_t ldc, int64_t strideC, int32_t accumulate,
-                             const float *bias, int32_t epilogue, int32_t compute,
-                             void *stream) {
+extern "C" void tcc_gemm(int32_t dtype, int32_t compute, int64_t batch0, int64_t batch1,
+                         int64_t m, int64_t n, int64_t k, const void *a, int64_t lda,
+                         int64_t strideA0, int64_t strideA1, int32_t transA, const void *b,
+                         int64_t ldb, int64_t strideB0, int64_t strideB1, int32_t transB, void *c,
+                         int64_t ldc, int64_t strideC0, int64_t strideC1, const void *residual,
+                         int64_t ldr, int64_t strideR0, int64_t strideR1, const void *bias,
+                         int32_t epilogue, float alpha, void *stream) {
   // An earlier failure of this call: it is reported once, when it returns.
   if (hasKernelLaunchError())
     return;
-  if (batch <= 0 || m <= 0 || n <= 0)
+  if (batch0 <= 0 || batch1 <= 0 || m <= 0 || n <= 0)
     return; // an empty result
   try {
+    if (dtype != kKernelF32 && dtype != kKernelF16 && dtype != kKernelBF16)
+      throw RuntimeError(TCC_ERROR_INTERNAL,
+                         "cublasLt: tcc_gemm called with unknown element type " +
+                             std::to_string(dtype));
     if (k <= 0)
       throw RuntimeError(TCC_ERROR_UNSUPPORTED,
                          "cublasLt: a GEMM with an empty reduction (k = 0) is not supported");
     // Row-major leading dimensions cover a row of the stored matrix.
     int64_t rowA = transA ? m : k, rowB = transB ? k : n;
-    if (lda < rowA || ldb < rowB || ldc < n)
+    if (lda < rowA || ldb < rowB || ldc < n || (residual && ldr < n))
       throw RuntimeError(TCC_ERROR_INTERNAL,
                          "cublasLt: GEMM operand with a leading dimension shorter than its rows "
                          "(lda " + std::to_string(lda) + ", ldb " + std::to_string(ldb) +
                              ", ldc " + std::to_string(ldc) + ")");
+    // Two batch dims as one strided batch where the strides allow it (a
+    // contiguous [B, H] pair), else one batched call per outer index.
+    bool residualCollapses = !residual || strideR0 == batch1 * strideR1;
+    int64_t outer = batch0, batch = batch1;
+    if (batch1 == 1) {
+      outer = 1;
+      batch = batch0;
+      strideA1 = strideA0, strideB1 = strideB0, strideC1 = strideC0, strideR1 = strideR0;
+    } else if (batch0 == 1 ||
+               (strideA0 == batch1 * strideA1 && strideB0 == batch1 * strideB1 &&
+                strideC0 == batch1 * strideC1 && residualCollapses)) {
+      outer = 1;
+      batch = batch0 * batch1;
+    }
     // A weight shared by all batches of a contiguous non-transposed A: one
     // GEMM of batch·m rows instead of a batched one.
-    if (batch > 1 && strideB == 0 && !transA && strideA == m * lda && strideC == m * ldc) {
+    if (outer == 1 && batch > 1 && strideB1 == 0 && !transA && strideA1 == m * lda &&
+        strideC1 == m * ldc && (!residual || strideR1 == m * ldr)) {
       m *= batch;
       batch = 1;
     }
     if (batch == 1)
-      strideA = strideB = strideC = 0;
-    PlanKey key{batch,      m,          n,          k,        lda,
-                ldb,        ldc,        strideA,    strideB,  strideC,
-                transA != 0, transB != 0, accumulate != 0, epilogue, compute,
-                alignmentOf(a), alignmentOf(b), alignmentOf(c)};
-    runGemm(key, a, b, c, bias, stream);
+      strideA1 = strideB1 = strideC1 = strideR1 = 0;
+    for (int64_t i = 0; i < outer; ++i) {
+      const void *ai = offset(a, i * strideA0, dtype), *bi = offset(b, i * strideB0, dtype);
+      void *ci = const_cast<void *>(offset(c, i * strideC0, dtype));
+      const void *ri = offset(residual, i * strideR0, dtype);
+      PlanKey key{batch,       m,           n,         k,        lda,      ldb,
+                  ldc,         residual ? ldr : 0,     strideA1, strideB1, strideC1,
+                  residual ? strideR1 : 0,  dtype,     transA != 0, transB != 0,
+                  residual != nullptr,      epilogue,  compute,
+                  alignmentOf(ai), alignmentOf(bi), alignmentOf(ci),
+                  residual ? alignmentOf(ri) : 0};
+      runGemm(key, ai, bi, ci, ri, bias, alpha, stream);
+      if (hasKernelLaunchError())
+        return;
+    }
   } catch (const std::exception &e) {
     recordKernelLaunchError(e.what());
   }

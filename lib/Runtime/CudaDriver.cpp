@@ -61,6 +61,7 @@ struct LoadedDriver {
     resolveGraphs(handle);
     optional(handle, "cuOccupancyMaxActiveBlocksPerMultiprocessor",
              driver.cuOccupancyMaxActiveBlocksPerMultiprocessor);
+    resolve(handle, "cuFuncSetAttribute", driver.cuFuncSetAttribute);
     CUresult r = driver.cuInit(0);
     if (r != kSuccess)
       error = "cuInit failed: " + driver.errorText(r) +

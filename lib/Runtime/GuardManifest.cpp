@@ -176,6 +176,11 @@ GuardManifest parseManifest(std::string_view text) {
       m.targets = j["targets"].get<std::vector<std::string>>();
     if (j.contains("checks"))
       m.checks = j["checks"].get<std::vector<std::string>>();
+    if (j.contains("kernels"))
+      for (const json &k : j["kernels"])
+        m.kernels.push_back({k.value("kind", std::string()), k.value("detail", std::string()),
+                             k.value("sources", std::vector<std::string>()),
+                             k.value("lines", std::vector<std::string>())});
   } catch (const json::exception &e) {
     invalidManifest(e.what());
   }

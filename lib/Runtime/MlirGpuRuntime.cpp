@@ -19,8 +19,8 @@
 // the multiprocessor count), however large the tensor.
 //
 // The constructors run when model.so is loaded, on machines without a GPU
-// too, so loading is lazy: mgpuModuleLoad* only records the image; the first
-// mgpuModuleGetFunction in a context JITs it there (cuModuleLoadDataEx).
+// too, so loading is lazy (LazyCudaModule.h): mgpuModuleLoad* only records
+// the image; the first mgpuModuleGetFunction in a context JITs it there.
 // Each launch asks for its function by name: the KernelTable of the running
 // instance (ScopedKernelTable) answers without a lock after the first run;
 // only a miss takes the module's mutex.
@@ -34,6 +34,7 @@
 #include "tcc/Runtime/MlirGpuRuntime.h"
 
 #include "tcc/Runtime/CudaDriver.h"
+#include "tcc/Runtime/LazyCudaModule.h"
 #include "tcc/Runtime/RuntimeError.h"
 
 #include <algorithm>
@@ -56,67 +57,6 @@ void recordError(const std::string &message) {
   if (launchError.empty())
     launchError = message;
 }
-
-/// One embedded kernel image, loaded into each context that launches from it.
-struct LazyModule {
-  const void *image;
-  size_t size; // 0 for NUL-terminated PTX
-  std::mutex mutex;
-  struct Loaded {
-    CUcontext context;
-    CUmodule module;
-    std::vector<std::pair<std::string, CUfunction>> functions;
-  };
-  std::vector<Loaded> loaded;
-
-  /// The module of the current context, loaded on first use. Throws.
-  Loaded &forCurrentContext(const Driver &d) {
-    CUcontext ctx = ensureContext();
-    for (Loaded &l : loaded)
-      if (l.context == ctx)
-        return l;
-    // The JIT's error log names the PTX line when the image is rejected.
-    char log[4096] = {0};
-    constexpr int kErrorLogBuffer = 5, kErrorLogBufferSize = 6; // CUjit_option
-    int options[] = {kErrorLogBuffer, kErrorLogBufferSize};
-    void *values[] = {log, reinterpret_cast<void *>(static_cast<uintptr_t>(sizeof log))};
-    CUmodule module = nullptr;
-    CUresult r = d.cuModuleLoadDataEx(&module, image, 2, options, values);
-    if (r != 0)
-      throw RuntimeError(TCC_ERROR_INTERNAL,
-                         "cuda: loading the model's kernels (cuModuleLoadDataEx) failed: " +
-                             d.errorText(r) + (log[0] ? std::string("\n") + log : ""));
-    loaded.push_back({ctx, module, {}});
-    return loaded.back();
-  }
-
-  CUfunction function(const char *name) {
-    const Driver &d = Driver::get();
-    std::lock_guard<std::mutex> lock(mutex);
-    Loaded &l = forCurrentContext(d);
-    for (auto &[n, fn] : l.functions)
-      if (n == name)
-        return fn;
-    CUfunction fn = nullptr;
-    d.check(d.cuModuleGetFunction(&fn, l.module, name),
-            std::string("cuModuleGetFunction('") + name + "')");
-    l.functions.emplace_back(name, fn);
-    return fn;
-  }
-
-  ~LazyModule() {
-    // Runs from the model's global destructor (dlclose or exit): unload what
-    // was loaded, ignoring errors of a driver that is shutting down.
-    if (loaded.empty())
-      return;
-    try {
-      const Driver &d = Driver::get();
-      for (Loaded &l : loaded)
-        (void)d.cuModuleUnload(l.module);
-    } catch (...) {
-    }
-  }
-};
 
 /// Blocks of `fn` (at `blockSize` threads) the current device runs at once,
 /// asked once per function and thread; 0 when the driver cannot say.
@@ -153,14 +93,14 @@ ScopedKernelTable::~ScopedKernelTable() { currentTable = previous_; }
 extern "C" {
 
 void *mgpuModuleLoad(void *data, size_t size) {
-  return new (std::nothrow) LazyModule{data, size, {}, {}};
+  return new (std::nothrow) LazyCudaModule(data, size, "the model's kernels");
 }
 
 void *mgpuModuleLoadJIT(void *data, int /*optLevel*/) {
-  return new (std::nothrow) LazyModule{data, 0, {}, {}};
+  return new (std::nothrow) LazyCudaModule(data, 0, "the model's kernels");
 }
 
-void mgpuModuleUnload(void *module) { delete static_cast<LazyModule *>(module); }
+void mgpuModuleUnload(void *module) { delete static_cast<LazyCudaModule *>(module); }
 
 void *mgpuModuleGetFunction(void *module, const char *name) {
   if (!launchError.empty())
@@ -174,7 +114,7 @@ void *mgpuModuleGetFunction(void *module, const char *name) {
     if (void *fn = table->find(module, name))
       return fn;
   try {
-    CUfunction fn = static_cast<LazyModule *>(module)->function(name);
+    CUfunction fn = static_cast<LazyCudaModule *>(module)->function(name);
     if (table)
       table->add(module, name, fn);
     return fn;

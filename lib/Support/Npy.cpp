@@ -223,6 +223,26 @@ double elementAsDouble(DType dtype, const void *data, int64_t i) {
 
 int64_t NpyArray::numElements() const { return product(shape); }
 
+NpyArray roundToBFloat16(const NpyArray &array) {
+  NpyArray out;
+  out.dtype = DType::BFloat16;
+  out.shape = array.shape;
+  int64_t n = array.numElements();
+  out.data.resize(static_cast<size_t>(n) * 2);
+  for (int64_t i = 0; i < n; ++i) {
+    uint32_t bits;
+    float f = load<float>(array.data.data(), i);
+    std::memcpy(&bits, &f, 4);
+    uint16_t half;
+    if ((bits & 0x7fffffffu) > 0x7f800000u)
+      half = static_cast<uint16_t>((bits >> 16) | 0x40); // a quiet NaN
+    else
+      half = static_cast<uint16_t>((bits + 0x7fffu + ((bits >> 16) & 1u)) >> 16);
+    std::memcpy(out.data.data() + 2 * i, &half, 2);
+  }
+  return out;
+}
+
 double NpyArray::elementAsDouble(int64_t i) const {
   return tcc::elementAsDouble(dtype, data.data(), i);
 }

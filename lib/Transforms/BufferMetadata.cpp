@@ -10,8 +10,9 @@ using namespace mlir;
 tcc::BufferMetadata tcc::readBufferMetadata(OpBuilder &b, Location loc, Value memref) {
   auto meta = memref::ExtractStridedMetadataOp::create(b, loc, memref);
   Value aligned = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);
+  // i1 (a bool mask) is stored one byte per element, like PyTorch's bool.
   int64_t elementBytes =
-      cast<MemRefType>(memref.getType()).getElementTypeBitWidth() / 8;
+      (cast<MemRefType>(memref.getType()).getElementTypeBitWidth() + 7) / 8;
   Value bytes = arith::MulIOp::create(b, loc, meta.getOffset(),
                                       arith::ConstantIndexOp::create(b, loc, elementBytes));
   Value address = arith::AddIOp::create(b, loc, aligned, bytes);

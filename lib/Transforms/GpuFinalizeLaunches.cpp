@@ -66,7 +66,7 @@ struct GpuFinalizeLaunchesPass
 
     MLIRContext *ctx = &getContext();
     auto ptrTy = LLVM::LLVMPointerType::get(ctx);
-    // tcc-gpu-library-gemm may have added it already, for its library calls.
+    // convert-tcc-kernel-to-cuda may have added it already, for its library calls.
     unsigned index = forward.getNumArguments();
     for (unsigned i = 0; i < forward.getNumArguments(); ++i)
       if (forward.getArgAttr(i, "tcc.stream"))

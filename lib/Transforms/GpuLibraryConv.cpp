@@ -8,7 +8,7 @@
 // (include/tcc/Runtime/CudnnConv.h) instead. The output holds the bias
 // broadcast or zeros when the convolution starts: cuDNN accumulates into it
 // (beta = 1), or, when its last writer is a zero fill, the fill is dropped
-// and cuDNN overwrites it (beta = 0), as tcc-gpu-library-gemm does.
+// and cuDNN overwrites it (beta = 0).
 //
 //===----------------------------------------------------------------------===//
 #include "tcc/Runtime/CudnnConv.h"

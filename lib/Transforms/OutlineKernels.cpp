@@ -1,4 +1,5 @@
 //===- OutlineKernels.cpp - one private function per structured op --------===//
+#include "dialects/TccKernel/IR/TccKernelDialect.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/Builders.h"
@@ -69,7 +70,8 @@ struct OutlineKernelsPass : public tcc::impl::OutlineKernelsPassBase<OutlineKern
     for (func::FuncOp f : entries) {
       SmallVector<Operation *> kernels;
       for (Operation &op : f.getBody().front())
-        if (isa<linalg::LinalgOp>(op) && op.getNumResults() == 0)
+        if ((isa<linalg::LinalgOp>(op) || isa<tcc::kernel::TccKernelDialect>(op.getDialect())) &&
+            op.getNumResults() == 0)
           kernels.push_back(&op);
       for (auto [i, op] : llvm::enumerate(kernels))
         outline(op, f, i, symbols);

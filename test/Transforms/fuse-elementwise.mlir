@@ -1,7 +1,6 @@
 // tcc-fuse-elementwise: upstream elementwise fusion, except that a computing
 // producer is not fused into a contraction operand that skips some of its
-// loops (it would be recomputed per iteration, and the matmul would no longer
-// be one tcc-gpu-library-gemm hands to cuBLASLt). Transposes still fold into
+// loops (it would be recomputed per iteration). Transposes still fold into
 // the matmul's maps; computing producers of plain reductions still fuse.
 // RUN: tcc-opt %s -split-input-file -tcc-fuse-elementwise -mlir-print-local-scope | FileCheck %s
 

@@ -3,7 +3,9 @@
 
 #include <catch2/catch.hpp>
 
+#include <cmath>
 #include <cstring>
+#include <limits>
 #include <filesystem>
 
 #include <unistd.h>
@@ -142,4 +144,24 @@ TEST_CASE("Npy reads the committed sample fixtures", "[support]") {
   CHECK(x.dtype == DType::Float32);
   CHECK(x.shape.size() == 2);
   CHECK(x.shape[0] == 7);
+}
+
+TEST_CASE("Npy rounds float32 to bfloat16 to nearest even", "[support]") {
+  std::vector<float> values = {1.0f, 1.00390625f /* halfway: even stays */, 1.01171875f /* halfway: up */,
+                               -2.5f, 3.0e38f, std::numeric_limits<float>::quiet_NaN(), -0.0f};
+  NpyArray f32;
+  f32.dtype = DType::Float32;
+  f32.shape = {static_cast<int64_t>(values.size())};
+  f32.data.resize(values.size() * 4);
+  std::memcpy(f32.data.data(), values.data(), f32.data.size());
+  NpyArray bf = roundToBFloat16(f32);
+  REQUIRE(bf.dtype == DType::BFloat16);
+  REQUIRE(bf.shape == f32.shape);
+  CHECK(bf.elementAsDouble(0) == 1.0);
+  CHECK(bf.elementAsDouble(1) == 1.0);        // 1 + 2^-8 lies halfway; 1.0 is even
+  CHECK(bf.elementAsDouble(2) == 1.015625);   // 1 + 3·2^-8 lies halfway; rounds up to even
+  CHECK(bf.elementAsDouble(3) == -2.5);
+  CHECK(bf.elementAsDouble(4) == Approx(3.0e38).epsilon(0.01));
+  CHECK(std::isnan(bf.elementAsDouble(5)));
+  CHECK(std::signbit(bf.elementAsDouble(6)));
 }

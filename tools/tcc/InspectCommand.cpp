@@ -134,6 +134,22 @@ void printSummary(const GuardManifest &m, const std::string &path) {
   }
   std::printf(")\n");
 
+  if (!m.kernels.empty()) {
+    std::printf("\nkernels (%zu):\n", m.kernels.size());
+    for (size_t i = 0; i < m.kernels.size(); ++i) {
+      const KernelInfo &k = m.kernels[i];
+      auto join = [](const std::vector<std::string> &v) {
+        std::string s;
+        for (const std::string &x : v)
+          s += (s.empty() ? "" : " ") + x;
+        return s;
+      };
+      std::printf("  #%-4zu %-10s %-34s %s%s%s\n", i, k.kind.c_str(), k.detail.c_str(),
+                  join(k.sources).c_str(), k.lines.empty() ? "" : "  at ",
+                  join(k.lines).c_str());
+    }
+  }
+
   if (!m.checks.empty()) {
     std::printf("\nchecks (%zu):\n", m.checks.size());
     for (const std::string &c : m.checks)

@@ -149,6 +149,8 @@ void bindWeights(const RunOptions &opts, const ModelLibrary &lib,
     const TensorInfo &w = *std::find_if(weights.begin(), weights.end(),
                                         [&](const TensorInfo &t) { return t.name == name; });
     NpyArray array = loadNpy(file);
+    if (w.dtype == DType::BFloat16 && array.dtype == DType::Float32)
+      array = roundToBFloat16(array); // NumPy has no bfloat16
     if (array.dtype != w.dtype)
       userError("weight '" + name + "' from " + file + ": expected dtype " +
                 dtypeName(w.dtype) + ", got " + dtypeName(array.dtype));
@@ -193,6 +195,9 @@ std::vector<NpyArray> readInputs(const RunOptions &opts, const std::vector<Tenso
     if (!slots[i])
       userError("missing input '" + inputs[i].name + "' (#" + std::to_string(i) +
                 "): pass --input " + inputs[i].name + "=FILE.npy");
+    // NumPy has no bfloat16: a bf16 input comes as float32 and is rounded.
+    if (inputs[i].dtype == DType::BFloat16 && slots[i]->dtype == DType::Float32)
+      slots[i] = roundToBFloat16(*slots[i]);
     arrays.push_back(std::move(*slots[i]));
   }
   return arrays;

@@ -41,9 +41,9 @@ int main(int argc, char **argv) {
   compileCmd->add_option("--emit", emit, "so | obj | mlir | llvm | ptx (the kernels' PTX text)")
       ->check(CLI::IsMember({"so", "obj", "mlir", "llvm", "ptx"}));
   compileCmd->add_option("--compile-to", compileTo,
-                         "Stop after a phase and write its IR: graph | linalg | bufferized | "
-                         "planned | llvm")
-      ->check(CLI::IsMember({"graph", "linalg", "bufferized", "planned", "llvm"}));
+                         "Stop after a phase and write its IR: graph | kernel | linalg | "
+                         "bufferized | planned | llvm")
+      ->check(CLI::IsMember({"graph", "kernel", "linalg", "bufferized", "planned", "llvm"}));
   compileCmd->add_flag("--external-weights", c.externalWeights,
                        "Keep weights out of the object; they are written beside it as <name>.weights.bin "
                        "(or bound by name at run time)");

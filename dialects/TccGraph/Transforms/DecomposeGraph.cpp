@@ -8,6 +8,7 @@
 // as PyTorch computes them.
 //
 //===----------------------------------------------------------------------===//
+#include "dialects/TccGraph/Transforms/Decompositions.h"
 #include "dialects/TccGraph/Transforms/Legalizers.h"
 #include "dialects/TccGraph/Transforms/Passes.h"
 
@@ -179,20 +180,27 @@ struct DecomposeGraphPass : tcc::graph::impl::DecomposeGraphPassBase<DecomposeGr
   void runOnOperation() override {
     SmallVector<Operation *> ops;
     getOperation()->walk([&](Operation *op) {
-      if (isa<SoftmaxOp, LayerNormOp, RmsNormOp, AttentionOp>(op))
+      if (isWholeOp(op))
         ops.push_back(op);
     });
-    for (Operation *op : ops) {
-      OpBuilder b(op);
-      Value replacement = llvm::TypeSwitch<Operation *, Value>(op)
-                              .Case([&](SoftmaxOp o) { return decomposeSoftmax(b, o); })
-                              .Case([&](LayerNormOp o) { return decomposeLayerNorm(b, o); })
-                              .Case([&](RmsNormOp o) { return decomposeRmsNorm(b, o); })
-                              .Case([&](AttentionOp o) { return decomposeAttention(b, o); });
-      op->getResult(0).replaceAllUsesWith(replacement);
-      op->erase();
-    }
+    for (Operation *op : ops)
+      decomposeWholeOp(op);
   }
 };
 
 } // namespace
+
+bool tcc::graph::isWholeOp(Operation *op) {
+  return isa<SoftmaxOp, LayerNormOp, RmsNormOp, AttentionOp>(op);
+}
+
+void tcc::graph::decomposeWholeOp(Operation *op) {
+  OpBuilder b(op);
+  Value replacement = llvm::TypeSwitch<Operation *, Value>(op)
+                          .Case([&](SoftmaxOp o) { return decomposeSoftmax(b, o); })
+                          .Case([&](LayerNormOp o) { return decomposeLayerNorm(b, o); })
+                          .Case([&](RmsNormOp o) { return decomposeRmsNorm(b, o); })
+                          .Case([&](AttentionOp o) { return decomposeAttention(b, o); });
+  op->getResult(0).replaceAllUsesWith(replacement);
+  op->erase();
+}

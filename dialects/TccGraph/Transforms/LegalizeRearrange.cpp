@@ -319,7 +319,37 @@ Results legalizeSelectScatter(OperatorArgs &args, OpBuilder &b) {
 }
 } // namespace
 
+namespace {
+/// tril(x, k) keeps x[..., i, j] where j - i <= k, triu where j - i >= k;
+/// the rest is 0. Rows and columns as iota vectors compared once.
+Results legalizeTriangle(OperatorArgs &args, OpBuilder &b, bool lower) {
+  Location loc = args.getOp().getLoc();
+  Value x = args.tensor("self");
+  if (!x || typeOf(x).getRank() < 2)
+    return args.getOp().emitError(lower ? "tril" : "triu") << " expects a tensor 'self' of rank >= 2";
+  auto t = typeOf(x);
+  int64_t r = t.getRank(), rows = t.getShape()[r - 2], cols = t.getShape()[r - 1];
+  if (ShapedType::isDynamic(rows) || ShapedType::isDynamic(cols))
+    return args.getOp().emitError(lower ? "tril" : "triu")
+           << " of a symbolic-size matrix is not supported yet";
+  int64_t k = args.getInt("diagonal").value_or(0);
+  auto i64 = b.getI64Type();
+  // j - i as an [rows, cols] i64 tensor: iota(cols) - iota(rows)[:, None].
+  Value i = b.create<IotaOp>(loc, RankedTensorType::get({rows}, i64), b.getF64FloatAttr(0),
+                             b.getF64FloatAttr(1));
+  i = makeReshape(b, loc, i, {rows, 1});
+  Value j = b.create<IotaOp>(loc, RankedTensorType::get({cols}, i64), b.getF64FloatAttr(0),
+                             b.getF64FloatAttr(1));
+  Value offset = makeBinary<SubOp>(b, loc, j, i);
+  Value keep = makeCompare(b, loc, lower ? "le" : "ge", offset, makeScalar(b, loc, i64, k));
+  Value zero = makeScalar(b, loc, t.getElementType(), 0.0);
+  return SmallVector<Value>{b.create<SelectOp>(loc, t, keep, x, zero).getResult()};
+}
+} // namespace
+
 void tcc::graph::populateRearrangeLegalizers(LegalizerTable &t) {
+  t["aten.tril.default"] = [](OperatorArgs &a, OpBuilder &b) { return legalizeTriangle(a, b, true); };
+  t["aten.triu.default"] = [](OperatorArgs &a, OpBuilder &b) { return legalizeTriangle(a, b, false); };
   t["aten.fill.Scalar"] = legalizeFill;
   t["aten.fill.Tensor"] = legalizeFill;
   t["aten.copy.default"] = legalizeCopy;

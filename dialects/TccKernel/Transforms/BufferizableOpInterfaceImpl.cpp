@@ -5,6 +5,11 @@
 // linalg's do). Kernels overwrite their outputs entirely, so an init is never
 // read: a tensor.empty init becomes a fresh allocation, with no copy.
 //
+// The libraries need each row contiguous (a GEMM operand's innermost dim, a
+// row kernel's whole row); other strides are free. A buffer that bufferization
+// made a view without that property (a slice with a step) is copied into a
+// fresh one first, or, for an output, written there and copied after.
+//
 //===----------------------------------------------------------------------===//
 #include "dialects/TccKernel/Transforms/BufferizableOpInterfaceImpl.h"
 
@@ -14,13 +19,61 @@
 #include "mlir/Dialect/Bufferization/IR/BufferizableOpInterface.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Bufferization/IR/DstBufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/DialectRegistry.h"
+#include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
 using namespace mlir::bufferization;
 using namespace tcc::kernel;
 
 namespace {
+
+/// How many trailing dims of `operand` the kernel needs packed (0: none).
+int64_t packedTrailingDims(Operation *op, OpOperand &operand) {
+  return llvm::TypeSwitch<Operation *, int64_t>(op)
+      .Case([&](tcc::kernel::AttentionOp a) { return operand.get() == a.getMask() ? 0 : 1; })
+      .Case([&](tcc::kernel::RowOp r) {
+        bool param = operand.get() == r.getWeight() || operand.get() == r.getBias();
+        return param ? cast<MemRefType>(operand.get().getType()).getRank()
+                     : static_cast<int64_t>(r.getNumDims());
+      })
+      .Default([](Operation *) { return 1; });
+}
+
+/// Whether the trailing `dims` dims of `type` are packed row-major.
+bool packed(MemRefType type, int64_t dims) {
+  if (dims == 0 || type.getLayout().isIdentity())
+    return true;
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(type.getStridesAndOffset(strides, offset)))
+    return false;
+  int64_t expected = 1;
+  for (int64_t d = type.getRank() - 1; d >= type.getRank() - dims; --d) {
+    if (strides[d] != expected)
+      return false;
+    if (d > type.getRank() - dims) {
+      if (ShapedType::isDynamic(type.getDimSize(d)))
+        return false;
+      expected *= type.getDimSize(d);
+    }
+  }
+  return true;
+}
+
+/// A fresh identity-layout buffer of `buffer`'s shape.
+Value freshBuffer(RewriterBase &rewriter, Location loc, Value buffer) {
+  auto type = cast<MemRefType>(buffer.getType());
+  SmallVector<Value> sizes;
+  for (int64_t d = 0; d < type.getRank(); ++d)
+    if (type.isDynamicDim(d))
+      sizes.push_back(memref::DimOp::create(rewriter, loc, buffer, d));
+  auto fresh = MemRefType::get(type.getShape(), type.getElementType(), MemRefLayoutAttrInterface(),
+                               type.getMemorySpace());
+  return memref::AllocOp::create(rewriter, loc, fresh, sizes, rewriter.getI64IntegerAttr(64));
+}
 
 template <typename OpTy>
 struct KernelOpInterface
@@ -32,23 +85,36 @@ struct KernelOpInterface
   LogicalResult bufferize(Operation *op, RewriterBase &rewriter, const BufferizationOptions &options,
                           BufferizationState &state) const {
     auto dps = cast<DestinationStyleOpInterface>(op);
+    Location loc = op->getLoc();
     SmallVector<Value> operands, outputs;
+    SmallVector<std::pair<Value, Value>> copyBack; // (written, destination)
     for (OpOperand &operand : op->getOpOperands()) {
       FailureOr<Value> buffer = getBuffer(rewriter, operand.get(), options, state);
       if (failed(buffer))
         return failure();
-      operands.push_back(*buffer);
+      Value used = *buffer;
+      if (!packed(cast<MemRefType>(used.getType()), packedTrailingDims(op, operand))) {
+        rewriter.setInsertionPoint(op);
+        used = freshBuffer(rewriter, loc, *buffer);
+        if (dps.isDpsInit(&operand))
+          copyBack.push_back({used, *buffer});
+        else
+          linalg::CopyOp::create(rewriter, loc, *buffer, used);
+      }
+      operands.push_back(used);
       if (dps.isDpsInit(&operand))
         outputs.push_back(*buffer);
     }
     // The same op on buffers: same operand structure, so the properties
     // (attributes and operand segment sizes) carry over unchanged.
     rewriter.setInsertionPoint(op);
-    OperationState bufferized(op->getLoc(), op->getName());
+    OperationState bufferized(loc, op->getName());
     bufferized.addOperands(operands);
     bufferized.propertiesAttr = op->getPropertiesAsAttribute();
     bufferized.addAttributes(llvm::to_vector(op->getDiscardableAttrs()));
     rewriter.create(bufferized);
+    for (auto [written, destination] : copyBack)
+      linalg::CopyOp::create(rewriter, loc, written, destination);
     replaceOpWithBufferizedValues(rewriter, op, outputs);
     return success();
   }

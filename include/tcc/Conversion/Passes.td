@@ -4,6 +4,45 @@
 
 include "mlir/Pass/PassBase.td"
 
+def FormKernelsPass : Pass<"tcc-form-kernels", "mlir::ModuleOp"> {
+  let summary = "Decide the kernels: matmuls, attention and row ops into tcc_kernel ops";
+  let description = [{
+    Kernel formation, on tcc_graph while every op's meaning is known:
+    - each `tcc_graph.attention` whose element type and head size the fused
+      kernel takes becomes `tcc_kernel.attention`, with the [0, 2, 1, 3]
+      transposes of its operands and result, a written-out repeat of
+      key/value heads and a broadcast of the mask folded in;
+    - each `tcc_graph.matmul` becomes `tcc_kernel.gemm`, with operand
+      transposes folded into its flags and its epilogue (a constant scale, a
+      bias over the last dim, ReLU or GELU-tanh, a residual add) followed
+      through single-use chains and reshapes that keep the last dim;
+    - softmax/log_softmax over the last dim, layer_norm, rms_norm and the
+      hand-written RMSNorm become `tcc_kernel.row`, with a residual add
+      producing their input folded in (written as a second result when it is
+      read again later).
+    A whole op that no kernel takes is decomposed as tcc-decompose-graph does.
+
+    Before:
+    ```mlir
+    %wt = tcc_graph.transpose %w {permutation = array<i64: 1, 0>} : (tensor<10x100xf32>) -> tensor<100x10xf32>
+    %mm = tcc_graph.matmul %x, %wt : (tensor<?x100xf32>, tensor<100x10xf32>) -> tensor<?x10xf32>
+    %y = tcc_graph.add %mm, %b : (tensor<?x10xf32>, tensor<10xf32>) -> tensor<?x10xf32>
+    %r = tcc_graph.relu %y : tensor<?x10xf32>
+    ```
+    After:
+    ```mlir
+    %d = tensor.dim %x, %c0 : tensor<?x100xf32>
+    %e = tensor.empty(%d) : tensor<?x10xf32>
+    %r = tcc_kernel.gemm ins(%x, %w : tensor<?x100xf32>, tensor<10x100xf32>) bias(%b : tensor<10xf32>)
+           outs(%e : tensor<?x10xf32>) transpose_b activation(relu) -> tensor<?x10xf32>
+    ```
+  }];
+  let dependentDialects = [
+    "::tcc::kernel::TccKernelDialect", "::tcc::graph::TccGraphDialect",
+    "::mlir::tensor::TensorDialect"
+  ];
+}
+
 def ConvertTccGraphToLinalgPass
     : Pass<"convert-tcc-graph-to-linalg", "mlir::ModuleOp"> {
   let summary = "Lower typed tcc_graph ops to linalg, tensor, arith and math";
@@ -19,6 +58,60 @@ def ConvertTccGraphToLinalgPass
   let dependentDialects = [
     "::mlir::linalg::LinalgDialect", "::mlir::tensor::TensorDialect",
     "::mlir::arith::ArithDialect", "::mlir::math::MathDialect"
+  ];
+}
+
+def ConvertTccKernelToLoopsPass
+    : Pass<"convert-tcc-kernel-to-loops", "mlir::ModuleOp"> {
+  let summary = "The CPU path's kernels: tcc_kernel ops on memrefs as scf loop nests";
+  let description = [{
+    Each bufferized `tcc_kernel` op becomes loops that compute in f32 and
+    round once to the output's type: `gemm` a parallel loop over the result
+    with a dot product over k and its epilogue; `attention` a parallel loop
+    over (batch, head, query) with an online softmax over the keys and a
+    stack buffer of Dv floats; `row` a parallel loop over rows with up to
+    three passes over each.
+
+    Before:
+    ```mlir
+    tcc_kernel.row softmax ins(%x : memref<4x8xf32>) outs(%y : memref<4x8xf32>)
+    ```
+    After: `scf.parallel (%r) = (%c0) to (%c4)` around an `scf.for` for the
+    maximum, one for the sum of exponentials and one writing `%y`.
+  }];
+  let dependentDialects = [
+    "::mlir::scf::SCFDialect", "::mlir::arith::ArithDialect", "::mlir::math::MathDialect",
+    "::mlir::memref::MemRefDialect", "::mlir::affine::AffineDialect"
+  ];
+}
+
+def ConvertTccKernelToCudaPass
+    : Pass<"convert-tcc-kernel-to-cuda", "mlir::ModuleOp"> {
+  let summary = "The CUDA path's kernels: tcc_kernel ops on memrefs as runtime calls";
+  let description = [{
+    In every planned entry, each bufferized `tcc_kernel` op becomes one call
+    on the entry's stream argument (added if missing): `gemm` → `tcc_gemm`
+    (cuBLASLt, include/tcc/Runtime/CublasLtGemm.h), `attention` →
+    `tcc_attention` and `row` → `tcc_row` (tcc's kernel library,
+    AttentionKernels.h and RowKernels.h). Each memref is passed as its
+    first-element pointer, sizes and strides; batch dims a call cannot take
+    become host loops around it.
+
+    Before:
+    ```mlir
+    tcc_kernel.gemm ins(%x, %w : memref<?x100xf32>, memref<10x100xf32>) outs(%y : memref<?x10xf32>) transpose_b
+    ```
+    After: `func.call @tcc_gemm(%dtype, %compute, %c1, %c1, %m, %c10, %c100, %xptr, ...)`.
+  }];
+  let options = [
+    Option<"tf32", "tf32", "bool", "false",
+           "f32 products (GEMMs, attention) on TF32 tensor cores (--precision tf32)">,
+    Option<"bf16", "bf16", "bool", "false",
+           "f32 GEMMs with bf16 inputs, attention on TF32 (--precision bf16)">,
+  ];
+  let dependentDialects = [
+    "::mlir::func::FuncDialect", "::mlir::LLVM::LLVMDialect", "::mlir::arith::ArithDialect",
+    "::mlir::memref::MemRefDialect", "::mlir::scf::SCFDialect"
   ];
 }
 

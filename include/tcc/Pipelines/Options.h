@@ -13,9 +13,9 @@
 namespace tcc {
 
 /// Where the pipeline stops, in order.
-enum class CompilePhase { Graph, Linalg, Bufferized, Planned, LLVM, Output };
+enum class CompilePhase { Graph, Kernel, Linalg, Bufferized, Planned, LLVM, Output };
 
-/// Parses "graph", "linalg", "bufferized", "planned", "llvm", "so"; false if unknown.
+/// Parses "graph", "kernel", "linalg", "bufferized", "planned", "llvm", "so"; false if unknown.
 bool parseCompilePhase(const std::string &name, CompilePhase &phase);
 
 enum class OutputKind { SharedObject, Object, MLIR, LLVMIR, PTX };

@@ -11,6 +11,8 @@ class OpPassManager;
 namespace tcc {
 /// Imported operators → typed tcc_graph ops, cleaned up.
 void buildGraphPassPipeline(mlir::OpPassManager &pm, const CompileOptions &options);
+/// Kernel formation: tcc_graph ops → tcc_kernel ops where a kernel takes them.
+void buildKernelPassPipeline(mlir::OpPassManager &pm, const CompileOptions &options);
 /// tcc_graph → linalg on tensors, with pointwise chains fused.
 void buildLinalgPassPipeline(mlir::OpPassManager &pm, const CompileOptions &options);
 /// Tensors → buffers with outputs as out-params.

@@ -1,10 +1,9 @@
 //===- CublasLtGemm.h - GEMMs of the CUDA path through cuBLASLt -----------===//
 //
-// tcc-gpu-library-gemm (lib/Transforms/GpuLibraryGemm.cpp) replaces each
-// matmul-shaped linalg.generic of the CUDA path with a call of
-// `tcc_gemm_f32`, implemented in lib/Runtime/CublasLtGemm.cpp on cuBLASLt,
-// which is opened with dlopen on the first GEMM (model.so still loads, and
-// runs its CPU path, without CUDA libraries).
+// The CUDA lowering of tcc_kernel.gemm (convert-tcc-kernel-to-cuda) calls
+// `tcc_gemm`, implemented in lib/Runtime/CublasLtGemm.cpp on cuBLASLt, which
+// is opened with dlopen on the first GEMM (model.so still loads, and runs its
+// CPU path, without CUDA libraries).
 //
 // The generated code cannot receive errors: a failure is recorded in the
 // same per-thread slot as kernel launch failures (MlirGpuRuntime.h), later
@@ -15,13 +14,15 @@
 #ifndef TCC_RUNTIME_CUBLASLTGEMM_H
 #define TCC_RUNTIME_CUBLASLTGEMM_H
 
+#include "tcc/Runtime/KernelTypes.h"
+
 #include <cstdint>
 
 namespace tcc {
 
-/// What `tcc_gemm_f32` applies to alpha·op(A)·op(B) + beta·C before storing
-/// it: bit 0 adds `bias[n]` (broadcast over rows and batches), bits 1-2 pick
-/// the activation. The values are the ABI between the pass and the runtime.
+/// What `tcc_gemm` applies to alpha·op(A)·op(B) before storing it: bit 0
+/// adds `bias[n]` (broadcast over rows and batches), bits 1-2 pick the
+/// activation. The values are the ABI between the lowering and the runtime.
 enum GemmEpilogue : int32_t {
   kGemmEpilogueNone = 0,
   kGemmEpilogueBias = 1,
@@ -33,10 +34,12 @@ enum GemmEpilogue : int32_t {
   kGemmEpilogueGeluBias = 5,
 };
 
-/// Arithmetic of the products: fp32 (CUBLAS_COMPUTE_32F), TF32 inputs with
-/// fp32 accumulation (CUBLAS_COMPUTE_32F_FAST_TF32, `--precision tf32`), or
-/// bf16 inputs with fp32 accumulation (CUBLAS_COMPUTE_32F_FAST_16BF,
-/// `--precision bf16`; the library rounds the fp32 operands itself).
+/// Arithmetic of the products of f32 tensors: fp32 (CUBLAS_COMPUTE_32F),
+/// TF32 inputs with fp32 accumulation (CUBLAS_COMPUTE_32F_FAST_TF32,
+/// `--precision tf32`), or bf16 inputs with fp32 accumulation
+/// (CUBLAS_COMPUTE_32F_FAST_16BF, `--precision bf16`; the library rounds the
+/// fp32 operands itself). f16/bf16 tensors always multiply on tensor cores
+/// with fp32 accumulation.
 enum GemmCompute : int32_t {
   kGemmComputeF32 = 0,
   kGemmComputeTf32 = 1,
@@ -47,25 +50,31 @@ enum GemmCompute : int32_t {
 
 extern "C" {
 
-/// For each of `batch` matrices, with PyTorch's row-major storage:
+/// For each batch index (i, j) in batch0 × batch1, with PyTorch's row-major
+/// storage and every tensor of element type `dtype` (KernelDType):
 ///
-///   C[i] = epilogue(op(A[i]) · op(B[i]) + (accumulate ? C[i] : 0))
+///   C[i, j] = epilogue(alpha · op(A[i, j]) · op(B[i, j])) + R[i, j]
 ///
-///   op(A[i]) is m×k: A + i·strideA holds it row-major (row stride lda), or,
-///                    with transA, its k×m transpose (row stride lda);
-///   op(B[i]) is k×n: B + i·strideB, row-major k×n, or with transB n×k
-///                    (linear's weight);
-///   C[i]     is m×n: C + i·strideC, row stride ldc.
+///   op(A[i,j]) is m×k: A + i·strideA0 + j·strideA1 holds it row-major (row
+///                      stride lda), or, with transA, its k×m transpose;
+///   op(B[i,j]) is k×n: B + i·strideB0 + j·strideB1, row-major k×n, or with
+///                      transB n×k (a linear layer's weight);
+///   C[i, j]    is m×n: C + i·strideC0 + j·strideC1, row stride ldc;
+///   R[i, j]    (the residual, when `residual` is non-null) likewise with
+///              ldr, strideR0, strideR1; an activation and a residual do not
+///              combine.
 ///
 /// Strides and leading dimensions are in elements; a batch stride of 0
-/// broadcasts one matrix (a weight shared by all batches). `bias` (n floats)
-/// is read when the epilogue has bit 0 set, else may be NULL. All pointers are
-/// device pointers; the work is enqueued on `stream` (a CUstream, NULL for the
-/// legacy default stream) and nothing is synchronized.
-void tcc_gemm_f32(int64_t batch, int64_t m, int64_t n, int64_t k, const float *a, int64_t lda,
-                  int64_t strideA, int32_t transA, const float *b, int64_t ldb, int64_t strideB,
-                  int32_t transB, float *c, int64_t ldc, int64_t strideC, int32_t accumulate,
-                  const float *bias, int32_t epilogue, int32_t compute, void *stream);
+/// broadcasts one matrix (a weight shared by all batches). `bias` (n
+/// elements) is read when the epilogue has bit 0 set, else may be NULL. All
+/// pointers are device pointers; the work is enqueued on `stream` (a
+/// CUstream, NULL for the legacy default stream) and nothing is synchronized.
+void tcc_gemm(int32_t dtype, int32_t compute, int64_t batch0, int64_t batch1, int64_t m,
+              int64_t n, int64_t k, const void *a, int64_t lda, int64_t strideA0,
+              int64_t strideA1, int32_t transA, const void *b, int64_t ldb, int64_t strideB0,
+              int64_t strideB1, int32_t transB, void *c, int64_t ldc, int64_t strideC0,
+              int64_t strideC1, const void *residual, int64_t ldr, int64_t strideR0,
+              int64_t strideR1, const void *bias, int32_t epilogue, float alpha, void *stream);
 
 } // extern "C"
 

@@ -28,6 +28,11 @@ using CUgraphExec = struct CUgraphExec_st *;
 
 /// CUdevice_attribute values used here.
 constexpr int kAttrMultiprocessorCount = 16;
+constexpr int kAttrComputeCapabilityMajor = 75;
+constexpr int kAttrComputeCapabilityMinor = 76;
+
+/// CUfunction_attribute values used here.
+constexpr int kFuncAttrMaxDynamicSharedSizeBytes = 8;
 
 /// CUstreamCaptureMode / CUstreamCaptureStatus values used here.
 constexpr int kCaptureModeThreadLocal = 1;
@@ -74,6 +79,9 @@ struct Driver {
   // Optional: without it, kernels are launched with the grid they ask for.
   CUresult (*cuOccupancyMaxActiveBlocksPerMultiprocessor)(int *, CUfunction, int blockSize,
                                                           size_t dynamicSmem);
+  /// Sets a CUfunction_attribute (the kernel library raises the dynamic
+  /// shared-memory limit of kernels that need more than 48 KiB).
+  CUresult (*cuFuncSetAttribute)(CUfunction, int attribute, int value);
 
   /// True when every stream-capture and graph entry point is present.
   bool hasGraphs() const {

@@ -83,6 +83,15 @@ struct Specialization {
   std::vector<std::pair<std::string, std::pair<int64_t, int64_t>>> symbols;
 };
 
+/// One kernel or library call of the compiled program, as kernel formation
+/// and fusion left it (for `tcc inspect`; the runtime does not use it).
+struct KernelInfo {
+  std::string kind;    ///< gemm, attention, row, conv, pointwise, reduction, copy, ...
+  std::string detail;  ///< e.g. "bias, gelu_tanh, bf16" or "layer_norm + residual"
+  std::vector<std::string> sources; ///< the source ops fused into it
+  std::vector<std::string> lines;   ///< their Python `file:line`s
+};
+
 /// The parsed manifest. Immutable after parse().
 class GuardManifest {
 public:
@@ -117,6 +126,8 @@ public:
   std::vector<EntryArg> entryArgs;
   std::vector<std::string> checks;
   std::vector<Specialization> specializations;
+  /// "kernels": what the program runs, in order (optional).
+  std::vector<KernelInfo> kernels;
   /// "cuda_graphs": whether CUDA runs replay captured graphs (default true;
   /// `tcc compile --no-cuda-graphs` writes false).
   bool cudaGraphs = true;

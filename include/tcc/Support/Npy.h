@@ -36,6 +36,10 @@ struct NpyArray {
   double elementAsDouble(int64_t i) const;
 };
 
+/// `array` (Float32) rounded to BFloat16, to nearest even (NaN stays NaN):
+/// NumPy has no bfloat16, so bf16 inputs and weights are given as float32.
+NpyArray roundToBFloat16(const NpyArray &array);
+
 /// Parses the bytes of a .npy file; `what` names it in error messages.
 NpyArray parseNpy(const uint8_t *bytes, size_t size, const std::string &what);
 

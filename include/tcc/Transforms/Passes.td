@@ -120,75 +120,6 @@ def OutlineKernelsPass : Pass<"tcc-outline-kernels", "mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::func::FuncDialect"];
 }
 
-def GpuLibraryGemmPass : Pass<"tcc-gpu-library-gemm", "mlir::ModuleOp"> {
-  let summary = "Replace matmul-shaped linalg.generic ops of the CUDA path with cuBLASLt calls";
-  let description = [{
-    Runs on the planned memref program of the CUDA path, before loops and
-    kernels are formed. In each planned function (one with a `tcc.arena`
-    argument), a `linalg.generic` that is a contraction
-
-      C[b..., m, n] += A[b..., m, k] * B[b..., k, n]
-
-    (loops: parallel batch..., m, n; reduction k; body `mulf` + `addf` of the
-    block arguments; A and B each possibly transposed, i.e. read as (k, m) /
-    (n, k), and possibly shared by all batches: no batch dims, or constant-0
-    ones; f32; each operand's innermost dim contiguous and, for more than one
-    batch dim, an identity layout) becomes a call of the runtime's
-    `tcc_gemm_f32` (include/tcc/Runtime/CublasLtGemm.h) with the operands'
-    device pointers, sizes, leading dimensions, batch strides, transpose
-    flags, an epilogue code and the caller's stream.
-
-    - A `linalg.fill` of 0.0 writing C just before (no memory-touching op in
-      between) is erased: cuBLASLt writes C with beta = 0. Without one C is
-      accumulated into (beta = 1), which covers an init copied from a
-      broadcast bias.
-    - The elementwise `linalg.generic` right after it, when it reads C and
-      `bias[n]` (identity and (..., n) maps) and starts with `C + bias`, gives
-      its bias to the GEMM (CUBLASLT_EPILOGUE_BIAS). If the rest is nothing,
-      `max(x, 0)` or GELU's tanh approximation, it is removed and the
-      activation fused too (RELU_BIAS / GELU_BIAS) — the GEMM then writes
-      the generic's output, if that cannot overlap A or B; otherwise (e.g.
-      erf GELU, which cuBLASLt does not compute) it stays as a kernel on C
-      without the bias operand.
-    - `tf32` selects CUBLAS_COMPUTE_32F_FAST_TF32 instead of
-      CUBLAS_COMPUTE_32F, `bf16` CUBLAS_COMPUTE_32F_FAST_16BF.
-
-    The function gets a trailing `!llvm.ptr {tcc.stream}` argument (which
-    tcc-gpu-finalize-launches also uses for the kernel launches) that every
-    call passes on.
-
-    Before:
-    ```mlir
-    linalg.fill ins(%zero : f32) outs(%c : memref<10x10xf32>)
-    linalg.generic {indexing_maps = [(d0, d1, d2) -> (d0, d2), (d0, d1, d2) -> (d1, d2),
-                                     (d0, d1, d2) -> (d0, d1)], ...}
-        ins(%x, %w : memref<10x100xf32>, memref<10x100xf32>) outs(%c : memref<10x10xf32>)
-    linalg.generic {...} ins(%c, %bias : memref<10x10xf32>, memref<10xf32>) outs(%c : ...) {
-      %s = arith.addf %in, %b : f32
-      %r = arith.maximumf %s, %zero : f32
-      linalg.yield %r : f32
-    }
-    ```
-    After (pointers and sizes from memref.extract_strided_metadata):
-    ```mlir
-    call @tcc_gemm_f32(%batch, %m, %n, %k, %pa, %lda, %sa, %false, %pb, %ldb, %sb, %true,
-                       %pc, %ldc, %sc, %noacc, %pbias, %relu_bias, %fp32, %stream) : (...) -> ()
-    ```
-  }];
-  let options = [
-    Option<"tf32", "tf32", "bool", /*default=*/"false",
-           "TF32 products with fp32 accumulation (--precision tf32)">,
-    Option<"bf16", "bf16", "bool", /*default=*/"false",
-           "bf16 products with fp32 accumulation (--precision bf16)">,
-  ];
-  let dependentDialects = [
-    "mlir::arith::ArithDialect",
-    "mlir::func::FuncDialect",
-    "mlir::LLVM::LLVMDialect",
-    "mlir::memref::MemRefDialect",
-  ];
-}
-
 def FuseElementwisePass : Pass<"tcc-fuse-elementwise"> {
   let summary = "Fuse elementwise linalg producers into consumers, keeping computed operands out of contractions";
   let description = [{
@@ -199,9 +130,8 @@ def FuseElementwisePass : Pass<"tcc-fuse-elementwise"> {
     an operand of a consumer with reduction loops when that operand's map
     leaves out some of the consumer's loops. There the producer's value would
     be recomputed for every iteration of the missing loops, e.g. an
-    activation fused into a matmul's A[m, k] runs n times per element; and
-    the contraction stops being a plain matmul that tcc-gpu-library-gemm can
-    hand to cuBLASLt. Transposes and broadcasts (pure data movement) still
+    activation fused into a matmul's A[m, k] runs n times per element.
+    Transposes and broadcasts (pure data movement) still
     fuse, so a linear layer's weight^T folds into the matmul's map.
 
     ```mlir
@@ -414,8 +344,8 @@ def GpuFinalizeLaunchesPass : Pass<"tcc-gpu-finalize-launches", "mlir::ModuleOp"
     Runs after `gpu-kernel-outlining`. Every kernel moves into one
     `gpu.module @tcc_kernels` (one PTX, one module load; clashing names are
     renamed), `forward` is renamed `forward_cuda` and gets a trailing
-    `!llvm.ptr {tcc.stream}` argument (unless tcc-gpu-library-gemm added it
-    already), and every `gpu.launch_func` becomes async on that stream, seen
+    `!llvm.ptr {tcc.stream}` argument (unless convert-tcc-kernel-to-cuda added
+    it already), and every `gpu.launch_func` becomes async on that stream, seen
     as a `!gpu.async.token`: no stream is created, nothing is synchronized.
 
     Refused with an error: no `forward` function; a `memref.load`,

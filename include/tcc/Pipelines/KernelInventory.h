@@ -1,0 +1,22 @@
+//===- KernelInventory.h - the kernels of a planned program, for the manifest ===//
+#ifndef TCC_PIPELINES_KERNELINVENTORY_H
+#define TCC_PIPELINES_KERNELINVENTORY_H
+
+#include <nlohmann/json.hpp>
+
+namespace mlir {
+class ModuleOp;
+} // namespace mlir
+
+namespace tcc {
+
+/// One JSON object per kernel or library call of the planned entry, in
+/// program order: "kind" (gemm, attention, row, conv, pointwise, reduction,
+/// copy, fill), "detail", the "sources" fused into it (source op names, from
+/// kernel formation's locations or the kernel's body) and their Python
+/// "lines". Written into the manifest's "kernels" for `tcc inspect`.
+nlohmann::json describeKernels(mlir::ModuleOp planned);
+
+} // namespace tcc
+
+#endif // TCC_PIPELINES_KERNELINVENTORY_H

@@ -1,0 +1,91 @@
+//===- AttentionKernels.h - fused attention on the GPU (tcc_attention) ----===//
+//
+// The CUDA lowering of `tcc_kernel.attention` calls tcc_attention, which runs
+// one flash-style kernel of tcc's kernel library (Kernels/Attention.cu): query
+// tiles per block, key/value tiles through shared memory, an online softmax,
+// no Lq x Lk matrix in device memory. f16/bf16 run on tensor cores (mma.sync,
+// fp32 accumulation); fp32 runs in fp32 (kAttentionMathF32) or with TF32
+// tensor-core products (kAttentionMathTf32, `--precision tf32`/`bf16`).
+//
+//===----------------------------------------------------------------------===//
+#ifndef TCC_RUNTIME_ATTENTIONKERNELS_H
+#define TCC_RUNTIME_ATTENTIONKERNELS_H
+
+#include "tcc/Runtime/KernelTypes.h"
+
+#include <cstdint>
+
+namespace tcc {
+
+/// How `mask` is read. The values are the ABI.
+enum AttentionMask : int32_t {
+  kAttentionMaskNone = 0,
+  /// One byte per element, nonzero = the query may attend to the key
+  /// (PyTorch's bool attn_mask).
+  kAttentionMaskBool = 1,
+  /// Added to the scaled scores; same element type as q.
+  kAttentionMaskAdditive = 2,
+};
+
+/// Arithmetic of the two products for f32 tensors (f16/bf16 always use
+/// tensor cores with fp32 accumulation).
+enum AttentionMath : int32_t {
+  kAttentionMathF32 = 0,
+  kAttentionMathTf32 = 1,
+};
+
+/// Whether tcc_attention takes these head sizes (query/key, value): the
+/// same, a multiple of 8, at most 128 (16, 32, 64, 80, 96 and 128 have
+/// kernels of their own; the others run in the next power of 2, at its
+/// cost: 40 as 64, 72 as 128). Formation leaves other attention composed
+/// of matmuls and a softmax. The launcher checks exactly this (a negative,
+/// i.e. dynamic, size is never taken).
+constexpr bool attentionKernelSupports(int64_t headDim, int64_t valueDim) {
+  return headDim == valueDim && headDim >= 8 && headDim <= 128 && headDim % 8 == 0;
+}
+
+} // namespace tcc
+
+extern "C" {
+
+/// out[b, h, i, :] = sum_j p[i, j] · v[b, h / (heads / kvHeads), j, :] with
+///
+///   s[i, j] = scale · q[b, h, i, :] · k[b, h / (heads / kvHeads), j, :]
+///             (+ mask[b, h, i, j] when additive)
+///   p[i, :] = softmax over the keys j that are visible to query i:
+///             j <= i when `causal`, mask[b, h, i, j] != 0 when the mask is
+///             bool, and s[i, j] > -inf;
+///
+/// computed in fp32 and rounded once to `dtype`. A query that sees no key
+/// gets 0 (as PyTorch's fused kernels). Sizes: `batch`, `heads` query heads,
+/// `kvHeads` key/value heads (dividing `heads`), `lq` queries, `lk` keys,
+/// head size `headDim` (q, k) and `valueDim` (v, out), which
+/// attentionKernelSupports must accept.
+///
+/// Every tensor is addressed as base + b·sB + h·sH + i·sL + d with strides in
+/// elements (the head dim contiguous); the mask as base + b·mB + h·mH + i·mQ +
+/// j·mK, where a stride of 0 broadcasts. Pointers need only element
+/// alignment (16-byte aligned pointers and strides get the faster,
+/// vectorized kernels). All pointers are device pointers; the kernel is
+/// enqueued on `stream` (a CUstream) and nothing is synchronized. Failures
+/// are recorded (recordKernelLaunchError), never thrown; a call made while
+/// an error is pending does nothing.
+///
+/// Edge cases: batch, heads or lq of 0 writes nothing; lk = 0 writes zeros
+/// (k, v and mask are not read and may be null). An additive -inf hides a
+/// key; finite values, finfo.min included, do not (a row of only finfo.min
+/// keys averages them, as PyTorch does). lq and lk must be below 2^30, and
+/// the GPU of compute capability 8.0 or newer.
+void tcc_attention(int32_t dtype, int32_t math, int64_t batch, int64_t heads, int64_t kvHeads,
+                   int64_t lq, int64_t lk, int64_t headDim, int64_t valueDim,
+                   const void *q, int64_t qStrideB, int64_t qStrideH, int64_t qStrideL,
+                   const void *k, int64_t kStrideB, int64_t kStrideH, int64_t kStrideL,
+                   const void *v, int64_t vStrideB, int64_t vStrideH, int64_t vStrideL,
+                   void *out, int64_t outStrideB, int64_t outStrideH, int64_t outStrideL,
+                   const void *mask, int32_t maskKind, int64_t maskStrideB,
+                   int64_t maskStrideH, int64_t maskStrideQ, int64_t maskStrideK,
+                   int32_t causal, float scale, void *stream);
+
+} // extern "C"
+
+#endif // TCC_RUNTIME_ATTENTIONKERNELS_H

@@ -1,0 +1,312 @@
+//===- FormGemm.cpp - matmuls and their epilogues into tcc_kernel.gemm ----===//
+//
+// Each tcc_graph.matmul becomes one tcc_kernel.gemm. Around it:
+//   - a transpose of an operand's last two dims is folded into its
+//     transpose flag (a linear layer's weight is never copied);
+//   - the epilogue is followed through single-use chains (and reshapes that
+//     keep the last dim, as `linear` on a [B, L, K] input produces): a scale
+//     by a constant (alpha, before anything else), a bias over the last dim,
+//     ReLU or GELU-tanh, and a residual add of a tensor of the result's shape
+//     (without an activation: the libraries add it before the activation,
+//     PyTorch after).
+// Exact GELU, SiLU and the like are not in the libraries' epilogues: they stay
+// tcc_graph ops and become a pointwise kernel of their own.
+//
+//===----------------------------------------------------------------------===//
+#include "FormKernels.h"
+
+#include "dialects/TccGraph/IR/TccGraphOps.h"
+#include "dialects/TccKernel/IR/TccKernelOps.h"
+
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "llvm/ADT/SetVector.h"
+#include "llvm/Support/Debug.h"
+
+#include <cmath>
+
+#define DEBUG_TYPE "tcc-form-kernels"
+
+using namespace mlir;
+using namespace tcc::formation;
+namespace graph = tcc::graph;
+namespace kernel = tcc::kernel;
+
+namespace {
+
+/// [0, 1, ..., r-3, r-1, r-2]
+SmallVector<int64_t> lastTwoSwapped(int64_t rank) {
+  SmallVector<int64_t> p = llvm::to_vector(llvm::seq<int64_t>(0, rank));
+  std::swap(p[rank - 1], p[rank - 2]);
+  return p;
+}
+
+/// `v` is a splat constant equal to `expected` up to the rounding of its
+/// element type (a bf16 model holds 0.044715 as 0.0446777).
+bool isConstant(Value v, double expected) {
+  std::optional<double> c = splatConstant(v);
+  if (!c)
+    return false;
+  auto type = cast<FloatType>(cast<RankedTensorType>(v.getType()).getElementType());
+  double ulp = std::ldexp(1.0, 1 - static_cast<int>(llvm::APFloat::semanticsPrecision(
+                                       type.getFloatSemantics())));
+  return std::abs(*c - expected) <= 2 * ulp * std::abs(expected);
+}
+
+//===----------------------------------------------------------------------===//
+// GELU, tanh approximation, as tcc_graph ops
+//===----------------------------------------------------------------------===//
+
+/// `v` is OpTy(p, q) or OpTy(q, p) with pred(p, q); matched ops are recorded.
+template <typename OpTy>
+bool commutative(Value v, llvm::SetVector<Operation *> &ops,
+                 llvm::function_ref<bool(Value, Value)> pred) {
+  auto op = v.getDefiningOp<OpTy>();
+  if (!op || !(pred(op.getLhs(), op.getRhs()) || pred(op.getRhs(), op.getLhs())))
+    return false;
+  ops.insert(op);
+  return true;
+}
+
+/// y = 0.5·x·(1 + tanh(√(2/π)·(x + 0.044715·x³))): what aten.gelu with
+/// approximate='tanh' legalizes to, and GPT-2's hand-written NewGELU.
+bool isGeluTanh(Value y, Value x, llvm::SetVector<Operation *> &ops) {
+  auto cube = [&](Value v) {
+    return commutative<graph::MulOp>(v, ops, [&](Value sq, Value x1) {
+      return x1 == x && commutative<graph::MulOp>(sq, ops, [&](Value p, Value q) {
+               return p == x && q == x;
+             });
+    });
+  };
+  auto inner = [&](Value v) {
+    return commutative<graph::AddOp>(v, ops, [&](Value x1, Value t) {
+      return x1 == x && commutative<graph::MulOp>(t, ops, [&](Value c3, Value k) {
+               return cube(c3) && isConstant(k, 0.044715);
+             });
+    });
+  };
+  auto onePlusTanh = [&](Value v) {
+    return commutative<graph::AddOp>(v, ops, [&](Value t, Value one) {
+      auto tanh = t.getDefiningOp<graph::TanhOp>();
+      if (!tanh || !isConstant(one, 1.0))
+        return false;
+      ops.insert(tanh);
+      return commutative<graph::MulOp>(tanh.getInput(), ops, [&](Value s, Value k) {
+        return inner(s) && isConstant(k, 0.7978845608028654);
+      });
+    });
+  };
+  auto halfX = [&](Value v) {
+    return commutative<graph::MulOp>(
+        v, ops, [&](Value x1, Value k) { return x1 == x && isConstant(k, 0.5); });
+  };
+  return commutative<graph::MulOp>(y, ops,
+                                   [&](Value h, Value t) { return halfX(h) && onePlusTanh(t); });
+}
+
+/// The GELU-tanh whose every op reads only `x` and itself: its result value
+/// and ops, or null.
+Value findGeluTanh(Value x, SmallVectorImpl<Operation *> &patternOps) {
+  // Candidates: values up to 8 single steps downstream of x.
+  SmallVector<Value> frontier = {x};
+  llvm::SetVector<Operation *> seen;
+  for (int depth = 0; depth < 8 && !frontier.empty(); ++depth) {
+    SmallVector<Value> next;
+    for (Value v : frontier)
+      for (Operation *user : v.getUsers())
+        if (user->getNumResults() == 1 && seen.insert(user))
+          next.push_back(user->getResult(0));
+    for (Value y : next) {
+      llvm::SetVector<Operation *> ops;
+      if (!isGeluTanh(y, x, ops))
+        continue;
+      // Every use of x and of each intermediate stays inside the pattern.
+      auto inside = [&](Operation *user) { return ops.contains(user); };
+      bool closed = llvm::all_of(x.getUsers(), inside);
+      for (Operation *op : ops)
+        if (op->getResult(0) != y)
+          closed &= llvm::all_of(op->getUsers(), inside);
+      if (!closed)
+        continue;
+      // Constants are shared and stay; the rest goes in program order.
+      for (Operation *op : ops)
+        patternOps.push_back(op);
+      llvm::sort(patternOps, [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
+      return y;
+    }
+    frontier = std::move(next);
+  }
+  return nullptr;
+}
+
+//===----------------------------------------------------------------------===//
+// Following the epilogue
+//===----------------------------------------------------------------------===//
+
+struct GemmEpilogue {
+  double alpha = 1.0;
+  Value bias;     ///< [N]
+  Value residual; ///< the matmul's shape
+  kernel::Activation activation = kernel::Activation::none;
+  /// The value the gemm (reshaped back) replaces, and the ops it absorbed.
+  Value replaced;
+  SmallVector<Operation *> absorbed;
+};
+
+/// At most one dynamic dim, so reshapes between the two shapes need no sizes.
+bool reshapable(RankedTensorType a, RankedTensorType b) {
+  return llvm::count_if(a.getShape(), ShapedType::isDynamic) <= 1 &&
+         llvm::count_if(b.getShape(), ShapedType::isDynamic) <= 1;
+}
+
+GemmEpilogue followEpilogue(graph::MatmulOp matmul) {
+  GemmEpilogue e;
+  RankedTensorType mmType = typeOf(matmul.getResult());
+  int64_t n = mmType.getShape().back();
+  Value cur = matmul.getResult();
+  e.replaced = cur;
+  SmallVector<Operation *> pending; // reshapes passed since the last absorbed op
+  auto absorb = [&](Operation *op) {
+    e.absorbed.append(pending.begin(), pending.end());
+    pending.clear();
+    e.absorbed.push_back(op);
+    cur = op->getResult(0);
+    e.replaced = cur;
+  };
+  while (true) {
+    bool free = !e.bias && e.activation == kernel::Activation::none && !e.residual;
+    if (e.activation == kernel::Activation::none && !e.residual) {
+      SmallVector<Operation *> geluOps;
+      if (Value y = findGeluTanh(cur, geluOps)) {
+        e.absorbed.append(pending.begin(), pending.end());
+        pending.clear();
+        e.absorbed.append(geluOps.begin(), geluOps.end());
+        e.activation = kernel::Activation::gelu_tanh;
+        cur = e.replaced = y;
+        continue;
+      }
+    }
+    if (!cur.hasOneUse())
+      break;
+    Operation *user = *cur.getUsers().begin();
+    if (auto reshape = dyn_cast<graph::ReshapeOp>(user)) {
+      auto to = typeOf(reshape.getResult());
+      if (to.getRank() < 1 || to.getShape().back() != n || ShapedType::isDynamic(n) ||
+          !reshapable(to, mmType))
+        break;
+      pending.push_back(reshape);
+      cur = reshape.getResult();
+      continue;
+    }
+    if (isa<graph::MulOp, graph::DivOp>(user) && free && !e.bias) {
+      Value other = user->getOperand(0) == cur ? user->getOperand(1) : user->getOperand(0);
+      std::optional<double> c = splatConstant(other);
+      bool isDiv = isa<graph::DivOp>(user);
+      if (!c || (isDiv && (user->getOperand(1) != other || *c == 0.0)) ||
+          typeOf(user->getResult(0)) != typeOf(cur))
+        break;
+      e.alpha = isDiv ? e.alpha / *c : e.alpha * *c;
+      absorb(user);
+      continue;
+    }
+    bool activationFree = e.activation == kernel::Activation::none && !e.residual;
+    if (auto relu = dyn_cast<graph::ReluOp>(user); relu && activationFree) {
+      e.activation = kernel::Activation::relu;
+      absorb(relu);
+      continue;
+    }
+    if (auto add = dyn_cast<graph::AddOp>(user)) {
+      Value other = add.getLhs() == cur ? add.getRhs() : add.getLhs();
+      if (add.getLhs() == add.getRhs() || typeOf(add.getResult()) != typeOf(cur))
+        break;
+      auto ot = typeOf(other);
+      bool leadingOnes = llvm::all_of(ot.getShape().drop_back(), [](int64_t d) { return d == 1; });
+      if (!e.bias && e.activation == kernel::Activation::none && !e.residual &&
+          ot.getRank() >= 1 && ot.getShape().back() == n && leadingOnes &&
+          ot.getRank() <= typeOf(cur).getRank()) {
+        e.bias = other;
+        absorb(add);
+        continue;
+      }
+      if (!e.residual && e.activation == kernel::Activation::none && ot == typeOf(cur) &&
+          reshapable(ot, mmType)) {
+        e.residual = other;
+        absorb(add);
+        continue;
+      }
+      break;
+    }
+    break;
+  }
+  return e;
+}
+
+//===----------------------------------------------------------------------===//
+// Forming
+//===----------------------------------------------------------------------===//
+
+void formGemm(graph::MatmulOp matmul) {
+  Value a = matmul.getLhs(), b = matmul.getRhs();
+  bool ta = false, tb = false;
+  if (Value t = transposeInput(a, lastTwoSwapped(typeOf(a).getRank()))) {
+    a = t;
+    ta = true;
+  }
+  if (Value t = transposeInput(b, lastTwoSwapped(typeOf(b).getRank()))) {
+    b = t;
+    tb = true;
+  }
+  GemmEpilogue e = followEpilogue(matmul);
+  Operation *last = e.absorbed.empty() ? matmul.getOperation() : e.absorbed.back();
+  OpBuilder builder(last);
+  SmallVector<Operation *> fused = {matmul.getOperation()};
+  fused.append(e.absorbed.begin(), e.absorbed.end());
+  Location loc = kernelLocation(fused);
+  RankedTensorType type = typeOf(matmul.getResult());
+  int64_t rank = type.getRank();
+  auto at = typeOf(a), bt = typeOf(b);
+  // Sizes of dynamic result dims come from the operands.
+  auto dynamicSize = [&](int64_t d) -> Value {
+    if (d == rank - 2)
+      return tensor::DimOp::create(builder, loc, a, ta ? at.getRank() - 1 : at.getRank() - 2);
+    if (d == rank - 1)
+      return tensor::DimOp::create(builder, loc, b, tb ? bt.getRank() - 2 : bt.getRank() - 1);
+    // A batch dim: from the operand that has it and is not broadcast there.
+    int64_t fromEnd = rank - d;
+    for (Value v : {a, b}) {
+      auto vt = typeOf(v);
+      if (vt.getRank() >= fromEnd && vt.getShape()[vt.getRank() - fromEnd] != 1)
+        return tensor::DimOp::create(builder, loc, v, vt.getRank() - fromEnd);
+    }
+    return tensor::DimOp::create(builder, loc, a, at.getRank() - fromEnd);
+  };
+  Value init = emptyTensor(builder, loc, type, dynamicSize);
+  Value bias = e.bias ? reshapeTo(builder, loc, e.bias, {type.getShape().back()}) : Value();
+  Value residual = e.residual ? reshapeTo(builder, loc, e.residual, type.getShape()) : Value();
+  auto gemm = kernel::GemmOp::create(
+      builder, loc, TypeRange{type}, a, b, bias, residual, init,
+      ta ? builder.getUnitAttr() : nullptr, tb ? builder.getUnitAttr() : nullptr,
+      kernel::ActivationAttr::get(builder.getContext(), e.activation),
+      builder.getF64FloatAttr(e.alpha));
+  Value result = reshapeTo(builder, loc, gemm.getResult(0), typeOf(e.replaced).getShape());
+  LLVM_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] gemm at " << loc << ": " << e.absorbed.size()
+                          << " epilogue ops\n");
+  e.replaced.replaceAllUsesWith(result);
+  SmallVector<Operation *> dead = {matmul.getOperation()};
+  dead.append(e.absorbed.begin(), e.absorbed.end());
+  eraseDead(dead);
+}
+
+} // namespace
+
+void tcc::formation::formGemmKernels(func::FuncOp func) {
+  SmallVector<graph::MatmulOp> matmuls;
+  func.walk([&](graph::MatmulOp op) { matmuls.push_back(op); });
+  for (graph::MatmulOp matmul : matmuls) {
+    Value lhs = matmul.getLhs(), rhs = matmul.getRhs();
+    formGemm(matmul);
+    // Transposes folded into the flags die with their last reader.
+    for (Value v : {lhs, rhs})
+      if (auto t = v.getDefiningOp<graph::TransposeOp>(); t && t->use_empty())
+        t->erase();
+  }
+}

@@ -1,0 +1,67 @@
+//===- FormKernels.h - kernel formation, by family ------------------------===//
+//
+// Private to tcc-form-kernels: one function per kernel family, each turning
+// the tcc_graph ops of one kind (with the neighbours it fuses) into
+// tcc_kernel ops, and the small helpers they share.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TCC_LIB_CONVERSION_TCCGRAPHTOKERNEL_FORMKERNELS_H
+#define TCC_LIB_CONVERSION_TCCGRAPHTOKERNEL_FORMKERNELS_H
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinTypes.h"
+
+#include <optional>
+
+namespace tcc::formation {
+
+/// scaled_dot_product_attention (tcc_graph.attention) → tcc_kernel.attention,
+/// with the transposes and the repeat of key/value heads around it folded in;
+/// attention the kernel cannot take is decomposed on the spot.
+void formAttentionKernels(mlir::func::FuncOp func);
+
+/// Every tcc_graph.matmul → tcc_kernel.gemm, with operand transposes and its
+/// epilogue (scale, bias, ReLU/GELU-tanh, residual add) folded in.
+void formGemmKernels(mlir::func::FuncOp func);
+
+/// softmax/log_softmax over the last dim, layer_norm, rms_norm (also as the
+/// usual hand-written RMSNorm) → tcc_kernel.row, with a residual add before
+/// it folded in; the rest is decomposed.
+void formRowKernels(mlir::func::FuncOp func);
+
+/// The ranked tensor type of a tcc_graph value.
+inline mlir::RankedTensorType typeOf(mlir::Value v) {
+  return llvm::cast<mlir::RankedTensorType>(v.getType());
+}
+
+/// Element types the kernels compute on (f32, f16, bf16).
+inline bool kernelElementType(mlir::Type t) { return t.isF32() || t.isF16() || t.isBF16(); }
+
+/// The value of a splat float tcc_graph.constant (rank 0 or all ones).
+std::optional<double> splatConstant(mlir::Value v);
+
+/// `tensor.empty` of `type`; dynamic dim i gets `dynamicSize(i)`.
+mlir::Value emptyTensor(mlir::OpBuilder &b, mlir::Location loc, mlir::RankedTensorType type,
+                        llvm::function_ref<mlir::Value(int64_t)> dynamicSize);
+
+/// `v` reshaped to `shape` (itself if it already has it); at most one
+/// dynamic dim, inferred from the element count.
+mlir::Value reshapeTo(mlir::OpBuilder &b, mlir::Location loc, mlir::Value v,
+                      llvm::ArrayRef<int64_t> shape);
+
+/// The input of `v` when `v` is a tcc_graph.transpose with exactly this
+/// permutation, else null.
+mlir::Value transposeInput(mlir::Value v, llvm::ArrayRef<int64_t> permutation);
+
+/// The location of a kernel made of `ops`: their locations fused, with the
+/// ops' names (without the dialect) as metadata, which `tcc inspect` lists as
+/// the kernel's source ops.
+mlir::Location kernelLocation(llvm::ArrayRef<mlir::Operation *> ops);
+
+/// Erases `ops` (in reverse order) that have no uses left.
+void eraseDead(llvm::ArrayRef<mlir::Operation *> ops);
+
+} // namespace tcc::formation
+
+#endif // TCC_LIB_CONVERSION_TCCGRAPHTOKERNEL_FORMKERNELS_H

@@ -1,0 +1,57 @@
+//===- RuntimeCalls.h - tcc_kernel ops as calls of the CUDA runtime -------===//
+//
+// Private to convert-tcc-kernel-to-cuda: one function per kernel family that
+// replaces a bufferized tcc_kernel op with a call of its runtime entry point
+// (tcc_gemm, tcc_attention, tcc_row: include/tcc/Runtime/*.h define their
+// ABI), and the helpers they share.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TCC_LIB_CONVERSION_TCCKERNELTOCUDA_RUNTIMECALLS_H
+#define TCC_LIB_CONVERSION_TCCKERNELTOCUDA_RUNTIMECALLS_H
+
+#include "dialects/TccKernel/IR/TccKernelOps.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Builders.h"
+
+namespace tcc::cudacalls {
+
+/// What the calls are emitted with.
+struct CallContext {
+  mlir::ModuleOp module; ///< where the runtime functions are declared
+  mlir::Value stream;    ///< the entry's CUstream argument
+  bool tf32 = false;     ///< --precision tf32: f32 products on TF32 tensor cores
+  bool bf16 = false;     ///< --precision bf16: f32 GEMMs with bf16 inputs
+};
+
+void lowerGemm(mlir::OpBuilder &b, kernel::GemmOp op, const CallContext &ctx);
+void lowerAttention(mlir::OpBuilder &b, kernel::AttentionOp op, const CallContext &ctx);
+void lowerRow(mlir::OpBuilder &b, kernel::RowOp op, const CallContext &ctx);
+
+/// Builds the arguments of one runtime call, in ABI order.
+struct CallBuilder {
+  mlir::OpBuilder &b;
+  mlir::Location loc;
+  llvm::SmallVector<mlir::Value> args;
+
+  mlir::Value i64(mlir::Value index);
+  mlir::Value i64(int64_t v);
+  mlir::Value i32(int64_t v);
+  mlir::Value f32(double v);
+  mlir::Value null();
+  /// Appends each value in order.
+  CallBuilder &add(std::initializer_list<mlir::Value> values);
+  /// `pointer` advanced by `elements` (an index) of `elementBytes` each.
+  mlir::Value advance(mlir::Value pointer, mlir::Value elements, int64_t elementBytes);
+  /// Declares `name` (private, arguments of the collected types) once in
+  /// `module` and calls it with the collected arguments.
+  void call(mlir::ModuleOp module, llvm::StringRef name);
+};
+
+/// The KernelDType code of an element type (f32, f16, bf16).
+int32_t dtypeCode(mlir::Type type);
+
+} // namespace tcc::cudacalls
+
+#endif // TCC_LIB_CONVERSION_TCCKERNELTOCUDA_RUNTIMECALLS_H

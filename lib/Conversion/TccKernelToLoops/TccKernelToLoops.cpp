@@ -1,0 +1,76 @@
+//===- TccKernelToLoops.cpp - the convert-tcc-kernel-to-loops pass --------===//
+//
+// The CPU path's lowering of the kernel layer: every tcc_kernel op on
+// memrefs becomes an scf loop nest (GemmLoops.cpp, AttentionLoops.cpp,
+// RowLoops.cpp) that computes in f32 and rounds once, as the CUDA path's
+// library calls do.
+//
+//===----------------------------------------------------------------------===//
+#include "KernelLoops.h"
+
+#include "tcc/Conversion/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+#define DEBUG_TYPE "convert-tcc-kernel-to-loops"
+
+namespace tcc {
+#define GEN_PASS_DEF_CONVERTTCCKERNELTOLOOPSPASS
+#include "tcc/Conversion/Passes.h.inc"
+} // namespace tcc
+
+using namespace mlir;
+using namespace tcc::loops;
+
+Value Emitter::index(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
+
+Value Emitter::f32(double v) {
+  return arith::ConstantOp::create(b, loc, b.getF32FloatAttr(static_cast<float>(v)));
+}
+
+Value Emitter::dim(Value memref, int64_t d) { return memref::DimOp::create(b, loc, memref, d); }
+
+Value Emitter::widen(Value v) {
+  return v.getType().isF32() ? v : arith::ExtFOp::create(b, loc, b.getF32Type(), v).getResult();
+}
+
+Value Emitter::narrow(Value v, Type type) {
+  return type.isF32() ? v : arith::TruncFOp::create(b, loc, type, v).getResult();
+}
+
+Value Emitter::roundTrip(Value v, Type type) { return widen(narrow(v, type)); }
+
+Value Emitter::load(Value memref, ValueRange indices) {
+  return memref::LoadOp::create(b, loc, memref, indices);
+}
+
+void Emitter::store(Value value, Value memref, ValueRange indices) {
+  memref::StoreOp::create(b, loc, value, memref, indices);
+}
+
+namespace {
+struct ConvertTccKernelToLoopsPass
+    : tcc::impl::ConvertTccKernelToLoopsPassBase<ConvertTccKernelToLoopsPass> {
+  void runOnOperation() override {
+    SmallVector<Operation *> ops;
+    getOperation()->walk([&](Operation *op) {
+      if (isa<tcc::kernel::GemmOp, tcc::kernel::AttentionOp, tcc::kernel::RowOp>(op))
+        ops.push_back(op);
+    });
+    for (Operation *op : ops) {
+      if (op->getNumResults()) {
+        op->emitOpError("must be bufferized before it is lowered to loops");
+        return signalPassFailure();
+      }
+      OpBuilder b(op);
+      llvm::TypeSwitch<Operation *>(op)
+          .Case([&](tcc::kernel::GemmOp o) { lowerGemm(b, o); })
+          .Case([&](tcc::kernel::AttentionOp o) { lowerAttention(b, o); })
+          .Case([&](tcc::kernel::RowOp o) { lowerRow(b, o); });
+      op->erase();
+    }
+  }
+};
+} // namespace

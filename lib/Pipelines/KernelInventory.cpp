@@ -1,0 +1,133 @@
+//===- KernelInventory.cpp - the kernels of a planned program -------------===//
+//
+// Runs on the planned module, before the target lowerings: every tcc_kernel
+// op is one library or tcc kernel call on the GPU, every remaining linalg op
+// one generated kernel (a convolution: a cuDNN call).
+//
+//===----------------------------------------------------------------------===//
+#include "tcc/Pipelines/KernelInventory.h"
+
+#include "dialects/TccKernel/IR/TccKernelOps.h"
+#include "tcc/Transforms/PlannedEntry.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+namespace kernel = tcc::kernel;
+
+namespace {
+
+/// Strings in first-seen order, each once.
+struct OrderedSet {
+  std::vector<std::string> items;
+  void insert(std::string s) {
+    if (!llvm::is_contained(items, s))
+      items.push_back(std::move(s));
+  }
+  bool empty() const { return items.empty(); }
+};
+
+/// Source op names (formation's FusedLoc metadata) and `file:line`s.
+void collectSources(Location loc, OrderedSet &names, OrderedSet &lines) {
+  if (auto fused = dyn_cast<FusedLoc>(loc)) {
+    if (auto meta = dyn_cast_or_null<ArrayAttr>(fused.getMetadata()))
+      for (Attribute a : meta)
+        if (auto s = dyn_cast<StringAttr>(a))
+          names.insert(s.str());
+    for (Location inner : fused.getLocations())
+      collectSources(inner, names, lines);
+  } else if (auto file = dyn_cast<FileLineColLoc>(loc)) {
+    if (file.getLine())
+      lines.insert(file.getFilename().str() + ":" + std::to_string(file.getLine()));
+  } else if (auto name = dyn_cast<NameLoc>(loc)) {
+    collectSources(name.getChildLoc(), names, lines);
+  }
+}
+
+std::string typeName(Value v) {
+  Type t = cast<ShapedType>(v.getType()).getElementType();
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  t.print(os);
+  return s;
+}
+
+std::string join(ArrayRef<std::string> parts) {
+  std::string s;
+  for (const std::string &p : parts)
+    s += (s.empty() ? "" : ", ") + p;
+  return s;
+}
+
+/// (kind, detail) of one op of the entry, or nullopt for ops that are no kernel.
+std::optional<std::pair<std::string, std::string>> classify(Operation *op) {
+  return llvm::TypeSwitch<Operation *, std::optional<std::pair<std::string, std::string>>>(op)
+      .Case([](kernel::GemmOp g) -> std::optional<std::pair<std::string, std::string>> {
+        SmallVector<std::string> parts = {typeName(g.getInit())};
+        if (g.getNumBatchDims())
+          parts.push_back("batched");
+        if (g.getBias())
+          parts.push_back("bias");
+        if (g.getActivation() != kernel::Activation::none)
+          parts.push_back(kernel::stringifyActivation(g.getActivation()).str());
+        if (g.getResidual())
+          parts.push_back("residual");
+        return std::make_pair(std::string("gemm"), join(parts));
+      })
+      .Case([](kernel::AttentionOp a) -> std::optional<std::pair<std::string, std::string>> {
+        SmallVector<std::string> parts = {typeName(a.getInit())};
+        if (a.getCausal())
+          parts.push_back("causal");
+        if (Value m = a.getMask())
+          parts.push_back(typeName(m) == "i1" ? "bool mask" : "additive mask");
+        return std::make_pair(std::string("attention"), join(parts));
+      })
+      .Case([](kernel::RowOp r) -> std::optional<std::pair<std::string, std::string>> {
+        SmallVector<std::string> parts = {kernel::stringifyRowKind(r.getKind()).str(),
+                                          typeName(r.getInput())};
+        if (r.getResidual())
+          parts.push_back(r.getSumInit() ? "residual (sum written)" : "residual");
+        return std::make_pair(std::string("row"), join(parts));
+      })
+      .Case([](linalg::CopyOp) { return std::make_pair(std::string("copy"), std::string()); })
+      .Case([](memref::CopyOp) { return std::make_pair(std::string("copy"), std::string()); })
+      .Case([](linalg::FillOp) { return std::make_pair(std::string("fill"), std::string()); })
+      .Case([](linalg::LinalgOp l) -> std::optional<std::pair<std::string, std::string>> {
+        if (isa<linalg::ConvolutionOpInterface>(l.getOperation()))
+          return std::make_pair(std::string("conv"), std::string());
+        bool pointwise = l.getNumLoops() == l.getNumParallelLoops();
+        return std::make_pair(std::string(pointwise ? "pointwise" : "reduction"),
+                              std::to_string(l.getNumLoops()) + (l.getNumLoops() == 1 ? " loop" : " loops"));
+      })
+      .Default([](Operation *) { return std::nullopt; });
+}
+
+} // namespace
+
+nlohmann::json tcc::describeKernels(ModuleOp planned) {
+  nlohmann::json kernels = nlohmann::json::array();
+  for (auto f : planned.getOps<func::FuncOp>()) {
+    if (!isPlannedEntry(f))
+      continue;
+    for (Operation &op : f.getBody().front()) {
+      auto kind = classify(&op);
+      if (!kind)
+        continue;
+      OrderedSet names, lines;
+      collectSources(op.getLoc(), names, lines);
+      // Generated kernels name the arithmetic of their body.
+      if (names.empty() && op.getNumRegions() == 1 && !op.getRegion(0).empty())
+        for (Operation &inner : op.getRegion(0).front().without_terminator())
+          names.insert(inner.getName().getStringRef().str());
+      kernels.push_back({{"kind", kind->first},
+                         {"detail", kind->second},
+                         {"sources", names.items},
+                         {"lines", lines.items}});
+    }
+  }
+  return kernels;
+}

@@ -1,0 +1,50 @@
+//===- AttentionParams.h - the argument of tcc's attention kernels --------===//
+//
+// The one struct that tcc_attention (AttentionKernels.cpp, compiled by the
+// host compiler) fills and the kernels of Attention.cu (compiled by nvcc)
+// receive by value as their only parameter. Both include this header, so
+// there is a single definition; it is plain C++17 (no CUDA types) for that
+// reason.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TCC_LIB_RUNTIME_KERNELS_ATTENTIONPARAMS_H
+#define TCC_LIB_RUNTIME_KERNELS_ATTENTIONPARAMS_H
+
+#include <cstddef>
+#include <cstdint>
+
+namespace tcc_attn {
+
+/// Tensor pointers are those of the (b, h) = (0, 0) slice; strides are in
+/// elements. The launcher zeroes the mask fields when no mask is read.
+struct AttentionParams {
+  const void *q, *k, *v;
+  void *out;
+  const void *mask; ///< bytes (bool) or the element type (additive); null if none
+  int64_t qStrideB, qStrideH, qStrideL;
+  int64_t kStrideB, kStrideH, kStrideL;
+  int64_t vStrideB, vStrideH, vStrideL;
+  int64_t oStrideB, oStrideH, oStrideL;
+  int64_t maskStrideB, maskStrideH, maskStrideQ, maskStrideK;
+  int32_t batch, heads, lq, lk;
+  int32_t headsPerKv; ///< query heads per key/value head (GQA)
+  int32_t qTiles;     ///< ceil(lq / 64): query tiles per (batch, head)
+  int32_t maskKind;   ///< AttentionMask
+  int32_t causal;
+  float scaleLog2; ///< scale * log2(e)
+  /// Head dim of q, k, v and out: a multiple of 8, at most the kernel's
+  /// compiled D; the columns from here to D are zeros in shared memory.
+  int32_t headDim;
+};
+
+// The layout is the ABI between two compilers (g++ or clang on the host,
+// nvcc's device side); checking it in every translation unit that includes
+// this header catches a compiler or target that packs it differently.
+static_assert(sizeof(AttentionParams) == 208, "tcc_attn::AttentionParams layout");
+static_assert(offsetof(AttentionParams, batch) == 168, "tcc_attn::AttentionParams layout");
+static_assert(offsetof(AttentionParams, scaleLog2) == 200, "tcc_attn::AttentionParams layout");
+static_assert(offsetof(AttentionParams, headDim) == 204, "tcc_attn::AttentionParams layout");
+
+} // namespace tcc_attn
+
+#endif // TCC_LIB_RUNTIME_KERNELS_ATTENTIONPARAMS_H

@@ -1,0 +1,387 @@
+"""tcc_attention (lib/Runtime/AttentionKernels.cpp, Kernels/Attention.cu) vs float64.
+
+Every case draws fresh random inputs, fills the output with NaN, calls
+tcc_attention through ctypes, checks that no error was recorded, and compares
+with a float64 reference computed from the definition in AttentionKernels.h
+(softmax over the visible keys, 0 for a query that sees none):
+max|out - ref| / max|ref| within 2e-5 (f32), 5e-3 (TF32, f16), 2e-2 (bf16).
+Strided outputs are checked for writes outside the view. Head dims: the
+compiled ones (16, 32, 64, 80, 96, 128) and some that run in a larger
+kernel with zero columns (8, 40, 72, 120), whose row padding must be neither
+read nor written. Then (unless quick)
+tcc and torch.nn.functional.scaled_dot_product_attention are timed on the
+same inputs; times are per call, from CUDA graphs of 20 calls (device time,
+no Python overhead), falling back to common.time_cuda per call.
+"""
+import ctypes
+import math
+
+import torch
+import torch.nn.functional as F
+
+import common
+
+# AttentionKernels.h
+MASK_NONE, MASK_BOOL, MASK_ADD = 0, 1, 2
+MATH_F32, MATH_TF32 = 0, 1
+
+_I32, _I64, _PTR = ctypes.c_int32, ctypes.c_int64, ctypes.c_void_p
+_ARGTYPES = (
+    [_I32, _I32]                       # dtype, math
+    + [_I64] * 7                       # batch, heads, kvHeads, lq, lk, headDim, valueDim
+    + [_PTR, _I64, _I64, _I64] * 4     # q, k, v, out: pointer, strides B, H, L
+    + [_PTR, _I32, _I64, _I64, _I64, _I64]  # mask, maskKind, strides B, H, Q, K
+    + [_I32, ctypes.c_float, _PTR]     # causal, scale, stream
+)
+
+# Where the tensors live (the kernels need CUDA; "cpu" only serves dry runs
+# of this script against a host emulation of the kernels).
+DEVICE = "cuda"
+
+TOL = {("f32", MATH_F32): 2e-5, ("f32", MATH_TF32): 5e-3, ("f16", 0): 5e-3, ("bf16", 0): 2e-2}
+DTYPES = {"f32": torch.float32, "f16": torch.float16, "bf16": torch.bfloat16}
+
+
+def _fn():
+    f = common.lib().tcc_attention
+    if f.argtypes is None:
+        f.argtypes = _ARGTYPES
+        f.restype = None
+    return f
+
+
+def call(q, k, v, out, mask=None, mask_kind=MASK_NONE, causal=False, scale=None, math_mode=MATH_F32,
+         head_dim=None, value_dim=None, kv_heads=None):
+    """tcc_attention on [B, H, L, D] views (any strides, D contiguous); `mask`
+    is a view expanded to [B, H, Lq, Lk] (stride 0 where it broadcasts)."""
+    B, H, Lq, D = q.shape
+    Lk = k.shape[2]
+    for t in (q, k, v, out):
+        assert t.stride(3) == 1 or t.shape[3] <= 1
+    ms = mask.stride() if mask is not None else (0, 0, 0, 0)
+    if scale is None:
+        scale = 1.0 / math.sqrt(D)
+    _fn()(common.DTYPE_CODE[q.dtype], math_mode, B, H, kv_heads or k.shape[1], Lq, Lk,
+          head_dim or D, value_dim or v.shape[3],
+          common.ptr(q), q.stride(0), q.stride(1), q.stride(2),
+          common.ptr(k), k.stride(0), k.stride(1), k.stride(2),
+          common.ptr(v), v.stride(0), v.stride(1), v.stride(2),
+          common.ptr(out), out.stride(0), out.stride(1), out.stride(2),
+          common.ptr(mask), mask_kind, ms[0], ms[1], ms[2], ms[3],
+          int(causal), scale, common.stream())
+
+
+def reference(q, k, v, mask=None, mask_kind=MASK_NONE, causal=False, scale=None):
+    """The definition of AttentionKernels.h in float64 (scores + additive mask
+    added in fp32, as PyTorch does, so that finfo.min padding saturates)."""
+    B, H, Lq, D = q.shape
+    Lk = k.shape[2]
+    group = H // k.shape[1]
+    if scale is None:
+        scale = 1.0 / math.sqrt(D)
+    if Lk == 0:
+        return torch.zeros(B, H, Lq, v.shape[3], dtype=torch.float64, device=q.device)
+    kd = k.double().repeat_interleave(group, dim=1)
+    vd = v.double().repeat_interleave(group, dim=1)
+    s = (q.double() @ kd.transpose(-1, -2)) * scale
+    visible = torch.ones(B, H, Lq, Lk, dtype=torch.bool, device=q.device)
+    if causal:
+        visible &= torch.ones(Lq, Lk, dtype=torch.bool, device=q.device).tril()
+    if mask_kind == MASK_BOOL:
+        visible &= mask.bool()
+    elif mask_kind == MASK_ADD:
+        s = (s.float() + mask.float()).double()
+        visible &= s > -math.inf
+    s = s.masked_fill(~visible, -math.inf)
+    m = s.amax(dim=-1, keepdim=True)
+    m = torch.where(torch.isfinite(m), m, torch.zeros_like(m))
+    p = torch.exp(s - m)
+    l = p.sum(dim=-1, keepdim=True)
+    out = (p @ vd) / torch.where(l > 0, l, torch.ones_like(l))
+    return torch.where(l > 0, out, torch.zeros_like(out))
+
+
+def _tensor(B, H, L, D, dtype, layout, gen, scale=1.0):
+    """A [B, H, L, D] tensor of random values: "contig", "blhd" (a transposed
+    view of [B, L, H, D]), "offset" (contiguous, one element past an aligned
+    base), "padded" (rows of D + 8, a view of the first D; the other 8 are
+    NaN, so that a kernel reading past the head dim shows)."""
+    dev = DEVICE
+    if layout == "blhd":
+        base = torch.randn(B, L, H, D, generator=gen, device=dev) * scale
+        return base.to(dtype).transpose(1, 2)
+    if layout == "offset":
+        n = B * H * L * D
+        flat = torch.empty(n + 1, dtype=dtype, device=dev)
+        flat[1:] = (torch.randn(n, generator=gen, device=dev) * scale).to(dtype)
+        return flat[1:].view(B, H, L, D)
+    if layout == "padded":
+        base = torch.randn(B, H, L, D + 8, generator=gen, device=dev) * scale
+        base[..., D:] = math.nan
+        return base.to(dtype)[..., :D]
+    return (torch.randn(B, H, L, D, generator=gen, device=dev) * scale).to(dtype)
+
+
+def _output(B, H, L, D, dtype, layout):
+    """A NaN-filled output view and its whole buffer (to find stray writes)."""
+    if layout == "blhd":
+        buf = torch.full((B, L, H, D), math.nan, dtype=dtype, device=DEVICE)
+        return buf.transpose(1, 2), buf
+    if layout == "padded":
+        buf = torch.full((B, H, L, D + 8), math.nan, dtype=dtype, device=DEVICE)
+        return buf[..., :D], buf
+    if layout == "offset":
+        buf = torch.full((B * H * L * D + 1,), math.nan, dtype=dtype, device=DEVICE)
+        return buf[1:].view(B, H, L, D), buf
+    buf = torch.full((B, H, L, D), math.nan, dtype=dtype, device=DEVICE)
+    return buf, buf
+
+
+def _mask(kind, shape, B, H, Lq, Lk, dtype, gen, empty_rows, min_rows):
+    """A mask expanded to [B, H, Lq, Lk]. shape "full" [B, H, Lq, Lk], "qk"
+    [Lq, Lk] broadcast over batch and heads, "keys" [B, 1, 1, Lk] (padding)."""
+    dims = {"full": (B, H, Lq, Lk), "qk": (1, 1, Lq, Lk), "keys": (B, 1, 1, Lk)}[shape]
+    r = torch.rand(dims, generator=gen, device=DEVICE)
+    if kind == MASK_BOOL:
+        m = r < 0.7
+    else:
+        m = torch.randn(dims, generator=gen, device=DEVICE)
+        m = m.masked_fill(r < 0.2, -math.inf).to(dtype)
+    if dims[2] > 1:
+        for row in empty_rows:  # queries that see no key
+            m[:, :, row % Lq, :] = False if kind == MASK_BOOL else -math.inf
+        for row in min_rows:  # HF-style padding: finfo.min, finite
+            m[:, :, row % Lq, :] = torch.finfo(dtype).min
+    return m.expand(B, H, Lq, Lk)
+
+
+class Case:
+    def __init__(self, name, dtype="bf16", math_mode=MATH_F32, B=2, H=4, KVH=None, Lq=128, Lk=None,
+                 D=64, causal=False, mask=None, mask_shape="full", empty_rows=(), min_rows=(),
+                 layouts=("contig",) * 3, out_layout="contig", scale=None, magnitude=1.0):
+        self.__dict__.update(locals())
+        del self.__dict__["self"]
+        self.KVH = KVH or H
+        self.Lk = Lq if Lk is None else Lk
+
+
+def _run_case(report, c, gen):
+    dtype = DTYPES[c.dtype]
+    q = _tensor(c.B, c.H, c.Lq, c.D, dtype, c.layouts[0], gen, c.magnitude)
+    k = _tensor(c.B, c.KVH, c.Lk, c.D, dtype, c.layouts[1], gen, c.magnitude)
+    v = _tensor(c.B, c.KVH, c.Lk, c.D, dtype, c.layouts[2], gen)
+    out, buf = _output(c.B, c.H, c.Lq, c.D, dtype, c.out_layout)
+    mask = None
+    kind = MASK_NONE
+    if c.mask:
+        kind = MASK_BOOL if c.mask == "bool" else MASK_ADD
+        mask = _mask(kind, c.mask_shape, c.B, c.H, c.Lq, c.Lk, dtype, gen, c.empty_rows, c.min_rows)
+    common.take_error()
+    call(q, k, v, out, mask, kind, c.causal, c.scale, c.math_mode)
+    err = common.take_error()
+    torch.cuda.synchronize()
+    label = f"{c.dtype}{'/tf32' if c.math_mode == MATH_TF32 else ''} d{c.D} {c.name}"
+    if err is not None:
+        report.fail(label, f"error recorded: {err}")
+        return
+    ref = reference(q, k, v, mask, kind, c.causal, c.scale)
+    # Everything of the buffer outside the view must still be NaN (buf is a
+    # base tensor, so the view's storage offset is relative to it).
+    untouched = buf.clone()
+    torch.as_strided(untouched, out.shape, out.stride(), out.storage_offset()).fill_(math.nan)
+    stray = not torch.isnan(untouched).all().item() if untouched.numel() else False
+    e = common.rel_err(out, ref) if out.numel() else 0.0
+    tol = TOL[(c.dtype, c.math_mode if c.dtype == "f32" else 0)]
+    if stray:
+        report.fail(label, "wrote outside the output view")
+    else:
+        report.check(label, e, tol)
+
+
+def _cases(quick):
+    cases = []
+    kinds = [("f32", MATH_F32), ("f32", MATH_TF32), ("f16", MATH_F32), ("bf16", MATH_F32)]
+    lengths = [1, 7, 64, 127, 128, 197, 1000]
+    for dt, mm in kinds:
+        def add(name, **kw):
+            cases.append(Case(name, dtype=dt, math_mode=mm, **kw))
+        for D in (16, 32, 64, 80, 96, 128):
+            add("lq=lk=128", D=D)
+            add("lq 197 lk 64, BLHD views", D=D, Lq=197, Lk=64, layouts=("blhd",) * 3,
+                out_layout="blhd")
+            add("lq 100 lk 300 causal, gqa 4/2", D=D, Lq=100, Lk=300, KVH=2, causal=True)
+            add("lq 67 lk 129 misaligned q/k/v/out (+1 element)", D=D, Lq=67, Lk=129,
+                layouts=("offset",) * 3, out_layout="offset")
+            if not quick:
+                add("lq 300 lk 100 causal, bool mask, empty rows", D=D, Lq=300, Lk=100,
+                    causal=True, mask="bool", empty_rows=(0, 150, 299))
+                add("lq=lk=70 additive full mask, padded out rows", D=D, Lq=70, mask="add",
+                    out_layout="padded")
+        # Head dims without a kernel of their own (the next power of 2 runs
+        # them): the NaN padding of padded rows must not be read (a zero Q
+        # column times a NaN is NaN), nor the output's written; misaligned
+        # views take the scalar kernels.
+        for D in (8, 40, 72, 120):
+            add("lq 100 lk 150 padded q/k/v/out rows, gqa 4/2", D=D, Lq=100, Lk=150, KVH=2,
+                layouts=("padded",) * 3, out_layout="padded")
+            add("lq 67 lk 129 causal, misaligned q/k/v/out", D=D, Lq=67, Lk=129, causal=True,
+                layouts=("offset",) * 3, out_layout="offset")
+            if not quick:
+                add("lq=lk=70 bool mask, empty rows, BLHD views", D=D, Lq=70, mask="bool",
+                    empty_rows=(0, 69), layouts=("blhd",) * 3, out_layout="blhd")
+        for L in lengths if not quick else (1, 7, 197):
+            add(f"lq=lk={L}", B=1 if L == 1000 else 2, Lq=L)
+            add(f"lq=lk={L} causal", B=1 if L == 1000 else 2, Lq=L, causal=True)
+        for lq, lk in ((1, 1000), (1000, 7), (127, 128), (64, 197), (7, 197), (197, 7)):
+            add(f"lq {lq} lk {lk}", B=1, Lq=lq, Lk=lk)
+            add(f"lq {lq} lk {lk} causal", B=1, Lq=lq, Lk=lk, causal=True)
+        add("gqa heads 8 kv 2", H=8, KVH=2, Lq=130)
+        add("gqa heads 8 kv 1 causal", H=8, KVH=1, Lq=130, causal=True)
+        add("gqa heads 8 kv 2, BLHD q only", H=8, KVH=2, Lq=96, Lk=200, layouts=("blhd", "contig", "contig"))
+        add("bool mask full, empty rows", Lq=130, Lk=90, mask="bool", empty_rows=(0, 5, 129))
+        add("bool mask [Lq,Lk] broadcast, empty rows, causal", Lq=77, Lk=77, mask="bool",
+            mask_shape="qk", empty_rows=(3, 76), causal=True)
+        add("additive mask [Lq,Lk] broadcast (-inf entries, empty rows)", Lq=100, Lk=150, mask="add",
+            mask_shape="qk", empty_rows=(9,))
+        add("additive mask [B,H,Lq,Lk] full, finfo.min rows", Lq=65, Lk=200, mask="add",
+            min_rows=(1, 64))
+        add("additive key padding [B,1,1,Lk], gqa 8/2", H=8, KVH=2, Lq=64, Lk=111, mask="add",
+            mask_shape="keys")
+        # Scores of std ~10: nearly one-hot rows, large rescales (TF32 error grows
+        # with the score range: x4 gave 1.2e-2 there, as any TF32 product would).
+        add("peaky scores (q, k x 2), scale 0.3", Lq=150, Lk=150, magnitude=2.0, scale=0.3)
+        add("misaligned q only, causal", Lq=90, Lk=90, layouts=("offset", "contig", "contig"),
+            causal=True)
+        add("strided out (padded rows)", Lq=90, Lk=60, out_layout="padded")
+        add("empty: lq 0", Lq=0, Lk=5)
+        add("no keys: lk 0 gives zeros", Lq=5, Lk=0)
+    return cases
+
+
+def _check_errors(report):
+    """Invalid arguments must record an error (naming tcc_attention), not crash."""
+    q = torch.randn(1, 8, 16, 64, device=DEVICE, dtype=torch.bfloat16)
+    kv3 = torch.randn(1, 3, 16, 64, device=DEVICE, dtype=torch.bfloat16)
+    q44 = torch.randn(1, 8, 16, 44, device=DEVICE, dtype=torch.bfloat16)
+    q136 = torch.randn(1, 8, 16, 136, device=DEVICE, dtype=torch.bfloat16)
+    out = torch.empty_like(q)
+    out44 = torch.empty_like(q44)
+    out136 = torch.empty_like(q136)
+    bad = [
+        ("kvHeads 3 does not divide heads 8", lambda: call(q, kv3, kv3, out)),
+        ("headDim 44 (not a multiple of 8)", lambda: call(q44, q44, q44, out44)),
+        ("headDim 136", lambda: call(q136, q136, q136, out136)),
+        ("valueDim 128 != headDim 64", lambda: call(q, q, q, out, value_dim=128)),
+        ("math code 7", lambda: call(q, q, q, out, math_mode=7)),
+        ("mask kind 5 without mask", lambda: call(q, q, q, out, mask_kind=5)),
+        ("bool mask kind with a null mask", lambda: call(q, q, q, out, mask_kind=MASK_BOOL)),
+    ]
+    for name, fn in bad:
+        common.take_error()
+        fn()
+        err = common.take_error()
+        if err is None or "tcc_attention" not in err:
+            report.fail(f"invalid: {name}", f"expected a recorded error, got {err!r}")
+        else:
+            report.check(f"invalid: {name} -> \"{err}\"", 0.0, 0.0)
+    # A pending error makes the next call return at once: nothing written,
+    # and the first error is the one reported.
+    common.take_error()
+    call(q, kv3, kv3, out)
+    untouched = torch.full_like(q, math.nan)
+    call(q, q, q, untouched)
+    torch.cuda.synchronize()
+    err = common.take_error()
+    if err is None or "divide" not in err or not torch.isnan(untouched).all().item():
+        report.fail("pending error", f"a call after a failure ran or replaced the error ({err!r})")
+    else:
+        report.check("a call with an error pending does nothing", 0.0, 0.0)
+
+
+def _per_call_us(fn, reps=20):
+    """Device microseconds per call: a CUDA graph of `reps` calls, timed by
+    common.time_cuda; per-call events if capture fails."""
+    fn()
+    torch.cuda.synchronize()
+    try:
+        side = torch.cuda.Stream()
+        side.wait_stream(torch.cuda.current_stream())
+        with torch.cuda.stream(side):
+            fn()
+        torch.cuda.current_stream().wait_stream(side)
+        torch.cuda.synchronize()
+        g = torch.cuda.CUDAGraph()
+        with torch.cuda.graph(g):
+            for _ in range(reps):
+                fn()
+        if common.take_error() is not None:
+            raise RuntimeError("error during capture")
+        return common.time_cuda(g.replay, iters=30, warmup=3) / reps
+    except Exception:
+        torch.cuda.synchronize()
+        return common.time_cuda(fn)
+
+
+def _timings(report):
+    gen = torch.Generator(device=DEVICE).manual_seed(7)
+    rows = []
+    # name, dtype, B, H, KVH, L, D, causal
+    shapes = [
+        ("BERT b8 h12 s128 d64", "f32", 8, 12, 12, 128, 64, False),
+        ("BERT b8 h12 s128 d64", "bf16", 8, 12, 12, 128, 64, False),
+        ("GPT-2 b8 h12 s128 d64 causal", "f32", 8, 12, 12, 128, 64, True),
+        ("GPT-2 b8 h12 s128 d64 causal", "bf16", 8, 12, 12, 128, 64, True),
+        ("ViT b8 h12 s197 d64", "f32", 8, 12, 12, 197, 64, False),
+        ("ViT b8 h12 s197 d64", "bf16", 8, 12, 12, 197, 64, False),
+        ("LLaMA b4 h16 kv4 s256 d64 causal", "f32", 4, 16, 4, 256, 64, True),
+        ("LLaMA b4 h16 kv4 s256 d64 causal", "bf16", 4, 16, 4, 256, 64, True),
+        ("b2 h16 s2048 d128 causal", "bf16", 2, 16, 16, 2048, 128, True),
+        ("Phi-2 b4 h32 s512 d80 causal", "bf16", 4, 32, 32, 512, 80, True),
+        ("SD UNet b2 h8 s1024 d40 (as d64)", "f16", 2, 8, 8, 1024, 40, False),
+        ("b2 h16 s4096 d128", "bf16", 2, 16, 16, 4096, 128, False),
+    ]
+    tf32_was = torch.backends.cuda.matmul.allow_tf32
+    torch.backends.cuda.matmul.allow_tf32 = False
+    try:
+        for name, dt, B, H, KVH, L, D, causal in shapes:
+            dtype = DTYPES[dt]
+            q = _tensor(B, H, L, D, dtype, "contig", gen)
+            k = _tensor(B, KVH, L, D, dtype, "contig", gen)
+            v = _tensor(B, KVH, L, D, dtype, "contig", gen)
+            out = torch.empty_like(q)
+            common.take_error()
+            call(q, k, v, out, causal=causal)
+            torch.cuda.synchronize()
+            err = common.take_error()
+            if err is not None:
+                report.fail(f"timing {name} {dt}", err)
+                continue
+            ref = F.scaled_dot_product_attention(q, k, v, is_causal=causal, enable_gqa=KVH != H)
+            e = common.rel_err(out, ref)
+            # A sanity check of the timed call (torch's own arithmetic differs).
+            report.check(f"timing shape {name} {dt} vs torch", e, 2e-2 if dt == "bf16" else 5e-3)
+            t_tcc = _per_call_us(lambda: call(q, k, v, out, causal=causal))
+            t_torch = _per_call_us(
+                lambda: F.scaled_dot_product_attention(q, k, v, is_causal=causal, enable_gqa=KVH != H))
+            flops = 4.0 * B * H * L * L * D * (0.5 if causal else 1.0)
+            rows.append((name, dt, t_tcc, t_torch, flops / (t_tcc * 1e-6) / 1e12))
+    finally:
+        torch.backends.cuda.matmul.allow_tf32 = tf32_was
+    report.note(f"{'shape':36s} {'dtype':5s} {'tcc us':>9s} {'torch us':>9s} {'tcc/torch':>9s} {'tcc TFLOP/s':>11s}")
+    for name, dt, a, b, tf in rows:
+        report.note(f"{name:36s} {dt:5s} {a:9.1f} {b:9.1f} {a / b:9.2f} {tf:11.1f}")
+
+
+def run(quick=False):
+    report = common.Report("attention")
+    gen = torch.Generator(device=DEVICE).manual_seed(1234)
+    for c in _cases(quick):
+        try:
+            _run_case(report, c, gen)
+        except Exception as e:  # one broken case must not hide the others
+            report.fail(c.name, f"{type(e).__name__}: {e}")
+            torch.cuda.synchronize()
+    _check_errors(report)
+    if not quick:
+        _timings(report)
+    return report

@@ -1,0 +1,129 @@
+"""tcc_gemm (cuBLASLt) against PyTorch: every element type and compute mode,
+transposes, bias/ReLU/GELU-tanh epilogues, a residual, alpha, two batch dims
+that collapse into one strided batch and two that do not, a weight shared by
+the batch, and pointers only element-aligned. See common.py for the harness.
+"""
+import ctypes
+
+import torch
+import torch.nn.functional as F
+
+import common
+
+# include/tcc/Runtime/CublasLtGemm.h
+BIAS, RELU, GELU = 1, 2, 4
+F32, TF32, BF16 = 0, 1, 2
+TOL = {(torch.float32, F32): 2e-5, (torch.float32, TF32): 5e-3, (torch.float32, BF16): 2e-2,
+       (torch.bfloat16, F32): 2e-2, (torch.float16, F32): 5e-3}
+
+
+def setup():
+    fn = common.lib().tcc_gemm
+    i32, i64, p, f32 = ctypes.c_int32, ctypes.c_int64, ctypes.c_void_p, ctypes.c_float
+    fn.argtypes = [i32, i32, i64, i64, i64, i64, i64,
+                   p, i64, i64, i64, i32,
+                   p, i64, i64, i64, i32,
+                   p, i64, i64, i64,
+                   p, i64, i64, i64,
+                   p, i32, f32, p]
+    fn.restype = None
+    return fn
+
+
+def strides(t, batch_dims):
+    """(ld, stride0, stride1) of a [b0, b1, r, c] view (0 where broadcast)."""
+    s = t.stride()
+    return s[2], (s[0] if t.shape[0] > 1 else 0), (s[1] if t.shape[1] > 1 else 0)
+
+
+def run_case(fn, report, name, dtype, compute, b0, b1, m, n, k, trans_a=False, trans_b=False,
+             bias=False, act=0, residual=False, alpha=1.0, shared_b=False, misalign=False,
+             swap_batch=False):
+    dev = "cuda"
+    def make(*shape, shared=False):
+        x = torch.randn(*shape, device=dev, dtype=torch.float32).to(dtype)
+        if misalign:
+            buf = torch.empty(x.numel() + 1, device=dev, dtype=dtype)
+            v = buf[1:].view(x.shape)
+            v.copy_(x)
+            x = v
+        return x
+    a_shape = (b0, b1, k, m) if trans_a else (b0, b1, m, k)
+    b_shape = (1 if shared_b else b0, 1 if shared_b else b1) + ((n, k) if trans_b else (k, n))
+    a = make(*a_shape)
+    if swap_batch:  # batch dims that do not collapse: a [b1, b0, ...] tensor viewed as [b0, b1]
+        a = make(b1, b0, *a_shape[2:]).transpose(0, 1)
+    b = make(*b_shape)
+    c = torch.full((b0, b1, m, n), float("nan"), device=dev, dtype=dtype)
+    r = make(b0, b1, m, n) if residual else None
+    bv = make(n) if bias else None
+    am = a.transpose(-1, -2) if trans_a else a
+    bm = b.transpose(-1, -2) if trans_b else b
+    ref = alpha * (am.double() @ bm.double())
+    if bias:
+        ref = ref + bv.double()
+    if act == RELU:
+        ref = ref.relu()
+    elif act == GELU:
+        ref = F.gelu(ref, approximate="tanh")
+    if residual:
+        ref = ref + r.double()
+    lda, sa0, sa1 = strides(a, 2)
+    ldb, sb0, sb1 = strides(b, 2)
+    ldc, sc0, sc1 = strides(c, 2)
+    ldr, sr0, sr1 = strides(r, 2) if residual else (0, 0, 0)
+    epilogue = (BIAS if bias else 0) | act
+    fn(common.DTYPE_CODE[dtype], compute, b0, b1, m, n, k,
+       common.ptr(a), lda, sa0, sa1, int(trans_a),
+       common.ptr(b), ldb, sb0, sb1, int(trans_b),
+       common.ptr(c), ldc, sc0, sc1,
+       common.ptr(r), ldr, sr0, sr1,
+       common.ptr(bv), epilogue, alpha, common.stream())
+    torch.cuda.synchronize()
+    err = common.take_error()
+    if err:
+        report.fail(name, err)
+        return
+    report.check(name, common.rel_err(c, ref), TOL[(dtype, compute)])
+
+
+def run(quick=False):
+    fn = setup()
+    report = common.Report("gemm")
+    torch.manual_seed(0)
+    for dtype, compute in TOL:
+        tag = f"{str(dtype)[6:]}/{['f32', 'tf32', 'bf16'][compute]}"
+        run_case(fn, report, f"{tag} linear+bias+relu", dtype, compute, 1, 1, 100, 64, 96,
+                 trans_b=True, bias=True, act=RELU)
+        run_case(fn, report, f"{tag} gelu epilogue", dtype, compute, 1, 1, 64, 256, 128,
+                 trans_b=True, bias=True, act=GELU)
+        run_case(fn, report, f"{tag} residual + alpha", dtype, compute, 2, 3, 33, 40, 24,
+                 residual=True, alpha=0.5)
+        run_case(fn, report, f"{tag} transA, shared B", dtype, compute, 2, 4, 16, 24, 40,
+                 trans_a=True, shared_b=True)
+        run_case(fn, report, f"{tag} batch dims not collapsing", dtype, compute, 3, 2, 8, 16, 32,
+                 trans_b=True, swap_batch=True)
+        run_case(fn, report, f"{tag} misaligned", dtype, compute, 1, 2, 17, 19, 23,
+                 bias=True, misalign=True)
+    # An unknown dtype is recorded, not a crash.
+    fn(7, 0, 1, 1, 4, 4, 4, None, 4, 0, 0, 0, None, 4, 0, 0, 0, None, 4, 0, 0,
+       None, 0, 0, 0, None, 0, 1.0, common.stream())
+    err = common.take_error()
+    if err and "element type" in err:
+        report.check("unknown dtype recorded", 0.0, 1.0)
+    else:
+        report.fail("unknown dtype", f"expected an error, got {err!r}")
+    if not quick:
+        # Timing: BERT's MLP GEMM and the LM head, fp32 and bf16, against torch.
+        for dtype in (torch.float32, torch.bfloat16):
+            for (m, n, k) in ((1024, 3072, 768), (1024, 50257, 768)):
+                a = torch.randn(m, k, device="cuda", dtype=dtype)
+                w = torch.randn(n, k, device="cuda", dtype=dtype)
+                c = torch.empty(m, n, device="cuda", dtype=dtype)
+                call = lambda: fn(common.DTYPE_CODE[dtype], 0, 1, 1, m, n, k, common.ptr(a), k, 0, 0, 0,
+                                  common.ptr(w), k, 0, 0, 1, common.ptr(c), n, 0, 0,
+                                  None, 0, 0, 0, None, 0, 1.0, common.stream())
+                ours = common.time_cuda(call, iters=50)
+                torch_us = common.time_cuda(lambda: torch.mm(a, w.t()), iters=50)
+                report.note(f"time {str(dtype)[6:]} {m}x{n}x{k}: tcc {ours:.1f} µs, torch {torch_us:.1f} µs")
+    return report

@@ -1,0 +1,44 @@
+// RUN: tcc-opt %s -tcc-bufferize -split-input-file | FileCheck %s
+
+// A tcc_kernel op bufferizes to itself on memrefs: its inputs read in place,
+// its init (a tensor.empty) a fresh allocation that is never copied into,
+// here promoted to the caller's output buffer.
+// CHECK-LABEL: func @gemm(
+// CHECK-SAME:    %[[X:.*]]: memref<4x8xf32>, %[[W:.*]]: memref<16x8xf32>, %[[OUT:.*]]: memref<4x16xf32>)
+// CHECK-NOT:     memref.copy
+// CHECK-NOT:     linalg.copy
+// CHECK:         tcc_kernel.gemm ins(%[[X]], %[[W]] : memref<4x8xf32>, memref<16x8xf32>) outs(%[[OUT]] : memref<4x16xf32>) transpose_b
+// CHECK-NEXT:    return
+func.func @gemm(%x: tensor<4x8xf32>, %w: tensor<16x8xf32>) -> tensor<4x16xf32> {
+  %e = tensor.empty() : tensor<4x16xf32>
+  %y = tcc_kernel.gemm ins(%x, %w : tensor<4x8xf32>, tensor<16x8xf32>) outs(%e : tensor<4x16xf32>) transpose_b -> tensor<4x16xf32>
+  return %y : tensor<4x16xf32>
+}
+
+// -----
+
+// A slice with a step leaves rows with a stride: the GEMM reads a packed copy.
+// CHECK-LABEL: func @strided_operand(
+// CHECK:         %[[VIEW:.*]] = memref.subview %{{.*}}[0, 0] [4, 8] [1, 2] : memref<4x16xf32> to memref<4x8xf32, strided<[16, 2]>>
+// CHECK:         %[[PACKED:.*]] = memref.alloc() {alignment = 64 : i64} : memref<4x8xf32>
+// CHECK:         linalg.copy ins(%[[VIEW]] : memref<4x8xf32, strided<[16, 2]>>) outs(%[[PACKED]] : memref<4x8xf32>)
+// CHECK:         tcc_kernel.gemm ins(%[[PACKED]], %{{.*}} : memref<4x8xf32>, memref<8x8xf32>)
+func.func @strided_operand(%x: tensor<4x16xf32>, %w: tensor<8x8xf32>) -> tensor<4x8xf32> {
+  %s = tensor.extract_slice %x[0, 0] [4, 8] [1, 2] : tensor<4x16xf32> to tensor<4x8xf32>
+  %e = tensor.empty() : tensor<4x8xf32>
+  %y = tcc_kernel.gemm ins(%s, %w : tensor<4x8xf32>, tensor<8x8xf32>) outs(%e : tensor<4x8xf32>) -> tensor<4x8xf32>
+  return %y : tensor<4x8xf32>
+}
+
+// -----
+
+// Two results: the normalized rows and the residual sum, each in its own buffer.
+// CHECK-LABEL: func @row_two_outputs(
+// CHECK-SAME:    %[[OUT0:[a-z0-9]+]]: memref<4x64xf32>, %[[OUT1:[a-z0-9]+]]: memref<4x64xf32>)
+// CHECK:         tcc_kernel.row layer_norm ins(%{{.*}} : memref<4x64xf32>) residual(%{{.*}} : memref<4x64xf32>) outs(%[[OUT0]], %[[OUT1]] : memref<4x64xf32>, memref<4x64xf32>)
+func.func @row_two_outputs(%x: tensor<4x64xf32>, %r: tensor<4x64xf32>) -> (tensor<4x64xf32>, tensor<4x64xf32>) {
+  %e0 = tensor.empty() : tensor<4x64xf32>
+  %e1 = tensor.empty() : tensor<4x64xf32>
+  %y:2 = tcc_kernel.row layer_norm ins(%x : tensor<4x64xf32>) residual(%r : tensor<4x64xf32>) outs(%e0, %e1 : tensor<4x64xf32>, tensor<4x64xf32>) {eps = 1.0e-5 : f64} -> tensor<4x64xf32>, tensor<4x64xf32>
+  return %y#0, %y#1 : tensor<4x64xf32>, tensor<4x64xf32>
+}

@@ -1,0 +1,89 @@
+// RUN: tcc-opt %s -tcc-form-kernels -split-input-file | FileCheck %s
+
+// Per-head views of linear outputs ([B, L, H, D] transposed to [B, H, L, D])
+// and the transpose back are folded in: the kernel reads and writes
+// [B, L, H, D] (bshd), nothing is copied.
+// CHECK-LABEL: func @bshd_views
+// CHECK:     %[[E:.*]] = tensor.empty() : tensor<2x16x4x64xf32>
+// CHECK:     %[[O:.*]] = tcc_kernel.attention ins(%arg0, %arg1, %arg2 : tensor<2x16x4x64xf32>, tensor<2x16x4x64xf32>, tensor<2x16x4x64xf32>) outs(%[[E]] : tensor<2x16x4x64xf32>) {bshd = array<i1: true, true, true, true>, causal, scale = 1.250000e-01 : f64} -> tensor<2x16x4x64xf32>
+// CHECK:     return %[[O]]
+// CHECK-NOT: tcc_graph.transpose
+func.func @bshd_views(%q: tensor<2x16x4x64xf32>, %k: tensor<2x16x4x64xf32>, %v: tensor<2x16x4x64xf32>) -> tensor<2x16x4x64xf32> {
+  %qt = tcc_graph.transpose %q {permutation = array<i64: 0, 2, 1, 3>} : (tensor<2x16x4x64xf32>) -> tensor<2x4x16x64xf32>
+  %kt = tcc_graph.transpose %k {permutation = array<i64: 0, 2, 1, 3>} : (tensor<2x16x4x64xf32>) -> tensor<2x4x16x64xf32>
+  %vt = tcc_graph.transpose %v {permutation = array<i64: 0, 2, 1, 3>} : (tensor<2x16x4x64xf32>) -> tensor<2x4x16x64xf32>
+  %o = tcc_graph.attention %qt, %kt, %vt {causal, scale = 0.125 : f64} : (tensor<2x4x16x64xf32>, tensor<2x4x16x64xf32>, tensor<2x4x16x64xf32>) -> tensor<2x4x16x64xf32>
+  %ot = tcc_graph.transpose %o {permutation = array<i64: 0, 2, 1, 3>} : (tensor<2x4x16x64xf32>) -> tensor<2x16x4x64xf32>
+  return %ot : tensor<2x16x4x64xf32>
+}
+
+// -----
+
+// transformers' repeat_kv (unsqueeze, expand, reshape) is undone: the kernel
+// shares each of the 2 key/value heads among 4 query heads. The mask's
+// broadcast goes too (the kernel broadcasts with stride 0).
+// CHECK-LABEL: func @repeat_kv
+// CHECK:     tcc_kernel.attention ins(%arg0, %arg1, %arg2 : tensor<1x8x32x64xbf16>, tensor<1x2x32x64xbf16>, tensor<1x2x32x64xbf16>) mask(%arg3 : tensor<1x1x32x32xi1>) outs(%{{.*}} : tensor<1x8x32x64xbf16>) {scale = 1.250000e-01 : f64}
+// CHECK-NOT: tcc_graph.broadcast
+func.func @repeat_kv(%q: tensor<1x8x32x64xbf16>, %k: tensor<1x2x32x64xbf16>, %v: tensor<1x2x32x64xbf16>, %m: tensor<1x1x32x32xi1>) -> tensor<1x8x32x64xbf16> {
+  %k1 = tcc_graph.reshape %k : (tensor<1x2x32x64xbf16>) -> tensor<1x2x1x32x64xbf16>
+  %k2 = tcc_graph.broadcast %k1 : (tensor<1x2x1x32x64xbf16>) -> tensor<1x2x4x32x64xbf16>
+  %k3 = tcc_graph.reshape %k2 : (tensor<1x2x4x32x64xbf16>) -> tensor<1x8x32x64xbf16>
+  %v1 = tcc_graph.reshape %v : (tensor<1x2x32x64xbf16>) -> tensor<1x2x1x32x64xbf16>
+  %v2 = tcc_graph.broadcast %v1 : (tensor<1x2x1x32x64xbf16>) -> tensor<1x2x4x32x64xbf16>
+  %v3 = tcc_graph.reshape %v2 : (tensor<1x2x4x32x64xbf16>) -> tensor<1x8x32x64xbf16>
+  %mb = tcc_graph.broadcast %m : (tensor<1x1x32x32xi1>) -> tensor<1x8x32x32xi1>
+  %o = tcc_graph.attention %q, %k3, %v3, mask %mb {scale = 0.125 : f64} : (tensor<1x8x32x64xbf16>, tensor<1x8x32x64xbf16>, tensor<1x8x32x64xbf16>, tensor<1x8x32x32xi1>) -> tensor<1x8x32x64xbf16>
+  return %o : tensor<1x8x32x64xbf16>
+}
+
+// -----
+
+// A symbolic sequence length: the result's size comes from the query.
+// CHECK-LABEL: func @dynamic_length
+// CHECK:     %[[C2:.*]] = arith.constant 2 : index
+// CHECK:     %[[L:.*]] = tensor.dim %arg0, %[[C2]] : tensor<2x12x?x64xf16>
+// CHECK:     %[[E:.*]] = tensor.empty(%[[L]]) : tensor<2x12x?x64xf16>
+// CHECK:     tcc_kernel.attention {{.*}} mask(%arg3 : tensor<2x1x1x?xf16>) outs(%[[E]] : tensor<2x12x?x64xf16>)
+func.func @dynamic_length(%q: tensor<2x12x?x64xf16>, %k: tensor<2x12x?x64xf16>, %v: tensor<2x12x?x64xf16>, %m: tensor<2x1x1x?xf16>) -> tensor<2x12x?x64xf16> {
+  %o = tcc_graph.attention %q, %k, %v, mask %m {scale = 0.125 : f64} : (tensor<2x12x?x64xf16>, tensor<2x12x?x64xf16>, tensor<2x12x?x64xf16>, tensor<2x1x1x?xf16>) -> tensor<2x12x?x64xf16>
+  return %o : tensor<2x12x?x64xf16>
+}
+
+// -----
+
+// A head size the fused kernel lacks (160): decomposed on the spot, its two
+// products become GEMMs.
+// CHECK-LABEL: func @unsupported_head_size
+// CHECK-NOT: tcc_kernel.attention
+// CHECK:     tcc_kernel.gemm {{.*}} transpose_b {alpha =
+// CHECK:     tcc_graph.exp
+// CHECK:     tcc_kernel.gemm
+// CHECK-NOT: tcc_graph.attention
+func.func @unsupported_head_size(%q: tensor<2x4x16x160xf32>) -> tensor<2x4x16x160xf32> {
+  %o = tcc_graph.attention %q, %q, %q {scale = 0.144 : f64} : (tensor<2x4x16x160xf32>, tensor<2x4x16x160xf32>, tensor<2x4x16x160xf32>) -> tensor<2x4x16x160xf32>
+  return %o : tensor<2x4x16x160xf32>
+}
+
+// -----
+
+// Attention written out (q·kᵀ, scale, masked_fill of ~causal with -inf,
+// softmax, ·v) is raised and forms the same kernel; the mask is the kept one
+// (the negation is undone), read with broadcast strides.
+// CHECK-LABEL: func @written_out
+// CHECK:     tcc_kernel.attention ins(%arg0, %arg1, %arg2 : tensor<2x2x8x64xf32>, tensor<2x2x8x64xf32>, tensor<2x2x8x64xf32>) mask(%arg3 : tensor<8x8xi1>) outs(%{{.*}} : tensor<2x2x8x64xf32>) {scale = 1.250000e-01 : f64}
+// CHECK-NOT: tcc_graph.softmax
+// CHECK-NOT: tcc_graph.matmul
+func.func @written_out(%q: tensor<2x2x8x64xf32>, %k: tensor<2x2x8x64xf32>, %v: tensor<2x2x8x64xf32>, %keep: tensor<8x8xi1>) -> tensor<2x2x8x64xf32> {
+  %kt = tcc_graph.transpose %k {permutation = array<i64: 0, 1, 3, 2>} : (tensor<2x2x8x64xf32>) -> tensor<2x2x64x8xf32>
+  %s = tcc_graph.matmul %q, %kt : (tensor<2x2x8x64xf32>, tensor<2x2x64x8xf32>) -> tensor<2x2x8x8xf32>
+  %c = tcc_graph.constant dense<1.250000e-01> : tensor<f32>
+  %ss = tcc_graph.mul %s, %c : (tensor<2x2x8x8xf32>, tensor<f32>) -> tensor<2x2x8x8xf32>
+  %no = tcc_graph.constant dense<false> : tensor<i1>
+  %drop = tcc_graph.compare %keep, %no {predicate = "eq"} : (tensor<8x8xi1>, tensor<i1>) -> tensor<8x8xi1>
+  %ninf = tcc_graph.constant dense<0xFF800000> : tensor<f32>
+  %m = tcc_graph.select %drop, %ninf, %ss : (tensor<8x8xi1>, tensor<f32>, tensor<2x2x8x8xf32>) -> tensor<2x2x8x8xf32>
+  %p = tcc_graph.softmax %m {dim = 3 : i64} : (tensor<2x2x8x8xf32>) -> tensor<2x2x8x8xf32>
+  %o = tcc_graph.matmul %p, %v : (tensor<2x2x8x8xf32>, tensor<2x2x8x64xf32>) -> tensor<2x2x8x64xf32>
+  return %o : tensor<2x2x8x64xf32>
+}

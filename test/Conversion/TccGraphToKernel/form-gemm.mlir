@@ -1,0 +1,105 @@
+// RUN: tcc-opt %s -tcc-form-kernels -split-input-file | FileCheck %s
+
+// linear + relu: the weight's transpose becomes transpose_b, bias and relu the
+// epilogue; the dynamic batch size comes from the input.
+// CHECK-LABEL: func @linear_relu
+// CHECK:     %[[C0:.*]] = arith.constant 0 : index
+// CHECK:     %[[D:.*]] = tensor.dim %arg0, %[[C0]] : tensor<?x100xf32>
+// CHECK:     %[[E:.*]] = tensor.empty(%[[D]]) : tensor<?x10xf32>
+// CHECK:     %[[Y:.*]] = tcc_kernel.gemm ins(%arg0, %arg1 : tensor<?x100xf32>, tensor<10x100xf32>) bias(%arg2 : tensor<10xf32>) outs(%[[E]] : tensor<?x10xf32>) transpose_b activation(relu) -> tensor<?x10xf32>
+// CHECK:     return %[[Y]]
+// CHECK-NOT: tcc_graph.
+func.func @linear_relu(%x: tensor<?x100xf32>, %w: tensor<10x100xf32>, %b: tensor<10xf32>) -> tensor<?x10xf32> {
+  %wt = tcc_graph.transpose %w {permutation = array<i64: 1, 0>} : (tensor<10x100xf32>) -> tensor<100x10xf32>
+  %mm = tcc_graph.matmul %x, %wt : (tensor<?x100xf32>, tensor<100x10xf32>) -> tensor<?x10xf32>
+  %y = tcc_graph.add %mm, %b : (tensor<?x10xf32>, tensor<10xf32>) -> tensor<?x10xf32>
+  %r = tcc_graph.relu %y : tensor<?x10xf32>
+  return %r : tensor<?x10xf32>
+}
+
+// -----
+
+// A linear on [B, L, K] viewed as [B·L, K] (GPT-2's Conv1D): the epilogue is
+// followed through the reshape that keeps N, the residual add is folded in
+// (reshaped to the product's shape), and the result reshaped back.
+// CHECK-LABEL: func @addmm_residual
+// CHECK:     %[[R:.*]] = tcc_graph.reshape %arg3 : (tensor<2x16x64xf32>) -> tensor<32x64xf32>
+// CHECK:     %[[Y:.*]] = tcc_kernel.gemm ins(%arg0, %arg1 : tensor<32x64xf32>, tensor<64x64xf32>) bias(%arg2 : tensor<64xf32>) residual(%[[R]] : tensor<32x64xf32>) outs(%{{.*}} : tensor<32x64xf32>) -> tensor<32x64xf32>
+// CHECK:     tcc_graph.reshape %[[Y]] : (tensor<32x64xf32>) -> tensor<2x16x64xf32>
+func.func @addmm_residual(%x: tensor<32x64xf32>, %w: tensor<64x64xf32>, %b: tensor<64xf32>, %res: tensor<2x16x64xf32>) -> tensor<2x16x64xf32> {
+  %mm = tcc_graph.matmul %x, %w : (tensor<32x64xf32>, tensor<64x64xf32>) -> tensor<32x64xf32>
+  %y = tcc_graph.add %mm, %b : (tensor<32x64xf32>, tensor<64xf32>) -> tensor<32x64xf32>
+  %v = tcc_graph.reshape %y : (tensor<32x64xf32>) -> tensor<2x16x64xf32>
+  %o = tcc_graph.add %res, %v : (tensor<2x16x64xf32>, tensor<2x16x64xf32>) -> tensor<2x16x64xf32>
+  return %o : tensor<2x16x64xf32>
+}
+
+// -----
+
+// GELU written out with tanh (aten.gelu(approximate='tanh') or GPT-2's
+// NewGELU) after the bias: cuBLASLt's GELU epilogue.
+// CHECK-LABEL: func @gelu_tanh
+// CHECK:     tcc_kernel.gemm ins(%arg0, %arg1 : tensor<8x16xbf16>, tensor<16x32xbf16>) bias(%arg2 : tensor<32xbf16>) outs(%{{.*}} : tensor<8x32xbf16>) activation(gelu_tanh) -> tensor<8x32xbf16>
+// CHECK-NOT: tcc_graph.tanh
+func.func @gelu_tanh(%x: tensor<8x16xbf16>, %w: tensor<16x32xbf16>, %b: tensor<32xbf16>) -> tensor<8x32xbf16> {
+  %mm = tcc_graph.matmul %x, %w : (tensor<8x16xbf16>, tensor<16x32xbf16>) -> tensor<8x32xbf16>
+  %h = tcc_graph.add %mm, %b : (tensor<8x32xbf16>, tensor<32xbf16>) -> tensor<8x32xbf16>
+  %half = tcc_graph.constant dense<5.000000e-01> : tensor<bf16>
+  %a = tcc_graph.mul %h, %half : (tensor<8x32xbf16>, tensor<bf16>) -> tensor<8x32xbf16>
+  %sq = tcc_graph.mul %h, %h : (tensor<8x32xbf16>, tensor<8x32xbf16>) -> tensor<8x32xbf16>
+  %cube = tcc_graph.mul %sq, %h : (tensor<8x32xbf16>, tensor<8x32xbf16>) -> tensor<8x32xbf16>
+  %k = tcc_graph.constant dense<4.471500e-02> : tensor<bf16>
+  %kc = tcc_graph.mul %cube, %k : (tensor<8x32xbf16>, tensor<bf16>) -> tensor<8x32xbf16>
+  %in = tcc_graph.add %h, %kc : (tensor<8x32xbf16>, tensor<8x32xbf16>) -> tensor<8x32xbf16>
+  %s = tcc_graph.constant dense<7.978850e-01> : tensor<bf16>
+  %t0 = tcc_graph.mul %in, %s : (tensor<8x32xbf16>, tensor<bf16>) -> tensor<8x32xbf16>
+  %t = tcc_graph.tanh %t0 : tensor<8x32xbf16>
+  %one = tcc_graph.constant dense<1.000000e+00> : tensor<bf16>
+  %p = tcc_graph.add %t, %one : (tensor<8x32xbf16>, tensor<bf16>) -> tensor<8x32xbf16>
+  %g = tcc_graph.mul %a, %p : (tensor<8x32xbf16>, tensor<8x32xbf16>) -> tensor<8x32xbf16>
+  return %g : tensor<8x32xbf16>
+}
+
+// -----
+
+// Attention scores written by hand: the transposed key is transpose_b and the
+// scale is alpha; batch dims broadcast (the key shared by 4 heads).
+// CHECK-LABEL: func @scores
+// CHECK:     tcc_kernel.gemm ins(%arg0, %arg1 : tensor<2x4x16x8xf32>, tensor<2x1x16x8xf32>) outs(%{{.*}} : tensor<2x4x16x16xf32>) transpose_b {alpha = 1.250000e-01 : f64} -> tensor<2x4x16x16xf32>
+func.func @scores(%q: tensor<2x4x16x8xf32>, %k: tensor<2x1x16x8xf32>) -> tensor<2x4x16x16xf32> {
+  %kt = tcc_graph.transpose %k {permutation = array<i64: 0, 1, 3, 2>} : (tensor<2x1x16x8xf32>) -> tensor<2x1x8x16xf32>
+  %s = tcc_graph.matmul %q, %kt : (tensor<2x4x16x8xf32>, tensor<2x1x8x16xf32>) -> tensor<2x4x16x16xf32>
+  %c = tcc_graph.constant dense<8.0> : tensor<f32>
+  %y = tcc_graph.div %s, %c : (tensor<2x4x16x16xf32>, tensor<f32>) -> tensor<2x4x16x16xf32>
+  return %y : tensor<2x4x16x16xf32>
+}
+
+// -----
+
+// Exact (erf) GELU is no library epilogue: it stays for a pointwise kernel.
+// The product, read twice, keeps no epilogue.
+// CHECK-LABEL: func @erf_gelu_stays
+// CHECK:     %[[Y:.*]] = tcc_kernel.gemm ins(%arg0, %arg1 : tensor<8x16xf32>, tensor<16x32xf32>) outs(%{{.*}} : tensor<8x32xf32>) -> tensor<8x32xf32>
+// CHECK:     tcc_graph.erf
+func.func @erf_gelu_stays(%x: tensor<8x16xf32>, %w: tensor<16x32xf32>) -> tensor<8x32xf32> {
+  %mm = tcc_graph.matmul %x, %w : (tensor<8x16xf32>, tensor<16x32xf32>) -> tensor<8x32xf32>
+  %c = tcc_graph.constant dense<0.707106769> : tensor<f32>
+  %s = tcc_graph.mul %mm, %c : (tensor<8x32xf32>, tensor<f32>) -> tensor<8x32xf32>
+  %e = tcc_graph.erf %s : tensor<8x32xf32>
+  %g = tcc_graph.mul %mm, %e : (tensor<8x32xf32>, tensor<8x32xf32>) -> tensor<8x32xf32>
+  return %g : tensor<8x32xf32>
+}
+
+// -----
+
+// A residual after an activation is not an epilogue (the libraries add C
+// before the activation).
+// CHECK-LABEL: func @relu_then_residual
+// CHECK:     %[[Y:.*]] = tcc_kernel.gemm {{.*}} activation(relu) -> tensor<8x32xf32>
+// CHECK:     tcc_graph.add %[[Y]], %arg2
+func.func @relu_then_residual(%x: tensor<8x16xf32>, %w: tensor<16x32xf32>, %r: tensor<8x32xf32>) -> tensor<8x32xf32> {
+  %mm = tcc_graph.matmul %x, %w : (tensor<8x16xf32>, tensor<16x32xf32>) -> tensor<8x32xf32>
+  %a = tcc_graph.relu %mm : tensor<8x32xf32>
+  %o = tcc_graph.add %a, %r : (tensor<8x32xf32>, tensor<8x32xf32>) -> tensor<8x32xf32>
+  return %o : tensor<8x32xf32>
+}

@@ -1,0 +1,56 @@
+// RUN: tcc-opt %s -convert-tcc-kernel-to-cuda -split-input-file | FileCheck %s
+// RUN: tcc-opt %s -convert-tcc-kernel-to-cuda='tf32=true' -split-input-file | FileCheck %s --check-prefix=TF32
+
+// A planned entry (it has a tcc.arena argument) gets a stream argument; the
+// GEMM becomes one tcc_gemm call: dtype 0 (f32), compute 0, batch 1 x 1,
+// m = 10, n = 10, k = 100, A with lda 100, B transposed (ldb 100), C (ldc 10),
+// no residual, bias, epilogue 3 (bias + relu), alpha 1.
+// CHECK-LABEL: func @linear_relu
+// CHECK-SAME:    %[[STREAM:[a-z0-9]+]]: !llvm.ptr {tcc.stream}
+// CHECK:         call @tcc_gemm(%c0_i32, %c0_i32{{[_0-9]*}}, %c1_i64, %c1_i64{{[_0-9]*}}, %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %c0_i64, %c0_i64{{[_0-9]*}}, %c0_i32{{[_0-9]*}}, %{{[0-9]+}}, %{{[0-9]+}}, %c0_i64{{[_0-9]*}}, %c0_i64{{[_0-9]*}}, %c1_i32, %{{[0-9]+}}, %{{[0-9]+}}, %c0_i64{{[_0-9]*}}, %c0_i64{{[_0-9]*}}, %{{[0-9]+}}, %c0_i64{{[_0-9]*}}, %c0_i64{{[_0-9]*}}, %c0_i64{{[_0-9]*}}, %{{[0-9]+}}, %c3_i32, %cst, %[[STREAM]])
+// CHECK:       func.func private @tcc_gemm(i32, i32, i64, i64, i64, i64, i64, !llvm.ptr, i64, i64, i64, i32, !llvm.ptr, i64, i64, i64, i32, !llvm.ptr, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr, i32, f32, !llvm.ptr)
+// TF32-LABEL:  func @linear_relu
+// TF32:          call @tcc_gemm(%c0_i32{{.*}}, %c1_i32
+func.func @linear_relu(%x: memref<10x100xf32>, %w: memref<10x100xf32>, %b: memref<10xf32>, %y: memref<10x10xf32>, %arena: memref<?xi8> {tcc.arena}) {
+  tcc_kernel.gemm ins(%x, %w : memref<10x100xf32>, memref<10x100xf32>) bias(%b : memref<10xf32>) outs(%y : memref<10x10xf32>) transpose_b activation(relu)
+  return
+}
+
+// -----
+
+// Three batch dims: the first becomes a host loop advancing the pointers, the
+// last two tcc_gemm's batch0/batch1 (bf16 = dtype 2).
+// CHECK-LABEL: func @three_batch_dims
+// CHECK:         scf.for
+// CHECK:           llvm.getelementptr
+// CHECK:           call @tcc_gemm(%c2_i32
+func.func @three_batch_dims(%a: memref<2x3x4x8x16xbf16>, %b: memref<2x3x4x16x8xbf16>, %c: memref<2x3x4x8x8xbf16>, %arena: memref<?xi8> {tcc.arena}) {
+  tcc_kernel.gemm ins(%a, %b : memref<2x3x4x8x16xbf16>, memref<2x3x4x16x8xbf16>) outs(%c : memref<2x3x4x8x8xbf16>)
+  return
+}
+
+// -----
+
+// Attention: f16 (dtype 1), query heads 8 over key/value heads 2, a bool mask
+// (kind 1) broadcast over batch and heads (strides 0), causal, the scale.
+// CHECK-LABEL: func @attention
+// CHECK:         call @tcc_attention(%c1_i32, %c0_i32, {{.*}}, %c1_i32{{[_0-9]*}}, %c0_i64, %c0_i64{{[_0-9]*}}, %{{[0-9]+}}, %{{[0-9]+}}, %c1_i32{{[_0-9]*}}, %cst, %arg6)
+// TF32-LABEL:  func @attention
+// TF32:          call @tcc_attention(%c1_i32, %c1_i32
+func.func @attention(%q: memref<2x8x16x64xf16>, %k: memref<2x2x16x64xf16>, %v: memref<2x2x16x64xf16>, %m: memref<16x16xi1>, %o: memref<2x8x16x64xf16>, %arena: memref<?xi8> {tcc.arena}) {
+  tcc_kernel.attention ins(%q, %k, %v : memref<2x8x16x64xf16>, memref<2x2x16x64xf16>, memref<2x2x16x64xf16>) mask(%m : memref<16x16xi1>) outs(%o : memref<2x8x16x64xf16>) {causal, scale = 0.125 : f64}
+  return
+}
+
+// -----
+
+// Rows of a [2, 16, 64] tensor: the first dim is a host loop, the call takes
+// 16 rows of 64 with the second dim's stride; kind 3 (rms_norm), bf16 in and
+// out (2), the weight's type f32 (0).
+// CHECK-LABEL: func @rms_norm
+// CHECK:         scf.for
+// CHECK:           call @tcc_row(%c3_i32, %c2_i32{{.*}}, %c2_i32{{.*}}, %c0_i32
+func.func @rms_norm(%x: memref<2x16x64xbf16>, %w: memref<64xf32>, %y: memref<2x16x64xbf16>, %arena: memref<?xi8> {tcc.arena}) {
+  tcc_kernel.row rms_norm ins(%x : memref<2x16x64xbf16>) weight(%w : memref<64xf32>) outs(%y : memref<2x16x64xbf16>) {eps = 1.0e-6 : f64}
+  return
+}
