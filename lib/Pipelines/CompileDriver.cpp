@@ -264,7 +264,8 @@ int tcc::compileModel(const CompileOptions &options, const char *argv0) {
   CompilePhase last = options.compileTo;
   if (options.emit == OutputKind::MLIR && last == CompilePhase::Output)
     last = CompilePhase::LLVM;
-  // --target: which lowerings run after the plan (cpu, cuda, or both).
+  // --target: which lowerings run after the plan (cpu, cuda, or both;
+  // tcc-split-targets makes one entry per target).
   bool wantCpu = false, wantCuda = false;
   for (llvm::StringRef t : llvm::split(llvm::StringRef(options.target), ','))
     (t.trim() == "cuda" ? wantCuda : wantCpu) = true;
@@ -272,8 +273,10 @@ int tcc::compileModel(const CompileOptions &options, const char *argv0) {
     llvm::errs() << "tcc compile: error: --emit ptx needs --target cuda\n";
     return kExitUsage;
   }
-  auto runPipeline = [&](CompilePhase from, CompilePhase to, const char *name,
-                         ModuleOp target, bool cuda) -> bool {
+  // One pass pipeline (Pipelines.cpp), run in two parts so that the memory
+  // plan and the kernels can be read between them: up to the plan, then the
+  // lowering of every target and the host code.
+  auto runPipeline = [&](const char *name, bool lowering) -> bool {
     timer.start(name);
     PassManager pm(&ctx);
     pm.enableVerifier(options.verifyEach);
@@ -291,13 +294,11 @@ int tcc::compileModel(const CompileOptions &options, const char *argv0) {
     }
     if (options.timing)
       pm.enableTiming();
-    if (from == CompilePhase::Graph)
-      buildCompilePassPipeline(pm, options, std::min(to, CompilePhase::Planned));
-    else if (cuda)
-      buildCudaToLLVMPassPipeline(pm, options);
+    if (lowering)
+      buildLoweringPassPipeline(pm, options);
     else
-      buildCpuToLLVMPassPipeline(pm, options);
-    return succeeded(pm.run(target));
+      buildCompilePassPipeline(pm, options, std::min(last, CompilePhase::Planned));
+    return succeeded(pm.run(*module));
   };
   // A failed pass has normally said why (a user error at a source line); one
   // that failed silently is a tcc bug, reported as such rather than exiting mutely.
@@ -308,27 +309,15 @@ int tcc::compileModel(const CompileOptions &options, const char *argv0) {
                  << " passes failed without a diagnostic; please report this with the model\n";
     return kExitInternal;
   };
-  if (failed(success(runPipeline(CompilePhase::Graph, last, "pipeline", *module, false))))
-    return pipelineFailed("graph/linalg/bufferization/planning");
+  if (!runPipeline("pipeline", false))
+    return pipelineFailed("graph/kernel/linalg/bufferization/planning");
   PlannedArena arena = readArenaPlan(*module);
   nlohmann::json kernels = describeKernels(*module);
-  // Both targets: the planned module is lowered twice and the CUDA copy's
-  // host code merged into the CPU one (forward + forward_cuda).
   std::vector<std::string> ptx;
   if (last >= CompilePhase::LLVM) {
-    OwningOpRef<ModuleOp> cudaModule;
-    if (wantCuda && wantCpu)
-      cudaModule = module->clone();
-    if (wantCpu && !runPipeline(CompilePhase::LLVM, last, "lower-llvm", *module, false))
-      return pipelineFailed("CPU lowering");
-    if (wantCuda) {
-      ModuleOp cuda = cudaModule ? *cudaModule : *module;
-      if (!runPipeline(CompilePhase::LLVM, last, "lower-cuda", cuda, true))
-        return pipelineFailed("CUDA lowering");
-      ptx = collectPtx(cuda);
-      if (cudaModule && failed(mergeCudaHostModule(*module, *cudaModule)))
-        return kExitInternal;
-    }
+    if (!runPipeline("lower", true))
+      return pipelineFailed(wantCuda ? "CPU/CUDA lowering" : "CPU lowering");
+    ptx = collectPtx(*module);
   }
   // Textual outputs (PTX, IR at a phase) go to the output path or stdout.
   auto writeTextOutput = [&](const std::string &text) {

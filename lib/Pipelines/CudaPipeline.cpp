@@ -1,8 +1,10 @@
-//===- CudaPipeline.cpp - the planned memref program to PTX kernels -------===//
+//===- CudaPipeline.cpp - the CUDA path's lowering, after tcc-split-targets -===//
 //
-// After tcc-plan-memory every linalg op is one loop nest over buffers that
-// the runtime places in device memory (inputs, outputs, weights, the arena).
-// Here each nest becomes a kernel:
+// After tcc-split-targets, in the CUDA path's functions: every tcc_kernel op
+// becomes a runtime call (convert-tcc-kernel-to-cuda: cuBLASLt, tcc's kernel
+// library) and every other linalg op, one loop nest over buffers that the
+// runtime places in device memory (inputs, outputs, weights, the arena), a
+// kernel:
 //
 //   linalg → scf.parallel (+ scf.for over reduction dims)
 //          (row reductions first: tcc-gpu-warp-reductions, one warp per
@@ -18,12 +20,15 @@
 //
 // The host side launches on a stream passed in by the caller: no stream is
 // created, nothing is synchronized, so the caller's stream orders the kernels.
+// It is lowered to LLVM with the CPU path's host code, once
+// (buildHostLLVMPassPipeline in Pipelines.cpp).
 //
 // The tcc-gpu-* passes are in lib/Transforms (declared in
 // include/tcc/Transforms/Passes.td).
 //
 //===----------------------------------------------------------------------===//
 #include "tcc/Pipelines/CudaPipeline.h"
+#include "tcc/Pipelines/Pipelines.h"
 #include "tcc/Conversion/Passes.h"
 #include "tcc/Transforms/Passes.h"
 
@@ -75,7 +80,7 @@ std::string cudaToolkitPath() {
 // The pipeline
 //===----------------------------------------------------------------------===//
 
-void tcc::buildCudaToLLVMPassPipeline(OpPassManager &pm, const CompileOptions &options) {
+void tcc::buildCudaLoweringPassPipeline(OpPassManager &pm, const CompileOptions &options) {
   // The kernel layer's ops to runtime calls: GEMMs with their epilogues on
   // cuBLASLt, attention and row kernels from tcc's kernel library.
   ConvertTccKernelToCudaPassOptions calls;
@@ -93,10 +98,11 @@ void tcc::buildCudaToLLVMPassPipeline(OpPassManager &pm, const CompileOptions &o
   // Pointwise ops over 16-byte vectors (ld/st.global.v4 for f32).
   pm.addNestedPass<func::FuncOp>(createGpuVectorizeElementwisePass());
   // Parallel dims as scf.parallel, reduction dims as sequential scf.for inside.
-  pm.addNestedPass<func::FuncOp>(createConvertLinalgToParallelLoopsPass());
+  pm.addNestedPass<func::FuncOp>(createGpuLinalgToParallelLoopsPass());
   // One 1-D grid per loop nest, 256 threads per block, bounds-checked; the
   // threads stride over the grid, which the runtime caps at one device-full.
   pm.addNestedPass<func::FuncOp>(createGpuMapParallelLoopsPass());
+  // Only the loops mapped above (the CUDA path's) become launches.
   pm.addNestedPass<func::FuncOp>(createConvertParallelLoopToGpuPass());
   // The index arithmetic of tiling and collapsing, before it is outlined.
   pm.addPass(createLowerAffinePass());
@@ -129,19 +135,6 @@ void tcc::buildCudaToLLVMPassPipeline(OpPassManager &pm, const CompileOptions &o
   // __nv_* calls unresolved, so default to the toolkit every machine has.
   binary.toolkitPath = cudaToolkitPath();
   pm.addPass(createGpuModuleToBinaryPass(binary));
-
-  // Host side: as the CPU pipeline, plus gpu.launch_func → mgpu* calls.
-  pm.addPass(memref::createExpandStridedMetadataPass());
-  pm.addPass(createLowerAffinePass());
-  pm.addPass(createSCFToControlFlowPass());
-  pm.addPass(createGpuToLLVMConversionPass());
-  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
-  pm.addPass(createConvertMathToLLVMPass());
-  pm.addPass(createArithToLLVMConversionPass());
-  pm.addPass(createConvertIndexToLLVMPass());
-  pm.addPass(createConvertFuncToLLVMPass());
-  pm.addPass(createConvertControlFlowToLLVMPass());
-  pm.addPass(createReconcileUnrealizedCastsPass());
 }
 
 void tcc::registerCudaDialects(DialectRegistry &registry) {
@@ -162,49 +155,13 @@ void tcc::registerCudaPasses() {
   registerGPUPasses();
   PassPipelineRegistration<>(
       "tcc-cuda-pipeline",
-      "The CUDA half of tcc's pipeline: planned memrefs → PTX kernels and host LLVM "
-      "dialect (sm_90)",
+      "tcc's lowering of a planned module for --target cuda alone (sm_90): "
+      "tcc-split-targets, the CUDA path's kernels to PTX, the host code to LLVM",
       [](OpPassManager &pm) {
         CompileOptions options;
-        buildCudaToLLVMPassPipeline(pm, options);
+        options.target = "cuda";
+        buildLoweringPassPipeline(pm, options);
       });
-}
-
-LogicalResult tcc::mergeCudaHostModule(ModuleOp into, ModuleOp cuda) {
-  SymbolTable intoSymbols(into);
-  // Same-named symbols: identical external declarations (malloc, mgpu*) are
-  // shared; anything else of the CUDA copy is renamed first.
-  auto isDeclaration = [](Operation *op) {
-    auto f = dyn_cast<LLVM::LLVMFuncOp>(op);
-    return f && f.isExternal();
-  };
-  SmallVector<Operation *> toErase;
-  for (Operation &op : cuda.getBody()->getOperations()) {
-    auto sym = dyn_cast<SymbolOpInterface>(op);
-    if (!sym)
-      continue;
-    Operation *existing = intoSymbols.lookup(sym.getNameAttr());
-    if (!existing)
-      continue;
-    if (isDeclaration(&op) && isDeclaration(existing)) {
-      toErase.push_back(&op);
-      continue;
-    }
-    std::string fresh = (sym.getName() + "_cuda").str();
-    for (int i = 0; intoSymbols.lookup(fresh) || SymbolTable::lookupSymbolIn(cuda, fresh); ++i)
-      fresh = (sym.getName() + "_cuda" + std::to_string(i)).str();
-    if (failed(SymbolTable::replaceAllSymbolUses(&op, StringAttr::get(into.getContext(), fresh),
-                                                cuda)))
-      return op.emitError() << "cannot rename '" << sym.getName() << "' while merging";
-    sym.setName(StringAttr::get(into.getContext(), fresh));
-  }
-  for (Operation *op : toErase)
-    op->erase();
-  for (Operation &op : llvm::make_early_inc_range(cuda.getBody()->getOperations()))
-    op.moveBefore(into.getBody(), into.getBody()->end());
-  // The gpu.binary and its launches require a container module.
-  into->setAttr(gpu::GPUDialect::getContainerModuleAttrName(), UnitAttr::get(into.getContext()));
-  return success();
 }
 
 std::vector<std::string> tcc::collectPtx(ModuleOp module) {

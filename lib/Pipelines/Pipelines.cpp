@@ -1,10 +1,13 @@
 //===- Pipelines.cpp - tcc's pass pipelines, phase by phase ---------------===//
 #include "tcc/Pipelines/Pipelines.h"
 
+#include "tcc/Pipelines/CudaPipeline.h"
+
 #include "dialects/TccGraph/Transforms/Passes.h"
 #include "tcc/Conversion/Passes.h"
 #include "tcc/Transforms/Passes.h"
 
+#include "mlir/Conversion/GPUCommon/GPUToLLVM.h"
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -73,10 +76,11 @@ void tcc::buildPlanningPassPipeline(OpPassManager &pm, const CompileOptions &) {
   pm.addPass(createCanonicalizerPass());
 }
 
-void tcc::buildCpuToLLVMPassPipeline(OpPassManager &pm, const CompileOptions &) {
+void tcc::buildCpuLoweringPassPipeline(OpPassManager &pm, const CompileOptions &) {
   // One function per kernel: LLVM then optimizes each on its own (linear time).
   pm.addPass(createOutlineKernelsPass());
-  // Kernels as plain loops; LLVM vectorizes them when it emits host code.
+  // The kernel layer's ops and the other kernels as plain loops; LLVM
+  // vectorizes them when it emits host code.
   pm.addPass(createConvertTccKernelToLoopsPass());
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   // bf16 and f16 arithmetic computed in f32 and rounded back per op (what
@@ -90,11 +94,17 @@ void tcc::buildCpuToLLVMPassPipeline(OpPassManager &pm, const CompileOptions &) 
   arith::ArithExpandOpsPassOptions expand;
   expand.includeBf16 = true;
   pm.addPass(arith::createArithExpandOpsPass(expand));
+}
+
+void tcc::buildHostLLVMPassPipeline(OpPassManager &pm, const CompileOptions &) {
   pm.addPass(createLowerAffinePass());
   pm.addPass(createSCFToControlFlowPass());
   // Subviews and reshapes as descriptor arithmetic the LLVM lowering understands.
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
+  // The CUDA path's launches (gpu.launch_func on the caller's stream) and
+  // its embedded kernel binary; nothing to do without one.
+  pm.addPass(createGpuToLLVMConversionPass());
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());
   pm.addPass(createConvertMathToLLVMPass());
   // What LLVM has no intrinsic for (tanh, erf, ...) becomes a libm call.
@@ -104,6 +114,19 @@ void tcc::buildCpuToLLVMPassPipeline(OpPassManager &pm, const CompileOptions &) 
   pm.addPass(createConvertFuncToLLVMPass());
   pm.addPass(createConvertControlFlowToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
+}
+
+void tcc::buildLoweringPassPipeline(OpPassManager &pm, const CompileOptions &options) {
+  // One planned entry per target path; every pass below works on its own.
+  SplitTargetsPassOptions split;
+  split.targets = options.target;
+  pm.addPass(createSplitTargetsPass(split));
+  // CUDA first: its kernels leave the module as a gpu.binary before the CPU
+  // path's module-wide float emulation runs.
+  buildCudaLoweringPassPipeline(pm, options);
+  buildCpuLoweringPassPipeline(pm, options);
+  // The host code of both paths, once.
+  buildHostLLVMPassPipeline(pm, options);
 }
 
 void tcc::buildCompilePassPipeline(OpPassManager &pm, const CompileOptions &options,
@@ -118,16 +141,45 @@ void tcc::buildCompilePassPipeline(OpPassManager &pm, const CompileOptions &opti
   if (last == CompilePhase::Bufferized) return;
   buildPlanningPassPipeline(pm, options);
   if (last == CompilePhase::Planned) return;
-  buildCpuToLLVMPassPipeline(pm, options);
+  buildLoweringPassPipeline(pm, options);
 }
 
+namespace {
+/// tcc-compile-pipeline's options: the CompileOptions a pass pipeline needs.
+struct CompilePipelineOptions : PassPipelineOptions<CompilePipelineOptions> {
+  Option<std::string> targets{*this, "targets",
+                              llvm::cl::desc("cpu, cuda or cpu,cuda (the --target of tcc compile)"),
+                              llvm::cl::init("cpu")};
+  Option<std::string> precision{*this, "precision",
+                                llvm::cl::desc("fp32, tf32 or bf16 (--precision)"),
+                                llvm::cl::init("fp32")};
+  Option<std::string> arch{*this, "arch", llvm::cl::desc("CUDA chip (--arch)"),
+                           llvm::cl::init("sm_90")};
+
+  tcc::CompileOptions toCompileOptions() const {
+    tcc::CompileOptions o;
+    o.target = targets;
+    o.precision = precision;
+    o.arch = arch;
+    return o;
+  }
+};
+} // namespace
+
 void tcc::registerTccPipelines() {
-  PassPipelineRegistration<>(
+  PassPipelineRegistration<CompilePipelineOptions>(
       "tcc-compile-pipeline",
-      "tcc's whole CPU pipeline: legalize, lower to linalg, fuse, bufferize, "
-      "plan memory, lower to the LLVM dialect",
-      [](OpPassManager &pm) {
-        CompileOptions options;
-        buildCompilePassPipeline(pm, options, CompilePhase::LLVM);
+      "What tcc compile runs: legalize, form kernels, lower to linalg, fuse, bufferize, "
+      "plan memory, lower each target (targets=cpu,cuda) and the host code to the LLVM "
+      "dialect",
+      [](OpPassManager &pm, const CompilePipelineOptions &o) {
+        buildCompilePassPipeline(pm, o.toCompileOptions(), CompilePhase::LLVM);
+      });
+  PassPipelineRegistration<CompilePipelineOptions>(
+      "tcc-lowering-pipeline",
+      "The part of tcc compile after memory planning: split the targets, lower each, "
+      "then the host code",
+      [](OpPassManager &pm, const CompilePipelineOptions &o) {
+        buildLoweringPassPipeline(pm, o.toCompileOptions());
       });
 }

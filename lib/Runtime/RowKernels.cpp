@@ -22,6 +22,8 @@
 //===----------------------------------------------------------------------===//
 #include "tcc/Runtime/RowKernels.h"
 
+#include "Kernels/RowParams.h"
+
 #include "tcc/Runtime/CudaDriver.h"
 #include "tcc/Runtime/KernelLibrary.h"
 #include "tcc/Runtime/MlirGpuRuntime.h"
@@ -39,28 +41,7 @@ using namespace tcc;
 
 namespace {
 
-/// The kernels' single argument; Kernels/Rows.cu declares the same struct
-/// (with the same static_asserts): keep the two in sync.
-struct RowParams {
-  const void *x;
-  const void *residual;
-  void *sumOut;
-  const void *weight;
-  const void *bias;
-  void *out;
-  int64_t xStride, residualStride, sumStride, outStride;
-  int64_t rows;
-  int32_t n;
-  int32_t kind;
-  int32_t outDType;
-  int32_t paramDType;
-  float eps;
-  float invN;
-};
-static_assert(sizeof(RowParams) == 112, "RowParams must match Kernels/Rows.cu");
-static_assert(offsetof(RowParams, rows) == 80 && offsetof(RowParams, eps) == 104 &&
-                  offsetof(RowParams, invN) == 108,
-              "RowParams must match Kernels/Rows.cu");
+using tcc_rows::RowParams; // Kernels/RowParams.h, shared with Rows.cu
 
 /// The longest row tcc_row takes: the kernels index a row with int.
 constexpr int64_t kMaxN = int64_t(1) << 30;

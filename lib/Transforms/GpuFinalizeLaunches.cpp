@@ -1,13 +1,14 @@
 //===- GpuFinalizeLaunches.cpp - one kernel module, launches on a stream --===//
 //
-// After gpu-kernel-outlining: every kernel into one gpu.module, `forward`
-// renamed `forward_cuda` with a trailing stream argument that every launch
-// uses, no kernel assuming its grid size, and a check that the host function
+// After gpu-kernel-outlining: every kernel into one gpu.module, the CUDA
+// entry (`forward_cuda`; a `forward` not split by tcc-split-targets is renamed
+// so) with a trailing stream argument that every launch uses, no kernel assuming its grid size, and a check that the host function
 // no longer touches tensor memory.
 //
 //===----------------------------------------------------------------------===//
 #include "tcc/Transforms/GpuConventions.h"
 #include "tcc/Transforms/Passes.h"
+#include "tcc/Transforms/PlannedEntry.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -46,8 +47,17 @@ struct GpuFinalizeLaunchesPass
     ModuleOp module = getOperation();
     if (failed(mergeKernelModules(module)))
       return signalPassFailure();
-    auto forward = module.lookupSymbol<func::FuncOp>("forward");
+    // The CUDA path's entry: `forward_cuda` after tcc-split-targets, or a
+    // `forward` of an unsplit module (renamed below).
+    auto forward = module.lookupSymbol<func::FuncOp>(tcc::kCudaForwardName);
     if (!forward) {
+      forward = module.lookupSymbol<func::FuncOp>("forward");
+      if (forward && !tcc::isCudaFunction(forward))
+        forward = nullptr;
+    }
+    if (!forward) {
+      if (module.getOps<gpu::GPUModuleOp>().empty())
+        return; // no CUDA path in this module
       module.emitError() << "--target cuda: no 'forward' function";
       return signalPassFailure();
     }
@@ -110,10 +120,12 @@ struct GpuFinalizeLaunchesPass
                                 launch.getKernelOperands(), tokenTy, ValueRange{token}, cluster);
       launch.erase();
     }
-    if (failed(SymbolTable::replaceAllSymbolUses(
-            forward, StringAttr::get(ctx, tcc::kCudaForwardName), module)))
-      return signalPassFailure();
-    forward.setSymName(tcc::kCudaForwardName);
+    if (forward.getSymName() != tcc::kCudaForwardName) {
+      if (failed(SymbolTable::replaceAllSymbolUses(
+              forward, StringAttr::get(ctx, tcc::kCudaForwardName), module)))
+        return signalPassFailure();
+      forward.setSymName(tcc::kCudaForwardName);
+    }
   }
 
   LogicalResult mergeKernelModules(ModuleOp module) {

@@ -115,7 +115,7 @@ struct GpuLibraryConvPass : tcc::impl::GpuLibraryConvPassBase<GpuLibraryConvPass
   void runOnOperation() override {
     ModuleOp module = getOperation();
     for (func::FuncOp func : llvm::to_vector(module.getOps<func::FuncOp>())) {
-      if (!tcc::isPlannedEntry(func))
+      if (!tcc::isPlannedEntry(func) || !tcc::isCudaFunction(func))
         continue;
       SmallVector<Convolution> matches;
       for (Operation &op : func.getBody().front()) {

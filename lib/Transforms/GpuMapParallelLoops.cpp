@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 #include "tcc/Transforms/GpuConventions.h"
 #include "tcc/Transforms/Passes.h"
+#include "tcc/Transforms/PlannedEntry.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -67,6 +68,9 @@ void strideOverGrid(scf::ParallelOp outer, scf::ParallelOp inner) {
 struct GpuMapParallelLoopsPass
     : tcc::impl::GpuMapParallelLoopsPassBase<GpuMapParallelLoopsPass> {
   void runOnOperation() override {
+    // Only the CUDA path's functions (tcc-split-targets).
+    if (!tcc::isCudaFunction(getOperation()))
+      return;
     func::FuncOp func = getOperation();
     // Constants that fusion left as globals live in host memory; a kernel
     // reading them would fault (or read garbage through a host address).

@@ -12,6 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "tcc/Transforms/Passes.h"
+#include "tcc/Transforms/PlannedEntry.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -273,6 +274,9 @@ void vectorize(linalg::GenericOp op, const VectorPlan &plan) {
 struct GpuVectorizeElementwisePass
     : tcc::impl::GpuVectorizeElementwisePassBase<GpuVectorizeElementwisePass> {
   void runOnOperation() override {
+    // Only the CUDA path's functions (tcc-split-targets).
+    if (!tcc::isCudaFunction(getOperation()))
+      return;
     SmallVector<std::pair<linalg::GenericOp, VectorPlan>> candidates;
     getOperation().walk([&](linalg::GenericOp op) {
       if (op->getParentOfType<scf::ParallelOp>())

@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 #include "tcc/Transforms/GpuConventions.h"
 #include "tcc/Transforms/Passes.h"
+#include "tcc/Transforms/PlannedEntry.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -217,6 +218,9 @@ void rewriteAsWarpReduction(RewriterBase &rewriter, const WarpReduction &r) {
 
 struct GpuWarpReductionsPass : tcc::impl::GpuWarpReductionsPassBase<GpuWarpReductionsPass> {
   void runOnOperation() override {
+    // Only the CUDA path's functions (tcc-split-targets).
+    if (!tcc::isCudaFunction(getOperation()))
+      return;
     SmallVector<WarpReduction> reductions;
     getOperation().walk([&](linalg::GenericOp op) {
       if (FailureOr<WarpReduction> r = matchWarpReduction(op); succeeded(r))

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "tcc/Transforms/Passes.h"
+#include "tcc/Transforms/PlannedEntry.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -26,6 +27,9 @@ namespace {
 
 struct GpuWrapSerialOpsPass : tcc::impl::GpuWrapSerialOpsPassBase<GpuWrapSerialOpsPass> {
   void runOnOperation() override {
+    // Only the CUDA path's functions (tcc-split-targets).
+    if (!tcc::isCudaFunction(getOperation()))
+      return;
     SmallVector<linalg::LinalgOp> serial;
     getOperation().walk([&](linalg::LinalgOp op) {
       if (op.getNumParallelLoops() == 0 && !op->getParentOfType<scf::ParallelOp>())

@@ -43,6 +43,9 @@ void outline(Operation *op, func::FuncOp parent, unsigned index, SymbolTable &sy
   auto kernel = b.create<func::FuncOp>(op->getLoc(), name, b.getFunctionType(types, {}));
   kernel.setPrivate();
   kernel->setAttr("no_inline", b.getUnitAttr());
+  // The kernel belongs to its entry's target path (tcc-split-targets).
+  if (Attribute target = parent->getAttr(tcc::kTargetAttrName))
+    kernel->setAttr(tcc::kTargetAttrName, target);
   symbols.insert(kernel);  // uniquifies the name if needed
   Block *body = kernel.addEntryBlock();
   b.setInsertionPointToEnd(body);
@@ -65,7 +68,7 @@ struct OutlineKernelsPass : public tcc::impl::OutlineKernelsPassBase<OutlineKern
     SymbolTable symbols(module);
     SmallVector<func::FuncOp> entries;
     for (auto f : module.getOps<func::FuncOp>())
-      if (tcc::isPlannedEntry(f))
+      if (tcc::isPlannedEntry(f) && tcc::isCpuFunction(f))
         entries.push_back(f);
     for (func::FuncOp f : entries) {
       SmallVector<Operation *> kernels;

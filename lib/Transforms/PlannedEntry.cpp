@@ -14,6 +14,15 @@ bool tcc::isPlannedEntry(func::FuncOp f) {
   return false;
 }
 
+static bool targetIs(func::FuncOp f, StringRef target) {
+  auto attr = f->getAttrOfType<StringAttr>(tcc::kTargetAttrName);
+  return !attr || attr.getValue() == target;
+}
+
+bool tcc::isCpuFunction(func::FuncOp f) { return targetIs(f, "cpu"); }
+
+bool tcc::isCudaFunction(func::FuncOp f) { return targetIs(f, "cuda"); }
+
 FailureOr<Value> tcc::streamArgument(func::FuncOp func) {
   for (unsigned i = 0; i < func.getNumArguments(); ++i)
     if (func.getArgAttr(i, "tcc.stream"))

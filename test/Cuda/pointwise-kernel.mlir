@@ -27,10 +27,10 @@
 // PTX-DAG: st.global.v4.b32
 
 // CHECK:       llvm.func @forward_cuda(
-// CHECK:         gpu.launch_func <%{{.*}} : !llvm.ptr> @tcc_kernels::@forward_kernel
+// CHECK:         gpu.launch_func <%{{.*}} : !llvm.ptr> @tcc_kernels::@forward_cuda_kernel
 // CHECK:       gpu.binary @tcc_kernels [#gpu.object<#nvvm.target<O = 3, chip = "sm_90", features = "+ptx80">
 // CHECK-SAME:    .target sm_90
-// CHECK-SAME:    .visible .entry forward_kernel(
+// CHECK-SAME:    .visible .entry forward_cuda_kernel(
 
 #map = affine_map<(d0, d1) -> (d0, d1)>
 module attributes {tcc.arena_size = 0 : i64} {

@@ -245,7 +245,7 @@ func.func @inside_parallel(%x: memref<768xf32>, %out: memref<f32>) {
 
 //--- pipeline.mlir
 
-// PTX: .visible .entry forward_kernel(
+// PTX: .visible .entry forward_cuda_kernel(
 // PTX-COUNT-5: shfl.sync.bfly.b32
 // PTX-NOT:     shfl.sync
 #rows = affine_map<(d0, d1) -> (d0, d1)>

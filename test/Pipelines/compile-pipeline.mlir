@@ -35,12 +35,12 @@
 // arena: memref<?xi8>
 // CHECK-SAME:    %[[ARENA_ALLOC:arg26]]: !llvm.ptr, %[[ARENA_ALIGNED:arg27]]: !llvm.ptr, %arg28: i64, %arg29: i64, %arg30: i64)
 // CHECK-SAME:    tcc.arena_size = 32 : i64
-// The entry builds the arena descriptor; the row sum is a byte offset into it.
+// The entry builds the arena descriptor.
 // CHECK:         llvm.insertvalue %[[ARENA_ALLOC]], %{{.*}}[0] : !llvm.struct<(ptr, ptr, i64, array<1 x i64>, array<1 x i64>)>
 // CHECK:         llvm.call @forward_kernel_0(
 // CHECK:         llvm.call @forward_kernel_1(
-// CHECK:         llvm.getelementptr %{{.*}}[%{{.*}}] : (!llvm.ptr, i64) -> !llvm.ptr, i8
-// CHECK:         llvm.call @forward_kernel_2(
+// The row sum lives in the arena (its aligned pointer, %arg27):
+// CHECK:         llvm.call @forward_kernel_2(%{{.*}}, %arg26, %[[ARENA_ALIGNED]],
 // CHECK:         llvm.call @forward_kernel_3(
 // CHECK:         llvm.call @forward_kernel_4(
 // CHECK-NEXT:    llvm.return

@@ -19,12 +19,19 @@ void buildLinalgPassPipeline(mlir::OpPassManager &pm, const CompileOptions &opti
 void buildBufferizePassPipeline(mlir::OpPassManager &pm, const CompileOptions &options);
 /// Every intermediate buffer placed in one arena.
 void buildPlanningPassPipeline(mlir::OpPassManager &pm, const CompileOptions &options);
-/// Loops and the LLVM dialect, ready to translate for the host CPU.
-void buildCpuToLLVMPassPipeline(mlir::OpPassManager &pm, const CompileOptions &options);
+/// The CPU path's functions (tcc.target = "cpu"): outlined kernels as loops,
+/// half-precision arithmetic in f32.
+void buildCpuLoweringPassPipeline(mlir::OpPassManager &pm, const CompileOptions &options);
+/// The host code of every path to the LLVM dialect, ready to translate.
+void buildHostLLVMPassPipeline(mlir::OpPassManager &pm, const CompileOptions &options);
+/// After planning: tcc-split-targets, the CUDA and CPU lowerings, the host
+/// LLVM tail.
+void buildLoweringPassPipeline(mlir::OpPassManager &pm, const CompileOptions &options);
 /// All phases up to and including `last`.
 void buildCompilePassPipeline(mlir::OpPassManager &pm, const CompileOptions &options,
                               CompilePhase last);
-/// Registers `tcc-compile-pipeline` (all phases) for tcc-opt.
+/// Registers `tcc-compile-pipeline` (all phases) and `tcc-lowering-pipeline`
+/// (after planning) for tcc-opt, with targets/precision/arch options.
 void registerTccPipelines();
 } // namespace tcc
 

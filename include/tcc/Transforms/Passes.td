@@ -86,6 +86,33 @@ def PlanMemoryPass : Pass<"tcc-plan-memory", "mlir::ModuleOp"> {
   ];
 }
 
+def SplitTargetsPass : Pass<"tcc-split-targets", "mlir::ModuleOp"> {
+  let summary = "One copy of the planned entry per target path (cpu, cuda)";
+  let description = [{
+    After memory planning the program is the same for every target. The
+    planned `forward` stays for the CPU path and is cloned as `forward_cuda`
+    for the CUDA path (renamed instead when CUDA is the only target); each
+    gets `tcc.target = "cpu"` or `"cuda"`. Every target-specific pass after
+    this one works only on the functions of its target, so both lowerings
+    run in one pipeline on one module and the host LLVM tail runs once.
+
+    Before:
+    ```mlir
+    func.func @forward(%x: memref<4xf32>, %out: memref<4xf32>, %arena: memref<?xi8> {tcc.arena})
+    ```
+    After (`targets=cpu,cuda`):
+    ```mlir
+    func.func @forward(...) attributes {tcc.target = "cpu"}
+    func.func @forward_cuda(...) attributes {tcc.target = "cuda"}
+    ```
+  }];
+  let options = [
+    Option<"targets", "targets", "std::string", "\"cpu\"",
+           "Comma-separated targets: cpu, cuda">,
+  ];
+  let dependentDialects = ["::mlir::func::FuncDialect"];
+}
+
 def OutlineKernelsPass : Pass<"tcc-outline-kernels", "mlir::ModuleOp"> {
   let summary = "Move each structured op of an entry into its own private function";
   let description = [{
@@ -290,6 +317,20 @@ def GpuWarpReductionsPass : Pass<"tcc-gpu-warp-reductions", "mlir::func::FuncOp"
     "mlir::memref::MemRefDialect",
     "mlir::scf::SCFDialect",
   ];
+}
+
+def GpuLinalgToParallelLoopsPass
+    : Pass<"tcc-gpu-linalg-to-parallel-loops", "mlir::func::FuncOp"> {
+  let summary = "The CUDA path's linalg ops as scf.parallel (+ scf.for) loop nests";
+  let description = [{
+    Upstream's `convert-linalg-to-parallel-loops` on the CUDA path's
+    functions only (`tcc.target = "cuda"`, or unmarked): parallel dims become
+    one `scf.parallel`, reduction dims sequential `scf.for` inside, ready for
+    tcc-gpu-map-parallel-loops. The CPU path's functions keep their linalg
+    ops for its own lowering in the same pipeline.
+  }];
+  let dependentDialects = ["::mlir::scf::SCFDialect", "::mlir::memref::MemRefDialect",
+                           "::mlir::affine::AffineDialect"];
 }
 
 def GpuMapParallelLoopsPass : Pass<"tcc-gpu-map-parallel-loops", "mlir::func::FuncOp"> {

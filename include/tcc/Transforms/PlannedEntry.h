@@ -16,6 +16,15 @@ namespace tcc {
 /// tcc-plan-memory planned).
 bool isPlannedEntry(mlir::func::FuncOp f);
 
+/// The function attribute tcc-split-targets sets: "cpu" or "cuda", the path
+/// whose lowering passes own the function (its outlined kernels inherit it).
+constexpr const char *kTargetAttrName = "tcc.target";
+
+/// Whether the CPU (CUDA) lowering owns `f`: it is marked "cpu" ("cuda"), or
+/// not marked at all (a module that was not split, as in a pass's lit test).
+bool isCpuFunction(mlir::func::FuncOp f);
+bool isCudaFunction(mlir::func::FuncOp f);
+
 /// The function's `tcc.stream` argument (an `!llvm.ptr` holding a CUstream),
 /// appended as the last argument if it has none yet.
 mlir::FailureOr<mlir::Value> streamArgument(mlir::func::FuncOp f);

@@ -73,7 +73,7 @@ struct ConvertTccKernelToCudaPass
 
   void runOnOperation() override {
     for (auto func : llvm::to_vector(getOperation().getOps<func::FuncOp>())) {
-      if (!tcc::isPlannedEntry(func))
+      if (!tcc::isPlannedEntry(func) || !tcc::isCudaFunction(func))
         continue;
       SmallVector<Operation *> ops;
       func.walk([&](Operation *op) {

@@ -9,6 +9,7 @@
 #include "KernelLoops.h"
 
 #include "tcc/Conversion/Passes.h"
+#include "tcc/Transforms/PlannedEntry.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -56,7 +57,10 @@ struct ConvertTccKernelToLoopsPass
   void runOnOperation() override {
     SmallVector<Operation *> ops;
     getOperation()->walk([&](Operation *op) {
-      if (isa<tcc::kernel::GemmOp, tcc::kernel::AttentionOp, tcc::kernel::RowOp>(op))
+      // The CPU path's functions only (tcc-split-targets).
+      auto func = op->getParentOfType<func::FuncOp>();
+      if (isa<tcc::kernel::GemmOp, tcc::kernel::AttentionOp, tcc::kernel::RowOp>(op) &&
+          (!func || tcc::isCpuFunction(func)))
         ops.push_back(op);
     });
     for (Operation *op : ops) {

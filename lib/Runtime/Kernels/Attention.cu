@@ -313,7 +313,9 @@ template <int K, int D> struct Config {
   /// launcher rounds up to the next power of 2). A thread then loads one
   /// column (TileLayout::kOneColumn), so the column test is made once per
   /// thread, outside the key loop. D = 80 and 96 would need it per chunk
-  /// in the loop; they run only their own head dim.
+  /// in the loop; they run only their own head dim. (With false here, and
+  /// attentionKernelSupports and tileIndex() in AttentionKernels.cpp back
+  /// to the compiled head dims, the kernels are those without the feature.)
   static constexpr bool kNarrowerHeads = (D & (D - 1)) == 0;
   static_assert(!kNarrowerHeads || (TileLayout<Elem, true, D>::kOneColumn &&
                                     TileLayout<Elem, false, D>::kOneColumn),
@@ -719,11 +721,10 @@ template <int K, int D, bool Vec> TCC_DEVICE void attentionBlock(const Attention
   bool loadsColumn = true;
   if constexpr (C::kNarrowerHeads)
     loadsColumn = TileLayout<Elem, Vec, D>::column(tid) < p.headDim;
-  const int keysLoaded = loadsColumn ? p.lk : 0;
 
   auto loadKeys = [&](int tile, int buf) {
     const int c0 = tile * Bc;
-    const int valid = imin(Bc, keysLoaded - c0);
+    const int valid = imin(Bc, (loadsColumn ? p.lk : 0) - c0);
     loadTile<Elem, Vec, D, Bc, C::kKStride>(C::kKOffset + buf * C::kKBytes, k + c0 * p.kStrideL,
                                             p.kStrideL, valid, tid);
     loadTile<Elem, Vec, D, Bc, C::kVStride>(C::kVOffset + buf * C::kVBytes, v + c0 * p.vStrideL,

@@ -71,6 +71,9 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "RowParams.h"
+#include "tcc/Runtime/RowKernels.h"
+
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
@@ -80,32 +83,17 @@
 
 namespace tcc_rows {
 
-// KernelTypes.h and RowKernels.h.
-enum : int32_t { kF32 = 0, kF16 = 1, kBF16 = 2 };
-enum : int32_t { kSoftmax = 0, kLogSoftmax = 1, kLayerNorm = 2, kRmsNorm = 3 };
-
-/// The single kernel argument, passed by value. RowKernels.cpp declares the
-/// same struct (with the same static_asserts); keep the two in sync.
-struct RowParams {
-  const void *x;
-  const void *residual; ///< null: h = x
-  void *sumOut;         ///< null: h is not stored
-  const void *weight;   ///< null: no scale
-  const void *bias;     ///< null: no shift (always null for rms_norm)
-  void *out;
-  int64_t xStride, residualStride, sumStride, outStride; ///< elements
-  int64_t rows;
-  int32_t n;          ///< 1 ≤ n ≤ 2^30
-  int32_t kind;       ///< RowKind
-  int32_t outDType;   ///< KernelDType of out
-  int32_t paramDType; ///< KernelDType of weight and bias
-  float eps;
-  float invN; ///< 1/n rounded to fp32 (by the host: no slow-path division here)
+// The ABI's codes (KernelTypes.h and RowKernels.h), under short names.
+enum : int32_t { kF32 = tcc::kKernelF32, kF16 = tcc::kKernelF16, kBF16 = tcc::kKernelBF16 };
+enum : int32_t {
+  kSoftmax = tcc::kRowSoftmax,
+  kLogSoftmax = tcc::kRowLogSoftmax,
+  kLayerNorm = tcc::kRowLayerNorm,
+  kRmsNorm = tcc::kRowRmsNorm,
 };
-static_assert(sizeof(RowParams) == 112, "RowParams must match RowKernels.cpp");
-static_assert(offsetof(RowParams, rows) == 80 && offsetof(RowParams, eps) == 104 &&
-                  offsetof(RowParams, invN) == 108,
-              "RowParams must match RowKernels.cpp");
+
+// RowParams (the kernels' single argument) is in RowParams.h, shared with
+// RowKernels.cpp.
 
 /// Threads of a block of the warp kernels.
 constexpr int kWarpBlock = 128;
