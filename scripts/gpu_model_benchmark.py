@@ -86,7 +86,11 @@ def bench(name, precision, modes, artifacts, iters, reference, log):
                     so = os.path.join(artifacts, f"{name}_{precision}.so")
                     if not os.path.exists(so):
                         continue
-                    fn = tcc.load(so).bind_weights(module.state_dict())
+                    # Non-persistent buffers (rotary inv_freq, position ids)
+                    # are lifted constants of the export too.
+                    weights = dict(module.state_dict())
+                    weights.update(dict(module.named_buffers()))
+                    fn = tcc.load(so).bind_weights(weights)
                 else:
                     fn = torch.compile(module, mode=None if mode == "default" else mode)
                 out = fn(*inputs)

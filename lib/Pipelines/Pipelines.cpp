@@ -42,9 +42,11 @@ void tcc::buildGraphPassPipeline(OpPassManager &pm, const CompileOptions &) {
   pm.addPass(createCSEPass());
 }
 
-void tcc::buildKernelPassPipeline(OpPassManager &pm, const CompileOptions &) {
+void tcc::buildKernelPassPipeline(OpPassManager &pm, const CompileOptions &options) {
   // Matmuls, attention and row ops become tcc_kernel ops with what they fuse.
-  pm.addPass(createFormKernelsPass());
+  FormKernelsPassOptions form;
+  form.f32TensorCores = options.precision == "tf32" || options.precision == "bf16";
+  pm.addPass(createFormKernelsPass(form));
   // The views and constants formation left unused.
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());

@@ -449,3 +449,19 @@ LogicalResult AttentionOp::verify() {
   }
   return success();
 }
+
+//===----------------------------------------------------------------------===//
+// Folders
+//===----------------------------------------------------------------------===//
+
+OpFoldResult ReshapeOp::fold(FoldAdaptor) {
+  if (getInput().getType() == getResult().getType())
+    return getInput();
+  // reshape(reshape(x)) = reshape(x) when this one needs no size operands.
+  if (auto inner = getInput().getDefiningOp<ReshapeOp>(); inner && getDynamicSizes().empty() &&
+      llvm::count_if(rankedType(getResult()).getShape(), ShapedType::isDynamic) <= 1) {
+    getInputMutable().assign(inner.getInput());
+    return getResult();
+  }
+  return {};
+}

@@ -453,6 +453,9 @@ def TccGraph_ReshapeOp : TccGraph_Op<"reshape", [Pure]> {
     }]>
   ];
   let hasVerifier = 1;
+  // A reshape to the input's own type is the input; a reshape of a reshape
+  // reshapes the first input (kernel formation then sees through views).
+  let hasFolder = 1;
 }
 
 def TccGraph_SliceOp : TccGraph_Op<"slice", [Pure]> {

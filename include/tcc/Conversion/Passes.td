@@ -22,6 +22,11 @@ def FormKernelsPass : Pass<"tcc-form-kernels", "mlir::ModuleOp"> {
       read again later).
     A whole op that no kernel takes is decomposed as tcc-decompose-graph does.
 
+    A large GEMM whose rows would not start on 16-byte boundaries (a
+    vocabulary of 50257 logits) writes into a slice of a buffer whose rows
+    are padded, so the tensor-core kernels' aligned loads and stores apply:
+    always for f16/bf16, and for f32 under `f32-tensor-cores`.
+
     Before:
     ```mlir
     %wt = tcc_graph.transpose %w {permutation = array<i64: 1, 0>} : (tensor<10x100xf32>) -> tensor<100x10xf32>
@@ -37,6 +42,10 @@ def FormKernelsPass : Pass<"tcc-form-kernels", "mlir::ModuleOp"> {
            outs(%e : tensor<?x10xf32>) transpose_b activation(relu) -> tensor<?x10xf32>
     ```
   }];
+  let options = [
+    Option<"f32TensorCores", "f32-tensor-cores", "bool", "false",
+           "f32 GEMMs run on tensor cores (--precision tf32 or bf16): pad their rows too">,
+  ];
   let dependentDialects = [
     "::tcc::kernel::TccKernelDialect", "::tcc::graph::TccGraphDialect",
     "::mlir::tensor::TensorDialect"

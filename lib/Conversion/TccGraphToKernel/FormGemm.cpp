@@ -10,7 +10,9 @@
 //     (without an activation: the libraries add it before the activation,
 //     PyTorch after).
 // Exact GELU, SiLU and the like are not in the libraries' epilogues: they stay
-// tcc_graph ops and become a pointwise kernel of their own.
+// tcc_graph ops and become a pointwise kernel of their own. A convolution
+// with stride equal to its kernel (a patch embedding) becomes such a product
+// first.
 //
 //===----------------------------------------------------------------------===//
 #include "FormKernels.h"
@@ -244,7 +246,11 @@ GemmEpilogue followEpilogue(graph::MatmulOp matmul) {
 // Forming
 //===----------------------------------------------------------------------===//
 
-void formGemm(graph::MatmulOp matmul) {
+/// Rows of at least this many bytes are padded to 16-byte boundaries (a
+/// smaller output is not worth a second buffer and a copy).
+constexpr int64_t kPadRowsFromBytes = 2048;
+
+void formGemm(graph::MatmulOp matmul, bool f32TensorCores) {
   Value a = matmul.getLhs(), b = matmul.getRhs();
   bool ta = false, tb = false;
   if (Value t = transposeInput(a, lastTwoSwapped(typeOf(a).getRank()))) {
@@ -280,6 +286,24 @@ void formGemm(graph::MatmulOp matmul) {
     return tensor::DimOp::create(builder, loc, a, at.getRank() - fromEnd);
   };
   Value init = emptyTensor(builder, loc, type, dynamicSize);
+  // Rows that would not start on 16-byte boundaries (a vocabulary of 50257
+  // logits) keep cuBLASLt on its slow unaligned kernels: write into a slice
+  // of a buffer with padded rows instead.
+  int64_t n = type.getShape().back(), bytes = type.getElementTypeBitWidth() / 8;
+  bool tensorCores = !type.getElementType().isF32() || f32TensorCores;
+  if (tensorCores && !ShapedType::isDynamic(n) && (n * bytes) % 16 != 0 &&
+      n * bytes >= kPadRowsFromBytes) {
+    SmallVector<int64_t> padded(type.getShape());
+    padded.back() = llvm::alignTo(n * bytes, 16) / bytes;
+    Value wide = emptyTensor(builder, loc, RankedTensorType::get(padded, type.getElementType()),
+                             dynamicSize);
+    SmallVector<OpFoldResult> offsets(rank, builder.getIndexAttr(0)), sizes, strides(
+        rank, builder.getIndexAttr(1));
+    for (int64_t d = 0; d < rank; ++d)
+      sizes.push_back(type.isDynamicDim(d) ? OpFoldResult(tensor::DimOp::create(builder, loc, init, d))
+                                           : OpFoldResult(builder.getIndexAttr(type.getDimSize(d))));
+    init = tensor::ExtractSliceOp::create(builder, loc, type, wide, offsets, sizes, strides);
+  }
   Value bias = e.bias ? reshapeTo(builder, loc, e.bias, {type.getShape().back()}) : Value();
   Value residual = e.residual ? reshapeTo(builder, loc, e.residual, type.getShape()) : Value();
   auto gemm = kernel::GemmOp::create(
@@ -296,14 +320,58 @@ void formGemm(graph::MatmulOp matmul) {
   eraseDead(dead);
 }
 
+/// A convolution whose stride equals its kernel, without padding, dilation
+/// or groups (ViT's patch embedding) is a matrix product of the image cut
+/// into patches: [N, C, Hp·kh, Wp·kw] → [N·Hp·Wp, C·kh·kw] (one transposing
+/// copy of the input), times the weight [F, C·kh·kw]ᵀ, plus the bias, back to
+/// [N, F, Hp, Wp]. The product then forms a GEMM like any other, on the
+/// tensor cores for half types, accumulating in f32.
+void rewritePatchConvolution(graph::Conv2dOp conv) {
+  auto xt = typeOf(conv.getInput()), wt = typeOf(conv.getWeight()), yt = typeOf(conv.getResult());
+  if (xt.getRank() != 4 || wt.getRank() != 4 || conv.getGroups() != 1 ||
+      !wt.hasStaticShape() || !kernelElementType(xt.getElementType()))
+    return;
+  int64_t f = wt.getDimSize(0), c = wt.getDimSize(1), kh = wt.getDimSize(2), kw = wt.getDimSize(3);
+  int64_t n = xt.getDimSize(0), h = xt.getDimSize(2), w = xt.getDimSize(3);
+  if (conv.getStride() != ArrayRef<int64_t>{kh, kw} || conv.getPadding() != ArrayRef<int64_t>{0, 0} ||
+      conv.getDilation() != ArrayRef<int64_t>{1, 1} || kh * kw == 1 ||
+      ShapedType::isDynamic(h) || ShapedType::isDynamic(w) || h % kh || w % kw ||
+      xt.getDimSize(1) != c)
+    return;
+  int64_t hp = h / kh, wp = w / kw;
+  int64_t rows = ShapedType::isDynamic(n) ? ShapedType::kDynamic : n * hp * wp;
+  OpBuilder b(conv);
+  Location loc = conv.getLoc();
+  Type elt = xt.getElementType();
+  Value x = reshapeTo(b, loc, conv.getInput(), {n, c, hp, kh, wp, kw});
+  x = graph::TransposeOp::create(b, loc, RankedTensorType::get({n, hp, wp, c, kh, kw}, elt), x,
+                                 b.getDenseI64ArrayAttr({0, 2, 4, 1, 3, 5}));
+  x = reshapeTo(b, loc, x, {rows, c * kh * kw});
+  Value weight = reshapeTo(b, loc, conv.getWeight(), {f, c * kh * kw});
+  Value wT = graph::TransposeOp::create(b, loc, RankedTensorType::get({c * kh * kw, f}, elt),
+                                        weight, b.getDenseI64ArrayAttr({1, 0}));
+  Value y = graph::MatmulOp::create(b, loc, RankedTensorType::get({rows, f}, elt), x, wT);
+  if (Value bias = conv.getBias())
+    y = graph::AddOp::create(b, loc, typeOf(y), y, bias);
+  y = reshapeTo(b, loc, y, {n, hp, wp, f});
+  y = graph::TransposeOp::create(b, loc, yt, y, b.getDenseI64ArrayAttr({0, 3, 1, 2}));
+  LLVM_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] patch convolution at " << loc << " as a GEMM\n");
+  conv.getResult().replaceAllUsesWith(y);
+  conv.erase();
+}
+
 } // namespace
 
-void tcc::formation::formGemmKernels(func::FuncOp func) {
+void tcc::formation::formGemmKernels(func::FuncOp func, bool f32TensorCores) {
+  SmallVector<graph::Conv2dOp> convs;
+  func.walk([&](graph::Conv2dOp op) { convs.push_back(op); });
+  for (graph::Conv2dOp conv : convs)
+    rewritePatchConvolution(conv);
   SmallVector<graph::MatmulOp> matmuls;
   func.walk([&](graph::MatmulOp op) { matmuls.push_back(op); });
   for (graph::MatmulOp matmul : matmuls) {
     Value lhs = matmul.getLhs(), rhs = matmul.getRhs();
-    formGemm(matmul);
+    formGemm(matmul, f32TensorCores);
     // Transposes folded into the flags die with their last reader.
     for (Value v : {lhs, rhs})
       if (auto t = v.getDefiningOp<graph::TransposeOp>(); t && t->use_empty())

@@ -79,10 +79,12 @@ void tcc::formation::eraseDead(ArrayRef<Operation *> ops) {
 
 namespace {
 struct FormKernelsPass : tcc::impl::FormKernelsPassBase<FormKernelsPass> {
+  using FormKernelsPassBase::FormKernelsPassBase;
+
   void runOnOperation() override {
     for (auto func : getOperation().getOps<func::FuncOp>()) {
       tcc::formation::formAttentionKernels(func);
-      tcc::formation::formGemmKernels(func);
+      tcc::formation::formGemmKernels(func, f32TensorCores);
       tcc::formation::formRowKernels(func);
     }
   }

@@ -22,8 +22,9 @@ namespace tcc::formation {
 void formAttentionKernels(mlir::func::FuncOp func);
 
 /// Every tcc_graph.matmul → tcc_kernel.gemm, with operand transposes and its
-/// epilogue (scale, bias, ReLU/GELU-tanh, residual add) folded in.
-void formGemmKernels(mlir::func::FuncOp func);
+/// epilogue (scale, bias, ReLU/GELU-tanh, residual add) folded in. With
+/// `f32TensorCores`, f32 products get the row padding of half ones.
+void formGemmKernels(mlir::func::FuncOp func, bool f32TensorCores);
 
 /// softmax/log_softmax over the last dim, layer_norm, rms_norm (also as the
 /// usual hand-written RMSNorm) → tcc_kernel.row, with a residual add before

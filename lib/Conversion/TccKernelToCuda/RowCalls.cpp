@@ -1,8 +1,9 @@
 //===- RowCalls.cpp - tcc_kernel.row as a tcc_row call --------------------===//
 //
 // tcc_row takes rows with one stride: the last leading dim's. Leading dims
-// before it become host loops around the call (a planned view need not be
-// contiguous across them); bufferization made each row contiguous.
+// that collapse into one (every tensor's layout proves it, as for planned
+// buffers) are collapsed, so one call takes all rows; those that do not
+// become host loops around the call. Bufferization made each row contiguous.
 //
 //===----------------------------------------------------------------------===//
 #include "RuntimeCalls.h"
@@ -40,6 +41,23 @@ void tcc::cudacalls::lowerRow(OpBuilder &b, kernel::RowOp op, const CallContext 
   int64_t rank = type.getRank(), lead = rank - static_cast<int64_t>(op.getNumDims());
   // x, residual, sum, out: the row-strided tensors.
   SmallVector<Value> tensors = {op.getInput(), op.getResidual(), op.getSumInit(), op.getInit()};
+  // The leading dims as one, when every tensor's layout allows it.
+  if (lead > 1) {
+    SmallVector<ReassociationIndices> groups = {llvm::to_vector(llvm::seq<int64_t>(0, lead))};
+    for (int64_t d = lead; d < rank; ++d)
+      groups.push_back({d});
+    bool collapsible = llvm::all_of(tensors, [&](Value t) {
+      return !t || memref::CollapseShapeOp::isGuaranteedCollapsible(cast<MemRefType>(t.getType()),
+                                                                    groups);
+    });
+    if (collapsible) {
+      for (Value &t : tensors)
+        if (t)
+          t = memref::CollapseShapeOp::create(b, loc, t, groups);
+      rank -= lead - 1;
+      lead = 1;
+    }
+  }
   SmallVector<BufferMetadata> meta;
   for (Value t : tensors)
     meta.push_back(t ? readBufferMetadata(b, loc, t) : BufferMetadata{});

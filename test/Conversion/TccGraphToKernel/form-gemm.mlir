@@ -103,3 +103,49 @@ func.func @relu_then_residual(%x: tensor<8x16xf32>, %w: tensor<16x32xf32>, %r: t
   %o = tcc_graph.add %a, %r : (tensor<8x32xf32>, tensor<8x32xf32>) -> tensor<8x32xf32>
   return %o : tensor<8x32xf32>
 }
+
+// -----
+
+// A patch embedding (stride = kernel 16, no padding): the image cut into
+// patches (one transposing copy), one GEMM with the reshaped weight and the
+// bias, back to NCHW.
+// CHECK-LABEL: func @patch_embedding
+// CHECK:     %[[P:.*]] = tcc_graph.reshape %arg0 : (tensor<2x3x32x48xbf16>) -> tensor<2x3x2x16x3x16xbf16>
+// CHECK:     %[[T:.*]] = tcc_graph.transpose %[[P]] {permutation = array<i64: 0, 2, 4, 1, 3, 5>}
+// CHECK:     %[[A:.*]] = tcc_graph.reshape %[[T]] : (tensor<2x2x3x3x16x16xbf16>) -> tensor<12x768xbf16>
+// CHECK:     %[[W:.*]] = tcc_graph.reshape %arg1 : (tensor<64x3x16x16xbf16>) -> tensor<64x768xbf16>
+// CHECK:     %[[Y:.*]] = tcc_kernel.gemm ins(%[[A]], %[[W]] : tensor<12x768xbf16>, tensor<64x768xbf16>) bias(%arg2 : tensor<64xbf16>) outs(%{{.*}} : tensor<12x64xbf16>) transpose_b
+// CHECK:     tcc_graph.transpose %{{.*}} {permutation = array<i64: 0, 3, 1, 2>} : (tensor<2x2x3x64xbf16>) -> tensor<2x64x2x3xbf16>
+// CHECK-NOT: tcc_graph.conv2d
+func.func @patch_embedding(%x: tensor<2x3x32x48xbf16>, %w: tensor<64x3x16x16xbf16>, %b: tensor<64xbf16>) -> tensor<2x64x2x3xbf16> {
+  %y = tcc_graph.conv2d %x, %w, %b {stride = array<i64: 16, 16>, padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>, groups = 1 : i64} : (tensor<2x3x32x48xbf16>, tensor<64x3x16x16xbf16>, tensor<64xbf16>) -> tensor<2x64x2x3xbf16>
+  return %y : tensor<2x64x2x3xbf16>
+}
+
+// -----
+
+// An LM head over a vocabulary of 50257 (rows of 100514 bytes, not a multiple
+// of 16): the GEMM writes a slice of a buffer with rows padded to 50264.
+// CHECK-LABEL: func @padded_rows
+// CHECK:     %[[WIDE:.*]] = tensor.empty() : tensor<16x50264xbf16>
+// CHECK:     %[[INIT:.*]] = tensor.extract_slice %[[WIDE]][0, 0] [16, 50257] [1, 1] : tensor<16x50264xbf16> to tensor<16x50257xbf16>
+// CHECK:     tcc_kernel.gemm ins(%arg0, %arg1 : tensor<16x768xbf16>, tensor<50257x768xbf16>) outs(%[[INIT]] : tensor<16x50257xbf16>) transpose_b
+func.func @padded_rows(%x: tensor<16x768xbf16>, %w: tensor<50257x768xbf16>) -> tensor<16x50257xbf16> {
+  %wt = tcc_graph.transpose %w {permutation = array<i64: 1, 0>} : (tensor<50257x768xbf16>) -> tensor<768x50257xbf16>
+  %y = tcc_graph.matmul %x, %wt : (tensor<16x768xbf16>, tensor<768x50257xbf16>) -> tensor<16x50257xbf16>
+  return %y : tensor<16x50257xbf16>
+}
+
+// -----
+
+// In f32 only when f32 products run on tensor cores (--precision tf32/bf16).
+// RUN: tcc-opt %s -tcc-form-kernels='f32-tensor-cores=true' -split-input-file | FileCheck %s --check-prefix=TC
+// CHECK-LABEL: func @padded_rows_f32
+// CHECK-NOT:   tensor.extract_slice
+// CHECK:       tcc_kernel.gemm
+// TC-LABEL:    func @padded_rows_f32
+// TC:          tensor.empty() : tensor<16x50260xf32>
+func.func @padded_rows_f32(%x: tensor<16x768xf32>, %w: tensor<768x50257xf32>) -> tensor<16x50257xf32> {
+  %y = tcc_graph.matmul %x, %w : (tensor<16x768xf32>, tensor<768x50257xf32>) -> tensor<16x50257xf32>
+  return %y : tensor<16x50257xf32>
+}

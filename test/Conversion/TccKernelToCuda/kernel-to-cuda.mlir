@@ -44,13 +44,26 @@ func.func @attention(%q: memref<2x8x16x64xf16>, %k: memref<2x2x16x64xf16>, %v: m
 
 // -----
 
-// Rows of a [2, 16, 64] tensor: the first dim is a host loop, the call takes
-// 16 rows of 64 with the second dim's stride; kind 3 (rms_norm), bf16 in and
-// out (2), the weight's type f32 (0).
+// Rows of a [2, 16, 64] tensor: the leading dims collapse, one call takes
+// 32 rows of 64; kind 3 (rms_norm), bf16 in and out (2), the weight's type
+// f32 (0).
 // CHECK-LABEL: func @rms_norm
-// CHECK:         scf.for
-// CHECK:           call @tcc_row(%c3_i32, %c2_i32{{.*}}, %c2_i32{{.*}}, %c0_i32
+// CHECK:         memref.collapse_shape %arg0 {{\[\[}}0, 1], [2]] : memref<2x16x64xbf16> into memref<32x64xbf16>
+// CHECK-NOT:     scf.for
+// CHECK:         call @tcc_row(%c3_i32, %c2_i32{{.*}}, %c2_i32{{.*}}, %c0_i32
 func.func @rms_norm(%x: memref<2x16x64xbf16>, %w: memref<64xf32>, %y: memref<2x16x64xbf16>, %arena: memref<?xi8> {tcc.arena}) {
   tcc_kernel.row rms_norm ins(%x : memref<2x16x64xbf16>) weight(%w : memref<64xf32>) outs(%y : memref<2x16x64xbf16>) {eps = 1.0e-6 : f64}
+  return
+}
+
+// -----
+
+// A view whose leading dims do not collapse (a slice of a longer batch
+// stride): the first dim becomes a host loop around the call.
+// CHECK-LABEL: func @row_strided_batch
+// CHECK:         scf.for
+// CHECK:           call @tcc_row(%c2_i32
+func.func @row_strided_batch(%x: memref<2x16x64xf32, strided<[2048, 64, 1]>>, %y: memref<2x16x64xf32>, %arena: memref<?xi8> {tcc.arena}) {
+  tcc_kernel.row layer_norm ins(%x : memref<2x16x64xf32, strided<[2048, 64, 1]>>) outs(%y : memref<2x16x64xf32>) {eps = 1.0e-5 : f64}
   return
 }
