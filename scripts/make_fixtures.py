@@ -241,6 +241,10 @@ def main():
     torch.manual_seed(55)
     write_kernel_layer_cases(args.out)
 
+    torch.manual_seed(56)
+    write_case(args.out, "vision_attention", VisionAttention(),
+               [torch.randn(2, 3, 32, 32), torch.randn(12, 2, 128)])
+
     torch.manual_seed(52)
     write_case(args.out, "pooling_3d_adaptive", Pooling3dAdaptive(),
                [torch.randn(2, 3, 10), torch.randn(2, 3, 7, 9), torch.randn(2, 3, 6, 7, 8)])
@@ -510,6 +514,34 @@ class UpsampleNearest(nn.Module):
         up = F.interpolate(x, scale_factor=2, mode="nearest")
         return up, F.interpolate(x, size=(5, 7), mode="nearest"), F.interpolate(
             up, size=(11, 13), mode="nearest")
+
+
+class VisionAttention(nn.Module):
+    """torchvision's ViT path at small size: a patch convolution (stride =
+    kernel, a GEMM) flattened to tokens, a class token, nn.MultiheadAttention
+    with batch_first (it transposes to [L, B, E] inside and back), exact-GELU
+    MLP; and a sequence-first nn.MultiheadAttention on its own [L, B, E]
+    input."""
+
+    def __init__(self, d=128, heads=2):
+        super().__init__()
+        self.patch = nn.Conv2d(3, d, kernel_size=8, stride=8)
+        self.cls = nn.Parameter(torch.randn(1, 1, d))
+        self.pos = nn.Parameter(torch.randn(1, 17, d) * 0.1)
+        self.ln1 = nn.LayerNorm(d)
+        self.attn = nn.MultiheadAttention(d, heads, batch_first=True)
+        self.ln2 = nn.LayerNorm(d)
+        self.mlp = nn.Sequential(nn.Linear(d, 2 * d), nn.GELU(), nn.Linear(2 * d, d))
+        self.seq_first = nn.MultiheadAttention(d, heads)
+
+    def forward(self, image, seq):
+        x = self.patch(image).flatten(2).transpose(1, 2)
+        x = torch.cat([self.cls.expand(x.shape[0], -1, -1), x], dim=1) + self.pos
+        h = self.ln1(x)
+        x = x + self.attn(h, h, h, need_weights=False)[0]
+        x = x + self.mlp(self.ln2(x))
+        s = self.seq_first(seq, seq, seq, need_weights=False)[0]
+        return x, s
 
 
 def write_kernel_layer_cases(out):

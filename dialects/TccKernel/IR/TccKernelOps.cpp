@@ -136,7 +136,17 @@ void GemmOp::getEffects(
 // attention
 //===----------------------------------------------------------------------===//
 
+DictionaryAttr AttentionOp::getView(Tensor tensor) {
+  ArrayAttr views = getViewsAttr();
+  if (!views || views.size() != 4)
+    return nullptr;
+  return dyn_cast<DictionaryAttr>(views[tensor]);
+}
+
 SmallVector<int64_t> AttentionOp::getCanonicalShape(Tensor tensor) {
+  if (DictionaryAttr view = getView(tensor))
+    if (auto sizes = view.getAs<DenseI64ArrayAttr>("sizes"))
+      return SmallVector<int64_t>(sizes.asArrayRef());
   ::mlir::Value v = tensor == QueryTensor ? getQuery() : tensor == KeyTensor ? getKey()
                    : tensor == ValueTensor ? getValue() : getInit();
   SmallVector<int64_t> s(shapedOf(v).getShape());
@@ -150,11 +160,42 @@ LogicalResult AttentionOp::verify() {
     return failure();
   if (getBshd().size() != 4)
     return emitOpError("bshd needs one entry for each of query, key, value and result");
+  if (ArrayAttr views = getViewsAttr()) {
+    if (views.size() != 4)
+      return emitOpError("views needs one entry for each of query, key, value and result");
+    for (auto [i, entry] : llvm::enumerate(views)) {
+      if (isa<UnitAttr>(entry))
+        continue;
+      auto view = dyn_cast<DictionaryAttr>(entry);
+      auto sizes = view ? view.getAs<DenseI64ArrayAttr>("sizes") : nullptr;
+      auto strides = view ? view.getAs<DenseI64ArrayAttr>("strides") : nullptr;
+      auto offset = view ? view.getAs<IntegerAttr>("offset") : nullptr;
+      if (!sizes || !strides || !offset || sizes.size() != 4 || strides.size() != 4)
+        return emitOpError("a view is {sizes, strides, offset} with 4 sizes and strides");
+      ::mlir::Value base = i == 0 ? getQuery() : i == 1 ? getKey() : i == 2 ? getValue() : getInit();
+      auto bt = shapedOf(base);
+      if (!bt.hasStaticShape())
+        return emitOpError("a viewed tensor needs a static shape");
+      if (getBshd()[i])
+        return emitOpError("a tensor with a view is not bshd");
+      if (strides[3] != 1 && sizes[3] != 1)
+        return emitOpError("a view's head dim must be contiguous (stride 1)");
+      int64_t last = offset.getInt();
+      for (int64_t d = 0; d < 4; ++d) {
+        if (sizes[d] < 1 || strides[d] < 0)
+          return emitOpError("a view needs positive sizes and non-negative strides");
+        last += (sizes[d] - 1) * strides[d];
+      }
+      if (offset.getInt() < 0 || last >= bt.getNumElements())
+        return emitOpError("view reads element ") << last << " of a tensor of "
+                                                  << bt.getNumElements();
+    }
+  }
   Type elt = shapedOf(getQuery()).getElementType();
   if (!isa<FloatType>(elt))
     return emitOpError("computes on floats, got ") << elt;
-  for (::mlir::Value v : {getQuery(), getKey(), getValue(), getInit()}) {
-    if (shapedOf(v).getRank() != 4)
+  for (auto [i, v] : llvm::enumerate(SmallVector<::mlir::Value>{getQuery(), getKey(), getValue(), getInit()})) {
+    if (shapedOf(v).getRank() != 4 && !getView(static_cast<Tensor>(i)))
       return emitOpError("query, key, value and result must have rank 4");
     if (shapedOf(v).getElementType() != elt)
       return emitOpError("query, key, value and result must have one element type");

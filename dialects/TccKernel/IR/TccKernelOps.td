@@ -102,6 +102,16 @@ def TccKernel_AttentionOp : TccKernel_DpsOp<"attention"> {
     computed in f32, the result rounded once; no `Lq x Lk` matrix is
     materialized on the GPU.
 
+    `views`, when given, has one entry per tensor (query, key, value,
+    result): `unit`, or `{sizes, strides, offset}` saying that the operand
+    (or the init and result) is a base tensor of any shape whose row-major
+    storage holds the canonical `[B, H, L, D]` tensor at
+    `offset + b·strides[0] + h·strides[1] + l·strides[2] + d·strides[3]`
+    (`strides[3]` is 1). Kernel formation folds the reshapes, transposes and
+    slices around an attention into them (torchvision's multi-head attention
+    reaches each head through seven), and bufferization turns each into a
+    memref view, so no copy is made. A tensor with a view is not `bshd`.
+
     ```mlir
     %o = tcc_kernel.attention ins(%q, %k, %v : tensor<8x128x12x64xbf16>,
            tensor<8x128x12x64xbf16>, tensor<8x128x12x64xbf16>)
@@ -113,7 +123,8 @@ def TccKernel_AttentionOp : TccKernel_DpsOp<"attention"> {
   let arguments = (ins AnyShaped:$query, AnyShaped:$key, AnyShaped:$value,
                        Optional<AnyShaped>:$mask, AnyShaped:$init,
                        F64Attr:$scale, UnitAttr:$causal,
-                       DefaultValuedAttr<DenseBoolArrayAttr, "{false, false, false, false}">:$bshd);
+                       DefaultValuedAttr<DenseBoolArrayAttr, "{false, false, false, false}">:$bshd,
+                       OptionalAttr<ArrayAttr>:$views);
   let assemblyFormat = [{
     `ins` `(` $query `,` $key `,` $value `:` type($query) `,` type($key) `,` type($value) `)`
     (`mask` `(` $mask^ `:` type($mask) `)`)?
@@ -126,6 +137,8 @@ def TccKernel_AttentionOp : TccKernel_DpsOp<"attention"> {
     enum Tensor { QueryTensor = 0, KeyTensor = 1, ValueTensor = 2, ResultTensor = 3 };
     /// Sizes of `tensor` in the canonical [B, H, L, D] order.
     ::llvm::SmallVector<int64_t> getCanonicalShape(Tensor tensor);
+    /// The view of `tensor` (`views` entry), or null when it has none.
+    ::mlir::DictionaryAttr getView(Tensor tensor);
   }];
 }
 

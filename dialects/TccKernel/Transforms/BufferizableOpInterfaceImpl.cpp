@@ -30,6 +30,32 @@ using namespace tcc::kernel;
 
 namespace {
 
+/// The `views` entry of an attention operand (query, key, value or init),
+/// or null.
+DictionaryAttr viewOf(Operation *op, OpOperand &operand) {
+  auto attention = dyn_cast<tcc::kernel::AttentionOp>(op);
+  if (!attention || !attention.getViewsAttr())
+    return nullptr;
+  unsigned n = operand.getOperandNumber();
+  if (n < 3)
+    return attention.getView(static_cast<tcc::kernel::AttentionOp::Tensor>(n));
+  if (&operand == &attention.getInitMutable())
+    return attention.getView(tcc::kernel::AttentionOp::ResultTensor);
+  return nullptr;
+}
+
+/// The canonical [B, H, L, D] view `view` of an identity-layout `buffer`.
+Value viewedBuffer(RewriterBase &rewriter, Location loc, Value buffer, DictionaryAttr view) {
+  auto type = cast<MemRefType>(buffer.getType());
+  ArrayRef<int64_t> sizes = view.getAs<DenseI64ArrayAttr>("sizes").asArrayRef();
+  ArrayRef<int64_t> strides = view.getAs<DenseI64ArrayAttr>("strides").asArrayRef();
+  int64_t offset = view.getAs<IntegerAttr>("offset").getInt();
+  auto viewType = MemRefType::get(sizes, type.getElementType(),
+                                  StridedLayoutAttr::get(type.getContext(), offset, strides),
+                                  type.getMemorySpace());
+  return memref::ReinterpretCastOp::create(rewriter, loc, viewType, buffer, offset, sizes, strides);
+}
+
 /// How many trailing dims of `operand` the kernel needs packed (0: none).
 int64_t packedTrailingDims(Operation *op, OpOperand &operand) {
   return llvm::TypeSwitch<Operation *, int64_t>(op)
@@ -93,13 +119,21 @@ struct KernelOpInterface
       if (failed(buffer))
         return failure();
       Value used = *buffer;
-      if (!packed(cast<MemRefType>(used.getType()), packedTrailingDims(op, operand))) {
+      DictionaryAttr view = viewOf(op, operand);
+      // A view is taken of the buffer's own storage: that needs an identity layout.
+      bool usable = view ? cast<MemRefType>(used.getType()).getLayout().isIdentity()
+                         : packed(cast<MemRefType>(used.getType()), packedTrailingDims(op, operand));
+      if (!usable) {
         rewriter.setInsertionPoint(op);
         used = freshBuffer(rewriter, loc, *buffer);
         if (dps.isDpsInit(&operand))
           copyBack.push_back({used, *buffer});
         else
           linalg::CopyOp::create(rewriter, loc, *buffer, used);
+      }
+      if (view) {
+        rewriter.setInsertionPoint(op);
+        used = viewedBuffer(rewriter, loc, used, view);
       }
       operands.push_back(used);
       if (dps.isDpsInit(&operand))
@@ -112,7 +146,10 @@ struct KernelOpInterface
     bufferized.addOperands(operands);
     bufferized.propertiesAttr = op->getPropertiesAsAttribute();
     bufferized.addAttributes(llvm::to_vector(op->getDiscardableAttrs()));
-    rewriter.create(bufferized);
+    Operation *result = rewriter.create(bufferized);
+    // The views are now the operands themselves.
+    if (auto attention = dyn_cast<tcc::kernel::AttentionOp>(result))
+      attention.removeViewsAttr();
     for (auto [written, destination] : copyBack)
       linalg::CopyOp::create(rewriter, loc, written, destination);
     replaceOpWithBufferizedValues(rewriter, op, outputs);

@@ -22,10 +22,11 @@ def FormKernelsPass : Pass<"tcc-form-kernels", "mlir::ModuleOp"> {
       read again later).
     A whole op that no kernel takes is decomposed as tcc-decompose-graph does.
 
-    A large GEMM whose rows would not start on 16-byte boundaries (a
-    vocabulary of 50257 logits) writes into a slice of a buffer whose rows
-    are padded, so the tensor-core kernels' aligned loads and stores apply:
-    always for f16/bf16, and for f32 under `f32-tensor-cores`.
+    A large GEMM whose rows are not a multiple of 16 bytes (a vocabulary of
+    50257 logits, which sends cuBLASLt to kernels 4-6x slower) is computed
+    transposed, Cᵀ = op(B)ᵀ·op(A)ᵀ, and copied back when its other dim is
+    aligned and it has no bias or residual: always for f16/bf16, and for f32
+    under `f32-tensor-cores`.
 
     Before:
     ```mlir
@@ -44,7 +45,7 @@ def FormKernelsPass : Pass<"tcc-form-kernels", "mlir::ModuleOp"> {
   }];
   let options = [
     Option<"f32TensorCores", "f32-tensor-cores", "bool", "false",
-           "f32 GEMMs run on tensor cores (--precision tf32 or bf16): pad their rows too">,
+           "f32 GEMMs run on tensor cores (--precision tf32 or bf16): align them too">,
   ];
   let dependentDialects = [
     "::tcc::kernel::TccKernelDialect", "::tcc::graph::TccGraphDialect",

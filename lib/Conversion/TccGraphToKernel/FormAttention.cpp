@@ -20,6 +20,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "FormKernels.h"
+#include "StridedViews.h"
 
 #include "dialects/TccGraph/IR/TccGraphOps.h"
 #include "dialects/TccGraph/Transforms/Decompositions.h"
@@ -64,6 +65,27 @@ Value repeatedHeads(Value v) {
   return x0;
 }
 
+/// {sizes, strides, offset} of a view, as the op's `views` entry.
+DictionaryAttr viewAttr(OpBuilder &b, const StridedView &view) {
+  return b.getDictionaryAttr({b.getNamedAttr("sizes", b.getDenseI64ArrayAttr(view.sizes)),
+                              b.getNamedAttr("strides", b.getDenseI64ArrayAttr(view.strides)),
+                              b.getNamedAttr("offset", b.getI64IntegerAttr(view.offset))});
+}
+
+/// A view the kernel can read: the head dim contiguous.
+bool kernelView(const std::optional<StridedView> &view) {
+  return view && view->sizes.size() == 4 && (view->strides[3] == 1 || view->sizes[3] == 1);
+}
+
+/// Whether the view is just the [B, L, H, D] ↔ [B, H, L, D] transpose, which
+/// `bshd` says more plainly.
+bool onlySwapsSeqHeads(const std::optional<StridedView> &view) {
+  if (!view || view->chain.size() != 1)
+    return false;
+  auto t = dyn_cast<graph::TransposeOp>(view->chain.front());
+  return t && t.getPermutation() == ArrayRef<int64_t>(kSwapSeqHeads);
+}
+
 void formAttention(graph::AttentionOp op) {
   auto qt = typeOf(op.getQuery());
   if (qt.getRank() != 4 || !kernelElementType(qt.getElementType()) ||
@@ -74,6 +96,7 @@ void formAttention(graph::AttentionOp op) {
     graph::decomposeWholeOp(op);
     return;
   }
+  OpBuilder b(op);
   Value q = op.getQuery(), k = op.getKey(), v = op.getValue(), mask = op.getMask();
   // Grouped-query heads written out as a repeat: share the heads instead.
   if (Value k0 = repeatedHeads(k))
@@ -82,24 +105,42 @@ void formAttention(graph::AttentionOp op) {
         k = k0;
         v = v0;
       }
+  // Each operand: a strided view of the tensor its views start from (static
+  // shapes), else a [B, L, H, D] tensor transposed (symbolic lengths too).
   SmallVector<bool> bshd(4, false);
-  for (auto [i, x] : llvm::enumerate(SmallVector<Value *>{&q, &k, &v}))
-    if (Value t = transposeInput(*x, kSwapSeqHeads)) {
+  SmallVector<Attribute> views(4, b.getUnitAttr());
+  bool anyView = false;
+  for (auto [i, x] : llvm::enumerate(SmallVector<Value *>{&q, &k, &v})) {
+    std::optional<StridedView> view = viewOfProducers(*x);
+    if (kernelView(view) && !onlySwapsSeqHeads(view)) {
+      *x = view->base;
+      views[i] = viewAttr(b, *view);
+      anyView = true;
+    } else if (Value t = transposeInput(*x, kSwapSeqHeads)) {
       *x = t;
       bshd[i] = true;
     }
+  }
   if (mask)
     if (auto broadcast = mask.getDefiningOp<graph::BroadcastOp>())
       mask = broadcast.getInput();
+  // The result: written straight into the tensor its reshapes and transposes
+  // lead to, else transposed to [B, L, H, D] for its one reader.
   Value replaced = op.getResult();
-  if (op.getResult().hasOneUse())
+  std::optional<StridedView> out = viewInConsumers(op.getResult());
+  if (kernelView(out) && !onlySwapsSeqHeads(out)) {
+    replaced = out->base;
+    views[3] = viewAttr(b, *out);
+    anyView = true;
+  } else if (op.getResult().hasOneUse()) {
     if (auto t = dyn_cast<graph::TransposeOp>(*op.getResult().getUsers().begin());
         t && t.getPermutation() == ArrayRef<int64_t>(kSwapSeqHeads)) {
       replaced = t.getResult();
       bshd[3] = true;
     }
+  }
 
-  OpBuilder b(replaced.getDefiningOp());
+  b.setInsertionPoint(replaced.getDefiningOp());
   SmallVector<Operation *> fused = {op.getOperation()};
   if (replaced != op.getResult())
     fused.push_back(replaced.getDefiningOp());
@@ -114,27 +155,31 @@ void formAttention(graph::AttentionOp op) {
   Value init = emptyTensor(b, loc, resultType, dynamicSize);
   auto attention = kernel::AttentionOp::create(
       b, loc, TypeRange{resultType}, q, k, v, mask, init, op.getScaleAttr(),
-      op.getCausal() ? b.getUnitAttr() : nullptr, b.getDenseBoolArrayAttr(bshd));
+      op.getCausal() ? b.getUnitAttr() : nullptr, b.getDenseBoolArrayAttr(bshd),
+      anyView ? b.getArrayAttr(views) : nullptr);
   LLVM_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] attention at " << loc << "\n");
   replaced.replaceAllUsesWith(attention.getResult(0));
   SmallVector<Value> operands = {op.getQuery(), op.getKey(), op.getValue(), op.getMask()};
   SmallVector<Operation *> dead = {op.getOperation()};
-  if (replaced != op.getResult())
+  if (out && replaced == out->base)
+    dead.append(out->chain.begin(), out->chain.end());
+  else if (replaced != op.getResult())
     dead.push_back(replaced.getDefiningOp());
+  llvm::sort(dead, [](Operation *a, Operation *c) { return a->isBeforeInBlock(c); });
   eraseDead(dead);
   // Views of the operands that only the attention read, producers first.
-  llvm::SetVector<Operation *> views;
+  llvm::SetVector<Operation *> viewOps;
   for (Value x : operands) {
     SmallVector<Operation *> chain;
     for (Operation *def = x ? x.getDefiningOp() : nullptr;
-         def && isa<graph::TransposeOp, graph::ReshapeOp, graph::BroadcastOp>(def);
+         def && isa<graph::TransposeOp, graph::ReshapeOp, graph::BroadcastOp, graph::SliceOp>(def);
          def = def->getOperand(0).getDefiningOp())
       chain.push_back(def);
     for (Operation *def : llvm::reverse(chain))
-      views.insert(def);
+      viewOps.insert(def);
   }
-  SmallVector<Operation *> ordered = views.takeVector();
-  llvm::sort(ordered, [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
+  SmallVector<Operation *> ordered = viewOps.takeVector();
+  llvm::sort(ordered, [](Operation *a, Operation *c) { return a->isBeforeInBlock(c); });
   eraseDead(ordered);
 }
 
@@ -236,9 +281,137 @@ void raiseWrittenOutAttention(graph::SoftmaxOp softmax) {
     kt->erase();
 }
 
+/// Whether every use of `v` reaches an attention operand through reshapes,
+/// transposes and slices (or is an attention operand).
+bool feedsOnlyAttention(Value v, int depth = 0) {
+  if (v.use_empty() || depth > 8)
+    return false;
+  for (OpOperand &use : v.getUses()) {
+    Operation *user = use.getOwner();
+    if (auto attention = dyn_cast<graph::AttentionOp>(user)) {
+      if (use.getOperandNumber() > 2)
+        return false; // the mask
+      continue;
+    }
+    if (!isa<graph::ReshapeOp, graph::TransposeOp, graph::SliceOp>(user) ||
+        !feedsOnlyAttention(user->getResult(0), depth + 1))
+      return false;
+  }
+  return true;
+}
+
+/// Whether `v` is an attention result seen through reshapes and transposes.
+bool comesFromAttention(Value v) {
+  for (int depth = 0; depth < 8; ++depth) {
+    Operation *def = v.getDefiningOp();
+    if (isa_and_nonnull<graph::AttentionOp>(def))
+      return true;
+    if (!isa_and_nonnull<graph::ReshapeOp, graph::TransposeOp>(def))
+      return false;
+    v = def->getOperand(0);
+  }
+  return false;
+}
+
+/// A permutation that keeps the last dim (it only reorders rows).
+bool permutesRows(ArrayRef<int64_t> perm) {
+  return !perm.empty() && perm.back() == static_cast<int64_t>(perm.size()) - 1;
+}
+
+/// The bias operand of `add`, the other one being `product`.
+Value biasOperand(graph::AddOp add, Value product) {
+  return add.getLhs() == product ? add.getRhs() : add.getLhs();
+}
+
+/// The add of a rank-1 bias that is `product`'s only use, if any.
+graph::AddOp rowBiasAdd(Value product) {
+  if (!product.hasOneUse())
+    return {};
+  auto add = dyn_cast<graph::AddOp>(*product.getUsers().begin());
+  if (!add || typeOf(add.getResult()) != typeOf(product) || typeOf(biasOperand(add, product)).getRank() != 1)
+    return {};
+  return add;
+}
+
+/// Row-wise matrix products commute with row permutations: move those
+/// transposes to the attention side, where its views absorb them.
+///   matmul(transpose(x, P), W) → transpose(matmul(x, W), P)
+///     when the product only feeds attention (torchvision's [L, B] input);
+///   transpose(reshape(matmul(A, W) [+ b]), P) → matmul(transpose(reshape(A), P), W) [+ b]
+///     when A comes from an attention (its output projection back to [B, L]).
+void moveRowTransposesTowardAttention(func::FuncOp func) {
+  SmallVector<graph::MatmulOp> matmuls;
+  func.walk([&](graph::MatmulOp op) { matmuls.push_back(op); });
+  for (graph::MatmulOp mm : matmuls) {
+    Value w = mm.getRhs();
+    if (typeOf(w).getRank() != 2 || !typeOf(mm.getResult()).hasStaticShape())
+      continue;
+    auto in = mm.getLhs().getDefiningOp<graph::TransposeOp>();
+    // The product, or its bias add (nn.Linear), is what reaches attention.
+    graph::AddOp inBias = rowBiasAdd(mm.getResult());
+    Value product = inBias ? inBias.getResult() : mm.getResult();
+    if (in && permutesRows(in.getPermutation()) && feedsOnlyAttention(product)) {
+      OpBuilder b(inBias ? inBias.getOperation() : mm.getOperation());
+      Value x = in.getInput();
+      auto xt = typeOf(x);
+      SmallVector<int64_t> shape(xt.getShape());
+      shape.back() = typeOf(w).getShape().back();
+      auto yt = RankedTensorType::get(shape, xt.getElementType());
+      Value y = graph::MatmulOp::create(b, mm.getLoc(), yt, x, w);
+      if (inBias)
+        y = graph::AddOp::create(b, inBias.getLoc(), yt, y, biasOperand(inBias, mm.getResult()));
+      Value t = graph::TransposeOp::create(b, in.getLoc(), typeOf(product), y, in.getPermutationAttr());
+      product.replaceAllUsesWith(t);
+      if (inBias)
+        inBias.erase();
+      mm.erase();
+      if (in->use_empty())
+        in.erase();
+      continue;
+    }
+    // transpose(reshape(mm [+ bias])) at the output.
+    if (!comesFromAttention(mm.getLhs()) || !mm->hasOneUse())
+      continue;
+    graph::AddOp bias = inBias && inBias->hasOneUse() ? inBias : graph::AddOp();
+    Value cur = bias ? bias.getResult() : mm.getResult();
+    if (!cur.hasOneUse())
+      continue;
+    auto reshape = dyn_cast<graph::ReshapeOp>(*cur.getUsers().begin());
+    if (!reshape || !reshape->hasOneUse() || !reshape.getDynamicSizes().empty())
+      continue;
+    auto out = dyn_cast<graph::TransposeOp>(*reshape->getUsers().begin());
+    auto rt = typeOf(reshape.getResult());
+    if (!out || !permutesRows(out.getPermutation()) || rt.getShape().back() != typeOf(cur).getShape().back())
+      continue;
+    OpBuilder b(out);
+    Location loc = out.getLoc();
+    Value a = mm.getLhs();
+    auto at = typeOf(a);
+    SmallVector<int64_t> rows(rt.getShape());
+    rows.back() = at.getShape().back();
+    Value a1 = graph::ReshapeOp::create(b, loc, RankedTensorType::get(rows, at.getElementType()), a);
+    SmallVector<int64_t> permuted;
+    for (int64_t p : out.getPermutation())
+      permuted.push_back(rows[p]);
+    Value a2 = graph::TransposeOp::create(b, loc, RankedTensorType::get(permuted, at.getElementType()),
+                                          a1, out.getPermutationAttr());
+    Value y = graph::MatmulOp::create(b, mm.getLoc(), out.getType(), a2, w);
+    if (bias) {
+      y = graph::AddOp::create(b, bias.getLoc(), out.getType(), y, biasOperand(bias, mm.getResult()));
+    }
+    out.getResult().replaceAllUsesWith(y);
+    out.erase();
+    reshape.erase();
+    if (bias)
+      bias.erase();
+    mm.erase();
+  }
+}
+
 } // namespace
 
 void tcc::formation::formAttentionKernels(func::FuncOp func) {
+  moveRowTransposesTowardAttention(func);
   SmallVector<graph::SoftmaxOp> softmaxes;
   func.walk([&](graph::SoftmaxOp op) { softmaxes.push_back(op); });
   for (graph::SoftmaxOp op : softmaxes)

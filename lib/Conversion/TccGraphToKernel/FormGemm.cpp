@@ -246,9 +246,23 @@ GemmEpilogue followEpilogue(graph::MatmulOp matmul) {
 // Forming
 //===----------------------------------------------------------------------===//
 
-/// Rows of at least this many bytes are padded to 16-byte boundaries (a
-/// smaller output is not worth a second buffer and a copy).
-constexpr int64_t kPadRowsFromBytes = 2048;
+/// Rows of at least this many bytes are worth a transposing copy (below
+/// that, an unaligned kernel costs less than the copy).
+constexpr int64_t kTransposeRowsFromBytes = 8192;
+
+/// Whether the product is better computed transposed, Cᵀ = op(B)ᵀ·op(A)ᵀ,
+/// and copied back: cuBLASLt's tensor-core kernels need the contiguous dim N
+/// a multiple of 16 bytes (a vocabulary of 50257 logits is not, and falls to
+/// a kernel 4-6x slower), while M (tokens) usually is. Not with a bias or
+/// residual, which are laid out along N.
+bool computeTransposed(RankedTensorType type, const GemmEpilogue &e, bool f32TensorCores) {
+  int64_t bytes = type.getElementTypeBitWidth() / 8;
+  int64_t m = type.getShape()[type.getRank() - 2], n = type.getShape().back();
+  bool tensorCores = !type.getElementType().isF32() || f32TensorCores;
+  return tensorCores && !e.bias && !e.residual && !ShapedType::isDynamic(n) &&
+         (n * bytes) % 16 != 0 && n * bytes >= kTransposeRowsFromBytes &&
+         !ShapedType::isDynamic(m) && (m * bytes) % 16 == 0;
+}
 
 void formGemm(graph::MatmulOp matmul, bool f32TensorCores) {
   Value a = matmul.getLhs(), b = matmul.getRhs();
@@ -285,33 +299,35 @@ void formGemm(graph::MatmulOp matmul, bool f32TensorCores) {
     }
     return tensor::DimOp::create(builder, loc, a, at.getRank() - fromEnd);
   };
-  Value init = emptyTensor(builder, loc, type, dynamicSize);
-  // Rows that would not start on 16-byte boundaries (a vocabulary of 50257
-  // logits) keep cuBLASLt on its slow unaligned kernels: write into a slice
-  // of a buffer with padded rows instead.
-  int64_t n = type.getShape().back(), bytes = type.getElementTypeBitWidth() / 8;
-  bool tensorCores = !type.getElementType().isF32() || f32TensorCores;
-  if (tensorCores && !ShapedType::isDynamic(n) && (n * bytes) % 16 != 0 &&
-      n * bytes >= kPadRowsFromBytes) {
-    SmallVector<int64_t> padded(type.getShape());
-    padded.back() = llvm::alignTo(n * bytes, 16) / bytes;
-    Value wide = emptyTensor(builder, loc, RankedTensorType::get(padded, type.getElementType()),
-                             dynamicSize);
-    SmallVector<OpFoldResult> offsets(rank, builder.getIndexAttr(0)), sizes, strides(
-        rank, builder.getIndexAttr(1));
-    for (int64_t d = 0; d < rank; ++d)
-      sizes.push_back(type.isDynamicDim(d) ? OpFoldResult(tensor::DimOp::create(builder, loc, init, d))
-                                           : OpFoldResult(builder.getIndexAttr(type.getDimSize(d))));
-    init = tensor::ExtractSliceOp::create(builder, loc, type, wide, offsets, sizes, strides);
-  }
   Value bias = e.bias ? reshapeTo(builder, loc, e.bias, {type.getShape().back()}) : Value();
   Value residual = e.residual ? reshapeTo(builder, loc, e.residual, type.getShape()) : Value();
-  auto gemm = kernel::GemmOp::create(
-      builder, loc, TypeRange{type}, a, b, bias, residual, init,
-      ta ? builder.getUnitAttr() : nullptr, tb ? builder.getUnitAttr() : nullptr,
-      kernel::ActivationAttr::get(builder.getContext(), e.activation),
-      builder.getF64FloatAttr(e.alpha));
-  Value result = reshapeTo(builder, loc, gemm.getResult(0), typeOf(e.replaced).getShape());
+  auto activation = kernel::ActivationAttr::get(builder.getContext(), e.activation);
+  Value product;
+  if (computeTransposed(type, e, f32TensorCores)) {
+    // Cᵀ = op(B)ᵀ·op(A)ᵀ: B becomes the left operand with its flag flipped.
+    SmallVector<int64_t> shape(type.getShape());
+    std::swap(shape[rank - 1], shape[rank - 2]);
+    auto tType = RankedTensorType::get(shape, type.getElementType());
+    Value tInit = emptyTensor(builder, loc, tType, [&](int64_t d) {
+      return dynamicSize(d == rank - 1 ? rank - 2 : d == rank - 2 ? rank - 1 : d);
+    });
+    auto gemm = kernel::GemmOp::create(builder, loc, TypeRange{tType}, b, a, Value(), Value(),
+                                       tInit, !tb ? builder.getUnitAttr() : nullptr,
+                                       !ta ? builder.getUnitAttr() : nullptr, activation,
+                                       builder.getF64FloatAttr(e.alpha));
+    SmallVector<int64_t> perm = lastTwoSwapped(rank);
+    product = graph::TransposeOp::create(builder, loc, type, gemm.getResult(0),
+                                         builder.getDenseI64ArrayAttr(perm));
+    LLVM_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] gemm at " << loc << " computed transposed\n");
+  } else {
+    Value init = emptyTensor(builder, loc, type, dynamicSize);
+    auto gemm = kernel::GemmOp::create(builder, loc, TypeRange{type}, a, b, bias, residual, init,
+                                       ta ? builder.getUnitAttr() : nullptr,
+                                       tb ? builder.getUnitAttr() : nullptr, activation,
+                                       builder.getF64FloatAttr(e.alpha));
+    product = gemm.getResult(0);
+  }
+  Value result = reshapeTo(builder, loc, product, typeOf(e.replaced).getShape());
   LLVM_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] gemm at " << loc << ": " << e.absorbed.size()
                           << " epilogue ops\n");
   e.replaced.replaceAllUsesWith(result);

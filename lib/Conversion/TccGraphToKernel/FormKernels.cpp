@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "FormKernels.h"
+#include "StridedViews.h"
 
 #include "dialects/TccGraph/IR/TccGraphOps.h"
 #include "dialects/TccKernel/IR/TccKernelOps.h"
@@ -83,8 +84,11 @@ struct FormKernelsPass : tcc::impl::FormKernelsPassBase<FormKernelsPass> {
 
   void runOnOperation() override {
     for (auto func : getOperation().getOps<func::FuncOp>()) {
+      tcc::formation::foldContiguousViews(func);
       tcc::formation::formAttentionKernels(func);
       tcc::formation::formGemmKernels(func, f32TensorCores);
+      // Convolutions that became GEMMs leave NHWC ↔ NCHW round trips.
+      tcc::formation::foldContiguousViews(func);
       tcc::formation::formRowKernels(func);
     }
   }

@@ -23,7 +23,7 @@ void formAttentionKernels(mlir::func::FuncOp func);
 
 /// Every tcc_graph.matmul → tcc_kernel.gemm, with operand transposes and its
 /// epilogue (scale, bias, ReLU/GELU-tanh, residual add) folded in. With
-/// `f32TensorCores`, f32 products get the row padding of half ones.
+/// `f32TensorCores`, f32 products get the alignment care of half ones.
 void formGemmKernels(mlir::func::FuncOp func, bool f32TensorCores);
 
 /// softmax/log_softmax over the last dim, layer_norm, rms_norm (also as the

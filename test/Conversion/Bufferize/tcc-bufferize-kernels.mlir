@@ -42,3 +42,28 @@ func.func @row_two_outputs(%x: tensor<4x64xf32>, %r: tensor<4x64xf32>) -> (tenso
   %y:2 = tcc_kernel.row layer_norm ins(%x : tensor<4x64xf32>) residual(%r : tensor<4x64xf32>) outs(%e0, %e1 : tensor<4x64xf32>, tensor<4x64xf32>) {eps = 1.0e-5 : f64} -> tensor<4x64xf32>, tensor<4x64xf32>
   return %y#0, %y#1 : tensor<4x64xf32>, tensor<4x64xf32>
 }
+
+// -----
+
+// Views become memref views of the operands' buffers: the kernel reads the
+// packed projection in place and writes the [B, L, H·D] result buffer; the
+// views attribute is gone (the memref types carry the strides).
+// CHECK-LABEL: func @attention_views(
+// CHECK-SAME:    %[[QKV:.*]]: memref<2x16x384xbf16>, %[[OUT:.*]]: memref<2x16x128xbf16>)
+// CHECK-NOT:     memref.copy
+// CHECK-DAG:     %[[Q:.*]] = memref.reinterpret_cast %[[QKV]] to offset: [0], sizes: [2, 2, 16, 64], strides: [6144, 64, 384, 1]
+// CHECK-DAG:     %[[K:.*]] = memref.reinterpret_cast %[[QKV]] to offset: [128], sizes: [2, 2, 16, 64], strides: [6144, 64, 384, 1]
+// CHECK-DAG:     %[[V:.*]] = memref.reinterpret_cast %[[QKV]] to offset: [256], sizes: [2, 2, 16, 64], strides: [6144, 64, 384, 1]
+// CHECK-DAG:     %[[O:.*]] = memref.reinterpret_cast %[[OUT]] to offset: [0], sizes: [2, 2, 16, 64], strides: [2048, 64, 128, 1]
+// CHECK:         tcc_kernel.attention ins(%[[Q]], %[[K]], %[[V]] : {{.*}}) outs(%[[O]] : memref<2x2x16x64xbf16, strided<[2048, 64, 128, 1]>>) {scale = 1.250000e-01 : f64}
+// CHECK-NEXT:    return
+func.func @attention_views(%qkv: tensor<2x16x384xbf16>) -> tensor<2x16x128xbf16> {
+  %e = tensor.empty() : tensor<2x16x128xbf16>
+  %o = tcc_kernel.attention ins(%qkv, %qkv, %qkv : tensor<2x16x384xbf16>, tensor<2x16x384xbf16>, tensor<2x16x384xbf16>)
+         outs(%e : tensor<2x16x128xbf16>) {scale = 0.125 : f64, views = [
+           {sizes = array<i64: 2, 2, 16, 64>, strides = array<i64: 6144, 64, 384, 1>, offset = 0 : i64},
+           {sizes = array<i64: 2, 2, 16, 64>, strides = array<i64: 6144, 64, 384, 1>, offset = 128 : i64},
+           {sizes = array<i64: 2, 2, 16, 64>, strides = array<i64: 6144, 64, 384, 1>, offset = 256 : i64},
+           {sizes = array<i64: 2, 2, 16, 64>, strides = array<i64: 2048, 64, 128, 1>, offset = 0 : i64}]} -> tensor<2x16x128xbf16>
+  return %o : tensor<2x16x128xbf16>
+}

@@ -87,3 +87,55 @@ func.func @written_out(%q: tensor<2x2x8x64xf32>, %k: tensor<2x2x8x64xf32>, %v: t
   %o = tcc_graph.matmul %p, %v : (tensor<2x2x8x8xf32>, tensor<2x2x8x64xf32>) -> tensor<2x2x8x64xf32>
   return %o : tensor<2x2x8x64xf32>
 }
+// -----
+
+// GPT-2's heads: slices of the packed q|k|v projection, split into heads and
+// transposed. The kernel reads the three views of the projection and writes
+// [B, L, H·D] itself: no slice, transpose or copy is left.
+// CHECK-LABEL: func @packed_projection_views
+// CHECK:     %[[E:.*]] = tensor.empty() : tensor<2x16x128xf32>
+// CHECK:     %[[O:.*]] = tcc_kernel.attention ins(%arg0, %arg0, %arg0 : tensor<2x16x384xf32>, tensor<2x16x384xf32>, tensor<2x16x384xf32>) outs(%[[E]] : tensor<2x16x128xf32>) {causal, scale = 1.250000e-01 : f64, views = [{offset = 0 : i64, sizes = array<i64: 2, 2, 16, 64>, strides = array<i64: 6144, 64, 384, 1>}, {offset = 128 : i64, sizes = array<i64: 2, 2, 16, 64>, strides = array<i64: 6144, 64, 384, 1>}, {offset = 256 : i64, sizes = array<i64: 2, 2, 16, 64>, strides = array<i64: 6144, 64, 384, 1>}, {offset = 0 : i64, sizes = array<i64: 2, 2, 16, 64>, strides = array<i64: 2048, 64, 128, 1>}]}
+// CHECK:     return %[[O]]
+// CHECK-NOT: tcc_graph.
+func.func @packed_projection_views(%qkv: tensor<2x16x384xf32>) -> tensor<2x16x128xf32> {
+  %q0 = tcc_graph.slice %qkv {dim = 2 : i64, end = 128 : i64, start = 0 : i64, step = 1 : i64} : (tensor<2x16x384xf32>) -> tensor<2x16x128xf32>
+  %k0 = tcc_graph.slice %qkv {dim = 2 : i64, end = 256 : i64, start = 128 : i64, step = 1 : i64} : (tensor<2x16x384xf32>) -> tensor<2x16x128xf32>
+  %v0 = tcc_graph.slice %qkv {dim = 2 : i64, end = 384 : i64, start = 256 : i64, step = 1 : i64} : (tensor<2x16x384xf32>) -> tensor<2x16x128xf32>
+  %q1 = tcc_graph.reshape %q0 : (tensor<2x16x128xf32>) -> tensor<2x16x2x64xf32>
+  %k1 = tcc_graph.reshape %k0 : (tensor<2x16x128xf32>) -> tensor<2x16x2x64xf32>
+  %v1 = tcc_graph.reshape %v0 : (tensor<2x16x128xf32>) -> tensor<2x16x2x64xf32>
+  %q = tcc_graph.transpose %q1 {permutation = array<i64: 0, 2, 1, 3>} : (tensor<2x16x2x64xf32>) -> tensor<2x2x16x64xf32>
+  %k = tcc_graph.transpose %k1 {permutation = array<i64: 0, 2, 1, 3>} : (tensor<2x16x2x64xf32>) -> tensor<2x2x16x64xf32>
+  %v = tcc_graph.transpose %v1 {permutation = array<i64: 0, 2, 1, 3>} : (tensor<2x16x2x64xf32>) -> tensor<2x2x16x64xf32>
+  %o = tcc_graph.attention %q, %k, %v {causal, scale = 0.125 : f64} : (tensor<2x2x16x64xf32>, tensor<2x2x16x64xf32>, tensor<2x2x16x64xf32>) -> tensor<2x2x16x64xf32>
+  %ot = tcc_graph.transpose %o {permutation = array<i64: 0, 2, 1, 3>} : (tensor<2x2x16x64xf32>) -> tensor<2x16x2x64xf32>
+  %r = tcc_graph.reshape %ot : (tensor<2x16x2x64xf32>) -> tensor<2x16x128xf32>
+  return %r : tensor<2x16x128xf32>
+}
+
+// -----
+
+// torchvision's MultiheadAttention takes [L, B, E]: the input transpose and
+// the projection's bias move past the product (rows commute with it), so the
+// GEMM reads [B, L, E] and the attention reads views of its [B, L, 3E] result.
+// CHECK-LABEL: func @sequence_first_projection
+// CHECK:     %[[P:.*]] = tcc_kernel.gemm ins(%arg0, %arg1 : tensor<2x16x128xf32>, tensor<128x384xf32>) bias(%arg2 : tensor<384xf32>) outs(%{{.*}} : tensor<2x16x384xf32>)
+// CHECK:     tcc_kernel.attention ins(%[[P]], %[[P]], %[[P]] : tensor<2x16x384xf32>, tensor<2x16x384xf32>, tensor<2x16x384xf32>)
+// CHECK-NOT: tcc_graph.transpose
+func.func @sequence_first_projection(%x: tensor<2x16x128xf32>, %w: tensor<128x384xf32>, %b: tensor<384xf32>) -> tensor<2x2x16x64xf32> {
+  %xt = tcc_graph.transpose %x {permutation = array<i64: 1, 0, 2>} : (tensor<2x16x128xf32>) -> tensor<16x2x128xf32>
+  %p = tcc_graph.matmul %xt, %w : (tensor<16x2x128xf32>, tensor<128x384xf32>) -> tensor<16x2x384xf32>
+  %pb = tcc_graph.add %p, %b : (tensor<16x2x384xf32>, tensor<384xf32>) -> tensor<16x2x384xf32>
+  %s = tcc_graph.reshape %pb : (tensor<16x2x384xf32>) -> tensor<16x2x3x2x64xf32>
+  %q0 = tcc_graph.slice %s {dim = 2 : i64, end = 1 : i64, start = 0 : i64, step = 1 : i64} : (tensor<16x2x3x2x64xf32>) -> tensor<16x2x1x2x64xf32>
+  %k0 = tcc_graph.slice %s {dim = 2 : i64, end = 2 : i64, start = 1 : i64, step = 1 : i64} : (tensor<16x2x3x2x64xf32>) -> tensor<16x2x1x2x64xf32>
+  %v0 = tcc_graph.slice %s {dim = 2 : i64, end = 3 : i64, start = 2 : i64, step = 1 : i64} : (tensor<16x2x3x2x64xf32>) -> tensor<16x2x1x2x64xf32>
+  %q1 = tcc_graph.reshape %q0 : (tensor<16x2x1x2x64xf32>) -> tensor<16x2x2x64xf32>
+  %k1 = tcc_graph.reshape %k0 : (tensor<16x2x1x2x64xf32>) -> tensor<16x2x2x64xf32>
+  %v1 = tcc_graph.reshape %v0 : (tensor<16x2x1x2x64xf32>) -> tensor<16x2x2x64xf32>
+  %q = tcc_graph.transpose %q1 {permutation = array<i64: 1, 2, 0, 3>} : (tensor<16x2x2x64xf32>) -> tensor<2x2x16x64xf32>
+  %k = tcc_graph.transpose %k1 {permutation = array<i64: 1, 2, 0, 3>} : (tensor<16x2x2x64xf32>) -> tensor<2x2x16x64xf32>
+  %v = tcc_graph.transpose %v1 {permutation = array<i64: 1, 2, 0, 3>} : (tensor<16x2x2x64xf32>) -> tensor<2x2x16x64xf32>
+  %o = tcc_graph.attention %q, %k, %v {scale = 0.125 : f64} : (tensor<2x2x16x64xf32>, tensor<2x2x16x64xf32>, tensor<2x2x16x64xf32>) -> tensor<2x2x16x64xf32>
+  return %o : tensor<2x2x16x64xf32>
+}

@@ -124,13 +124,13 @@ func.func @patch_embedding(%x: tensor<2x3x32x48xbf16>, %w: tensor<64x3x16x16xbf1
 
 // -----
 
-// An LM head over a vocabulary of 50257 (rows of 100514 bytes, not a multiple
-// of 16): the GEMM writes a slice of a buffer with rows padded to 50264.
-// CHECK-LABEL: func @padded_rows
-// CHECK:     %[[WIDE:.*]] = tensor.empty() : tensor<16x50264xbf16>
-// CHECK:     %[[INIT:.*]] = tensor.extract_slice %[[WIDE]][0, 0] [16, 50257] [1, 1] : tensor<16x50264xbf16> to tensor<16x50257xbf16>
-// CHECK:     tcc_kernel.gemm ins(%arg0, %arg1 : tensor<16x768xbf16>, tensor<50257x768xbf16>) outs(%[[INIT]] : tensor<16x50257xbf16>) transpose_b
-func.func @padded_rows(%x: tensor<16x768xbf16>, %w: tensor<50257x768xbf16>) -> tensor<16x50257xbf16> {
+// An LM head over a vocabulary of 50257 (rows of 100514 bytes, not a
+// multiple of 16): computed transposed (16 aligned rows of logits become the
+// contiguous dim) and copied back.
+// CHECK-LABEL: func @unaligned_rows
+// CHECK:     %[[T:.*]] = tcc_kernel.gemm ins(%arg1, %arg0 : tensor<50257x768xbf16>, tensor<16x768xbf16>) outs(%{{.*}} : tensor<50257x16xbf16>) transpose_b -> tensor<50257x16xbf16>
+// CHECK:     tcc_graph.transpose %[[T]] {permutation = array<i64: 1, 0>} : (tensor<50257x16xbf16>) -> tensor<16x50257xbf16>
+func.func @unaligned_rows(%x: tensor<16x768xbf16>, %w: tensor<50257x768xbf16>) -> tensor<16x50257xbf16> {
   %wt = tcc_graph.transpose %w {permutation = array<i64: 1, 0>} : (tensor<50257x768xbf16>) -> tensor<768x50257xbf16>
   %y = tcc_graph.matmul %x, %wt : (tensor<16x768xbf16>, tensor<768x50257xbf16>) -> tensor<16x50257xbf16>
   return %y : tensor<16x50257xbf16>
@@ -140,12 +140,11 @@ func.func @padded_rows(%x: tensor<16x768xbf16>, %w: tensor<50257x768xbf16>) -> t
 
 // In f32 only when f32 products run on tensor cores (--precision tf32/bf16).
 // RUN: tcc-opt %s -tcc-form-kernels='f32-tensor-cores=true' -split-input-file | FileCheck %s --check-prefix=TC
-// CHECK-LABEL: func @padded_rows_f32
-// CHECK-NOT:   tensor.extract_slice
-// CHECK:       tcc_kernel.gemm
-// TC-LABEL:    func @padded_rows_f32
-// TC:          tensor.empty() : tensor<16x50260xf32>
-func.func @padded_rows_f32(%x: tensor<16x768xf32>, %w: tensor<768x50257xf32>) -> tensor<16x50257xf32> {
+// CHECK-LABEL: func @unaligned_rows_f32
+// CHECK:       tcc_kernel.gemm ins(%arg0, %arg1 : tensor<16x768xf32>, tensor<768x50257xf32>)
+// TC-LABEL:    func @unaligned_rows_f32
+// TC:          tcc_kernel.gemm ins(%arg1, %arg0 : tensor<768x50257xf32>, tensor<16x768xf32>) outs(%{{.*}} : tensor<50257x16xf32>) transpose_a transpose_b
+func.func @unaligned_rows_f32(%x: tensor<16x768xf32>, %w: tensor<768x50257xf32>) -> tensor<16x50257xf32> {
   %y = tcc_graph.matmul %x, %w : (tensor<16x768xf32>, tensor<768x50257xf32>) -> tensor<16x50257xf32>
   return %y : tensor<16x50257xf32>
 }

@@ -157,3 +157,27 @@ func.func @row_result_shape(%x: tensor<4x8xf32>, %e: tensor<4x9xf32>) -> tensor<
   %y = tcc_kernel.row softmax ins(%x : tensor<4x8xf32>) outs(%e : tensor<4x9xf32>) -> tensor<4x9xf32>
   return %y : tensor<4x9xf32>
 }
+
+// -----
+
+func.func @attention_view_bounds(%qkv: tensor<2x16x384xf32>, %e: tensor<2x2x16x64xf32>) -> tensor<2x2x16x64xf32> {
+  // expected-error @+1 {{'tcc_kernel.attention' op view reads element 12351 of a tensor of 12288}}
+  %o = tcc_kernel.attention ins(%qkv, %qkv, %qkv : tensor<2x16x384xf32>, tensor<2x16x384xf32>, tensor<2x16x384xf32>) outs(%e : tensor<2x2x16x64xf32>) {scale = 1.0 : f64, views = [{sizes = array<i64: 2, 2, 16, 64>, strides = array<i64: 6144, 64, 384, 1>, offset = 320 : i64}, unit, unit, unit]} -> tensor<2x2x16x64xf32>
+  return %o : tensor<2x2x16x64xf32>
+}
+
+// -----
+
+func.func @attention_view_head_dim(%qkv: tensor<2x16x384xf32>, %e: tensor<2x2x16x64xf32>) -> tensor<2x2x16x64xf32> {
+  // expected-error @+1 {{'tcc_kernel.attention' op a view's head dim must be contiguous (stride 1)}}
+  %o = tcc_kernel.attention ins(%qkv, %qkv, %qkv : tensor<2x16x384xf32>, tensor<2x16x384xf32>, tensor<2x16x384xf32>) outs(%e : tensor<2x2x16x64xf32>) {scale = 1.0 : f64, views = [{sizes = array<i64: 2, 2, 16, 64>, strides = array<i64: 6144, 1, 384, 2>, offset = 0 : i64}, unit, unit, unit]} -> tensor<2x2x16x64xf32>
+  return %o : tensor<2x2x16x64xf32>
+}
+
+// -----
+
+func.func @attention_view_bshd(%qkv: tensor<2x16x384xf32>, %e: tensor<2x2x16x64xf32>) -> tensor<2x2x16x64xf32> {
+  // expected-error @+1 {{'tcc_kernel.attention' op a tensor with a view is not bshd}}
+  %o = tcc_kernel.attention ins(%qkv, %qkv, %qkv : tensor<2x16x384xf32>, tensor<2x16x384xf32>, tensor<2x16x384xf32>) outs(%e : tensor<2x2x16x64xf32>) {bshd = array<i1: true, false, false, false>, scale = 1.0 : f64, views = [{sizes = array<i64: 2, 2, 16, 64>, strides = array<i64: 6144, 64, 384, 1>, offset = 0 : i64}, unit, unit, unit]} -> tensor<2x2x16x64xf32>
+  return %o : tensor<2x2x16x64xf32>
+}

@@ -60,3 +60,18 @@ func.func @row_softmax_to_f32(%x: tensor<4x50257xbf16>) -> tensor<4x50257xf32> {
   %y = tcc_kernel.row softmax ins(%x : tensor<4x50257xbf16>) outs(%e : tensor<4x50257xf32>) -> tensor<4x50257xf32>
   return %y : tensor<4x50257xf32>
 }
+
+// Query, key and value are views of one packed [B, L, 3·H·D] projection; the
+// result is written as [B, L, H·D].
+// CHECK-LABEL: func @attention_views
+// CHECK: tcc_kernel.attention ins(%arg0, %arg0, %arg0 : tensor<2x16x384xbf16>, tensor<2x16x384xbf16>, tensor<2x16x384xbf16>) outs(%{{.*}} : tensor<2x16x128xbf16>) {scale = 1.250000e-01 : f64, views = [{offset = 0 : i64, sizes = array<i64: 2, 2, 16, 64>, strides = array<i64: 6144, 64, 384, 1>}, {offset = 128 : i64, sizes = array<i64: 2, 2, 16, 64>, strides = array<i64: 6144, 64, 384, 1>}, {offset = 256 : i64, sizes = array<i64: 2, 2, 16, 64>, strides = array<i64: 6144, 64, 384, 1>}, {offset = 0 : i64, sizes = array<i64: 2, 2, 16, 64>, strides = array<i64: 2048, 64, 128, 1>}]} -> tensor<2x16x128xbf16>
+func.func @attention_views(%qkv: tensor<2x16x384xbf16>) -> tensor<2x16x128xbf16> {
+  %e = tensor.empty() : tensor<2x16x128xbf16>
+  %o = tcc_kernel.attention ins(%qkv, %qkv, %qkv : tensor<2x16x384xbf16>, tensor<2x16x384xbf16>, tensor<2x16x384xbf16>)
+         outs(%e : tensor<2x16x128xbf16>) {scale = 0.125 : f64, views = [
+           {sizes = array<i64: 2, 2, 16, 64>, strides = array<i64: 6144, 64, 384, 1>, offset = 0 : i64},
+           {sizes = array<i64: 2, 2, 16, 64>, strides = array<i64: 6144, 64, 384, 1>, offset = 128 : i64},
+           {sizes = array<i64: 2, 2, 16, 64>, strides = array<i64: 6144, 64, 384, 1>, offset = 256 : i64},
+           {sizes = array<i64: 2, 2, 16, 64>, strides = array<i64: 2048, 64, 128, 1>, offset = 0 : i64}]} -> tensor<2x16x128xbf16>
+  return %o : tensor<2x16x128xbf16>
+}
