@@ -245,6 +245,9 @@ def main():
     write_case(args.out, "vision_attention", VisionAttention(),
                [torch.randn(2, 3, 32, 32), torch.randn(12, 2, 128)])
 
+    torch.manual_seed(57)
+    write_llama_tiny_case(args.out)
+
     torch.manual_seed(52)
     write_case(args.out, "pooling_3d_adaptive", Pooling3dAdaptive(),
                [torch.randn(2, 3, 10), torch.randn(2, 3, 7, 9), torch.randn(2, 3, 6, 7, 8)])
@@ -542,6 +545,29 @@ class VisionAttention(nn.Module):
         x = x + self.mlp(self.ln2(x))
         s = self.seq_first(seq, seq, seq, need_weights=False)[0]
         return x, s
+
+
+class Logits(nn.Module):
+    """A transformers causal LM as a function of token ids to logits."""
+
+    def __init__(self, model):
+        super().__init__()
+        self.model = model
+
+    def forward(self, ids):
+        return self.model(ids, use_cache=False).logits
+
+
+def write_llama_tiny_case(out):
+    """transformers' LlamaForCausalLM at toy size (2 layers, head size 64,
+    grouped-query attention with 1 key/value head, SiLU MLP): rotary
+    embeddings (rotate_half), the causal mask it builds, RMSNorm."""
+    from transformers import LlamaConfig, LlamaForCausalLM
+    cfg = LlamaConfig(hidden_size=128, intermediate_size=256, num_hidden_layers=2,
+                      num_attention_heads=2, num_key_value_heads=1, vocab_size=256,
+                      max_position_embeddings=64, attn_implementation="sdpa")
+    ids = torch.randint(0, 256, (2, 16), dtype=torch.int64)
+    write_case(out, "llama_tiny", Logits(LlamaForCausalLM(cfg)), [ids])
 
 
 def write_kernel_layer_cases(out):

@@ -34,10 +34,13 @@ bool computes(linalg::GenericOp op) {
 
 bool shouldFuse(OpOperand *fused) {
   Operation *producer = fused->get().getDefiningOp();
-  if (!producer || !producer->hasOneUse())
-    return false; // upstream's default
   auto consumer = dyn_cast<linalg::GenericOp>(fused->getOwner());
-  auto generic = dyn_cast<linalg::GenericOp>(producer);
+  auto generic = dyn_cast_or_null<linalg::GenericOp>(producer);
+  // Upstream's default fuses single-use producers only. A producer that only
+  // moves data (a transpose, a broadcast) costs nothing to read through in
+  // each consumer, which saves writing and reading its result.
+  if (!producer || (!producer->hasOneUse() && !(generic && !computes(generic))))
+    return false;
   if (!consumer || !generic || consumer.getNumReductionLoops() == 0 || !computes(generic))
     return true;
   // A computed operand is fine where each of its elements is read once.

@@ -2,6 +2,7 @@
 // producer is not fused into a contraction operand that skips some of its
 // loops (it would be recomputed per iteration). Transposes still fold into
 // the matmul's maps; computing producers of plain reductions still fuse.
+// A producer that only moves data is fused even when it has several uses.
 // RUN: tcc-opt %s -split-input-file -tcc-fuse-elementwise -mlir-print-local-scope | FileCheck %s
 
 // CHECK-LABEL: func.func @activation_into_matmul(
@@ -62,4 +63,31 @@ func.func @exp_into_sum(%x: tensor<4x8xf32>, %acc: tensor<4xf32>) -> tensor<4xf3
     linalg.yield %r : f32
   } -> tensor<4xf32>
   return %s : tensor<4xf32>
+}
+
+// -----
+
+// A transpose read twice by its consumer (rotary: x·cos + rotate_half(x)·sin)
+// is read through in place rather than written out: one generic is left.
+// CHECK-LABEL: func.func @copy_read_twice(
+// CHECK-SAME:    %[[P:[a-z0-9]+]]: tensor<2x8x4x64xf32>
+// CHECK:         linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d2, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d2, d1, (d3 + 32) mod 64)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>]
+// CHECK-SAME:      ins(%[[P]], %[[P]] : tensor<2x8x4x64xf32>, tensor<2x8x4x64xf32>)
+// CHECK-NOT:     linalg.generic
+#perm = affine_map<(d0, d1, d2, d3) -> (d0, d2, d1, d3)>
+#id4 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+#rot = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, (d3 + 32) mod 64)>
+func.func @copy_read_twice(%p: tensor<2x8x4x64xf32>) -> tensor<2x4x8x64xf32> {
+  %e = tensor.empty() : tensor<2x4x8x64xf32>
+  %x = linalg.generic {indexing_maps = [#perm, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%p : tensor<2x8x4x64xf32>) outs(%e : tensor<2x4x8x64xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    linalg.yield %a : f32
+  } -> tensor<2x4x8x64xf32>
+  %e2 = tensor.empty() : tensor<2x4x8x64xf32>
+  %y = linalg.generic {indexing_maps = [#id4, #rot, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%x, %x : tensor<2x4x8x64xf32>, tensor<2x4x8x64xf32>) outs(%e2 : tensor<2x4x8x64xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %s = arith.addf %a, %b : f32
+    linalg.yield %s : f32
+  } -> tensor<2x4x8x64xf32>
+  return %y : tensor<2x4x8x64xf32>
 }

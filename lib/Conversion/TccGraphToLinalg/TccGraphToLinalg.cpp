@@ -72,6 +72,7 @@ struct ConvertTccGraphToLinalgPass
     tcc::populateConvPoolToLinalgPatterns(patterns);
     tcc::populateReductionToLinalgPatterns(patterns);
     tcc::populateDataMovementToLinalgPatterns(patterns);
+    tcc::populateSwappedHalvesToLinalgPatterns(patterns);
     tcc::populateSequenceToLinalgPatterns(patterns);
     tcc::populateIndexingToLinalgPatterns(patterns);
     if (failed(applyPartialConversion(getOperation(), target, std::move(patterns))))
