@@ -4,12 +4,7 @@ reduce-overhead) and tcc, in fp32 (TF32 off), tf32 and as bf16 modules, in one
 run on one machine and on the same inputs. For the GPU machine (torch there, no
 tcc); the artifacts are compiled here:
 
-  python3 scripts/bench_models.py --export-models M
-  for d in M/*/; do n=$(basename $d)
-    tcc compile $d/model.pt2 --target cuda --external-weights -o A/$n.so
-    case $n in *_fp32) tcc compile $d/model.pt2 --target cuda --external-weights \\
-        --precision tf32 -o A/${n%_fp32}_tf32.so;; esac
-  done
+  scripts/gpu_model_artifacts.sh A [MODEL...]
   GPU: python3 scripts/gpu_model_benchmark.py --artifacts A [--only NAME...]
        [--precisions fp32,tf32,bf16] [--modes eager,default,reduce-overhead,tcc]
 
