@@ -252,6 +252,8 @@ def main():
     write_case(args.out, "pooling_3d_adaptive", Pooling3dAdaptive(),
                [torch.randn(2, 3, 10), torch.randn(2, 3, 7, 9), torch.randn(2, 3, 6, 7, 8)])
 
+    write_wrong_answer_cases(args.out)
+
 
 class MoreOps(nn.Module):
     """amin, argmax/argmin (ties, keepdim, flattened), var/std/var_mean
@@ -772,6 +774,24 @@ class MyModuleForBare(nn.Module):
     def forward(self, x):
         return F.relu(self.lin(x))
 
+
+# Cases where tcc once gave a wrong answer silently (issue 15): each checks
+# one formula against PyTorch eager on inputs where the mistake shows.
+
+
+class EluScaled(nn.Module):
+    """aten.elu with its scale and input_scale arguments (selu's form), and
+    the plain nn.ELU form."""
+
+    def forward(self, x):
+        return (torch.ops.aten.elu(x, 1.0, 1.5, 3.0), torch.ops.aten.elu(x, 0.5, 2.0, 0.25),
+                F.elu(x, alpha=0.7))
+
+
+def write_wrong_answer_cases(out):
+    torch.manual_seed(60)
+    x = torch.cat([torch.linspace(-4, 4, 33), torch.randn(31) * 2]).reshape(4, 16)
+    write_case(out, "elu_scaled", EluScaled(), [x])
 
 if __name__ == "__main__":
     main()

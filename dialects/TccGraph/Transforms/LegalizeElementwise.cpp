@@ -240,11 +240,21 @@ void tcc::graph::populateElementwiseLegalizers(LegalizerTable &t) {
     return a.bin<AddOp>(a.bin<MaximumOp>(x, a.c(0.0)),
                         a.bin<MulOp>(a.c(slope), a.bin<MinimumOp>(x, a.c(0.0))));
   });
-  // elu(x, alpha) = max(x, 0) + alpha * (exp(min(x, 0)) - 1)  (scale = input_scale = 1)
+  // elu(x, alpha, scale, input_scale) =
+  //   scale * (max(x, 0) + alpha * (exp(input_scale * min(x, 0)) - 1))
+  // (aten.elu's own scale arguments; selu is elu with both set).
   t["aten.elu.default"] = activation([](ActivationBuilder &a, Value x, OperatorArgs &args) {
     double alpha = args.getFloat("alpha").value_or(1.0);
-    Value neg = a.bin<SubOp>(a.un<ExpOp>(a.bin<MinimumOp>(x, a.c(0.0))), a.c(1.0));
-    return a.bin<AddOp>(a.bin<MaximumOp>(x, a.c(0.0)), a.bin<MulOp>(a.c(alpha), neg));
+    double scale = args.getFloat("scale").value_or(1.0);
+    double inputScale = args.getFloat("input_scale").value_or(1.0);
+    // One value per statement: the IR follows the formula's order.
+    Value pos = a.bin<MaximumOp>(x, a.c(0.0));
+    Value below = a.bin<MinimumOp>(x, a.c(0.0));
+    if (inputScale != 1.0)
+      below = a.bin<MulOp>(a.c(inputScale), below);
+    Value neg = a.bin<SubOp>(a.un<ExpOp>(below), a.c(1.0));
+    Value y = a.bin<AddOp>(pos, a.bin<MulOp>(a.c(alpha), neg));
+    return scale == 1.0 ? y : a.bin<MulOp>(a.c(scale), y);
   });
   // softplus(x, beta) = max(x, 0) + log1p(exp(-|beta x|)) / beta: stable for
   // large |x|; above PyTorch's threshold the difference is below e^-threshold.

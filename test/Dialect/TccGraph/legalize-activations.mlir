@@ -64,3 +64,38 @@ func.func @stack(%x: tensor<8xf32>, %y: tensor<8xf32>) -> tensor<2x8xf32> {
   %0 = tcc_graph.operator "torch.ops.aten.stack.default"(%x, %y) {operand_names = ["tensors.0", "tensors.1"], args = {}} : (tensor<8xf32>, tensor<8xf32>) -> tensor<2x8xf32>
   return %0 : tensor<2x8xf32>
 }
+
+// -----
+
+// elu honours scale and input_scale:
+// scale * (max(x, 0) + alpha * (exp(input_scale * min(x, 0)) - 1)).
+// CHECK-LABEL: func @elu_scaled
+// CHECK: %[[POS:.*]] = tcc_graph.maximum %arg0, %{{.*}}
+// CHECK: %[[BELOW:.*]] = tcc_graph.minimum %arg0, %{{.*}}
+// CHECK: %[[IN_SCALE:.*]] = tcc_graph.constant dense<3.000000e+00> : tensor<f32>
+// CHECK: %[[SCALED:.*]] = tcc_graph.mul %[[IN_SCALE]], %[[BELOW]]
+// CHECK: %[[EXP:.*]] = tcc_graph.exp %[[SCALED]]
+// CHECK: %[[NEG:.*]] = tcc_graph.sub %[[EXP]], %{{.*}}
+// CHECK: %[[ALPHA:.*]] = tcc_graph.constant dense<2.500000e-01> : tensor<f32>
+// CHECK: %[[TAIL:.*]] = tcc_graph.mul %[[ALPHA]], %[[NEG]]
+// CHECK: %[[SUM:.*]] = tcc_graph.add %[[POS]], %[[TAIL]]
+// CHECK: %[[SCALE:.*]] = tcc_graph.constant dense<1.500000e+00> : tensor<f32>
+// CHECK: %[[OUT:.*]] = tcc_graph.mul %[[SCALE]], %[[SUM]]
+// CHECK: return %[[OUT]]
+func.func @elu_scaled(%x: tensor<8xf32>) -> tensor<8xf32> {
+  %0 = tcc_graph.operator "torch.ops.aten.elu.default"(%x) {operand_names = ["self"], args = {alpha = 2.500000e-01 : f64, scale = 1.500000e+00 : f64, input_scale = 3.000000e+00 : f64}} : (tensor<8xf32>) -> tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
+
+// -----
+
+// elu with the defaults (nn.ELU) builds no scale multiplications.
+// CHECK-LABEL: func @elu_default
+// CHECK: %[[BELOW:.*]] = tcc_graph.minimum %arg0
+// CHECK: tcc_graph.exp %[[BELOW]]
+// CHECK: %[[SUM:.*]] = tcc_graph.add
+// CHECK-NEXT: return %[[SUM]]
+func.func @elu_default(%x: tensor<8xf32>) -> tensor<8xf32> {
+  %0 = tcc_graph.operator "torch.ops.aten.elu.default"(%x) {operand_names = ["self"], args = {alpha = 1.000000e+00 : f64}} : (tensor<8xf32>) -> tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
