@@ -788,10 +788,32 @@ class EluScaled(nn.Module):
                 F.elu(x, alpha=0.7))
 
 
+class SdpaMaskedRows(nn.Module):
+    """scaled_dot_product_attention with bool masks that block every key for
+    some query rows (PyTorch gives those rows 0): a per-head mask, a 2-D mask
+    broadcast over batch and heads with a scale, grouped-query heads."""
+
+    def forward(self, q, k, v, m4, m2, k2, v2):
+        return (F.scaled_dot_product_attention(q, k, v, attn_mask=m4),
+                F.scaled_dot_product_attention(q, k, v, attn_mask=m2, scale=0.3),
+                F.scaled_dot_product_attention(q, k2, v2, attn_mask=m4, enable_gqa=True))
+
+
 def write_wrong_answer_cases(out):
     torch.manual_seed(60)
     x = torch.cat([torch.linspace(-4, 4, 33), torch.randn(31) * 2]).reshape(4, 16)
     write_case(out, "elu_scaled", EluScaled(), [x])
+
+    torch.manual_seed(61)
+    m4 = torch.rand(2, 4, 5, 6) > 0.4
+    m4[0, :, 1] = False   # query 1 of every head keeps no key
+    m4[1, 2] = False      # a whole head keeps nothing
+    m4[1, 3, 4] = False
+    m2 = torch.rand(5, 6) > 0.5
+    m2[2] = False
+    write_case(out, "sdpa_masked_rows", SdpaMaskedRows(),
+               [torch.randn(2, 4, 5, 8), torch.randn(2, 4, 6, 8), torch.randn(2, 4, 6, 8), m4, m2,
+                torch.randn(2, 2, 6, 8), torch.randn(2, 2, 6, 8)])
 
 if __name__ == "__main__":
     main()
