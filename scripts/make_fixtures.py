@@ -799,6 +799,20 @@ class SdpaMaskedRows(nn.Module):
                 F.scaled_dot_product_attention(q, k2, v2, attn_mask=m4, enable_gqa=True))
 
 
+class VarFarFromZero(nn.Module):
+    """var/std with corrections on values in [100, 101]: a million values
+    (the outer sum of two inputs, so the fixture stays small) whole, by rows
+    and by columns, their sum and mean; and rows of c in f16 and bf16
+    (PyTorch computes those in f32)."""
+
+    def forward(self, a, b, c):
+        big = a[:, None] + b[None, :]                      # [1000, 1000] in [100, 101]
+        return (torch.var(big, correction=1), torch.std(big, dim=1, correction=2),
+                torch.var_mean(big, dim=0, correction=0)[0], big.sum(), big.mean(dim=(0, 1)),
+                torch.var(c.half(), dim=1, correction=1),
+                torch.std_mean(c.bfloat16(), dim=-1)[0].float())
+
+
 def write_wrong_answer_cases(out):
     torch.manual_seed(60)
     x = torch.cat([torch.linspace(-4, 4, 33), torch.randn(31) * 2]).reshape(4, 16)
@@ -814,6 +828,11 @@ def write_wrong_answer_cases(out):
     write_case(out, "sdpa_masked_rows", SdpaMaskedRows(),
                [torch.randn(2, 4, 5, 8), torch.randn(2, 4, 6, 8), torch.randn(2, 4, 6, 8), m4, m2,
                 torch.randn(2, 2, 6, 8), torch.randn(2, 2, 6, 8)])
+
+    torch.manual_seed(62)
+    write_case(out, "var_far_from_zero", VarFarFromZero(),
+               [torch.rand(1000) * 0.99 + 100, torch.rand(1000) * 0.01,
+                torch.rand(64, 256) + 100])
 
 if __name__ == "__main__":
     main()

@@ -366,11 +366,16 @@ Results legalizeArgExtremum(OperatorArgs &args, OpBuilder &b, bool isMax) {
   return SmallVector<Value>{idx};
 }
 
-/// var(x, dims, correction) = sum((x - mean)^2) / max(N - correction, 0), N
-/// the number of reduced elements (static). Also returns the mean (kept dims).
+/// var(x, dims, correction) = (sum(c^2) - sum(c)^2 / N) / max(N - correction, 0)
+/// with c = x - mean and N the number of reduced elements (static): two
+/// passes, the mean first, so values far from zero do not cancel as in
+/// E[x^2] - E[x]^2; the sum(c)^2 / N term takes out the rounding error of
+/// the mean itself (sum(c^2) exceeds the exact one by N (mean error)^2, which
+/// matters where the spread is tiny beside the mean). Computed in `ct` (f32
+/// for f16/bf16 inputs, as PyTorch's). Also returns the mean (kept dims).
 FailureOr<std::pair<Value, Value>> makeVarMean(OperatorArgs &args, OpBuilder &b, Value x,
                                                ArrayRef<int64_t> dims, double correction,
-                                               bool keepdim) {
+                                               bool keepdim, Type ct) {
   Location loc = args.getOp().getLoc();
   auto t = typeOf(x);
   int64_t count = 1;
@@ -379,18 +384,26 @@ FailureOr<std::pair<Value, Value>> makeVarMean(OperatorArgs &args, OpBuilder &b,
       return args.getOp().emitError("var/std over a symbolic dimension is not supported yet");
     count *= t.getShape()[d];
   }
-  Type elt = t.getElementType();
+  x = makeCast(b, loc, x, ct);
   Value mean = makeReduce<ReduceMeanOp>(b, loc, x, dims, true);
   Value c = makeBinary<SubOp>(b, loc, x, mean);
-  Value s = makeReduce<ReduceSumOp>(b, loc, makeBinary<MulOp>(b, loc, c, c), dims, keepdim);
-  Value var = makeBinary<DivOp>(b, loc, s,
-                                makeScalar(b, loc, elt, std::max(count - correction, 0.0)));
+  Value squares = makeReduce<ReduceSumOp>(b, loc, makeBinary<MulOp>(b, loc, c, c), dims, keepdim);
+  Value drift = makeReduce<ReduceSumOp>(b, loc, c, dims, keepdim);
+  Value drift2 = makeBinary<MulOp>(b, loc, drift, drift);
+  Value n = makeScalar(b, loc, ct, static_cast<double>(count));
+  Value spread = makeBinary<SubOp>(b, loc, squares, makeBinary<DivOp>(b, loc, drift2, n));
+  // Rounding may leave a spread of ~0 slightly negative: std would be NaN.
+  Value zero = makeScalar(b, loc, ct, 0.0);
+  Value s = makeBinary<MaximumOp>(b, loc, spread, zero);
+  Value dof = makeScalar(b, loc, ct, std::max(count - correction, 0.0));
+  Value var = makeBinary<DivOp>(b, loc, s, dof);
   if (!keepdim)
     mean = makeReshape(b, loc, mean, typeOf(var).getShape());
   return std::make_pair(var, mean);
 }
 
-/// var/std/var_mean, .correction (correction=None is 1) and .dim (unbiased).
+/// var/std/var_mean/std_mean, .correction (correction=None is 1) and .dim
+/// (unbiased).
 Results legalizeVariance(OperatorArgs &args, OpBuilder &b, bool isStd) {
   Value x = args.tensor("self");
   if (!x || !isa<FloatType>(typeOf(x).getElementType()))
@@ -399,15 +412,19 @@ Results legalizeVariance(OperatorArgs &args, OpBuilder &b, bool isStd) {
   double correction = args.has("unbiased") ? (args.getBool("unbiased").value_or(true) ? 1.0 : 0.0)
                                            : args.getFloat("correction").value_or(1.0);
   bool keepdim = args.getBool("keepdim").value_or(false);
-  auto vm = makeVarMean(args, b, x, dims, correction, keepdim);
+  // f16/bf16: centred, squared, summed and rooted in f32, rounded once.
+  Location loc = args.getOp().getLoc();
+  Type elt = typeOf(x).getElementType();
+  Type ct = elt.isF16() || elt.isBF16() ? b.getF32Type() : elt;
+  auto vm = makeVarMean(args, b, x, dims, correction, keepdim, ct);
   if (failed(vm))
     return failure();
   Value v = vm->first;
   if (isStd)
-    v = b.create<SqrtOp>(args.getOp().getLoc(), v);
-  SmallVector<Value> results{v};
+    v = b.create<SqrtOp>(loc, v);
+  SmallVector<Value> results{makeCast(b, loc, v, elt)};
   if (args.getOp().getNumResults() == 2)
-    results.push_back(vm->second);
+    results.push_back(makeCast(b, loc, vm->second, elt));
   return results;
 }
 
@@ -521,7 +538,7 @@ void tcc::graph::populateLinalgLikeLegalizers(LegalizerTable &t) {
   t["aten.argmin.default"] = [](OperatorArgs &a, OpBuilder &b) { return legalizeArgExtremum(a, b, false); };
   for (const char *v : {"var.correction", "var.dim", "var_mean.correction", "var_mean.dim"})
     t[std::string("aten.") + v] = [](OperatorArgs &a, OpBuilder &b) { return legalizeVariance(a, b, false); };
-  for (const char *v : {"std.correction", "std.dim"})
+  for (const char *v : {"std.correction", "std.dim", "std_mean.correction", "std_mean.dim"})
     t[std::string("aten.") + v] = [](OperatorArgs &a, OpBuilder &b) { return legalizeVariance(a, b, true); };
   t["aten.baddbmm.default"] = legalizeBaddbmm;
   t["aten.rms_norm.default"] = legalizeRmsNorm;

@@ -41,6 +41,11 @@ mlir::Value convertElements(mlir::OpBuilder &b, mlir::Location loc, mlir::Value 
 /// Where PyTorch accumulates sums of `elementType`: f32 for f16 and bf16
 /// (matmuls, sums, means), else the type itself.
 mlir::Type accumulatorType(mlir::Type elementType);
+/// `src`'s trailing `numDims` dims (a float tensor) added into `init` (the
+/// leading dims' shape). Sums of many terms (static sizes) are summed in
+/// blocks, then the blocks' sums, to keep rounding errors small.
+mlir::Value sumTrailingDims(mlir::OpBuilder &b, mlir::Location loc, mlir::Value src,
+                            int64_t numDims, mlir::Value init);
 /// The float attribute `v` of `elementType`.
 mlir::TypedAttr floatAttr(mlir::OpBuilder &b, mlir::Type elementType, double v);
 } // namespace tcc

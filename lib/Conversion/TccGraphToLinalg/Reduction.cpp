@@ -70,17 +70,18 @@ struct ReducePattern : OpConversionPattern<SrcOp> {
       for (int64_t i = numKept; i < rank; ++i)
         rdims.push_back(i);
     }
+    // Sums of many terms are summed in blocks (BlockedSum.cpp); a max is exact.
     Value reduced =
-        rewriter
-            .create<linalg::ReduceOp>(
-                loc, ValueRange{src}, ValueRange{init}, rdims,
-                [&](OpBuilder &b, Location l, ValueRange a) {
-                  Value r = kind == Kind::Max
-                                ? b.create<arith::MaximumFOp>(l, a[0], a[1]).getResult()
-                                : b.create<arith::AddFOp>(l, a[0], a[1]).getResult();
-                  b.create<linalg::YieldOp>(l, r);
-                })
-            .getResult(0);
+        kind != Kind::Max
+            ? tcc::sumTrailingDims(rewriter, loc, src, static_cast<int64_t>(rdims.size()), init)
+            : rewriter
+                  .create<linalg::ReduceOp>(
+                      loc, ValueRange{src}, ValueRange{init}, rdims,
+                      [&](OpBuilder &b, Location l, ValueRange a) {
+                        b.create<linalg::YieldOp>(
+                            l, b.create<arith::MaximumFOp>(l, a[0], a[1]).getResult());
+                      })
+                  .getResult(0);
 
     if (kind == Kind::Mean) {
       // Divide by the number of reduced elements (known only at run time for

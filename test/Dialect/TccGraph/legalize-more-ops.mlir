@@ -50,6 +50,38 @@ func.func @var_std(%x: tensor<3x5xf32>) -> (tensor<3xf32>, tensor<3x1xf32>, tens
 
 // -----
 
+// var/std are two passes, the mean first: c = x - mean, then
+// (sum(c^2) - sum(c)^2 / N) / (N - correction), the second term taking out
+// the mean's own rounding error, at least 0. f16 (or bf16) inputs are
+// widened to f32 once, std's root is taken in f32 too, and each result is
+// rounded to f16 once (as PyTorch's).
+// CHECK-LABEL: func @var_std_f16
+// CHECK: %[[X:.*]] = tcc_graph.cast %arg0 : (tensor<3x5xf16>) -> tensor<3x5xf32>
+// CHECK: %[[MEAN:.*]] = tcc_graph.reduce_mean %[[X]] {dims = array<i64: 1>, keepdim = true} : (tensor<3x5xf32>) -> tensor<3x1xf32>
+// CHECK: %[[C:.*]] = tcc_graph.sub %[[X]], %[[MEAN]] : (tensor<3x5xf32>, tensor<3x1xf32>) -> tensor<3x5xf32>
+// CHECK: %[[SQ:.*]] = tcc_graph.mul %[[C]], %[[C]] : (tensor<3x5xf32>, tensor<3x5xf32>) -> tensor<3x5xf32>
+// CHECK: %[[S2:.*]] = tcc_graph.reduce_sum %[[SQ]] {dims = array<i64: 1>, keepdim = false} : (tensor<3x5xf32>) -> tensor<3xf32>
+// CHECK: %[[S1:.*]] = tcc_graph.reduce_sum %[[C]] {dims = array<i64: 1>, keepdim = false} : (tensor<3x5xf32>) -> tensor<3xf32>
+// CHECK: %[[S1SQ:.*]] = tcc_graph.mul %[[S1]], %[[S1]]
+// CHECK: %[[N:.*]] = tcc_graph.constant dense<5.000000e+00> : tensor<f32>
+// CHECK: %[[ERR:.*]] = tcc_graph.div %[[S1SQ]], %[[N]]
+// CHECK: %[[SPREAD:.*]] = tcc_graph.sub %[[S2]], %[[ERR]]
+// CHECK: %[[ZERO:.*]] = tcc_graph.constant dense<0.000000e+00> : tensor<f32>
+// CHECK: %[[POS:.*]] = tcc_graph.maximum %[[SPREAD]], %[[ZERO]]
+// CHECK: %[[DOF:.*]] = tcc_graph.constant dense<4.000000e+00> : tensor<f32>
+// CHECK: %[[VAR:.*]] = tcc_graph.div %[[POS]], %[[DOF]] : (tensor<3xf32>, tensor<f32>) -> tensor<3xf32>
+// CHECK: %[[M:.*]] = tcc_graph.reshape %[[MEAN]] : (tensor<3x1xf32>) -> tensor<3xf32>
+// CHECK: %[[STD:.*]] = tcc_graph.sqrt %[[VAR]] : tensor<3xf32>
+// CHECK: %[[OUT:.*]] = tcc_graph.cast %[[STD]] : (tensor<3xf32>) -> tensor<3xf16>
+// CHECK: %[[MOUT:.*]] = tcc_graph.cast %[[M]] : (tensor<3xf32>) -> tensor<3xf16>
+// CHECK: return %[[OUT]], %[[MOUT]]
+func.func @var_std_f16(%x: tensor<3x5xf16>) -> (tensor<3xf16>, tensor<3xf16>) {
+  %0:2 = tcc_graph.operator "torch.ops.aten.std_mean.correction"(%x) {operand_names = ["self"], args = {dim = array<i64: 1>, correction = 1 : i64, keepdim = false}} : (tensor<3x5xf16>) -> (tensor<3xf16>, tensor<3xf16>)
+  return %0#0, %0#1 : tensor<3xf16>, tensor<3xf16>
+}
+
+// -----
+
 // unbind: one slice + reshape per index; baddbmm = beta * self + alpha * bmm.
 // CHECK-LABEL: func @unbind_baddbmm
 // CHECK: tcc_graph.slice %arg0 {dim = 0 : i64, end = 1 : i64, start = 0 : i64, step = 1 : i64}
