@@ -813,6 +813,21 @@ class VarFarFromZero(nn.Module):
                 torch.std_mean(c.bfloat16(), dim=-1)[0].float())
 
 
+class ConvHalf(nn.Module):
+    """conv2d in f16 (bias, padding, 64 input channels: 576 products per
+    output; strided and grouped without bias) and in bf16, which PyTorch
+    accumulates in f32 and rounds once."""
+
+    def __init__(self):
+        super().__init__()
+        self.c1 = nn.Conv2d(64, 32, 3, padding=1).half()
+        self.c2 = nn.Conv2d(64, 32, 3, stride=2, groups=4, bias=False).half()
+        self.c3 = nn.Conv2d(64, 16, 3).bfloat16()
+
+    def forward(self, x):
+        return self.c1(x), self.c2(x), self.c3(x.bfloat16()).float()
+
+
 def write_wrong_answer_cases(out):
     torch.manual_seed(60)
     x = torch.cat([torch.linspace(-4, 4, 33), torch.randn(31) * 2]).reshape(4, 16)
@@ -833,6 +848,9 @@ def write_wrong_answer_cases(out):
     write_case(out, "var_far_from_zero", VarFarFromZero(),
                [torch.rand(1000) * 0.99 + 100, torch.rand(1000) * 0.01,
                 torch.rand(64, 256) + 100])
+
+    torch.manual_seed(63)
+    write_case(out, "conv2d_half", ConvHalf(), [torch.randn(2, 64, 12, 12).half()])
 
 if __name__ == "__main__":
     main()

@@ -3,7 +3,9 @@
 // Padding is an explicit tensor.pad (zero for convolution and average
 // pooling, -inf for max pooling); ceil_mode adds the extra trailing padding
 // that makes the last window exist. The bias initialises the convolution's
-// accumulator, so it costs no separate pass.
+// accumulator, so it costs no separate pass. f16/bf16 convolutions
+// accumulate in f32 (the named ops widen their inputs to the output's type)
+// and are rounded once, as PyTorch's.
 //
 //===----------------------------------------------------------------------===//
 #include "lib/Conversion/TccGraphToLinalg/Patterns.h"
@@ -72,20 +74,27 @@ struct Conv2dPattern : OpConversionPattern<Conv2dOp> {
     if (failed(sizesOr))
       return rewriter.notifyMatchFailure(op, "only the batch dimension may be dynamic");
     SmallVector<OpFoldResult> sizes = *sizesOr;
+    Type acc = tcc::accumulatorType(elt);
+    auto accType = RankedTensorType::get(resultType.getShape(), acc);
     Value init;
     if (Value bias = adaptor.getBias()) {
-      // out[n, f, h, w] = bias[f]
-      Value empty = rewriter.create<tensor::EmptyOp>(loc, sizes, elt);
+      // out[n, f, h, w] = bias[f], widened to the accumulator.
+      Value empty = rewriter.create<tensor::EmptyOp>(loc, sizes, acc);
       auto ctx = rewriter.getContext();
       AffineMap biasMap = AffineMap::get(4, 0, {rewriter.getAffineDimExpr(1)}, ctx);
       init = rewriter.create<linalg::GenericOp>(
           loc, TypeRange{empty.getType()}, ValueRange{bias}, ValueRange{empty},
           ArrayRef<AffineMap>{biasMap, rewriter.getMultiDimIdentityMap(4)},
           SmallVector<utils::IteratorType>(4, utils::IteratorType::parallel),
-          [](OpBuilder &b, Location l, ValueRange a) { b.create<linalg::YieldOp>(l, a[0]); })
+          [acc](OpBuilder &b, Location l, ValueRange a) {
+            Value v = a[0];
+            if (v.getType() != acc)
+              v = b.create<arith::ExtFOp>(l, acc, v);
+            b.create<linalg::YieldOp>(l, v);
+          })
                  .getResult(0);
     } else {
-      init = tcc::makeFilled(rewriter, loc, resultType, sizes, tcc::floatAttr(rewriter, elt, 0.0));
+      init = tcc::makeFilled(rewriter, loc, accType, sizes, tcc::floatAttr(rewriter, acc, 0.0));
     }
     auto strides = rewriter.getI64VectorAttr(op.getStride());
     auto dilations = rewriter.getI64VectorAttr(op.getDilation());
@@ -135,6 +144,7 @@ struct Conv2dPattern : OpConversionPattern<Conv2dOp> {
       SmallVector<ReassociationIndices> re{{0}, {1, 2}, {3}, {4}};
       result = rewriter.create<tensor::CollapseShapeOp>(loc, init.getType(), conv, re);
     }
+    result = tcc::convertElements(rewriter, loc, result, elt);
     if (result.getType() != resultType)
       result = rewriter.create<tensor::CastOp>(loc, resultType, result);
     rewriter.replaceOp(op, result);
