@@ -828,6 +828,37 @@ class ConvHalf(nn.Module):
         return self.c1(x), self.c2(x), self.c3(x.bfloat16()).float()
 
 
+class AsStridedViews(nn.Module):
+    """as_strided addresses the storage under its input: on a permute, a
+    transpose, a slice with a storage offset (offset given and inherited), a
+    nested as_strided with an explicit offset, a channels_last input, and a
+    transposed parameter. tcc once read the view's elements in row-major
+    order instead."""
+
+    def __init__(self):
+        super().__init__()
+        self.w = nn.Parameter(torch.randn(4, 6))
+
+    def forward(self, x, y, z):
+        a = torch.as_strided(x.permute(0, 2, 1), (3, 4), (1, 3))
+        b = torch.as_strided(y.t(), (2, 5), (5, 1), 2)
+        c = torch.as_strided(y[1:], (2, 3), (4, 1))
+        d = torch.as_strided(torch.as_strided(y, (4, 4), (4, 1), 1), (2, 3), (2, 1), 3)
+        e = torch.as_strided(z, (2, 3, 8), (48, 1, 3))
+        f = torch.as_strided(self.w.t(), (3, 3), (2, 5)) * 2
+        g = torch.as_strided(x.transpose(1, 2)[:, 1:], (2, 5), (12, 2), 3)
+        return a, b, c, d, e, f, g
+
+
+class AsStridedPastView(nn.Module):
+    """as_strided on an input that is itself a view with holes (every other
+    column): it reads storage no tensor of the graph holds, which tcc
+    refuses with a message rather than guess."""
+
+    def forward(self, x):
+        return torch.as_strided(x, (4,), (1,)) + 1
+
+
 def write_wrong_answer_cases(out):
     torch.manual_seed(60)
     x = torch.cat([torch.linspace(-4, 4, 33), torch.randn(31) * 2]).reshape(4, 16)
@@ -851,6 +882,12 @@ def write_wrong_answer_cases(out):
 
     torch.manual_seed(63)
     write_case(out, "conv2d_half", ConvHalf(), [torch.randn(2, 64, 12, 12).half()])
+
+    torch.manual_seed(64)
+    write_case(out, "as_strided_views", AsStridedViews(),
+               [torch.randn(2, 3, 4), torch.randn(5, 4),
+                torch.randn(2, 3, 4, 4).to(memory_format=torch.channels_last)])
+    write_case(out, "as_strided_past_view", AsStridedPastView(), [torch.randn(4, 8)[:, ::2]])
 
 if __name__ == "__main__":
     main()

@@ -1,6 +1,8 @@
 //===- GraphImporter.cpp - an ExportedProgram into tcc_graph --------------===//
 #include "tcc/Import/GraphImporter.h"
 
+#include "StridedStorage.h"
+
 #include "dialects/TccGraph/IR/TccGraphOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
@@ -63,12 +65,21 @@ private:
   void writeBack(ArrayRef<std::string> chain, Value written, Location loc, const Node &node);
   /// The `tcc.sizes` of a value (argument or operator result), or null.
   Attribute sizesOf(Value v);
+  /// Points an aten.as_strided at the tensor holding the storage it reads
+  /// (StridedStorage.h): its operand, storage_offset and tcc.storage_order;
+  /// or, where no tensor holds it, tcc.storage_error for the legalizer.
+  LogicalResult resolveAsStrided(const Node &node, Location loc,
+                                 SmallVectorImpl<Value> &operands,
+                                 SmallVectorImpl<NamedAttribute> &args,
+                                 SmallVectorImpl<NamedAttribute> &attrs);
 
   /// Values that are views, or have views taken of them (see importNode).
   llvm::StringSet<> aliased;
   /// Outputs of view operators, and the views taken of each value.
   llvm::StringSet<> viewOutputs;
   llvm::StringMap<SmallVector<std::string>> viewsOf;
+  /// The tensor each view operator's output views.
+  llvm::StringMap<std::string> viewedBy;
   /// Outputs of aten.slice.Tensor and aten.select.int: the viewed value and
   /// the imported op.
   struct SliceOf {
@@ -224,6 +235,7 @@ LogicalResult Importer::importNode(const Node &node) {
         aliased.insert(t);
         viewOutputs.insert(t);
         viewsOf[viewedBase].push_back(t);
+        viewedBy[t] = viewedBase;
       }
     }
   }
@@ -365,11 +377,18 @@ LogicalResult Importer::importNode(const Node &node) {
     }
   }
 
+  SmallVector<NamedAttribute> extraAttrs;
+  if (StringRef(node.target) == "torch.ops.aten.as_strided.default" &&
+      failed(resolveAsStrided(node, loc, operands, args, extraAttrs)))
+    return failure();
+
   auto op = b.create<tcc::graph::OperatorOp>(
       loc, resultTypes, b.getStringAttr(functional.empty() ? node.target : functional),
       operands,
       b.getArrayAttr(operandNames), b.getDictionaryAttr(args));
   op->setAttr("tcc.node", b.getStringAttr(node.name));
+  for (NamedAttribute a : extraAttrs)
+    op->setAttr(a.getName(), a.getValue());
   if (!symbolicArgs.empty())
     op->setAttr("tcc.symbolic_args", b.getArrayAttr(symbolicArgs));
   // Each result's sizes, symbolic ones as expressions ("s70", "2*s70"): what
@@ -420,6 +439,57 @@ void Importer::writeBack(ArrayRef<std::string> chain, Value written, Location lo
     for (const std::string &view : viewsOf[name])
       if (!rebound.count(view))
         stale.insert(view);
+}
+
+LogicalResult Importer::resolveAsStrided(const Node &node, Location loc,
+                                         SmallVectorImpl<Value> &operands,
+                                         SmallVectorImpl<NamedAttribute> &args,
+                                         SmallVectorImpl<NamedAttribute> &attrs) {
+  const Argument *self = node.input("self");
+  auto intsArg = [&](StringRef name) -> std::optional<ArrayRef<int64_t>> {
+    for (NamedAttribute a : args)
+      if (a.getName() == name)
+        if (auto ints = dyn_cast<DenseI64ArrayAttr>(a.getValue()))
+          return ints.asArrayRef();
+    return std::nullopt;
+  };
+  std::optional<ArrayRef<int64_t>> sizes = intsArg("size"), strides = intsArg("stride");
+  // Symbolic sizes or strides: the legalizer refuses them by name.
+  if (!self || self->kind != Argument::Tensor || !sizes || !strides || operands.empty())
+    return success();
+  std::optional<int64_t> offset;
+  auto offsetArg = llvm::find_if(args, [](NamedAttribute a) { return a.getName() == "storage_offset"; });
+  if (offsetArg != args.end()) {
+    auto i = dyn_cast<IntegerAttr>(offsetArg->getValue());
+    if (!i)
+      return success();
+    offset = i.getInt();
+  }
+  auto viewBase = [&](const std::string &name) {
+    auto it = viewedBy.find(name);
+    return it == viewedBy.end() ? std::string() : it->second;
+  };
+  llvm::Expected<StridedSource> source = resolveStridedSource(
+      program.tensorValues, viewBase, self->tensor, *sizes, *strides, offset);
+  // Refused by the legalizer, which lists it with the other unsupported ops.
+  if (!source) {
+    attrs.push_back(b.getNamedAttr("tcc.storage_error",
+                                   b.getStringAttr(llvm::toString(source.takeError()))));
+    return success();
+  }
+  FailureOr<Value> tensor = lookup(source->tensor, loc, node);
+  if (failed(tensor))
+    return failure();
+  operands.front() = *tensor;
+  auto offsetAttr = b.getNamedAttr("storage_offset", b.getI64IntegerAttr(source->offset));
+  if (offsetArg != args.end())
+    *offsetArg = offsetAttr;
+  else
+    args.push_back(offsetAttr);
+  if (!source->storageOrder.empty())
+    attrs.push_back(
+        b.getNamedAttr("tcc.storage_order", b.getDenseI64ArrayAttr(source->storageOrder)));
+  return success();
 }
 
 Attribute Importer::sizesOf(Value v) {

@@ -219,16 +219,31 @@ Results legalizeGather(OperatorArgs &args, OpBuilder &b) {
                                            in->index, b.getI64IntegerAttr(in->dim)));
 }
 
+/// as_strided reads storage: the importer (StridedStorage.h) points it at a
+/// tensor holding what it reads, with the offset from that tensor's first
+/// element and, unless row-major, the tensor's dims in memory order
+/// (tcc.storage_order), or says why none holds it (tcc.storage_error).
 Results legalizeAsStrided(OperatorArgs &args, OpBuilder &b) {
+  Operation *op = args.getOp();
+  if (auto error = op->getAttrOfType<StringAttr>("tcc.storage_error"))
+    return op->emitError("operator '") << operatorName(args) << "': " << error.getValue();
   FailureOr<Value> x = requiredTensor(args, "self");
   std::optional<SmallVector<int64_t>> strides = args.getInts("stride");
   if (failed(x))
     return failure();
   if (!strides)
-    return args.getOp().emitError("operator '") << operatorName(args)
-                                                << "' needs static strides";
+    return op->emitError("operator '") << operatorName(args) << "' needs static strides";
   int64_t offset = args.getInt("storage_offset").value_or(0);
-  return verified(args, b.create<AsStridedOp>(args.getOp().getLoc(), args.resultType(), *x,
+  Value storage = *x;
+  if (auto order = op->getAttrOfType<DenseI64ArrayAttr>("tcc.storage_order")) {
+    auto t = cast<RankedTensorType>(storage.getType());
+    SmallVector<int64_t> shape;
+    for (int64_t d : order.asArrayRef())
+      shape.push_back(t.getShape()[d]);
+    storage = b.create<TransposeOp>(op->getLoc(), RankedTensorType::get(shape, t.getElementType()),
+                                    storage, order);
+  }
+  return verified(args, b.create<AsStridedOp>(op->getLoc(), args.resultType(), storage,
                                               b.getDenseI64ArrayAttr(*strides),
                                               b.getI64IntegerAttr(offset)));
 }

@@ -85,3 +85,12 @@ func.func @select_scatter_out_of_range(%x: tensor<4x6xf32>, %r: tensor<6xf32>) -
   %0 = tcc_graph.operator "torch.ops.aten.select_scatter.default"(%x, %r) {operand_names = ["self", "src"], args = {dim = 0 : i64, index = 4 : i64}} : (tensor<4x6xf32>, tensor<6xf32>) -> tensor<4x6xf32>
   return %0 : tensor<4x6xf32>
 }
+
+// -----
+
+// The importer found no tensor holding the storage read (StridedStorage.h).
+func.func @strided_storage_unknown(%x: tensor<4x4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{operator 'aten.as_strided.default': it reads storage elements 0 to 3 under 'x'}}
+  %0 = tcc_graph.operator "torch.ops.aten.as_strided.default"(%x) {operand_names = ["self"], args = {size = array<i64: 4>, stride = array<i64: 1>}, tcc.storage_error = "it reads storage elements 0 to 3 under 'x'"} : (tensor<4x4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}

@@ -41,6 +41,18 @@ func.func @gather_as_strided(%x: tensor<3x5xf32>, %i: tensor<3x2xi64>) -> (tenso
 
 // -----
 
+// A channels_last input (the importer's tcc.storage_order, memory order
+// N, H, W, C): the as_strided reads the transpose into that order.
+// CHECK-LABEL: func @as_strided_storage_order
+// CHECK: %[[T:.*]] = tcc_graph.transpose %arg0 {permutation = array<i64: 0, 2, 3, 1>} : (tensor<1x3x2x2xf32>) -> tensor<1x2x2x3xf32>
+// CHECK: tcc_graph.as_strided %[[T]] {storage_offset = 0 : i64, strides = array<i64: 1, 3>} : (tensor<1x2x2x3xf32>) -> tensor<3x4xf32>
+func.func @as_strided_storage_order(%x: tensor<1x3x2x2xf32>) -> tensor<3x4xf32> {
+  %0 = tcc_graph.operator "torch.ops.aten.as_strided.default"(%x) {operand_names = ["self"], args = {size = array<i64: 3, 4>, stride = array<i64: 1, 3>, storage_offset = 0 : i64}, tcc.storage_order = array<i64: 0, 2, 3, 1>} : (tensor<1x3x2x2xf32>) -> tensor<3x4xf32>
+  return %0 : tensor<3x4xf32>
+}
+
+// -----
+
 // Several index tensors: each wraps negative entries, the indexed dims
 // collapse into one (moved to the front first when not adjacent) and a take
 // reads the linear index sum_j i_j * stride_j.
