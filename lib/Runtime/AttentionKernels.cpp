@@ -1,9 +1,10 @@
 //===- AttentionKernels.cpp - tcc_attention: launching the attention kernels ===//
 //
-// Validates the call, picks one of the 48 kernels of Kernels/Attention.cu
-// (arithmetic x head dim x vectorized/scalar; see that file for the design),
-// fills its parameter struct (Kernels/AttentionParams.h) and enqueues it.
-// Causal masks and masks are runtime flags of every kernel, not variants.
+// Validates the call, picks one of the kernels of Kernels/Attention.cu
+// (arithmetic x head dim x vectorized/scalar, and for f16/bf16 64 or 128
+// query rows per block; see that file for the design), fills its
+// parameter struct (Kernels/AttentionParams.h) and enqueues it. Causal
+// masks and masks are runtime flags of every kernel, not variants.
 //
 // Head dims: kernels are compiled for D = 16, 32, 64, 80, 96 and 128; any
 // other multiple of 8 up to 128 runs in the next power of 2, which reads
@@ -20,20 +21,40 @@
 // whose dimension has extent 1 is never used and does not count. Otherwise
 // the scalar kernels, which need only element alignment, run.
 //
-// Grid: one block of 128 threads per (64-query tile, head, batch), as one
+// Rows per block: 64, or for vectorized f16/bf16 with D >= 64 on sm_90
+// 128 (two mma row tiles per warp: half the shared-memory reads per mma)
+// when the grid of 128-row blocks still fills two blocks per SM (long
+// sequences; short ones keep the finer grid) and there is no mask. The 128-row kernels need
+// 54-102 KB, which on sm_80 would leave one block per SM; they are
+// compiled for sm_90 alone.
+//
+// Grid: one block of 128 threads per (query tile, head, batch), as one
 // flat x dimension; dynamic shared memory per block (mirrors Config in
 // Attention.cu):
 //
 //                  keys/tile  d16    d32    d64    d80    d96    d128
 //   f16, bf16         64     15 KB  25 KB  45 KB  55 KB  65 KB   85 KB
-//   tf32           64 / 32   28 KB  48 KB  88 KB  65 KB  77 KB  101 KB
-//   f32            64 / 32   42 KB  62 KB 102 KB  72 KB  84 KB  108 KB
+//     128 rows        64                    54 KB  66 KB  78 KB  102 KB
+//   tf32           64 / 32   17 KB  29 KB  53 KB  65 KB  77 KB  101 KB
+//   f32            64 / 32   33 KB  45 KB  69 KB  73 KB  85 KB  109 KB
 //
-// (key tiles of 32 for f32/tf32 with D > 64.) The kernel checks the size
-// it was given against its own layout and traps on a mismatch.
+// (key tiles of 32 for f32/tf32 with D > 64; one K and one V buffer for
+// f32/tf32 with D <= 64, two otherwise.) A mask adds its tiles: rows x (Bc
+// mask elements + 16 bytes, 32 for fp32), one per K/V buffer (bool: 5 KB
+// per 64 x 64 tile; bf16: 9 KB; fp32: 18 KB), or one only where two do not
+// fit the GPU. The kernel checks the size it was given against its own
+// layout and traps on a mismatch.
+//
+// Masks: every mask goes through shared memory in tiles, by 16-byte
+// cp.async when its key stride is 1 and its base and other strides are
+// multiples of 16 bytes (AttentionParams::maskAsync), else element by
+// element.
 //
 // The CUfunction of each variant is cached per thread and CUDA context, so
-// a call after the first costs a few compares and cuLaunchKernel.
+// a call after the first costs a few compares and cuLaunchKernel. The
+// first launch of a function asks for the most dynamic shared memory any
+// of its launches will (launchLibraryKernel raises a function's limit once,
+// to the size of that launch).
 //
 //===----------------------------------------------------------------------===//
 #include "tcc/Runtime/AttentionKernels.h"
@@ -44,6 +65,7 @@
 #include "tcc/Runtime/MlirGpuRuntime.h"
 #include "tcc/Runtime/RuntimeError.h"
 
+#include <atomic>
 #include <cstdint>
 #include <cstdlib>
 #include <exception>
@@ -58,15 +80,19 @@ namespace {
 enum Kind { kF16 = 0, kBf16 = 1, kTf32 = 2, kF32 = 3 };
 
 constexpr int kThreads = 128;
-constexpr int kBlockRows = 64;
 /// Beyond this, tile arithmetic in int32 could overflow.
 constexpr int64_t kMaxLength = int64_t(1) << 30;
 constexpr float kLog2e = 1.4426950408889634f;
+/// AttentionParams::rescaleThreshold unless tuned (Attention.cu's file
+/// comment): p <= 2^8.
+constexpr float kRescaleThreshold = 8.0f;
 
 /// Head dims of the compiled kernels, ascending (TCC_ATTENTION_KERNELS in
 /// Attention.cu); the order of the kernel-name table.
 constexpr int kTileDims[] = {16, 32, 64, 80, 96, 128};
 constexpr int kTileCount = 6;
+/// The first tile index with a 128-row kernel (D = 64, 80, 96, 128).
+constexpr int kRows128First = 2;
 
 /// The kernel that runs head dim `d` (a multiple of 8, <= 128): its own,
 /// else the next power of 2 (only those take smaller head dims).
@@ -78,19 +104,35 @@ int tileIndex(int64_t d) {
   }
 }
 
-/// Bytes of dynamic shared memory of a variant (d: its compiled head dim):
-/// Q (64 rows), two K and two V buffers (Bc rows), and for f32 four 16 x
-/// (Bc + 4) P tiles. Row strides are padded as in Attention.cu's Config.
-unsigned sharedBytes(Kind kind, int d) {
+/// The variant beside arithmetic, head dim and vectorization.
+enum Shape { kRows64 = 0, kRows128 = 1, kTwoStages = 2 };
+
+/// Bytes of dynamic shared memory of a variant (d: its compiled head dim)
+/// with `maskBuffers` (0 to 2) mask tiles of `maskElemBytes` per key: Q (64
+/// or 128 rows), K and V buffers (Bc rows; one of each for f32/tf32 with d
+/// <= 64 unless kTwoStages, else two), for f32 four 16 x (Bc + 8) P tiles,
+/// and rows x (Bc x maskElemBytes + 16, or + 32 for 4-byte elements) bytes
+/// per mask tile. Row strides are padded as in Attention.cu's Config.
+unsigned sharedBytes(Kind kind, int d, Shape shape, int maskBuffers, int maskElemBytes) {
   bool half = kind == kF16 || kind == kBf16;
   int elem = half ? 2 : 4;
+  int rows = shape == kRows128 ? 128 : 64;
   int keys = (!half && d > 64) ? 32 : 64;
+  int stages = (!half && d <= 64 && shape != kTwoStages) ? 1 : 2;
   int qStride = kind == kF32 ? d + 4 : d + 8;
   int vStride = half ? d + 8 : d + 4;
-  int bytes = (kBlockRows * qStride + 2 * keys * qStride + 2 * keys * vStride) * elem;
+  int bytes = (rows * qStride + stages * keys * qStride + stages * keys * vStride) * elem;
   if (kind == kF32)
-    bytes += 4 * 16 * (keys + 4) * 4;
+    bytes += 4 * 16 * (keys + 8) * 4;
+  bytes += maskBuffers * rows * (keys * maskElemBytes + (maskElemBytes == 4 ? 32 : 16));
   return static_cast<unsigned>(bytes);
+}
+
+/// Mask tile buffers a variant can have: two in the double-buffered
+/// kernels, one in the others.
+int maxMaskBuffers(Kind kind, int d, Shape shape) {
+  bool half = kind == kF16 || kind == kBf16;
+  return (!half && d <= 64 && shape != kTwoStages) ? 1 : 2;
 }
 
 /// "tcc_attention_<kind>_d<D>[_vec]", indexed [kind][tile index][vec].
@@ -105,17 +147,36 @@ const char *const kKernelNames[4][kTileCount][2] = {
     TCC_NAMES(f16), TCC_NAMES(bf16), TCC_NAMES(tf32), TCC_NAMES(f32),
 #undef TCC_NAMES
 };
+/// The 128-row kernels (vectorized), [f16/bf16][tile index - kRows128First].
+const char *const kRows128Names[2][4] = {
+    {"tcc_attention_f16_d64_rows128", "tcc_attention_f16_d80_rows128",
+     "tcc_attention_f16_d96_rows128", "tcc_attention_f16_d128_rows128"},
+    {"tcc_attention_bf16_d64_rows128", "tcc_attention_bf16_d80_rows128",
+     "tcc_attention_bf16_d96_rows128", "tcc_attention_bf16_d128_rows128"}};
+/// The double-buffered f32/tf32 D = 64 vectorized kernels, [tf32/f32].
+const char *const kTwoStageNames[2] = {"tcc_attention_tf32_d64_vec_s2",
+                                       "tcc_attention_f32_d64_vec_s2"};
+
+/// One kernel of this thread in the current context: the function, and
+/// whether a launch of it has asked for its largest shared-memory size yet.
+struct CachedKernel {
+  cuda::CUfunction function = nullptr;
+  bool sized = false;
+};
 
 /// This thread's kernels in the current context.
 struct FunctionCache {
   cuda::CUcontext context = nullptr;
-  cuda::CUfunction functions[4][kTileCount][2] = {};
+  CachedKernel kernels[4][kTileCount][2] = {};
+  CachedKernel rows128[2][4] = {};
+  CachedKernel twoStages[2] = {};
 };
 
-/// The kernel of a variant in the current context; the first lookup in a
-/// context also checks that its GPU can run the kernels at all (mma.sync,
-/// ldmatrix and cp.async need compute capability 8.0). Throws RuntimeError.
-cuda::CUfunction kernelFor(Kind kind, int tile, bool vec) {
+/// The kernel of a variant in the current context (its name in `name`); the
+/// first lookup in a context also checks that its GPU can run the kernels
+/// at all (mma.sync, ldmatrix and cp.async need compute capability 8.0).
+/// Throws RuntimeError.
+CachedKernel &kernelFor(Kind kind, int tile, bool vec, Shape shape, const char *&name) {
   thread_local FunctionCache cache;
   cuda::CUcontext ctx = cuda::ensureContext();
   if (ctx != cache.context) {
@@ -127,10 +188,20 @@ cuda::CUfunction kernelFor(Kind kind, int tile, bool vec) {
     cache = FunctionCache();
     cache.context = ctx;
   }
-  cuda::CUfunction &fn = cache.functions[kind][tile][vec];
-  if (!fn)
-    fn = kernelLibraryFunction(KernelImage::Attention, kKernelNames[kind][tile][vec]);
-  return fn;
+  CachedKernel *k;
+  if (shape == kRows128) {
+    k = &cache.rows128[kind][tile - kRows128First];
+    name = kRows128Names[kind][tile - kRows128First];
+  } else if (shape == kTwoStages) {
+    k = &cache.twoStages[kind == kF32];
+    name = kTwoStageNames[kind == kF32];
+  } else {
+    k = &cache.kernels[kind][tile][vec];
+    name = kKernelNames[kind][tile][vec];
+  }
+  if (!k->function)
+    k->function = kernelLibraryFunction(KernelImage::Attention, name);
+  return *k;
 }
 
 /// Whether a tensor can be read (or written) with 16-byte vectors: base and
@@ -143,6 +214,20 @@ bool vectorizable(const void *base, int64_t elemBytes, int64_t strideB, int64_t 
   return reinterpret_cast<uintptr_t>(base) % 16 == 0 && ok(strideB, extentB) &&
          ok(strideH, extentH) && ok(strideL, extentL);
 }
+
+/// The most dynamic shared memory a block may have on a GPU of compute
+/// capability `cc` (the opt-in limit): 227 KB on sm_90/sm_100, 163 KB on
+/// sm_80/sm_87, 99 KB on the others (sm_86, sm_89, sm_120).
+unsigned sharedLimit(int cc) {
+  if (cc == 90 || cc == 100 || cc == 103)
+    return 227 * 1024;
+  if (cc == 80 || cc == 87)
+    return 163 * 1024;
+  return 99 * 1024;
+}
+
+/// Benchmarking overrides (tcc_attention_tune).
+std::atomic<int32_t> gTuning[kAttentionTuneCount];
 
 std::string shapeText(int32_t dtype, int64_t batch, int64_t heads, int64_t kvHeads, int64_t lq,
                       int64_t lk, int64_t headDim, int64_t valueDim) {
@@ -201,20 +286,65 @@ extern "C" void tcc_attention(int32_t dtype, int32_t math, int64_t batch, int64_
       return fail("null tensor pointer");
     if (maskKind != kAttentionMaskNone && !mask && lk > 0)
       return fail("null mask pointer");
-    int64_t qTiles = (lq + kBlockRows - 1) / kBlockRows;
-    if (batch * heads > INT32_MAX / qTiles)
+    if (batch * heads > INT32_MAX / ((lq + 63) / 64))
       return fail("more than 2^31 blocks");
 
     Kind kind = dtype == kKernelF16    ? kF16
                 : dtype == kKernelBF16 ? kBf16
                 : math == kAttentionMathTf32 ? kTf32
                                              : kF32;
+    const bool half = kind == kF16 || kind == kBf16;
     int64_t elem = kernelDTypeBytes(dtype);
     // A query tensor of one row per (b, h) never steps by its L stride, etc.
     bool vec = vectorizable(q, elem, qStrideB, batch, qStrideH, heads, qStrideL, lq) &&
                vectorizable(k, elem, kStrideB, batch, kStrideH, kvHeads, kStrideL, lk) &&
                vectorizable(v, elem, vStrideB, batch, vStrideH, kvHeads, vStrideL, lk) &&
                vectorizable(out, elem, outStrideB, batch, outStrideH, heads, outStrideL, lq);
+    const int tile = tileIndex(headDim);
+    const int d = kTileDims[tile];
+    const int cc = currentComputeCapability();
+    const unsigned limit = sharedLimit(cc);
+
+    const bool hasMask = maskKind != kAttentionMaskNone && lk > 0;
+    // 128 query rows per block where the grid of them still fills two
+    // blocks per SM (file comment) and there is no mask: a mask's tiles
+    // double with the rows, and on the H100 the 64-row kernel ran masked
+    // b2 h16 s2048 d128 bf16 in 423 us against the 128-row's 669 us. A
+    // tuning override forces either.
+    Shape shape = kRows64;
+    const int32_t rowsTune = gTuning[kAttentionTuneRows].load(std::memory_order_relaxed);
+    // (sm_90 machine code only: the launcher picks them on 9.0 alone.)
+    if (half && vec && tile >= kRows128First && cc == 90 && rowsTune != 64) {
+      int sms = currentMultiprocessorCount();
+      int64_t blocks128 = (lq + 127) / 128 * batch * heads;
+      if (rowsTune == 128 || (!hasMask && blocks128 >= 2 * int64_t(sms > 0 ? sms : 132)))
+        shape = kRows128;
+    }
+    if (!half && vec && d == 64 && cc == 90 &&
+        gTuning[kAttentionTuneStages].load(std::memory_order_relaxed) == 2)
+      shape = kTwoStages;
+    const int blockRows = shape == kRows128 ? 128 : 64;
+    const int64_t qTiles = (lq + blockRows - 1) / blockRows;
+
+    // Mask tiles: by cp.async where the key stride is 1 (or there is one
+    // key) and the base and the other strides (where they step) are
+    // multiples of 16 bytes; two buffers where the kernel has them and they
+    // fit (else one: the next tile's mask is then not prefetched).
+    const int maskElem = maskKind == kAttentionMaskBool ? 1 : int(elem);
+    bool maskAsync = false;
+    int maskBuffers = 0;
+    if (hasMask) {
+      auto ok = [&](int64_t stride, int64_t extent) {
+        return extent <= 1 || (stride * maskElem) % 16 == 0;
+      };
+      maskAsync = gTuning[kAttentionTuneMaskTiles].load(std::memory_order_relaxed) == 0 &&
+                  (maskStrideK == 1 || lk == 1) && reinterpret_cast<uintptr_t>(mask) % 16 == 0 &&
+                  ok(maskStrideB, batch) && ok(maskStrideH, heads) && ok(maskStrideQ, lq);
+      maskBuffers = maxMaskBuffers(kind, d, shape);
+      if (gTuning[kAttentionTuneMaskBuffers].load(std::memory_order_relaxed) == 1 ||
+          sharedBytes(kind, d, shape, maskBuffers, maskElem) > limit)
+        maskBuffers = 1;
+    }
 
     AttentionParams params{};
     params.q = q;
@@ -251,15 +381,40 @@ extern "C" void tcc_attention(int32_t dtype, int32_t math, int64_t batch, int64_
     params.scaleLog2 = scale * kLog2e;
     params.headDim = static_cast<int32_t>(headDim);
 
-    int tile = tileIndex(headDim);
-    cuda::CUfunction fn = kernelFor(kind, tile, vec);
+    params.maskAsync = maskAsync;
+    params.maskBuffers = maskBuffers;
+    const int32_t rescaleTune = gTuning[kAttentionTuneRescale].load(std::memory_order_relaxed);
+    params.rescaleThreshold = rescaleTune == 1 ? -1.0f : kRescaleThreshold;
+
+    const char *name = nullptr;
+    CachedKernel &kernel = kernelFor(kind, tile, vec, shape, name);
+    unsigned smem = sharedBytes(kind, d, shape, maskBuffers, maskElem);
+    if (!kernel.sized) {
+      // launchLibraryKernel raises the function's limit once, to this
+      // launch's size: ask for the most any launch of it will need (the
+      // largest mask tiles that fit).
+      int buffers = maxMaskBuffers(kind, d, shape);
+      int widest = half ? 2 : 4;
+      unsigned most = sharedBytes(kind, d, shape, buffers, widest);
+      if (most > limit)
+        most = sharedBytes(kind, d, shape, 1, widest);
+      if (most > limit)
+        most = sharedBytes(kind, d, shape, 0, widest);
+      smem = most > smem ? most : smem;
+    }
     void *args[] = {&params};
-    launchLibraryKernel(fn, kKernelNames[kind][tile][vec],
-                        static_cast<unsigned>(qTiles * batch * heads), 1, 1, kThreads,
-                        sharedBytes(kind, kTileDims[tile]), stream, args);
+    launchLibraryKernel(kernel.function, name, static_cast<unsigned>(qTiles * batch * heads), 1, 1,
+                        kThreads, smem, stream, args);
+    kernel.sized = true;
   } catch (const std::exception &e) {
     fail(e.what());
   } catch (...) {
     fail("unknown exception");
   }
+}
+
+extern "C" int32_t tcc_attention_tune(int32_t knob, int32_t value) {
+  if (knob < 0 || knob >= kAttentionTuneCount)
+    return -1;
+  return gTuning[knob].exchange(value);
 }

@@ -44,6 +44,28 @@ constexpr bool attentionKernelSupports(int64_t headDim, int64_t valueDim) {
   return headDim == valueDim && headDim >= 8 && headDim <= 128 && headDim % 8 == 0;
 }
 
+/// Knobs of tcc_attention_tune: benchmarking overrides of the kernel
+/// choice. 0 is the default of every knob. The values are the ABI.
+enum AttentionTune : int32_t {
+  /// Query rows per block: 0 automatic, 64, or 128 (f16/bf16 with
+  /// vectorizable views and head dims >= 64 on sm_90+ only; others keep 64).
+  kAttentionTuneRows = 0,
+  /// 0: mask tiles reach shared memory by 16-byte cp.async where the
+  /// mask's layout allows; 1: always element by element.
+  kAttentionTuneMaskTiles = 1,
+  /// 0: rescale a row's accumulator only when its max grows by more than
+  /// 2^8; 1: on every tile.
+  kAttentionTuneRescale = 2,
+  /// 0: one K and one V buffer for f32/tf32 with head dims <= 64 (three
+  /// blocks per SM); 2: two of each (the double-buffered kernels; head dim
+  /// 64, vectorizable views).
+  kAttentionTuneStages = 3,
+  /// 0: the double-buffered kernels prefetch the next tile's mask where
+  /// its second buffer fits in shared memory; 1: never (one mask buffer).
+  kAttentionTuneMaskBuffers = 4,
+  kAttentionTuneCount = 5,
+};
+
 } // namespace tcc
 
 extern "C" {
@@ -85,6 +107,12 @@ void tcc_attention(int32_t dtype, int32_t math, int64_t batch, int64_t heads, in
                    const void *mask, int32_t maskKind, int64_t maskStrideB,
                    int64_t maskStrideH, int64_t maskStrideQ, int64_t maskStrideK,
                    int32_t causal, float scale, void *stream);
+
+/// Sets tuning knob `knob` (tcc::AttentionTune) to `value` for the calls of
+/// tcc_attention that follow, in every thread; returns the previous value
+/// (-1 for an unknown knob). For benchmarks and tests: the defaults are the
+/// choices meant for production.
+int32_t tcc_attention_tune(int32_t knob, int32_t value);
 
 } // extern "C"
 

@@ -9,26 +9,35 @@
 //   f32        f32 tensors in exact fp32: FFMA only (kAttentionMathF32).
 //
 // Work split. A block of 4 warps (128 threads) owns 64 query rows of one
-// (batch, head); warp w owns rows 16w..16w+15 and keeps, for all of them,
-// the running max m, the running sum l and the fp32 accumulator O (16 x D).
-// The block walks the keys in tiles of Bc (64; 32 for f32/tf32 with D > 64,
-// to stay at two blocks per SM) through shared memory, double-buffered:
+// (batch, head), or 128 (f16/bf16 "rows128" kernels, D >= 64: each warp
+// then owns 32 rows, two mma row tiles, so that every K/V fragment read
+// from shared memory feeds two mmas); warp w owns rows w*16*MT .. +16*MT-1
+// (MT = 1 or 2 row tiles) and keeps, for all of them, the running max m,
+// the running sum l and the fp32 accumulator O (16 MT x D). The block
+// walks the keys in tiles of Bc (64; 32 for f32/tf32 with D > 64) through
+// shared memory. f16/bf16 (and f32/tf32 with D > 64) double-buffer them:
 // the tile after the current one is in flight (cp.async) while this one is
-// computed. Per tile a warp computes S = Q K^T (16 x Bc, fp32), scales it,
+// computed. f32/tf32 with D <= 64 keep one K and one V buffer, to fit
+// three blocks per SM, and overlap as FlashAttention-2 does: V of tile j
+// loads while S_j = Q K_j^T and its softmax are computed, K of tile j+1
+// while P_j V_j is. Per tile a warp computes S = Q K^T (16 MT x Bc, fp32),
 // masks it, folds it into m/l/O with the online softmax, and adds P V.
 // Nothing of size Lq x Lk reaches device memory; O is normalized by 1/l,
 // rounded to the element type once, staged in shared memory and written
 // with 16-byte stores.
 //
-// Why these shapes. 16 rows per warp is the M of one mma, so the softmax
-// of a row lives in one quad of lanes (shuffles over 2 lane bits) and every
-// thread holds S in the mma C-fragment layout: element e of 8-key tile n is
-// row g + 8(e/2), key 8n + 2t + e%2 (g = lane/4, t = lane%4). All four
-// arithmetics keep S in that layout, so masking and the softmax are shared:
-//   - f16/bf16: the C fragments of two 8-key tiles are exactly the A
+// Thread layout of S. Every thread holds float s[R][C]: element (r, c) is
+// query row Frag::row(r) of its warp and key Frag::key(c) of the tile; a
+// row lives in a group of lanes (Frag::kLanesPerRow) that reduce it with
+// shuffles. The softmax and the masking are written once over that.
+//   - f16/bf16/tf32 keep S in the mma C-fragment layout: row tile r/2,
+//     row g + 8(r%2), key 8(c/2) + 2t + c%2 (g = lane/4, t = lane%4).
+//     f16/bf16: the C fragments of two 8-key tiles are exactly the A
 //     fragment of P for one k16 step of P V (packed to f16x2/bf16x2), as in
-//     FlashAttention-2. Q is held as A fragments in registers (ldmatrix);
-//     K fragments come from ldmatrix, V fragments from ldmatrix.trans.
+//     FlashAttention-2. Q is held as A fragments in registers (ldmatrix;
+//     re-read from shared memory per tile in the 128-row kernels of D >=
+//     96, for registers); K fragments come from ldmatrix, V fragments from
+//     ldmatrix.trans.
 //   - tf32: the k8 order is permuted so the C fragment of one 8-key tile is
 //     the A fragment of P (logical k = t, t+4 <-> key 2t, 2t+1; the same
 //     permutation on the V rows, and on d for Q K^T so Q and K come in as
@@ -37,9 +46,11 @@
 //     the error is that of TF32 inputs with fp32 sums (as cuBLAS's TF32):
 //     ~1e-3 relative for unit-scale scores, growing with the score range.
 //     TF32 mma runs several times the FFMA rate, hence a variant of its own.
-//   - f32: each thread computes its own S elements with FFMA from float4
-//     loads of Q and K; P goes through a per-warp shared buffer and each
-//     thread accumulates 2 rows x D/4 columns of O (16c + 4t + 0..3).
+//   - f32: thread (rg, kg) = (lane/8, lane%8) computes rows rg + 4i (i < 4)
+//     x keys kg + 8j (j < Bc/8) with FFMA from float4 loads (4 Q + Bc/8 K
+//     loads per 4 d: 2.7 FFMA per loaded float); P goes through a per-warp
+//     shared buffer, and the thread accumulates the same 4 rows x D/8
+//     columns of O (float4 units kg + 8c, or float2 units for D = 16, 80).
 // Shared rows are padded (D + 8 halves: an odd number of 16-byte units, so
 // ldmatrix is conflict free; D + 4 or D + 8 floats, chosen per access
 // pattern) rather than swizzled.
@@ -57,12 +68,40 @@
 // mask is given; causal key tiles past the block's last row are not
 // visited, and a warp skips tiles entirely after its own rows.
 //
+// Softmax arithmetic. With scale > 0 and no additive mask, the row max is
+// taken on the raw scores and p = 2^(s * scale log2 e - m) is one FFMA and
+// one ex2 (otherwise the scores are scaled first). The accumulator of a
+// row is rescaled only when the row's max grows by more than
+// p.rescaleThreshold (8: p <= 256, exact in the fp32 sums and in f16/bf16
+// P; the final 1/l cancels the common factor), which after the first few
+// tiles is almost never.
+//
+// Partial tiles. A tile whose visible keys all lie in its first quarter
+// (the ragged last tile: s = 197 has 5 keys of 64; the first warp's
+// causal diagonal) runs S and P V at that width (a second instantiation,
+// vectorized kernels only: no tests inside the unrolled loops, which
+// ptxas then schedules freely); f32 P V runs over the live 4-key steps.
+//
+// Masks go through shared memory in tiles (kRows x Bc, rows padded by 16
+// bytes: conflict-free reads), loaded with K (and V) one tile ahead: by
+// 16-byte cp.async when the mask's key stride is 1 and its base and other
+// strides are multiples of 16 bytes (p.maskAsync; the bytes past lk are
+// zero-filled by the copy), else element by element by all threads
+// (consecutive threads on consecutive keys); a broadcast over queries
+// (stride 0) loads one row. The softmax reads 2 or 4 bytes per key pair.
+// (p.maskBuffers = 1: one buffer, each tile's mask loaded as it starts,
+// for GPUs with less shared memory.)
+//
 // Variants: 4 arithmetics x D in {16, 32, 64, 80, 96, 128} x {vectorized,
-// scalar}. The vectorized kernels load with 16-byte cp.async and store
-// with 16-byte stores; the launcher picks them only when every base
+// scalar}, plus f16/bf16 with 128-row blocks for D in {64, 80, 96, 128}
+// (vectorized; the launcher picks them on sm_90+ when the grid fills two
+// blocks per SM) and the double-buffered f32/tf32 D = 64 kernels (for
+// comparison). The vectorized kernels load with 16-byte cp.async and
+// store with 16-byte stores; the launcher picks them only when every base
 // pointer and every stride (in bytes) is a multiple of 16. The scalar ones
 // load element by element (synchronously) and accept any element-aligned
-// view. Kernel names: tcc_attention_<f16|bf16|tf32|f32>_d<D>[_vec].
+// view. Kernel names: tcc_attention_<f16|bf16|tf32|f32>_d<D>[_vec], and
+// tcc_attention_<f16|bf16>_d<D>_rows128, tcc_attention_<tf32|f32>_d64_vec_s2.
 // Other head dims (multiples of 8 up to 128) run in the next power-of-2
 // D: the launcher passes the real one (params.headDim), columns past it
 // are loaded as zeros (they add nothing to Q K^T, and P V gives them
@@ -136,11 +175,16 @@ TCC_DEVICE uint16_t ldg(const uint16_t *p) { return __ldg(reinterpret_cast<const
 TCC_DEVICE uint8_t ldg(const uint8_t *p) { return __ldg(reinterpret_cast<const unsigned char *>(p)); }
 template <class V> TCC_DEVICE void stg(V *p, V value) { *p = value; }
 
-/// 16 bytes global -> shared, asynchronously; zero-fills when !valid (and
-/// then reads nothing from `src`, which must still be a mapped address).
-TCC_DEVICE void cpAsync16(uint32_t offset, const void *src, bool valid) {
+/// 16 bytes global -> shared, asynchronously, of which the first `bytes`
+/// (0 to 16) are read from `src` and the rest zero-filled; `src` must be
+/// 16-byte aligned and, even when nothing is read, a mapped address.
+TCC_DEVICE void cpAsync16Bytes(uint32_t offset, const void *src, int bytes) {
   asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(sharedAddress(offset)),
-               "l"(src), "r"(valid ? 16 : 0));
+               "l"(src), "r"(bytes));
+}
+/// 16 bytes global -> shared, asynchronously; zero-fills when !valid.
+TCC_DEVICE void cpAsync16(uint32_t offset, const void *src, bool valid) {
+  cpAsync16Bytes(offset, src, valid ? 16 : 0);
 }
 TCC_DEVICE void cpAsyncCommit() { asm volatile("cp.async.commit_group;\n" ::); }
 /// Waits until at most N of this thread's cp.async groups are pending.
@@ -162,23 +206,27 @@ TCC_DEVICE void ldmatrixX4Trans(uint32_t offset, uint32_t (&r)[4]) {
                : "r"(sharedAddress(offset)));
 }
 
-/// c += a b for one m16n8k16 (f16 or bf16 inputs) or m16n8k8 (tf32) tile.
-TCC_DEVICE void mmaF16(float *c, const uint32_t (&a)[4], uint32_t b0, uint32_t b1) {
+/// (c0, c1, c2, c3) += a b for one m16n8k16 (f16 or bf16 inputs) or m16n8k8
+/// (tf32) tile; c0, c1 are row g, columns 2t, 2t+1; c2, c3 row g + 8.
+TCC_DEVICE void mmaF16(float &c0, float &c1, float &c2, float &c3, const uint32_t (&a)[4],
+                       uint32_t b0, uint32_t b1) {
   asm("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, "
       "{%8,%9}, {%0,%1,%2,%3};\n"
-      : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
+      : "+f"(c0), "+f"(c1), "+f"(c2), "+f"(c3)
       : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
 }
-TCC_DEVICE void mmaBf16(float *c, const uint32_t (&a)[4], uint32_t b0, uint32_t b1) {
+TCC_DEVICE void mmaBf16(float &c0, float &c1, float &c2, float &c3, const uint32_t (&a)[4],
+                        uint32_t b0, uint32_t b1) {
   asm("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, "
       "{%8,%9}, {%0,%1,%2,%3};\n"
-      : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
+      : "+f"(c0), "+f"(c1), "+f"(c2), "+f"(c3)
       : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
 }
-TCC_DEVICE void mmaTf32(float *c, const uint32_t (&a)[4], uint32_t b0, uint32_t b1) {
+TCC_DEVICE void mmaTf32(float &c0, float &c1, float &c2, float &c3, const uint32_t (&a)[4],
+                        uint32_t b0, uint32_t b1) {
   asm("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, "
       "{%8,%9}, {%0,%1,%2,%3};\n"
-      : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
+      : "+f"(c0), "+f"(c1), "+f"(c2), "+f"(c3)
       : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
 }
 
@@ -218,14 +266,28 @@ TCC_DEVICE float bf16ToFloat(uint16_t bits) {
 
 /// One `extern "C"` entry point per variant (the launcher looks them up by
 /// name); the parameters come as one struct by value.
-#define TCC_ATTENTION_KERNEL(NAME, KIND, D, VEC)                                                \
-  extern "C" __global__ void                                                                    \
-  __launch_bounds__(tcc_attn::kThreads, tcc_attn::Config<KIND, D>::kMinBlocks)                  \
+#define TCC_ATTENTION_KERNEL(NAME, KIND, D, VEC, MT, STAGES)                                    \
+  extern "C" __global__ void __launch_bounds__(                                                 \
+      tcc_attn::kThreads, tcc_attn::Config<KIND, D, MT, STAGES>::kMinBlocks)                    \
       NAME(const tcc_attn::AttentionParams params) {                                            \
-    tcc_attn::attentionBlock<KIND, D, VEC>(params);                                             \
+    tcc_attn::attentionBlock<KIND, D, VEC, MT, STAGES>(params);                                 \
   }
+/// A variant the launcher runs only on compute capability 9.0 (the
+/// 128-row kernels, the double-buffered f32/tf32 D = 64 ones): compiled
+/// for sm_90 only, a trap elsewhere (sm_80 code, and the compute_80 PTX
+/// that newer GPUs compile), which keeps nvcc's time down.
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ != 900
+#define TCC_ATTENTION_KERNEL_SM90(NAME, KIND, D, VEC, MT, STAGES)                               \
+  extern "C" __global__ void NAME(const tcc_attn::AttentionParams) { __trap(); }
+#else
+#define TCC_ATTENTION_KERNEL_SM90 TCC_ATTENTION_KERNEL
+#endif
 
 #endif // TCC_ATTENTION_EMULATION
+
+#ifndef TCC_ATTENTION_KERNEL_SM90
+#define TCC_ATTENTION_KERNEL_SM90 TCC_ATTENTION_KERNEL
+#endif
 
 namespace tcc_attn {
 
@@ -241,7 +303,6 @@ enum MaskKind : int { kMaskNone = 0, kMaskBool = 1, kMaskAdditive = 2 };
 
 constexpr int kThreads = 128;
 constexpr int kWarps = 4;
-constexpr int kBlockRows = 64; ///< query rows per block, 16 per warp
 constexpr float kLog2e = 1.4426950408889634f;
 /// Blocks per SM that f16/bf16 D = 80 and 96 (55 and 65 KB of shared
 /// memory) ask registers for: 3 fit in an H100's 228 KB, 2 in an A100's
@@ -272,43 +333,79 @@ template <class Elem, bool Vec, int D> struct TileLayout {
   static TCC_DEVICE int column(int tid) { return (tid % kUnitsPerRow) * kPerUnit; }
 };
 
-/// Tile sizes and the shared-memory layout of one variant: Q (64 rows),
-/// K and V (two buffers of Bc rows each), and for f32 the per-warp P tiles.
-/// Row strides in elements; offsets in bytes (all multiples of 16).
-template <int K, int D> struct Config {
+/// K/V buffers of a variant unless it says otherwise: f32/tf32 with D <=
+/// 64 single-buffer (three blocks per SM), the others double-buffer.
+template <int K, int D> constexpr int kDefaultStages = (K == kF32 || K == kTf32) && D <= 64 ? 1 : 2;
+
+/// Tile sizes and the shared-memory layout of one variant: Q (64 MT
+/// rows), K and V (Stages buffers of Bc rows each), for f32 the per-warp P
+/// tiles, and (when a mask is given) one or two mask tiles. Row strides in
+/// elements; offsets in bytes (all multiples of 16).
+template <int K, int D, int MT = 1, int Stages = kDefaultStages<K, D>> struct Config {
   static constexpr bool kHalf = K == kF16 || K == kBf16;
   using Elem = std::conditional_t<K == kF16, F16, std::conditional_t<K == kBf16, Bf16, float>>;
   static constexpr int kElemBytes = kHalf ? 2 : 4;
+  static constexpr int kWarpRows = 16 * MT;        ///< query rows per warp
+  static constexpr int kRows = kWarps * kWarpRows; ///< query rows per block
   // f32/tf32 hold Q, K and V in fp32: past D = 64, tiles of 64 keys would
   // leave one block per SM (D = 80: 122 KB for f32).
   static constexpr int kBlockKeys = (!kHalf && D > 64) ? 32 : 64;
+  static constexpr int kStages = Stages;
+  /// Q stays in registers as A fragments, or is re-read per tile (128-row
+  /// blocks of large D, whose O and S leave no room for it).
+  static constexpr bool kQInRegs = kHalf && (MT == 1 || D <= 80);
   // f16: D + 8 halves is an odd number of 16-byte units (ldmatrix rows hit
   // distinct banks). tf32 reads Q and K as float2 at [g][2t]: D + 8 floats
-  // (8 or 24 mod 32 banks); V as floats at [2t][g]: D + 4. f32 reads float4
-  // rows at [g] and [2t]: D + 4. (All of it needs D % 16 == 0.)
+  // (8 or 24 mod 32 banks); V as floats at [2t][g]: D + 4. f32 reads
+  // float4 rows of Q at [rg + 4i] and of K at [kg + 8j] (an odd number of
+  // 16-byte units per row: 4 or 8 consecutive rows hit distinct banks), V
+  // at [j][units kg + 8c]: D + 4. (All of it needs D % 16 == 0.)
   static constexpr int kQStride = K == kF32 ? D + 4 : D + 8;
   static constexpr int kKStride = kQStride;
   static constexpr int kVStride = kHalf ? D + 8 : D + 4;
-  static constexpr int kPStride = kBlockKeys + 4;
+  /// f32 P rows: Bc + 8 floats (rows rg = 0..3 of a float4 read, and the
+  /// scalar writes of rows rg x keys kg + 8j, fall in distinct banks).
+  static constexpr int kPStride = kBlockKeys + 8;
   static constexpr uint32_t kKBytes = kBlockKeys * kKStride * kElemBytes; // one buffer
   static constexpr uint32_t kVBytes = kBlockKeys * kVStride * kElemBytes;
-  static constexpr uint32_t kKOffset = kBlockRows * kQStride * kElemBytes;
-  static constexpr uint32_t kVOffset = kKOffset + 2 * kKBytes;
-  static constexpr uint32_t kPOffset = kVOffset + 2 * kVBytes;
-  static constexpr uint32_t kSharedBytes =
+  static constexpr uint32_t kKOffset = kRows * kQStride * kElemBytes;
+  static constexpr uint32_t kVOffset = kKOffset + kStages * kKBytes;
+  static constexpr uint32_t kPOffset = kVOffset + kStages * kVBytes;
+  static constexpr uint32_t kMaskOffset =
       kPOffset + (K == kF32 ? kWarps * 16 * kPStride * 4 : 0);
+  /// Without the mask tiles.
+  static constexpr uint32_t kSharedBytes = kMaskOffset;
+  /// Mask tiles (a mask is given): kRows rows of Bc mask elements (bytes
+  /// for bool, the element type for additive) plus 16 bytes (32 for fp32:
+  /// the reads at [g][8n + 2t], and f32's at [rg + 4r][kg + 8c], hit
+  /// distinct banks), one buffer or two (the next tile's; p.maskBuffers) in
+  /// the double-buffered kernels.
+  static TCC_DEVICE int maskPitch(int maskElemBytes) {
+    return kBlockKeys * maskElemBytes + (maskElemBytes == 4 ? 32 : 16);
+  }
+  /// A tile of Bc keys is computed in kSubTiles parts (S, softmax, P V
+  /// each): the 128-row kernels of D >= 80 keep S of 32 keys at a time,
+  /// for registers.
+  static constexpr int kSubTiles = MT == 2 && D >= 80 ? 2 : 1;
+  static constexpr int kSubKeys = kBlockKeys / kSubTiles;
+  /// Accumulator columns per thread and row (Frag below).
+  static constexpr int kOCols = K == kF32 ? D / 8 : D / 4;
   /// Blocks per SM the register allocation must allow: tiles of small D
   /// leave room in shared memory for 3-4 blocks (ptxas then stays at <= 168
   /// / 128 registers without spilling); the others are bounded by shared
   /// memory at 2 anyway (so are f16/bf16 D = 80, 96 on sm_80's 164 KB).
   /// f16/bf16 D = 16 asks for 3: its scalar kernel (16 loads in flight per
   /// key tile) spills at 128 on sm_80, and the vectorized one needs ~120.
-  static constexpr int kMinBlocks = !kHalf     ? (D <= 32 ? 3 : 1)
-                                   : D <= 16  ? 3
-                                   : D <= 32  ? 4
-                                   : D <= 64  ? 3
-                                   : D <= 96  ? kD96Blocks
-                                              : 1;
+  /// The 128-row kernels (O and S of two row tiles) ask for 2; single-
+  /// buffered f32/tf32 (D <= 64: 55-70 KB) for 3.
+  static constexpr int kMinBlocks = MT == 2                  ? 2
+                                    : !kHalf && kStages == 1 ? 3
+                                    : !kHalf                 ? (D <= 32 ? 3 : 1)
+                                    : D <= 16                ? 3
+                                    : D <= 32                ? 4
+                                    : D <= 64                ? 3
+                                    : D <= 96                ? kD96Blocks
+                                                             : 1;
   /// Whether the kernel also runs smaller head dims (p.headDim < D; the
   /// launcher rounds up to the next power of 2). A thread then loads one
   /// column (TileLayout::kOneColumn), so the column test is made once per
@@ -321,6 +418,29 @@ template <int K, int D> struct Config {
                                     TileLayout<Elem, false, D>::kOneColumn),
                 "a narrower head dim is a per-thread test");
   static_assert(D % 16 == 0 && D >= 16 && D <= 128, "head dims 16, 32, ..., 128");
+  static_assert(MT == 1 || (kHalf && D >= 64), "128-row blocks: f16/bf16, D >= 64");
+  static_assert(kStages == 2 || !kHalf, "f16/bf16 double-buffer (the mask tiles rely on it)");
+  static_assert(kStages == 1 || kStages == 2, "one or two K/V buffers");
+};
+
+/// Where a thread's elements of S (and P, and O) lie; see the file comment.
+/// f16/bf16/tf32: the mma C-fragment layout over MT row tiles.
+template <int K, int MT, int NT> struct Frag {
+  static constexpr int kR = 2 * MT, kC = 2 * NT;
+  static constexpr int kLanesPerRow = 4; ///< lanes 4g .. 4g+3
+  /// Key columns c, c+1 (c even) are adjacent keys.
+  static constexpr bool kKeyPairs = true;
+  static TCC_DEVICE int row(int r, int lane) { return 16 * (r >> 1) + 8 * (r & 1) + (lane >> 2); }
+  static TCC_DEVICE int key(int c, int lane) { return 8 * (c >> 1) + 2 * (lane & 3) + (c & 1); }
+};
+/// f32: rows rg + 4r, keys kg + 8c.
+template <int MT, int NT> struct Frag<kF32, MT, NT> {
+  static_assert(MT == 1, "f32 runs 64-row blocks");
+  static constexpr int kR = 4, kC = NT;
+  static constexpr int kLanesPerRow = 8; ///< lanes 8rg .. 8rg+7
+  static constexpr bool kKeyPairs = false;
+  static TCC_DEVICE int row(int r, int lane) { return (lane >> 3) + 4 * r; }
+  static TCC_DEVICE int key(int c, int lane) { return (lane & 7) + 8 * c; }
 };
 
 TCC_DEVICE int imin(int a, int b) { return a < b ? a : b; }
@@ -329,6 +449,10 @@ template <class E> TCC_DEVICE float toFloat(E x);
 template <> TCC_DEVICE float toFloat<float>(float x) { return x; }
 template <> TCC_DEVICE float toFloat<F16>(F16 x) { return f16ToFloat(x.bits); }
 template <> TCC_DEVICE float toFloat<Bf16>(Bf16 x) { return bf16ToFloat(x.bits); }
+/// The element (F16/Bf16) in the low (hi = false) or high half of a word.
+template <class E> TCC_DEVICE float halfToFloat(uint32_t word, bool hi) {
+  return toFloat(E{static_cast<uint16_t>(hi ? word >> 16 : word & 0xffffu)});
+}
 
 TCC_DEVICE float ldgElem(const float *p) { return ldg(p); }
 TCC_DEVICE F16 ldgElem(const F16 *p) { return F16{ldg(reinterpret_cast<const uint16_t *>(p))}; }
@@ -339,6 +463,21 @@ template <int K> TCC_DEVICE uint32_t packPair(float lo, float hi) {
     return packF16(lo, hi);
   else
     return packBf16(lo, hi);
+}
+
+template <int K>
+TCC_DEVICE void mma(float &c0, float &c1, float &c2, float &c3, const uint32_t (&a)[4],
+                    uint32_t b0, uint32_t b1) {
+  if constexpr (K == kF16)
+    mmaF16(c0, c1, c2, c3, a, b0, b1);
+  else if constexpr (K == kBf16)
+    mmaBf16(c0, c1, c2, c3, a, b0, b1);
+  else
+    mmaTf32(c0, c1, c2, c3, a, b0, b1);
+}
+
+TCC_DEVICE float component(const float4 &v, int e) {
+  return e == 0 ? v.x : e == 1 ? v.y : e == 2 ? v.z : v.w;
 }
 
 //===----------------------------------------------------------------------===//
@@ -354,7 +493,32 @@ template <class Elem, bool Vec, int D, int Rows, int Stride>
 TCC_DEVICE void loadTile(uint32_t offset, const Elem *src, int64_t srcStride, int validRows,
                          int tid) {
   constexpr int kBytes = sizeof(Elem);
-  if constexpr (Vec) {
+  constexpr int kUnit = Vec ? 16 / kBytes : 1; // elements per unit
+  constexpr int kUnitsPerRow = D / kUnit;
+  if constexpr (kThreads % kUnitsPerRow == 0) {
+    // A thread's units are one column, every kStep-th row: one address and
+    // a stride (rather than a row index per unit, which the compiler keeps
+    // in registers across the key loop).
+    constexpr int kStep = kThreads / kUnitsPerRow;
+    static_assert(Rows % kStep == 0, "whole rounds");
+    const int row0 = tid / kUnitsPerRow, col = (tid % kUnitsPerRow) * kUnit;
+    const Elem *from = src + row0 * srcStride + col;
+    const int64_t step = kStep * srcStride;
+    const uint32_t to = offset + (row0 * Stride + col) * kBytes;
+    const int rows = validRows - row0; // rows i * kStep < rows are valid
+#pragma unroll 8
+    for (int i = 0; i < Rows / kStep; ++i) {
+      const bool valid = i * kStep < rows;
+      if constexpr (Vec) {
+        cpAsync16(to + i * kStep * Stride * kBytes, valid ? from + i * step : src, valid);
+      } else {
+        Elem x{};
+        if (valid)
+          x = ldgElem(from + i * step);
+        sts<Elem>(to + i * kStep * Stride * kBytes, x);
+      }
+    }
+  } else if constexpr (Vec) {
     constexpr int kPerChunk = 16 / kBytes;
     constexpr int kChunksPerRow = D / kPerChunk;
     constexpr int kChunks = Rows * kChunksPerRow;
@@ -382,73 +546,141 @@ TCC_DEVICE void loadTile(uint32_t offset, const Elem *src, int64_t srcStride, in
   }
 }
 
+/// The mask tile of block rows [r0, r0 + Rows) x keys [c0, c0 + Bc) into
+/// shared memory at `offset` (rows `pitch` bytes apart; Config::maskPitch),
+/// elements past lk, and rows past lq, as zeros; a mask broadcast over
+/// queries (stride 0) loads row 0 only. `mask` is the (b, h) base. With
+/// `async`, 16-byte cp.async chunks (key stride 1; base and strides
+/// multiples of 16 bytes; a chunk across lk reads only its part); else
+/// element by element (any strides), consecutive threads on consecutive
+/// keys.
+template <class Elem, int Rows, int Bc>
+TCC_DEVICE void loadMaskTile(uint32_t offset, const unsigned char *mask, const AttentionParams &p,
+                             int r0, int c0, int pitch, bool async, int tid) {
+  const int eb = p.maskKind == kMaskBool ? 1 : int(sizeof(Elem));
+  const int rows = p.maskStrideQ == 0 ? 1 : Rows;
+  if (async) {
+    const int chunksPerRow = Bc * eb / 16;
+#pragma unroll 1
+    for (int c = tid; c < rows * chunksPerRow; c += kThreads) {
+      const int row = c / chunksPerRow, chunk = c % chunksPerRow;
+      const int key = c0 + chunk * (16 / eb);
+      int bytes = (p.lk - key) * eb;
+      bytes = r0 + row < p.lq ? (bytes < 0 ? 0 : bytes > 16 ? 16 : bytes) : 0;
+      const unsigned char *src =
+          bytes > 0 ? mask + (int64_t(r0 + row) * p.maskStrideQ + key) * eb : mask;
+      cpAsync16Bytes(offset + row * pitch + chunk * 16, src, bytes);
+    }
+    return;
+  }
+#pragma unroll 1
+  for (int e = tid; e < rows * Bc; e += kThreads) {
+    const int row = e / Bc, key = e % Bc;
+    const int i = r0 + row, j = c0 + key;
+    const bool in = i < p.lq && j < p.lk;
+    const int64_t at = int64_t(i) * p.maskStrideQ + int64_t(j) * p.maskStrideK;
+    const uint32_t to = offset + row * pitch + key * eb;
+    if (eb == 1)
+      sts<uint8_t>(to, in ? ldg(reinterpret_cast<const uint8_t *>(mask) + at) : uint8_t(0));
+    else if (eb == 2)
+      sts<uint16_t>(to, in ? ldg(reinterpret_cast<const uint16_t *>(mask) + at) : uint16_t(0));
+    else
+      sts<float>(to, in ? ldg(reinterpret_cast<const float *>(mask) + at) : 0.0f);
+  }
+}
+
 //===----------------------------------------------------------------------===//
-// S = Q K^T for one warp (16 rows x Bc keys, C-fragment layout)
+// S = Q K^T for one warp (16 MT rows x a (sub-)tile of keys, the Frag
+// layout), for its first NL 8-key tiles (the others stay 0: they are
+// masked)
 //===----------------------------------------------------------------------===//
 
-/// f16/bf16: Q as A fragments in registers, K through ldmatrix: matrix
-/// i of lane L's x4 load is keys 16np + 8(i/2) .. +7, d 16kk + 8(i%2) .. +7,
-/// i.e. the two B registers of key tiles 2np and 2np+1.
-template <int K, int D, int NT>
-TCC_DEVICE void scoresHalf(float (&s)[NT][4], const uint32_t (&qf)[D / 16][4], uint32_t kTile,
-                           int lane) {
-  using C = Config<K, D>;
+/// f16/bf16: Q as A fragments (registers, or ldmatrix per k step from the
+/// warp's rows at qLane), K through ldmatrix: matrix i of lane L's x4
+/// load is keys 16np + 8(i/2) .. +7, d 16kk + 8(i%2) .. +7, i.e. the two B
+/// registers of key tiles 2np and 2np+1; key tiles n < NL (a compile-time
+/// width: no test in the unrolled loops, which ptxas then schedules
+/// freely).
+template <int K, int D, int MT, int Stages, int NT, int NL, int QF>
+TCC_DEVICE void scoresHalf(float (&s)[2 * MT][2 * NT], const uint32_t (&qf)[QF][D / 16][4],
+                           uint32_t qLane, uint32_t kTile, int lane) {
+  using C = Config<K, D, MT, Stages>;
   const uint32_t kLane =
       kTile + (((lane >> 4) * 8 + (lane & 7)) * C::kKStride + ((lane >> 3) & 1) * 8) * 2;
 #pragma unroll
   for (int kk = 0; kk < D / 16; ++kk) {
+    uint32_t a[MT][4];
 #pragma unroll
-    for (int np = 0; np < NT / 2; ++np) {
+    for (int mt = 0; mt < MT; ++mt) {
+      if constexpr (C::kQInRegs) {
+#pragma unroll
+        for (int i = 0; i < 4; ++i)
+          a[mt][i] = qf[mt][kk][i];
+      } else {
+        ldmatrixX4(qLane + (mt * 16 * C::kQStride + kk * 16) * 2, a[mt]);
+      }
+    }
+#pragma unroll
+    for (int np = 0; np < NL / 2; ++np) {
       uint32_t b[4];
       ldmatrixX4(kLane + (np * 16 * C::kKStride + kk * 16) * 2, b);
-      if constexpr (K == kF16) {
-        mmaF16(s[2 * np], qf[kk], b[0], b[1]);
-        mmaF16(s[2 * np + 1], qf[kk], b[2], b[3]);
-      } else {
-        mmaBf16(s[2 * np], qf[kk], b[0], b[1]);
-        mmaBf16(s[2 * np + 1], qf[kk], b[2], b[3]);
+#pragma unroll
+      for (int mt = 0; mt < MT; ++mt) {
+        float(&r0)[2 * NT] = s[2 * mt];
+        float(&r1)[2 * NT] = s[2 * mt + 1];
+        mma<K>(r0[4 * np], r0[4 * np + 1], r1[4 * np], r1[4 * np + 1], a[mt], b[0], b[1]);
+        mma<K>(r0[4 * np + 2], r0[4 * np + 3], r1[4 * np + 2], r1[4 * np + 3], a[mt], b[2],
+               b[3]);
       }
     }
   }
 }
 
 /// tf32: per k8 step, A = Q[g|g+8][8s + 2t, +1] and B = K[8n + g][8s + 2t,
-/// +1] (the d order permuted so both are float2 loads; the sum is the same).
-template <int D, int NT>
-TCC_DEVICE void scoresTf32(float (&s)[NT][4], uint32_t qRow, uint32_t kTile, int g, int t) {
-  using C = Config<kTf32, D>;
+/// +1] (the d order permuted so both are float2 loads; the sum is the same),
+/// for the key tiles n < NL (a compile-time width, as for f32 below).
+template <int D, int Stages, int NT, int NL>
+TCC_DEVICE void scoresTf32(float (&s)[2][2 * NT], uint32_t qRow, uint32_t kTile, int g, int t) {
+  using C = Config<kTf32, D, 1, Stages>;
 #pragma unroll
   for (int ks = 0; ks < D / 8; ++ks) {
     float2 qa = lds<float2>(qRow + (ks * 8 + 2 * t) * 4);
     float2 qb = lds<float2>(qRow + (8 * C::kQStride + ks * 8 + 2 * t) * 4);
     uint32_t a[4] = {toTf32(qa.x), toTf32(qb.x), toTf32(qa.y), toTf32(qb.y)};
 #pragma unroll
-    for (int n = 0; n < NT; ++n) {
+    for (int n = 0; n < NL; ++n) {
       float2 kv = lds<float2>(kTile + ((8 * n + g) * C::kKStride + ks * 8 + 2 * t) * 4);
-      mmaTf32(s[n], a, toTf32(kv.x), toTf32(kv.y));
+      mmaTf32(s[0][2 * n], s[0][2 * n + 1], s[1][2 * n], s[1][2 * n + 1], a, toTf32(kv.x),
+              toTf32(kv.y));
     }
   }
 }
 
-/// f32: thread (g, t) computes its own fragment elements with FFMA.
-template <int D, int NT>
-TCC_DEVICE void scoresF32(float (&s)[NT][4], uint32_t qRow, uint32_t kTile, int t) {
-  using C = Config<kF32, D>;
+/// f32: thread (rg, kg) computes rows rg + 4i x keys kg + 8j, j < NL (a
+/// compile-time width: the caller picks the narrowest that covers the live
+/// groups), with FFMA from float4 loads; the other columns become 0.
+template <int D, int Stages, int NT, int NL>
+TCC_DEVICE void scoresF32(float (&s)[4][NT], uint32_t qWarp, uint32_t kTile, int lane) {
+  using C = Config<kF32, D, 1, Stages>;
+  const uint32_t qRow = qWarp + (lane >> 3) * C::kQStride * 4;
+  const uint32_t kRow = kTile + (lane & 7) * C::kKStride * 4;
 #pragma unroll
-  for (int n = 0; n < NT; ++n)
-    s[n][0] = s[n][1] = s[n][2] = s[n][3] = 0.0f;
+  for (int i = 0; i < 4; ++i)
+#pragma unroll
+    for (int j = 0; j < NT; ++j)
+      s[i][j] = 0.0f;
 #pragma unroll 2
   for (int d = 0; d < D; d += 4) {
-    float4 qa = lds<float4>(qRow + d * 4);
-    float4 qb = lds<float4>(qRow + (8 * C::kQStride + d) * 4);
+    float4 q[4];
 #pragma unroll
-    for (int n = 0; n < NT; ++n) {
-      float4 k0 = lds<float4>(kTile + ((8 * n + 2 * t) * C::kKStride + d) * 4);
-      float4 k1 = lds<float4>(kTile + ((8 * n + 2 * t + 1) * C::kKStride + d) * 4);
-      s[n][0] = fmaf(qa.w, k0.w, fmaf(qa.z, k0.z, fmaf(qa.y, k0.y, fmaf(qa.x, k0.x, s[n][0]))));
-      s[n][1] = fmaf(qa.w, k1.w, fmaf(qa.z, k1.z, fmaf(qa.y, k1.y, fmaf(qa.x, k1.x, s[n][1]))));
-      s[n][2] = fmaf(qb.w, k0.w, fmaf(qb.z, k0.z, fmaf(qb.y, k0.y, fmaf(qb.x, k0.x, s[n][2]))));
-      s[n][3] = fmaf(qb.w, k1.w, fmaf(qb.z, k1.z, fmaf(qb.y, k1.y, fmaf(qb.x, k1.x, s[n][3]))));
+    for (int i = 0; i < 4; ++i)
+      q[i] = lds<float4>(qRow + (4 * i * C::kQStride + d) * 4);
+#pragma unroll
+    for (int j = 0; j < NL; ++j) {
+      const float4 k = lds<float4>(kRow + (8 * j * C::kKStride + d) * 4);
+#pragma unroll
+      for (int i = 0; i < 4; ++i)
+        s[i][j] = fmaf(q[i].w, k.w, fmaf(q[i].z, k.z, fmaf(q[i].y, k.y, fmaf(q[i].x, k.x, s[i][j]))));
     }
   }
 }
@@ -457,108 +689,177 @@ TCC_DEVICE void scoresF32(float (&s)[NT][4], uint32_t qRow, uint32_t kTile, int 
 // Masking and the online softmax (shared by all arithmetics)
 //===----------------------------------------------------------------------===//
 
+/// What softmaxTile needs besides the scores: the block-uniform facts and
+/// where the mask tile is.
+struct SoftmaxContext {
+  const AttentionParams *p;
+  /// 1 (raw scores, p = 2^(s sc - m)) or p.scaleLog2 folded in first.
+  float sc;
+  bool prescale;
+  /// The mask tile in shared memory (a mask is given): its block row 0 at
+  /// the (sub-)tile's first key, and its row pitch (0: broadcast over
+  /// queries).
+  uint32_t maskTile;
+  int maskPitch;
+};
+
 /// Turns the raw scores of one tile into p = 2^(x - m) in place and updates
-/// the running max and (per-thread partial) sum of the thread's two rows;
-/// `alpha` gets the factor the accumulator rows must be rescaled by.
-/// `row` is the absolute query row of fragment row g; `c0` the tile's first
-/// key; `mask` the mask of this (b, h), or null.
-template <class Elem, int NT>
-TCC_DEVICE void softmaxTile(float (&s)[NT][4], float (&rowMax)[2], float (&rowSum)[2],
-                            float (&alpha)[2], const AttentionParams &p, bool needMask, int row,
-                            int c0, int t, const unsigned char *mask) {
+/// the running max (reference) and per-thread partial sums of the thread's
+/// rows; rescales O and l first where a row's max grew by more than the
+/// threshold. `warpRow` is the warp's first query row (absolute),
+/// `warpRowInBlock` the same within the block; `c0` the tile's first key.
+template <class Elem, class F, int OC>
+TCC_DEVICE void softmaxTile(float (&s)[F::kR][F::kC], float (&m)[F::kR], float (&l)[F::kR],
+                            float (&o)[F::kR][OC], const SoftmaxContext &ctx, bool needMask,
+                            int warpRow, int warpRowInBlock, int c0, int lane) {
+  const AttentionParams &p = *ctx.p;
+  constexpr int R = F::kR, NC = F::kC;
+  if (ctx.prescale) {
 #pragma unroll
-  for (int n = 0; n < NT; ++n)
+    for (int r = 0; r < R; ++r)
 #pragma unroll
-    for (int e = 0; e < 4; ++e)
-      s[n][e] *= p.scaleLog2;
+      for (int c = 0; c < NC; ++c)
+        s[r][c] *= p.scaleLog2;
+  }
   if (needMask) {
+    // The mask tile first (an additive -inf must stay -inf, and keys past
+    // lk, which it gives as 0, are hidden after it)...
+    if (p.maskKind != kMaskNone) {
+      constexpr int kStep = F::kKeyPairs ? 2 : 1;
+      const bool isBool = p.maskKind == kMaskBool;
 #pragma unroll
-    for (int e = 0; e < 4; ++e) {
-      const int i = row + (e >> 1) * 8;
-      const bool rowOk = i < p.lq;
-      const unsigned char *maskRow = nullptr;
-      if (mask)
-        maskRow = mask + i * p.maskStrideQ * (p.maskKind == kMaskBool ? 1 : int64_t(sizeof(Elem)));
+      for (int r = 0; r < R; ++r) {
+        const uint32_t rowTile = ctx.maskTile + (warpRowInBlock + F::row(r, lane)) * ctx.maskPitch;
 #pragma unroll
-      for (int n = 0; n < NT; ++n) {
-        const int j = c0 + 8 * n + 2 * t + (e & 1);
-        bool visible = j < p.lk && (!p.causal || j <= i);
-        if (maskRow && visible && rowOk) {
-          if (p.maskKind == kMaskBool) {
-            visible = ldg(reinterpret_cast<const uint8_t *>(maskRow) + j * p.maskStrideK) != 0;
-          } else {
-            float m = toFloat(ldgElem(reinterpret_cast<const Elem *>(maskRow) + j * p.maskStrideK));
-            // -inf hides the key; finite values stay finite (see the file comment).
-            visible = m != -INFINITY;
-            s[n][e] = fmaxf(fmaf(m, kLog2e, s[n][e]), -FLT_MAX);
+        for (int c = 0; c < NC; c += kStep) {
+          const int kt = F::key(c, lane); // keys kt (, kt + 1) of the tile
+          float add[kStep];
+          if (isBool) {
+            if constexpr (kStep == 2) {
+              const uint32_t w = lds<uint16_t>(rowTile + kt);
+              add[0] = (w & 0xffu) != 0 ? 0.0f : -INFINITY;
+              add[kStep - 1] = (w >> 8) != 0 ? 0.0f : -INFINITY;
+            } else {
+              add[0] = lds<uint8_t>(rowTile + kt) != 0 ? 0.0f : -INFINITY;
+            }
+#pragma unroll
+            for (int x = 0; x < kStep; ++x)
+              s[r][c + x] += add[x];
+            continue;
           }
+          if constexpr (kStep == 2 && sizeof(Elem) == 2) {
+            const uint32_t w = lds<uint32_t>(rowTile + kt * 2);
+            add[0] = halfToFloat<Elem>(w, false);
+            add[kStep - 1] = halfToFloat<Elem>(w, true);
+          } else if constexpr (kStep == 2) {
+            const float2 w = lds<float2>(rowTile + kt * 4);
+            add[0] = w.x;
+            add[kStep - 1] = w.y;
+          } else {
+            add[0] = toFloat(lds<Elem>(rowTile + kt * int(sizeof(Elem))));
+          }
+          // -inf hides the key; finite values stay finite (file comment).
+#pragma unroll
+          for (int x = 0; x < kStep; ++x)
+            s[r][c + x] = add[x] == -INFINITY ? -INFINITY
+                                              : fmaxf(fmaf(add[x], kLog2e, s[r][c + x]), -FLT_MAX);
         }
-        if (!visible)
-          s[n][e] = -INFINITY;
       }
     }
+    // ... then the keys past lk and, causal, after the row: those at or
+    // past the row's limit (relative to the tile).
+#pragma unroll
+    for (int r = 0; r < R; ++r) {
+      const int i = warpRow + F::row(r, lane);
+      const int limit = (p.causal && i + 1 < p.lk ? i + 1 : p.lk) - c0;
+#pragma unroll
+      for (int c = 0; c < NC; ++c)
+        if (F::key(c, lane) >= limit)
+          s[r][c] = -INFINITY;
+    }
+  }
+  float ref[R], alpha[R];
+  bool rescale = false;
+#pragma unroll
+  for (int r = 0; r < R; ++r) {
+    float mx = s[r][0];
+#pragma unroll
+    for (int c = 1; c < NC; ++c)
+      mx = fmaxf(mx, s[r][c]);
+    // The lanes of the row group hold the whole row.
+#pragma unroll
+    for (int x = 1; x < F::kLanesPerRow; x <<= 1)
+      mx = fmaxf(mx, shflXor(mx, x));
+    const float mNew = fmaxf(m[r], mx * ctx.sc);
+    // Grows past the threshold: a new reference (and a rescale). A row
+    // with no visible key yet keeps m = -inf (-inf > -inf is false).
+    alpha[r] = 1.0f;
+    if (mNew > m[r] + p.rescaleThreshold) {
+      alpha[r] = ex2(m[r] - mNew); // 0 when m was -inf
+      m[r] = mNew;
+      rescale = true;
+    }
+    // A row with no visible key yet has m = -inf; 0 stands in for it so
+    // that no inf - inf appears (its p are 2^-inf = 0).
+    ref[r] = m[r] == -INFINITY ? 0.0f : m[r];
+  }
+  if (rescale) {
+#pragma unroll
+    for (int r = 0; r < R; ++r) {
+      l[r] *= alpha[r];
+#pragma unroll
+      for (int i = 0; i < OC; ++i)
+        o[r][i] *= alpha[r];
+    }
   }
 #pragma unroll
-  for (int r = 0; r < 2; ++r) {
-    float mx = rowMax[r];
-#pragma unroll
-    for (int n = 0; n < NT; ++n)
-      mx = fmaxf(mx, fmaxf(s[n][2 * r], s[n][2 * r + 1]));
-    // The quad (lanes 4g .. 4g+3) holds the whole row.
-    mx = fmaxf(mx, shflXor(mx, 1));
-    mx = fmaxf(mx, shflXor(mx, 2));
-    // A row with no visible key yet keeps m = -inf; 0 stands in for it so
-    // that no inf - inf appears (its p are 2^-inf = 0).
-    const float ref = mx == -INFINITY ? 0.0f : mx;
-    alpha[r] = ex2(rowMax[r] - ref);
-    rowMax[r] = mx;
+  for (int r = 0; r < R; ++r) {
     float sum = 0.0f;
 #pragma unroll
-    for (int n = 0; n < NT; ++n) {
-      s[n][2 * r] = ex2(s[n][2 * r] - ref);
-      s[n][2 * r + 1] = ex2(s[n][2 * r + 1] - ref);
-      sum += s[n][2 * r] + s[n][2 * r + 1];
+    for (int c = 0; c < NC; ++c) {
+      s[r][c] = ex2(fmaf(s[r][c], ctx.sc, -ref[r]));
+      sum += s[r][c];
     }
-    rowSum[r] = rowSum[r] * alpha[r] + sum;
+    l[r] += sum;
   }
-}
-
-/// Row (0: g, 1: g + 8) of accumulator element i: f16/bf16/tf32 keep O in
-/// C fragments (tile i/4, elements 0,1 row g, 2,3 row g+8), f32 as 8-float
-/// groups (group i/8: 4 columns of row g, then the same 4 of row g+8).
-template <int K> TCC_DEVICE constexpr int accRow(int i) {
-  return K == kF32 ? (i >> 2) & 1 : (i >> 1) & 1;
 }
 
 //===----------------------------------------------------------------------===//
-// O += P V for one warp
+// O += P V for one warp (the first NL 8-key tiles)
 //===----------------------------------------------------------------------===//
 
 /// f16/bf16: the C fragments of key tiles 2kk, 2kk+1 are the A fragment of
 /// P for k step kk; V through ldmatrix.trans: matrix i of lane L's x4 load
-/// is keys 16kk + 8(i%2) .. +7, d 16mp + 8(i/2) .. +7.
-template <int K, int D, int NT>
-TCC_DEVICE void accumulateHalf(float (&o)[D / 2], const float (&s)[NT][4], uint32_t vTile,
-                               int lane) {
-  using C = Config<K, D>;
+/// is keys 16kk + 8(i%2) .. +7, d 16mp + 8(i/2) .. +7. Key tiles n < NL.
+template <int K, int D, int MT, int Stages, int NT, int NL>
+TCC_DEVICE void accumulateHalf(float (&o)[2 * MT][D / 4], const float (&s)[2 * MT][2 * NT],
+                               uint32_t vTile, int lane) {
+  using C = Config<K, D, MT, Stages>;
   const uint32_t vLane =
       vTile + ((((lane >> 3) & 1) * 8 + (lane & 7)) * C::kVStride + (lane >> 4) * 8) * 2;
 #pragma unroll
-  for (int kk = 0; kk < NT / 2; ++kk) {
-    const uint32_t a[4] = {packPair<K>(s[2 * kk][0], s[2 * kk][1]),
-                           packPair<K>(s[2 * kk][2], s[2 * kk][3]),
-                           packPair<K>(s[2 * kk + 1][0], s[2 * kk + 1][1]),
-                           packPair<K>(s[2 * kk + 1][2], s[2 * kk + 1][3])};
+  for (int kk = 0; kk < NL / 2; ++kk) {
+    uint32_t a[MT][4];
+#pragma unroll
+    for (int mt = 0; mt < MT; ++mt) {
+      const float(&r0)[2 * NT] = s[2 * mt];
+      const float(&r1)[2 * NT] = s[2 * mt + 1];
+      a[mt][0] = packPair<K>(r0[4 * kk], r0[4 * kk + 1]);
+      a[mt][1] = packPair<K>(r1[4 * kk], r1[4 * kk + 1]);
+      a[mt][2] = packPair<K>(r0[4 * kk + 2], r0[4 * kk + 3]);
+      a[mt][3] = packPair<K>(r1[4 * kk + 2], r1[4 * kk + 3]);
+    }
 #pragma unroll
     for (int mp = 0; mp < D / 16; ++mp) {
       uint32_t b[4];
       ldmatrixX4Trans(vLane + (kk * 16 * C::kVStride + mp * 16) * 2, b);
-      if constexpr (K == kF16) {
-        mmaF16(&o[8 * mp], a, b[0], b[1]);
-        mmaF16(&o[8 * mp + 4], a, b[2], b[3]);
-      } else {
-        mmaBf16(&o[8 * mp], a, b[0], b[1]);
-        mmaBf16(&o[8 * mp + 4], a, b[2], b[3]);
+#pragma unroll
+      for (int mt = 0; mt < MT; ++mt) {
+        float(&o0)[D / 4] = o[2 * mt];
+        float(&o1)[D / 4] = o[2 * mt + 1];
+        mma<K>(o0[4 * mp], o0[4 * mp + 1], o1[4 * mp], o1[4 * mp + 1], a[mt], b[0], b[1]);
+        mma<K>(o0[4 * mp + 2], o0[4 * mp + 3], o1[4 * mp + 2], o1[4 * mp + 3], a[mt], b[2],
+               b[3]);
       }
     }
   }
@@ -566,57 +867,82 @@ TCC_DEVICE void accumulateHalf(float (&o)[D / 2], const float (&s)[NT][4], uint3
 
 /// tf32: the C fragment of key tile n is the A fragment of P for one k8 step
 /// with keys permuted (k = t <-> key 8n + 2t, k = t + 4 <-> key 8n + 2t + 1);
-/// B = V[8n + 2t | 8n + 2t + 1][8m + g] in the same order.
-template <int D, int NT>
-TCC_DEVICE void accumulateTf32(float (&o)[D / 2], const float (&s)[NT][4], uint32_t vTile, int g,
-                               int t) {
-  using C = Config<kTf32, D>;
+/// B = V[8n + 2t | 8n + 2t + 1][8m + g] in the same order. Key tiles n < NL.
+template <int D, int Stages, int NT, int NL>
+TCC_DEVICE void accumulateTf32(float (&o)[2][D / 4], const float (&s)[2][2 * NT], uint32_t vTile,
+                               int g, int t) {
+  using C = Config<kTf32, D, 1, Stages>;
 #pragma unroll
-  for (int n = 0; n < NT; ++n) {
-    const uint32_t a[4] = {toTf32(s[n][0]), toTf32(s[n][2]), toTf32(s[n][1]), toTf32(s[n][3])};
+  for (int n = 0; n < NL; ++n) {
+    const uint32_t a[4] = {toTf32(s[0][2 * n]), toTf32(s[1][2 * n]), toTf32(s[0][2 * n + 1]),
+                           toTf32(s[1][2 * n + 1])};
     const uint32_t v0 = vTile + ((8 * n + 2 * t) * C::kVStride + g) * 4;
 #pragma unroll
     for (int m = 0; m < D / 8; ++m) {
       float b0 = lds<float>(v0 + m * 32);
       float b1 = lds<float>(v0 + (C::kVStride + m * 8) * 4);
-      mmaTf32(&o[4 * m], a, toTf32(b0), toTf32(b1));
+      mmaTf32(o[0][2 * m], o[0][2 * m + 1], o[1][2 * m], o[1][2 * m + 1], a, toTf32(b0),
+              toTf32(b1));
     }
   }
 }
 
-/// f32: P goes to the warp's shared tile (rows 0..15, Bc keys), then each
-/// thread accumulates rows g, g+8 x columns 16c + 4t .. +3 with FFMA.
-template <int D, int NT>
-TCC_DEVICE void accumulateF32(float (&o)[D / 2], const float (&s)[NT][4], uint32_t pWarp,
-                              uint32_t vTile, int g, int t) {
-  using C = Config<kF32, D>;
-  constexpr int Bc = NT * 8;
+/// f32: P goes to the warp's shared tile (16 rows x Bc keys) as soon as it
+/// is computed (the registers of S are free then) ...
+template <int D, int Stages, int NT>
+TCC_DEVICE void storeP(const float (&s)[4][NT], uint32_t pWarp, int lane) {
+  using C = Config<kF32, D, 1, Stages>;
+  const int rg = lane >> 3, kg = lane & 7;
 #pragma unroll
-  for (int n = 0; n < NT; ++n) {
-    sts<float2>(pWarp + (g * C::kPStride + 8 * n + 2 * t) * 4, make_float2(s[n][0], s[n][1]));
-    sts<float2>(pWarp + ((g + 8) * C::kPStride + 8 * n + 2 * t) * 4,
-                make_float2(s[n][2], s[n][3]));
-  }
+  for (int i = 0; i < 4; ++i)
+#pragma unroll
+    for (int j = 0; j < NT; ++j)
+      sts<float>(pWarp + ((rg + 4 * i) * C::kPStride + kg + 8 * j) * 4, s[i][j]);
   syncWarp();
+}
+
+/// ... then thread (rg, kg) accumulates rows rg + 4i x its column units
+/// (float4 units kg + 8c, or float2 units for D = 16 and 80) with FFMA,
+/// over the live keys.
+template <int D, int Stages>
+TCC_DEVICE void accumulateF32(float (&o)[4][D / 8], uint32_t pWarp, uint32_t vTile, int lane,
+                              int live) {
+  using C = Config<kF32, D, 1, Stages>;
+  constexpr int VW = D % 32 == 0 ? 4 : 2; // floats per unit
+  constexpr int U = D / VW / 8;           // units per thread and row
+  const int rg = lane >> 3, kg = lane & 7;
+  const uint32_t pRow = pWarp + rg * C::kPStride * 4;
+  const uint32_t vCol = vTile + VW * kg * 4;
 #pragma unroll 2
-  for (int j = 0; j < Bc; j += 4) {
-    const float4 pa4 = lds<float4>(pWarp + (g * C::kPStride + j) * 4);
-    const float4 pb4 = lds<float4>(pWarp + ((g + 8) * C::kPStride + j) * 4);
-    const float pa[4] = {pa4.x, pa4.y, pa4.z, pa4.w};
-    const float pb[4] = {pb4.x, pb4.y, pb4.z, pb4.w};
+  for (int jq = 0; jq < 2 * live; ++jq) {
+    float4 pr[4];
 #pragma unroll
-    for (int jj = 0; jj < 4; ++jj) {
+    for (int i = 0; i < 4; ++i)
+      pr[i] = lds<float4>(pRow + (4 * i * C::kPStride + 4 * jq) * 4);
 #pragma unroll
-      for (int c = 0; c < D / 16; ++c) {
-        float4 v = lds<float4>(vTile + ((j + jj) * C::kVStride + 16 * c + 4 * t) * 4);
-        o[8 * c + 0] = fmaf(pa[jj], v.x, o[8 * c + 0]);
-        o[8 * c + 1] = fmaf(pa[jj], v.y, o[8 * c + 1]);
-        o[8 * c + 2] = fmaf(pa[jj], v.z, o[8 * c + 2]);
-        o[8 * c + 3] = fmaf(pa[jj], v.w, o[8 * c + 3]);
-        o[8 * c + 4] = fmaf(pb[jj], v.x, o[8 * c + 4]);
-        o[8 * c + 5] = fmaf(pb[jj], v.y, o[8 * c + 5]);
-        o[8 * c + 6] = fmaf(pb[jj], v.z, o[8 * c + 6]);
-        o[8 * c + 7] = fmaf(pb[jj], v.w, o[8 * c + 7]);
+    for (int e = 0; e < 4; ++e) {
+      const uint32_t vRow = vCol + (4 * jq + e) * C::kVStride * 4;
+#pragma unroll
+      for (int c = 0; c < U; ++c) {
+        if constexpr (VW == 4) {
+          const float4 v = lds<float4>(vRow + 8 * c * VW * 4);
+#pragma unroll
+          for (int i = 0; i < 4; ++i) {
+            const float pe = component(pr[i], e);
+            o[i][4 * c + 0] = fmaf(pe, v.x, o[i][4 * c + 0]);
+            o[i][4 * c + 1] = fmaf(pe, v.y, o[i][4 * c + 1]);
+            o[i][4 * c + 2] = fmaf(pe, v.z, o[i][4 * c + 2]);
+            o[i][4 * c + 3] = fmaf(pe, v.w, o[i][4 * c + 3]);
+          }
+        } else {
+          const float2 v = lds<float2>(vRow + 8 * c * VW * 4);
+#pragma unroll
+          for (int i = 0; i < 4; ++i) {
+            const float pe = component(pr[i], e);
+            o[i][2 * c + 0] = fmaf(pe, v.x, o[i][2 * c + 0]);
+            o[i][2 * c + 1] = fmaf(pe, v.y, o[i][2 * c + 1]);
+          }
+        }
       }
     }
   }
@@ -626,47 +952,72 @@ TCC_DEVICE void accumulateF32(float (&o)[D / 2], const float (&s)[NT][4], uint32
 // The block
 //===----------------------------------------------------------------------===//
 
-/// Writes the warp's normalized O (16 rows) into its own 16 rows of the Q
+/// Writes the warp's normalized O (16 MT rows) into its own rows of the Q
 /// tile (no other warp reads them), in the element type.
-template <int K, int D>
-TCC_DEVICE void stageOutput(const float (&o)[D / 2], const float (&inv)[2], uint32_t stage, int g,
-                            int t) {
-  using C = Config<K, D>;
-  if constexpr (C::kHalf) {
+template <int K, int D, int MT, int Stages, int R, int OC>
+TCC_DEVICE void stageOutput(const float (&o)[R][OC], const float (&inv)[R], uint32_t stage,
+                            int lane) {
+  using C = Config<K, D, MT, Stages>;
+  using F = Frag<K, MT, 1>;
+  if constexpr (K == kF32) {
+    constexpr int VW = D % 32 == 0 ? 4 : 2;
+    constexpr int U = D / VW / 8;
+    const int kg = lane & 7;
 #pragma unroll
-    for (int m = 0; m < D / 8; ++m) {
-      sts<uint32_t>(stage + (g * C::kQStride + 8 * m + 2 * t) * 2,
-                    packPair<K>(o[4 * m] * inv[0], o[4 * m + 1] * inv[0]));
-      sts<uint32_t>(stage + ((g + 8) * C::kQStride + 8 * m + 2 * t) * 2,
-                    packPair<K>(o[4 * m + 2] * inv[1], o[4 * m + 3] * inv[1]));
-    }
-  } else if constexpr (K == kTf32) {
+    for (int r = 0; r < R; ++r) {
+      const uint32_t row = stage + F::row(r, lane) * C::kQStride * 4;
 #pragma unroll
-    for (int m = 0; m < D / 8; ++m) {
-      sts<float2>(stage + (g * C::kQStride + 8 * m + 2 * t) * 4,
-                  make_float2(o[4 * m] * inv[0], o[4 * m + 1] * inv[0]));
-      sts<float2>(stage + ((g + 8) * C::kQStride + 8 * m + 2 * t) * 4,
-                  make_float2(o[4 * m + 2] * inv[1], o[4 * m + 3] * inv[1]));
+      for (int c = 0; c < U; ++c) {
+        const uint32_t at = row + VW * (kg + 8 * c) * 4;
+        if constexpr (VW == 4)
+          sts<float4>(at, make_float4(o[r][4 * c] * inv[r], o[r][4 * c + 1] * inv[r],
+                                      o[r][4 * c + 2] * inv[r], o[r][4 * c + 3] * inv[r]));
+        else
+          sts<float2>(at, make_float2(o[r][2 * c] * inv[r], o[r][2 * c + 1] * inv[r]));
+      }
     }
   } else {
+    const int t = lane & 3;
 #pragma unroll
-    for (int c = 0; c < D / 16; ++c) {
-      sts<float4>(stage + (g * C::kQStride + 16 * c + 4 * t) * 4,
-                  make_float4(o[8 * c] * inv[0], o[8 * c + 1] * inv[0], o[8 * c + 2] * inv[0],
-                              o[8 * c + 3] * inv[0]));
-      sts<float4>(stage + ((g + 8) * C::kQStride + 16 * c + 4 * t) * 4,
-                  make_float4(o[8 * c + 4] * inv[1], o[8 * c + 5] * inv[1],
-                              o[8 * c + 6] * inv[1], o[8 * c + 7] * inv[1]));
+    for (int r = 0; r < R; ++r) {
+      const uint32_t row = stage + F::row(r, lane) * C::kQStride * C::kElemBytes;
+#pragma unroll
+      for (int m = 0; m < D / 8; ++m) {
+        if constexpr (C::kHalf)
+          sts<uint32_t>(row + (8 * m + 2 * t) * 2,
+                        packPair<K>(o[r][2 * m] * inv[r], o[r][2 * m + 1] * inv[r]));
+        else
+          sts<float2>(row + (8 * m + 2 * t) * 4,
+                      make_float2(o[r][2 * m] * inv[r], o[r][2 * m + 1] * inv[r]));
+      }
     }
   }
 }
 
-template <int K, int D, bool Vec> TCC_DEVICE void attentionBlock(const AttentionParams &p) {
-  using C = Config<K, D>;
+template <int K, int D, bool Vec, int MT, int Stages>
+TCC_DEVICE void attentionBlock(const AttentionParams &p) {
+  using C = Config<K, D, MT, Stages>;
   using Elem = typename C::Elem;
-  constexpr int Bc = C::kBlockKeys, NT = Bc / 8;
+  constexpr int Bc = C::kBlockKeys, Bs = C::kSubKeys, NT = Bs / 8;
+  using F = Frag<K, MT, NT>;
+  constexpr int R = F::kR, NC = F::kC, OC = C::kOCols;
+  // The narrow width of a (sub-)tile whose visible keys are all in its
+  // first 8-key groups (the ragged last tile: s = 197 has 5 keys of 64;
+  // the first warp's causal diagonal): a quarter of the groups, at least a
+  // 16-key mma step for f16/bf16. Vectorized kernels only (the scalar ones
+  // keep one width, for nvcc's time).
+  constexpr int kNarrow = C::kHalf ? (NT / 4 > 2 ? NT / 4 : 2) : (NT / 4 > 1 ? NT / 4 : 1);
 
-  if (dynamicSharedBytes() < C::kSharedBytes)
+  // The mask tiles: bytes (bool) or elements (additive) per key, one
+  // buffer, or two in the double-buffered kernels when p.maskBuffers says.
+  const bool hasMask = p.maskKind != kMaskNone;
+  const int maskElemBytes = p.maskKind == kMaskBool ? 1 : C::kElemBytes;
+  const int maskPitch = C::maskPitch(maskElemBytes);
+  const uint32_t maskBufferBytes = C::kRows * maskPitch;
+  const bool maskTwoBuffers = Stages == 2 && p.maskBuffers == 2;
+  const uint32_t needBytes =
+      C::kSharedBytes + (hasMask ? (maskTwoBuffers ? 2 : 1) * maskBufferBytes : 0);
+  if (dynamicSharedBytes() < needBytes)
     trapKernel();
 
   const int tid = threadIndex();
@@ -685,8 +1036,8 @@ template <int K, int D, bool Vec> TCC_DEVICE void attentionBlock(const Attention
   }
   const int h = pair % p.heads, b = pair / p.heads;
   const int kvh = h / p.headsPerKv;
-  const int r0 = qTile * kBlockRows;
-  const int rowsHere = imin(kBlockRows, p.lq - r0);
+  const int r0 = qTile * C::kRows;
+  const int rowsHere = imin(C::kRows, p.lq - r0);
   int keyTiles = (p.lk + Bc - 1) / Bc;
   if (p.causal) // keys after the block's last row are invisible to all of it
     keyTiles = imin(keyTiles, (r0 + rowsHere - 1) / Bc + 1);
@@ -696,22 +1047,41 @@ template <int K, int D, bool Vec> TCC_DEVICE void attentionBlock(const Attention
   const Elem *k = static_cast<const Elem *>(p.k) + b * p.kStrideB + kvh * p.kStrideH;
   const Elem *v = static_cast<const Elem *>(p.v) + b * p.vStrideB + kvh * p.vStrideH;
   const unsigned char *mask = nullptr;
-  if (p.maskKind != kMaskNone)
+  if (hasMask)
     mask = static_cast<const unsigned char *>(p.mask) +
-           (b * p.maskStrideB + h * p.maskStrideH) *
-               (p.maskKind == kMaskBool ? 1 : int64_t(sizeof(Elem)));
+           (b * p.maskStrideB + h * p.maskStrideH) * maskElemBytes;
 
-  const int warpRow = r0 + warp * 16; // the warp's first query row
+  const int warpRowInBlock = warp * C::kWarpRows;
+  const int warpRow = r0 + warpRowInBlock; // the warp's first query row
   const bool warpHasRows = warpRow < p.lq;
-  const uint32_t qWarp = warp * 16 * C::kQStride * C::kElemBytes;
-  const uint32_t qRowG = qWarp + g * C::kQStride * C::kElemBytes;
+  const uint32_t qWarp = warpRowInBlock * C::kQStride * C::kElemBytes;
+  // The lane's ldmatrix row address of Q (f16/bf16): matrix i of the x4
+  // load is rows 8(i%2) .. +7, d 16kk + 8(i/2) .. +7 of a 16-row tile.
+  const uint32_t qLane =
+      qWarp + ((lane & 7) + ((lane >> 3) & 1) * 8) * C::kQStride * 2 + (lane >> 4) * 16;
 
-  float o[D / 2];
+  float o[R][OC];
 #pragma unroll
-  for (int i = 0; i < D / 2; ++i)
-    o[i] = 0.0f;
-  float rowMax[2] = {-INFINITY, -INFINITY}, rowSum[2] = {0.0f, 0.0f};
-  uint32_t qf[C::kHalf ? D / 16 : 1][4];
+  for (int r = 0; r < R; ++r)
+#pragma unroll
+    for (int i = 0; i < OC; ++i)
+      o[r][i] = 0.0f;
+  float m[R], l[R];
+#pragma unroll
+  for (int r = 0; r < R; ++r) {
+    m[r] = -INFINITY;
+    l[r] = 0.0f;
+  }
+  uint32_t qf[C::kQInRegs ? MT : 1][D / 16][4];
+
+  SoftmaxContext ctx;
+  ctx.p = &p;
+  // Scores are scaled first where the max of the raw scores is not the
+  // max of the scaled ones, or where an additive mask joins them.
+  ctx.prescale = !(p.scaleLog2 > 0.0f) || p.maskKind == kMaskAdditive;
+  ctx.sc = ctx.prescale ? 1.0f : p.scaleLog2;
+  ctx.maskPitch = p.maskStrideQ == 0 ? 0 : maskPitch;
+  ctx.maskTile = C::kMaskOffset;
 
   // A head dim below D: each thread loads one column of every tile
   // (kNarrowerHeads), and one whose column is past p.headDim loads no row,
@@ -722,106 +1092,210 @@ template <int K, int D, bool Vec> TCC_DEVICE void attentionBlock(const Attention
   if constexpr (C::kNarrowerHeads)
     loadsColumn = TileLayout<Elem, Vec, D>::column(tid) < p.headDim;
 
-  auto loadKeys = [&](int tile, int buf) {
+  auto loadK = [&](int tile, int buf) {
     const int c0 = tile * Bc;
     const int valid = imin(Bc, (loadsColumn ? p.lk : 0) - c0);
     loadTile<Elem, Vec, D, Bc, C::kKStride>(C::kKOffset + buf * C::kKBytes, k + c0 * p.kStrideL,
                                             p.kStrideL, valid, tid);
+  };
+  auto loadV = [&](int tile, int buf) {
+    const int c0 = tile * Bc;
+    const int valid = imin(Bc, (loadsColumn ? p.lk : 0) - c0);
     loadTile<Elem, Vec, D, Bc, C::kVStride>(C::kVOffset + buf * C::kVBytes, v + c0 * p.vStrideL,
                                             p.vStrideL, valid, tid);
   };
+  auto loadMask = [&](int tile, int buf) {
+    if (hasMask)
+      loadMaskTile<Elem, C::kRows, Bc>(C::kMaskOffset + buf * maskBufferBytes, mask, p, r0,
+                                       tile * Bc, maskPitch, p.maskAsync != 0, tid);
+  };
+  auto loadQ = [&] {
+    loadTile<Elem, Vec, D, C::kRows, C::kQStride>(0, q, p.qStrideL, loadsColumn ? rowsHere : 0,
+                                                  tid);
+  };
 
-  if (keyTiles > 0) {
-    loadTile<Elem, Vec, D, kBlockRows, C::kQStride>(0, q, p.qStrideL,
-                                                    loadsColumn ? rowsHere : 0, tid);
-    loadKeys(0, 0);
-    cpAsyncCommit();
-  }
-  for (int it = 0; it < keyTiles; ++it) {
-    const int buf = it & 1;
-    // Tile it+1 goes into the other buffer, free since the barrier that
-    // ended iteration it-1; then wait for tile it (and Q) only.
-    if (it + 1 < keyTiles) {
-      loadKeys(it + 1, buf ^ 1);
-      cpAsyncCommit();
-      cpAsyncWait<1>();
-    } else {
-      cpAsyncWait<0>();
-    }
-    syncThreads();
-
-    const int c0 = it * Bc;
+  // The warp's part of one key (sub-)tile: which 8-key groups hold a key it
+  // can see (the rest are masked and not computed; none: 0 and nothing
+  // done), S, the softmax (for f32 P to shared memory), then P V.
+  const uint32_t pWarp = C::kPOffset + warp * 16 * C::kPStride * 4; // f32
+  auto computeScores = [&](int it, int buf, int maskBuf, int sub, float (&s)[R][NC]) -> int {
+    const int c0 = it * Bc + sub * Bs;
+    int liveKeys = imin(Bs, p.lk - c0);
+    if (p.causal)
+      liveKeys = imin(liveKeys, warpRow + C::kWarpRows - c0);
+    if (liveKeys <= 0)
+      return 0;
+    const int live = (liveKeys + 7) >> 3;
+    const uint32_t kTile = C::kKOffset + buf * C::kKBytes + sub * Bs * C::kKStride * C::kElemBytes;
     if constexpr (C::kHalf) {
-      if (it == 0) {
-        // Q's A fragments: matrix i of the x4 load is rows 8(i%2) .. +7,
-        // d 16kk + 8(i/2) .. +7 of the warp's 16 rows.
-        const uint32_t qLane =
-            qWarp + ((lane & 7) + ((lane >> 3) & 1) * 8) * C::kQStride * 2 + (lane >> 4) * 16;
 #pragma unroll
-        for (int kk = 0; kk < D / 16; ++kk)
-          ldmatrixX4(qLane + kk * 32, qf[kk]);
-      }
-    }
-    // Causal: tiles are visited in key order, so once a tile starts after
-    // the warp's last row all later ones do too.
-    const bool warpActive = warpHasRows && !(p.causal && c0 > warpRow + 15);
-    if (warpActive) {
-      const uint32_t kTile = C::kKOffset + buf * C::kKBytes;
-      const uint32_t vTile = C::kVOffset + buf * C::kVBytes;
-      float s[NT][4];
-      if constexpr (C::kHalf) {
+      for (int r = 0; r < R; ++r)
 #pragma unroll
-        for (int n = 0; n < NT; ++n)
-          s[n][0] = s[n][1] = s[n][2] = s[n][3] = 0.0f;
-        scoresHalf<K, D, NT>(s, qf, kTile, lane);
-      } else if constexpr (K == kTf32) {
-#pragma unroll
-        for (int n = 0; n < NT; ++n)
-          s[n][0] = s[n][1] = s[n][2] = s[n][3] = 0.0f;
-        scoresTf32<D, NT>(s, qRowG, kTile, g, t);
-      } else {
-        scoresF32<D, NT>(s, qRowG, kTile, t);
-      }
-      const bool needMask = c0 + Bc > p.lk || (p.causal && c0 + Bc - 1 > warpRow) ||
-                            p.maskKind != kMaskNone;
-      float alpha[2];
-      softmaxTile<Elem, NT>(s, rowMax, rowSum, alpha, p, needMask, warpRow + g, c0, t, mask);
-#pragma unroll
-      for (int i = 0; i < D / 2; ++i)
-        o[i] *= alpha[accRow<K>(i)];
-      if constexpr (C::kHalf)
-        accumulateHalf<K, D, NT>(o, s, vTile, lane);
-      else if constexpr (K == kTf32)
-        accumulateTf32<D, NT>(o, s, vTile, g, t);
+        for (int c = 0; c < NC; ++c)
+          s[r][c] = 0.0f;
+      if (Vec && live <= kNarrow)
+        scoresHalf<K, D, MT, Stages, NT, kNarrow>(s, qf, qLane, kTile, lane);
       else
-        accumulateF32<D, NT>(o, s, C::kPOffset + warp * 16 * C::kPStride * 4, vTile, g, t);
+        scoresHalf<K, D, MT, Stages, NT, NT>(s, qf, qLane, kTile, lane);
+    } else if constexpr (K == kTf32) {
+#pragma unroll
+      for (int r = 0; r < R; ++r)
+#pragma unroll
+        for (int c = 0; c < NC; ++c)
+          s[r][c] = 0.0f;
+      const uint32_t qRow = qWarp + g * C::kQStride * 4;
+      if (Vec && live <= kNarrow)
+        scoresTf32<D, Stages, NT, kNarrow>(s, qRow, kTile, g, t);
+      else
+        scoresTf32<D, Stages, NT, NT>(s, qRow, kTile, g, t);
+    } else {
+      if (Vec && live <= kNarrow)
+        scoresF32<D, Stages, NT, kNarrow>(s, qWarp, kTile, lane);
+      else
+        scoresF32<D, Stages, NT, NT>(s, qWarp, kTile, lane);
     }
-    syncThreads(); // everyone is done with buffer `buf` before it is refilled
+    const bool needMask =
+        c0 + Bs > p.lk || (p.causal && c0 + Bs - 1 > warpRow) || hasMask;
+    ctx.maskTile = C::kMaskOffset + maskBuf * maskBufferBytes + sub * Bs * maskElemBytes;
+    softmaxTile<Elem, F, OC>(s, m, l, o, ctx, needMask, warpRow, warpRowInBlock, c0, lane);
+    if constexpr (K == kF32)
+      storeP<D, Stages, NT>(s, pWarp, lane);
+    return live;
+  };
+  auto accumulate = [&](int buf, int sub, const float (&s)[R][NC], int live) {
+    const uint32_t vTile = C::kVOffset + buf * C::kVBytes + sub * Bs * C::kVStride * C::kElemBytes;
+    const bool narrow = Vec && live <= kNarrow;
+    if constexpr (C::kHalf) {
+      if (narrow)
+        accumulateHalf<K, D, MT, Stages, NT, kNarrow>(o, s, vTile, lane);
+      else
+        accumulateHalf<K, D, MT, Stages, NT, NT>(o, s, vTile, lane);
+    } else if constexpr (K == kTf32) {
+      if (narrow)
+        accumulateTf32<D, Stages, NT, kNarrow>(o, s, vTile, g, t);
+      else
+        accumulateTf32<D, Stages, NT, NT>(o, s, vTile, g, t);
+    } else {
+      accumulateF32<D, Stages>(o, pWarp, vTile, lane, live);
+    }
+  };
+  // Causal: tiles are visited in key order, so once a tile starts after
+  // the warp's last row all later ones do too.
+  auto warpActive = [&](int it) {
+    return warpHasRows && !(p.causal && it * Bc > warpRow + C::kWarpRows - 1);
+  };
+
+  if constexpr (Stages == 2) {
+    // Tile it+1 (K, V, and its mask with two mask buffers) is in flight
+    // while tile it is computed; with one mask buffer, tile it's mask
+    // loads when the tile starts (its buffer is free since the barrier that
+    // ended iteration it-1).
+    if (keyTiles > 0) {
+      loadQ();
+      loadK(0, 0);
+      loadV(0, 0);
+      if (maskTwoBuffers)
+        loadMask(0, 0);
+      cpAsyncCommit();
+    }
+    for (int it = 0; it < keyTiles; ++it) {
+      const int buf = it & 1;
+      const int maskBuf = maskTwoBuffers ? buf : 0;
+      if (hasMask && !maskTwoBuffers) {
+        loadMask(it, 0);
+        cpAsyncCommit();
+      }
+      // Tile it+1 goes into the other buffer, free since the barrier that
+      // ended iteration it-1; then wait for tile it (and Q) only.
+      if (it + 1 < keyTiles) {
+        loadK(it + 1, buf ^ 1);
+        loadV(it + 1, buf ^ 1);
+        if (maskTwoBuffers)
+          loadMask(it + 1, buf ^ 1);
+        cpAsyncCommit();
+        cpAsyncWait<1>();
+      } else {
+        cpAsyncWait<0>();
+      }
+      syncThreads();
+      if constexpr (C::kQInRegs) {
+        if (it == 0) {
+#pragma unroll
+          for (int mt = 0; mt < MT; ++mt)
+#pragma unroll
+            for (int kk = 0; kk < D / 16; ++kk)
+              ldmatrixX4(qLane + (mt * 16 * C::kQStride + kk * 16) * 2, qf[mt][kk]);
+        }
+      }
+      if (warpActive(it)) {
+#pragma unroll
+        for (int sub = 0; sub < C::kSubTiles; ++sub) {
+          float s[R][NC];
+          const int live = computeScores(it, buf, maskBuf, sub, s);
+          if (live > 0)
+            accumulate(buf, sub, s, live);
+        }
+      }
+      syncThreads(); // everyone is done with buffer `buf` before it is refilled
+    }
+  } else {
+    // One K, one V and one mask buffer (FlashAttention-2's order): V_it
+    // loads during S_it and its softmax, K_it+1 (and its mask) during
+    // P_it V_it.
+    if (keyTiles > 0) {
+      loadQ();
+      loadK(0, 0);
+      loadMask(0, 0);
+      cpAsyncCommit();
+    }
+    for (int it = 0; it < keyTiles; ++it) {
+      cpAsyncWait<0>(); // K_it, its mask (and Q)
+      syncThreads();    // ... for all; everyone is done with V_it-1
+      loadV(it, 0);
+      cpAsyncCommit();
+      const bool active = warpActive(it);
+      float s[R][NC];
+      int live = 0;
+      if (active)
+        live = computeScores(it, 0, 0, 0, s);
+      cpAsyncWait<0>(); // V_it
+      syncThreads();    // ... for all; everyone is done with K_it and the mask
+      if (it + 1 < keyTiles) {
+        loadK(it + 1, 0);
+        loadMask(it + 1, 0);
+        cpAsyncCommit();
+      }
+      if (live > 0)
+        accumulate(0, 0, s, live);
+    }
   }
 
   if (!warpHasRows)
     return;
-  float inv[2];
+  float inv[R];
 #pragma unroll
-  for (int r = 0; r < 2; ++r) {
-    float l = rowSum[r];
-    l += shflXor(l, 1);
-    l += shflXor(l, 2);
-    inv[r] = l > 0.0f ? 1.0f / l : 0.0f; // no visible key: 0
+  for (int r = 0; r < R; ++r) {
+    float sum = l[r];
+#pragma unroll
+    for (int x = 1; x < F::kLanesPerRow; x <<= 1)
+      sum += shflXor(sum, x);
+    inv[r] = sum > 0.0f ? 1.0f / sum : 0.0f; // no visible key: 0
   }
-  stageOutput<K, D>(o, inv, qWarp, g, t);
+  // The warp's own Q rows: in the single-buffered order other warps may
+  // still be in their last P V, but never touch these rows.
+  stageOutput<K, D, MT, Stages>(o, inv, qWarp, lane);
   syncWarp();
 
   Elem *out = static_cast<Elem *>(p.out) + b * p.oStrideB + h * p.oStrideH +
               warpRow * p.oStrideL;
   // Columns past a smaller head dim are not part of `out` (a test that
   // exists only in the kernels that take them).
-  const int rows = imin(16, p.lq - warpRow);
+  const int rows = imin(C::kWarpRows, p.lq - warpRow);
   const int cols = C::kNarrowerHeads ? p.headDim : D;
   if constexpr (Vec) {
     constexpr int kChunksPerRow = D * C::kElemBytes / 16;
 #pragma unroll
-    for (int r = 0; r < kChunksPerRow / 2; ++r) {
+    for (int r = 0; r < kChunksPerRow * C::kWarpRows / 32; ++r) {
       const int i = lane + 32 * r;
       const int row = i / kChunksPerRow, chunk = i % kChunksPerRow;
       if (row < rows && (!C::kNarrowerHeads || chunk * (16 / C::kElemBytes) < cols))
@@ -830,7 +1304,7 @@ template <int K, int D, bool Vec> TCC_DEVICE void attentionBlock(const Attention
     }
   } else {
 #pragma unroll 4
-    for (int r = 0; r < D / 2; ++r) {
+    for (int r = 0; r < D * C::kWarpRows / 32; ++r) {
       const int i = lane + 32 * r;
       const int row = i / D, col = i % D;
       if (row < rows && (!C::kNarrowerHeads || col < cols))
@@ -847,8 +1321,10 @@ template <int K, int D, bool Vec> TCC_DEVICE void attentionBlock(const Attention
 //===----------------------------------------------------------------------===//
 
 #define TCC_ATTENTION_KERNELS_OF(KIND, kindName, D)                                             \
-  TCC_ATTENTION_KERNEL(tcc_attention_##kindName##_d##D, tcc_attn::KIND, D, false)        \
-  TCC_ATTENTION_KERNEL(tcc_attention_##kindName##_d##D##_vec, tcc_attn::KIND, D, true)
+  TCC_ATTENTION_KERNEL(tcc_attention_##kindName##_d##D, tcc_attn::KIND, D, false, 1,            \
+                       (tcc_attn::kDefaultStages<tcc_attn::KIND, D>))                          \
+  TCC_ATTENTION_KERNEL(tcc_attention_##kindName##_d##D##_vec, tcc_attn::KIND, D, true, 1,       \
+                       (tcc_attn::kDefaultStages<tcc_attn::KIND, D>))
 
 // The head dims here are kTileDims in AttentionKernels.cpp.
 #define TCC_ATTENTION_KERNELS(KIND, kindName)                                                   \
@@ -863,3 +1339,20 @@ TCC_ATTENTION_KERNELS(kF16, f16)
 TCC_ATTENTION_KERNELS(kBf16, bf16)
 TCC_ATTENTION_KERNELS(kTf32, tf32)
 TCC_ATTENTION_KERNELS(kF32, f32)
+
+// 128 query rows per block (AttentionKernels.cpp: kRows128Dims).
+#define TCC_ATTENTION_ROWS128(KIND, kindName, D)                                                \
+  TCC_ATTENTION_KERNEL_SM90(tcc_attention_##kindName##_d##D##_rows128, tcc_attn::KIND, D, true, 2, 2)
+TCC_ATTENTION_ROWS128(kF16, f16, 64)
+TCC_ATTENTION_ROWS128(kF16, f16, 80)
+TCC_ATTENTION_ROWS128(kF16, f16, 96)
+TCC_ATTENTION_ROWS128(kF16, f16, 128)
+TCC_ATTENTION_ROWS128(kBf16, bf16, 64)
+TCC_ATTENTION_ROWS128(kBf16, bf16, 80)
+TCC_ATTENTION_ROWS128(kBf16, bf16, 96)
+TCC_ATTENTION_ROWS128(kBf16, bf16, 128)
+
+// The double-buffered f32/tf32 D = 64 kernels (two blocks per SM), to
+// compare with the single-buffered defaults (kAttentionTuneStages).
+TCC_ATTENTION_KERNEL_SM90(tcc_attention_tf32_d64_vec_s2, tcc_attn::kTf32, 64, true, 1, 2)
+TCC_ATTENTION_KERNEL_SM90(tcc_attention_f32_d64_vec_s2, tcc_attn::kF32, 64, true, 1, 2)

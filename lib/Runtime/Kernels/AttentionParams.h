@@ -28,22 +28,36 @@ struct AttentionParams {
   int64_t maskStrideB, maskStrideH, maskStrideQ, maskStrideK;
   int32_t batch, heads, lq, lk;
   int32_t headsPerKv; ///< query heads per key/value head (GQA)
-  int32_t qTiles;     ///< ceil(lq / 64): query tiles per (batch, head)
+  int32_t qTiles;     ///< ceil(lq / block rows (64 or 128)): query tiles per (batch, head)
   int32_t maskKind;   ///< AttentionMask
   int32_t causal;
   float scaleLog2; ///< scale * log2(e)
   /// Head dim of q, k, v and out: a multiple of 8, at most the kernel's
   /// compiled D; the columns from here to D are zeros in shared memory.
   int32_t headDim;
+  /// How mask tiles reach shared memory: nonzero, 16-byte cp.async (the
+  /// mask's key stride is 1, its base and other strides multiples of 16
+  /// bytes); 0, element by element.
+  int32_t maskAsync;
+  /// Mask tile buffers (1 or 2) in the double-buffered kernels: 2 loads
+  /// the next tile's mask with its K and V, 1 (less shared memory) loads
+  /// each tile's mask when the tile starts.
+  int32_t maskBuffers;
+  /// The online softmax rescales a row's accumulator only when its running
+  /// max grows by more than this (log2 units): p = 2^(x - m) then stays
+  /// below 2^threshold, which the fp32 sums (and f16/bf16 P) hold exactly
+  /// as well. Negative: rescale on every tile (the textbook order).
+  float rescaleThreshold;
 };
 
 // The layout is the ABI between two compilers (g++ or clang on the host,
 // nvcc's device side); checking it in every translation unit that includes
 // this header catches a compiler or target that packs it differently.
-static_assert(sizeof(AttentionParams) == 208, "tcc_attn::AttentionParams layout");
+static_assert(sizeof(AttentionParams) == 224, "tcc_attn::AttentionParams layout");
 static_assert(offsetof(AttentionParams, batch) == 168, "tcc_attn::AttentionParams layout");
 static_assert(offsetof(AttentionParams, scaleLog2) == 200, "tcc_attn::AttentionParams layout");
 static_assert(offsetof(AttentionParams, headDim) == 204, "tcc_attn::AttentionParams layout");
+static_assert(offsetof(AttentionParams, rescaleThreshold) == 216, "tcc_attn::AttentionParams layout");
 
 } // namespace tcc_attn
 
