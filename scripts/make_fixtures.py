@@ -859,6 +859,20 @@ class AsStridedPastView(nn.Module):
         return torch.as_strided(x, (4,), (1,)) + 1
 
 
+class LmHeadUnaligned(nn.Module):
+    """A tied LM head over a vocabulary whose rows are not a multiple of 16
+    bytes (4101 logits: 8202 bytes in bf16), after a layer norm: on the GPU
+    the product is written into padded rows and copied out."""
+
+    def __init__(self):
+        super().__init__()
+        self.norm = nn.LayerNorm(64)
+        self.head = nn.Linear(64, 4101, bias=False)
+
+    def forward(self, x):
+        return self.head(self.norm(x))
+
+
 def write_wrong_answer_cases(out):
     torch.manual_seed(60)
     x = torch.cat([torch.linspace(-4, 4, 33), torch.randn(31) * 2]).reshape(4, 16)
@@ -888,6 +902,10 @@ def write_wrong_answer_cases(out):
                [torch.randn(2, 3, 4), torch.randn(5, 4),
                 torch.randn(2, 3, 4, 4).to(memory_format=torch.channels_last)])
     write_case(out, "as_strided_past_view", AsStridedPastView(), [torch.randn(4, 8)[:, ::2]])
+
+    torch.manual_seed(65)
+    write_case(out, "lm_head_unaligned", LmHeadUnaligned().to(torch.bfloat16),
+               [torch.randn(2, 8, 64).bfloat16()])
 
 if __name__ == "__main__":
     main()

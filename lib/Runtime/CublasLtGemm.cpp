@@ -444,6 +444,11 @@ void runGemm(const PlanKey &key, const void *a, const void *b, void *c, const vo
             "cublasLtMatmul for " + shapeText(key));
 }
 
+/// Products at least this wide with a ragged n run their aligned columns
+/// and the rest as two (see tcc_gemm): narrower, the second launch costs
+/// more than the unaligned kernel loses.
+constexpr int64_t kSplitColumnsFrom = 1024;
+
 /// `p` advanced by `elements` of `dtype`.
 const void *offset(const void *p, int64_t elements, int32_t dtype) {
   return p ? static_cast<const char *>(p) + elements * kernelDTypeBytes(dtype) : nullptr;
@@ -501,19 +506,42 @@ extern "C" void tcc_gemm(int32_t dtype, int32_t compute, int64_t batch0, int64_t
     }
     if (batch == 1)
       strideA1 = strideB1 = strideC1 = strideR1 = 0;
-    for (int64_t i = 0; i < outer; ++i) {
-      const void *ai = offset(a, i * strideA0, dtype), *bi = offset(b, i * strideB0, dtype);
-      void *ci = const_cast<void *>(offset(c, i * strideC0, dtype));
-      const void *ri = offset(residual, i * strideR0, dtype);
-      PlanKey key{batch,       m,           n,         k,        lda,      ldb,
-                  ldc,         residual ? ldr : 0,     strideA1, strideB1, strideC1,
-                  residual ? strideR1 : 0,  dtype,     transA != 0, transB != 0,
-                  residual != nullptr,      epilogue,  compute,
-                  alignmentOf(ai), alignmentOf(bi), alignmentOf(ci),
-                  residual ? alignmentOf(ri) : 0};
-      runGemm(key, ai, bi, ci, ri, bias, alpha, stream);
-      if (hasKernelLaunchError())
-        return;
+    // Columns [n0, n0 + cols) of every product: B, C, R and the bias from
+    // column n0 on.
+    auto runColumns = [&](int64_t n0, int64_t cols) {
+      const void *b0 = offset(b, transB ? n0 * ldb : n0, dtype);
+      void *c0 = const_cast<void *>(offset(c, n0, dtype));
+      const void *r0 = offset(residual, n0, dtype), *bias0 = offset(bias, n0, dtype);
+      for (int64_t i = 0; i < outer; ++i) {
+        const void *ai = offset(a, i * strideA0, dtype), *bi = offset(b0, i * strideB0, dtype);
+        void *ci = const_cast<void *>(offset(c0, i * strideC0, dtype));
+        const void *ri = offset(r0, i * strideR0, dtype);
+        PlanKey key{batch,       m,           cols,      k,        lda,      ldb,
+                    ldc,         residual ? ldr : 0,     strideA1, strideB1, strideC1,
+                    residual ? strideR1 : 0,  dtype,     transA != 0, transB != 0,
+                    residual != nullptr,      epilogue,  compute,
+                    alignmentOf(ai), alignmentOf(bi), alignmentOf(ci),
+                    residual ? alignmentOf(ri) : 0};
+        runGemm(key, ai, bi, ci, ri, bias0, alpha, stream);
+        if (hasKernelLaunchError())
+          return;
+      }
+    };
+    // cuBLASLt's tensor-core kernels want the contiguous extent of C, n, a
+    // multiple of 16 bytes as well as its row stride: with an aligned
+    // stride (rows padded by the compiler, FormGemm.cpp) but n = 50257
+    // (GPT-2's vocabulary), the heuristic still picks an align-1 kernel,
+    // 827 us for GPT-2's bf16 LM head on an H100. The aligned columns go
+    // to the fast kernels, the few left over to a second, narrow product.
+    const int64_t perVector = 16 / kernelDTypeBytes(dtype);
+    const int64_t tail = n % perVector;
+    const bool rowsAligned = (ldc % perVector) == 0 && (!residual || ldr % perVector == 0);
+    if (tail != 0 && n >= kSplitColumnsFrom && rowsAligned) {
+      runColumns(0, n - tail);
+      if (!hasKernelLaunchError())
+        runColumns(n - tail, tail);
+    } else {
+      runColumns(0, n);
     }
   } catch (const std::exception &e) {
     recordKernelLaunchError(e.what());

@@ -38,7 +38,9 @@ def strides(t, batch_dims):
 
 def run_case(fn, report, name, dtype, compute, b0, b1, m, n, k, trans_a=False, trans_b=False,
              bias=False, act=0, residual=False, alpha=1.0, shared_b=False, misalign=False,
-             swap_batch=False):
+             swap_batch=False, pad=0):
+    """pad: C (and R) are views of rows `pad` elements longer, whose extra
+    columns must stay untouched (NaN)."""
     dev = "cuda"
     def make(*shape, shared=False):
         x = torch.randn(*shape, device=dev, dtype=torch.float32).to(dtype)
@@ -54,8 +56,11 @@ def run_case(fn, report, name, dtype, compute, b0, b1, m, n, k, trans_a=False, t
     if swap_batch:  # batch dims that do not collapse: a [b1, b0, ...] tensor viewed as [b0, b1]
         a = make(b1, b0, *a_shape[2:]).transpose(0, 1)
     b = make(*b_shape)
-    c = torch.full((b0, b1, m, n), float("nan"), device=dev, dtype=dtype)
+    c_rows = torch.full((b0, b1, m, n + pad), float("nan"), device=dev, dtype=dtype)
+    c = c_rows[..., :n]
     r = make(b0, b1, m, n) if residual else None
+    if residual and pad:
+        r = torch.cat([r, torch.zeros(b0, b1, m, pad, device=dev, dtype=dtype)], -1)[..., :n]
     bv = make(n) if bias else None
     am = a.transpose(-1, -2) if trans_a else a
     bm = b.transpose(-1, -2) if trans_b else b
@@ -84,6 +89,9 @@ def run_case(fn, report, name, dtype, compute, b0, b1, m, n, k, trans_a=False, t
     if err:
         report.fail(name, err)
         return
+    if pad and not torch.isnan(c_rows[..., n:]).all():
+        report.fail(name, "wrote into the padding of C's rows")
+        return
     report.check(name, common.rel_err(c, ref), TOL[(dtype, compute)])
 
 
@@ -105,6 +113,12 @@ def run(quick=False):
                  trans_b=True, swap_batch=True)
         run_case(fn, report, f"{tag} misaligned", dtype, compute, 1, 2, 17, 19, 23,
                  bias=True, misalign=True)
+        # A ragged n >= 1024 in padded rows: aligned columns and the rest as
+        # two products (tcc_gemm), with each epilogue operand offset.
+        run_case(fn, report, f"{tag} ragged n, padded rows, bias+gelu", dtype, compute, 1, 1, 40,
+                 1030, 64, trans_b=True, bias=True, act=GELU, pad=10)
+        run_case(fn, report, f"{tag} ragged n, padded rows, residual, shared B", dtype, compute,
+                 2, 3, 24, 1027, 32, residual=True, shared_b=True, alpha=0.5, pad=13)
     # An unknown dtype is recorded, not a crash.
     fn(7, 0, 1, 1, 4, 4, 4, None, 4, 0, 0, 0, None, 4, 0, 0, 0, None, 4, 0, 0,
        None, 0, 0, 0, None, 0, 1.0, common.stream())
@@ -126,4 +140,12 @@ def run(quick=False):
                 ours = common.time_cuda(call, iters=50)
                 torch_us = common.time_cuda(lambda: torch.mm(a, w.t()), iters=50)
                 report.note(f"time {str(dtype)[6:]} {m}x{n}x{k}: tcc {ours:.1f} µs, torch {torch_us:.1f} µs")
+                if n % 8:  # C in rows padded to 16 bytes, as tcc compiles an LM head
+                    ldc = (n + 7) // 8 * 8
+                    cp = torch.empty(m, ldc, device="cuda", dtype=dtype)
+                    call = lambda: fn(common.DTYPE_CODE[dtype], 0, 1, 1, m, n, k, common.ptr(a), k, 0, 0, 0,
+                                      common.ptr(w), k, 0, 0, 1, common.ptr(cp), ldc, 0, 0,
+                                      None, 0, 0, 0, None, 0, 1.0, common.stream())
+                    padded = common.time_cuda(call, iters=50)
+                    report.note(f"time {str(dtype)[6:]} {m}x{n}x{k}, C rows of {ldc}: tcc {padded:.1f} µs")
     return report

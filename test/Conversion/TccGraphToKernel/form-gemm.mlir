@@ -125,11 +125,12 @@ func.func @patch_embedding(%x: tensor<2x3x32x48xbf16>, %w: tensor<64x3x16x16xbf1
 // -----
 
 // An LM head over a vocabulary of 50257 (rows of 100514 bytes, not a
-// multiple of 16): computed transposed (16 aligned rows of logits become the
-// contiguous dim) and copied back.
+// multiple of 16): written into rows padded to 50264 elements (16-byte
+// aligned for the tensor-core kernels), a slice of which is the result.
 // CHECK-LABEL: func @unaligned_rows
-// CHECK:     %[[T:.*]] = tcc_kernel.gemm ins(%arg1, %arg0 : tensor<50257x768xbf16>, tensor<16x768xbf16>) outs(%{{.*}} : tensor<50257x16xbf16>) transpose_b -> tensor<50257x16xbf16>
-// CHECK:     tcc_graph.transpose %[[T]] {permutation = array<i64: 1, 0>} : (tensor<50257x16xbf16>) -> tensor<16x50257xbf16>
+// CHECK:     %[[P:.*]] = tensor.empty() : tensor<16x50264xbf16>
+// CHECK:     %[[S:.*]] = tensor.extract_slice %[[P]][0, 0] [16, 50257] [1, 1] : tensor<16x50264xbf16> to tensor<16x50257xbf16>
+// CHECK:     tcc_kernel.gemm ins(%arg0, %arg1 : tensor<16x768xbf16>, tensor<50257x768xbf16>) outs(%[[S]] : tensor<16x50257xbf16>) transpose_b -> tensor<16x50257xbf16>
 func.func @unaligned_rows(%x: tensor<16x768xbf16>, %w: tensor<50257x768xbf16>) -> tensor<16x50257xbf16> {
   %wt = tcc_graph.transpose %w {permutation = array<i64: 1, 0>} : (tensor<50257x768xbf16>) -> tensor<768x50257xbf16>
   %y = tcc_graph.matmul %x, %wt : (tensor<16x768xbf16>, tensor<768x50257xbf16>) -> tensor<16x50257xbf16>
@@ -143,7 +144,9 @@ func.func @unaligned_rows(%x: tensor<16x768xbf16>, %w: tensor<50257x768xbf16>) -
 // CHECK-LABEL: func @unaligned_rows_f32
 // CHECK:       tcc_kernel.gemm ins(%arg0, %arg1 : tensor<16x768xf32>, tensor<768x50257xf32>)
 // TC-LABEL:    func @unaligned_rows_f32
-// TC:          tcc_kernel.gemm ins(%arg1, %arg0 : tensor<768x50257xf32>, tensor<16x768xf32>) outs(%{{.*}} : tensor<50257x16xf32>) transpose_a transpose_b
+// CHECK-NOT:   tensor.extract_slice
+// TC:          %[[S:.*]] = tensor.extract_slice %{{.*}}[0, 0] [16, 50257] [1, 1] : tensor<16x50260xf32> to tensor<16x50257xf32>
+// TC:          tcc_kernel.gemm ins(%arg0, %arg1 : tensor<16x768xf32>, tensor<768x50257xf32>) outs(%[[S]] : tensor<16x50257xf32>)
 func.func @unaligned_rows_f32(%x: tensor<16x768xf32>, %w: tensor<768x50257xf32>) -> tensor<16x50257xf32> {
   %y = tcc_graph.matmul %x, %w : (tensor<16x768xf32>, tensor<768x50257xf32>) -> tensor<16x50257xf32>
   return %y : tensor<16x50257xf32>
