@@ -96,10 +96,22 @@ constexpr uint32_t CUBLASLT_EPILOGUE_GELU = 32;
 
 constexpr size_t kWorkspaceBytes = size_t(32) << 20;
 
-/// Below this many terms per output, split-K is refused: its second kernel
-/// (the reduction, ~2.5 µs on an H200) costs more than one block's K loop
-/// saves. MyModule's 10×10×100 GEMM took 5 µs as split-K, 2 kernels.
+/// Below this many terms per output, split-K is refused (see splitKAllowed):
+/// its second kernel (the reduction, ~2.5 µs on an H200) costs more than one
+/// block's K loop saves. MyModule's 10×10×100 GEMM took 5 µs as split-K, 2
+/// kernels.
 constexpr uint64_t kMinSplitKTerms = 2048;
+
+/// Whether cuBLASLt may split K (its heuristic then decides). Always from
+/// kMinSplitKTerms terms per output; below that only for narrow outputs
+/// (few tiles to spread over the SMs) with deep enough K: without a split,
+/// the fp32 1024x256x1024 product (LLaMA's grouped key and value
+/// projections) ran 64 blocks over 132 SMs in 207 us on an H100, where
+/// cuBLAS's split-K takes 51 us.
+bool splitKAllowed(int64_t batch, int64_t m, int64_t n, int64_t k) {
+  constexpr int64_t kNarrowOutputs = int64_t(1) << 18, kMinNarrowTerms = 512;
+  return uint64_t(k) >= kMinSplitKTerms || (batch * m * n <= kNarrowOutputs && k >= kMinNarrowTerms);
+}
 
 /// cublasStatus_t names, for a library too old to have cublasLtGetStatusName.
 const char *fallbackStatusName(cublasStatus_t s) {
@@ -393,7 +405,7 @@ std::unique_ptr<Plan> makePlan(const CublasLt &lib, ContextState &state, const P
   };
   setPreference(CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, static_cast<uint64_t>(state.workspace.bytes()),
                 "MAX_WORKSPACE_BYTES");
-  if (k < kMinSplitKTerms) // mask 0: only CUBLASLT_REDUCTION_SCHEME_NONE, one kernel
+  if (!splitKAllowed(key.batch, m, n, k)) // mask 0: only REDUCTION_SCHEME_NONE, one kernel
     setPreference(CUBLASLT_MATMUL_PREF_REDUCTION_SCHEME_MASK, static_cast<uint32_t>(0),
                   "REDUCTION_SCHEME_MASK");
   // Swapped too: cuBLASLt's A is our B.

@@ -128,9 +128,11 @@ def run(quick=False):
     else:
         report.fail("unknown dtype", f"expected an error, got {err!r}")
     if not quick:
-        # Timing: BERT's MLP GEMM and the LM head, fp32 and bf16, against torch.
+        # Timing: BERT's MLP GEMM and the LM head, and the LLaMA benchmark's
+        # projections (q/o, k/v, gate/up, down), fp32 and bf16, against torch.
         for dtype in (torch.float32, torch.bfloat16):
-            for (m, n, k) in ((1024, 3072, 768), (1024, 50257, 768)):
+            for (m, n, k) in ((1024, 3072, 768), (1024, 50257, 768), (1024, 1024, 1024),
+                              (1024, 256, 1024), (1024, 2816, 1024), (1024, 1024, 2816)):
                 a = torch.randn(m, k, device="cuda", dtype=dtype)
                 w = torch.randn(n, k, device="cuda", dtype=dtype)
                 c = torch.empty(m, n, device="cuda", dtype=dtype)
