@@ -873,6 +873,15 @@ class LmHeadUnaligned(nn.Module):
         return self.head(self.norm(x))
 
 
+class SwapaxesClampOneSide(nn.Module):
+    """Operators real architectures stopped at (issue 15): swapaxes
+    (MaxViT), swapdims, clamp_min (Swin V2's logit scale) and clamp_max."""
+
+    def forward(self, x):
+        return (torch.swapaxes(x, 1, -1) * 2, torch.swapdims(x, 0, 2) + 1,
+                x.clamp_min(0.1), x.clamp_max(-0.2))
+
+
 def write_wrong_answer_cases(out):
     torch.manual_seed(60)
     x = torch.cat([torch.linspace(-4, 4, 33), torch.randn(31) * 2]).reshape(4, 16)
@@ -902,6 +911,9 @@ def write_wrong_answer_cases(out):
                [torch.randn(2, 3, 4), torch.randn(5, 4),
                 torch.randn(2, 3, 4, 4).to(memory_format=torch.channels_last)])
     write_case(out, "as_strided_past_view", AsStridedPastView(), [torch.randn(4, 8)[:, ::2]])
+
+    torch.manual_seed(66)
+    write_case(out, "swapaxes_clamp_one_side", SwapaxesClampOneSide(), [torch.randn(2, 3, 4)])
 
     torch.manual_seed(65)
     write_case(out, "lm_head_unaligned", LmHeadUnaligned().to(torch.bfloat16),

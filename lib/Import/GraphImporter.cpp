@@ -175,7 +175,8 @@ static bool isViewTarget(StringRef target) {
   StringRef name = target.split('.').first;
   static const char *const views[] = {
       "slice", "select", "view", "_unsafe_view", "reshape", "expand", "expand_as",
-      "permute", "transpose", "t", "unsqueeze", "squeeze", "as_strided", "alias",
+      "permute", "transpose", "swapaxes", "swapdims", "t", "unsqueeze", "squeeze",
+      "as_strided", "alias",
       "diagonal", "narrow", "unflatten", "flatten", "split", "split_with_sizes",
       "chunk", "unbind", "view_as", "detach", "unfold", "movedim", "contiguous"};
   return llvm::is_contained(views, name);

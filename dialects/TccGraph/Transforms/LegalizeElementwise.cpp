@@ -267,6 +267,12 @@ void tcc::graph::populateElementwiseLegalizers(LegalizerTable &t) {
   t["aten.clamp.default"] = activation([](ActivationBuilder &a, Value x, OperatorArgs &args) {
     return a.clamp(x, args.getFloat("min"), args.getFloat("max"));
   });
+  t["aten.clamp_min.default"] = activation([](ActivationBuilder &a, Value x, OperatorArgs &args) {
+    return a.clamp(x, args.getFloat("min"), std::nullopt);
+  });
+  t["aten.clamp_max.default"] = activation([](ActivationBuilder &a, Value x, OperatorArgs &args) {
+    return a.clamp(x, std::nullopt, args.getFloat("max"));
+  });
   t["aten.hardtanh.default"] = activation([](ActivationBuilder &a, Value x, OperatorArgs &args) {
     return a.clamp(x, args.getFloat("min_val").value_or(-1.0), args.getFloat("max_val").value_or(1.0));
   });

@@ -25,8 +25,9 @@ Results legalizeTranspose(OperatorArgs &args, OpBuilder &b) {
     perm.push_back(i);
   if (rank < 2)
     return SmallVector<Value>{x};  // t() of a vector is the vector
-  int64_t d0 = normalizeDim(args.getInt("dim0").value_or(0), rank);
-  int64_t d1 = normalizeDim(args.getInt("dim1").value_or(1), rank);
+  // transpose/swapdims name the dims dim0, dim1; swapaxes axis0, axis1.
+  int64_t d0 = normalizeDim(args.getInt("dim0").value_or(args.getInt("axis0").value_or(0)), rank);
+  int64_t d1 = normalizeDim(args.getInt("dim1").value_or(args.getInt("axis1").value_or(1)), rank);
   if (d0 < 0 || d0 >= rank || d1 < 0 || d1 >= rank)
     return args.getOp().emitError("transpose dims out of range for rank ") << rank;
   std::swap(perm[d0], perm[d1]);
@@ -293,6 +294,8 @@ Results legalizeStack(OperatorArgs &args, OpBuilder &b) {
 void tcc::graph::populateShapeLegalizers(LegalizerTable &t) {
   t["aten.t.default"] = legalizeTranspose;
   t["aten.transpose.int"] = legalizeTranspose;
+  t["aten.swapaxes.default"] = legalizeTranspose;
+  t["aten.swapdims.default"] = legalizeTranspose;
   t["aten.permute.default"] = legalizePermute;
   t["aten.view.default"] = legalizeReshape;
   t["aten.reshape.default"] = legalizeReshape;

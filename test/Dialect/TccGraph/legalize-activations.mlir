@@ -45,6 +45,20 @@ func.func @clamp(%x: tensor<8xf32>) -> tensor<8xf32> {
 
 // -----
 
+// clamp_min and clamp_max: one bound each.
+// CHECK-LABEL: func @clamp_one_bound
+// CHECK: tcc_graph.maximum %arg0, %{{.*}}
+// CHECK-NOT: tcc_graph.minimum %arg0
+// CHECK: tcc_graph.minimum %arg0, %{{.*}}
+// CHECK-NOT: tcc_graph.operator
+func.func @clamp_one_bound(%x: tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf32>) {
+  %0 = tcc_graph.operator "torch.ops.aten.clamp_min.default"(%x) {operand_names = ["self"], args = {min = 1.000000e-01 : f64}} : (tensor<8xf32>) -> tensor<8xf32>
+  %1 = tcc_graph.operator "torch.ops.aten.clamp_max.default"(%x) {operand_names = ["self"], args = {max = 2.500000e-01 : f64}} : (tensor<8xf32>) -> tensor<8xf32>
+  return %0, %1 : tensor<8xf32>, tensor<8xf32>
+}
+
+// -----
+
 // softplus: max(x, 0) + log1p(exp(-|beta x|)) / beta
 // CHECK-LABEL: func @softplus
 // CHECK: tcc_graph.abs

@@ -78,3 +78,16 @@ func.func @views(%x: tensor<4x3x4xf32>) -> tensor<4xf32> {
   %4 = tcc_graph.operator "torch.ops.aten.mean.dim"(%3) {operand_names = ["self"], args = {dim = array<i64: -1>}} : (tensor<4x4xf32>) -> tensor<4xf32>
   return %4 : tensor<4xf32>
 }
+
+// -----
+
+// swapaxes names its dims axis0/axis1 (swapdims dim0/dim1): a transpose of
+// those two, not of the default first two.
+// CHECK-LABEL: func @swapaxes
+// CHECK: tcc_graph.transpose %arg0 {permutation = array<i64: 0, 2, 1>} : (tensor<2x3x4xf32>) -> tensor<2x4x3xf32>
+// CHECK: tcc_graph.transpose %arg0 {permutation = array<i64: 2, 1, 0>} : (tensor<2x3x4xf32>) -> tensor<4x3x2xf32>
+func.func @swapaxes(%x: tensor<2x3x4xf32>) -> (tensor<2x4x3xf32>, tensor<4x3x2xf32>) {
+  %0 = tcc_graph.operator "torch.ops.aten.swapaxes.default"(%x) {operand_names = ["self"], args = {axis0 = 1 : i64, axis1 = -1 : i64}} : (tensor<2x3x4xf32>) -> tensor<2x4x3xf32>
+  %1 = tcc_graph.operator "torch.ops.aten.swapdims.default"(%x) {operand_names = ["self"], args = {dim0 = 0 : i64, dim1 = 2 : i64}} : (tensor<2x3x4xf32>) -> tensor<4x3x2xf32>
+  return %0, %1 : tensor<2x4x3xf32>, tensor<4x3x2xf32>
+}
