@@ -363,7 +363,7 @@ extern "C" void tcc_attention(int32_t dtype, int32_t math, int64_t batch, int64_
     params.oStrideB = outStrideB;
     params.oStrideH = outStrideH;
     params.oStrideL = outStrideL;
-    if (maskKind != kAttentionMaskNone && lk > 0) {
+    if (hasMask) {
       params.mask = mask;
       params.maskStrideB = maskStrideB;
       params.maskStrideH = maskStrideH;

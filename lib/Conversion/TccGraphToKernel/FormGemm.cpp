@@ -253,10 +253,11 @@ constexpr int64_t kPaddedRowsFromBytes = 8192;
 /// The row pitch, in elements, a product's result is better computed with
 /// and then copied out of (0: none). cuBLASLt's tensor-core kernels need
 /// the row stride of C a multiple of 16 bytes: a vocabulary of 50257 logits
-/// is not, and falls to an align-1 kernel 4-6x slower (830 us for GPT-2's
-/// bf16 LM head on an H100 against 125 us padded). So the product is
+/// is not, and falls to an align-1 kernel 4-6x slower (850 us for GPT-2's
+/// bf16 LM head on an H100 against 148 us padded). So the product is
 /// written into rows padded to 16 bytes and copied out densely (one pass at
-/// memory bandwidth). Computing it transposed instead (Cᵀ = Bᵀ·Aᵀ, N no
+/// memory bandwidth); tcc_gemm runs the columns past the last multiple of
+/// 16 bytes as a second, narrow product. Computing it transposed instead (Cᵀ = Bᵀ·Aᵀ, N no
 /// longer the contiguous dim) needed a transposing copy that cost 420 us.
 int64_t paddedRowPitch(RankedTensorType type, bool f32TensorCores) {
   int64_t bytes = type.getElementTypeBitWidth() / 8;
@@ -307,7 +308,7 @@ void formGemm(graph::MatmulOp matmul, bool f32TensorCores) {
   Value bias = e.bias ? reshapeTo(builder, loc, e.bias, {type.getShape().back()}) : Value();
   Value residual = e.residual ? reshapeTo(builder, loc, e.residual, type.getShape()) : Value();
   auto activation = kernel::ActivationAttr::get(builder.getContext(), e.activation);
-  Value init = emptyTensor(builder, loc, type, dynamicSize);
+  Value init;
   if (int64_t pitch = paddedRowPitch(type, f32TensorCores)) {
     // The product's rows inside padded ones; the dense copy comes with
     // bufferization, where the slice meets a consumer that needs it whole.
@@ -315,14 +316,15 @@ void formGemm(graph::MatmulOp matmul, bool f32TensorCores) {
     shape.back() = pitch;
     Value padded = emptyTensor(builder, loc, RankedTensorType::get(shape, type.getElementType()),
                                dynamicSize);
+    SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(builder, loc, padded);
+    sizes.back() = builder.getIndexAttr(type.getShape().back());
     SmallVector<OpFoldResult> offsets(rank, builder.getIndexAttr(0)),
-        strides(rank, builder.getIndexAttr(1)), sizes;
-    for (int64_t d = 0; d < rank; ++d)
-      sizes.push_back(type.isDynamicDim(d) ? OpFoldResult(dynamicSize(d))
-                                           : OpFoldResult(builder.getIndexAttr(type.getDimSize(d))));
+        strides(rank, builder.getIndexAttr(1));
     init = tensor::ExtractSliceOp::create(builder, loc, type, padded, offsets, sizes, strides);
     LLVM_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] gemm at " << loc << " into rows of " << pitch
                             << "\n");
+  } else {
+    init = emptyTensor(builder, loc, type, dynamicSize);
   }
   auto gemm = kernel::GemmOp::create(builder, loc, TypeRange{type}, a, b, bias, residual, init,
                                      ta ? builder.getUnitAttr() : nullptr,
