@@ -136,14 +136,20 @@ MODEL_WORKLOADS = {
     "densenet121_b16_128": (_vision("densenet121"), _images(16, 128)),
     "resnet50_b32": (_vision("resnet50"), _images(32, 224)),
     "mobilenet_v2_b32": (_vision("mobilenet_v2"), _images(32, 224)),
+    "efficientnet_b0_b32": (_vision("efficientnet_b0"), _images(32, 224)),
+    "convnext_tiny_b16": (_vision("convnext_tiny"), _images(16, 224)),
 }
+# Seeds follow this order, so that adding a workload changes no other's weights.
+SEED_ORDER = ["bert_base_b8_s128", "densenet121_b16_128", "gpt2_b8_s128",
+              "llama_h1024_b4_s256", "mobilenet_v2_b32", "resnet50_b32", "vit_b16_b8",
+              "efficientnet_b0_b32", "convnext_tiny_b16"]
 MODEL_DTYPES = {"fp32": torch.float32, "bf16": torch.bfloat16}
 
 
 def build_model(name, dtype_name):
     """The workload's module (eval, in `dtype_name`) and inputs, from its seed."""
     make_module, make_inputs = MODEL_WORKLOADS[name]
-    seed = sorted(MODEL_WORKLOADS).index(name)
+    seed = SEED_ORDER.index(name)
     torch.manual_seed(100 + seed)
     module = make_module().eval().to(MODEL_DTYPES[dtype_name])
     torch.manual_seed(200 + seed)
