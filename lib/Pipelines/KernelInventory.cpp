@@ -78,6 +78,18 @@ std::optional<std::pair<std::string, std::string>> classify(Operation *op) {
           parts.push_back("residual");
         return std::make_pair(std::string("gemm"), join(parts));
       })
+      .Case([](kernel::ConvOp c) -> std::optional<std::pair<std::string, std::string>> {
+        SmallVector<std::string> parts = {typeName(c.getInit())};
+        if (c.getGroups() != 1)
+          parts.push_back("groups " + std::to_string(c.getGroups()));
+        if (c.getBias())
+          parts.push_back("bias");
+        if (c.getResidual())
+          parts.push_back("residual");
+        if (c.getActivation() != kernel::Activation::none)
+          parts.push_back(kernel::stringifyActivation(c.getActivation()).str());
+        return std::make_pair(std::string("conv"), join(parts));
+      })
       .Case([](kernel::AttentionOp a) -> std::optional<std::pair<std::string, std::string>> {
         SmallVector<std::string> parts = {typeName(a.getInit())};
         if (a.getCausal())

@@ -40,6 +40,8 @@ void tcc::buildGraphPassPipeline(OpPassManager &pm, const CompileOptions &) {
   // Removes the decompositions' redundant reshapes/casts and dead values.
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+  // Batch norms after convolutions into their weights and biases.
+  pm.addPass(graph::createFoldConvAffinePass());
 }
 
 void tcc::buildKernelPassPipeline(OpPassManager &pm, const CompileOptions &options) {

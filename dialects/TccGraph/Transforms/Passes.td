@@ -57,4 +57,36 @@ def DecomposeGraphPass : Pass<"tcc-decompose-graph", "mlir::ModuleOp"> {
   let dependentDialects = ["::tcc::graph::TccGraphDialect", "::mlir::tensor::TensorDialect"];
 }
 
+def FoldConvAffinePass : Pass<"tcc-fold-conv-affine", "mlir::ModuleOp"> {
+  let summary = "Fold per-channel scales and shifts of weights into the convolution before them";
+  let description = [{
+    An inference batch norm after a convolution is legalized to a per-channel
+    `conv · scale + shift`, `scale` and `shift` computed from weights only.
+    Each such multiply, add or subtract (of a weight expression shaped
+    `[F, 1, 1]`, `[1, F, 1, 1]` or one element) that is the single user of
+    the convolution's result moves into the convolution's weight and bias:
+
+    ```
+    conv2d(x, w, b) · s + t  →  conv2d(x, w · s[:, None, None, None], b · s + t)
+    ```
+
+    The new weight and bias are weight arithmetic, computed once per weight
+    binding by `tcc-hoist-weight-expressions`; the convolution's output is
+    no longer read and written again by a pointwise kernel.
+
+    Before:
+    ```mlir
+    %y = tcc_graph.conv2d %x, %w {...} : (tensor<2x3x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<2x4x6x6xf32>
+    %z = tcc_graph.mul %y, %s : (tensor<2x4x6x6xf32>, tensor<4x1x1xf32>) -> tensor<2x4x6x6xf32>
+    ```
+    After:
+    ```mlir
+    %s4 = tcc_graph.reshape %s : (tensor<4x1x1xf32>) -> tensor<4xf32>
+    %ws = tcc_graph.mul %w, %s41 : (tensor<4x3x3x3xf32>, tensor<4x1x1x1xf32>) -> tensor<4x3x3x3xf32>
+    %z = tcc_graph.conv2d %x, %ws {...} : (tensor<2x3x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<2x4x6x6xf32>
+    ```
+  }];
+  let dependentDialects = ["::tcc::graph::TccGraphDialect"];
+}
+
 #endif // TCC_GRAPH_TRANSFORMS_PASSES

@@ -287,3 +287,65 @@ void RowOp::getEffects(
     SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>> &effects) {
   getDestinationStyleEffects(*this, effects);
 }
+
+//===----------------------------------------------------------------------===//
+// conv
+//===----------------------------------------------------------------------===//
+
+LogicalResult ConvOp::verify() {
+  if (failed(verifyDestinationStyle(*this)))
+    return failure();
+  ShapedType x = shapedOf(getInput()), w = shapedOf(getWeight()), y = shapedOf(getInit());
+  Type elt = y.getElementType();
+  if (!isa<FloatType>(elt))
+    return emitOpError("computes on floats, got ") << elt;
+  for (Value v : {getInput(), getWeight(), getBias(), getResidual()})
+    if (v && shapedOf(v).getElementType() != elt)
+      return emitOpError("operands must have the result's element type ") << elt;
+  if (x.getRank() != 4 || w.getRank() != 4 || y.getRank() != 4)
+    return emitOpError("input, weight and result must be 4-D (NCHW, FCRS, NFHW)");
+  for (ArrayRef<int64_t> pair : {getStride(), getPadding(), getDilation()})
+    if (pair.size() != 2)
+      return emitOpError("stride, padding and dilation need one value per spatial dim");
+  if (llvm::any_of(getStride(), [](int64_t v) { return v < 1; }) ||
+      llvm::any_of(getDilation(), [](int64_t v) { return v < 1; }) ||
+      llvm::any_of(getPadding(), [](int64_t v) { return v < 0; }))
+    return emitOpError("stride and dilation must be >= 1, padding >= 0");
+  int64_t groups = getGroups();
+  auto xs = x.getShape(), ws = w.getShape(), ys = y.getShape();
+  if (groups < 1 || (!ShapedType::isDynamic(xs[1]) && xs[1] % groups) ||
+      (!ShapedType::isDynamic(ws[0]) && ws[0] % groups))
+    return emitOpError("groups ") << groups << " must divide the input's channels " << xs[1]
+                                  << " and the filters " << ws[0];
+  if (!sameSize(ys[0], xs[0]) || !sameSize(ys[1], ws[0]))
+    return emitOpError("result ") << shapeText(ys) << " must be [N, F, OH, OW] for input "
+                                  << shapeText(xs) << " and weight " << shapeText(ws);
+  if (!ShapedType::isDynamic(xs[1]) && !sameSize(ws[1], xs[1] / groups))
+    return emitOpError("weight ") << shapeText(ws) << " must have " << xs[1] / groups
+                                  << " input channels per group";
+  for (int i = 0; i < 2; ++i) {
+    int64_t in = xs[2 + i], k = ws[2 + i];
+    if (ShapedType::isDynamic(in) || ShapedType::isDynamic(k) || ShapedType::isDynamic(ys[2 + i]))
+      continue;
+    int64_t out = (in + 2 * getPadding()[i] - getDilation()[i] * (k - 1) - 1) / getStride()[i] + 1;
+    if (out != ys[2 + i])
+      return emitOpError("spatial dim ") << i << " of the result is " << ys[2 + i] << ", expected "
+                                         << out;
+  }
+  if (Value bias = getBias()) {
+    auto bt = shapedOf(bias);
+    if (bt.getRank() != 1 || !sameSize(bt.getDimSize(0), ws[0]))
+      return emitOpError("bias must be [") << ws[0] << "], got " << shapeText(bt.getShape());
+  }
+  if (Value residual = getResidual())
+    if (!sameShape(shapedOf(residual).getShape(), ys))
+      return emitOpError("residual must have the result's shape ") << shapeText(ys);
+  if (getActivation() == Activation::gelu_tanh)
+    return emitOpError("takes no activation but relu");
+  return success();
+}
+
+void ConvOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>> &effects) {
+  getDestinationStyleEffects(*this, effects);
+}

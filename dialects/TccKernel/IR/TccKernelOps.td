@@ -201,4 +201,58 @@ def TccKernel_RowOp : TccKernel_DpsOp<"row", [AttrSizedOperandSegments]> {
   }];
 }
 
+//===----------------------------------------------------------------------===//
+// conv
+//===----------------------------------------------------------------------===//
+
+def TccKernel_ConvOp : TccKernel_DpsOp<"conv", [AttrSizedOperandSegments]> {
+  let summary = "A 2-D convolution with its epilogue: one library call";
+  let description = [{
+    ```
+    result = activation(conv2d(input, weight) + bias + residual)
+    ```
+
+    `input` is `[N, C, H, W]`, `weight` `[F, C / groups, R, S]`, `init` and
+    the result `[N, F, OH, OW]`, as torch.nn.functional.conv2d with
+    `stride`, symmetric `padding` (zeros, read by the kernel: no padded copy
+    of the input is made) and `dilation` per spatial dim. `bias` is `[F]`;
+    `residual` has the result's shape and is added before the activation,
+    which is how a residual block ends (`relu(bn(conv(x)) + x)`) and how
+    cuDNN's fused epilogue computes it. A batch norm after the convolution
+    is folded into `weight` and `bias` before formation
+    (tcc-fold-conv-affine).
+
+    Operands and result have one element type (f32, f16 or bf16); products
+    accumulate in f32 and the result is rounded once. The innermost three
+    dims of input, init and residual must be packed; their batch stride is
+    free (a channel slice of a larger buffer). On the CUDA path this is one
+    cuDNN call; on the CPU path a loop nest.
+
+    ```mlir
+    %y = tcc_kernel.conv ins(%x, %w : tensor<32x64x56x56xf32>, tensor<64x64x3x3xf32>)
+           bias(%b : tensor<64xf32>) residual(%r : tensor<32x64x56x56xf32>)
+           outs(%e : tensor<32x64x56x56xf32>) activation(relu)
+           {stride = array<i64: 1, 1>, padding = array<i64: 1, 1>,
+            dilation = array<i64: 1, 1>, groups = 1 : i64}
+           -> tensor<32x64x56x56xf32>
+    ```
+  }];
+  let arguments = (ins AnyShaped:$input, AnyShaped:$weight, Optional<AnyShaped>:$bias,
+                       Optional<AnyShaped>:$residual, AnyShaped:$init,
+                       DenseI64ArrayAttr:$stride, DenseI64ArrayAttr:$padding,
+                       DenseI64ArrayAttr:$dilation, I64Attr:$groups,
+                       DefaultValuedAttr<TccKernel_Activation, "::tcc::kernel::Activation::none">:$activation);
+  let assemblyFormat = [{
+    `ins` `(` $input `,` $weight `:` type($input) `,` type($weight) `)`
+    (`bias` `(` $bias^ `:` type($bias) `)`)?
+    (`residual` `(` $residual^ `:` type($residual) `)`)?
+    `outs` `(` $init `:` type($init) `)`
+    (`activation` `(` $activation^ `)`)?
+    attr-dict (`->` type($results)^)?
+  }];
+  let extraClassDeclaration = [{
+    ::mlir::MutableOperandRange getDpsInitsMutable() { return getInitMutable(); }
+  }];
+}
+
 #endif // TCC_KERNEL_OPS

@@ -6,7 +6,7 @@
 // read: a tensor.empty init becomes a fresh allocation, with no copy.
 //
 // The libraries need each row contiguous (a GEMM operand's innermost dim, a
-// row kernel's whole row); other strides are free. A buffer that bufferization
+// row kernel's whole row, a convolution's whole image); other strides are free. A buffer that bufferization
 // made a view without that property (a slice with a step) is copied into a
 // fresh one first, or, for an output, written there and copied after.
 //
@@ -64,6 +64,12 @@ int64_t packedTrailingDims(Operation *op, OpOperand &operand) {
         bool param = operand.get() == r.getWeight() || operand.get() == r.getBias();
         return param ? cast<MemRefType>(operand.get().getType()).getRank()
                      : static_cast<int64_t>(r.getNumDims());
+      })
+      // A convolution takes any batch stride (a channel slice of a larger
+      // buffer); each image must be packed, and the weight whole.
+      .Case([&](tcc::kernel::ConvOp c) {
+        int64_t rank = cast<MemRefType>(operand.get().getType()).getRank();
+        return operand.get() == c.getWeight() ? rank : std::min<int64_t>(rank, 3);
       })
       .Default([](Operation *) { return 1; });
 }
@@ -164,5 +170,6 @@ void tcc::kernel::registerBufferizableOpInterfaceExternalModels(DialectRegistry 
     GemmOp::attachInterface<KernelOpInterface<GemmOp>>(*ctx);
     AttentionOp::attachInterface<KernelOpInterface<AttentionOp>>(*ctx);
     RowOp::attachInterface<KernelOpInterface<RowOp>>(*ctx);
+    ConvOp::attachInterface<KernelOpInterface<ConvOp>>(*ctx);
   });
 }

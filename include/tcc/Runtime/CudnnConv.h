@@ -26,6 +26,12 @@ enum ConvCompute : int32_t {
   kConvComputeTf32 = 1,
 };
 
+/// The activation of tcc_conv2d's epilogue.
+enum ConvActivation : int32_t {
+  kConvActivationNone = 0,
+  kConvActivationRelu = 1,
+};
+
 } // namespace tcc
 
 extern "C" {

@@ -2,8 +2,8 @@
 //
 // Kernel formation decides, while every op's meaning is known, what will be
 // one kernel or library call: attentions first (their products must not
-// become GEMMs), then GEMMs with their epilogues (a residual add is cheapest
-// there), then row kernels, which take the residual adds left. Whatever whole
+// become GEMMs), then GEMMs and convolutions with their epilogues (a residual
+// add is cheapest there), then row kernels, which take the residual adds left. Whatever whole
 // op a family cannot take is decomposed at once (tcc-decompose-graph's
 // functions), so that its matrix products still become GEMMs.
 //
@@ -87,6 +87,7 @@ struct FormKernelsPass : tcc::impl::FormKernelsPassBase<FormKernelsPass> {
       tcc::formation::foldContiguousViews(func);
       tcc::formation::formAttentionKernels(func);
       tcc::formation::formGemmKernels(func, f32TensorCores);
+      tcc::formation::formConvKernels(func);
       // Convolutions that became GEMMs leave NHWC ↔ NCHW round trips.
       tcc::formation::foldContiguousViews(func);
       tcc::formation::formRowKernels(func);

@@ -26,6 +26,10 @@ void formAttentionKernels(mlir::func::FuncOp func);
 /// `f32TensorCores`, f32 products get the alignment care of half ones.
 void formGemmKernels(mlir::func::FuncOp func, bool f32TensorCores);
 
+/// Every 2-D tcc_graph.conv2d → tcc_kernel.conv with its padding and its
+/// epilogue (residual add, ReLU) folded in.
+void formConvKernels(mlir::func::FuncOp func);
+
 /// softmax/log_softmax over the last dim, layer_norm, rms_norm (also as the
 /// usual hand-written RMSNorm) → tcc_kernel.row, with a residual add before
 /// it folded in; the rest is decomposed.

@@ -2,7 +2,7 @@
 //
 // Private to convert-tcc-kernel-to-cuda: one function per kernel family that
 // replaces a bufferized tcc_kernel op with a call of its runtime entry point
-// (tcc_gemm, tcc_attention, tcc_row: include/tcc/Runtime/*.h define their
+// (tcc_gemm, tcc_attention, tcc_row, tcc_conv2d: include/tcc/Runtime/*.h define their
 // ABI), and the helpers they share.
 //
 //===----------------------------------------------------------------------===//
@@ -28,6 +28,7 @@ struct CallContext {
 void lowerGemm(mlir::OpBuilder &b, kernel::GemmOp op, const CallContext &ctx);
 void lowerAttention(mlir::OpBuilder &b, kernel::AttentionOp op, const CallContext &ctx);
 void lowerRow(mlir::OpBuilder &b, kernel::RowOp op, const CallContext &ctx);
+void lowerConv(mlir::OpBuilder &b, kernel::ConvOp op, const CallContext &ctx);
 
 /// Builds the arguments of one runtime call, in ABI order.
 struct CallBuilder {

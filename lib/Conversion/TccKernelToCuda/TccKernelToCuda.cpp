@@ -2,8 +2,8 @@
 //
 // The CUDA path's lowering of the kernel layer: every bufferized tcc_kernel
 // op of a planned entry becomes one call of the runtime on the entry's stream
-// (GemmCalls.cpp: cuBLASLt; AttentionCalls.cpp and RowCalls.cpp: tcc's
-// kernel library). The calls enqueue work and return; nothing synchronizes.
+// (GemmCalls.cpp: cuBLASLt; ConvCalls.cpp: cuDNN; AttentionCalls.cpp and
+// RowCalls.cpp: tcc's kernel library). The calls enqueue work and return; nothing synchronizes.
 //
 //===----------------------------------------------------------------------===//
 #include "RuntimeCalls.h"
@@ -77,7 +77,8 @@ struct ConvertTccKernelToCudaPass
         continue;
       SmallVector<Operation *> ops;
       func.walk([&](Operation *op) {
-        if (isa<tcc::kernel::GemmOp, tcc::kernel::AttentionOp, tcc::kernel::RowOp>(op))
+        if (isa<tcc::kernel::GemmOp, tcc::kernel::AttentionOp, tcc::kernel::RowOp,
+                tcc::kernel::ConvOp>(op))
           ops.push_back(op);
       });
       if (ops.empty())
@@ -95,7 +96,8 @@ struct ConvertTccKernelToCudaPass
         llvm::TypeSwitch<Operation *>(op)
             .Case([&](tcc::kernel::GemmOp o) { lowerGemm(b, o, ctx); })
             .Case([&](tcc::kernel::AttentionOp o) { lowerAttention(b, o, ctx); })
-            .Case([&](tcc::kernel::RowOp o) { lowerRow(b, o, ctx); });
+            .Case([&](tcc::kernel::RowOp o) { lowerRow(b, o, ctx); })
+            .Case([&](tcc::kernel::ConvOp o) { lowerConv(b, o, ctx); });
         op->erase();
       }
     }

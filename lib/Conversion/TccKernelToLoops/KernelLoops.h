@@ -17,6 +17,7 @@ namespace tcc::loops {
 void lowerGemm(mlir::OpBuilder &b, kernel::GemmOp op);
 void lowerAttention(mlir::OpBuilder &b, kernel::AttentionOp op);
 void lowerRow(mlir::OpBuilder &b, kernel::RowOp op);
+void lowerConv(mlir::OpBuilder &b, kernel::ConvOp op);
 
 /// Index and float arithmetic at one location.
 struct Emitter {

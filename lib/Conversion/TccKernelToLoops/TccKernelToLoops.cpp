@@ -1,8 +1,8 @@
 //===- TccKernelToLoops.cpp - the convert-tcc-kernel-to-loops pass --------===//
 //
 // The CPU path's lowering of the kernel layer: every tcc_kernel op on
-// memrefs becomes an scf loop nest (GemmLoops.cpp, AttentionLoops.cpp,
-// RowLoops.cpp) that computes in f32 and rounds once, as the CUDA path's
+// memrefs becomes an scf loop nest (GemmLoops.cpp, ConvLoops.cpp,
+// AttentionLoops.cpp, RowLoops.cpp) that computes in f32 and rounds once, as the CUDA path's
 // library calls do.
 //
 //===----------------------------------------------------------------------===//
@@ -59,7 +59,8 @@ struct ConvertTccKernelToLoopsPass
     getOperation()->walk([&](Operation *op) {
       // The CPU path's functions only (tcc-split-targets).
       auto func = op->getParentOfType<func::FuncOp>();
-      if (isa<tcc::kernel::GemmOp, tcc::kernel::AttentionOp, tcc::kernel::RowOp>(op) &&
+      if (isa<tcc::kernel::GemmOp, tcc::kernel::AttentionOp, tcc::kernel::RowOp,
+              tcc::kernel::ConvOp>(op) &&
           (!func || tcc::isCpuFunction(func)))
         ops.push_back(op);
     });
@@ -72,7 +73,8 @@ struct ConvertTccKernelToLoopsPass
       llvm::TypeSwitch<Operation *>(op)
           .Case([&](tcc::kernel::GemmOp o) { lowerGemm(b, o); })
           .Case([&](tcc::kernel::AttentionOp o) { lowerAttention(b, o); })
-          .Case([&](tcc::kernel::RowOp o) { lowerRow(b, o); });
+          .Case([&](tcc::kernel::RowOp o) { lowerRow(b, o); })
+          .Case([&](tcc::kernel::ConvOp o) { lowerConv(b, o); });
       op->erase();
     }
   }

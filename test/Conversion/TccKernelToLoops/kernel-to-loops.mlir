@@ -80,3 +80,27 @@ func.func @layer_norm(%x: memref<8x768xf32>, %res: memref<8x768xf32>, %w: memref
   tcc_kernel.row layer_norm ins(%x : memref<8x768xf32>) residual(%res : memref<8x768xf32>) weight(%w : memref<768xf32>) bias(%b : memref<768xf32>) outs(%y, %s : memref<8x768xf32>, memref<8x768xf32>) {eps = 1.0e-5 : f64}
   return
 }
+
+// -----
+
+// A convolution: one parallel loop over the result, sums over the group's
+// channels and the window in f32; a window position in the padding loads a
+// clamped element and selects 0; bias, residual and ReLU, rounded once.
+// CHECK-LABEL: func @conv_bf16
+// CHECK:       scf.parallel (%[[N:[a-z0-9]+]], %[[F:[a-z0-9]+]], %[[OH:[a-z0-9]+]], %[[OW:[a-z0-9]+]]) =
+// CHECK:         scf.for %[[C:[a-z0-9]+]] = {{.*}} -> (f32)
+// CHECK:           scf.for %[[I:[a-z0-9]+]] = {{.*}} -> (f32)
+// CHECK:             scf.for %[[J:[a-z0-9]+]] = {{.*}} -> (f32)
+// CHECK:               memref.load %arg0[%[[N]], %{{.*}}, %{{.*}}, %{{.*}}] : memref<2x8x16x16xbf16>
+// CHECK:               memref.load %arg1[%[[F]], %[[C]], %[[I]], %[[J]]] : memref<4x4x3x3xbf16>
+// CHECK:               arith.mulf {{.*}} : f32
+// CHECK:               arith.select
+// CHECK:         memref.load %arg2[%[[F]]] : memref<4xbf16>
+// CHECK:         memref.load %arg3[%[[N]], %[[F]], %[[OH]], %[[OW]]] : memref<2x4x8x8xbf16>
+// CHECK:         arith.maximumf
+// CHECK:         arith.truncf {{.*}} : f32 to bf16
+// CHECK:         memref.store {{.*}}, %arg4[%[[N]], %[[F]], %[[OH]], %[[OW]]]
+func.func @conv_bf16(%x: memref<2x8x16x16xbf16>, %w: memref<4x4x3x3xbf16>, %b: memref<4xbf16>, %r: memref<2x4x8x8xbf16>, %y: memref<2x4x8x8xbf16>) {
+  tcc_kernel.conv ins(%x, %w : memref<2x8x16x16xbf16>, memref<4x4x3x3xbf16>) bias(%b : memref<4xbf16>) residual(%r : memref<2x4x8x8xbf16>) outs(%y : memref<2x4x8x8xbf16>) activation(relu) {stride = array<i64: 2, 2>, padding = array<i64: 1, 1>, dilation = array<i64: 1, 1>, groups = 2 : i64}
+  return
+}

@@ -181,3 +181,30 @@ func.func @attention_view_bshd(%qkv: tensor<2x16x384xf32>, %e: tensor<2x2x16x64x
   %o = tcc_kernel.attention ins(%qkv, %qkv, %qkv : tensor<2x16x384xf32>, tensor<2x16x384xf32>, tensor<2x16x384xf32>) outs(%e : tensor<2x2x16x64xf32>) {bshd = array<i1: true, false, false, false>, scale = 1.0 : f64, views = [{sizes = array<i64: 2, 2, 16, 64>, strides = array<i64: 6144, 64, 384, 1>, offset = 0 : i64}, unit, unit, unit]} -> tensor<2x2x16x64xf32>
   return %o : tensor<2x2x16x64xf32>
 }
+
+// -----
+
+func.func @conv_spatial(%x: tensor<2x8x16x16xf32>, %w: tensor<4x8x3x3xf32>, %e: tensor<2x4x16x16xf32>) -> tensor<2x4x16x16xf32> {
+  // expected-error @+1 {{'tcc_kernel.conv' op spatial dim 0 of the result is 16, expected 14}}
+  %y = tcc_kernel.conv ins(%x, %w : tensor<2x8x16x16xf32>, tensor<4x8x3x3xf32>) outs(%e : tensor<2x4x16x16xf32>)
+         {stride = array<i64: 1, 1>, padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>, groups = 1 : i64} -> tensor<2x4x16x16xf32>
+  return %y : tensor<2x4x16x16xf32>
+}
+
+// -----
+
+func.func @conv_groups(%x: tensor<2x8x16x16xf32>, %w: tensor<6x4x3x3xf32>, %e: tensor<2x6x16x16xf32>) -> tensor<2x6x16x16xf32> {
+  // expected-error @+1 {{'tcc_kernel.conv' op groups 4 must divide the input's channels 8 and the filters 6}}
+  %y = tcc_kernel.conv ins(%x, %w : tensor<2x8x16x16xf32>, tensor<6x4x3x3xf32>) outs(%e : tensor<2x6x16x16xf32>)
+         {stride = array<i64: 1, 1>, padding = array<i64: 1, 1>, dilation = array<i64: 1, 1>, groups = 4 : i64} -> tensor<2x6x16x16xf32>
+  return %y : tensor<2x6x16x16xf32>
+}
+
+// -----
+
+func.func @conv_gelu(%x: tensor<2x8x16x16xf32>, %w: tensor<4x8x1x1xf32>, %e: tensor<2x4x16x16xf32>) -> tensor<2x4x16x16xf32> {
+  // expected-error @+1 {{'tcc_kernel.conv' op takes no activation but relu}}
+  %y = tcc_kernel.conv ins(%x, %w : tensor<2x8x16x16xf32>, tensor<4x8x1x1xf32>) outs(%e : tensor<2x4x16x16xf32>) activation(gelu_tanh)
+         {stride = array<i64: 1, 1>, padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>, groups = 1 : i64} -> tensor<2x4x16x16xf32>
+  return %y : tensor<2x4x16x16xf32>
+}

@@ -75,3 +75,14 @@ func.func @attention_views(%qkv: tensor<2x16x384xbf16>) -> tensor<2x16x128xbf16>
            {sizes = array<i64: 2, 2, 16, 64>, strides = array<i64: 2048, 64, 128, 1>, offset = 0 : i64}]} -> tensor<2x16x128xbf16>
   return %o : tensor<2x16x128xbf16>
 }
+
+// -----
+
+// CHECK-LABEL: func @conv_residual_relu
+// CHECK: tcc_kernel.conv ins(%{{.*}}, %{{.*}} : tensor<?x64x56x56xf32>, tensor<64x64x3x3xf32>) bias(%{{.*}} : tensor<64xf32>) residual(%{{.*}} : tensor<?x64x56x56xf32>) outs(%{{.*}} : tensor<?x64x56x56xf32>) activation(relu) {dilation = array<i64: 1, 1>, groups = 1 : i64, padding = array<i64: 1, 1>, stride = array<i64: 1, 1>} -> tensor<?x64x56x56xf32>
+func.func @conv_residual_relu(%x: tensor<?x64x56x56xf32>, %w: tensor<64x64x3x3xf32>, %b: tensor<64xf32>, %r: tensor<?x64x56x56xf32>, %e: tensor<?x64x56x56xf32>) -> tensor<?x64x56x56xf32> {
+  %y = tcc_kernel.conv ins(%x, %w : tensor<?x64x56x56xf32>, tensor<64x64x3x3xf32>) bias(%b : tensor<64xf32>)
+         residual(%r : tensor<?x64x56x56xf32>) outs(%e : tensor<?x64x56x56xf32>) activation(relu)
+         {stride = array<i64: 1, 1>, padding = array<i64: 1, 1>, dilation = array<i64: 1, 1>, groups = 1 : i64} -> tensor<?x64x56x56xf32>
+  return %y : tensor<?x64x56x56xf32>
+}

@@ -1,0 +1,107 @@
+//===- FormConv.cpp - convolutions and their epilogues into tcc_kernel.conv ===//
+//
+// Each 2-D tcc_graph.conv2d (f32, f16 or bf16; only the batch dim may be
+// symbolic) becomes one tcc_kernel.conv with its padding, and with what
+// follows it through single-use chains as its epilogue: a residual add of a
+// tensor of the result's shape, then ReLU — a residual block's end, which is
+// the order cuDNN's fused epilogue computes (activation last). A batch norm
+// after the convolution was folded into its weight and bias before
+// (tcc-fold-conv-affine). Other activations (ReLU6, SiLU, hardswish) stay
+// tcc_graph ops and become one pointwise kernel after the call.
+//
+//===----------------------------------------------------------------------===//
+#include "FormKernels.h"
+
+#include "dialects/TccGraph/IR/TccGraphOps.h"
+#include "dialects/TccKernel/IR/TccKernelOps.h"
+
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "llvm/Support/Debug.h"
+
+#define DEBUG_TYPE "tcc-form-kernels"
+
+using namespace mlir;
+using namespace tcc::formation;
+namespace graph = tcc::graph;
+namespace kernel = tcc::kernel;
+
+namespace {
+
+struct ConvEpilogue {
+  Value residual;
+  kernel::Activation activation = kernel::Activation::none;
+  SmallVector<Operation *> absorbed;
+  Value replaced; ///< the value the kernel's result replaces
+};
+
+ConvEpilogue followEpilogue(graph::Conv2dOp conv) {
+  ConvEpilogue e;
+  e.replaced = conv.getResult();
+  RankedTensorType type = typeOf(conv.getResult());
+  while (e.replaced.hasOneUse()) {
+    Operation *user = *e.replaced.getUsers().begin();
+    if (auto add = dyn_cast<graph::AddOp>(user)) {
+      Value other = add.getLhs() == e.replaced ? add.getRhs() : add.getLhs();
+      if (e.residual || e.activation != kernel::Activation::none || other == e.replaced ||
+          typeOf(other) != type || typeOf(add.getResult()) != type)
+        break;
+      e.residual = other;
+    } else if (isa<graph::ReluOp>(user) && e.activation == kernel::Activation::none) {
+      e.activation = kernel::Activation::relu;
+    } else {
+      break;
+    }
+    e.absorbed.push_back(user);
+    e.replaced = user->getResult(0);
+  }
+  return e;
+}
+
+/// Whether the kernel takes `conv`: 2-D, a kernel element type, static
+/// weight and spatial sizes (the batch may be symbolic).
+bool formable(graph::Conv2dOp conv) {
+  auto xt = typeOf(conv.getInput()), wt = typeOf(conv.getWeight()), yt = typeOf(conv.getResult());
+  if (xt.getRank() != 4 || wt.getRank() != 4 || !wt.hasStaticShape() ||
+      !kernelElementType(yt.getElementType()))
+    return false;
+  for (RankedTensorType t : {xt, yt})
+    for (int64_t d = 1; d < 4; ++d)
+      if (t.isDynamicDim(d))
+        return false;
+  return true;
+}
+
+void formConv(graph::Conv2dOp conv) {
+  ConvEpilogue e = followEpilogue(conv);
+  Operation *last = e.absorbed.empty() ? conv.getOperation() : e.absorbed.back();
+  OpBuilder b(last);
+  SmallVector<Operation *> fused = {conv.getOperation()};
+  fused.append(e.absorbed.begin(), e.absorbed.end());
+  Location loc = kernelLocation(fused);
+  RankedTensorType type = typeOf(conv.getResult());
+  Value init = emptyTensor(b, loc, type, [&](int64_t d) -> Value {
+    return tensor::DimOp::create(b, loc, conv.getInput(), d);
+  });
+  auto op = kernel::ConvOp::create(
+      b, loc, TypeRange{type}, conv.getInput(), conv.getWeight(), conv.getBias(), e.residual, init,
+      conv.getStrideAttr(), conv.getPaddingAttr(), conv.getDilationAttr(), conv.getGroupsAttr(),
+      kernel::ActivationAttr::get(b.getContext(), e.activation));
+  LLVM_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] conv at " << loc << ": " << e.absorbed.size()
+                          << " epilogue ops\n");
+  e.replaced.replaceAllUsesWith(op.getResult(0));
+  SmallVector<Operation *> dead = {conv.getOperation()};
+  dead.append(e.absorbed.begin(), e.absorbed.end());
+  eraseDead(dead);
+}
+
+} // namespace
+
+void tcc::formation::formConvKernels(func::FuncOp func) {
+  SmallVector<graph::Conv2dOp> convs;
+  func.walk([&](graph::Conv2dOp op) {
+    if (formable(op))
+      convs.push_back(op);
+  });
+  for (graph::Conv2dOp conv : convs)
+    formConv(conv);
+}

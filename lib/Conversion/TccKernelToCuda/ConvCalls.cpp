@@ -1,0 +1,43 @@
+//===- ConvCalls.cpp - tcc_kernel.conv as a tcc_conv2d call (cuDNN) -------===//
+//
+// One call per convolution with its padding and epilogue (bias, residual,
+// ReLU). Input, output and residual may be channel slices of larger buffers:
+// their batch strides are passed, read from the planned memrefs at run time.
+//
+//===----------------------------------------------------------------------===//
+#include "RuntimeCalls.h"
+
+#include "tcc/Runtime/CudnnConv.h"
+#include "tcc/Transforms/BufferMetadata.h"
+
+using namespace mlir;
+using namespace tcc::cudacalls;
+namespace kernel = tcc::kernel;
+
+void tcc::cudacalls::lowerConv(OpBuilder &b, kernel::ConvOp op, const CallContext &ctx) {
+  Location loc = op.getLoc();
+  CallBuilder cb{b, loc, {}};
+  BufferMetadata x = readBufferMetadata(b, loc, op.getInput());
+  BufferMetadata w = readBufferMetadata(b, loc, op.getWeight());
+  BufferMetadata y = readBufferMetadata(b, loc, op.getInit());
+  std::optional<BufferMetadata> z;
+  if (op.getResidual())
+    z = readBufferMetadata(b, loc, op.getResidual());
+  Value bias = op.getBias() ? readBufferMetadata(b, loc, op.getBias()).pointer : cb.null();
+  ArrayRef<int64_t> pad = op.getPadding(), stride = op.getStride(), dilation = op.getDilation();
+  cb.add({cb.i64(x.sizes[0]), cb.i64(x.sizes[1]), cb.i64(x.sizes[2]), cb.i64(x.sizes[3]),
+          cb.i64(w.sizes[0]), cb.i64(w.sizes[2]), cb.i64(w.sizes[3]), cb.i64(y.sizes[2]),
+          cb.i64(y.sizes[3])});
+  cb.add({cb.i64(pad[0]), cb.i64(pad[1]), cb.i64(stride[0]), cb.i64(stride[1]),
+          cb.i64(dilation[0]), cb.i64(dilation[1]), cb.i64(op.getGroups())});
+  cb.add({cb.i64(x.strides[0]), cb.i64(y.strides[0]), z ? cb.i64(z->strides[0]) : cb.i64(0)});
+  cb.add({x.pointer, w.pointer, bias, z ? z->pointer : cb.null(), y.pointer});
+  Type elt = cast<MemRefType>(op.getInit().getType()).getElementType();
+  // --precision bf16 keeps f32 convolutions on TF32 (bf16 is for products).
+  bool tensorCores = ctx.tf32 || ctx.bf16;
+  cb.add({cb.i32(dtypeCode(elt)), cb.i32(tensorCores ? tcc::kConvComputeTf32 : tcc::kConvComputeF32),
+          cb.i32(op.getActivation() == kernel::Activation::relu ? tcc::kConvActivationRelu
+                                                                 : tcc::kConvActivationNone),
+          ctx.stream});
+  cb.call(ctx.module, "tcc_conv2d");
+}

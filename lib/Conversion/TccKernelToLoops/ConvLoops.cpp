@@ -1,0 +1,87 @@
+//===- ConvLoops.cpp - tcc_kernel.conv as a loop nest ---------------------===//
+//
+// One parallel loop over the result's elements, a sequential sum over the
+// group's input channels and the window in f32, then the epilogue (bias,
+// residual, ReLU) and one rounding to the result's type. Padding is read as
+// zeros: a window position outside the input loads a clamped element and
+// selects 0, which keeps the inner loop free of branches.
+//
+//===----------------------------------------------------------------------===//
+#include "KernelLoops.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mlir;
+using namespace tcc::loops;
+namespace kernel = tcc::kernel;
+
+void tcc::loops::lowerConv(OpBuilder &b, kernel::ConvOp op) {
+  Location loc = op.getLoc();
+  Emitter e{b, loc};
+  Value x = op.getInput(), w = op.getWeight(), y = op.getInit();
+  Type elt = cast<MemRefType>(y.getType()).getElementType();
+  ArrayRef<int64_t> pad = op.getPadding(), stride = op.getStride(), dilation = op.getDilation();
+  Value h = e.dim(x, 2), wd = e.dim(x, 3);
+  Value perGroupIn = e.dim(w, 1), r = e.dim(w, 2), s = e.dim(w, 3);
+  Value perGroupOut = arith::DivUIOp::create(b, loc, e.dim(w, 0), e.index(op.getGroups()));
+  SmallVector<Value> lbs(4, e.index(0)), steps(4, e.index(1)), ubs;
+  for (int64_t d = 0; d < 4; ++d)
+    ubs.push_back(e.dim(y, d));
+  scf::ParallelOp::create(b, loc, lbs, ubs, steps, [&](OpBuilder &pb, Location, ValueRange ivs) {
+    Emitter p{pb, loc};
+    Value n = ivs[0], f = ivs[1], oh = ivs[2], ow = ivs[3];
+    Value zero = p.index(0), one = p.index(1);
+    Value firstIn = arith::MulIOp::create(pb, loc, arith::DivUIOp::create(pb, loc, f, perGroupOut),
+                                          perGroupIn);
+    // Input row/column of window position (i, j): o·stride − pad + i·dilation.
+    auto origin = [&](OpBuilder &ob, Value o, int64_t dim) {
+      return arith::SubIOp::create(ob, loc, arith::MulIOp::create(ob, loc, o, Emitter{ob, loc}.index(stride[dim])),
+                                   Emitter{ob, loc}.index(pad[dim]));
+    };
+    Value oh0 = origin(pb, oh, 0), ow0 = origin(pb, ow, 1);
+    auto sum = scf::ForOp::create(
+        pb, loc, zero, perGroupIn, one, ValueRange{p.f32(0.0)},
+        [&](OpBuilder &cb, Location, Value ci, ValueRange cAcc) {
+          Value channel = arith::AddIOp::create(cb, loc, firstIn, ci);
+          auto rows = scf::ForOp::create(
+              cb, loc, zero, r, one, cAcc, [&](OpBuilder &rb, Location, Value i, ValueRange rAcc) {
+                Emitter re{rb, loc};
+                Value ih = arith::AddIOp::create(
+                    rb, loc, oh0, arith::MulIOp::create(rb, loc, i, re.index(dilation[0])));
+                auto cols = scf::ForOp::create(
+                    rb, loc, zero, s, one, rAcc, [&](OpBuilder &sb, Location, Value j, ValueRange sAcc) {
+                      Emitter se{sb, loc};
+                      Value iw = arith::AddIOp::create(
+                          sb, loc, ow0, arith::MulIOp::create(sb, loc, j, se.index(dilation[1])));
+                      auto inside = [&](Value v, Value size) {
+                        Value ge = arith::CmpIOp::create(sb, loc, arith::CmpIPredicate::sge, v, zero);
+                        Value lt = arith::CmpIOp::create(sb, loc, arith::CmpIPredicate::slt, v, size);
+                        return arith::AndIOp::create(sb, loc, ge, lt).getResult();
+                      };
+                      Value ok = arith::AndIOp::create(sb, loc, inside(ih, h), inside(iw, wd));
+                      auto clamp = [&](Value v, Value size) {
+                        Value last = arith::SubIOp::create(sb, loc, size, one);
+                        return arith::MinSIOp::create(sb, loc, arith::MaxSIOp::create(sb, loc, v, zero), last)
+                            .getResult();
+                      };
+                      Value xv = se.widen(se.load(x, {n, channel, clamp(ih, h), clamp(iw, wd)}));
+                      Value wv = se.widen(se.load(w, {f, ci, i, j}));
+                      Value prod = arith::MulFOp::create(sb, loc, xv, wv);
+                      prod = arith::SelectOp::create(sb, loc, ok, prod, se.f32(0.0));
+                      scf::YieldOp::create(sb, loc, ValueRange{arith::AddFOp::create(sb, loc, sAcc[0], prod)});
+                    });
+                scf::YieldOp::create(rb, loc, cols.getResults());
+              });
+          scf::YieldOp::create(cb, loc, rows.getResults());
+        });
+    Value v = sum.getResult(0);
+    if (Value bias = op.getBias())
+      v = arith::AddFOp::create(pb, loc, v, p.widen(p.load(bias, f)));
+    if (Value residual = op.getResidual())
+      v = arith::AddFOp::create(pb, loc, v, p.widen(p.load(residual, ivs)));
+    if (op.getActivation() == kernel::Activation::relu)
+      v = arith::MaximumFOp::create(pb, loc, v, p.f32(0.0));
+    p.store(p.narrow(v, elt), y, ivs);
+  });
+}

@@ -1,0 +1,46 @@
+// RUN: tcc-opt %s -tcc-form-kernels -split-input-file | FileCheck %s
+
+// A residual block's end: conv (bias folded in) + identity, then ReLU, is one
+// tcc_kernel.conv with the padding in the op (no padded copy) and the
+// residual and ReLU as its epilogue; the batch size comes from the input.
+// CHECK-LABEL: func @residual_relu
+// CHECK:     %[[D:.*]] = tensor.dim %arg0, %{{.*}} : tensor<?x8x16x16xf32>
+// CHECK:     %[[E:.*]] = tensor.empty(%[[D]]) : tensor<?x8x16x16xf32>
+// CHECK:     %[[Y:.*]] = tcc_kernel.conv ins(%arg0, %arg1 : tensor<?x8x16x16xf32>, tensor<8x8x3x3xf32>) bias(%arg2 : tensor<8xf32>) residual(%arg0 : tensor<?x8x16x16xf32>) outs(%[[E]] : tensor<?x8x16x16xf32>) activation(relu) {dilation = array<i64: 1, 1>, groups = 1 : i64, padding = array<i64: 1, 1>, stride = array<i64: 1, 1>}
+// CHECK:     return %[[Y]]
+// CHECK-NOT: tcc_graph.
+func.func @residual_relu(%x: tensor<?x8x16x16xf32>, %w: tensor<8x8x3x3xf32>, %b: tensor<8xf32>) -> tensor<?x8x16x16xf32> {
+  %y = tcc_graph.conv2d %x, %w, %b {dilation = array<i64: 1, 1>, groups = 1 : i64, padding = array<i64: 1, 1>, stride = array<i64: 1, 1>} : (tensor<?x8x16x16xf32>, tensor<8x8x3x3xf32>, tensor<8xf32>) -> tensor<?x8x16x16xf32>
+  %s = tcc_graph.add %y, %x : (tensor<?x8x16x16xf32>, tensor<?x8x16x16xf32>) -> tensor<?x8x16x16xf32>
+  %r = tcc_graph.relu %s : tensor<?x8x16x16xf32>
+  return %r : tensor<?x8x16x16xf32>
+}
+
+// -----
+
+// ReLU6 (a clamp) is not in the epilogue: it stays a tcc_graph op after the
+// kernel; a depthwise convolution keeps its groups.
+// CHECK-LABEL: func @depthwise_relu6
+// CHECK:     %[[Y:.*]] = tcc_kernel.conv ins(%arg0, %arg1 : tensor<2x8x16x16xf32>, tensor<8x1x3x3xf32>) outs(%{{.*}} : tensor<2x8x8x8xf32>) {dilation = array<i64: 1, 1>, groups = 8 : i64, padding = array<i64: 1, 1>, stride = array<i64: 2, 2>}
+// CHECK:     tcc_graph.maximum %[[Y]]
+func.func @depthwise_relu6(%x: tensor<2x8x16x16xf32>, %w: tensor<8x1x3x3xf32>) -> tensor<2x8x8x8xf32> {
+  %y = tcc_graph.conv2d %x, %w {dilation = array<i64: 1, 1>, groups = 8 : i64, padding = array<i64: 1, 1>, stride = array<i64: 2, 2>} : (tensor<2x8x16x16xf32>, tensor<8x1x3x3xf32>) -> tensor<2x8x8x8xf32>
+  %zero = tcc_graph.constant dense<0.0> : tensor<f32>
+  %six = tcc_graph.constant dense<6.0> : tensor<f32>
+  %lo = tcc_graph.maximum %y, %zero : (tensor<2x8x8x8xf32>, tensor<f32>) -> tensor<2x8x8x8xf32>
+  %hi = tcc_graph.minimum %lo, %six : (tensor<2x8x8x8xf32>, tensor<f32>) -> tensor<2x8x8x8xf32>
+  return %hi : tensor<2x8x8x8xf32>
+}
+
+// -----
+
+// A result read twice keeps its readers: only the convolution is formed.
+// CHECK-LABEL: func @two_readers
+// CHECK:     %[[Y:.*]] = tcc_kernel.conv ins(%arg0, %arg1 : tensor<2x8x16x16xf32>, tensor<8x8x1x1xf32>) outs(%{{.*}} : tensor<2x8x16x16xf32>) {
+// CHECK:     tcc_graph.relu %[[Y]]
+// CHECK:     return {{.*}}, %[[Y]]
+func.func @two_readers(%x: tensor<2x8x16x16xf32>, %w: tensor<8x8x1x1xf32>) -> (tensor<2x8x16x16xf32>, tensor<2x8x16x16xf32>) {
+  %y = tcc_graph.conv2d %x, %w {dilation = array<i64: 1, 1>, groups = 1 : i64, padding = array<i64: 0, 0>, stride = array<i64: 1, 1>} : (tensor<2x8x16x16xf32>, tensor<8x8x1x1xf32>) -> tensor<2x8x16x16xf32>
+  %r = tcc_graph.relu %y : tensor<2x8x16x16xf32>
+  return %r, %y : tensor<2x8x16x16xf32>, tensor<2x8x16x16xf32>
+}
