@@ -172,6 +172,20 @@ LogicalResult replaceResults(OperatorOp op, ArrayRef<Value> values, OpBuilder &b
   return success();
 }
 
+/// Whether `op` can go unexecuted when nobody reads its results: it has
+/// results, and it is not an in-place operator (`aten.add_`, `aten.copy_`:
+/// the name ends in `_`) or a check (`aten._assert_*`, `aten.sym_constrain_*`).
+bool removableWhenUnused(OperatorOp op) {
+  if (op->getNumResults() == 0 || !op->use_empty())
+    return false;
+  StringRef name = op.getName();
+  name.consume_front("torch.ops.");
+  SmallVector<StringRef, 3> parts;
+  name.split(parts, '.');
+  StringRef base = parts.size() > 1 ? parts[1] : parts[0];
+  return !base.ends_with("_") && !base.starts_with("_assert") && !base.starts_with("sym_constrain");
+}
+
 struct LegalizeGraphPass
     : public tcc::graph::impl::LegalizeGraphPassBase<LegalizeGraphPass> {
   void runOnOperation() override {
@@ -203,6 +217,15 @@ struct LegalizeGraphPass
     bool failedAny = false;
     SmallVector<OperatorOp> ops;
     getOperation().walk([&](OperatorOp op) { ops.push_back(op); });
+    // Nodes nobody reads are dropped, not refused: wav2vec2's LayerDrop draws
+    // an unused random number even in eval mode. In reverse, so that a dead
+    // chain goes whole.
+    for (OperatorOp &op : llvm::reverse(ops))
+      if (removableWhenUnused(op)) {
+        op.erase();
+        op = nullptr;
+      }
+    llvm::erase(ops, nullptr);
     for (OperatorOp op : ops) {
       StringRef name = op.getName();
       name.consume_front("torch.ops.");

@@ -25,3 +25,12 @@ func.func @rounding_div(%x: tensor<4xf32>, %y: tensor<4xf32>) -> tensor<4xf32> {
   %0 = tcc_graph.operator "torch.ops.aten.div.Tensor_mode"(%x, %y) {operand_names = ["self", "other"], args = {rounding_mode = "floor"}} : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
   return %0 : tensor<4xf32>
 }
+
+// -----
+
+// An unread in-place operator still writes its input: it is not dropped.
+func.func @dead_inplace(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{unsupported operator 'aten.exponential_.default'}}
+  %0 = tcc_graph.operator "torch.ops.aten.exponential_.default"(%x) {operand_names = ["self"], args = {}} : (tensor<4xf32>) -> tensor<4xf32>
+  return %x : tensor<4xf32>
+}

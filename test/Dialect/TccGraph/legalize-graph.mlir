@@ -91,3 +91,19 @@ func.func @swapaxes(%x: tensor<2x3x4xf32>) -> (tensor<2x4x3xf32>, tensor<4x3x2xf
   %1 = tcc_graph.operator "torch.ops.aten.swapdims.default"(%x) {operand_names = ["self"], args = {dim0 = 0 : i64, dim1 = 2 : i64}} : (tensor<2x3x4xf32>) -> tensor<4x3x2xf32>
   return %0, %1 : tensor<2x4x3xf32>, tensor<4x3x2xf32>
 }
+
+// -----
+
+// Nodes nobody reads are dropped before legalization, not refused
+// (wav2vec2's LayerDrop draws a random number in eval mode and ignores it);
+// a dead chain goes whole.
+// CHECK-LABEL: func @dead_nodes
+// CHECK-NOT:   tcc_graph.operator
+// CHECK:       %[[Y:.*]] = tcc_graph.relu %arg0
+// CHECK-NEXT:  return %[[Y]]
+func.func @dead_nodes(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %r = tcc_graph.operator "torch.ops.aten.rand.default"() {operand_names = [], args = {size = [1]}} : () -> tensor<1xf32>
+  %c = tcc_graph.operator "torch.ops.aten.lt.Scalar"(%r) {operand_names = ["self"], args = {other = 0.1 : f64}} : (tensor<1xf32>) -> tensor<1xi1>
+  %y = tcc_graph.operator "torch.ops.aten.relu.default"(%x) {operand_names = ["self"], args = {}} : (tensor<4xf32>) -> tensor<4xf32>
+  return %y : tensor<4xf32>
+}
