@@ -882,6 +882,28 @@ class SwapaxesClampOneSide(nn.Module):
                 x.clamp_min(0.1), x.clamp_max(-0.2))
 
 
+class NormsZeroDeadDraw(nn.Module):
+    """What Swin V2 and wav2vec2 stopped at (issue 15): F.normalize and
+    vector norms (aten.linalg_vector_norm, ord 2, 1, inf, 3), a weight-normed
+    convolution (aten._weight_norm), zero_ on a clone (aten.zero), and a
+    random draw nobody reads (wav2vec2's LayerDrop in eval mode)."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.utils.parametrizations.weight_norm(nn.Conv1d(4, 6, 3, padding=1), dim=2)
+
+    def forward(self, x, s):
+        unused = torch.rand(1)  # noqa: F841 (dropped, not refused)
+        z = s.clone()
+        z.zero_()
+        return (nn.functional.normalize(x, dim=-1),
+                torch.linalg.vector_norm(x, ord=1, dim=(0, 2)),
+                torch.linalg.vector_norm(x, ord=float("inf"), dim=1, keepdim=True),
+                torch.linalg.vector_norm(x, ord=3),
+                self.conv(x.transpose(1, 2)),
+                z + s)
+
+
 def write_wrong_answer_cases(out):
     torch.manual_seed(60)
     x = torch.cat([torch.linspace(-4, 4, 33), torch.randn(31) * 2]).reshape(4, 16)
@@ -914,6 +936,10 @@ def write_wrong_answer_cases(out):
 
     torch.manual_seed(66)
     write_case(out, "swapaxes_clamp_one_side", SwapaxesClampOneSide(), [torch.randn(2, 3, 4)])
+
+    torch.manual_seed(67)
+    write_case(out, "norms_zero_dead_draw", NormsZeroDeadDraw(),
+               [torch.randn(2, 5, 4), torch.randn(3, 2)])
 
     torch.manual_seed(65)
     write_case(out, "lm_head_unaligned", LmHeadUnaligned().to(torch.bfloat16),

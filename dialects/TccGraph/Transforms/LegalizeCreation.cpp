@@ -142,7 +142,7 @@ Results noResults(OperatorArgs &, OpBuilder &) { return SmallVector<Value>{}; }
 } // namespace
 
 void tcc::graph::populateCreationLegalizers(LegalizerTable &t) {
-  for (const char *name : {"aten.zeros.default", "aten.zeros_like.default",
+  for (const char *name : {"aten.zeros.default", "aten.zeros_like.default", "aten.zero.default",
                            "aten.new_zeros.default", "aten.empty.memory_format",
                            "aten.empty_like.default", "aten.new_empty.default"})
     t[name] = filledWith(0.0);

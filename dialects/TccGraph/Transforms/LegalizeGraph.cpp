@@ -201,6 +201,7 @@ struct LegalizeGraphPass
     populateIndexingLegalizers(table);
     populateRearrangeLegalizers(table);
     populatePoolingLegalizers(table);
+    populateVectorNormLegalizers(table);
 
     // Operators whose legalizers read symbolic arguments (sizes given as
     // expressions of the inputs' sizes) from the export's result types and

@@ -57,6 +57,7 @@ mlir::FailureOr<llvm::SmallVector<mlir::Value>> legalizeTransposedConvolution(Op
 void populateIndexingLegalizers(LegalizerTable &table);
 void populateRearrangeLegalizers(LegalizerTable &table);
 void populatePoolingLegalizers(LegalizerTable &table);
+void populateVectorNormLegalizers(LegalizerTable &table);
 
 /// A rank-0 constant of `elementType` holding `value`.
 mlir::Value makeScalar(mlir::OpBuilder &b, mlir::Location loc,

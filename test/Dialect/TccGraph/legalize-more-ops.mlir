@@ -126,3 +126,28 @@ func.func @pixel_shuffle(%x: tensor<1x8x2x3xf32>) -> tensor<1x2x4x6xf32> {
   %0 = tcc_graph.operator "torch.ops.aten.pixel_shuffle.default"(%x) {operand_names = ["self"], args = {upscale_factor = 2 : i64}} : (tensor<1x8x2x3xf32>) -> tensor<1x2x4x6xf32>
   return %0 : tensor<1x2x4x6xf32>
 }
+
+// -----
+
+// linalg_vector_norm, ord 2 over the last dim, kept: sqrt(sum(x·x)).
+// CHECK-LABEL: func @vector_norm
+// CHECK: %[[SQ:.*]] = tcc_graph.mul %arg0, %arg0
+// CHECK: %[[S:.*]] = tcc_graph.reduce_sum %[[SQ]] {dims = array<i64: 1>, keepdim = true}
+// CHECK: tcc_graph.sqrt %[[S]]
+func.func @vector_norm(%x: tensor<2x4xf32>) -> tensor<2x1xf32> {
+  %0 = tcc_graph.operator "torch.ops.aten.linalg_vector_norm.default"(%x) {operand_names = ["self"], args = {ord = 2.0 : f64, dim = array<i64: -1>, keepdim = true}} : (tensor<2x4xf32>) -> tensor<2x1xf32>
+  return %0 : tensor<2x1xf32>
+}
+
+// -----
+
+// _weight_norm(v, g, dim=0): v · g / ‖v‖ over the other dims (kept).
+// CHECK-LABEL: func @weight_norm
+// CHECK: %[[S:.*]] = tcc_graph.reduce_sum %{{.*}} {dims = array<i64: 1, 2>, keepdim = true} : (tensor<6x4x3xf32>) -> tensor<6x1x1xf32>
+// CHECK: %[[N:.*]] = tcc_graph.sqrt %[[S]]
+// CHECK: %[[Q:.*]] = tcc_graph.div %arg1, %[[N]]
+// CHECK: tcc_graph.mul %arg0, %[[Q]]
+func.func @weight_norm(%v: tensor<6x4x3xf32>, %g: tensor<6x1x1xf32>) -> tensor<6x4x3xf32> {
+  %0 = tcc_graph.operator "torch.ops.aten._weight_norm.default"(%v, %g) {operand_names = ["v", "g"], args = {dim = 0}} : (tensor<6x4x3xf32>, tensor<6x1x1xf32>) -> tensor<6x4x3xf32>
+  return %0 : tensor<6x4x3xf32>
+}

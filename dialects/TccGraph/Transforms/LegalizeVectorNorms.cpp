@@ -1,0 +1,104 @@
+//===- LegalizeVectorNorms.cpp - vector norms and weight normalization ----===//
+//
+// linalg_vector_norm (F.normalize, Swin V2's cosine attention) and
+// _weight_norm (wav2vec2's positional convolution) as reductions and
+// elementwise ops. Half inputs are computed in f32 and rounded once, as
+// PyTorch's kernels accumulate.
+//
+//===----------------------------------------------------------------------===//
+#include "dialects/TccGraph/IR/TccGraphOps.h"
+#include "dialects/TccGraph/Transforms/Legalizers.h"
+
+#include <cmath>
+#include <limits>
+
+using namespace mlir;
+using namespace tcc::graph;
+
+namespace {
+using Results = FailureOr<SmallVector<Value>>;
+
+/// The p-norm of `x` over `dims` (sorted), in `x`'s (float) type.
+Value vectorNorm(OpBuilder &b, Location loc, Value x, double p, ArrayRef<int64_t> dims,
+                 bool keepdim) {
+  Type elt = typeOf(x).getElementType();
+  Value a = AbsOp::create(b, loc, typeOf(x), x);
+  if (p == 2.0) {
+    Value sq = makeBinary<MulOp>(b, loc, x, x);
+    Value sum = makeReduce<ReduceSumOp>(b, loc, sq, dims, keepdim);
+    return SqrtOp::create(b, loc, typeOf(sum), sum);
+  }
+  if (p == 1.0)
+    return makeReduce<ReduceSumOp>(b, loc, a, dims, keepdim);
+  if (std::isinf(p) && p > 0)
+    return makeReduce<ReduceMaxOp>(b, loc, a, dims, keepdim);
+  if (std::isinf(p)) { // min |x| = -max(-|x|)
+    Value m = makeReduce<ReduceMaxOp>(b, loc, NegOp::create(b, loc, typeOf(a), a), dims, keepdim);
+    return NegOp::create(b, loc, typeOf(m), m);
+  }
+  if (p == 0.0) { // the count of nonzeros
+    Value nz = makeCompare(b, loc, "ne", x, makeScalar(b, loc, elt, 0.0));
+    return makeReduce<ReduceSumOp>(b, loc, makeCast(b, loc, nz, elt), dims, keepdim);
+  }
+  Value powered = makeBinary<PowOp>(b, loc, a, makeScalar(b, loc, elt, p));
+  Value sum = makeReduce<ReduceSumOp>(b, loc, powered, dims, keepdim);
+  return makeBinary<PowOp>(b, loc, sum, makeScalar(b, loc, elt, 1.0 / p));
+}
+
+/// `x` widened to f32 when it is a half type.
+Value computeType(OpBuilder &b, Location loc, Value x) {
+  Type elt = typeOf(x).getElementType();
+  return elt.isF16() || elt.isBF16() ? makeCast(b, loc, x, b.getF32Type()) : x;
+}
+
+/// linalg_vector_norm(self, ord=2, dim=None, keepdim=False, dtype=None)
+Results legalizeVectorNorm(OperatorArgs &args, OpBuilder &b) {
+  Location loc = args.getOp().getLoc();
+  Value x = args.tensor("self");
+  if (!x || !isa<FloatType>(typeOf(x).getElementType()))
+    return args.getOp().emitError("linalg_vector_norm expects a floating-point tensor 'self'");
+  if (args.has("dtype"))
+    return args.getOp().emitError("linalg_vector_norm with a dtype argument is not supported yet");
+  double p = args.getFloat("ord").value_or(2.0);
+  if (std::isnan(p) || p < 0)
+    return args.getOp().emitError("linalg_vector_norm: ord ") << p << " is not supported (p >= 0 or ±inf)";
+  int64_t rank = typeOf(x).getRank();
+  SmallVector<int64_t> dims;
+  std::optional<SmallVector<int64_t>> given = args.getInts("dim");
+  if (!given || given->empty())
+    dims = llvm::to_vector(llvm::seq<int64_t>(0, rank));
+  else
+    for (int64_t d : *given)
+      dims.push_back(normalizeDim(d, rank));
+  llvm::sort(dims);
+  dims.erase(std::unique(dims.begin(), dims.end()), dims.end());
+  Value norm = vectorNorm(b, loc, computeType(b, loc, x), p, dims,
+                          args.getBool("keepdim").value_or(false));
+  return SmallVector<Value>{makeCast(b, loc, norm, args.resultType().getElementType())};
+}
+
+/// _weight_norm(v, g, dim=0) = v · g / ‖v‖₂, the norm over every dim but
+/// `dim` (kept, so that it broadcasts against v).
+Results legalizeWeightNorm(OperatorArgs &args, OpBuilder &b) {
+  Location loc = args.getOp().getLoc();
+  Value v = args.tensor("v"), g = args.tensor("g");
+  if (!v || !g || !isa<FloatType>(typeOf(v).getElementType()))
+    return args.getOp().emitError("_weight_norm expects floating-point tensors 'v' and 'g'");
+  int64_t rank = typeOf(v).getRank();
+  int64_t dim = normalizeDim(args.getInt("dim").value_or(0), rank);
+  SmallVector<int64_t> dims;
+  for (int64_t d = 0; d < rank; ++d)
+    if (d != dim)
+      dims.push_back(d);
+  Value vc = computeType(b, loc, v);
+  Value norm = vectorNorm(b, loc, vc, 2.0, dims, /*keepdim=*/true);
+  Value scale = makeBinary<DivOp>(b, loc, computeType(b, loc, g), norm);
+  Value w = makeBinary<MulOp>(b, loc, vc, scale);
+  return SmallVector<Value>{makeCast(b, loc, w, args.resultType().getElementType())};
+}
+} // namespace
+
+void tcc::graph::populateVectorNormLegalizers(LegalizerTable &t) {
+  t["aten.linalg_vector_norm.default"] = legalizeVectorNorm;
+  t["aten._weight_norm.default"] = legalizeWeightNorm;
+}
