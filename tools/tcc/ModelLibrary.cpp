@@ -2,10 +2,53 @@
 #include "ModelLibrary.h"
 
 #include <dlfcn.h>
+#include <elf.h>
+
+#include <cstring>
+#include <fstream>
 
 namespace tcc {
 
 namespace {
+
+/// Why `path` is not an intact 64-bit ELF shared object ("" when it is): a
+/// file cut short (a half-copied artifact) makes glibc fault with SIGBUS
+/// while dlopen maps segments past its end, so every segment and table the
+/// headers name must lie inside the file before dlopen sees it.
+std::string damage(const std::string &path) {
+  std::ifstream in(path, std::ios::binary | std::ios::ate);
+  if (!in)
+    return "cannot open the file";
+  uint64_t size = static_cast<uint64_t>(in.tellg());
+  in.seekg(0);
+  Elf64_Ehdr header;
+  if (size < sizeof header || !in.read(reinterpret_cast<char *>(&header), sizeof header))
+    return "the file is too short to be a shared object (" + std::to_string(size) + " bytes)";
+  if (std::memcmp(header.e_ident, ELFMAG, SELFMAG) != 0)
+    return "not an ELF shared object";
+  if (header.e_ident[EI_CLASS] != ELFCLASS64 || header.e_type != ET_DYN)
+    return "not a 64-bit ELF shared object";
+  auto inside = [&](uint64_t offset, uint64_t bytes) {
+    return offset <= size && bytes <= size - offset;
+  };
+  std::string cut = "the file is truncated or damaged (" + std::to_string(size) + " bytes; ";
+  if (header.e_phentsize != sizeof(Elf64_Phdr) ||
+      !inside(header.e_phoff, uint64_t(header.e_phnum) * sizeof(Elf64_Phdr)))
+    return cut + "its program headers lie past the end)";
+  if (header.e_shoff &&
+      !inside(header.e_shoff, uint64_t(header.e_shnum) * uint64_t(header.e_shentsize)))
+    return cut + "its section headers lie past the end)";
+  in.seekg(static_cast<std::streamoff>(header.e_phoff));
+  for (unsigned i = 0; i < header.e_phnum; ++i) {
+    Elf64_Phdr segment;
+    if (!in.read(reinterpret_cast<char *>(&segment), sizeof segment))
+      return cut + "cannot read its program headers)";
+    if (segment.p_filesz && !inside(segment.p_offset, segment.p_filesz))
+      return cut + "segment " + std::to_string(i) + " needs " +
+             std::to_string(segment.p_offset + segment.p_filesz) + ")";
+  }
+  return "";
+}
 
 template <typename Fn> void resolve(void *handle, const std::string &path, const char *name,
                                     Fn &fn) {
@@ -21,6 +64,8 @@ template <typename Fn> void resolve(void *handle, const std::string &path, const
 ModelLibrary::ModelLibrary(const std::string &path) {
   // A bare file name would make dlopen search the library path instead.
   std::string file = path.find('/') == std::string::npos ? "./" + path : path;
+  if (std::string why = damage(file); !why.empty())
+    throw ModelLibraryError(path + ": cannot load: " + why);
   handle_ = dlopen(file.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!handle_) {
     const char *why = dlerror();

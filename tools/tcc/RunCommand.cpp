@@ -123,8 +123,14 @@ std::vector<std::string> namesOf(const std::vector<TensorInfo> &infos) {
 
 void bindWeights(const RunOptions &opts, const ModelLibrary &lib,
                  const std::vector<TensorInfo> &weights, std::vector<NpyArray> &keepAlive) {
-  if (!opts.weightsFile.empty())
+  if (!opts.weightsFile.empty()) {
     check(lib, lib.api().loadWeights(lib.model(), opts.weightsFile.c_str()));
+  } else if (opts.weights.empty() && opts.weightsDir.empty()) {
+    // `tcc compile --external-weights -o m.so` writes m.weights.bin beside it.
+    std::filesystem::path beside = std::filesystem::path(opts.model).replace_extension(".weights.bin");
+    if (std::filesystem::exists(beside))
+      check(lib, lib.api().loadWeights(lib.model(), beside.string().c_str()));
+  }
 
   std::map<std::string, std::string> files;
   if (!opts.weightsDir.empty()) {

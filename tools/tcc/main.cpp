@@ -89,7 +89,8 @@ int main(int argc, char **argv) {
   runCmd->add_option("-w,--weight", run.weights, "Bind a weight: PARAM.NAME=FILE.npy");
   runCmd->add_option("--weights-dir", run.weightsDir, "Bind weights from DIR/<param.name>.npy");
   runCmd->add_option("--weights-file", run.weightsFile,
-                     "Load all weights from a raw file written by --external-weights");
+                     "Load all weights from a raw file written by --external-weights "
+                     "(default without -w/--weights-dir: <model>.weights.bin beside model.so, if there)");
   runCmd->add_option("--out", run.outDir, "Write output_<i>.npy into DIR");
   runCmd->add_option("--expect", run.expect,
                      "Expected output FILE.npy per output (or I=FILE.npy); exit 1 on mismatch");

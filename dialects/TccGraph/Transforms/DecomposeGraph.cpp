@@ -42,17 +42,23 @@ Value softmax(OpBuilder &b, Location loc, Value x, int64_t dim, bool log, bool s
   Value m = makeReduce<ReduceMaxOp>(b, loc, x, {dim}, true);
   if (safe) {
     Value negInf = makeScalar(b, loc, elt, -std::numeric_limits<double>::infinity());
-    m = b.create<SelectOp>(loc, typeOf(m), makeCompare(b, loc, "eq", m, negInf),
-                           makeScalar(b, loc, elt, 0.0), m);
+    // Operands built one statement each: argument order is unspecified in
+    // C++, and the IR must not depend on the compiler that built tcc.
+    Value allMasked = makeCompare(b, loc, "eq", m, negInf);
+    Value zero = makeScalar(b, loc, elt, 0.0);
+    m = b.create<SelectOp>(loc, typeOf(m), allMasked, zero, m);
   }
   Value shifted = makeBinary<SubOp>(b, loc, x, m);
   Value e = b.create<ExpOp>(loc, shifted);
   Value s = makeReduce<ReduceSumOp>(b, loc, e, {dim}, true);
   if (log)
     return makeBinary<SubOp>(b, loc, shifted, b.create<LogOp>(loc, s));
-  if (safe)
-    s = b.create<SelectOp>(loc, typeOf(s), makeCompare(b, loc, "eq", s, makeScalar(b, loc, elt, 0.0)),
-                           makeScalar(b, loc, elt, 1.0), s);
+  if (safe) {
+    Value zero = makeScalar(b, loc, elt, 0.0);
+    Value empty = makeCompare(b, loc, "eq", s, zero);
+    Value one = makeScalar(b, loc, elt, 1.0);
+    s = b.create<SelectOp>(loc, typeOf(s), empty, one, s);
+  }
   return makeBinary<DivOp>(b, loc, e, s);
 }
 

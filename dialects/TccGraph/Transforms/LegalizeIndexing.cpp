@@ -327,20 +327,21 @@ Results legalizeUpsampleBilinear(OperatorArgs &args, OpBuilder &b) {
     Value pos = b.create<IotaOp>(loc, RankedTensorType::get({n}, f32), b.getF64FloatAttr(0),
                                  b.getF64FloatAttr(1));
     auto c = [&](double v) { return makeScalar(b, loc, f32, v); };
-    Value src = alignCorners
-                    ? makeBinary<MulOp>(b, loc, pos, c(scale))
-                    : makeBinary<MaximumOp>(
-                          b, loc,
-                          makeBinary<SubOp>(b, loc,
-                                            makeBinary<MulOp>(b, loc,
-                                                              makeBinary<AddOp>(b, loc, pos, c(0.5)),
-                                                              c(scale)),
-                                            c(0.5)),
-                          c(0.0));
+    // One op per statement: C++ leaves argument order unspecified, and the
+    // IR must not depend on the compiler that built tcc.
+    Value src;
+    if (alignCorners) {
+      src = makeBinary<MulOp>(b, loc, pos, c(scale));
+    } else {
+      Value center = makeBinary<AddOp>(b, loc, pos, c(0.5));
+      Value scaled = makeBinary<MulOp>(b, loc, center, c(scale));
+      Value shifted = makeBinary<SubOp>(b, loc, scaled, c(0.5));
+      src = makeBinary<MaximumOp>(b, loc, shifted, c(0.0));
+    }
     Value i0 = makeCast(b, loc, src, i64);  // floor: src >= 0
     i0 = makeBinary<MinimumOp>(b, loc, i0, makeScalar(b, loc, i64, in - 1));
-    Value i1 = makeBinary<MinimumOp>(b, loc, makeBinary<AddOp>(b, loc, i0, makeScalar(b, loc, i64, 1)),
-                                     makeScalar(b, loc, i64, in - 1));
+    Value next = makeBinary<AddOp>(b, loc, i0, makeScalar(b, loc, i64, 1));
+    Value i1 = makeBinary<MinimumOp>(b, loc, next, makeScalar(b, loc, i64, in - 1));
     Value w1 = makeBinary<SubOp>(b, loc, src, makeCast(b, loc, i0, f32));
     SmallVector<int64_t> shape(cast<RankedTensorType>(y.getType()).getShape());
     shape[d] = n;
@@ -352,8 +353,9 @@ Results legalizeUpsampleBilinear(OperatorArgs &args, OpBuilder &b) {
     Value w0 = makeBinary<SubOp>(b, loc, c(1.0), w1);
     Value lo = b.create<TakeOp>(loc, type, y, i0, b.getI64IntegerAttr(d));
     Value hi = b.create<TakeOp>(loc, type, y, i1, b.getI64IntegerAttr(d));
-    y = makeBinary<AddOp>(b, loc, makeBinary<MulOp>(b, loc, lo, w0),
-                          makeBinary<MulOp>(b, loc, hi, w1));
+    Value low = makeBinary<MulOp>(b, loc, lo, w0);
+    Value high = makeBinary<MulOp>(b, loc, hi, w1);
+    y = makeBinary<AddOp>(b, loc, low, high);
   }
   return SmallVector<Value>{y};
 }

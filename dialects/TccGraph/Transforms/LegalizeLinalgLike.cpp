@@ -166,8 +166,8 @@ Results legalizeBatchNorm(OperatorArgs &args, OpBuilder &b) {
   Value scale = b.create<RsqrtOp>(loc, makeBinary<AddOp>(b, loc, var, makeScalar(b, loc, elt, eps)));
   if (w)
     scale = makeBinary<MulOp>(b, loc, scale, w);
-  Value shift = makeBinary<SubOp>(b, loc, makeScalar(b, loc, elt, 0.0),
-                                  makeBinary<MulOp>(b, loc, mean, scale));
+  Value zero = makeScalar(b, loc, elt, 0.0);
+  Value shift = makeBinary<SubOp>(b, loc, zero, makeBinary<MulOp>(b, loc, mean, scale));
   if (bias)
     shift = makeBinary<AddOp>(b, loc, shift, bias);
   // [C] -> [C, 1, ..., 1] so it broadcasts against [N, C, ...].

@@ -240,10 +240,12 @@ struct AvgPool2dPattern : OpConversionPattern<AvgPool2dOp> {
                   Value count = cst(1);
                   for (int i = 0; i < 2; ++i) {
                     Value o = b.create<linalg::IndexOp>(l, 2 + i);
-                    Value start = b.create<arith::SubIOp>(
-                        l, b.create<arith::MulIOp>(l, o, cst(s[i])), cst(p[i]));
-                    Value end = b.create<arith::MinSIOp>(
-                        l, b.create<arith::AddIOp>(l, start, cst(k[i])), cst(in[i] + p[i]));
+                    // One op per statement: C++ leaves argument order
+                    // unspecified, and the IR must not depend on the compiler.
+                    Value scaled = b.create<arith::MulIOp>(l, o, cst(s[i]));
+                    Value start = b.create<arith::SubIOp>(l, scaled, cst(p[i]));
+                    Value past = b.create<arith::AddIOp>(l, start, cst(k[i]));
+                    Value end = b.create<arith::MinSIOp>(l, past, cst(in[i] + p[i]));
                     if (!includePad) {
                       start = b.create<arith::MaxSIOp>(l, start, cst(0));
                       end = b.create<arith::MinSIOp>(l, end, cst(in[i]));

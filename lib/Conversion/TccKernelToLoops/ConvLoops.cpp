@@ -24,7 +24,8 @@ void tcc::loops::lowerConv(OpBuilder &b, kernel::ConvOp op) {
   ArrayRef<int64_t> pad = op.getPadding(), stride = op.getStride(), dilation = op.getDilation();
   Value h = e.dim(x, 2), wd = e.dim(x, 3);
   Value perGroupIn = e.dim(w, 1), r = e.dim(w, 2), s = e.dim(w, 3);
-  Value perGroupOut = arith::DivUIOp::create(b, loc, e.dim(w, 0), e.index(op.getGroups()));
+  Value filters = e.dim(w, 0);
+  Value perGroupOut = arith::DivUIOp::create(b, loc, filters, e.index(op.getGroups()));
   SmallVector<Value> lbs(4, e.index(0)), steps(4, e.index(1)), ubs;
   for (int64_t d = 0; d < 4; ++d)
     ubs.push_back(e.dim(y, d));
@@ -59,13 +60,17 @@ void tcc::loops::lowerConv(OpBuilder &b, kernel::ConvOp op) {
                         Value lt = arith::CmpIOp::create(sb, loc, arith::CmpIPredicate::slt, v, size);
                         return arith::AndIOp::create(sb, loc, ge, lt).getResult();
                       };
-                      Value ok = arith::AndIOp::create(sb, loc, inside(ih, h), inside(iw, wd));
+                      Value rowInside = inside(ih, h);
+                      Value colInside = inside(iw, wd);
+                      Value ok = arith::AndIOp::create(sb, loc, rowInside, colInside);
                       auto clamp = [&](Value v, Value size) {
                         Value last = arith::SubIOp::create(sb, loc, size, one);
                         return arith::MinSIOp::create(sb, loc, arith::MaxSIOp::create(sb, loc, v, zero), last)
                             .getResult();
                       };
-                      Value xv = se.widen(se.load(x, {n, channel, clamp(ih, h), clamp(iw, wd)}));
+                      Value row = clamp(ih, h);
+                      Value col = clamp(iw, wd);
+                      Value xv = se.widen(se.load(x, {n, channel, row, col}));
                       Value wv = se.widen(se.load(w, {f, ci, i, j}));
                       Value prod = arith::MulFOp::create(sb, loc, xv, wv);
                       prod = arith::SelectOp::create(sb, loc, ok, prod, se.f32(0.0));
