@@ -303,7 +303,7 @@ LogicalResult ConvOp::verify() {
     if (v && shapedOf(v).getElementType() != elt)
       return emitOpError("operands must have the result's element type ") << elt;
   if (x.getRank() != 4 || w.getRank() != 4 || y.getRank() != 4)
-    return emitOpError("input, weight and result must be 4-D (NCHW, FCRS, NFHW)");
+    return emitOpError("input, weight and result must be 4-D (NCHW, FCRS, NFHW; or NHWC, FRSC, NHWF)");
   for (ArrayRef<int64_t> pair : {getStride(), getPadding(), getDilation()})
     if (pair.size() != 2)
       return emitOpError("stride, padding and dilation need one value per spatial dim");
@@ -313,23 +313,26 @@ LogicalResult ConvOp::verify() {
     return emitOpError("stride and dilation must be >= 1, padding >= 0");
   int64_t groups = getGroups();
   auto xs = x.getShape(), ws = w.getShape(), ys = y.getShape();
-  if (groups < 1 || (!ShapedType::isDynamic(xs[1]) && xs[1] % groups) ||
+  int64_t ch = getChannelDim();
+  const char *resultLayout = getChannelsLast() ? "[N, OH, OW, F]" : "[N, F, OH, OW]";
+  if (groups < 1 || (!ShapedType::isDynamic(xs[ch]) && xs[ch] % groups) ||
       (!ShapedType::isDynamic(ws[0]) && ws[0] % groups))
-    return emitOpError("groups ") << groups << " must divide the input's channels " << xs[1]
+    return emitOpError("groups ") << groups << " must divide the input's channels " << xs[ch]
                                   << " and the filters " << ws[0];
-  if (!sameSize(ys[0], xs[0]) || !sameSize(ys[1], ws[0]))
-    return emitOpError("result ") << shapeText(ys) << " must be [N, F, OH, OW] for input "
+  if (!sameSize(ys[0], xs[0]) || !sameSize(ys[ch], ws[0]))
+    return emitOpError("result ") << shapeText(ys) << " must be " << resultLayout << " for input "
                                   << shapeText(xs) << " and weight " << shapeText(ws);
-  if (!ShapedType::isDynamic(xs[1]) && !sameSize(ws[1], xs[1] / groups))
-    return emitOpError("weight ") << shapeText(ws) << " must have " << xs[1] / groups
+  if (!ShapedType::isDynamic(xs[ch]) && !sameSize(ws[ch], xs[ch] / groups))
+    return emitOpError("weight ") << shapeText(ws) << " must have " << xs[ch] / groups
                                   << " input channels per group";
   for (int i = 0; i < 2; ++i) {
-    int64_t in = xs[2 + i], k = ws[2 + i];
-    if (ShapedType::isDynamic(in) || ShapedType::isDynamic(k) || ShapedType::isDynamic(ys[2 + i]))
+    int64_t d = getSpatialDim(i);
+    int64_t in = xs[d], k = ws[d];
+    if (ShapedType::isDynamic(in) || ShapedType::isDynamic(k) || ShapedType::isDynamic(ys[d]))
       continue;
     int64_t out = (in + 2 * getPadding()[i] - getDilation()[i] * (k - 1) - 1) / getStride()[i] + 1;
-    if (out != ys[2 + i])
-      return emitOpError("spatial dim ") << i << " of the result is " << ys[2 + i] << ", expected "
+    if (out != ys[d])
+      return emitOpError("spatial dim ") << i << " of the result is " << ys[d] << ", expected "
                                          << out;
   }
   if (Value bias = getBias()) {

@@ -222,6 +222,11 @@ def TccKernel_ConvOp : TccKernel_DpsOp<"conv", [AttrSizedOperandSegments]> {
     is folded into `weight` and `bias` before formation
     (tcc-fold-conv-affine).
 
+    With `channels_last`, input, init, result and residual are NHWC
+    (`[N, H, W, C]`, `[N, OH, OW, F]`) and the weight `[F, R, S, C / groups]`:
+    the layout tensor cores run without transposing (kernel formation puts
+    the layout changes at the model's edges, not around every convolution).
+
     Operands and result have one element type (f32, f16 or bf16); products
     accumulate in f32 and the result is rounded once. The innermost three
     dims of input, init and residual must be packed; their batch stride is
@@ -241,7 +246,8 @@ def TccKernel_ConvOp : TccKernel_DpsOp<"conv", [AttrSizedOperandSegments]> {
                        Optional<AnyShaped>:$residual, AnyShaped:$init,
                        DenseI64ArrayAttr:$stride, DenseI64ArrayAttr:$padding,
                        DenseI64ArrayAttr:$dilation, I64Attr:$groups,
-                       DefaultValuedAttr<TccKernel_Activation, "::tcc::kernel::Activation::none">:$activation);
+                       DefaultValuedAttr<TccKernel_Activation, "::tcc::kernel::Activation::none">:$activation,
+                       UnitAttr:$channels_last);
   let assemblyFormat = [{
     `ins` `(` $input `,` $weight `:` type($input) `,` type($weight) `)`
     (`bias` `(` $bias^ `:` type($bias) `)`)?
@@ -252,6 +258,11 @@ def TccKernel_ConvOp : TccKernel_DpsOp<"conv", [AttrSizedOperandSegments]> {
   }];
   let extraClassDeclaration = [{
     ::mlir::MutableOperandRange getDpsInitsMutable() { return getInitMutable(); }
+    /// Positions of the channel and the two spatial dims in the input, init
+    /// and residual (NCHW: 1, 2, 3; NHWC: 3, 1, 2); the weight's spatial
+    /// dims are at the same positions, its input channels at the channel's.
+    int64_t getChannelDim() { return getChannelsLast() ? 3 : 1; }
+    int64_t getSpatialDim(int64_t i) { return (getChannelsLast() ? 1 : 2) + i; }
   }];
 }
 

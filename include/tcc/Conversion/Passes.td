@@ -19,14 +19,19 @@ def FormKernelsPass : Pass<"tcc-form-kernels", "mlir::ModuleOp"> {
     - softmax/log_softmax over the last dim, layer_norm, rms_norm and the
       hand-written RMSNorm become `tcc_kernel.row`, with a residual add
       producing their input folded in (written as a second result when it is
-      read again later).
+      read again later);
+    - each 2-D `tcc_graph.conv2d` becomes `tcc_kernel.conv` with its padding
+      and epilogue (residual add, ReLU); where tensor cores compute it
+      (f16/bf16, or f32 under `f32-tensor-cores`) channels-last, and the
+      NCHW ↔ NHWC transposes around it are then moved through pointwise ops,
+      concatenations and reductions until they cancel or reach the model's
+      edges.
     A whole op that no kernel takes is decomposed as tcc-decompose-graph does.
 
     A large GEMM whose rows are not a multiple of 16 bytes (a vocabulary of
-    50257 logits, which sends cuBLASLt to kernels 4-6x slower) is computed
-    transposed, Cᵀ = op(B)ᵀ·op(A)ᵀ, and copied back when its other dim is
-    aligned and it has no bias or residual: always for f16/bf16, and for f32
-    under `f32-tensor-cores`.
+    50257 logits, which sends cuBLASLt to kernels 4-6x slower) is written
+    into rows padded to 16 bytes: always for f16/bf16, and for f32 under
+    `f32-tensor-cores`.
 
     Before:
     ```mlir
@@ -45,7 +50,8 @@ def FormKernelsPass : Pass<"tcc-form-kernels", "mlir::ModuleOp"> {
   }];
   let options = [
     Option<"f32TensorCores", "f32-tensor-cores", "bool", "false",
-           "f32 GEMMs run on tensor cores (--precision tf32 or bf16): align them too">,
+           "f32 GEMMs and convolutions run on tensor cores (--precision tf32 or bf16): "
+           "align the GEMMs too, and form the convolutions channels-last">,
   ];
   let dependentDialects = [
     "::tcc::kernel::TccKernelDialect", "::tcc::graph::TccGraphDialect",

@@ -26,6 +26,12 @@ enum ConvCompute : int32_t {
   kConvComputeTf32 = 1,
 };
 
+/// The layout of tcc_conv2d's tensors: NCHW (filters FCRS) or NHWC (filters FRSC).
+enum ConvLayout : int32_t {
+  kConvLayoutNchw = 0,
+  kConvLayoutNhwc = 1,
+};
+
 /// The activation of tcc_conv2d's epilogue.
 enum ConvActivation : int32_t {
   kConvActivationNone = 0,

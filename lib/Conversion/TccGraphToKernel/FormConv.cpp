@@ -9,6 +9,12 @@
 // (tcc-fold-conv-affine). Other activations (ReLU6, SiLU, hardswish) stay
 // tcc_graph ops and become one pointwise kernel after the call.
 //
+// Where tensor cores compute the convolution (f16/bf16 tensors, or f32 with
+// TF32), it is formed channels-last: NHWC is what their kernels read, and
+// cuDNN would otherwise transpose around each call. The layout changes are
+// tcc_graph transposes around the kernel, which ChannelsLast.cpp then moves
+// through the neighbouring ops until they cancel or reach the model's edges.
+//
 //===----------------------------------------------------------------------===//
 #include "FormKernels.h"
 
@@ -71,7 +77,7 @@ bool formable(graph::Conv2dOp conv) {
   return true;
 }
 
-void formConv(graph::Conv2dOp conv) {
+void formConv(graph::Conv2dOp conv, bool channelsLast) {
   ConvEpilogue e = followEpilogue(conv);
   Operation *last = e.absorbed.empty() ? conv.getOperation() : e.absorbed.back();
   OpBuilder b(last);
@@ -79,16 +85,28 @@ void formConv(graph::Conv2dOp conv) {
   fused.append(e.absorbed.begin(), e.absorbed.end());
   Location loc = kernelLocation(fused);
   RankedTensorType type = typeOf(conv.getResult());
+  Value x = conv.getInput(), weight = conv.getWeight(), residual = e.residual;
+  if (channelsLast) {
+    x = toChannelsLast(b, loc, x);
+    weight = toChannelsLast(b, loc, weight);
+    if (residual)
+      residual = toChannelsLast(b, loc, residual);
+    type = RankedTensorType::get(channelsLastShape(type.getShape()), type.getElementType());
+  }
   Value init = emptyTensor(b, loc, type, [&](int64_t d) -> Value {
-    return tensor::DimOp::create(b, loc, conv.getInput(), d);
+    return tensor::DimOp::create(b, loc, x, d);
   });
   auto op = kernel::ConvOp::create(
-      b, loc, TypeRange{type}, conv.getInput(), conv.getWeight(), conv.getBias(), e.residual, init,
-      conv.getStrideAttr(), conv.getPaddingAttr(), conv.getDilationAttr(), conv.getGroupsAttr(),
-      kernel::ActivationAttr::get(b.getContext(), e.activation));
+      b, loc, TypeRange{type}, x, weight, conv.getBias(), residual, init, conv.getStrideAttr(),
+      conv.getPaddingAttr(), conv.getDilationAttr(), conv.getGroupsAttr(),
+      kernel::ActivationAttr::get(b.getContext(), e.activation),
+      channelsLast ? b.getUnitAttr() : nullptr);
   LLVM_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] conv at " << loc << ": " << e.absorbed.size()
-                          << " epilogue ops\n");
-  e.replaced.replaceAllUsesWith(op.getResult(0));
+                          << " epilogue ops" << (channelsLast ? ", channels-last" : "") << "\n");
+  Value result = op.getResult(0);
+  if (channelsLast)
+    result = toChannelsFirst(b, loc, result);
+  e.replaced.replaceAllUsesWith(result);
   SmallVector<Operation *> dead = {conv.getOperation()};
   dead.append(e.absorbed.begin(), e.absorbed.end());
   eraseDead(dead);
@@ -96,12 +114,14 @@ void formConv(graph::Conv2dOp conv) {
 
 } // namespace
 
-void tcc::formation::formConvKernels(func::FuncOp func) {
+void tcc::formation::formConvKernels(func::FuncOp func, bool f32TensorCores) {
   SmallVector<graph::Conv2dOp> convs;
   func.walk([&](graph::Conv2dOp op) {
     if (formable(op))
       convs.push_back(op);
   });
-  for (graph::Conv2dOp conv : convs)
-    formConv(conv);
+  for (graph::Conv2dOp conv : convs) {
+    Type elt = typeOf(conv.getResult()).getElementType();
+    formConv(conv, !elt.isF32() || f32TensorCores);
+  }
 }

@@ -27,8 +27,23 @@ void formAttentionKernels(mlir::func::FuncOp func);
 void formGemmKernels(mlir::func::FuncOp func, bool f32TensorCores);
 
 /// Every 2-D tcc_graph.conv2d → tcc_kernel.conv with its padding and its
-/// epilogue (residual add, ReLU) folded in.
-void formConvKernels(mlir::func::FuncOp func);
+/// epilogue (residual add, ReLU) folded in; channels-last (between
+/// transposes) where tensor cores compute it: f16/bf16, or f32 with
+/// `f32TensorCores`.
+void formConvKernels(mlir::func::FuncOp func, bool f32TensorCores);
+
+/// NCHW ↔ NHWC transposes (from channels-last convolutions) moved through
+/// pointwise ops, concatenations and reductions, and cancelled in pairs, so
+/// that the layout changes once at the model's edges.
+void sinkLayoutTransposes(mlir::func::FuncOp func);
+
+/// [N, C, H, W] → [N, H, W, C] as a transpose (a reshape when only size-1
+/// dims move), and back.
+mlir::Value toChannelsLast(mlir::OpBuilder &b, mlir::Location loc, mlir::Value v);
+mlir::Value toChannelsFirst(mlir::OpBuilder &b, mlir::Location loc, mlir::Value v);
+/// A shape in the other layout.
+llvm::SmallVector<int64_t> channelsLastShape(llvm::ArrayRef<int64_t> nchw);
+llvm::SmallVector<int64_t> channelsFirstShape(llvm::ArrayRef<int64_t> nhwc);
 
 /// softmax/log_softmax over the last dim, layer_norm, rms_norm (also as the
 /// usual hand-written RMSNorm) → tcc_kernel.row, with a residual add before

@@ -25,9 +25,10 @@ void tcc::cudacalls::lowerConv(OpBuilder &b, kernel::ConvOp op, const CallContex
     z = readBufferMetadata(b, loc, op.getResidual());
   Value bias = op.getBias() ? readBufferMetadata(b, loc, op.getBias()).pointer : cb.null();
   ArrayRef<int64_t> pad = op.getPadding(), stride = op.getStride(), dilation = op.getDilation();
-  cb.add({cb.i64(x.sizes[0]), cb.i64(x.sizes[1]), cb.i64(x.sizes[2]), cb.i64(x.sizes[3]),
-          cb.i64(w.sizes[0]), cb.i64(w.sizes[2]), cb.i64(w.sizes[3]), cb.i64(y.sizes[2]),
-          cb.i64(y.sizes[3])});
+  int64_t cd = op.getChannelDim(), hd = op.getSpatialDim(0), wd = op.getSpatialDim(1);
+  cb.add({cb.i64(x.sizes[0]), cb.i64(x.sizes[cd]), cb.i64(x.sizes[hd]), cb.i64(x.sizes[wd]),
+          cb.i64(w.sizes[0]), cb.i64(w.sizes[hd]), cb.i64(w.sizes[wd]), cb.i64(y.sizes[hd]),
+          cb.i64(y.sizes[wd])});
   cb.add({cb.i64(pad[0]), cb.i64(pad[1]), cb.i64(stride[0]), cb.i64(stride[1]),
           cb.i64(dilation[0]), cb.i64(dilation[1]), cb.i64(op.getGroups())});
   cb.add({cb.i64(x.strides[0]), cb.i64(y.strides[0]), z ? cb.i64(z->strides[0]) : cb.i64(0)});
@@ -38,6 +39,6 @@ void tcc::cudacalls::lowerConv(OpBuilder &b, kernel::ConvOp op, const CallContex
   cb.add({cb.i32(dtypeCode(elt)), cb.i32(tensorCores ? tcc::kConvComputeTf32 : tcc::kConvComputeF32),
           cb.i32(op.getActivation() == kernel::Activation::relu ? tcc::kConvActivationRelu
                                                                  : tcc::kConvActivationNone),
-          ctx.stream});
+          cb.i32(op.getChannelsLast() ? tcc::kConvLayoutNhwc : tcc::kConvLayoutNchw), ctx.stream});
   cb.call(ctx.module, "tcc_conv2d");
 }

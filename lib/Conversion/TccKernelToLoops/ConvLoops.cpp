@@ -22,8 +22,10 @@ void tcc::loops::lowerConv(OpBuilder &b, kernel::ConvOp op) {
   Value x = op.getInput(), w = op.getWeight(), y = op.getInit();
   Type elt = cast<MemRefType>(y.getType()).getElementType();
   ArrayRef<int64_t> pad = op.getPadding(), stride = op.getStride(), dilation = op.getDilation();
-  Value h = e.dim(x, 2), wd = e.dim(x, 3);
-  Value perGroupIn = e.dim(w, 1), r = e.dim(w, 2), s = e.dim(w, 3);
+  // NCHW: channel dim 1, spatial 2 and 3; NHWC: channel 3, spatial 1 and 2.
+  int64_t cd = op.getChannelDim(), hd = op.getSpatialDim(0), wdim = op.getSpatialDim(1);
+  Value h = e.dim(x, hd), wd = e.dim(x, wdim);
+  Value perGroupIn = e.dim(w, cd), r = e.dim(w, hd), s = e.dim(w, wdim);
   Value filters = e.dim(w, 0);
   Value perGroupOut = arith::DivUIOp::create(b, loc, filters, e.index(op.getGroups()));
   SmallVector<Value> lbs(4, e.index(0)), steps(4, e.index(1)), ubs;
@@ -31,7 +33,16 @@ void tcc::loops::lowerConv(OpBuilder &b, kernel::ConvOp op) {
     ubs.push_back(e.dim(y, d));
   scf::ParallelOp::create(b, loc, lbs, ubs, steps, [&](OpBuilder &pb, Location, ValueRange ivs) {
     Emitter p{pb, loc};
-    Value n = ivs[0], f = ivs[1], oh = ivs[2], ow = ivs[3];
+    Value n = ivs[0], f = ivs[cd], oh = ivs[hd], ow = ivs[wdim];
+    // An element of an NCHW (or NHWC) tensor by batch, channel, row, column.
+    auto at = [&](Value b0, Value c0, Value h0, Value w0) {
+      SmallVector<Value> idx(4);
+      idx[0] = b0;
+      idx[cd] = c0;
+      idx[hd] = h0;
+      idx[wdim] = w0;
+      return idx;
+    };
     Value zero = p.index(0), one = p.index(1);
     Value firstIn = arith::MulIOp::create(pb, loc, arith::DivUIOp::create(pb, loc, f, perGroupOut),
                                           perGroupIn);
@@ -70,8 +81,8 @@ void tcc::loops::lowerConv(OpBuilder &b, kernel::ConvOp op) {
                       };
                       Value row = clamp(ih, h);
                       Value col = clamp(iw, wd);
-                      Value xv = se.widen(se.load(x, {n, channel, row, col}));
-                      Value wv = se.widen(se.load(w, {f, ci, i, j}));
+                      Value xv = se.widen(se.load(x, at(n, channel, row, col)));
+                      Value wv = se.widen(se.load(w, at(f, ci, i, j)));
                       Value prod = arith::MulFOp::create(sb, loc, xv, wv);
                       prod = arith::SelectOp::create(sb, loc, ok, prod, se.f32(0.0));
                       scf::YieldOp::create(sb, loc, ValueRange{arith::AddFOp::create(sb, loc, sAcc[0], prod)});

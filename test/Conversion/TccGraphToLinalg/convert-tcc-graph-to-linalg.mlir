@@ -329,9 +329,9 @@ func.func @max_pool2d_ceil_mode(%x: tensor<?x8x9x9xf32>) -> tensor<?x8x5x5xf32> 
 // CHECK:           %[[OH:.*]] = linalg.index 2 : index
 // CHECK:           %[[SH:.*]] = arith.muli %[[OH]], %{{.*}} : index
 // CHECK:           %[[STARTH:.*]] = arith.subi %[[SH]], %{{.*}} : index
-// CHECK:           %[[C9:.*]] = arith.constant 9 : index
 // CHECK:           %[[K:.*]] = arith.constant 3 : index
 // CHECK:           %[[EH:.*]] = arith.addi %[[STARTH]], %[[K]] : index
+// CHECK:           %[[C9:.*]] = arith.constant 9 : index
 // CHECK:           %[[ENDH:.*]] = arith.minsi %[[EH]], %[[C9]] : index
 // CHECK-NOT:       arith.maxsi
 // CHECK:           %[[CNTH:.*]] = arith.subi %[[ENDH]], %[[STARTH]] : index

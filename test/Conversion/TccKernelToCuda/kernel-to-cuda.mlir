@@ -75,12 +75,12 @@ func.func @row_strided_batch(%x: memref<2x16x64xf32, strided<[2048, 64, 1]>>, %y
 // and residual (the output here is a channel slice of a 24-channel buffer:
 // batch stride 24·16·16 = 6144, read from the memref; none for the absent
 // residual), the pointers (the residual's null), dtype 0,
-// compute 0 (1 with TF32), activation 1 (relu).
+// compute 0 (1 with TF32), activation 1 (relu), layout 0 (NCHW).
 // CHECK-LABEL: func @conv_into_slice
-// CHECK:         call @tcc_conv2d(%{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %c1_i64{{[_0-9]*}}, %c1_i64{{[_0-9]*}}, %c1_i64{{[_0-9]*}}, %c1_i64{{[_0-9]*}}, %c1_i64{{[_0-9]*}}, %c1_i64{{[_0-9]*}}, %c8_i64, %{{[0-9]+}}, %{{[0-9]+}}, %c0_i64{{[_0-9]*}}, %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %c0_i32, %c0_i32{{[_0-9]*}}, %c1_i32, %{{.*}})
-// CHECK:       func.func private @tcc_conv2d(i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, !llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, i32, i32, i32, !llvm.ptr)
+// CHECK:         call @tcc_conv2d(%{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %c1_i64{{[_0-9]*}}, %c1_i64{{[_0-9]*}}, %c1_i64{{[_0-9]*}}, %c1_i64{{[_0-9]*}}, %c1_i64{{[_0-9]*}}, %c1_i64{{[_0-9]*}}, %c8_i64, %{{[0-9]+}}, %{{[0-9]+}}, %c0_i64{{[_0-9]*}}, %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %c0_i32, %c0_i32{{[_0-9]*}}, %c1_i32, %c0_i32{{[_0-9]*}}, %{{.*}})
+// CHECK:       func.func private @tcc_conv2d(i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, !llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, i32, i32, i32, i32, !llvm.ptr)
 // TF32-LABEL:  func @conv_into_slice
-// TF32:          call @tcc_conv2d({{.*}}, %c0_i32, %c1_i32{{[_0-9]*}}, %c1_i32{{[_0-9]*}}, %{{.*}})
+// TF32:          call @tcc_conv2d({{.*}}, %c0_i32, %c1_i32{{[_0-9]*}}, %c1_i32{{[_0-9]*}}, %c0_i32{{[_0-9]*}}, %{{.*}})
 func.func @conv_into_slice(%x: memref<2x8x16x16xf32>, %w: memref<8x1x3x3xf32>, %b: memref<8xf32>, %big: memref<2x24x16x16xf32>, %arena: memref<?xi8> {tcc.arena}) {
   %y = memref.subview %big[0, 8, 0, 0] [2, 8, 16, 16] [1, 1, 1, 1] : memref<2x24x16x16xf32> to memref<2x8x16x16xf32, strided<[6144, 256, 16, 1], offset: 2048>>
   tcc_kernel.conv ins(%x, %w : memref<2x8x16x16xf32>, memref<8x1x3x3xf32>) bias(%b : memref<8xf32>) outs(%y : memref<2x8x16x16xf32, strided<[6144, 256, 16, 1], offset: 2048>>) activation(relu) {stride = array<i64: 1, 1>, padding = array<i64: 1, 1>, dilation = array<i64: 1, 1>, groups = 8 : i64}

@@ -104,3 +104,19 @@ func.func @conv_bf16(%x: memref<2x8x16x16xbf16>, %w: memref<4x4x3x3xbf16>, %b: m
   tcc_kernel.conv ins(%x, %w : memref<2x8x16x16xbf16>, memref<4x4x3x3xbf16>) bias(%b : memref<4xbf16>) residual(%r : memref<2x4x8x8xbf16>) outs(%y : memref<2x4x8x8xbf16>) activation(relu) {stride = array<i64: 2, 2>, padding = array<i64: 1, 1>, dilation = array<i64: 1, 1>, groups = 2 : i64}
   return
 }
+
+// -----
+
+// Channels-last: the same sums, indexing NHWC tensors and FRSC weights.
+// CHECK-LABEL: func @conv_nhwc
+// CHECK:       scf.parallel (%[[N:[a-z0-9]+]], %[[OH:[a-z0-9]+]], %[[OW:[a-z0-9]+]], %[[F:[a-z0-9]+]]) =
+// CHECK:         scf.for %[[C:[a-z0-9]+]] = {{.*}} -> (f32)
+// CHECK:           scf.for %[[I:[a-z0-9]+]] = {{.*}} -> (f32)
+// CHECK:             scf.for %[[J:[a-z0-9]+]] = {{.*}} -> (f32)
+// CHECK:               memref.load %arg0[%[[N]], %{{.*}}, %{{.*}}, %{{.*}}] : memref<2x8x8x4xf32>
+// CHECK:               memref.load %arg1[%[[F]], %[[I]], %[[J]], %[[C]]] : memref<6x3x3x4xf32>
+// CHECK:         memref.store {{.*}}, %arg2[%[[N]], %[[OH]], %[[OW]], %[[F]]]
+func.func @conv_nhwc(%x: memref<2x8x8x4xf32>, %w: memref<6x3x3x4xf32>, %y: memref<2x8x8x6xf32>) {
+  tcc_kernel.conv ins(%x, %w : memref<2x8x8x4xf32>, memref<6x3x3x4xf32>) outs(%y : memref<2x8x8x6xf32>) {channels_last, stride = array<i64: 1, 1>, padding = array<i64: 1, 1>, dilation = array<i64: 1, 1>, groups = 1 : i64}
+  return
+}

@@ -1,0 +1,46 @@
+// RUN: tcc-opt %s -tcc-form-kernels='f32-tensor-cores=true' -canonicalize -split-input-file | FileCheck %s
+// RUN: tcc-opt %s -tcc-form-kernels -split-input-file | FileCheck %s --check-prefix=NCHW
+
+// Two convolutions with a per-channel scale, ReLU and a residual add between
+// them, then a global average pool: on tensor cores the convolutions are
+// channels-last, and the layout changes only at the edges: the input once
+// (its 1x1 weight is a reshape), the pool reduces NHWC dims 1 and 2 and its
+// [N, C] result needs none.
+// CHECK-LABEL: func @block
+// CHECK:      %[[X:.*]] = tcc_graph.transpose %arg0 {permutation = array<i64: 0, 2, 3, 1>} : (tensor<2x8x16x16xf32>) -> tensor<2x16x16x8xf32>
+// CHECK:      %[[Y:.*]] = tcc_kernel.conv ins(%[[X]], %{{.*}} : tensor<2x16x16x8xf32>, tensor<8x1x1x8xf32>) outs(%{{.*}} : tensor<2x16x16x8xf32>) activation(relu) {channels_last,
+// CHECK:      %[[S:.*]] = tcc_graph.reshape %arg2 : (tensor<8x1x1xf32>) -> tensor<1x1x1x8xf32>
+// CHECK:      %[[M:.*]] = tcc_graph.mul %[[Y]], %[[S]] : (tensor<2x16x16x8xf32>, tensor<1x1x1x8xf32>) -> tensor<2x16x16x8xf32>
+// CHECK:      %[[Z:.*]] = tcc_kernel.conv ins(%[[M]], %{{.*}} : tensor<2x16x16x8xf32>, tensor<8x3x3x8xf32>) residual(%[[Y]] : tensor<2x16x16x8xf32>) outs(%{{.*}} : tensor<2x16x16x8xf32>) {channels_last,
+// CHECK:      %[[P:.*]] = tcc_graph.reduce_mean %[[Z]] {dims = array<i64: 1, 2>, keepdim = false} : (tensor<2x16x16x8xf32>) -> tensor<2x8xf32>
+// CHECK:      return %[[P]]
+// NCHW-LABEL: func @block
+// NCHW-NOT:   channels_last
+// NCHW-NOT:   tcc_graph.transpose
+func.func @block(%x: tensor<2x8x16x16xf32>, %w1: tensor<8x8x1x1xf32>, %s: tensor<8x1x1xf32>, %w2: tensor<8x8x3x3xf32>) -> tensor<2x8xf32> {
+  %y = tcc_graph.conv2d %x, %w1 {dilation = array<i64: 1, 1>, groups = 1 : i64, padding = array<i64: 0, 0>, stride = array<i64: 1, 1>} : (tensor<2x8x16x16xf32>, tensor<8x8x1x1xf32>) -> tensor<2x8x16x16xf32>
+  %r = tcc_graph.relu %y : tensor<2x8x16x16xf32>
+  %m = tcc_graph.mul %r, %s : (tensor<2x8x16x16xf32>, tensor<8x1x1xf32>) -> tensor<2x8x16x16xf32>
+  %z = tcc_graph.conv2d %m, %w2 {dilation = array<i64: 1, 1>, groups = 1 : i64, padding = array<i64: 1, 1>, stride = array<i64: 1, 1>} : (tensor<2x8x16x16xf32>, tensor<8x8x3x3xf32>) -> tensor<2x8x16x16xf32>
+  %a = tcc_graph.add %z, %r : (tensor<2x8x16x16xf32>, tensor<2x8x16x16xf32>) -> tensor<2x8x16x16xf32>
+  %p = tcc_graph.reduce_mean %a {dims = array<i64: 2, 3>, keepdim = false} : (tensor<2x8x16x16xf32>) -> tensor<2x8xf32>
+  return %p : tensor<2x8xf32>
+}
+
+// -----
+
+// A concatenation along the channels of a convolution's result and an
+// NCHW input is computed channels-last (the input transposed on its way in);
+// a max pool reads NCHW, so a transpose stays before it.
+// CHECK-LABEL: func @concat_then_pool
+// CHECK:      %[[Y:.*]] = tcc_kernel.conv {{.*}} {channels_last,
+// CHECK:      %[[X:.*]] = tcc_graph.transpose %arg0 {permutation = array<i64: 0, 2, 3, 1>}
+// CHECK:      %[[C:.*]] = tcc_graph.concat %[[Y]], %[[X]] {dim = 3 : i64} : (tensor<2x8x8x4xf32>, tensor<2x8x8x4xf32>) -> tensor<2x8x8x8xf32>
+// CHECK:      %[[T:.*]] = tcc_graph.transpose %[[C]] {permutation = array<i64: 0, 3, 1, 2>}
+// CHECK:      tcc_graph.max_pool2d %[[T]]
+func.func @concat_then_pool(%x: tensor<2x4x8x8xf32>, %w: tensor<4x4x3x3xf32>) -> tensor<2x8x4x4xf32> {
+  %y = tcc_graph.conv2d %x, %w {dilation = array<i64: 1, 1>, groups = 1 : i64, padding = array<i64: 1, 1>, stride = array<i64: 1, 1>} : (tensor<2x4x8x8xf32>, tensor<4x4x3x3xf32>) -> tensor<2x4x8x8xf32>
+  %c = tcc_graph.concat %y, %x {dim = 1 : i64} : (tensor<2x4x8x8xf32>, tensor<2x4x8x8xf32>) -> tensor<2x8x8x8xf32>
+  %p = tcc_graph.max_pool2d %c {ceil_mode = false, count_include_pad = false, dilation = array<i64: 1, 1>, kernel = array<i64: 2, 2>, padding = array<i64: 0, 0>, stride = array<i64: 2, 2>} : (tensor<2x8x8x8xf32>) -> tensor<2x8x4x4xf32>
+  return %p : tensor<2x8x4x4xf32>
+}
