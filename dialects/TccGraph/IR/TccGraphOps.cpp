@@ -176,7 +176,7 @@ LogicalResult Conv2dOp::verify() {
 template <typename PoolOp>
 static LogicalResult verifyPool(PoolOp op) {
   if (rankedType(op.getInput()).getRank() != 4)
-    return op.emitOpError("expects an NCHW input");
+    return op.emitOpError(op.getChannelsLast() ? "expects an NHWC input" : "expects an NCHW input");
   if (op.getKernel().size() != 2 || op.getStride().size() != 2 ||
       op.getPadding().size() != 2 || op.getDilation().size() != 2)
     return op.emitOpError("kernel, stride, padding and dilation need 2 values each");

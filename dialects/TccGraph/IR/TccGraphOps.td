@@ -280,14 +280,21 @@ class TccGraph_Pool2dOp<string mnemonic, string what> :
     Window `kernel`, `stride`, symmetric `padding` and `dilation` per spatial
     dim. `ceil_mode` rounds the output size up as PyTorch does. For average
     pooling, `count_include_pad` counts padded elements in the divisor.
+    `channels_last` (set by kernel formation, between channels-last
+    convolutions) says input and result are NHWC.
   }];
   let arguments = (ins TccGraph_FloatTensor:$input,
                        DenseI64ArrayAttr:$kernel, DenseI64ArrayAttr:$stride,
                        DenseI64ArrayAttr:$padding, DenseI64ArrayAttr:$dilation,
-                       BoolAttr:$ceil_mode, BoolAttr:$count_include_pad);
+                       BoolAttr:$ceil_mode, BoolAttr:$count_include_pad,
+                       UnitAttr:$channels_last);
   let results = (outs TccGraph_FloatTensor:$result);
   let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
   let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// Position of spatial dim `i` (0: height, 1: width) in input and result.
+    int64_t getSpatialDim(int64_t i) { return (getChannelsLast() ? 1 : 2) + i; }
+  }];
 }
 
 def TccGraph_MaxPool2dOp : TccGraph_Pool2dOp<"max_pool2d", "max">;

@@ -11,9 +11,10 @@
 //     transposed on their way in;
 //   - a reduction (dims renumbered; without keepdim only when the kept dims
 //     stay in order, as a global average pool's [N, C] does);
+//   - max and average pooling (which then pool NHWC);
 // and a transpose of a transpose is one transpose, or none. What a transpose
-// cannot pass (a pooling op, a flatten before a linear layer) reads it as a
-// copy: once at the model's edges rather than around every convolution.
+// cannot pass (a flatten before a linear layer) reads it as a copy: once at
+// the model's edges rather than around every convolution.
 //
 //===----------------------------------------------------------------------===//
 #include "FormKernels.h"
@@ -176,6 +177,22 @@ bool sinkThroughConcat(graph::ConcatOp concat) {
   return true;
 }
 
+/// A pooling op on a channels-last value pools it channels-last.
+template <typename PoolOp> bool sinkThroughPool(PoolOp pool) {
+  Value source = channelsLastSource(pool.getInput());
+  if (!source || pool.getChannelsLast())
+    return false;
+  RankedTensorType t = typeOf(pool.getResult());
+  OpBuilder b(pool);
+  auto nhwc = PoolOp::create(
+      b, pool.getLoc(), RankedTensorType::get(permuted(t.getShape(), kToLast), t.getElementType()),
+      source, pool.getKernelAttr(), pool.getStrideAttr(), pool.getPaddingAttr(),
+      pool.getDilationAttr(), pool.getCeilModeAttr(), pool.getCountIncludePadAttr(),
+      b.getUnitAttr());
+  replaceWithChannelsLast(pool, nhwc);
+  return true;
+}
+
 template <typename ReduceOp> bool sinkThroughReduce(ReduceOp reduce) {
   Value source = channelsLastSource(reduce.getInput());
   if (!source)
@@ -248,6 +265,10 @@ void tcc::formation::sinkLayoutTransposes(func::FuncOp func) {
       changed = sinkThroughReduce(r);
     else if (auto r = dyn_cast<graph::ReduceMaxOp>(op))
       changed = sinkThroughReduce(r);
+    else if (auto p = dyn_cast<graph::MaxPool2dOp>(op))
+      changed = sinkThroughPool(p);
+    else if (auto p = dyn_cast<graph::AvgPool2dOp>(op))
+      changed = sinkThroughPool(p);
     else if (isPointwise(op))
       changed = sinkThroughPointwise(op);
     moved += changed;

@@ -21,20 +21,22 @@ using namespace mlir;
 using namespace tcc::graph;
 
 namespace {
-/// Pads the two spatial dims of an NCHW tensor: `low` before, `high` after.
+/// Pads the two spatial dims of an NCHW tensor (NHWC with `channelsLast`):
+/// `low` before, `high` after.
 Value padSpatial(OpBuilder &b, Location loc, Value x, ArrayRef<int64_t> low,
-                 ArrayRef<int64_t> high, TypedAttr padValue) {
+                 ArrayRef<int64_t> high, TypedAttr padValue, bool channelsLast = false) {
   if (llvm::all_of(low, [](int64_t v) { return v == 0; }) &&
       llvm::all_of(high, [](int64_t v) { return v == 0; }))
     return x;
   auto t = cast<RankedTensorType>(x.getType());
   SmallVector<int64_t> shape(t.getShape());
   SmallVector<OpFoldResult> lo(4, b.getIndexAttr(0)), hi(4, b.getIndexAttr(0));
+  int64_t first = channelsLast ? 1 : 2;
   for (int i = 0; i < 2; ++i) {
-    lo[2 + i] = b.getIndexAttr(low[i]);
-    hi[2 + i] = b.getIndexAttr(high[i]);
-    if (!ShapedType::isDynamic(shape[2 + i]))
-      shape[2 + i] += low[i] + high[i];
+    lo[first + i] = b.getIndexAttr(low[i]);
+    hi[first + i] = b.getIndexAttr(high[i]);
+    if (!ShapedType::isDynamic(shape[first + i]))
+      shape[first + i] += low[i] + high[i];
   }
   Value pad = b.create<arith::ConstantOp>(loc, padValue);
   auto type = RankedTensorType::get(shape, t.getElementType());
@@ -157,13 +159,14 @@ Value poolInput(ConversionPatternRewriter &rewriter, PoolOp op, Value input, Typ
   auto inT = cast<RankedTensorType>(input.getType());
   auto outT = cast<RankedTensorType>(op.getType());
   SmallVector<int64_t> low(op.getPadding()), high;
-  for (int i = 0; i < 2; ++i)
+  for (int i = 0; i < 2; ++i) {
+    int64_t d = op.getSpatialDim(i);
     high.push_back(op.getCeilMode()
-                       ? extraHighPad(inT.getShape()[2 + i], outT.getShape()[2 + i],
-                                      op.getKernel()[i], op.getStride()[i],
-                                      op.getDilation()[i], low[i])
+                       ? extraHighPad(inT.getShape()[d], outT.getShape()[d], op.getKernel()[i],
+                                      op.getStride()[i], op.getDilation()[i], low[i])
                        : low[i]);
-  return padSpatial(rewriter, op.getLoc(), input, low, high, padValue);
+  }
+  return padSpatial(rewriter, op.getLoc(), input, low, high, padValue, op.getChannelsLast());
 }
 
 struct MaxPool2dPattern : OpConversionPattern<MaxPool2dOp> {
@@ -181,12 +184,18 @@ struct MaxPool2dPattern : OpConversionPattern<MaxPool2dOp> {
     SmallVector<OpFoldResult> sizes = *sizesOr;
     Value init = tcc::makeFilled(rewriter, loc, resultType, sizes, lowest);
     Value window = rewriter.create<tensor::EmptyOp>(loc, op.getKernel(), elt);
-    Value result = rewriter
-                       .create<linalg::PoolingNchwMaxOp>(
-                           loc, init.getType(), ValueRange{x, window}, ValueRange{init},
-                           rewriter.getI64VectorAttr(op.getStride()),
-                           rewriter.getI64VectorAttr(op.getDilation()))
-                       .getResult(0);
+    auto strides = rewriter.getI64VectorAttr(op.getStride());
+    auto dilations = rewriter.getI64VectorAttr(op.getDilation());
+    Value result =
+        op.getChannelsLast()
+            ? rewriter
+                  .create<linalg::PoolingNhwcMaxOp>(loc, init.getType(), ValueRange{x, window},
+                                                    ValueRange{init}, strides, dilations)
+                  .getResult(0)
+            : rewriter
+                  .create<linalg::PoolingNchwMaxOp>(loc, init.getType(), ValueRange{x, window},
+                                                    ValueRange{init}, strides, dilations)
+                  .getResult(0);
     if (result.getType() != resultType)
       result = rewriter.create<tensor::CastOp>(loc, resultType, result);
     rewriter.replaceOp(op, result);
@@ -204,7 +213,8 @@ struct AvgPool2dPattern : OpConversionPattern<AvgPool2dOp> {
     Location loc = op.getLoc();
     auto resultType = cast<RankedTensorType>(op.getType());
     auto inT = cast<RankedTensorType>(adaptor.getInput().getType());
-    if (ShapedType::isDynamic(inT.getShape()[2]) || ShapedType::isDynamic(inT.getShape()[3]))
+    int64_t hd = op.getSpatialDim(0), wd = op.getSpatialDim(1);
+    if (ShapedType::isDynamic(inT.getShape()[hd]) || ShapedType::isDynamic(inT.getShape()[wd]))
       return rewriter.notifyMatchFailure(op, "dynamic spatial sizes");
     Type elt = resultType.getElementType();
     TypedAttr zero = tcc::floatAttr(rewriter, elt, 0.0);
@@ -215,14 +225,20 @@ struct AvgPool2dPattern : OpConversionPattern<AvgPool2dOp> {
     SmallVector<OpFoldResult> sizes = *sizesOr;
     Value init = tcc::makeFilled(rewriter, loc, resultType, sizes, zero);
     Value window = rewriter.create<tensor::EmptyOp>(loc, op.getKernel(), elt);
-    Value sum = rewriter
-                    .create<linalg::PoolingNchwSumOp>(
-                        loc, init.getType(), ValueRange{x, window}, ValueRange{init},
-                        rewriter.getI64VectorAttr(op.getStride()),
-                        rewriter.getI64VectorAttr(op.getDilation()))
-                    .getResult(0);
+    auto strides = rewriter.getI64VectorAttr(op.getStride());
+    auto dilations = rewriter.getI64VectorAttr(op.getDilation());
+    Value sum =
+        op.getChannelsLast()
+            ? rewriter
+                  .create<linalg::PoolingNhwcSumOp>(loc, init.getType(), ValueRange{x, window},
+                                                    ValueRange{init}, strides, dilations)
+                  .getResult(0)
+            : rewriter
+                  .create<linalg::PoolingNchwSumOp>(loc, init.getType(), ValueRange{x, window},
+                                                    ValueRange{init}, strides, dilations)
+                  .getResult(0);
     // divisor(oh, ow) = countH(oh) * countW(ow)
-    int64_t in[2] = {inT.getShape()[2], inT.getShape()[3]};
+    int64_t in[2] = {inT.getShape()[hd], inT.getShape()[wd]};
     auto k = op.getKernel(), s = op.getStride(), p = op.getPadding();
     bool includePad = op.getCountIncludePad();
     Value empty = rewriter.create<tensor::EmptyOp>(loc, sizes, elt);
@@ -239,7 +255,7 @@ struct AvgPool2dPattern : OpConversionPattern<AvgPool2dOp> {
                   };
                   Value count = cst(1);
                   for (int i = 0; i < 2; ++i) {
-                    Value o = b.create<linalg::IndexOp>(l, 2 + i);
+                    Value o = b.create<linalg::IndexOp>(l, i == 0 ? hd : wd);
                     // One op per statement: C++ leaves argument order
                     // unspecified, and the IR must not depend on the compiler.
                     Value scaled = b.create<arith::MulIOp>(l, o, cst(s[i]));

@@ -31,13 +31,14 @@ func.func @block(%x: tensor<2x8x16x16xf32>, %w1: tensor<8x8x1x1xf32>, %s: tensor
 
 // A concatenation along the channels of a convolution's result and an
 // NCHW input is computed channels-last (the input transposed on its way in);
-// a max pool reads NCHW, so a transpose stays before it.
+// the max pool pools NHWC, and the result goes back to NCHW at the end.
 // CHECK-LABEL: func @concat_then_pool
 // CHECK:      %[[Y:.*]] = tcc_kernel.conv {{.*}} {channels_last,
 // CHECK:      %[[X:.*]] = tcc_graph.transpose %arg0 {permutation = array<i64: 0, 2, 3, 1>}
 // CHECK:      %[[C:.*]] = tcc_graph.concat %[[Y]], %[[X]] {dim = 3 : i64} : (tensor<2x8x8x4xf32>, tensor<2x8x8x4xf32>) -> tensor<2x8x8x8xf32>
-// CHECK:      %[[T:.*]] = tcc_graph.transpose %[[C]] {permutation = array<i64: 0, 3, 1, 2>}
-// CHECK:      tcc_graph.max_pool2d %[[T]]
+// CHECK:      %[[P:.*]] = tcc_graph.max_pool2d %[[C]] {ceil_mode = false, channels_last, {{.*}}} : (tensor<2x8x8x8xf32>) -> tensor<2x4x4x8xf32>
+// CHECK:      %[[T:.*]] = tcc_graph.transpose %[[P]] {permutation = array<i64: 0, 3, 1, 2>}
+// CHECK:      return %[[T]]
 func.func @concat_then_pool(%x: tensor<2x4x8x8xf32>, %w: tensor<4x4x3x3xf32>) -> tensor<2x8x4x4xf32> {
   %y = tcc_graph.conv2d %x, %w {dilation = array<i64: 1, 1>, groups = 1 : i64, padding = array<i64: 1, 1>, stride = array<i64: 1, 1>} : (tensor<2x4x8x8xf32>, tensor<4x4x3x3xf32>) -> tensor<2x4x8x8xf32>
   %c = tcc_graph.concat %y, %x {dim = 1 : i64} : (tensor<2x4x8x8xf32>, tensor<2x4x8x8xf32>) -> tensor<2x8x8x8xf32>

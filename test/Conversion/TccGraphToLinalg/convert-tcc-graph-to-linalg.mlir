@@ -626,3 +626,21 @@ func.func @reshape_two_symbolic(%x: tensor<8x?x?xf32>, %s: index) -> tensor<2x4x
   %0 = tcc_graph.reshape %x sizes(%s, %s) : (tensor<8x?x?xf32>) -> tensor<2x4x?x?xf32>
   return %0 : tensor<2x4x?x?xf32>
 }
+
+// -----
+
+// Channels-last pooling (between channels-last convolutions): NHWC padding
+// and linalg's NHWC pooling ops; the average's divisor reads the spatial
+// dims 1 and 2.
+// CHECK-LABEL: func.func @pools_nhwc
+// CHECK:         tensor.pad %{{.*}} low[0, 1, 1, 0] high[0, 1, 1, 0]
+// CHECK:         linalg.pooling_nhwc_max
+// CHECK:         linalg.pooling_nhwc_sum
+// CHECK:         linalg.generic
+// CHECK:           linalg.index 1 : index
+// CHECK:           linalg.index 2 : index
+func.func @pools_nhwc(%x: tensor<2x8x8x4xf32>) -> (tensor<2x4x4x4xf32>, tensor<2x4x4x4xf32>) {
+  %m = tcc_graph.max_pool2d %x {ceil_mode = false, channels_last, count_include_pad = false, dilation = array<i64: 1, 1>, kernel = array<i64: 3, 3>, padding = array<i64: 1, 1>, stride = array<i64: 2, 2>} : (tensor<2x8x8x4xf32>) -> tensor<2x4x4x4xf32>
+  %a = tcc_graph.avg_pool2d %x {ceil_mode = false, channels_last, count_include_pad = false, dilation = array<i64: 1, 1>, kernel = array<i64: 2, 2>, padding = array<i64: 0, 0>, stride = array<i64: 2, 2>} : (tensor<2x8x8x4xf32>) -> tensor<2x4x4x4xf32>
+  return %m, %a : tensor<2x4x4x4xf32>, tensor<2x4x4x4xf32>
+}
