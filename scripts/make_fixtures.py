@@ -904,6 +904,28 @@ class NormsZeroDeadDraw(nn.Module):
                 z + s)
 
 
+def write_whisper_bf16_case(out):
+    """A bf16 Whisper encoder (two conv1d with GELU, attention layers): it
+    once compiled to a model.so that could not load (a generated CPU kernel
+    called __truncsfbf2, which libgcc 12 lacks; issue 15)."""
+    from transformers import WhisperConfig, WhisperModel
+    cfg = WhisperConfig(d_model=64, encoder_layers=2, decoder_layers=1, encoder_attention_heads=4,
+                        decoder_attention_heads=4, encoder_ffn_dim=128, decoder_ffn_dim=128,
+                        num_mel_bins=16, max_source_positions=50)
+    torch.manual_seed(68)
+    encoder = WhisperModel(cfg).encoder.eval().to(torch.bfloat16)
+
+    class Encoder(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.encoder = encoder
+
+        def forward(self, features):
+            return self.encoder(features).last_hidden_state
+
+    write_case(out, "whisper_encoder_bf16", Encoder(), [torch.randn(1, 16, 100).bfloat16()])
+
+
 def write_wrong_answer_cases(out):
     torch.manual_seed(60)
     x = torch.cat([torch.linspace(-4, 4, 33), torch.randn(31) * 2]).reshape(4, 16)
@@ -940,6 +962,8 @@ def write_wrong_answer_cases(out):
     torch.manual_seed(67)
     write_case(out, "norms_zero_dead_draw", NormsZeroDeadDraw(),
                [torch.randn(2, 5, 4), torch.randn(3, 2)])
+
+    write_whisper_bf16_case(out)
 
     torch.manual_seed(65)
     write_case(out, "lm_head_unaligned", LmHeadUnaligned().to(torch.bfloat16),

@@ -30,3 +30,7 @@ llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 # A C compiler is needed by the C ABI sample test.
 if shutil.which("cc"):
     config.available_features.add("cc")
+
+# nm lists an artifact's undefined symbols (binutils; llvm-nm reads the same).
+if shutil.which("nm"):
+    config.available_features.add("nm")
