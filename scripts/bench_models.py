@@ -19,6 +19,8 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
+from fixture_paths import relative_traces
+
 
 class Foo(nn.Module):
     def forward(self, x, y):
@@ -168,7 +170,7 @@ def export_models(outdir, only=None, dtypes=("fp32", "bf16")):
             os.makedirs(d, exist_ok=True)
             with torch.no_grad():
                 ep = torch.export.export(module, inputs)
-            torch.export.save(ep, os.path.join(d, "model.pt2"))
+            torch.export.save(relative_traces(ep), os.path.join(d, "model.pt2"))
             print("exported", name, dtype_name, flush=True)
 
 
@@ -182,7 +184,7 @@ def export(outdir, only=None):
         with torch.no_grad():
             ep = torch.export.export(module, make_inputs())
         pt2 = os.path.join(d, "model.pt2")
-        torch.export.save(ep, pt2)
+        torch.export.save(relative_traces(ep), pt2)
         with zipfile.ZipFile(pt2) as z:
             entry = [n for n in z.namelist() if n.endswith("models/model.json")][0]
             with open(os.path.join(d, "model.json"), "wb") as f:

@@ -23,6 +23,8 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
+from fixture_paths import relative_traces
+
 torch.manual_seed(0)
 torch.backends.cudnn.allow_tf32 = False
 torch.backends.cuda.matmul.allow_tf32 = False
@@ -111,6 +113,7 @@ def write_case(out, name, model, inputs, dynamic_shapes=None, weights_npy=False,
     model.eval()
     with torch.set_grad_enabled(export_with_grad):
         ep = torch.export.export(model, tuple(inputs), dynamic_shapes=dynamic_shapes)
+    relative_traces(ep)
     torch.export.save(ep, os.path.join(d, "model.pt2"))
     with torch.no_grad():
         # On copies: a model may mutate its inputs in place.

@@ -19,6 +19,8 @@ import os
 import numpy as np
 import torch
 
+from fixture_paths import relative_traces
+
 
 class MLP(torch.nn.Module):
     def __init__(self, width=4096, layers=4, gelu="none"):
@@ -49,7 +51,7 @@ def main():
     os.makedirs(a.outdir, exist_ok=True)
     with torch.no_grad():
         program = torch.export.export(model, (x,))
-        torch.export.save(program, os.path.join(a.outdir, "model.pt2"))
+        torch.export.save(relative_traces(program), os.path.join(a.outdir, "model.pt2"))
         expected = model.double()(x.double()).float()
     np.save(os.path.join(a.outdir, "input_0.npy"), x.numpy())
     np.save(os.path.join(a.outdir, "expected_0.npy"), expected.numpy())

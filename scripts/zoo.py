@@ -233,8 +233,9 @@ def first_line(text):
 
 def export(model, inputs, dynamic, ir):
     import torch
+    from fixture_paths import relative_traces
     ep = torch.export.export(model, inputs, dynamic_shapes=dynamic)
-    return ep.run_decompositions() if ir == "core_aten" else ep
+    return relative_traces(ep.run_decompositions() if ir == "core_aten" else ep)
 
 
 def do_export(args, name):

@@ -80,6 +80,8 @@ std::optional<std::pair<std::string, std::string>> classify(Operation *op) {
       })
       .Case([](kernel::ConvOp c) -> std::optional<std::pair<std::string, std::string>> {
         SmallVector<std::string> parts = {typeName(c.getInit())};
+        if (c.getChannelsLast())
+          parts.push_back("nhwc");
         if (c.getGroups() != 1)
           parts.push_back("groups " + std::to_string(c.getGroups()));
         if (c.getBias())
@@ -110,7 +112,10 @@ std::optional<std::pair<std::string, std::string>> classify(Operation *op) {
       .Case([](linalg::FillOp) { return std::make_pair(std::string("fill"), std::string()); })
       .Case([](linalg::LinalgOp l) -> std::optional<std::pair<std::string, std::string>> {
         if (isa<linalg::ConvolutionOpInterface>(l.getOperation()))
-          return std::make_pair(std::string("conv"), std::string());
+          return std::make_pair(std::string(l->getName().getStringRef().starts_with("linalg.pooling")
+                                                ? "pool"
+                                                : "conv"),
+                                std::string());
         bool pointwise = l.getNumLoops() == l.getNumParallelLoops();
         return std::make_pair(std::string(pointwise ? "pointwise" : "reduction"),
                               std::to_string(l.getNumLoops()) + (l.getNumLoops() == 1 ? " loop" : " loops"));
