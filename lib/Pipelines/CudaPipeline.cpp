@@ -87,10 +87,6 @@ void tcc::buildCudaLoweringPassPipeline(OpPassManager &pm, const CompileOptions 
   calls.tf32 = options.precision == "tf32";
   calls.bf16 = options.precision == "bf16";
   pm.addPass(createConvertTccKernelToCudaPass(calls));
-  // cuDNN has no bf16 arithmetic for fp32 tensors: under bf16, convolutions
-  // take TF32, the nearest it offers (and more precise).
-  bool convTf32 = options.precision == "tf32" || options.precision == "bf16";
-  pm.addPass(createGpuLibraryConvPass(GpuLibraryConvPassOptions{convTf32}));
   // Ops with no parallel dimension would otherwise stay on the host.
   pm.addNestedPass<func::FuncOp>(createGpuWrapSerialOpsPass());
   // Row reductions: one warp per output element instead of one thread.

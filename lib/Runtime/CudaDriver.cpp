@@ -59,6 +59,12 @@ struct LoadedDriver {
     if (!ok)
       return; // the handle stays open: a partial driver is still mapped
     resolveGraphs(handle);
+    bool events = optional(handle, "cuEventCreate", driver.cuEventCreate) &
+                  optional(handle, "cuEventRecord", driver.cuEventRecord) &
+                  optional(handle, "cuEventSynchronize", driver.cuEventSynchronize) &
+                  optional(handle, "cuEventElapsedTime_v2", driver.cuEventElapsedTime) &
+                  optional(handle, "cuEventDestroy_v2", driver.cuEventDestroy);
+    (void)events; // hasEvents() tells the users
     optional(handle, "cuOccupancyMaxActiveBlocksPerMultiprocessor",
              driver.cuOccupancyMaxActiveBlocksPerMultiprocessor);
     resolve(handle, "cuFuncSetAttribute", driver.cuFuncSetAttribute);

@@ -1,8 +1,15 @@
-//===- CudnnConv.cpp - tcc_conv2d_f32 on cuDNN 9, opened with dlopen ------===//
+//===- CudnnConv.cpp - tcc_conv2d on cuDNN 9, opened with dlopen ----------===//
 //
 // The legacy convolution API, still in cuDNN 9 (deprecated, not removed):
-// tensor/filter/convolution descriptors, cudnnGetConvolutionForwardAlgorithm_v7
-// (heuristics, nothing is run), cudnnConvolutionForward. The descriptors are
+// tensor/filter/convolution descriptors (NCHW or NHWC, any batch stride);
+// cudnnConvolutionBiasActivationForward for the epilogue (bias, residual,
+// ReLU) where it fuses, else cudnnConvolutionForward and cudnnAddTensor. The
+// algorithms cuDNN's heuristics offer are each timed once per shape, as they
+// will run (epilogue included), into a scratch output, and the fastest kept;
+// during stream capture, or with TCC_CUDNN_ALGO=heuristic, the heuristics'
+// first choice. Timing the plain convolution (cudnnFind*) is not enough: on
+// an H100 its winner for a bf16 1x1 NHWC convolution ran 225 us plain but
+// 8 us as the fused call with another algorithm. The descriptors are
 // declared in cudnn_ops.h / cudnn_cnn.h and live in libcudnn_ops.so.9 /
 // libcudnn_cnn.so.9; cudnnCreate, cudnnSetStream and cudnnGetErrorString in
 // libcudnn_graph.so.9. libcudnn.so.9, the one opened here, is the shim that
@@ -21,12 +28,15 @@
 //===----------------------------------------------------------------------===//
 #include "tcc/Runtime/CudnnConv.h"
 #include "tcc/Runtime/CudaLibraryLoader.h"
+#include "tcc/Runtime/KernelTypes.h"
 
 #include "tcc/Runtime/CudaDriver.h"
 #include "tcc/Runtime/MlirGpuRuntime.h"
 #include "tcc/Runtime/RuntimeError.h"
 
 #include <dlfcn.h>
+
+#include <limits>
 
 #include <algorithm>
 #include <climits>
@@ -50,6 +60,7 @@ using cudnnHandle_t = struct cudnnContext *;
 using cudnnTensorDescriptor_t = struct cudnnTensorStruct *;
 using cudnnFilterDescriptor_t = struct cudnnFilterStruct *;
 using cudnnConvolutionDescriptor_t = struct cudnnConvolutionStruct *;
+using cudnnActivationDescriptor_t = struct cudnnActivationStruct *;
 struct cudnnConvolutionFwdAlgoPerf_t {
   int algo;
   cudnnStatus_t status;
@@ -62,13 +73,22 @@ struct cudnnConvolutionFwdAlgoPerf_t {
 
 constexpr cudnnStatus_t CUDNN_STATUS_SUCCESS = 0;
 constexpr int CUDNN_DATA_FLOAT = 0;
+constexpr int CUDNN_DATA_HALF = 2;
+constexpr int CUDNN_DATA_BFLOAT16 = 9;
 constexpr int CUDNN_TENSOR_NCHW = 0;
+constexpr int CUDNN_TENSOR_NHWC = 1;
 constexpr int CUDNN_CROSS_CORRELATION = 1;
 constexpr int CUDNN_DEFAULT_MATH = 0;
+constexpr int CUDNN_TENSOR_OP_MATH = 1;
 constexpr int CUDNN_FMA_MATH = 3;
+constexpr int CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM = 1;
 constexpr int CUDNN_CONVOLUTION_FWD_ALGO_COUNT = 8;
+constexpr int CUDNN_ACTIVATION_RELU = 1;
+constexpr int CUDNN_ACTIVATION_IDENTITY = 5;
+constexpr int CUDNN_NOT_PROPAGATE_NAN = 0;
 
-/// The initial workspace, and the most any algorithm may ask for.
+/// The initial workspace, and the most any algorithm may ask for (also the
+/// workspace the algorithms are timed with).
 constexpr size_t kMinWorkspaceBytes = size_t(8) << 20;
 constexpr size_t kMaxWorkspaceBytes = size_t(256) << 20;
 
@@ -83,7 +103,8 @@ struct Cudnn {
   cudnnStatus_t (*destroy)(cudnnHandle_t);
   cudnnStatus_t (*setStream)(cudnnHandle_t, void *);
   cudnnStatus_t (*createTensor)(cudnnTensorDescriptor_t *);
-  cudnnStatus_t (*setTensor4d)(cudnnTensorDescriptor_t, int, int, int, int, int, int);
+  cudnnStatus_t (*setTensor4dEx)(cudnnTensorDescriptor_t, int, int, int, int, int, int, int, int,
+                                 int);
   cudnnStatus_t (*destroyTensor)(cudnnTensorDescriptor_t);
   cudnnStatus_t (*createFilter)(cudnnFilterDescriptor_t *);
   cudnnStatus_t (*setFilter4d)(cudnnFilterDescriptor_t, int, int, int, int, int, int);
@@ -94,6 +115,9 @@ struct Cudnn {
   cudnnStatus_t (*setConvGroupCount)(cudnnConvolutionDescriptor_t, int);
   cudnnStatus_t (*setConvMathType)(cudnnConvolutionDescriptor_t, int);
   cudnnStatus_t (*destroyConv)(cudnnConvolutionDescriptor_t);
+  cudnnStatus_t (*createActivation)(cudnnActivationDescriptor_t *);
+  cudnnStatus_t (*setActivation)(cudnnActivationDescriptor_t, int, int, double);
+  cudnnStatus_t (*destroyActivation)(cudnnActivationDescriptor_t);
   cudnnStatus_t (*getForwardAlgorithm)(cudnnHandle_t, cudnnTensorDescriptor_t,
                                        cudnnFilterDescriptor_t, cudnnConvolutionDescriptor_t,
                                        cudnnTensorDescriptor_t, int, int *,
@@ -105,6 +129,13 @@ struct Cudnn {
   cudnnStatus_t (*forward)(cudnnHandle_t, const void *, cudnnTensorDescriptor_t, const void *,
                            cudnnFilterDescriptor_t, const void *, cudnnConvolutionDescriptor_t,
                            int, void *, size_t, const void *, cudnnTensorDescriptor_t, void *);
+  cudnnStatus_t (*biasActivationForward)(
+      cudnnHandle_t, const void *, cudnnTensorDescriptor_t, const void *, cudnnFilterDescriptor_t,
+      const void *, cudnnConvolutionDescriptor_t, int, void *, size_t, const void *,
+      cudnnTensorDescriptor_t, const void *, cudnnTensorDescriptor_t, const void *,
+      cudnnActivationDescriptor_t, cudnnTensorDescriptor_t, void *);
+  cudnnStatus_t (*addTensor)(cudnnHandle_t, const void *, cudnnTensorDescriptor_t, const void *,
+                             const void *, cudnnTensorDescriptor_t, void *);
 
   static const Cudnn &get();
 
@@ -143,7 +174,7 @@ struct LoadedCudnn {
               resolve(handle, "cudnnDestroy", lib.destroy) &&
               resolve(handle, "cudnnSetStream", lib.setStream) &&
               resolve(handle, "cudnnCreateTensorDescriptor", lib.createTensor) &&
-              resolve(handle, "cudnnSetTensor4dDescriptor", lib.setTensor4d) &&
+              resolve(handle, "cudnnSetTensor4dDescriptorEx", lib.setTensor4dEx) &&
               resolve(handle, "cudnnDestroyTensorDescriptor", lib.destroyTensor) &&
               resolve(handle, "cudnnCreateFilterDescriptor", lib.createFilter) &&
               resolve(handle, "cudnnSetFilter4dDescriptor", lib.setFilter4d) &&
@@ -153,11 +184,17 @@ struct LoadedCudnn {
               resolve(handle, "cudnnSetConvolutionGroupCount", lib.setConvGroupCount) &&
               resolve(handle, "cudnnSetConvolutionMathType", lib.setConvMathType) &&
               resolve(handle, "cudnnDestroyConvolutionDescriptor", lib.destroyConv) &&
+              resolve(handle, "cudnnCreateActivationDescriptor", lib.createActivation) &&
+              resolve(handle, "cudnnSetActivationDescriptor", lib.setActivation) &&
+              resolve(handle, "cudnnDestroyActivationDescriptor", lib.destroyActivation) &&
               resolve(handle, "cudnnGetConvolutionForwardAlgorithm_v7",
                       lib.getForwardAlgorithm) &&
               resolve(handle, "cudnnGetConvolutionForwardWorkspaceSize",
                       lib.getForwardWorkspaceSize) &&
-              resolve(handle, "cudnnConvolutionForward", lib.forward);
+              resolve(handle, "cudnnConvolutionForward", lib.forward) &&
+              resolve(handle, "cudnnConvolutionBiasActivationForward",
+                      lib.biasActivationForward) &&
+              resolve(handle, "cudnnAddTensor", lib.addTensor);
     if (!ok)
       return;
     size_t version = lib.getVersion();
@@ -185,29 +222,45 @@ const Cudnn &Cudnn::get() {
 // Plans and per-(thread, context) state
 //===----------------------------------------------------------------------===//
 
+/// Everything a call's descriptors and algorithm depend on.
 struct PlanKey {
-  int64_t n, c, h, w, f, kh, kw, oh, ow, sh, sw, dh, dw, groups;
-  int32_t compute;
+  int64_t n, c, h, w, k, r, s, oh, ow, padH, padW, sh, sw, dh, dw, groups;
+  int64_t xStride, yStride, zStride; ///< batch strides (0: no residual)
+  int32_t dtype, compute, activation, layout;
+  bool bias;
   auto tie() const {
-    return std::tie(n, c, h, w, f, kh, kw, oh, ow, sh, sw, dh, dw, groups, compute);
+    return std::tie(n, c, h, w, k, r, s, oh, ow, padH, padW, sh, sw, dh, dw, groups, xStride,
+                    yStride, zStride, dtype, compute, activation, layout, bias);
   }
   bool operator<(const PlanKey &o) const { return tie() < o.tie(); }
+  bool hasEpilogue() const { return bias || zStride || activation != kConvActivationNone; }
 };
 
 std::string shapeText(const PlanKey &k) {
   auto s = [](int64_t v) { return std::to_string(v); };
-  return "x " + s(k.n) + "x" + s(k.c) + "x" + s(k.h) + "x" + s(k.w) + ", w " + s(k.f) + "x" +
-         s(k.c / k.groups) + "x" + s(k.kh) + "x" + s(k.kw) + ", stride " + s(k.sh) + "x" +
+  return std::string(k.layout == kConvLayoutNhwc ? "NHWC " : "") + "x " + s(k.n) + "x" + s(k.c) +
+         "x" + s(k.h) + "x" + s(k.w) + ", w " + s(k.k) + "x" + s(k.c / k.groups) + "x" + s(k.r) +
+         "x" + s(k.s) + ", padding " + s(k.padH) + "x" + s(k.padW) + ", stride " + s(k.sh) + "x" +
          s(k.sw) + ", dilation " + s(k.dh) + "x" + s(k.dw) + ", groups " + s(k.groups);
 }
 
+/// How a plan computes its epilogue.
+enum class Epilogue {
+  None,  ///< cudnnConvolutionForward alone
+  Fused, ///< cudnnConvolutionBiasActivationForward
+  Adds,  ///< cudnnConvolutionForward, then cudnnAddTensor for bias and residual
+};
+
 struct Plan {
   const Cudnn *lib = nullptr;
-  cudnnTensorDescriptor_t x = nullptr, y = nullptr;
+  cudnnTensorDescriptor_t x = nullptr, y = nullptr, z = nullptr, bias = nullptr;
   cudnnFilterDescriptor_t w = nullptr;
   cudnnConvolutionDescriptor_t conv = nullptr;
+  cudnnActivationDescriptor_t act = nullptr;
   int algo = 0;
   size_t workspaceBytes = 0;
+  Epilogue epilogue = Epilogue::None;
+  cuda::DeviceBuffer zeroBias; ///< the fused call needs a bias; the op may have none
 
   Plan() = default;
   Plan(const Plan &) = delete;
@@ -215,10 +268,11 @@ struct Plan {
   ~Plan() {
     if (!lib)
       return;
+    if (act) (void)lib->destroyActivation(act);
     if (conv) (void)lib->destroyConv(conv);
     if (w) (void)lib->destroyFilter(w);
-    if (y) (void)lib->destroyTensor(y);
-    if (x) (void)lib->destroyTensor(x);
+    for (cudnnTensorDescriptor_t t : {bias, z, y, x})
+      if (t) (void)lib->destroyTensor(t);
   }
 };
 
@@ -239,6 +293,19 @@ struct ContextState {
     plans.clear();
     if (handle)
       (void)lib->destroy(handle);
+  }
+
+  /// Grows the workspace to at least `bytes` (never during stream capture:
+  /// graphs captured earlier keep the old one alive).
+  void reserveWorkspace(size_t bytes) {
+    if (bytes <= workspace.bytes())
+      return;
+    size_t grown = std::max(bytes, std::max(kMinWorkspaceBytes, 2 * workspace.bytes()));
+    grown = std::max(bytes, std::min(grown, kMaxWorkspaceBytes));
+    cuda::DeviceBuffer next(grown);
+    if (workspace.bytes())
+      retired.push_back(std::move(workspace));
+    workspace = std::move(next);
   }
 };
 
@@ -266,35 +333,198 @@ bool isCapturing(void *stream) {
 }
 
 int toInt(int64_t v, const char *what) {
-  if (v <= 0 || v > INT_MAX)
+  if (v < 0 || v > INT_MAX)
     throw RuntimeError(TCC_ERROR_UNSUPPORTED, std::string("cudnn: convolution ") + what + " " +
                                                   std::to_string(v) +
                                                   " out of range for cuDNN");
   return static_cast<int>(v);
 }
 
+int cudnnType(int32_t dtype) {
+  return dtype == kKernelF16 ? CUDNN_DATA_HALF
+         : dtype == kKernelBF16 ? CUDNN_DATA_BFLOAT16
+                                : CUDNN_DATA_FLOAT;
+}
+
+/// An NCHW or NHWC tensor of `n x c x h x w` whose images are `batchStride`
+/// elements apart.
+void setImage(const Cudnn &lib, cudnnTensorDescriptor_t t, const PlanKey &key, int64_t c,
+              int64_t h, int64_t w, int64_t batchStride, const std::string &what) {
+  bool nhwc = key.layout == kConvLayoutNhwc;
+  lib.check(lib.setTensor4dEx(t, cudnnType(key.dtype), toInt(key.n, "batch"), toInt(c, "channels"),
+                              toInt(h, "height"), toInt(w, "width"), toInt(batchStride, "stride"),
+                              toInt(nhwc ? 1 : h * w, "stride"), toInt(nhwc ? w * c : w, "stride"),
+                              toInt(nhwc ? c : 1, "stride")),
+            "cudnnSetTensor4dDescriptorEx(" + what + ") for " + shapeText(key));
+}
+
+/// Enqueues the convolution as `plan` computes it (algorithm, math type and
+/// epilogue as last chosen).
+void enqueue(const Cudnn &lib, ContextState &state, const Plan &plan, const PlanKey &key,
+             const void *x, const void *w, const void *bias, const void *z, void *y) {
+  void *workspace = plan.workspaceBytes ? state.workspace.data() : nullptr;
+  float one = 1.0f, zero = 0.0f;
+  std::string what = " for " + shapeText(key);
+  if (plan.epilogue == Epilogue::Fused) {
+    // y = act(conv + alpha2·z + bias); without a residual z is y, scaled by 0.
+    float alpha2 = z ? 1.0f : 0.0f;
+    lib.check(lib.biasActivationForward(state.handle, &one, plan.x, x, plan.w, w, plan.conv,
+                                        plan.algo, workspace, plan.workspaceBytes, &alpha2,
+                                        z ? plan.z : plan.y, z ? z : y, plan.bias,
+                                        bias ? bias : plan.zeroBias.data(), plan.act, plan.y, y),
+              "cudnnConvolutionBiasActivationForward" + what);
+    return;
+  }
+  // A residual in y's own buffer (planned in place) is accumulated onto:
+  // y = conv + y; another is added after.
+  bool inPlace = z == y && key.zStride == key.yStride;
+  lib.check(lib.forward(state.handle, &one, plan.x, x, plan.w, w, plan.conv, plan.algo, workspace,
+                        plan.workspaceBytes, inPlace ? &one : &zero, plan.y, y),
+            "cudnnConvolutionForward" + what);
+  if (bias)
+    lib.check(lib.addTensor(state.handle, &one, plan.bias, bias, &one, plan.y, y),
+              "cudnnAddTensor(bias)" + what);
+  if (z && !inPlace)
+    lib.check(lib.addTensor(state.handle, &one, plan.z, z, &one, plan.y, y),
+              "cudnnAddTensor(residual)" + what);
+}
+
+/// One way to run the convolution: an algorithm in a math mode, its
+/// workspace, and how the epilogue is computed.
+struct Candidate {
+  int algo, mathType;
+  size_t workspaceBytes;
+  Epilogue epilogue;
+};
+
+/// The ways cuDNN offers, in its heuristics' order: every algorithm that
+/// suits the key's numerics and fits `limit` bytes of workspace. ReLU fuses
+/// with any algorithm; an identity epilogue (bias or residual alone) only
+/// with implicit-precomputed GEMM, else it is separate adds.
+std::vector<Candidate> candidates(const Cudnn &lib, ContextState &state, Plan &plan,
+                                  const PlanKey &key, size_t limit, bool zeroBiasAvailable) {
+  cudnnConvolutionFwdAlgoPerf_t perf[CUDNN_CONVOLUTION_FWD_ALGO_COUNT] = {};
+  int found = 0;
+  lib.check(lib.getForwardAlgorithm(state.handle, plan.x, plan.w, plan.conv, plan.y,
+                                    CUDNN_CONVOLUTION_FWD_ALGO_COUNT, &found, perf),
+            "cudnnGetConvolutionForwardAlgorithm_v7 for " + shapeText(key));
+  bool relu = key.activation == kConvActivationRelu;
+  bool canFuse = key.bias || zeroBiasAvailable;
+  std::vector<Candidate> out;
+  for (int i = 0; i < found; ++i) {
+    const cudnnConvolutionFwdAlgoPerf_t &p = perf[i];
+    if (p.status != CUDNN_STATUS_SUCCESS)
+      continue;
+    // fp32 (compute 0) takes no tensor-op variant: that would be TF32.
+    if (key.dtype == kKernelF32 && key.compute == kConvComputeF32 && p.mathType != CUDNN_FMA_MATH &&
+        p.mathType != CUDNN_DEFAULT_MATH)
+      continue;
+    (void)lib.setConvMathType(plan.conv, p.mathType);
+    size_t bytes = 0;
+    if (lib.getForwardWorkspaceSize(state.handle, plan.x, plan.w, plan.conv, plan.y, p.algo,
+                                    &bytes) != CUDNN_STATUS_SUCCESS ||
+        bytes > limit)
+      continue;
+    Epilogue e = Epilogue::None;
+    if (key.hasEpilogue()) {
+      bool fusable = relu || p.algo == CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM;
+      if (fusable && canFuse)
+        e = Epilogue::Fused;
+      else if (!relu)
+        e = Epilogue::Adds;
+      else
+        continue; // ReLU without a bias to fuse with (during capture)
+    }
+    out.push_back({p.algo, p.mathType, bytes, e});
+  }
+  return out;
+}
+
+/// Device microseconds per enqueue of `plan`, or a negative value when the
+/// driver cannot tell. A few calls are captured into a CUDA graph on a
+/// private stream and the graph's replays timed with events: the legacy
+/// API's host work per call (tens of microseconds, more than many of these
+/// convolutions take on the GPU) would otherwise be what events measure.
+float timePlan(const Cudnn &lib, ContextState &state, const Plan &plan, const PlanKey &key,
+               const void *x, const void *w, const void *bias, const void *z, void *y,
+               void *stream) {
+  const cuda::Driver &d = cuda::Driver::get();
+  if (!d.hasEvents() || !d.hasGraphs())
+    return -1.0f;
+  constexpr int kCallsPerGraph = 4, kReplays = 3;
+  cuda::CUstream timing = nullptr;
+  cuda::CUgraph graph = nullptr;
+  cuda::CUgraphExec exec = nullptr;
+  cuda::CUevent start = nullptr, stop = nullptr;
+  float result = std::numeric_limits<float>::infinity(); // a way that fails is never chosen
+  try {
+    d.check(d.cuStreamCreate(&timing, /*CU_STREAM_NON_BLOCKING=*/1), "cuStreamCreate");
+    lib.check(lib.setStream(state.handle, timing), "cudnnSetStream");
+    enqueue(lib, state, plan, key, x, w, bias, z, y); // loads its kernels
+    d.check(d.cuStreamSynchronize(timing), "cuStreamSynchronize");
+    d.check(d.cuStreamBeginCapture(timing, cuda::kCaptureModeThreadLocal), "cuStreamBeginCapture");
+    try {
+      for (int i = 0; i < kCallsPerGraph; ++i)
+        enqueue(lib, state, plan, key, x, w, bias, z, y);
+    } catch (...) {
+      (void)d.cuStreamEndCapture(timing, &graph);
+      throw;
+    }
+    d.check(d.cuStreamEndCapture(timing, &graph), "cuStreamEndCapture");
+    d.check(d.cuGraphInstantiateWithFlags(&exec, graph, 0), "cuGraphInstantiateWithFlags");
+    d.check(d.cuEventCreate(&start, 0), "cuEventCreate");
+    d.check(d.cuEventCreate(&stop, 0), "cuEventCreate");
+    d.check(d.cuGraphLaunch(exec, timing), "cuGraphLaunch");
+    std::vector<float> times;
+    for (int i = 0; i < kReplays; ++i) {
+      d.check(d.cuEventRecord(start, timing), "cuEventRecord");
+      d.check(d.cuGraphLaunch(exec, timing), "cuGraphLaunch");
+      d.check(d.cuEventRecord(stop, timing), "cuEventRecord");
+      d.check(d.cuEventSynchronize(stop), "cuEventSynchronize");
+      float ms = 0;
+      d.check(d.cuEventElapsedTime(&ms, start, stop), "cuEventElapsedTime");
+      times.push_back(ms * 1000.0f / kCallsPerGraph);
+    }
+    std::sort(times.begin(), times.end());
+    result = times[times.size() / 2];
+  } catch (const RuntimeError &) {
+  }
+  if (start) (void)d.cuEventDestroy(start);
+  if (stop) (void)d.cuEventDestroy(stop);
+  if (exec) (void)d.cuGraphExecDestroy(exec);
+  if (graph) (void)d.cuGraphDestroy(graph);
+  if (timing) {
+    (void)d.cuStreamSynchronize(timing);
+    (void)d.cuStreamDestroy(timing);
+  }
+  (void)lib.setStream(state.handle, stream);
+  return result;
+}
+
 std::unique_ptr<Plan> makePlan(const Cudnn &lib, ContextState &state, const PlanKey &key,
-                               void *stream) {
+                               const void *x, const void *w, const void *bias, const void *z,
+                               const void *y, void *stream) {
   auto plan = std::make_unique<Plan>();
   plan->lib = &lib;
-  lib.check(lib.createTensor(&plan->x), "cudnnCreateTensorDescriptor");
-  lib.check(lib.createTensor(&plan->y), "cudnnCreateTensorDescriptor");
+  std::string shape = shapeText(key);
+  for (cudnnTensorDescriptor_t *t : {&plan->x, &plan->y, &plan->z, &plan->bias})
+    lib.check(lib.createTensor(t), "cudnnCreateTensorDescriptor");
   lib.check(lib.createFilter(&plan->w), "cudnnCreateFilterDescriptor");
   lib.check(lib.createConv(&plan->conv), "cudnnCreateConvolutionDescriptor");
-  std::string shape = shapeText(key);
-  lib.check(lib.setTensor4d(plan->x, CUDNN_TENSOR_NCHW, CUDNN_DATA_FLOAT, toInt(key.n, "batch"),
-                            toInt(key.c, "channels"), toInt(key.h, "height"),
-                            toInt(key.w, "width")),
-            "cudnnSetTensor4dDescriptor(x) for " + shape);
-  lib.check(lib.setTensor4d(plan->y, CUDNN_TENSOR_NCHW, CUDNN_DATA_FLOAT, toInt(key.n, "batch"),
-                            toInt(key.f, "channels"), toInt(key.oh, "height"),
-                            toInt(key.ow, "width")),
-            "cudnnSetTensor4dDescriptor(y) for " + shape);
-  lib.check(lib.setFilter4d(plan->w, CUDNN_DATA_FLOAT, CUDNN_TENSOR_NCHW, toInt(key.f, "filters"),
-                            toInt(key.c / key.groups, "channels"), toInt(key.kh, "kernel"),
-                            toInt(key.kw, "kernel")),
+  lib.check(lib.createActivation(&plan->act), "cudnnCreateActivationDescriptor");
+  setImage(lib, plan->x, key, key.c, key.h, key.w, key.xStride, "x");
+  setImage(lib, plan->y, key, key.k, key.oh, key.ow, key.yStride, "y");
+  setImage(lib, plan->z, key, key.k, key.oh, key.ow, key.zStride ? key.zStride : key.yStride, "z");
+  lib.check(lib.setTensor4dEx(plan->bias, cudnnType(key.dtype), 1, toInt(key.k, "channels"), 1, 1,
+                              toInt(key.k, "stride"), 1, 1, 1),
+            "cudnnSetTensor4dDescriptorEx(bias) for " + shape);
+  bool nhwc = key.layout == kConvLayoutNhwc;
+  lib.check(lib.setFilter4d(plan->w, cudnnType(key.dtype), nhwc ? CUDNN_TENSOR_NHWC : CUDNN_TENSOR_NCHW,
+                            toInt(key.k, "filters"), toInt(key.c / key.groups, "channels"),
+                            toInt(key.r, "kernel"), toInt(key.s, "kernel")),
             "cudnnSetFilter4dDescriptor for " + shape);
-  lib.check(lib.setConv2d(plan->conv, 0, 0, toInt(key.sh, "stride"), toInt(key.sw, "stride"),
+  lib.check(lib.setConv2d(plan->conv, toInt(key.padH, "padding"), toInt(key.padW, "padding"),
+                          toInt(key.sh, "stride"), toInt(key.sw, "stride"),
                           toInt(key.dh, "dilation"), toInt(key.dw, "dilation"),
                           CUDNN_CROSS_CORRELATION, CUDNN_DATA_FLOAT),
             "cudnnSetConvolution2dDescriptor for " + shape);
@@ -302,90 +532,110 @@ std::unique_ptr<Plan> makePlan(const Cudnn &lib, ContextState &state, const Plan
     lib.check(lib.setConvGroupCount(plan->conv, toInt(key.groups, "groups")),
               "cudnnSetConvolutionGroupCount for " + shape);
   // fp32: FMA kernels only (CUDNN_DEFAULT_MATH would let Ampere+ use TF32
-  // tensor cores for float); --precision tf32 allows them.
-  bool tf32 = key.compute == kConvComputeTf32;
-  int math = tf32 ? CUDNN_DEFAULT_MATH : CUDNN_FMA_MATH;
+  // tensor cores for float); TF32 allowed: default math; halves: tensor ops.
+  int math = key.dtype != kKernelF32 ? CUDNN_TENSOR_OP_MATH
+             : key.compute == kConvComputeTf32 ? CUDNN_DEFAULT_MATH
+                                              : CUDNN_FMA_MATH;
   lib.check(lib.setConvMathType(plan->conv, math), "cudnnSetConvolutionMathType for " + shape);
+  bool relu = key.activation == kConvActivationRelu;
+  lib.check(lib.setActivation(plan->act, relu ? CUDNN_ACTIVATION_RELU : CUDNN_ACTIVATION_IDENTITY,
+                              CUDNN_NOT_PROPAGATE_NAN, 0.0),
+            "cudnnSetActivationDescriptor for " + shape);
 
-  cudnnConvolutionFwdAlgoPerf_t perf[CUDNN_CONVOLUTION_FWD_ALGO_COUNT] = {};
-  int found = 0;
-  lib.check(lib.getForwardAlgorithm(state.handle, plan->x, plan->w, plan->conv, plan->y,
-                                    CUDNN_CONVOLUTION_FWD_ALGO_COUNT, &found, perf),
-            "cudnnGetConvolutionForwardAlgorithm_v7 for " + shape);
-  // Under capture the workspace cannot grow: only algorithms that fit.
-  size_t limit = isCapturing(stream) ? state.workspace.bytes() : kMaxWorkspaceBytes;
-  for (int i = 0; i < found; ++i) {
-    const cudnnConvolutionFwdAlgoPerf_t &p = perf[i];
-    if (p.status != CUDNN_STATUS_SUCCESS)
-      continue;
-    if (!tf32 && p.mathType != CUDNN_FMA_MATH && p.mathType != CUDNN_DEFAULT_MATH)
-      continue; // a tensor-op variant
-    if (tf32)
-      (void)lib.setConvMathType(plan->conv, p.mathType);
-    size_t bytes = 0;
-    if (lib.getForwardWorkspaceSize(state.handle, plan->x, plan->w, plan->conv, plan->y, p.algo,
-                                    &bytes) != CUDNN_STATUS_SUCCESS ||
-        bytes > limit)
-      continue;
-    plan->algo = p.algo;
-    plan->workspaceBytes = bytes;
-    if (bytes > state.workspace.bytes()) {
-      size_t grown = std::max(bytes, std::max(kMinWorkspaceBytes, 2 * state.workspace.bytes()));
-      grown = std::min(std::max(grown, bytes), std::max(bytes, kMaxWorkspaceBytes));
-      cuda::DeviceBuffer next(grown);
-      if (state.workspace.bytes())
-        state.retired.push_back(std::move(state.workspace));
-      state.workspace = std::move(next);
-    }
-    return plan;
+  // Under capture nothing may allocate: the workspace cannot grow, a zero
+  // bias cannot be made, and nothing is timed (cuDNN's first choice runs).
+  bool capturing = isCapturing(stream);
+  if (!capturing && key.hasEpilogue() && !key.bias) {
+    std::vector<uint8_t> zeros(static_cast<size_t>(key.k) * kernelDTypeBytes(key.dtype), 0);
+    plan->zeroBias = cuda::DeviceBuffer(zeros.size());
+    cuda::Driver::get().check(
+        cuda::Driver::get().cuMemcpyHtoD(plan->zeroBias.get(), zeros.data(), zeros.size()),
+        "zero bias for a fused convolution");
   }
-  throw RuntimeError(TCC_ERROR_UNSUPPORTED,
-                     "cudnn: no forward algorithm for the convolution " + shape +
-                         (limit < kMaxWorkspaceBytes
-                              ? " within the workspace there is (first seen during stream "
-                                "capture; run it once outside capture)"
-                              : ""));
+  size_t limit = capturing ? state.workspace.bytes() : kMaxWorkspaceBytes;
+  std::vector<Candidate> ways = candidates(lib, state, *plan, key, limit, plan->zeroBias.bytes() > 0);
+  if (ways.empty())
+    throw RuntimeError(TCC_ERROR_UNSUPPORTED,
+                       "cudnn: no forward algorithm for the convolution " + shape +
+                           (capturing ? " within the workspace there is (first seen during "
+                                        "stream capture; run it once outside capture)"
+                                      : ""));
+  auto take = [&](const Candidate &c) {
+    (void)lib.setConvMathType(plan->conv, c.mathType);
+    plan->algo = c.algo;
+    plan->workspaceBytes = c.workspaceBytes;
+    plan->epilogue = c.epilogue;
+  };
+  const char *mode = std::getenv("TCC_CUDNN_ALGO");
+  bool measure = !capturing && ways.size() > 1 && !(mode && std::string(mode) == "heuristic");
+  const Candidate *best = &ways.front();
+  if (measure) {
+    // Each way timed as it will run (epilogue included) into a scratch
+    // output: y may be the residual, and the caller's buffers must not
+    // change. Synchronous, once per shape.
+    size_t most = 0;
+    for (const Candidate &c : ways)
+      most = std::max(most, c.workspaceBytes);
+    state.reserveWorkspace(most);
+    int64_t elements = (key.n - 1) * key.yStride + key.k * key.oh * key.ow;
+    cuda::DeviceBuffer scratch(static_cast<size_t>(elements) * kernelDTypeBytes(key.dtype));
+    const void *zIn = z == y ? scratch.data() : z;
+    float fastest = std::numeric_limits<float>::infinity();
+    for (const Candidate &c : ways) {
+      take(c);
+      float us = timePlan(lib, state, *plan, key, x, w, bias, zIn, scratch.data(), stream);
+      if (us < 0)
+        break; // no events: cuDNN's order
+      if (us < fastest) {
+        fastest = us;
+        best = &c;
+      }
+    }
+  }
+  take(*best);
+  if (!capturing)
+    state.reserveWorkspace(plan->workspaceBytes);
+  return plan;
 }
 
 } // namespace
 
-extern "C" void tcc_conv2d_f32(int64_t n, int64_t c, int64_t h, int64_t w, int64_t f,
-                               int64_t kh, int64_t kw, int64_t oh, int64_t ow, int64_t strideH,
-                               int64_t strideW, int64_t dilationH, int64_t dilationW,
-                               int64_t groups, const float *x, const float *weight, float *y,
-                               int32_t accumulate, int32_t compute, void *stream) {
+extern "C" void tcc_conv2d(int64_t n, int64_t c, int64_t h, int64_t w, int64_t k, int64_t r,
+                           int64_t s, int64_t oh, int64_t ow, int64_t padH, int64_t padW,
+                           int64_t strideH, int64_t strideW, int64_t dilationH, int64_t dilationW,
+                           int64_t groups, int64_t xBatchStride, int64_t yBatchStride,
+                           int64_t zBatchStride, const void *x, const void *weight,
+                           const void *bias, const void *z, void *y, int32_t dtype,
+                           int32_t compute, int32_t activation, int32_t layout, void *stream) {
   if (hasKernelLaunchError())
     return;
-  if (n <= 0 || f <= 0 || oh <= 0 || ow <= 0)
+  if (n <= 0 || k <= 0 || oh <= 0 || ow <= 0)
     return; // an empty result
   try {
-    PlanKey key{n, c, h, w, f, kh, kw, oh, ow, strideH, strideW, dilationH, dilationW, groups,
-                compute};
-    if (c <= 0 || kh <= 0 || kw <= 0 || strideH <= 0 || strideW <= 0 || dilationH <= 0 ||
-        dilationW <= 0 || groups <= 0 || c % groups || f % groups)
+    PlanKey key{n,       c,       h,         w,         k,         r,           s,
+                oh,      ow,      padH,      padW,      strideH,   strideW,     dilationH,
+                dilationW, groups, xBatchStride, yBatchStride, z ? zBatchStride : 0,
+                dtype,   compute, activation, layout,   bias != nullptr};
+    if (c <= 0 || r <= 0 || s <= 0 || strideH <= 0 || strideW <= 0 || dilationH <= 0 ||
+        dilationW <= 0 || padH < 0 || padW < 0 || groups <= 0 || c % groups || k % groups ||
+        (z && zBatchStride <= 0))
       throw RuntimeError(TCC_ERROR_UNSUPPORTED,
                          "cudnn: unsupported convolution " + shapeText(key));
     // cuDNN derives the output size from the rest; it must be the one the
     // buffers have.
-    int64_t expectH = (h - dilationH * (kh - 1) - 1) / strideH + 1;
-    int64_t expectW = (w - dilationW * (kw - 1) - 1) / strideW + 1;
-    if (h < dilationH * (kh - 1) + 1 || w < dilationW * (kw - 1) + 1 || expectH != oh ||
-        expectW != ow)
+    int64_t expectH = (h + 2 * padH - dilationH * (r - 1) - 1) / strideH + 1;
+    int64_t expectW = (w + 2 * padW - dilationW * (s - 1) - 1) / strideW + 1;
+    if (expectH != oh || expectW != ow)
       throw RuntimeError(TCC_ERROR_INTERNAL,
                          "cudnn: convolution output " + std::to_string(oh) + "x" +
                              std::to_string(ow) + " does not match " + shapeText(key));
     const Cudnn &lib = Cudnn::get();
     ContextState &state = stateForCurrentContext(lib);
+    lib.check(lib.setStream(state.handle, stream), "cudnnSetStream");
     auto &slot = state.plans[key];
     if (!slot)
-      slot = makePlan(lib, state, key, stream);
-    Plan &plan = *slot;
-    lib.check(lib.setStream(state.handle, stream), "cudnnSetStream");
-    float alpha = 1.0f, beta = accumulate ? 1.0f : 0.0f;
-    lib.check(lib.forward(state.handle, &alpha, plan.x, x, plan.w, weight, plan.conv, plan.algo,
-                          plan.workspaceBytes ? state.workspace.data() : nullptr,
-                          plan.workspaceBytes, &beta, plan.y, y),
-              "cudnnConvolutionForward for " + shapeText(key));
+      slot = makePlan(lib, state, key, x, weight, bias, z, y, stream);
+    enqueue(lib, state, *slot, key, x, weight, bias, z, y);
   } catch (const std::exception &e) {
     recordKernelLaunchError(e.what());
   }

@@ -14,7 +14,7 @@ import torch  # noqa: E402  (before the library, so its CUDA libraries resolve)
 
 import common  # noqa: E402
 
-CHECKS = ["attention", "rows", "gemm"]
+CHECKS = ["attention", "rows", "gemm", "conv"]
 
 
 def main():

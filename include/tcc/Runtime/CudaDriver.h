@@ -25,6 +25,7 @@ using CUfunction = struct CUfunc_st *;
 using CUstream = struct CUstream_st *;
 using CUgraph = struct CUgraph_st *;
 using CUgraphExec = struct CUgraphExec_st *;
+using CUevent = struct CUevent_st *;
 
 /// CUdevice_attribute values used here.
 constexpr int kAttrMultiprocessorCount = 16;
@@ -82,6 +83,19 @@ struct Driver {
   /// Sets a CUfunction_attribute (the kernel library raises the dynamic
   /// shared-memory limit of kernels that need more than 48 KiB).
   CUresult (*cuFuncSetAttribute)(CUfunction, int attribute, int value);
+
+  // Events (optional): cuDNN's algorithms are timed with them.
+  CUresult (*cuEventCreate)(CUevent *, unsigned flags);
+  CUresult (*cuEventRecord)(CUevent, CUstream);
+  CUresult (*cuEventSynchronize)(CUevent);
+  CUresult (*cuEventElapsedTime)(float *ms, CUevent start, CUevent end);
+  CUresult (*cuEventDestroy)(CUevent);
+
+  /// True when every event entry point is present.
+  bool hasEvents() const {
+    return cuEventCreate && cuEventRecord && cuEventSynchronize && cuEventElapsedTime &&
+           cuEventDestroy;
+  }
 
   /// True when every stream-capture and graph entry point is present.
   bool hasGraphs() const {

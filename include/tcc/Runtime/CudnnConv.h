@@ -1,15 +1,15 @@
 //===- CudnnConv.h - 2-D convolutions of the CUDA path through cuDNN 9 ----===//
 //
-// tcc-gpu-library-conv (lib/Transforms/GpuLibraryConv.cpp) replaces each
-// linalg.conv_2d_nchw_fchw / linalg.conv_2d_ngchw_gfchw of the CUDA path's
-// planned program with a call of `tcc_conv2d_f32`, implemented in
-// lib/Runtime/CudnnConv.cpp on cuDNN 9's convolution API, opened with dlopen
-// on the first convolution (model.so still loads, and runs its CPU path,
-// without cuDNN).
+// convert-tcc-kernel-to-cuda (lib/Conversion/TccKernelToCuda/ConvCalls.cpp)
+// turns each tcc_kernel.conv of the CUDA path into a call of `tcc_conv2d`,
+// implemented in lib/Runtime/CudnnConv.cpp on cuDNN 9's convolution API,
+// opened with dlopen on the first convolution (model.so still loads, and
+// runs its CPU path, without cuDNN). The enums below are the ABI between
+// that pass and the runtime.
 //
-// Errors are reported as tcc_gemm_f32's are (CublasLtGemm.h): recorded in
-// the per-thread slot of kernel launch failures (MlirGpuRuntime.h), the rest
-// of the call skipped, a RuntimeError when the CUDA entry returns.
+// Errors are reported as tcc_gemm's are (CublasLtGemm.h): recorded in the
+// per-thread slot of kernel launch failures (MlirGpuRuntime.h), the rest of
+// the call skipped, a RuntimeError when the CUDA entry returns.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TCC_RUNTIME_CUDNNCONV_H
@@ -42,24 +42,33 @@ enum ConvActivation : int32_t {
 
 extern "C" {
 
-/// A cross-correlation (PyTorch's conv2d) without padding: the input arrives
-/// already padded (tcc lowers padding to a separate copy).
+/// y = activation(conv2d(x, weight) + bias + z), PyTorch's conv2d (a
+/// cross-correlation) with zero padding:
 ///
-///   y[n, f, oh, ow] = sum_{ci, i, j} x[n, g·C/G + ci, oh·sh + i·dh, ow·sw + j·dw]
-///                                   · w[f, ci, i, j]
-///                     + (accumulate ? y[n, f, oh, ow] : 0),   g = f / (F/G)
+///   y[b, f, i, j] = sum_{ci, u, v} x[b, g·C/G + ci, i·sh − padH + u·dh, j·sw − padW + v·dw]
+///                                  · weight[f, ci, u, v]  (+ bias[f] + z[b, f, i, j])
 ///
-///   x: n×c×h×w, w: f×(c/groups)×kh×kw, y: n×f×oh×ow, all contiguous NCHW
-///   (PyTorch's grouped weight is group-major: rows g·F/G .. (g+1)·F/G - 1).
+/// with g = f / (K/G) (PyTorch's grouped weight is group-major) and x read as
+/// 0 outside the image. `layout` kConvLayoutNchw: x is n×c×h×w, y and z
+/// n×k×oh×ow, weight k×(c/groups)×r×s; kConvLayoutNhwc: x n×h×w×c, y and z
+/// n×oh×ow×k, weight k×r×s×(c/groups). Each image is packed; consecutive
+/// images are xBatchStride (yBatchStride, zBatchStride) elements apart, so
+/// x, y and z may be channel slices of larger NCHW buffers. bias ([k]) and z
+/// may be NULL; z may be y itself (a residual updated in place).
 ///
-/// oh, ow must be floor((h - dh·(kh-1) - 1) / sh) + 1 (and likewise for w).
-/// All pointers are device pointers; the work is enqueued on `stream` (a
-/// CUstream, NULL for the legacy default stream); nothing is synchronized.
-void tcc_conv2d_f32(int64_t n, int64_t c, int64_t h, int64_t w, int64_t f, int64_t kh,
-                    int64_t kw, int64_t oh, int64_t ow, int64_t strideH, int64_t strideW,
-                    int64_t dilationH, int64_t dilationW, int64_t groups, const float *x,
-                    const float *weight, float *y, int32_t accumulate, int32_t compute,
-                    void *stream);
+/// oh, ow must be floor((h + 2·padH − dh·(r−1) − 1) / sh) + 1 (and likewise
+/// for w). `dtype` is a KernelDType (KernelTypes.h) shared by all tensors;
+/// products accumulate in f32. The algorithm is timed on the first call of
+/// each shape outside stream capture (TCC_CUDNN_ALGO=heuristic: cuDNN's
+/// heuristics instead). All pointers are device pointers; the work is
+/// enqueued on `stream` (a CUstream, NULL for the legacy default stream);
+/// nothing is synchronized after the first call of a shape.
+void tcc_conv2d(int64_t n, int64_t c, int64_t h, int64_t w, int64_t k, int64_t r, int64_t s,
+                int64_t oh, int64_t ow, int64_t padH, int64_t padW, int64_t strideH,
+                int64_t strideW, int64_t dilationH, int64_t dilationW, int64_t groups,
+                int64_t xBatchStride, int64_t yBatchStride, int64_t zBatchStride, const void *x,
+                const void *weight, const void *bias, const void *z, void *y, int32_t dtype,
+                int32_t compute, int32_t activation, int32_t layout, void *stream);
 
 } // extern "C"
 

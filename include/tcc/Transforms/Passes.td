@@ -417,43 +417,4 @@ def GpuFinalizeLaunchesPass : Pass<"tcc-gpu-finalize-launches", "mlir::ModuleOp"
   ];
 }
 
-def GpuLibraryConvPass : Pass<"tcc-gpu-library-conv", "mlir::ModuleOp"> {
-  let summary = "Replace 2-D convolutions of the CUDA path with cuDNN calls";
-  let description = [{
-    On the planned memref program of the CUDA path, each
-    `linalg.conv_2d_nchw_fchw` and `linalg.conv_2d_ngchw_gfchw` (groups) over
-    f32 buffers with identity layouts becomes a call of `tcc_conv2d_f32`
-    (include/tcc/Runtime/CudnnConv.h, cuDNN 9 opened with dlopen) on the
-    stream of the function's `!llvm.ptr {tcc.stream}` argument (added if
-    missing). Sizes come from the buffers at run time (a dynamic batch is
-    fine), strides and dilations from the op's attributes. The input arrives
-    already padded (tensor.pad is a separate copy), so cuDNN runs without
-    padding. The output is accumulated into (beta = 1: it holds the bias
-    broadcast or zeros) unless its last writer is a zero fill (or a copy of
-    one), which is then erased when nothing else reads it (beta = 0).
-
-    Before:
-    ```mlir
-    linalg.fill ins(%zero : f32) outs(%y : memref<2x8x8x8xf32>)
-    linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>}
-        ins(%x, %w : memref<2x8x10x10xf32>, memref<8x8x3x3xf32>) outs(%y : memref<2x8x8x8xf32>)
-    ```
-    After (metadata reads elided):
-    ```mlir
-    call @tcc_conv2d_f32(%n, %c, %h, %w, %f, %kh, %kw, %oh, %ow, %sh, %sw, %dh, %dw,
-                         %groups, %px, %pw, %py, %accumulate, %compute, %stream)
-    ```
-  }];
-  let options = [
-    Option<"tf32", "tf32", "bool", /*default=*/"false",
-           "Allow TF32 tensor-core kernels (CUDNN_DEFAULT_MATH) instead of fp32 FMA only">,
-  ];
-  let dependentDialects = [
-    "mlir::arith::ArithDialect",
-    "mlir::func::FuncDialect",
-    "mlir::LLVM::LLVMDialect",
-    "mlir::memref::MemRefDialect",
-  ];
-}
-
 #endif // TCC_TRANSFORMS_PASSES

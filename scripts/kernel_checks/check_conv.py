@@ -1,0 +1,139 @@
+"""tcc_conv2d (cuDNN) against PyTorch: NCHW and NHWC, padding, stride,
+dilation, grouped and depthwise, bias / residual / ReLU epilogues (fused and
+not, a residual in the output's own buffer), channel slices of larger
+buffers (batch strides), f32 with and without TF32, f16 and bf16. The
+reference is PyTorch's conv2d in float64. See common.py for the harness.
+"""
+import ctypes
+
+import torch
+import torch.nn.functional as F
+
+import common
+
+# include/tcc/Runtime/CudnnConv.h
+F32, TF32 = 0, 1
+NONE, RELU = 0, 1
+NCHW, NHWC = 0, 1
+TOL = {(torch.float32, F32): 2e-5, (torch.float32, TF32): 5e-3, (torch.float16, F32): 5e-3,
+       (torch.bfloat16, F32): 2e-2}
+
+
+def setup():
+    fn = common.lib().tcc_conv2d
+    i32, i64, p = ctypes.c_int32, ctypes.c_int64, ctypes.c_void_p
+    fn.argtypes = [i64] * 19 + [p] * 5 + [i32] * 4 + [p]
+    fn.restype = None
+    return fn
+
+
+def run_case(fn, report, name, dtype, compute, n, c, h, w, k, r, s, pad=0, stride=1, dilation=1,
+             groups=1, bias=False, residual=False, relu=False, layout=NCHW, slices=False,
+             in_place=False):
+    """slices: x, y and z are channel slices of buffers 3 channels wider (NCHW)."""
+    dev = "cuda"
+    torch.manual_seed(len(name))
+    oh = (h + 2 * pad - dilation * (r - 1) - 1) // stride + 1
+    ow = (w + 2 * pad - dilation * (s - 1) - 1) // stride + 1
+    x = torch.randn(n, c, h, w, device=dev).to(dtype)
+    wt = (torch.randn(k, c // groups, r, s, device=dev) / (c // groups * r * s) ** 0.5).to(dtype)
+    b = torch.randn(k, device=dev).to(dtype) if bias else None
+    z = torch.randn(n, k, oh, ow, device=dev).to(dtype) if residual else None
+    ref = F.conv2d(x.double(), wt.double(), b.double() if b is not None else None, stride, pad,
+                   dilation, groups)
+    if z is not None:
+        ref = ref + z.double()
+    if relu:
+        ref = ref.relu()
+
+    def place(t, channels):
+        """t as the layout's packed tensor, or a slice of a wider buffer."""
+        if layout == NHWC:
+            return t.permute(0, 2, 3, 1).contiguous()
+        if not slices:
+            return t.contiguous()
+        big = torch.full((t.shape[0], channels + 3) + tuple(t.shape[2:]), float("nan"),
+                         device=dev, dtype=t.dtype)
+        big[:, 1:1 + channels] = t
+        return big[:, 1:1 + channels]
+
+    xs = place(x, c)
+    ws = wt.permute(0, 2, 3, 1).contiguous() if layout == NHWC else wt.contiguous()
+    zs = place(z, k) if z is not None else None
+    if in_place:
+        ys = zs
+    else:
+        ys = place(torch.full((n, k, oh, ow), float("nan"), device=dev, dtype=dtype), k)
+    args = [n, c, h, w, k, r, s, oh, ow, pad, pad, stride, stride, dilation, dilation, groups,
+            xs.stride(0), ys.stride(0), zs.stride(0) if zs is not None else 0,
+            common.ptr(xs), common.ptr(ws), common.ptr(b), common.ptr(zs), common.ptr(ys),
+            common.DTYPE_CODE[dtype], compute, RELU if relu else NONE, layout, common.stream()]
+    fn(*args)
+    torch.cuda.synchronize()
+    err = common.take_error()
+    if err:
+        report.fail(name, err)
+        return None
+    out = ys.permute(0, 3, 1, 2) if layout == NHWC else ys
+    report.check(name, common.rel_err(out, ref), TOL[(dtype, compute)])
+    return lambda: fn(*args)
+
+
+def run(quick=False):
+    fn = setup()
+    report = common.Report("conv")
+    cases = [
+        ("resnet 3x3 bias relu", dict(n=4, c=64, h=28, w=28, k=64, r=3, s=3, pad=1, bias=True, relu=True)),
+        ("resnet 1x1 bias residual relu", dict(n=4, c=64, h=28, w=28, k=256, r=1, s=1, bias=True, residual=True, relu=True)),
+        ("residual in place", dict(n=4, c=64, h=14, w=14, k=64, r=3, s=3, pad=1, bias=True, residual=True, relu=True, in_place=True)),
+        ("downsample 1x1 s2 bias", dict(n=4, c=64, h=28, w=28, k=128, r=1, s=1, stride=2, bias=True)),
+        ("stem 7x7 s2 p3", dict(n=2, c=3, h=64, w=64, k=64, r=7, s=7, pad=3, stride=2, bias=True, relu=True)),
+        ("dilated 3x3 d2", dict(n=2, c=32, h=20, w=20, k=32, r=3, s=3, pad=2, dilation=2)),
+        ("depthwise 3x3", dict(n=4, c=96, h=28, w=28, k=96, r=3, s=3, pad=1, groups=96, bias=True)),
+        ("depthwise 5x5 s2", dict(n=4, c=96, h=28, w=28, k=96, r=5, s=5, pad=2, stride=2, groups=96)),
+        ("grouped 3x3 g4", dict(n=2, c=64, h=16, w=16, k=128, r=3, s=3, pad=1, groups=4, bias=True, relu=True)),
+        ("identity residual, no bias", dict(n=2, c=32, h=16, w=16, k=32, r=3, s=3, pad=1, residual=True)),
+        ("channel slices", dict(n=3, c=32, h=16, w=16, k=48, r=3, s=3, pad=1, bias=True, residual=True, relu=True, slices=True)),
+        ("plain", dict(n=2, c=16, h=9, w=11, k=8, r=3, s=2)),
+    ]
+    for layout in (NCHW, NHWC):
+        for dtype, compute in ((torch.float32, F32), (torch.float32, TF32), (torch.float16, F32),
+                               (torch.bfloat16, F32)):
+            if layout == NCHW and dtype != torch.float32:
+                continue  # half models are formed channels-last
+            for name, kw in cases:
+                if layout == NHWC and kw.get("slices"):
+                    continue
+                tag = f"{'nhwc' if layout else 'nchw'} {str(dtype)[6:]}{' tf32' if compute else ''} {name}"
+                run_case(fn, report, tag, dtype, compute, layout=layout, **kw)
+    # A bad shape is a recorded error, not a crash.
+    fn(2, 3, 8, 8, 4, 3, 3, 9, 9, 0, 0, 1, 1, 1, 1, 2, 192, 324, 0, None, None, None, None, None,
+       0, 0, 0, 0, common.stream())
+    err = common.take_error()
+    report.check("groups not dividing channels recorded", 0.0 if err else 1.0, 0.5)
+    if not quick:
+        # Timing on ResNet-50 b32 shapes: the fused call against torch's
+        # conv + bias + add + relu (each as PyTorch eager runs them).
+        for dtype, compute, layout in ((torch.float32, F32, NCHW), (torch.float32, TF32, NHWC),
+                                       (torch.bfloat16, F32, NHWC)):
+            torch.backends.cudnn.allow_tf32 = compute == TF32
+            for (c, hw, k, r, pad, stride) in ((64, 56, 64, 3, 1, 1), (256, 56, 64, 1, 0, 1),
+                                               (128, 28, 128, 3, 1, 1), (512, 7, 2048, 1, 0, 1)):
+                kw = dict(n=32, c=c, h=hw, w=hw, k=k, r=r, s=r, pad=pad, stride=stride, bias=True,
+                          relu=True, layout=layout)
+                call = run_case(fn, report, f"timed {str(dtype)[6:]} c{c} {hw}x{hw} k{k} r{r}",
+                                dtype, compute, **kw)
+                if call is None:
+                    continue
+                x = torch.randn(32, c, hw, hw, device="cuda").to(dtype)
+                wt = torch.randn(k, c, r, r, device="cuda").to(dtype)
+                b = torch.randn(k, device="cuda").to(dtype)
+                if layout == NHWC:
+                    x = x.to(memory_format=torch.channels_last)
+                    wt = wt.to(memory_format=torch.channels_last)
+                ours = common.time_cuda(call, iters=50)
+                theirs = common.time_cuda(lambda: F.conv2d(x, wt, b, stride, pad).relu_(), iters=50)
+                report.note(f"time {str(dtype)[6:]}{' tf32' if compute else ''} {'nhwc' if layout else 'nchw'} "
+                            f"c{c} {hw}x{hw} k{k} r{r}: tcc {ours:.1f} µs, torch {theirs:.1f} µs")
+        torch.backends.cudnn.allow_tf32 = True
+    return report
