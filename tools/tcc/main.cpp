@@ -1,6 +1,8 @@
 //===- main.cpp - the tcc driver: compile, run, inspect -------------------===//
 #include "tools/tcc/Commands.h"
 
+#include "tcc/Support/Version.h"
+
 #include <CLI/CLI.hpp>
 
 #include <iostream>
@@ -21,6 +23,9 @@ int main(int argc, char **argv) {
                "Compiles a torch.export archive (model.pt2) or its model.json into one\n"
                "self-contained shared object with host code, weights and a guard manifest."};
   app.footer(kExitCodes);
+  app.set_version_flag("--version", versionText(),
+                       "Print tcc's version and commit, the LLVM/MLIR it was built with and the "
+                       "CUDA libraries its artifacts load, then exit");
   app.require_subcommand(1);
 
   // compile
