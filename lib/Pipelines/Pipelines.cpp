@@ -40,6 +40,11 @@ void tcc::buildGraphPassPipeline(OpPassManager &pm, const CompileOptions &) {
   // Removes the decompositions' redundant reshapes/casts and dead values.
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+  // Arithmetic on weights alone (batch norm's scale and shift) becomes
+  // derived weights that the runtime computes once per binding, not a kernel
+  // on every call. After CSE, so that shared subexpressions are one; before
+  // kernel formation, which then sees plain weight arguments.
+  pm.addPass(graph::createHoistWeightExpressionsPass());
 }
 
 void tcc::buildKernelPassPipeline(OpPassManager &pm, const CompileOptions &options) {
