@@ -25,6 +25,7 @@ SAMPLES = ["foo", "mymodule", "outer_module", "mymodule_dynamic_batch", "small_c
            "ops_mix", "tiny_transformer", "masks_attention", "grad_mode_region", "indexing",
            "inplace", "multi_index", "pad_roll_scatter", "conv1d", "upsample_nearest", "upsample_bilinear", "einsum", "conv_transpose", "pool1d", "more_ops", "pooling_3d_adaptive", "half_precision", "write_through_select", "kernel_layer", "kernel_layer_bf16", "whisper_encoder_bf16", "vision_attention", "llama_tiny",
            "elu_scaled", "sdpa_masked_rows", "var_far_from_zero", "conv2d_half", "as_strided_views", "lm_head_unaligned", "swapaxes_clamp_one_side", "norms_zero_dead_draw",
+           "derived_weights",
            "zoo/mobilenet_v2_core_aten",
            "zoo/bert_base_dynamic_seq_training", "zoo/gpt2_training",
            "zoo/t5_small_decoder_core_aten", "zoo/llama_small_dynamic_seq_core_aten"]
@@ -81,7 +82,7 @@ def compile_all(outdir, tcc, arch):
         print(f"compiled {s} in {time.time() - t0:.2f} s")
 
 
-def run_all(outdir, rtol):
+def run_all(outdir, rtol, samples):
     import numpy as np
     import torch
     sys.path.insert(0, os.path.join(ROOT, "python"))
@@ -91,7 +92,7 @@ def run_all(outdir, rtol):
     print(torch.cuda.get_device_name(0), "torch", torch.__version__)
     failures = 0
     print(f"{'sample':26} {'device':6} {'err/tol':>12} {'result':6}")
-    for s in SAMPLES:
+    for s in samples:
         model = tcc.load(artifact(outdir, s))
         for inputs, expected in cases(s):
             tag = s if len(inputs) == 0 or "_b" not in os.path.basename(inputs[0]) else s + "@" + os.path.basename(inputs[0])[6:-4]
@@ -125,15 +126,48 @@ def run_all(outdir, rtol):
                 ok = worst <= 1.0
                 failures += not ok
                 print(f"{tag:26} {device:6} {worst:12.3f} {'PASS' if ok else 'FAIL'}")
+    if "derived_weights" in samples:
+        failures += check_rebind(outdir, rtol, np, torch, tcc)
     # The guard refuses a batch outside the exported range, as an exception.
-    model = tcc.load(os.path.join(outdir, "mymodule_dynamic_batch.so"))
-    try:
-        model(torch.zeros(1025, 100, device="cuda"))
-        print("guard: no error for batch 1025 FAIL")
-        failures += 1
-    except tcc.TccError as e:
-        print(f"guard: {e}")
+    if "mymodule_dynamic_batch" in samples:
+        model = tcc.load(os.path.join(outdir, "mymodule_dynamic_batch.so"))
+        try:
+            model(torch.zeros(1025, 100, device="cuda"))
+            print("guard: no error for batch 1025 FAIL")
+            failures += 1
+        except tcc.TccError as e:
+            print(f"guard: {e}")
     print(f"{failures} failures")
+    return failures
+
+
+def check_rebind(outdir, rtol, np, torch, tcc):
+    """derived_weights: run, bind new weights (rebound/*.npy), run again on
+    one instance, on each device: the derived weights (a batch norm's scale
+    and shift, scaled convolution weights) are recomputed and copied to the
+    device again; the second and third runs (a CUDA graph replay) give
+    PyTorch's output for the new weights."""
+    d = os.path.join(ROOT, "samples", "derived_weights")
+    x = torch.from_numpy(np.load(f"{d}/input_0.npy"))
+    refs = [np.load(f"{d}/expected_0.npy"), np.load(f"{d}/expected_rebound_0.npy")]
+    rebound = {os.path.basename(f)[:-4]: torch.from_numpy(np.load(f))
+               for f in glob.glob(f"{d}/rebound/*.npy")}
+    failures = 0
+    for device in ("cuda", "cpu"):
+        model = tcc.load(artifact(outdir, "derived_weights"))
+        errs = []
+        for step in range(4):
+            if step == 2:
+                model.bind_weights(rebound)
+            y = model(x.to(device))
+            if device != "cpu":
+                torch.cuda.synchronize()
+            ref = refs[step >= 2]
+            errs.append(float(np.abs(y.cpu().numpy() - ref).max() / np.abs(ref).max()))
+        ok = max(errs) <= rtol
+        failures += not ok
+        print(f"{'derived_weights@rebind':26} {device:6} {max(errs) / rtol:12.3f} "
+              f"{'PASS' if ok else 'FAIL'}")
     return failures
 
 
@@ -144,11 +178,13 @@ def main():
     ap.add_argument("--tcc", default=os.path.join(ROOT, "build", "bin", "tcc"))
     ap.add_argument("--arch", default="sm_90")
     ap.add_argument("--rtol", type=float, default=1e-5)
+    ap.add_argument("--only", nargs="*", help="run only these samples (their artifacts alone "
+                    "may be there)")
     a = ap.parse_args()
     if a.compile:
         compile_all(a.compile, a.tcc, a.arch)
     if a.run:
-        sys.exit(1 if run_all(a.run, a.rtol) else 0)
+        sys.exit(1 if run_all(a.run, a.rtol, a.only or SAMPLES) else 0)
 
 
 if __name__ == "__main__":

@@ -256,6 +256,7 @@ def main():
                [torch.randn(2, 3, 10), torch.randn(2, 3, 7, 9), torch.randn(2, 3, 6, 7, 8)])
 
     write_wrong_answer_cases(args.out)
+    write_derived_weights_case(args.out)
 
 
 class MoreOps(nn.Module):
@@ -874,6 +875,54 @@ class LmHeadUnaligned(nn.Module):
 
     def forward(self, x):
         return self.head(self.norm(x))
+
+
+class DerivedWeights(nn.Module):
+    """Arithmetic on weights alone, which tcc computes once per binding of
+    the weights (derived weights, tcc-hoist-weight-expressions): a batch
+    norm's scale and shift, and convolution weights scaled per output
+    channel in forward (batch norm folded into them, W * gain[F, 1, 1, 1])."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(3, 8, 3, padding=1, bias=False)
+        self.bn = nn.BatchNorm2d(8)
+        self.w2 = nn.Parameter(torch.randn(6, 8, 3, 3) * 0.2)
+        self.gain = nn.Parameter(torch.rand(6) + 0.5)
+
+    def forward(self, x):
+        h = F.relu(self.bn(self.conv(x)))
+        return F.conv2d(h, self.w2 * self.gain.reshape(-1, 1, 1, 1), padding=1)
+
+
+def write_derived_weights_case(out):
+    """derived_weights: the export with its own weights (expected_0.npy), and
+    new values for the batch norm's weight and running variance and for the
+    gain (rebound/<name>.npy), which a test binds at run time: PyTorch's
+    output with them is expected_rebound_0.npy."""
+    name = "derived_weights"
+    if ONLY and name != ONLY:
+        return
+    torch.manual_seed(67)
+    model = DerivedWeights()
+    model.bn.running_mean.uniform_(-0.5, 0.5)
+    model.bn.running_var.uniform_(0.5, 2.0)
+    model.bn.weight.data.uniform_(0.5, 1.5)
+    model.bn.bias.data.uniform_(-0.2, 0.2)
+    x = torch.randn(2, 3, 8, 8)
+    write_case(out, name, model, [x])
+    d = os.path.join(out, name)
+    rebound = {"bn.weight": torch.rand(8) * 2 - 1, "bn.running_var": torch.rand(8) * 3 + 0.1,
+               "gain": torch.rand(6) * 2 - 1}
+    os.makedirs(os.path.join(d, "rebound"), exist_ok=True)
+    state = model.state_dict()
+    for k, v in rebound.items():
+        state[k] = v
+        save_npy(os.path.join(d, "rebound", f"{k}.npy"), v)
+    model.load_state_dict(state)
+    with torch.no_grad():
+        save_npy(os.path.join(d, "expected_rebound_0.npy"), model(x))
+    print(f"wrote {d} rebound weights")
 
 
 class SwapaxesClampOneSide(nn.Module):

@@ -103,7 +103,10 @@ typedef struct tcc_tensor_info {
   const int64_t *sizes;            /* `rank` entries; -1 where symbolic */
   const char *const *size_exprs;   /* `rank` entries: "s77", "2*s77 + 1", "100" */
   int64_t bytes;                   /* weights: byte size; others: -1 if symbolic */
-  int32_t embedded;                /* weights: 1 if stored in the model, else 0 */
+  int32_t embedded;                /* weights: 1 if stored in the model, 0 if it
+                                      must be bound, 2 if derived: computed by
+                                      the runtime from other weights, never
+                                      bound (tcc_model_bind_weight refuses it) */
 } tcc_tensor_info;
 
 /** An opaque model instance: manifest, weight pointers and its own arena. */
@@ -167,7 +170,13 @@ TCC_API int64_t tcc_model_arena_bytes(const tcc_model *model);
 /** Binds (or replaces) the weight named `name` (the PyTorch parameter or
  *  buffer name, e.g. "lin.weight") to `data`, which must hold exactly the
  *  manifest's byte size in its dtype, row-major. The runtime keeps the
- *  pointer, does not copy: the buffer must outlive every run that uses it. */
+ *  pointer, does not copy: the buffer must outlive every run that uses it.
+ *  The next run recomputes the derived weights (those computed from other
+ *  weights, e.g. batch norm's scale) and copies the weights to the device
+ *  again; rebind a weight (the same pointer will do) after changing its data
+ *  in place. Binding a derived weight is refused (TCC_ERROR_INVALID_ARGUMENT:
+ *  "weight 'derived:bn1.weight:0' is derived from other weights; bind its
+ *  sources (...)"). */
 TCC_API tcc_status tcc_model_bind_weight(tcc_model *model, const char *name,
                                          const void *data, size_t bytes);
 

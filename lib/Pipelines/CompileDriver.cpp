@@ -7,6 +7,8 @@
 //===----------------------------------------------------------------------===//
 #include "tcc/Pipelines/CompileDriver.h"
 
+#include "dialects/TccGraph/IR/TccGraphDialect.h"
+
 #include "tcc/Frontend/ExportedProgramReader.h"
 #include "tcc/Frontend/FrontendError.h"
 #include "tcc/Frontend/TorchScript/TorchScriptReader.h"
@@ -18,6 +20,7 @@
 #include "tcc/Target/HostObjectEmitter.h"
 #include "tcc/Target/ManifestBuilder.h"
 #include "tcc/Target/ModelLinker.h"
+#include "tcc/Transforms/PlannedEntry.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Diagnostics.h"
@@ -189,6 +192,52 @@ PlannedArena readArenaPlan(ModuleOp module) {
   });
   return plan;
 }
+
+/// The weights tcc-hoist-weight-expressions derived (the entry's weight
+/// arguments after the exported ones) and the exported weights it left
+/// unread, from the planned entry's argument attributes. False if the
+/// arguments do not follow the exported weights as expected (a tcc bug).
+bool readWeightUse(ModuleOp module, const ImportedSignature &signature, ManifestInfo &info) {
+  using graph::TccGraphDialect;
+  func::FuncOp entry;
+  module.walk([&](func::FuncOp f) {
+    if (!entry && isPlannedEntry(f))
+      entry = f;
+  });
+  if (!entry)
+    return true;
+  size_t weightIndex = 0;
+  for (unsigned i = 0; i < entry.getNumArguments(); ++i) {
+    auto role = entry.getArgAttrOfType<StringAttr>(i, TccGraphDialect::getRoleAttrName());
+    if (!role || role.getValue() != "weight")
+      continue;
+    auto name = entry.getArgAttrOfType<StringAttr>(i, TccGraphDialect::getPublicNameAttrName());
+    auto program = entry.getArgAttrOfType<ArrayAttr>(i, TccGraphDialect::getDerivedAttrName());
+    size_t index = weightIndex++;
+    if (!name)
+      return false;
+    if (index < signature.weights.size()) {
+      if (program || name.getValue() != signature.weights[index].target)
+        return false;
+      if (entry.getArgAttr(i, TccGraphDialect::getHostOnlyAttrName()))
+        info.hostOnlyWeights.push_back(name.str());
+      continue;
+    }
+    auto type = dyn_cast<ShapedType>(entry.getArgumentTypes()[i]);
+    if (!program || !type || !type.hasStaticShape())
+      return false;
+    DerivedWeight d;
+    d.name = name.str();
+    Type elt = type.getElementType();
+    d.dtype = elt.isF64() ? DType::Float64 : elt.isF16() ? DType::Float16
+              : elt.isBF16() ? DType::BFloat16 : DType::Float32;
+    d.sizes.assign(type.getShape().begin(), type.getShape().end());
+    for (Attribute token : program)
+      d.program.push_back(cast<StringAttr>(token).str());
+    info.derivedWeights.push_back(std::move(d));
+  }
+  return weightIndex == signature.weights.size() + info.derivedWeights.size();
+}
 } // namespace
 
 int tcc::compileModel(const CompileOptions &options, const char *argv0) {
@@ -312,6 +361,9 @@ int tcc::compileModel(const CompileOptions &options, const char *argv0) {
   if (!runPipeline("pipeline", false))
     return pipelineFailed("graph/kernel/linalg/bufferization/planning");
   PlannedArena arena = readArenaPlan(*module);
+  // Read here, while the entry still carries its argument attributes.
+  ManifestInfo info;
+  bool weightUseRead = readWeightUse(*module, signature, info);
   nlohmann::json kernels = describeKernels(*module);
   std::vector<std::string> ptx;
   if (last >= CompilePhase::LLVM) {
@@ -347,9 +399,13 @@ int tcc::compileModel(const CompileOptions &options, const char *argv0) {
   // 4. The manifest, the weights and the host object.
   timer.start("codegen");
   WeightLayout weights = WeightLayout::build(program, signature);
-  ManifestInfo info;
   info.modelName = llvm::sys::path::stem(options.output).str();
   info.weightsEmbedded = !options.externalWeights;
+  if (!weightUseRead) {
+    llvm::errs() << "tcc: internal error: the entry's weight arguments do not match the "
+                    "export's weights and derived weights; please report this with the model\n";
+    return kExitInternal;
+  }
   nlohmann::json manifestJson = buildManifest(program, signature, weights, arena, info);
   manifestJson["kernels"] = kernels;
   if (wantCuda) {

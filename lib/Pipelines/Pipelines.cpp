@@ -52,6 +52,16 @@ void tcc::buildKernelPassPipeline(OpPassManager &pm, const CompileOptions &optio
   // The views and constants formation left unused.
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+  // Arithmetic on weights alone (batch norm's scale and shift, a folded
+  // convolution's weight) becomes derived weights that the runtime computes
+  // once per binding, not a kernel on every call. After formation, so that
+  // the transposes formation leaves on weights (channels-last filters; a
+  // GEMM's are flags by then) are computed once too; after CSE, so that
+  // shared subexpressions are one.
+  graph::HoistWeightExpressionsPassOptions hoist;
+  hoist.materializeTransposes = true;
+  pm.addPass(graph::createHoistWeightExpressionsPass(hoist));
+  pm.addPass(createCanonicalizerPass());
 }
 
 void tcc::buildLinalgPassPipeline(OpPassManager &pm, const CompileOptions &) {

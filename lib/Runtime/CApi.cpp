@@ -166,7 +166,7 @@ TCC_API tcc_status tcc_model_weight_info(const tcc_model *model, int32_t index,
   tcc_status status = tensorInfo(model, index, info, weights, model->weightInfo, "weight");
   if (status == TCC_OK) {
     info->bytes = static_cast<int64_t>(weights[index].bytes);
-    info->embedded = weights[index].embedded ? 1 : 0;
+    info->embedded = weights[index].isDerived() ? 2 : weights[index].embedded ? 1 : 0;
   }
   return status;
 }

@@ -223,13 +223,18 @@ GuardManifest parseManifest(std::string_view text) {
       WeightSpec w;
       parseTensor(weights[i], where, w);
       w.kind = weights[i].value("kind", std::string("parameter"));
-      int64_t offset = intMember(weights[i], "offset", where);
+      bool derived = weights[i].contains("derived");
+      // A derived weight has no place in the image.
+      int64_t offset = derived ? 0 : intMember(weights[i], "offset", where);
       int64_t bytes = intMember(weights[i], "bytes", where);
       if (offset < 0 || bytes < 0)
         invalidManifest(where + " has a negative offset or byte size");
       w.offset = static_cast<uint64_t>(offset);
       w.bytes = static_cast<uint64_t>(bytes);
-      w.embedded = weights[i].value("embedded", true);
+      w.embedded = weights[i].value("embedded", !derived);
+      w.hostOnly = weights[i].value("host_only", false);
+      if (derived && (w.embedded || w.hostOnly))
+        invalidManifest(where + " ('" + w.name + "') is derived, so neither embedded nor host-only");
       uint64_t elements = 1;
       for (const SymbolicExpr &size : w.sizes) {
         std::optional<int64_t> c = size.asConstant();
@@ -241,6 +246,32 @@ GuardManifest parseManifest(std::string_view text) {
         invalidManifest(where + " ('" + w.name + "'): " + std::to_string(w.bytes) +
                         " bytes do not match " + dtypeName(w.dtype) + " " + w.shapeText());
       m.weights.push_back(std::move(w));
+    }
+    for (const WeightSpec &w : m.weights) {
+      std::vector<int64_t> sizes;
+      for (const SymbolicExpr &e : w.sizes)
+        sizes.push_back(*e.asConstant());
+      m.weightSizes.push_back(std::move(sizes));
+    }
+    // Programs name their sources, which may come later in the list.
+    for (size_t i = 0; i < weights.size(); ++i) {
+      if (!weights[i].contains("derived"))
+        continue;
+      WeightSpec &w = m.weights[i];
+      const json &program = weights[i]["derived"];
+      if (!program.is_array() ||
+          !std::all_of(program.begin(), program.end(), [](const json &t) { return t.is_string(); }))
+        invalidManifest("weights[" + std::to_string(i) + "].derived is not an array of strings");
+      auto lookup = [&](std::string_view name) -> std::optional<DerivedProgram::Source> {
+        for (size_t k = 0; k < m.weights.size(); ++k)
+          if (m.weights[k].name == name)
+            return DerivedProgram::Source{k, m.weights[k].dtype, m.weightSizes[k],
+                                          weights[k].contains("derived")};
+        return std::nullopt;
+      };
+      w.program = program.get<std::vector<std::string>>();
+      w.derived = std::make_shared<const DerivedProgram>(
+          DerivedProgram::parse(w.name, w.dtype, m.weightSizes[i], w.program, lookup));
     }
   }
 
@@ -389,12 +420,6 @@ GuardManifest parseManifest(std::string_view text) {
       m.staticInputSizes.push_back(std::move(sizes));
     }
     m.staticOutputSizes = m.outputSizes({});
-  }
-  for (const WeightSpec &w : m.weights) {
-    std::vector<int64_t> sizes;
-    for (const SymbolicExpr &e : w.sizes)
-      sizes.push_back(*e.asConstant());
-    m.weightSizes.push_back(std::move(sizes));
   }
   return m;
 }

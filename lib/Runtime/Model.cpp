@@ -91,8 +91,16 @@ Model::Model(std::string manifestJson, const uint8_t *weights, size_t weightsSiz
   if (!forward_ && !cudaForward_)
     throw RuntimeError(TCC_ERROR_INVALID_ARGUMENT, "the model has no forward function");
   weights_.assign(manifest_.weights.size(), nullptr);
+  size_t derivedBytes = 0;
+  std::vector<size_t> derivedOffsets;
   for (size_t i = 0; i < manifest_.weights.size(); ++i) {
     const WeightSpec &w = manifest_.weights[i];
+    if (w.isDerived()) {
+      derivedOffsets.push_back(derivedBytes);
+      derivedBytes += (static_cast<size_t>(w.bytes) + kRuntimeAlignment - 1) /
+                      kRuntimeAlignment * kRuntimeAlignment;
+      continue;
+    }
     if (!w.embedded)
       continue;
     if (w.offset > weightsSize || w.bytes > weightsSize - w.offset)
@@ -101,6 +109,16 @@ Model::Model(std::string manifestJson, const uint8_t *weights, size_t weightsSiz
                              "' lies outside the " + std::to_string(weightsSize) +
                              "-byte weights image");
     weights_[i] = weights + w.offset;
+  }
+  if (!derivedOffsets.empty()) {
+    derivedWeights_ = allocateAligned(derivedBytes);
+    size_t next = 0;
+    for (size_t i = 0; i < manifest_.weights.size(); ++i)
+      if (manifest_.weights[i].isDerived()) {
+        uint8_t *at = derivedWeights_.get() + derivedOffsets[next++];
+        derivedSlots_.push_back({i, at});
+        weights_[i] = at;
+      }
   }
   arena_ = allocateAligned(static_cast<size_t>(manifest_.arena.bytes));
   cudaGraphs_ = manifest_.cudaGraphs;
@@ -136,6 +154,14 @@ void Model::bindWeight(std::string_view name, const void *data, size_t bytes) {
     const WeightSpec &w = manifest_.weights[i];
     if (w.name != name)
       continue;
+    if (w.isDerived()) {
+      std::string sources;
+      for (size_t k : w.derived->sources())
+        sources += (sources.empty() ? "" : ", ") + manifest_.weights[k].name;
+      throw RuntimeError(TCC_ERROR_INVALID_ARGUMENT,
+                         "weight '" + w.name + "' is derived from other weights; bind its sources" +
+                             (sources.empty() ? std::string() : " (" + sources + ")"));
+    }
     if (!data && w.bytes)
       throw RuntimeError(TCC_ERROR_INVALID_ARGUMENT,
                          "weight '" + w.name + "': data is NULL");
@@ -147,6 +173,7 @@ void Model::bindWeight(std::string_view name, const void *data, size_t bytes) {
     std::lock_guard<std::mutex> lock(mutex_);
     weights_[i] = data;
     deviceWeightsStale_ = true;
+    derivedWeightsStale_ = true;
     return;
   }
   throw RuntimeError(TCC_ERROR_INVALID_ARGUMENT,
@@ -161,7 +188,8 @@ void Model::loadWeightsFile(const std::string &path) {
   auto size = static_cast<uint64_t>(in.tellg());
   uint64_t needed = 0;
   for (const WeightSpec &w : manifest_.weights)
-    needed = std::max(needed, w.offset + w.bytes);
+    if (!w.isDerived())
+      needed = std::max(needed, w.offset + w.bytes);
   if (size < needed)
     throw RuntimeError(TCC_ERROR_IO, path + ": weights file has " + std::to_string(size) +
                                          " bytes, the manifest needs " +
@@ -172,9 +200,18 @@ void Model::loadWeightsFile(const std::string &path) {
     throw RuntimeError(TCC_ERROR_IO, path + ": read error");
   std::lock_guard<std::mutex> lock(mutex_);
   for (size_t i = 0; i < manifest_.weights.size(); ++i)
-    weights_[i] = buffer.get() + manifest_.weights[i].offset;
+    if (!manifest_.weights[i].isDerived())
+      weights_[i] = buffer.get() + manifest_.weights[i].offset;
   loadedWeights_ = std::move(buffer);
   deviceWeightsStale_ = true;
+  derivedWeightsStale_ = true;
+}
+
+void Model::computeDerivedWeights() {
+  for (const auto &[index, out] : derivedSlots_)
+    manifest_.weights[index].derived->evaluate(weights_.data(), out);
+  derivedWeightsStale_ = false;
+  deviceWeightsStale_ = true; // the device holds the old values
 }
 
 //===----------------------------------------------------------------------===//
@@ -296,6 +333,10 @@ void Model::runOnStream(const tcc_tensor *inputs, size_t numInputs, const tcc_te
                          "weight '" + manifest_.weights[i].name + "' (#" + std::to_string(i) +
                              ") is not embedded and was never bound "
                              "(tcc_model_bind_weight or tcc_model_load_weights)");
+  // Derived weights follow their sources: computed on the host before the
+  // CPU path reads them or the CUDA path copies them to the device.
+  if (derivedWeightsStale_ && !derivedSlots_.empty())
+    computeDerivedWeights();
   if (device == TCC_DEVICE_CUDA)
     return runCuda(inputs, outputs, symbols, stream, synchronize);
   packArguments(inputs, outputs, symbols, weights_.data(), arena_.get());
@@ -319,16 +360,21 @@ void Model::runCuda(const tcc_tensor *inputs, const tcc_tensor *outputs,
                            "create one instance per context");
   }
   if (deviceWeightsStale_) {
-    // One allocation, each weight at a 256-byte aligned offset.
+    // One allocation, each weight at a 256-byte aligned offset. Host-only
+    // weights (read by derived weights alone) stay on the host; their
+    // argument is a null pointer the compiled code never reads.
     std::vector<size_t> offsets;
     size_t total = 0;
     for (const WeightSpec &w : manifest_.weights) {
       offsets.push_back(total);
-      total += (static_cast<size_t>(w.bytes) + 255) / 256 * 256;
+      if (!w.hostOnly)
+        total += (static_cast<size_t>(w.bytes) + 255) / 256 * 256;
     }
     cuda::DeviceBuffer buffer(total);
     device_->weightPointers.assign(weights_.size(), nullptr);
     for (size_t i = 0; i < weights_.size(); ++i) {
+      if (manifest_.weights[i].hostOnly)
+        continue;
       cuda::CUdeviceptr at = buffer.get() + offsets[i];
       if (manifest_.weights[i].bytes)
         d.check(d.cuMemcpyHtoD(at, weights_[i], static_cast<size_t>(manifest_.weights[i].bytes)),

@@ -7,6 +7,8 @@
 //===----------------------------------------------------------------------===//
 #include "tcc/Support/Npy.h"
 
+#include "tcc/Support/HalfFloat.h"
+
 #include <cctype>
 #include <cstring>
 #include <fstream>
@@ -167,31 +169,6 @@ int64_t product(const std::vector<int64_t> &shape) {
   return n;
 }
 
-float halfToFloat(uint16_t h) {
-  uint32_t sign = static_cast<uint32_t>(h & 0x8000) << 16;
-  uint32_t exp = (h >> 10) & 0x1f, mant = h & 0x3ff;
-  uint32_t bits;
-  if (exp == 0) {
-    if (mant == 0) {
-      bits = sign;
-    } else { // subnormal: renormalize
-      exp = 127 - 15 + 1;
-      while (!(mant & 0x400)) {
-        mant <<= 1;
-        --exp;
-      }
-      bits = sign | (exp << 23) | ((mant & 0x3ff) << 13);
-    }
-  } else if (exp == 0x1f) {
-    bits = sign | 0x7f800000u | (mant << 13);
-  } else {
-    bits = sign | ((exp + 127 - 15) << 23) | (mant << 13);
-  }
-  float f;
-  std::memcpy(&f, &bits, 4);
-  return f;
-}
-
 template <typename T> T load(const void *data, int64_t i) {
   T v;
   std::memcpy(&v, static_cast<const uint8_t *>(data) + i * sizeof(T), sizeof(T));
@@ -205,12 +182,7 @@ double elementAsDouble(DType dtype, const void *data, int64_t i) {
   case DType::Float32: return load<float>(data, i);
   case DType::Float64: return load<double>(data, i);
   case DType::Float16: return halfToFloat(load<uint16_t>(data, i));
-  case DType::BFloat16: {
-    uint32_t bits = static_cast<uint32_t>(load<uint16_t>(data, i)) << 16;
-    float f;
-    std::memcpy(&f, &bits, 4);
-    return f;
-  }
+  case DType::BFloat16: return bfloat16ToFloat(load<uint16_t>(data, i));
   case DType::Int64: return static_cast<double>(load<int64_t>(data, i));
   case DType::Int32: return load<int32_t>(data, i);
   case DType::Int16: return load<int16_t>(data, i);
@@ -230,14 +202,7 @@ NpyArray roundToBFloat16(const NpyArray &array) {
   int64_t n = array.numElements();
   out.data.resize(static_cast<size_t>(n) * 2);
   for (int64_t i = 0; i < n; ++i) {
-    uint32_t bits;
-    float f = load<float>(array.data.data(), i);
-    std::memcpy(&bits, &f, 4);
-    uint16_t half;
-    if ((bits & 0x7fffffffu) > 0x7f800000u)
-      half = static_cast<uint16_t>((bits >> 16) | 0x40); // a quiet NaN
-    else
-      half = static_cast<uint16_t>((bits + 0x7fffu + ((bits >> 16) & 1u)) >> 16);
+    uint16_t half = floatToBFloat16(load<float>(array.data.data(), i));
     std::memcpy(out.data.data() + 2 * i, &half, 2);
   }
   return out;

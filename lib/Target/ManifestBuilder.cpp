@@ -143,6 +143,22 @@ json tcc::buildManifest(const ExportedProgram &program, const ImportedSignature 
                   {"offset", e.offset},
                   {"bytes", e.bytes},
                   {"embedded", e.embedded && info.weightsEmbedded}});
+    if (std::find(info.hostOnlyWeights.begin(), info.hostOnlyWeights.end(), spec.target) !=
+        info.hostOnlyWeights.end())
+      ws.back()["host_only"] = true;
+  }
+  // Derived weights take no bytes in the image: no offset, never embedded.
+  for (const DerivedWeight &d : info.derivedWeights) {
+    int64_t bytes = static_cast<int64_t>(dtypeSize(d.dtype));
+    for (int64_t size : d.sizes)
+      bytes *= size;
+    ws.push_back({{"name", d.name},
+                  {"kind", "derived"},
+                  {"dtype", dtypeName(d.dtype)},
+                  {"sizes", d.sizes},
+                  {"bytes", bytes},
+                  {"embedded", false},
+                  {"derived", d.program}});
   }
   m["weights"] = ws;
 
@@ -161,6 +177,9 @@ json tcc::buildManifest(const ExportedProgram &program, const ImportedSignature 
   for (size_t i = 0; i < signature.weights.size(); ++i)
     args.push_back({{"role", "weight"}, {"index", i},
                     {"rank", program.tensorValues.at(signature.weights[i].graphName).sizes.size()}});
+  for (size_t i = 0; i < info.derivedWeights.size(); ++i)
+    args.push_back({{"role", "weight"}, {"index", signature.weights.size() + i},
+                    {"rank", info.derivedWeights[i].sizes.size()}});
   for (size_t i = 0; i < signature.outputs.size(); ++i)
     args.push_back({{"role", "output"}, {"index", i},
                     {"rank", program.tensorValues.at(signature.outputs[i]).sizes.size()}});

@@ -127,11 +127,20 @@ class Model:
 
     @property
     def weight_names(self):
-        return [w["name"] for w in self.manifest["weights"]]
+        """The weights a user binds (parameter and buffer names). Derived
+        weights are not among them: the runtime computes those."""
+        return [w["name"] for w in self.manifest["weights"] if "derived" not in w]
+
+    @property
+    def derived_weight_names(self):
+        """Weights the runtime computes from the others (e.g. batch norm's
+        scale and shift), again after each binding; never bound."""
+        return [w["name"] for w in self.manifest["weights"] if "derived" in w]
 
     def bind_weights(self, state_dict, strict=False):
         """(Re)binds weights by parameter name from a state_dict. The tensors are
-        kept alive by the model; CUDA runs copy them to the device."""
+        kept alive by the model; the next run recomputes the derived weights
+        and CUDA runs copy the weights to the device again."""
         torch = _torch()
         names = set(self.weight_names)
         for name, value in state_dict.items():

@@ -85,24 +85,54 @@ void printSummary(const GuardManifest &m, const std::string &path) {
                 t.shapeText().c_str());
   }
 
-  uint64_t total = 0, embedded = 0;
-  size_t numEmbedded = 0;
+  // Derived weights are computed by the runtime from the others; host-only
+  // ones are read only by derived weights and never copied to the device.
+  uint64_t total = 0, derivedBytes = 0, hostOnlyBytes = 0;
+  size_t numEmbedded = 0, numDerived = 0, numHostOnly = 0;
   for (const WeightSpec &w : m.weights) {
+    if (w.isDerived()) {
+      derivedBytes += w.bytes;
+      ++numDerived;
+      continue;
+    }
     total += w.bytes;
-    if (w.embedded) {
-      embedded += w.bytes;
-      ++numEmbedded;
+    numEmbedded += w.embedded;
+    if (w.hostOnly) {
+      hostOnlyBytes += w.bytes;
+      ++numHostOnly;
     }
   }
-  std::printf("\nweights (%zu, %s; %zu embedded, %zu external):\n", m.weights.size(),
+  std::printf("\nweights (%zu, %s; %zu embedded, %zu external", m.weights.size() - numDerived,
               bytesText(static_cast<int64_t>(total)).c_str(), numEmbedded,
-              m.weights.size() - numEmbedded);
+              m.weights.size() - numDerived - numEmbedded);
+  if (numHostOnly)
+    std::printf("; %zu host-only, %s", numHostOnly,
+                bytesText(static_cast<int64_t>(hostOnlyBytes)).c_str());
+  std::printf("):\n");
   for (size_t i = 0; i < m.weights.size(); ++i) {
     const WeightSpec &w = m.weights[i];
-    std::printf("  #%zu %-28s %-9s %-8s %-14s %10llu bytes @%-10llu %s\n", i, w.name.c_str(),
+    if (w.isDerived())
+      continue;
+    std::printf("  #%zu %-28s %-9s %-8s %-14s %10llu bytes @%-10llu %s%s\n", i, w.name.c_str(),
                 w.kind.c_str(), dtypeName(w.dtype), w.shapeText().c_str(),
                 static_cast<unsigned long long>(w.bytes),
-                static_cast<unsigned long long>(w.offset), w.embedded ? "embedded" : "external");
+                static_cast<unsigned long long>(w.offset), w.embedded ? "embedded" : "external",
+                w.hostOnly ? ", host-only" : "");
+  }
+  if (numDerived) {
+    std::printf("\nderived weights (%zu, %s; computed by the runtime when a weight is bound):\n",
+                numDerived, bytesText(static_cast<int64_t>(derivedBytes)).c_str());
+    for (size_t i = 0; i < m.weights.size(); ++i) {
+      const WeightSpec &w = m.weights[i];
+      if (!w.isDerived())
+        continue;
+      std::string program;
+      for (const std::string &token : w.program)
+        program += (program.empty() ? "" : " ") + token;
+      std::printf("  #%zu %-28s %-8s %-14s %10llu bytes = %s\n", i, w.name.c_str(),
+                  dtypeName(w.dtype), w.shapeText().c_str(),
+                  static_cast<unsigned long long>(w.bytes), program.c_str());
+    }
   }
 
   std::printf("\narena: %s", bytesText(m.arena.bytes).c_str());

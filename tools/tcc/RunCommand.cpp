@@ -94,6 +94,7 @@ struct TensorInfo {
   DType dtype;
   std::vector<std::string> sizeExprs;
   int64_t bytes;
+  bool derived = false; ///< weights: computed by the runtime, never bound
 };
 
 std::vector<TensorInfo> queryInfo(const ModelLibrary &lib, int32_t count,
@@ -102,7 +103,8 @@ std::vector<TensorInfo> queryInfo(const ModelLibrary &lib, int32_t count,
   for (int32_t i = 0; i < count; ++i) {
     tcc_tensor_info info;
     check(lib, query(lib.model(), i, &info));
-    TensorInfo t{info.name, static_cast<DType>(info.dtype), {}, info.bytes};
+    // `embedded` is 2 only for derived weights (0 for inputs and outputs).
+    TensorInfo t{info.name, static_cast<DType>(info.dtype), {}, info.bytes, info.embedded == 2};
     for (int32_t d = 0; d < info.rank; ++d)
       t.sizeExprs.push_back(info.size_exprs[d]);
     infos.push_back(std::move(t));
@@ -154,6 +156,8 @@ void bindWeights(const RunOptions &opts, const ModelLibrary &lib,
   for (const auto &[name, file] : files) {
     const TensorInfo &w = *std::find_if(weights.begin(), weights.end(),
                                         [&](const TensorInfo &t) { return t.name == name; });
+    if (w.derived) // refused by the runtime, which names the sources to bind
+      check(lib, lib.api().bindWeight(lib.model(), name.c_str(), nullptr, 0));
     NpyArray array = loadNpy(file);
     if (w.dtype == DType::BFloat16 && array.dtype == DType::Float32)
       array = roundToBFloat16(array); // NumPy has no bfloat16

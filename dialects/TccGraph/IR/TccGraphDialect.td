@@ -17,6 +17,18 @@ def TccGraph_Dialect : Dialect {
     function arguments carry their symbolic sizes in `tcc.sizes`.
   }];
   let cppNamespace = "::tcc::graph";
+  let extraClassDeclaration = [{
+    /// Attributes of the entry function's arguments that later stages read
+    /// (the manifest builder): the argument's role ("input" or "weight"),
+    /// its public name, the derived weight's program
+    /// (tcc-hoist-weight-expressions, docs/ARTIFACT.md) and the mark of a
+    /// weight the function no longer reads (kept on the host only).
+    static constexpr ::llvm::StringLiteral getRoleAttrName() { return "tcc.role"; }
+    static constexpr ::llvm::StringLiteral getPublicNameAttrName() { return "tcc.name"; }
+    static constexpr ::llvm::StringLiteral getSizesAttrName() { return "tcc.sizes"; }
+    static constexpr ::llvm::StringLiteral getDerivedAttrName() { return "tcc.derived"; }
+    static constexpr ::llvm::StringLiteral getHostOnlyAttrName() { return "tcc.host_only"; }
+  }];
   let useDefaultAttributePrinterParser = 0;
 }
 

@@ -89,4 +89,61 @@ def FoldConvAffinePass : Pass<"tcc-fold-conv-affine", "mlir::ModuleOp"> {
   let dependentDialects = ["::tcc::graph::TccGraphDialect"];
 }
 
+def HoistWeightExpressionsPass : Pass<"tcc-hoist-weight-expressions", "mlir::ModuleOp"> {
+  let summary = "Turn arithmetic on weights alone into derived weights the runtime computes";
+  let description = [{
+    A value computed only from weight arguments and constants, by elementwise
+    arithmetic (add, sub, mul, div, pow, maximum, minimum, neg, rsqrt, sqrt,
+    exp, log, abs, casts between float types) and views (reshape, broadcast,
+    transpose), all of static shape, is a weight expression. Weights are bound
+    by name at run time, so it cannot be folded here; left in the graph it
+    would run as a kernel on every call (inference batch norm's
+    `rsqrt(var + eps) * weight`). Each weight expression that an op outside
+    the expressions uses, that reads a weight and that contains arithmetic
+    becomes a new `weight` argument, appended after the others, with a
+    unique `tcc.name` (`derived:<first source weight>:<k>`) and its program
+    in `tcc.derived`: postfix tokens over the source weights' names that the
+    runtime evaluates once per binding (docs/ARTIFACT.md). Views above the
+    arithmetic stay in the graph, on the new argument, as for any weight; a
+    bare view of a weight or constant is never derived (with
+    `materialize-transposes`, run after kernel formation, a transpose that
+    moves data is computed in the program instead). A weight argument
+    the function no longer reads gets `tcc.host_only`: the runtime keeps it
+    on the host.
+
+    Before:
+    ```mlir
+    func.func @forward(%x: tensor<2x8xf32> {tcc.role = "input", ...},
+                       %var: tensor<8xf32> {tcc.name = "bn.running_var", tcc.role = "weight", ...}) -> tensor<2x8xf32> {
+      %eps = tcc_graph.constant dense<1.0e-05> : tensor<f32>
+      %a = tcc_graph.add %var, %eps : (tensor<8xf32>, tensor<f32>) -> tensor<8xf32>
+      %s = tcc_graph.rsqrt %a : tensor<8xf32>
+      %y = tcc_graph.mul %x, %s : (tensor<2x8xf32>, tensor<8xf32>) -> tensor<2x8xf32>
+      return %y : tensor<2x8xf32>
+    }
+    ```
+    After:
+    ```mlir
+    func.func @forward(%x: tensor<2x8xf32> {tcc.role = "input", ...},
+                       %var: tensor<8xf32> {tcc.host_only, tcc.name = "bn.running_var", tcc.role = "weight", ...},
+                       %s: tensor<8xf32> {tcc.derived = ["weight:bn.running_var", "const:9.9999997473787516e-06", "add", "rsqrt"],
+                                          tcc.name = "derived:bn.running_var:0", tcc.role = "weight", tcc.sizes = [8]}) -> tensor<2x8xf32> {
+      %y = tcc_graph.mul %x, %s : (tensor<2x8xf32>, tensor<8xf32>) -> tensor<2x8xf32>
+      return %y : tensor<2x8xf32>
+    }
+    ```
+  }];
+  let options = [
+    Option<"maxElements", "max-elements", "int64_t", /*default=*/"64 * 1024 * 1024",
+           "Largest tensor (in elements) a weight expression may hold at any step">,
+    Option<"maxTokens", "max-tokens", "int64_t", /*default=*/"4096",
+           "Longest program a derived weight may have (shared subexpressions are repeated)">,
+    Option<"materializeTransposes", "materialize-transposes", "bool", /*default=*/"false",
+           "A transpose of a weight that moves data is derived too, with the arithmetic "
+           "below it (after kernel formation, which leaves transposes only where a kernel "
+           "needs the bytes moved: channels-last filters)">,
+  ];
+  let dependentDialects = ["::tcc::graph::TccGraphDialect"];
+}
+
 #endif // TCC_GRAPH_TRANSFORMS_PASSES

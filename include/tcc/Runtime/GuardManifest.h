@@ -11,11 +11,13 @@
 #ifndef TCC_RUNTIME_GUARDMANIFEST_H
 #define TCC_RUNTIME_GUARDMANIFEST_H
 
+#include "tcc/Runtime/DerivedWeights.h"
 #include "tcc/Support/DType.h"
 #include "tcc/Support/SymbolicExpr.h"
 #include "tcc/runtime.h"
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -43,12 +45,23 @@ struct TensorSpec {
   std::string shapeText() const;
 };
 
-/// A parameter, buffer or constant, located in the weights image.
+/// A parameter, buffer or constant, located in the weights image; or a
+/// derived weight, computed by the runtime from others.
 struct WeightSpec : TensorSpec {
-  std::string kind; // "parameter", "buffer", "constant"
+  std::string kind; // "parameter", "buffer", "constant", "derived"
   uint64_t offset = 0;
   uint64_t bytes = 0;
   bool embedded = true;
+  /// "host_only": the compiled code does not read it (derived weights do):
+  /// bound as any weight, never copied to the device.
+  bool hostOnly = false;
+  /// "derived": its program over other weights (docs/ARTIFACT.md), as
+  /// written and checked. It has no bytes in the weights image and cannot be
+  /// bound.
+  std::vector<std::string> program;
+  std::shared_ptr<const DerivedProgram> derived;
+
+  bool isDerived() const { return derived != nullptr; }
 };
 
 /// One buffer of the memory plan: a byte range of the arena and the first and

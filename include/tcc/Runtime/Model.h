@@ -52,6 +52,7 @@ public:
   const std::string &manifestJson() const { return manifestJson_; }
 
   /// Binds weight `name` to `data` (exactly `bytes` long; kept, not copied).
+  /// A derived weight is refused: its sources are bound instead.
   void bindWeight(std::string_view name, const void *data, size_t bytes);
 
   /// Reads a weights file (the layout of the embedded image, see
@@ -88,7 +89,9 @@ public:
   const uint8_t *arenaData() const { return arena_.get(); }
   size_t arenaBytes() const { return static_cast<size_t>(manifest_.arena.bytes); }
 
-  /// The pointer bound to weight `index` (null while unbound).
+  /// The pointer bound to weight `index` (null while unbound); for a derived
+  /// weight, the model's own buffer (computed by the first run after a
+  /// binding).
   const void *weightData(size_t index) const { return weights_[index]; }
 
 private:
@@ -105,6 +108,8 @@ private:
                      const void *arena);
   void runCuda(const tcc_tensor *inputs, const tcc_tensor *outputs,
                const SymbolBindings &symbols, void *stream, bool synchronize);
+  /// Recomputes every derived weight from the bound ones (caller holds mutex_).
+  void computeDerivedWeights();
 
   std::string manifestJson_;
   GuardManifest manifest_;
@@ -112,10 +117,14 @@ private:
   CudaForwardFn cudaForward_;
   std::unique_ptr<cuda::DeviceState> device_; ///< created by the first CUDA run
   bool deviceWeightsStale_ = true;            ///< host weights changed since upload
+  bool derivedWeightsStale_ = true;           ///< a weight was bound since they were computed
   bool cudaGraphs_ = true;
   std::vector<const void *> weights_;
   AlignedBuffer arena_;
   AlignedBuffer loadedWeights_;
+  AlignedBuffer derivedWeights_;              ///< every derived weight, 64-byte aligned
+  /// Each derived weight's manifest index and place in derivedWeights_.
+  std::vector<std::pair<size_t, uint8_t *>> derivedSlots_;
   std::vector<int64_t> packed_;
   std::mutex mutex_;
 };

@@ -44,10 +44,25 @@ struct WeightLayout {
                             const ImportedSignature &signature);
 };
 
+/// A weight the runtime computes from other weights with a postfix program
+/// (tcc-hoist-weight-expressions; docs/ARTIFACT.md). It has no bytes in the
+/// weights image and is never bound.
+struct DerivedWeight {
+  std::string name;
+  DType dtype = DType::Float32;
+  std::vector<int64_t> sizes;
+  std::vector<std::string> program;
+};
+
 struct ManifestInfo {
   std::string modelName;
   std::vector<std::string> targets{"cpu"};
   bool weightsEmbedded = true;
+  /// The entry's weight arguments after the exported ones, in order.
+  std::vector<DerivedWeight> derivedWeights;
+  /// Exported weights the entry does not read (only derived weights do):
+  /// bound by the user, never copied to the device.
+  std::vector<std::string> hostOnlyWeights;
 };
 
 nlohmann::json buildManifest(const frontend::ExportedProgram &program,

@@ -1,0 +1,337 @@
+//===- HoistWeightExpressions.cpp - weight-only arithmetic as derived weights =//
+//
+// Implements `tcc-hoist-weight-expressions`. Weights are bound by name at run
+// time, so arithmetic on weights alone (inference batch norm's scale and
+// shift, a cast of a weight, later batch norm folded into a convolution's
+// weights) cannot be folded by the compiler; left in the graph it runs as a
+// kernel on every call. Here each such expression becomes a new weight
+// argument carrying a postfix program (include/tcc/Support/
+// DerivedWeightProgram.h, docs/ARTIFACT.md) that the runtime evaluates once
+// per binding of its sources.
+//
+//===----------------------------------------------------------------------===//
+#include "dialects/TccGraph/IR/TccGraphOps.h"
+#include "dialects/TccGraph/Transforms/Passes.h"
+#include "tcc/Support/DType.h"
+#include "tcc/Support/DerivedWeightProgram.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/IRMapping.h"
+
+#include "llvm/ADT/StringSet.h"
+#include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/Debug.h"
+
+#include <cstdio>
+
+#define DEBUG_TYPE "tcc-hoist-weight-expressions"
+
+namespace tcc::graph {
+#define GEN_PASS_DEF_HOISTWEIGHTEXPRESSIONSPASS
+#include "dialects/TccGraph/Transforms/Passes.h.inc"
+} // namespace tcc::graph
+
+using namespace mlir;
+using namespace tcc;
+using namespace tcc::graph;
+
+namespace {
+
+/// The dtype a derived weight (or a step of its program) may have.
+std::optional<DType> floatDType(Type t) {
+  if (t.isF32()) return DType::Float32;
+  if (t.isF64()) return DType::Float64;
+  if (t.isF16()) return DType::Float16;
+  if (t.isBF16()) return DType::BFloat16;
+  return std::nullopt;
+}
+
+/// The elementwise operation `op` computes, if the runtime's evaluator has it.
+std::optional<DerivedOp> arithmeticOf(Operation *op) {
+  using R = std::optional<DerivedOp>;
+  return llvm::TypeSwitch<Operation *, R>(op)
+      .Case([](AddOp) { return DerivedOp::Add; })
+      .Case([](SubOp) { return DerivedOp::Sub; })
+      .Case([](MulOp) { return DerivedOp::Mul; })
+      .Case([](DivOp) { return DerivedOp::Div; })
+      .Case([](PowOp) { return DerivedOp::Pow; })
+      .Case([](MaximumOp) { return DerivedOp::Maximum; })
+      .Case([](MinimumOp) { return DerivedOp::Minimum; })
+      .Case([](NegOp) { return DerivedOp::Neg; })
+      .Case([](RsqrtOp) { return DerivedOp::Rsqrt; })
+      .Case([](SqrtOp) { return DerivedOp::Sqrt; })
+      .Case([](ExpOp) { return DerivedOp::Exp; })
+      .Case([](LogOp) { return DerivedOp::Log; })
+      .Case([](AbsOp) { return DerivedOp::Abs; })
+      .Case([](CastOp c) -> R {
+        // Between float types only: the runtime's values are doubles.
+        if (floatDType(cast<RankedTensorType>(c.getInput().getType()).getElementType()))
+          return DerivedOp::Cast;
+        return std::nullopt;
+      })
+      .Default([](Operation *) { return std::nullopt; });
+}
+
+/// The view `op` is, if its result shape is static and stated by the op.
+std::optional<DerivedOp> viewOf(Operation *op) {
+  using R = std::optional<DerivedOp>;
+  return llvm::TypeSwitch<Operation *, R>(op)
+      .Case([](ReshapeOp r) -> R {
+        return r.getDynamicSizes().empty() ? R(DerivedOp::Reshape) : std::nullopt;
+      })
+      .Case([](BroadcastOp r) -> R {
+        return r.getDynamicSizes().empty() ? R(DerivedOp::Broadcast) : std::nullopt;
+      })
+      .Case([](TransposeOp) { return DerivedOp::Transpose; })
+      .Default([](Operation *) { return std::nullopt; });
+}
+
+/// Whether `op` is a transpose that moves bytes: one that keeps the order of
+/// the dims larger than 1 is a reshape in disguise.
+bool movesData(Operation *op) {
+  auto t = dyn_cast<TransposeOp>(op);
+  if (!t)
+    return false;
+  ArrayRef<int64_t> shape = cast<RankedTensorType>(t.getInput().getType()).getShape();
+  int64_t last = -1;
+  for (int64_t p : t.getPermutation()) {
+    if (shape[p] == 1)
+      continue;
+    if (p < last)
+      return true;
+    last = p;
+  }
+  return false;
+}
+
+/// The value of a float constant whose elements are all equal.
+std::optional<double> splatValue(ConstantOp c) {
+  auto dense = dyn_cast<DenseElementsAttr>(c.getValue());
+  if (!dense || !isa<FloatType>(dense.getElementType()) || !dense.isSplat())
+    return std::nullopt;
+  return dense.getSplatValue<APFloat>().convertToDouble();
+}
+
+/// "%.17g": a double that reads back exactly.
+std::string numberText(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.17g", v);
+  return buf;
+}
+
+/// The weight expressions of one function and their hoisting.
+class WeightExpressions {
+public:
+  WeightExpressions(func::FuncOp func, int64_t maxElements, int64_t maxTokens,
+                    bool materializeTransposes)
+      : func(func), maxElements(maxElements), maxTokens(maxTokens),
+        materializeTransposes(materializeTransposes) {}
+
+  void run() {
+    collect();
+    // The values read by ops outside the expressions, found before any is
+    // replaced.
+    SmallVector<Value> exits;
+    for (Operation &op : func.getBody().front())
+      if (isMember(&op) && !isa<ConstantOp>(op) &&
+          llvm::any_of(op.getUsers(), [&](Operation *user) { return !isMember(user); }))
+        exits.push_back(op.getResult(0));
+    for (Value v : exits)
+      hoist(v);
+    eraseDeadMembers();
+    markHostOnlyWeights();
+  }
+
+private:
+  bool isMember(Operation *op) const {
+    return op->getNumResults() == 1 && members.contains(op->getResult(0));
+  }
+
+  /// A static float tensor small enough to be a step of a program.
+  bool fits(Type t) const {
+    auto rt = dyn_cast<RankedTensorType>(t);
+    return rt && rt.hasStaticShape() && floatDType(rt.getElementType()) &&
+           rt.getNumElements() <= maxElements;
+  }
+
+  StringRef argString(unsigned i, StringRef attr) {
+    auto s = func.getArgAttrOfType<StringAttr>(i, attr);
+    return s ? s.getValue() : StringRef();
+  }
+
+  /// The weight arguments, splat constants and the ops computing only from
+  /// them, in block order (operands come first).
+  void collect() {
+    for (BlockArgument arg : func.getArguments()) {
+      if (StringRef name = argString(arg.getArgNumber(), TccGraphDialect::getPublicNameAttrName());
+          !name.empty())
+        names.insert(name);
+      if (argString(arg.getArgNumber(), TccGraphDialect::getRoleAttrName()) == "weight" &&
+          fits(arg.getType()))
+        members.insert(arg);
+    }
+    for (Operation &op : func.getBody().front()) {
+      if (op.getNumResults() != 1 || !fits(op.getResult(0).getType()))
+        continue;
+      bool member = false;
+      if (auto c = dyn_cast<ConstantOp>(op))
+        member = splatValue(c).has_value();
+      else if (arithmeticOf(&op) || viewOf(&op))
+        member = llvm::all_of(op.getOperands(), [&](Value v) { return members.contains(v); });
+      if (member)
+        members.insert(op.getResult(0));
+    }
+  }
+
+  /// Appends the postfix program of `v` to `tokens`; false once it grows
+  /// past maxTokens.
+  bool emit(Value v, SmallVector<std::string> &tokens, SmallVector<BlockArgument> &sources) {
+    if (static_cast<int64_t>(tokens.size()) >= maxTokens)
+      return false;
+    if (auto arg = dyn_cast<BlockArgument>(v)) {
+      tokens.push_back(derivedToken(
+          DerivedOp::Weight, argString(arg.getArgNumber(), TccGraphDialect::getPublicNameAttrName())));
+      if (!llvm::is_contained(sources, arg))
+        sources.push_back(arg);
+      return true;
+    }
+    Operation *op = v.getDefiningOp();
+    auto type = cast<RankedTensorType>(v.getType());
+    if (auto c = dyn_cast<ConstantOp>(op)) {
+      tokens.push_back(derivedToken(DerivedOp::Const, numberText(*splatValue(c))));
+      if (type.getRank() != 0)
+        tokens.push_back(derivedToken(DerivedOp::Broadcast, derivedIntList(type.getShape())));
+      return true;
+    }
+    for (Value operand : op->getOperands())
+      if (!emit(operand, tokens, sources))
+        return false;
+    if (std::optional<DerivedOp> view = viewOf(op)) {
+      auto t = dyn_cast<TransposeOp>(op);
+      tokens.push_back(derivedToken(
+          *view, derivedIntList(t ? t.getPermutation() : type.getShape())));
+      return true;
+    }
+    DerivedOp arithmetic = *arithmeticOf(op);
+    tokens.push_back(arithmetic == DerivedOp::Cast
+                         ? derivedToken(arithmetic, dtypeName(*floatDType(type.getElementType())))
+                         : derivedToken(arithmetic));
+    return true;
+  }
+
+  /// "derived:<source>:<k>" with the first k no argument has taken.
+  std::string uniqueName(StringRef source) {
+    for (int k = 0;; ++k) {
+      std::string name = ("derived:" + source + ":" + std::to_string(k)).str();
+      if (names.insert(name).second)
+        return name;
+    }
+  }
+
+  /// The argument holding `root`'s value, appended on first use; null if its
+  /// program is too long or reads no weight (arithmetic on constants alone
+  /// stays a constant expression, for the kernels to inline).
+  BlockArgument derive(Value root) {
+    if (auto it = derived.find(root); it != derived.end())
+      return it->second;
+    SmallVector<std::string> tokens;
+    SmallVector<BlockArgument> sources;
+    if (!emit(root, tokens, sources) || sources.empty()) {
+      LLVM_DEBUG(llvm::dbgs() << "not derived (program over " << maxTokens
+                              << " tokens, or no weight): " << root << "\n");
+      return derived[root] = BlockArgument();
+    }
+    // Named after its source that comes first in the signature.
+    BlockArgument first = *llvm::min_element(sources, [](BlockArgument a, BlockArgument b) {
+      return a.getArgNumber() < b.getArgNumber();
+    });
+    StringRef source = argString(first.getArgNumber(), TccGraphDialect::getPublicNameAttrName());
+    MLIRContext *ctx = func.getContext();
+    Builder b(ctx);
+    auto type = cast<RankedTensorType>(root.getType());
+    SmallVector<Attribute> program;
+    for (const std::string &t : tokens)
+      program.push_back(b.getStringAttr(t));
+    std::string name = uniqueName(source);
+    auto attrs = b.getDictionaryAttr(
+        {b.getNamedAttr(TccGraphDialect::getSizesAttrName(), b.getI64ArrayAttr(type.getShape())),
+         b.getNamedAttr(TccGraphDialect::getRoleAttrName(), b.getStringAttr("weight")),
+         b.getNamedAttr(TccGraphDialect::getPublicNameAttrName(), b.getStringAttr(name)),
+         b.getNamedAttr(TccGraphDialect::getDerivedAttrName(), b.getArrayAttr(program))});
+    unsigned index = func.getNumArguments();
+    if (failed(func.insertArgument(index, type, attrs, root.getLoc())))
+      return derived[root] = BlockArgument();
+    LLVM_DEBUG(llvm::dbgs() << "derived weight '" << name << "': " << tokens.size() << " tokens\n");
+    return derived[root] = func.getArgument(index);
+  }
+
+  /// Reads `v` from a derived weight in every op outside the expressions.
+  /// Views above the arithmetic are applied to the new argument in the graph
+  /// (a broadcast stays a broadcast, a transposed weight stays recognisable to
+  /// GEMM formation); a bare view of a weight or constant is left alone.
+  void hoist(Value v) {
+    auto outside = [&](OpOperand &use) {
+      return !isMember(use.getOwner()) && !isa<func::ReturnOp>(use.getOwner());
+    };
+    if (llvm::none_of(v.getUses(), outside))
+      return; // only returned: an output must not alias a weight
+    SmallVector<Operation *> views;
+    Value root = v;
+    while (Operation *def = root.getDefiningOp()) {
+      if (!viewOf(def) || (materializeTransposes && movesData(def)))
+        break;
+      views.push_back(def);
+      root = def->getOperand(0);
+    }
+    if (isa<BlockArgument>(root) || root.getDefiningOp<ConstantOp>())
+      return;
+    BlockArgument arg = derive(root);
+    if (!arg)
+      return;
+    OpBuilder b(v.getDefiningOp()->getNextNode());
+    IRMapping map;
+    map.map(root, arg);
+    Value replacement = arg;
+    for (Operation *view : llvm::reverse(views))
+      replacement = b.clone(*view, map)->getResult(0);
+    v.replaceUsesWithIf(replacement, outside);
+  }
+
+  void eraseDeadMembers() {
+    for (Operation &op : llvm::make_early_inc_range(llvm::reverse(func.getBody().front())))
+      if (isMember(&op) && op.use_empty()) {
+        members.erase(op.getResult(0));
+        op.erase();
+      }
+  }
+
+  /// A weight the function does not read needs no device copy.
+  void markHostOnlyWeights() {
+    for (BlockArgument arg : func.getArguments())
+      if (arg.use_empty() &&
+          argString(arg.getArgNumber(), TccGraphDialect::getRoleAttrName()) == "weight" &&
+          !func.getArgAttr(arg.getArgNumber(), TccGraphDialect::getDerivedAttrName()))
+        func.setArgAttr(arg.getArgNumber(), TccGraphDialect::getHostOnlyAttrName(),
+                        UnitAttr::get(func.getContext()));
+  }
+
+  func::FuncOp func;
+  int64_t maxElements, maxTokens;
+  bool materializeTransposes;
+  DenseSet<Value> members;
+  DenseMap<Value, BlockArgument> derived;
+  llvm::StringSet<> names;
+};
+
+struct HoistWeightExpressionsPass
+    : tcc::graph::impl::HoistWeightExpressionsPassBase<HoistWeightExpressionsPass> {
+  using HoistWeightExpressionsPassBase::HoistWeightExpressionsPassBase;
+
+  void runOnOperation() override {
+    for (auto func : getOperation().getOps<func::FuncOp>())
+      if (!func.isExternal())
+        WeightExpressions(func, maxElements, maxTokens, materializeTransposes).run();
+  }
+};
+
+} // namespace

@@ -1,0 +1,444 @@
+//===- DerivedWeights.cpp - weights computed from other weights -----------===//
+//
+// The evaluator of derived weights' programs: a stack of dense row-major
+// double tensors. Parsing works out every step's shape so that evaluation
+// only computes; a broadcast (binary operands, `broadcast`, `transpose`)
+// walks the result once with one stride per operand dimension, 0 where the
+// operand's size is 1.
+//
+//===----------------------------------------------------------------------===//
+#include "tcc/Runtime/DerivedWeights.h"
+
+#include "tcc/Runtime/RuntimeError.h"
+#include "tcc/Support/HalfFloat.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+
+namespace tcc {
+
+namespace {
+
+/// Larger steps are refused: a manifest asking for them is corrupt (the
+/// compiler derives at most 64 Mi elements).
+constexpr int64_t kMaxElements = int64_t(1) << 31;
+
+bool isFloat(DType t) {
+  return t == DType::Float32 || t == DType::Float64 || t == DType::Float16 ||
+         t == DType::BFloat16;
+}
+
+int64_t elementCount(const std::vector<int64_t> &shape) {
+  int64_t n = 1;
+  for (int64_t d : shape)
+    n *= d;
+  return n;
+}
+
+std::string shapeText(const std::vector<int64_t> &shape) {
+  return "[" + derivedIntList(shape) + "]";
+}
+
+std::vector<int64_t> contiguousStrides(const std::vector<int64_t> &shape) {
+  std::vector<int64_t> strides(shape.size());
+  int64_t stride = 1;
+  for (size_t d = shape.size(); d-- > 0;) {
+    strides[d] = stride;
+    stride *= shape[d];
+  }
+  return strides;
+}
+
+/// Strides that read `in` at each index of `out` (NumPy broadcasting: `in`
+/// aligned to the trailing dims, stretched where its size is 1).
+std::vector<int64_t> broadcastStrides(const std::vector<int64_t> &in,
+                                      const std::vector<int64_t> &out) {
+  std::vector<int64_t> strides(out.size(), 0), own = contiguousStrides(in);
+  size_t lead = out.size() - in.size();
+  for (size_t d = 0; d < in.size(); ++d)
+    strides[lead + d] = in[d] == 1 ? 0 : own[d];
+  return strides;
+}
+
+/// Calls fn(o, a, b) for every row-major index o of `shape`, with a and b the
+/// offsets that strides `sa` and `sb` give it.
+template <typename Fn>
+void forEachIndex(const std::vector<int64_t> &shape, const std::vector<int64_t> &sa,
+                  const std::vector<int64_t> &sb, Fn fn) {
+  int64_t n = elementCount(shape);
+  if (n == 0)
+    return;
+  size_t rank = shape.size();
+  if (rank == 0) {
+    fn(0, 0, 0);
+    return;
+  }
+  std::vector<int64_t> index(rank, 0);
+  int64_t inner = shape[rank - 1], ia = sa[rank - 1], ib = sb[rank - 1];
+  int64_t a = 0, b = 0;
+  for (int64_t o = 0; o < n;) {
+    for (int64_t k = 0; k < inner; ++k)
+      fn(o++, a + k * ia, b + k * ib);
+    for (size_t d = rank - 1; d-- > 0;) {
+      a += sa[d];
+      b += sb[d];
+      if (++index[d] < shape[d])
+        break;
+      a -= sa[d] * shape[d];
+      b -= sb[d] * shape[d];
+      index[d] = 0;
+    }
+  }
+}
+
+double nanMax(double a, double b) { return std::isnan(a) || std::isnan(b) ? NAN : std::max(a, b); }
+double nanMin(double a, double b) { return std::isnan(a) || std::isnan(b) ? NAN : std::min(a, b); }
+
+double applyBinary(DerivedOp op, double a, double b) {
+  switch (op) {
+  case DerivedOp::Add: return a + b;
+  case DerivedOp::Sub: return a - b;
+  case DerivedOp::Mul: return a * b;
+  case DerivedOp::Div: return a / b;
+  case DerivedOp::Pow: return std::pow(a, b);
+  case DerivedOp::Maximum: return nanMax(a, b);
+  case DerivedOp::Minimum: return nanMin(a, b);
+  default: return NAN;
+  }
+}
+
+double applyUnary(DerivedOp op, double x) {
+  switch (op) {
+  case DerivedOp::Neg: return -x;
+  case DerivedOp::Rsqrt: return 1.0 / std::sqrt(x);
+  case DerivedOp::Sqrt: return std::sqrt(x);
+  case DerivedOp::Exp: return std::exp(x);
+  case DerivedOp::Log: return std::log(x);
+  case DerivedOp::Abs: return std::fabs(x);
+  default: return NAN;
+  }
+}
+
+bool isBinary(DerivedOp op) {
+  return op >= DerivedOp::Add && op <= DerivedOp::Minimum;
+}
+
+bool isUnary(DerivedOp op) {
+  return op >= DerivedOp::Neg && op <= DerivedOp::Abs;
+}
+
+std::optional<std::vector<int64_t>> parseIntList(std::string_view text) {
+  std::vector<int64_t> values;
+  if (text.empty())
+    return values;
+  std::string s(text);
+  const char *p = s.c_str();
+  while (true) {
+    char *end = nullptr;
+    errno = 0;
+    long long v = std::strtoll(p, &end, 10);
+    if (end == p || errno)
+      return std::nullopt;
+    values.push_back(v);
+    if (*end == '\0')
+      return values;
+    if (*end != ',')
+      return std::nullopt;
+    p = end + 1;
+  }
+}
+
+/// The NumPy broadcast of two shapes.
+std::optional<std::vector<int64_t>> broadcastShape(const std::vector<int64_t> &a,
+                                                   const std::vector<int64_t> &b) {
+  size_t rank = std::max(a.size(), b.size());
+  std::vector<int64_t> out(rank);
+  for (size_t i = 0; i < rank; ++i) {
+    int64_t x = i < rank - a.size() ? 1 : a[i - (rank - a.size())];
+    int64_t y = i < rank - b.size() ? 1 : b[i - (rank - b.size())];
+    if (x != y && x != 1 && y != 1)
+      return std::nullopt;
+    out[i] = x == 1 ? y : x;
+  }
+  return out;
+}
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Float formats
+//===----------------------------------------------------------------------===//
+
+double roundToDType(DType dtype, double v) {
+  switch (dtype) {
+  case DType::Float32: return static_cast<float>(v);
+  case DType::Float16: return halfToFloat(doubleToHalf(v));
+  case DType::BFloat16: return bfloat16ToFloat(doubleToBFloat16(v));
+  default: return v;
+  }
+}
+
+double loadFloat(DType dtype, const void *data, int64_t i) {
+  const auto *bytes = static_cast<const uint8_t *>(data);
+  switch (dtype) {
+  case DType::Float32: {
+    float f;
+    std::memcpy(&f, bytes + 4 * i, 4);
+    return f;
+  }
+  case DType::Float64: {
+    double d;
+    std::memcpy(&d, bytes + 8 * i, 8);
+    return d;
+  }
+  case DType::Float16:
+  case DType::BFloat16: {
+    uint16_t h;
+    std::memcpy(&h, bytes + 2 * i, 2);
+    return dtype == DType::Float16 ? halfToFloat(h) : bfloat16ToFloat(h);
+  }
+  default: return NAN;
+  }
+}
+
+void storeFloat(DType dtype, void *data, int64_t i, double v) {
+  auto *bytes = static_cast<uint8_t *>(data);
+  switch (dtype) {
+  case DType::Float32: {
+    float f = static_cast<float>(v);
+    std::memcpy(bytes + 4 * i, &f, 4);
+    return;
+  }
+  case DType::Float64:
+    std::memcpy(bytes + 8 * i, &v, 8);
+    return;
+  case DType::Float16:
+  case DType::BFloat16: {
+    uint16_t h = dtype == DType::Float16 ? doubleToHalf(v) : doubleToBFloat16(v);
+    std::memcpy(bytes + 2 * i, &h, 2);
+    return;
+  }
+  default: return;
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Parsing
+//===----------------------------------------------------------------------===//
+
+DerivedProgram DerivedProgram::parse(std::string_view name, DType dtype,
+                                     const std::vector<int64_t> &sizes,
+                                     const std::vector<std::string> &tokens,
+                                     const SourceLookup &lookup) {
+  std::string weight = "derived weight '" + std::string(name) + "'";
+  auto fail = [&](const std::string &why) {
+    throw RuntimeError(TCC_ERROR_INVALID_MANIFEST, "invalid guard manifest: " + weight + ": " + why);
+  };
+  if (!isFloat(dtype))
+    fail(std::string("has dtype ") + dtypeName(dtype) + "; only float weights are derived");
+  if (tokens.empty())
+    fail("has an empty program");
+  DerivedProgram p;
+  p.dtype_ = dtype;
+  std::vector<std::vector<int64_t>> stack;
+  for (size_t i = 0; i < tokens.size(); ++i) {
+    std::string at = "token #" + std::to_string(i) + " '" + tokens[i] + "'";
+    DerivedToken t = splitDerivedToken(tokens[i]);
+    std::optional<DerivedOp> op = parseDerivedOp(t.name);
+    if (!op)
+      fail(at + " is not an operation");
+    if (derivedOpHasArgument(*op) != t.hasArgument)
+      fail(at + (t.hasArgument ? " takes no argument" : " needs an argument after ':'"));
+    auto pop = [&]() {
+      if (stack.empty())
+        fail(at + " has too few operands");
+      std::vector<int64_t> top = std::move(stack.back());
+      stack.pop_back();
+      return top;
+    };
+    auto ints = [&]() {
+      std::optional<std::vector<int64_t>> v = parseIntList(t.argument);
+      if (!v)
+        fail(at + ": expected integers separated by ','");
+      return *v;
+    };
+    auto sizesArg = [&]() {
+      std::vector<int64_t> v = ints();
+      for (int64_t d : v)
+        if (d < 0 || d > kMaxElements)
+          fail(at + ": bad size");
+      return v;
+    };
+    Step s;
+    s.op = *op;
+    switch (*op) {
+    case DerivedOp::Weight: {
+      std::optional<Source> source = lookup(t.argument);
+      if (!source)
+        fail(at + ": the model has no weight of that name");
+      if (source->derived)
+        fail(at + ": that weight is itself derived");
+      if (!isFloat(source->dtype))
+        fail(at + ": that weight is " + dtypeName(source->dtype) + ", not a float");
+      s.source = source->index;
+      s.dtype = source->dtype;
+      s.shape = source->sizes;
+      if (std::find(p.sources_.begin(), p.sources_.end(), s.source) == p.sources_.end())
+        p.sources_.push_back(s.source);
+      break;
+    }
+    case DerivedOp::Const: {
+      std::string text(t.argument);
+      char *end = nullptr;
+      s.value = std::strtod(text.c_str(), &end);
+      if (text.empty() || *end != '\0')
+        fail(at + ": not a number");
+      break;
+    }
+    case DerivedOp::Cast: {
+      std::optional<DType> to = parseDType(t.argument);
+      if (!to || !isFloat(*to))
+        fail(at + ": not a float dtype");
+      s.dtype = *to;
+      s.shape = pop();
+      break;
+    }
+    case DerivedOp::Reshape: {
+      s.shape = sizesArg();
+      std::vector<int64_t> in = pop();
+      if (elementCount(s.shape) != elementCount(in))
+        fail(at + ": cannot reshape " + shapeText(in) + " to " + shapeText(s.shape));
+      break;
+    }
+    case DerivedOp::Broadcast: {
+      s.shape = sizesArg();
+      std::vector<int64_t> in = pop();
+      std::optional<std::vector<int64_t>> b = broadcastShape(in, s.shape);
+      if (in.size() > s.shape.size() || !b || *b != s.shape)
+        fail(at + ": cannot broadcast " + shapeText(in) + " to " + shapeText(s.shape));
+      break;
+    }
+    case DerivedOp::Transpose: {
+      s.permutation = ints();
+      std::vector<int64_t> in = pop();
+      std::vector<bool> seen(in.size(), false);
+      if (s.permutation.size() != in.size())
+        fail(at + ": a permutation of " + std::to_string(in.size()) + " dims expected");
+      for (int64_t d : s.permutation) {
+        if (d < 0 || static_cast<size_t>(d) >= in.size() || seen[d])
+          fail(at + ": not a permutation");
+        seen[d] = true;
+        s.shape.push_back(in[d]);
+      }
+      break;
+    }
+    default:
+      if (isBinary(*op)) {
+        std::vector<int64_t> rhs = pop(), lhs = pop();
+        std::optional<std::vector<int64_t>> b = broadcastShape(lhs, rhs);
+        if (!b)
+          fail(at + ": shapes " + shapeText(lhs) + " and " + shapeText(rhs) + " do not broadcast");
+        s.shape = *b;
+      } else {
+        s.shape = pop();
+      }
+      break;
+    }
+    int64_t n = 1;
+    for (int64_t d : s.shape)
+      if (d != 0 && n > kMaxElements / d)
+        fail(at + ": more than " + std::to_string(kMaxElements) + " elements");
+      else
+        n *= d;
+    stack.push_back(s.shape);
+    p.steps_.push_back(std::move(s));
+  }
+  if (stack.size() != 1)
+    fail("the program leaves " + std::to_string(stack.size()) + " values, expected 1");
+  if (stack.back() != sizes)
+    fail("the program computes " + shapeText(stack.back()) + ", the weight is " +
+         shapeText(sizes));
+  return p;
+}
+
+//===----------------------------------------------------------------------===//
+// Evaluation
+//===----------------------------------------------------------------------===//
+
+void DerivedProgram::evaluate(const void *const *weights, void *out) const {
+  // Values with the shape of the step that pushed them.
+  struct Value {
+    std::vector<double> data;
+    const std::vector<int64_t> *shape = nullptr;
+  };
+  std::vector<Value> stack;
+  auto pop = [&]() {
+    Value v = std::move(stack.back());
+    stack.pop_back();
+    return v;
+  };
+  for (const Step &s : steps_) {
+    std::vector<double> result;
+    switch (s.op) {
+    case DerivedOp::Weight: {
+      int64_t n = elementCount(s.shape);
+      result.resize(static_cast<size_t>(n));
+      for (int64_t i = 0; i < n; ++i)
+        result[i] = loadFloat(s.dtype, weights[s.source], i);
+      break;
+    }
+    case DerivedOp::Const:
+      result.assign(1, s.value);
+      break;
+    case DerivedOp::Cast:
+      result = pop().data;
+      for (double &v : result)
+        v = roundToDType(s.dtype, v);
+      break;
+    case DerivedOp::Reshape:
+      result = pop().data;
+      break;
+    case DerivedOp::Broadcast:
+    case DerivedOp::Transpose: {
+      Value in = pop();
+      std::vector<int64_t> strides;
+      if (s.op == DerivedOp::Broadcast) {
+        strides = broadcastStrides(*in.shape, s.shape);
+      } else {
+        std::vector<int64_t> own = contiguousStrides(*in.shape);
+        for (int64_t d : s.permutation)
+          strides.push_back(own[d]);
+      }
+      std::vector<int64_t> none(s.shape.size(), 0);
+      result.resize(static_cast<size_t>(elementCount(s.shape)));
+      forEachIndex(s.shape, strides, none,
+                   [&](int64_t o, int64_t a, int64_t) { result[o] = in.data[a]; });
+      break;
+    }
+    default:
+      if (isBinary(s.op)) {
+        Value rhs = pop(), lhs = pop();
+        result.resize(static_cast<size_t>(elementCount(s.shape)));
+        DerivedOp op = s.op;
+        forEachIndex(s.shape, broadcastStrides(*lhs.shape, s.shape),
+                     broadcastStrides(*rhs.shape, s.shape), [&](int64_t o, int64_t a, int64_t b) {
+                       result[o] = applyBinary(op, lhs.data[a], rhs.data[b]);
+                     });
+      } else {
+        result = pop().data;
+        for (double &v : result)
+          v = applyUnary(s.op, v);
+      }
+      break;
+    }
+    stack.push_back({std::move(result), &s.shape});
+  }
+  const std::vector<double> &value = stack.back().data;
+  for (size_t i = 0; i < value.size(); ++i)
+    storeFloat(dtype_, out, static_cast<int64_t>(i), value[i]);
+}
+
+} // namespace tcc
