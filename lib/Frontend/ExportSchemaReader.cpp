@@ -393,6 +393,11 @@ void parseRangeConstraints(const Json &ranges, ExportedProgram &program) {
                            fieldPath(at, "min_val"));
     range.max = rangeBound(optionalField(it.value(), "max_val", at), true,
                            fieldPath(at, "max_val"));
+    // The guards check every call against the range: an empty one would
+    // make every load of the artifact fail.
+    if (range.min > range.max)
+      throw FrontendError(at + ": symbol '" + it.key() + "' has an empty range [" +
+                          std::to_string(range.min) + ", " + std::to_string(range.max) + "]");
     program.rangeConstraints.emplace(it.key(), range);
   }
 }

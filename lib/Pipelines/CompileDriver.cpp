@@ -170,6 +170,10 @@ bool writeFile(const std::string &path, const std::string &text) {
   return static_cast<bool>(out);
 }
 
+/// The largest arena tcc plans (at the symbols' upper bounds): 256 GiB, more
+/// than any GPU or usual host holds.
+constexpr int64_t kMaxArenaBytes = int64_t(256) << 30;
+
 /// The arena plan recorded by tcc-plan-memory on the module and entry.
 PlannedArena readArenaPlan(ModuleOp module) {
   PlannedArena plan;
@@ -361,6 +365,19 @@ int tcc::compileModel(const CompileOptions &options, const char *argv0) {
   if (!runPipeline("pipeline", false))
     return pipelineFailed("graph/kernel/linalg/bufferization/planning");
   PlannedArena arena = readArenaPlan(*module);
+  if (arena.bytes > kMaxArenaBytes) {
+    // Planned at the symbols' upper bounds: an artifact that could never
+    // allocate it would compile and fail on every call.
+    std::string bounds;
+    for (const auto &[name, range] : program.rangeConstraints)
+      bounds += (bounds.empty() ? "" : ", ") + name + " <= " + std::to_string(range.max);
+    llvm::errs() << "tcc: error: the intermediates need " << arena.bytes
+                 << " bytes at the largest sizes the export allows (" << bounds
+                 << "), more than any device holds (limit " << kMaxArenaBytes
+                 << "); narrow the dynamic dimensions' ranges when exporting "
+                    "(torch.export.Dim(..., max=...))\n";
+    return kExitUserError;
+  }
   // Read here, while the entry still carries its argument attributes.
   ManifestInfo info;
   bool weightUseRead = readWeightUse(*module, signature, info);

@@ -567,7 +567,10 @@ FailureOr<uint64_t> PlanMemoryPass::bufferBytes(memref::AllocOp alloc,
     bytes = bytes ? llvm::checkedMul(*bytes, extent) : std::nullopt;
   }
   if (!bytes)
-    return alloc.emitOpError("byte size overflows 64 bits");
+    return alloc.emitError("the intermediates cannot be planned: a buffer's size at the "
+                           "largest sizes the export allows overflows 64 bits (a dynamic "
+                           "dimension without a maximum?); give the dynamic dimensions a "
+                           "maximum when exporting (torch.export.Dim(..., max=...))");
   return static_cast<uint64_t>(*bytes);
 }
 
@@ -667,7 +670,9 @@ FailureOr<uint64_t> PlanMemoryPass::planFunction(func::FuncOp func,
   for (memref::AllocOp alloc : allocs) {
     PlannedBuffer buffer{alloc, {}, {}};
     FailureOr<uint64_t> bytes = bufferBytes(alloc, bounder, layout);
-    if (failed(bytes) || failed(computeLifetime(buffer, body, positions))) {
+    if (failed(bytes))
+      return failure(); // the first says why; the others would repeat it
+    if (failed(computeLifetime(buffer, body, positions))) {
       ok = false;
       continue;
     }

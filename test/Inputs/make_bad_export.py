@@ -21,6 +21,8 @@
 #   shrink-weight NAME N   weight entry ending in NAME keeps its first N bytes
 #   target NODE OP [NODE OP ...]
 #                          each node NODE's target becomes OP
+#   range SYM MIN MAX      range_constraints[SYM] = [MIN, MAX] (JSON numbers;
+#                          a new entry if SYM has none)
 #
 # ===----------------------------------------------------------------------=== #
 """usage: make_bad_export.py MODE SRC DST [ARG...] (modes: see the file header)"""
@@ -127,6 +129,13 @@ def main(argv):
                     arg["arg"]["as_tensor"]["name"] = value
                     return
             raise SystemExit(f"node {node_name!r} has no input {input_name!r}")
+        edit_model(src, dst, edit)
+    elif mode == "range":
+        sym, lo, hi = args
+
+        def edit(model):
+            model.setdefault("range_constraints", {})[sym] = {"min_val": json.loads(lo),
+                                                              "max_val": json.loads(hi)}
         edit_model(src, dst, edit)
     elif mode == "dtype":
         value, code = args
