@@ -97,7 +97,9 @@ Value channelsLastOperand(OpBuilder &b, Location loc, Value v) {
       b, loc, RankedTensorType::get(permuted(shape, kToLast), t.getElementType()), v);
 }
 
-bool isPointwise(Operation *op) {
+} // namespace
+
+bool tcc::formation::isPointwise(Operation *op) {
   return isa<graph::SinOp, graph::CosOp, graph::ExpOp, graph::SqrtOp, graph::RsqrtOp,
              graph::NegOp, graph::ReluOp, graph::TanhOp, graph::ErfOp, graph::LogOp,
              graph::Log1pOp, graph::AbsOp, graph::AddOp, graph::SubOp, graph::MulOp,
@@ -105,6 +107,8 @@ bool isPointwise(Operation *op) {
              graph::BitwiseAndOp, graph::BitwiseOrOp, graph::FmodOp, graph::CompareOp,
              graph::SelectOp, graph::CastOp>(op);
 }
+
+namespace {
 
 /// Replaces `op`'s result with the NCHW view of `nhwc`.
 void replaceWithChannelsLast(Operation *op, Value nhwc) {

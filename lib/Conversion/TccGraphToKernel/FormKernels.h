@@ -32,6 +32,10 @@ void formGemmKernels(mlir::func::FuncOp func, bool f32TensorCores);
 /// `f32TensorCores`.
 void formConvKernels(mlir::func::FuncOp func, bool f32TensorCores);
 
+/// Whether `op` is an elementwise tcc_graph op (unary, binary, compare,
+/// select, cast): what elementwise fusion makes one loop nest of.
+bool isPointwise(mlir::Operation *op);
+
 /// NCHW ↔ NHWC transposes (from channels-last convolutions) moved through
 /// pointwise ops, concatenations and reductions, and cancelled in pairs, so
 /// that the layout changes once at the model's edges.

@@ -45,3 +45,16 @@ func.func @concat_then_pool(%x: tensor<2x4x8x8xf32>, %w: tensor<4x4x3x3xf32>) ->
   %p = tcc_graph.max_pool2d %c {ceil_mode = false, count_include_pad = false, dilation = array<i64: 1, 1>, kernel = array<i64: 2, 2>, padding = array<i64: 0, 0>, stride = array<i64: 2, 2>} : (tensor<2x8x8x8xf32>) -> tensor<2x8x4x4xf32>
   return %p : tensor<2x8x4x4xf32>
 }
+
+// -----
+
+// A model with an f32 depthwise convolution stays NCHW even on TF32 (cuDNN's
+// NHWC f32 depthwise kernel is several times slower than its NCHW one).
+// CHECK-LABEL: func @depthwise_f32_stays_nchw
+// CHECK-NOT:   channels_last
+// CHECK-NOT:   tcc_graph.transpose
+func.func @depthwise_f32_stays_nchw(%x: tensor<2x8x8x8xf32>, %w1: tensor<8x8x1x1xf32>, %dw: tensor<8x1x3x3xf32>) -> tensor<2x8x8x8xf32> {
+  %y = tcc_graph.conv2d %x, %w1 {dilation = array<i64: 1, 1>, groups = 1 : i64, padding = array<i64: 0, 0>, stride = array<i64: 1, 1>} : (tensor<2x8x8x8xf32>, tensor<8x8x1x1xf32>) -> tensor<2x8x8x8xf32>
+  %z = tcc_graph.conv2d %y, %dw {dilation = array<i64: 1, 1>, groups = 8 : i64, padding = array<i64: 1, 1>, stride = array<i64: 1, 1>} : (tensor<2x8x8x8xf32>, tensor<8x1x3x3xf32>) -> tensor<2x8x8x8xf32>
+  return %z : tensor<2x8x8x8xf32>
+}

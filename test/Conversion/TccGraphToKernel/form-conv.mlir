@@ -19,12 +19,15 @@ func.func @residual_relu(%x: tensor<?x8x16x16xf32>, %w: tensor<8x8x3x3xf32>, %b:
 // -----
 
 // ReLU6 (a clamp) is not in the epilogue: it stays a tcc_graph op after the
-// kernel; a depthwise convolution keeps its groups.
+// kernel, and the bias joins it there (a bias alone is a separate pass in
+// cuDNN); a depthwise convolution keeps its groups.
 // CHECK-LABEL: func @depthwise_relu6
 // CHECK:     %[[Y:.*]] = tcc_kernel.conv ins(%arg0, %arg1 : tensor<2x8x16x16xf32>, tensor<8x1x3x3xf32>) outs(%{{.*}} : tensor<2x8x8x8xf32>) {dilation = array<i64: 1, 1>, groups = 8 : i64, padding = array<i64: 1, 1>, stride = array<i64: 2, 2>}
-// CHECK:     tcc_graph.maximum %[[Y]]
-func.func @depthwise_relu6(%x: tensor<2x8x16x16xf32>, %w: tensor<8x1x3x3xf32>) -> tensor<2x8x8x8xf32> {
-  %y = tcc_graph.conv2d %x, %w {dilation = array<i64: 1, 1>, groups = 8 : i64, padding = array<i64: 1, 1>, stride = array<i64: 2, 2>} : (tensor<2x8x16x16xf32>, tensor<8x1x3x3xf32>) -> tensor<2x8x8x8xf32>
+// CHECK:     %[[B:.*]] = tcc_graph.reshape %arg2 : (tensor<8xf32>) -> tensor<8x1x1xf32>
+// CHECK:     %[[A:.*]] = tcc_graph.add %[[Y]], %[[B]]
+// CHECK:     tcc_graph.maximum %[[A]]
+func.func @depthwise_relu6(%x: tensor<2x8x16x16xf32>, %w: tensor<8x1x3x3xf32>, %b: tensor<8xf32>) -> tensor<2x8x8x8xf32> {
+  %y = tcc_graph.conv2d %x, %w, %b {dilation = array<i64: 1, 1>, groups = 8 : i64, padding = array<i64: 1, 1>, stride = array<i64: 2, 2>} : (tensor<2x8x16x16xf32>, tensor<8x1x3x3xf32>, tensor<8xf32>) -> tensor<2x8x8x8xf32>
   %zero = tcc_graph.constant dense<0.0> : tensor<f32>
   %six = tcc_graph.constant dense<6.0> : tensor<f32>
   %lo = tcc_graph.maximum %y, %zero : (tensor<2x8x8x8xf32>, tensor<f32>) -> tensor<2x8x8x8xf32>
