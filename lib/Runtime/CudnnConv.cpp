@@ -27,6 +27,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "tcc/Runtime/CudnnConv.h"
+#include "DepthwiseConv.h"
 #include "tcc/Runtime/CudaLibraryLoader.h"
 #include "tcc/Runtime/KernelTypes.h"
 
@@ -249,6 +250,7 @@ enum class Epilogue {
   None,  ///< cudnnConvolutionForward alone
   Fused, ///< cudnnConvolutionBiasActivationForward
   Adds,  ///< cudnnConvolutionForward, then cudnnAddTensor for bias and residual
+  Own,   ///< not cuDNN: tcc's depthwise kernel, epilogue included (DepthwiseConv.h)
 };
 
 struct Plan {
@@ -360,8 +362,21 @@ void setImage(const Cudnn &lib, cudnnTensorDescriptor_t t, const PlanKey &key, i
 
 /// Enqueues the convolution as `plan` computes it (algorithm, math type and
 /// epilogue as last chosen).
+/// The key as tcc's depthwise kernel reads it.
+DepthwiseShape depthwiseShape(const PlanKey &k) {
+  return {k.n,      k.c,       k.h,       k.w,       k.k,      k.r,       k.s,
+          k.oh,     k.ow,      k.padH,    k.padW,    k.sh,     k.sw,      k.dh,
+          k.dw,     k.groups,  k.xStride, k.yStride, k.zStride, k.dtype,  k.layout};
+}
+
 void enqueue(const Cudnn &lib, ContextState &state, const Plan &plan, const PlanKey &key,
-             const void *x, const void *w, const void *bias, const void *z, void *y) {
+             const void *x, const void *w, const void *bias, const void *z, void *y,
+             void *stream) {
+  if (plan.epilogue == Epilogue::Own) {
+    launchDepthwiseKernel(depthwiseShape(key), x, w, bias, z, y,
+                          key.activation == kConvActivationRelu, stream);
+    return;
+  }
   void *workspace = plan.workspaceBytes ? state.workspace.data() : nullptr;
   float one = 1.0f, zero = 0.0f;
   std::string what = " for " + shapeText(key);
@@ -437,6 +452,10 @@ std::vector<Candidate> candidates(const Cudnn &lib, ContextState &state, Plan &p
     }
     out.push_back({p.algo, p.mathType, bytes, e});
   }
+  // tcc's own depthwise kernel competes with cuDNN's (timed like them; last,
+  // so that without timing cuDNN's first choice runs).
+  if (depthwiseKernelApplies(depthwiseShape(key)))
+    out.push_back({-1, CUDNN_DEFAULT_MATH, 0, Epilogue::Own});
   return out;
 }
 
@@ -460,12 +479,12 @@ float timePlan(const Cudnn &lib, ContextState &state, const Plan &plan, const Pl
   try {
     d.check(d.cuStreamCreate(&timing, /*CU_STREAM_NON_BLOCKING=*/1), "cuStreamCreate");
     lib.check(lib.setStream(state.handle, timing), "cudnnSetStream");
-    enqueue(lib, state, plan, key, x, w, bias, z, y); // loads its kernels
+    enqueue(lib, state, plan, key, x, w, bias, z, y, timing); // loads its kernels
     d.check(d.cuStreamSynchronize(timing), "cuStreamSynchronize");
     d.check(d.cuStreamBeginCapture(timing, cuda::kCaptureModeThreadLocal), "cuStreamBeginCapture");
     try {
       for (int i = 0; i < kCallsPerGraph; ++i)
-        enqueue(lib, state, plan, key, x, w, bias, z, y);
+        enqueue(lib, state, plan, key, x, w, bias, z, y, timing);
     } catch (...) {
       (void)d.cuStreamEndCapture(timing, &graph);
       throw;
@@ -566,9 +585,14 @@ std::unique_ptr<Plan> makePlan(const Cudnn &lib, ContextState &state, const Plan
     plan->workspaceBytes = c.workspaceBytes;
     plan->epilogue = c.epilogue;
   };
+  // TCC_CUDNN_ALGO=heuristic: cuDNN's first choice; =own: tcc's own kernel
+  // where it applies (for its tests); otherwise the fastest, timed.
   const char *mode = std::getenv("TCC_CUDNN_ALGO");
-  bool measure = !capturing && ways.size() > 1 && !(mode && std::string(mode) == "heuristic");
+  std::string chosenMode = mode ? mode : "";
+  bool measure = !capturing && ways.size() > 1 && chosenMode != "heuristic" && chosenMode != "own";
   const Candidate *best = &ways.front();
+  if (chosenMode == "own" && ways.back().epilogue == Epilogue::Own)
+    best = &ways.back();
   if (measure) {
     // Each way timed as it will run (epilogue included) into a scratch
     // output: y may be the residual, and the caller's buffers must not
@@ -635,7 +659,7 @@ extern "C" void tcc_conv2d(int64_t n, int64_t c, int64_t h, int64_t w, int64_t k
     auto &slot = state.plans[key];
     if (!slot)
       slot = makePlan(lib, state, key, x, weight, bias, z, y, stream);
-    enqueue(lib, state, *slot, key, x, weight, bias, z, y);
+    enqueue(lib, state, *slot, key, x, weight, bias, z, y, stream);
   } catch (const std::exception &e) {
     recordKernelLaunchError(e.what());
   }

@@ -14,6 +14,8 @@ extern const unsigned char tccKernelImageAttention[];
 extern const size_t tccKernelImageAttention_size;
 extern const unsigned char tccKernelImageRows[];
 extern const size_t tccKernelImageRows_size;
+extern const unsigned char tccKernelImageDepthwise[];
+extern const size_t tccKernelImageDepthwise_size;
 
 using namespace tcc;
 using namespace tcc::cuda;
@@ -33,6 +35,11 @@ LazyCudaModule &moduleOf(KernelImage image) {
   }
   case KernelImage::Rows: {
     static LazyCudaModule m(tccKernelImageRows, tccKernelImageRows_size, "tcc's row kernels");
+    return m;
+  }
+  case KernelImage::Depthwise: {
+    static LazyCudaModule m(tccKernelImageDepthwise, tccKernelImageDepthwise_size,
+                            "tcc's depthwise convolution kernels");
     return m;
   }
   }
