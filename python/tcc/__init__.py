@@ -54,11 +54,49 @@ def _dtype_code(t):
     return _DTYPE_NAMES.index(name)
 
 
+def _damage(path):
+    """Why `path` is not an intact 64-bit ELF shared object ("" when it is).
+
+    A file cut short (a half-copied artifact) makes glibc fault with SIGBUS
+    while dlopen maps segments past its end, killing the process: every
+    segment and table the headers name must lie inside the file first (as
+    tcc run and tcc inspect check, tools/tcc/ModelLibrary.cpp)."""
+    import struct
+    try:
+        size = os.path.getsize(path)
+        with open(path, "rb") as f:
+            header = f.read(64)
+            if len(header) < 64:
+                return f"the file is too short to be a shared object ({size} bytes)"
+            if header[:4] != b"\x7fELF":
+                return "not an ELF shared object"
+            if header[4] != 2 or struct.unpack_from("<H", header, 16)[0] != 3:  # ELFCLASS64, ET_DYN
+                return "not a 64-bit ELF shared object"
+            phoff, shoff = struct.unpack_from("<QQ", header, 32)
+            phentsize, phnum, shentsize, shnum = struct.unpack_from("<HHHH", header, 54)
+            cut = f"the file is truncated or damaged ({size} bytes; "
+            if phentsize != 56 or phoff + phnum * 56 > size:
+                return cut + "its program headers lie past the end)"
+            if shoff and shoff + shnum * shentsize > size:
+                return cut + "its section headers lie past the end)"
+            f.seek(phoff)
+            for i in range(phnum):
+                _, _, offset, _, _, filesz = struct.unpack("<IIQQQQ", f.read(56)[:40])
+                if filesz and offset + filesz > size:
+                    return cut + f"segment {i} needs {offset + filesz})"
+    except OSError as e:
+        return f"cannot read it: {e.strerror}"
+    return ""
+
+
 class Model:
     """One instance of a compiled model (its own arena and weight bindings)."""
 
     def __init__(self, path):
         self.path = os.path.abspath(path)
+        why = _damage(self.path)
+        if why:
+            raise TccError(f"{path}: cannot load: {why}")
         lib = ctypes.CDLL(self.path, mode=os.RTLD_NOW | os.RTLD_LOCAL)
         self._lib = lib
         lib.tcc_last_error.restype = ctypes.c_char_p
