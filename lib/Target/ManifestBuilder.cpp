@@ -1,6 +1,10 @@
 //===- ManifestBuilder.cpp - the guard manifest of a compiled model -------===//
 #include "tcc/Target/ManifestBuilder.h"
 
+#include "tcc/Support/Version.h"
+
+#include <filesystem>
+
 #include <algorithm>
 #include <limits>
 #include <set>
@@ -73,7 +77,10 @@ json tcc::buildManifest(const ExportedProgram &program, const ImportedSignature 
   m["format"] = "tcc-guard-manifest";
   m["version"] = 1;
   m["model"] = info.modelName;
-  m["source"] = program.sourcePath;
+  // The input's file name only: the same archive compiled through another
+  // path must give the same bytes (CI caches key on them).
+  m["source"] = std::filesystem::path(program.sourcePath).filename().string();
+  m["compiler"] = versionLine();
   m["torch_version"] = program.torchVersion;
   m["targets"] = info.targets;
 
