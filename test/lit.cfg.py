@@ -34,3 +34,13 @@ if shutil.which("cc"):
 # nm lists an artifact's undefined symbols (binutils; llvm-nm reads the same).
 if shutil.which("nm"):
     config.available_features.add("nm")
+
+# PyTorch, for the Python loader's tests (not installed by scripts/setup.sh):
+# %torch_python is the first Python (lit's, then python3 on PATH) that has it.
+import subprocess
+for candidate in [config.python_executable or sys.executable, shutil.which("python3")]:
+    if candidate and subprocess.call([candidate, "-c", "import torch, numpy"],
+                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) == 0:
+        config.available_features.add("torch")
+        config.substitutions.append(("%torch_python", candidate))
+        break

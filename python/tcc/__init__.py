@@ -89,6 +89,22 @@ def _damage(path):
     return ""
 
 
+def _check_tensor(value, what, torch):
+    """A TccError naming `what` unless `value` is a dense torch tensor."""
+    if not isinstance(value, torch.Tensor):
+        kind = f"{type(value).__module__}.{type(value).__name__}"
+        hint = " (torch.from_numpy converts it)" if kind == "numpy.ndarray" else ""
+        raise TccError(f"{what} is a {kind}, not a torch.Tensor{hint}")
+    if value.layout != torch.strided:
+        raise TccError(f"{what} is a {value.layout} tensor; tcc reads dense tensors "
+                       "(.to_dense() converts it)")
+
+
+def _dense(t):
+    """`t` with its negation/conjugation applied and its bytes contiguous."""
+    return t.resolve_neg().resolve_conj().contiguous()
+
+
 class Model:
     """One instance of a compiled model (its own arena and weight bindings)."""
 
@@ -180,13 +196,24 @@ class Model:
         kept alive by the model; the next run recomputes the derived weights
         and CUDA runs copy the weights to the device again."""
         torch = _torch()
-        names = set(self.weight_names)
+        specs = {w["name"]: w for w in self.manifest["weights"] if "derived" not in w}
         for name, value in state_dict.items():
-            if name not in names:
+            if name not in specs:
                 if strict:
                     raise TccError(f"the model has no weight named '{name}'")
                 continue
-            t = value.detach().to("cpu").contiguous()
+            # The name, dtype and shape, as tcc run -w checks them: a tensor of
+            # the right byte count but another shape or dtype would be read as
+            # garbage.
+            spec = specs[name]
+            _check_tensor(value, f"weight '{name}'", torch)
+            dtype = str(value.dtype).replace("torch.", "")
+            if dtype != spec["dtype"]:
+                raise TccError(f"weight '{name}': expected dtype {spec['dtype']}, got {dtype}")
+            if list(value.shape) != list(spec["sizes"]):
+                raise TccError(f"weight '{name}': expected shape {list(spec['sizes'])}, "
+                               f"got {list(value.shape)}")
+            t = _dense(value.detach().to("cpu"))
             self._check(self._lib.tcc_model_bind_weight(
                 self._handle, name.encode(), ctypes.c_void_p(t.data_ptr()),
                 t.numel() * t.element_size()))
@@ -209,16 +236,26 @@ class Model:
         return plan
 
     def __call__(self, *inputs):
-        # The signature: shapes, dtypes and devices (torch.Size, dtype and
-        # device objects hash quickly).
-        key = tuple([(t.shape, t.dtype, t.device) for t in inputs])
+        # The signature: shapes, dtypes, devices and layouts (torch.Size,
+        # dtype, device and layout objects hash quickly).
+        try:
+            key = tuple([(t.shape, t.dtype, t.device, t.layout) for t in inputs])
+        except AttributeError:  # not a tensor (a NumPy array, a list)
+            for i, t in enumerate(inputs):
+                _check_tensor(t, f"input #{i}", _torch())
+            raise
         plan = self._plans.get(key)
         if plan is None:
+            torch = _torch()
+            for i, t in enumerate(inputs):
+                _check_tensor(t, f"input #{i}", torch)
             plan = self._plan(inputs, key)
         keep = None
         for t in inputs:
-            if not t.is_contiguous():
-                keep = [t if t.is_contiguous() else t.contiguous() for t in inputs]
+            # Negated and conjugated views keep their sign in a flag, not in
+            # the bytes tcc reads: materialized like non-contiguous ones.
+            if not t.is_contiguous() or t.is_neg() or t.is_conj():
+                keep = [_dense(t) for t in inputs]
                 inputs = keep  # alive until the run is enqueued
                 break
         empty_like = plan.empty_like
