@@ -90,9 +90,11 @@ void formConv(graph::Conv2dOp conv, bool channelsLast) {
   // A bias alone (no residual, no ReLU) does not fuse into cuDNN's call with
   // most algorithms (a separate cudnnAddTensor pass over the output); when a
   // pointwise op reads the result next (MobileNet's ReLU6, EfficientNet's
-  // SiLU), the bias is added in that op's kernel instead, for free.
+  // SiLU), the bias is added in that op's kernel instead, for free. Only in
+  // f32: a half result would be rounded before the bias is added, where
+  // PyTorch rounds the sum once (one bf16 ulp apart).
   Value bias = conv.getBias(), laterBias;
-  if (bias && !residual && e.activation == kernel::Activation::none &&
+  if (bias && !residual && e.activation == kernel::Activation::none && type.getElementType().isF32() &&
       e.replaced.hasOneUse() && isPointwise(*e.replaced.getUsers().begin())) {
     laterBias = bias;
     bias = nullptr;

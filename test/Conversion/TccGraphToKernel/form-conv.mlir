@@ -47,3 +47,18 @@ func.func @two_readers(%x: tensor<2x8x16x16xf32>, %w: tensor<8x8x1x1xf32>) -> (t
   %r = tcc_graph.relu %y : tensor<2x8x16x16xf32>
   return %r, %y : tensor<2x8x16x16xf32>, tensor<2x8x16x16xf32>
 }
+
+// -----
+
+// In bf16 the bias stays in the convolution even before a pointwise op: the
+// op would add it to a result already rounded to bf16, where PyTorch rounds
+// the sum once.
+// CHECK-LABEL: func @bf16_bias_stays
+// (Half convolutions are channels-last; the cast is moved past the layout change.)
+// CHECK:     %[[Y:.*]] = tcc_kernel.conv ins(%{{.*}}, %{{.*}} : tensor<2x8x8x8xbf16>, tensor<8x1x1x8xbf16>) bias(%arg2 : tensor<8xbf16>) {{.*}}channels_last
+// CHECK:     tcc_graph.cast %[[Y]]
+func.func @bf16_bias_stays(%x: tensor<2x8x8x8xbf16>, %w: tensor<8x8x1x1xbf16>, %b: tensor<8xbf16>) -> tensor<2x8x8x8xf32> {
+  %y = tcc_graph.conv2d %x, %w, %b {dilation = array<i64: 1, 1>, groups = 1 : i64, padding = array<i64: 0, 0>, stride = array<i64: 1, 1>} : (tensor<2x8x8x8xbf16>, tensor<8x8x1x1xbf16>, tensor<8xbf16>) -> tensor<2x8x8x8xbf16>
+  %c = tcc_graph.cast %y : (tensor<2x8x8x8xbf16>) -> tensor<2x8x8x8xf32>
+  return %c : tensor<2x8x8x8xf32>
+}
