@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 #include "dialects/TccGraph/Transforms/Legalizers.h"
 #include "dialects/TccGraph/Transforms/Passes.h"
+#include "mlir/IR/Verifier.h"
 
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinAttributes.h"
@@ -250,6 +251,7 @@ struct LegalizeGraphPass
       }
       OpBuilder b(op);
       OperatorArgs args(op);
+      Operation *before = op->getPrevNode(); // the legalizer's ops follow it
       int errors = 0;
       FailureOr<SmallVector<Value>> results = [&] {
         // Counts what the legalizer reports, passing every diagnostic on.
@@ -259,6 +261,27 @@ struct LegalizeGraphPass
         });
         return it->second(args, b);
       }();
+      if (succeeded(results)) {
+        // An op the legalizer built for inputs it does not take (a sum of
+        // integers, a matmul of int32) is refused here, at the operator's
+        // Python line, not left for the verifier to report after a later
+        // pass as if the IR were the user's.
+        std::string why;
+        for (Operation *made = before ? before->getNextNode() : &op->getBlock()->front();
+             made && made != op.getOperation() && why.empty(); made = made->getNextNode()) {
+          ScopedDiagnosticHandler capture(op.getContext(), [&](Diagnostic &d) {
+            if (d.getSeverity() == DiagnosticSeverity::Error && why.empty())
+              why = d.str();
+            return success();
+          });
+          (void)verify(made, /*verifyRecursively=*/false);
+        }
+        if (!why.empty()) {
+          op.emitError("operator '") << name << "' is not supported for these inputs: " << why;
+          failedAny = true;
+          continue;
+        }
+      }
       if (failed(results)) {
         if (errors == 0)
           op.emitError("cannot legalize '") << name << "' with these arguments";
