@@ -258,6 +258,12 @@ NpyArray parseNpy(const uint8_t *bytes, size_t size, const std::string &what) {
     throw NpyError(what + ": truncated .npy file: expected " +
                    std::to_string(dataBytes) + " data bytes, found " +
                    std::to_string(size - dataStart));
+  // Bytes past the data mean the header and the data disagree (a shape
+  // edited by hand, two arrays written into one file): refused, not ignored.
+  if (size - dataStart > dataBytes)
+    throw NpyError(what + ": " + std::to_string(size - dataStart - dataBytes) +
+                   " bytes after the " + std::to_string(dataBytes) +
+                   " data bytes its header describes");
   array.data.assign(bytes + dataStart, bytes + dataStart + dataBytes);
   return array;
 }

@@ -124,6 +124,11 @@ TEST_CASE("Npy rejects malformed and unsupported files", "[support]") {
   CHECK_THROWS_WITH(parseNpy(truncated.data(), 30, "t.npy"),
                     "t.npy: truncated .npy file (header)");
 
+  // Trailing bytes (issue 17): the header says 3 floats, the file holds 4.
+  auto trailing = npyBytes("{'descr': '<f4', 'fortran_order': False, 'shape': (3,), }", f4);
+  CHECK_THROWS_WITH(parseNpy(trailing.data(), trailing.size(), "x.npy"),
+                    "x.npy: 4 bytes after the 12 data bytes its header describes");
+
   std::vector<uint8_t> garbage = {'P', 'K', 3, 4, 0, 0, 0, 0, 0, 0};
   CHECK_THROWS_WITH(parseNpy(garbage.data(), garbage.size(), "g.npy"),
                     "g.npy: not a .npy file (bad magic)");
