@@ -792,6 +792,21 @@ class EluScaled(nn.Module):
                 F.elu(x, alpha=0.7))
 
 
+class SweepWrongAnswers(nn.Module):
+    """The silent wrong answers scripts/opinfo_sweep.py found: fill with a bool
+    value (gave -1), softplus with a small threshold (ignored), softmax and
+    log_softmax asked for float64 (computed in f32), argmax of a 0-d tensor
+    along dim 0 (crashed the compiler), argmax / argmin of rows holding NaN
+    (PyTorch ranks NaN first; tcc gave the row's length)."""
+
+    def forward(self, x, s, n):
+        return (torch.fill(x, True), F.softplus(x, beta=3, threshold=0.2),
+                torch.softmax(x, -1, dtype=torch.float64),
+                torch.log_softmax(x, 0, dtype=torch.float64),
+                torch.argmax(s, 0, keepdim=True), torch.argmin(s, -1),
+                torch.argmax(n, 1), torch.argmin(n, 1))
+
+
 class SdpaMaskedRows(nn.Module):
     """scaled_dot_product_attention with bool masks that block every key for
     some query rows (PyTorch gives those rows 0): a per-head mask, a 2-D mask
@@ -1016,6 +1031,12 @@ def write_wrong_answer_cases(out):
                [torch.randn(2, 5, 4), torch.randn(3, 2)])
 
     write_whisper_bf16_case(out)
+
+    torch.manual_seed(68)
+    write_case(out, "sweep_wrong_answers", SweepWrongAnswers(),
+               [torch.randn(4, 6) * 3, torch.randn(()),
+                torch.tensor([[1.0, float("nan"), 3.0, float("nan")], [2.0, 5.0, -1.0, 0.5],
+                              [float("nan")] * 4])])
 
     torch.manual_seed(65)
     write_case(out, "lm_head_unaligned", LmHeadUnaligned().to(torch.bfloat16),

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "tcc/Pipelines/CompileDriver.h"
+#include "tcc/Support/CrashHandler.h"
 
 #include "dialects/TccGraph/IR/TccGraphDialect.h"
 
@@ -27,6 +28,7 @@
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Pass/Pass.h"
+#include "mlir/Pass/PassInstrumentation.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "llvm/IR/LLVMContext.h"
@@ -95,6 +97,16 @@ private:
 };
 
 /// Writes the module after every pass to DIR/NN_<pass>.mlir.
+/// Names the pass in flight for the crash handler (tcc/Support/CrashHandler.h).
+class CrashContextInstrumentation : public PassInstrumentation {
+  void runBeforePass(Pass *pass, Operation *) override {
+    std::string what = "pass " + pass->getArgument().str();
+    if (what == "pass ")
+      what = "pass " + pass->getName().str();
+    setCrashContext(what.c_str());
+  }
+};
+
 class DumpToDirectoryConfig : public PassManager::IRPrinterConfig {
 public:
   DumpToDirectoryConfig(std::string dir, int &counter, std::vector<std::string> alsoPrint)
@@ -129,6 +141,7 @@ public:
   void start(const char *phase) {
     stop();
     current = phase;
+    setCrashContext((std::string("phase '") + phase + "'").c_str());
     begin = std::chrono::steady_clock::now();
   }
   void stop() {
@@ -333,6 +346,7 @@ int tcc::compileModel(const CompileOptions &options, const char *argv0) {
     timer.start(name);
     PassManager pm(&ctx);
     pm.enableVerifier(options.verifyEach);
+    pm.addInstrumentation(std::make_unique<CrashContextInstrumentation>());
     if (!options.dumpIRAfterAll.empty())
       pm.enableIRPrinting(std::make_unique<DumpToDirectoryConfig>(
           options.dumpIRAfterAll, dumpCounter, options.printIRAfter));

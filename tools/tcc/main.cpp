@@ -1,6 +1,7 @@
 //===- main.cpp - the tcc driver: compile, run, inspect -------------------===//
 #include "tools/tcc/Commands.h"
 
+#include "tcc/Support/CrashHandler.h"
 #include "tcc/Support/Version.h"
 
 #include <CLI/CLI.hpp>
@@ -19,6 +20,7 @@ Exit codes:
 )";
 
 int main(int argc, char **argv) {
+  installCrashHandler(kExitInternal);
   CLI::App app{"tcc: an ahead-of-time compiler for PyTorch models.\n"
                "Compiles a torch.export archive (model.pt2) or its model.json into one\n"
                "self-contained shared object with host code, weights and a guard manifest."};

@@ -48,19 +48,8 @@ Results legalizeSdpa(OperatorArgs &args, OpBuilder &b) {
                                                   causal ? b.getUnitAttr() : nullptr)};
 }
 
-Results legalizeLogSoftmax(OperatorArgs &args, OpBuilder &b) {
-  Value x = args.tensor("self");
-  if (!x || !isa<FloatType>(typeOf(x).getElementType()))
-    return args.getOp().emitError("log_softmax expects a floating-point tensor 'self'");
-  Location loc = args.getOp().getLoc();
-  int64_t dim = normalizeDim(args.getInt("dim").value_or(-1), typeOf(x).getRank());
-  return SmallVector<Value>{b.create<SoftmaxOp>(loc, args.resultType(), x,
-                                                b.getI64IntegerAttr(dim), b.getUnitAttr())};
-}
 } // namespace
 
 void tcc::graph::populateAttentionLegalizers(LegalizerTable &t) {
   t["aten.scaled_dot_product_attention.default"] = legalizeSdpa;
-  t["aten.log_softmax.int"] = legalizeLogSoftmax;
-  t["aten._log_softmax.default"] = legalizeLogSoftmax;
 }

@@ -256,13 +256,19 @@ void tcc::graph::populateElementwiseLegalizers(LegalizerTable &t) {
     Value y = a.bin<AddOp>(pos, a.bin<MulOp>(a.c(alpha), neg));
     return scale == 1.0 ? y : a.bin<MulOp>(a.c(scale), y);
   });
-  // softplus(x, beta) = max(x, 0) + log1p(exp(-|beta x|)) / beta: stable for
-  // large |x|; above PyTorch's threshold the difference is below e^-threshold.
+  // softplus(x, beta, threshold): x where beta x > threshold (PyTorch's linear
+  // region, which a small threshold such as 0.2 makes visible), else
+  // max(x, 0) + log1p(exp(-|beta x|)) / beta, the stable form of log1p(exp(beta x)) / beta.
   t["aten.softplus.default"] = activation([](ActivationBuilder &a, Value x, OperatorArgs &args) {
     double beta = args.getFloat("beta").value_or(1.0);
+    double threshold = args.getFloat("threshold").value_or(20.0);
     Value bx = a.bin<MulOp>(a.c(beta), x);
     Value tail = a.un<Log1pOp>(a.un<ExpOp>(a.un<NegOp>(a.un<AbsOp>(bx))));
-    return a.bin<AddOp>(a.bin<MaximumOp>(x, a.c(0.0)), a.bin<DivOp>(tail, a.c(beta)));
+    Value smooth = a.bin<AddOp>(a.bin<MaximumOp>(x, a.c(0.0)), a.bin<DivOp>(tail, a.c(beta)));
+    auto type = cast<RankedTensorType>(bx.getType());
+    Value linear = a.b.create<CompareOp>(a.loc, type.clone(a.b.getI1Type()), bx,
+                                         a.c(threshold), a.b.getStringAttr("gt"));
+    return a.b.create<SelectOp>(a.loc, type, linear, x, smooth).getResult();
   });
   t["aten.clamp.default"] = activation([](ActivationBuilder &a, Value x, OperatorArgs &args) {
     return a.clamp(x, args.getFloat("min"), args.getFloat("max"));

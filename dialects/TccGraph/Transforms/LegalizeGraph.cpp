@@ -48,9 +48,14 @@ bool OperatorArgs::has(StringRef name) const {
   return tensor(name) || op.getArgs().get(name);
 }
 
+// A BoolAttr is an IntegerAttr of type i1, whose getInt() sign-extends true to
+// -1: bools are read as 0/1 before the integer case (fill(x, True) gave -1).
 std::optional<int64_t> OperatorArgs::getInt(StringRef name) const {
-  if (auto a = dyn_cast_or_null<IntegerAttr>(op.getArgs().get(name)))
-    return a.getInt();
+  Attribute a = op.getArgs().get(name);
+  if (auto b = dyn_cast_or_null<BoolAttr>(a))
+    return b.getValue() ? 1 : 0;
+  if (auto i = dyn_cast_or_null<IntegerAttr>(a))
+    return i.getInt();
   return std::nullopt;
 }
 
@@ -58,10 +63,10 @@ std::optional<double> OperatorArgs::getFloat(StringRef name) const {
   Attribute a = op.getArgs().get(name);
   if (auto f = dyn_cast_or_null<FloatAttr>(a))
     return f.getValueAsDouble();
-  if (auto i = dyn_cast_or_null<IntegerAttr>(a))
-    return static_cast<double>(i.getInt());
   if (auto b = dyn_cast_or_null<BoolAttr>(a))
     return b.getValue() ? 1.0 : 0.0;
+  if (auto i = dyn_cast_or_null<IntegerAttr>(a))
+    return static_cast<double>(i.getInt());
   return std::nullopt;
 }
 

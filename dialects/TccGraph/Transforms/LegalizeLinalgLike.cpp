@@ -258,16 +258,32 @@ Results legalizeReduce(OperatorArgs &args, OpBuilder &b) {
   return SmallVector<Value>{makeReduce<ReduceOp>(b, args.getOp().getLoc(), x, dims, keepdim)};
 }
 
-/// softmax(x, dim[, dtype]) and _softmax(x, dim, half_to_float): kept whole
-/// for kernel formation; the result type carries the dtype.
-Results legalizeSoftmax(OperatorArgs &args, OpBuilder &b) {
+/// softmax / log_softmax(self, dim[, dtype]) and their _softmax(self, dim,
+/// half_to_float) forms, kept whole for kernel formation; the result type
+/// carries the dtype. PyTorch converts self to dtype first. The row kernels compute half inputs in f32, so a half input with an
+/// f32 result stays as it is (the same numbers, one kernel); any other change of
+/// type (f32 to f64: f64 precision was asked for) converts first. A 0-d self is
+/// its own one-element row.
+Results legalizeSoftmaxLike(OperatorArgs &args, OpBuilder &b, bool isLog) {
   Location loc = args.getOp().getLoc();
   Value x = args.tensor("self");
   if (!x || !isa<FloatType>(typeOf(x).getElementType()))
-    return args.getOp().emitError("softmax expects a floating-point tensor 'self'");
-  int64_t dim = normalizeDim(args.getInt("dim").value_or(-1), typeOf(x).getRank());
-  return SmallVector<Value>{
-      b.create<SoftmaxOp>(loc, args.resultType(), x, b.getI64IntegerAttr(dim), nullptr)};
+    return args.getOp().emitError(isLog ? "log_softmax" : "softmax")
+           << " expects a floating-point tensor 'self'";
+  RankedTensorType resultType = args.resultType();
+  Type from = typeOf(x).getElementType(), to = resultType.getElementType();
+  if (from != to && !(from.getIntOrFloatBitWidth() == 16 && to.isF32()))
+    x = makeCast(b, loc, x, to);
+  int64_t rank = typeOf(x).getRank();
+  int64_t given = args.getInt("dim").value_or(-1);
+  if (given < -std::max<int64_t>(rank, 1) || given >= std::max<int64_t>(rank, 1))
+    return args.getOp().emitError("dim ") << given << " is out of range for a rank-" << rank
+                                          << " tensor";
+  Value row = rank == 0 ? makeReshape(b, loc, x, {1}) : x;
+  Value y = b.create<SoftmaxOp>(loc, typeOf(row).clone(to), row,
+                                b.getI64IntegerAttr(rank == 0 ? 0 : normalizeDim(given, rank)),
+                                isLog ? b.getUnitAttr() : nullptr);
+  return SmallVector<Value>{makeReshape(b, loc, y, resultType.getShape())};
 }
 
 /// The trailing dims that normalized_shape names (layer_norm, rms_norm).
@@ -333,7 +349,10 @@ Results legalizeArgExtremum(OperatorArgs &args, OpBuilder &b, bool isMax) {
   if (!isa<FloatType>(t.getElementType()))
     x = makeCast(b, loc, x, b.getF64Type());
   int64_t dim;
-  if (!given) {
+  if (!given || t.getRank() == 0) {
+    // PyTorch takes dim 0 or -1 of a 0-d tensor as its one element.
+    if (given && *given != 0 && *given != -1)
+      return args.getOp().emitError("dim ") << *given << " is out of range for a 0-d tensor";
     x = makeReshape(b, loc, x, {t.hasStaticShape() ? t.getNumElements() : ShapedType::kDynamic});
     dim = 0;
   } else {
@@ -346,7 +365,11 @@ Results legalizeArgExtremum(OperatorArgs &args, OpBuilder &b, bool isMax) {
   // The extremum, and where x reaches it.
   Value v = isMax ? x : b.create<NegOp>(loc, x).getResult();
   Value m = makeReduce<ReduceMaxOp>(b, loc, v, {dim}, true);
-  Value hit = makeCompare(b, loc, "eq", v, m);
+  // PyTorch ranks NaN above everything (argmin too): where x holds a NaN the
+  // maximum is NaN (reduce_max propagates it) and the first NaN is the answer.
+  Value atMax = makeCompare(b, loc, "eq", v, m);
+  Value isNan = makeCompare(b, loc, "ne", v, v);
+  Value hit = makeBinary<BitwiseOrOp>(b, loc, atMax, isNan);
   // -position where hit, -n elsewhere; its max is -(first position).
   SmallVector<Value> length;
   if (ShapedType::isDynamic(n))
@@ -361,7 +384,9 @@ Results legalizeArgExtremum(OperatorArgs &args, OpBuilder &b, bool isMax) {
   Value negPos = b.create<SelectOp>(loc, RankedTensorType::get(hitShape, posType), hit, pos, far);
   Value first = b.create<NegOp>(loc, makeReduce<ReduceMaxOp>(b, loc, negPos, {dim}, keepdim && given));
   Value idx = makeCast(b, loc, first, b.getI64Type());
-  if (!given && keepdim)  // dim=None, keepdim: all dims of size 1
+  if (t.getRank() == 0)  // a 0-d input gives a 0-d index, keepdim or not
+    idx = makeReshape(b, loc, idx, {});
+  else if (!given && keepdim)  // dim=None, keepdim: all dims of size 1
     idx = makeReshape(b, loc, idx, SmallVector<int64_t>(t.getRank(), 1));
   return SmallVector<Value>{idx};
 }
@@ -526,8 +551,10 @@ void tcc::graph::populateLinalgLikeLegalizers(LegalizerTable &t) {
   t["aten.avg_pool2d.default"] = [](OperatorArgs &a, OpBuilder &b) { return legalizePool<AvgPool2dOp>(a, b, true); };
   t["aten.max_pool1d.default"] = [](OperatorArgs &a, OpBuilder &b) { return legalizePool<MaxPool2dOp>(a, b, false); };
   t["aten.avg_pool1d.default"] = [](OperatorArgs &a, OpBuilder &b) { return legalizePool<AvgPool2dOp>(a, b, true); };
-  t["aten.softmax.int"] = legalizeSoftmax;
-  t["aten._softmax.default"] = legalizeSoftmax;
+  t["aten.softmax.int"] = [](OperatorArgs &a, OpBuilder &b) { return legalizeSoftmaxLike(a, b, false); };
+  t["aten.log_softmax.int"] = [](OperatorArgs &a, OpBuilder &b) { return legalizeSoftmaxLike(a, b, true); };
+  t["aten._log_softmax.default"] = t["aten.log_softmax.int"];
+  t["aten._softmax.default"] = t["aten.softmax.int"];
   t["aten.sum.default"] = legalizeReduce<ReduceSumOp>;
   t["aten.sum.dim_IntList"] = legalizeReduce<ReduceSumOp>;
   t["aten.mean.default"] = legalizeReduce<ReduceMeanOp>;

@@ -59,12 +59,18 @@ func.func @clamp_one_bound(%x: tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf32>) 
 
 // -----
 
-// softplus: max(x, 0) + log1p(exp(-|beta x|)) / beta
+// softplus: x where beta x > threshold, else max(x, 0) + log1p(exp(-|beta x|)) / beta
 // CHECK-LABEL: func @softplus
+// CHECK: %[[BETA:.*]] = tcc_graph.constant dense<3.000000e+00>
+// CHECK: %[[BX:.*]] = tcc_graph.mul %[[BETA]], %arg0
 // CHECK: tcc_graph.abs
 // CHECK: tcc_graph.log1p
+// CHECK: %[[SMOOTH:.*]] = tcc_graph.add
+// CHECK: %[[T:.*]] = tcc_graph.constant dense<2.000000e-01>
+// CHECK: %[[LIN:.*]] = tcc_graph.compare %[[BX]], %[[T]] {predicate = "gt"}
+// CHECK: tcc_graph.select %[[LIN]], %arg0, %[[SMOOTH]]
 func.func @softplus(%x: tensor<8xf32>) -> tensor<8xf32> {
-  %0 = tcc_graph.operator "torch.ops.aten.softplus.default"(%x) {operand_names = ["self"], args = {}} : (tensor<8xf32>) -> tensor<8xf32>
+  %0 = tcc_graph.operator "torch.ops.aten.softplus.default"(%x) {operand_names = ["self"], args = {beta = 3 : i64, threshold = 2.000000e-01 : f64}} : (tensor<8xf32>) -> tensor<8xf32>
   return %0 : tensor<8xf32>
 }
 

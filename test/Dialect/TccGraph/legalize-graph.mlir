@@ -50,6 +50,25 @@ func.func @softmax(%x: tensor<4x12xf32>) -> tensor<4x12xf32> {
 
 // -----
 
+// A dtype PyTorch converts to first: f32 to f64 is computed in f64; bf16 with
+// an f32 result stays one row kernel (it computes half inputs in f32); a 0-d
+// input is a one-element row.
+// CHECK-LABEL: func @softmax_dtype
+// CHECK: %[[W:.*]] = tcc_graph.cast %arg0 : (tensor<4x12xf32>) -> tensor<4x12xf64>
+// CHECK: tcc_graph.softmax %[[W]] {dim = 1 : i64} : (tensor<4x12xf64>) -> tensor<4x12xf64>
+// CHECK: tcc_graph.softmax %arg1 {dim = 0 : i64, log} : (tensor<4xbf16>) -> tensor<4xf32>
+// CHECK: %[[R:.*]] = tcc_graph.reshape %arg2 : (tensor<f32>) -> tensor<1xf32>
+// CHECK: %[[S:.*]] = tcc_graph.softmax %[[R]] {dim = 0 : i64} : (tensor<1xf32>) -> tensor<1xf32>
+// CHECK: tcc_graph.reshape %[[S]] : (tensor<1xf32>) -> tensor<f32>
+func.func @softmax_dtype(%x: tensor<4x12xf32>, %h: tensor<4xbf16>, %s: tensor<f32>) -> (tensor<4x12xf64>, tensor<4xf32>, tensor<f32>) {
+  %0 = tcc_graph.operator "torch.ops.aten.softmax.int"(%x) {operand_names = ["self"], args = {dim = -1 : i64, dtype = 7 : i64}} : (tensor<4x12xf32>) -> tensor<4x12xf64>
+  %1 = tcc_graph.operator "torch.ops.aten._log_softmax.default"(%h) {operand_names = ["self"], args = {dim = 0 : i64, half_to_float = true}} : (tensor<4xbf16>) -> tensor<4xf32>
+  %2 = tcc_graph.operator "torch.ops.aten.softmax.int"(%s) {operand_names = ["self"], args = {dim = 0 : i64}} : (tensor<f32>) -> tensor<f32>
+  return %0, %1, %2 : tensor<4x12xf64>, tensor<4xf32>, tensor<f32>
+}
+
+// -----
+
 // CHECK-LABEL: func @conv_pool
 // CHECK: tcc_graph.conv2d %arg0, %arg1, %arg2 {dilation = array<i64: 1, 1>, groups = 1 : i64, padding = array<i64: 1, 1>, stride = array<i64: 2, 2>}
 // CHECK: tcc_graph.max_pool2d %{{.*}} {ceil_mode = false, count_include_pad = false, dilation = array<i64: 1, 1>, kernel = array<i64: 2, 2>, padding = array<i64: 0, 0>, stride = array<i64: 2, 2>}

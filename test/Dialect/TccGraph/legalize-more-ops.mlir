@@ -1,10 +1,12 @@
 // RUN: tcc-opt %s -tcc-legalize-graph -split-input-file -verify-diagnostics | FileCheck %s
 
 // argmax: the first position of the maximum, as -max(-position where x is
-// maximal) in f32; argmin with dim=None flattens and negates x; amin = -amax(-x).
+// maximal, or NaN: PyTorch ranks NaN highest) in f32; argmin with dim=None flattens and negates x; amin = -amax(-x).
 // CHECK-LABEL: func @argmax
 // CHECK: %[[M:.*]] = tcc_graph.reduce_max %arg0 {dims = array<i64: 1>, keepdim = true}
-// CHECK: %[[EQ:.*]] = tcc_graph.compare %arg0, %[[M]] {predicate = "eq"}
+// CHECK: %[[EQ0:.*]] = tcc_graph.compare %arg0, %[[M]] {predicate = "eq"}
+// CHECK: %[[NAN:.*]] = tcc_graph.compare %arg0, %arg0 {predicate = "ne"}
+// CHECK: %[[EQ:.*]] = tcc_graph.bitwise_or %[[EQ0]], %[[NAN]]
 // CHECK: %[[P:.*]] = tcc_graph.iota {start = 0.000000e+00 : f64, step = -1.000000e+00 : f64} : tensor<5xf32>
 // CHECK: %[[PR:.*]] = tcc_graph.reshape %[[P]] : (tensor<5xf32>) -> tensor<1x5xf32>
 // CHECK: %[[FAR:.*]] = tcc_graph.constant dense<-5.000000e+00> : tensor<f32>
@@ -24,6 +26,18 @@ func.func @argmax(%x: tensor<3x5xf32>) -> (tensor<3x1xi64>, tensor<i64>, tensor<
   %1 = tcc_graph.operator "torch.ops.aten.argmin.default"(%x) {operand_names = ["self"], args = {keepdim = false}} : (tensor<3x5xf32>) -> tensor<i64>
   %2 = tcc_graph.operator "torch.ops.aten.amin.default"(%x) {operand_names = ["self"], args = {dim = array<i64: -1>, keepdim = false}} : (tensor<3x5xf32>) -> tensor<3xf32>
   return %0, %1, %2 : tensor<3x1xi64>, tensor<i64>, tensor<3xf32>
+}
+
+// -----
+
+// argmax of a 0-d tensor along dim 0 (keepdim or not): its one element, index 0-d.
+// CHECK-LABEL: func @argmax_scalar
+// CHECK: tcc_graph.reshape %arg0 : (tensor<f32>) -> tensor<1xf32>
+// CHECK: tcc_graph.cast %{{.*}} : (tensor<1xf32>) -> tensor<1xi64>
+// CHECK: tcc_graph.reshape %{{.*}} : (tensor<1xi64>) -> tensor<i64>
+func.func @argmax_scalar(%x: tensor<f32>) -> tensor<i64> {
+  %0 = tcc_graph.operator "torch.ops.aten.argmax.default"(%x) {operand_names = ["self"], args = {dim = 0 : i64, keepdim = true}} : (tensor<f32>) -> tensor<i64>
+  return %0 : tensor<i64>
 }
 
 // -----

@@ -35,6 +35,18 @@ func.func @roll(%x: tensor<4x6xf32>) -> (tensor<4x6xf32>, tensor<4x6xf32>) {
 
 // -----
 
+// A bool fill value is 1, not the i1 attribute's sign-extended -1.
+// CHECK-LABEL: func @fill_true
+// CHECK: tcc_graph.constant dense<1.000000e+00> : tensor<f32>
+// CHECK: tcc_graph.constant dense<1> : tensor<i64>
+func.func @fill_true(%x: tensor<4xf32>, %i: tensor<4xi64>) -> (tensor<4xf32>, tensor<4xi64>) {
+  %0 = tcc_graph.operator "torch.ops.aten.fill.Scalar"(%x) {operand_names = ["self"], args = {value = true}} : (tensor<4xf32>) -> tensor<4xf32>
+  %1 = tcc_graph.operator "torch.ops.aten.fill.Scalar"(%i) {operand_names = ["self"], args = {value = true}} : (tensor<4xi64>) -> tensor<4xi64>
+  return %0, %1 : tensor<4xf32>, tensor<4xi64>
+}
+
+// -----
+
 // fill and copy stretch the value to self's shape and dtype; with a symbolic
 // size, a select on `true` takes it from self.
 // CHECK-LABEL: func @fill_copy

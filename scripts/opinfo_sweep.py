@@ -1,0 +1,389 @@
+#!/usr/bin/env python3
+"""The operator sweep (issue 15): every OpInfo in PyTorch's operator test database
+(torch.testing._internal.common_methods_invocations.op_db) with float32 samples, each
+sample exported as a module calling the op, compiled by tcc, run, and compared with
+PyTorch eager on the same inputs.
+
+    python3 scripts/opinfo_sweep.py --out .sweep                  # every op, 4 samples each
+    python3 scripts/opinfo_sweep.py --out .sweep --max-samples 0  # every sample (hours)
+    python3 scripts/opinfo_sweep.py --out .sweep --ops add,softmax --table COVERAGE-sweep.md
+    python3 scripts/opinfo_sweep.py --out .sweep --device cuda    # on the GPU machine
+
+Each sample ends in one of:
+  pass         tcc's outputs match eager's (shapes, dtypes, values within tolerance)
+  mismatch     tcc compiled and ran but answered differently: a silent wrong answer
+  refused      `tcc compile` exit 1 (the first line of its message is kept)
+  internal     `tcc compile` exit 3, another exit code, a crash, or a run-time error
+  not-exported torch.export could not export the sample (not counted in the share)
+Random ops (their outputs are draws) and ops returning uninitialised memory are left out.
+
+Tolerances (stated per dtype): float32 |tcc - eager| <= 1e-5 + 1e-4 |eager| elementwise,
+NaN where eager has NaN, infinities equal; float64 1e-9 + 1e-7; half types 1e-3 + 1e-2;
+integer and bool outputs exact.
+
+Samples run in long-lived worker processes (`--jobs`, default 2), one op at a time; a
+worker that dies takes only the sample it was running with it (reported as internal) and
+a fresh one goes on from the next sample. Results are appended to OUT/results.jsonl (a
+rerun with --resume skips what is there); --table writes the per-op table in Markdown.
+Needs the `expecttest` package (PyTorch's test utilities import it).
+"""
+import argparse
+import collections
+import json
+import os
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+# Outputs that are draws from a random generator, or uninitialised memory: nothing to
+# compare against.
+NONDETERMINISTIC = (
+    "bernoulli", "normal", "rand", "randn", "randint", "rand_like", "randn_like",
+    "randint_like", "multinomial", "uniform", "cauchy", "exponential", "geometric",
+    "log_normal", "dropout", "empty", "empty_like", "new_empty", "empty_strided",
+    "new_empty_strided", "empty_permuted", "nn.functional.dropout", "nn.functional.dropout2d",
+    "nn.functional.dropout3d", "nn.functional.alpha_dropout",
+    "nn.functional.feature_alpha_dropout", "nn.functional.rrelu", "randperm",
+    "nn.functional.fractional_max_pool2d", "nn.functional.fractional_max_pool3d",
+    "nn.functional.gumbel_softmax", "torch.ops.aten._efficientzerotensor",
+)
+
+TOLERANCES = {"float32": (1e-5, 1e-4), "float64": (1e-9, 1e-7),
+              "float16": (1e-3, 1e-2), "bfloat16": (1e-3, 1e-2)}
+
+
+def op_key(op):
+    return op.name + ("." + op.variant_test_name if op.variant_test_name else "")
+
+
+# ---------------------------------------------------------------------------
+# Worker side: runs in its own process, reads "op_key start" lines on stdin.
+
+def worker_main(args):
+    import warnings
+    warnings.filterwarnings("ignore")
+    import torch
+    from torch.testing._internal.common_methods_invocations import op_db
+    from torch.utils import _pytree as pytree
+    sys.path.insert(0, os.path.join(ROOT, "python"))
+    import tcc
+
+    ops = {op_key(op): op for op in op_db}
+    device = args.device
+    dtype = torch.float32
+
+    def emit(**record):
+        sys.stdout.write(json.dumps(record) + "\n")
+        sys.stdout.flush()
+
+    def samples_of(op):
+        torch.manual_seed(0)
+        return list(op.sample_inputs(device, dtype, requires_grad=False))
+
+    def compare(got, want):
+        if not isinstance(got, torch.Tensor):
+            return f"tcc gave {type(got).__name__}, eager a tensor"
+        if tuple(got.shape) != tuple(want.shape):
+            return f"shape {tuple(got.shape)}, eager {tuple(want.shape)}"
+        if got.dtype != want.dtype:
+            return f"dtype {got.dtype}, eager {want.dtype}"
+        got, want = got.cpu(), want.cpu()
+        if want.numel() == 0:
+            return None
+        if want.dtype.is_floating_point:
+            atol, rtol = TOLERANCES.get(str(want.dtype).replace("torch.", ""), (1e-5, 1e-4))
+            g, w = got.double(), want.double()
+            nan_w, nan_g = torch.isnan(w), torch.isnan(g)
+            if not torch.equal(nan_w, nan_g):
+                return (f"NaN at {int((nan_g & ~nan_w).sum())} places eager has none, "
+                        f"a number at {int((nan_w & ~nan_g).sum())} places eager has NaN")
+            inf_w = torch.isinf(w)
+            if not torch.equal(g[inf_w], w[inf_w]) or torch.isinf(g[~inf_w]).any():
+                return "infinities differ"
+            fin = ~nan_w & ~inf_w
+            err = (g[fin] - w[fin]).abs()
+            bound = atol + rtol * w[fin].abs()
+            if (err > bound).any():
+                i = int((err - bound).argmax())
+                return (f"max abs err {float(err.max()):.3g} "
+                        f"(at eager {float(w[fin][i]):.6g}, tcc {float(g[fin][i]):.6g})")
+            return None
+        if want.is_complex():
+            return None if torch.allclose(got, want, rtol=1e-4, atol=1e-5) else "complex differs"
+        if not torch.equal(got, want):
+            return f"{int((got != want).sum())} of {want.numel()} elements differ"
+        return None
+
+    for line in sys.stdin:
+        key, start = line.split()
+        start = int(start)
+        op = ops[key]
+        try:
+            samples = samples_of(op)
+        except Exception as e:  # the op's own sample generator fails here
+            emit(op=key, sample=-1, status="not-exported", message=f"samples: {e}"[:300])
+            emit(op=key, done=True)
+            continue
+        limit = len(samples) if args.max_samples <= 0 else min(len(samples), args.max_samples)
+        for i in range(start, limit):
+            emit(op=key, sample=i, begin=True)
+            record = run_sample(op, key, i, samples[i], torch, pytree, tcc, compare, args)
+            emit(op=key, sample=i, **record)
+        emit(op=key, done=True)
+
+
+def run_sample(op, key, index, sample, torch, pytree, tcc, compare, args):
+    """Exports one sample, compiles it, runs it; returns the record's fields."""
+    leaves, spec = pytree.tree_flatten((sample.input, sample.args, sample.kwargs))
+    tensor_at = [i for i, v in enumerate(leaves) if isinstance(v, torch.Tensor)]
+    tensors = [leaves[i] for i in tensor_at]
+    if not tensors:
+        return dict(status="not-exported", message="no tensor inputs")
+    if any(t.layout != torch.strided for t in tensors):
+        return dict(status="not-exported", message="sparse input")
+    fn = op.op
+
+    class Sample(torch.nn.Module):
+        def forward(self, *xs):
+            filled = list(leaves)
+            for i, x in zip(tensor_at, xs):
+                filled[i] = x
+            inp, a, kw = pytree.tree_unflatten(filled, spec)
+            return fn(inp, *a, **kw)
+
+    module = Sample()
+    inputs = tuple(t.detach().clone() for t in tensors)
+    try:
+        with torch.no_grad():
+            want = module(*[t.clone() for t in inputs])
+    except Exception as e:
+        return dict(status="not-exported", message=f"eager: {e}"[:300])
+    want_leaves = pytree.tree_leaves(want)
+    if not want_leaves or not all(isinstance(w, torch.Tensor) for w in want_leaves):
+        return dict(status="not-exported", message="an output that is not a tensor")
+    # One file name per sample: dlopen hands back an already loaded library for a
+    # path it has seen, so a reused name would run the previous sample's model.
+    workdir = os.path.join(args.out, "work", key.replace("/", "_"))
+    os.makedirs(workdir, exist_ok=True)
+    pt2 = os.path.join(workdir, f"{index}.pt2")
+    so = os.path.join(workdir, f"{index}.so")
+    try:
+        ep = torch.export.export(module, tuple(t.clone() for t in inputs))
+        torch.export.save(ep, pt2)
+    except Exception as e:
+        return dict(status="not-exported", message=str(e).splitlines()[0][:300] if str(e) else
+                    type(e).__name__)
+    t0 = time.time()
+    target = "cuda" if args.device == "cuda" else "cpu"
+    try:
+        proc = subprocess.run([args.tcc, "compile", pt2, "--target", target, "-o", so],
+                              capture_output=True, text=True, timeout=args.timeout)
+    except subprocess.TimeoutExpired:
+        return dict(status="internal", message=f"tcc compile took over {args.timeout} s")
+    compile_s = round(time.time() - t0, 2)
+    if proc.returncode != 0:
+        first = next((l for l in proc.stderr.splitlines() if l.strip()), "")
+        status = "refused" if proc.returncode == 1 else "internal"
+        return dict(status=status, exit=proc.returncode, message=first[:400],
+                    compile_s=compile_s)
+    try:
+        model = tcc.load(so)
+        got = model(*[t.clone() for t in inputs])
+    except Exception as e:
+        return dict(status="internal", message=f"run: {e}"[:400], compile_s=compile_s)
+    got_leaves = list(got) if isinstance(got, tuple) else [got]
+    if len(got_leaves) != len(want_leaves):
+        return dict(status="mismatch", message=f"{len(got_leaves)} outputs, eager "
+                    f"{len(want_leaves)}", compile_s=compile_s)
+    for n, (g, w) in enumerate(zip(got_leaves, want_leaves)):
+        why = compare(g, w)
+        if why:
+            shapes = [tuple(t.shape) for t in inputs]
+            return dict(status="mismatch", message=f"output {n}: {why}; inputs {shapes}"[:400],
+                        compile_s=compile_s)
+    return dict(status="pass", compile_s=compile_s)
+
+
+# ---------------------------------------------------------------------------
+# Orchestrator side.
+
+class Worker:
+    def __init__(self, args):
+        cmd = [sys.executable, os.path.abspath(__file__), "--worker", "--out", args.out,
+               "--tcc", args.tcc, "--device", args.device, "--timeout", str(args.timeout),
+               "--max-samples", str(args.max_samples)]
+        self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=subprocess.DEVNULL, text=True, bufsize=1)
+
+    def run_op(self, key, start, sink):
+        """Runs one op from sample `start`; returns the sample to restart from after a
+        crash, or None when the op is done."""
+        self.proc.stdin.write(f"{key} {start}\n")
+        self.proc.stdin.flush()
+        running = None
+        for line in self.proc.stdout:
+            record = json.loads(line)
+            if record.get("done"):
+                return None
+            if record.get("begin"):
+                running = record["sample"]
+                continue
+            sink(record)
+        # The worker died (a crash in tcc's runtime or in torch).
+        code = self.proc.wait()
+        if running is None:
+            running = start
+        sink(dict(op=key, sample=running, status="internal",
+                  message=f"worker process died (exit {code}) running this sample"))
+        return running + 1
+
+
+def orchestrate(args):
+    import threading
+    import warnings
+    warnings.filterwarnings("ignore")
+    import torch
+    from torch.testing._internal.common_methods_invocations import op_db
+
+    os.makedirs(args.out, exist_ok=True)
+    results_path = os.path.join(args.out, "results.jsonl")
+    done = set()
+    if args.resume and os.path.exists(results_path):
+        with open(results_path) as f:
+            done = {json.loads(l)["op"] for l in f if l.strip()}
+    elif os.path.exists(results_path):
+        os.remove(results_path)
+
+    wanted = set(args.ops.split(",")) if args.ops else None
+    keys = []
+    for op in op_db:
+        key = op_key(op)
+        if wanted is not None and key not in wanted and op.name not in wanted:
+            continue
+        if op.name in NONDETERMINISTIC or key in NONDETERMINISTIC:
+            continue
+        if torch.float32 not in op.supported_dtypes(args.device):
+            continue
+        if key not in done:
+            keys.append(key)
+    if wanted is not None and not keys and not done:
+        sys.exit(f"opinfo_sweep: no op named {sorted(wanted)} with float32 samples")
+
+    lock = threading.Lock()
+    out = open(results_path, "a")
+    counts = collections.Counter()
+    queue = list(reversed(keys))
+    started = time.time()
+
+    def sink(record):
+        with lock:
+            out.write(json.dumps(record) + "\n")
+            out.flush()
+            counts[record["status"]] += 1
+
+    def loop():
+        worker = Worker(args)
+        while True:
+            with lock:
+                if not queue:
+                    break
+                key = queue.pop()
+            start = 0
+            while start is not None:
+                start = worker.run_op(key, start, sink)
+                if start is not None:
+                    worker = Worker(args)
+            if not args.quiet:
+                with lock:
+                    left = len(queue)
+                    print(f"[{len(keys) - left}/{len(keys)} ops, "
+                          f"{time.time() - started:.0f} s] {key}: "
+                          + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())),
+                          file=sys.stderr, flush=True)
+        worker.proc.stdin.close()
+        worker.proc.wait()
+
+    threads = [threading.Thread(target=loop) for _ in range(max(1, args.jobs))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    out.close()
+    records = load_results(results_path)
+    summary = summarize(records)
+    print(summary["line"])
+    if args.table:
+        write_table(records, summary, args)
+    if args.fail_on_mismatch and summary["mismatch"]:
+        for r in records:
+            if r["status"] == "mismatch":
+                print(f"mismatch: {r['op']} #{r['sample']}: {r.get('message', '')}")
+        sys.exit(1)
+
+
+def load_results(path):
+    with open(path) as f:
+        return [json.loads(l) for l in f if l.strip()]
+
+
+def summarize(records):
+    c = collections.Counter(r["status"] for r in records)
+    exported = c["pass"] + c["mismatch"] + c["refused"] + c["internal"]
+    share = 100.0 * c["pass"] / exported if exported else 0.0
+    line = (f"opinfo sweep: {exported} exported samples: {c['pass']} pass ({share:.1f}%), "
+            f"{c['mismatch']} mismatch, {c['refused']} refused, {c['internal']} internal; "
+            f"{c['not-exported']} not exported")
+    return dict(line=line, share=share, exported=exported, **c)
+
+
+def write_table(records, summary, args):
+    by_op = collections.OrderedDict()
+    for r in records:
+        by_op.setdefault(r["op"], []).append(r)
+    lines = [f"Samples per op: {'all' if args.max_samples <= 0 else args.max_samples}; "
+             f"device: {args.device}. {summary['line']}.", "",
+             "| op | pass | mismatch | refused | internal | not exported | first message |",
+             "|---|---|---|---|---|---|---|"]
+    for key in sorted(by_op):
+        rs = by_op[key]
+        c = collections.Counter(r["status"] for r in rs)
+        message = ""
+        for status in ("mismatch", "internal", "refused", "not-exported"):
+            m = next((r.get("message", "") for r in rs if r["status"] == status), None)
+            if m:
+                message = m.replace("|", "\\|").replace("\n", " ")[:160]
+                break
+        lines.append(f"| {key} | {c['pass']} | {c['mismatch']} | {c['refused']} | "
+                     f"{c['internal']} | {c['not-exported']} | {message} |")
+    with open(args.table, "w") as f:
+        f.write("\n".join(lines) + "\n")
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0],
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--out", required=True, help="work directory (results.jsonl, models)")
+    p.add_argument("--ops", help="comma-separated op names (OpInfo name or name.variant)")
+    p.add_argument("--max-samples", type=int, default=4, help="samples per op; 0 = all")
+    p.add_argument("--jobs", type=int, default=2, help="worker processes")
+    p.add_argument("--device", default="cpu", choices=["cpu", "cuda"])
+    p.add_argument("--tcc", default=os.path.join(ROOT, "build", "bin", "tcc"))
+    p.add_argument("--timeout", type=int, default=120, help="seconds per compile")
+    p.add_argument("--table", help="write the per-op table (Markdown) here")
+    p.add_argument("--resume", action="store_true", help="skip ops already in results.jsonl")
+    p.add_argument("--fail-on-mismatch", action="store_true",
+                   help="exit 1 when any sample is a silent wrong answer")
+    p.add_argument("--quiet", action="store_true")
+    p.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
+    args = p.parse_args()
+    args.out = os.path.abspath(args.out)
+    if args.worker:
+        worker_main(args)
+    else:
+        orchestrate(args)
+
+
+if __name__ == "__main__":
+    main()
