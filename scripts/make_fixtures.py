@@ -807,6 +807,26 @@ class SweepWrongAnswers(nn.Module):
                 torch.argmax(n, 1), torch.argmin(n, 1))
 
 
+class MathOps(nn.Module):
+    """Rounding (half to even, decimals, floor division), inverse and
+    hyperbolic trigonometry, exp2/expm1/log2/log10/erfc, atan2, copysign,
+    logaddexp(2), rsub, addcmul/addcdiv, clamp with tensor bounds, log_sigmoid,
+    sign, reciprocal, frac: operators the sweep found refused."""
+
+    def forward(self, x, y, u):
+        return (torch.round(x * 2), torch.round(x * 100, decimals=-1), torch.floor(x),
+                torch.ceil(x), torch.trunc(x), torch.div(x, y, rounding_mode="floor"),
+                torch.div(x, y, rounding_mode="trunc"), torch.tan(u), torch.asin(u),
+                torch.acos(u), torch.atan(x), torch.sinh(u), torch.cosh(u), torch.asinh(x),
+                torch.acosh(x.abs() + 1), torch.atanh(u * 0.9), torch.exp2(u), torch.expm1(u),
+                torch.log2(x.abs() + 0.1), torch.log10(x.abs() + 0.1), torch.special.erfc(x),
+                torch.atan2(x, y), torch.copysign(x, y), torch.logaddexp(x, y),
+                torch.logaddexp2(x, y), torch.rsub(x, 1.5, alpha=2),
+                torch.addcmul(x, y, u, value=0.5), torch.addcdiv(x, y, u + 2, value=-2),
+                torch.clamp(x, min=y, max=u + 1), F.logsigmoid(x * 10), torch.sign(x),
+                torch.reciprocal(y), torch.frac(x))
+
+
 class SdpaMaskedRows(nn.Module):
     """scaled_dot_product_attention with bool masks that block every key for
     some query rows (PyTorch gives those rows 0): a per-head mask, a 2-D mask
@@ -979,6 +999,12 @@ def write_whisper_bf16_case(out):
     cfg = WhisperConfig(d_model=64, encoder_layers=2, decoder_layers=1, encoder_attention_heads=4,
                         decoder_attention_heads=4, encoder_ffn_dim=128, decoder_ffn_dim=128,
                         num_mel_bins=16, max_source_positions=50)
+    torch.manual_seed(69)
+    x = torch.randn(6, 8) * 4
+    x[0, :4] = torch.tensor([0.5, 1.5, 2.5, -2.5])  # halves round to even
+    write_case(out, "math_ops", MathOps(),
+               [x, torch.randn(6, 8) + 0.1, torch.rand(6, 8) * 1.8 - 0.9])
+
     torch.manual_seed(68)
     encoder = WhisperModel(cfg).encoder.eval().to(torch.bfloat16)
 
@@ -1031,6 +1057,12 @@ def write_wrong_answer_cases(out):
                [torch.randn(2, 5, 4), torch.randn(3, 2)])
 
     write_whisper_bf16_case(out)
+
+    torch.manual_seed(69)
+    x = torch.randn(6, 8) * 4
+    x[0, :4] = torch.tensor([0.5, 1.5, 2.5, -2.5])  # halves round to even
+    write_case(out, "math_ops", MathOps(),
+               [x, torch.randn(6, 8) + 0.1, torch.rand(6, 8) * 1.8 - 0.9])
 
     torch.manual_seed(68)
     write_case(out, "sweep_wrong_answers", SweepWrongAnswers(),

@@ -139,8 +139,9 @@ def run_sample(op, key, index, sample, torch, pytree, tcc, compare, args):
     leaves, spec = pytree.tree_flatten((sample.input, sample.args, sample.kwargs))
     tensor_at = [i for i, v in enumerate(leaves) if isinstance(v, torch.Tensor)]
     tensors = [leaves[i] for i in tensor_at]
-    if not tensors:
-        return dict(status="not-exported", message="no tensor inputs")
+    # A factory op (arange, full, eye) takes no tensor: the module gets one it
+    # does not read, since a compiled model is called with its inputs.
+    unused = [] if tensors else [torch.zeros(1)]
     if any(t.layout != torch.strided for t in tensors):
         return dict(status="not-exported", message="sparse input")
     fn = op.op
@@ -151,10 +152,13 @@ def run_sample(op, key, index, sample, torch, pytree, tcc, compare, args):
             for i, x in zip(tensor_at, xs):
                 filled[i] = x
             inp, a, kw = pytree.tree_unflatten(filled, spec)
-            return fn(inp, *a, **kw)
+            out = fn(inp, *a, **kw)
+            # Named tuples (torch.return_types.max, sort, topk) and lists as plain
+            # tuples: torch.export cannot save the former.
+            return tuple(out) if isinstance(out, (tuple, list)) else out
 
     module = Sample()
-    inputs = tuple(t.detach().clone() for t in tensors)
+    inputs = tuple(t.detach().clone() for t in tensors + unused)
     try:
         with torch.no_grad():
             want = module(*[t.clone() for t in inputs])

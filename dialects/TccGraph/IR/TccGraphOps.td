@@ -93,6 +93,24 @@ def TccGraph_ErfOp : TccGraph_UnaryOp<"erf", "error function">;
 def TccGraph_LogOp : TccGraph_UnaryOp<"log", "natural logarithm">;
 def TccGraph_Log1pOp : TccGraph_UnaryOp<"log1p", "log(1 + x)">;
 def TccGraph_AbsOp : TccGraph_UnaryOp<"abs", "absolute value">;
+def TccGraph_FloorOp : TccGraph_UnaryOp<"floor", "round toward -inf (floats)">;
+def TccGraph_CeilOp : TccGraph_UnaryOp<"ceil", "round toward +inf (floats)">;
+def TccGraph_TruncOp : TccGraph_UnaryOp<"trunc", "round toward zero (floats)">;
+def TccGraph_RoundOp : TccGraph_UnaryOp<"round", "round half to even, as torch.round (floats)">;
+def TccGraph_TanOp : TccGraph_UnaryOp<"tan", "tangent">;
+def TccGraph_AsinOp : TccGraph_UnaryOp<"asin", "arcsine">;
+def TccGraph_AcosOp : TccGraph_UnaryOp<"acos", "arccosine">;
+def TccGraph_AtanOp : TccGraph_UnaryOp<"atan", "arctangent">;
+def TccGraph_SinhOp : TccGraph_UnaryOp<"sinh", "hyperbolic sine">;
+def TccGraph_CoshOp : TccGraph_UnaryOp<"cosh", "hyperbolic cosine">;
+def TccGraph_AsinhOp : TccGraph_UnaryOp<"asinh", "inverse hyperbolic sine">;
+def TccGraph_AcoshOp : TccGraph_UnaryOp<"acosh", "inverse hyperbolic cosine">;
+def TccGraph_AtanhOp : TccGraph_UnaryOp<"atanh", "inverse hyperbolic tangent">;
+def TccGraph_Exp2Op : TccGraph_UnaryOp<"exp2", "2 ** x">;
+def TccGraph_Expm1Op : TccGraph_UnaryOp<"expm1", "exp(x) - 1">;
+def TccGraph_Log2Op : TccGraph_UnaryOp<"log2", "base-2 logarithm">;
+def TccGraph_Log10Op : TccGraph_UnaryOp<"log10", "base-10 logarithm">;
+def TccGraph_ErfcOp : TccGraph_UnaryOp<"erfc", "complementary error function">;
 
 class TccGraph_BinaryOp<string mnemonic, string what> :
     TccGraph_Op<mnemonic, [Pure]> {
@@ -124,6 +142,8 @@ def TccGraph_MinimumOp : TccGraph_BinaryOp<"minimum", "minimum">;
 def TccGraph_PowOp : TccGraph_BinaryOp<"pow", "power (lhs ** rhs)">;
 def TccGraph_BitwiseAndOp : TccGraph_BinaryOp<"bitwise_and", "bitwise and (logical and on i1)">;
 def TccGraph_BitwiseOrOp : TccGraph_BinaryOp<"bitwise_or", "bitwise or (logical or on i1)">;
+def TccGraph_Atan2Op : TccGraph_BinaryOp<"atan2", "two-argument arctangent atan2(lhs, rhs) (floats)">;
+def TccGraph_CopysignOp : TccGraph_BinaryOp<"copysign", "lhs's magnitude with rhs's sign (floats)">;
 
 def TccGraph_CompareOp : TccGraph_Op<"compare", [Pure]> {
   let summary = "Elementwise comparison with NumPy broadcasting, giving i1";

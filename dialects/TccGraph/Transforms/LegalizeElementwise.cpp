@@ -1,6 +1,8 @@
 //===- LegalizeElementwise.cpp - pointwise ATen operators -----------------===//
 #include "dialects/TccGraph/Transforms/Legalizers.h"
 
+#include <cmath>
+
 using namespace mlir;
 using namespace tcc::graph;
 
@@ -17,6 +19,55 @@ LegalizeFn unary() {
       return args.getOp().emitError("expected a tensor operand 'self'");
     return SmallVector<Value>{b.create<OpTy>(args.getOp().getLoc(), x)};
   };
+}
+
+/// A floating-point function of self: integer and bool inputs are converted to
+/// the result's float type first (torch.sin of an int64 tensor is float32).
+template <typename OpTy>
+LegalizeFn floatUnary() {
+  return [](OperatorArgs &args, OpBuilder &b) -> Results {
+    FailureOr<Value> x = requiredTensor(args, "self");
+    if (failed(x))
+      return failure();
+    Type elt = args.resultType().getElementType();
+    if (!isa<FloatType>(elt))
+      return args.getOp().emitError("operator '") << operatorName(args)
+                                                  << "' gives a non-float result";
+    Location loc = args.getOp().getLoc();
+    return SmallVector<Value>{b.create<OpTy>(loc, makeCast(b, loc, *x, elt))};
+  };
+}
+
+/// floor, ceil, trunc, round: integers are already whole (and stay integers).
+template <typename OpTy>
+LegalizeFn rounding() {
+  return [](OperatorArgs &args, OpBuilder &b) -> Results {
+    FailureOr<Value> x = requiredTensor(args, "self");
+    if (failed(x))
+      return failure();
+    if (!isa<FloatType>(typeOf(*x).getElementType()))
+      return SmallVector<Value>{*x};
+    return SmallVector<Value>{b.create<OpTy>(args.getOp().getLoc(), *x)};
+  };
+}
+
+/// round(x, decimals): round(x * 10^d) / 10^d, or for negative d
+/// round(x / 10^-d) * 10^-d (PyTorch's order, so 15 rounds to 20 at d = -1).
+Results legalizeRoundDecimals(OperatorArgs &args, OpBuilder &b) {
+  FailureOr<Value> x = requiredTensor(args, "self");
+  if (failed(x))
+    return failure();
+  Type elt = typeOf(*x).getElementType();
+  if (!isa<FloatType>(elt))
+    return SmallVector<Value>{*x};
+  Location loc = args.getOp().getLoc();
+  int64_t d = args.getInt("decimals").value_or(0);
+  Value scale = makeScalar(b, loc, elt, std::pow(10.0, static_cast<double>(std::abs(d))));
+  if (d >= 0)
+    return SmallVector<Value>{makeBinary<DivOp>(
+        b, loc, b.create<RoundOp>(loc, makeBinary<MulOp>(b, loc, *x, scale)), scale)};
+  return SmallVector<Value>{makeBinary<MulOp>(
+      b, loc, b.create<RoundOp>(loc, makeBinary<DivOp>(b, loc, *x, scale)), scale)};
 }
 
 /// x <op> other (tensor or scalar), with `alpha` scaling `other` for add/sub.
@@ -110,10 +161,109 @@ Results legalizeRemainder(OperatorArgs &args, OpBuilder &b) {
       b.create<SelectOp>(loc, shifted.getType(), adjust, shifted, r).getResult()};
 }
 
+/// div(x, y, rounding_mode): "trunc" and "floor" round the float quotient;
+/// integer operands with a rounding mode are refused (they need integer
+/// division, which the graph has no op for yet).
 Results legalizeDiv(OperatorArgs &args, OpBuilder &b) {
-  if (args.has("rounding_mode"))
-    return args.getOp().emitError("div with a rounding_mode is not supported yet");
-  return binary<DivOp>(false)(args, b);
+  auto mode = dyn_cast_or_null<StringAttr>(args.getOp().getArgs().get("rounding_mode"));
+  Results quotient = binary<DivOp>(false)(args, b);
+  if (!mode || failed(quotient))
+    return quotient;
+  if (!isa<FloatType>(args.resultType().getElementType()))
+    return args.getOp().emitError("div of integer tensors with rounding_mode '")
+           << mode.getValue() << "' is not supported yet";
+  Location loc = args.getOp().getLoc();
+  Value q = (*quotient)[0];
+  if (mode.getValue() == "trunc")
+    return SmallVector<Value>{b.create<TruncOp>(loc, q)};
+  if (mode.getValue() == "floor")
+    return SmallVector<Value>{b.create<FloorOp>(loc, q)};
+  return args.getOp().emitError("div rounding_mode '") << mode.getValue() << "' is unknown";
+}
+
+/// x + value * (t1 <op> t2): addcmul (MulOp) and addcdiv (DivOp).
+template <typename OpTy>
+LegalizeFn addcOp() {
+  return [](OperatorArgs &args, OpBuilder &b) -> Results {
+    FailureOr<Value> x = requiredTensor(args, "self"), t1 = requiredTensor(args, "tensor1"),
+                     t2 = requiredTensor(args, "tensor2");
+    if (failed(x) || failed(t1) || failed(t2))
+      return failure();
+    Location loc = args.getOp().getLoc();
+    Type elt = args.resultType().getElementType();
+    Value p = makeBinary<OpTy>(b, loc, makeCast(b, loc, *t1, elt), makeCast(b, loc, *t2, elt));
+    double value = args.getFloat("value").value_or(1.0);
+    if (value != 1.0)
+      p = makeBinary<MulOp>(b, loc, makeScalar(b, loc, elt, value), p);
+    return SmallVector<Value>{makeBinary<AddOp>(b, loc, makeCast(b, loc, *x, elt), p)};
+  };
+}
+
+/// rsub(self, other, alpha) = other - alpha * self.
+Results legalizeRsub(OperatorArgs &args, OpBuilder &b) {
+  FailureOr<Value> x = requiredTensor(args, "self");
+  if (failed(x))
+    return failure();
+  Location loc = args.getOp().getLoc();
+  Type elt = args.resultType().getElementType();
+  Value self = makeCast(b, loc, *x, elt);
+  FailureOr<Value> other = tensorOrScalar(args, b, "other", self);
+  if (failed(other))
+    return failure();
+  double alpha = args.getFloat("alpha").value_or(1.0);
+  if (alpha != 1.0)
+    self = makeBinary<MulOp>(b, loc, makeScalar(b, loc, elt, alpha), self);
+  return SmallVector<Value>{makeBinary<SubOp>(b, loc, makeCast(b, loc, *other, elt), self)};
+}
+
+/// clamp / clamp_min / clamp_max with tensor bounds (broadcast against self).
+Results legalizeClampTensor(OperatorArgs &args, OpBuilder &b) {
+  FailureOr<Value> x = requiredTensor(args, "self");
+  if (failed(x))
+    return failure();
+  Location loc = args.getOp().getLoc();
+  Type elt = args.resultType().getElementType();
+  Value y = makeCast(b, loc, *x, elt);
+  for (StringRef name : {"min", "max"}) {
+    Value bound = args.tensor(name);
+    if (!bound) {
+      if (std::optional<double> v = args.getFloat(name))
+        bound = makeScalar(b, loc, elt, *v);
+      else
+        continue;
+    }
+    bound = makeCast(b, loc, bound, elt);
+    y = name == "min" ? makeBinary<MaximumOp>(b, loc, y, bound)
+                      : makeBinary<MinimumOp>(b, loc, y, bound);
+  }
+  return SmallVector<Value>{y};
+}
+
+/// logaddexp(a, b) = max + log1p(exp(-|a - b|)); where a == b (both infinite
+/// included, whose difference is NaN) a + log 2. logaddexp2 in base 2.
+LegalizeFn logAddExp(bool base2) {
+  return [base2](OperatorArgs &args, OpBuilder &b) -> Results {
+    FailureOr<Value> x = requiredTensor(args, "self"), y = requiredTensor(args, "other");
+    if (failed(x) || failed(y))
+      return failure();
+    Location loc = args.getOp().getLoc();
+    Type elt = args.resultType().getElementType();
+    Value l = makeCast(b, loc, *x, elt), r = makeCast(b, loc, *y, elt);
+    Value m = makeBinary<MaximumOp>(b, loc, l, r);
+    Value d = b.create<NegOp>(loc, b.create<AbsOp>(loc, makeBinary<SubOp>(b, loc, l, r)));
+    Value tail;
+    if (base2) {  // log2(1 + 2^d)
+      Value ln2 = makeScalar(b, loc, elt, M_LN2);
+      tail = makeBinary<DivOp>(b, loc, b.create<Log1pOp>(loc, b.create<Exp2Op>(loc, d)), ln2);
+    } else {
+      tail = b.create<Log1pOp>(loc, b.create<ExpOp>(loc, d));
+    }
+    Value general = makeBinary<AddOp>(b, loc, m, tail);
+    Value same = makeBinary<AddOp>(b, loc, l, makeScalar(b, loc, elt, base2 ? 1.0 : M_LN2));
+    Value equal = makeCompare(b, loc, "eq", l, r);
+    auto type = typeOf(general);
+    return SmallVector<Value>{b.create<SelectOp>(loc, type, equal, same, general).getResult()};
+  };
 }
 
 /// dropout in eval mode, clone, contiguous, alias, detach: the value itself.
@@ -204,6 +354,41 @@ void tcc::graph::populateElementwiseLegalizers(LegalizerTable &t) {
   t["aten.log.default"] = unary<LogOp>();
   t["aten.log1p.default"] = unary<Log1pOp>();
   t["aten.abs.default"] = unary<AbsOp>();
+  t["aten.floor.default"] = rounding<FloorOp>();
+  t["aten.ceil.default"] = rounding<CeilOp>();
+  t["aten.trunc.default"] = rounding<TruncOp>();
+  t["aten.fix.default"] = rounding<TruncOp>();
+  t["aten.round.default"] = rounding<RoundOp>();
+  t["aten.round.decimals"] = legalizeRoundDecimals;
+  t["aten.tan.default"] = floatUnary<TanOp>();
+  t["aten.asin.default"] = floatUnary<AsinOp>();
+  t["aten.acos.default"] = floatUnary<AcosOp>();
+  t["aten.atan.default"] = floatUnary<AtanOp>();
+  t["aten.sinh.default"] = floatUnary<SinhOp>();
+  t["aten.cosh.default"] = floatUnary<CoshOp>();
+  t["aten.asinh.default"] = floatUnary<AsinhOp>();
+  t["aten.acosh.default"] = floatUnary<AcoshOp>();
+  t["aten.atanh.default"] = floatUnary<AtanhOp>();
+  t["aten.exp2.default"] = floatUnary<Exp2Op>();
+  t["aten.expm1.default"] = floatUnary<Expm1Op>();
+  t["aten.log2.default"] = floatUnary<Log2Op>();
+  t["aten.log10.default"] = floatUnary<Log10Op>();
+  t["aten.erfc.default"] = floatUnary<ErfcOp>();
+  t["aten.special_erfc.default"] = floatUnary<ErfcOp>();
+  t["aten.atan2.default"] = binary<Atan2Op>(false);
+  t["aten.arctan2.default"] = binary<Atan2Op>(false);
+  t["aten.copysign.Tensor"] = binary<CopysignOp>(false);
+  t["aten.copysign.Scalar"] = binary<CopysignOp>(false);
+  t["aten.true_divide.Tensor"] = legalizeDiv;
+  t["aten.rsub.Tensor"] = legalizeRsub;
+  t["aten.rsub.Scalar"] = legalizeRsub;
+  t["aten.addcmul.default"] = addcOp<MulOp>();
+  t["aten.addcdiv.default"] = addcOp<DivOp>();
+  t["aten.clamp.Tensor"] = legalizeClampTensor;
+  t["aten.clamp_min.Tensor"] = legalizeClampTensor;
+  t["aten.clamp_max.Tensor"] = legalizeClampTensor;
+  t["aten.logaddexp.default"] = logAddExp(false);
+  t["aten.logaddexp2.default"] = logAddExp(true);
   t["aten.sigmoid.default"] = activation([](ActivationBuilder &a, Value x, OperatorArgs &) {
     return a.sigmoid(x);
   });
@@ -284,6 +469,36 @@ void tcc::graph::populateElementwiseLegalizers(LegalizerTable &t) {
   });
   t["aten.relu6.default"] = activation([](ActivationBuilder &a, Value x, OperatorArgs &) {
     return a.clamp(x, 0.0, 6.0);
+  });
+  // log_sigmoid(x) = min(x, 0) - log1p(exp(-|x|)), stable at both ends.
+  t["aten.log_sigmoid.default"] = activation([](ActivationBuilder &a, Value x, OperatorArgs &) {
+    Value tail = a.un<Log1pOp>(a.un<ExpOp>(a.un<NegOp>(a.un<AbsOp>(x))));
+    return a.bin<SubOp>(a.bin<MinimumOp>(x, a.c(0.0)), tail);
+  });
+  // sign / sgn: 1, -1, or 0 (also for NaN and -0.0, as PyTorch).
+  for (const char *name : {"aten.sign.default", "aten.sgn.default"})
+    t[name] = [](OperatorArgs &args, OpBuilder &b) -> Results {
+      FailureOr<Value> x = requiredTensor(args, "self");
+      if (failed(x))
+        return failure();
+      Location loc = args.getOp().getLoc();
+      auto type = typeOf(*x);
+      Type elt = type.getElementType();
+      if (elt.isInteger(1))
+        return SmallVector<Value>{*x};
+      Value zero = makeScalar(b, loc, elt, 0.0);
+      Value one = makeScalar(b, loc, elt, 1.0), minusOne = makeScalar(b, loc, elt, -1.0);
+      Value neg = b.create<SelectOp>(loc, type, makeCompare(b, loc, "lt", *x, zero), minusOne,
+                                     zero);
+      return SmallVector<Value>{
+          b.create<SelectOp>(loc, type, makeCompare(b, loc, "gt", *x, zero), one, neg)
+              .getResult()};
+    };
+  t["aten.reciprocal.default"] = activation([](ActivationBuilder &a, Value x, OperatorArgs &) {
+    return a.bin<DivOp>(a.c(1.0), x);
+  });
+  t["aten.frac.default"] = activation([](ActivationBuilder &a, Value x, OperatorArgs &) {
+    return a.bin<SubOp>(x, a.un<TruncOp>(x));
   });
 
   for (const char *name : {"aten.dropout.default", "aten.clone.default",

@@ -105,7 +105,11 @@ bool tcc::formation::isPointwise(Operation *op) {
              graph::Log1pOp, graph::AbsOp, graph::AddOp, graph::SubOp, graph::MulOp,
              graph::DivOp, graph::MaximumOp, graph::MinimumOp, graph::PowOp,
              graph::BitwiseAndOp, graph::BitwiseOrOp, graph::FmodOp, graph::CompareOp,
-             graph::SelectOp, graph::CastOp>(op);
+             graph::SelectOp, graph::CastOp, graph::FloorOp, graph::CeilOp, graph::TruncOp,
+             graph::RoundOp, graph::TanOp, graph::AsinOp, graph::AcosOp, graph::AtanOp,
+             graph::SinhOp, graph::CoshOp, graph::AsinhOp, graph::AcoshOp, graph::AtanhOp,
+             graph::Exp2Op, graph::Expm1Op, graph::Log2Op, graph::Log10Op, graph::ErfcOp,
+             graph::Atan2Op, graph::CopysignOp>(op);
 }
 
 namespace {

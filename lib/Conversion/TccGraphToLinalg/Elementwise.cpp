@@ -269,6 +269,34 @@ void tcc::populateElementwiseToLinalgPatterns(RewritePatternSet &patterns) {
   patterns.add<ElementwisePattern<ErfOp>>(ctx, unaryFn<math::ErfOp>());
   patterns.add<ElementwisePattern<LogOp>>(ctx, unaryFn<math::LogOp>());
   patterns.add<ElementwisePattern<Log1pOp>>(ctx, unaryFn<math::Log1pOp>());
+  patterns.add<ElementwisePattern<FloorOp>>(ctx, unaryFn<math::FloorOp>());
+  patterns.add<ElementwisePattern<CeilOp>>(ctx, unaryFn<math::CeilOp>());
+  // trunc as ceil below zero, floor above: the CUDA path's math lowering
+  // (libdevice) has no math.trunc, and this form lowers on every path.
+  patterns.add<ElementwisePattern<TruncOp>>(ctx, [](OpBuilder &b, Location loc,
+                                                    ValueRange a) -> Value {
+    Value zero = b.create<arith::ConstantOp>(loc, b.getFloatAttr(a[0].getType(), 0.0));
+    Value negative = b.create<arith::CmpFOp>(loc, arith::CmpFPredicate::OLT, a[0], zero);
+    return b.create<arith::SelectOp>(loc, negative, b.create<math::CeilOp>(loc, a[0]),
+                                     b.create<math::FloorOp>(loc, a[0]));
+  });
+  patterns.add<ElementwisePattern<RoundOp>>(ctx, unaryFn<math::RoundEvenOp>());
+  patterns.add<ElementwisePattern<TanOp>>(ctx, unaryFn<math::TanOp>());
+  patterns.add<ElementwisePattern<AsinOp>>(ctx, unaryFn<math::AsinOp>());
+  patterns.add<ElementwisePattern<AcosOp>>(ctx, unaryFn<math::AcosOp>());
+  patterns.add<ElementwisePattern<AtanOp>>(ctx, unaryFn<math::AtanOp>());
+  patterns.add<ElementwisePattern<SinhOp>>(ctx, unaryFn<math::SinhOp>());
+  patterns.add<ElementwisePattern<CoshOp>>(ctx, unaryFn<math::CoshOp>());
+  patterns.add<ElementwisePattern<AsinhOp>>(ctx, unaryFn<math::AsinhOp>());
+  patterns.add<ElementwisePattern<AcoshOp>>(ctx, unaryFn<math::AcoshOp>());
+  patterns.add<ElementwisePattern<AtanhOp>>(ctx, unaryFn<math::AtanhOp>());
+  patterns.add<ElementwisePattern<Exp2Op>>(ctx, unaryFn<math::Exp2Op>());
+  patterns.add<ElementwisePattern<Expm1Op>>(ctx, unaryFn<math::ExpM1Op>());
+  patterns.add<ElementwisePattern<Log2Op>>(ctx, unaryFn<math::Log2Op>());
+  patterns.add<ElementwisePattern<Log10Op>>(ctx, unaryFn<math::Log10Op>());
+  patterns.add<ElementwisePattern<ErfcOp>>(ctx, unaryFn<math::ErfcOp>());
+  patterns.add<ElementwisePattern<Atan2Op>>(ctx, binaryFn<math::Atan2Op>());
+  patterns.add<ElementwisePattern<CopysignOp>>(ctx, binaryFn<math::CopySignOp>());
   patterns.add<ElementwisePattern<AbsOp>>(
       ctx,
       [](OpBuilder &b, Location loc, ValueRange a) -> Value {

@@ -1,0 +1,73 @@
+// RUN: tcc-opt %s -tcc-legalize-graph -split-input-file | FileCheck %s
+
+// Rounding: torch.round is half to even; round(x, -1) divides by 10 first
+// (PyTorch's order); integers are already whole; div's floor mode rounds the
+// float quotient; frac = x - trunc(x).
+// CHECK-LABEL: func @rounding
+// CHECK: tcc_graph.round %arg0 : tensor<4xf32>
+// CHECK: %[[TEN:.*]] = tcc_graph.constant dense<1.000000e+01>
+// CHECK: %[[D:.*]] = tcc_graph.div %arg0, %[[TEN]]
+// CHECK: %[[R:.*]] = tcc_graph.round %[[D]]
+// CHECK: tcc_graph.mul %[[R]], %[[TEN]]
+// CHECK: %[[Q:.*]] = tcc_graph.div %arg0, %arg0
+// CHECK: tcc_graph.floor %[[Q]]
+// CHECK: %[[T:.*]] = tcc_graph.trunc %arg0
+// CHECK: tcc_graph.sub %arg0, %[[T]]
+// CHECK: return %{{.*}}, %{{.*}}, %arg1,
+func.func @rounding(%x: tensor<4xf32>, %i: tensor<4xi64>) -> (tensor<4xf32>, tensor<4xf32>, tensor<4xi64>, tensor<4xf32>, tensor<4xf32>) {
+  %0 = tcc_graph.operator "torch.ops.aten.round.default"(%x) {operand_names = ["self"], args = {}} : (tensor<4xf32>) -> tensor<4xf32>
+  %1 = tcc_graph.operator "torch.ops.aten.round.decimals"(%x) {operand_names = ["self"], args = {decimals = -1 : i64}} : (tensor<4xf32>) -> tensor<4xf32>
+  %2 = tcc_graph.operator "torch.ops.aten.floor.default"(%i) {operand_names = ["self"], args = {}} : (tensor<4xi64>) -> tensor<4xi64>
+  %3 = tcc_graph.operator "torch.ops.aten.div.Tensor_mode"(%x, %x) {operand_names = ["self", "other"], args = {rounding_mode = "floor"}} : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %4 = tcc_graph.operator "torch.ops.aten.frac.default"(%x) {operand_names = ["self"], args = {}} : (tensor<4xf32>) -> tensor<4xf32>
+  return %0, %1, %2, %3, %4 : tensor<4xf32>, tensor<4xf32>, tensor<4xi64>, tensor<4xf32>, tensor<4xf32>
+}
+
+// -----
+
+// Float functions convert integer inputs first; logaddexp is max + log1p(exp(-|a-b|)),
+// a + log 2 where a == b (infinities of one sign included).
+// CHECK-LABEL: func @math
+// CHECK: %[[F:.*]] = tcc_graph.cast %arg1 : (tensor<4xi64>) -> tensor<4xf32>
+// CHECK: tcc_graph.tan %[[F]]
+// CHECK: tcc_graph.atan2 %arg0, %arg2
+// CHECK: tcc_graph.expm1 %arg0
+// CHECK: %[[M:.*]] = tcc_graph.maximum %arg0, %arg2
+// CHECK: tcc_graph.log1p
+// CHECK: %[[G:.*]] = tcc_graph.add %[[M]]
+// CHECK: %[[LN2:.*]] = tcc_graph.constant dense<0.693147182>
+// CHECK: %[[S:.*]] = tcc_graph.add %arg0, %[[LN2]]
+// CHECK: %[[EQ:.*]] = tcc_graph.compare %arg0, %arg2 {predicate = "eq"}
+// CHECK: tcc_graph.select %[[EQ]], %[[S]], %[[G]]
+func.func @math(%x: tensor<4xf32>, %i: tensor<4xi64>, %y: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) {
+  %0 = tcc_graph.operator "torch.ops.aten.tan.default"(%i) {operand_names = ["self"], args = {}} : (tensor<4xi64>) -> tensor<4xf32>
+  %1 = tcc_graph.operator "torch.ops.aten.atan2.default"(%x, %y) {operand_names = ["self", "other"], args = {}} : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %2 = tcc_graph.operator "torch.ops.aten.expm1.default"(%x) {operand_names = ["self"], args = {}} : (tensor<4xf32>) -> tensor<4xf32>
+  %3 = tcc_graph.operator "torch.ops.aten.logaddexp.default"(%x, %y) {operand_names = ["self", "other"], args = {}} : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return %0, %1, %2, %3 : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>
+}
+
+// -----
+
+// rsub = other - alpha * self; addcdiv = self + value * t1 / t2; clamp with
+// tensor bounds; sign is 1, -1 or 0 (NaN and -0.0 give 0, as PyTorch).
+// CHECK-LABEL: func @composites
+// CHECK: %[[ONE:.*]] = tcc_graph.constant dense<1.000000e+00>
+// CHECK: %[[A:.*]] = tcc_graph.mul %{{.*}}, %arg0
+// CHECK: tcc_graph.sub %[[ONE]], %[[A]]
+// CHECK: %[[Q:.*]] = tcc_graph.div %arg1, %arg2
+// CHECK: %[[V:.*]] = tcc_graph.mul %{{.*}}, %[[Q]]
+// CHECK: tcc_graph.add %arg0, %[[V]]
+// CHECK: %[[LO:.*]] = tcc_graph.maximum %arg0, %arg1
+// CHECK: tcc_graph.minimum %[[LO]], %arg2
+// CHECK: %[[LT:.*]] = tcc_graph.compare %arg0, %{{.*}} {predicate = "lt"}
+// CHECK: %[[NEG:.*]] = tcc_graph.select %[[LT]]
+// CHECK: %[[GT:.*]] = tcc_graph.compare %arg0, %{{.*}} {predicate = "gt"}
+// CHECK: tcc_graph.select %[[GT]], %{{.*}}, %[[NEG]]
+func.func @composites(%x: tensor<4xf32>, %y: tensor<4xf32>, %z: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) {
+  %0 = tcc_graph.operator "torch.ops.aten.rsub.Scalar"(%x) {operand_names = ["self"], args = {other = 1.0 : f64, alpha = 2 : i64}} : (tensor<4xf32>) -> tensor<4xf32>
+  %1 = tcc_graph.operator "torch.ops.aten.addcdiv.default"(%x, %y, %z) {operand_names = ["self", "tensor1", "tensor2"], args = {value = 5.000000e-01 : f64}} : (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %2 = tcc_graph.operator "torch.ops.aten.clamp.Tensor"(%x, %y, %z) {operand_names = ["self", "min", "max"], args = {}} : (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %3 = tcc_graph.operator "torch.ops.aten.sign.default"(%x) {operand_names = ["self"], args = {}} : (tensor<4xf32>) -> tensor<4xf32>
+  return %0, %1, %2, %3 : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>
+}
