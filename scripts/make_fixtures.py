@@ -827,6 +827,19 @@ class MathOps(nn.Module):
                 torch.reciprocal(y), torch.frac(x))
 
 
+class ReductionsMore(nn.Module):
+    """max/min with a dim (values and first index, NaN first), prod, all/any
+    (also over an empty dim), sum and mean with a dtype."""
+
+    def forward(self, x, n, m, e):
+        mx = torch.max(x, 1)
+        mn = torch.min(n, -1, keepdim=True)
+        return (mx.values, mx.indices, mn.values, mn.indices, torch.prod(x, 0),
+                torch.prod(x * 0.5), torch.all(m, 1), torch.any(m), torch.all(e, 1),
+                torch.any(e, 1), torch.sum(x, 1, dtype=torch.float64),
+                torch.mean(x, dtype=torch.float64))
+
+
 class SdpaMaskedRows(nn.Module):
     """scaled_dot_product_attention with bool masks that block every key for
     some query rows (PyTorch gives those rows 0): a per-head mask, a 2-D mask
@@ -1005,6 +1018,13 @@ def write_whisper_bf16_case(out):
     write_case(out, "math_ops", MathOps(),
                [x, torch.randn(6, 8) + 0.1, torch.rand(6, 8) * 1.8 - 0.9])
 
+    torch.manual_seed(70)
+    x = torch.randn(4, 6) + 1
+    x[2, 3] = x[2].max()  # a tie: the first position wins
+    write_case(out, "reductions_more", ReductionsMore(),
+               [x, torch.tensor([[1.0, float("nan"), -3.0], [2.0, -5.0, -5.0]]),
+                torch.rand(3, 5) > 0.3, torch.zeros(2, 0, dtype=torch.bool)])
+
     torch.manual_seed(68)
     encoder = WhisperModel(cfg).encoder.eval().to(torch.bfloat16)
 
@@ -1063,6 +1083,13 @@ def write_wrong_answer_cases(out):
     x[0, :4] = torch.tensor([0.5, 1.5, 2.5, -2.5])  # halves round to even
     write_case(out, "math_ops", MathOps(),
                [x, torch.randn(6, 8) + 0.1, torch.rand(6, 8) * 1.8 - 0.9])
+
+    torch.manual_seed(70)
+    x = torch.randn(4, 6) + 1
+    x[2, 3] = x[2].max()  # a tie: the first position wins
+    write_case(out, "reductions_more", ReductionsMore(),
+               [x, torch.tensor([[1.0, float("nan"), -3.0], [2.0, -5.0, -5.0]]),
+                torch.rand(3, 5) > 0.3, torch.zeros(2, 0, dtype=torch.bool)])
 
     torch.manual_seed(68)
     write_case(out, "sweep_wrong_answers", SweepWrongAnswers(),

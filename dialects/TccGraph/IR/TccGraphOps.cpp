@@ -207,6 +207,7 @@ static LogicalResult verifyReduce(ReduceOp op) {
 }
 LogicalResult ReduceSumOp::verify() { return verifyReduce(*this); }
 LogicalResult ReduceMaxOp::verify() { return verifyReduce(*this); }
+LogicalResult ReduceProdOp::verify() { return verifyReduce(*this); }
 LogicalResult ReduceMeanOp::verify() { return verifyReduce(*this); }
 
 LogicalResult TransposeOp::verify() {

@@ -346,6 +346,7 @@ class TccGraph_ReduceOp<string mnemonic, string what> :
 def TccGraph_ReduceSumOp : TccGraph_ReduceOp<"reduce_sum", "Sum">;
 def TccGraph_ReduceMaxOp : TccGraph_ReduceOp<"reduce_max", "Maximum">;
 def TccGraph_ReduceMeanOp : TccGraph_ReduceOp<"reduce_mean", "Arithmetic mean">;
+def TccGraph_ReduceProdOp : TccGraph_ReduceOp<"reduce_prod", "Product">;
 
 //===----------------------------------------------------------------------===//
 // Operators kept whole for kernel formation

@@ -251,8 +251,9 @@ Results legalizeReduce(OperatorArgs &args, OpBuilder &b) {
   Value x = args.tensor("self");
   if (!x)
     return args.getOp().emitError("expected a tensor operand 'self'");
+  // sum(x, dtype=...) converts x first, as PyTorch (the result type has it).
   if (args.has("dtype"))
-    return args.getOp().emitError("reductions with a dtype argument are not supported yet");
+    x = makeCast(b, args.getOp().getLoc(), x, args.resultType().getElementType());
   SmallVector<int64_t> dims = reductionDims(args, typeOf(x).getRank());
   bool keepdim = args.getBool("keepdim").value_or(false);
   return SmallVector<Value>{makeReduce<ReduceOp>(b, args.getOp().getLoc(), x, dims, keepdim)};
@@ -320,14 +321,21 @@ Results legalizeLayerNorm(OperatorArgs &args, OpBuilder &b) {
 }
 
 /// amin(x) = -amax(-x); integer inputs reduce through f64 (exact to 2^53).
+/// x itself if it is floating point, else x in f64 (exact for the integers
+/// PyTorch's extrema see): the reductions are float ops.
+Value floatOrF64(OpBuilder &b, Location loc, Value x) {
+  if (isa<FloatType>(typeOf(x).getElementType()))
+    return x;
+  return makeCast(b, loc, x, b.getF64Type());
+}
+
 Results legalizeAmin(OperatorArgs &args, OpBuilder &b) {
   Location loc = args.getOp().getLoc();
   Value x = args.tensor("self");
   if (!x)
     return args.getOp().emitError("expected a tensor operand 'self'");
   Type elt = typeOf(x).getElementType();
-  if (!isa<FloatType>(elt))
-    x = makeCast(b, loc, x, b.getF64Type());
+  x = floatOrF64(b, loc, x);
   SmallVector<int64_t> dims = reductionDims(args, typeOf(x).getRank());
   bool keepdim = args.getBool("keepdim").value_or(false);
   Value m = makeReduce<ReduceMaxOp>(b, loc, b.create<NegOp>(loc, x), dims, keepdim);
@@ -335,7 +343,7 @@ Results legalizeAmin(OperatorArgs &args, OpBuilder &b) {
 }
 
 /// argmax/argmin(x, dim, keepdim): the first position along `dim` holding the
-/// extremum, as PyTorch (NaNs are not treated as the maximum). With dim=None
+/// extremum, as PyTorch (a NaN counts as the extremum). With dim=None
 /// the input is flattened first. The positions are reduced as floats:
 /// min(pos) = -max(-pos), exact in f32 below 2^24 elements (f64 beyond).
 Results legalizeArgExtremum(OperatorArgs &args, OpBuilder &b, bool isMax) {
@@ -389,6 +397,31 @@ Results legalizeArgExtremum(OperatorArgs &args, OpBuilder &b, bool isMax) {
   else if (!given && keepdim)  // dim=None, keepdim: all dims of size 1
     idx = makeReshape(b, loc, idx, SmallVector<int64_t>(t.getRank(), 1));
   return SmallVector<Value>{idx};
+}
+
+/// max.dim / min.dim(x, dim, keepdim): the extremum along dim and its first
+/// position (argmax / argmin's, NaN first); a 0-d x is its own value.
+Results legalizeExtremumWithIndex(OperatorArgs &args, OpBuilder &b, bool isMax) {
+  Results index = legalizeArgExtremum(args, b, isMax);
+  if (failed(index))
+    return failure();
+  Location loc = args.getOp().getLoc();
+  Value x = args.tensor("self");
+  auto t = typeOf(x);
+  Value values = x;
+  if (t.getRank() > 0) {
+    Type elt = t.getElementType();
+    Value v = floatOrF64(b, loc, x);
+    int64_t dim = normalizeDim(args.getInt("dim").value_or(0), t.getRank());
+    bool keepdim = args.getBool("keepdim").value_or(false);
+    if (!isMax)
+      v = b.create<NegOp>(loc, v);
+    values = makeReduce<ReduceMaxOp>(b, loc, v, {dim}, keepdim);
+    if (!isMax)
+      values = b.create<NegOp>(loc, values);
+    values = makeCast(b, loc, values, elt);
+  }
+  return SmallVector<Value>{values, (*index)[0]};
 }
 
 /// var(x, dims, correction) = (sum(c^2) - sum(c)^2 / N) / max(N - correction, 0)
@@ -560,9 +593,13 @@ void tcc::graph::populateLinalgLikeLegalizers(LegalizerTable &t) {
   t["aten.mean.default"] = legalizeReduce<ReduceMeanOp>;
   t["aten.mean.dim"] = legalizeReduce<ReduceMeanOp>;
   t["aten.amax.default"] = legalizeReduce<ReduceMaxOp>;
+  t["aten.prod.default"] = legalizeReduce<ReduceProdOp>;
+  t["aten.prod.dim_int"] = legalizeReduce<ReduceProdOp>;
   t["aten.amin.default"] = legalizeAmin;
   t["aten.argmax.default"] = [](OperatorArgs &a, OpBuilder &b) { return legalizeArgExtremum(a, b, true); };
   t["aten.argmin.default"] = [](OperatorArgs &a, OpBuilder &b) { return legalizeArgExtremum(a, b, false); };
+  t["aten.max.dim"] = [](OperatorArgs &a, OpBuilder &b) { return legalizeExtremumWithIndex(a, b, true); };
+  t["aten.min.dim"] = [](OperatorArgs &a, OpBuilder &b) { return legalizeExtremumWithIndex(a, b, false); };
   for (const char *v : {"var.correction", "var.dim", "var_mean.correction", "var_mean.dim"})
     t[std::string("aten.") + v] = [](OperatorArgs &a, OpBuilder &b) { return legalizeVariance(a, b, false); };
   for (const char *v : {"std.correction", "std.dim", "std_mean.correction", "std_mean.dim"})

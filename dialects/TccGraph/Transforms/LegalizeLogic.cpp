@@ -138,7 +138,7 @@ Results legalizeMaskedFill(OperatorArgs &args, OpBuilder &b) {
 }
 
 /// any(x, dims) = max over dims of (x != 0), through f32 (reductions are float).
-Results legalizeAny(OperatorArgs &args, OpBuilder &b) {
+Results legalizeAnyAll(OperatorArgs &args, OpBuilder &b, bool isAll) {
   Location loc = args.getOp().getLoc();
   Value x = args.tensor("self");
   if (!x)
@@ -154,9 +154,14 @@ Results legalizeAny(OperatorArgs &args, OpBuilder &b) {
   }
   llvm::sort(dims);
   dims.erase(std::unique(dims.begin(), dims.end()), dims.end());
+  // any = max(x != 0) > 0 and all = -max(-(x != 0)) > 0 in f32: over no
+  // elements the max is -inf, so any is false and all true, as PyTorch's.
   Value f = makeCast(b, loc, toBool(b, loc, x), b.getF32Type());
-  Value m = makeReduce<ReduceMaxOp>(b, loc, f, dims, args.getBool("keepdim").value_or(false));
-  return SmallVector<Value>{toBool(b, loc, m)};
+  bool keepdim = args.getBool("keepdim").value_or(false);
+  Value m = isAll ? b.create<NegOp>(loc, makeReduce<ReduceMaxOp>(b, loc, b.create<NegOp>(loc, f),
+                                                                 dims, keepdim))
+                  : makeReduce<ReduceMaxOp>(b, loc, f, dims, keepdim);
+  return SmallVector<Value>{makeCompare(b, loc, "gt", m, makeScalar(b, loc, b.getF32Type(), 0.0))};
 }
 } // namespace
 
@@ -178,7 +183,8 @@ void tcc::graph::populateLogicLegalizers(LegalizerTable &t) {
     t[std::string("aten.where.") + v] = legalizeWhere;
   t["aten.masked_fill.Scalar"] = legalizeMaskedFill;
   t["aten.masked_fill.Tensor"] = legalizeMaskedFill;
-  t["aten.any.dim"] = legalizeAny;
-  t["aten.any.dims"] = legalizeAny;
-  t["aten.any.default"] = legalizeAny;
+  for (const char *v : {"dim", "dims", "default"}) {
+    t[std::string("aten.any.") + v] = [](OperatorArgs &a, OpBuilder &b) { return legalizeAnyAll(a, b, false); };
+    t[std::string("aten.all.") + v] = [](OperatorArgs &a, OpBuilder &b) { return legalizeAnyAll(a, b, true); };
+  }
 }

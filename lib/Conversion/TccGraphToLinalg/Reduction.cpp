@@ -1,4 +1,4 @@
-//===- Reduction.cpp - reduce_sum/max/mean to linalg.reduce ---------------===//
+//===- Reduction.cpp - reduce_sum/max/mean/prod to linalg.reduce ----------===//
 #include "lib/Conversion/TccGraphToLinalg/Patterns.h"
 
 #include "dialects/TccGraph/IR/TccGraphOps.h"
@@ -12,7 +12,7 @@ using namespace mlir;
 using namespace tcc::graph;
 
 namespace {
-enum class Kind { Sum, Max, Mean };
+enum class Kind { Sum, Max, Mean, Prod };
 
 template <typename SrcOp, Kind kind>
 struct ReducePattern : OpConversionPattern<SrcOp> {
@@ -22,7 +22,7 @@ struct ReducePattern : OpConversionPattern<SrcOp> {
     Location loc = op.getLoc();
     Value x = adaptor.getInput();
     auto resultType = cast<RankedTensorType>(op.getType());
-    // f16/bf16 sums and means accumulate in f32, as PyTorch's do.
+    // f16/bf16 sums, means and products accumulate in f32, as PyTorch's do.
     if (kind != Kind::Max)
       x = tcc::convertElements(rewriter, loc, x,
                                tcc::accumulatorType(resultType.getElementType()));
@@ -43,7 +43,9 @@ struct ReducePattern : OpConversionPattern<SrcOp> {
     if (failed(sizesOr))
       return rewriter.notifyMatchFailure(op, "dynamic size without a source");
     SmallVector<OpFoldResult> sizes = *sizesOr;
-    double initValue = kind == Kind::Max ? -std::numeric_limits<double>::infinity() : 0.0;
+    double initValue = kind == Kind::Max    ? -std::numeric_limits<double>::infinity()
+                       : kind == Kind::Prod ? 1.0
+                                            : 0.0;
     Value init = tcc::makeFilled(rewriter, loc, keptType, sizes,
                                  tcc::floatAttr(rewriter, elt, initValue));
     // Reduced dims followed by kept ones (sum over dim 1 of NCHW) are moved
@@ -70,16 +72,19 @@ struct ReducePattern : OpConversionPattern<SrcOp> {
       for (int64_t i = numKept; i < rank; ++i)
         rdims.push_back(i);
     }
-    // Sums of many terms are summed in blocks (BlockedSum.cpp); a max is exact.
+    // Sums of many terms are summed in blocks (BlockedSum.cpp); a max is
+    // exact, and a product's rounding does not cancel as a sum's does.
     Value reduced =
-        kind != Kind::Max
+        kind == Kind::Sum || kind == Kind::Mean
             ? tcc::sumTrailingDims(rewriter, loc, src, static_cast<int64_t>(rdims.size()), init)
             : rewriter
                   .create<linalg::ReduceOp>(
                       loc, ValueRange{src}, ValueRange{init}, rdims,
                       [&](OpBuilder &b, Location l, ValueRange a) {
-                        b.create<linalg::YieldOp>(
-                            l, b.create<arith::MaximumFOp>(l, a[0], a[1]).getResult());
+                        Value r = kind == Kind::Max
+                                      ? b.create<arith::MaximumFOp>(l, a[0], a[1]).getResult()
+                                      : b.create<arith::MulFOp>(l, a[0], a[1]).getResult();
+                        b.create<linalg::YieldOp>(l, r);
                       })
                   .getResult(0);
 
@@ -162,4 +167,5 @@ void tcc::populateReductionToLinalgPatterns(RewritePatternSet &patterns) {
   patterns.add<ReducePattern<ReduceSumOp, Kind::Sum>>(ctx);
   patterns.add<ReducePattern<ReduceMaxOp, Kind::Max>>(ctx);
   patterns.add<ReducePattern<ReduceMeanOp, Kind::Mean>>(ctx);
+  patterns.add<ReducePattern<ReduceProdOp, Kind::Prod>>(ctx);
 }

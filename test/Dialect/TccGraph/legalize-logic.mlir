@@ -31,16 +31,23 @@ func.func @fractional_compare(%x: tensor<4xi64>) -> tensor<4xi1> {
 
 // -----
 
-// logical_not is (x == false); any() reduces (x != 0) as f32 with reduce_max.
+// logical_not is (x == false); any() is max(x != 0) > 0 in f32 and all() is
+// -max(-(x != 0)) > 0 (over no elements: false and true).
 // CHECK-LABEL: func @not_any
 // CHECK: tcc_graph.compare %arg0, %{{.*}} {predicate = "eq"} : (tensor<2x6xi1>, tensor<i1>) -> tensor<2x6xi1>
 // CHECK: %[[F:.*]] = tcc_graph.cast %arg0 : (tensor<2x6xi1>) -> tensor<2x6xf32>
 // CHECK: %[[R:.*]] = tcc_graph.reduce_max %[[F]] {dims = array<i64: 1>, keepdim = false}
-// CHECK: tcc_graph.cast %[[R]] : (tensor<2xf32>) -> tensor<2xi1>
-func.func @not_any(%m: tensor<2x6xi1>) -> (tensor<2x6xi1>, tensor<2xi1>) {
+// CHECK: tcc_graph.compare %[[R]], %{{.*}} {predicate = "gt"} : (tensor<2xf32>, tensor<f32>) -> tensor<2xi1>
+// CHECK: %[[G:.*]] = tcc_graph.cast %arg0 : (tensor<2x6xi1>) -> tensor<2x6xf32>
+// CHECK: %[[N:.*]] = tcc_graph.neg %[[G]]
+// CHECK: %[[M:.*]] = tcc_graph.reduce_max %[[N]] {dims = array<i64: 0, 1>, keepdim = false}
+// CHECK: %[[A:.*]] = tcc_graph.neg %[[M]]
+// CHECK: tcc_graph.compare %[[A]], %{{.*}} {predicate = "gt"} : (tensor<f32>, tensor<f32>) -> tensor<i1>
+func.func @not_any(%m: tensor<2x6xi1>) -> (tensor<2x6xi1>, tensor<2xi1>, tensor<i1>) {
   %0 = tcc_graph.operator "torch.ops.aten.logical_not.default"(%m) {operand_names = ["self"], args = {}} : (tensor<2x6xi1>) -> tensor<2x6xi1>
   %1 = tcc_graph.operator "torch.ops.aten.any.dim"(%m) {operand_names = ["self"], args = {dim = 1 : i64, keepdim = false}} : (tensor<2x6xi1>) -> tensor<2xi1>
-  return %0, %1 : tensor<2x6xi1>, tensor<2xi1>
+  %2 = tcc_graph.operator "torch.ops.aten.all.default"(%m) {operand_names = ["self"], args = {}} : (tensor<2x6xi1>) -> tensor<i1>
+  return %0, %1, %2 : tensor<2x6xi1>, tensor<2xi1>, tensor<i1>
 }
 
 // -----

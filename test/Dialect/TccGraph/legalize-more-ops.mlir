@@ -165,3 +165,22 @@ func.func @weight_norm(%v: tensor<6x4x3xf32>, %g: tensor<6x1x1xf32>) -> tensor<6
   %0 = tcc_graph.operator "torch.ops.aten._weight_norm.default"(%v, %g) {operand_names = ["v", "g"], args = {dim = 0}} : (tensor<6x4x3xf32>, tensor<6x1x1xf32>) -> tensor<6x4x3xf32>
   return %0 : tensor<6x4x3xf32>
 }
+
+// -----
+
+// max.dim / min.dim: the extremum (min as -max(-x)) and argmax/argmin's index;
+// prod is reduce_prod; sum with a dtype converts x first.
+// CHECK-LABEL: func @max_dim_prod
+// CHECK: %[[I:.*]] = tcc_graph.cast %{{.*}} : (tensor<3xf32>) -> tensor<3xi64>
+// CHECK: %[[V:.*]] = tcc_graph.reduce_max %arg0 {dims = array<i64: 1>, keepdim = false} : (tensor<3x5xf32>) -> tensor<3xf32>
+// CHECK: %[[P:.*]] = tcc_graph.reduce_prod %arg0 {dims = array<i64: 0>, keepdim = false} : (tensor<3x5xf32>) -> tensor<5xf32>
+// CHECK: %[[W:.*]] = tcc_graph.cast %arg0 : (tensor<3x5xf32>) -> tensor<3x5xf64>
+// CHECK: %[[S:.*]] = tcc_graph.reduce_sum %[[W]] {dims = array<i64: 0, 1>, keepdim = false} : (tensor<3x5xf64>) -> tensor<f64>
+// CHECK: return %[[V]], %[[I]], %{{.*}}, %{{.*}}, %[[P]], %[[S]]
+func.func @max_dim_prod(%x: tensor<3x5xf32>) -> (tensor<3xf32>, tensor<3xi64>, tensor<3x1xf32>, tensor<3x1xi64>, tensor<5xf32>, tensor<f64>) {
+  %0:2 = tcc_graph.operator "torch.ops.aten.max.dim"(%x) {operand_names = ["self"], args = {dim = 1 : i64, keepdim = false}} : (tensor<3x5xf32>) -> (tensor<3xf32>, tensor<3xi64>)
+  %1:2 = tcc_graph.operator "torch.ops.aten.min.dim"(%x) {operand_names = ["self"], args = {dim = -1 : i64, keepdim = true}} : (tensor<3x5xf32>) -> (tensor<3x1xf32>, tensor<3x1xi64>)
+  %2 = tcc_graph.operator "torch.ops.aten.prod.dim_int"(%x) {operand_names = ["self"], args = {dim = 0 : i64, keepdim = false}} : (tensor<3x5xf32>) -> tensor<5xf32>
+  %3 = tcc_graph.operator "torch.ops.aten.sum.default"(%x) {operand_names = ["self"], args = {dtype = 7 : i64}} : (tensor<3x5xf32>) -> tensor<f64>
+  return %0#0, %0#1, %1#0, %1#1, %2, %3 : tensor<3xf32>, tensor<3xi64>, tensor<3x1xf32>, tensor<3x1xi64>, tensor<5xf32>, tensor<f64>
+}
