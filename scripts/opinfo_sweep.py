@@ -8,6 +8,8 @@ PyTorch eager on the same inputs.
     python3 scripts/opinfo_sweep.py --out .sweep --max-samples 0  # every sample (hours)
     python3 scripts/opinfo_sweep.py --out .sweep --ops add,softmax --table COVERAGE-sweep.md
     python3 scripts/opinfo_sweep.py --out .sweep --device cuda    # on the GPU machine
+    python3 scripts/opinfo_sweep.py --out .sweep --ops-file test/Scripts/opinfo-ci-ops.txt \
+        --max-samples 3 --fail-on mismatch,internal                # CI's subset
 
 Each sample ends in one of:
   pass         tcc's outputs match eager's (shapes, dtypes, values within tolerance)
@@ -261,6 +263,10 @@ def orchestrate(args):
         os.remove(results_path)
 
     wanted = set(args.ops.split(",")) if args.ops else None
+    if args.ops_file:
+        with open(args.ops_file) as f:
+            names = {l.split("#")[0].strip() for l in f}
+        wanted = (wanted or set()) | {n for n in names if n}
     keys = []
     for op in op_db:
         key = op_key(op)
@@ -320,10 +326,10 @@ def orchestrate(args):
     print(summary["line"])
     if args.table:
         write_table(records, summary, args)
-    if args.fail_on_mismatch and summary["mismatch"]:
-        for r in records:
-            if r["status"] == "mismatch":
-                print(f"mismatch: {r['op']} #{r['sample']}: {r.get('message', '')}")
+    failing = [r for r in records if r["status"] in args.fail_on]
+    for r in failing:
+        print(f"{r['status']}: {r['op']} #{r['sample']}: {r.get('message', '')}")
+    if failing:
         sys.exit(1)
 
 
@@ -370,6 +376,7 @@ def main():
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--out", required=True, help="work directory (results.jsonl, models)")
     p.add_argument("--ops", help="comma-separated op names (OpInfo name or name.variant)")
+    p.add_argument("--ops-file", help="op names, one per line (# comments)")
     p.add_argument("--max-samples", type=int, default=4, help="samples per op; 0 = all")
     p.add_argument("--jobs", type=int, default=2, help="worker processes")
     p.add_argument("--device", default="cpu", choices=["cpu", "cuda"])
@@ -377,8 +384,9 @@ def main():
     p.add_argument("--timeout", type=int, default=120, help="seconds per compile")
     p.add_argument("--table", help="write the per-op table (Markdown) here")
     p.add_argument("--resume", action="store_true", help="skip ops already in results.jsonl")
-    p.add_argument("--fail-on-mismatch", action="store_true",
-                   help="exit 1 when any sample is a silent wrong answer")
+    p.add_argument("--fail-on", default="", type=lambda v: [x for x in v.split(",") if x],
+                   help="comma-separated statuses (mismatch, internal, refused) that make "
+                        "the sweep exit 1, after listing those samples")
     p.add_argument("--quiet", action="store_true")
     p.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = p.parse_args()

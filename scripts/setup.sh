@@ -36,6 +36,12 @@ if ! "$PY" -c "import numpy" 2>/dev/null; then
   echo "setup: installing numpy for $PY"
   "$PY" -m pip install -q numpy
 fi
+# The operator sweep (scripts/opinfo_sweep.py) reads PyTorch's operator test
+# database, which imports expecttest; only where PyTorch itself is installed.
+if "$PY" -c "import torch" 2>/dev/null && ! "$PY" -c "import expecttest" 2>/dev/null; then
+  echo "setup: installing expecttest for $PY"
+  "$PY" -m pip install -q expecttest
+fi
 if ! "$PY" -c "import lit" 2>/dev/null && [ ! -x /usr/lib/llvm-22/build/utils/lit/lit.py ]; then
   "$PY" -m pip install -q lit
 fi

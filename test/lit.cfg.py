@@ -18,6 +18,7 @@ config.substitutions.append(("%samples", os.path.join(config.tcc_src_root, "samp
 # The Python that runs lit has numpy (scripts/setup.sh); used by fixture-mutating tests.
 config.substitutions.append(("%python", config.python_executable or sys.executable))
 config.substitutions.append(("%tcc_src", config.tcc_src_root))
+config.substitutions.append(("%tcc_bin", os.path.join(config.tcc_tools_dir, "tcc")))
 
 llvm_config.with_system_environment(["HOME", "TMPDIR", "PATH"])
 llvm_config.use_default_substitutions()
@@ -43,4 +44,8 @@ for candidate in [config.python_executable or sys.executable, shutil.which("pyth
                                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) == 0:
         config.available_features.add("torch")
         config.substitutions.append(("%torch_python", candidate))
+        # PyTorch's operator database (the operator sweep) imports expecttest.
+        if subprocess.call([candidate, "-c", "import expecttest"],
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) == 0:
+            config.available_features.add("opinfo")
         break

@@ -161,6 +161,9 @@ Results legalizeBatchNorm(OperatorArgs &args, OpBuilder &b) {
   if (!x || !mean || !var)
     return args.getOp().emitError("batch_norm needs running_mean and running_var");
   auto xt = typeOf(x);
+  if (xt.getRank() < 2)  // channels are dim 1 of (N, C, ...)
+    return args.getOp().emitError("batch_norm expects an input of rank 2 or more, got ")
+           << xt;
   Type elt = xt.getElementType();
   double eps = args.getFloat("eps").value_or(1e-5);
   Value scale = b.create<RsqrtOp>(loc, makeBinary<AddOp>(b, loc, var, makeScalar(b, loc, elt, eps)));

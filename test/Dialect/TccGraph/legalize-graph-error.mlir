@@ -45,3 +45,12 @@ func.func @sum_of_integers(%x: tensor<3x4xi64>) -> tensor<3xi64> {
   %0 = tcc_graph.operator "torch.ops.aten.sum.dim_IntList"(%x) {operand_names = ["self"], args = {dim = array<i64: 1>}} : (tensor<3x4xi64>) -> tensor<3xi64>
   return %0 : tensor<3xi64>
 }
+
+// -----
+
+// batch_norm's channels are dim 1: a rank-1 input is refused, not read past its shape.
+func.func @batch_norm_rank1(%x: tensor<0xf32>, %m: tensor<0xf32>, %v: tensor<0xf32>) -> tensor<0xf32> {
+  // expected-error @+1 {{batch_norm expects an input of rank 2 or more, got 'tensor<0xf32>'}}
+  %0 = tcc_graph.operator "torch.ops.aten.batch_norm.default"(%x, %m, %v) {operand_names = ["input", "running_mean", "running_var"], args = {training = false}} : (tensor<0xf32>, tensor<0xf32>, tensor<0xf32>) -> tensor<0xf32>
+  return %0 : tensor<0xf32>
+}
