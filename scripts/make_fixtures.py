@@ -840,6 +840,17 @@ class ReductionsMore(nn.Module):
                 torch.mean(x, dtype=torch.float64))
 
 
+class ShapesMore(nn.Module):
+    """mT, broadcast_tensors, broadcast_to, expand_copy, repeat, atleast_3d
+    and logsumexp (rows of -inf and with an inf included)."""
+
+    def forward(self, x, y, z):
+        bx, by = torch.broadcast_tensors(x, y)
+        return (x.mT, bx, by, torch.broadcast_to(y, (4, 2, 3)),
+                torch.ops.aten.expand_copy(y, [2, 2, 3]), y.repeat(2, 1, 2), torch.atleast_3d(y),
+                torch.logsumexp(z, 1), torch.logsumexp(z, (0, 1), keepdim=True))
+
+
 class SdpaMaskedRows(nn.Module):
     """scaled_dot_product_attention with bool masks that block every key for
     some query rows (PyTorch gives those rows 0): a per-head mask, a 2-D mask
@@ -1025,6 +1036,12 @@ def write_whisper_bf16_case(out):
                [x, torch.tensor([[1.0, float("nan"), -3.0], [2.0, -5.0, -5.0]]),
                 torch.rand(3, 5) > 0.3, torch.zeros(2, 0, dtype=torch.bool)])
 
+    torch.manual_seed(71)
+    z = torch.randn(4, 5) * 10
+    z[1] = float("-inf")
+    z[2, 3] = float("inf")
+    write_case(out, "shapes_more", ShapesMore(), [torch.randn(2, 3), torch.randn(3), z])
+
     torch.manual_seed(68)
     encoder = WhisperModel(cfg).encoder.eval().to(torch.bfloat16)
 
@@ -1090,6 +1107,12 @@ def write_wrong_answer_cases(out):
     write_case(out, "reductions_more", ReductionsMore(),
                [x, torch.tensor([[1.0, float("nan"), -3.0], [2.0, -5.0, -5.0]]),
                 torch.rand(3, 5) > 0.3, torch.zeros(2, 0, dtype=torch.bool)])
+
+    torch.manual_seed(71)
+    z = torch.randn(4, 5) * 10
+    z[1] = float("-inf")
+    z[2, 3] = float("inf")
+    write_case(out, "shapes_more", ShapesMore(), [torch.randn(2, 3), torch.randn(3), z])
 
     torch.manual_seed(68)
     write_case(out, "sweep_wrong_answers", SweepWrongAnswers(),

@@ -367,6 +367,8 @@ void tcc::graph::populateIndexingLegalizers(LegalizerTable &t) {
   t["aten.upsample_nearest2d.default"] = legalizeUpsampleNearest;
   t["aten.expand.default"] = legalizeExpand;
   t["aten.expand_as.default"] = legalizeExpand;
+  t["aten.expand_copy.default"] = legalizeExpand;
+  t["aten.broadcast_to.default"] = legalizeExpand;
   t["aten.embedding.default"] = legalizeEmbedding;
   t["aten.index_select.default"] = legalizeIndexSelect;
   t["aten.index.Tensor"] = legalizeIndexTensor;

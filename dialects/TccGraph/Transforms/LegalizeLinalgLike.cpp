@@ -1,5 +1,7 @@
 //===- LegalizeLinalgLike.cpp - matmul, conv, pooling, norms, reductions --===//
 #include "dialects/TccGraph/Transforms/Legalizers.h"
+
+#include <cmath>
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 using namespace mlir;
@@ -260,6 +262,30 @@ Results legalizeReduce(OperatorArgs &args, OpBuilder &b) {
   SmallVector<int64_t> dims = reductionDims(args, typeOf(x).getRank());
   bool keepdim = args.getBool("keepdim").value_or(false);
   return SmallVector<Value>{makeReduce<ReduceOp>(b, args.getOp().getLoc(), x, dims, keepdim)};
+}
+
+/// logsumexp(x, dims, keepdim) = log(sum(exp(x - m))) + m with m the max
+/// over dims, taken as 0 where it is infinite (all -inf, or an inf): PyTorch's
+/// form, so all -inf (or no elements) gives -inf and an inf gives inf.
+Results legalizeLogSumExp(OperatorArgs &args, OpBuilder &b) {
+  FailureOr<Value> self = requiredTensor(args, "self");
+  if (failed(self))
+    return failure();
+  Location loc = args.getOp().getLoc();
+  RankedTensorType resultType = args.resultType();
+  Type elt = resultType.getElementType();
+  if (!isa<FloatType>(elt))
+    return args.getOp().emitError("logsumexp gives a non-float result");
+  Value x = makeCast(b, loc, *self, elt);
+  SmallVector<int64_t> dims = reductionDims(args, typeOf(x).getRank());
+  Value m = makeReduce<ReduceMaxOp>(b, loc, x, dims, true);
+  Value infinite = makeCompare(b, loc, "eq", b.create<AbsOp>(loc, m),
+                               makeScalar(b, loc, elt, INFINITY));
+  m = b.create<SelectOp>(loc, typeOf(m), infinite, makeScalar(b, loc, elt, 0.0), m);
+  Value sum = makeReduce<ReduceSumOp>(b, loc, b.create<ExpOp>(loc, makeBinary<SubOp>(b, loc, x, m)),
+                                      dims, true);
+  Value r = makeBinary<AddOp>(b, loc, b.create<LogOp>(loc, sum), m);
+  return SmallVector<Value>{makeReshape(b, loc, r, resultType.getShape())};
 }
 
 /// softmax / log_softmax(self, dim[, dtype]) and their _softmax(self, dim,
@@ -597,6 +623,7 @@ void tcc::graph::populateLinalgLikeLegalizers(LegalizerTable &t) {
   t["aten.mean.dim"] = legalizeReduce<ReduceMeanOp>;
   t["aten.amax.default"] = legalizeReduce<ReduceMaxOp>;
   t["aten.prod.default"] = legalizeReduce<ReduceProdOp>;
+  t["aten.logsumexp.default"] = legalizeLogSumExp;
   t["aten.prod.dim_int"] = legalizeReduce<ReduceProdOp>;
   t["aten.amin.default"] = legalizeAmin;
   t["aten.argmax.default"] = [](OperatorArgs &a, OpBuilder &b) { return legalizeArgExtremum(a, b, true); };

@@ -289,9 +289,73 @@ Results legalizeStack(OperatorArgs &args, OpBuilder &b) {
     return SmallVector<Value>{expanded[0]};
   return SmallVector<Value>{b.create<ConcatOp>(loc, type, expanded, b.getI64IntegerAttr(dim))};
 }
+
+/// mT / mH / adjoint (real tensors): the last two dims swapped.
+Results legalizeMatrixTranspose(OperatorArgs &args, OpBuilder &b) {
+  FailureOr<Value> x = requiredTensor(args, "self");
+  if (failed(x))
+    return failure();
+  if (typeOf(*x).getRank() < 2)
+    return args.getOp().emitError("operator '") << operatorName(args)
+                                                << "' needs a tensor of rank 2 or more";
+  return SmallVector<Value>{transposeLast2(b, args.getOp().getLoc(), *x)};
+}
+
+/// broadcast_tensors(tensors): each stretched to the common (static) shape.
+Results legalizeBroadcastTensors(OperatorArgs &args, OpBuilder &b) {
+  SmallVector<Value> inputs = args.tensorList("tensors");
+  if (inputs.size() != args.getOp().getNumResults())
+    return args.getOp().emitError("broadcast_tensors expects one result per tensor");
+  SmallVector<Value> results;
+  for (auto [v, result] : llvm::zip(inputs, args.getOp().getResults())) {
+    auto type = cast<RankedTensorType>(result.getType());
+    if (!type.hasStaticShape())
+      return args.getOp().emitError("broadcast_tensors to a symbolic shape is not supported yet");
+    results.push_back(v.getType() == type
+                          ? v
+                          : b.create<BroadcastOp>(args.getOp().getLoc(), type, v, ValueRange{})
+                                .getResult());
+  }
+  return results;
+}
+
+/// repeat(self, repeats): self (with leading unit dims up to len(repeats))
+/// viewed as [1, d0, 1, d1, ...], stretched to [r0, d0, r1, d1, ...] and
+/// flattened pairwise to [r0 d0, r1 d1, ...].
+Results legalizeRepeat(OperatorArgs &args, OpBuilder &b) {
+  FailureOr<Value> x = requiredTensor(args, "self");
+  std::optional<SmallVector<int64_t>> repeats = args.getInts("repeats");
+  if (failed(x))
+    return failure();
+  auto t = typeOf(*x);
+  if (!repeats || static_cast<int64_t>(repeats->size()) < t.getRank())
+    return args.getOp().emitError("repeat needs at least one repeat count per dim");
+  if (!t.hasStaticShape())
+    return args.getOp().emitError("repeat of a tensor with symbolic sizes is not supported yet");
+  Location loc = args.getOp().getLoc();
+  SmallVector<int64_t> shape(repeats->size() - t.getRank(), 1);
+  shape.append(t.getShape().begin(), t.getShape().end());
+  SmallVector<int64_t> paired, stretched;
+  for (auto [r, d] : llvm::zip(*repeats, shape)) {
+    paired.append({1, d});
+    stretched.append({r, d});
+  }
+  Value v = makeReshape(b, loc, *x, paired);
+  v = b.create<BroadcastOp>(loc, RankedTensorType::get(stretched, t.getElementType()), v,
+                            ValueRange{});
+  return SmallVector<Value>{makeReshape(b, loc, v, args.resultType().getShape())};
+}
 } // namespace
 
 void tcc::graph::populateShapeLegalizers(LegalizerTable &t) {
+  t["aten.mT.default"] = legalizeMatrixTranspose;
+  t["aten.mH.default"] = legalizeMatrixTranspose;
+  t["aten.adjoint.default"] = legalizeMatrixTranspose;
+  t["aten.broadcast_tensors.default"] = legalizeBroadcastTensors;
+  t["aten.repeat.default"] = legalizeRepeat;
+  for (const char *n : {"aten.atleast_1d.default", "aten.atleast_2d.default",
+                        "aten.atleast_3d.default"})
+    t[n] = legalizeReshape;
   t["aten.t.default"] = legalizeTranspose;
   t["aten.transpose.int"] = legalizeTranspose;
   t["aten.swapaxes.default"] = legalizeTranspose;

@@ -124,3 +124,37 @@ func.func @select_scatter(%x: tensor<4x6xf32>, %r: tensor<6xf32>) -> (tensor<4x6
   %1 = tcc_graph.operator "torch.ops.aten.select_scatter.default"(%x, %r) {operand_names = ["self", "src"], args = {dim = 0 : i64, index = -1 : i64}} : (tensor<4x6xf32>, tensor<6xf32>) -> tensor<4x6xf32>
   return %0, %1 : tensor<4x6xf32>, tensor<4x6xf32>
 }
+
+// -----
+
+// mT swaps the last two dims; broadcast_tensors stretches each to the common
+// shape; repeat views [3] as [1, 1, 1, 3], stretches to [4, 1, 1, 3] and
+// flattens pairs; atleast_3d is a reshape; logsumexp subtracts the row max
+// (0 where it is infinite) before exp and adds it back after log.
+// CHECK-LABEL: func @shapes
+// CHECK: %[[T:.*]] = tcc_graph.transpose %arg0 {permutation = array<i64: 1, 0>}
+// CHECK: %[[B:.*]] = tcc_graph.broadcast %arg1 : (tensor<3xf32>) -> tensor<2x3xf32>
+// CHECK: %[[P:.*]] = tcc_graph.reshape %arg1 : (tensor<3xf32>) -> tensor<1x1x1x3xf32>
+// CHECK: %[[S:.*]] = tcc_graph.broadcast %[[P]] : (tensor<1x1x1x3xf32>) -> tensor<4x1x1x3xf32>
+// CHECK: %[[R:.*]] = tcc_graph.reshape %[[S]] : (tensor<4x1x1x3xf32>) -> tensor<4x3xf32>
+// CHECK: %[[A:.*]] = tcc_graph.reshape %arg0 : (tensor<2x3xf32>) -> tensor<1x2x3xf32>
+// CHECK: %[[M:.*]] = tcc_graph.reduce_max %arg0 {dims = array<i64: 1>, keepdim = true}
+// CHECK: %[[INF:.*]] = tcc_graph.constant dense<0x7F800000>
+// CHECK: %[[ABS:.*]] = tcc_graph.abs %[[M]]
+// CHECK: %[[ISINF:.*]] = tcc_graph.compare %[[ABS]], %[[INF]] {predicate = "eq"}
+// CHECK: %[[M0:.*]] = tcc_graph.select %[[ISINF]], %{{.*}}, %[[M]]
+// CHECK: %[[D:.*]] = tcc_graph.sub %arg0, %[[M0]]
+// CHECK: %[[E:.*]] = tcc_graph.exp %[[D]]
+// CHECK: %[[SUM:.*]] = tcc_graph.reduce_sum %[[E]] {dims = array<i64: 1>, keepdim = true}
+// CHECK: %[[L:.*]] = tcc_graph.log %[[SUM]]
+// CHECK: %[[LSE:.*]] = tcc_graph.add %[[L]], %[[M0]]
+// CHECK: %[[OUT:.*]] = tcc_graph.reshape %[[LSE]] : (tensor<2x1xf32>) -> tensor<2xf32>
+// CHECK: return %[[T]], %arg0, %[[B]], %[[R]], %[[A]], %[[OUT]]
+func.func @shapes(%x: tensor<2x3xf32>, %y: tensor<3xf32>) -> (tensor<3x2xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<4x3xf32>, tensor<1x2x3xf32>, tensor<2xf32>) {
+  %0 = tcc_graph.operator "torch.ops.aten.mT.default"(%x) {operand_names = ["self"], args = {}} : (tensor<2x3xf32>) -> tensor<3x2xf32>
+  %1:2 = tcc_graph.operator "torch.ops.aten.broadcast_tensors.default"(%x, %y) {operand_names = ["tensors.0", "tensors.1"], args = {}} : (tensor<2x3xf32>, tensor<3xf32>) -> (tensor<2x3xf32>, tensor<2x3xf32>)
+  %2 = tcc_graph.operator "torch.ops.aten.repeat.default"(%y) {operand_names = ["self"], args = {repeats = array<i64: 4, 1>}} : (tensor<3xf32>) -> tensor<4x3xf32>
+  %3 = tcc_graph.operator "torch.ops.aten.atleast_3d.default"(%x) {operand_names = ["self"], args = {}} : (tensor<2x3xf32>) -> tensor<1x2x3xf32>
+  %4 = tcc_graph.operator "torch.ops.aten.logsumexp.default"(%x) {operand_names = ["self"], args = {dim = array<i64: 1>, keepdim = false}} : (tensor<2x3xf32>) -> tensor<2xf32>
+  return %0, %1#0, %1#1, %2, %3, %4 : tensor<3x2xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<4x3xf32>, tensor<1x2x3xf32>, tensor<2xf32>
+}
