@@ -7,7 +7,8 @@ PyTorch eager on the same inputs.
     python3 scripts/opinfo_sweep.py --out .sweep                  # every op, 4 samples each
     python3 scripts/opinfo_sweep.py --out .sweep --max-samples 0  # every sample (hours)
     python3 scripts/opinfo_sweep.py --out .sweep --ops add,softmax --table COVERAGE-sweep.md
-    python3 scripts/opinfo_sweep.py --out .sweep --device cuda    # on the GPU machine
+    python3 scripts/opinfo_sweep.py --out .sweep --pack-device .gpu/sweep   # then on the GPU:
+    python3 scripts/opinfo_sweep.py --out .sweep-cuda --run-device .gpu/sweep --device cuda
     python3 scripts/opinfo_sweep.py --out .sweep --ops-file test/Scripts/opinfo-ci-ops.txt \
         --max-samples 3 --fail-on mismatch,internal                # CI's subset
 
@@ -60,6 +61,67 @@ def op_key(op):
     return op.name + ("." + op.variant_test_name if op.variant_test_name else "")
 
 
+def compare(got, want, torch):
+    """Why tcc's output differs from eager's at the stated tolerances, or None."""
+    if not isinstance(got, torch.Tensor):
+        return f"tcc gave {type(got).__name__}, eager a tensor"
+    if tuple(got.shape) != tuple(want.shape):
+        return f"shape {tuple(got.shape)}, eager {tuple(want.shape)}"
+    if got.dtype != want.dtype:
+        return f"dtype {got.dtype}, eager {want.dtype}"
+    got, want = got.cpu(), want.cpu()
+    if want.numel() == 0:
+        return None
+    if want.dtype.is_floating_point:
+        atol, rtol = TOLERANCES.get(str(want.dtype).replace("torch.", ""), (1e-5, 1e-4))
+        g, w = got.double(), want.double()
+        nan_w, nan_g = torch.isnan(w), torch.isnan(g)
+        if not torch.equal(nan_w, nan_g):
+            return (f"NaN at {int((nan_g & ~nan_w).sum())} places eager has none, "
+                    f"a number at {int((nan_w & ~nan_g).sum())} places eager has NaN")
+        inf_w = torch.isinf(w)
+        if not torch.equal(g[inf_w], w[inf_w]) or torch.isinf(g[~inf_w]).any():
+            return "infinities differ"
+        fin = ~nan_w & ~inf_w
+        err = (g[fin] - w[fin]).abs()
+        bound = atol + rtol * w[fin].abs()
+        if (err > bound).any():
+            i = int((err - bound).argmax())
+            return (f"max abs err {float(err.max()):.3g} "
+                    f"(at eager {float(w[fin][i]):.6g}, tcc {float(g[fin][i]):.6g})")
+        return None
+    if want.is_complex():
+        return None if torch.allclose(got, want, rtol=1e-4, atol=1e-5) else "complex differs"
+    if not torch.equal(got, want):
+        return f"{int((got != want).sum())} of {want.numel()} elements differ"
+    return None
+
+
+
+def sample_module(op, sample, torch, pytree):
+    """A module calling the op on the sample (tensors as its inputs, everything
+    else fixed) and those inputs; a factory op (arange, full, eye) takes no
+    tensor, so its module gets one it does not read."""
+    leaves, spec = pytree.tree_flatten((sample.input, sample.args, sample.kwargs))
+    tensor_at = [i for i, v in enumerate(leaves) if isinstance(v, torch.Tensor)]
+    tensors = [leaves[i] for i in tensor_at]
+    unused = [] if tensors else [torch.zeros(1)]
+    fn = op.op
+
+    class Sample(torch.nn.Module):
+        def forward(self, *xs):
+            filled = list(leaves)
+            for i, x in zip(tensor_at, xs):
+                filled[i] = x
+            inp, a, kw = pytree.tree_unflatten(filled, spec)
+            out = fn(inp, *a, **kw)
+            # Named tuples (torch.return_types.max, sort, topk) and lists as plain
+            # tuples: torch.export cannot save the former.
+            return tuple(out) if isinstance(out, (tuple, list)) else out
+
+    return Sample(), tuple(t.detach().clone() for t in tensors + unused)
+
+
 # ---------------------------------------------------------------------------
 # Worker side: runs in its own process, reads "op_key start" lines on stdin.
 
@@ -84,40 +146,6 @@ def worker_main(args):
         torch.manual_seed(0)
         return list(op.sample_inputs(device, dtype, requires_grad=False))
 
-    def compare(got, want):
-        if not isinstance(got, torch.Tensor):
-            return f"tcc gave {type(got).__name__}, eager a tensor"
-        if tuple(got.shape) != tuple(want.shape):
-            return f"shape {tuple(got.shape)}, eager {tuple(want.shape)}"
-        if got.dtype != want.dtype:
-            return f"dtype {got.dtype}, eager {want.dtype}"
-        got, want = got.cpu(), want.cpu()
-        if want.numel() == 0:
-            return None
-        if want.dtype.is_floating_point:
-            atol, rtol = TOLERANCES.get(str(want.dtype).replace("torch.", ""), (1e-5, 1e-4))
-            g, w = got.double(), want.double()
-            nan_w, nan_g = torch.isnan(w), torch.isnan(g)
-            if not torch.equal(nan_w, nan_g):
-                return (f"NaN at {int((nan_g & ~nan_w).sum())} places eager has none, "
-                        f"a number at {int((nan_w & ~nan_g).sum())} places eager has NaN")
-            inf_w = torch.isinf(w)
-            if not torch.equal(g[inf_w], w[inf_w]) or torch.isinf(g[~inf_w]).any():
-                return "infinities differ"
-            fin = ~nan_w & ~inf_w
-            err = (g[fin] - w[fin]).abs()
-            bound = atol + rtol * w[fin].abs()
-            if (err > bound).any():
-                i = int((err - bound).argmax())
-                return (f"max abs err {float(err.max()):.3g} "
-                        f"(at eager {float(w[fin][i]):.6g}, tcc {float(g[fin][i]):.6g})")
-            return None
-        if want.is_complex():
-            return None if torch.allclose(got, want, rtol=1e-4, atol=1e-5) else "complex differs"
-        if not torch.equal(got, want):
-            return f"{int((got != want).sum())} of {want.numel()} elements differ"
-        return None
-
     for line in sys.stdin:
         key, start = line.split()
         start = int(start)
@@ -131,36 +159,16 @@ def worker_main(args):
         limit = len(samples) if args.max_samples <= 0 else min(len(samples), args.max_samples)
         for i in range(start, limit):
             emit(op=key, sample=i, begin=True)
-            record = run_sample(op, key, i, samples[i], torch, pytree, tcc, compare, args)
+            record = run_sample(key, i, *sample_module(op, samples[i], torch, pytree), torch,
+                                pytree, tcc, args)
             emit(op=key, sample=i, **record)
         emit(op=key, done=True)
 
 
-def run_sample(op, key, index, sample, torch, pytree, tcc, compare, args):
-    """Exports one sample, compiles it, runs it; returns the record's fields."""
-    leaves, spec = pytree.tree_flatten((sample.input, sample.args, sample.kwargs))
-    tensor_at = [i for i, v in enumerate(leaves) if isinstance(v, torch.Tensor)]
-    tensors = [leaves[i] for i in tensor_at]
-    # A factory op (arange, full, eye) takes no tensor: the module gets one it
-    # does not read, since a compiled model is called with its inputs.
-    unused = [] if tensors else [torch.zeros(1)]
-    if any(t.layout != torch.strided for t in tensors):
+def run_sample(key, index, module, inputs, torch, pytree, tcc, args):
+    """Exports one sample's module, compiles it, runs it; returns the record's fields."""
+    if any(t.layout != torch.strided for t in inputs):
         return dict(status="not-exported", message="sparse input")
-    fn = op.op
-
-    class Sample(torch.nn.Module):
-        def forward(self, *xs):
-            filled = list(leaves)
-            for i, x in zip(tensor_at, xs):
-                filled[i] = x
-            inp, a, kw = pytree.tree_unflatten(filled, spec)
-            out = fn(inp, *a, **kw)
-            # Named tuples (torch.return_types.max, sort, topk) and lists as plain
-            # tuples: torch.export cannot save the former.
-            return tuple(out) if isinstance(out, (tuple, list)) else out
-
-    module = Sample()
-    inputs = tuple(t.detach().clone() for t in tensors + unused)
     try:
         with torch.no_grad():
             want = module(*[t.clone() for t in inputs])
@@ -204,7 +212,7 @@ def run_sample(op, key, index, sample, torch, pytree, tcc, compare, args):
         return dict(status="mismatch", message=f"{len(got_leaves)} outputs, eager "
                     f"{len(want_leaves)}", compile_s=compile_s)
     for n, (g, w) in enumerate(zip(got_leaves, want_leaves)):
-        why = compare(g, w)
+        why = compare(g, w, torch)
         if why:
             shapes = [tuple(t.shape) for t in inputs]
             return dict(status="mismatch", message=f"output {n}: {why}; inputs {shapes}"[:400],
@@ -333,6 +341,138 @@ def orchestrate(args):
         sys.exit(1)
 
 
+# ---------------------------------------------------------------------------
+# The CUDA path: the GPU machine has no tcc (nor PyTorch's test database), so
+# the samples that pass on the CPU are packed here into a few models of many
+# samples each (one artifact per batch: its runtime is most of its size),
+# compiled for CUDA, and run there with --run-device.
+
+def pack_device(args):
+    import warnings
+    warnings.filterwarnings("ignore")
+    import torch
+    from torch.testing._internal.common_methods_invocations import op_db
+    from torch.utils import _pytree as pytree
+
+    ops = {op_key(op): op for op in op_db}
+    passing = collections.OrderedDict()
+    for r in load_results(os.path.join(args.out, "results.jsonl")):
+        if r["status"] == "pass":
+            passing.setdefault(r["op"], []).append(r["sample"])
+    members = []  # (op, sample, module, inputs)
+    for key, indices in passing.items():
+        torch.manual_seed(0)
+        samples = list(ops[key].sample_inputs("cpu", torch.float32, requires_grad=False))
+        for i in sorted(indices):
+            members.append((key, i) + sample_module(ops[key], samples[i], torch, pytree))
+    os.makedirs(args.pack_device, exist_ok=True)
+    refused = []
+    batches = [members[i:i + args.batch_size] for i in range(0, len(members), args.batch_size)]
+    count = 0
+    while batches:
+        batch = batches.pop(0)
+        why = pack_batch(batch, os.path.join(args.pack_device, f"batch_{count}"), torch,
+                         pytree, args)
+        if why is None:
+            count += 1
+        elif len(batch) == 1:  # passes alone on the CPU, refused for CUDA
+            refused.append(dict(op=batch[0][0], sample=batch[0][1], status=why[0],
+                                message=why[1]))
+        else:  # one member spoils the batch: halve it
+            batches[:0] = [batch[:len(batch) // 2], batch[len(batch) // 2:]]
+        print(f"pack: {count} batches, {len(batches)} to go, {len(refused)} refused",
+              file=sys.stderr, flush=True)
+    with open(os.path.join(args.pack_device, "refused.jsonl"), "w") as f:
+        for r in refused:
+            f.write(json.dumps(r) + "\n")
+    print(f"packed {len(members) - len(refused)} samples in {count} CUDA models "
+          f"({len(refused)} refused for CUDA) into {args.pack_device}")
+
+
+def pack_batch(batch, stem, torch, pytree, args):
+    """Exports and compiles one model calling every member; saves its inputs
+    and eager outputs. Returns None, or (status, message) when it fails."""
+    splits, inputs, expected, layout = [0], [], [], []
+    for key, index, module, xs in batch:
+        with torch.no_grad():
+            outs = pytree.tree_leaves(module(*[x.clone() for x in xs]))
+        inputs.extend(xs)
+        splits.append(len(inputs))
+        expected.extend(outs)
+        layout.append((key, index, len(outs)))
+    modules = [m for _, _, m, _ in batch]
+
+    class Batch(torch.nn.Module):
+        def forward(self, *xs):
+            outs = []
+            for n, m in enumerate(modules):
+                outs.extend(pytree.tree_leaves(m(*xs[splits[n]:splits[n + 1]])))
+            return tuple(outs)
+
+    try:
+        ep = torch.export.export(Batch(), tuple(x.clone() for x in inputs))
+        torch.export.save(ep, stem + ".pt2")
+    except Exception as e:
+        return ("not-exported", str(e).splitlines()[0][:300] if str(e) else type(e).__name__)
+    proc = subprocess.run([args.tcc, "compile", stem + ".pt2", "--target", "cuda", "-o",
+                           stem + ".so"], capture_output=True, text=True, timeout=args.timeout * 4)
+    os.remove(stem + ".pt2")
+    if proc.returncode != 0:
+        first = next((l for l in proc.stderr.splitlines() if l.strip()), "")
+        return ("refused" if proc.returncode == 1 else "internal", first[:400])
+    torch.save(dict(inputs=inputs, expected=expected, layout=layout), stem + ".pt")
+    return None
+
+
+def run_device(args):
+    """On the GPU machine: every packed model on CUDA tensors against the CPU
+    eager outputs packed with it; per-sample records in OUT/results.jsonl."""
+    import glob
+    import torch
+    sys.path.insert(0, os.path.join(ROOT, "python"))
+    import tcc
+
+    os.makedirs(args.out, exist_ok=True)
+    records = []
+    refused_path = os.path.join(args.run_device, "refused.jsonl")
+    if os.path.exists(refused_path):
+        records.extend(load_results(refused_path))
+    stems = sorted(glob.glob(os.path.join(args.run_device, "batch_*.so")),
+                   key=lambda p: int(p.rsplit("_", 1)[1].split(".")[0]))
+    for so in stems:
+        data = torch.load(so[:-3] + ".pt")
+        print(f"run: {os.path.basename(so)} ({len(data['layout'])} samples)", file=sys.stderr,
+              flush=True)
+        try:
+            got = tcc.load(so)(*[x.to(args.device) for x in data["inputs"]])
+            got = list(got) if isinstance(got, tuple) else [got]
+            error = None
+        except Exception as e:
+            error = f"run: {e}"[:400]
+        at = 0
+        for key, index, n in data["layout"]:
+            record = dict(op=key, sample=index, status="pass")
+            if error:
+                record.update(status="internal", message=error)
+            else:
+                for k in range(at, at + n):
+                    why = compare(got[k], data["expected"][k], torch)
+                    if why:
+                        record.update(status="mismatch", message=f"output {k - at}: {why}")
+                        break
+            at += n
+            records.append(record)
+    with open(os.path.join(args.out, "results.jsonl"), "w") as f:
+        for r in records:
+            f.write(json.dumps(r) + "\n")
+    summary = summarize(records)
+    name = torch.cuda.get_device_name() if args.device == "cuda" else "cpu"
+    print(f"{summary['line']} (of the samples that pass on the CPU; {name})")
+    for r in records:
+        if r["status"] in ("mismatch", "internal"):
+            print(f"{r['status']}: {r['op']} #{r['sample']}: {r.get('message', '')}")
+
+
 def load_results(path):
     with open(path) as f:
         return [json.loads(l) for l in f if l.strip()]
@@ -388,11 +528,20 @@ def main():
                    help="comma-separated statuses (mismatch, internal, refused) that make "
                         "the sweep exit 1, after listing those samples")
     p.add_argument("--quiet", action="store_true")
+    p.add_argument("--pack-device", metavar="DIR",
+                   help="pack the samples that passed in --out's results into CUDA models in DIR")
+    p.add_argument("--batch-size", type=int, default=64, help="samples per packed model")
+    p.add_argument("--run-device", metavar="DIR",
+                   help="run the packed models of DIR on --device (on the GPU machine)")
     p.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = p.parse_args()
     args.out = os.path.abspath(args.out)
     if args.worker:
         worker_main(args)
+    elif args.pack_device:
+        pack_device(args)
+    elif args.run_device:
+        run_device(args)
     else:
         orchestrate(args)
 
