@@ -851,6 +851,18 @@ class ShapesMore(nn.Module):
                 torch.logsumexp(z, 1), torch.logsumexp(z, (0, 1), keepdim=True))
 
 
+class EmptyTensors(nn.Module):
+    """Tensors with no elements: cat with empty inputs (also PyTorch's legacy
+    1-D empty one), a padded empty tensor, pointwise ops and reductions over
+    an empty dim (sum 0, mean NaN, any False, all True), a size-0 split."""
+
+    def forward(self, x, z):
+        a, b, c = torch.split(x, [2, 0, 1], dim=0)
+        return (torch.cat([z, x, z], 0), torch.cat([torch.zeros(0), x], 1),
+                F.pad(z, (1, 1)), torch.exp(z), z.sum(0), z.mean(0), (z > 0).any(0),
+                (z > 0).all(0), a, b, c)
+
+
 class SdpaMaskedRows(nn.Module):
     """scaled_dot_product_attention with bool masks that block every key for
     some query rows (PyTorch gives those rows 0): a per-head mask, a 2-D mask
@@ -1042,6 +1054,9 @@ def write_whisper_bf16_case(out):
     z[2, 3] = float("inf")
     write_case(out, "shapes_more", ShapesMore(), [torch.randn(2, 3), torch.randn(3), z])
 
+    torch.manual_seed(72)
+    write_case(out, "empty_tensors", EmptyTensors(), [torch.randn(3, 4), torch.zeros(0, 4)])
+
     torch.manual_seed(68)
     encoder = WhisperModel(cfg).encoder.eval().to(torch.bfloat16)
 
@@ -1113,6 +1128,9 @@ def write_wrong_answer_cases(out):
     z[1] = float("-inf")
     z[2, 3] = float("inf")
     write_case(out, "shapes_more", ShapesMore(), [torch.randn(2, 3), torch.randn(3), z])
+
+    torch.manual_seed(72)
+    write_case(out, "empty_tensors", EmptyTensors(), [torch.randn(3, 4), torch.zeros(0, 4)])
 
     torch.manual_seed(68)
     write_case(out, "sweep_wrong_answers", SweepWrongAnswers(),

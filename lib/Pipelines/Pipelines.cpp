@@ -37,6 +37,8 @@ bool tcc::parseCompilePhase(const std::string &name, CompilePhase &phase) {
 void tcc::buildGraphPassPipeline(OpPassManager &pm, const CompileOptions &) {
   // Typed ops first: every later pass speaks only the compact op set.
   pm.addPass(graph::createLegalizeGraphPass());
+  // Tensors with no elements as constants: the lowerings never slice size 0.
+  pm.addPass(graph::createFoldEmptyTensorsPass());
   // Removes the decompositions' redundant reshapes/casts and dead values.
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());

@@ -191,7 +191,9 @@ LegalizeFn addcOp() {
       return failure();
     Location loc = args.getOp().getLoc();
     Type elt = args.resultType().getElementType();
-    Value p = makeBinary<OpTy>(b, loc, makeCast(b, loc, *t1, elt), makeCast(b, loc, *t2, elt));
+    Value l = makeCast(b, loc, *t1, elt);
+    Value r = makeCast(b, loc, *t2, elt);
+    Value p = makeBinary<OpTy>(b, loc, l, r);
     double value = args.getFloat("value").value_or(1.0);
     if (value != 1.0)
       p = makeBinary<MulOp>(b, loc, makeScalar(b, loc, elt, value), p);

@@ -279,8 +279,9 @@ Results legalizeLogSumExp(OperatorArgs &args, OpBuilder &b) {
   Value x = makeCast(b, loc, *self, elt);
   SmallVector<int64_t> dims = reductionDims(args, typeOf(x).getRank());
   Value m = makeReduce<ReduceMaxOp>(b, loc, x, dims, true);
-  Value infinite = makeCompare(b, loc, "eq", b.create<AbsOp>(loc, m),
-                               makeScalar(b, loc, elt, INFINITY));
+  Value magnitude = b.create<AbsOp>(loc, m);
+  Value infinity = makeScalar(b, loc, elt, INFINITY);
+  Value infinite = makeCompare(b, loc, "eq", magnitude, infinity);
   m = b.create<SelectOp>(loc, typeOf(m), infinite, makeScalar(b, loc, elt, 0.0), m);
   Value sum = makeReduce<ReduceSumOp>(b, loc, b.create<ExpOp>(loc, makeBinary<SubOp>(b, loc, x, m)),
                                       dims, true);

@@ -73,6 +73,14 @@ Results legalizeCat(OperatorArgs &args, OpBuilder &b) {
     return args.getOp().emitError("cat expects a list of tensors");
   RankedTensorType type = args.resultType();
   int64_t dim = normalizeDim(args.getInt("dim").value_or(0), type.getRank());
+  // PyTorch skips 1-D empty tensors of any other rank (a legacy allowance).
+  if (type.getRank() != 1)
+    llvm::erase_if(inputs, [](Value v) {
+      auto t = cast<RankedTensorType>(v.getType());
+      return t.getRank() == 1 && t.getDimSize(0) == 0;
+    });
+  if (inputs.empty())
+    return args.getOp().emitError("cat of empty tensors only");
   if (inputs.size() == 1)
     return SmallVector<Value>{inputs[0]};
   return SmallVector<Value>{b.create<ConcatOp>(args.getOp().getLoc(), type, inputs,

@@ -57,6 +57,30 @@ def DecomposeGraphPass : Pass<"tcc-decompose-graph", "mlir::ModuleOp"> {
   let dependentDialects = ["::tcc::graph::TccGraphDialect", "::mlir::tensor::TensorDialect"];
 }
 
+def FoldEmptyTensorsPass : Pass<"tcc-fold-empty-tensors", "mlir::ModuleOp"> {
+  let summary = "Give values with no elements as constants, drop empty concat inputs";
+  let description = [{
+    A tensor with a static size 0 holds nothing to compute: every tcc_graph
+    op whose result has no elements is replaced by a zero-element constant,
+    and concat inputs of size 0 along the concatenated dim are dropped. The
+    lowerings then never see slices of size 0 (tensor.insert_slice and
+    extract_slice reject their offset), and the model still returns its
+    empty outputs.
+
+    Before:
+    ```mlir
+    %c = tcc_graph.concat %a, %b {dim = 0 : i64} : (tensor<0x4xf32>, tensor<3x4xf32>) -> tensor<3x4xf32>
+    %e = tcc_graph.exp %z : tensor<2x0xf32>
+    ```
+    After:
+    ```mlir
+    %e = tcc_graph.constant dense<0.000000e+00> : tensor<2x0xf32>
+    ```
+    (and `%c` is `%b`).
+  }];
+  let dependentDialects = ["::tcc::graph::TccGraphDialect"];
+}
+
 def FoldConvAffinePass : Pass<"tcc-fold-conv-affine", "mlir::ModuleOp"> {
   let summary = "Fold per-channel scales and shifts of weights into the convolution before them";
   let description = [{

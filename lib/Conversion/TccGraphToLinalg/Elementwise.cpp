@@ -277,8 +277,9 @@ void tcc::populateElementwiseToLinalgPatterns(RewritePatternSet &patterns) {
                                                     ValueRange a) -> Value {
     Value zero = b.create<arith::ConstantOp>(loc, b.getFloatAttr(a[0].getType(), 0.0));
     Value negative = b.create<arith::CmpFOp>(loc, arith::CmpFPredicate::OLT, a[0], zero);
-    return b.create<arith::SelectOp>(loc, negative, b.create<math::CeilOp>(loc, a[0]),
-                                     b.create<math::FloorOp>(loc, a[0]));
+    Value up = b.create<math::CeilOp>(loc, a[0]);
+    Value down = b.create<math::FloorOp>(loc, a[0]);
+    return b.create<arith::SelectOp>(loc, negative, up, down);
   });
   patterns.add<ElementwisePattern<RoundOp>>(ctx, unaryFn<math::RoundEvenOp>());
   patterns.add<ElementwisePattern<TanOp>>(ctx, unaryFn<math::TanOp>());

@@ -139,8 +139,8 @@ func.func @select_scatter(%x: tensor<4x6xf32>, %r: tensor<6xf32>) -> (tensor<4x6
 // CHECK: %[[R:.*]] = tcc_graph.reshape %[[S]] : (tensor<4x1x1x3xf32>) -> tensor<4x3xf32>
 // CHECK: %[[A:.*]] = tcc_graph.reshape %arg0 : (tensor<2x3xf32>) -> tensor<1x2x3xf32>
 // CHECK: %[[M:.*]] = tcc_graph.reduce_max %arg0 {dims = array<i64: 1>, keepdim = true}
-// CHECK: %[[INF:.*]] = tcc_graph.constant dense<0x7F800000>
 // CHECK: %[[ABS:.*]] = tcc_graph.abs %[[M]]
+// CHECK: %[[INF:.*]] = tcc_graph.constant dense<0x7F800000>
 // CHECK: %[[ISINF:.*]] = tcc_graph.compare %[[ABS]], %[[INF]] {predicate = "eq"}
 // CHECK: %[[M0:.*]] = tcc_graph.select %[[ISINF]], %{{.*}}, %[[M]]
 // CHECK: %[[D:.*]] = tcc_graph.sub %arg0, %[[M0]]
