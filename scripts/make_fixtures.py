@@ -854,13 +854,14 @@ class ShapesMore(nn.Module):
 class EmptyTensors(nn.Module):
     """Tensors with no elements: cat with empty inputs (also PyTorch's legacy
     1-D empty one), a padded empty tensor, pointwise ops and reductions over
-    an empty dim (sum 0, mean NaN, any False, all True), a size-0 split."""
+    an empty dim (sum 0, mean NaN, any False, all True), a size-0 split,
+    matrix products with an empty reduction (zeros, then bias / ReLU)."""
 
     def forward(self, x, z):
         a, b, c = torch.split(x, [2, 0, 1], dim=0)
         return (torch.cat([z, x, z], 0), torch.cat([torch.zeros(0), x], 1),
                 F.pad(z, (1, 1)), torch.exp(z), z.sum(0), z.mean(0), (z > 0).any(0),
-                (z > 0).all(0), a, b, c)
+                (z > 0).all(0), a, b, c, z.T @ z + x[0], F.relu(torch.bmm(z.T[None], z[None])))
 
 
 class SdpaMaskedRows(nn.Module):

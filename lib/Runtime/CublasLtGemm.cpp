@@ -39,6 +39,7 @@
 #include <memory>
 #include <string>
 #include <tuple>
+#include <algorithm>
 #include <vector>
 
 using namespace tcc;
@@ -278,7 +279,20 @@ struct ContextState {
   cuda::CUcontext context = nullptr;
   cublasLtHandle_t handle = nullptr;
   cuda::DeviceBuffer workspace;
+  cuda::DeviceBuffer zeros;  // the zero operand of empty reductions (k = 0)
   std::map<PlanKey, std::unique_ptr<Plan>> plans;
+
+  /// At least `bytes` of zeros on the device. Grown on a shape's first call,
+  /// which is never captured into a CUDA graph (plans are built there too).
+  const void *zeroBytes(size_t bytes) {
+    if (zeros.bytes() < bytes) {
+      zeros = cuda::DeviceBuffer(bytes);
+      std::vector<char> host(bytes, 0);
+      const cuda::Driver &d = cuda::Driver::get();
+      d.check(d.cuMemcpyHtoD(zeros.get(), host.data(), bytes), "cuMemcpyHtoD(zeros)");
+    }
+    return zeros.data();
+  }
 
   ContextState(const CublasLt &l, cuda::CUcontext ctx) : lib(&l), context(ctx) {
     lib->check(lib->create(&handle), "cublasLtCreate");
@@ -485,9 +499,17 @@ extern "C" void tcc_gemm(int32_t dtype, int32_t compute, int64_t batch0, int64_t
       throw RuntimeError(TCC_ERROR_INTERNAL,
                          "cublasLt: tcc_gemm called with unknown element type " +
                              std::to_string(dtype));
-    if (k <= 0)
-      throw RuntimeError(TCC_ERROR_UNSUPPORTED,
-                         "cublasLt: a GEMM with an empty reduction (k = 0) is not supported");
+    if (k <= 0) {
+      // An empty reduction (PyTorch: zeros, then bias, activation and
+      // residual) is a product with one zero term: k = 1 over a zero vector
+      // shared by all batches, so the epilogue runs as for any other shape.
+      ContextState &state = stateForCurrentContext(CublasLt::get());
+      a = b = state.zeroBytes(static_cast<size_t>(std::max(m, n)) * kernelDTypeBytes(dtype));
+      k = 1;
+      lda = transA ? m : 1;
+      ldb = transB ? 1 : n;
+      strideA0 = strideA1 = strideB0 = strideB1 = 0;
+    }
     // Row-major leading dimensions cover a row of the stored matrix.
     int64_t rowA = transA ? m : k, rowB = transB ? k : n;
     if (lda < rowA || ldb < rowB || ldc < n || (residual && ldr < n))

@@ -119,6 +119,11 @@ def run(quick=False):
                  1030, 64, trans_b=True, bias=True, act=GELU, pad=10)
         run_case(fn, report, f"{tag} ragged n, padded rows, residual, shared B", dtype, compute,
                  2, 3, 24, 1027, 32, residual=True, shared_b=True, alpha=0.5, pad=13)
+        # An empty reduction: PyTorch's zeros, then the epilogue.
+        run_case(fn, report, f"{tag} k = 0, bias+gelu", dtype, compute, 1, 1, 5, 24, 0,
+                 trans_b=True, bias=True, act=GELU)
+        run_case(fn, report, f"{tag} k = 0, batched transA, residual", dtype, compute, 2, 3, 7,
+                 9, 0, trans_a=True, residual=True)
     # An unknown dtype is recorded, not a crash.
     fn(7, 0, 1, 1, 4, 4, 4, None, 4, 0, 0, 0, None, 4, 0, 0, 0, None, 4, 0, 0,
        None, 0, 0, 0, None, 0, 1.0, common.stream())

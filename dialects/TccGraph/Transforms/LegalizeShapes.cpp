@@ -309,6 +309,24 @@ Results legalizeMatrixTranspose(OperatorArgs &args, OpBuilder &b) {
   return SmallVector<Value>{transposeLast2(b, args.getOp().getLoc(), *x)};
 }
 
+/// x.T (numpy_T): all dims reversed.
+Results legalizeReverseDims(OperatorArgs &args, OpBuilder &b) {
+  FailureOr<Value> x = requiredTensor(args, "self");
+  if (failed(x))
+    return failure();
+  auto t = typeOf(*x);
+  if (t.getRank() < 2)
+    return SmallVector<Value>{*x};
+  SmallVector<int64_t> perm, shape;
+  for (int64_t i = t.getRank() - 1; i >= 0; --i) {
+    perm.push_back(i);
+    shape.push_back(t.getDimSize(i));
+  }
+  return SmallVector<Value>{b.create<TransposeOp>(args.getOp().getLoc(),
+                                                  RankedTensorType::get(shape, t.getElementType()),
+                                                  *x, b.getDenseI64ArrayAttr(perm))};
+}
+
 /// broadcast_tensors(tensors): each stretched to the common (static) shape.
 Results legalizeBroadcastTensors(OperatorArgs &args, OpBuilder &b) {
   SmallVector<Value> inputs = args.tensorList("tensors");
@@ -357,6 +375,7 @@ Results legalizeRepeat(OperatorArgs &args, OpBuilder &b) {
 
 void tcc::graph::populateShapeLegalizers(LegalizerTable &t) {
   t["aten.mT.default"] = legalizeMatrixTranspose;
+  t["aten.numpy_T.default"] = legalizeReverseDims;
   t["aten.mH.default"] = legalizeMatrixTranspose;
   t["aten.adjoint.default"] = legalizeMatrixTranspose;
   t["aten.broadcast_tensors.default"] = legalizeBroadcastTensors;

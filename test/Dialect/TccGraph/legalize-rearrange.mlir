@@ -158,3 +158,13 @@ func.func @shapes(%x: tensor<2x3xf32>, %y: tensor<3xf32>) -> (tensor<3x2xf32>, t
   %4 = tcc_graph.operator "torch.ops.aten.logsumexp.default"(%x) {operand_names = ["self"], args = {dim = array<i64: 1>, keepdim = false}} : (tensor<2x3xf32>) -> tensor<2xf32>
   return %0, %1#0, %1#1, %2, %3, %4 : tensor<3x2xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<4x3xf32>, tensor<1x2x3xf32>, tensor<2xf32>
 }
+
+// -----
+
+// x.T (numpy_T) reverses every dim.
+// CHECK-LABEL: func @numpy_t
+// CHECK: tcc_graph.transpose %arg0 {permutation = array<i64: 2, 1, 0>} : (tensor<2x3x4xf32>) -> tensor<4x3x2xf32>
+func.func @numpy_t(%x: tensor<2x3x4xf32>) -> tensor<4x3x2xf32> {
+  %0 = tcc_graph.operator "torch.ops.aten.numpy_T.default"(%x) {operand_names = ["self"], args = {}} : (tensor<2x3x4xf32>) -> tensor<4x3x2xf32>
+  return %0 : tensor<4x3x2xf32>
+}
