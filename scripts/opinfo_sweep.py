@@ -503,6 +503,7 @@ def write_table(records, summary, args):
         for status in ("mismatch", "internal", "refused", "not-exported"):
             m = next((r.get("message", "") for r in rs if r["status"] == status), None)
             if m:
+                m = m.split(" error: ", 1)[-1]  # without the export's file:line
                 message = m.replace("|", "\\|").replace("\n", " ")[:160]
                 break
         lines.append(f"| {key} | {c['pass']} | {c['mismatch']} | {c['refused']} | "
