@@ -25,6 +25,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/Verifier.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Pass/Pass.h"
@@ -97,13 +98,31 @@ private:
 };
 
 /// Writes the module after every pass to DIR/NN_<pass>.mlir.
-/// Names the pass in flight for the crash handler (tcc/Support/CrashHandler.h).
-class CrashContextInstrumentation : public PassInstrumentation {
+/// Names the pass in flight for the crash handler (tcc/Support/CrashHandler.h),
+/// and tells a pass that refused the model (its diagnostic says why, the IR is
+/// still valid) from one that left invalid IR: a verifier failure after tcc's
+/// own pass is tcc's bug, whatever the message reads like.
+class PassOutcomeInstrumentation : public PassInstrumentation {
+public:
+  std::string invalidAfter; // the pass after which the IR stopped verifying
+
+private:
+  static std::string nameOf(Pass *pass) {
+    return pass->getArgument().empty() ? pass->getName().str() : pass->getArgument().str();
+  }
   void runBeforePass(Pass *pass, Operation *) override {
-    std::string what = "pass " + pass->getArgument().str();
-    if (what == "pass ")
-      what = "pass " + pass->getName().str();
-    setCrashContext(what.c_str());
+    setCrashContext(("pass " + nameOf(pass)).c_str());
+  }
+  void runAfterPassFailed(Pass *pass, Operation *op) override {
+    // Legalization refuses an operator after verifying the ops it built for
+    // it; those stay behind, invalid, beside the message naming the operator.
+    if (!invalidAfter.empty() || nameOf(pass) == "tcc-legalize-graph")
+      return;
+    // Verified quietly: the verifier's own message has been printed already
+    // when it was what failed.
+    ScopedDiagnosticHandler quiet(op->getContext(), [](Diagnostic &) { return success(); });
+    if (failed(verify(op)))
+      invalidAfter = nameOf(pass);
   }
 };
 
@@ -342,11 +361,14 @@ int tcc::compileModel(const CompileOptions &options, const char *argv0) {
   // One pass pipeline (Pipelines.cpp), run in two parts so that the memory
   // plan and the kernels can be read between them: up to the plan, then the
   // lowering of every target and the host code.
+  std::string invalidAfter; // set when a pass left IR that does not verify
   auto runPipeline = [&](const char *name, bool lowering) -> bool {
     timer.start(name);
     PassManager pm(&ctx);
     pm.enableVerifier(options.verifyEach);
-    pm.addInstrumentation(std::make_unique<CrashContextInstrumentation>());
+    auto outcome = std::make_unique<PassOutcomeInstrumentation>();
+    PassOutcomeInstrumentation *watch = outcome.get();
+    pm.addInstrumentation(std::move(outcome));
     if (!options.dumpIRAfterAll.empty())
       pm.enableIRPrinting(std::make_unique<DumpToDirectoryConfig>(
           options.dumpIRAfterAll, dumpCounter, options.printIRAfter));
@@ -365,11 +387,20 @@ int tcc::compileModel(const CompileOptions &options, const char *argv0) {
       buildLoweringPassPipeline(pm, options);
     else
       buildCompilePassPipeline(pm, options, std::min(last, CompilePhase::Planned));
-    return succeeded(pm.run(*module));
+    bool ok = succeeded(pm.run(*module));
+    invalidAfter = watch->invalidAfter;
+    return ok;
   };
   // A failed pass has normally said why (a user error at a source line); one
   // that failed silently is a tcc bug, reported as such rather than exiting mutely.
   auto pipelineFailed = [&](const char *phase) {
+    if (!invalidAfter.empty()) {
+      llvm::errs() << "tcc: internal error: the IR was invalid after pass '" << invalidAfter
+                   << "' (the message above). This is a bug in tcc, not in the model: "
+                   << "please report it with the command line and the model "
+                   << "(--dump-ir-after-all DIR writes the IR each pass was given).\n";
+      return kExitInternal;
+    }
     if (diagnostics.errorCount())
       return kExitUserError;
     llvm::errs() << "tcc: internal error: the " << phase

@@ -239,6 +239,8 @@ Results legalizePool(OperatorArgs &args, OpBuilder &b, bool isAvg) {
 SmallVector<int64_t> reductionDims(OperatorArgs &args, int64_t rank) {
   std::optional<SmallVector<int64_t>> dims = args.getInts("dim");
   SmallVector<int64_t> out;
+  if (rank == 0)  // a 0-d tensor's dim 0 / -1 is its one element: nothing to reduce
+    return out;
   if (!dims || dims->empty()) {
     for (int64_t i = 0; i < rank; ++i)
       out.push_back(i);

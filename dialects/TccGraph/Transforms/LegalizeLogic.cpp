@@ -145,7 +145,9 @@ Results legalizeAnyAll(OperatorArgs &args, OpBuilder &b, bool isAll) {
     return args.getOp().emitError("expected a tensor operand 'self'");
   int64_t rank = cast<RankedTensorType>(x.getType()).getRank();
   SmallVector<int64_t> dims;
-  if (std::optional<SmallVector<int64_t>> given = args.getInts("dim")) {
+  if (rank == 0) {
+    // a 0-d tensor's dim 0 / -1 is its one element: nothing to reduce
+  } else if (std::optional<SmallVector<int64_t>> given = args.getInts("dim")) {
     for (int64_t d : *given)
       dims.push_back(normalizeDim(d, rank));
   } else {
