@@ -864,6 +864,46 @@ class EmptyTensors(nn.Module):
                 (z > 0).all(0), a, b, c, z.T @ z + x[0], F.relu(torch.bmm(z.T[None], z[None])))
 
 
+class DenseBlock(nn.Module):
+    """DenseNet's dense block (each layer reads the concatenation of all
+    features so far: BN, ReLU, 1x1 and 3x3 convolutions), a transition, and a
+    second block: the concatenations share one buffer per block and the
+    convolutions write into their slices (tcc-share-concat-buffers)."""
+
+    def __init__(self, c0=8, growth=4, layers=4):
+        super().__init__()
+
+        def block(c):
+            return nn.ModuleList(
+                nn.Sequential(nn.BatchNorm2d(c + i * growth), nn.ReLU(),
+                              nn.Conv2d(c + i * growth, 2 * growth, 1, bias=False),
+                              nn.BatchNorm2d(2 * growth), nn.ReLU(),
+                              nn.Conv2d(2 * growth, growth, 3, padding=1, bias=False))
+                for i in range(layers))
+        self.block1 = block(c0)
+        c1 = c0 + layers * growth
+        self.transition = nn.Sequential(nn.BatchNorm2d(c1), nn.ReLU(), nn.Conv2d(c1, c0, 1),
+                                        nn.AvgPool2d(2))
+        self.block2 = block(c0)
+        for m in self.modules():
+            if isinstance(m, nn.BatchNorm2d):
+                m.running_mean.uniform_(-0.5, 0.5)
+                m.running_var.uniform_(0.5, 2.0)
+                m.weight.data.uniform_(0.5, 1.5)
+                m.bias.data.uniform_(-0.5, 0.5)
+
+    def forward(self, x):
+        for blk in (self.block1, None, self.block2):
+            if blk is None:
+                x = self.transition(x)
+                continue
+            features = [x]
+            for layer in blk:
+                features.append(layer(torch.cat(features, 1)))
+            x = torch.cat(features, 1)
+        return x
+
+
 class SdpaMaskedRows(nn.Module):
     """scaled_dot_product_attention with bool masks that block every key for
     some query rows (PyTorch gives those rows 0): a per-head mask, a 2-D mask
@@ -1058,6 +1098,9 @@ def write_whisper_bf16_case(out):
     torch.manual_seed(72)
     write_case(out, "empty_tensors", EmptyTensors(), [torch.randn(3, 4), torch.zeros(0, 4)])
 
+    torch.manual_seed(73)
+    write_case(out, "dense_block", DenseBlock(), [torch.randn(2, 8, 12, 12)])
+
     torch.manual_seed(68)
     encoder = WhisperModel(cfg).encoder.eval().to(torch.bfloat16)
 
@@ -1132,6 +1175,9 @@ def write_wrong_answer_cases(out):
 
     torch.manual_seed(72)
     write_case(out, "empty_tensors", EmptyTensors(), [torch.randn(3, 4), torch.zeros(0, 4)])
+
+    torch.manual_seed(73)
+    write_case(out, "dense_block", DenseBlock(), [torch.randn(2, 8, 12, 12)])
 
     torch.manual_seed(68)
     write_case(out, "sweep_wrong_answers", SweepWrongAnswers(),

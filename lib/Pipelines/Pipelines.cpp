@@ -68,6 +68,8 @@ void tcc::buildKernelPassPipeline(OpPassManager &pm, const CompileOptions &optio
 
 void tcc::buildLinalgPassPipeline(OpPassManager &pm, const CompileOptions &) {
   pm.addPass(createConvertTccGraphToLinalgPass());
+  // Concatenations that extend one another (DenseNet's) in one buffer.
+  pm.addNestedPass<func::FuncOp>(createShareConcatBuffersPass());
   // Folds each kernel's `tensor.dim %result` size queries to dims of its
   // inputs: fusion only takes single-use producers, and with symbolic shapes
   // those queries were a second use that kept every chain unfused.

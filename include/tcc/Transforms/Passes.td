@@ -147,6 +147,34 @@ def OutlineKernelsPass : Pass<"tcc-outline-kernels", "mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::func::FuncDialect"];
 }
 
+def ShareConcatBuffersPass : Pass<"tcc-share-concat-buffers", "mlir::func::FuncOp"> {
+  let summary = "Build concatenations that extend one another in one buffer";
+  let description = [{
+    A concatenation is a chain of `tensor.insert_slice`s into a
+    `tensor.empty` (convert-tcc-graph-to-linalg). Where a later one's inputs
+    begin with all of an earlier one's (DenseNet: every layer concatenates
+    all features of its block so far), the family is built once: the
+    largest one's buffer is created where the first begins, each input is
+    inserted once, and every earlier concatenation is a leading
+    `tensor.extract_slice` of the buffer as it stands then. A block of n
+    layers then copies n feature maps instead of n (n + 1) / 2, and with
+    empty-tensor elimination (tcc-bufferize) the producers of the inserted
+    values write straight into their slice.
+
+    ```mlir
+    %a = tensor.insert_slice %x0 into %e0[0, 0] [2, 8] [1, 1]
+    %c1 = tensor.insert_slice %x1 into %a[0, 8] [2, 4] [1, 1]   // cat(x0, x1)
+    ...                                                            // x2 = f(%c1)
+    %b = tensor.insert_slice %x0 into %e1[0, 0] [2, 8] [1, 1]
+    %d = tensor.insert_slice %x1 into %b[0, 8] [2, 4] [1, 1]
+    %c2 = tensor.insert_slice %x2 into %d[0, 12] [2, 4] [1, 1]  // cat(x0, x1, x2)
+    ```
+    becomes one [2, 16] buffer holding x0, x1, then x2, and `%c1` its
+    [2, 12] leading slice taken before x2 is inserted.
+  }];
+  let dependentDialects = ["mlir::tensor::TensorDialect"];
+}
+
 def FuseElementwisePass : Pass<"tcc-fuse-elementwise"> {
   let summary = "Fuse elementwise linalg producers into consumers, keeping computed operands out of contractions";
   let description = [{

@@ -1,10 +1,14 @@
 //===- Bufferize.cpp - the tcc-bufferize pass -----------------------------===//
 #include "tcc/Conversion/Passes.h"
 
+#include "dialects/TccKernel/IR/TccKernelOps.h"
+
 #include "mlir/Dialect/Bufferization/IR/BufferizableOpInterface.h"
 #include "mlir/Dialect/Bufferization/Transforms/OneShotAnalysis.h"
 #include "mlir/Dialect/Bufferization/Transforms/OneShotModuleBufferize.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/Bufferization/Transforms/Transforms.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -50,6 +54,52 @@ void separateRepeatedResults(ModuleOp module) {
   });
 }
 
+/// Whether `insert` writes `N` dense blocks that differ from its destination's
+/// only in the outermost stride: the first dim it does not cover whole is 0
+/// or 1 and every later one is whole (an NCHW channel slice).
+bool isBatchStridedBlock(tensor::InsertSliceOp insert) {
+  RankedTensorType source = insert.getSourceType(), dest = insert.getDestType();
+  if (!source.hasStaticShape() || !dest.hasStaticShape() || !insert.hasUnitStride())
+    return false;
+  int64_t first = -1;
+  for (int64_t i = 0; i < dest.getRank(); ++i) {
+    bool whole = source.getDimSize(i) == dest.getDimSize(i) && insert.getStaticOffsets()[i] == 0;
+    if (!whole && first == -1)
+      first = i;
+    else if (!whole)
+      return false;
+  }
+  return first <= 1;
+}
+
+/// Empty-tensor elimination's choice of producers: a value computed into a
+/// tensor.empty and then inserted into a larger tensor is computed in place,
+/// in the slice, by producers that read their output's strides: linalg ops
+/// (any layout) and NCHW convolutions (tcc_conv2d takes a batch stride), into
+/// batch-strided blocks. Others (library calls that assume dense outputs)
+/// keep their own buffer and the copy.
+Value sliceForProducer(RewriterBase &rewriter, SubsetInsertionOpInterface op,
+                       tensor::EmptyOp empty, Operation *user) {
+  auto insert = dyn_cast<tensor::InsertSliceOp>(op.getOperation());
+  if (!insert || !isBatchStridedBlock(insert))
+    return nullptr;
+  auto conv = dyn_cast<tcc::kernel::ConvOp>(user);
+  if (!isa<linalg::LinalgOp>(user) && !(conv && !conv.getChannelsLast()))
+    return nullptr;
+  return bufferization::buildSubsetExtraction(rewriter, op, empty, user);
+}
+
+/// Whether `a` and `b` are the same memory: one value, or equal subviews of one.
+bool isSameView(Value a, Value b) {
+  if (a == b)
+    return true;
+  auto x = a.getDefiningOp<memref::SubViewOp>(), y = b.getDefiningOp<memref::SubViewOp>();
+  return x && y && x.getSource() == y.getSource() && x.getType() == y.getType() &&
+         x.getStaticOffsets() == y.getStaticOffsets() && x.getStaticSizes() == y.getStaticSizes() &&
+         x.getStaticStrides() == y.getStaticStrides() && x.getOffsets() == y.getOffsets() &&
+         x.getSizes() == y.getSizes() && x.getStrides() == y.getStrides();
+}
+
 struct BufferizePass : public tcc::impl::BufferizePassBase<BufferizePass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
@@ -64,11 +114,29 @@ struct BufferizePass : public tcc::impl::BufferizePassBase<BufferizePass> {
     };
     options.memCpyFn = copyAsLinalg;
     options.bufferAlignment = 64;
+    {
+      // Producers write straight into the slice a concatenation inserts them
+      // at (tcc-share-concat-buffers built DenseNet's in one buffer).
+      bufferization::OneShotAnalysisState analysis(module, options);
+      IRRewriter rewriter(module.getContext());
+      if (failed(bufferization::analyzeModuleOp(module, analysis)) ||
+          failed(bufferization::eliminateEmptyTensors(rewriter, module, analysis,
+                                                      sliceForProducer))) {
+        signalPassFailure();
+        return;
+      }
+    }
     bufferization::BufferizationState state;
     if (failed(bufferization::runOneShotModuleBufferize(module, options, state))) {
       signalPassFailure();
       return;
     }
+    // A value computed in place in its slice is "inserted" by a copy of the
+    // slice onto itself: nothing to move.
+    module.walk([](linalg::CopyOp copy) {
+      if (isSameView(copy.getInputs()[0], copy.getOutputs()[0]))
+        copy.erase();
+    });
     separateRepeatedResults(module);
     bufferization::BufferResultsToOutParamsOpts outParams;
     outParams.memCpyFn = copyAsLinalg;

@@ -67,3 +67,40 @@ func.func @attention_views(%qkv: tensor<2x16x384xbf16>) -> tensor<2x16x128xbf16>
            {sizes = array<i64: 2, 2, 16, 64>, strides = array<i64: 2048, 64, 128, 1>, offset = 0 : i64}]} -> tensor<2x16x128xbf16>
   return %o : tensor<2x16x128xbf16>
 }
+
+// -----
+
+// A convolution whose result is inserted into a concatenation writes straight
+// into its slice (empty-tensor elimination): an NCHW channel slice differs from
+// a dense tensor only in its batch stride, which tcc_conv2d takes. No copy of
+// the slice onto itself is left.
+// CHECK-LABEL: func @conv_into_slice(
+// CHECK:         linalg.copy ins(%arg0
+// CHECK:         %[[S:.*]] = memref.subview %arg2[0, 8, 0, 0] [2, 4, 6, 6]
+// CHECK:         tcc_kernel.conv ins(%arg0, %arg1 : {{.*}}) outs(%[[S]] : memref<2x4x6x6xf32, strided<[432, 36, 6, 1], offset: 288>>)
+// CHECK-NOT:     linalg.copy
+// CHECK:         return
+func.func @conv_into_slice(%x: tensor<2x8x6x6xf32>, %w: tensor<4x8x3x3xf32>) -> tensor<2x12x6x6xf32> {
+  %e = tensor.empty() : tensor<2x4x6x6xf32>
+  %y = tcc_kernel.conv ins(%x, %w : tensor<2x8x6x6xf32>, tensor<4x8x3x3xf32>) outs(%e : tensor<2x4x6x6xf32>) {dilation = array<i64: 1, 1>, groups = 1 : i64, padding = array<i64: 1, 1>, stride = array<i64: 1, 1>} -> tensor<2x4x6x6xf32>
+  %d = tensor.empty() : tensor<2x12x6x6xf32>
+  %a = tensor.insert_slice %x into %d[0, 0, 0, 0] [2, 8, 6, 6] [1, 1, 1, 1] : tensor<2x8x6x6xf32> into tensor<2x12x6x6xf32>
+  %c = tensor.insert_slice %y into %a[0, 8, 0, 0] [2, 4, 6, 6] [1, 1, 1, 1] : tensor<2x4x6x6xf32> into tensor<2x12x6x6xf32>
+  return %c : tensor<2x12x6x6xf32>
+}
+
+// -----
+
+// A channels-last slice is strided inside each image, which tcc_conv2d does
+// not take: the convolution keeps its own buffer and the copy.
+// CHECK-LABEL: func @nhwc_conv_keeps_copy(
+// CHECK:         tcc_kernel.conv {{.*}} outs(%[[OWN:.*]] : memref<2x6x6x4xf32>)
+// CHECK:         linalg.copy ins(%[[OWN]] : memref<2x6x6x4xf32>)
+func.func @nhwc_conv_keeps_copy(%x: tensor<2x6x6x8xf32>, %w: tensor<4x3x3x8xf32>) -> tensor<2x6x6x12xf32> {
+  %e = tensor.empty() : tensor<2x6x6x4xf32>
+  %y = tcc_kernel.conv ins(%x, %w : tensor<2x6x6x8xf32>, tensor<4x3x3x8xf32>) outs(%e : tensor<2x6x6x4xf32>) {channels_last, dilation = array<i64: 1, 1>, groups = 1 : i64, padding = array<i64: 1, 1>, stride = array<i64: 1, 1>} -> tensor<2x6x6x4xf32>
+  %d = tensor.empty() : tensor<2x6x6x12xf32>
+  %a = tensor.insert_slice %x into %d[0, 0, 0, 0] [2, 6, 6, 8] [1, 1, 1, 1] : tensor<2x6x6x8xf32> into tensor<2x6x6x12xf32>
+  %c = tensor.insert_slice %y into %a[0, 0, 0, 8] [2, 6, 6, 4] [1, 1, 1, 1] : tensor<2x6x6x4xf32> into tensor<2x6x6x12xf32>
+  return %c : tensor<2x6x6x12xf32>
+}
