@@ -12,13 +12,10 @@
 // CHECK:       module attributes {tcc.arena_size = 32 : i64, tcc.symbols = {s0 = [1, 8]}}
 // Each kernel is its own function (tcc-outline-kernels), defined before the entry.
 // linear + relu is one tcc_kernel.gemm (bias and relu in its epilogue); on the
-// CPU a dot product over k, then the bias add and relu (arith-expand writes
-// maximumf as a compare and select):
+// CPU one tcc_cpu_gemm call (OpenBLAS's sgemm, then the epilogue), with
+// tcc_gemm's arguments: f32 (0), batch 1 x 1, s0 x 16 x 8, ..., bias + relu (3):
 // CHECK:       llvm.func @forward_kernel_0(
-// CHECK:         llvm.fmul
-// CHECK-NEXT:    llvm.fadd
-// CHECK:         llvm.fadd
-// CHECK:         llvm.fcmp "ugt"
+// CHECK:         llvm.call @tcc_cpu_gemm(
 // CHECK:       llvm.func @forward_kernel_1(
 // CHECK:         llvm.intr.exp
 // CHECK:       llvm.func @forward_kernel_4(

@@ -94,10 +94,19 @@ def ConvertTccKernelToLoopsPass
     ```
     After: `scf.parallel (%r) = (%c0) to (%c4)` around an `scf.for` for the
     maximum, one for the sum of exponentials and one writing `%y`.
+
+    With `library-gemm` (the default), an f32 `gemm` is instead one call of
+    `tcc_cpu_gemm` (OpenBLAS's sgemm and the epilogue, tcc/Runtime/CpuGemm.h),
+    with the arguments the CUDA path's `tcc_gemm` call takes.
   }];
+  let options = [
+    Option<"libraryGemm", "library-gemm", "bool", /*default=*/"true",
+           "f32 GEMMs as tcc_cpu_gemm calls (BLAS) instead of loop nests">
+  ];
   let dependentDialects = [
     "::mlir::scf::SCFDialect", "::mlir::arith::ArithDialect", "::mlir::math::MathDialect",
-    "::mlir::memref::MemRefDialect", "::mlir::affine::AffineDialect"
+    "::mlir::memref::MemRefDialect", "::mlir::affine::AffineDialect",
+    "::mlir::LLVM::LLVMDialect"
   ];
 }
 

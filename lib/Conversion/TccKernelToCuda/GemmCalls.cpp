@@ -47,7 +47,8 @@ Operand operand(OpBuilder &b, Location loc, Value memref) {
 
 } // namespace
 
-void tcc::cudacalls::lowerGemm(OpBuilder &b, kernel::GemmOp op, const CallContext &ctx) {
+void tcc::cudacalls::lowerGemm(OpBuilder &b, kernel::GemmOp op, const CallContext &ctx,
+                               StringRef entry) {
   Location loc = op.getLoc();
   Operand a = operand(b, loc, op.getA()), bm = operand(b, loc, op.getB()),
           c = operand(b, loc, op.getInit()), r = operand(b, loc, op.getResidual()),
@@ -103,8 +104,8 @@ void tcc::cudacalls::lowerGemm(OpBuilder &b, kernel::GemmOp op, const CallContex
         else
           cb.add({cb.null(), cb.i64(0), cb.i64(0), cb.i64(0)});
         cb.add({bias.memref ? bias.meta.pointer : cb.null(), cb.i32(epilogue),
-                cb.f32(op.getAlpha().convertToDouble()), ctx.stream});
-        cb.call(ctx.module, "tcc_gemm");
+                cb.f32(op.getAlpha().convertToDouble()), ctx.stream ? ctx.stream : cb.null()});
+        cb.call(ctx.module, entry);
       };
   CallBuilder cb{b, loc, {}};
   emit(b, 0, {a.meta.pointer, bm.meta.pointer, c.meta.pointer,

@@ -20,12 +20,15 @@ namespace tcc::cudacalls {
 /// What the calls are emitted with.
 struct CallContext {
   mlir::ModuleOp module; ///< where the runtime functions are declared
-  mlir::Value stream;    ///< the entry's CUstream argument
+  mlir::Value stream;    ///< the entry's CUstream argument (null on the CPU path)
   bool tf32 = false;     ///< --precision tf32: f32 products on TF32 tensor cores
   bool bf16 = false;     ///< --precision bf16: f32 GEMMs with bf16 inputs
 };
 
-void lowerGemm(mlir::OpBuilder &b, kernel::GemmOp op, const CallContext &ctx);
+/// `entry`: tcc_gemm (cuBLASLt), or tcc_cpu_gemm (the CPU path's, same ABI,
+/// with a null `ctx.stream`).
+void lowerGemm(mlir::OpBuilder &b, kernel::GemmOp op, const CallContext &ctx,
+               llvm::StringRef entry = "tcc_gemm");
 void lowerAttention(mlir::OpBuilder &b, kernel::AttentionOp op, const CallContext &ctx);
 void lowerRow(mlir::OpBuilder &b, kernel::RowOp op, const CallContext &ctx);
 void lowerConv(mlir::OpBuilder &b, kernel::ConvOp op, const CallContext &ctx);

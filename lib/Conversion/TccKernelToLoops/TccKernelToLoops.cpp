@@ -7,6 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 #include "KernelLoops.h"
+// The CUDA path's call builder: tcc_cpu_gemm takes tcc_gemm's arguments.
+#include "lib/Conversion/TccKernelToCuda/RuntimeCalls.h"
 
 #include "tcc/Conversion/Passes.h"
 #include "tcc/Transforms/PlannedEntry.h"
@@ -52,8 +54,16 @@ void Emitter::store(Value value, Value memref, ValueRange indices) {
 }
 
 namespace {
+/// Whether every operand of `op` is f32 (what tcc_cpu_gemm multiplies).
+bool isF32Gemm(tcc::kernel::GemmOp op) {
+  return llvm::all_of(op->getOperands(), [](Value v) {
+    return cast<MemRefType>(v.getType()).getElementType().isF32();
+  });
+}
+
 struct ConvertTccKernelToLoopsPass
     : tcc::impl::ConvertTccKernelToLoopsPassBase<ConvertTccKernelToLoopsPass> {
+  using ConvertTccKernelToLoopsPassBase::ConvertTccKernelToLoopsPassBase;
   void runOnOperation() override {
     SmallVector<Operation *> ops;
     getOperation()->walk([&](Operation *op) {
@@ -71,7 +81,12 @@ struct ConvertTccKernelToLoopsPass
       }
       OpBuilder b(op);
       llvm::TypeSwitch<Operation *>(op)
-          .Case([&](tcc::kernel::GemmOp o) { lowerGemm(b, o); })
+          .Case([&](tcc::kernel::GemmOp o) {
+            if (libraryGemm && isF32Gemm(o))
+              tcc::cudacalls::lowerGemm(b, o, {getOperation(), nullptr}, "tcc_cpu_gemm");
+            else
+              lowerGemm(b, o);
+          })
           .Case([&](tcc::kernel::AttentionOp o) { lowerAttention(b, o); })
           .Case([&](tcc::kernel::RowOp o) { lowerRow(b, o); })
           .Case([&](tcc::kernel::ConvOp o) { lowerConv(b, o); });

@@ -1,0 +1,39 @@
+//===- CpuGemm.h - GEMMs of the CPU path through a BLAS library -----------===//
+//
+// The CPU lowering of an f32 tcc_kernel.gemm (convert-tcc-kernel-to-loops)
+// calls `tcc_cpu_gemm`, with tcc_gemm's arguments (CublasLtGemm.h: one
+// lowering emits both; `compute` and `stream` are ignored), on host pointers.
+// The products run in OpenBLAS's sgemm, opened with dlopen on the first call
+// (model.so loads without it); where libopenblas.so.0 is missing, tcc's own
+// loops compute them, slower, and the first call says so on stderr once.
+//
+// Measured on the 2-core build machine, one thread (scripts/cpu_benchmark.py):
+// BERT-base b1 s128 took 5468 ms with the products as tcc's loop nests and
+// 261 ms with them in OpenBLAS (PyTorch eager 156 ms). OpenBLAS rather than
+// oneDNN for a first step: one C function, in Debian as libopenblas0; oneDNN's
+// fused convolutions are the next step for the CPU path's convolutions.
+//
+// TCC_NUM_THREADS sets OpenBLAS's thread count (default: its own, every core
+// the process may use); TCC_BLAS_LIBRARY names another library with
+// cblas_sgemm (a path or soname) instead of libopenblas.so.0.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TCC_RUNTIME_CPUGEMM_H
+#define TCC_RUNTIME_CPUGEMM_H
+
+#include <cstdint>
+
+extern "C" {
+
+/// tcc_gemm's contract (CublasLtGemm.h) on host memory, for dtype f32.
+void tcc_cpu_gemm(int32_t dtype, int32_t compute, int64_t batch0, int64_t batch1, int64_t m,
+                  int64_t n, int64_t k, const void *a, int64_t lda, int64_t strideA0,
+                  int64_t strideA1, int32_t transA, const void *b, int64_t ldb,
+                  int64_t strideB0, int64_t strideB1, int32_t transB, void *c, int64_t ldc,
+                  int64_t strideC0, int64_t strideC1, const void *residual, int64_t ldr,
+                  int64_t strideR0, int64_t strideR1, const void *bias, int32_t epilogue,
+                  float alpha, void *stream);
+
+} // extern "C"
+
+#endif // TCC_RUNTIME_CPUGEMM_H

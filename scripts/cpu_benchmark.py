@@ -1,0 +1,113 @@
+#!/usr/bin/env python3
+"""The CPU path against PyTorch on the CPU (issue 16), on this machine.
+
+    python3 scripts/cpu_benchmark.py --out .cpu-bench [--only bert_base_b1_s128 ...]
+        [--threads 1,2] [--repeat 20]
+
+Each model (scripts/bench_models.py: random weights from its seed) is exported with
+torch.export, compiled with `tcc compile --target cpu --external-weights`, loaded
+through python/tcc with its weights bound by name, and timed beside PyTorch eager in
+one process per thread count on the same inputs (torch.set_num_threads(n) and
+TCC_NUM_THREADS=n, which sets the BLAS library's threads). Per row: the median and
+best of --repeat calls after two warm-up calls, and tcc's max relative error against
+eager. Prints a Markdown table.
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+MODELS = ["bert_base_b1_s128", "resnet18_b1", "mobilenet_v2_b1"]
+
+
+def measure(args):
+    """In a fresh process (its thread count fixed before any library loads)."""
+    import warnings
+    warnings.filterwarnings("ignore")
+    import torch
+    sys.path.insert(0, os.path.join(ROOT, "scripts"))
+    sys.path.insert(0, os.path.join(ROOT, "python"))
+    import bench_models
+    import tcc
+    torch.set_num_threads(args.threads)
+    module, inputs = bench_models.build_model(args.model, "fp32")
+    model = tcc.load(os.path.join(args.out, args.model + ".so"))
+    # Non-persistent buffers (position ids) are lifted constants of the export too.
+    weights = dict(module.state_dict())
+    weights.update(dict(module.named_buffers()))
+    model.bind_weights(weights)
+
+    def timed(fn):
+        times = []
+        for i in range(args.repeat + 2):
+            t0 = time.perf_counter()
+            out = fn()
+            if i >= 2:
+                times.append((time.perf_counter() - t0) * 1e3)
+        times.sort()
+        return out, times[len(times) // 2], times[0]
+
+    with torch.no_grad():
+        ref, eager_med, eager_best = timed(lambda: module(*inputs))
+        got, tcc_med, tcc_best = timed(lambda: model(*inputs))
+    err = float((got - ref).abs().max() / ref.abs().max())
+    print(json.dumps(dict(model=args.model, threads=args.threads, eager_ms=eager_med,
+                          eager_best_ms=eager_best, tcc_ms=tcc_med, tcc_best_ms=tcc_best,
+                          rel_err=err)))
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--out", required=True)
+    p.add_argument("--only", nargs="*", default=MODELS)
+    p.add_argument("--threads", default="1,2")
+    p.add_argument("--repeat", type=int, default=20)
+    p.add_argument("--tcc", default=os.path.join(ROOT, "build", "bin", "tcc"))
+    p.add_argument("--measure", action="store_true", help=argparse.SUPPRESS)
+    p.add_argument("--model", help=argparse.SUPPRESS)
+    p.add_argument("--threads-one", type=int, dest="threads_one", help=argparse.SUPPRESS)
+    args = p.parse_args()
+    if args.measure:
+        args.threads = args.threads_one
+        return measure(args)
+    os.makedirs(args.out, exist_ok=True)
+    rows = []
+    for name in args.only:
+        so = os.path.join(args.out, name + ".so")
+        if not os.path.exists(so):
+            export_dir = os.path.join(args.out, "exports")
+            subprocess.run([sys.executable, "-c",
+                            "import sys; sys.path.insert(0, sys.argv[1]); import bench_models;"
+                            " bench_models.export_models(sys.argv[2], only=[sys.argv[3]],"
+                            " dtypes=('fp32',))", os.path.join(ROOT, "scripts"), export_dir,
+                            name], check=True)
+            t0 = time.time()
+            subprocess.run([args.tcc, "compile", os.path.join(export_dir, name + "_fp32",
+                                                             "model.pt2"),
+                            "--target", "cpu", "--external-weights", "-o", so], check=True)
+            print(f"compiled {name} in {time.time() - t0:.1f} s", file=sys.stderr, flush=True)
+        for threads in [int(t) for t in args.threads.split(",")]:
+            env = dict(os.environ, TCC_NUM_THREADS=str(threads), OMP_NUM_THREADS=str(threads))
+            out = subprocess.run([sys.executable, os.path.abspath(__file__), "--measure",
+                                  "--out", args.out, "--model", name, "--threads-one",
+                                  str(threads), "--repeat", str(args.repeat)],
+                                 env=env, capture_output=True, text=True, check=True)
+            rows.append(json.loads(out.stdout.strip().splitlines()[-1]))
+            r = rows[-1]
+            print(f"{name} threads={threads}: eager {r['eager_ms']:.1f} ms, tcc "
+                  f"{r['tcc_ms']:.1f} ms", file=sys.stderr, flush=True)
+    print("| model | threads | PyTorch eager ms (median · best) | tcc ms (median · best) | "
+          "tcc / eager | tcc max rel err |")
+    print("|---|---|---|---|---|---|")
+    for r in rows:
+        ratio = r["tcc_ms"] / r["eager_ms"]
+        verdict = f"{ratio:.2f}× slower" if ratio > 1 else f"{1 / ratio:.2f}× faster"
+        print(f"| {r['model']} | {r['threads']} | {r['eager_ms']:.1f} · {r['eager_best_ms']:.1f} | "
+              f"{r['tcc_ms']:.1f} · {r['tcc_best_ms']:.1f} | {verdict} | {r['rel_err']:.1e} |")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,22 @@
+// RUN: tcc-opt %s -convert-tcc-kernel-to-loops | FileCheck %s
+
+// An f32 GEMM on the CPU path is one tcc_cpu_gemm call with tcc_gemm's
+// arguments (tcc/Runtime/CpuGemm.h): dtype f32 (0), compute, batch 1 x 1,
+// m, n, k, then A, B (transposed), C, no residual, the bias and its epilogue
+// (bias + gelu: 5), alpha and a null stream.
+// CHECK-LABEL: func @linear_gelu
+// CHECK-NOT: scf.for
+// CHECK: call @tcc_cpu_gemm(%{{.*}}) : (i32, i32, i64, i64, i64, i64, i64, !llvm.ptr, i64, i64, i64, i32, !llvm.ptr, i64, i64, i64, i32, !llvm.ptr, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr, i32, f32, !llvm.ptr) -> ()
+func.func @linear_gelu(%x: memref<4x8xf32>, %w: memref<16x8xf32>, %b: memref<16xf32>, %y: memref<4x16xf32>) {
+  tcc_kernel.gemm ins(%x, %w : memref<4x8xf32>, memref<16x8xf32>) bias(%b : memref<16xf32>) outs(%y : memref<4x16xf32>) transpose_b activation(gelu_tanh)
+  return
+}
+
+// A bf16 GEMM keeps the loops (tcc_cpu_gemm multiplies f32).
+// CHECK-LABEL: func @bf16_stays_loops
+// CHECK-NOT: tcc_cpu_gemm
+// CHECK: scf.for
+func.func @bf16_stays_loops(%x: memref<4x8xbf16>, %w: memref<8x16xbf16>, %y: memref<4x16xbf16>) {
+  tcc_kernel.gemm ins(%x, %w : memref<4x8xbf16>, memref<8x16xbf16>) outs(%y : memref<4x16xbf16>)
+  return
+}
