@@ -2,6 +2,7 @@
 #include "tcc/Runtime/CpuGemm.h"
 
 #include "tcc/Runtime/CublasLtGemm.h"
+#include "tcc/Runtime/CudnnConv.h"
 
 #include <dlfcn.h>
 
@@ -132,4 +133,111 @@ extern "C" void tcc_cpu_gemm(int32_t dtype, int32_t, int64_t batch0, int64_t bat
       }
       applyEpilogue(ci, ldc, accumulate ? nullptr : ri, ldr, bias32, epilogue, m, n);
     }
+}
+
+namespace {
+/// One image's columns for one group: row (ci, u, v), column (i, j) holds
+/// x[ci, i·sh − padH + u·dh, j·sw − padW + v·dw], 0 outside the image.
+void im2col(const float *x, int64_t cg, int64_t h, int64_t w, int64_t r, int64_t s, int64_t oh,
+            int64_t ow, int64_t padH, int64_t padW, int64_t sh, int64_t sw, int64_t dh,
+            int64_t dw, float *col) {
+  for (int64_t ci = 0; ci < cg; ++ci)
+    for (int64_t u = 0; u < r; ++u)
+      for (int64_t v = 0; v < s; ++v) {
+        float *row = col + ((ci * r + u) * s + v) * oh * ow;
+        for (int64_t i = 0; i < oh; ++i) {
+          int64_t yi = i * sh - padH + u * dh;
+          for (int64_t j = 0; j < ow; ++j) {
+            int64_t xj = j * sw - padW + v * dw;
+            row[i * ow + j] = (yi >= 0 && yi < h && xj >= 0 && xj < w)
+                                  ? x[(ci * h + yi) * w + xj]
+                                  : 0.0f;
+          }
+        }
+      }
+}
+} // namespace
+
+extern "C" void tcc_cpu_conv2d(int64_t n, int64_t c, int64_t h, int64_t w, int64_t k, int64_t r,
+                               int64_t s, int64_t oh, int64_t ow, int64_t padH, int64_t padW,
+                               int64_t sh, int64_t sw, int64_t dh, int64_t dw, int64_t groups,
+                               int64_t xStride, int64_t yStride, int64_t zStride, const void *xv,
+                               const void *weightv, const void *biasv, const void *zv, void *yv,
+                               int32_t dtype, int32_t, int32_t activation, int32_t layout,
+                               void *) {
+  if (dtype != tcc::kKernelF32 || layout != tcc::kConvLayoutNchw) {
+    std::fprintf(stderr, "tcc: internal error: tcc_cpu_conv2d called with element type %d, "
+                         "layout %d\n", dtype, layout);
+    std::abort();
+  }
+  const float *x = static_cast<const float *>(xv), *wt = static_cast<const float *>(weightv);
+  const float *bias = static_cast<const float *>(biasv), *z = static_cast<const float *>(zv);
+  float *y = static_cast<float *>(yv);
+  const int64_t cg = c / groups, kg = k / groups, pixels = oh * ow, taps = cg * r * s;
+  const bool relu = activation == tcc::kConvActivationRelu;
+  Sgemm sgemm = openBlasSgemm();
+  const bool direct = r == 1 && s == 1 && sh == 1 && sw == 1 && padH == 0 && padW == 0;
+  const bool depthwise = cg == 1 && kg == 1;
+  std::vector<float> col(direct || depthwise ? 0 : static_cast<size_t>(taps * pixels));
+  for (int64_t b = 0; b < n; ++b) {
+    const float *xb = x + b * xStride;
+    float *yb = y + b * yStride;
+    const float *zb = z ? z + b * zStride : nullptr;
+    // A residual in y's own buffer is accumulated onto (beta = 1).
+    const bool accumulate = zb == yb;
+    if (depthwise) {  // a direct loop per channel
+      for (int64_t f = 0; f < k; ++f)
+        for (int64_t i = 0; i < oh; ++i)
+          for (int64_t j = 0; j < ow; ++j) {
+            float acc = 0.0f;
+            for (int64_t u = 0; u < r; ++u) {
+              int64_t yi = i * sh - padH + u * dh;
+              if (yi < 0 || yi >= h)
+                continue;
+              for (int64_t v = 0; v < s; ++v) {
+                int64_t xj = j * sw - padW + v * dw;
+                if (xj >= 0 && xj < w)
+                  acc += xb[(f * h + yi) * w + xj] * wt[(f * r + u) * s + v];
+              }
+            }
+            float &out = yb[f * pixels + i * ow + j];
+            out = accumulate ? out + acc : acc;
+          }
+    } else {
+      for (int64_t g = 0; g < groups; ++g) {
+        const float *xg = xb + g * cg * h * w, *wg = wt + g * kg * taps;
+        float *yg = yb + g * kg * pixels;
+        const float *cols = xg;
+        if (!direct) {
+          im2col(xg, cg, h, w, r, s, oh, ow, padH, padW, sh, sw, dh, dw, col.data());
+          cols = col.data();
+        }
+        if (sgemm) {
+          sgemm(kCblasRowMajor, kCblasNoTrans, kCblasNoTrans, static_cast<int>(kg),
+                static_cast<int>(pixels), static_cast<int>(taps), 1.0f, wg,
+                static_cast<int>(taps), cols, static_cast<int>(pixels),
+                accumulate ? 1.0f : 0.0f, yg, static_cast<int>(pixels));
+        } else if (accumulate) {
+          std::vector<float> saved(yg, yg + kg * pixels);
+          loopSgemm(false, false, kg, pixels, taps, 1.0f, wg, taps, cols, pixels, yg, pixels);
+          for (int64_t e = 0; e < kg * pixels; ++e)
+            yg[e] += saved[e];
+        } else {
+          loopSgemm(false, false, kg, pixels, taps, 1.0f, wg, taps, cols, pixels, yg, pixels);
+        }
+      }
+    }
+    // Epilogue: + bias[f] + z, then ReLU (NaN kept, as PyTorch's).
+    if (!bias && !relu && (!zb || accumulate))
+      continue;
+    for (int64_t f = 0; f < k; ++f) {
+      float *row = yb + f * pixels;
+      const float *res = zb && !accumulate ? zb + f * pixels : nullptr;
+      float add = bias ? bias[f] : 0.0f;
+      for (int64_t e = 0; e < pixels; ++e) {
+        float v = row[e] + add + (res ? res[e] : 0.0f);
+        row[e] = relu && v < 0.0f ? 0.0f : v;
+      }
+    }
+  }
 }

@@ -97,11 +97,12 @@ def ConvertTccKernelToLoopsPass
 
     With `library-gemm` (the default), an f32 `gemm` is instead one call of
     `tcc_cpu_gemm` (OpenBLAS's sgemm and the epilogue, tcc/Runtime/CpuGemm.h),
-    with the arguments the CUDA path's `tcc_gemm` call takes.
+    with the arguments the CUDA path's `tcc_gemm` call takes, and an f32 NCHW
+    `conv` one call of `tcc_cpu_conv2d` (im2col and sgemm) with `tcc_conv2d`'s.
   }];
   let options = [
     Option<"libraryGemm", "library-gemm", "bool", /*default=*/"true",
-           "f32 GEMMs as tcc_cpu_gemm calls (BLAS) instead of loop nests">
+           "f32 GEMMs and NCHW convolutions as BLAS-backed runtime calls instead of loop nests">
   ];
   let dependentDialects = [
     "::mlir::scf::SCFDialect", "::mlir::arith::ArithDialect", "::mlir::math::MathDialect",

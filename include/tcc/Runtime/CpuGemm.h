@@ -1,4 +1,4 @@
-//===- CpuGemm.h - GEMMs of the CPU path through a BLAS library -----------===//
+//===- CpuGemm.h - GEMMs and convolutions of the CPU path through BLAS ----===//
 //
 // The CPU lowering of an f32 tcc_kernel.gemm (convert-tcc-kernel-to-loops)
 // calls `tcc_cpu_gemm`, with tcc_gemm's arguments (CublasLtGemm.h: one
@@ -33,6 +33,19 @@ void tcc_cpu_gemm(int32_t dtype, int32_t compute, int64_t batch0, int64_t batch1
                   int64_t strideC0, int64_t strideC1, const void *residual, int64_t ldr,
                   int64_t strideR0, int64_t strideR1, const void *bias, int32_t epilogue,
                   float alpha, void *stream);
+
+/// tcc_conv2d's contract (CudnnConv.h) on host memory, for dtype f32 and the
+/// NCHW layout: per image and group, the product of the weight with the
+/// image's im2col matrix (the image itself for a 1x1 convolution with unit
+/// stride and no padding) in sgemm, then bias, residual and ReLU; depthwise
+/// convolutions (one input channel per group) as a direct loop.
+void tcc_cpu_conv2d(int64_t n, int64_t c, int64_t h, int64_t w, int64_t k, int64_t r, int64_t s,
+                    int64_t oh, int64_t ow, int64_t padH, int64_t padW, int64_t strideH,
+                    int64_t strideW, int64_t dilationH, int64_t dilationW, int64_t groups,
+                    int64_t xBatchStride, int64_t yBatchStride, int64_t zBatchStride,
+                    const void *x, const void *weight, const void *bias, const void *z, void *y,
+                    int32_t dtype, int32_t compute, int32_t activation, int32_t layout,
+                    void *stream);
 
 } // extern "C"
 

@@ -14,7 +14,8 @@ using namespace mlir;
 using namespace tcc::cudacalls;
 namespace kernel = tcc::kernel;
 
-void tcc::cudacalls::lowerConv(OpBuilder &b, kernel::ConvOp op, const CallContext &ctx) {
+void tcc::cudacalls::lowerConv(OpBuilder &b, kernel::ConvOp op, const CallContext &ctx,
+                               StringRef entry) {
   Location loc = op.getLoc();
   CallBuilder cb{b, loc, {}};
   BufferMetadata x = readBufferMetadata(b, loc, op.getInput());
@@ -39,6 +40,7 @@ void tcc::cudacalls::lowerConv(OpBuilder &b, kernel::ConvOp op, const CallContex
   cb.add({cb.i32(dtypeCode(elt)), cb.i32(tensorCores ? tcc::kConvComputeTf32 : tcc::kConvComputeF32),
           cb.i32(op.getActivation() == kernel::Activation::relu ? tcc::kConvActivationRelu
                                                                  : tcc::kConvActivationNone),
-          cb.i32(op.getChannelsLast() ? tcc::kConvLayoutNhwc : tcc::kConvLayoutNchw), ctx.stream});
-  cb.call(ctx.module, "tcc_conv2d");
+          cb.i32(op.getChannelsLast() ? tcc::kConvLayoutNhwc : tcc::kConvLayoutNchw),
+          ctx.stream ? ctx.stream : cb.null()});
+  cb.call(ctx.module, entry);
 }

@@ -31,7 +31,9 @@ void lowerGemm(mlir::OpBuilder &b, kernel::GemmOp op, const CallContext &ctx,
                llvm::StringRef entry = "tcc_gemm");
 void lowerAttention(mlir::OpBuilder &b, kernel::AttentionOp op, const CallContext &ctx);
 void lowerRow(mlir::OpBuilder &b, kernel::RowOp op, const CallContext &ctx);
-void lowerConv(mlir::OpBuilder &b, kernel::ConvOp op, const CallContext &ctx);
+/// `entry`: tcc_conv2d (cuDNN), or tcc_cpu_conv2d (same ABI, null stream).
+void lowerConv(mlir::OpBuilder &b, kernel::ConvOp op, const CallContext &ctx,
+               llvm::StringRef entry = "tcc_conv2d");
 
 /// Builds the arguments of one runtime call, in ABI order.
 struct CallBuilder {

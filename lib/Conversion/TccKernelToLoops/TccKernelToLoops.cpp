@@ -54,8 +54,9 @@ void Emitter::store(Value value, Value memref, ValueRange indices) {
 }
 
 namespace {
-/// Whether every operand of `op` is f32 (what tcc_cpu_gemm multiplies).
-bool isF32Gemm(tcc::kernel::GemmOp op) {
+/// Whether every operand of `op` is f32 (what tcc_cpu_gemm and
+/// tcc_cpu_conv2d multiply).
+bool isF32(Operation *op) {
   return llvm::all_of(op->getOperands(), [](Value v) {
     return cast<MemRefType>(v.getType()).getElementType().isF32();
   });
@@ -82,14 +83,19 @@ struct ConvertTccKernelToLoopsPass
       OpBuilder b(op);
       llvm::TypeSwitch<Operation *>(op)
           .Case([&](tcc::kernel::GemmOp o) {
-            if (libraryGemm && isF32Gemm(o))
+            if (libraryGemm && isF32(o))
               tcc::cudacalls::lowerGemm(b, o, {getOperation(), nullptr}, "tcc_cpu_gemm");
             else
               lowerGemm(b, o);
           })
           .Case([&](tcc::kernel::AttentionOp o) { lowerAttention(b, o); })
           .Case([&](tcc::kernel::RowOp o) { lowerRow(b, o); })
-          .Case([&](tcc::kernel::ConvOp o) { lowerConv(b, o); });
+          .Case([&](tcc::kernel::ConvOp o) {
+            if (libraryGemm && isF32(o) && !o.getChannelsLast())
+              tcc::cudacalls::lowerConv(b, o, {getOperation(), nullptr}, "tcc_cpu_conv2d");
+            else
+              lowerConv(b, o);
+          });
       op->erase();
     }
   }

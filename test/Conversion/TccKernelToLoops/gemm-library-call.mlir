@@ -20,3 +20,13 @@ func.func @bf16_stays_loops(%x: memref<4x8xbf16>, %w: memref<8x16xbf16>, %y: mem
   tcc_kernel.gemm ins(%x, %w : memref<4x8xbf16>, memref<8x16xbf16>) outs(%y : memref<4x16xbf16>)
   return
 }
+
+// An f32 NCHW convolution is one tcc_cpu_conv2d call with tcc_conv2d's
+// arguments (im2col and sgemm in the runtime); its bias and ReLU (1) ride along.
+// CHECK-LABEL: func @conv_relu
+// CHECK-NOT: scf.for
+// CHECK: call @tcc_cpu_conv2d(%{{.*}}) : (i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, !llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, i32, i32, i32, i32, !llvm.ptr) -> ()
+func.func @conv_relu(%x: memref<2x8x6x6xf32>, %w: memref<4x8x3x3xf32>, %b: memref<4xf32>, %y: memref<2x4x6x6xf32>) {
+  tcc_kernel.conv ins(%x, %w : memref<2x8x6x6xf32>, memref<4x8x3x3xf32>) bias(%b : memref<4xf32>) outs(%y : memref<2x4x6x6xf32>) activation(relu) {dilation = array<i64: 1, 1>, groups = 1 : i64, padding = array<i64: 1, 1>, stride = array<i64: 1, 1>}
+  return
+}
