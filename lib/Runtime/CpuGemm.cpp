@@ -1,6 +1,7 @@
 //===- CpuGemm.cpp - tcc_cpu_gemm on OpenBLAS, opened with dlopen ---------===//
 #include "tcc/Runtime/CpuGemm.h"
 
+#include "tcc/Runtime/AttentionKernels.h"
 #include "tcc/Runtime/CublasLtGemm.h"
 #include "tcc/Runtime/CudnnConv.h"
 
@@ -9,6 +10,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <limits>
 #include <vector>
 
 namespace {
@@ -240,4 +242,85 @@ extern "C" void tcc_cpu_conv2d(int64_t n, int64_t c, int64_t h, int64_t w, int64
       }
     }
   }
+}
+
+extern "C" void tcc_cpu_attention(int32_t dtype, int32_t, int64_t batch, int64_t heads,
+                                  int64_t kvHeads, int64_t lq, int64_t lk, int64_t headDim,
+                                  int64_t valueDim, const void *qv, int64_t qB, int64_t qH,
+                                  int64_t qL, const void *kv, int64_t kB, int64_t kH, int64_t kL,
+                                  const void *vv, int64_t vB, int64_t vH, int64_t vL, void *ov,
+                                  int64_t oB, int64_t oH, int64_t oL, const void *maskv,
+                                  int32_t maskKind, int64_t mB, int64_t mH, int64_t mQ,
+                                  int64_t mK, int32_t causal, float scale, void *) {
+  if (dtype != tcc::kKernelF32) {
+    std::fprintf(stderr, "tcc: internal error: tcc_cpu_attention called with element type %d\n",
+                 dtype);
+    std::abort();
+  }
+  if (batch <= 0 || heads <= 0 || lq <= 0 || valueDim <= 0)
+    return;
+  const float *Q = static_cast<const float *>(qv), *K = static_cast<const float *>(kv),
+              *V = static_cast<const float *>(vv);
+  float *O = static_cast<float *>(ov);
+  const bool *boolMask = maskKind == tcc::kAttentionMaskBool
+                             ? static_cast<const bool *>(maskv) : nullptr;
+  const float *addMask = maskKind == tcc::kAttentionMaskAdditive
+                             ? static_cast<const float *>(maskv) : nullptr;
+  const int64_t group = heads / kvHeads;
+  const float negInf = -std::numeric_limits<float>::infinity();
+  Sgemm sgemm = openBlasSgemm();
+  std::vector<float> scores(static_cast<size_t>(lq * std::max<int64_t>(lk, 1)));
+  for (int64_t b = 0; b < batch; ++b)
+    for (int64_t h = 0; h < heads; ++h) {
+      const float *q = Q + b * qB + h * qH;
+      const float *k = lk ? K + b * kB + (h / group) * kH : nullptr;
+      const float *v = lk ? V + b * vB + (h / group) * vH : nullptr;
+      float *o = O + b * oB + h * oH;
+      float *s = scores.data();
+      if (lk > 0) {
+        if (sgemm && headDim > 0)
+          sgemm(kCblasRowMajor, kCblasNoTrans, kCblasTrans, static_cast<int>(lq),
+                static_cast<int>(lk), static_cast<int>(headDim), scale, q,
+                static_cast<int>(qL), k, static_cast<int>(kL), 0.0f, s, static_cast<int>(lk));
+        else
+          loopSgemm(false, true, lq, lk, headDim, scale, q, qL, k, kL, s, lk);
+      }
+      // Per query: the visible keys' softmax in place (0 for a query that
+      // sees none; -inf scores are hidden).
+      for (int64_t i = 0; i < lq; ++i) {
+        float *row = s + i * lk;
+        float rowMax = negInf;
+        for (int64_t j = 0; j < lk; ++j) {
+          float x = row[j];
+          if (addMask)
+            x += addMask[b * mB + h * mH + i * mQ + j * mK];
+          bool hidden = (causal && j > i) ||
+                        (boolMask && !boolMask[b * mB + h * mH + i * mQ + j * mK]) ||
+                        x == negInf;
+          row[j] = hidden ? negInf : x;
+          if (!hidden && x > rowMax)
+            rowMax = x;
+        }
+        float sum = 0.0f;
+        for (int64_t j = 0; j < lk; ++j) {
+          float e = row[j] == negInf ? 0.0f : std::exp(row[j] - rowMax);
+          row[j] = e;
+          sum += e;
+        }
+        float inv = sum > 0.0f ? 1.0f / sum : 0.0f;
+        for (int64_t j = 0; j < lk; ++j)
+          row[j] *= inv;
+      }
+      if (lk == 0) {
+        for (int64_t i = 0; i < lq; ++i)
+          for (int64_t d = 0; d < valueDim; ++d)
+            o[i * oL + d] = 0.0f;
+      } else if (sgemm) {
+        sgemm(kCblasRowMajor, kCblasNoTrans, kCblasNoTrans, static_cast<int>(lq),
+              static_cast<int>(valueDim), static_cast<int>(lk), 1.0f, s, static_cast<int>(lk), v,
+              static_cast<int>(vL), 0.0f, o, static_cast<int>(oL));
+      } else {
+        loopSgemm(false, false, lq, valueDim, lk, 1.0f, s, lk, v, vL, o, oL);
+      }
+    }
 }

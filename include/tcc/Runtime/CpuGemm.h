@@ -47,6 +47,21 @@ void tcc_cpu_conv2d(int64_t n, int64_t c, int64_t h, int64_t w, int64_t k, int64
                     int32_t dtype, int32_t compute, int32_t activation, int32_t layout,
                     void *stream);
 
+/// tcc_attention's contract (AttentionKernels.h) on host memory, for dtype
+/// f32: per batch and head, the scores Q·K^T in sgemm (an lq × lk matrix on
+/// the host: the CPU path materializes it, as PyTorch's math backend does),
+/// mask, causal limit and softmax per row (a query that sees no key gets 0),
+/// then P·V in sgemm.
+void tcc_cpu_attention(int32_t dtype, int32_t math, int64_t batch, int64_t heads,
+                       int64_t kvHeads, int64_t lq, int64_t lk, int64_t headDim,
+                       int64_t valueDim, const void *q, int64_t qStrideB, int64_t qStrideH,
+                       int64_t qStrideL, const void *k, int64_t kStrideB, int64_t kStrideH,
+                       int64_t kStrideL, const void *v, int64_t vStrideB, int64_t vStrideH,
+                       int64_t vStrideL, void *out, int64_t outStrideB, int64_t outStrideH,
+                       int64_t outStrideL, const void *mask, int32_t maskKind,
+                       int64_t maskStrideB, int64_t maskStrideH, int64_t maskStrideQ,
+                       int64_t maskStrideK, int32_t causal, float scale, void *stream);
+
 } // extern "C"
 
 #endif // TCC_RUNTIME_CPUGEMM_H

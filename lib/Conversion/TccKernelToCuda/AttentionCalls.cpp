@@ -24,7 +24,7 @@ int64_t storedDim(bool bshd, int64_t d) { return bshd && (d == 1 || d == 2) ? 3 
 } // namespace
 
 void tcc::cudacalls::lowerAttention(OpBuilder &b, kernel::AttentionOp op,
-                                    const CallContext &ctx) {
+                                    const CallContext &ctx, StringRef entry) {
   Location loc = op.getLoc();
   CallBuilder cb{b, loc, {}};
   ArrayRef<bool> bshd = op.getBshd();
@@ -54,6 +54,7 @@ void tcc::cudacalls::lowerAttention(OpBuilder &b, kernel::AttentionOp op,
     cb.add({cb.null(), cb.i32(tcc::kAttentionMaskNone), cb.i64(0), cb.i64(0), cb.i64(0),
             cb.i64(0)});
   }
-  cb.add({cb.i32(op.getCausal()), cb.f32(op.getScale().convertToDouble()), ctx.stream});
-  cb.call(ctx.module, "tcc_attention");
+  cb.add({cb.i32(op.getCausal()), cb.f32(op.getScale().convertToDouble()),
+          ctx.stream ? ctx.stream : cb.null()});
+  cb.call(ctx.module, entry);
 }

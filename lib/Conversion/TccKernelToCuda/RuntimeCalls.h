@@ -29,7 +29,9 @@ struct CallContext {
 /// with a null `ctx.stream`).
 void lowerGemm(mlir::OpBuilder &b, kernel::GemmOp op, const CallContext &ctx,
                llvm::StringRef entry = "tcc_gemm");
-void lowerAttention(mlir::OpBuilder &b, kernel::AttentionOp op, const CallContext &ctx);
+/// `entry`: tcc_attention, or tcc_cpu_attention (same ABI, null stream).
+void lowerAttention(mlir::OpBuilder &b, kernel::AttentionOp op, const CallContext &ctx,
+                    llvm::StringRef entry = "tcc_attention");
 void lowerRow(mlir::OpBuilder &b, kernel::RowOp op, const CallContext &ctx);
 /// `entry`: tcc_conv2d (cuDNN), or tcc_cpu_conv2d (same ABI, null stream).
 void lowerConv(mlir::OpBuilder &b, kernel::ConvOp op, const CallContext &ctx,

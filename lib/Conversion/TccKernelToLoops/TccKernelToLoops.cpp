@@ -62,6 +62,15 @@ bool isF32(Operation *op) {
   });
 }
 
+/// An attention on f32 tensors (its mask may be bool or f32).
+bool isF32Attention(tcc::kernel::AttentionOp op) {
+  auto f32 = [](Value v) { return cast<MemRefType>(v.getType()).getElementType().isF32(); };
+  Value mask = op.getMask();
+  return f32(op.getQuery()) && f32(op.getKey()) && f32(op.getValue()) && f32(op.getInit()) &&
+         (!mask || f32(mask) ||
+          cast<MemRefType>(mask.getType()).getElementType().isInteger(1));
+}
+
 struct ConvertTccKernelToLoopsPass
     : tcc::impl::ConvertTccKernelToLoopsPassBase<ConvertTccKernelToLoopsPass> {
   using ConvertTccKernelToLoopsPassBase::ConvertTccKernelToLoopsPassBase;
@@ -88,7 +97,13 @@ struct ConvertTccKernelToLoopsPass
             else
               lowerGemm(b, o);
           })
-          .Case([&](tcc::kernel::AttentionOp o) { lowerAttention(b, o); })
+          .Case([&](tcc::kernel::AttentionOp o) {
+            if (libraryGemm && isF32Attention(o))
+              tcc::cudacalls::lowerAttention(b, o, {getOperation(), nullptr},
+                                             "tcc_cpu_attention");
+            else
+              lowerAttention(b, o);
+          })
           .Case([&](tcc::kernel::RowOp o) { lowerRow(b, o); })
           .Case([&](tcc::kernel::ConvOp o) {
             if (libraryGemm && isF32(o) && !o.getChannelsLast())

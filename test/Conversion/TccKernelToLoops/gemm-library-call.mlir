@@ -30,3 +30,13 @@ func.func @conv_relu(%x: memref<2x8x6x6xf32>, %w: memref<4x8x3x3xf32>, %b: memre
   tcc_kernel.conv ins(%x, %w : memref<2x8x6x6xf32>, memref<4x8x3x3xf32>) bias(%b : memref<4xf32>) outs(%y : memref<2x4x6x6xf32>) activation(relu) {dilation = array<i64: 1, 1>, groups = 1 : i64, padding = array<i64: 1, 1>, stride = array<i64: 1, 1>}
   return
 }
+
+// An f32 attention is one tcc_cpu_attention call with tcc_attention's
+// arguments (scores and P·V in sgemm, the masked softmax per row).
+// CHECK-LABEL: func @attention_gqa_causal_masked
+// CHECK-NOT: scf.for
+// CHECK: call @tcc_cpu_attention(
+func.func @attention_gqa_causal_masked(%q: memref<2x4x16x64xf32>, %k: memref<2x2x16x64xf32>, %v: memref<2x2x16x64xf32>, %m: memref<16x16xi1>, %o: memref<2x16x4x64xf32>) {
+  tcc_kernel.attention ins(%q, %k, %v : memref<2x4x16x64xf32>, memref<2x2x16x64xf32>, memref<2x2x16x64xf32>) mask(%m : memref<16x16xi1>) outs(%o : memref<2x16x4x64xf32>) {bshd = array<i1: false, false, false, true>, causal, scale = 0.125 : f64}
+  return
+}
