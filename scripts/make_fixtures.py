@@ -904,6 +904,15 @@ class DenseBlock(nn.Module):
         return x
 
 
+class CreationMore(nn.Module):
+    """linspace (one step too) and logspace, eye, flip, fmax/fmin with NaN."""
+
+    def forward(self, x, y):
+        return (torch.linspace(-2.0, 3.0, 7) + x[0, 0], torch.linspace(-2.0, 3.0, 1) + x[0, 0],
+                torch.logspace(-1.0, 2.0, 5, base=2.0) + x[0, 0], torch.eye(3, 5) + x[0, 0],
+                torch.flip(x, [0, 1]), torch.fmax(x, y), torch.fmin(x, y))
+
+
 class SdpaMaskedRows(nn.Module):
     """scaled_dot_product_attention with bool masks that block every key for
     some query rows (PyTorch gives those rows 0): a per-head mask, a 2-D mask
@@ -1076,31 +1085,6 @@ def write_whisper_bf16_case(out):
     cfg = WhisperConfig(d_model=64, encoder_layers=2, decoder_layers=1, encoder_attention_heads=4,
                         decoder_attention_heads=4, encoder_ffn_dim=128, decoder_ffn_dim=128,
                         num_mel_bins=16, max_source_positions=50)
-    torch.manual_seed(69)
-    x = torch.randn(6, 8) * 4
-    x[0, :4] = torch.tensor([0.5, 1.5, 2.5, -2.5])  # halves round to even
-    write_case(out, "math_ops", MathOps(),
-               [x, torch.randn(6, 8) + 0.1, torch.rand(6, 8) * 1.8 - 0.9])
-
-    torch.manual_seed(70)
-    x = torch.randn(4, 6) + 1
-    x[2, 3] = x[2].max()  # a tie: the first position wins
-    write_case(out, "reductions_more", ReductionsMore(),
-               [x, torch.tensor([[1.0, float("nan"), -3.0], [2.0, -5.0, -5.0]]),
-                torch.rand(3, 5) > 0.3, torch.zeros(2, 0, dtype=torch.bool)])
-
-    torch.manual_seed(71)
-    z = torch.randn(4, 5) * 10
-    z[1] = float("-inf")
-    z[2, 3] = float("inf")
-    write_case(out, "shapes_more", ShapesMore(), [torch.randn(2, 3), torch.randn(3), z])
-
-    torch.manual_seed(72)
-    write_case(out, "empty_tensors", EmptyTensors(), [torch.randn(3, 4), torch.zeros(0, 4)])
-
-    torch.manual_seed(73)
-    write_case(out, "dense_block", DenseBlock(), [torch.randn(2, 8, 12, 12)])
-
     torch.manual_seed(68)
     encoder = WhisperModel(cfg).encoder.eval().to(torch.bfloat16)
 
@@ -1178,6 +1162,13 @@ def write_wrong_answer_cases(out):
 
     torch.manual_seed(73)
     write_case(out, "dense_block", DenseBlock(), [torch.randn(2, 8, 12, 12)])
+
+    torch.manual_seed(74)
+    x = torch.randn(3, 4)
+    y = torch.randn(3, 4)
+    x[0, 1] = y[1, 2] = float("nan")
+    x[2, 3] = y[2, 3] = float("nan")
+    write_case(out, "creation_more", CreationMore(), [x, y])
 
     torch.manual_seed(68)
     write_case(out, "sweep_wrong_answers", SweepWrongAnswers(),

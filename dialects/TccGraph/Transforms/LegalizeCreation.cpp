@@ -58,6 +58,59 @@ Results legalizeArange(OperatorArgs &args, OpBuilder &b) {
                                              *sizes)};
 }
 
+/// linspace(start, end, steps) and logspace (base ** linspace): PyTorch's
+/// symmetric form, start + i·step for the first half and end − (steps−1−i)·step
+/// for the rest, in f64, rounded once to the result type.
+LegalizeFn legalizeLinspace(bool log) {
+  return [log](OperatorArgs &args, OpBuilder &b) -> Results {
+    Location loc = args.getOp().getLoc();
+    RankedTensorType type = args.resultType();
+    std::optional<double> start = args.getFloat("start"), end = args.getFloat("end");
+    std::optional<int64_t> steps = args.getInt("steps");
+    if (!start || !end || !steps || type.getRank() != 1 || !type.hasStaticShape())
+      return args.getOp().emitError("operator '") << operatorName(args)
+                                                  << "' needs number start, end and steps";
+    if (!isa<FloatType>(type.getElementType()))
+      return args.getOp().emitError("operator '") << operatorName(args)
+                                                  << "' with an integer dtype is not supported yet";
+    int64_t n = *steps;
+    double step = n > 1 ? (*end - *start) / static_cast<double>(n - 1) : 0.0;
+    auto f64 = RankedTensorType::get({n}, b.getF64Type());
+    Value i = b.create<IotaOp>(loc, f64, b.getF64FloatAttr(0), b.getF64FloatAttr(1), ValueRange{});
+    Value forward = b.create<IotaOp>(loc, f64, b.getF64FloatAttr(*start), b.getF64FloatAttr(step),
+                                     ValueRange{});
+    Value backward = b.create<IotaOp>(loc, f64, b.getF64FloatAttr(*end - step * (n - 1)),
+                                      b.getF64FloatAttr(step), ValueRange{});
+    // One step is start itself (PyTorch's special case), not end.
+    double halfway = n == 1 ? 1.0 : static_cast<double>(n / 2);
+    Value firstHalf = makeCompare(b, loc, "lt", i, makeScalar(b, loc, b.getF64Type(), halfway));
+    Value v = b.create<SelectOp>(loc, f64, firstHalf, forward, backward);
+    if (log) {
+      double base = args.getFloat("base").value_or(10.0);
+      v = makeBinary<PowOp>(b, loc, makeScalar(b, loc, b.getF64Type(), base), v);
+    }
+    return SmallVector<Value>{makeCast(b, loc, v, type.getElementType())};
+  };
+}
+
+/// eye(n[, m]): 1 where the row index equals the column index.
+Results legalizeEye(OperatorArgs &args, OpBuilder &b) {
+  Location loc = args.getOp().getLoc();
+  RankedTensorType type = args.resultType();
+  if (type.getRank() != 2 || !type.hasStaticShape())
+    return args.getOp().emitError("eye with symbolic sizes is not supported yet");
+  int64_t n = type.getDimSize(0), m = type.getDimSize(1);
+  auto i64 = b.getI64Type();
+  Value rows = makeReshape(b, loc, b.create<IotaOp>(loc, RankedTensorType::get({n}, i64),
+                                                    b.getF64FloatAttr(0), b.getF64FloatAttr(1),
+                                                    ValueRange{}), {n, 1});
+  Value cols = makeReshape(b, loc, b.create<IotaOp>(loc, RankedTensorType::get({m}, i64),
+                                                    b.getF64FloatAttr(0), b.getF64FloatAttr(1),
+                                                    ValueRange{}), {1, m});
+  return SmallVector<Value>{
+      makeCast(b, loc, makeCompare(b, loc, "eq", rows, cols), type.getElementType())};
+}
+
 /// .to(dtype), _to_copy, type conversions: a cast to the result's element type
 /// (device, layout and memory format change nothing in a compiled graph).
 Results legalizeTo(OperatorArgs &args, OpBuilder &b) {
@@ -158,6 +211,10 @@ void tcc::graph::populateCreationLegalizers(LegalizerTable &t) {
                            "aten.lift_fresh_copy.default"})
     t[name] = legalizeTo;
   t["aten.cumsum.default"] = legalizeCumsum;
+  t["aten.linspace.default"] = legalizeLinspace(false);
+  t["aten.logspace.default"] = legalizeLinspace(true);
+  t["aten.eye.default"] = legalizeEye;
+  t["aten.eye.m"] = legalizeEye;
   t["aten.diff.default"] = legalizeDiff;
   for (const char *name : {"aten._assert_tensor_metadata.default", "aten._assert_scalar.default",
                            "aten.sym_constrain_range_for_size.default"})

@@ -181,6 +181,27 @@ Results legalizeDiv(OperatorArgs &args, OpBuilder &b) {
   return args.getOp().emitError("div rounding_mode '") << mode.getValue() << "' is unknown";
 }
 
+/// fmax / fmin: the maximum (minimum) where neither is NaN, else the one
+/// that is not (NaN only where both are), unlike maximum's NaN propagation.
+template <typename OpTy>
+LegalizeFn ignoringNan() {
+  return [](OperatorArgs &args, OpBuilder &b) -> Results {
+    Results extremum = binary<OpTy>(false)(args, b);
+    if (failed(extremum) || !isa<FloatType>(args.resultType().getElementType()) ||
+        !args.tensor("other"))
+      return extremum;
+    Location loc = args.getOp().getLoc();
+    Type elt = args.resultType().getElementType();
+    Value x = makeCast(b, loc, args.tensor("self"), elt);
+    Value y = makeCast(b, loc, args.tensor("other"), elt);
+    auto type = typeOf((*extremum)[0]);
+    Value xNan = makeCompare(b, loc, "ne", x, x);
+    Value yNan = makeCompare(b, loc, "ne", y, y);
+    Value notX = b.create<SelectOp>(loc, type, yNan, x, (*extremum)[0]);
+    return SmallVector<Value>{b.create<SelectOp>(loc, type, xNan, y, notX).getResult()};
+  };
+}
+
 /// x + value * (t1 <op> t2): addcmul (MulOp) and addcdiv (DivOp).
 template <typename OpTy>
 LegalizeFn addcOp() {
@@ -382,6 +403,8 @@ void tcc::graph::populateElementwiseLegalizers(LegalizerTable &t) {
   t["aten.copysign.Tensor"] = binary<CopysignOp>(false);
   t["aten.copysign.Scalar"] = binary<CopysignOp>(false);
   t["aten.true_divide.Tensor"] = legalizeDiv;
+  t["aten.fmax.default"] = ignoringNan<MaximumOp>();
+  t["aten.fmin.default"] = ignoringNan<MinimumOp>();
   t["aten.rsub.Tensor"] = legalizeRsub;
   t["aten.rsub.Scalar"] = legalizeRsub;
   t["aten.addcmul.default"] = addcOp<MulOp>();

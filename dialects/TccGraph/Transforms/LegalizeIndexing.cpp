@@ -101,6 +101,34 @@ Results legalizeIndexSelect(OperatorArgs &args, OpBuilder &b) {
   return makeTake(args, b, in->x, in->index, in->dim);
 }
 
+/// flip(self, dims): each dim read backwards (a take of n−1, ..., 0).
+Results legalizeFlip(OperatorArgs &args, OpBuilder &b) {
+  FailureOr<Value> x = requiredTensor(args, "self");
+  std::optional<SmallVector<int64_t>> dims = args.getInts("dims");
+  if (failed(x) || !dims)
+    return args.getOp().emitError("flip expects a tensor and its dims");
+  Location loc = args.getOp().getLoc();
+  Value v = *x;
+  int64_t rank = rankOf(v);
+  for (int64_t raw : *dims) {
+    int64_t d = normalizeDim(raw, rank);
+    int64_t n = rank ? cast<RankedTensorType>(v.getType()).getDimSize(d) : 1;
+    if (d < 0 || d >= std::max<int64_t>(rank, 1) || ShapedType::isDynamic(n))
+      return args.getOp().emitError("flip of dim ") << raw << " of a rank-" << rank
+                                                    << " tensor with that size is not supported";
+    if (rank == 0 || n <= 1)
+      continue;
+    Value index = b.create<IotaOp>(loc, RankedTensorType::get({n}, b.getI64Type()),
+                                   b.getF64FloatAttr(static_cast<double>(n - 1)),
+                                   b.getF64FloatAttr(-1), ValueRange{});
+    Results taken = makeTake(args, b, v, index, d);
+    if (failed(taken))
+      return failure();
+    v = (*taken)[0];
+  }
+  return SmallVector<Value>{v};
+}
+
 /// The size of dim `d` of `x` as a rank-0 i64 tensor (symbolic sizes too).
 Value sizeTensor(OpBuilder &b, Location loc, Value x, int64_t d) {
   int64_t size = cast<RankedTensorType>(x.getType()).getShape()[d];
@@ -368,6 +396,7 @@ void tcc::graph::populateIndexingLegalizers(LegalizerTable &t) {
   t["aten.expand.default"] = legalizeExpand;
   t["aten.expand_as.default"] = legalizeExpand;
   t["aten.expand_copy.default"] = legalizeExpand;
+  t["aten.flip.default"] = legalizeFlip;
   t["aten.broadcast_to.default"] = legalizeExpand;
   t["aten.embedding.default"] = legalizeEmbedding;
   t["aten.index_select.default"] = legalizeIndexSelect;

@@ -71,3 +71,32 @@ func.func @composites(%x: tensor<4xf32>, %y: tensor<4xf32>, %z: tensor<4xf32>) -
   %3 = tcc_graph.operator "torch.ops.aten.sign.default"(%x) {operand_names = ["self"], args = {}} : (tensor<4xf32>) -> tensor<4xf32>
   return %0, %1, %2, %3 : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>
 }
+
+// -----
+
+// linspace in f64 (start + i step for the first half, end - (n-1-i) step for
+// the rest, rounded once); eye compares row and column indices; flip takes
+// n-1, ..., 0; fmax is maximum except where one side is NaN.
+// CHECK-LABEL: func @creation_more
+// CHECK: %[[I:.*]] = tcc_graph.iota {start = 0.000000e+00 : f64, step = 1.000000e+00 : f64} : tensor<5xf64>
+// CHECK: %[[F:.*]] = tcc_graph.iota {start = 0.000000e+00 : f64, step = 2.500000e-01 : f64} : tensor<5xf64>
+// CHECK: %[[B:.*]] = tcc_graph.iota {{.*}} : tensor<5xf64>
+// CHECK: %[[HALF:.*]] = tcc_graph.compare %[[I]], %{{.*}} {predicate = "lt"}
+// CHECK: %[[L:.*]] = tcc_graph.select %[[HALF]], %[[F]], %[[B]]
+// CHECK: tcc_graph.cast %[[L]] : (tensor<5xf64>) -> tensor<5xf32>
+// CHECK: %[[EQ:.*]] = tcc_graph.compare %{{.*}}, %{{.*}} {predicate = "eq"} : (tensor<3x1xi64>, tensor<1x4xi64>) -> tensor<3x4xi1>
+// CHECK: tcc_graph.cast %[[EQ]] : (tensor<3x4xi1>) -> tensor<3x4xf32>
+// CHECK: %[[R:.*]] = tcc_graph.iota {start = 2.000000e+00 : f64, step = -1.000000e+00 : f64} : tensor<3xi64>
+// CHECK: tcc_graph.take %arg0, %[[R]] {dim = 1 : i64}
+// CHECK: %[[M:.*]] = tcc_graph.maximum %arg0, %arg1
+// CHECK: %[[XN:.*]] = tcc_graph.compare %arg0, %arg0 {predicate = "ne"}
+// CHECK: %[[YN:.*]] = tcc_graph.compare %arg1, %arg1 {predicate = "ne"}
+// CHECK: %[[S:.*]] = tcc_graph.select %[[YN]], %arg0, %[[M]]
+// CHECK: tcc_graph.select %[[XN]], %arg1, %[[S]]
+func.func @creation_more(%x: tensor<2x3xf32>, %y: tensor<2x3xf32>) -> (tensor<5xf32>, tensor<3x4xf32>, tensor<2x3xf32>, tensor<2x3xf32>) {
+  %0 = tcc_graph.operator "torch.ops.aten.linspace.default"() {operand_names = [], args = {start = 0 : i64, end = 1 : i64, steps = 5 : i64}} : () -> tensor<5xf32>
+  %1 = tcc_graph.operator "torch.ops.aten.eye.m"() {operand_names = [], args = {n = 3 : i64, m = 4 : i64}} : () -> tensor<3x4xf32>
+  %2 = tcc_graph.operator "torch.ops.aten.flip.default"(%x) {operand_names = ["self"], args = {dims = array<i64: 1>}} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %3 = tcc_graph.operator "torch.ops.aten.fmax.default"(%x, %y) {operand_names = ["self", "other"], args = {}} : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+  return %0, %1, %2, %3 : tensor<5xf32>, tensor<3x4xf32>, tensor<2x3xf32>, tensor<2x3xf32>
+}
