@@ -95,13 +95,13 @@ def ConvertTccKernelToLoopsPass
     After: `scf.parallel (%r) = (%c0) to (%c4)` around an `scf.for` for the
     maximum, one for the sum of exponentials and one writing `%y`.
 
-    With `library-gemm` (the default), an f32 `gemm` is instead one call of
+    With `library-calls` (the default), an f32 `gemm` is instead one call of
     `tcc_cpu_gemm` (OpenBLAS's sgemm and the epilogue, tcc/Runtime/CpuGemm.h),
     with the arguments the CUDA path's `tcc_gemm` call takes, and an f32 NCHW
     `conv` one call of `tcc_cpu_conv2d` (im2col and sgemm) with `tcc_conv2d`'s.
   }];
   let options = [
-    Option<"libraryGemm", "library-gemm", "bool", /*default=*/"true",
+    Option<"libraryCalls", "library-calls", "bool", /*default=*/"true",
            "f32 GEMMs and NCHW convolutions as BLAS-backed runtime calls instead of loop nests">
   ];
   let dependentDialects = [

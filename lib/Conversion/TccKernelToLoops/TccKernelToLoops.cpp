@@ -7,8 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "KernelLoops.h"
-// The CUDA path's call builder: tcc_cpu_gemm takes tcc_gemm's arguments.
-#include "lib/Conversion/TccKernelToCuda/RuntimeCalls.h"
+#include "lib/Conversion/KernelCalls/KernelCalls.h"
 
 #include "tcc/Conversion/Passes.h"
 #include "tcc/Transforms/PlannedEntry.h"
@@ -92,22 +91,22 @@ struct ConvertTccKernelToLoopsPass
       OpBuilder b(op);
       llvm::TypeSwitch<Operation *>(op)
           .Case([&](tcc::kernel::GemmOp o) {
-            if (libraryGemm && isF32(o))
-              tcc::cudacalls::lowerGemm(b, o, {getOperation(), nullptr}, "tcc_cpu_gemm");
+            if (libraryCalls && isF32(o))
+              tcc::kernelcalls::lowerGemm(b, o, {getOperation(), nullptr}, "tcc_cpu_gemm");
             else
               lowerGemm(b, o);
           })
           .Case([&](tcc::kernel::AttentionOp o) {
-            if (libraryGemm && isF32Attention(o))
-              tcc::cudacalls::lowerAttention(b, o, {getOperation(), nullptr},
+            if (libraryCalls && isF32Attention(o))
+              tcc::kernelcalls::lowerAttention(b, o, {getOperation(), nullptr},
                                              "tcc_cpu_attention");
             else
               lowerAttention(b, o);
           })
           .Case([&](tcc::kernel::RowOp o) { lowerRow(b, o); })
           .Case([&](tcc::kernel::ConvOp o) {
-            if (libraryGemm && isF32(o) && !o.getChannelsLast())
-              tcc::cudacalls::lowerConv(b, o, {getOperation(), nullptr}, "tcc_cpu_conv2d");
+            if (libraryCalls && isF32(o) && !o.getChannelsLast())
+              tcc::kernelcalls::lowerConv(b, o, {getOperation(), nullptr}, "tcc_cpu_conv2d");
             else
               lowerConv(b, o);
           });

@@ -1,4 +1,4 @@
-// RUN: tcc-opt %s -convert-tcc-kernel-to-loops=library-gemm=false -split-input-file | FileCheck %s
+// RUN: tcc-opt %s -convert-tcc-kernel-to-loops=library-calls=false -split-input-file | FileCheck %s
 
 // A bf16 GEMM: the dot product accumulates in f32, the bias is added in f32
 // and the result rounded once.

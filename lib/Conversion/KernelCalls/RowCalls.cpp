@@ -6,7 +6,7 @@
 // become host loops around the call. Bufferization made each row contiguous.
 //
 //===----------------------------------------------------------------------===//
-#include "RuntimeCalls.h"
+#include "KernelCalls.h"
 
 #include "tcc/Runtime/RowKernels.h"
 #include "tcc/Transforms/BufferMetadata.h"
@@ -16,7 +16,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
 using namespace mlir;
-using namespace tcc::cudacalls;
+using namespace tcc::kernelcalls;
 namespace kernel = tcc::kernel;
 
 namespace {
@@ -35,7 +35,7 @@ Type elementType(Value v) { return cast<MemRefType>(v.getType()).getElementType(
 
 } // namespace
 
-void tcc::cudacalls::lowerRow(OpBuilder &b, kernel::RowOp op, const CallContext &ctx) {
+void tcc::kernelcalls::lowerRow(OpBuilder &b, kernel::RowOp op, const CallContext &ctx) {
   Location loc = op.getLoc();
   auto type = cast<MemRefType>(op.getInput().getType());
   int64_t rank = type.getRank(), lead = rank - static_cast<int64_t>(op.getNumDims());

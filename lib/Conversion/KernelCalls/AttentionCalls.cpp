@@ -5,7 +5,7 @@
 // [B, H, Lq, Lk], a missing or size-1 dim broadcasting with stride 0.
 //
 //===----------------------------------------------------------------------===//
-#include "RuntimeCalls.h"
+#include "KernelCalls.h"
 
 #include "tcc/Runtime/AttentionKernels.h"
 #include "tcc/Transforms/BufferMetadata.h"
@@ -13,7 +13,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 
 using namespace mlir;
-using namespace tcc::cudacalls;
+using namespace tcc::kernelcalls;
 namespace kernel = tcc::kernel;
 
 namespace {
@@ -23,7 +23,7 @@ int64_t storedDim(bool bshd, int64_t d) { return bshd && (d == 1 || d == 2) ? 3 
 
 } // namespace
 
-void tcc::cudacalls::lowerAttention(OpBuilder &b, kernel::AttentionOp op,
+void tcc::kernelcalls::lowerAttention(OpBuilder &b, kernel::AttentionOp op,
                                     const CallContext &ctx, StringRef entry) {
   Location loc = op.getLoc();
   CallBuilder cb{b, loc, {}};

@@ -1,13 +1,15 @@
-//===- RuntimeCalls.h - tcc_kernel ops as calls of the CUDA runtime -------===//
+//===- KernelCalls.h - tcc_kernel ops as calls of the runtime --------------===//
 //
-// Private to convert-tcc-kernel-to-cuda: one function per kernel family that
-// replaces a bufferized tcc_kernel op with a call of its runtime entry point
-// (tcc_gemm, tcc_attention, tcc_row, tcc_conv2d: include/tcc/Runtime/*.h define their
-// ABI), and the helpers they share.
+// Shared by convert-tcc-kernel-to-cuda and convert-tcc-kernel-to-loops: one
+// function per kernel family that replaces a bufferized tcc_kernel op with a
+// call of its runtime entry point (tcc_gemm, tcc_attention, tcc_row,
+// tcc_conv2d; the CPU path's tcc_cpu_gemm, tcc_cpu_attention, tcc_cpu_conv2d
+// take the same arguments: include/tcc/Runtime/*.h define the ABIs), and the
+// helpers they share.
 //
 //===----------------------------------------------------------------------===//
-#ifndef TCC_LIB_CONVERSION_TCCKERNELTOCUDA_RUNTIMECALLS_H
-#define TCC_LIB_CONVERSION_TCCKERNELTOCUDA_RUNTIMECALLS_H
+#ifndef TCC_LIB_CONVERSION_KERNELCALLS_KERNELCALLS_H
+#define TCC_LIB_CONVERSION_KERNELCALLS_KERNELCALLS_H
 
 #include "dialects/TccKernel/IR/TccKernelOps.h"
 
@@ -15,7 +17,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Builders.h"
 
-namespace tcc::cudacalls {
+namespace tcc::kernelcalls {
 
 /// What the calls are emitted with.
 struct CallContext {
@@ -60,6 +62,6 @@ struct CallBuilder {
 /// The KernelDType code of an element type (f32, f16, bf16).
 int32_t dtypeCode(mlir::Type type);
 
-} // namespace tcc::cudacalls
+} // namespace tcc::kernelcalls
 
-#endif // TCC_LIB_CONVERSION_TCCKERNELTOCUDA_RUNTIMECALLS_H
+#endif // TCC_LIB_CONVERSION_KERNELCALLS_KERNELCALLS_H

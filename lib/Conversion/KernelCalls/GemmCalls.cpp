@@ -7,7 +7,7 @@
 // stride 0 (a matrix shared by the batch).
 //
 //===----------------------------------------------------------------------===//
-#include "RuntimeCalls.h"
+#include "KernelCalls.h"
 
 #include "tcc/Runtime/CublasLtGemm.h"
 #include "tcc/Transforms/BufferMetadata.h"
@@ -17,7 +17,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
 using namespace mlir;
-using namespace tcc::cudacalls;
+using namespace tcc::kernelcalls;
 namespace kernel = tcc::kernel;
 
 namespace {
@@ -47,7 +47,7 @@ Operand operand(OpBuilder &b, Location loc, Value memref) {
 
 } // namespace
 
-void tcc::cudacalls::lowerGemm(OpBuilder &b, kernel::GemmOp op, const CallContext &ctx,
+void tcc::kernelcalls::lowerGemm(OpBuilder &b, kernel::GemmOp op, const CallContext &ctx,
                                StringRef entry) {
   Location loc = op.getLoc();
   Operand a = operand(b, loc, op.getA()), bm = operand(b, loc, op.getB()),

@@ -5,16 +5,16 @@
 // their batch strides are passed, read from the planned memrefs at run time.
 //
 //===----------------------------------------------------------------------===//
-#include "RuntimeCalls.h"
+#include "KernelCalls.h"
 
 #include "tcc/Runtime/CudnnConv.h"
 #include "tcc/Transforms/BufferMetadata.h"
 
 using namespace mlir;
-using namespace tcc::cudacalls;
+using namespace tcc::kernelcalls;
 namespace kernel = tcc::kernel;
 
-void tcc::cudacalls::lowerConv(OpBuilder &b, kernel::ConvOp op, const CallContext &ctx,
+void tcc::kernelcalls::lowerConv(OpBuilder &b, kernel::ConvOp op, const CallContext &ctx,
                                StringRef entry) {
   Location loc = op.getLoc();
   CallBuilder cb{b, loc, {}};
