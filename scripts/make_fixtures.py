@@ -864,6 +864,17 @@ class EmptyTensors(nn.Module):
                 (z > 0).all(0), a, b, c, z.T @ z + x[0], F.relu(torch.bmm(z.T[None], z[None])))
 
 
+def randomize_batch_norms(module):
+    """Non-trivial statistics and affine parameters for every BatchNorm2d in
+    `module` (in module order), so that folding them is really tested."""
+    for m in module.modules():
+        if isinstance(m, nn.BatchNorm2d):
+            m.running_mean.uniform_(-0.5, 0.5)
+            m.running_var.uniform_(0.5, 2.0)
+            m.weight.data.uniform_(0.5, 1.5)
+            m.bias.data.uniform_(-0.5, 0.5)
+
+
 class DenseBlock(nn.Module):
     """DenseNet's dense block (each layer reads the concatenation of all
     features so far: BN, ReLU, 1x1 and 3x3 convolutions), a transition, and a
@@ -885,12 +896,7 @@ class DenseBlock(nn.Module):
         self.transition = nn.Sequential(nn.BatchNorm2d(c1), nn.ReLU(), nn.Conv2d(c1, c0, 1),
                                         nn.AvgPool2d(2))
         self.block2 = block(c0)
-        for m in self.modules():
-            if isinstance(m, nn.BatchNorm2d):
-                m.running_mean.uniform_(-0.5, 0.5)
-                m.running_var.uniform_(0.5, 2.0)
-                m.weight.data.uniform_(0.5, 1.5)
-                m.bias.data.uniform_(-0.5, 0.5)
+        randomize_batch_norms(self)
 
     def forward(self, x):
         for blk in (self.block1, None, self.block2):
@@ -902,6 +908,35 @@ class DenseBlock(nn.Module):
                 features.append(layer(torch.cat(features, 1)))
             x = torch.cat(features, 1)
         return x
+
+
+class DenseStem(nn.Module):
+    """DenseNet's stem and a dense block, for producers writing in place: a
+    convolution (batch norm folded, ReLU) whose output is padded for a 3x3/2
+    max pooling (channels-last, it writes the padded buffer's interior), then
+    layers each appending to the concatenation of all features so far; every
+    other one a plain 3x3 convolution reading the concatenation itself (it
+    reads the buffer's leading channels while it writes the next ones). The
+    output is the last concatenation."""
+
+    def __init__(self, c0=8, growth=4, layers=4):
+        super().__init__()
+        self.stem = nn.Sequential(nn.Conv2d(3, c0, 3, padding=1, bias=False), nn.BatchNorm2d(c0),
+                                  nn.ReLU(), nn.MaxPool2d(3, 2, 1))
+        self.layers = nn.ModuleList(
+            nn.Sequential(nn.BatchNorm2d(c0 + i * growth), nn.ReLU(),
+                          nn.Conv2d(c0 + i * growth, 2 * growth, 1, bias=False),
+                          nn.BatchNorm2d(2 * growth), nn.ReLU(),
+                          nn.Conv2d(2 * growth, growth, 3, padding=1, bias=False))
+            if i % 2 == 0 else nn.Conv2d(c0 + i * growth, growth, 3, padding=1)
+            for i in range(layers))
+        randomize_batch_norms(self)
+
+    def forward(self, x):
+        features = [self.stem(x)]
+        for layer in self.layers:
+            features.append(layer(torch.cat(features, 1)))
+        return torch.cat(features, 1)
 
 
 class CreationMore(nn.Module):
@@ -1179,6 +1214,9 @@ def write_wrong_answer_cases(out):
     torch.manual_seed(65)
     write_case(out, "lm_head_unaligned", LmHeadUnaligned().to(torch.bfloat16),
                [torch.randn(2, 8, 64).bfloat16()])
+
+    torch.manual_seed(75)
+    write_case(out, "dense_stem", DenseStem(), [torch.randn(2, 3, 16, 16)])
 
 if __name__ == "__main__":
     main()

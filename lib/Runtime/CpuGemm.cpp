@@ -163,15 +163,27 @@ void im2col(const float *x, int64_t cg, int64_t h, int64_t w, int64_t r, int64_t
 extern "C" void tcc_cpu_conv2d(int64_t n, int64_t c, int64_t h, int64_t w, int64_t k, int64_t r,
                                int64_t s, int64_t oh, int64_t ow, int64_t padH, int64_t padW,
                                int64_t sh, int64_t sw, int64_t dh, int64_t dw, int64_t groups,
-                               int64_t xStride, int64_t yStride, int64_t zStride, const void *xv,
-                               const void *weightv, const void *biasv, const void *zv, void *yv,
-                               int32_t dtype, int32_t, int32_t activation, int32_t layout,
-                               void *) {
-  if (dtype != tcc::kKernelF32 || layout != tcc::kConvLayoutNchw) {
+                               int64_t xStrideN, int64_t xStrideC, int64_t xStrideH,
+                               int64_t xStrideW, int64_t yStrideN, int64_t yStrideC,
+                               int64_t yStrideH, int64_t yStrideW, int64_t zStrideN,
+                               int64_t zStrideC, int64_t zStrideH, int64_t zStrideW,
+                               const void *xv, const void *weightv, const void *biasv,
+                               const void *zv, void *yv, int32_t dtype, int32_t,
+                               int32_t activation, int32_t layout, void *) {
+  // Images packed NCHW: the loops and sgemm below index them densely (the
+  // CPU path calls this only for such views; others run as a loop nest).
+  auto packedImage = [](int64_t channel, int64_t row, int64_t col, int64_t rows, int64_t cols) {
+    return col == 1 && row == cols && channel == rows * cols;
+  };
+  if (dtype != tcc::kKernelF32 || layout != tcc::kConvLayoutNchw ||
+      !packedImage(xStrideC, xStrideH, xStrideW, h, w) ||
+      !packedImage(yStrideC, yStrideH, yStrideW, oh, ow) ||
+      (zv && !packedImage(zStrideC, zStrideH, zStrideW, oh, ow))) {
     std::fprintf(stderr, "tcc: internal error: tcc_cpu_conv2d called with element type %d, "
-                         "layout %d\n", dtype, layout);
+                         "layout %d, or images that are not packed NCHW\n", dtype, layout);
     std::abort();
   }
+  const int64_t xStride = xStrideN, yStride = yStrideN, zStride = zStrideN;
   const float *x = static_cast<const float *>(xv), *wt = static_cast<const float *>(weightv);
   const float *bias = static_cast<const float *>(biasv), *z = static_cast<const float *>(zv);
   float *y = static_cast<float *>(yv);

@@ -1,7 +1,8 @@
 //===- CudnnConv.cpp - tcc_conv2d on cuDNN 9, opened with dlopen ----------===//
 //
 // The legacy convolution API, still in cuDNN 9 (deprecated, not removed):
-// tensor/filter/convolution descriptors (NCHW or NHWC, any batch stride);
+// tensor/filter/convolution descriptors (NCHW or NHWC filters, tensors with
+// any strides: channel slices of a concatenation's buffer, padded interiors);
 // cudnnConvolutionBiasActivationForward for the epilogue (bias, residual,
 // ReLU) where it fuses, else cudnnConvolutionForward and cudnnAddTensor. The
 // algorithms cuDNN's heuristics offer are each timed once per shape, as they
@@ -40,6 +41,7 @@
 #include <limits>
 
 #include <algorithm>
+#include <array>
 #include <climits>
 #include <cstdlib>
 #include <map>
@@ -233,16 +235,22 @@ const Cudnn &Cudnn::get() {
 /// Everything a call's descriptors and algorithm depend on.
 struct PlanKey {
   int64_t n, c, h, w, k, r, s, oh, ow, padH, padW, sh, sw, dh, dw, groups;
-  int64_t xStride, yStride, zStride; ///< batch strides (0: no residual)
+  /// Strides in batch, channel, row, column order (z's all 0 without a residual).
+  std::array<int64_t, 4> xStrides, yStrides, zStrides;
   int32_t dtype, compute, activation, layout;
-  bool bias;
+  bool bias, residual;
   auto tie() const {
-    return std::tie(n, c, h, w, k, r, s, oh, ow, padH, padW, sh, sw, dh, dw, groups, xStride,
-                    yStride, zStride, dtype, compute, activation, layout, bias);
+    return std::tie(n, c, h, w, k, r, s, oh, ow, padH, padW, sh, sw, dh, dw, groups, xStrides,
+                    yStrides, zStrides, dtype, compute, activation, layout, bias, residual);
   }
   bool operator<(const PlanKey &o) const { return tie() < o.tie(); }
-  bool hasEpilogue() const { return bias || zStride || activation != kConvActivationNone; }
+  bool hasEpilogue() const { return bias || residual || activation != kConvActivationNone; }
 };
+
+/// Whether `strides` are those of packed NCHW images of h×w (any batch stride).
+bool packedNchwImages(const std::array<int64_t, 4> &strides, int64_t h, int64_t w) {
+  return strides[3] == 1 && strides[2] == w && strides[1] == h * w;
+}
 
 std::string shapeText(const PlanKey &k) {
   auto s = [](int64_t v) { return std::to_string(v); };
@@ -355,15 +363,14 @@ int cudnnType(int32_t dtype) {
                                 : CUDNN_DATA_FLOAT;
 }
 
-/// An NCHW or NHWC tensor of `n x c x h x w` whose images are `batchStride`
-/// elements apart.
+/// A tensor of `n x c x h x w` with `strides` (batch, channel, row, column).
 void setImage(const Cudnn &lib, cudnnTensorDescriptor_t t, const PlanKey &key, int64_t c,
-              int64_t h, int64_t w, int64_t batchStride, const std::string &what) {
-  bool nhwc = key.layout == kConvLayoutNhwc;
+              int64_t h, int64_t w, const std::array<int64_t, 4> &strides,
+              const std::string &what) {
   lib.check(lib.setTensor4dEx(t, cudnnType(key.dtype), toInt(key.n, "batch"), toInt(c, "channels"),
-                              toInt(h, "height"), toInt(w, "width"), toInt(batchStride, "stride"),
-                              toInt(nhwc ? 1 : h * w, "stride"), toInt(nhwc ? w * c : w, "stride"),
-                              toInt(nhwc ? c : 1, "stride")),
+                              toInt(h, "height"), toInt(w, "width"), toInt(strides[0], "stride"),
+                              toInt(strides[1], "stride"), toInt(strides[2], "stride"),
+                              toInt(strides[3], "stride")),
             "cudnnSetTensor4dDescriptorEx(" + what + ") for " + shapeText(key));
 }
 
@@ -371,9 +378,13 @@ void setImage(const Cudnn &lib, cudnnTensorDescriptor_t t, const PlanKey &key, i
 /// epilogue as last chosen).
 /// The key as tcc's depthwise kernel reads it.
 DepthwiseShape depthwiseShape(const PlanKey &k) {
-  return {k.n,      k.c,       k.h,       k.w,       k.k,      k.r,       k.s,
-          k.oh,     k.ow,      k.padH,    k.padW,    k.sh,     k.sw,      k.dh,
-          k.dw,     k.groups,  k.xStride, k.yStride, k.zStride, k.dtype,  k.layout};
+  bool packed = packedNchwImages(k.xStrides, k.h, k.w) &&
+                packedNchwImages(k.yStrides, k.oh, k.ow) &&
+                (!k.residual || packedNchwImages(k.zStrides, k.oh, k.ow));
+  return {k.n,  k.c,      k.h,      k.w,           k.k,           k.r,
+          k.s,  k.oh,     k.ow,     k.padH,        k.padW,        k.sh,
+          k.sw, k.dh,     k.dw,     k.groups,      k.xStrides[0], k.yStrides[0],
+          k.zStrides[0],  k.dtype,  k.layout,      packed};
 }
 
 void enqueue(const Cudnn &lib, ContextState &state, const Plan &plan, const PlanKey &key,
@@ -399,7 +410,7 @@ void enqueue(const Cudnn &lib, ContextState &state, const Plan &plan, const Plan
   }
   // A residual in y's own buffer (planned in place) is accumulated onto:
   // y = conv + y; another is added after.
-  bool inPlace = z == y && key.zStride == key.yStride;
+  bool inPlace = z == y && key.zStrides == key.yStrides;
   lib.check(lib.forward(state.handle, &one, plan.x, x, plan.w, w, plan.conv, plan.algo, workspace,
                         plan.workspaceBytes, inPlace ? &one : &zero, plan.y, y),
             "cudnnConvolutionForward" + what);
@@ -538,9 +549,10 @@ std::unique_ptr<Plan> makePlan(const Cudnn &lib, ContextState &state, const Plan
   lib.check(lib.createFilter(&plan->w), "cudnnCreateFilterDescriptor");
   lib.check(lib.createConv(&plan->conv), "cudnnCreateConvolutionDescriptor");
   lib.check(lib.createActivation(&plan->act), "cudnnCreateActivationDescriptor");
-  setImage(lib, plan->x, key, key.c, key.h, key.w, key.xStride, "x");
-  setImage(lib, plan->y, key, key.k, key.oh, key.ow, key.yStride, "y");
-  setImage(lib, plan->z, key, key.k, key.oh, key.ow, key.zStride ? key.zStride : key.yStride, "z");
+  setImage(lib, plan->x, key, key.c, key.h, key.w, key.xStrides, "x");
+  setImage(lib, plan->y, key, key.k, key.oh, key.ow, key.yStrides, "y");
+  setImage(lib, plan->z, key, key.k, key.oh, key.ow, key.residual ? key.zStrides : key.yStrides,
+           "z");
   lib.check(lib.setTensor4dEx(plan->bias, cudnnType(key.dtype), 1, toInt(key.k, "channels"), 1, 1,
                               toInt(key.k, "stride"), 1, 1, 1),
             "cudnnSetTensor4dDescriptorEx(bias) for " + shape);
@@ -618,7 +630,11 @@ std::unique_ptr<Plan> makePlan(const Cudnn &lib, ContextState &state, const Plan
       timingWorkspace = cuda::DeviceBuffer(most);
       std::swap(state.workspace, timingWorkspace);
     }
-    int64_t elements = (key.n - 1) * key.yStride + key.k * key.oh * key.ow;
+    // As many elements as y's view spans in its buffer.
+    int64_t elements = 1;
+    for (auto [size, stride] : {std::pair{key.n, key.yStrides[0]}, {key.k, key.yStrides[1]},
+                                {key.oh, key.yStrides[2]}, {key.ow, key.yStrides[3]}})
+      elements += (size - 1) * stride;
     cuda::DeviceBuffer scratch(static_cast<size_t>(elements) * kernelDTypeBytes(key.dtype));
     const void *zIn = z == y ? scratch.data() : z;
     float fastest = std::numeric_limits<float>::infinity(), fastestSmall = fastest;
@@ -660,8 +676,11 @@ std::unique_ptr<Plan> makePlan(const Cudnn &lib, ContextState &state, const Plan
 extern "C" void tcc_conv2d(int64_t n, int64_t c, int64_t h, int64_t w, int64_t k, int64_t r,
                            int64_t s, int64_t oh, int64_t ow, int64_t padH, int64_t padW,
                            int64_t strideH, int64_t strideW, int64_t dilationH, int64_t dilationW,
-                           int64_t groups, int64_t xBatchStride, int64_t yBatchStride,
-                           int64_t zBatchStride, const void *x, const void *weight,
+                           int64_t groups, int64_t xStrideN, int64_t xStrideC,
+                           int64_t xStrideH, int64_t xStrideW, int64_t yStrideN,
+                           int64_t yStrideC, int64_t yStrideH, int64_t yStrideW,
+                           int64_t zStrideN, int64_t zStrideC, int64_t zStrideH,
+                           int64_t zStrideW, const void *x, const void *weight,
                            const void *bias, const void *z, void *y, int32_t dtype,
                            int32_t compute, int32_t activation, int32_t layout, void *stream) {
   if (hasKernelLaunchError())
@@ -669,13 +688,16 @@ extern "C" void tcc_conv2d(int64_t n, int64_t c, int64_t h, int64_t w, int64_t k
   if (n <= 0 || k <= 0 || oh <= 0 || ow <= 0)
     return; // an empty result
   try {
-    PlanKey key{n,       c,       h,         w,         k,         r,           s,
-                oh,      ow,      padH,      padW,      strideH,   strideW,     dilationH,
-                dilationW, groups, xBatchStride, yBatchStride, z ? zBatchStride : 0,
-                dtype,   compute, activation, layout,   bias != nullptr};
+    std::array<int64_t, 4> zStrides{0, 0, 0, 0};
+    if (z)
+      zStrides = {zStrideN, zStrideC, zStrideH, zStrideW};
+    PlanKey key{n,         c,       h,       w,       k,       r,       s,
+                oh,        ow,      padH,    padW,    strideH, strideW, dilationH,
+                dilationW, groups,  {xStrideN, xStrideC, xStrideH, xStrideW},
+                {yStrideN, yStrideC, yStrideH, yStrideW}, zStrides,
+                dtype,     compute, activation, layout, bias != nullptr, z != nullptr};
     if (c <= 0 || r <= 0 || s <= 0 || strideH <= 0 || strideW <= 0 || dilationH <= 0 ||
-        dilationW <= 0 || padH < 0 || padW < 0 || groups <= 0 || c % groups || k % groups ||
-        (z && zBatchStride <= 0))
+        dilationW <= 0 || padH < 0 || padW < 0 || groups <= 0 || c % groups || k % groups)
       throw RuntimeError(TCC_ERROR_UNSUPPORTED,
                          "cudnn: unsupported convolution " + shapeText(key));
     // cuDNN derives the output size from the rest; it must be the one the

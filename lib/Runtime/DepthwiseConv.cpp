@@ -16,8 +16,8 @@ using tcc_depthwise::kTileW;
 
 bool tcc::depthwiseKernelApplies(const DepthwiseShape &d) {
   auto small = [](int64_t v, int64_t most) { return v >= 1 && v <= most; };
-  return d.dtype == kKernelF32 && d.layout == kConvLayoutNchw && d.groups == d.c &&
-         d.k == d.c && small(d.r, 7) && small(d.s, 7) && small(d.strideH, 4) &&
+  return d.dtype == kKernelF32 && d.layout == kConvLayoutNchw && d.packedImages &&
+         d.groups == d.c && d.k == d.c && small(d.r, 7) && small(d.s, 7) && small(d.strideH, 4) &&
          small(d.strideW, 4) && small(d.dilationH, 4) && small(d.dilationW, 4) &&
          d.h * d.w < INT_MAX && d.n * d.c <= 65535 && // gridDim.z
          // The input tile and filter within the default 48 KiB of shared memory.

@@ -17,9 +17,10 @@ struct DepthwiseShape {
   int64_t n, c, h, w, k, r, s, oh, ow, padH, padW, strideH, strideW, dilationH, dilationW, groups;
   int64_t xBatchStride, yBatchStride, zBatchStride;
   int32_t dtype, layout;
+  bool packedImages; ///< x, y and z images packed NCHW (only their batch strides free)
 };
 
-/// Whether the kernel computes it: f32 NCHW, one filter per channel
+/// Whether the kernel computes it: f32 NCHW with packed images, one filter per channel
 /// (groups = C = K), windows up to 7x7, strides and dilations up to 4.
 bool depthwiseKernelApplies(const DepthwiseShape &shape);
 

@@ -2,7 +2,9 @@
 TCC_CUDNN_ALGO=own, always, for its own check) against PyTorch: NCHW and NHWC, padding, stride,
 dilation, grouped and depthwise, bias / residual / ReLU epilogues (fused and
 not, a residual in the output's own buffer), channel slices of larger
-buffers (batch strides), f32 with and without TF32, f16 and bf16. The
+buffers (NCHW: a batch stride; NHWC: a pixel stride too) and, channels-last,
+the interiors of padded buffers (strided rows): each tensor passed by its
+four strides. f32 with and without TF32, f16 and bf16. The
 reference is PyTorch's conv2d in float64. See common.py for the harness.
 """
 import ctypes
@@ -23,15 +25,16 @@ TOL = {(torch.float32, F32): 2e-5, (torch.float32, TF32): 5e-3, (torch.float16, 
 def setup():
     fn = common.lib().tcc_conv2d
     i32, i64, p = ctypes.c_int32, ctypes.c_int64, ctypes.c_void_p
-    fn.argtypes = [i64] * 19 + [p] * 5 + [i32] * 4 + [p]
+    fn.argtypes = [i64] * 28 + [p] * 5 + [i32] * 4 + [p]
     fn.restype = None
     return fn
 
 
 def run_case(fn, report, name, dtype, compute, n, c, h, w, k, r, s, pad=0, stride=1, dilation=1,
              groups=1, bias=False, residual=False, relu=False, layout=NCHW, slices=False,
-             in_place=False):
-    """slices: x, y and z are channel slices of buffers 3 channels wider (NCHW)."""
+             interior=False, in_place=False):
+    """slices: x, y and z are channel slices of buffers 3 channels wider;
+    interior (NHWC): the interiors of buffers padded by 1 pixel on each side."""
     dev = "cuda"
     torch.manual_seed(len(name))
     oh = (h + 2 * pad - dilation * (r - 1) - 1) // stride + 1
@@ -48,15 +51,36 @@ def run_case(fn, report, name, dtype, compute, n, c, h, w, k, r, s, pad=0, strid
         ref = ref.relu()
 
     def place(t, channels):
-        """t as the layout's packed tensor, or a slice of a wider buffer."""
+        """t in the layout: packed, a channel slice of a wider buffer, or
+        the interior of a padded one (a view in the layout's dim order)."""
         if layout == NHWC:
-            return t.permute(0, 2, 3, 1).contiguous()
+            t = t.permute(0, 2, 3, 1)
+            n, hh, ww, _ = t.shape
+            if slices:
+                big = torch.full((n, hh, ww, channels + 3), float("nan"), device=dev,
+                                 dtype=t.dtype)
+                view = big[..., 1:1 + channels]
+            elif interior:
+                big = torch.full((n, hh + 2, ww + 2, channels), float("nan"), device=dev,
+                                 dtype=t.dtype)
+                view = big[:, 1:1 + hh, 1:1 + ww]
+            else:
+                return t.contiguous()
+            view.copy_(t)
+            return view
         if not slices:
             return t.contiguous()
         big = torch.full((t.shape[0], channels + 3) + tuple(t.shape[2:]), float("nan"),
                          device=dev, dtype=t.dtype)
         big[:, 1:1 + channels] = t
         return big[:, 1:1 + channels]
+
+    def strides(t):
+        """t's strides in batch, channel, row, column order (tcc_conv2d's)."""
+        if t is None:
+            return [0, 0, 0, 0]
+        sn, s1, s2, s3 = t.stride()
+        return [sn, s3, s1, s2] if layout == NHWC else [sn, s1, s2, s3]
 
     xs = place(x, c)
     ws = wt.permute(0, 2, 3, 1).contiguous() if layout == NHWC else wt.contiguous()
@@ -66,7 +90,7 @@ def run_case(fn, report, name, dtype, compute, n, c, h, w, k, r, s, pad=0, strid
     else:
         ys = place(torch.full((n, k, oh, ow), float("nan"), device=dev, dtype=dtype), k)
     args = [n, c, h, w, k, r, s, oh, ow, pad, pad, stride, stride, dilation, dilation, groups,
-            xs.stride(0), ys.stride(0), zs.stride(0) if zs is not None else 0,
+            *strides(xs), *strides(ys), *strides(zs),
             common.ptr(xs), common.ptr(ws), common.ptr(b), common.ptr(zs), common.ptr(ys),
             common.DTYPE_CODE[dtype], compute, RELU if relu else NONE, layout, common.stream()]
     fn(*args)
@@ -77,6 +101,11 @@ def run_case(fn, report, name, dtype, compute, n, c, h, w, k, r, s, pad=0, strid
         return None
     out = ys.permute(0, 3, 1, 2) if layout == NHWC else ys
     report.check(name, common.rel_err(out, ref), TOL[(dtype, compute)])
+    if ys._base is not None:
+        # The rest of y's buffer (NaN: other slices, the padding) untouched.
+        outside = ys._base.numel() - ys.numel()
+        kept = int(torch.isnan(ys._base).sum() - torch.isnan(ys).sum())
+        report.check(name + " (no write outside y)", 0.0 if kept == outside else 1.0, 0.5)
     # The call keeps its tensors alive (args holds raw pointers only) and
     # runs on the stream current when it is called (a graph capture's).
     return lambda keep=(xs, ws, b, zs, ys): fn(*args[:-1], common.stream())
@@ -101,6 +130,11 @@ def run(quick=False):
         ("identity residual, no bias", dict(n=2, c=32, h=16, w=16, k=32, r=3, s=3, pad=1, residual=True)),
         ("channel slices", dict(n=3, c=32, h=16, w=16, k=48, r=3, s=3, pad=1, bias=True, residual=True, relu=True, slices=True)),
         ("plain", dict(n=2, c=16, h=9, w=11, k=8, r=3, s=2)),
+        # DenseNet's: a layer's 3x3 convolution into its slice of the block's
+        # buffer; its stem convolution into the padded input of a max pooling.
+        ("dense layer into slice", dict(n=4, c=128, h=16, w=16, k=32, r=3, s=3, pad=1, slices=True)),
+        ("stem into padded interior", dict(n=2, c=3, h=32, w=32, k=64, r=7, s=7, pad=3, stride=2, bias=True, relu=True, interior=True)),
+        ("interior residual in place", dict(n=2, c=32, h=12, w=12, k=32, r=3, s=3, pad=1, bias=True, residual=True, relu=True, interior=True, in_place=True)),
     ]
     for layout in (NCHW, NHWC):
         for dtype, compute in ((torch.float32, F32), (torch.float32, TF32), (torch.float16, F32),
@@ -108,13 +142,13 @@ def run(quick=False):
             if layout == NCHW and dtype != torch.float32:
                 continue  # half models are formed channels-last
             for name, kw in cases:
-                if layout == NHWC and kw.get("slices"):
-                    continue
+                if layout == NCHW and kw.get("interior"):
+                    continue  # tcc leaves NCHW images packed
                 tag = f"{'nhwc' if layout else 'nchw'} {str(dtype)[6:]}{' tf32' if compute else ''} {name}"
                 run_case(fn, report, tag, dtype, compute, layout=layout, **kw)
     # A bad shape is a recorded error, not a crash.
-    fn(2, 3, 8, 8, 4, 3, 3, 9, 9, 0, 0, 1, 1, 1, 1, 2, 192, 324, 0, None, None, None, None, None,
-       0, 0, 0, 0, common.stream())
+    fn(2, 3, 8, 8, 4, 3, 3, 9, 9, 0, 0, 1, 1, 1, 1, 2, 192, 64, 8, 1, 324, 81, 9, 1, 0, 0, 0, 0,
+       None, None, None, None, None, 0, 0, 0, 0, common.stream())
     err = common.take_error()
     report.check("groups not dividing channels recorded", 0.0 if err else 1.0, 0.5)
     if not quick:

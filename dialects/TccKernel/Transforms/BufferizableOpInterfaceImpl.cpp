@@ -6,7 +6,8 @@
 // read: a tensor.empty init becomes a fresh allocation, with no copy.
 //
 // The libraries need each row contiguous (a GEMM operand's innermost dim, a
-// row kernel's whole row, a convolution's whole image); other strides are free. A buffer that bufferization
+// row kernel's whole row, an NCHW convolution's whole image, an NHWC one's
+// channels); other strides are free. A buffer that bufferization
 // made a view without that property (a slice with a step) is copied into a
 // fresh one first, or, for an output, written there and copied after.
 //
@@ -21,6 +22,8 @@
 #include "mlir/Dialect/Bufferization/IR/DstBufferizableOpInterfaceImpl.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Interfaces/SubsetOpInterface.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "llvm/ADT/TypeSwitch.h"
 
@@ -56,8 +59,9 @@ Value viewedBuffer(RewriterBase &rewriter, Location loc, Value buffer, Dictionar
   return memref::ReinterpretCastOp::create(rewriter, loc, viewType, buffer, offset, sizes, strides);
 }
 
-/// How many trailing dims of `operand` the kernel needs packed (0: none).
-int64_t packedTrailingDims(Operation *op, OpOperand &operand) {
+} // namespace
+
+int64_t tcc::kernel::packedTrailingDims(Operation *op, OpOperand &operand) {
   return llvm::TypeSwitch<Operation *, int64_t>(op)
       .Case([&](tcc::kernel::AttentionOp a) { return operand.get() == a.getMask() ? 0 : 1; })
       .Case([&](tcc::kernel::RowOp r) {
@@ -65,14 +69,21 @@ int64_t packedTrailingDims(Operation *op, OpOperand &operand) {
         return param ? cast<MemRefType>(operand.get().getType()).getRank()
                      : static_cast<int64_t>(r.getNumDims());
       })
-      // A convolution takes any batch stride (a channel slice of a larger
-      // buffer); each image must be packed, and the weight whole.
+      // The weight whole. An NCHW image packed (tcc_cpu_conv2d's sgemm and
+      // the depthwise kernel index it densely), any batch stride: a channel
+      // slice of a larger buffer. An NHWC tensor (tcc_conv2d in cuDNN, or
+      // loops) only needs its channels packed: a channel slice is strided
+      // per pixel, a padded buffer's interior per row too.
       .Case([&](tcc::kernel::ConvOp c) {
         int64_t rank = cast<MemRefType>(operand.get().getType()).getRank();
-        return operand.get() == c.getWeight() ? rank : std::min<int64_t>(rank, 3);
+        if (operand.get() == c.getWeight())
+          return rank;
+        return c.getChannelsLast() ? int64_t(1) : std::min<int64_t>(rank, 3);
       })
       .Default([](Operation *) { return 1; });
 }
+
+namespace {
 
 /// Whether the trailing `dims` dims of `type` are packed row-major.
 bool packed(MemRefType type, int64_t dims) {
@@ -112,6 +123,24 @@ struct KernelOpInterface
     : public DstBufferizableOpInterfaceExternalModel<KernelOpInterface<OpTy>, OpTy> {
   bool bufferizesToMemoryRead(Operation *op, OpOperand &operand, const AnalysisState &) const {
     return !cast<DestinationStyleOpInterface>(op).isDpsInit(&operand);
+  }
+
+  /// A kernel that reads one slice of a buffer and writes another, disjoint
+  /// one: a layer that appends to the concatenation it reads (its init a
+  /// slice of the concatenation's buffer after empty-tensor elimination,
+  /// its input a leading slice of the same buffer).
+  bool isNotConflicting(Operation *op, OpOperand *uRead, OpOperand *uWrite,
+                        const AnalysisState &state) const {
+    if (uRead->getOwner() != op || uWrite->getOwner() != op)
+      return false;
+    auto read = uRead->get().getDefiningOp<SubsetOpInterface>();
+    auto written = uWrite->get().getDefiningOp<SubsetOpInterface>();
+    if (!read || !written || !isa<tensor::ExtractSliceOp>(read.getOperation()) ||
+        !isa<tensor::ExtractSliceOp>(written.getOperation()))
+      return false;
+    return read.operatesOnDisjointSubset(written, [&](Value a, Value b) {
+      return a == b || state.areEquivalentBufferizedValues(a, b);
+    });
   }
 
   LogicalResult bufferize(Operation *op, RewriterBase &rewriter, const BufferizationOptions &options,

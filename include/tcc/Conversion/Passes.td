@@ -150,6 +150,25 @@ def BufferizePass : Pass<"tcc-bufferize", "mlir::ModuleOp"> {
     arguments. A result allocated inside the function is written in place
     into the caller's output buffer instead of being copied. After this pass
     the entry's signature is: inputs, weights, outputs (see docs/ARTIFACT.md).
+
+    Before bufferizing, static pads become a fill and an insert_slice, and
+    empty-tensor elimination lets a value that is computed into a
+    tensor.empty and then inserted into a larger tensor (a slice of a
+    concatenation's buffer, the interior of a padded one) be computed in
+    place: its producer writes the slice. Producers that index their output
+    by its strides qualify: linalg ops, and convolutions where the slice
+    keeps what they need packed (an NCHW image: a channel slice; NHWC
+    channels: a channel slice or a padded interior). Before:
+
+      %e = tensor.empty() : tensor<2x6x6x4xf32>
+      %y = tcc_kernel.conv ins(%x, %w ...) outs(%e ...) {channels_last, ...}
+      %c = tensor.insert_slice %y into %a[0, 0, 0, 8] [2, 6, 6, 4] [1, 1, 1, 1]
+
+    after (no copy):
+
+      %s = memref.subview %buf[0, 0, 0, 8] [2, 6, 6, 4] [1, 1, 1, 1]
+             : ... to memref<2x6x6x4xf32, strided<[432, 72, 12, 1], offset: 8>>
+      tcc_kernel.conv ins(%x, %w ...) outs(%s ...) {channels_last, ...}
   }];
   let dependentDialects = [
     "::mlir::bufferization::BufferizationDialect", "::mlir::memref::MemRefDialect",

@@ -21,6 +21,8 @@
 #ifndef TCC_RUNTIME_CPUGEMM_H
 #define TCC_RUNTIME_CPUGEMM_H
 
+#include "tcc/Runtime/CudnnConv.h"
+
 #include <cstdint>
 
 extern "C" {
@@ -35,17 +37,13 @@ void tcc_cpu_gemm(int32_t dtype, int32_t compute, int64_t batch0, int64_t batch1
                   float alpha, void *stream);
 
 /// tcc_conv2d's contract (CudnnConv.h) on host memory, for dtype f32 and the
-/// NCHW layout: per image and group, the product of the weight with the
-/// image's im2col matrix (the image itself for a 1x1 convolution with unit
-/// stride and no padding) in sgemm, then bias, residual and ReLU; depthwise
-/// convolutions (one input channel per group) as a direct loop.
-void tcc_cpu_conv2d(int64_t n, int64_t c, int64_t h, int64_t w, int64_t k, int64_t r, int64_t s,
-                    int64_t oh, int64_t ow, int64_t padH, int64_t padW, int64_t strideH,
-                    int64_t strideW, int64_t dilationH, int64_t dilationW, int64_t groups,
-                    int64_t xBatchStride, int64_t yBatchStride, int64_t zBatchStride,
-                    const void *x, const void *weight, const void *bias, const void *z, void *y,
-                    int32_t dtype, int32_t compute, int32_t activation, int32_t layout,
-                    void *stream);
+/// NCHW layout with packed images (each tensor's channel, row and column
+/// strides h·w, w, 1; any batch stride): per image and group, the product of
+/// the weight with the image's im2col matrix (the image itself for a 1x1
+/// convolution with unit stride and no padding) in sgemm, then bias, residual
+/// and ReLU; depthwise convolutions (one input channel per group) as a direct
+/// loop.
+TccConv2dFn tcc_cpu_conv2d;
 
 /// tcc_attention's contract (AttentionKernels.h) on host memory, for dtype
 /// f32: per batch and head, the scores Q·K^T in sgemm (an lq × lk matrix on

@@ -49,12 +49,17 @@ extern "C" {
 ///                                  · weight[f, ci, u, v]  (+ bias[f] + z[b, f, i, j])
 ///
 /// with g = f / (K/G) (PyTorch's grouped weight is group-major) and x read as
-/// 0 outside the image. `layout` kConvLayoutNchw: x is n×c×h×w, y and z
-/// n×k×oh×ow, weight k×(c/groups)×r×s; kConvLayoutNhwc: x n×h×w×c, y and z
-/// n×oh×ow×k, weight k×r×s×(c/groups). Each image is packed; consecutive
-/// images are xBatchStride (yBatchStride, zBatchStride) elements apart, so
-/// x, y and z may be channel slices of larger NCHW buffers. bias ([k]) and z
-/// may be NULL; z may be y itself (a residual updated in place).
+/// 0 outside the image. Each of x, y and z is given by its four strides in
+/// elements, in batch, channel, row, column order whatever the layout (the
+/// `*StrideN, *StrideC, *StrideH, *StrideW` arguments): packed NCHW is
+/// (c·h·w, h·w, w, 1), packed NHWC (h·w·c, 1, w·c, c). So x, y and z may be
+/// views of larger buffers, as memory planning leaves them: channel slices of
+/// a concatenation's buffer (NCHW: a batch stride; NHWC: a pixel stride too)
+/// or the interior of a padded one. `layout` is the filter's: kConvLayoutNchw
+/// k×(c/groups)×r×s, kConvLayoutNhwc k×r×s×(c/groups) (and the layout the
+/// tensors' strides are expected to be near). bias ([k]) and z may be NULL
+/// (z's strides are then ignored); z may be y itself with y's strides (a
+/// residual updated in place).
 ///
 /// oh, ow must be floor((h + 2·padH − dh·(r−1) − 1) / sh) + 1 (and likewise
 /// for w). `dtype` is a KernelDType (KernelTypes.h) shared by all tensors;
@@ -63,12 +68,18 @@ extern "C" {
 /// heuristics instead). All pointers are device pointers; the work is
 /// enqueued on `stream` (a CUstream, NULL for the legacy default stream);
 /// nothing is synchronized after the first call of a shape.
-void tcc_conv2d(int64_t n, int64_t c, int64_t h, int64_t w, int64_t k, int64_t r, int64_t s,
-                int64_t oh, int64_t ow, int64_t padH, int64_t padW, int64_t strideH,
-                int64_t strideW, int64_t dilationH, int64_t dilationW, int64_t groups,
-                int64_t xBatchStride, int64_t yBatchStride, int64_t zBatchStride, const void *x,
-                const void *weight, const void *bias, const void *z, void *y, int32_t dtype,
-                int32_t compute, int32_t activation, int32_t layout, void *stream);
+typedef void TccConv2dFn(int64_t n, int64_t c, int64_t h, int64_t w, int64_t k, int64_t r,
+                         int64_t s, int64_t oh, int64_t ow, int64_t padH, int64_t padW,
+                         int64_t strideH, int64_t strideW, int64_t dilationH,
+                         int64_t dilationW, int64_t groups, int64_t xStrideN, int64_t xStrideC,
+                         int64_t xStrideH, int64_t xStrideW, int64_t yStrideN, int64_t yStrideC,
+                         int64_t yStrideH, int64_t yStrideW, int64_t zStrideN, int64_t zStrideC,
+                         int64_t zStrideH, int64_t zStrideW, const void *x, const void *weight,
+                         const void *bias, const void *z, void *y, int32_t dtype,
+                         int32_t compute, int32_t activation, int32_t layout, void *stream);
+/// The CUDA path's convolution; tcc_cpu_conv2d (CpuGemm.h) shares its
+/// signature, so one call lowering (ConvCalls.cpp) emits both.
+TccConv2dFn tcc_conv2d;
 
 } // extern "C"
 

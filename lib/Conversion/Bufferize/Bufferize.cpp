@@ -2,6 +2,7 @@
 #include "tcc/Conversion/Passes.h"
 
 #include "dialects/TccKernel/IR/TccKernelOps.h"
+#include "dialects/TccKernel/Transforms/BufferizableOpInterfaceImpl.h"
 
 #include "mlir/Dialect/Bufferization/IR/BufferizableOpInterface.h"
 #include "mlir/Dialect/Bufferization/Transforms/OneShotAnalysis.h"
@@ -11,7 +12,9 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 #define DEBUG_TYPE "tcc-bufferize"
 
@@ -54,39 +57,58 @@ void separateRepeatedResults(ModuleOp module) {
   });
 }
 
-/// Whether `insert` writes `N` dense blocks that differ from its destination's
-/// only in the outermost stride: the first dim it does not cover whole is 0
-/// or 1 and every later one is whole (an NCHW channel slice).
-bool isBatchStridedBlock(tensor::InsertSliceOp insert) {
+/// Whether `insert`'s slice of a packed destination keeps its trailing `dims`
+/// dims packed: every dim after the first of them is whole, and the steps are
+/// 1 (the slice's strides are the destination's).
+bool keepsTrailingDimsPacked(tensor::InsertSliceOp insert, int64_t dims) {
   RankedTensorType source = insert.getSourceType(), dest = insert.getDestType();
   if (!source.hasStaticShape() || !dest.hasStaticShape() || !insert.hasUnitStride())
     return false;
-  int64_t first = -1;
-  for (int64_t i = 0; i < dest.getRank(); ++i) {
-    bool whole = source.getDimSize(i) == dest.getDimSize(i) && insert.getStaticOffsets()[i] == 0;
-    if (!whole && first == -1)
-      first = i;
-    else if (!whole)
+  for (int64_t i = std::max<int64_t>(dest.getRank() - dims + 1, 0); i < dest.getRank(); ++i)
+    if (source.getDimSize(i) != dest.getDimSize(i))
       return false;
-  }
-  return first <= 1;
+  return true;
 }
 
 /// Empty-tensor elimination's choice of producers: a value computed into a
-/// tensor.empty and then inserted into a larger tensor is computed in place,
-/// in the slice, by producers that read their output's strides: linalg ops
-/// (any layout) and NCHW convolutions (tcc_conv2d takes a batch stride), into
-/// batch-strided blocks. Others (library calls that assume dense outputs)
-/// keep their own buffer and the copy.
+/// tensor.empty and then inserted into a larger tensor (a concatenation's
+/// buffer, or a padded one) is computed in place, in the slice, by producers
+/// that read their output's strides: linalg ops (any), and convolutions where
+/// the slice keeps what tcc_conv2d and the loops need packed (an NCHW image,
+/// any batch stride: a channel slice; NHWC channels, any other stride: a
+/// channel slice, or a padded interior). Other library calls keep their own
+/// buffer and the copy.
 Value sliceForProducer(RewriterBase &rewriter, SubsetInsertionOpInterface op,
                        tensor::EmptyOp empty, Operation *user) {
   auto insert = dyn_cast<tensor::InsertSliceOp>(op.getOperation());
-  if (!insert || !isBatchStridedBlock(insert))
+  if (!insert)
     return nullptr;
-  auto conv = dyn_cast<tcc::kernel::ConvOp>(user);
-  if (!isa<linalg::LinalgOp>(user) && !(conv && !conv.getChannelsLast()))
+  if (auto conv = dyn_cast<tcc::kernel::ConvOp>(user)) {
+    if (!keepsTrailingDimsPacked(insert,
+                                 tcc::kernel::packedTrailingDims(conv, conv.getInitMutable())))
+      return nullptr;
+  } else if (!isa<linalg::LinalgOp>(user) || !keepsTrailingDimsPacked(insert, 0)) {
     return nullptr;
+  }
   return bufferization::buildSubsetExtraction(rewriter, op, empty, user);
+}
+
+/// Each static tensor.pad with a constant value as a fill of a new tensor and
+/// an insert_slice of the source into its interior (what bufferizing the pad
+/// would do anyway), so that empty-tensor elimination can have the source's
+/// producer write straight into the interior: a channels-last convolution
+/// before a padded pooling (DenseNet's stem) leaves no copy.
+LogicalResult decomposeStaticPads(ModuleOp module) {
+  SmallVector<Operation *> pads;
+  module.walk([&](tensor::PadOp pad) {
+    if (pad.getResultType().hasStaticShape() && pad.getConstantPaddingValue())
+      pads.push_back(pad);
+  });
+  if (pads.empty())
+    return success();
+  RewritePatternSet patterns(module.getContext());
+  patterns.add<linalg::DecomposePadOpPattern>(module.getContext());
+  return applyOpPatternsGreedily(pads, std::move(patterns));
 }
 
 /// Whether `a` and `b` are the same memory: one value, or equal subviews of one.
@@ -114,9 +136,14 @@ struct BufferizePass : public tcc::impl::BufferizePassBase<BufferizePass> {
     };
     options.memCpyFn = copyAsLinalg;
     options.bufferAlignment = 64;
+    if (failed(decomposeStaticPads(module))) {
+      signalPassFailure();
+      return;
+    }
     {
       // Producers write straight into the slice a concatenation inserts them
-      // at (tcc-share-concat-buffers built DenseNet's in one buffer).
+      // at (tcc-share-concat-buffers built DenseNet's in one buffer), or a
+      // padded tensor its source.
       bufferization::OneShotAnalysisState analysis(module, options);
       IRRewriter rewriter(module.getContext());
       if (failed(bufferization::analyzeModuleOp(module, analysis)) ||

@@ -1,8 +1,10 @@
 //===- ConvCalls.cpp - tcc_kernel.conv as a tcc_conv2d call (cuDNN) -------===//
 //
 // One call per convolution with its padding and epilogue (bias, residual,
-// ReLU). Input, output and residual may be channel slices of larger buffers:
-// their batch strides are passed, read from the planned memrefs at run time.
+// ReLU). Input, output and residual may be views of larger buffers (channel
+// slices of a concatenation's buffer, the interior of a padded one): their
+// strides are passed, in batch, channel, row, column order whatever the
+// layout, read from the planned memrefs at run time.
 //
 //===----------------------------------------------------------------------===//
 #include "KernelCalls.h"
@@ -32,7 +34,9 @@ void tcc::kernelcalls::lowerConv(OpBuilder &b, kernel::ConvOp op, const CallCont
           cb.i64(y.sizes[wd])});
   cb.add({cb.i64(pad[0]), cb.i64(pad[1]), cb.i64(stride[0]), cb.i64(stride[1]),
           cb.i64(dilation[0]), cb.i64(dilation[1]), cb.i64(op.getGroups())});
-  cb.add({cb.i64(x.strides[0]), cb.i64(y.strides[0]), z ? cb.i64(z->strides[0]) : cb.i64(0)});
+  for (const BufferMetadata *t : {&x, &y, z ? &*z : nullptr})
+    for (int64_t d : {int64_t(0), cd, hd, wd})
+      cb.add({t ? cb.i64(t->strides[d]) : cb.i64(0)});
   cb.add({x.pointer, w.pointer, bias, z ? z->pointer : cb.null(), y.pointer});
   Type elt = cast<MemRefType>(op.getInit().getType()).getElementType();
   // --precision bf16 keeps f32 convolutions on TF32 (bf16 is for products).

@@ -91,16 +91,114 @@ func.func @conv_into_slice(%x: tensor<2x8x6x6xf32>, %w: tensor<4x8x3x3xf32>) -> 
 
 // -----
 
-// A channels-last slice is strided inside each image, which tcc_conv2d does
-// not take: the convolution keeps its own buffer and the copy.
-// CHECK-LABEL: func @nhwc_conv_keeps_copy(
-// CHECK:         tcc_kernel.conv {{.*}} outs(%[[OWN:.*]] : memref<2x6x6x4xf32>)
-// CHECK:         linalg.copy ins(%[[OWN]] : memref<2x6x6x4xf32>)
-func.func @nhwc_conv_keeps_copy(%x: tensor<2x6x6x8xf32>, %w: tensor<4x3x3x8xf32>) -> tensor<2x6x6x12xf32> {
-  %e = tensor.empty() : tensor<2x6x6x4xf32>
-  %y = tcc_kernel.conv ins(%x, %w : tensor<2x6x6x8xf32>, tensor<4x3x3x8xf32>) outs(%e : tensor<2x6x6x4xf32>) {channels_last, dilation = array<i64: 1, 1>, groups = 1 : i64, padding = array<i64: 1, 1>, stride = array<i64: 1, 1>} -> tensor<2x6x6x4xf32>
+// A channels-last channel slice is strided per pixel, which tcc_conv2d takes
+// (it reads all four strides) and the loops index: the convolution writes
+// straight into its slice, as the pooling does into the first.
+// CHECK-LABEL: func @nhwc_conv_into_slice(
+// CHECK-NOT:     linalg.copy
+// CHECK:         %[[P:.*]] = memref.subview %arg3[0, 0, 0, 0] [2, 6, 6, 8]
+// CHECK:         linalg.pooling_nhwc_max {{.*}} outs(%[[P]] : memref<2x6x6x8xf32, strided<[432, 72, 12, 1]>>)
+// CHECK:         %[[S:.*]] = memref.subview %arg3[0, 0, 0, 8] [2, 6, 6, 4]
+// CHECK:         tcc_kernel.conv ins(%arg2, %arg1 : {{.*}}) outs(%[[S]] : memref<2x6x6x4xf32, strided<[432, 72, 12, 1], offset: 8>>)
+// CHECK-NOT:     linalg.copy
+// CHECK:         return
+func.func @nhwc_conv_into_slice(%in: tensor<2x12x12x8xf32>, %w: tensor<4x3x3x8xf32>, %z: tensor<2x6x6x8xf32>) -> tensor<2x6x6x12xf32> {
   %d = tensor.empty() : tensor<2x6x6x12xf32>
+  %window = tensor.empty() : tensor<2x2xf32>
+  %pe = tensor.empty() : tensor<2x6x6x8xf32>
+  %ninf = arith.constant 0xFF800000 : f32
+  %pf = linalg.fill ins(%ninf : f32) outs(%pe : tensor<2x6x6x8xf32>) -> tensor<2x6x6x8xf32>
+  %x = linalg.pooling_nhwc_max {dilations = dense<1> : vector<2xi64>, strides = dense<2> : vector<2xi64>} ins(%in, %window : tensor<2x12x12x8xf32>, tensor<2x2xf32>) outs(%pf : tensor<2x6x6x8xf32>) -> tensor<2x6x6x8xf32>
+  %e = tensor.empty() : tensor<2x6x6x4xf32>
+  %y = tcc_kernel.conv ins(%z, %w : tensor<2x6x6x8xf32>, tensor<4x3x3x8xf32>) outs(%e : tensor<2x6x6x4xf32>) {channels_last, dilation = array<i64: 1, 1>, groups = 1 : i64, padding = array<i64: 1, 1>, stride = array<i64: 1, 1>} -> tensor<2x6x6x4xf32>
   %a = tensor.insert_slice %x into %d[0, 0, 0, 0] [2, 6, 6, 8] [1, 1, 1, 1] : tensor<2x6x6x8xf32> into tensor<2x6x6x12xf32>
   %c = tensor.insert_slice %y into %a[0, 0, 0, 8] [2, 6, 6, 4] [1, 1, 1, 1] : tensor<2x6x6x4xf32> into tensor<2x6x6x12xf32>
   return %c : tensor<2x6x6x12xf32>
+}
+
+// -----
+
+// A padded tensor (a pooling's input) is a fill and an insert of its source:
+// a channels-last convolution writes straight into the interior.
+// CHECK-LABEL: func @nhwc_conv_into_padded(
+// CHECK:         %[[BUF:.*]] = memref.alloc() {{.*}} : memref<2x8x8x4xf32>
+// CHECK:         linalg.fill ins(%{{.*}} : f32) outs(%[[BUF]] : memref<2x8x8x4xf32>)
+// CHECK:         %[[IN:.*]] = memref.subview %[[BUF]][0, 1, 1, 0] [2, 6, 6, 4]
+// CHECK:         tcc_kernel.conv {{.*}} outs(%[[IN]] : memref<2x6x6x4xf32, strided<[256, 32, 4, 1], offset: 36>>)
+// CHECK-NOT:     linalg.copy
+// CHECK:         linalg.pooling_nhwc_max {{.*}} ins(%[[BUF]], %{{.*}} : memref<2x8x8x4xf32>
+func.func @nhwc_conv_into_padded(%x: tensor<2x6x6x8xf32>, %w: tensor<4x3x3x8xf32>) -> tensor<2x4x4x4xf32> {
+  %e = tensor.empty() : tensor<2x6x6x4xf32>
+  %y = tcc_kernel.conv ins(%x, %w : tensor<2x6x6x8xf32>, tensor<4x3x3x8xf32>) outs(%e : tensor<2x6x6x4xf32>) {channels_last, dilation = array<i64: 1, 1>, groups = 1 : i64, padding = array<i64: 1, 1>, stride = array<i64: 1, 1>} -> tensor<2x6x6x4xf32>
+  %ninf = arith.constant 0xFF800000 : f32
+  %p = tensor.pad %y low[0, 1, 1, 0] high[0, 1, 1, 0] {
+  ^bb0(%i: index, %j: index, %k: index, %l: index):
+    tensor.yield %ninf : f32
+  } : tensor<2x6x6x4xf32> to tensor<2x8x8x4xf32>
+  %window = tensor.empty() : tensor<2x2xf32>
+  %oe = tensor.empty() : tensor<2x4x4x4xf32>
+  %of = linalg.fill ins(%ninf : f32) outs(%oe : tensor<2x4x4x4xf32>) -> tensor<2x4x4x4xf32>
+  %o = linalg.pooling_nhwc_max {dilations = dense<1> : vector<2xi64>, strides = dense<2> : vector<2xi64>} ins(%p, %window : tensor<2x8x8x4xf32>, tensor<2x2xf32>) outs(%of : tensor<2x4x4x4xf32>) -> tensor<2x4x4x4xf32>
+  return %o : tensor<2x4x4x4xf32>
+}
+
+// -----
+
+// An NCHW image must stay packed (tcc_cpu_conv2d's sgemm writes it densely):
+// into a padded interior, whose rows are strided, the convolution writes its
+// own buffer, copied after.
+// CHECK-LABEL: func @nchw_conv_padded_keeps_copy(
+// CHECK:         tcc_kernel.conv {{.*}} outs(%[[OWN:.*]] : memref<2x4x6x6xf32>)
+// CHECK:         linalg.copy ins(%[[OWN]] : memref<2x4x6x6xf32>)
+func.func @nchw_conv_padded_keeps_copy(%x: tensor<2x8x6x6xf32>, %w: tensor<4x8x3x3xf32>) -> tensor<2x4x8x8xf32> {
+  %e = tensor.empty() : tensor<2x4x6x6xf32>
+  %y = tcc_kernel.conv ins(%x, %w : tensor<2x8x6x6xf32>, tensor<4x8x3x3xf32>) outs(%e : tensor<2x4x6x6xf32>) {dilation = array<i64: 1, 1>, groups = 1 : i64, padding = array<i64: 1, 1>, stride = array<i64: 1, 1>} -> tensor<2x4x6x6xf32>
+  %zero = arith.constant 0.0 : f32
+  %p = tensor.pad %y low[0, 0, 1, 1] high[0, 0, 1, 1] {
+  ^bb0(%i: index, %j: index, %k: index, %l: index):
+    tensor.yield %zero : f32
+  } : tensor<2x4x6x6xf32> to tensor<2x4x8x8xf32>
+  return %p : tensor<2x4x8x8xf32>
+}
+
+// -----
+
+// A convolution that reads the concatenation so far (the buffer's leading
+// channels) and appends to it (the next ones) reads and writes disjoint slices
+// of one buffer: no conflict, so it writes its slice in place. Only the
+// function's input is copied in.
+// CHECK-LABEL: func @conv_appends_to_its_input(
+// CHECK:         %[[FIRST:.*]] = memref.subview %arg2[0, 0, 0, 0] [2, 8, 6, 6]
+// CHECK:         linalg.copy ins(%arg0 : memref<2x8x6x6xf32>) outs(%[[FIRST]]
+// CHECK-DAG:     %[[OUT:.*]] = memref.subview %arg2[0, 8, 0, 0] [2, 4, 6, 6]
+// CHECK-DAG:     %[[IN:.*]] = memref.subview %arg2[0, 0, 0, 0] [2, 8, 6, 6]
+// CHECK:         tcc_kernel.conv ins(%[[IN]], %arg1 : {{.*}}) outs(%[[OUT]] : memref<2x4x6x6xf32, strided<[432, 36, 6, 1], offset: 288>>)
+// CHECK-NOT:     linalg.copy
+// CHECK:         return
+func.func @conv_appends_to_its_input(%x: tensor<2x8x6x6xf32>, %w: tensor<4x8x3x3xf32>) -> tensor<2x12x6x6xf32> {
+  %d = tensor.empty() : tensor<2x12x6x6xf32>
+  %a = tensor.insert_slice %x into %d[0, 0, 0, 0] [2, 8, 6, 6] [1, 1, 1, 1] : tensor<2x8x6x6xf32> into tensor<2x12x6x6xf32>
+  %in = tensor.extract_slice %a[0, 0, 0, 0] [2, 8, 6, 6] [1, 1, 1, 1] : tensor<2x12x6x6xf32> to tensor<2x8x6x6xf32>
+  %e = tensor.empty() : tensor<2x4x6x6xf32>
+  %y = tcc_kernel.conv ins(%in, %w : tensor<2x8x6x6xf32>, tensor<4x8x3x3xf32>) outs(%e : tensor<2x4x6x6xf32>) {dilation = array<i64: 1, 1>, groups = 1 : i64, padding = array<i64: 1, 1>, stride = array<i64: 1, 1>} -> tensor<2x4x6x6xf32>
+  %c = tensor.insert_slice %y into %a[0, 8, 0, 0] [2, 4, 6, 6] [1, 1, 1, 1] : tensor<2x4x6x6xf32> into tensor<2x12x6x6xf32>
+  return %c : tensor<2x12x6x6xf32>
+}
+
+// -----
+
+// Slices that overlap are a conflict: a convolution reading channels 0..8
+// and writing channels 4..8 of the same buffer reads a copy of its input.
+// CHECK-LABEL: func @conv_overlapping_slices(
+// CHECK:         %[[COPY:.*]] = memref.alloc() {{.*}} : memref<2x8x6x6xf32>
+// CHECK:         linalg.copy ins(%{{.*}} : memref<2x8x6x6xf32, strided<[288, 36, 6, 1]>>) outs(%[[COPY]] : memref<2x8x6x6xf32>)
+// CHECK:         tcc_kernel.conv ins(%[[COPY]], %arg1 : {{.*}}) outs(%{{.*}} : memref<2x4x6x6xf32, strided<[288, 36, 6, 1], offset: 144>>)
+func.func @conv_overlapping_slices(%x: tensor<2x8x6x6xf32>, %w: tensor<4x8x3x3xf32>) -> tensor<2x8x6x6xf32> {
+  %d = tensor.empty() : tensor<2x8x6x6xf32>
+  %a = tensor.insert_slice %x into %d[0, 0, 0, 0] [2, 8, 6, 6] [1, 1, 1, 1] : tensor<2x8x6x6xf32> into tensor<2x8x6x6xf32>
+  %in = tensor.extract_slice %a[0, 0, 0, 0] [2, 8, 6, 6] [1, 1, 1, 1] : tensor<2x8x6x6xf32> to tensor<2x8x6x6xf32>
+  %e = tensor.empty() : tensor<2x4x6x6xf32>
+  %y = tcc_kernel.conv ins(%in, %w : tensor<2x8x6x6xf32>, tensor<4x8x3x3xf32>) outs(%e : tensor<2x4x6x6xf32>) {dilation = array<i64: 1, 1>, groups = 1 : i64, padding = array<i64: 1, 1>, stride = array<i64: 1, 1>} -> tensor<2x4x6x6xf32>
+  %c = tensor.insert_slice %y into %a[0, 4, 0, 0] [2, 4, 6, 6] [1, 1, 1, 1] : tensor<2x4x6x6xf32> into tensor<2x8x6x6xf32>
+  return %c : tensor<2x8x6x6xf32>
 }

@@ -71,14 +71,14 @@ func.func @row_strided_batch(%x: memref<2x16x64xf32, strided<[2048, 64, 1]>>, %y
 // -----
 
 // A convolution is one tcc_conv2d call: n, c, h, w, f, r, s, oh, ow, the
-// padding, stride and dilation, groups, the batch strides of input, output
-// and residual (the output here is a channel slice of a 24-channel buffer:
-// batch stride 24·16·16 = 6144, read from the memref; none for the absent
-// residual), the pointers (the residual's null), dtype 0,
+// padding, stride and dilation, groups, the strides of input, output and
+// residual (four each, read from the memrefs; the output here is a channel
+// slice of a 24-channel buffer; zeros for the absent residual; conv-calls.mlir
+// checks their values), the pointers (the residual's null), dtype 0,
 // compute 0 (1 with TF32), activation 1 (relu), layout 0 (NCHW).
 // CHECK-LABEL: func @conv_into_slice
-// CHECK:         call @tcc_conv2d(%{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %c1_i64{{[_0-9]*}}, %c1_i64{{[_0-9]*}}, %c1_i64{{[_0-9]*}}, %c1_i64{{[_0-9]*}}, %c1_i64{{[_0-9]*}}, %c1_i64{{[_0-9]*}}, %c8_i64, %{{[0-9]+}}, %{{[0-9]+}}, %c0_i64{{[_0-9]*}}, %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %c0_i32, %c0_i32{{[_0-9]*}}, %c1_i32, %c0_i32{{[_0-9]*}}, %{{.*}})
-// CHECK:       func.func private @tcc_conv2d(i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, !llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, i32, i32, i32, i32, !llvm.ptr)
+// CHECK:         call @tcc_conv2d(%{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %c1_i64{{[_0-9]*}}, %c1_i64{{[_0-9]*}}, %c1_i64{{[_0-9]*}}, %c1_i64{{[_0-9]*}}, %c1_i64{{[_0-9]*}}, %c1_i64{{[_0-9]*}}, %c8_i64, %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %c0_i64{{[_0-9]*}}, %c0_i64{{[_0-9]*}}, %c0_i64{{[_0-9]*}}, %c0_i64{{[_0-9]*}}, %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %c0_i32, %c0_i32{{[_0-9]*}}, %c1_i32, %c0_i32{{[_0-9]*}}, %{{.*}})
+// CHECK:       func.func private @tcc_conv2d(i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, !llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, i32, i32, i32, i32, !llvm.ptr)
 // TF32-LABEL:  func @conv_into_slice
 // TF32:          call @tcc_conv2d({{.*}}, %c0_i32, %c1_i32{{[_0-9]*}}, %c1_i32{{[_0-9]*}}, %c0_i32{{[_0-9]*}}, %{{.*}})
 func.func @conv_into_slice(%x: memref<2x8x16x16xf32>, %w: memref<8x1x3x3xf32>, %b: memref<8xf32>, %big: memref<2x24x16x16xf32>, %arena: memref<?xi8> {tcc.arena}) {

@@ -25,7 +25,7 @@ func.func @bf16_stays_loops(%x: memref<4x8xbf16>, %w: memref<8x16xbf16>, %y: mem
 // arguments (im2col and sgemm in the runtime); its bias and ReLU (1) ride along.
 // CHECK-LABEL: func @conv_relu
 // CHECK-NOT: scf.for
-// CHECK: call @tcc_cpu_conv2d(%{{.*}}) : (i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, !llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, i32, i32, i32, i32, !llvm.ptr) -> ()
+// CHECK: call @tcc_cpu_conv2d(%{{.*}}) : (i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, !llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, i32, i32, i32, i32, !llvm.ptr) -> ()
 func.func @conv_relu(%x: memref<2x8x6x6xf32>, %w: memref<4x8x3x3xf32>, %b: memref<4xf32>, %y: memref<2x4x6x6xf32>) {
   tcc_kernel.conv ins(%x, %w : memref<2x8x6x6xf32>, memref<4x8x3x3xf32>) bias(%b : memref<4xf32>) outs(%y : memref<2x4x6x6xf32>) activation(relu) {dilation = array<i64: 1, 1>, groups = 1 : i64, padding = array<i64: 1, 1>, stride = array<i64: 1, 1>}
   return
@@ -38,5 +38,17 @@ func.func @conv_relu(%x: memref<2x8x6x6xf32>, %w: memref<4x8x3x3xf32>, %b: memre
 // CHECK: call @tcc_cpu_attention(
 func.func @attention_gqa_causal_masked(%q: memref<2x4x16x64xf32>, %k: memref<2x2x16x64xf32>, %v: memref<2x2x16x64xf32>, %m: memref<16x16xi1>, %o: memref<2x16x4x64xf32>) {
   tcc_kernel.attention ins(%q, %k, %v : memref<2x4x16x64xf32>, memref<2x2x16x64xf32>, memref<2x2x16x64xf32>) mask(%m : memref<16x16xi1>) outs(%o : memref<2x16x4x64xf32>) {bshd = array<i1: false, false, false, true>, causal, scale = 0.125 : f64}
+  return
+}
+
+// An NCHW output whose rows are strided (the interior of a padded buffer)
+// is not what tcc_cpu_conv2d indexes: the convolution runs as loops.
+// CHECK-LABEL: func @conv_padded_interior
+// CHECK-NOT: call @tcc_cpu_conv2d
+// CHECK: scf.parallel
+// CHECK: memref.store {{.*}} : memref<2x4x6x6xf32, strided<[256, 64, 8, 1], offset: 9>>
+func.func @conv_padded_interior(%x: memref<2x8x6x6xf32>, %w: memref<4x8x3x3xf32>, %padded: memref<2x4x8x8xf32>) {
+  %y = memref.subview %padded[0, 0, 1, 1] [2, 4, 6, 6] [1, 1, 1, 1] : memref<2x4x8x8xf32> to memref<2x4x6x6xf32, strided<[256, 64, 8, 1], offset: 9>>
+  tcc_kernel.conv ins(%x, %w : memref<2x8x6x6xf32>, memref<4x8x3x3xf32>) outs(%y : memref<2x4x6x6xf32, strided<[256, 64, 8, 1], offset: 9>>) {dilation = array<i64: 1, 1>, groups = 1 : i64, padding = array<i64: 1, 1>, stride = array<i64: 1, 1>}
   return
 }
