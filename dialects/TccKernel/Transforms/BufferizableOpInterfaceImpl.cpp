@@ -66,7 +66,7 @@ int64_t tcc::kernel::packedTrailingDims(Operation *op, OpOperand &operand) {
       .Case([&](tcc::kernel::AttentionOp a) { return operand.get() == a.getMask() ? 0 : 1; })
       .Case([&](tcc::kernel::RowOp r) {
         bool param = operand.get() == r.getWeight() || operand.get() == r.getBias();
-        return param ? cast<MemRefType>(operand.get().getType()).getRank()
+        return param ? cast<ShapedType>(operand.get().getType()).getRank()
                      : static_cast<int64_t>(r.getNumDims());
       })
       // The weight whole. An NCHW image packed (tcc_cpu_conv2d's sgemm and
@@ -75,7 +75,7 @@ int64_t tcc::kernel::packedTrailingDims(Operation *op, OpOperand &operand) {
       // loops) only needs its channels packed: a channel slice is strided
       // per pixel, a padded buffer's interior per row too.
       .Case([&](tcc::kernel::ConvOp c) {
-        int64_t rank = cast<MemRefType>(operand.get().getType()).getRank();
+        int64_t rank = cast<ShapedType>(operand.get().getType()).getRank();
         if (operand.get() == c.getWeight())
           return rank;
         return c.getChannelsLast() ? int64_t(1) : std::min<int64_t>(rank, 3);

@@ -11,9 +11,9 @@ class OpOperand;
 } // namespace mlir
 
 namespace tcc::kernel {
-/// How many trailing dims of `operand`'s buffer the tcc_kernel op `op` needs
-/// packed row-major (0: any strides): what its library call or loop nest
-/// indexes densely. Bufferization gives a buffer without that property a
+/// How many trailing dims of `operand`'s buffer the tcc_kernel op `op` (on
+/// tensors or on buffers) needs packed row-major (0: any strides): what its
+/// library call or loop nest indexes densely. Bufferization gives a buffer without that property a
 /// packed copy; tcc-bufferize writes a producer into its slice of a
 /// concatenation only where the slice keeps it.
 int64_t packedTrailingDims(mlir::Operation *op, mlir::OpOperand &operand);
