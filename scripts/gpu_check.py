@@ -26,7 +26,9 @@ SAMPLES = ["foo", "mymodule", "outer_module", "mymodule_dynamic_batch", "small_c
            "inplace", "multi_index", "pad_roll_scatter", "conv1d", "upsample_nearest", "upsample_bilinear", "einsum", "conv_transpose", "pool1d", "more_ops", "pooling_3d_adaptive", "half_precision", "write_through_select", "kernel_layer", "kernel_layer_bf16", "whisper_encoder_bf16", "vision_attention", "llama_tiny",
            "elu_scaled", "sdpa_masked_rows", "var_far_from_zero", "conv2d_half", "as_strided_views", "lm_head_unaligned", "swapaxes_clamp_one_side", "norms_zero_dead_draw",
            "sweep_wrong_answers", "math_ops", "reductions_more", "shapes_more", "empty_tensors", "dense_block", "dense_stem", "creation_more",
-           "derived_weights",
+           "derived_weights", "depthwise_blocks",
+           # channels-last on the GPU (the CPU path computes f32 either way)
+           "dense_stem:tf32", "depthwise_blocks:tf32", "small_cnn:tf32",
            "zoo/mobilenet_v2_core_aten",
            "zoo/bert_base_dynamic_seq_training", "zoo/gpt2_training",
            "zoo/t5_small_decoder_core_aten", "zoo/llama_small_dynamic_seq_core_aten"]
@@ -36,18 +38,31 @@ SAMPLES = ["foo", "mymodule", "outer_module", "mymodule_dynamic_batch", "small_c
 # (2^-8 = 3.9e-3), and PyTorch rounds some fused steps once where tcc rounds
 # each op, so they agree within 1e-2 relative (fp32 samples: --rtol).
 TOLERANCE = {"half_precision": 1e-2, "kernel_layer_bf16": 1e-2}
+# "NAME:tf32" is the sample compiled with --precision tf32: convolutions and
+# matrix products round their inputs to 10 bits of mantissa (2^-11 = 4.9e-4),
+# summed over hundreds of terms: within 5e-3 relative, as check_conv.py's TF32.
+TF32_TOLERANCE = 5e-3
 # Other samples: per output, by its dtype (f16 and bf16 outputs of fp32
 # samples, such as var_far_from_zero's, within 1e-2 as above).
 HALF_TOLERANCE = 1e-2
 
 
 def artifact(outdir, sample):
-    return os.path.join(outdir, sample.replace("/", "_") + ".so")
+    return os.path.join(outdir, sample.replace("/", "_").replace(":", "_") + ".so")
+
+
+def sample_dir(sample):
+    """samples/NAME for "NAME" and "NAME:PRECISION"."""
+    return os.path.join(ROOT, "samples", sample.split(":")[0])
+
+
+def precision(sample):
+    return sample.split(":")[1] if ":" in sample else "fp32"
 
 
 def cases(sample):
     """(inputs, expected) file lists: the default case and any batch variants."""
-    d = os.path.join(ROOT, "samples", sample)
+    d = sample_dir(sample)
     def numbered(pattern):  # input_2 before input_10
         return sorted(glob.glob(pattern), key=lambda f: [int(t) if t.isdigit() else t for t in
                                                          re.split(r"(\d+)", os.path.basename(f))])
@@ -78,8 +93,9 @@ def compile_all(outdir, tcc, arch):
     for s in SAMPLES:
         so = artifact(outdir, s)
         t0 = time.time()
-        subprocess.run([tcc, "compile", os.path.join(ROOT, "samples", s, "model.pt2"), "-o", so,
-                        "--target", "cpu,cuda", "--arch", arch], check=True)
+        subprocess.run([tcc, "compile", os.path.join(sample_dir(s), "model.pt2"), "-o", so,
+                        "--target", "cpu,cuda", "--arch", arch, "--precision", precision(s)],
+                       check=True)
         print(f"compiled {s} in {time.time() - t0:.2f} s")
 
 
@@ -116,7 +132,9 @@ def run_all(outdir, rtol, samples):
                 ys = ys if isinstance(ys, tuple) else (ys,)
                 worst = 0.0  # as a fraction of each output's tolerance
                 for y, f in zip(ys, expected):
-                    tol = TOLERANCE.get(s, HALF_TOLERANCE if y.dtype in (torch.float16, torch.bfloat16) else rtol)
+                    tol = TOLERANCE.get(s, HALF_TOLERANCE if y.dtype in (torch.float16, torch.bfloat16)
+                                        else TF32_TOLERANCE if precision(s) == "tf32" and device != "cpu"
+                                        else rtol)
                     ref = np.load(f)
                     got = y.cpu().float().numpy() if y.is_floating_point() else y.cpu().numpy()
                     if got.shape != ref.shape:

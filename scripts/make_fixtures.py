@@ -568,6 +568,8 @@ def write_llama_tiny_case(out):
     """transformers' LlamaForCausalLM at toy size (2 layers, head size 64,
     grouped-query attention with 1 key/value head, SiLU MLP): rotary
     embeddings (rotate_half), the causal mask it builds, RMSNorm."""
+    if ONLY and ONLY != "llama_tiny":
+        return  # (transformers is needed for this case alone)
     from transformers import LlamaConfig, LlamaForCausalLM
     cfg = LlamaConfig(hidden_size=128, intermediate_size=256, num_hidden_layers=2,
                       num_attention_heads=2, num_key_value_heads=1, vocab_size=256,
@@ -939,6 +941,43 @@ class DenseStem(nn.Module):
         return torch.cat(features, 1)
 
 
+class DepthwiseBlocks(nn.Module):
+    """The blocks of MobileNetV2 (inverted residual: 1x1 expansion, 3x3
+    depthwise, ReLU6, projection, residual), EfficientNet (MBConv: a strided
+    5x5 depthwise, SiLU, squeeze-and-excitation) and ConvNeXt (7x7 depthwise,
+    then LayerNorm and the MLP channels-last via permutes, layer scale,
+    residual), with batch norms folded and random statistics. Odd channel
+    counts (not multiples of a warp) on purpose."""
+
+    def __init__(self, c=12):
+        super().__init__()
+        e = 4 * c
+        self.inverted = nn.Sequential(
+            nn.Conv2d(c, e, 1, bias=False), nn.BatchNorm2d(e), nn.ReLU6(),
+            nn.Conv2d(e, e, 3, padding=1, groups=e, bias=False), nn.BatchNorm2d(e), nn.ReLU6(),
+            nn.Conv2d(e, c, 1, bias=False), nn.BatchNorm2d(c))
+        self.expand = nn.Sequential(nn.Conv2d(c, e, 1, bias=False), nn.BatchNorm2d(e), nn.SiLU())
+        self.depthwise = nn.Sequential(
+            nn.Conv2d(e, e, 5, stride=2, padding=2, groups=e, bias=False), nn.BatchNorm2d(e),
+            nn.SiLU())
+        self.squeeze = nn.Sequential(nn.AdaptiveAvgPool2d(1), nn.Conv2d(e, 6, 1), nn.SiLU(),
+                                     nn.Conv2d(6, e, 1), nn.Sigmoid())
+        self.project = nn.Sequential(nn.Conv2d(e, 20, 1, bias=False), nn.BatchNorm2d(20))
+        self.dw7 = nn.Conv2d(20, 20, 7, padding=3, groups=20)
+        self.norm = nn.LayerNorm(20, eps=1e-6)
+        self.mlp = nn.Sequential(nn.Linear(20, 80), nn.GELU(), nn.Linear(80, 20))
+        self.gamma = nn.Parameter(torch.rand(20))
+        randomize_batch_norms(self)
+
+    def forward(self, x):
+        x = x + self.inverted(x)
+        h = self.depthwise(self.expand(x))
+        x = self.project(h * self.squeeze(h))
+        y = self.dw7(x).permute(0, 2, 3, 1)
+        y = self.gamma * self.mlp(self.norm(y))
+        return x + y.permute(0, 3, 1, 2)
+
+
 class CreationMore(nn.Module):
     """linspace (one step too) and logspace, eye, flip, fmax/fmin with NaN."""
 
@@ -1116,6 +1155,8 @@ def write_whisper_bf16_case(out):
     """A bf16 Whisper encoder (two conv1d with GELU, attention layers): it
     once compiled to a model.so that could not load (a generated CPU kernel
     called __truncsfbf2, which libgcc 12 lacks; issue 15)."""
+    if ONLY and ONLY != "whisper_encoder_bf16":
+        return  # (transformers is needed for this case alone)
     from transformers import WhisperConfig, WhisperModel
     cfg = WhisperConfig(d_model=64, encoder_layers=2, decoder_layers=1, encoder_attention_heads=4,
                         decoder_attention_heads=4, encoder_ffn_dim=128, decoder_ffn_dim=128,
@@ -1217,6 +1258,9 @@ def write_wrong_answer_cases(out):
 
     torch.manual_seed(75)
     write_case(out, "dense_stem", DenseStem(), [torch.randn(2, 3, 16, 16)])
+
+    torch.manual_seed(76)
+    write_case(out, "depthwise_blocks", DepthwiseBlocks(), [torch.randn(2, 12, 14, 13)])
 
 if __name__ == "__main__":
     main()

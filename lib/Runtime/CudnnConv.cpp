@@ -247,11 +247,6 @@ struct PlanKey {
   bool hasEpilogue() const { return bias || residual || activation != kConvActivationNone; }
 };
 
-/// Whether `strides` are those of packed NCHW images of h×w (any batch stride).
-bool packedNchwImages(const std::array<int64_t, 4> &strides, int64_t h, int64_t w) {
-  return strides[3] == 1 && strides[2] == w && strides[1] == h * w;
-}
-
 std::string shapeText(const PlanKey &k) {
   auto s = [](int64_t v) { return std::to_string(v); };
   return std::string(k.layout == kConvLayoutNhwc ? "NHWC " : "") + "x " + s(k.n) + "x" + s(k.c) +
@@ -374,19 +369,15 @@ void setImage(const Cudnn &lib, cudnnTensorDescriptor_t t, const PlanKey &key, i
             "cudnnSetTensor4dDescriptorEx(" + what + ") for " + shapeText(key));
 }
 
-/// Enqueues the convolution as `plan` computes it (algorithm, math type and
-/// epilogue as last chosen).
 /// The key as tcc's depthwise kernel reads it.
 DepthwiseShape depthwiseShape(const PlanKey &k) {
-  bool packed = packedNchwImages(k.xStrides, k.h, k.w) &&
-                packedNchwImages(k.yStrides, k.oh, k.ow) &&
-                (!k.residual || packedNchwImages(k.zStrides, k.oh, k.ow));
-  return {k.n,  k.c,      k.h,      k.w,           k.k,           k.r,
-          k.s,  k.oh,     k.ow,     k.padH,        k.padW,        k.sh,
-          k.sw, k.dh,     k.dw,     k.groups,      k.xStrides[0], k.yStrides[0],
-          k.zStrides[0],  k.dtype,  k.layout,      packed};
+  return {k.n,      k.c,  k.h,  k.w,  k.k,  k.r,      k.s,        k.oh,       k.ow,
+          k.padH,   k.padW, k.sh, k.sw, k.dh, k.dw, k.groups, k.xStrides, k.yStrides,
+          k.zStrides, k.dtype, k.layout};
 }
 
+/// Enqueues the convolution as `plan` computes it (algorithm, math type and
+/// epilogue as last chosen).
 void enqueue(const Cudnn &lib, ContextState &state, const Plan &plan, const PlanKey &key,
              const void *x, const void *w, const void *bias, const void *z, void *y,
              void *stream) {

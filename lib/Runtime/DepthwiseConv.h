@@ -8,6 +8,7 @@
 #ifndef TCC_LIB_RUNTIME_DEPTHWISECONV_H
 #define TCC_LIB_RUNTIME_DEPTHWISECONV_H
 
+#include <array>
 #include <cstdint>
 
 namespace tcc {
@@ -15,13 +16,15 @@ namespace tcc {
 /// The convolution's shape and types, as tcc_conv2d receives them.
 struct DepthwiseShape {
   int64_t n, c, h, w, k, r, s, oh, ow, padH, padW, strideH, strideW, dilationH, dilationW, groups;
-  int64_t xBatchStride, yBatchStride, zBatchStride;
+  /// Element strides in batch, channel, row, column order (z's all 0 without a residual).
+  std::array<int64_t, 4> xStrides, yStrides, zStrides;
   int32_t dtype, layout;
-  bool packedImages; ///< x, y and z images packed NCHW (only their batch strides free)
 };
 
-/// Whether the kernel computes it: f32 NCHW with packed images, one filter per channel
-/// (groups = C = K), windows up to 7x7, strides and dilations up to 4.
+/// Whether a kernel computes it: one filter per channel (groups = C = K), windows
+/// up to 7x7, strides and dilations up to 4; f32 NCHW with packed images (only
+/// the batch strides free), or f32/f16/bf16 NHWC with packed channels (pixels
+/// and rows may be strided: a channel slice, a padded buffer's interior).
 bool depthwiseKernelApplies(const DepthwiseShape &shape);
 
 /// Enqueues y = act(depthwise(x, w) + bias + z) on `stream` (bias, z may be null).

@@ -126,6 +126,10 @@ def run(quick=False):
         ("depthwise 7x7 bias residual relu", dict(n=3, c=40, h=30, w=37, k=40, r=7, s=7, pad=3, groups=40, bias=True, residual=True, relu=True)),
         ("depthwise 3x3 dilated s2 slices", dict(n=2, c=24, h=33, w=17, k=24, r=3, s=3, pad=2, dilation=2, stride=2, groups=24, bias=True, slices=True)),
         ("depthwise 3x5", dict(n=2, c=16, h=20, w=21, k=16, r=3, s=5, pad=1, groups=16)),
+        ("depthwise 3x3 s3 odd channels", dict(n=2, c=37, h=19, w=23, k=37, r=3, s=3, pad=1, stride=3, groups=37, bias=True)),
+        ("depthwise 5x5 s2 wide", dict(n=1, c=72, h=9, w=70, k=72, r=5, s=5, pad=2, stride=2, groups=72, bias=True, relu=True)),
+        ("depthwise 3x3 residual in place", dict(n=2, c=64, h=14, w=14, k=64, r=3, s=3, pad=1, groups=64, bias=True, residual=True, in_place=True)),
+        ("depthwise 3x3 into padded interior", dict(n=2, c=48, h=12, w=13, k=48, r=3, s=3, pad=1, groups=48, bias=True, relu=True, interior=True)),
         ("grouped 3x3 g4", dict(n=2, c=64, h=16, w=16, k=128, r=3, s=3, pad=1, groups=4, bias=True, relu=True)),
         ("identity residual, no bias", dict(n=2, c=32, h=16, w=16, k=32, r=3, s=3, pad=1, residual=True)),
         ("channel slices", dict(n=3, c=32, h=16, w=16, k=48, r=3, s=3, pad=1, bias=True, residual=True, relu=True, slices=True)),
@@ -176,4 +180,43 @@ def run(quick=False):
                 report.note(f"time {str(dtype)[6:]}{' tf32' if compute else ''} {'nhwc' if layout else 'nchw'} "
                             f"c{c} {hw}x{hw} k{k} r{r}: tcc {ours:.1f} µs, torch {theirs:.1f} µs")
         torch.backends.cudnn.allow_tf32 = True
+        time_depthwise(fn, report)
     return report
+
+
+def time_depthwise(fn, report):
+    """tcc's depthwise kernel (forced: TCC_CUDNN_ALGO=own) against PyTorch's
+    cuDNN convolution in both layouts, on MobileNetV2, EfficientNet-B0 and
+    ConvNeXt-T layers (f32; what a TF32 model's channels-last layers run)."""
+    import os
+    saved = os.environ.get("TCC_CUDNN_ALGO")
+    os.environ["TCC_CUDNN_ALGO"] = "own"
+    try:
+        for (name, n, c, hw, r, stride) in (("mobilenet_v2 b32", 32, 96, 112, 3, 2),
+                                            ("mobilenet_v2 b32", 32, 144, 56, 3, 1),
+                                            ("mobilenet_v2 b32", 32, 960, 7, 3, 1),
+                                            ("efficientnet_b0 b32", 32, 240, 28, 5, 1),
+                                            ("efficientnet_b0 b32", 32, 672, 14, 5, 2),
+                                            ("convnext_tiny b16", 16, 96, 56, 7, 1),
+                                            ("convnext_tiny b16", 16, 768, 7, 7, 1)):
+            pad = r // 2
+            x = torch.randn(n, c, hw, hw, device="cuda")
+            wt = torch.randn(c, 1, r, r, device="cuda")
+            b = torch.randn(c, device="cuda")
+            row = []
+            for layout in (NCHW, NHWC):
+                kw = dict(n=n, c=c, h=hw, w=hw, k=c, r=r, s=r, pad=pad, stride=stride, groups=c,
+                          bias=True, layout=layout)
+                tag = f"timed depthwise {'nhwc' if layout else 'nchw'} {name} c{c} {hw}x{hw} r{r} s{stride}"
+                call = run_case(fn, report, tag, torch.float32, F32, **kw)
+                xl, wl = (x, wt) if layout == NCHW else (x.to(memory_format=torch.channels_last),
+                                                         wt.to(memory_format=torch.channels_last))
+                theirs = common.time_cuda(lambda: F.conv2d(xl, wl, b, stride, pad, 1, c), iters=50)
+                ours = common.time_cuda(call, iters=50) if call else float("nan")
+                row.append(f"{'nhwc' if layout else 'nchw'} tcc {ours:.1f} µs, torch {theirs:.1f} µs")
+            report.note(f"time depthwise {name} c{c} {hw}x{hw} {r}x{r} s{stride}: " + "; ".join(row))
+    finally:
+        if saved is None:
+            del os.environ["TCC_CUDNN_ALGO"]
+        else:
+            os.environ["TCC_CUDNN_ALGO"] = saved

@@ -10,7 +10,8 @@
 // tcc_graph ops and become one pointwise kernel after the call.
 //
 // Where tensor cores compute the convolution (f16/bf16 tensors, or f32 with
-// TF32 in a model without grouped convolutions), it is formed channels-last:
+// TF32 in a model without grouped convolutions other than depthwise ones
+// tcc's kernel takes), it is formed channels-last:
 // NHWC is what their kernels read, and cuDNN would otherwise transpose
 // around each call. The layout changes are
 // tcc_graph transposes around the kernel, which ChannelsLast.cpp then moves
@@ -130,6 +131,19 @@ void formConv(graph::Conv2dOp conv, bool channelsLast) {
   eraseDead(dead);
 }
 
+/// Whether tcc's own depthwise kernel computes `conv` in either layout (one
+/// filter per channel, windows up to 7x7, strides and dilations up to 4; as
+/// the runtime's DepthwiseConv.cpp checks).
+bool ownDepthwiseKernelTakes(graph::Conv2dOp conv) {
+  auto wt = typeOf(conv.getWeight());
+  int64_t groups = conv.getGroups();
+  auto small = [](int64_t v, int64_t most) { return v >= 1 && v <= most; };
+  return typeOf(conv.getInput()).getDimSize(1) == groups && wt.getDimSize(0) == groups &&
+         wt.getDimSize(1) == 1 && small(wt.getDimSize(2), 7) && small(wt.getDimSize(3), 7) &&
+         llvm::all_of(conv.getStride(), [&](int64_t v) { return small(v, 4); }) &&
+         llvm::all_of(conv.getDilation(), [&](int64_t v) { return small(v, 4); });
+}
+
 } // namespace
 
 void tcc::formation::formConvKernels(func::FuncOp func, bool f32TensorCores) {
@@ -138,12 +152,14 @@ void tcc::formation::formConvKernels(func::FuncOp func, bool f32TensorCores) {
     if (formable(op))
       convs.push_back(op);
   });
-  // f32 grouped (depthwise) convolutions gain nothing from TF32 and lose in
-  // NHWC: cuDNN's channels-last f32 depthwise kernel took 238 us per layer of
-  // MobileNetV2 b32 on an H100 against 41 us NCHW. A model with any keeps
-  // NCHW throughout (one layout change per such layer would cost more).
+  // f32 grouped convolutions gain nothing from TF32, and cuDNN's channels-last
+  // f32 grouped kernels are slow (238 us per depthwise layer of MobileNetV2
+  // b32 on an H100 against 41 us NCHW). Depthwise ones run on tcc's own
+  // kernel in either layout; a model with any other keeps NCHW throughout
+  // (one layout change per such layer would cost more).
   bool groupedF32 = llvm::any_of(convs, [](graph::Conv2dOp c) {
-    return c.getGroups() > 1 && typeOf(c.getResult()).getElementType().isF32();
+    return c.getGroups() > 1 && typeOf(c.getResult()).getElementType().isF32() &&
+           !ownDepthwiseKernelTakes(c);
   });
   for (graph::Conv2dOp conv : convs) {
     Type elt = typeOf(conv.getResult()).getElementType();

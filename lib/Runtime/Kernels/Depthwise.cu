@@ -1,27 +1,44 @@
-//===- Depthwise.cu - depthwise 2-D convolution, NCHW f32 -----------------===//
+//===- Depthwise.cu - depthwise 2-D convolution, NCHW and NHWC ------------===//
 //
-// One block per 32 x 32 tile of output of one (image, channel) plane (each
-// of its 256 threads computes 4 outputs of a column): the
-// input tile with its halo and the channel's filter go to shared memory
-// (coalesced loads, zeros for the padding), then each thread sums its
-// window from there and applies the epilogue (bias, residual, ReLU). A
-// depthwise layer is bound by memory: each input element is read from
-// global memory about once (plus the halo) instead of R·S times.
-// Instantiated for square 3x3, 5x5 and 7x7 filters (unrolled windows) and
-// for any other size up to 7x7.
+// A depthwise layer is bound by memory: the kernels read each input element
+// from global memory about once (plus the halo) instead of R·S times, and
+// apply the epilogue (bias, residual, ReLU) before the one store.
+//
+// NCHW (f32): one block per 32 x 32 tile of output of one (image, channel)
+// plane, each of its 256 threads computing 4 outputs of a column; the input
+// tile with its halo and the channel's filter go to shared memory (coalesced
+// loads, zeros for the padding), then each thread sums its window from there.
+//
+// NHWC (f32, f16, bf16; f32 arithmetic): a warp is 32 consecutive channels of
+// one pixel, so every load and store is one coalesced line; each thread sums
+// a strip of 4 consecutive outputs of a row, keeping a filter row's input
+// columns in registers (the strip's neighbours share them), with the
+// block's filters transposed to [tap][channel] in shared memory. Strided
+// pixels and rows (a channel slice of a concatenation, a padded buffer's
+// interior) are read and written in place.
+//
+// Instantiated for square 3x3, 5x5 and 7x7 filters (unrolled windows; NHWC
+// also for column strides 1 and 2) and for any other window up to 7x7.
 //
 //===----------------------------------------------------------------------===//
 #include "DepthwiseParams.h"
 
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
 using tcc_depthwise::DepthwiseParams;
+using tcc_depthwise::kMaxTaps;
+using tcc_depthwise::kNhwcChannels;
+using tcc_depthwise::kNhwcColumns;
+using tcc_depthwise::kNhwcStrips;
+using tcc_depthwise::kThreads;
 using tcc_depthwise::kTileH;
 using tcc_depthwise::kTileW;
-using tcc_depthwise::kThreads;
 
 namespace {
 
 template <int K>
-__device__ __forceinline__ void depthwise(const DepthwiseParams &p) {
+__device__ __forceinline__ void depthwiseNchw(const DepthwiseParams &p) {
   extern __shared__ float tile[]; // tileInH x tileInW, then the filter
   const int r = K ? K : p.r, s = K ? K : p.s;
   float *filter = tile + p.tileInH * p.tileInW;
@@ -29,19 +46,24 @@ __device__ __forceinline__ void depthwise(const DepthwiseParams &p) {
   const int n = plane / p.c, ch = plane % p.c;
   const int oh0 = blockIdx.y * kTileH, ow0 = blockIdx.x * kTileW;
   const int ih0 = oh0 * p.strideH - p.padH, iw0 = ow0 * p.strideW - p.padW;
-  const float *x = p.x + n * p.xBatchStride + static_cast<int64_t>(ch) * p.h * p.w_;
+  const float *x = static_cast<const float *>(p.x) + n * p.xStrides[0] +
+                   static_cast<int64_t>(ch) * p.h * p.w_;
   for (int i = threadIdx.x; i < p.tileInH * p.tileInW; i += blockDim.x) {
     int ih = ih0 + i / p.tileInW, iw = iw0 + i % p.tileInW;
     tile[i] = ih >= 0 && ih < p.h && iw >= 0 && iw < p.w_ ? __ldg(x + ih * p.w_ + iw) : 0.0f;
   }
+  const float *w = static_cast<const float *>(p.w);
   for (int i = threadIdx.x; i < r * s; i += blockDim.x)
-    filter[i] = __ldg(p.w + ch * r * s + i);
+    filter[i] = __ldg(w + ch * r * s + i);
   __syncthreads();
   const int tx = threadIdx.x % kTileW;
   const int ow = ow0 + tx;
   if (ow >= p.ow)
     return;
-  const float bias = p.bias ? __ldg(p.bias + ch) : 0.0f;
+  const float *biases = static_cast<const float *>(p.bias);
+  const float bias = biases ? __ldg(biases + ch) : 0.0f;
+  const float *z = static_cast<const float *>(p.z);
+  float *y = static_cast<float *>(p.y);
   constexpr int kRowsApart = kThreads / kTileW;
   for (int ty = threadIdx.x / kTileW; ty < kTileH; ty += kRowsApart) {
     const int oh = oh0 + ty;
@@ -62,19 +84,128 @@ __device__ __forceinline__ void depthwise(const DepthwiseParams &p) {
           acc = fmaf(in[i * p.dilationH * p.tileInW + j * p.dilationW], filter[i * s + j], acc);
     acc += bias;
     int64_t at = static_cast<int64_t>(ch) * p.oh * p.ow + oh * p.ow + ow;
-    if (p.z)
-      acc += p.z[n * p.zBatchStride + at];
+    if (z)
+      acc += z[n * p.zStrides[0] + at];
     if (p.relu)
       acc = fmaxf(acc, 0.0f);
-    p.y[n * p.yBatchStride + at] = acc;
+    y[n * p.yStrides[0] + at] = acc;
+  }
+}
+
+__device__ __forceinline__ float toFloat(float v) { return v; }
+__device__ __forceinline__ float toFloat(__half v) { return __half2float(v); }
+__device__ __forceinline__ float toFloat(__nv_bfloat16 v) { return __bfloat162float(v); }
+template <typename T> __device__ __forceinline__ T fromFloat(float v);
+template <> __device__ __forceinline__ float fromFloat<float>(float v) { return v; }
+template <> __device__ __forceinline__ __half fromFloat<__half>(float v) { return __float2half_rn(v); }
+template <> __device__ __forceinline__ __nv_bfloat16 fromFloat<__nv_bfloat16>(float v) {
+  return __float2bfloat16_rn(v);
+}
+template <typename T> __device__ __forceinline__ float load(const T *p) { return toFloat(__ldg(p)); }
+
+/// K: the square window (0: any, p.r x p.s); S: the column stride with a
+/// column dilation of 1 (0: any). blockIdx.x: (image, output row, group of
+/// kNhwcStrips strips); blockIdx.y: group of kNhwcChannels channels.
+template <typename T, int K, int S>
+__device__ __forceinline__ void depthwiseNhwc(const DepthwiseParams &p) {
+  __shared__ float filter[kMaxTaps * kNhwcChannels]; // [tap][channel of the block]
+  const int r = K ? K : p.r, s = K ? K : p.s, taps = r * s;
+  const int c0 = blockIdx.y * kNhwcChannels;
+  const int lane = threadIdx.x % kNhwcChannels, strip = threadIdx.x / kNhwcChannels;
+  // The block's filters are consecutive in memory: coalesced reads.
+  const T *w = static_cast<const T *>(p.w) + static_cast<int64_t>(c0) * taps;
+  for (int e = threadIdx.x; e < kNhwcChannels * taps; e += kThreads) {
+    int channel = e / taps, tap = e % taps;
+    filter[tap * kNhwcChannels + channel] = c0 + channel < p.c ? load(w + e) : 0.0f;
+  }
+  __syncthreads();
+  const int ch = c0 + lane;
+  constexpr int kBlockColumns = kNhwcStrips * kNhwcColumns;
+  const int columnBlocks = (p.ow + kBlockColumns - 1) / kBlockColumns;
+  const int oh = (blockIdx.x / columnBlocks) % p.oh, n = blockIdx.x / columnBlocks / p.oh;
+  const int ow0 = (blockIdx.x % columnBlocks) * kBlockColumns + strip * kNhwcColumns;
+  if (ch >= p.c || ow0 >= p.ow)
+    return;
+  const int sw = S ? S : p.strideW;
+  const int iw0 = ow0 * sw - p.padW;
+  const T *x = static_cast<const T *>(p.x) + n * p.xStrides[0] + ch;
+  const int64_t xColumn = p.xStrides[3];
+  float acc[kNhwcColumns] = {};
+#pragma unroll
+  for (int i = 0; i < r; ++i) { // unrolled where K is known
+    const int ih = oh * p.strideH - p.padH + i * p.dilationH;
+    if (ih < 0 || ih >= p.h)
+      continue;
+    const T *row = x + ih * p.xStrides[2];
+    if (K && S) {
+      // The strip's input columns of this filter row, loaded once.
+      constexpr int kSpan = (kNhwcColumns - 1) * (S ? S : 1) + (K ? K : 1);
+      float in[kSpan];
+#pragma unroll
+      for (int t = 0; t < kSpan; ++t) {
+        const int iw = iw0 + t;
+        in[t] = iw >= 0 && iw < p.w_ ? load(row + iw * xColumn) : 0.0f;
+      }
+#pragma unroll
+      for (int j = 0; j < (K ? K : 1); ++j) {
+        const float f = filter[(i * (K ? K : 1) + j) * kNhwcChannels + lane];
+#pragma unroll
+        for (int q = 0; q < kNhwcColumns; ++q)
+          acc[q] = fmaf(in[q * (S ? S : 1) + j], f, acc[q]);
+      }
+    } else {
+      for (int j = 0; j < s; ++j) {
+        const float f = filter[(i * s + j) * kNhwcChannels + lane];
+#pragma unroll
+        for (int q = 0; q < kNhwcColumns; ++q) {
+          const int iw = iw0 + q * sw + j * p.dilationW;
+          if (iw >= 0 && iw < p.w_)
+            acc[q] = fmaf(load(row + iw * xColumn), f, acc[q]);
+        }
+      }
+    }
+  }
+  const float bias = p.bias ? load(static_cast<const T *>(p.bias) + ch) : 0.0f;
+  const T *z = p.z ? static_cast<const T *>(p.z) + n * p.zStrides[0] + oh * p.zStrides[2] + ch
+                   : nullptr;
+  T *y = static_cast<T *>(p.y) + n * p.yStrides[0] + oh * p.yStrides[2] + ch;
+#pragma unroll
+  for (int q = 0; q < kNhwcColumns; ++q) {
+    const int ow = ow0 + q;
+    if (ow >= p.ow)
+      break;
+    float v = acc[q] + bias;
+    if (z)
+      v += toFloat(z[ow * p.zStrides[3]]); // may be y itself: read before the store
+    if (p.relu)
+      v = fmaxf(v, 0.0f);
+    y[ow * p.yStrides[3]] = fromFloat<T>(v);
   }
 }
 
 } // namespace
 
+#define TCC_DEPTHWISE_NCHW(NAME, K)                                                              \
+  __global__ void __launch_bounds__(kThreads) NAME(DepthwiseParams p) { depthwiseNchw<K>(p); }
+#define TCC_DEPTHWISE_NHWC(NAME, T, K, S)                                                        \
+  __global__ void __launch_bounds__(kThreads) NAME(DepthwiseParams p) {                         \
+    depthwiseNhwc<T, K, S>(p);                                                                   \
+  }
+#define TCC_DEPTHWISE_NHWC_TYPE(TYPE, T)                                                         \
+  TCC_DEPTHWISE_NHWC(tcc_depthwise_nhwc_##TYPE##_k3s1, T, 3, 1)                                  \
+  TCC_DEPTHWISE_NHWC(tcc_depthwise_nhwc_##TYPE##_k3s2, T, 3, 2)                                  \
+  TCC_DEPTHWISE_NHWC(tcc_depthwise_nhwc_##TYPE##_k5s1, T, 5, 1)                                  \
+  TCC_DEPTHWISE_NHWC(tcc_depthwise_nhwc_##TYPE##_k5s2, T, 5, 2)                                  \
+  TCC_DEPTHWISE_NHWC(tcc_depthwise_nhwc_##TYPE##_k7s1, T, 7, 1)                                  \
+  TCC_DEPTHWISE_NHWC(tcc_depthwise_nhwc_##TYPE##_k7s2, T, 7, 2)                                  \
+  TCC_DEPTHWISE_NHWC(tcc_depthwise_nhwc_##TYPE##_any, T, 0, 0)
+
 extern "C" {
-__global__ void __launch_bounds__(tcc_depthwise::kThreads) tcc_depthwise_f32_k3(DepthwiseParams p) { depthwise<3>(p); }
-__global__ void __launch_bounds__(tcc_depthwise::kThreads) tcc_depthwise_f32_k5(DepthwiseParams p) { depthwise<5>(p); }
-__global__ void __launch_bounds__(tcc_depthwise::kThreads) tcc_depthwise_f32_k7(DepthwiseParams p) { depthwise<7>(p); }
-__global__ void __launch_bounds__(tcc_depthwise::kThreads) tcc_depthwise_f32_any(DepthwiseParams p) { depthwise<0>(p); }
+TCC_DEPTHWISE_NCHW(tcc_depthwise_f32_k3, 3)
+TCC_DEPTHWISE_NCHW(tcc_depthwise_f32_k5, 5)
+TCC_DEPTHWISE_NCHW(tcc_depthwise_f32_k7, 7)
+TCC_DEPTHWISE_NCHW(tcc_depthwise_f32_any, 0)
+TCC_DEPTHWISE_NHWC_TYPE(f32, float)
+TCC_DEPTHWISE_NHWC_TYPE(f16, __half)
+TCC_DEPTHWISE_NHWC_TYPE(bf16, __nv_bfloat16)
 }

@@ -48,13 +48,32 @@ func.func @concat_then_pool(%x: tensor<2x4x8x8xf32>, %w: tensor<4x4x3x3xf32>) ->
 
 // -----
 
-// A model with an f32 depthwise convolution stays NCHW even on TF32 (cuDNN's
-// NHWC f32 depthwise kernel is several times slower than its NCHW one).
-// CHECK-LABEL: func @depthwise_f32_stays_nchw
-// CHECK-NOT:   channels_last
-// CHECK-NOT:   tcc_graph.transpose
-func.func @depthwise_f32_stays_nchw(%x: tensor<2x8x8x8xf32>, %w1: tensor<8x8x1x1xf32>, %dw: tensor<8x1x3x3xf32>) -> tensor<2x8x8x8xf32> {
+// An f32 depthwise convolution runs on tcc's own kernel in either layout, so
+// on TF32 the model is channels-last throughout: one transpose in, one out.
+// CHECK-LABEL: func @depthwise_f32_channels_last
+// CHECK:       %[[X:.*]] = tcc_graph.transpose %arg0 {permutation = array<i64: 0, 2, 3, 1>}
+// CHECK:       %[[Y:.*]] = tcc_kernel.conv ins(%[[X]], %{{.*}} : tensor<2x8x8x8xf32>, tensor<8x1x1x8xf32>) outs(%{{.*}} : tensor<2x8x8x8xf32>) {channels_last,
+// CHECK:       %[[Z:.*]] = tcc_kernel.conv ins(%[[Y]], %{{.*}} : tensor<2x8x8x8xf32>, tensor<8x3x3x1xf32>) outs(%{{.*}} : tensor<2x8x8x8xf32>) {channels_last, dilation = array<i64: 1, 1>, groups = 8 : i64
+// CHECK:       %[[R:.*]] = tcc_graph.transpose %[[Z]] {permutation = array<i64: 0, 3, 1, 2>}
+// CHECK:       return %[[R]]
+// NCHW-LABEL: func @depthwise_f32_channels_last
+// NCHW-NOT:   channels_last
+func.func @depthwise_f32_channels_last(%x: tensor<2x8x8x8xf32>, %w1: tensor<8x8x1x1xf32>, %dw: tensor<8x1x3x3xf32>) -> tensor<2x8x8x8xf32> {
   %y = tcc_graph.conv2d %x, %w1 {dilation = array<i64: 1, 1>, groups = 1 : i64, padding = array<i64: 0, 0>, stride = array<i64: 1, 1>} : (tensor<2x8x8x8xf32>, tensor<8x8x1x1xf32>) -> tensor<2x8x8x8xf32>
   %z = tcc_graph.conv2d %y, %dw {dilation = array<i64: 1, 1>, groups = 8 : i64, padding = array<i64: 1, 1>, stride = array<i64: 1, 1>} : (tensor<2x8x8x8xf32>, tensor<8x1x3x3xf32>) -> tensor<2x8x8x8xf32>
   return %z : tensor<2x8x8x8xf32>
+}
+
+// -----
+
+// A model with another f32 grouped convolution (two filters per group here;
+// or a window over 7x7) stays NCHW even on TF32: cuDNN's NHWC f32 grouped
+// kernels are several times slower than its NCHW ones.
+// CHECK-LABEL: func @grouped_f32_stays_nchw
+// CHECK-NOT:   channels_last
+// CHECK-NOT:   tcc_graph.transpose
+func.func @grouped_f32_stays_nchw(%x: tensor<2x8x8x8xf32>, %dw: tensor<8x1x3x3xf32>, %g: tensor<16x2x3x3xf32>) -> tensor<2x16x8x8xf32> {
+  %y = tcc_graph.conv2d %x, %dw {dilation = array<i64: 1, 1>, groups = 8 : i64, padding = array<i64: 1, 1>, stride = array<i64: 1, 1>} : (tensor<2x8x8x8xf32>, tensor<8x1x3x3xf32>) -> tensor<2x8x8x8xf32>
+  %z = tcc_graph.conv2d %y, %g {dilation = array<i64: 1, 1>, groups = 4 : i64, padding = array<i64: 1, 1>, stride = array<i64: 1, 1>} : (tensor<2x8x8x8xf32>, tensor<16x2x3x3xf32>) -> tensor<2x16x8x8xf32>
+  return %z : tensor<2x16x8x8xf32>
 }
