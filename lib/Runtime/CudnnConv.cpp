@@ -587,12 +587,23 @@ std::unique_ptr<Plan> makePlan(const Cudnn &lib, ContextState &state, const Plan
   size_t preferred = std::max(state.workspace.bytes(), kPreferredWorkspaceBytes);
   size_t limit = capturing ? state.workspace.bytes() : kMaxWorkspaceBytes;
   std::vector<Candidate> ways = candidates(lib, state, *plan, key, limit, plan->zeroBias.bytes() > 0);
-  if (ways.empty())
+  if (ways.empty()) {
+    // cuDNN's channels-last convolutions take packed images only.
+    auto packedNhwc = [&](const std::array<int64_t, 4> &st, int64_t c, int64_t h, int64_t w) {
+      return st[1] == 1 && st[3] == c && st[2] == w * c;
+    };
+    bool stridedNhwc = key.layout == kConvLayoutNhwc &&
+                       (!packedNhwc(key.xStrides, key.c, key.h, key.w) ||
+                        !packedNhwc(key.yStrides, key.k, key.oh, key.ow) ||
+                        (key.residual && !packedNhwc(key.zStrides, key.k, key.oh, key.ow)));
     throw RuntimeError(TCC_ERROR_UNSUPPORTED,
                        "cudnn: no forward algorithm for the convolution " + shape +
-                           (capturing ? " within the workspace there is (first seen during "
-                                        "stream capture; run it once outside capture)"
-                                      : ""));
+                           (stridedNhwc ? " (channels-last views with strided pixels or rows: "
+                                          "only tcc's depthwise kernel takes them)"
+                            : capturing ? " within the workspace there is (first seen during "
+                                          "stream capture; run it once outside capture)"
+                                        : ""));
+  }
   auto take = [&](const Candidate &c) {
     (void)lib.setConvMathType(plan->conv, c.mathType);
     plan->algo = c.algo;

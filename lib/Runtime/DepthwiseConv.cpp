@@ -4,16 +4,20 @@
 #include "Kernels/DepthwiseParams.h"
 
 #include "tcc/Runtime/CudnnConv.h"
+#include "tcc/Runtime/DepthwiseKernel.h"
 #include "tcc/Runtime/KernelLibrary.h"
 #include "tcc/Runtime/KernelTypes.h"
 
+#include <algorithm>
+#include <array>
 #include <climits>
+#include <cstdint>
+#include <string>
 
 using namespace tcc;
 using tcc_depthwise::DepthwiseParams;
 using tcc_depthwise::kNhwcChannels;
 using tcc_depthwise::kNhwcColumns;
-using tcc_depthwise::kNhwcStrips;
 using tcc_depthwise::kTileH;
 using tcc_depthwise::kTileW;
 
@@ -41,33 +45,53 @@ bool nchwApplies(const DepthwiseShape &d) {
          nchwTileFits(d);
 }
 
-bool nhwcApplies(const DepthwiseShape &d) {
-  int64_t columnBlocks = (d.ow + kNhwcStrips * kNhwcColumns - 1) / (kNhwcStrips * kNhwcColumns);
-  return (d.dtype == kKernelF32 || d.dtype == kKernelF16 || d.dtype == kKernelBF16) &&
-         d.xStrides[1] == 1 && d.yStrides[1] == 1 &&
-         (d.zStrides[0] == 0 || d.zStrides[1] == 1) &&
-         d.n * d.oh * columnBlocks <= INT_MAX &&                     // gridDim.x
-         (d.c + kNhwcChannels - 1) / kNhwcChannels <= 65535;        // gridDim.y
+/// The NHWC kernel's launch: channels per thread, the block's threads, the grid.
+struct NhwcLaunch {
+  int vector, channelGroups, strips, columnStrips;
+  int64_t gridX, gridY;
+};
+
+NhwcLaunch nhwcLaunch(const DepthwiseShape &d, const void *x, const void *bias, const void *z,
+                      const void *y) {
+  // Four channels per thread where every access of them is aligned to four
+  // elements: the pointers, and each tensor's strides.
+  int64_t bytes = kernelDTypeBytes(d.dtype), align = 4 * bytes;
+  auto aligned = [&](const void *p) { return reinterpret_cast<uintptr_t>(p) % align == 0; };
+  auto stridesAligned = [](const std::array<int64_t, 4> &st) {
+    return st[0] % 4 == 0 && st[2] % 4 == 0 && st[3] % 4 == 0;
+  };
+  bool vector4 = d.c % 4 == 0 && aligned(x) && aligned(y) && (!bias || aligned(bias)) &&
+                 (!z || aligned(z)) && stridesAligned(d.xStrides) &&
+                 stridesAligned(d.yStrides) && (!z || stridesAligned(d.zStrides));
+  NhwcLaunch l{};
+  l.vector = vector4 ? 4 : 1;
+  int64_t groups = (d.c + l.vector - 1) / l.vector;
+  l.channelGroups = static_cast<int>(std::min<int64_t>(groups, kNhwcChannels / l.vector));
+  l.strips = tcc_depthwise::kThreads / l.channelGroups;
+  l.columnStrips = static_cast<int>((d.ow + kNhwcColumns - 1) / kNhwcColumns);
+  int64_t strips = d.n * d.oh * l.columnStrips;
+  l.gridX = (strips + l.strips - 1) / l.strips;
+  l.gridY = (d.c + l.channelGroups * l.vector - 1) / (l.channelGroups * l.vector);
+  return l;
 }
 
-const char *nhwcKernelName(const DepthwiseShape &d) {
-  static const char *const names[3][7] = {
-      {"tcc_depthwise_nhwc_f32_k3s1", "tcc_depthwise_nhwc_f32_k3s2", "tcc_depthwise_nhwc_f32_k5s1",
-       "tcc_depthwise_nhwc_f32_k5s2", "tcc_depthwise_nhwc_f32_k7s1", "tcc_depthwise_nhwc_f32_k7s2",
-       "tcc_depthwise_nhwc_f32_any"},
-      {"tcc_depthwise_nhwc_f16_k3s1", "tcc_depthwise_nhwc_f16_k3s2", "tcc_depthwise_nhwc_f16_k5s1",
-       "tcc_depthwise_nhwc_f16_k5s2", "tcc_depthwise_nhwc_f16_k7s1", "tcc_depthwise_nhwc_f16_k7s2",
-       "tcc_depthwise_nhwc_f16_any"},
-      {"tcc_depthwise_nhwc_bf16_k3s1", "tcc_depthwise_nhwc_bf16_k3s2",
-       "tcc_depthwise_nhwc_bf16_k5s1", "tcc_depthwise_nhwc_bf16_k5s2",
-       "tcc_depthwise_nhwc_bf16_k7s1", "tcc_depthwise_nhwc_bf16_k7s2",
-       "tcc_depthwise_nhwc_bf16_any"}};
-  int type = d.dtype == kKernelF16 ? 1 : d.dtype == kKernelBF16 ? 2 : 0;
+bool nhwcApplies(const DepthwiseShape &d) {
+  // The grid as the unaligned (one channel per thread) launch needs it.
+  NhwcLaunch l = nhwcLaunch(d, nullptr, nullptr, nullptr, nullptr);
+  return (d.dtype == kKernelF32 || d.dtype == kKernelF16 || d.dtype == kKernelBF16) &&
+         d.xStrides[1] == 1 && d.yStrides[1] == 1 &&
+         (d.zStrides[0] == 0 || d.zStrides[1] == 1) && d.n < INT_MAX &&
+         l.gridX <= INT_MAX && l.gridY <= 65535;
+}
+
+std::string nhwcKernelName(const DepthwiseShape &d, int vector) {
+  const char *type = d.dtype == kKernelF16 ? "f16" : d.dtype == kKernelBF16 ? "bf16" : "f32";
   // Unrolled windows: square 3, 5 or 7, column stride 1 or 2, no column dilation.
   bool unrolled = d.r == d.s && (d.r == 3 || d.r == 5 || d.r == 7) && d.dilationW == 1 &&
                   (d.strideW == 1 || d.strideW == 2);
-  int variant = unrolled ? static_cast<int>(d.r - 3) + static_cast<int>(d.strideW - 1) : 6;
-  return names[type][variant];
+  std::string window =
+      unrolled ? "k" + std::to_string(d.r) + "s" + std::to_string(d.strideW) : "any";
+  return std::string("tcc_depthwise_nhwc_") + type + (vector == 4 ? "_v4_" : "_v1_") + window;
 }
 
 const char *nchwKernelName(const DepthwiseShape &d) {
@@ -80,10 +104,9 @@ const char *nchwKernelName(const DepthwiseShape &d) {
 } // namespace
 
 bool tcc::depthwiseKernelApplies(const DepthwiseShape &d) {
-  auto small = [](int64_t v, int64_t most) { return v >= 1 && v <= most; };
-  if (!(d.groups == d.c && d.k == d.c && small(d.r, 7) && small(d.s, 7) && small(d.strideH, 4) &&
-        small(d.strideW, 4) && small(d.dilationH, 4) && small(d.dilationW, 4) &&
-        d.h * d.w < INT_MAX && d.c < INT_MAX && d.oh * d.ow < INT_MAX))
+  if (!depthwiseKernelTakes(d.c, d.k, d.groups, d.r, d.s, d.strideH, d.strideW, d.dilationH,
+                            d.dilationW) ||
+      d.h * d.w >= INT_MAX || d.c >= INT_MAX || d.oh * d.ow >= INT_MAX)
     return false;
   return d.layout == kConvLayoutNchw ? nchwApplies(d) : nhwcApplies(d);
 }
@@ -118,13 +141,16 @@ void tcc::launchDepthwiseKernel(const DepthwiseShape &d, const void *x, const vo
   p.relu = relu ? 1 : 0;
   void *args[] = {&p};
   if (d.layout == kConvLayoutNhwc) {
-    const char *name = nhwcKernelName(d);
-    cuda::CUfunction function = kernelLibraryFunction(KernelImage::Depthwise, name);
-    int64_t columnBlocks =
-        (d.ow + kNhwcStrips * kNhwcColumns - 1) / (kNhwcStrips * kNhwcColumns);
-    launchLibraryKernel(function, name, static_cast<unsigned>(d.n * d.oh * columnBlocks),
-                        static_cast<unsigned>((d.c + kNhwcChannels - 1) / kNhwcChannels), 1,
-                        tcc_depthwise::kThreads, 0, stream, args);
+    NhwcLaunch l = nhwcLaunch(d, x, bias, z, y);
+    p.channelGroups = l.channelGroups;
+    p.strips = l.strips;
+    p.columnStrips = l.columnStrips;
+    p.n = static_cast<int32_t>(d.n);
+    std::string name = nhwcKernelName(d, l.vector);
+    cuda::CUfunction function = kernelLibraryFunction(KernelImage::Depthwise, name.c_str());
+    launchLibraryKernel(function, name.c_str(), static_cast<unsigned>(l.gridX),
+                        static_cast<unsigned>(l.gridY), 1, tcc_depthwise::kThreads, 0, stream,
+                        args);
     return;
   }
   p.tileInH = (kTileH - 1) * p.strideH + (p.r - 1) * p.dilationH + 1;

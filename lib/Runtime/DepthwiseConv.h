@@ -21,10 +21,10 @@ struct DepthwiseShape {
   int32_t dtype, layout;
 };
 
-/// Whether a kernel computes it: one filter per channel (groups = C = K), windows
-/// up to 7x7, strides and dilations up to 4; f32 NCHW with packed images (only
-/// the batch strides free), or f32/f16/bf16 NHWC with packed channels (pixels
-/// and rows may be strided: a channel slice, a padded buffer's interior).
+/// Whether a kernel computes it: depthwiseKernelTakes (DepthwiseKernel.h), and
+/// f32 NCHW with packed images (only the batch strides free), or f32/f16/bf16
+/// NHWC with packed channels (pixels and rows may be strided: a channel slice,
+/// a padded buffer's interior).
 bool depthwiseKernelApplies(const DepthwiseShape &shape);
 
 /// Enqueues y = act(depthwise(x, w) + bias + z) on `stream` (bias, z may be null).

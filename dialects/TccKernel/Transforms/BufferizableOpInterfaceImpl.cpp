@@ -16,6 +16,7 @@
 
 #include "dialects/TccKernel/IR/TccKernelDialect.h"
 #include "dialects/TccKernel/IR/TccKernelOps.h"
+#include "tcc/Runtime/DepthwiseKernel.h"
 
 #include "mlir/Dialect/Bufferization/IR/BufferizableOpInterface.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
@@ -59,6 +60,20 @@ Value viewedBuffer(RewriterBase &rewriter, Location loc, Value buffer, Dictionar
   return memref::ReinterpretCastOp::create(rewriter, loc, viewType, buffer, offset, sizes, strides);
 }
 
+/// Whether tcc's own depthwise kernel takes `conv` (channels-last: input
+/// [N, H, W, C], weight [K, R, S, C/G]; else [N, C, H, W] and [K, C/G, R, S]).
+bool isDepthwiseKernelConv(tcc::kernel::ConvOp conv) {
+  auto x = cast<ShapedType>(conv.getInput().getType());
+  auto w = cast<ShapedType>(conv.getWeight().getType());
+  if (x.getRank() != 4 || w.getRank() != 4)
+    return false;
+  bool last = conv.getChannelsLast();
+  ArrayRef<int64_t> stride = conv.getStride(), dilation = conv.getDilation();
+  return tcc::depthwiseKernelTakes(x.getDimSize(last ? 3 : 1), w.getDimSize(0), conv.getGroups(),
+                                   w.getDimSize(last ? 1 : 2), w.getDimSize(last ? 2 : 3),
+                                   stride[0], stride[1], dilation[0], dilation[1]);
+}
+
 } // namespace
 
 int64_t tcc::kernel::packedTrailingDims(Operation *op, OpOperand &operand) {
@@ -71,14 +86,17 @@ int64_t tcc::kernel::packedTrailingDims(Operation *op, OpOperand &operand) {
       })
       // The weight whole. An NCHW image packed (tcc_cpu_conv2d's sgemm and
       // the depthwise kernel index it densely), any batch stride: a channel
-      // slice of a larger buffer. An NHWC tensor (tcc_conv2d in cuDNN, or
-      // loops) only needs its channels packed: a channel slice is strided
-      // per pixel, a padded buffer's interior per row too.
+      // slice of a larger buffer. An NHWC image packed too (cuDNN finds no
+      // algorithm for channels-last views with strided pixels or rows),
+      // except for a convolution tcc's depthwise kernel takes, which only
+      // needs its channels packed: a channel slice is strided per pixel, a
+      // padded buffer's interior per row too (the CPU path's loops take any).
       .Case([&](tcc::kernel::ConvOp c) {
         int64_t rank = cast<ShapedType>(operand.get().getType()).getRank();
         if (operand.get() == c.getWeight())
           return rank;
-        return c.getChannelsLast() ? int64_t(1) : std::min<int64_t>(rank, 3);
+        return c.getChannelsLast() && isDepthwiseKernelConv(c) ? int64_t(1)
+                                                                : std::min<int64_t>(rank, 3);
       })
       .Default([](Operation *) { return 1; });
 }

@@ -53,9 +53,12 @@ extern "C" {
 /// elements, in batch, channel, row, column order whatever the layout (the
 /// `*StrideN, *StrideC, *StrideH, *StrideW` arguments): packed NCHW is
 /// (c·h·w, h·w, w, 1), packed NHWC (h·w·c, 1, w·c, c). So x, y and z may be
-/// views of larger buffers, as memory planning leaves them: channel slices of
-/// a concatenation's buffer (NCHW: a batch stride; NHWC: a pixel stride too)
-/// or the interior of a padded one. `layout` is the filter's: kConvLayoutNchw
+/// views of larger buffers, as memory planning leaves them: NCHW channel
+/// slices of a concatenation's buffer (a batch stride); channels-last, cuDNN
+/// takes packed images only (any batch stride), and views with strided pixels
+/// or rows (channel slices, a padded buffer's interior) only where tcc's
+/// depthwise kernel computes the convolution (DepthwiseKernel.h; otherwise
+/// the error names the convolution). `layout` is the filter's: kConvLayoutNchw
 /// k×(c/groups)×r×s, kConvLayoutNhwc k×r×s×(c/groups) (and the layout the
 /// tensors' strides are expected to be near). bias ([k]) and z may be NULL
 /// (z's strides are then ignored); z may be y itself with y's strides (a

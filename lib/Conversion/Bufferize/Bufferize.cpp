@@ -74,9 +74,10 @@ bool keepsTrailingDimsPacked(tensor::InsertSliceOp insert, int64_t dims) {
 /// tensor.empty and then inserted into a larger tensor (a concatenation's
 /// buffer, or a padded one) is computed in place, in the slice, by producers
 /// that read their output's strides: linalg ops (any), and convolutions where
-/// the slice keeps what tcc_conv2d and the loops need packed (an NCHW image,
-/// any batch stride: a channel slice; NHWC channels, any other stride: a
-/// channel slice, or a padded interior). Other library calls keep their own
+/// the slice keeps what tcc_conv2d and the loops need packed (an image, any
+/// batch stride: an NCHW channel slice; for tcc's depthwise kernel, NHWC
+/// channels, any other stride: a channel slice, or a padded interior; see
+/// tcc::kernel::packedTrailingDims). Other library calls keep their own
 /// buffer and the copy.
 Value sliceForProducer(RewriterBase &rewriter, SubsetInsertionOpInterface op,
                        tensor::EmptyOp empty, Operation *user) {

@@ -23,6 +23,8 @@
 #include "dialects/TccGraph/IR/TccGraphOps.h"
 #include "dialects/TccKernel/IR/TccKernelOps.h"
 
+#include "tcc/Runtime/DepthwiseKernel.h"
+
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "llvm/Support/Debug.h"
 
@@ -131,17 +133,13 @@ void formConv(graph::Conv2dOp conv, bool channelsLast) {
   eraseDead(dead);
 }
 
-/// Whether tcc's own depthwise kernel computes `conv` in either layout (one
-/// filter per channel, windows up to 7x7, strides and dilations up to 4; as
-/// the runtime's DepthwiseConv.cpp checks).
+/// Whether tcc's own depthwise kernel computes `conv` (in either layout).
 bool ownDepthwiseKernelTakes(graph::Conv2dOp conv) {
   auto wt = typeOf(conv.getWeight());
-  int64_t groups = conv.getGroups();
-  auto small = [](int64_t v, int64_t most) { return v >= 1 && v <= most; };
-  return typeOf(conv.getInput()).getDimSize(1) == groups && wt.getDimSize(0) == groups &&
-         wt.getDimSize(1) == 1 && small(wt.getDimSize(2), 7) && small(wt.getDimSize(3), 7) &&
-         llvm::all_of(conv.getStride(), [&](int64_t v) { return small(v, 4); }) &&
-         llvm::all_of(conv.getDilation(), [&](int64_t v) { return small(v, 4); });
+  ArrayRef<int64_t> stride = conv.getStride(), dilation = conv.getDilation();
+  return tcc::depthwiseKernelTakes(typeOf(conv.getInput()).getDimSize(1), wt.getDimSize(0),
+                                   conv.getGroups(), wt.getDimSize(2), wt.getDimSize(3),
+                                   stride[0], stride[1], dilation[0], dilation[1]);
 }
 
 } // namespace

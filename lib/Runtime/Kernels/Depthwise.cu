@@ -9,13 +9,15 @@
 // tile with its halo and the channel's filter go to shared memory (coalesced
 // loads, zeros for the padding), then each thread sums its window from there.
 //
-// NHWC (f32, f16, bf16; f32 arithmetic): a warp is 32 consecutive channels of
-// one pixel, so every load and store is one coalesced line; each thread sums
-// a strip of 4 consecutive outputs of a row, keeping a filter row's input
-// columns in registers (the strip's neighbours share them), with the
-// block's filters transposed to [tap][channel] in shared memory. Strided
-// pixels and rows (a channel slice of a concatenation, a padded buffer's
-// interior) are read and written in place.
+// NHWC (f32, f16, bf16; f32 arithmetic): each thread sums a strip of 4
+// consecutive outputs of a row for 4 consecutive channels (one 16-byte load
+// of f32 per pixel; 1 channel where the tensors are not aligned to 4),
+// keeping a filter row's input columns in registers (the strip's outputs
+// share them); consecutive threads take consecutive channels, so a warp's
+// loads and stores are coalesced; the block's filters are transposed to
+// [tap][channel] in shared memory. Strided pixels and rows (a channel slice
+// of a concatenation, a padded buffer's interior) are read and written in
+// place.
 //
 // Instantiated for square 3x3, 5x5 and 7x7 filters (unrolled windows; NHWC
 // also for column strides 1 and 2) and for any other window up to 7x7.
@@ -30,7 +32,6 @@ using tcc_depthwise::DepthwiseParams;
 using tcc_depthwise::kMaxTaps;
 using tcc_depthwise::kNhwcChannels;
 using tcc_depthwise::kNhwcColumns;
-using tcc_depthwise::kNhwcStrips;
 using tcc_depthwise::kThreads;
 using tcc_depthwise::kTileH;
 using tcc_depthwise::kTileW;
@@ -101,36 +102,88 @@ template <> __device__ __forceinline__ __half fromFloat<__half>(float v) { retur
 template <> __device__ __forceinline__ __nv_bfloat16 fromFloat<__nv_bfloat16>(float v) {
   return __float2bfloat16_rn(v);
 }
-template <typename T> __device__ __forceinline__ float load(const T *p) { return toFloat(__ldg(p)); }
+
+/// V consecutive elements at p (aligned to V elements where V > 1) as floats.
+template <typename T, int V> struct Lanes {
+  float v[V];
+  __device__ __forceinline__ static Lanes load(const T *p) {
+    Lanes out;
+    if constexpr (V == 4 && sizeof(T) == 4) {
+      float4 q = __ldg(reinterpret_cast<const float4 *>(p));
+      out.v[0] = q.x, out.v[1] = q.y, out.v[2] = q.z, out.v[3] = q.w;
+    } else if constexpr (V == 4 && sizeof(T) == 2) {
+      uint2 q = __ldg(reinterpret_cast<const uint2 *>(p));
+      const T *h = reinterpret_cast<const T *>(&q);
+#pragma unroll
+      for (int i = 0; i < 4; ++i)
+        out.v[i] = toFloat(h[i]);
+    } else {
+#pragma unroll
+      for (int i = 0; i < V; ++i)
+        out.v[i] = toFloat(__ldg(p + i));
+    }
+    return out;
+  }
+  __device__ __forceinline__ static Lanes zero() {
+    Lanes out;
+#pragma unroll
+    for (int i = 0; i < V; ++i)
+      out.v[i] = 0.0f;
+    return out;
+  }
+  __device__ __forceinline__ void store(T *p) const {
+    if constexpr (V == 4 && sizeof(T) == 4) {
+      *reinterpret_cast<float4 *>(p) = make_float4(v[0], v[1], v[2], v[3]);
+    } else if constexpr (V == 4 && sizeof(T) == 2) {
+      uint2 q;
+      T *h = reinterpret_cast<T *>(&q);
+#pragma unroll
+      for (int i = 0; i < 4; ++i)
+        h[i] = fromFloat<T>(v[i]);
+      *reinterpret_cast<uint2 *>(p) = q;
+    } else {
+#pragma unroll
+      for (int i = 0; i < V; ++i)
+        p[i] = fromFloat<T>(v[i]);
+    }
+  }
+};
 
 /// K: the square window (0: any, p.r x p.s); S: the column stride with a
-/// column dilation of 1 (0: any). blockIdx.x: (image, output row, group of
-/// kNhwcStrips strips); blockIdx.y: group of kNhwcChannels channels.
-template <typename T, int K, int S>
+/// column dilation of 1 (0: any); V: channels per thread. blockIdx.x: a run of
+/// p.strips strips (image, output row, strip of the row); blockIdx.y: a run
+/// of p.channelGroups * V channels.
+template <typename T, int K, int S, int V>
 __device__ __forceinline__ void depthwiseNhwc(const DepthwiseParams &p) {
   __shared__ float filter[kMaxTaps * kNhwcChannels]; // [tap][channel of the block]
   const int r = K ? K : p.r, s = K ? K : p.s, taps = r * s;
-  const int c0 = blockIdx.y * kNhwcChannels;
-  const int lane = threadIdx.x % kNhwcChannels, strip = threadIdx.x / kNhwcChannels;
+  const int blockChannels = p.channelGroups * V;
+  const int c0 = blockIdx.y * blockChannels;
   // The block's filters are consecutive in memory: coalesced reads.
   const T *w = static_cast<const T *>(p.w) + static_cast<int64_t>(c0) * taps;
-  for (int e = threadIdx.x; e < kNhwcChannels * taps; e += kThreads) {
+  for (int e = threadIdx.x; e < blockChannels * taps; e += blockDim.x) {
     int channel = e / taps, tap = e % taps;
-    filter[tap * kNhwcChannels + channel] = c0 + channel < p.c ? load(w + e) : 0.0f;
+    filter[tap * blockChannels + channel] = c0 + channel < p.c ? toFloat(__ldg(w + e)) : 0.0f;
   }
   __syncthreads();
-  const int ch = c0 + lane;
-  constexpr int kBlockColumns = kNhwcStrips * kNhwcColumns;
-  const int columnBlocks = (p.ow + kBlockColumns - 1) / kBlockColumns;
-  const int oh = (blockIdx.x / columnBlocks) % p.oh, n = blockIdx.x / columnBlocks / p.oh;
-  const int ow0 = (blockIdx.x % columnBlocks) * kBlockColumns + strip * kNhwcColumns;
-  if (ch >= p.c || ow0 >= p.ow)
+  const int group = threadIdx.x % p.channelGroups, inBlock = threadIdx.x / p.channelGroups;
+  const int ch = c0 + group * V;
+  const int64_t strip = static_cast<int64_t>(blockIdx.x) * p.strips + inBlock;
+  const int rowStrip = static_cast<int>(strip % p.columnStrips);
+  const int64_t image = strip / p.columnStrips;
+  const int oh = static_cast<int>(image % p.oh), n = static_cast<int>(image / p.oh);
+  if (inBlock >= p.strips || ch >= p.c || n >= p.n)
     return;
+  const int ow0 = rowStrip * kNhwcColumns;
   const int sw = S ? S : p.strideW;
   const int iw0 = ow0 * sw - p.padW;
-  const T *x = static_cast<const T *>(p.x) + n * p.xStrides[0] + ch;
   const int64_t xColumn = p.xStrides[3];
-  float acc[kNhwcColumns] = {};
+  const T *x = static_cast<const T *>(p.x) + n * p.xStrides[0] + ch;
+  const float *f = filter + group * V;
+  Lanes<T, V> acc[kNhwcColumns];
+#pragma unroll
+  for (int q = 0; q < kNhwcColumns; ++q)
+    acc[q] = Lanes<T, V>::zero();
 #pragma unroll
   for (int i = 0; i < r; ++i) { // unrolled where K is known
     const int ih = oh * p.strideH - p.padH + i * p.dilationH;
@@ -140,32 +193,42 @@ __device__ __forceinline__ void depthwiseNhwc(const DepthwiseParams &p) {
     if (K && S) {
       // The strip's input columns of this filter row, loaded once.
       constexpr int kSpan = (kNhwcColumns - 1) * (S ? S : 1) + (K ? K : 1);
-      float in[kSpan];
+      Lanes<T, V> in[kSpan];
+      const T *at = row + iw0 * xColumn;
 #pragma unroll
-      for (int t = 0; t < kSpan; ++t) {
+      for (int t = 0; t < kSpan; ++t, at += xColumn) {
         const int iw = iw0 + t;
-        in[t] = iw >= 0 && iw < p.w_ ? load(row + iw * xColumn) : 0.0f;
+        in[t] = iw >= 0 && iw < p.w_ ? Lanes<T, V>::load(at) : Lanes<T, V>::zero();
       }
 #pragma unroll
       for (int j = 0; j < (K ? K : 1); ++j) {
-        const float f = filter[(i * (K ? K : 1) + j) * kNhwcChannels + lane];
+        const float *tap = f + (i * (K ? K : 1) + j) * blockChannels;
 #pragma unroll
-        for (int q = 0; q < kNhwcColumns; ++q)
-          acc[q] = fmaf(in[q * (S ? S : 1) + j], f, acc[q]);
+        for (int l = 0; l < V; ++l) {
+          const float weight = tap[l];
+#pragma unroll
+          for (int q = 0; q < kNhwcColumns; ++q)
+            acc[q].v[l] = fmaf(in[q * (S ? S : 1) + j].v[l], weight, acc[q].v[l]);
+        }
       }
     } else {
       for (int j = 0; j < s; ++j) {
-        const float f = filter[(i * s + j) * kNhwcChannels + lane];
+        const float *tap = f + (i * s + j) * blockChannels;
 #pragma unroll
         for (int q = 0; q < kNhwcColumns; ++q) {
           const int iw = iw0 + q * sw + j * p.dilationW;
-          if (iw >= 0 && iw < p.w_)
-            acc[q] = fmaf(load(row + iw * xColumn), f, acc[q]);
+          if (iw < 0 || iw >= p.w_)
+            continue;
+          Lanes<T, V> in = Lanes<T, V>::load(row + iw * xColumn);
+#pragma unroll
+          for (int l = 0; l < V; ++l)
+            acc[q].v[l] = fmaf(in.v[l], tap[l], acc[q].v[l]);
         }
       }
     }
   }
-  const float bias = p.bias ? load(static_cast<const T *>(p.bias) + ch) : 0.0f;
+  Lanes<T, V> bias = p.bias ? Lanes<T, V>::load(static_cast<const T *>(p.bias) + ch)
+                            : Lanes<T, V>::zero();
   const T *z = p.z ? static_cast<const T *>(p.z) + n * p.zStrides[0] + oh * p.zStrides[2] + ch
                    : nullptr;
   T *y = static_cast<T *>(p.y) + n * p.yStrides[0] + oh * p.yStrides[2] + ch;
@@ -174,12 +237,16 @@ __device__ __forceinline__ void depthwiseNhwc(const DepthwiseParams &p) {
     const int ow = ow0 + q;
     if (ow >= p.ow)
       break;
-    float v = acc[q] + bias;
-    if (z)
-      v += toFloat(z[ow * p.zStrides[3]]); // may be y itself: read before the store
-    if (p.relu)
-      v = fmaxf(v, 0.0f);
-    y[ow * p.yStrides[3]] = fromFloat<T>(v);
+    Lanes<T, V> out = acc[q];
+    // z may be y itself: read before the store.
+    Lanes<T, V> residual = z ? Lanes<T, V>::load(z + ow * p.zStrides[3]) : Lanes<T, V>::zero();
+#pragma unroll
+    for (int l = 0; l < V; ++l) {
+      out.v[l] += bias.v[l] + residual.v[l];
+      if (p.relu)
+        out.v[l] = fmaxf(out.v[l], 0.0f);
+    }
+    out.store(y + ow * p.yStrides[3]);
   }
 }
 
@@ -187,18 +254,21 @@ __device__ __forceinline__ void depthwiseNhwc(const DepthwiseParams &p) {
 
 #define TCC_DEPTHWISE_NCHW(NAME, K)                                                              \
   __global__ void __launch_bounds__(kThreads) NAME(DepthwiseParams p) { depthwiseNchw<K>(p); }
-#define TCC_DEPTHWISE_NHWC(NAME, T, K, S)                                                        \
+#define TCC_DEPTHWISE_NHWC(NAME, T, K, S, V)                                                     \
   __global__ void __launch_bounds__(kThreads) NAME(DepthwiseParams p) {                         \
-    depthwiseNhwc<T, K, S>(p);                                                                   \
+    depthwiseNhwc<T, K, S, V>(p);                                                                \
   }
+#define TCC_DEPTHWISE_NHWC_VARIANTS(PREFIX, T, V)                                                \
+  TCC_DEPTHWISE_NHWC(PREFIX##_k3s1, T, 3, 1, V)                                                  \
+  TCC_DEPTHWISE_NHWC(PREFIX##_k3s2, T, 3, 2, V)                                                  \
+  TCC_DEPTHWISE_NHWC(PREFIX##_k5s1, T, 5, 1, V)                                                  \
+  TCC_DEPTHWISE_NHWC(PREFIX##_k5s2, T, 5, 2, V)                                                  \
+  TCC_DEPTHWISE_NHWC(PREFIX##_k7s1, T, 7, 1, V)                                                  \
+  TCC_DEPTHWISE_NHWC(PREFIX##_k7s2, T, 7, 2, V)                                                  \
+  TCC_DEPTHWISE_NHWC(PREFIX##_any, T, 0, 0, V)
 #define TCC_DEPTHWISE_NHWC_TYPE(TYPE, T)                                                         \
-  TCC_DEPTHWISE_NHWC(tcc_depthwise_nhwc_##TYPE##_k3s1, T, 3, 1)                                  \
-  TCC_DEPTHWISE_NHWC(tcc_depthwise_nhwc_##TYPE##_k3s2, T, 3, 2)                                  \
-  TCC_DEPTHWISE_NHWC(tcc_depthwise_nhwc_##TYPE##_k5s1, T, 5, 1)                                  \
-  TCC_DEPTHWISE_NHWC(tcc_depthwise_nhwc_##TYPE##_k5s2, T, 5, 2)                                  \
-  TCC_DEPTHWISE_NHWC(tcc_depthwise_nhwc_##TYPE##_k7s1, T, 7, 1)                                  \
-  TCC_DEPTHWISE_NHWC(tcc_depthwise_nhwc_##TYPE##_k7s2, T, 7, 2)                                  \
-  TCC_DEPTHWISE_NHWC(tcc_depthwise_nhwc_##TYPE##_any, T, 0, 0)
+  TCC_DEPTHWISE_NHWC_VARIANTS(tcc_depthwise_nhwc_##TYPE##_v1, T, 1)                              \
+  TCC_DEPTHWISE_NHWC_VARIANTS(tcc_depthwise_nhwc_##TYPE##_v4, T, 4)
 
 extern "C" {
 TCC_DEPTHWISE_NCHW(tcc_depthwise_f32_k3, 3)

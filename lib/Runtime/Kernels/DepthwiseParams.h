@@ -17,11 +17,13 @@ namespace tcc_depthwise {
 /// kTileW) outputs of a column (the halo is then a smaller share of the tile).
 constexpr int kTileW = 32, kTileH = 32, kThreads = 256;
 
-/// NHWC: a block is kNhwcChannels consecutive channels (a warp: one 128-byte
-/// line of f32 per pixel) x kNhwcStrips strips of kNhwcColumns consecutive
-/// output columns of one row; each thread computes one channel of one strip.
-constexpr int kNhwcChannels = 32, kNhwcStrips = 8, kNhwcColumns = 4;
-static_assert(kNhwcChannels * kNhwcStrips == kThreads, "one block size for both layouts");
+/// NHWC: each thread computes kNhwcColumns consecutive outputs of a row (a
+/// strip) for `vector` consecutive channels (4 where the tensors are aligned
+/// to it, else 1); a block's threads are `channelGroups` groups of channels
+/// (consecutive threads: consecutive channels, so a warp's accesses are
+/// coalesced) times `strips` consecutive strips; at most kNhwcChannels
+/// channels per block, whose filters it keeps in shared memory.
+constexpr int kNhwcColumns = 4, kNhwcChannels = 128;
 
 /// The largest window (filter taps) the kernels take: 7x7.
 constexpr int kMaxTaps = 49;
@@ -40,8 +42,11 @@ struct DepthwiseParams {
   int32_t padH, padW, strideH, strideW, dilationH, dilationW;
   int32_t tileInH, tileInW; ///< NCHW: the input tile a block reads (with its halo)
   int32_t relu;
+  int32_t channelGroups, strips; ///< NHWC: a block's threads (groups of `vector` channels)
+  int32_t columnStrips;          ///< NHWC: strips per output row
+  int32_t n;                     ///< NHWC: images
 };
-static_assert(sizeof(DepthwiseParams) == 200, "DepthwiseParams: unexpected layout");
+static_assert(sizeof(DepthwiseParams) == 216, "DepthwiseParams: unexpected layout");
 
 } // namespace tcc_depthwise
 

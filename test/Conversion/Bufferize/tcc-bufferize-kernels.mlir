@@ -91,10 +91,11 @@ func.func @conv_into_slice(%x: tensor<2x8x6x6xf32>, %w: tensor<4x8x3x3xf32>) -> 
 
 // -----
 
-// A channels-last channel slice is strided per pixel, which tcc_conv2d takes
-// (it reads all four strides) and the loops index: the convolution writes
-// straight into its slice, as the pooling does into the first.
-// CHECK-LABEL: func @nhwc_conv_into_slice(
+// A channels-last channel slice is strided per pixel, which tcc's depthwise
+// kernel takes (tcc_conv2d reads all four strides) and the loops index: a
+// depthwise convolution writes straight into its slice, as the pooling does
+// into the first.
+// CHECK-LABEL: func @nhwc_depthwise_into_slice(
 // CHECK-NOT:     linalg.copy
 // CHECK:         %[[P:.*]] = memref.subview %arg3[0, 0, 0, 0] [2, 6, 6, 8]
 // CHECK:         linalg.pooling_nhwc_max {{.*}} outs(%[[P]] : memref<2x6x6x8xf32, strided<[432, 72, 12, 1]>>)
@@ -102,7 +103,7 @@ func.func @conv_into_slice(%x: tensor<2x8x6x6xf32>, %w: tensor<4x8x3x3xf32>) -> 
 // CHECK:         tcc_kernel.conv ins(%arg2, %arg1 : {{.*}}) outs(%[[S]] : memref<2x6x6x4xf32, strided<[432, 72, 12, 1], offset: 8>>)
 // CHECK-NOT:     linalg.copy
 // CHECK:         return
-func.func @nhwc_conv_into_slice(%in: tensor<2x12x12x8xf32>, %w: tensor<4x3x3x8xf32>, %z: tensor<2x6x6x8xf32>) -> tensor<2x6x6x12xf32> {
+func.func @nhwc_depthwise_into_slice(%in: tensor<2x12x12x8xf32>, %w: tensor<4x3x3x1xf32>, %z: tensor<2x6x6x4xf32>) -> tensor<2x6x6x12xf32> {
   %d = tensor.empty() : tensor<2x6x6x12xf32>
   %window = tensor.empty() : tensor<2x2xf32>
   %pe = tensor.empty() : tensor<2x6x6x8xf32>
@@ -110,7 +111,24 @@ func.func @nhwc_conv_into_slice(%in: tensor<2x12x12x8xf32>, %w: tensor<4x3x3x8xf
   %pf = linalg.fill ins(%ninf : f32) outs(%pe : tensor<2x6x6x8xf32>) -> tensor<2x6x6x8xf32>
   %x = linalg.pooling_nhwc_max {dilations = dense<1> : vector<2xi64>, strides = dense<2> : vector<2xi64>} ins(%in, %window : tensor<2x12x12x8xf32>, tensor<2x2xf32>) outs(%pf : tensor<2x6x6x8xf32>) -> tensor<2x6x6x8xf32>
   %e = tensor.empty() : tensor<2x6x6x4xf32>
-  %y = tcc_kernel.conv ins(%z, %w : tensor<2x6x6x8xf32>, tensor<4x3x3x8xf32>) outs(%e : tensor<2x6x6x4xf32>) {channels_last, dilation = array<i64: 1, 1>, groups = 1 : i64, padding = array<i64: 1, 1>, stride = array<i64: 1, 1>} -> tensor<2x6x6x4xf32>
+  %y = tcc_kernel.conv ins(%z, %w : tensor<2x6x6x4xf32>, tensor<4x3x3x1xf32>) outs(%e : tensor<2x6x6x4xf32>) {channels_last, dilation = array<i64: 1, 1>, groups = 4 : i64, padding = array<i64: 1, 1>, stride = array<i64: 1, 1>} -> tensor<2x6x6x4xf32>
+  %a = tensor.insert_slice %x into %d[0, 0, 0, 0] [2, 6, 6, 8] [1, 1, 1, 1] : tensor<2x6x6x8xf32> into tensor<2x6x6x12xf32>
+  %c = tensor.insert_slice %y into %a[0, 0, 0, 8] [2, 6, 6, 4] [1, 1, 1, 1] : tensor<2x6x6x4xf32> into tensor<2x6x6x12xf32>
+  return %c : tensor<2x6x6x12xf32>
+}
+
+// -----
+
+// Other channels-last convolutions run in cuDNN, which finds no algorithm for
+// views with strided pixels: the convolution writes its own buffer, copied
+// into the slice after.
+// CHECK-LABEL: func @nhwc_conv_slice_keeps_copy(
+// CHECK:         tcc_kernel.conv {{.*}} outs(%[[OWN:.*]] : memref<2x6x6x4xf32>)
+// CHECK:         linalg.copy ins(%[[OWN]] : memref<2x6x6x4xf32>)
+func.func @nhwc_conv_slice_keeps_copy(%x: tensor<2x6x6x8xf32>, %w: tensor<4x3x3x8xf32>) -> tensor<2x6x6x12xf32> {
+  %e = tensor.empty() : tensor<2x6x6x4xf32>
+  %y = tcc_kernel.conv ins(%x, %w : tensor<2x6x6x8xf32>, tensor<4x3x3x8xf32>) outs(%e : tensor<2x6x6x4xf32>) {channels_last, dilation = array<i64: 1, 1>, groups = 1 : i64, padding = array<i64: 1, 1>, stride = array<i64: 1, 1>} -> tensor<2x6x6x4xf32>
+  %d = tensor.empty() : tensor<2x6x6x12xf32>
   %a = tensor.insert_slice %x into %d[0, 0, 0, 0] [2, 6, 6, 8] [1, 1, 1, 1] : tensor<2x6x6x8xf32> into tensor<2x6x6x12xf32>
   %c = tensor.insert_slice %y into %a[0, 0, 0, 8] [2, 6, 6, 4] [1, 1, 1, 1] : tensor<2x6x6x4xf32> into tensor<2x6x6x12xf32>
   return %c : tensor<2x6x6x12xf32>
@@ -119,17 +137,17 @@ func.func @nhwc_conv_into_slice(%in: tensor<2x12x12x8xf32>, %w: tensor<4x3x3x8xf
 // -----
 
 // A padded tensor (a pooling's input) is a fill and an insert of its source:
-// a channels-last convolution writes straight into the interior.
-// CHECK-LABEL: func @nhwc_conv_into_padded(
+// a channels-last depthwise convolution writes straight into the interior.
+// CHECK-LABEL: func @nhwc_depthwise_into_padded(
 // CHECK:         %[[BUF:.*]] = memref.alloc() {{.*}} : memref<2x8x8x4xf32>
 // CHECK:         linalg.fill ins(%{{.*}} : f32) outs(%[[BUF]] : memref<2x8x8x4xf32>)
 // CHECK:         %[[IN:.*]] = memref.subview %[[BUF]][0, 1, 1, 0] [2, 6, 6, 4]
 // CHECK:         tcc_kernel.conv {{.*}} outs(%[[IN]] : memref<2x6x6x4xf32, strided<[256, 32, 4, 1], offset: 36>>)
 // CHECK-NOT:     linalg.copy
 // CHECK:         linalg.pooling_nhwc_max {{.*}} ins(%[[BUF]], %{{.*}} : memref<2x8x8x4xf32>
-func.func @nhwc_conv_into_padded(%x: tensor<2x6x6x8xf32>, %w: tensor<4x3x3x8xf32>) -> tensor<2x4x4x4xf32> {
+func.func @nhwc_depthwise_into_padded(%x: tensor<2x6x6x4xf32>, %w: tensor<4x3x3x1xf32>) -> tensor<2x4x4x4xf32> {
   %e = tensor.empty() : tensor<2x6x6x4xf32>
-  %y = tcc_kernel.conv ins(%x, %w : tensor<2x6x6x8xf32>, tensor<4x3x3x8xf32>) outs(%e : tensor<2x6x6x4xf32>) {channels_last, dilation = array<i64: 1, 1>, groups = 1 : i64, padding = array<i64: 1, 1>, stride = array<i64: 1, 1>} -> tensor<2x6x6x4xf32>
+  %y = tcc_kernel.conv ins(%x, %w : tensor<2x6x6x4xf32>, tensor<4x3x3x1xf32>) outs(%e : tensor<2x6x6x4xf32>) {channels_last, dilation = array<i64: 1, 1>, groups = 4 : i64, padding = array<i64: 1, 1>, stride = array<i64: 1, 1>} -> tensor<2x6x6x4xf32>
   %ninf = arith.constant 0xFF800000 : f32
   %p = tensor.pad %y low[0, 1, 1, 0] high[0, 1, 1, 0] {
   ^bb0(%i: index, %j: index, %k: index, %l: index):
