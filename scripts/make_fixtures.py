@@ -946,8 +946,10 @@ class DepthwiseBlocks(nn.Module):
     depthwise, ReLU6, projection, residual), EfficientNet (MBConv: a strided
     5x5 depthwise, SiLU, squeeze-and-excitation) and ConvNeXt (7x7 depthwise,
     then LayerNorm and the MLP channels-last via permutes, layer scale,
-    residual), with batch norms folded and random statistics. Odd channel
-    counts (not multiples of a warp) on purpose."""
+    residual), then a MobileNetV3-style one with hardswish whose activated
+    input is read twice (it stays a kernel of its own), with batch norms
+    folded and random statistics. Odd channel counts (not multiples of a
+    warp) on purpose."""
 
     def __init__(self, c=12):
         super().__init__()
@@ -967,6 +969,11 @@ class DepthwiseBlocks(nn.Module):
         self.norm = nn.LayerNorm(20, eps=1e-6)
         self.mlp = nn.Sequential(nn.Linear(20, 80), nn.GELU(), nn.Linear(80, 20))
         self.gamma = nn.Parameter(torch.rand(20))
+        self.hs_expand = nn.Sequential(nn.Conv2d(20, 40, 1, bias=False), nn.BatchNorm2d(40),
+                                       nn.Hardswish())
+        self.hs_dw = nn.Sequential(nn.Conv2d(40, 40, 3, padding=1, groups=40, bias=False),
+                                   nn.BatchNorm2d(40), nn.Hardswish())
+        self.hs_project = nn.Conv2d(40, 20, 1)
         randomize_batch_norms(self)
 
     def forward(self, x):
@@ -975,7 +982,9 @@ class DepthwiseBlocks(nn.Module):
         x = self.project(h * self.squeeze(h))
         y = self.dw7(x).permute(0, 2, 3, 1)
         y = self.gamma * self.mlp(self.norm(y))
-        return x + y.permute(0, 3, 1, 2)
+        x = x + y.permute(0, 3, 1, 2)
+        a = self.hs_expand(x)
+        return x + self.hs_project(self.hs_dw(a) + a)
 
 
 class CreationMore(nn.Module):

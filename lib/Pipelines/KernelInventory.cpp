@@ -84,6 +84,8 @@ std::optional<std::pair<std::string, std::string>> classify(Operation *op) {
           parts.push_back("nhwc");
         if (c.getGroups() != 1)
           parts.push_back("groups " + std::to_string(c.getGroups()));
+        if (c.getInputActivation() != kernel::Activation::none)
+          parts.push_back(kernel::stringifyActivation(c.getInputActivation()).str() + " input");
         if (c.getBias())
           parts.push_back("bias");
         if (c.getResidual())

@@ -158,6 +158,25 @@ void im2col(const float *x, int64_t cg, int64_t h, int64_t w, int64_t r, int64_t
         }
       }
 }
+/// A convolution's activation (CudnnConv.h's codes) of v, as PyTorch's.
+inline float convActivate(int32_t code, float v) {
+  switch (code) {
+  case tcc::kConvActivationRelu:
+    return v < 0.0f ? 0.0f : v; // NaN kept
+  case tcc::kConvActivationRelu6:
+    return v < 0.0f ? 0.0f : v > 6.0f ? 6.0f : v;
+  case tcc::kConvActivationSilu:
+    return v / (1.0f + std::exp(-v));
+  case tcc::kConvActivationHardswish: {
+    float gate = v + 3.0f;
+    gate = gate < 0.0f ? 0.0f : gate > 6.0f ? 6.0f : gate;
+    return v * gate / 6.0f;
+  }
+  default:
+    return v;
+  }
+}
+
 } // namespace
 
 extern "C" void tcc_cpu_conv2d(int64_t n, int64_t c, int64_t h, int64_t w, int64_t k, int64_t r,
@@ -169,7 +188,7 @@ extern "C" void tcc_cpu_conv2d(int64_t n, int64_t c, int64_t h, int64_t w, int64
                                int64_t zStrideC, int64_t zStrideH, int64_t zStrideW,
                                const void *xv, const void *weightv, const void *biasv,
                                const void *zv, void *yv, int32_t dtype, int32_t,
-                               int32_t activation, int32_t layout, void *) {
+                               int32_t activations, int32_t layout, void *) {
   // Images packed NCHW: the loops and sgemm below index them densely (the
   // CPU path calls this only for such views; others run as a loop nest).
   auto packedImage = [](int64_t channel, int64_t row, int64_t col, int64_t rows, int64_t cols) {
@@ -188,13 +207,21 @@ extern "C" void tcc_cpu_conv2d(int64_t n, int64_t c, int64_t h, int64_t w, int64
   const float *bias = static_cast<const float *>(biasv), *z = static_cast<const float *>(zv);
   float *y = static_cast<float *>(yv);
   const int64_t cg = c / groups, kg = k / groups, pixels = oh * ow, taps = cg * r * s;
-  const bool relu = activation == tcc::kConvActivationRelu;
+  const int32_t activation = tcc::convEpilogueActivation(activations);
+  const int32_t inputActivation = tcc::convInputActivation(activations);
   Sgemm sgemm = openBlasSgemm();
   const bool direct = r == 1 && s == 1 && sh == 1 && sw == 1 && padH == 0 && padW == 0;
   const bool depthwise = cg == 1 && kg == 1;
   std::vector<float> col(direct || depthwise ? 0 : static_cast<size_t>(taps * pixels));
+  // The input activation once per element (not once per window using it).
+  std::vector<float> activated(inputActivation ? static_cast<size_t>(c * h * w) : 0);
   for (int64_t b = 0; b < n; ++b) {
     const float *xb = x + b * xStride;
+    if (inputActivation) {
+      for (size_t e = 0; e < activated.size(); ++e)
+        activated[e] = convActivate(inputActivation, xb[e]);
+      xb = activated.data();
+    }
     float *yb = y + b * yStride;
     const float *zb = z ? z + b * zStride : nullptr;
     // A residual in y's own buffer is accumulated onto (beta = 1).
@@ -241,8 +268,8 @@ extern "C" void tcc_cpu_conv2d(int64_t n, int64_t c, int64_t h, int64_t w, int64
         }
       }
     }
-    // Epilogue: + bias[f] + z, then ReLU (NaN kept, as PyTorch's).
-    if (!bias && !relu && (!zb || accumulate))
+    // Epilogue: + bias[f] + z, then the activation.
+    if (!bias && !activation && (!zb || accumulate))
       continue;
     for (int64_t f = 0; f < k; ++f) {
       float *row = yb + f * pixels;
@@ -250,7 +277,7 @@ extern "C" void tcc_cpu_conv2d(int64_t n, int64_t c, int64_t h, int64_t w, int64
       float add = bias ? bias[f] : 0.0f;
       for (int64_t e = 0; e < pixels; ++e) {
         float v = row[e] + add + (res ? res[e] : 0.0f);
-        row[e] = relu && v < 0.0f ? 0.0f : v;
+        row[e] = convActivate(activation, v);
       }
     }
   }

@@ -383,7 +383,7 @@ void enqueue(const Cudnn &lib, ContextState &state, const Plan &plan, const Plan
              void *stream) {
   if (plan.epilogue == Epilogue::Own) {
     launchDepthwiseKernel(depthwiseShape(key), x, w, bias, z, y,
-                          key.activation == kConvActivationRelu, stream);
+                          key.activation, stream);
     return;
   }
   void *workspace = plan.workspaceBytes ? state.workspace.data() : nullptr;
@@ -434,8 +434,11 @@ std::vector<Candidate> candidates(const Cudnn &lib, ContextState &state, Plan &p
             "cudnnGetConvolutionForwardAlgorithm_v7 for " + shapeText(key));
   bool relu = key.activation == kConvActivationRelu;
   bool canFuse = key.bias || zeroBiasAvailable;
+  // cuDNN's epilogue applies ReLU at most; other activations, and any on the
+  // input, only tcc's depthwise kernel.
+  bool cudnnActivation = key.activation == kConvActivationNone || relu;
   std::vector<Candidate> out;
-  for (int i = 0; i < found; ++i) {
+  for (int i = 0; i < (cudnnActivation ? found : 0); ++i) {
     const cudnnConvolutionFwdAlgoPerf_t &p = perf[i];
     if (p.status != CUDNN_STATUS_SUCCESS)
       continue;
@@ -596,10 +599,14 @@ std::unique_ptr<Plan> makePlan(const Cudnn &lib, ContextState &state, const Plan
                        (!packedNhwc(key.xStrides, key.c, key.h, key.w) ||
                         !packedNhwc(key.yStrides, key.k, key.oh, key.ow) ||
                         (key.residual && !packedNhwc(key.zStrides, key.k, key.oh, key.ow)));
+    bool ownActivation = key.activation != kConvActivationNone &&
+                         key.activation != kConvActivationRelu;
     throw RuntimeError(TCC_ERROR_UNSUPPORTED,
                        "cudnn: no forward algorithm for the convolution " + shape +
-                           (stridedNhwc ? " (channels-last views with strided pixels or rows: "
-                                          "only tcc's depthwise kernel takes them)"
+                           (ownActivation ? " (with activations only tcc's depthwise kernel "
+                                            "applies)"
+                            : stridedNhwc ? " (channels-last views with strided pixels or rows: "
+                                            "only tcc's depthwise kernel takes them)"
                             : capturing ? " within the workspace there is (first seen during "
                                           "stream capture; run it once outside capture)"
                                         : ""));
@@ -702,6 +709,11 @@ extern "C" void tcc_conv2d(int64_t n, int64_t c, int64_t h, int64_t w, int64_t k
         dilationW <= 0 || padH < 0 || padW < 0 || groups <= 0 || c % groups || k % groups)
       throw RuntimeError(TCC_ERROR_UNSUPPORTED,
                          "cudnn: unsupported convolution " + shapeText(key));
+    if (activation < 0 || activation >> 16 || convEpilogueActivation(activation) > kConvActivationHardswish ||
+        convInputActivation(activation) > kConvActivationHardswish)
+      throw RuntimeError(TCC_ERROR_UNSUPPORTED, "cudnn: unknown activation code " +
+                                                    std::to_string(activation) + " for " +
+                                                    shapeText(key));
     // cuDNN derives the output size from the rest; it must be the one the
     // buffers have.
     int64_t expectH = (h + 2 * padH - dilationH * (r - 1) - 1) / strideH + 1;

@@ -41,8 +41,7 @@ bool nchwApplies(const DepthwiseShape &d) {
   return d.dtype == kKernelF32 && packedPlanes(d.xStrides, d.h, d.w) &&
          packedPlanes(d.yStrides, d.oh, d.ow) &&
          (d.zStrides[0] == 0 || packedPlanes(d.zStrides, d.oh, d.ow)) &&
-         d.n * d.c <= 65535 && // gridDim.z
-         nchwTileFits(d);
+         d.n * d.c < INT_MAX && nchwTileFits(d);
 }
 
 /// The NHWC kernel's launch: channels per thread, the block's threads, the grid.
@@ -112,8 +111,8 @@ bool tcc::depthwiseKernelApplies(const DepthwiseShape &d) {
 }
 
 void tcc::launchDepthwiseKernel(const DepthwiseShape &d, const void *x, const void *w,
-                                const void *bias, const void *z, void *y, bool relu,
-                                void *stream) {
+                                const void *bias, const void *z, void *y,
+                                int32_t activations, void *stream) {
   DepthwiseParams p{};
   p.x = x;
   p.w = w;
@@ -138,14 +137,15 @@ void tcc::launchDepthwiseKernel(const DepthwiseShape &d, const void *x, const vo
   p.strideW = static_cast<int32_t>(d.strideW);
   p.dilationH = static_cast<int32_t>(d.dilationH);
   p.dilationW = static_cast<int32_t>(d.dilationW);
-  p.relu = relu ? 1 : 0;
+  p.activation = convEpilogueActivation(activations);
+  p.inputActivation = convInputActivation(activations);
+  p.n = static_cast<int32_t>(d.n);
   void *args[] = {&p};
   if (d.layout == kConvLayoutNhwc) {
     NhwcLaunch l = nhwcLaunch(d, x, bias, z, y);
     p.channelGroups = l.channelGroups;
     p.strips = l.strips;
     p.columnStrips = l.columnStrips;
-    p.n = static_cast<int32_t>(d.n);
     std::string name = nhwcKernelName(d, l.vector);
     cuda::CUfunction function = kernelLibraryFunction(KernelImage::Depthwise, name.c_str());
     launchLibraryKernel(function, name.c_str(), static_cast<unsigned>(l.gridX),
@@ -161,6 +161,8 @@ void tcc::launchDepthwiseKernel(const DepthwiseShape &d, const void *x, const vo
   unsigned shared = static_cast<unsigned>((p.tileInH * p.tileInW + p.r * p.s) * sizeof(float));
   unsigned gridX = static_cast<unsigned>((d.ow + kTileW - 1) / kTileW);
   unsigned gridY = static_cast<unsigned>((d.oh + kTileH - 1) / kTileH);
-  launchLibraryKernel(function, name, gridX, gridY, static_cast<unsigned>(d.n * d.c),
-                      tcc_depthwise::kThreads, shared, stream, args);
+  // Blocks loop over the (image, channel) planes beyond gridDim.z's limit.
+  unsigned gridZ = static_cast<unsigned>(std::min<int64_t>(d.n * d.c, 65535));
+  launchLibraryKernel(function, name, gridX, gridY, gridZ, tcc_depthwise::kThreads, shared,
+                      stream, args);
 }

@@ -27,9 +27,11 @@ struct DepthwiseShape {
 /// a padded buffer's interior).
 bool depthwiseKernelApplies(const DepthwiseShape &shape);
 
-/// Enqueues y = act(depthwise(x, w) + bias + z) on `stream` (bias, z may be null).
+/// Enqueues y = act(depthwise(inputAct(x), w) + bias + z) on `stream` (bias, z
+/// may be null); `activations` as tcc_conv2d's (convActivations, CudnnConv.h).
 void launchDepthwiseKernel(const DepthwiseShape &shape, const void *x, const void *w,
-                           const void *bias, const void *z, void *y, bool relu, void *stream);
+                           const void *bias, const void *z, void *y, int32_t activations,
+                           void *stream);
 
 } // namespace tcc
 

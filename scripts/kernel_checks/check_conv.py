@@ -17,7 +17,9 @@ import common
 
 # include/tcc/Runtime/CudnnConv.h
 F32, TF32 = 0, 1
-NONE, RELU = 0, 1
+NONE, RELU, RELU6, SILU, HARDSWISH = 0, 1, 2, 3, 4
+ACTIVATIONS = {"relu": (RELU, F.relu), "relu6": (RELU6, F.relu6), "silu": (SILU, F.silu),
+               "hardswish": (HARDSWISH, F.hardswish)}
 NCHW, NHWC = 0, 1
 TOL = {(torch.float32, F32): 2e-5, (torch.float32, TF32): 5e-3, (torch.float16, F32): 5e-3,
        (torch.bfloat16, F32): 2e-2}
@@ -33,7 +35,7 @@ def setup():
 
 def run_case(fn, report, name, dtype, compute, n, c, h, w, k, r, s, pad=0, stride=1, dilation=1,
              groups=1, bias=False, residual=False, relu=False, layout=NCHW, slices=False,
-             interior=False, in_place=False):
+             interior=False, in_place=False, act=None, input_act=None):
     """slices: x, y and z are channel slices of buffers 3 channels wider;
     interior (NHWC): the interiors of buffers padded by 1 pixel on each side."""
     dev = "cuda"
@@ -44,12 +46,14 @@ def run_case(fn, report, name, dtype, compute, n, c, h, w, k, r, s, pad=0, strid
     wt = (torch.randn(k, c // groups, r, s, device=dev) / (c // groups * r * s) ** 0.5).to(dtype)
     b = torch.randn(k, device=dev).to(dtype) if bias else None
     z = torch.randn(n, k, oh, ow, device=dev).to(dtype) if residual else None
-    ref = F.conv2d(x.double(), wt.double(), b.double() if b is not None else None, stride, pad,
+    act = "relu" if relu else act
+    xin = ACTIVATIONS[input_act][1](x.double()) if input_act else x.double()
+    ref = F.conv2d(xin, wt.double(), b.double() if b is not None else None, stride, pad,
                    dilation, groups)
     if z is not None:
         ref = ref + z.double()
-    if relu:
-        ref = ref.relu()
+    if act:
+        ref = ACTIVATIONS[act][1](ref)
 
     def place(t, channels):
         """t in the layout: packed, a channel slice of a wider buffer, or
@@ -93,7 +97,9 @@ def run_case(fn, report, name, dtype, compute, n, c, h, w, k, r, s, pad=0, strid
     args = [n, c, h, w, k, r, s, oh, ow, pad, pad, stride, stride, dilation, dilation, groups,
             *strides(xs), *strides(ys), *strides(zs),
             common.ptr(xs), common.ptr(ws), common.ptr(b), common.ptr(zs), common.ptr(ys),
-            common.DTYPE_CODE[dtype], compute, RELU if relu else NONE, layout, common.stream()]
+            common.DTYPE_CODE[dtype], compute,
+            (ACTIVATIONS[act][0] if act else NONE) | (ACTIVATIONS[input_act][0] if input_act else NONE) << 8,
+            layout, common.stream()]
     before = ys.clone()
     fn(*args)
     torch.cuda.synchronize()
@@ -139,6 +145,13 @@ def run(quick=False):
         ("depthwise 5x5 s2 wide", dict(n=1, c=72, h=9, w=70, k=72, r=5, s=5, pad=2, stride=2, groups=72, bias=True, relu=True)),
         ("depthwise 3x3 residual in place", dict(n=2, c=64, h=14, w=14, k=64, r=3, s=3, pad=1, groups=64, bias=True, residual=True, in_place=True)),
         ("depthwise 3x3 into padded interior", dict(n=2, c=48, h=12, w=13, k=48, r=3, s=3, pad=1, groups=48, bias=True, relu=True, interior=True)),
+        # tcc's depthwise kernel alone: activations cuDNN's epilogue lacks, and
+        # on the input (MobileNet's and EfficientNet's, fused).
+        ("depthwise 3x3 relu6 in and out", dict(n=2, c=48, h=14, w=15, k=48, r=3, s=3, pad=1, groups=48, bias=True, act="relu6", input_act="relu6")),
+        ("depthwise 5x5 s2 silu in and out", dict(n=2, c=40, h=17, w=16, k=40, r=5, s=5, pad=2, stride=2, groups=40, bias=True, act="silu", input_act="silu")),
+        ("depthwise 3x3 hardswish residual", dict(n=2, c=24, h=9, w=11, k=24, r=3, s=3, pad=1, groups=24, bias=True, residual=True, act="hardswish")),
+        ("depthwise 7x7 silu input odd channels", dict(n=1, c=13, h=10, w=10, k=13, r=7, s=7, pad=3, groups=13, input_act="silu")),
+        ("depthwise 3x3 dilated relu6 into padded interior", dict(n=2, c=32, h=12, w=12, k=32, r=3, s=3, pad=2, dilation=2, groups=32, act="relu6", input_act="hardswish", interior=True)),
         ("grouped 3x3 g4", dict(n=2, c=64, h=16, w=16, k=128, r=3, s=3, pad=1, groups=4, bias=True, relu=True)),
         ("identity residual, no bias", dict(n=2, c=32, h=16, w=16, k=32, r=3, s=3, pad=1, residual=True)),
         ("channel slices", dict(n=3, c=32, h=16, w=16, k=48, r=3, s=3, pad=1, bias=True, residual=True, relu=True, slices=True)),
@@ -164,6 +177,18 @@ def run(quick=False):
        None, None, None, None, None, 0, 0, 0, 0, common.stream())
     err = common.take_error()
     report.check("groups not dividing channels recorded", 0.0 if err else 1.0, 0.5)
+    # An activation cuDNN lacks on a convolution tcc's kernel does not take,
+    # and an unknown activation code: recorded errors that say so.
+    for code, expect in ((SILU, "activations only tcc's depthwise kernel"), (9, "unknown activation")):
+        x = torch.randn(2, 8, 8, 8, device="cuda")
+        wt = torch.randn(4, 8, 3, 3, device="cuda")
+        y = torch.empty(2, 4, 8, 8, device="cuda")
+        fn(2, 8, 8, 8, 4, 3, 3, 8, 8, 1, 1, 1, 1, 1, 1, 1, 512, 64, 8, 1, 256, 64, 8, 1, 0, 0, 0, 0,
+           common.ptr(x), common.ptr(wt), None, None, common.ptr(y), 0, 0, code, NCHW,
+           common.stream())
+        torch.cuda.synchronize()
+        err = common.take_error() or ""
+        report.check(f"activation code {code} refused", 0.0 if expect in err else 1.0, 0.5)
     if not quick:
         # Timing on ResNet-50 b32 shapes: the fused call against torch's
         # conv + bias + add + relu (each as PyTorch eager runs them).

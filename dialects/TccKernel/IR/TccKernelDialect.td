@@ -36,10 +36,16 @@ class TccKernel_Op<string mnemonic, list<Trait> traits = []> :
 def TccKernel_ActivationNone : I32EnumAttrCase<"none", 0>;
 def TccKernel_ActivationRelu : I32EnumAttrCase<"relu", 1>;
 def TccKernel_ActivationGeluTanh : I32EnumAttrCase<"gelu_tanh", 2>;
+def TccKernel_ActivationRelu6 : I32EnumAttrCase<"relu6", 3>;
+def TccKernel_ActivationSilu : I32EnumAttrCase<"silu", 4>;
+def TccKernel_ActivationHardswish : I32EnumAttrCase<"hardswish", 5>;
 
 def TccKernel_Activation : I32EnumAttr<"Activation",
-    "The activation a GEMM epilogue applies",
-    [TccKernel_ActivationNone, TccKernel_ActivationRelu, TccKernel_ActivationGeluTanh]> {
+    "An activation applied by a kernel: GEMM epilogues take relu and gelu_tanh; "
+    "convolutions relu, and on tcc's depthwise kernel relu6, silu and hardswish, "
+    "also on their input",
+    [TccKernel_ActivationNone, TccKernel_ActivationRelu, TccKernel_ActivationGeluTanh,
+     TccKernel_ActivationRelu6, TccKernel_ActivationSilu, TccKernel_ActivationHardswish]> {
   let cppNamespace = "::tcc::kernel";
 }
 

@@ -1,5 +1,6 @@
 //===- TccKernelOps.cpp - tcc_kernel verifiers and memory effects ---------===//
 #include "dialects/TccKernel/IR/TccKernelOps.h"
+#include "tcc/Runtime/DepthwiseKernel.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
@@ -118,6 +119,10 @@ LogicalResult GemmOp::verify() {
     if (bt.getRank() != 1 || !sameSize(bt.getDimSize(0), n))
       return emitOpError("bias must be [") << n << "], got " << shapeText(bt.getShape());
   }
+  if (getActivation() != Activation::none && getActivation() != Activation::relu &&
+      getActivation() != Activation::gelu_tanh)
+    return emitOpError("takes relu or gelu_tanh as its activation, got ")
+           << stringifyActivation(getActivation());
   if (Value residual = getResidual()) {
     if (!sameShape(shapedOf(residual).getShape(), cs))
       return emitOpError("residual must have the result's shape ") << shapeText(cs);
@@ -343,8 +348,21 @@ LogicalResult ConvOp::verify() {
   if (Value residual = getResidual())
     if (!sameShape(shapedOf(residual).getShape(), ys))
       return emitOpError("residual must have the result's shape ") << shapeText(ys);
-  if (getActivation() == Activation::gelu_tanh)
-    return emitOpError("takes no activation but relu");
+  Activation act = getActivation(), in = getInputActivation();
+  if (act == Activation::gelu_tanh || in == Activation::gelu_tanh)
+    return emitOpError("takes no gelu_tanh activation");
+  if ((act != Activation::none && act != Activation::relu) || in != Activation::none) {
+    // Only tcc's depthwise kernel computes these (cuDNN's epilogue takes relu).
+    bool depthwise =
+        !ShapedType::isDynamic(xs[ch]) &&
+        tcc::depthwiseKernelTakes(xs[ch], ws[0], groups, ws[getSpatialDim(0)],
+                                  ws[getSpatialDim(1)], getStride()[0], getStride()[1],
+                                  getDilation()[0], getDilation()[1]);
+    if (!depthwise)
+      return emitOpError("takes ") << stringifyActivation(act == Activation::none ? in : act)
+                                   << (in != Activation::none ? " on its input" : "")
+                                   << " only as a depthwise convolution tcc's kernel computes";
+  }
   return success();
 }
 

@@ -209,7 +209,7 @@ def TccKernel_ConvOp : TccKernel_DpsOp<"conv", [AttrSizedOperandSegments]> {
   let summary = "A 2-D convolution with its epilogue: one library call";
   let description = [{
     ```
-    result = activation(conv2d(input, weight) + bias + residual)
+    result = activation(conv2d(input_activation(input), weight) + bias + residual)
     ```
 
     `input` is `[N, C, H, W]`, `weight` `[F, C / groups, R, S]`, `init` and
@@ -227,11 +227,22 @@ def TccKernel_ConvOp : TccKernel_DpsOp<"conv", [AttrSizedOperandSegments]> {
     the layout tensor cores run without transposing (kernel formation puts
     the layout changes at the model's edges, not around every convolution).
 
+    `activation` is relu, or (where tcc's own depthwise kernel computes the
+    convolution: one filter per channel, windows up to 7x7, strides and
+    dilations up to 4; include/tcc/Runtime/DepthwiseKernel.h) relu6, silu or
+    hardswish. There, `input_activation` (the same three, or relu) is applied
+    to each input element before the window sums (the zero padding is not
+    activated): the activation before a MobileNet or EfficientNet depthwise
+    layer, which would otherwise be a kernel of its own over its largest
+    tensor.
+
     Operands and result have one element type (f32, f16 or bf16); products
     accumulate in f32 and the result is rounded once. The innermost three
-    dims of input, init and residual must be packed; their batch stride is
-    free (a channel slice of a larger buffer). On the CUDA path this is one
-    cuDNN call; on the CPU path a loop nest.
+    dims of input, init and residual must be packed (channels-last, for tcc's
+    depthwise kernel, only the channels); their batch stride is free (a
+    channel slice of a larger buffer). On the CUDA path this is one call of
+    cuDNN or of tcc's depthwise kernel; on the CPU path a library call or a
+    loop nest.
 
     ```mlir
     %y = tcc_kernel.conv ins(%x, %w : tensor<32x64x56x56xf32>, tensor<64x64x3x3xf32>)
@@ -247,9 +258,11 @@ def TccKernel_ConvOp : TccKernel_DpsOp<"conv", [AttrSizedOperandSegments]> {
                        DenseI64ArrayAttr:$stride, DenseI64ArrayAttr:$padding,
                        DenseI64ArrayAttr:$dilation, I64Attr:$groups,
                        DefaultValuedAttr<TccKernel_Activation, "::tcc::kernel::Activation::none">:$activation,
+                       DefaultValuedAttr<TccKernel_Activation, "::tcc::kernel::Activation::none">:$input_activation,
                        UnitAttr:$channels_last);
   let assemblyFormat = [{
     `ins` `(` $input `,` $weight `:` type($input) `,` type($weight) `)`
+    (`input_activation` `(` $input_activation^ `)`)?
     (`bias` `(` $bias^ `:` type($bias) `)`)?
     (`residual` `(` $residual^ `:` type($residual) `)`)?
     `outs` `(` $init `:` type($init) `)`

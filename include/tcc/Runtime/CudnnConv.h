@@ -33,10 +33,25 @@ enum ConvLayout : int32_t {
 };
 
 /// The activation of tcc_conv2d's epilogue.
+/// relu6, silu and hardswish only where tcc's depthwise kernel computes the
+/// convolution (DepthwiseKernel.h). tcc_conv2d's `activation` argument
+/// carries two: the epilogue's in bits 0-7, the input's (applied to each
+/// input element before the window sums; zero padding stays zero) in bits
+/// 8-15 (convActivations).
 enum ConvActivation : int32_t {
   kConvActivationNone = 0,
   kConvActivationRelu = 1,
+  kConvActivationRelu6 = 2,
+  kConvActivationSilu = 3,
+  kConvActivationHardswish = 4,
 };
+
+/// tcc_conv2d's `activation` argument: the epilogue's and the input's.
+constexpr int32_t convActivations(int32_t epilogue, int32_t input) {
+  return epilogue | input << 8;
+}
+constexpr int32_t convEpilogueActivation(int32_t activations) { return activations & 0xff; }
+constexpr int32_t convInputActivation(int32_t activations) { return activations >> 8 & 0xff; }
 
 } // namespace tcc
 

@@ -1,7 +1,7 @@
 //===- ConvCalls.cpp - tcc_kernel.conv as a tcc_conv2d call (cuDNN) -------===//
 //
-// One call per convolution with its padding and epilogue (bias, residual,
-// ReLU). Input, output and residual may be views of larger buffers (channel
+// One call per convolution with its padding, epilogue (bias, residual, an
+// activation) and input activation. Input, output and residual may be views of larger buffers (channel
 // slices of a concatenation's buffer, the interior of a padded one): their
 // strides are passed, in batch, channel, row, column order whatever the
 // layout, read from the planned memrefs at run time.
@@ -15,6 +15,27 @@
 using namespace mlir;
 using namespace tcc::kernelcalls;
 namespace kernel = tcc::kernel;
+
+namespace {
+
+/// The runtime's code for a convolution's activation (the verifier allows no
+/// gelu_tanh).
+int32_t activationCode(kernel::Activation a) {
+  switch (a) {
+  case kernel::Activation::relu:
+    return tcc::kConvActivationRelu;
+  case kernel::Activation::relu6:
+    return tcc::kConvActivationRelu6;
+  case kernel::Activation::silu:
+    return tcc::kConvActivationSilu;
+  case kernel::Activation::hardswish:
+    return tcc::kConvActivationHardswish;
+  default:
+    return tcc::kConvActivationNone;
+  }
+}
+
+} // namespace
 
 void tcc::kernelcalls::lowerConv(OpBuilder &b, kernel::ConvOp op, const CallContext &ctx,
                                StringRef entry) {
@@ -42,8 +63,8 @@ void tcc::kernelcalls::lowerConv(OpBuilder &b, kernel::ConvOp op, const CallCont
   // --precision bf16 keeps f32 convolutions on TF32 (bf16 is for products).
   bool tensorCores = ctx.tf32 || ctx.bf16;
   cb.add({cb.i32(dtypeCode(elt)), cb.i32(tensorCores ? tcc::kConvComputeTf32 : tcc::kConvComputeF32),
-          cb.i32(op.getActivation() == kernel::Activation::relu ? tcc::kConvActivationRelu
-                                                                 : tcc::kConvActivationNone),
+          cb.i32(tcc::convActivations(activationCode(op.getActivation()),
+                                      activationCode(op.getInputActivation()))),
           cb.i32(op.getChannelsLast() ? tcc::kConvLayoutNhwc : tcc::kConvLayoutNchw),
           ctx.stream ? ctx.stream : cb.null()});
   cb.call(ctx.module, entry);

@@ -7,7 +7,9 @@
 // the order cuDNN's fused epilogue computes (activation last). A batch norm
 // after the convolution was folded into its weight and bias before
 // (tcc-fold-conv-affine). Other activations (ReLU6, SiLU, hardswish) stay
-// tcc_graph ops and become one pointwise kernel after the call.
+// tcc_graph ops and become one pointwise kernel after the call, except
+// around a depthwise convolution tcc's own kernel computes: it applies them
+// to its result and to its input (MatchActivation.cpp).
 //
 // Where tensor cores compute the convolution (f16/bf16 tensors, or f32 with
 // TF32 in a model without grouped convolutions other than depthwise ones
@@ -81,15 +83,58 @@ bool formable(graph::Conv2dOp conv) {
   return true;
 }
 
+/// Whether tcc's own depthwise kernel computes `conv` (in either layout).
+bool ownDepthwiseKernelTakes(graph::Conv2dOp conv) {
+  auto wt = typeOf(conv.getWeight());
+  ArrayRef<int64_t> stride = conv.getStride(), dilation = conv.getDilation();
+  return tcc::depthwiseKernelTakes(typeOf(conv.getInput()).getDimSize(1), wt.getDimSize(0),
+                                   conv.getGroups(), wt.getDimSize(2), wt.getDimSize(3),
+                                   stride[0], stride[1], dilation[0], dilation[1]);
+}
+
+/// Whether `v` is the input of an activation that a depthwise convolution
+/// (formed later) will apply to its input: the activation's kernel goes
+/// away, so a bias of v's convolution stays in that convolution's call.
+bool feedsDepthwiseInput(Value v) {
+  std::optional<ActivationMatch> m = matchActivationOf(v);
+  if (!m || !m->result.hasOneUse())
+    return false;
+  auto next = dyn_cast<graph::Conv2dOp>(*m->result.getUsers().begin());
+  return next && next.getInput() == m->result && formable(next) && ownDepthwiseKernelTakes(next);
+}
+
 void formConv(graph::Conv2dOp conv, bool channelsLast) {
   ConvEpilogue e = followEpilogue(conv);
+  // tcc's depthwise kernel applies relu6, silu and hardswish too: after the
+  // epilogue, and to its input (then the activation before a MobileNet or
+  // EfficientNet depthwise layer is no kernel of its own).
+  bool depthwise = ownDepthwiseKernelTakes(conv);
+  if (depthwise && e.activation == kernel::Activation::none) {
+    if (std::optional<ActivationMatch> m = matchActivationOf(e.replaced)) {
+      e.activation = m->kind;
+      e.absorbed.append(m->ops.begin(), m->ops.end());
+      e.replaced = m->result;
+    }
+  }
+  kernel::Activation inputActivation = kernel::Activation::none;
+  SmallVector<Operation *> prologue;
+  Value x = conv.getInput();
+  if (depthwise) {
+    std::optional<ActivationMatch> m = matchActivation(x);
+    if (m && m->result.hasOneUse()) {
+      inputActivation = m->kind;
+      prologue = m->ops;
+      x = m->input;
+    }
+  }
   Operation *last = e.absorbed.empty() ? conv.getOperation() : e.absorbed.back();
   OpBuilder b(last);
-  SmallVector<Operation *> fused = {conv.getOperation()};
+  SmallVector<Operation *> fused = prologue;
+  fused.push_back(conv.getOperation());
   fused.append(e.absorbed.begin(), e.absorbed.end());
   Location loc = kernelLocation(fused);
   RankedTensorType type = typeOf(conv.getResult());
-  Value x = conv.getInput(), weight = conv.getWeight(), residual = e.residual;
+  Value weight = conv.getWeight(), residual = e.residual;
   // A bias alone (no residual, no ReLU) does not fuse into cuDNN's call with
   // most algorithms (a separate cudnnAddTensor pass over the output); when a
   // pointwise op reads the result next (MobileNet's ReLU6, EfficientNet's
@@ -98,7 +143,8 @@ void formConv(graph::Conv2dOp conv, bool channelsLast) {
   // PyTorch rounds the sum once (one bf16 ulp apart).
   Value bias = conv.getBias(), laterBias;
   if (bias && !residual && e.activation == kernel::Activation::none && type.getElementType().isF32() &&
-      e.replaced.hasOneUse() && isPointwise(*e.replaced.getUsers().begin())) {
+      e.replaced.hasOneUse() && isPointwise(*e.replaced.getUsers().begin()) &&
+      !feedsDepthwiseInput(e.replaced)) {
     laterBias = bias;
     bias = nullptr;
   }
@@ -116,6 +162,7 @@ void formConv(graph::Conv2dOp conv, bool channelsLast) {
       b, loc, TypeRange{type}, x, weight, bias, residual, init, conv.getStrideAttr(),
       conv.getPaddingAttr(), conv.getDilationAttr(), conv.getGroupsAttr(),
       kernel::ActivationAttr::get(b.getContext(), e.activation),
+      kernel::ActivationAttr::get(b.getContext(), inputActivation),
       channelsLast ? b.getUnitAttr() : nullptr);
   LLVM_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] conv at " << loc << ": " << e.absorbed.size()
                           << " epilogue ops" << (channelsLast ? ", channels-last" : "") << "\n");
@@ -128,18 +175,7 @@ void formConv(graph::Conv2dOp conv, bool channelsLast) {
     result = graph::AddOp::create(b, loc, typeOf(result), result, perChannel);
   }
   e.replaced.replaceAllUsesWith(result);
-  SmallVector<Operation *> dead = {conv.getOperation()};
-  dead.append(e.absorbed.begin(), e.absorbed.end());
-  eraseDead(dead);
-}
-
-/// Whether tcc's own depthwise kernel computes `conv` (in either layout).
-bool ownDepthwiseKernelTakes(graph::Conv2dOp conv) {
-  auto wt = typeOf(conv.getWeight());
-  ArrayRef<int64_t> stride = conv.getStride(), dilation = conv.getDilation();
-  return tcc::depthwiseKernelTakes(typeOf(conv.getInput()).getDimSize(1), wt.getDimSize(0),
-                                   conv.getGroups(), wt.getDimSize(2), wt.getDimSize(3),
-                                   stride[0], stride[1], dilation[0], dilation[1]);
+  eraseDead(fused);
 }
 
 } // namespace

@@ -8,6 +8,8 @@
 #ifndef TCC_LIB_CONVERSION_TCCGRAPHTOKERNEL_FORMKERNELS_H
 #define TCC_LIB_CONVERSION_TCCGRAPHTOKERNEL_FORMKERNELS_H
 
+#include "dialects/TccKernel/IR/TccKernelOps.h"
+
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -53,6 +55,20 @@ llvm::SmallVector<int64_t> channelsFirstShape(llvm::ArrayRef<int64_t> nhwc);
 /// usual hand-written RMSNorm) → tcc_kernel.row, with a residual add before
 /// it folded in; the rest is decomposed.
 void formRowKernels(mlir::func::FuncOp func);
+
+/// An activation tcc_graph ops compute, as one a kernel can apply (relu6,
+/// silu, hardswish): its input, its result and its ops.
+struct ActivationMatch {
+  tcc::kernel::Activation kind;
+  mlir::Value input, result;
+  llvm::SmallVector<mlir::Operation *> ops;
+};
+
+/// The activation whose result is `result`, where nothing outside its ops
+/// reads their values but `result` (MatchActivation.cpp).
+std::optional<ActivationMatch> matchActivation(mlir::Value result);
+/// The activation of `x` whose ops are all of x's users, likewise.
+std::optional<ActivationMatch> matchActivationOf(mlir::Value x);
 
 /// The ranked tensor type of a tcc_graph value.
 inline mlir::RankedTensorType typeOf(mlir::Value v) {

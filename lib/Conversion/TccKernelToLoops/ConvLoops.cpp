@@ -1,8 +1,9 @@
 //===- ConvLoops.cpp - tcc_kernel.conv as a loop nest ---------------------===//
 //
 // One parallel loop over the result's elements, a sequential sum over the
-// group's input channels and the window in f32, then the epilogue (bias,
-// residual, ReLU) and one rounding to the result's type. Padding is read as
+// group's input channels and the window in f32 (each input element through
+// the input activation first), then the epilogue (bias, residual, the
+// activation) and one rounding to the result's type. Padding is read as
 // zeros: a window position outside the input loads a clamped element and
 // selects 0, which keeps the inner loop free of branches.
 //
@@ -10,11 +11,43 @@
 #include "KernelLoops.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
 using namespace mlir;
 using namespace tcc::loops;
 namespace kernel = tcc::kernel;
+
+namespace {
+
+/// `a`(x) in f32, as PyTorch computes relu, relu6, silu and hardswish.
+Value activate(Emitter &e, kernel::Activation a, Value x) {
+  OpBuilder &b = e.b;
+  Location loc = e.loc;
+  auto clamp = [&](Value v, double hi) {
+    Value low = arith::MaximumFOp::create(b, loc, v, e.f32(0.0));
+    return arith::MinimumFOp::create(b, loc, low, e.f32(hi));
+  };
+  switch (a) {
+  case kernel::Activation::relu:
+    return arith::MaximumFOp::create(b, loc, x, e.f32(0.0));
+  case kernel::Activation::relu6:
+    return clamp(x, 6.0);
+  case kernel::Activation::silu: {
+    Value e1 = math::ExpOp::create(b, loc, arith::NegFOp::create(b, loc, x));
+    return arith::DivFOp::create(b, loc, x, arith::AddFOp::create(b, loc, e.f32(1.0), e1));
+  }
+  case kernel::Activation::hardswish: {
+    Value gate = clamp(arith::AddFOp::create(b, loc, x, e.f32(3.0)), 6.0);
+    Value product = arith::MulFOp::create(b, loc, x, gate);
+    return arith::DivFOp::create(b, loc, product, e.f32(6.0));
+  }
+  default: // none (the verifier allows no gelu_tanh on a convolution)
+    return x;
+  }
+}
+
+} // namespace
 
 void tcc::loops::lowerConv(OpBuilder &b, kernel::ConvOp op) {
   Location loc = op.getLoc();
@@ -81,7 +114,8 @@ void tcc::loops::lowerConv(OpBuilder &b, kernel::ConvOp op) {
                       };
                       Value row = clamp(ih, h);
                       Value col = clamp(iw, wd);
-                      Value xv = se.widen(se.load(x, at(n, channel, row, col)));
+                      Value xv = activate(se, op.getInputActivation(),
+                                          se.widen(se.load(x, at(n, channel, row, col))));
                       Value wv = se.widen(se.load(w, at(f, ci, i, j)));
                       Value prod = arith::MulFOp::create(sb, loc, xv, wv);
                       prod = arith::SelectOp::create(sb, loc, ok, prod, se.f32(0.0));
@@ -96,8 +130,7 @@ void tcc::loops::lowerConv(OpBuilder &b, kernel::ConvOp op) {
       v = arith::AddFOp::create(pb, loc, v, p.widen(p.load(bias, f)));
     if (Value residual = op.getResidual())
       v = arith::AddFOp::create(pb, loc, v, p.widen(p.load(residual, ivs)));
-    if (op.getActivation() == kernel::Activation::relu)
-      v = arith::MaximumFOp::create(pb, loc, v, p.f32(0.0));
+    v = activate(p, op.getActivation(), v);
     p.store(p.narrow(v, elt), y, ivs);
   });
 }

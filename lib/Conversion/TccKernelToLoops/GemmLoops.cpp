@@ -85,6 +85,8 @@ void tcc::loops::lowerGemm(OpBuilder &b, kernel::GemmOp op) {
     case kernel::Activation::gelu_tanh:
       y = geluTanh(p, y);
       break;
+    default: // the verifier allows no other
+      llvm_unreachable("a GEMM epilogue takes relu or gelu_tanh");
     }
     if (Value residual = op.getResidual())
       y = arith::AddFOp::create(pb, loc, y, p.widen(p.load(residual, ivs)));

@@ -2,7 +2,10 @@
 //
 // A depthwise layer is bound by memory: the kernels read each input element
 // from global memory about once (plus the halo) instead of R·S times, and
-// apply the epilogue (bias, residual, ReLU) before the one store.
+// apply the epilogue (bias, residual, an activation: ReLU, ReLU6, SiLU or
+// hardswish) before the one store; an activation of the input (the one
+// before a MobileNet or EfficientNet depthwise layer) is applied as it is
+// loaded, where it would otherwise be a kernel of its own.
 //
 // NCHW (f32): one block per 32 x 32 tile of output of one (image, channel)
 // plane, each of its 256 threads computing 4 outputs of a column; the input
@@ -25,6 +28,8 @@
 //===----------------------------------------------------------------------===//
 #include "DepthwiseParams.h"
 
+#include "tcc/Runtime/CudnnConv.h"
+
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
@@ -38,58 +43,78 @@ using tcc_depthwise::kTileW;
 
 namespace {
 
+/// A ConvActivation (CudnnConv.h) of v, as PyTorch computes it.
+__device__ __forceinline__ float activate(int code, float v) {
+  switch (code) {
+  case tcc::kConvActivationRelu:
+    return v < 0.0f ? 0.0f : v; // NaN kept
+  case tcc::kConvActivationRelu6:
+    return v < 0.0f ? 0.0f : v > 6.0f ? 6.0f : v;
+  case tcc::kConvActivationSilu:
+    return v / (1.0f + __expf(-v));
+  case tcc::kConvActivationHardswish:
+    return v * fminf(fmaxf(v + 3.0f, 0.0f), 6.0f) * (1.0f / 6.0f);
+  default:
+    return v;
+  }
+}
+
 template <int K>
 __device__ __forceinline__ void depthwiseNchw(const DepthwiseParams &p) {
   extern __shared__ float tile[]; // tileInH x tileInW, then the filter
   const int r = K ? K : p.r, s = K ? K : p.s;
   float *filter = tile + p.tileInH * p.tileInW;
-  const int plane = blockIdx.z; // image * C + channel
-  const int n = plane / p.c, ch = plane % p.c;
   const int oh0 = blockIdx.y * kTileH, ow0 = blockIdx.x * kTileW;
   const int ih0 = oh0 * p.strideH - p.padH, iw0 = ow0 * p.strideW - p.padW;
-  const float *x = static_cast<const float *>(p.x) + n * p.xStrides[0] +
-                   static_cast<int64_t>(ch) * p.h * p.w_;
-  for (int i = threadIdx.x; i < p.tileInH * p.tileInW; i += blockDim.x) {
-    int ih = ih0 + i / p.tileInW, iw = iw0 + i % p.tileInW;
-    tile[i] = ih >= 0 && ih < p.h && iw >= 0 && iw < p.w_ ? __ldg(x + ih * p.w_ + iw) : 0.0f;
-  }
   const float *w = static_cast<const float *>(p.w);
-  for (int i = threadIdx.x; i < r * s; i += blockDim.x)
-    filter[i] = __ldg(w + ch * r * s + i);
-  __syncthreads();
-  const int tx = threadIdx.x % kTileW;
-  const int ow = ow0 + tx;
-  if (ow >= p.ow)
-    return;
   const float *biases = static_cast<const float *>(p.bias);
-  const float bias = biases ? __ldg(biases + ch) : 0.0f;
   const float *z = static_cast<const float *>(p.z);
   float *y = static_cast<float *>(p.y);
-  constexpr int kRowsApart = kThreads / kTileW;
-  for (int ty = threadIdx.x / kTileW; ty < kTileH; ty += kRowsApart) {
-    const int oh = oh0 + ty;
-    if (oh >= p.oh)
-      break;
-    const float *in = tile + ty * p.strideH * p.tileInW + tx * p.strideW;
-    float acc = 0.0f;
-#pragma unroll
-    for (int i = 0; i < (K ? K : 1); ++i) {
-#pragma unroll
-      for (int j = 0; j < (K ? K : 1); ++j)
-        if (K)
-          acc = fmaf(in[i * p.dilationH * p.tileInW + j * p.dilationW], filter[i * K + j], acc);
+  const int64_t planes = static_cast<int64_t>(p.n) * p.c;
+  // One (image, channel) plane per step; more planes than gridDim.z allows
+  // are taken in turns.
+  for (int64_t plane = blockIdx.z; plane < planes; plane += gridDim.z) {
+    const int n = static_cast<int>(plane / p.c), ch = static_cast<int>(plane % p.c);
+    const float *x = static_cast<const float *>(p.x) + n * p.xStrides[0] +
+                     static_cast<int64_t>(ch) * p.h * p.w_;
+    for (int i = threadIdx.x; i < p.tileInH * p.tileInW; i += blockDim.x) {
+      int ih = ih0 + i / p.tileInW, iw = iw0 + i % p.tileInW;
+      // The input activation once per element; the zero padding stays zero.
+      tile[i] = ih >= 0 && ih < p.h && iw >= 0 && iw < p.w_
+                    ? activate(p.inputActivation, __ldg(x + ih * p.w_ + iw))
+                    : 0.0f;
     }
-    if (!K)
-      for (int i = 0; i < r; ++i)
-        for (int j = 0; j < s; ++j)
-          acc = fmaf(in[i * p.dilationH * p.tileInW + j * p.dilationW], filter[i * s + j], acc);
-    acc += bias;
-    int64_t at = static_cast<int64_t>(ch) * p.oh * p.ow + oh * p.ow + ow;
-    if (z)
-      acc += z[n * p.zStrides[0] + at];
-    if (p.relu)
-      acc = fmaxf(acc, 0.0f);
-    y[n * p.yStrides[0] + at] = acc;
+    for (int i = threadIdx.x; i < r * s; i += blockDim.x)
+      filter[i] = __ldg(w + ch * r * s + i);
+    __syncthreads();
+    const int tx = threadIdx.x % kTileW;
+    const int ow = ow0 + tx;
+    const float bias = biases ? __ldg(biases + ch) : 0.0f;
+    constexpr int kRowsApart = kThreads / kTileW;
+    for (int ty = threadIdx.x / kTileW; ty < kTileH && ow < p.ow; ty += kRowsApart) {
+      const int oh = oh0 + ty;
+      if (oh >= p.oh)
+        break;
+      const float *in = tile + ty * p.strideH * p.tileInW + tx * p.strideW;
+      float acc = 0.0f;
+#pragma unroll
+      for (int i = 0; i < (K ? K : 1); ++i) {
+#pragma unroll
+        for (int j = 0; j < (K ? K : 1); ++j)
+          if (K)
+            acc = fmaf(in[i * p.dilationH * p.tileInW + j * p.dilationW], filter[i * K + j], acc);
+      }
+      if (!K)
+        for (int i = 0; i < r; ++i)
+          for (int j = 0; j < s; ++j)
+            acc = fmaf(in[i * p.dilationH * p.tileInW + j * p.dilationW], filter[i * s + j], acc);
+      acc += bias;
+      int64_t at = static_cast<int64_t>(ch) * p.oh * p.ow + oh * p.ow + ow;
+      if (z)
+        acc += z[n * p.zStrides[0] + at];
+      y[n * p.yStrides[0] + at] = activate(p.activation, acc);
+    }
+    __syncthreads(); // the tile is refilled for the next plane
   }
 }
 
@@ -199,6 +224,10 @@ __device__ __forceinline__ void depthwiseNhwc(const DepthwiseParams &p) {
       for (int t = 0; t < kSpan; ++t, at += xColumn) {
         const int iw = iw0 + t;
         in[t] = iw >= 0 && iw < p.w_ ? Lanes<T, V>::load(at) : Lanes<T, V>::zero();
+        if (p.inputActivation && iw >= 0 && iw < p.w_)
+#pragma unroll
+          for (int l = 0; l < V; ++l)
+            in[t].v[l] = activate(p.inputActivation, in[t].v[l]);
       }
 #pragma unroll
       for (int j = 0; j < (K ? K : 1); ++j) {
@@ -222,7 +251,7 @@ __device__ __forceinline__ void depthwiseNhwc(const DepthwiseParams &p) {
           Lanes<T, V> in = Lanes<T, V>::load(row + iw * xColumn);
 #pragma unroll
           for (int l = 0; l < V; ++l)
-            acc[q].v[l] = fmaf(in.v[l], tap[l], acc[q].v[l]);
+            acc[q].v[l] = fmaf(activate(p.inputActivation, in.v[l]), tap[l], acc[q].v[l]);
         }
       }
     }
@@ -241,11 +270,8 @@ __device__ __forceinline__ void depthwiseNhwc(const DepthwiseParams &p) {
     // z may be y itself: read before the store.
     Lanes<T, V> residual = z ? Lanes<T, V>::load(z + ow * p.zStrides[3]) : Lanes<T, V>::zero();
 #pragma unroll
-    for (int l = 0; l < V; ++l) {
-      out.v[l] += bias.v[l] + residual.v[l];
-      if (p.relu)
-        out.v[l] = fmaxf(out.v[l], 0.0f);
-    }
+    for (int l = 0; l < V; ++l)
+      out.v[l] = activate(p.activation, out.v[l] + bias.v[l] + residual.v[l]);
     out.store(y + ow * p.yStrides[3]);
   }
 }

@@ -41,12 +41,12 @@ struct DepthwiseParams {
   int32_t c, h, w_, oh, ow, r, s;
   int32_t padH, padW, strideH, strideW, dilationH, dilationW;
   int32_t tileInH, tileInW; ///< NCHW: the input tile a block reads (with its halo)
-  int32_t relu;
+  int32_t activation, inputActivation; ///< ConvActivation codes (CudnnConv.h)
   int32_t channelGroups, strips; ///< NHWC: a block's threads (groups of `vector` channels)
   int32_t columnStrips;          ///< NHWC: strips per output row
-  int32_t n;                     ///< NHWC: images
+  int32_t n;                     ///< images
 };
-static_assert(sizeof(DepthwiseParams) == 216, "DepthwiseParams: unexpected layout");
+static_assert(sizeof(DepthwiseParams) == 224, "DepthwiseParams: unexpected layout");
 
 } // namespace tcc_depthwise
 

@@ -31,3 +31,15 @@ func.func @nhwc_padded_interior(%x: memref<1x16x16x16xf32>, %w: memref<16x1x1x16
   tcc_kernel.conv ins(%x, %w : memref<1x16x16x16xf32>, memref<16x1x1x16xf32>) residual(%z : memref<1x16x16x16xf32, strided<[8192, 512, 32, 1], offset: 16>>) outs(%y : memref<1x16x16x16xf32, strided<[5184, 288, 16, 1], offset: 304>>) {channels_last, stride = array<i64: 1, 1>, padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>, groups = 1 : i64}
   return
 }
+
+// -----
+
+// Activations go as one code: the epilogue's in bits 0-7 (relu6: 2), the
+// input's in bits 8-15 (silu: 3 << 8): 770.
+// CHECK-LABEL: func @depthwise_activations
+// CHECK:         call @tcc_conv2d(
+// CHECK-SAME:      %c0_i32, %c0_i32, %c770_i32, %c1_i32, %arg{{[0-9]+}})
+func.func @depthwise_activations(%x: memref<2x8x8x16xf32>, %w: memref<16x3x3x1xf32>, %y: memref<2x8x8x16xf32>, %arena: memref<?xi8> {tcc.arena}) {
+  tcc_kernel.conv ins(%x, %w : memref<2x8x8x16xf32>, memref<16x3x3x1xf32>) input_activation(silu) outs(%y : memref<2x8x8x16xf32>) activation(relu6) {channels_last, stride = array<i64: 1, 1>, padding = array<i64: 1, 1>, dilation = array<i64: 1, 1>, groups = 16 : i64}
+  return
+}

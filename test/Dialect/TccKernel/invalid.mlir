@@ -203,8 +203,36 @@ func.func @conv_groups(%x: tensor<2x8x16x16xf32>, %w: tensor<6x4x3x3xf32>, %e: t
 // -----
 
 func.func @conv_gelu(%x: tensor<2x8x16x16xf32>, %w: tensor<4x8x1x1xf32>, %e: tensor<2x4x16x16xf32>) -> tensor<2x4x16x16xf32> {
-  // expected-error @+1 {{'tcc_kernel.conv' op takes no activation but relu}}
+  // expected-error @+1 {{'tcc_kernel.conv' op takes no gelu_tanh activation}}
   %y = tcc_kernel.conv ins(%x, %w : tensor<2x8x16x16xf32>, tensor<4x8x1x1xf32>) outs(%e : tensor<2x4x16x16xf32>) activation(gelu_tanh)
          {stride = array<i64: 1, 1>, padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>, groups = 1 : i64} -> tensor<2x4x16x16xf32>
   return %y : tensor<2x4x16x16xf32>
+}
+
+// -----
+
+// SiLU (relu6, hardswish) only where tcc's depthwise kernel computes the
+// convolution: cuDNN's epilogue takes ReLU at most.
+func.func @conv_silu_not_depthwise(%x: tensor<2x8x16x16xf32>, %w: tensor<4x8x1x1xf32>, %e: tensor<2x4x16x16xf32>) -> tensor<2x4x16x16xf32> {
+  // expected-error @+1 {{'tcc_kernel.conv' op takes silu only as a depthwise convolution tcc's kernel computes}}
+  %y = tcc_kernel.conv ins(%x, %w : tensor<2x8x16x16xf32>, tensor<4x8x1x1xf32>) outs(%e : tensor<2x4x16x16xf32>) activation(silu)
+         {stride = array<i64: 1, 1>, padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>, groups = 1 : i64} -> tensor<2x4x16x16xf32>
+  return %y : tensor<2x4x16x16xf32>
+}
+
+// -----
+
+func.func @conv_input_activation_window_too_large(%x: tensor<2x8x16x16xf32>, %w: tensor<8x1x9x9xf32>, %e: tensor<2x8x16x16xf32>) -> tensor<2x8x16x16xf32> {
+  // expected-error @+1 {{'tcc_kernel.conv' op takes relu6 on its input only as a depthwise convolution tcc's kernel computes}}
+  %y = tcc_kernel.conv ins(%x, %w : tensor<2x8x16x16xf32>, tensor<8x1x9x9xf32>) input_activation(relu6) outs(%e : tensor<2x8x16x16xf32>)
+         {stride = array<i64: 1, 1>, padding = array<i64: 4, 4>, dilation = array<i64: 1, 1>, groups = 8 : i64} -> tensor<2x8x16x16xf32>
+  return %y : tensor<2x8x16x16xf32>
+}
+
+// -----
+
+func.func @gemm_silu(%a: tensor<4x8xf32>, %b: tensor<8x16xf32>, %c: tensor<4x16xf32>) -> tensor<4x16xf32> {
+  // expected-error @+1 {{'tcc_kernel.gemm' op takes relu or gelu_tanh as its activation, got silu}}
+  %y = tcc_kernel.gemm ins(%a, %b : tensor<4x8xf32>, tensor<8x16xf32>) outs(%c : tensor<4x16xf32>) activation(silu) -> tensor<4x16xf32>
+  return %y : tensor<4x16xf32>
 }
