@@ -1269,7 +1269,7 @@ def write_wrong_answer_cases(out):
     write_case(out, "dense_stem", DenseStem(), [torch.randn(2, 3, 16, 16)])
 
     torch.manual_seed(76)
-    write_case(out, "depthwise_blocks", DepthwiseBlocks(), [torch.randn(2, 12, 14, 13)])
+    write_case(out, "depthwise_blocks", DepthwiseBlocks(), [torch.randn(2, 12, 28, 28)])
 
 if __name__ == "__main__":
     main()

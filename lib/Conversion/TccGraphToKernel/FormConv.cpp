@@ -92,15 +92,33 @@ bool ownDepthwiseKernelTakes(graph::Conv2dOp conv) {
                                    stride[0], stride[1], dilation[0], dilation[1]);
 }
 
+/// Whether the activations around `conv` go into its call: where tcc's
+/// depthwise kernel computes it, which channels-last it always does. In NCHW
+/// cuDNN competes (tcc_conv2d times both), and on H100 its kernels were 3-10x
+/// faster than tcc's (whose blocks are 32x32 tiles of one plane) for outputs
+/// under 28x28 and for strided windows (MobileNetV2 b32: 7x7 planes 16.6 us
+/// against 108; 56x56 from 112x112 107 against 151; 56x56 stride 1 tcc's
+/// 110 against 142): the activations stay pointwise kernels there.
+bool takesActivations(graph::Conv2dOp conv, bool channelsLast) {
+  if (!ownDepthwiseKernelTakes(conv))
+    return false;
+  if (channelsLast)
+    return true;
+  auto yt = typeOf(conv.getResult());
+  return llvm::all_of(conv.getStride(), [](int64_t s) { return s == 1; }) &&
+         yt.getDimSize(2) * yt.getDimSize(3) >= 28 * 28;
+}
+
 /// Whether `v` is the input of an activation that a depthwise convolution
 /// (formed later) will apply to its input: the activation's kernel goes
 /// away, so a bias of v's convolution stays in that convolution's call.
-bool feedsDepthwiseInput(Value v) {
+bool feedsDepthwiseInput(Value v, bool channelsLast) {
   std::optional<ActivationMatch> m = matchActivationOf(v);
   if (!m || !m->result.hasOneUse())
     return false;
   auto next = dyn_cast<graph::Conv2dOp>(*m->result.getUsers().begin());
-  return next && next.getInput() == m->result && formable(next) && ownDepthwiseKernelTakes(next);
+  return next && next.getInput() == m->result && formable(next) &&
+         takesActivations(next, channelsLast);
 }
 
 void formConv(graph::Conv2dOp conv, bool channelsLast) {
@@ -108,7 +126,7 @@ void formConv(graph::Conv2dOp conv, bool channelsLast) {
   // tcc's depthwise kernel applies relu6, silu and hardswish too: after the
   // epilogue, and to its input (then the activation before a MobileNet or
   // EfficientNet depthwise layer is no kernel of its own).
-  bool depthwise = ownDepthwiseKernelTakes(conv);
+  bool depthwise = takesActivations(conv, channelsLast);
   if (depthwise && e.activation == kernel::Activation::none) {
     if (std::optional<ActivationMatch> m = matchActivationOf(e.replaced)) {
       e.activation = m->kind;
@@ -144,7 +162,7 @@ void formConv(graph::Conv2dOp conv, bool channelsLast) {
   Value bias = conv.getBias(), laterBias;
   if (bias && !residual && e.activation == kernel::Activation::none && type.getElementType().isF32() &&
       e.replaced.hasOneUse() && isPointwise(*e.replaced.getUsers().begin()) &&
-      !feedsDepthwiseInput(e.replaced)) {
+      !feedsDepthwiseInput(e.replaced, channelsLast)) {
     laterBias = bias;
     bias = nullptr;
   }

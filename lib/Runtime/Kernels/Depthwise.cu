@@ -43,20 +43,50 @@ using tcc_depthwise::kTileW;
 
 namespace {
 
-/// A ConvActivation (CudnnConv.h) of v, as PyTorch computes it.
-__device__ __forceinline__ float activate(int code, float v) {
+/// The ConvActivations (CudnnConv.h) as PyTorch computes them.
+struct Identity {
+  __device__ __forceinline__ float operator()(float v) const { return v; }
+};
+struct Relu {
+  __device__ __forceinline__ float operator()(float v) const { return v < 0.0f ? 0.0f : v; }
+};
+struct Relu6 {
+  __device__ __forceinline__ float operator()(float v) const {
+    return v < 0.0f ? 0.0f : v > 6.0f ? 6.0f : v;
+  }
+};
+struct Silu {
+  __device__ __forceinline__ float operator()(float v) const {
+    return __fdividef(v, 1.0f + __expf(-v));
+  }
+};
+struct Hardswish {
+  __device__ __forceinline__ float operator()(float v) const {
+    return v * fminf(fmaxf(v + 3.0f, 0.0f), 6.0f) * (1.0f / 6.0f);
+  }
+};
+
+/// fn(activation) with the activation `code` names as a type: the switch
+/// once, outside the loops fn runs.
+template <typename Fn> __device__ __forceinline__ void withActivation(int code, Fn &&fn) {
   switch (code) {
   case tcc::kConvActivationRelu:
-    return v < 0.0f ? 0.0f : v; // NaN kept
+    return fn(Relu{});
   case tcc::kConvActivationRelu6:
-    return v < 0.0f ? 0.0f : v > 6.0f ? 6.0f : v;
+    return fn(Relu6{});
   case tcc::kConvActivationSilu:
-    return v / (1.0f + __expf(-v));
+    return fn(Silu{});
   case tcc::kConvActivationHardswish:
-    return v * fminf(fmaxf(v + 3.0f, 0.0f), 6.0f) * (1.0f / 6.0f);
+    return fn(Hardswish{});
   default:
-    return v;
+    return fn(Identity{});
   }
+}
+
+__device__ __forceinline__ float activate(int code, float v) {
+  float out = v;
+  withActivation(code, [&](auto act) { out = act(v); });
+  return out;
 }
 
 template <int K>
@@ -77,13 +107,14 @@ __device__ __forceinline__ void depthwiseNchw(const DepthwiseParams &p) {
     const int n = static_cast<int>(plane / p.c), ch = static_cast<int>(plane % p.c);
     const float *x = static_cast<const float *>(p.x) + n * p.xStrides[0] +
                      static_cast<int64_t>(ch) * p.h * p.w_;
-    for (int i = threadIdx.x; i < p.tileInH * p.tileInW; i += blockDim.x) {
-      int ih = ih0 + i / p.tileInW, iw = iw0 + i % p.tileInW;
-      // The input activation once per element; the zero padding stays zero.
-      tile[i] = ih >= 0 && ih < p.h && iw >= 0 && iw < p.w_
-                    ? activate(p.inputActivation, __ldg(x + ih * p.w_ + iw))
-                    : 0.0f;
-    }
+    // The input activation once per element; the zero padding stays zero.
+    withActivation(p.inputActivation, [&](auto act) {
+      for (int i = threadIdx.x; i < p.tileInH * p.tileInW; i += blockDim.x) {
+        int ih = ih0 + i / p.tileInW, iw = iw0 + i % p.tileInW;
+        tile[i] = ih >= 0 && ih < p.h && iw >= 0 && iw < p.w_ ? act(__ldg(x + ih * p.w_ + iw))
+                                                              : 0.0f;
+      }
+    });
     for (int i = threadIdx.x; i < r * s; i += blockDim.x)
       filter[i] = __ldg(w + ch * r * s + i);
     __syncthreads();
@@ -224,11 +255,15 @@ __device__ __forceinline__ void depthwiseNhwc(const DepthwiseParams &p) {
       for (int t = 0; t < kSpan; ++t, at += xColumn) {
         const int iw = iw0 + t;
         in[t] = iw >= 0 && iw < p.w_ ? Lanes<T, V>::load(at) : Lanes<T, V>::zero();
-        if (p.inputActivation && iw >= 0 && iw < p.w_)
-#pragma unroll
-          for (int l = 0; l < V; ++l)
-            in[t].v[l] = activate(p.inputActivation, in[t].v[l]);
       }
+      if (p.inputActivation) // the zero padding stays zero (act(0) = 0 for all of them)
+        withActivation(p.inputActivation, [&](auto act) {
+#pragma unroll
+          for (int t = 0; t < kSpan; ++t)
+#pragma unroll
+            for (int l = 0; l < V; ++l)
+              in[t].v[l] = act(in[t].v[l]);
+        });
 #pragma unroll
       for (int j = 0; j < (K ? K : 1); ++j) {
         const float *tap = f + (i * (K ? K : 1) + j) * blockChannels;
