@@ -28,14 +28,11 @@
 #include "tcc/Runtime/CudaLibraryLoader.h"
 
 #include "tcc/Runtime/CudaDriver.h"
-#include "tcc/Runtime/EnqueueTiming.h"
-#include "tcc/Runtime/KernelTypes.h"
 #include "tcc/Runtime/MlirGpuRuntime.h"
 #include "tcc/Runtime/RuntimeError.h"
 
 #include <dlfcn.h>
 
-#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <map>
@@ -242,9 +239,6 @@ const CublasLt &CublasLt::get() {
 
 /// Everything that selects descriptors and an algorithm. Pointer alignments
 /// are part of it: the heuristic may pick kernels that assume them.
-/// How many of cuBLASLt's heuristic candidates a shape's first call times.
-constexpr int kTimedCandidates = 8;
-
 struct PlanKey {
   int64_t batch, m, n, k, lda, ldb, ldc, ldr, strideA, strideB, strideC, strideR;
   int32_t dtype, transA, transB, residual, epilogue, compute;
@@ -264,9 +258,6 @@ struct Plan {
                          layoutD = nullptr;
   cublasLtMatmulAlgo_t algo{};
   size_t workspaceBytes = 0;
-  /// The heuristic's other candidates, timed on the first call outside
-  /// capture (then cleared).
-  std::vector<cublasLtMatmulHeuristicResult_t> untimed;
 
   Plan() = default;
   Plan(const Plan &) = delete;
@@ -442,70 +433,18 @@ std::unique_ptr<Plan> makePlan(const CublasLt &lib, ContextState &state, const P
   setPreference(CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_D_BYTES, static_cast<uint32_t>(key.alignC),
                 "MIN_ALIGNMENT_D_BYTES");
 
-  // The heuristic's first choice runs unless timing finds a faster one
-  // (TCC_CUBLASLT_ALGO=heuristic: never timed).
-  const char *mode = std::getenv("TCC_CUBLASLT_ALGO");
-  bool timed = !(mode && std::string(mode) == "heuristic");
-  std::vector<cublasLtMatmulHeuristicResult_t> results(timed ? kTimedCandidates : 1);
+  cublasLtMatmulHeuristicResult_t result{};
   int found = 0;
   lib.check(lib.algoGetHeuristic(state.handle, plan->desc, plan->layoutA, plan->layoutB,
-                                 plan->layoutC, plan->layoutD, preference,
-                                 static_cast<int>(results.size()), results.data(), &found),
+                                 plan->layoutC, plan->layoutD, preference, 1, &result, &found),
             "cublasLtMatmulAlgoGetHeuristic for " + shapeText(key));
-  results.resize(static_cast<size_t>(std::max(found, 0)));
-  if (results.empty() || results.front().state != CUBLAS_STATUS_SUCCESS)
+  if (found == 0 || result.state != CUBLAS_STATUS_SUCCESS)
     throw RuntimeError(TCC_ERROR_UNSUPPORTED,
                        "cublasLt: no algorithm for the GEMM " + shapeText(key) +
-                           (found ? " (" + lib.statusText(results.front().state) + ")" : ""));
-  plan->algo = results.front().algo;
-  plan->workspaceBytes = results.front().workspaceSize;
-  for (size_t i = 1; i < results.size(); ++i)
-    if (results[i].state == CUBLAS_STATUS_SUCCESS &&
-        results[i].workspaceSize <= state.workspace.bytes())
-      plan->untimed.push_back(results[i]);
+                           (found ? " (" + lib.statusText(result.state) + ")" : ""));
+  plan->algo = result.algo;
+  plan->workspaceBytes = result.workspaceSize;
   return plan;
-}
-
-/// cublasLtMatmul of `plan` with `algo` (bias pointer set by the caller).
-void enqueueMatmul(const CublasLt &lib, ContextState &state, const Plan &plan,
-                   const PlanKey &key, const cublasLtMatmulAlgo_t &algo, size_t workspaceBytes,
-                   const void *a, const void *b, const void *cIn, void *d, float alpha,
-                   void *stream) {
-  float beta = key.residual ? 1.0f : 0.0f;
-  lib.check(lib.matmul(state.handle, plan.desc, &alpha, b, plan.layoutA, a, plan.layoutB, &beta,
-                       cIn, plan.layoutC, d, plan.layoutD, &algo, state.workspace.data(),
-                       workspaceBytes, stream),
-            "cublasLtMatmul for " + shapeText(key));
-}
-
-/// Times the heuristic's candidates for `plan` (its first choice included)
-/// into a scratch output, and keeps the fastest: cuBLASLt's first choice for
-/// fp32 products on Hopper was up to 2x slower than another of its
-/// candidates (ConvNeXt-T's MLP layers). Synchronous, once per shape.
-void timeCandidates(const CublasLt &lib, ContextState &state, Plan &plan, const PlanKey &key,
-                    const void *a, const void *b, const void *cIn, float alpha) {
-  std::vector<cublasLtMatmulHeuristicResult_t> ways;
-  ways.swap(plan.untimed);
-  // As many elements as D' (n x m, ld ldc, per batch strideC) spans.
-  int64_t elements = (key.batch - 1) * key.strideC + (key.m - 1) * key.ldc + key.n;
-  cuda::DeviceBuffer scratch(static_cast<size_t>(elements) * kernelDTypeBytes(key.dtype));
-  float fastest = timeEnqueues([&](void *s) {
-    enqueueMatmul(lib, state, plan, key, plan.algo, plan.workspaceBytes, a, b, cIn,
-                  scratch.data(), alpha, s);
-  });
-  if (fastest < 0)
-    return; // no events: the heuristic's order
-  for (const cublasLtMatmulHeuristicResult_t &way : ways) {
-    float us = timeEnqueues([&](void *s) {
-      enqueueMatmul(lib, state, plan, key, way.algo, way.workspaceSize, a, b, cIn,
-                    scratch.data(), alpha, s);
-    });
-    if (us < fastest) {
-      fastest = us;
-      plan.algo = way.algo;
-      plan.workspaceBytes = way.workspaceSize;
-    }
-  }
 }
 
 void runGemm(const PlanKey &key, const void *a, const void *b, void *c, const void *residual,
@@ -523,11 +462,12 @@ void runGemm(const PlanKey &key, const void *a, const void *b, void *c, const vo
                                    sizeof biasPointer),
               "cublasLtMatmulDescSetAttribute(BIAS_POINTER)");
   }
+  float beta = key.residual ? 1.0f : 0.0f;
   const void *cIn = key.residual ? residual : c;
-  if (!plan.untimed.empty() && !isCapturing(stream))
-    timeCandidates(lib, state, plan, key, a, b, cIn, alpha);
-  enqueueMatmul(lib, state, plan, key, plan.algo, plan.workspaceBytes, a, b, cIn, c, alpha,
-                stream);
+  lib.check(lib.matmul(state.handle, plan.desc, &alpha, b, plan.layoutA, a, plan.layoutB, &beta,
+                       cIn, plan.layoutC, c, plan.layoutD, &plan.algo, state.workspace.data(),
+                       plan.workspaceBytes, stream),
+            "cublasLtMatmul for " + shapeText(key));
 }
 
 /// Products at least this wide with a ragged n run their aligned columns
