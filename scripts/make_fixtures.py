@@ -944,12 +944,12 @@ class DenseStem(nn.Module):
 class DepthwiseBlocks(nn.Module):
     """The blocks of MobileNetV2 (inverted residual: 1x1 expansion, 3x3
     depthwise, ReLU6, projection, residual), EfficientNet (MBConv: a strided
-    5x5 depthwise, SiLU, squeeze-and-excitation) and ConvNeXt (7x7 depthwise,
-    then LayerNorm and the MLP channels-last via permutes, layer scale,
-    residual), then a MobileNetV3-style one with hardswish whose activated
+    5x5 depthwise, SiLU, squeeze-and-excitation), a 7x7 depthwise with a
+    residual, then a MobileNetV3-style one with hardswish whose activated
     input is read twice (it stays a kernel of its own), with batch norms
     folded and random statistics. Odd channel counts (not multiples of a
-    warp) on purpose."""
+    warp) on purpose. (ConvNeXt's block, which permutes to channels-last
+    itself: ConvNeXtBlocks.)"""
 
     def __init__(self, c=12):
         super().__init__()
@@ -966,9 +966,6 @@ class DepthwiseBlocks(nn.Module):
                                      nn.Conv2d(6, e, 1), nn.Sigmoid())
         self.project = nn.Sequential(nn.Conv2d(e, 20, 1, bias=False), nn.BatchNorm2d(20))
         self.dw7 = nn.Conv2d(20, 20, 7, padding=3, groups=20)
-        self.norm = nn.LayerNorm(20, eps=1e-6)
-        self.mlp = nn.Sequential(nn.Linear(20, 80), nn.GELU(), nn.Linear(80, 20))
-        self.gamma = nn.Parameter(torch.rand(20))
         self.hs_expand = nn.Sequential(nn.Conv2d(20, 40, 1, bias=False), nn.BatchNorm2d(40),
                                        nn.Hardswish())
         self.hs_dw = nn.Sequential(nn.Conv2d(40, 40, 3, padding=1, groups=40, bias=False),
@@ -980,11 +977,46 @@ class DepthwiseBlocks(nn.Module):
         x = x + self.inverted(x)
         h = self.depthwise(self.expand(x))
         x = self.project(h * self.squeeze(h))
-        y = self.dw7(x).permute(0, 2, 3, 1)
-        y = self.gamma * self.mlp(self.norm(y))
-        x = x + y.permute(0, 3, 1, 2)
+        x = x + self.dw7(x)
         a = self.hs_expand(x)
         return x + self.hs_project(self.hs_dw(a) + a)
+
+
+class ConvNeXtBlocks(nn.Module):
+    """ConvNeXt at toy size: a 4x4/4 patchify stem and a LayerNorm over the
+    channels (permuted to channels-last and back), a block (7x7 depthwise,
+    then LayerNorm and the MLP channels-last between permutes, layer scale,
+    residual), a downsampling LayerNorm and 2x2/2 convolution, another block.
+    The model permutes between layouts itself, so tcc runs it channels-last
+    even in fp32."""
+
+    class Block(nn.Module):
+        def __init__(self, c):
+            super().__init__()
+            self.dw = nn.Conv2d(c, c, 7, padding=3, groups=c)
+            self.norm = nn.LayerNorm(c, eps=1e-6)
+            self.mlp = nn.Sequential(nn.Linear(c, 4 * c), nn.GELU(), nn.Linear(4 * c, c))
+            self.gamma = nn.Parameter(torch.rand(c))
+
+        def forward(self, x):
+            y = self.dw(x).permute(0, 2, 3, 1)
+            y = self.gamma * self.mlp(self.norm(y))
+            return x + y.permute(0, 3, 1, 2)
+
+    def __init__(self):
+        super().__init__()
+        self.stem = nn.Conv2d(3, 12, 4, stride=4)
+        self.stem_norm = nn.LayerNorm(12, eps=1e-6)
+        self.block1 = self.Block(12)
+        self.down_norm = nn.LayerNorm(12, eps=1e-6)
+        self.down = nn.Conv2d(12, 20, 2, stride=2)
+        self.block2 = self.Block(20)
+
+    def forward(self, x):
+        x = self.stem_norm(self.stem(x).permute(0, 2, 3, 1)).permute(0, 3, 1, 2)
+        x = self.block1(x)
+        x = self.down(self.down_norm(x.permute(0, 2, 3, 1)).permute(0, 3, 1, 2))
+        return self.block2(x)
 
 
 class CreationMore(nn.Module):
@@ -1270,6 +1302,9 @@ def write_wrong_answer_cases(out):
 
     torch.manual_seed(76)
     write_case(out, "depthwise_blocks", DepthwiseBlocks(), [torch.randn(2, 12, 28, 28)])
+
+    torch.manual_seed(77)
+    write_case(out, "convnext_blocks", ConvNeXtBlocks(), [torch.randn(2, 3, 32, 32)])
 
 if __name__ == "__main__":
     main()

@@ -13,7 +13,8 @@
 //
 // Where tensor cores compute the convolution (f16/bf16 tensors, or f32 with
 // TF32 in a model without grouped convolutions other than depthwise ones
-// tcc's kernel takes), it is formed channels-last:
+// tcc's kernel takes), or the model permutes between the layouts itself
+// (ConvNeXt), it is formed channels-last:
 // NHWC is what their kernels read, and cuDNN would otherwise transpose
 // around each call. The layout changes are
 // tcc_graph transposes around the kernel, which ChannelsLast.cpp then moves
@@ -213,8 +214,18 @@ void tcc::formation::formConvKernels(func::FuncOp func, bool f32TensorCores) {
     return c.getGroups() > 1 && typeOf(c.getResult()).getElementType().isF32() &&
            !ownDepthwiseKernelTakes(c);
   });
+  // Without tensor cores NCHW is cuDNN's faster f32 layout, except in a model
+  // that itself permutes between the layouts (ConvNeXt computes its LayerNorm
+  // and MLP channels-last): there channels-last convolutions cancel its
+  // permutes, which would otherwise each be a copy of a whole activation.
+  bool permutesLayouts = false;
+  func.walk([&](graph::TransposeOp t) {
+    ArrayRef<int64_t> p = t.getPermutation();
+    permutesLayouts |= p == ArrayRef<int64_t>{0, 2, 3, 1} || p == ArrayRef<int64_t>{0, 3, 1, 2};
+  });
+  bool f32ChannelsLast = (f32TensorCores || permutesLayouts) && !groupedF32;
   for (graph::Conv2dOp conv : convs) {
     Type elt = typeOf(conv.getResult()).getElementType();
-    formConv(conv, !elt.isF32() || (f32TensorCores && !groupedF32));
+    formConv(conv, !elt.isF32() || f32ChannelsLast);
   }
 }

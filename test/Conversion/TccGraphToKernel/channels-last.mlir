@@ -77,3 +77,22 @@ func.func @grouped_f32_stays_nchw(%x: tensor<2x8x8x8xf32>, %dw: tensor<8x1x3x3xf
   %z = tcc_graph.conv2d %y, %g {dilation = array<i64: 1, 1>, groups = 4 : i64, padding = array<i64: 1, 1>, stride = array<i64: 1, 1>} : (tensor<2x8x8x8xf32>, tensor<16x2x3x3xf32>) -> tensor<2x16x8x8xf32>
   return %z : tensor<2x16x8x8xf32>
 }
+
+// -----
+
+// A model that permutes to channels-last itself (ConvNeXt: LayerNorm and MLP
+// over [N, H, W, C]) runs its convolutions channels-last even without tensor
+// cores: its permutes then cancel instead of each copying an activation.
+// CHECK-LABEL: func @model_permutes_itself
+// CHECK:       tcc_kernel.conv {{.*}}channels_last
+// CHECK-NOT:   tcc_graph.transpose %{{.*}} {permutation = array<i64: 0, 2, 3, 1>}
+// NCHW-LABEL:  func @model_permutes_itself
+// NCHW:        %[[X:.*]] = tcc_graph.transpose %arg0 {permutation = array<i64: 0, 2, 3, 1>}
+// NCHW:        %[[Y:.*]] = tcc_kernel.conv ins(%[[X]], {{.*}}channels_last
+// NCHW-NOT:    tcc_graph.transpose
+// NCHW:        return %[[Y]]
+func.func @model_permutes_itself(%x: tensor<2x8x8x8xf32>, %dw: tensor<8x1x3x3xf32>) -> tensor<2x8x8x8xf32> {
+  %y = tcc_graph.conv2d %x, %dw {dilation = array<i64: 1, 1>, groups = 8 : i64, padding = array<i64: 1, 1>, stride = array<i64: 1, 1>} : (tensor<2x8x8x8xf32>, tensor<8x1x3x3xf32>) -> tensor<2x8x8x8xf32>
+  %p = tcc_graph.transpose %y {permutation = array<i64: 0, 2, 3, 1>} : (tensor<2x8x8x8xf32>) -> tensor<2x8x8x8xf32>
+  return %p : tensor<2x8x8x8xf32>
+}
