@@ -1019,6 +1019,37 @@ class ConvNeXtBlocks(nn.Module):
         return self.block2(x)
 
 
+class Uint8Sum(nn.Module):
+    """uint8 + uint8: the linalg lowering builds arith.addi on the unsigned
+    element type, which the verifier rejects. test/Tools/internal-error.test
+    uses it (test/Inputs/invalid-ir-after-pass.pt2) as a known way to make a
+    pass of tcc's leave invalid IR; replace it when uint8 arithmetic works."""
+
+    def forward(self, x):
+        return x + x
+
+
+def write_invalid_ir_input(path):
+    if ONLY != "invalid_ir_after_pass":
+        return  # written on request only: a test input, not a sample
+    ep = torch.export.export(Uint8Sum(), (torch.randint(0, 255, (4, 5), dtype=torch.uint8),))
+    torch.export.save(relative_traces(ep), path)
+    print(f"wrote {path}")
+
+
+class Uint8Conversions(nn.Module):
+    """torch.uint8 in and out: an image normalized to float (what vision
+    preprocessing does), floats to uint8 with values out of range on both
+    sides (they wrap around modulo 256, as PyTorch's CPU conversion does),
+    uint8 to int64 and to bool, a bool mask to uint8. It once failed to
+    compile: tcc built arith conversions of the unsigned element type."""
+
+    def forward(self, image, x):
+        normalized = image.float() / 255.0
+        return (normalized, x.byte(), image.long() * 3, image.bool(), (x > 0).to(torch.uint8),
+                image.to(torch.int8))
+
+
 class CreationMore(nn.Module):
     """linspace (one step too) and logspace, eye, flip, fmax/fmin with NaN."""
 
@@ -1305,6 +1336,16 @@ def write_wrong_answer_cases(out):
 
     torch.manual_seed(77)
     write_case(out, "convnext_blocks", ConvNeXtBlocks(), [torch.randn(2, 3, 32, 32)])
+
+    torch.manual_seed(78)
+    image = torch.randint(0, 256, (2, 3, 4, 5), dtype=torch.uint8)
+    image[0, 0, 0, :3] = torch.tensor([0, 128, 255], dtype=torch.uint8)
+    x = torch.randn(4, 6) * 200
+    x[0, :4] = torch.tensor([-1.5, 255.9, 256.0, -300.0])
+    write_case(out, "uint8_conversions", Uint8Conversions(), [image, x])
+
+    write_invalid_ir_input(os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                                        "test", "Inputs", "invalid-ir-after-pass.pt2"))
 
 if __name__ == "__main__":
     main()

@@ -133,12 +133,13 @@ ScalarFn compareFn(StringRef predicate) {
   };
 }
 
-/// One element converted as PyTorch's .to(dtype) does.
-Value convertScalar(OpBuilder &b, Location loc, Value v, Type to) {
+/// One signless element converted as PyTorch's .to(dtype) does
+/// (`fromUnsigned`: its bits are an unsigned integer's).
+Value convertSignless(OpBuilder &b, Location loc, Value v, Type to, bool fromUnsigned) {
   Type from = v.getType();
   if (from == to)
     return v;
-  bool fromBool = from.isInteger(1) || from.isUnsignedInteger();
+  bool fromBool = from.isInteger(1) || fromUnsigned;
   if (to.isInteger(1)) {  // nonzero is true
     if (auto ft = dyn_cast<FloatType>(from))
       return b.create<arith::CmpFOp>(loc, arith::CmpFPredicate::UNE, v,
@@ -157,8 +158,14 @@ Value convertScalar(OpBuilder &b, Location loc, Value v, Type to) {
     return fromBool ? b.create<arith::UIToFPOp>(loc, to, v).getResult()
                     : b.create<arith::SIToFPOp>(loc, to, v).getResult();
   }
-  if (isa<FloatType>(from))  // truncates toward zero
-    return b.create<arith::FPToSIOp>(loc, to, v);
+  if (isa<FloatType>(from)) { // truncates toward zero
+    // Narrower than 32 bits through i64, so that values out of range wrap
+    // around as PyTorch's CPU conversion does (fptosi to i8 would be poison).
+    if (to.getIntOrFloatBitWidth() >= 32)
+      return b.create<arith::FPToSIOp>(loc, to, v);
+    Value wide = b.create<arith::FPToSIOp>(loc, b.getI64Type(), v);
+    return b.create<arith::TruncIOp>(loc, to, wide);
+  }
   unsigned fw = from.getIntOrFloatBitWidth(), tw = to.getIntOrFloatBitWidth();
   if (fw == tw)
     return b.create<arith::BitcastOp>(loc, to, v);
@@ -166,6 +173,25 @@ Value convertScalar(OpBuilder &b, Location loc, Value v, Type to) {
     return b.create<arith::TruncIOp>(loc, to, v);
   return fromBool ? b.create<arith::ExtUIOp>(loc, to, v).getResult()
                   : b.create<arith::ExtSIOp>(loc, to, v).getResult();
+}
+
+/// One element converted as PyTorch's .to(dtype) does. torch.uint8 is `ui8`
+/// in tensors, which arith does not take: such an element is computed on as
+/// the signless integer of the same bits (an unrealized cast, which the
+/// lowering to LLVM resolves, where both are i8).
+Value convertScalar(OpBuilder &b, Location loc, Value v, Type to) {
+  Type from = v.getType();
+  if (from == to)
+    return v;
+  auto cast = [&](Value x, Type type) -> Value {
+    return b.create<UnrealizedConversionCastOp>(loc, type, x).getResult(0);
+  };
+  bool fromUnsigned = from.isUnsignedInteger(), toUnsigned = to.isUnsignedInteger();
+  if (fromUnsigned)
+    v = cast(v, b.getIntegerType(from.getIntOrFloatBitWidth()));
+  Type target = toUnsigned ? b.getIntegerType(to.getIntOrFloatBitWidth()) : to;
+  Value r = convertSignless(b, loc, v, target, fromUnsigned);
+  return toUnsigned ? cast(r, to) : r;
 }
 
 /// An elementwise op whose scalar function depends on the op itself (its

@@ -66,6 +66,8 @@ struct ConvertTccGraphToLinalgPass
     target.addLegalDialect<linalg::LinalgDialect, tensor::TensorDialect,
                            arith::ArithDialect, math::MathDialect,
                            func::FuncDialect>();
+    // torch.uint8 elements are converted through signless integers (Elementwise.cpp).
+    target.addLegalOp<UnrealizedConversionCastOp>();
     RewritePatternSet patterns(ctx);
     tcc::populateElementwiseToLinalgPatterns(patterns);
     tcc::populateMatmulToLinalgPatterns(patterns);
