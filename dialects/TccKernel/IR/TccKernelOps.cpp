@@ -353,17 +353,24 @@ LogicalResult ConvOp::verify() {
     return emitOpError("takes no gelu_tanh activation");
   if ((act != Activation::none && act != Activation::relu) || in != Activation::none) {
     // Only tcc's depthwise kernel computes these (cuDNN's epilogue takes relu).
-    bool depthwise =
-        !ShapedType::isDynamic(xs[ch]) &&
-        tcc::depthwiseKernelTakes(xs[ch], ws[0], groups, ws[getSpatialDim(0)],
-                                  ws[getSpatialDim(1)], getStride()[0], getStride()[1],
-                                  getDilation()[0], getDilation()[1]);
-    if (!depthwise)
+    if (!isDepthwiseKernelConv())
       return emitOpError("takes ") << stringifyActivation(act == Activation::none ? in : act)
                                    << (in != Activation::none ? " on its input" : "")
                                    << " only as a depthwise convolution tcc's kernel computes";
   }
   return success();
+}
+
+bool ConvOp::isDepthwiseKernelConv() {
+  ShapedType x = shapedOf(getInput()), w = shapedOf(getWeight());
+  int64_t ch = getChannelDim();
+  ArrayRef<int64_t> stride = getStride(), dilation = getDilation();
+  if (x.getRank() != 4 || w.getRank() != 4 || x.isDynamicDim(ch) || stride.size() != 2 ||
+      dilation.size() != 2)
+    return false;
+  return tcc::depthwiseKernelTakes(x.getDimSize(ch), w.getDimSize(0), getGroups(),
+                                   w.getDimSize(getSpatialDim(0)), w.getDimSize(getSpatialDim(1)),
+                                   stride[0], stride[1], dilation[0], dilation[1]);
 }
 
 void ConvOp::getEffects(

@@ -276,6 +276,9 @@ def TccKernel_ConvOp : TccKernel_DpsOp<"conv", [AttrSizedOperandSegments]> {
     /// dims are at the same positions, its input channels at the channel's.
     int64_t getChannelDim() { return getChannelsLast() ? 3 : 1; }
     int64_t getSpatialDim(int64_t i) { return (getChannelsLast() ? 1 : 2) + i; }
+    /// Whether tcc's own depthwise kernel computes it (tcc::depthwiseKernelTakes
+    /// of its shapes; false while the input's channels are dynamic).
+    bool isDepthwiseKernelConv();
   }];
 }
 

@@ -16,7 +16,6 @@
 
 #include "dialects/TccKernel/IR/TccKernelDialect.h"
 #include "dialects/TccKernel/IR/TccKernelOps.h"
-#include "tcc/Runtime/DepthwiseKernel.h"
 
 #include "mlir/Dialect/Bufferization/IR/BufferizableOpInterface.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
@@ -60,20 +59,6 @@ Value viewedBuffer(RewriterBase &rewriter, Location loc, Value buffer, Dictionar
   return memref::ReinterpretCastOp::create(rewriter, loc, viewType, buffer, offset, sizes, strides);
 }
 
-/// Whether tcc's own depthwise kernel takes `conv` (channels-last: input
-/// [N, H, W, C], weight [K, R, S, C/G]; else [N, C, H, W] and [K, C/G, R, S]).
-bool isDepthwiseKernelConv(tcc::kernel::ConvOp conv) {
-  auto x = cast<ShapedType>(conv.getInput().getType());
-  auto w = cast<ShapedType>(conv.getWeight().getType());
-  if (x.getRank() != 4 || w.getRank() != 4)
-    return false;
-  bool last = conv.getChannelsLast();
-  ArrayRef<int64_t> stride = conv.getStride(), dilation = conv.getDilation();
-  return tcc::depthwiseKernelTakes(x.getDimSize(last ? 3 : 1), w.getDimSize(0), conv.getGroups(),
-                                   w.getDimSize(last ? 1 : 2), w.getDimSize(last ? 2 : 3),
-                                   stride[0], stride[1], dilation[0], dilation[1]);
-}
-
 } // namespace
 
 int64_t tcc::kernel::packedTrailingDims(Operation *op, OpOperand &operand) {
@@ -95,7 +80,7 @@ int64_t tcc::kernel::packedTrailingDims(Operation *op, OpOperand &operand) {
         int64_t rank = cast<ShapedType>(operand.get().getType()).getRank();
         if (operand.get() == c.getWeight())
           return rank;
-        return c.getChannelsLast() && isDepthwiseKernelConv(c) ? int64_t(1)
+        return c.getChannelsLast() && c.isDepthwiseKernelConv() ? int64_t(1)
                                                                 : std::min<int64_t>(rank, 3);
       })
       .Default([](Operation *) { return 1; });
