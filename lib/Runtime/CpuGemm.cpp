@@ -5,6 +5,8 @@
 #include "tcc/Runtime/CublasLtGemm.h"
 #include "tcc/Runtime/CudnnConv.h"
 
+#include "Kernels/ConvActivations.h"
+
 #include <dlfcn.h>
 
 #include <cmath>
@@ -158,25 +160,6 @@ void im2col(const float *x, int64_t cg, int64_t h, int64_t w, int64_t r, int64_t
         }
       }
 }
-/// A convolution's activation (CudnnConv.h's codes) of v, as PyTorch's.
-inline float convActivate(int32_t code, float v) {
-  switch (code) {
-  case tcc::kConvActivationRelu:
-    return v < 0.0f ? 0.0f : v; // NaN kept
-  case tcc::kConvActivationRelu6:
-    return v < 0.0f ? 0.0f : v > 6.0f ? 6.0f : v;
-  case tcc::kConvActivationSilu:
-    return v / (1.0f + std::exp(-v));
-  case tcc::kConvActivationHardswish: {
-    float gate = v + 3.0f;
-    gate = gate < 0.0f ? 0.0f : gate > 6.0f ? 6.0f : gate;
-    return v * gate / 6.0f;
-  }
-  default:
-    return v;
-  }
-}
-
 } // namespace
 
 extern "C" void tcc_cpu_conv2d(int64_t n, int64_t c, int64_t h, int64_t w, int64_t k, int64_t r,
@@ -219,7 +202,7 @@ extern "C" void tcc_cpu_conv2d(int64_t n, int64_t c, int64_t h, int64_t w, int64
     const float *xb = x + b * xStride;
     if (inputActivation) {
       for (size_t e = 0; e < activated.size(); ++e)
-        activated[e] = convActivate(inputActivation, xb[e]);
+        activated[e] = tcc_activations::activate(inputActivation, xb[e]);
       xb = activated.data();
     }
     float *yb = y + b * yStride;
@@ -277,7 +260,7 @@ extern "C" void tcc_cpu_conv2d(int64_t n, int64_t c, int64_t h, int64_t w, int64
       float add = bias ? bias[f] : 0.0f;
       for (int64_t e = 0; e < pixels; ++e) {
         float v = row[e] + add + (res ? res[e] : 0.0f);
-        row[e] = convActivate(activation, v);
+        row[e] = tcc_activations::activate(activation, v);
       }
     }
   }

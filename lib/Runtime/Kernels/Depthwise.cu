@@ -26,13 +26,14 @@
 // also for column strides 1 and 2) and for any other window up to 7x7.
 //
 //===----------------------------------------------------------------------===//
+#include "ConvActivations.h"
 #include "DepthwiseParams.h"
-
-#include "tcc/Runtime/CudnnConv.h"
 
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
+using tcc_activations::activate;
+using tcc_activations::withActivation;
 using tcc_depthwise::DepthwiseParams;
 using tcc_depthwise::kMaxTaps;
 using tcc_depthwise::kNhwcChannels;
@@ -42,52 +43,6 @@ using tcc_depthwise::kTileH;
 using tcc_depthwise::kTileW;
 
 namespace {
-
-/// The ConvActivations (CudnnConv.h) as PyTorch computes them.
-struct Identity {
-  __device__ __forceinline__ float operator()(float v) const { return v; }
-};
-struct Relu {
-  __device__ __forceinline__ float operator()(float v) const { return v < 0.0f ? 0.0f : v; }
-};
-struct Relu6 {
-  __device__ __forceinline__ float operator()(float v) const {
-    return v < 0.0f ? 0.0f : v > 6.0f ? 6.0f : v;
-  }
-};
-struct Silu {
-  __device__ __forceinline__ float operator()(float v) const {
-    return __fdividef(v, 1.0f + __expf(-v));
-  }
-};
-struct Hardswish {
-  __device__ __forceinline__ float operator()(float v) const {
-    return v * fminf(fmaxf(v + 3.0f, 0.0f), 6.0f) * (1.0f / 6.0f);
-  }
-};
-
-/// fn(activation) with the activation `code` names as a type: the switch
-/// once, outside the loops fn runs.
-template <typename Fn> __device__ __forceinline__ void withActivation(int code, Fn &&fn) {
-  switch (code) {
-  case tcc::kConvActivationRelu:
-    return fn(Relu{});
-  case tcc::kConvActivationRelu6:
-    return fn(Relu6{});
-  case tcc::kConvActivationSilu:
-    return fn(Silu{});
-  case tcc::kConvActivationHardswish:
-    return fn(Hardswish{});
-  default:
-    return fn(Identity{});
-  }
-}
-
-__device__ __forceinline__ float activate(int code, float v) {
-  float out = v;
-  withActivation(code, [&](auto act) { out = act(v); });
-  return out;
-}
 
 template <int K>
 __device__ __forceinline__ void depthwiseNchw(const DepthwiseParams &p) {
