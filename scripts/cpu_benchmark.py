@@ -8,9 +8,10 @@ Each model (scripts/bench_models.py: random weights from its seed) is exported w
 torch.export, compiled with `tcc compile --target cpu --external-weights`, loaded
 through python/tcc with its weights bound by name, and timed beside PyTorch eager in
 one process per thread count on the same inputs (torch.set_num_threads(n) and
-TCC_NUM_THREADS=n, which sets the BLAS library's threads). Per row: the median and
-best of --repeat calls after two warm-up calls, and tcc's max relative error against
-eager. Prints a Markdown table.
+TCC_NUM_THREADS=n, which sets the BLAS and oneDNN threads), calls of the two
+alternating (this host's speed drifts). Per row: the median and best of --repeat
+calls after two warm-up calls, and tcc's max relative error against eager.
+Prints a Markdown table.
 """
 import argparse
 import json
@@ -40,19 +41,24 @@ def measure(args):
     weights.update(dict(module.named_buffers()))
     model.bind_weights(weights)
 
-    def timed(fn):
-        times = []
+    def timed(fns):
+        """Calls the functions in turn, so that both see the same machine (this host's
+        speed drifts by 2x over minutes); per function, the median and best time."""
+        times = [[] for _ in fns]
+        outs = [None] * len(fns)
         for i in range(args.repeat + 2):
-            t0 = time.perf_counter()
-            out = fn()
-            if i >= 2:
-                times.append((time.perf_counter() - t0) * 1e3)
-        times.sort()
-        return out, times[len(times) // 2], times[0]
+            for j, fn in enumerate(fns):
+                t0 = time.perf_counter()
+                outs[j] = fn()
+                if i >= 2:
+                    times[j].append((time.perf_counter() - t0) * 1e3)
+        for t in times:
+            t.sort()
+        return outs, [(t[len(t) // 2], t[0]) for t in times]
 
     with torch.no_grad():
-        ref, eager_med, eager_best = timed(lambda: module(*inputs))
-        got, tcc_med, tcc_best = timed(lambda: model(*inputs))
+        (ref, got), ((eager_med, eager_best), (tcc_med, tcc_best)) = timed(
+            [lambda: module(*inputs), lambda: model(*inputs)])
     err = float((got - ref).abs().max() / ref.abs().max())
     print(json.dumps(dict(model=args.model, threads=args.threads, eager_ms=eager_med,
                           eager_best_ms=eager_best, tcc_ms=tcc_med, tcc_best_ms=tcc_best,

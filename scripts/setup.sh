@@ -11,7 +11,7 @@ PKGS=(
   llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools clang-22 lld-22
   libcli11-dev nlohmann-json3-dev catch2 libzip-dev zlib1g-dev libzstd-dev
   cmake ninja-build ccache g++ python3 python3-numpy
-  libopenblas0-pthread
+  libopenblas0-pthread libdnnl-dev
 )
 
 missing=()

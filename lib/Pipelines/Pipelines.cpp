@@ -50,6 +50,7 @@ void tcc::buildKernelPassPipeline(OpPassManager &pm, const CompileOptions &optio
   // Matmuls, attention and row ops become tcc_kernel ops with what they fuse.
   FormKernelsPassOptions form;
   form.f32TensorCores = options.precision == "tf32" || options.precision == "bf16";
+  form.cpuOnly = options.target == "cpu";
   pm.addPass(createFormKernelsPass(form));
   // The views and constants formation left unused.
   pm.addPass(createCanonicalizerPass());

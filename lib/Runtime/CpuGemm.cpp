@@ -4,6 +4,7 @@
 #include "tcc/Runtime/AttentionKernels.h"
 #include "tcc/Runtime/CublasLtGemm.h"
 #include "tcc/Runtime/CudnnConv.h"
+#include "tcc/Runtime/OneDnnConv.h"
 
 #include "Kernels/ConvActivations.h"
 
@@ -160,6 +161,44 @@ void im2col(const float *x, int64_t cg, int64_t h, int64_t w, int64_t r, int64_t
         }
       }
 }
+
+/// Any convolution tcc_cpu_conv2d takes, through strides, one output element
+/// at a time: where neither oneDNN nor the packed NCHW route below applies.
+void directConv2d(const tcc::cpu::ConvArgs &a, int32_t inputActivation) {
+  const int64_t cg = a.c / a.groups, kg = a.k / a.groups;
+  const int64_t *xs = a.xStrides, *ys = a.yStrides, *zs = a.zStrides;
+  // The filter's strides for (f, ci, u, v): k×cg×r×s, or k×r×s×cg.
+  const int64_t wf = cg * a.r * a.s, wc = a.filterNhwc ? 1 : a.r * a.s;
+  const int64_t wu = a.filterNhwc ? a.s * cg : a.s, wv = a.filterNhwc ? cg : 1;
+  for (int64_t b = 0; b < a.n; ++b)
+    for (int64_t f = 0; f < a.k; ++f) {
+      const int64_t c0 = f / kg * cg;
+      for (int64_t i = 0; i < a.oh; ++i)
+        for (int64_t j = 0; j < a.ow; ++j) {
+          float acc = 0.0f;
+          for (int64_t ci = 0; ci < cg; ++ci)
+            for (int64_t u = 0; u < a.r; ++u) {
+              int64_t yi = i * a.strideH - a.padH + u * a.dilationH;
+              if (yi < 0 || yi >= a.h)
+                continue;
+              for (int64_t v = 0; v < a.s; ++v) {
+                int64_t xj = j * a.strideW - a.padW + v * a.dilationW;
+                if (xj < 0 || xj >= a.w)
+                  continue;
+                float in = a.x[b * xs[0] + (c0 + ci) * xs[1] + yi * xs[2] + xj * xs[3]];
+                acc += tcc_activations::activate(inputActivation, in) *
+                       a.weight[f * wf + ci * wc + u * wu + v * wv];
+              }
+            }
+          if (a.bias)
+            acc += a.bias[f];
+          if (a.z)
+            acc += a.z[b * zs[0] + f * zs[1] + i * zs[2] + j * zs[3]];
+          a.y[b * ys[0] + f * ys[1] + i * ys[2] + j * ys[3]] =
+              tcc_activations::activate(a.activation, acc);
+        }
+    }
+}
 } // namespace
 
 extern "C" void tcc_cpu_conv2d(int64_t n, int64_t c, int64_t h, int64_t w, int64_t k, int64_t r,
@@ -171,19 +210,36 @@ extern "C" void tcc_cpu_conv2d(int64_t n, int64_t c, int64_t h, int64_t w, int64
                                int64_t zStrideC, int64_t zStrideH, int64_t zStrideW,
                                const void *xv, const void *weightv, const void *biasv,
                                const void *zv, void *yv, int32_t dtype, int32_t,
-                               int32_t activations, int32_t layout, void *) {
-  // Images packed NCHW: the loops and sgemm below index them densely (the
-  // CPU path calls this only for such views; others run as a loop nest).
+                               int32_t options, int32_t layout, void *) {
+  if (dtype != tcc::kKernelF32) {
+    std::fprintf(stderr, "tcc: internal error: tcc_cpu_conv2d called with element type %d\n",
+                 dtype);
+    std::abort();
+  }
+  if (n <= 0 || k <= 0 || oh <= 0 || ow <= 0)
+    return; // an empty result
+  const int32_t activations = tcc::convActivationBits(options);
+  tcc::cpu::ConvArgs args{n, c, h, w, k, r, s, oh, ow, padH, padW, sh, sw, dh, dw, groups,
+                          {xStrideN, xStrideC, xStrideH, xStrideW},
+                          {yStrideN, yStrideC, yStrideH, yStrideW},
+                          {zStrideN, zStrideC, zStrideH, zStrideW},
+                          static_cast<const float *>(xv), static_cast<const float *>(weightv),
+                          static_cast<const float *>(biasv), static_cast<const float *>(zv),
+                          static_cast<float *>(yv), tcc::convEpilogueActivation(activations),
+                          layout == tcc::kConvLayoutNhwc, tcc::convFilterIsBoundWeight(options)};
+  // oneDNN first (it takes no activation on the input: formation for the
+  // CPU path alone forms none).
+  if (!tcc::convInputActivation(activations) && tcc::cpu::oneDnnConv2d(args))
+    return;
+  // Without oneDNN: images packed NCHW in OpenBLAS's sgemm, others in loops.
   auto packedImage = [](int64_t channel, int64_t row, int64_t col, int64_t rows, int64_t cols) {
     return col == 1 && row == cols && channel == rows * cols;
   };
-  if (dtype != tcc::kKernelF32 || layout != tcc::kConvLayoutNchw ||
-      !packedImage(xStrideC, xStrideH, xStrideW, h, w) ||
+  if (layout != tcc::kConvLayoutNchw || !packedImage(xStrideC, xStrideH, xStrideW, h, w) ||
       !packedImage(yStrideC, yStrideH, yStrideW, oh, ow) ||
       (zv && !packedImage(zStrideC, zStrideH, zStrideW, oh, ow))) {
-    std::fprintf(stderr, "tcc: internal error: tcc_cpu_conv2d called with element type %d, "
-                         "layout %d, or images that are not packed NCHW\n", dtype, layout);
-    std::abort();
+    directConv2d(args, tcc::convInputActivation(activations));
+    return;
   }
   const int64_t xStride = xStrideN, yStride = yStrideN, zStride = zStrideN;
   const float *x = static_cast<const float *>(xv), *wt = static_cast<const float *>(weightv);

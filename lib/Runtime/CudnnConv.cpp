@@ -697,6 +697,9 @@ extern "C" void tcc_conv2d(int64_t n, int64_t c, int64_t h, int64_t w, int64_t k
   if (n <= 0 || k <= 0 || oh <= 0 || ow <= 0)
     return; // an empty result
   try {
+    // Bits above the activations are hints for the CPU path (CudnnConv.h).
+    const bool unknownBits = activation < 0 || activation >> 17;
+    activation = convActivationBits(activation);
     std::array<int64_t, 4> zStrides{0, 0, 0, 0};
     if (z)
       zStrides = {zStrideN, zStrideC, zStrideH, zStrideW};
@@ -709,7 +712,7 @@ extern "C" void tcc_conv2d(int64_t n, int64_t c, int64_t h, int64_t w, int64_t k
         dilationW <= 0 || padH < 0 || padW < 0 || groups <= 0 || c % groups || k % groups)
       throw RuntimeError(TCC_ERROR_UNSUPPORTED,
                          "cudnn: unsupported convolution " + shapeText(key));
-    if (activation < 0 || activation >> 16 || convEpilogueActivation(activation) > kConvActivationHardswish ||
+    if (unknownBits || convEpilogueActivation(activation) > kConvActivationHardswish ||
         convInputActivation(activation) > kConvActivationHardswish)
       throw RuntimeError(TCC_ERROR_UNSUPPORTED, "cudnn: unknown activation code " +
                                                     std::to_string(activation) + " for " +

@@ -11,6 +11,7 @@
 #include "tcc/Runtime/CudaDriver.h"
 #include "tcc/Runtime/CudaGraphCache.h"
 #include "tcc/Runtime/MlirGpuRuntime.h"
+#include "tcc/Runtime/OneDnnConv.h"
 #include "tcc/Runtime/RuntimeError.h"
 
 #include <cstdlib>
@@ -174,6 +175,7 @@ void Model::bindWeight(std::string_view name, const void *data, size_t bytes) {
     weights_[i] = data;
     deviceWeightsStale_ = true;
     derivedWeightsStale_ = true;
+    cpu::boundWeightsChanged(); // filters kept in oneDNN's layout are stale
     return;
   }
   throw RuntimeError(TCC_ERROR_INVALID_ARGUMENT,
@@ -205,6 +207,7 @@ void Model::loadWeightsFile(const std::string &path) {
   loadedWeights_ = std::move(buffer);
   deviceWeightsStale_ = true;
   derivedWeightsStale_ = true;
+  cpu::boundWeightsChanged();
 }
 
 void Model::computeDerivedWeights() {
@@ -212,6 +215,7 @@ void Model::computeDerivedWeights() {
     manifest_.weights[index].derived->evaluate(weights_.data(), out);
   derivedWeightsStale_ = false;
   deviceWeightsStale_ = true; // the device holds the old values
+  cpu::boundWeightsChanged();
 }
 
 //===----------------------------------------------------------------------===//

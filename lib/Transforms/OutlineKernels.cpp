@@ -47,6 +47,11 @@ void outline(Operation *op, func::FuncOp parent, unsigned index, SymbolTable &sy
   if (Attribute target = parent->getAttr(tcc::kTargetAttrName))
     kernel->setAttr(tcc::kTargetAttrName, target);
   symbols.insert(kernel);  // uniquifies the name if needed
+  // Weights stay marked as weights inside the kernel (a library call may keep
+  // what it derives from one until weights are bound again).
+  for (auto [i, v] : llvm::enumerate(args))
+    if (tcc::isBoundWeight(v))
+      kernel.setArgAttr(i, tcc::kRoleAttrName, b.getStringAttr(tcc::kWeightRole));
   Block *body = kernel.addEntryBlock();
   b.setInsertionPointToEnd(body);
   IRMapping map;

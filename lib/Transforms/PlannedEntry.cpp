@@ -2,6 +2,7 @@
 #include "tcc/Transforms/PlannedEntry.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 
 using namespace mlir;
 
@@ -22,6 +23,17 @@ static bool targetIs(func::FuncOp f, StringRef target) {
 bool tcc::isCpuFunction(func::FuncOp f) { return targetIs(f, "cpu"); }
 
 bool tcc::isCudaFunction(func::FuncOp f) { return targetIs(f, "cuda"); }
+
+bool tcc::isBoundWeight(Value v) {
+  while (auto view = v.getDefiningOp<ViewLikeOpInterface>())
+    v = view.getViewSource();
+  auto arg = dyn_cast<BlockArgument>(v);
+  auto func = arg ? dyn_cast<func::FuncOp>(arg.getOwner()->getParentOp()) : nullptr;
+  if (!func || arg.getOwner() != &func.getBody().front())
+    return false;
+  auto role = func.getArgAttrOfType<StringAttr>(arg.getArgNumber(), kRoleAttrName);
+  return role && role.getValue() == kWeightRole;
+}
 
 FailureOr<Value> tcc::streamArgument(func::FuncOp func) {
   for (unsigned i = 0; i < func.getNumArguments(); ++i)

@@ -46,3 +46,16 @@ func.func @not_planned(%x: memref<4xf32>, %out: memref<4xf32>) {
   }
   return
 }
+
+// -----
+
+// A kernel's argument that the entry passes a weight to (or a view of one)
+// is marked as a weight inside the kernel too: a library call lowered there
+// may keep what it derives from it until weights are bound again.
+// CHECK: func.func private @forward_kernel_0(%{{.*}}: memref<2x4xf32>, %{{.*}}: memref<4x4xf32> {tcc.role = "weight"}, %{{.*}}: memref<2x4xf32>)
+// CHECK-LABEL: func.func @forward
+func.func @forward(%x: memref<2x4xf32> {tcc.role = "input"}, %w: memref<1x4x4xf32> {tcc.role = "weight"}, %out: memref<2x4xf32>, %arena: memref<?xi8> {tcc.arena}) {
+  %v = memref.collapse_shape %w [[0, 1], [2]] : memref<1x4x4xf32> into memref<4x4xf32>
+  linalg.matmul ins(%x, %v : memref<2x4xf32>, memref<4x4xf32>) outs(%out : memref<2x4xf32>)
+  return
+}

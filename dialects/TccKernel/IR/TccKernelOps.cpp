@@ -351,13 +351,15 @@ LogicalResult ConvOp::verify() {
   Activation act = getActivation(), in = getInputActivation();
   if (act == Activation::gelu_tanh || in == Activation::gelu_tanh)
     return emitOpError("takes no gelu_tanh activation");
-  if ((act != Activation::none && act != Activation::relu) || in != Activation::none) {
-    // Only tcc's depthwise kernel computes these (cuDNN's epilogue takes relu).
-    if (!isDepthwiseKernelConv())
-      return emitOpError("takes ") << stringifyActivation(act == Activation::none ? in : act)
-                                   << (in != Activation::none ? " on its input" : "")
-                                   << " only as a depthwise convolution tcc's kernel computes";
-  }
+  // An activation on the input only where tcc's depthwise kernel computes the
+  // convolution. relu6, silu and hardswish after any convolution: the CPU
+  // path's oneDNN post-ops and tcc's depthwise kernel compute them; cuDNN
+  // takes relu only, so formation gives them to the CUDA path's depthwise
+  // kernel convolutions alone (tcc_conv2d refuses others, naming them).
+  if (in != Activation::none && !isDepthwiseKernelConv())
+    return emitOpError("takes ") << stringifyActivation(in)
+                                 << " on its input only as a depthwise convolution tcc's kernel "
+                                    "computes";
   return success();
 }
 

@@ -227,10 +227,12 @@ def TccKernel_ConvOp : TccKernel_DpsOp<"conv", [AttrSizedOperandSegments]> {
     the layout tensor cores run without transposing (kernel formation puts
     the layout changes at the model's edges, not around every convolution).
 
-    `activation` is relu, or (where tcc's own depthwise kernel computes the
-    convolution: one filter per channel, windows up to 7x7, strides and
-    dilations up to 4; include/tcc/Runtime/DepthwiseKernel.h) relu6, silu or
-    hardswish. There, `input_activation` (the same three, or relu) is applied
+    `activation` is relu, relu6, silu or hardswish. The CPU path computes
+    each (oneDNN's post-ops); cuDNN takes relu only, so on the CUDA path the
+    other three are formed only where tcc's own depthwise kernel computes the
+    convolution (one filter per channel, windows up to 7x7, strides and
+    dilations up to 4; include/tcc/Runtime/DepthwiseKernel.h). There alone,
+    `input_activation` (the same three, or relu) is applied
     to each input element before the window sums (the zero padding is not
     activated): the activation before a MobileNet or EfficientNet depthwise
     layer, which would otherwise be a kernel of its own over its largest

@@ -52,6 +52,10 @@ def FormKernelsPass : Pass<"tcc-form-kernels", "mlir::ModuleOp"> {
     Option<"f32TensorCores", "f32-tensor-cores", "bool", "false",
            "f32 GEMMs and convolutions run on tensor cores (--precision tf32 or bf16): "
            "align the GEMMs too, and form the convolutions channels-last">,
+    Option<"cpuOnly", "cpu-only", "bool", "false",
+           "the program is compiled for the CPU path alone (--target cpu): f32 "
+           "convolutions form channels-last, the layout of oneDNN's fastest kernels, "
+           "with any activation that follows them in their epilogue (oneDNN's post-ops)">,
   ];
   let dependentDialects = [
     "::tcc::kernel::TccKernelDialect", "::tcc::graph::TccGraphDialect",

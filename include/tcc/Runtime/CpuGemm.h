@@ -9,9 +9,9 @@
 //
 // Measured on the 2-core build machine, one thread (scripts/cpu_benchmark.py):
 // BERT-base b1 s128 took 5468 ms with the products as tcc's loop nests and
-// 261 ms with them in OpenBLAS (PyTorch eager 156 ms). OpenBLAS rather than
-// oneDNN for a first step: one C function, in Debian as libopenblas0; oneDNN's
-// fused convolutions are the next step for the CPU path's convolutions.
+// 261 ms with them in OpenBLAS (PyTorch eager 156 ms). Convolutions
+// (tcc_cpu_conv2d) run on oneDNN first (OneDnnConv.h); without it, packed
+// NCHW images take an im2col matrix and OpenBLAS, any other a direct loop.
 //
 // TCC_NUM_THREADS sets OpenBLAS's thread count (default: its own, every core
 // the process may use); TCC_BLAS_LIBRARY names another library with

@@ -53,6 +53,15 @@ constexpr int32_t convActivations(int32_t epilogue, int32_t input) {
 constexpr int32_t convEpilogueActivation(int32_t activations) { return activations & 0xff; }
 constexpr int32_t convInputActivation(int32_t activations) { return activations >> 8 & 0xff; }
 
+/// Bit 16 of the same argument: the filter is a bound weight (its values
+/// change only when weights are bound), so the CPU path may keep its filter
+/// in oneDNN's blocked layout until weights are bound again (CpuConv.h).
+constexpr int32_t kConvFilterIsBoundWeight = 1 << 16;
+constexpr int32_t convActivationBits(int32_t argument) { return argument & 0xffff; }
+constexpr bool convFilterIsBoundWeight(int32_t argument) {
+  return (argument & kConvFilterIsBoundWeight) != 0;
+}
+
 } // namespace tcc
 
 extern "C" {

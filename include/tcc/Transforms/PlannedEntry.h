@@ -25,6 +25,17 @@ constexpr const char *kTargetAttrName = "tcc.target";
 bool isCpuFunction(mlir::func::FuncOp f);
 bool isCudaFunction(mlir::func::FuncOp f);
 
+/// The argument attribute naming an entry argument's role ("input", "weight",
+/// ...; the importer sets it), and the role of a bound weight. Outlined
+/// kernels carry the weight role on the arguments their entry passes a
+/// weight to (tcc-outline-kernels).
+constexpr const char *kRoleAttrName = "tcc.role";
+constexpr const char *kWeightRole = "weight";
+
+/// Whether `v` is (a view of) a weight argument of its function: values that
+/// change only when weights are bound, never between calls.
+bool isBoundWeight(mlir::Value v);
+
 /// The function's `tcc.stream` argument (an `!llvm.ptr` holding a CUstream),
 /// appended as the last argument if it has none yet.
 mlir::FailureOr<mlir::Value> streamArgument(mlir::func::FuncOp f);

@@ -11,6 +11,7 @@
 
 #include "tcc/Runtime/CudnnConv.h"
 #include "tcc/Transforms/BufferMetadata.h"
+#include "tcc/Transforms/PlannedEntry.h"
 
 using namespace mlir;
 using namespace tcc::kernelcalls;
@@ -64,7 +65,8 @@ void tcc::kernelcalls::lowerConv(OpBuilder &b, kernel::ConvOp op, const CallCont
   bool tensorCores = ctx.tf32 || ctx.bf16;
   cb.add({cb.i32(dtypeCode(elt)), cb.i32(tensorCores ? tcc::kConvComputeTf32 : tcc::kConvComputeF32),
           cb.i32(tcc::convActivations(activationCode(op.getActivation()),
-                                      activationCode(op.getInputActivation()))),
+                                      activationCode(op.getInputActivation())) |
+                 (tcc::isBoundWeight(op.getWeight()) ? tcc::kConvFilterIsBoundWeight : 0)),
           cb.i32(op.getChannelsLast() ? tcc::kConvLayoutNhwc : tcc::kConvLayoutNchw),
           ctx.stream ? ctx.stream : cb.null()});
   cb.call(ctx.module, entry);

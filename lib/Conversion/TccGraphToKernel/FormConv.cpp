@@ -16,7 +16,9 @@
 // tcc's kernel takes), or the model permutes between the layouts itself
 // (ConvNeXt), it is formed channels-last:
 // NHWC is what their kernels read, and cuDNN would otherwise transpose
-// around each call. The layout changes are
+// around each call. For the CPU path alone (--target cpu) every f32
+// convolution is channels-last, oneDNN's fastest layout, and takes any
+// activation after it (oneDNN's post-ops). The layout changes are
 // tcc_graph transposes around the kernel, which ChannelsLast.cpp then moves
 // through the neighbouring ops until they cancel or reach the model's edges.
 //
@@ -122,13 +124,24 @@ bool feedsDepthwiseInput(Value v, bool channelsLast) {
          takesActivations(next, channelsLast);
 }
 
-void formConv(graph::Conv2dOp conv, bool channelsLast) {
+/// How one convolution is formed: its layout, and which activations its
+/// call computes.
+struct ConvForm {
+  bool channelsLast = false;
+  /// The CPU path alone (oneDNN): any activation after the convolution goes
+  /// into its epilogue, none into its input, and the bias stays in the call.
+  bool cpuOnly = false;
+};
+
+void formConv(graph::Conv2dOp conv, ConvForm form) {
+  const bool channelsLast = form.channelsLast;
   ConvEpilogue e = followEpilogue(conv);
   // tcc's depthwise kernel applies relu6, silu and hardswish too: after the
   // epilogue, and to its input (then the activation before a MobileNet or
-  // EfficientNet depthwise layer is no kernel of its own).
-  bool depthwise = takesActivations(conv, channelsLast);
-  if (depthwise && e.activation == kernel::Activation::none) {
+  // EfficientNet depthwise layer is no kernel of its own). oneDNN's post-ops
+  // apply them after any convolution.
+  bool depthwise = !form.cpuOnly && takesActivations(conv, channelsLast);
+  if ((depthwise || form.cpuOnly) && e.activation == kernel::Activation::none) {
     if (std::optional<ActivationMatch> m = matchActivationOf(e.replaced)) {
       e.activation = m->kind;
       e.absorbed.append(m->ops.begin(), m->ops.end());
@@ -161,7 +174,8 @@ void formConv(graph::Conv2dOp conv, bool channelsLast) {
   // f32: a half result would be rounded before the bias is added, where
   // PyTorch rounds the sum once (one bf16 ulp apart).
   Value bias = conv.getBias(), laterBias;
-  if (bias && !residual && e.activation == kernel::Activation::none && type.getElementType().isF32() &&
+  if (!form.cpuOnly && bias && !residual && e.activation == kernel::Activation::none &&
+      type.getElementType().isF32() &&
       e.replaced.hasOneUse() && isPointwise(*e.replaced.getUsers().begin()) &&
       !feedsDepthwiseInput(e.replaced, channelsLast)) {
     laterBias = bias;
@@ -199,7 +213,7 @@ void formConv(graph::Conv2dOp conv, bool channelsLast) {
 
 } // namespace
 
-void tcc::formation::formConvKernels(func::FuncOp func, bool f32TensorCores) {
+void tcc::formation::formConvKernels(func::FuncOp func, bool f32TensorCores, bool cpuOnly) {
   SmallVector<graph::Conv2dOp> convs;
   func.walk([&](graph::Conv2dOp op) {
     if (formable(op))
@@ -224,8 +238,13 @@ void tcc::formation::formConvKernels(func::FuncOp func, bool f32TensorCores) {
     permutesLayouts |= p == ArrayRef<int64_t>{0, 2, 3, 1} || p == ArrayRef<int64_t>{0, 3, 1, 2};
   });
   bool f32ChannelsLast = (f32TensorCores || permutesLayouts) && !groupedF32;
+  // On the CPU alone, oneDNN's channels-last kernels (brgconv) are 1.3-1.5x
+  // faster than its NCHW ones (an im2col GEMM), and 2-19x for depthwise
+  // layers (ResNet-18 and MobileNetV2 layers, one core of the build machine).
+  if (cpuOnly)
+    f32ChannelsLast = true;
   for (graph::Conv2dOp conv : convs) {
     Type elt = typeOf(conv.getResult()).getElementType();
-    formConv(conv, !elt.isF32() || f32ChannelsLast);
+    formConv(conv, {!elt.isF32() || f32ChannelsLast, cpuOnly && elt.isF32()});
   }
 }

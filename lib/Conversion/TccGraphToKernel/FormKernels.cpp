@@ -87,7 +87,7 @@ struct FormKernelsPass : tcc::impl::FormKernelsPassBase<FormKernelsPass> {
       tcc::formation::foldContiguousViews(func);
       tcc::formation::formAttentionKernels(func);
       tcc::formation::formGemmKernels(func, f32TensorCores);
-      tcc::formation::formConvKernels(func, f32TensorCores);
+      tcc::formation::formConvKernels(func, f32TensorCores, cpuOnly);
       // Convolutions that became GEMMs leave NHWC ↔ NCHW round trips.
       tcc::formation::foldContiguousViews(func);
       tcc::formation::formRowKernels(func);

@@ -61,27 +61,6 @@ bool isF32(Operation *op) {
   });
 }
 
-/// Whether the input, output and residual of an NCHW convolution have packed
-/// images (only their batch strides free), as tcc_cpu_conv2d indexes them.
-/// Bufferization leaves them so; a view with other strides (the interior of
-/// a padded buffer, written in place) runs as loops.
-bool hasPackedImages(tcc::kernel::ConvOp op) {
-  auto packedImages = [](Value v) {
-    auto type = cast<MemRefType>(v.getType());
-    if (type.getLayout().isIdentity())
-      return true;
-    SmallVector<int64_t> strides;
-    int64_t offset;
-    if (failed(type.getStridesAndOffset(strides, offset)))
-      return false;
-    ArrayRef<int64_t> shape = type.getShape();
-    return strides[3] == 1 && !ShapedType::isDynamic(shape[3]) && strides[2] == shape[3] &&
-           !ShapedType::isDynamic(shape[2]) && strides[1] == shape[2] * shape[3];
-  };
-  return packedImages(op.getInput()) && packedImages(op.getInit()) &&
-         (!op.getResidual() || packedImages(op.getResidual()));
-}
-
 /// An attention on f32 tensors (its mask may be bool or f32).
 bool isF32Attention(tcc::kernel::AttentionOp op) {
   auto f32 = [](Value v) { return cast<MemRefType>(v.getType()).getElementType().isF32(); };
@@ -126,7 +105,8 @@ struct ConvertTccKernelToLoopsPass
           })
           .Case([&](tcc::kernel::RowOp o) { lowerRow(b, o); })
           .Case([&](tcc::kernel::ConvOp o) {
-            if (libraryCalls && isF32(o) && !o.getChannelsLast() && hasPackedImages(o))
+            // Any layout and strides: oneDNN reads them (OneDnnConv.h).
+            if (libraryCalls && isF32(o))
               tcc::kernelcalls::lowerConv(b, o, {getOperation(), nullptr}, "tcc_cpu_conv2d");
             else
               lowerConv(b, o);

@@ -1,5 +1,6 @@
 // RUN: tcc-opt %s -tcc-form-kernels='f32-tensor-cores=true' -canonicalize -split-input-file | FileCheck %s
 // RUN: tcc-opt %s -tcc-form-kernels -split-input-file | FileCheck %s --check-prefix=NCHW
+// RUN: tcc-opt %s -tcc-form-kernels='cpu-only=true' -canonicalize -split-input-file | FileCheck %s --check-prefix=CPU
 
 // Activations around depthwise convolutions that tcc's kernel applies
 // itself (MatchActivation.cpp): channels-last always, NCHW on large planes.
@@ -17,6 +18,14 @@
 // NCHW-LABEL: func @relu6_around_depthwise
 // NCHW-NOT:   input_activation
 // NCHW:       tcc_graph.maximum
+// For the CPU path alone (oneDNN): channels-last, each ReLU6 the epilogue of
+// the convolution before it (the expansion's too), none on an input, biases
+// in the calls.
+// CPU-LABEL: func @relu6_around_depthwise
+// CPU:       %[[E:.*]] = tcc_kernel.conv ins({{.*}}) bias(%arg2 : tensor<8xf32>) outs({{.*}}) activation(relu6) {channels_last
+// CPU:       tcc_kernel.conv ins(%[[E]], {{.*}}) bias(%arg4 : tensor<8xf32>) outs({{.*}}) activation(relu6) {channels_last{{.*}}groups = 8
+// CPU-NOT:   input_activation
+// CPU-NOT:   tcc_graph.{{maximum|minimum}}
 func.func @relu6_around_depthwise(%x: tensor<2x4x8x8xf32>, %we: tensor<8x4x1x1xf32>, %be: tensor<8xf32>, %wd: tensor<8x1x3x3xf32>, %bd: tensor<8xf32>) -> tensor<2x8x8x8xf32> {
   %zero = tcc_graph.constant dense<0.0> : tensor<f32>
   %six = tcc_graph.constant dense<6.0> : tensor<f32>
@@ -40,6 +49,11 @@ func.func @relu6_around_depthwise(%x: tensor<2x4x8x8xf32>, %we: tensor<8x4x1x1xf
 // CHECK:     tcc_graph.neg %[[P]]
 // CHECK:     tcc_graph.exp
 // CHECK:     tcc_graph.mul %[[P]]
+// On the CPU path alone, the SiLU before the depthwise convolution stays a
+// pointwise op (oneDNN takes no activation on an input).
+// CPU-LABEL: func @silu_around_depthwise
+// CPU:       tcc_graph.exp
+// CPU-NOT:   input_activation
 func.func @silu_around_depthwise(%x: tensor<2x8x8x8xf32>, %wd: tensor<8x1x5x5xf32>, %wp: tensor<4x8x1x1xf32>) -> (tensor<2x4x4x4xf32>, tensor<2x4x4x4xf32>) {
   %one = tcc_graph.constant dense<1.0> : tensor<f32>
   %n0 = tcc_graph.neg %x : tensor<2x8x8x8xf32>

@@ -41,14 +41,27 @@ func.func @attention_gqa_causal_masked(%q: memref<2x4x16x64xf32>, %k: memref<2x2
   return
 }
 
-// An NCHW output whose rows are strided (the interior of a padded buffer)
-// is not what tcc_cpu_conv2d indexes: the convolution runs as loops.
+// An NCHW output whose rows are strided (the interior of a padded buffer) is
+// passed with its strides too: oneDNN reads any (the runtime's loops take
+// them where oneDNN is missing). A filter that is not a weight argument:
+// activations argument 0, no bound-weight bit.
 // CHECK-LABEL: func @conv_padded_interior
-// CHECK-NOT: call @tcc_cpu_conv2d
-// CHECK: scf.parallel
-// CHECK: memref.store {{.*}} : memref<2x4x6x6xf32, strided<[256, 64, 8, 1], offset: 9>>
+// CHECK-NOT: scf.parallel
+// CHECK: call @tcc_cpu_conv2d({{.*}}, %c0_i32{{[_0-9]*}}, %c0_i32{{[_0-9]*}}, %c0_i32{{[_0-9]*}}, %c0_i32{{[_0-9]*}}, %{{[0-9]+}})
 func.func @conv_padded_interior(%x: memref<2x8x6x6xf32>, %w: memref<4x8x3x3xf32>, %padded: memref<2x4x8x8xf32>) {
   %y = memref.subview %padded[0, 0, 1, 1] [2, 4, 6, 6] [1, 1, 1, 1] : memref<2x4x8x8xf32> to memref<2x4x6x6xf32, strided<[256, 64, 8, 1], offset: 9>>
   tcc_kernel.conv ins(%x, %w : memref<2x8x6x6xf32>, memref<4x8x3x3xf32>) outs(%y : memref<2x4x6x6xf32, strided<[256, 64, 8, 1], offset: 9>>) {dilation = array<i64: 1, 1>, groups = 1 : i64, padding = array<i64: 1, 1>, stride = array<i64: 1, 1>}
+  return
+}
+
+// A filter that is a weight of the entry (tcc.role = "weight"), seen through
+// a view: bit 16 of the activations argument tells the runtime that it may
+// keep the filter in oneDNN's layout until weights are bound again.
+// Channels-last with SiLU after it (formed for the CPU path alone): 3 | 1 << 16.
+// CHECK-LABEL: func @conv_bound_weight_nhwc_silu
+// CHECK: call @tcc_cpu_conv2d({{.*}}, %c0_i32{{[_0-9]*}}, %c0_i32{{[_0-9]*}}, %c65539_i32, %c1_i32{{[_0-9]*}}, %{{[0-9]+}})
+func.func @conv_bound_weight_nhwc_silu(%x: memref<2x6x6x8xf32>, %w: memref<1x4x3x3x8xf32> {tcc.role = "weight"}, %y: memref<2x6x6x4xf32>) {
+  %f = memref.collapse_shape %w [[0, 1], [2], [3], [4]] : memref<1x4x3x3x8xf32> into memref<4x3x3x8xf32>
+  tcc_kernel.conv ins(%x, %f : memref<2x6x6x8xf32>, memref<4x3x3x8xf32>) outs(%y : memref<2x6x6x4xf32>) activation(silu) {channels_last, dilation = array<i64: 1, 1>, groups = 1 : i64, padding = array<i64: 1, 1>, stride = array<i64: 1, 1>}
   return
 }

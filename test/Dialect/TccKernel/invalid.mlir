@@ -211,17 +211,6 @@ func.func @conv_gelu(%x: tensor<2x8x16x16xf32>, %w: tensor<4x8x1x1xf32>, %e: ten
 
 // -----
 
-// SiLU (relu6, hardswish) only where tcc's depthwise kernel computes the
-// convolution: cuDNN's epilogue takes ReLU at most.
-func.func @conv_silu_not_depthwise(%x: tensor<2x8x16x16xf32>, %w: tensor<4x8x1x1xf32>, %e: tensor<2x4x16x16xf32>) -> tensor<2x4x16x16xf32> {
-  // expected-error @+1 {{'tcc_kernel.conv' op takes silu only as a depthwise convolution tcc's kernel computes}}
-  %y = tcc_kernel.conv ins(%x, %w : tensor<2x8x16x16xf32>, tensor<4x8x1x1xf32>) outs(%e : tensor<2x4x16x16xf32>) activation(silu)
-         {stride = array<i64: 1, 1>, padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>, groups = 1 : i64} -> tensor<2x4x16x16xf32>
-  return %y : tensor<2x4x16x16xf32>
-}
-
-// -----
-
 func.func @conv_input_activation_window_too_large(%x: tensor<2x8x16x16xf32>, %w: tensor<8x1x9x9xf32>, %e: tensor<2x8x16x16xf32>) -> tensor<2x8x16x16xf32> {
   // expected-error @+1 {{'tcc_kernel.conv' op takes relu6 on its input only as a depthwise convolution tcc's kernel computes}}
   %y = tcc_kernel.conv ins(%x, %w : tensor<2x8x16x16xf32>, tensor<8x1x9x9xf32>) input_activation(relu6) outs(%e : tensor<2x8x16x16xf32>)

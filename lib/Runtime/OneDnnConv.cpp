@@ -1,0 +1,351 @@
+//===- OneDnnConv.cpp - the CPU path's f32 convolutions on oneDNN ---------===//
+#include "tcc/Runtime/OneDnnConv.h"
+
+#include "tcc/Runtime/CudnnConv.h"
+
+// Declarations and types only: every function is resolved with dlsym, so
+// model.so neither links nor needs oneDNN to load.
+#include <oneapi/dnnl/dnnl.h>
+
+#include <dlfcn.h>
+
+#include <atomic>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+namespace {
+
+/// oneDNN's C API as opened with dlopen (2.x: Debian 12's libdnnl2).
+struct OneDnn {
+  decltype(&dnnl_engine_create) engineCreate;
+  decltype(&dnnl_stream_create) streamCreate;
+  decltype(&dnnl_stream_destroy) streamDestroy;
+  decltype(&dnnl_stream_wait) streamWait;
+  decltype(&dnnl_memory_desc_init_by_strides) mdByStrides;
+  decltype(&dnnl_memory_desc_init_by_tag) mdByTag;
+  decltype(&dnnl_memory_desc_get_size) mdSize;
+  decltype(&dnnl_memory_desc_equal) mdEqual;
+  decltype(&dnnl_dilated_convolution_forward_desc_init) convDesc;
+  decltype(&dnnl_primitive_attr_create) attrCreate;
+  decltype(&dnnl_primitive_attr_destroy) attrDestroy;
+  decltype(&dnnl_primitive_attr_set_post_ops) attrSetPostOps;
+  decltype(&dnnl_post_ops_create) postOpsCreate;
+  decltype(&dnnl_post_ops_destroy) postOpsDestroy;
+  decltype(&dnnl_post_ops_append_eltwise) appendEltwise;
+  decltype(&dnnl_post_ops_append_binary) appendBinary;
+  decltype(&dnnl_post_ops_append_sum) appendSum;
+  decltype(&dnnl_primitive_desc_create) pdCreate;
+  decltype(&dnnl_reorder_primitive_desc_create) reorderPdCreate;
+  decltype(&dnnl_primitive_desc_destroy) pdDestroy;
+  decltype(&dnnl_primitive_desc_query_md) pdQueryMd;
+  decltype(&dnnl_primitive_create) primitiveCreate;
+  decltype(&dnnl_primitive_execute) execute;
+  decltype(&dnnl_memory_create) memoryCreate;
+  decltype(&dnnl_memory_destroy) memoryDestroy;
+  void (*setThreads)(int) = nullptr; ///< OpenMP's omp_set_num_threads, if oneDNN uses it
+  int threads = 0;                   ///< TCC_NUM_THREADS, 0 when unset
+  dnnl_engine_t engine = nullptr;
+};
+
+template <typename Fn> bool resolve(void *handle, const char *name, Fn &fn) {
+  fn = reinterpret_cast<Fn>(dlsym(handle, name));
+  return fn != nullptr;
+}
+
+const OneDnn *load() {
+  const char *name = std::getenv("TCC_DNNL_LIBRARY");
+  if (!name || !*name)
+    name = "libdnnl.so.2";
+  void *handle = std::strcmp(name, "none") ? dlopen(name, RTLD_NOW | RTLD_LOCAL) : nullptr;
+  auto *lib = new OneDnn();
+  bool ok = handle && resolve(handle, "dnnl_engine_create", lib->engineCreate) &&
+            resolve(handle, "dnnl_stream_create", lib->streamCreate) &&
+            resolve(handle, "dnnl_stream_destroy", lib->streamDestroy) &&
+            resolve(handle, "dnnl_stream_wait", lib->streamWait) &&
+            resolve(handle, "dnnl_memory_desc_init_by_strides", lib->mdByStrides) &&
+            resolve(handle, "dnnl_memory_desc_init_by_tag", lib->mdByTag) &&
+            resolve(handle, "dnnl_memory_desc_get_size", lib->mdSize) &&
+            resolve(handle, "dnnl_memory_desc_equal", lib->mdEqual) &&
+            resolve(handle, "dnnl_dilated_convolution_forward_desc_init", lib->convDesc) &&
+            resolve(handle, "dnnl_primitive_attr_create", lib->attrCreate) &&
+            resolve(handle, "dnnl_primitive_attr_destroy", lib->attrDestroy) &&
+            resolve(handle, "dnnl_primitive_attr_set_post_ops", lib->attrSetPostOps) &&
+            resolve(handle, "dnnl_post_ops_create", lib->postOpsCreate) &&
+            resolve(handle, "dnnl_post_ops_destroy", lib->postOpsDestroy) &&
+            resolve(handle, "dnnl_post_ops_append_eltwise", lib->appendEltwise) &&
+            resolve(handle, "dnnl_post_ops_append_binary", lib->appendBinary) &&
+            resolve(handle, "dnnl_post_ops_append_sum", lib->appendSum) &&
+            resolve(handle, "dnnl_primitive_desc_create", lib->pdCreate) &&
+            resolve(handle, "dnnl_reorder_primitive_desc_create", lib->reorderPdCreate) &&
+            resolve(handle, "dnnl_primitive_desc_destroy", lib->pdDestroy) &&
+            resolve(handle, "dnnl_primitive_desc_query_md", lib->pdQueryMd) &&
+            resolve(handle, "dnnl_primitive_create", lib->primitiveCreate) &&
+            resolve(handle, "dnnl_primitive_execute", lib->execute) &&
+            resolve(handle, "dnnl_memory_create", lib->memoryCreate) &&
+            resolve(handle, "dnnl_memory_destroy", lib->memoryDestroy) &&
+            lib->engineCreate(&lib->engine, dnnl_cpu, 0) == dnnl_success;
+  if (!ok) {
+    const char *why = handle ? "a function or the CPU engine is missing" : dlerror();
+    std::fprintf(stderr,
+                 "tcc: %s not usable (%s); the CPU path's convolutions run on tcc's own "
+                 "loops, much slower. Install oneDNN (Debian: libdnnl2).\n",
+                 name, why ? why : "not opened");
+    delete lib;
+    return nullptr;
+  }
+  resolve(handle, "omp_set_num_threads", lib->setThreads);
+  if (const char *threads = std::getenv("TCC_NUM_THREADS"); threads && std::atoi(threads) > 0)
+    lib->threads = std::atoi(threads);
+  return lib;
+}
+
+const OneDnn *oneDnn() {
+  static const OneDnn *lib = load();
+  return lib;
+}
+
+/// Bumped whenever bound weights change (boundWeightsChanged).
+std::atomic<uint64_t> weightsEpoch{1};
+
+/// A filter in the primitive's layout, reordered from a bound weight.
+struct KeptFilter {
+  uint64_t epoch = 0;
+  std::shared_ptr<std::vector<float>> data;
+};
+
+/// One convolution shape's primitive, or none (oneDNN has no primitive for
+/// it: the loops run, without asking again).
+struct ConvPrimitive {
+  dnnl_primitive_t conv = nullptr, reorder = nullptr; ///< reorder: filter → conv's layout
+  dnnl_memory_desc_t src{}, filter{}, convFilter{}, bias{}, dst{}, residual{};
+  size_t convFilterFloats = 0;
+  bool residualIsSum = false; ///< the residual is y itself: a sum post-op
+  std::map<const void *, KeptFilter> kept; ///< by bound weight
+};
+
+std::mutex cacheMutex;
+std::map<std::vector<int64_t>, std::unique_ptr<ConvPrimitive>> primitives;
+
+/// A stream per calling thread (a stream is not for concurrent use).
+dnnl_stream_t threadStream(const OneDnn &lib) {
+  struct Holder {
+    dnnl_stream_t stream = nullptr;
+    ~Holder() {
+      if (stream)
+        oneDnn()->streamDestroy(stream);
+    }
+  };
+  thread_local Holder holder;
+  if (!holder.stream &&
+      lib.streamCreate(&holder.stream, lib.engine, dnnl_stream_default_flags) != dnnl_success)
+    holder.stream = nullptr;
+  return holder.stream;
+}
+
+bool ok(dnnl_status_t s) { return s == dnnl_success; }
+
+dnnl_alg_kind_t eltwiseOf(int32_t activation, float &alpha, float &beta) {
+  alpha = beta = 0.0f;
+  switch (activation) {
+  case tcc::kConvActivationRelu:
+    return dnnl_eltwise_relu;
+  case tcc::kConvActivationRelu6:
+    beta = 6.0f;
+    return dnnl_eltwise_clip;
+  case tcc::kConvActivationSilu:
+    alpha = 1.0f; // x · sigmoid(alpha · x)
+    return dnnl_eltwise_swish;
+  case tcc::kConvActivationHardswish:
+    return dnnl_eltwise_hardswish;
+  default:
+    return dnnl_alg_kind_undef;
+  }
+}
+
+/// Creates the primitive for `a`, or leaves `p.conv` null.
+void create(const OneDnn &lib, const tcc::cpu::ConvArgs &a, ConvPrimitive &p) {
+  const int64_t g = a.groups, kg = a.k / g, cg = a.c / g;
+  dnnl_dims_t srcDims = {a.n, a.c, a.h, a.w}, dstDims = {a.n, a.k, a.oh, a.ow};
+  dnnl_dims_t srcStrides = {a.xStrides[0], a.xStrides[1], a.xStrides[2], a.xStrides[3]};
+  dnnl_dims_t dstStrides = {a.yStrides[0], a.yStrides[1], a.yStrides[2], a.yStrides[3]};
+  dnnl_dims_t biasDims = {a.k};
+  // The filter as stored: k×cg×r×s, or k×r×s×cg; grouped, [g, kg, cg, r, s].
+  const int64_t rs = a.r * a.s;
+  int64_t oStride = cg * rs, iStride = a.filterNhwc ? 1 : rs;
+  int64_t hStride = a.filterNhwc ? a.s * cg : a.s, wStride = a.filterNhwc ? cg : 1;
+  dnnl_dims_t fDims = {a.k, cg, a.r, a.s}, fStrides = {oStride, iStride, hStride, wStride};
+  dnnl_dims_t gDims = {g, kg, cg, a.r, a.s};
+  dnnl_dims_t gStrides = {kg * oStride, oStride, iStride, hStride, wStride};
+  int fRank = g == 1 ? 4 : 5;
+  if (!ok(lib.mdByStrides(&p.src, 4, srcDims, dnnl_f32, srcStrides)) ||
+      !ok(lib.mdByStrides(&p.dst, 4, dstDims, dnnl_f32, dstStrides)) ||
+      !ok(lib.mdByStrides(&p.filter, fRank, g == 1 ? fDims : gDims, dnnl_f32,
+                          g == 1 ? fStrides : gStrides)) ||
+      !ok(lib.mdByTag(&p.bias, 1, biasDims, dnnl_f32, dnnl_x)))
+    return;
+  dnnl_memory_desc_t anyFilter;
+  if (!ok(lib.mdByTag(&anyFilter, fRank, g == 1 ? fDims : gDims, dnnl_f32, dnnl_format_tag_any)))
+    return;
+  dnnl_convolution_desc_t desc;
+  dnnl_dims_t strides = {a.strideH, a.strideW}, dilations = {a.dilationH - 1, a.dilationW - 1};
+  dnnl_dims_t padding = {a.padH, a.padW};
+  if (!ok(lib.convDesc(&desc, dnnl_forward_inference, dnnl_convolution_direct, &p.src,
+                       &anyFilter, a.bias ? &p.bias : nullptr, &p.dst, strides, dilations,
+                       padding, padding)))
+    return;
+  // Epilogue as PyTorch's order: + bias (the primitive's), + residual, activation.
+  dnnl_primitive_attr_t attr = nullptr;
+  dnnl_post_ops_t ops = nullptr;
+  bool built = ok(lib.attrCreate(&attr)) && ok(lib.postOpsCreate(&ops));
+  if (built && a.z) {
+    p.residualIsSum = a.z == a.y && std::memcmp(a.zStrides, a.yStrides, sizeof a.zStrides) == 0;
+    if (p.residualIsSum) {
+      built = ok(lib.appendSum(ops, 1.0f));
+    } else {
+      dnnl_dims_t zStrides = {a.zStrides[0], a.zStrides[1], a.zStrides[2], a.zStrides[3]};
+      built = ok(lib.mdByStrides(&p.residual, 4, dstDims, dnnl_f32, zStrides)) &&
+              ok(lib.appendBinary(ops, dnnl_binary_add, &p.residual));
+    }
+  }
+  float alpha, beta;
+  if (dnnl_alg_kind_t alg = eltwiseOf(a.activation, alpha, beta); built && alg != dnnl_alg_kind_undef)
+    built = ok(lib.appendEltwise(ops, 1.0f, alg, alpha, beta));
+  dnnl_primitive_desc_t pd = nullptr;
+  built = built && ok(lib.attrSetPostOps(attr, ops)) &&
+          ok(lib.pdCreate(&pd, &desc, attr, lib.engine, nullptr));
+  if (ops)
+    lib.postOpsDestroy(ops);
+  if (attr)
+    lib.attrDestroy(attr);
+  if (!built)
+    return;
+  p.convFilter = *lib.pdQueryMd(pd, dnnl_query_weights_md, 0);
+  p.convFilterFloats = lib.mdSize(&p.convFilter) / sizeof(float);
+  bool primitive = ok(lib.primitiveCreate(&p.conv, pd));
+  lib.pdDestroy(pd);
+  if (!primitive) {
+    p.conv = nullptr;
+    return;
+  }
+  if (!lib.mdEqual(&p.filter, &p.convFilter)) {
+    dnnl_primitive_desc_t rpd = nullptr;
+    if (!ok(lib.reorderPdCreate(&rpd, &p.filter, lib.engine, &p.convFilter, lib.engine,
+                                nullptr)) ||
+        !ok(lib.primitiveCreate(&p.reorder, rpd)))
+      p.conv = nullptr; // (leaked: a primitive oneDNN made but cannot feed)
+    if (rpd)
+      lib.pdDestroy(rpd);
+  }
+}
+
+/// A oneDNN memory object over `data` described by `md`, destroyed with it.
+struct Memory {
+  const OneDnn &lib;
+  dnnl_memory_t memory = nullptr;
+  Memory(const OneDnn &lib, const dnnl_memory_desc_t &md, const void *data) : lib(lib) {
+    if (!ok(lib.memoryCreate(&memory, &md, lib.engine, const_cast<void *>(data))))
+      memory = nullptr;
+  }
+  ~Memory() {
+    if (memory)
+      lib.memoryDestroy(memory);
+  }
+};
+
+/// Reorders the filter at `weight` into `out` (the primitive's layout).
+bool reorderFilter(const OneDnn &lib, dnnl_stream_t stream, const ConvPrimitive &p,
+                   const float *weight, float *out) {
+  Memory from(lib, p.filter, weight), to(lib, p.convFilter, out);
+  if (!from.memory || !to.memory)
+    return false;
+  dnnl_exec_arg_t args[] = {{DNNL_ARG_FROM, from.memory}, {DNNL_ARG_TO, to.memory}};
+  return ok(lib.execute(p.reorder, stream, 2, args)) && ok(lib.streamWait(stream));
+}
+
+} // namespace
+
+void tcc::cpu::boundWeightsChanged() { weightsEpoch.fetch_add(1); }
+
+bool tcc::cpu::oneDnnConv2d(const ConvArgs &a) {
+  const OneDnn *lib = oneDnn();
+  if (!lib || a.n <= 0 || a.k <= 0 || a.oh <= 0 || a.ow <= 0)
+    return false;
+  dnnl_stream_t stream = threadStream(*lib);
+  if (!stream)
+    return false;
+  std::vector<int64_t> key = {a.n,       a.c,         a.h,         a.w,           a.k,
+                              a.r,       a.s,         a.oh,        a.ow,          a.padH,
+                              a.padW,    a.strideH,   a.strideW,   a.dilationH,   a.dilationW,
+                              a.groups,  a.activation, a.bias != nullptr, a.filterNhwc,
+                              a.z == nullptr ? 0 : a.z == a.y ? 1 : 2};
+  for (const int64_t *strides : {a.xStrides, a.yStrides, a.zStrides})
+    key.insert(key.end(), strides, strides + 4);
+  ConvPrimitive *p;
+  std::shared_ptr<std::vector<float>> filter;
+  {
+    std::lock_guard<std::mutex> lock(cacheMutex);
+    std::unique_ptr<ConvPrimitive> &slot = primitives[key];
+    if (!slot) {
+      slot = std::make_unique<ConvPrimitive>();
+      create(*lib, a, *slot);
+    }
+    p = slot.get();
+    if (!p->conv)
+      return false;
+    if (p->reorder && a.filterIsBoundWeight) {
+      KeptFilter &kept = p->kept[a.weight];
+      uint64_t epoch = weightsEpoch.load();
+      if (kept.epoch != epoch) {
+        // A new buffer: a call still running on the old one keeps it alive.
+        auto data = std::make_shared<std::vector<float>>(p->convFilterFloats);
+        if (!reorderFilter(*lib, stream, *p, a.weight, data->data()))
+          return false;
+        kept = {epoch, std::move(data)};
+      }
+      filter = kept.data;
+    }
+  }
+  if (lib->threads && lib->setThreads)
+    lib->setThreads(lib->threads);
+  thread_local std::vector<float> scratch;
+  const float *weights = a.weight;
+  if (filter) {
+    weights = filter->data();
+  } else if (p->reorder) {
+    scratch.resize(p->convFilterFloats);
+    if (!reorderFilter(*lib, stream, *p, a.weight, scratch.data()))
+      return false;
+    weights = scratch.data();
+  }
+  Memory src(*lib, p->src, a.x), w(*lib, p->convFilter, weights), dst(*lib, p->dst, a.y);
+  std::vector<dnnl_exec_arg_t> args = {
+      {DNNL_ARG_SRC, src.memory}, {DNNL_ARG_WEIGHTS, w.memory}, {DNNL_ARG_DST, dst.memory}};
+  std::unique_ptr<Memory> bias, residual;
+  if (a.bias) {
+    bias = std::make_unique<Memory>(*lib, p->bias, a.bias);
+    args.push_back({DNNL_ARG_BIAS, bias->memory});
+  }
+  if (a.z && !p->residualIsSum) {
+    residual = std::make_unique<Memory>(*lib, p->residual, a.z);
+    args.push_back({DNNL_ARG_ATTR_MULTIPLE_POST_OP(0) | DNNL_ARG_SRC_1, residual->memory});
+  }
+  for (const dnnl_exec_arg_t &arg : args)
+    if (!arg.memory)
+      return false;
+  // Past this point y may be written (and a residual in y accumulated onto):
+  // a failure can no longer fall back to the loops.
+  if (!ok(lib->execute(p->conv, stream, static_cast<int>(args.size()), args.data())) ||
+      !ok(lib->streamWait(stream))) {
+    std::fprintf(stderr, "tcc: internal error: oneDNN failed to run a convolution it accepted "
+                         "(%lldx%lldx%lldx%lld, %lld filters %lldx%lld)\n",
+                 (long long)a.n, (long long)a.c, (long long)a.h, (long long)a.w, (long long)a.k,
+                 (long long)a.r, (long long)a.s);
+    std::abort();
+  }
+  return true;
+}
