@@ -5,6 +5,7 @@
 #include "tcc/Runtime/CublasLtGemm.h"
 #include "tcc/Runtime/CudnnConv.h"
 #include "tcc/Runtime/OneDnnConv.h"
+#include "tcc/Runtime/OneDnnGemm.h"
 
 #include "Kernels/ConvActivations.h"
 
@@ -109,6 +110,8 @@ extern "C" void tcc_cpu_gemm(int32_t dtype, int32_t, int64_t batch0, int64_t bat
                  dtype);
     std::abort();
   }
+  const bool bIsWeight = (epilogue & tcc::kGemmBIsBoundWeight) != 0;
+  epilogue = tcc::gemmEpilogueBits(epilogue);
   Sgemm sgemm = openBlasSgemm();
   const float *A = static_cast<const float *>(a), *B = static_cast<const float *>(b);
   const float *R = static_cast<const float *>(residual), *bias32 = static_cast<const float *>(bias);
@@ -119,6 +122,12 @@ extern "C" void tcc_cpu_gemm(int32_t dtype, int32_t, int64_t batch0, int64_t bat
       float *ci = C + i * strideC0 + j * strideC1;
       const float *ri = R ? R + i * strideR0 + j * strideR1 : nullptr;
       if (m <= 0 || n <= 0)
+        continue;
+      // A linear layer's weight: packed once per binding, on oneDNN.
+      if (bIsWeight && alpha == 1.0f && k > 0 &&
+          tcc::cpu::oneDnnGemm({m, n, k, ai, lda, transA != 0, bi, ldb, transB != 0, ci, ldc,
+                                ri, ldr, (epilogue & tcc::kGemmEpilogueBias) ? bias32 : nullptr,
+                                epilogue & (tcc::kGemmEpilogueRelu | tcc::kGemmEpilogueGelu)}))
         continue;
       // A residual in C's own buffer (accumulated onto): the product adds to it.
       bool accumulate = ri == ci && ldr == ldc;

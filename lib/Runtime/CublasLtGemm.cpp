@@ -494,6 +494,7 @@ extern "C" void tcc_gemm(int32_t dtype, int32_t compute, int64_t batch0, int64_t
     return;
   if (batch0 <= 0 || batch1 <= 0 || m <= 0 || n <= 0)
     return; // an empty result
+  epilogue = gemmEpilogueBits(epilogue); // bit 16 is for the CPU path
   try {
     if (dtype != kKernelF32 && dtype != kKernelF16 && dtype != kKernelBF16)
       throw RuntimeError(TCC_ERROR_INTERNAL,

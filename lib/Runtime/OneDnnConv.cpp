@@ -3,13 +3,8 @@
 
 #include "tcc/Runtime/CudnnConv.h"
 
-// Declarations and types only: every function is resolved with dlsym, so
-// model.so neither links nor needs oneDNN to load.
-#include <oneapi/dnnl/dnnl.h>
+#include "OneDnnLibrary.h"
 
-#include <dlfcn.h>
-
-#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -18,99 +13,9 @@
 #include <mutex>
 #include <vector>
 
+using namespace tcc::cpu::onednn;
+
 namespace {
-
-/// oneDNN's C API as opened with dlopen (2.x: Debian 12's libdnnl2).
-struct OneDnn {
-  decltype(&dnnl_engine_create) engineCreate;
-  decltype(&dnnl_stream_create) streamCreate;
-  decltype(&dnnl_stream_destroy) streamDestroy;
-  decltype(&dnnl_stream_wait) streamWait;
-  decltype(&dnnl_memory_desc_init_by_strides) mdByStrides;
-  decltype(&dnnl_memory_desc_init_by_tag) mdByTag;
-  decltype(&dnnl_memory_desc_get_size) mdSize;
-  decltype(&dnnl_memory_desc_equal) mdEqual;
-  decltype(&dnnl_dilated_convolution_forward_desc_init) convDesc;
-  decltype(&dnnl_primitive_attr_create) attrCreate;
-  decltype(&dnnl_primitive_attr_destroy) attrDestroy;
-  decltype(&dnnl_primitive_attr_set_post_ops) attrSetPostOps;
-  decltype(&dnnl_post_ops_create) postOpsCreate;
-  decltype(&dnnl_post_ops_destroy) postOpsDestroy;
-  decltype(&dnnl_post_ops_append_eltwise) appendEltwise;
-  decltype(&dnnl_post_ops_append_binary) appendBinary;
-  decltype(&dnnl_post_ops_append_sum) appendSum;
-  decltype(&dnnl_primitive_desc_create) pdCreate;
-  decltype(&dnnl_reorder_primitive_desc_create) reorderPdCreate;
-  decltype(&dnnl_primitive_desc_destroy) pdDestroy;
-  decltype(&dnnl_primitive_desc_query_md) pdQueryMd;
-  decltype(&dnnl_primitive_create) primitiveCreate;
-  decltype(&dnnl_primitive_execute) execute;
-  decltype(&dnnl_memory_create) memoryCreate;
-  decltype(&dnnl_memory_destroy) memoryDestroy;
-  void (*setThreads)(int) = nullptr; ///< OpenMP's omp_set_num_threads, if oneDNN uses it
-  int threads = 0;                   ///< TCC_NUM_THREADS, 0 when unset
-  dnnl_engine_t engine = nullptr;
-};
-
-template <typename Fn> bool resolve(void *handle, const char *name, Fn &fn) {
-  fn = reinterpret_cast<Fn>(dlsym(handle, name));
-  return fn != nullptr;
-}
-
-const OneDnn *load() {
-  const char *name = std::getenv("TCC_DNNL_LIBRARY");
-  if (!name || !*name)
-    name = "libdnnl.so.2";
-  void *handle = std::strcmp(name, "none") ? dlopen(name, RTLD_NOW | RTLD_LOCAL) : nullptr;
-  auto *lib = new OneDnn();
-  bool ok = handle && resolve(handle, "dnnl_engine_create", lib->engineCreate) &&
-            resolve(handle, "dnnl_stream_create", lib->streamCreate) &&
-            resolve(handle, "dnnl_stream_destroy", lib->streamDestroy) &&
-            resolve(handle, "dnnl_stream_wait", lib->streamWait) &&
-            resolve(handle, "dnnl_memory_desc_init_by_strides", lib->mdByStrides) &&
-            resolve(handle, "dnnl_memory_desc_init_by_tag", lib->mdByTag) &&
-            resolve(handle, "dnnl_memory_desc_get_size", lib->mdSize) &&
-            resolve(handle, "dnnl_memory_desc_equal", lib->mdEqual) &&
-            resolve(handle, "dnnl_dilated_convolution_forward_desc_init", lib->convDesc) &&
-            resolve(handle, "dnnl_primitive_attr_create", lib->attrCreate) &&
-            resolve(handle, "dnnl_primitive_attr_destroy", lib->attrDestroy) &&
-            resolve(handle, "dnnl_primitive_attr_set_post_ops", lib->attrSetPostOps) &&
-            resolve(handle, "dnnl_post_ops_create", lib->postOpsCreate) &&
-            resolve(handle, "dnnl_post_ops_destroy", lib->postOpsDestroy) &&
-            resolve(handle, "dnnl_post_ops_append_eltwise", lib->appendEltwise) &&
-            resolve(handle, "dnnl_post_ops_append_binary", lib->appendBinary) &&
-            resolve(handle, "dnnl_post_ops_append_sum", lib->appendSum) &&
-            resolve(handle, "dnnl_primitive_desc_create", lib->pdCreate) &&
-            resolve(handle, "dnnl_reorder_primitive_desc_create", lib->reorderPdCreate) &&
-            resolve(handle, "dnnl_primitive_desc_destroy", lib->pdDestroy) &&
-            resolve(handle, "dnnl_primitive_desc_query_md", lib->pdQueryMd) &&
-            resolve(handle, "dnnl_primitive_create", lib->primitiveCreate) &&
-            resolve(handle, "dnnl_primitive_execute", lib->execute) &&
-            resolve(handle, "dnnl_memory_create", lib->memoryCreate) &&
-            resolve(handle, "dnnl_memory_destroy", lib->memoryDestroy) &&
-            lib->engineCreate(&lib->engine, dnnl_cpu, 0) == dnnl_success;
-  if (!ok) {
-    const char *why = handle ? "a function or the CPU engine is missing" : dlerror();
-    std::fprintf(stderr,
-                 "tcc: %s not usable (%s); the CPU path's convolutions run on tcc's own "
-                 "loops, much slower. Install oneDNN (Debian: libdnnl2).\n",
-                 name, why ? why : "not opened");
-    delete lib;
-    return nullptr;
-  }
-  resolve(handle, "omp_set_num_threads", lib->setThreads);
-  if (const char *threads = std::getenv("TCC_NUM_THREADS"); threads && std::atoi(threads) > 0)
-    lib->threads = std::atoi(threads);
-  return lib;
-}
-
-const OneDnn *oneDnn() {
-  static const OneDnn *lib = load();
-  return lib;
-}
-
-/// Bumped whenever bound weights change (boundWeightsChanged).
-std::atomic<uint64_t> weightsEpoch{1};
 
 /// A filter in the primitive's layout, reordered from a bound weight.
 struct KeptFilter {
@@ -130,24 +35,6 @@ struct ConvPrimitive {
 
 std::mutex cacheMutex;
 std::map<std::vector<int64_t>, std::unique_ptr<ConvPrimitive>> primitives;
-
-/// A stream per calling thread (a stream is not for concurrent use).
-dnnl_stream_t threadStream(const OneDnn &lib) {
-  struct Holder {
-    dnnl_stream_t stream = nullptr;
-    ~Holder() {
-      if (stream)
-        oneDnn()->streamDestroy(stream);
-    }
-  };
-  thread_local Holder holder;
-  if (!holder.stream &&
-      lib.streamCreate(&holder.stream, lib.engine, dnnl_stream_default_flags) != dnnl_success)
-    holder.stream = nullptr;
-  return holder.stream;
-}
-
-bool ok(dnnl_status_t s) { return s == dnnl_success; }
 
 dnnl_alg_kind_t eltwiseOf(int32_t activation, float &alpha, float &beta) {
   alpha = beta = 0.0f;
@@ -243,20 +130,6 @@ void create(const OneDnn &lib, const tcc::cpu::ConvArgs &a, ConvPrimitive &p) {
   }
 }
 
-/// A oneDNN memory object over `data` described by `md`, destroyed with it.
-struct Memory {
-  const OneDnn &lib;
-  dnnl_memory_t memory = nullptr;
-  Memory(const OneDnn &lib, const dnnl_memory_desc_t &md, const void *data) : lib(lib) {
-    if (!ok(lib.memoryCreate(&memory, &md, lib.engine, const_cast<void *>(data))))
-      memory = nullptr;
-  }
-  ~Memory() {
-    if (memory)
-      lib.memoryDestroy(memory);
-  }
-};
-
 /// Reorders the filter at `weight` into `out` (the primitive's layout).
 bool reorderFilter(const OneDnn &lib, dnnl_stream_t stream, const ConvPrimitive &p,
                    const float *weight, float *out) {
@@ -269,10 +142,8 @@ bool reorderFilter(const OneDnn &lib, dnnl_stream_t stream, const ConvPrimitive 
 
 } // namespace
 
-void tcc::cpu::boundWeightsChanged() { weightsEpoch.fetch_add(1); }
-
 bool tcc::cpu::oneDnnConv2d(const ConvArgs &a) {
-  const OneDnn *lib = oneDnn();
+  const OneDnn *lib = library();
   if (!lib || a.n <= 0 || a.k <= 0 || a.oh <= 0 || a.ow <= 0)
     return false;
   dnnl_stream_t stream = threadStream(*lib);
@@ -299,7 +170,7 @@ bool tcc::cpu::oneDnnConv2d(const ConvArgs &a) {
       return false;
     if (p->reorder && a.filterIsBoundWeight) {
       KeptFilter &kept = p->kept[a.weight];
-      uint64_t epoch = weightsEpoch.load();
+      uint64_t epoch = weightsEpoch();
       if (kept.epoch != epoch) {
         // A new buffer: a call still running on the old one keeps it alive.
         auto data = std::make_shared<std::vector<float>>(p->convFilterFloats);
@@ -310,8 +181,7 @@ bool tcc::cpu::oneDnnConv2d(const ConvArgs &a) {
       filter = kept.data;
     }
   }
-  if (lib->threads && lib->setThreads)
-    lib->setThreads(lib->threads);
+  applyThreadCount(*lib);
   thread_local std::vector<float> scratch;
   const float *weights = a.weight;
   if (filter) {

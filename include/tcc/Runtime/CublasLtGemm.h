@@ -34,6 +34,13 @@ enum GemmEpilogue : int32_t {
   kGemmEpilogueGeluBias = 5,
 };
 
+/// Bit 16 of the same argument: `b` is a bound weight (its values change only
+/// when weights are bound), so the CPU path may keep it in oneDNN's packed
+/// layout until weights are bound again (OneDnnGemm.cpp). The CUDA path
+/// ignores it.
+constexpr int32_t kGemmBIsBoundWeight = 1 << 16;
+constexpr int32_t gemmEpilogueBits(int32_t argument) { return argument & 0xffff; }
+
 /// Arithmetic of the products of f32 tensors: fp32 (CUBLAS_COMPUTE_32F),
 /// TF32 inputs with fp32 accumulation (CUBLAS_COMPUTE_32F_FAST_TF32,
 /// `--precision tf32`), or bf16 inputs with fp32 accumulation

@@ -11,6 +11,7 @@
 
 #include "tcc/Runtime/CublasLtGemm.h"
 #include "tcc/Transforms/BufferMetadata.h"
+#include "tcc/Transforms/PlannedEntry.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -59,6 +60,8 @@ void tcc::kernelcalls::lowerGemm(OpBuilder &b, kernel::GemmOp op, const CallCont
     epilogue |= tcc::kGemmEpilogueRelu;
   else if (op.getActivation() == kernel::Activation::gelu_tanh)
     epilogue |= tcc::kGemmEpilogueGelu;
+  if (tcc::isBoundWeight(op.getB()))
+    epilogue |= tcc::kGemmBIsBoundWeight;
   int32_t compute = ctx.bf16 ? tcc::kGemmComputeBf16 : ctx.tf32 ? tcc::kGemmComputeTf32
                                                                  : tcc::kGemmComputeF32;
   Type elt = cast<MemRefType>(op.getInit().getType()).getElementType();

@@ -65,3 +65,13 @@ func.func @conv_bound_weight_nhwc_silu(%x: memref<2x6x6x8xf32>, %w: memref<1x4x3
   tcc_kernel.conv ins(%x, %f : memref<2x6x6x8xf32>, memref<4x3x3x8xf32>) outs(%y : memref<2x6x6x4xf32>) activation(silu) {channels_last, dilation = array<i64: 1, 1>, groups = 1 : i64, padding = array<i64: 1, 1>, stride = array<i64: 1, 1>}
   return
 }
+
+// A linear layer's weight (tcc.role = "weight"): bit 16 of the epilogue
+// argument lets the runtime keep it packed in oneDNN's layout until weights
+// are bound again. With a bias: 1 | 1 << 16.
+// CHECK-LABEL: func @gemm_bound_weight
+// CHECK: call @tcc_cpu_gemm({{.*}}, %c65537_i32, %cst{{[_0-9]*}}, %{{[0-9]+}})
+func.func @gemm_bound_weight(%x: memref<4x8xf32>, %w: memref<16x8xf32> {tcc.role = "weight"}, %bias: memref<16xf32> {tcc.role = "weight"}, %y: memref<4x16xf32>) {
+  tcc_kernel.gemm ins(%x, %w : memref<4x8xf32>, memref<16x8xf32>) bias(%bias : memref<16xf32>) outs(%y : memref<4x16xf32>) transpose_b
+  return
+}

@@ -1,0 +1,106 @@
+//===- OneDnnLibrary.cpp - oneDNN's C API, opened with dlopen -------------===//
+#include "OneDnnLibrary.h"
+
+#include "tcc/Runtime/OneDnnConv.h"
+
+#include <dlfcn.h>
+
+#include <atomic>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+using namespace tcc::cpu::onednn;
+
+namespace {
+
+template <typename Fn> bool resolve(void *handle, const char *name, Fn &fn) {
+  fn = reinterpret_cast<Fn>(dlsym(handle, name));
+  return fn != nullptr;
+}
+
+const OneDnn *load() {
+  const char *name = std::getenv("TCC_DNNL_LIBRARY");
+  if (!name || !*name)
+    name = "libdnnl.so.2";
+  void *handle = std::strcmp(name, "none") ? dlopen(name, RTLD_NOW | RTLD_LOCAL) : nullptr;
+  auto *lib = new OneDnn();
+  bool ok = handle && resolve(handle, "dnnl_engine_create", lib->engineCreate) &&
+            resolve(handle, "dnnl_stream_create", lib->streamCreate) &&
+            resolve(handle, "dnnl_stream_destroy", lib->streamDestroy) &&
+            resolve(handle, "dnnl_stream_wait", lib->streamWait) &&
+            resolve(handle, "dnnl_memory_desc_init_by_strides", lib->mdByStrides) &&
+            resolve(handle, "dnnl_memory_desc_init_by_tag", lib->mdByTag) &&
+            resolve(handle, "dnnl_memory_desc_get_size", lib->mdSize) &&
+            resolve(handle, "dnnl_memory_desc_equal", lib->mdEqual) &&
+            resolve(handle, "dnnl_dilated_convolution_forward_desc_init", lib->convDesc) &&
+            resolve(handle, "dnnl_matmul_desc_init", lib->matmulDesc) &&
+            resolve(handle, "dnnl_primitive_attr_create", lib->attrCreate) &&
+            resolve(handle, "dnnl_primitive_attr_destroy", lib->attrDestroy) &&
+            resolve(handle, "dnnl_primitive_attr_set_post_ops", lib->attrSetPostOps) &&
+            resolve(handle, "dnnl_post_ops_create", lib->postOpsCreate) &&
+            resolve(handle, "dnnl_post_ops_destroy", lib->postOpsDestroy) &&
+            resolve(handle, "dnnl_post_ops_append_eltwise", lib->appendEltwise) &&
+            resolve(handle, "dnnl_post_ops_append_binary", lib->appendBinary) &&
+            resolve(handle, "dnnl_post_ops_append_sum", lib->appendSum) &&
+            resolve(handle, "dnnl_primitive_desc_create", lib->pdCreate) &&
+            resolve(handle, "dnnl_reorder_primitive_desc_create", lib->reorderPdCreate) &&
+            resolve(handle, "dnnl_primitive_desc_destroy", lib->pdDestroy) &&
+            resolve(handle, "dnnl_primitive_desc_query_md", lib->pdQueryMd) &&
+            resolve(handle, "dnnl_primitive_create", lib->primitiveCreate) &&
+            resolve(handle, "dnnl_primitive_execute", lib->execute) &&
+            resolve(handle, "dnnl_memory_create", lib->memoryCreate) &&
+            resolve(handle, "dnnl_memory_destroy", lib->memoryDestroy) &&
+            lib->engineCreate(&lib->engine, dnnl_cpu, 0) == dnnl_success;
+  if (!ok) {
+    const char *why = handle ? "a function or the CPU engine is missing" : dlerror();
+    std::fprintf(stderr,
+                 "tcc: %s not usable (%s); the CPU path's convolutions run on tcc's own "
+                 "loops, much slower, and its matrix products on OpenBLAS alone. Install "
+                 "oneDNN (Debian: libdnnl2).\n",
+                 name, why ? why : "not opened");
+    delete lib;
+    return nullptr;
+  }
+  resolve(handle, "omp_set_num_threads", lib->setThreads);
+  if (const char *threads = std::getenv("TCC_NUM_THREADS"); threads && std::atoi(threads) > 0)
+    lib->threads = std::atoi(threads);
+  return lib;
+}
+
+
+/// Bumped whenever bound weights change (boundWeightsChanged).
+std::atomic<uint64_t> boundWeightsEpoch{1};
+
+} // namespace
+
+const OneDnn *tcc::cpu::onednn::library() {
+  static const OneDnn *lib = load();
+  return lib;
+}
+
+uint64_t tcc::cpu::onednn::weightsEpoch() { return boundWeightsEpoch.load(); }
+
+void tcc::cpu::boundWeightsChanged() { boundWeightsEpoch.fetch_add(1); }
+
+void tcc::cpu::onednn::applyThreadCount(const OneDnn &lib) {
+  if (lib.threads && lib.setThreads)
+    lib.setThreads(lib.threads);
+}
+
+/// A stream per calling thread (a stream is not for concurrent use).
+dnnl_stream_t tcc::cpu::onednn::threadStream(const OneDnn &lib) {
+  struct Holder {
+    dnnl_stream_t stream = nullptr;
+    ~Holder() {
+      if (stream)
+        library()->streamDestroy(stream);
+    }
+  };
+  thread_local Holder holder;
+  if (!holder.stream &&
+      lib.streamCreate(&holder.stream, lib.engine, dnnl_stream_default_flags) != dnnl_success)
+    holder.stream = nullptr;
+  return holder.stream;
+}
+

@@ -1,0 +1,83 @@
+//===- OneDnnLibrary.h - oneDNN's C API, opened with dlopen ---------------===//
+//
+// What the CPU path's oneDNN calls share (OneDnnConv.cpp, OneDnnGemm.cpp):
+// the library, opened once (TCC_DNNL_LIBRARY; "none" takes none), a stream
+// per calling thread, memory objects over caller pointers, and the epoch of
+// bound weights that kept (reordered) weights are checked against.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TCC_LIB_RUNTIME_ONEDNNLIBRARY_H
+#define TCC_LIB_RUNTIME_ONEDNNLIBRARY_H
+
+// Declarations and types only: every function is resolved with dlsym, so
+// model.so neither links nor needs oneDNN to load.
+#include <oneapi/dnnl/dnnl.h>
+
+#include <cstdint>
+
+namespace tcc::cpu::onednn {
+
+/// oneDNN's C API as opened with dlopen (2.x: Debian 12's libdnnl2).
+struct OneDnn {
+  decltype(&dnnl_engine_create) engineCreate;
+  decltype(&dnnl_stream_create) streamCreate;
+  decltype(&dnnl_stream_destroy) streamDestroy;
+  decltype(&dnnl_stream_wait) streamWait;
+  decltype(&dnnl_memory_desc_init_by_strides) mdByStrides;
+  decltype(&dnnl_memory_desc_init_by_tag) mdByTag;
+  decltype(&dnnl_memory_desc_get_size) mdSize;
+  decltype(&dnnl_memory_desc_equal) mdEqual;
+  decltype(&dnnl_dilated_convolution_forward_desc_init) convDesc;
+  decltype(&dnnl_matmul_desc_init) matmulDesc;
+  decltype(&dnnl_primitive_attr_create) attrCreate;
+  decltype(&dnnl_primitive_attr_destroy) attrDestroy;
+  decltype(&dnnl_primitive_attr_set_post_ops) attrSetPostOps;
+  decltype(&dnnl_post_ops_create) postOpsCreate;
+  decltype(&dnnl_post_ops_destroy) postOpsDestroy;
+  decltype(&dnnl_post_ops_append_eltwise) appendEltwise;
+  decltype(&dnnl_post_ops_append_binary) appendBinary;
+  decltype(&dnnl_post_ops_append_sum) appendSum;
+  decltype(&dnnl_primitive_desc_create) pdCreate;
+  decltype(&dnnl_reorder_primitive_desc_create) reorderPdCreate;
+  decltype(&dnnl_primitive_desc_destroy) pdDestroy;
+  decltype(&dnnl_primitive_desc_query_md) pdQueryMd;
+  decltype(&dnnl_primitive_create) primitiveCreate;
+  decltype(&dnnl_primitive_execute) execute;
+  decltype(&dnnl_memory_create) memoryCreate;
+  decltype(&dnnl_memory_destroy) memoryDestroy;
+  void (*setThreads)(int) = nullptr; ///< OpenMP's omp_set_num_threads, if oneDNN uses it
+  int threads = 0;                   ///< TCC_NUM_THREADS, 0 when unset
+  dnnl_engine_t engine = nullptr;
+};
+
+/// The library, or null where it is missing (said once on stderr).
+const OneDnn *library();
+
+/// The current epoch of bound weights (boundWeightsChanged advances it).
+uint64_t weightsEpoch();
+
+/// This thread's stream (a stream is not for concurrent use), or null.
+dnnl_stream_t threadStream(const OneDnn &lib);
+
+inline bool ok(dnnl_status_t s) { return s == dnnl_success; }
+
+/// Sets oneDNN's thread count to TCC_NUM_THREADS (if set) for this thread.
+void applyThreadCount(const OneDnn &lib);
+
+/// A oneDNN memory object over `data` described by `md`, destroyed with it.
+struct Memory {
+  const OneDnn &lib;
+  dnnl_memory_t memory = nullptr;
+  Memory(const OneDnn &lib, const dnnl_memory_desc_t &md, const void *data) : lib(lib) {
+    if (!ok(lib.memoryCreate(&memory, &md, lib.engine, const_cast<void *>(data))))
+      memory = nullptr;
+  }
+  ~Memory() {
+    if (memory)
+      lib.memoryDestroy(memory);
+  }
+};
+
+} // namespace tcc::cpu::onednn
+
+#endif // TCC_LIB_RUNTIME_ONEDNNLIBRARY_H
