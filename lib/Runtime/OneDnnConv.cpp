@@ -17,20 +17,12 @@ using namespace tcc::cpu::onednn;
 
 namespace {
 
-/// A filter in the primitive's layout, reordered from a bound weight.
-struct KeptFilter {
-  uint64_t epoch = 0;
-  std::shared_ptr<std::vector<float>> data;
-};
-
-/// One convolution shape's primitive, or none (oneDNN has no primitive for
-/// it: the loops run, without asking again).
+/// One convolution shape's primitive (none where oneDNN has none: the
+/// loops run, without asking again).
 struct ConvPrimitive {
-  dnnl_primitive_t conv = nullptr, reorder = nullptr; ///< reorder: filter → conv's layout
-  dnnl_memory_desc_t src{}, filter{}, convFilter{}, bias{}, dst{}, residual{};
-  size_t convFilterFloats = 0;
+  WeightedPrimitive conv;
+  dnnl_memory_desc_t src{}, bias{}, dst{}, residual{};
   bool residualIsSum = false; ///< the residual is y itself: a sum post-op
-  std::map<const void *, KeptFilter> kept; ///< by bound weight
 };
 
 std::mutex cacheMutex;
@@ -69,14 +61,14 @@ void create(const OneDnn &lib, const tcc::cpu::ConvArgs &a, ConvPrimitive &p) {
   dnnl_dims_t gDims = {g, kg, cg, a.r, a.s};
   dnnl_dims_t gStrides = {kg * oStride, oStride, iStride, hStride, wStride};
   int fRank = g == 1 ? 4 : 5;
+  dnnl_memory_desc_t filter, anyFilter;
   if (!ok(lib.mdByStrides(&p.src, 4, srcDims, dnnl_f32, srcStrides)) ||
       !ok(lib.mdByStrides(&p.dst, 4, dstDims, dnnl_f32, dstStrides)) ||
-      !ok(lib.mdByStrides(&p.filter, fRank, g == 1 ? fDims : gDims, dnnl_f32,
+      !ok(lib.mdByStrides(&filter, fRank, g == 1 ? fDims : gDims, dnnl_f32,
                           g == 1 ? fStrides : gStrides)) ||
+      !ok(lib.mdByTag(&anyFilter, fRank, g == 1 ? fDims : gDims, dnnl_f32,
+                      dnnl_format_tag_any)) ||
       !ok(lib.mdByTag(&p.bias, 1, biasDims, dnnl_f32, dnnl_x)))
-    return;
-  dnnl_memory_desc_t anyFilter;
-  if (!ok(lib.mdByTag(&anyFilter, fRank, g == 1 ? fDims : gDims, dnnl_f32, dnnl_format_tag_any)))
     return;
   dnnl_convolution_desc_t desc;
   dnnl_dims_t strides = {a.strideH, a.strideW}, dilations = {a.dilationH - 1, a.dilationW - 1};
@@ -86,9 +78,8 @@ void create(const OneDnn &lib, const tcc::cpu::ConvArgs &a, ConvPrimitive &p) {
                        padding, padding)))
     return;
   // Epilogue as PyTorch's order: + bias (the primitive's), + residual, activation.
-  dnnl_primitive_attr_t attr = nullptr;
   dnnl_post_ops_t ops = nullptr;
-  bool built = ok(lib.attrCreate(&attr)) && ok(lib.postOpsCreate(&ops));
+  bool built = ok(lib.postOpsCreate(&ops));
   if (built && a.z) {
     p.residualIsSum = a.z == a.y && std::memcmp(a.zStrides, a.yStrides, sizeof a.zStrides) == 0;
     if (p.residualIsSum) {
@@ -102,42 +93,12 @@ void create(const OneDnn &lib, const tcc::cpu::ConvArgs &a, ConvPrimitive &p) {
   float alpha, beta;
   if (dnnl_alg_kind_t alg = eltwiseOf(a.activation, alpha, beta); built && alg != dnnl_alg_kind_undef)
     built = ok(lib.appendEltwise(ops, 1.0f, alg, alpha, beta));
-  dnnl_primitive_desc_t pd = nullptr;
-  built = built && ok(lib.attrSetPostOps(attr, ops)) &&
-          ok(lib.pdCreate(&pd, &desc, attr, lib.engine, nullptr));
-  if (ops)
-    lib.postOpsDestroy(ops);
-  if (attr)
-    lib.attrDestroy(attr);
-  if (!built)
-    return;
-  p.convFilter = *lib.pdQueryMd(pd, dnnl_query_weights_md, 0);
-  p.convFilterFloats = lib.mdSize(&p.convFilter) / sizeof(float);
-  bool primitive = ok(lib.primitiveCreate(&p.conv, pd));
-  lib.pdDestroy(pd);
-  if (!primitive) {
-    p.conv = nullptr;
+  if (!built) {
+    if (ops)
+      lib.postOpsDestroy(ops);
     return;
   }
-  if (!lib.mdEqual(&p.filter, &p.convFilter)) {
-    dnnl_primitive_desc_t rpd = nullptr;
-    if (!ok(lib.reorderPdCreate(&rpd, &p.filter, lib.engine, &p.convFilter, lib.engine,
-                                nullptr)) ||
-        !ok(lib.primitiveCreate(&p.reorder, rpd)))
-      p.conv = nullptr; // (leaked: a primitive oneDNN made but cannot feed)
-    if (rpd)
-      lib.pdDestroy(rpd);
-  }
-}
-
-/// Reorders the filter at `weight` into `out` (the primitive's layout).
-bool reorderFilter(const OneDnn &lib, dnnl_stream_t stream, const ConvPrimitive &p,
-                   const float *weight, float *out) {
-  Memory from(lib, p.filter, weight), to(lib, p.convFilter, out);
-  if (!from.memory || !to.memory)
-    return false;
-  dnnl_exec_arg_t args[] = {{DNNL_ARG_FROM, from.memory}, {DNNL_ARG_TO, to.memory}};
-  return ok(lib.execute(p.reorder, stream, 2, args)) && ok(lib.streamWait(stream));
+  p.conv.create(lib, &desc, ops, filter);
 }
 
 } // namespace
@@ -157,7 +118,9 @@ bool tcc::cpu::oneDnnConv2d(const ConvArgs &a) {
   for (const int64_t *strides : {a.xStrides, a.yStrides, a.zStrides})
     key.insert(key.end(), strides, strides + 4);
   ConvPrimitive *p;
-  std::shared_ptr<std::vector<float>> filter;
+  std::shared_ptr<std::vector<float>> kept;
+  thread_local std::vector<float> scratch;
+  const float *weights;
   {
     std::lock_guard<std::mutex> lock(cacheMutex);
     std::unique_ptr<ConvPrimitive> &slot = primitives[key];
@@ -166,33 +129,14 @@ bool tcc::cpu::oneDnnConv2d(const ConvArgs &a) {
       create(*lib, a, *slot);
     }
     p = slot.get();
-    if (!p->conv)
+    if (!p->conv.primitive)
       return false;
-    if (p->reorder && a.filterIsBoundWeight) {
-      KeptFilter &kept = p->kept[a.weight];
-      uint64_t epoch = weightsEpoch();
-      if (kept.epoch != epoch) {
-        // A new buffer: a call still running on the old one keeps it alive.
-        auto data = std::make_shared<std::vector<float>>(p->convFilterFloats);
-        if (!reorderFilter(*lib, stream, *p, a.weight, data->data()))
-          return false;
-        kept = {epoch, std::move(data)};
-      }
-      filter = kept.data;
-    }
+    weights = p->conv.weightsFor(*lib, stream, a.weight, a.filterIsBoundWeight, kept, scratch);
+    if (!weights)
+      return false;
   }
   applyThreadCount(*lib);
-  thread_local std::vector<float> scratch;
-  const float *weights = a.weight;
-  if (filter) {
-    weights = filter->data();
-  } else if (p->reorder) {
-    scratch.resize(p->convFilterFloats);
-    if (!reorderFilter(*lib, stream, *p, a.weight, scratch.data()))
-      return false;
-    weights = scratch.data();
-  }
-  Memory src(*lib, p->src, a.x), w(*lib, p->convFilter, weights), dst(*lib, p->dst, a.y);
+  Memory src(*lib, p->src, a.x), w(*lib, p->conv.weights, weights), dst(*lib, p->dst, a.y);
   std::vector<dnnl_exec_arg_t> args = {
       {DNNL_ARG_SRC, src.memory}, {DNNL_ARG_WEIGHTS, w.memory}, {DNNL_ARG_DST, dst.memory}};
   std::unique_ptr<Memory> bias, residual;
@@ -209,7 +153,7 @@ bool tcc::cpu::oneDnnConv2d(const ConvArgs &a) {
       return false;
   // Past this point y may be written (and a residual in y accumulated onto):
   // a failure can no longer fall back to the loops.
-  if (!ok(lib->execute(p->conv, stream, static_cast<int>(args.size()), args.data())) ||
+  if (!ok(lib->execute(p->conv.primitive, stream, static_cast<int>(args.size()), args.data())) ||
       !ok(lib->streamWait(stream))) {
     std::fprintf(stderr, "tcc: internal error: oneDNN failed to run a convolution it accepted "
                          "(%lldx%lldx%lldx%lld, %lld filters %lldx%lld)\n",

@@ -16,17 +16,11 @@ using namespace tcc::cpu::onednn;
 
 namespace {
 
-/// One product shape's primitive (null where oneDNN has none: OpenBLAS runs).
+/// One product shape's primitive (none where oneDNN has none: OpenBLAS runs).
 struct GemmPrimitive {
-  dnnl_primitive_t matmul = nullptr, reorder = nullptr; ///< reorder: b → packed
-  dnnl_memory_desc_t a{}, b{}, packedB{}, bias{}, c{}, residual{};
-  size_t packedFloats = 0;
+  WeightedPrimitive matmul;
+  dnnl_memory_desc_t a{}, bias{}, c{}, residual{};
   bool residualIsSum = false;
-  struct Kept {
-    uint64_t epoch = 0;
-    std::shared_ptr<std::vector<float>> data;
-  };
-  std::map<const void *, Kept> kept; ///< by bound weight
 };
 
 std::mutex cacheMutex;
@@ -37,20 +31,22 @@ void create(const OneDnn &lib, const tcc::cpu::GemmArgs &g, GemmPrimitive &p) {
   dnnl_dims_t aStrides = {g.transA ? 1 : g.lda, g.transA ? g.lda : 1};
   dnnl_dims_t bStrides = {g.transB ? 1 : g.ldb, g.transB ? g.ldb : 1};
   dnnl_dims_t cStrides = {g.ldc, 1}, biasStrides = {g.n, 1};
-  dnnl_memory_desc_t anyB;
+  dnnl_memory_desc_t b, anyB;
   if (!ok(lib.mdByStrides(&p.a, 2, aDims, dnnl_f32, aStrides)) ||
-      !ok(lib.mdByStrides(&p.b, 2, bDims, dnnl_f32, bStrides)) ||
+      !ok(lib.mdByStrides(&b, 2, bDims, dnnl_f32, bStrides)) ||
       !ok(lib.mdByTag(&anyB, 2, bDims, dnnl_f32, dnnl_format_tag_any)) ||
       !ok(lib.mdByStrides(&p.c, 2, cDims, dnnl_f32, cStrides)) ||
       !ok(lib.mdByStrides(&p.bias, 2, biasDims, dnnl_f32, biasStrides)))
     return;
   dnnl_matmul_desc_t desc;
-  if (!ok(lib.matmulDesc(&desc, &p.a, &anyB, g.bias ? &p.bias : nullptr, &p.c)))
+  // A bound weight in the layout oneDNN picks (packed once per binding); any
+  // other b as it is (a reorder per call would cost more than it saves).
+  if (!ok(lib.matmulDesc(&desc, &p.a, g.bIsBoundWeight ? &anyB : &b,
+                         g.bias ? &p.bias : nullptr, &p.c)))
     return;
   // tcc_gemm's order: the activation on a·b + bias, then the residual.
-  dnnl_primitive_attr_t attr = nullptr;
   dnnl_post_ops_t ops = nullptr;
-  bool built = ok(lib.attrCreate(&attr)) && ok(lib.postOpsCreate(&ops));
+  bool built = ok(lib.postOpsCreate(&ops));
   if (built && (g.activation & tcc::kGemmEpilogueRelu))
     built = ok(lib.appendEltwise(ops, 1.0f, dnnl_eltwise_relu, 0.0f, 0.0f));
   else if (built && (g.activation & tcc::kGemmEpilogueGelu))
@@ -62,40 +58,12 @@ void create(const OneDnn &lib, const tcc::cpu::GemmArgs &g, GemmPrimitive &p) {
                             : ok(lib.mdByStrides(&p.residual, 2, cDims, dnnl_f32, rStrides)) &&
                                   ok(lib.appendBinary(ops, dnnl_binary_add, &p.residual));
   }
-  dnnl_primitive_desc_t pd = nullptr;
-  built = built && ok(lib.attrSetPostOps(attr, ops)) &&
-          ok(lib.pdCreate(&pd, &desc, attr, lib.engine, nullptr));
-  if (ops)
-    lib.postOpsDestroy(ops);
-  if (attr)
-    lib.attrDestroy(attr);
-  if (!built)
-    return;
-  p.packedB = *lib.pdQueryMd(pd, dnnl_query_weights_md, 0);
-  p.packedFloats = lib.mdSize(&p.packedB) / sizeof(float);
-  bool primitive = ok(lib.primitiveCreate(&p.matmul, pd));
-  lib.pdDestroy(pd);
-  if (!primitive) {
-    p.matmul = nullptr;
+  if (!built) {
+    if (ops)
+      lib.postOpsDestroy(ops);
     return;
   }
-  if (!lib.mdEqual(&p.b, &p.packedB)) {
-    dnnl_primitive_desc_t rpd = nullptr;
-    if (!ok(lib.reorderPdCreate(&rpd, &p.b, lib.engine, &p.packedB, lib.engine, nullptr)) ||
-        !ok(lib.primitiveCreate(&p.reorder, rpd)))
-      p.matmul = nullptr;
-    if (rpd)
-      lib.pdDestroy(rpd);
-  }
-}
-
-bool pack(const OneDnn &lib, dnnl_stream_t stream, const GemmPrimitive &p, const float *b,
-          float *out) {
-  Memory from(lib, p.b, b), to(lib, p.packedB, out);
-  if (!from.memory || !to.memory)
-    return false;
-  dnnl_exec_arg_t args[] = {{DNNL_ARG_FROM, from.memory}, {DNNL_ARG_TO, to.memory}};
-  return ok(lib.execute(p.reorder, stream, 2, args)) && ok(lib.streamWait(stream));
+  p.matmul.create(lib, &desc, ops, b);
 }
 
 } // namespace
@@ -109,10 +77,12 @@ bool tcc::cpu::oneDnnGemm(const GemmArgs &g) {
     return false;
   std::vector<int64_t> key = {g.m,      g.n,      g.k,           g.lda,
                               g.transA, g.ldb,    g.transB,      g.ldc,
-                              g.ldr,    g.bias != nullptr, g.activation,
+                              g.ldr,    g.bias != nullptr, g.activation, g.bIsBoundWeight,
                               g.residual == nullptr ? 0 : g.residual == g.c ? 1 : 2};
   GemmPrimitive *p;
-  std::shared_ptr<std::vector<float>> packed;
+  std::shared_ptr<std::vector<float>> kept;
+  thread_local std::vector<float> scratch;
+  const float *packed;
   {
     std::lock_guard<std::mutex> lock(cacheMutex);
     std::unique_ptr<GemmPrimitive> &slot = primitives[key];
@@ -121,23 +91,14 @@ bool tcc::cpu::oneDnnGemm(const GemmArgs &g) {
       create(*lib, g, *slot);
     }
     p = slot.get();
-    if (!p->matmul)
+    if (!p->matmul.primitive)
       return false;
-    if (p->reorder) {
-      GemmPrimitive::Kept &kept = p->kept[g.b];
-      uint64_t epoch = weightsEpoch();
-      if (kept.epoch != epoch) {
-        auto data = std::make_shared<std::vector<float>>(p->packedFloats);
-        if (!pack(*lib, stream, *p, g.b, data->data()))
-          return false;
-        kept = {epoch, std::move(data)};
-      }
-      packed = kept.data;
-    }
+    packed = p->matmul.weightsFor(*lib, stream, g.b, g.bIsBoundWeight, kept, scratch);
+    if (!packed)
+      return false;
   }
   applyThreadCount(*lib);
-  Memory a(*lib, p->a, g.a), b(*lib, p->packedB, packed ? packed->data() : g.b),
-      c(*lib, p->c, g.c);
+  Memory a(*lib, p->a, g.a), b(*lib, p->matmul.weights, packed), c(*lib, p->c, g.c);
   std::vector<dnnl_exec_arg_t> args = {
       {DNNL_ARG_SRC, a.memory}, {DNNL_ARG_WEIGHTS, b.memory}, {DNNL_ARG_DST, c.memory}};
   std::unique_ptr<Memory> bias, residual;
@@ -154,7 +115,7 @@ bool tcc::cpu::oneDnnGemm(const GemmArgs &g) {
   for (const dnnl_exec_arg_t &arg : args)
     if (!arg.memory)
       return false;
-  if (!ok(lib->execute(p->matmul, stream, static_cast<int>(args.size()), args.data())) ||
+  if (!ok(lib->execute(p->matmul.primitive, stream, static_cast<int>(args.size()), args.data())) ||
       !ok(lib->streamWait(stream))) {
     std::fprintf(stderr, "tcc: internal error: oneDNN failed to run a %lldx%lldx%lld product "
                          "it accepted\n",

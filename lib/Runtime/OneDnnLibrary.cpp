@@ -104,3 +104,62 @@ dnnl_stream_t tcc::cpu::onednn::threadStream(const OneDnn &lib) {
   return holder.stream;
 }
 
+
+void WeightedPrimitive::create(const OneDnn &lib, const_dnnl_op_desc_t desc,
+                               dnnl_post_ops_t ops, const dnnl_memory_desc_t &user) {
+  userWeights = user;
+  dnnl_primitive_attr_t attr = nullptr;
+  dnnl_primitive_desc_t pd = nullptr;
+  bool built = ops && ok(lib.attrCreate(&attr)) && ok(lib.attrSetPostOps(attr, ops)) &&
+               ok(lib.pdCreate(&pd, desc, attr, lib.engine, nullptr));
+  if (ops)
+    lib.postOpsDestroy(ops);
+  if (attr)
+    lib.attrDestroy(attr);
+  if (!built)
+    return;
+  weights = *lib.pdQueryMd(pd, dnnl_query_weights_md, 0);
+  weightFloats = lib.mdSize(&weights) / sizeof(float);
+  if (!ok(lib.primitiveCreate(&primitive, pd)))
+    primitive = nullptr;
+  lib.pdDestroy(pd);
+  if (!primitive || lib.mdEqual(&userWeights, &weights))
+    return;
+  dnnl_primitive_desc_t rpd = nullptr;
+  if (!ok(lib.reorderPdCreate(&rpd, &userWeights, lib.engine, &weights, lib.engine, nullptr)) ||
+      !ok(lib.primitiveCreate(&reorder, rpd)))
+    primitive = nullptr; // (kept: a primitive oneDNN made but that cannot be fed)
+  if (rpd)
+    lib.pdDestroy(rpd);
+}
+
+bool WeightedPrimitive::reorderInto(const OneDnn &lib, dnnl_stream_t stream, const float *user,
+                                    float *out) const {
+  Memory from(lib, userWeights, user), to(lib, weights, out);
+  if (!from.memory || !to.memory)
+    return false;
+  dnnl_exec_arg_t args[] = {{DNNL_ARG_FROM, from.memory}, {DNNL_ARG_TO, to.memory}};
+  return ok(lib.execute(reorder, stream, 2, args)) && ok(lib.streamWait(stream));
+}
+
+const float *WeightedPrimitive::weightsFor(const OneDnn &lib, dnnl_stream_t stream,
+                                           const float *user, bool bound,
+                                           std::shared_ptr<std::vector<float>> &hold,
+                                           std::vector<float> &scratch) {
+  if (!reorder)
+    return user;
+  if (!bound) {
+    scratch.resize(weightFloats);
+    return reorderInto(lib, stream, user, scratch.data()) ? scratch.data() : nullptr;
+  }
+  Kept &k = kept_[user];
+  if (uint64_t epoch = weightsEpoch(); k.epoch != epoch) {
+    // A new buffer: a call still running on the old one keeps that alive.
+    auto data = std::make_shared<std::vector<float>>(weightFloats);
+    if (!reorderInto(lib, stream, user, data->data()))
+      return nullptr;
+    k = {epoch, std::move(data)};
+  }
+  hold = k.data;
+  return k.data->data();
+}

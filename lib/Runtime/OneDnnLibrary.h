@@ -14,6 +14,9 @@
 #include <oneapi/dnnl/dnnl.h>
 
 #include <cstdint>
+#include <map>
+#include <memory>
+#include <vector>
 
 namespace tcc::cpu::onednn {
 
@@ -76,6 +79,38 @@ struct Memory {
     if (memory)
       lib.memoryDestroy(memory);
   }
+};
+
+/// A primitive whose weights oneDNN wants in a layout of its own (blocked
+/// filters, packed matrices), the reorder into that layout, and the weights
+/// kept in it per bound weight until weights are bound again.
+struct WeightedPrimitive {
+  dnnl_primitive_t primitive = nullptr; ///< null: oneDNN has none for the shape
+  dnnl_primitive_t reorder = nullptr;   ///< caller's layout → primitive's; null if equal
+  dnnl_memory_desc_t userWeights{}, weights{};
+  size_t weightFloats = 0;
+
+  /// Creates the primitive for `desc` with the post-ops `ops` (destroyed
+  /// here), weights as `userWeights` describes them. Leaves `primitive`
+  /// null where oneDNN cannot.
+  void create(const OneDnn &lib, const_dnnl_op_desc_t desc, dnnl_post_ops_t ops,
+              const dnnl_memory_desc_t &userWeights);
+
+  /// The weights at `user` in the primitive's layout: for a bound weight,
+  /// the copy kept for it (reordered again when the weights epoch moved on;
+  /// `hold` keeps it alive for the caller), otherwise reordered into
+  /// `scratch`. Call under the lock that guards this object. Null on failure.
+  const float *weightsFor(const OneDnn &lib, dnnl_stream_t stream, const float *user,
+                          bool bound, std::shared_ptr<std::vector<float>> &hold,
+                          std::vector<float> &scratch);
+
+private:
+  struct Kept {
+    uint64_t epoch = 0;
+    std::shared_ptr<std::vector<float>> data;
+  };
+  std::map<const void *, Kept> kept_;
+  bool reorderInto(const OneDnn &lib, dnnl_stream_t stream, const float *user, float *out) const;
 };
 
 } // namespace tcc::cpu::onednn

@@ -1,11 +1,13 @@
 //===- OneDnnGemm.h - the CPU path's products with weights on oneDNN ------===//
 //
-// tcc_cpu_gemm (CpuGemm.h) runs a product whose `b` is a bound weight (a
-// linear layer) through oneDNN's matmul when the library is there: `b` is
-// reordered once into oneDNN's packed layout and kept until weights are
-// bound again (the epoch of OneDnnConv.h's boundWeightsChanged), where
-// OpenBLAS packs it again on every call; bias, the activation and the
-// residual are post-ops of the same pass. Other products stay on OpenBLAS.
+// tcc_cpu_gemm (CpuGemm.h) runs its f32 products (alpha 1) through oneDNN's
+// matmul when the library is there: a `b` that is a bound weight (a linear
+// layer) is reordered once into oneDNN's packed layout and kept until
+// weights are bound again (the epoch of OneDnnConv.h's boundWeightsChanged),
+// where OpenBLAS packs it again on every call; bias, the activation and the
+// residual are post-ops of the same pass. One thread pool (oneDNN's OpenMP
+// threads) then serves every product of a call; OpenBLAS, for the rest,
+// keeps to the calling thread.
 //
 // Measured on one core of the 2-core build machine (AVX-512), BERT-base's
 // products at s128: 128x768 by 768x3072 5.6-6.2 ms packed against 7.0-7.3 in
@@ -26,9 +28,10 @@ struct GemmArgs {
   const float *a;
   int64_t lda;
   bool transA;
-  const float *b; ///< a bound weight
+  const float *b;
   int64_t ldb;
   bool transB;
+  bool bIsBoundWeight; ///< then kept packed until weights are bound again
   float *c;
   int64_t ldc;
   const float *residual; ///< may be null, or c itself (accumulated onto)
