@@ -184,7 +184,7 @@ void im2col(const float *x, int64_t cg, int64_t h, int64_t w, int64_t r, int64_t
 
 /// Any convolution tcc_cpu_conv2d takes, through strides, one output element
 /// at a time: where neither oneDNN nor the packed NCHW route below applies.
-void directConv2d(const tcc::cpu::ConvArgs &a, int32_t inputActivation) {
+void directConv2d(const tcc::cpu::ConvArgs &a) {
   const int64_t cg = a.c / a.groups, kg = a.k / a.groups;
   const int64_t *xs = a.xStrides, *ys = a.yStrides, *zs = a.zStrides;
   // The filter's strides for (f, ci, u, v): k×cg×r×s, or k×r×s×cg.
@@ -206,7 +206,7 @@ void directConv2d(const tcc::cpu::ConvArgs &a, int32_t inputActivation) {
                 if (xj < 0 || xj >= a.w)
                   continue;
                 float in = a.x[b * xs[0] + (c0 + ci) * xs[1] + yi * xs[2] + xj * xs[3]];
-                acc += tcc_activations::activate(inputActivation, in) *
+                acc += tcc_activations::activate(a.inputActivation, in) *
                        a.weight[f * wf + ci * wc + u * wu + v * wv];
               }
             }
@@ -246,10 +246,9 @@ extern "C" void tcc_cpu_conv2d(int64_t n, int64_t c, int64_t h, int64_t w, int64
                           static_cast<const float *>(xv), static_cast<const float *>(weightv),
                           static_cast<const float *>(biasv), static_cast<const float *>(zv),
                           static_cast<float *>(yv), tcc::convEpilogueActivation(activations),
+                          tcc::convInputActivation(activations),
                           layout == tcc::kConvLayoutNhwc, tcc::convFilterIsBoundWeight(options)};
-  // oneDNN first (it takes no activation on the input: formation for the
-  // CPU path alone forms none).
-  if (!tcc::convInputActivation(activations) && tcc::cpu::oneDnnConv2d(args))
+  if (tcc::cpu::oneDnnConv2d(args))
     return;
   // Without oneDNN: images packed NCHW in OpenBLAS's sgemm, others in loops.
   auto packedImage = [](int64_t channel, int64_t row, int64_t col, int64_t rows, int64_t cols) {
@@ -258,7 +257,7 @@ extern "C" void tcc_cpu_conv2d(int64_t n, int64_t c, int64_t h, int64_t w, int64
   if (layout != tcc::kConvLayoutNchw || !packedImage(xStrideC, xStrideH, xStrideW, h, w) ||
       !packedImage(yStrideC, yStrideH, yStrideW, oh, ow) ||
       (zv && !packedImage(zStrideC, zStrideH, zStrideW, oh, ow))) {
-    directConv2d(args, tcc::convInputActivation(activations));
+    directConv2d(args);
     return;
   }
   const int64_t xStride = xStrideN, yStride = yStrideN, zStride = zStrideN;

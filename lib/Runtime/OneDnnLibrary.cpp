@@ -125,20 +125,31 @@ void WeightedPrimitive::create(const OneDnn &lib, const_dnnl_op_desc_t desc,
   lib.pdDestroy(pd);
   if (!primitive || lib.mdEqual(&userWeights, &weights))
     return;
-  dnnl_primitive_desc_t rpd = nullptr;
-  if (!ok(lib.reorderPdCreate(&rpd, &userWeights, lib.engine, &weights, lib.engine, nullptr)) ||
-      !ok(lib.primitiveCreate(&reorder, rpd)))
+  reorder = createReorder(lib, userWeights, weights);
+  if (!reorder)
     primitive = nullptr; // (kept: a primitive oneDNN made but that cannot be fed)
-  if (rpd)
-    lib.pdDestroy(rpd);
 }
 
-bool WeightedPrimitive::reorderInto(const OneDnn &lib, dnnl_stream_t stream, const float *user,
-                                    float *out) const {
-  Memory from(lib, userWeights, user), to(lib, weights, out);
-  if (!from.memory || !to.memory)
+dnnl_primitive_t tcc::cpu::onednn::createReorder(const OneDnn &lib,
+                                                 const dnnl_memory_desc_t &from,
+                                                 const dnnl_memory_desc_t &to) {
+  dnnl_primitive_desc_t pd = nullptr;
+  dnnl_primitive_t reorder = nullptr;
+  if (!ok(lib.reorderPdCreate(&pd, &from, lib.engine, &to, lib.engine, nullptr)) ||
+      !ok(lib.primitiveCreate(&reorder, pd)))
+    reorder = nullptr;
+  if (pd)
+    lib.pdDestroy(pd);
+  return reorder;
+}
+
+bool tcc::cpu::onednn::runReorder(const OneDnn &lib, dnnl_stream_t stream,
+                                  dnnl_primitive_t reorder, const dnnl_memory_desc_t &from,
+                                  const void *in, const dnnl_memory_desc_t &to, void *out) {
+  Memory source(lib, from, in), target(lib, to, out);
+  if (!source.memory || !target.memory)
     return false;
-  dnnl_exec_arg_t args[] = {{DNNL_ARG_FROM, from.memory}, {DNNL_ARG_TO, to.memory}};
+  dnnl_exec_arg_t args[] = {{DNNL_ARG_FROM, source.memory}, {DNNL_ARG_TO, target.memory}};
   return ok(lib.execute(reorder, stream, 2, args)) && ok(lib.streamWait(stream));
 }
 
@@ -150,13 +161,15 @@ const float *WeightedPrimitive::weightsFor(const OneDnn &lib, dnnl_stream_t stre
     return user;
   if (!bound) {
     scratch.resize(weightFloats);
-    return reorderInto(lib, stream, user, scratch.data()) ? scratch.data() : nullptr;
+    return runReorder(lib, stream, reorder, userWeights, user, weights, scratch.data())
+               ? scratch.data()
+               : nullptr;
   }
   Kept &k = kept_[user];
   if (uint64_t epoch = weightsEpoch(); k.epoch != epoch) {
     // A new buffer: a call still running on the old one keeps that alive.
     auto data = std::make_shared<std::vector<float>>(weightFloats);
-    if (!reorderInto(lib, stream, user, data->data()))
+    if (!runReorder(lib, stream, reorder, userWeights, user, weights, data->data()))
       return nullptr;
     k = {epoch, std::move(data)};
   }

@@ -81,6 +81,15 @@ struct Memory {
   }
 };
 
+/// A reorder primitive from `from` to `to` (layouts of one shape), or null.
+dnnl_primitive_t createReorder(const OneDnn &lib, const dnnl_memory_desc_t &from,
+                               const dnnl_memory_desc_t &to);
+
+/// Runs `reorder` on `in` (described by `from`) into `out` (by `to`).
+bool runReorder(const OneDnn &lib, dnnl_stream_t stream, dnnl_primitive_t reorder,
+                const dnnl_memory_desc_t &from, const void *in, const dnnl_memory_desc_t &to,
+                void *out);
+
 /// A primitive whose weights oneDNN wants in a layout of its own (blocked
 /// filters, packed matrices), the reorder into that layout, and the weights
 /// kept in it per bound weight until weights are bound again.
@@ -110,7 +119,6 @@ private:
     std::shared_ptr<std::vector<float>> data;
   };
   std::map<const void *, Kept> kept_;
-  bool reorderInto(const OneDnn &lib, dnnl_stream_t stream, const float *user, float *out) const;
 };
 
 } // namespace tcc::cpu::onednn

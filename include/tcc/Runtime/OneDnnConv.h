@@ -4,7 +4,10 @@
 // convolution primitive when the library is there: bias, a residual (a
 // binary-add post-op) and the activation (an eltwise post-op) in the same
 // pass over the result, images read and written through their own strides
-// (channels-last, NCHW, or channel slices of a larger buffer alike).
+// (channels-last, NCHW, or channel slices of a larger buffer alike). Images
+// that are not channels-last (a model compiled for CUDA too keeps NCHW) are
+// reordered into packed NHWC around the primitive, and an input activation
+// is applied to that copy.
 // oneDNN's fastest kernels want the filter in a blocked layout of their own:
 // a filter that is a bound weight is reordered once and kept until weights
 // are bound again (boundWeightsChanged); any other filter is reordered on
@@ -39,6 +42,7 @@ struct ConvArgs {
   const float *x, *weight, *bias, *z; ///< bias and z may be null; z may be y
   float *y;
   int32_t activation;       ///< a ConvActivation, applied last
+  int32_t inputActivation;  ///< a ConvActivation applied to each input element first
   bool filterNhwc;          ///< the filter is k×r×s×(c/groups), else k×(c/groups)×r×s
   bool filterIsBoundWeight; ///< its values change only when weights are bound
 };
