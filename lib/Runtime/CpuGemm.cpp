@@ -83,7 +83,8 @@ void applyEpilogue(float *c, int64_t ldc, const float *r, int64_t ldr, const flo
                    int32_t epilogue, int64_t m, int64_t n) {
   bool addBias = (epilogue & tcc::kGemmEpilogueBias) && bias;
   bool relu = epilogue & tcc::kGemmEpilogueRelu, gelu = epilogue & tcc::kGemmEpilogueGelu;
-  if (!addBias && !relu && !gelu && !r)
+  bool geluErf = epilogue & tcc::kGemmEpilogueGeluErf;
+  if (!addBias && !relu && !gelu && !geluErf && !r)
     return;
   for (int64_t i = 0; i < m; ++i) {
     float *row = c + i * ldc;
@@ -96,6 +97,8 @@ void applyEpilogue(float *c, int64_t ldc, const float *r, int64_t ldr, const flo
         v = v > 0.0f ? v : (std::isnan(v) ? v : 0.0f);
       else if (gelu)  // tanh approximation, as the CUDA path's cuBLASLt epilogue
         v = 0.5f * v * (1.0f + std::tanh(0.7978845608028654f * (v + 0.044715f * v * v * v)));
+      else if (geluErf)
+        v = 0.5f * v * (1.0f + std::erf(v * 0.7071067811865476f));
       if (res)
         v += res[j];
       row[j] = v;
@@ -138,7 +141,8 @@ extern "C" void tcc_cpu_gemm(int32_t dtype, int32_t, int64_t batch0, int64_t bat
           tcc::cpu::oneDnnGemm({m, n, k, ai, lda, transA != 0, bi, ldb, transB != 0, bIsWeight,
                                 ci, ldc, ri, ldr,
                                 (epilogue & tcc::kGemmEpilogueBias) ? bias32 : nullptr,
-                                epilogue & (tcc::kGemmEpilogueRelu | tcc::kGemmEpilogueGelu)}))
+                                epilogue & (tcc::kGemmEpilogueRelu | tcc::kGemmEpilogueGelu |
+                                            tcc::kGemmEpilogueGeluErf)}))
         continue;
       // A residual in C's own buffer (accumulated onto): the product adds to it.
       bool accumulate = ri == ci && ldr == ldc;

@@ -496,6 +496,10 @@ extern "C" void tcc_gemm(int32_t dtype, int32_t compute, int64_t batch0, int64_t
     return; // an empty result
   epilogue = gemmEpilogueBits(epilogue); // bit 16 is for the CPU path
   try {
+    if (epilogue & kGemmEpilogueGeluErf)
+      throw RuntimeError(TCC_ERROR_UNSUPPORTED,
+                         "cublasLt: tcc_gemm called with the erf GELU epilogue, which only the "
+                         "CPU path computes");
     if (dtype != kKernelF32 && dtype != kKernelF16 && dtype != kKernelBF16)
       throw RuntimeError(TCC_ERROR_INTERNAL,
                          "cublasLt: tcc_gemm called with unknown element type " +

@@ -51,6 +51,8 @@ void create(const OneDnn &lib, const tcc::cpu::GemmArgs &g, GemmPrimitive &p) {
     built = ok(lib.appendEltwise(ops, 1.0f, dnnl_eltwise_relu, 0.0f, 0.0f));
   else if (built && (g.activation & tcc::kGemmEpilogueGelu))
     built = ok(lib.appendEltwise(ops, 1.0f, dnnl_eltwise_gelu_tanh, 0.0f, 0.0f));
+  else if (built && (g.activation & tcc::kGemmEpilogueGeluErf))
+    built = ok(lib.appendEltwise(ops, 1.0f, dnnl_eltwise_gelu_erf, 0.0f, 0.0f));
   if (built && g.residual) {
     p.residualIsSum = g.residual == g.c && g.ldr == g.ldc;
     dnnl_dims_t rStrides = {g.ldr, 1};

@@ -39,13 +39,15 @@ def TccKernel_ActivationGeluTanh : I32EnumAttrCase<"gelu_tanh", 2>;
 def TccKernel_ActivationRelu6 : I32EnumAttrCase<"relu6", 3>;
 def TccKernel_ActivationSilu : I32EnumAttrCase<"silu", 4>;
 def TccKernel_ActivationHardswish : I32EnumAttrCase<"hardswish", 5>;
+def TccKernel_ActivationGeluErf : I32EnumAttrCase<"gelu_erf", 6>;
 
 def TccKernel_Activation : I32EnumAttr<"Activation",
-    "An activation applied by a kernel: GEMM epilogues take relu and gelu_tanh; "
-    "convolutions relu, and on tcc's depthwise kernel relu6, silu and hardswish, "
-    "also on their input",
+    "An activation applied by a kernel: GEMM epilogues take relu, gelu_tanh and "
+    "(the CPU path's) gelu_erf; convolutions relu, relu6, silu and hardswish, and on "
+    "tcc's depthwise kernel also on their input",
     [TccKernel_ActivationNone, TccKernel_ActivationRelu, TccKernel_ActivationGeluTanh,
-     TccKernel_ActivationRelu6, TccKernel_ActivationSilu, TccKernel_ActivationHardswish]> {
+     TccKernel_ActivationRelu6, TccKernel_ActivationSilu, TccKernel_ActivationHardswish,
+     TccKernel_ActivationGeluErf]> {
   let cppNamespace = "::tcc::kernel";
 }
 

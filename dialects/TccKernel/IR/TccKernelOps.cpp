@@ -119,9 +119,11 @@ LogicalResult GemmOp::verify() {
     if (bt.getRank() != 1 || !sameSize(bt.getDimSize(0), n))
       return emitOpError("bias must be [") << n << "], got " << shapeText(bt.getShape());
   }
+  // gelu_erf: the CPU path's (oneDNN's post-op); cuBLASLt has the tanh form
+  // only, and formation gives it to programs compiled for the CPU alone.
   if (getActivation() != Activation::none && getActivation() != Activation::relu &&
-      getActivation() != Activation::gelu_tanh)
-    return emitOpError("takes relu or gelu_tanh as its activation, got ")
+      getActivation() != Activation::gelu_tanh && getActivation() != Activation::gelu_erf)
+    return emitOpError("takes relu, gelu_tanh or gelu_erf as its activation, got ")
            << stringifyActivation(getActivation());
   if (Value residual = getResidual()) {
     if (!sameShape(shapedOf(residual).getShape(), cs))
@@ -349,8 +351,9 @@ LogicalResult ConvOp::verify() {
     if (!sameShape(shapedOf(residual).getShape(), ys))
       return emitOpError("residual must have the result's shape ") << shapeText(ys);
   Activation act = getActivation(), in = getInputActivation();
-  if (act == Activation::gelu_tanh || in == Activation::gelu_tanh)
-    return emitOpError("takes no gelu_tanh activation");
+  for (Activation gelu : {Activation::gelu_tanh, Activation::gelu_erf})
+    if (act == gelu || in == gelu)
+      return emitOpError("takes no ") << stringifyActivation(gelu) << " activation";
   // An activation on the input only where tcc's depthwise kernel computes the
   // convolution. relu6, silu and hardswish after any convolution: the CPU
   // path's oneDNN post-ops and tcc's depthwise kernel compute them; cuDNN

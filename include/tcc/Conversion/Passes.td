@@ -55,7 +55,8 @@ def FormKernelsPass : Pass<"tcc-form-kernels", "mlir::ModuleOp"> {
     Option<"cpuOnly", "cpu-only", "bool", "false",
            "the program is compiled for the CPU path alone (--target cpu): f32 "
            "convolutions form channels-last, the layout of oneDNN's fastest kernels, "
-           "with any activation that follows them in their epilogue (oneDNN's post-ops)">,
+           "with any activation that follows them in their epilogue (oneDNN's post-ops), "
+           "and an exact (erf) GELU after an f32 product in the product's epilogue">,
   ];
   let dependentDialects = [
     "::tcc::kernel::TccKernelDialect", "::tcc::graph::TccGraphDialect",

@@ -32,6 +32,9 @@ enum GemmEpilogue : int32_t {
   /// gelu(approximate='tanh')).
   kGemmEpilogueGelu = 4,
   kGemmEpilogueGeluBias = 5,
+  /// GELU, exact (erf): the CPU path's only (oneDNN's post-op); cuBLASLt
+  /// refuses it (formation forms it only for programs compiled for the CPU).
+  kGemmEpilogueGeluErf = 8,
 };
 
 /// Bit 16 of the same argument: `b` is a bound weight (its values change only

@@ -37,7 +37,7 @@ struct GemmArgs {
   const float *residual; ///< may be null, or c itself (accumulated onto)
   int64_t ldr;
   const float *bias;     ///< [n] or null
-  int32_t activation;    ///< kGemmEpilogueRelu or kGemmEpilogueGelu bits, or 0
+  int32_t activation;    ///< kGemmEpilogueRelu, kGemmEpilogueGelu or kGemmEpilogueGeluErf, or 0
 };
 
 /// Computes the product with oneDNN. False (nothing written) where oneDNN is

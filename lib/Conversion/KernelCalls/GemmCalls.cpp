@@ -60,6 +60,8 @@ void tcc::kernelcalls::lowerGemm(OpBuilder &b, kernel::GemmOp op, const CallCont
     epilogue |= tcc::kGemmEpilogueRelu;
   else if (op.getActivation() == kernel::Activation::gelu_tanh)
     epilogue |= tcc::kGemmEpilogueGelu;
+  else if (op.getActivation() == kernel::Activation::gelu_erf)
+    epilogue |= tcc::kGemmEpilogueGeluErf;
   if (tcc::isBoundWeight(op.getB()))
     epilogue |= tcc::kGemmBIsBoundWeight;
   int32_t compute = ctx.bf16 ? tcc::kGemmComputeBf16 : ctx.tf32 ? tcc::kGemmComputeTf32

@@ -105,9 +105,32 @@ bool isGeluTanh(Value y, Value x, llvm::SetVector<Operation *> &ops) {
                                    [&](Value h, Value t) { return halfX(h) && onePlusTanh(t); });
 }
 
-/// The GELU-tanh whose every op reads only `x` and itself: its result value
-/// and ops, or null.
-Value findGeluTanh(Value x, SmallVectorImpl<Operation *> &patternOps) {
+/// y = 0.5·x·(1 + erf(x/√2)): what aten.gelu (exact, BERT's) legalizes to.
+bool isGeluErf(Value y, Value x, llvm::SetVector<Operation *> &ops) {
+  auto onePlusErf = [&](Value v) {
+    return commutative<graph::AddOp>(v, ops, [&](Value e, Value one) {
+      auto erf = e.getDefiningOp<graph::ErfOp>();
+      if (!erf || !isConstant(one, 1.0))
+        return false;
+      ops.insert(erf);
+      return commutative<graph::MulOp>(erf.getInput(), ops, [&](Value x1, Value k) {
+        return x1 == x && isConstant(k, 0.7071067811865476);
+      });
+    });
+  };
+  auto halfX = [&](Value v) {
+    return commutative<graph::MulOp>(
+        v, ops, [&](Value x1, Value k) { return x1 == x && isConstant(k, 0.5); });
+  };
+  return commutative<graph::MulOp>(y, ops,
+                                   [&](Value h, Value t) { return halfX(h) && onePlusErf(t); });
+}
+
+using GeluMatcher = bool (*)(Value y, Value x, llvm::SetVector<Operation *> &ops);
+
+/// The GELU (as `isGelu` matches it) whose every op reads only `x` and
+/// itself: its result value and ops, or null.
+Value findGelu(Value x, GeluMatcher isGelu, SmallVectorImpl<Operation *> &patternOps) {
   // Candidates: values up to 8 single steps downstream of x.
   SmallVector<Value> frontier = {x};
   llvm::SetVector<Operation *> seen;
@@ -119,7 +142,7 @@ Value findGeluTanh(Value x, SmallVectorImpl<Operation *> &patternOps) {
           next.push_back(user->getResult(0));
     for (Value y : next) {
       llvm::SetVector<Operation *> ops;
-      if (!isGeluTanh(y, x, ops))
+      if (!isGelu(y, x, ops))
         continue;
       // Every use of x and of each intermediate stays inside the pattern.
       auto inside = [&](Operation *user) { return ops.contains(user); };
@@ -160,7 +183,9 @@ bool reshapable(RankedTensorType a, RankedTensorType b) {
          llvm::count_if(b.getShape(), ShapedType::isDynamic) <= 1;
 }
 
-GemmEpilogue followEpilogue(graph::MatmulOp matmul) {
+/// With `cpuOnly`, the exact (erf) GELU is taken too: oneDNN computes it,
+/// cuBLASLt does not.
+GemmEpilogue followEpilogue(graph::MatmulOp matmul, bool cpuOnly) {
   GemmEpilogue e;
   RankedTensorType mmType = typeOf(matmul.getResult());
   int64_t n = mmType.getShape().back();
@@ -178,11 +203,17 @@ GemmEpilogue followEpilogue(graph::MatmulOp matmul) {
     bool free = !e.bias && e.activation == kernel::Activation::none && !e.residual;
     if (e.activation == kernel::Activation::none && !e.residual) {
       SmallVector<Operation *> geluOps;
-      if (Value y = findGeluTanh(cur, geluOps)) {
+      Value y = findGelu(cur, isGeluTanh, geluOps);
+      kernel::Activation gelu = kernel::Activation::gelu_tanh;
+      if (!y && cpuOnly && typeOf(cur).getElementType().isF32()) {
+        y = findGelu(cur, isGeluErf, geluOps);
+        gelu = kernel::Activation::gelu_erf;
+      }
+      if (y) {
         e.absorbed.append(pending.begin(), pending.end());
         pending.clear();
         e.absorbed.append(geluOps.begin(), geluOps.end());
-        e.activation = kernel::Activation::gelu_tanh;
+        e.activation = gelu;
         cur = e.replaced = y;
         continue;
       }
@@ -270,7 +301,7 @@ int64_t paddedRowPitch(RankedTensorType type, bool f32TensorCores) {
   return (n + perRow - 1) / perRow * perRow;
 }
 
-void formGemm(graph::MatmulOp matmul, bool f32TensorCores) {
+void formGemm(graph::MatmulOp matmul, bool f32TensorCores, bool cpuOnly) {
   Value a = matmul.getLhs(), b = matmul.getRhs();
   bool ta = false, tb = false;
   if (Value t = transposeInput(a, lastTwoSwapped(typeOf(a).getRank()))) {
@@ -281,7 +312,7 @@ void formGemm(graph::MatmulOp matmul, bool f32TensorCores) {
     b = t;
     tb = true;
   }
-  GemmEpilogue e = followEpilogue(matmul);
+  GemmEpilogue e = followEpilogue(matmul, cpuOnly);
   Operation *last = e.absorbed.empty() ? matmul.getOperation() : e.absorbed.back();
   OpBuilder builder(last);
   SmallVector<Operation *> fused = {matmul.getOperation()};
@@ -382,7 +413,7 @@ void rewritePatchConvolution(graph::Conv2dOp conv) {
 
 } // namespace
 
-void tcc::formation::formGemmKernels(func::FuncOp func, bool f32TensorCores) {
+void tcc::formation::formGemmKernels(func::FuncOp func, bool f32TensorCores, bool cpuOnly) {
   SmallVector<graph::Conv2dOp> convs;
   func.walk([&](graph::Conv2dOp op) { convs.push_back(op); });
   for (graph::Conv2dOp conv : convs)
@@ -391,7 +422,7 @@ void tcc::formation::formGemmKernels(func::FuncOp func, bool f32TensorCores) {
   func.walk([&](graph::MatmulOp op) { matmuls.push_back(op); });
   for (graph::MatmulOp matmul : matmuls) {
     Value lhs = matmul.getLhs(), rhs = matmul.getRhs();
-    formGemm(matmul, f32TensorCores);
+    formGemm(matmul, f32TensorCores, cpuOnly);
     // Transposes folded into the flags die with their last reader.
     for (Value v : {lhs, rhs})
       if (auto t = v.getDefiningOp<graph::TransposeOp>(); t && t->use_empty())

@@ -86,7 +86,7 @@ struct FormKernelsPass : tcc::impl::FormKernelsPassBase<FormKernelsPass> {
     for (auto func : getOperation().getOps<func::FuncOp>()) {
       tcc::formation::foldContiguousViews(func);
       tcc::formation::formAttentionKernels(func);
-      tcc::formation::formGemmKernels(func, f32TensorCores);
+      tcc::formation::formGemmKernels(func, f32TensorCores, cpuOnly);
       tcc::formation::formConvKernels(func, f32TensorCores, cpuOnly);
       // Convolutions that became GEMMs leave NHWC ↔ NCHW round trips.
       tcc::formation::foldContiguousViews(func);

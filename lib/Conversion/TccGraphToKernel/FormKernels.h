@@ -26,7 +26,9 @@ void formAttentionKernels(mlir::func::FuncOp func);
 /// Every tcc_graph.matmul → tcc_kernel.gemm, with operand transposes and its
 /// epilogue (scale, bias, ReLU/GELU-tanh, residual add) folded in. With
 /// `f32TensorCores`, f32 products get the alignment care of half ones.
-void formGemmKernels(mlir::func::FuncOp func, bool f32TensorCores);
+/// With `cpuOnly` (no CUDA path), an exact (erf) GELU after an f32 product is
+/// its epilogue too (oneDNN's post-op; cuBLASLt has only the tanh form).
+void formGemmKernels(mlir::func::FuncOp func, bool f32TensorCores, bool cpuOnly = false);
 
 /// Every 2-D tcc_graph.conv2d → tcc_kernel.conv with its padding and its
 /// epilogue (residual add, ReLU) folded in; channels-last (between

@@ -85,8 +85,16 @@ void tcc::loops::lowerGemm(OpBuilder &b, kernel::GemmOp op) {
     case kernel::Activation::gelu_tanh:
       y = geluTanh(p, y);
       break;
+    case kernel::Activation::gelu_erf: { // 0.5·y·(1 + erf(y/√2)), as aten.gelu
+      Value scaled = arith::MulFOp::create(pb, loc, y, p.f32(0.7071067811865476));
+      Value erf = math::ErfOp::create(pb, loc, scaled);
+      Value gate = arith::AddFOp::create(pb, loc, p.f32(1.0), erf);
+      Value half = arith::MulFOp::create(pb, loc, p.f32(0.5), y);
+      y = arith::MulFOp::create(pb, loc, half, gate);
+      break;
+    }
     default: // the verifier allows no other
-      llvm_unreachable("a GEMM epilogue takes relu or gelu_tanh");
+      llvm_unreachable("a GEMM epilogue takes relu, gelu_tanh or gelu_erf");
     }
     if (Value residual = op.getResidual())
       y = arith::AddFOp::create(pb, loc, y, p.widen(p.load(residual, ivs)));

@@ -1,4 +1,5 @@
 // RUN: tcc-opt %s -tcc-form-kernels -split-input-file | FileCheck %s
+// RUN: tcc-opt %s -tcc-form-kernels='cpu-only=true' -split-input-file | FileCheck %s --check-prefix=CPU
 
 // linear + relu: the weight's transpose becomes transpose_b, bias and relu the
 // epilogue; the dynamic batch size comes from the input.
@@ -150,4 +151,30 @@ func.func @unaligned_rows(%x: tensor<16x768xbf16>, %w: tensor<50257x768xbf16>) -
 func.func @unaligned_rows_f32(%x: tensor<16x768xf32>, %w: tensor<768x50257xf32>) -> tensor<16x50257xf32> {
   %y = tcc_graph.matmul %x, %w : (tensor<16x768xf32>, tensor<768x50257xf32>) -> tensor<16x50257xf32>
   return %y : tensor<16x50257xf32>
+}
+
+// -----
+
+// The exact GELU (aten.gelu, BERT's) after an f32 product: the product's
+// epilogue only where the program is compiled for the CPU alone (oneDNN's
+// post-op); cuBLASLt has no erf GELU, so otherwise it stays pointwise ops.
+// CHECK-LABEL: func @gelu_erf
+// CHECK:     tcc_kernel.gemm {{.*}} bias(%arg2 : tensor<32xf32>) {{.*}}-> tensor<8x32xf32>
+// CHECK-NOT: activation(
+// CHECK:     tcc_graph.erf
+// CPU-LABEL: func @gelu_erf
+// CPU:       tcc_kernel.gemm {{.*}} bias(%arg2 : tensor<32xf32>) outs({{.*}}) activation(gelu_erf) -> tensor<8x32xf32>
+// CPU-NOT:   tcc_graph.erf
+func.func @gelu_erf(%x: tensor<8x16xf32>, %w: tensor<16x32xf32>, %b: tensor<32xf32>) -> tensor<8x32xf32> {
+  %mm = tcc_graph.matmul %x, %w : (tensor<8x16xf32>, tensor<16x32xf32>) -> tensor<8x32xf32>
+  %h = tcc_graph.add %mm, %b : (tensor<8x32xf32>, tensor<32xf32>) -> tensor<8x32xf32>
+  %half = tcc_graph.constant dense<5.000000e-01> : tensor<f32>
+  %a = tcc_graph.mul %half, %h : (tensor<f32>, tensor<8x32xf32>) -> tensor<8x32xf32>
+  %r = tcc_graph.constant dense<0.70710678118654757> : tensor<f32>
+  %e0 = tcc_graph.mul %h, %r : (tensor<8x32xf32>, tensor<f32>) -> tensor<8x32xf32>
+  %e = tcc_graph.erf %e0 : tensor<8x32xf32>
+  %one = tcc_graph.constant dense<1.000000e+00> : tensor<f32>
+  %p = tcc_graph.add %one, %e : (tensor<f32>, tensor<8x32xf32>) -> tensor<8x32xf32>
+  %g = tcc_graph.mul %a, %p : (tensor<8x32xf32>, tensor<8x32xf32>) -> tensor<8x32xf32>
+  return %g : tensor<8x32xf32>
 }

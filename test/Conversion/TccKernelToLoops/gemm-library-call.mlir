@@ -75,3 +75,13 @@ func.func @gemm_bound_weight(%x: memref<4x8xf32>, %w: memref<16x8xf32> {tcc.role
   tcc_kernel.gemm ins(%x, %w : memref<4x8xf32>, memref<16x8xf32>) bias(%bias : memref<16xf32>) outs(%y : memref<4x16xf32>) transpose_b
   return
 }
+
+// The exact GELU in loops (a bf16 product: no library call): 0.5·y·(1 + erf(y/√2)).
+// CHECK-LABEL: func @bf16_gelu_erf_loops
+// CHECK-NOT: tcc_cpu_gemm
+// CHECK: arith.mulf %{{.*}}, %cst{{[_0-9]*}} : f32
+// CHECK-NEXT: math.erf
+func.func @bf16_gelu_erf_loops(%x: memref<4x8xbf16>, %w: memref<8x16xbf16>, %y: memref<4x16xbf16>) {
+  tcc_kernel.gemm ins(%x, %w : memref<4x8xbf16>, memref<8x16xbf16>) outs(%y : memref<4x16xbf16>) activation(gelu_erf)
+  return
+}

@@ -221,7 +221,7 @@ func.func @conv_input_activation_window_too_large(%x: tensor<2x8x16x16xf32>, %w:
 // -----
 
 func.func @gemm_silu(%a: tensor<4x8xf32>, %b: tensor<8x16xf32>, %c: tensor<4x16xf32>) -> tensor<4x16xf32> {
-  // expected-error @+1 {{'tcc_kernel.gemm' op takes relu or gelu_tanh as its activation, got silu}}
+  // expected-error @+1 {{'tcc_kernel.gemm' op takes relu, gelu_tanh or gelu_erf as its activation, got silu}}
   %y = tcc_kernel.gemm ins(%a, %b : tensor<4x8xf32>, tensor<8x16xf32>) outs(%c : tensor<4x16xf32>) activation(silu) -> tensor<4x16xf32>
   return %y : tensor<4x16xf32>
 }
