@@ -12,6 +12,11 @@ TCC_NUM_THREADS=n, which sets the BLAS and oneDNN threads), calls of the two
 alternating (this host's speed drifts). Per row: the median and best of --repeat
 calls after two warm-up calls, and tcc's max relative error against eager.
 Prints a Markdown table.
+
+With --onnxruntime, ONNX Runtime (PyPI onnxruntime; each model exported once with
+torch.onnx.export(..., dynamo=True), which needs onnxscript) runs in the same
+process on the same inputs, intra-op threads = n, inter-op 1, its calls alternating
+with the other two: the peer issue 16 names as the goal beyond PyTorch.
 """
 import argparse
 import json
@@ -56,13 +61,27 @@ def measure(args):
             t.sort()
         return outs, [(t[len(t) // 2], t[0]) for t in times]
 
+    fns = [lambda: module(*inputs), lambda: model(*inputs)]
+    if args.onnxruntime:
+        import onnxruntime as ort
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = args.threads
+        options.inter_op_num_threads = 1
+        session = ort.InferenceSession(os.path.join(args.out, args.model + ".onnx"), options,
+                                       providers=["CPUExecutionProvider"])
+        feeds = {i.name: x.numpy() for i, x in zip(session.get_inputs(), inputs)}
+        fns.append(lambda: session.run(None, feeds)[0])
     with torch.no_grad():
-        (ref, got), ((eager_med, eager_best), (tcc_med, tcc_best)) = timed(
-            [lambda: module(*inputs), lambda: model(*inputs)])
-    err = float((got - ref).abs().max() / ref.abs().max())
-    print(json.dumps(dict(model=args.model, threads=args.threads, eager_ms=eager_med,
-                          eager_best_ms=eager_best, tcc_ms=tcc_med, tcc_best_ms=tcc_best,
-                          rel_err=err)))
+        outs, times = timed(fns)
+    ref, got = outs[0], outs[1]
+    row = dict(model=args.model, threads=args.threads, eager_ms=times[0][0],
+               eager_best_ms=times[0][1], tcc_ms=times[1][0], tcc_best_ms=times[1][1],
+               rel_err=float((got - ref).abs().max() / ref.abs().max()))
+    if args.onnxruntime:
+        ort_out = torch.from_numpy(outs[2])
+        row.update(ort_ms=times[2][0], ort_best_ms=times[2][1],
+                   ort_rel_err=float((ort_out - ref).abs().max() / ref.abs().max()))
+    print(json.dumps(row))
 
 
 def main():
@@ -72,6 +91,8 @@ def main():
     p.add_argument("--threads", default="1,2")
     p.add_argument("--repeat", type=int, default=20)
     p.add_argument("--tcc", default=os.path.join(ROOT, "build", "bin", "tcc"))
+    p.add_argument("--onnxruntime", action="store_true",
+                   help="time ONNX Runtime too (PyPI onnxruntime and onnxscript)")
     p.add_argument("--measure", action="store_true", help=argparse.SUPPRESS)
     p.add_argument("--model", help=argparse.SUPPRESS)
     p.add_argument("--threads-one", type=int, dest="threads_one", help=argparse.SUPPRESS)
@@ -95,24 +116,39 @@ def main():
                                                              "model.pt2"),
                             "--target", "cpu", "--external-weights", "-o", so], check=True)
             print(f"compiled {name} in {time.time() - t0:.1f} s", file=sys.stderr, flush=True)
+        onnx = os.path.join(args.out, name + ".onnx")
+        if args.onnxruntime and not os.path.exists(onnx):
+            subprocess.run([sys.executable, "-c",
+                            "import sys, torch; sys.path.insert(0, sys.argv[1]); import bench_models;"
+                            " m, x = bench_models.build_model(sys.argv[2], 'fp32');"
+                            " torch.onnx.export(m, tuple(x), sys.argv[3], dynamo=True)",
+                            os.path.join(ROOT, "scripts"), name, onnx], check=True,
+                           capture_output=True)
         for threads in [int(t) for t in args.threads.split(",")]:
             env = dict(os.environ, TCC_NUM_THREADS=str(threads), OMP_NUM_THREADS=str(threads))
             out = subprocess.run([sys.executable, os.path.abspath(__file__), "--measure",
                                   "--out", args.out, "--model", name, "--threads-one",
-                                  str(threads), "--repeat", str(args.repeat)],
+                                  str(threads), "--repeat", str(args.repeat)] +
+                                 (["--onnxruntime"] if args.onnxruntime else []),
                                  env=env, capture_output=True, text=True, check=True)
             rows.append(json.loads(out.stdout.strip().splitlines()[-1]))
             r = rows[-1]
             print(f"{name} threads={threads}: eager {r['eager_ms']:.1f} ms, tcc "
                   f"{r['tcc_ms']:.1f} ms", file=sys.stderr, flush=True)
+    def verdict(ratio):
+        return f"{ratio:.2f}× slower" if ratio > 1 else f"{1 / ratio:.2f}× faster"
+
+    ort = " ONNX Runtime ms (median · best) | tcc / ONNX Runtime |" if args.onnxruntime else ""
     print("| model | threads | PyTorch eager ms (median · best) | tcc ms (median · best) | "
-          "tcc / eager | tcc max rel err |")
-    print("|---|---|---|---|---|---|")
+          "tcc / eager |" + ort + " tcc max rel err |")
+    print("|---|---|---|---|---|" + ("---|---|" if args.onnxruntime else "") + "---|")
     for r in rows:
-        ratio = r["tcc_ms"] / r["eager_ms"]
-        verdict = f"{ratio:.2f}× slower" if ratio > 1 else f"{1 / ratio:.2f}× faster"
-        print(f"| {r['model']} | {r['threads']} | {r['eager_ms']:.1f} · {r['eager_best_ms']:.1f} | "
-              f"{r['tcc_ms']:.1f} · {r['tcc_best_ms']:.1f} | {verdict} | {r['rel_err']:.1e} |")
+        cells = (f"| {r['model']} | {r['threads']} | {r['eager_ms']:.1f} · {r['eager_best_ms']:.1f} | "
+                 f"{r['tcc_ms']:.1f} · {r['tcc_best_ms']:.1f} | {verdict(r['tcc_ms'] / r['eager_ms'])} |")
+        if args.onnxruntime:
+            cells += (f" {r['ort_ms']:.1f} · {r['ort_best_ms']:.1f} | "
+                      f"{verdict(r['tcc_ms'] / r['ort_ms'])} |")
+        print(cells + f" {r['rel_err']:.1e} |")
 
 
 if __name__ == "__main__":
