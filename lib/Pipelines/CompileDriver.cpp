@@ -470,6 +470,10 @@ int tcc::compileModel(const CompileOptions &options, const char *argv0) {
   }
   nlohmann::json manifestJson = buildManifest(program, signature, weights, arena, info);
   manifestJson["kernels"] = kernels;
+  // The x86-64 level the CPU path's code needs: the runtime refuses a CPU run
+  // on a processor without it rather than die of an illegal instruction.
+  if (wantCpu)
+    manifestJson["cpu_isa"] = HostObjectOptions().cpu;
   if (wantCuda) {
     // The CUDA entry takes the same packed arguments, as device pointers.
     manifestJson["targets"] = wantCpu ? nlohmann::json{"cpu", "cuda"} : nlohmann::json{"cuda"};

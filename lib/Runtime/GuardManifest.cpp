@@ -400,6 +400,15 @@ GuardManifest parseManifest(std::string_view text) {
       invalidManifest("'cuda_graphs' is not a boolean");
     m.cudaGraphs = j["cuda_graphs"].get<bool>();
   }
+  if (j.contains("cpu_isa")) {
+    if (!j["cpu_isa"].is_string())
+      invalidManifest("'cpu_isa' is not a string");
+    m.cpuIsa = j["cpu_isa"].get<std::string>();
+    if (m.cpuIsa != "x86-64" && m.cpuIsa != "x86-64-v2" && m.cpuIsa != "x86-64-v3" &&
+        m.cpuIsa != "x86-64-v4")
+      invalidManifest("'cpu_isa' is '" + m.cpuIsa +
+                      "', not one of x86-64, x86-64-v2, x86-64-v3, x86-64-v4");
+  }
 
   // What the per-call checks need, computed once.
   auto hasTarget = [&](const char *t) {
@@ -557,3 +566,18 @@ GuardManifest::outputSizes(const SymbolBindings &symbols) const {
 }
 
 } // namespace tcc
+
+bool tcc::GuardManifest::hostSupportsCpuIsa(std::string_view isa) {
+#if defined(__x86_64__) && defined(__GNUC__)
+  __builtin_cpu_init();
+  if (isa == "x86-64-v2")
+    return __builtin_cpu_supports("x86-64-v2");
+  if (isa == "x86-64-v3")
+    return __builtin_cpu_supports("x86-64-v3");
+  if (isa == "x86-64-v4")
+    return __builtin_cpu_supports("x86-64-v4");
+  return true; // x86-64 itself
+#else
+  return isa.empty();
+#endif
+}

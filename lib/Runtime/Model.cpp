@@ -322,6 +322,11 @@ void Model::runOnStream(const tcc_tensor *inputs, size_t numInputs, const tcc_te
     throw RuntimeError(TCC_ERROR_UNSUPPORTED,
                        "model '" + manifest_.model +
                            "' has no CPU path (it was compiled with --target cuda)");
+  static const bool cpuIsaSupported = GuardManifest::hostSupportsCpuIsa(manifest_.cpuIsa);
+  if (device == TCC_DEVICE_CPU && !cpuIsaSupported)
+    throw RuntimeError(TCC_ERROR_UNSUPPORTED,
+                       "model '" + manifest_.model + "': its CPU code was compiled for " +
+                           manifest_.cpuIsa + ", which this processor does not support");
   if (device != TCC_DEVICE_CPU && device != TCC_DEVICE_CUDA)
     throw RuntimeError(TCC_ERROR_UNSUPPORTED,
                        "unknown device code " + std::to_string(device));

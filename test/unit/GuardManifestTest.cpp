@@ -217,6 +217,21 @@ TEST_CASE("GuardManifest rejects inconsistent manifests", "[runtime]") {
   CHECK(message("{" + head + R"("inputs": [], "outputs": [],
         "entry": {"args": [{"role": "output", "index": 0, "rank": 1}]}})") ==
         "invalid guard manifest: entry argument output #0 does not exist");
+  CHECK(message("{" + head + R"("inputs": [], "outputs": [], "cpu_isa": "avx9"})") ==
+        "invalid guard manifest: 'cpu_isa' is 'avx9', not one of x86-64, x86-64-v2, "
+        "x86-64-v3, x86-64-v4");
+  CHECK(message("{" + head + R"("inputs": [], "outputs": [], "cpu_isa": 2})") ==
+        "invalid guard manifest: 'cpu_isa' is not a string");
+}
+
+TEST_CASE("GuardManifest reads the CPU path's x86-64 level", "[runtime]") {
+  GuardManifest m = GuardManifest::parse(
+      R"({"format": "tcc-guard-manifest", "version": 1, "inputs": [], "outputs": [],
+          "cpu_isa": "x86-64-v2"})");
+  CHECK(m.cpuIsa == "x86-64-v2");
+  // Every x86-64 processor runs baseline code; the build machine is at least v2.
+  CHECK(GuardManifest::hostSupportsCpuIsa("x86-64"));
+  CHECK(GuardManifest::hostSupportsCpuIsa("x86-64-v2"));
 }
 
 TEST_CASE("GuardManifest reports members of the wrong JSON type", "[runtime]") {

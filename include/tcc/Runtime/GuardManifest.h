@@ -124,6 +124,9 @@ public:
   /// The range of `name`, or null.
   const SymbolRange *findSymbol(std::string_view name) const;
 
+  /// Whether this processor runs code compiled for the x86-64 level `isa`.
+  static bool hostSupportsCpuIsa(std::string_view isa);
+
   std::string model;
   std::string source;
   std::vector<std::string> targets;
@@ -144,6 +147,11 @@ public:
   /// "cuda_graphs": whether CUDA runs replay captured graphs (default true;
   /// `tcc compile --no-cuda-graphs` writes false).
   bool cudaGraphs = true;
+  /// "cpu_isa": the x86-64 level the CPU path's code was compiled for
+  /// (x86-64, x86-64-v2, -v3 or -v4; empty: none recorded). A CPU run on a
+  /// processor without it is refused rather than dying of an illegal
+  /// instruction (hostSupportsCpuIsa).
+  std::string cpuIsa;
 
   // Derived by parse() so that the per-call checks allocate nothing.
   /// Every input and output size is a constant.
