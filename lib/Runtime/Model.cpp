@@ -91,6 +91,7 @@ Model::Model(std::string manifestJson, const uint8_t *weights, size_t weightsSiz
       cudaForward_(cudaForward) {
   if (!forward_ && !cudaForward_)
     throw RuntimeError(TCC_ERROR_INVALID_ARGUMENT, "the model has no forward function");
+  cpuIsaSupported_ = GuardManifest::hostSupportsCpuIsa(manifest_.cpuIsa);
   weights_.assign(manifest_.weights.size(), nullptr);
   size_t derivedBytes = 0;
   std::vector<size_t> derivedOffsets;
@@ -322,8 +323,7 @@ void Model::runOnStream(const tcc_tensor *inputs, size_t numInputs, const tcc_te
     throw RuntimeError(TCC_ERROR_UNSUPPORTED,
                        "model '" + manifest_.model +
                            "' has no CPU path (it was compiled with --target cuda)");
-  static const bool cpuIsaSupported = GuardManifest::hostSupportsCpuIsa(manifest_.cpuIsa);
-  if (device == TCC_DEVICE_CPU && !cpuIsaSupported)
+  if (device == TCC_DEVICE_CPU && !cpuIsaSupported_)
     throw RuntimeError(TCC_ERROR_UNSUPPORTED,
                        "model '" + manifest_.model + "': its CPU code was compiled for " +
                            manifest_.cpuIsa + ", which this processor does not support");

@@ -117,6 +117,7 @@ private:
   CudaForwardFn cudaForward_;
   std::unique_ptr<cuda::DeviceState> device_; ///< created by the first CUDA run
   bool deviceWeightsStale_ = true;            ///< host weights changed since upload
+  bool cpuIsaSupported_ = true;               ///< this processor runs the CPU path's code
   bool derivedWeightsStale_ = true;           ///< a weight was bound since they were computed
   bool cudaGraphs_ = true;
   std::vector<const void *> weights_;
