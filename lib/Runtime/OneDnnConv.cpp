@@ -33,10 +33,15 @@ struct ConvPrimitive {
   dnnl_memory_desc_t userSrc{}, userDst{}, userResidual{};
   dnnl_primitive_t srcIn = nullptr, residualIn = nullptr, dstOut = nullptr;
   size_t srcFloats = 0, dstFloats = 0;
+
+  ~ConvPrimitive() {
+    for (dnnl_primitive_t r : {srcIn, residualIn, dstOut})
+      destroyPrimitive(r);
+  }
 };
 
 std::mutex cacheMutex;
-std::map<std::vector<int64_t>, std::unique_ptr<ConvPrimitive>> primitives;
+std::map<std::vector<int64_t>, std::shared_ptr<ConvPrimitive>> primitives;
 
 dnnl_alg_kind_t eltwiseOf(int32_t activation, float &alpha, float &beta) {
   alpha = beta = 0.0f;
@@ -152,18 +157,20 @@ bool tcc::cpu::oneDnnConv2d(const ConvArgs &a) {
                               a.z == nullptr ? 0 : a.z == a.y ? 1 : 2};
   for (const int64_t *strides : {a.xStrides, a.yStrides, a.zStrides})
     key.insert(key.end(), strides, strides + 4);
-  ConvPrimitive *p;
+  std::shared_ptr<ConvPrimitive> p;
   std::shared_ptr<std::vector<float>> kept;
   thread_local std::vector<float> scratch;
   const float *weights;
   {
     std::lock_guard<std::mutex> lock(cacheMutex);
-    std::unique_ptr<ConvPrimitive> &slot = primitives[key];
+    if (primitives.size() >= kMaxCachedPrimitives && !primitives.count(key))
+      primitives.clear();
+    std::shared_ptr<ConvPrimitive> &slot = primitives[key];
     if (!slot) {
-      slot = std::make_unique<ConvPrimitive>();
+      slot = std::make_shared<ConvPrimitive>();
       create(*lib, a, *slot);
     }
-    p = slot.get();
+    p = slot;
     if (!p->conv.primitive)
       return false;
     weights = p->conv.weightsFor(*lib, stream, a.weight, a.filterIsBoundWeight, kept, scratch);

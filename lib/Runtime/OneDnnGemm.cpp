@@ -24,7 +24,7 @@ struct GemmPrimitive {
 };
 
 std::mutex cacheMutex;
-std::map<std::vector<int64_t>, std::unique_ptr<GemmPrimitive>> primitives;
+std::map<std::vector<int64_t>, std::shared_ptr<GemmPrimitive>> primitives;
 
 void create(const OneDnn &lib, const tcc::cpu::GemmArgs &g, GemmPrimitive &p) {
   dnnl_dims_t aDims = {g.m, g.k}, bDims = {g.k, g.n}, cDims = {g.m, g.n}, biasDims = {1, g.n};
@@ -81,18 +81,20 @@ bool tcc::cpu::oneDnnGemm(const GemmArgs &g) {
                               g.transA, g.ldb,    g.transB,      g.ldc,
                               g.ldr,    g.bias != nullptr, g.activation, g.bIsBoundWeight,
                               g.residual == nullptr ? 0 : g.residual == g.c ? 1 : 2};
-  GemmPrimitive *p;
+  std::shared_ptr<GemmPrimitive> p;
   std::shared_ptr<std::vector<float>> kept;
   thread_local std::vector<float> scratch;
   const float *packed;
   {
     std::lock_guard<std::mutex> lock(cacheMutex);
-    std::unique_ptr<GemmPrimitive> &slot = primitives[key];
+    if (primitives.size() >= kMaxCachedPrimitives && !primitives.count(key))
+      primitives.clear();
+    std::shared_ptr<GemmPrimitive> &slot = primitives[key];
     if (!slot) {
-      slot = std::make_unique<GemmPrimitive>();
+      slot = std::make_shared<GemmPrimitive>();
       create(*lib, g, *slot);
     }
-    p = slot.get();
+    p = slot;
     if (!p->matmul.primitive)
       return false;
     packed = p->matmul.weightsFor(*lib, stream, g.b, g.bIsBoundWeight, kept, scratch);

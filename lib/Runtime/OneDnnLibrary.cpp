@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
 
 using namespace tcc::cpu::onednn;
 
@@ -48,6 +49,7 @@ const OneDnn *load() {
             resolve(handle, "dnnl_primitive_desc_destroy", lib->pdDestroy) &&
             resolve(handle, "dnnl_primitive_desc_query_md", lib->pdQueryMd) &&
             resolve(handle, "dnnl_primitive_create", lib->primitiveCreate) &&
+            resolve(handle, "dnnl_primitive_destroy", lib->primitiveDestroy) &&
             resolve(handle, "dnnl_primitive_execute", lib->execute) &&
             resolve(handle, "dnnl_memory_create", lib->memoryCreate) &&
             resolve(handle, "dnnl_memory_destroy", lib->memoryDestroy) &&
@@ -130,6 +132,11 @@ void WeightedPrimitive::create(const OneDnn &lib, const_dnnl_op_desc_t desc,
     primitive = nullptr; // (kept: a primitive oneDNN made but that cannot be fed)
 }
 
+void tcc::cpu::onednn::destroyPrimitive(dnnl_primitive_t p) {
+  if (p)
+    library()->primitiveDestroy(p);
+}
+
 dnnl_primitive_t tcc::cpu::onednn::createReorder(const OneDnn &lib,
                                                  const dnnl_memory_desc_t &from,
                                                  const dnnl_memory_desc_t &to) {
@@ -156,23 +163,49 @@ bool tcc::cpu::onednn::runReorder(const OneDnn &lib, dnnl_stream_t stream,
 const float *WeightedPrimitive::weightsFor(const OneDnn &lib, dnnl_stream_t stream,
                                            const float *user, bool bound,
                                            std::shared_ptr<std::vector<float>> &hold,
-                                           std::vector<float> &scratch) {
+                                           std::vector<float> &scratch) const {
   if (!reorder)
     return user;
-  if (!bound) {
-    scratch.resize(weightFloats);
-    return runReorder(lib, stream, reorder, userWeights, user, weights, scratch.data())
-               ? scratch.data()
-               : nullptr;
+  if (bound)
+    return keptWeights(lib, stream, reorder, userWeights, user, weights, weightFloats, hold);
+  scratch.resize(weightFloats);
+  return runReorder(lib, stream, reorder, userWeights, user, weights, scratch.data())
+             ? scratch.data()
+             : nullptr;
+}
+
+namespace {
+struct KeptCopy {
+  dnnl_memory_desc_t layout;
+  std::shared_ptr<std::vector<float>> data;
+};
+std::mutex keptMutex;
+std::map<const void *, std::vector<KeptCopy>> keptCopies;
+uint64_t keptEpoch = 0; ///< the epoch the copies above were last swept at
+} // namespace
+
+const float *tcc::cpu::onednn::keptWeights(const OneDnn &lib, dnnl_stream_t stream,
+                                           dnnl_primitive_t reorder,
+                                           const dnnl_memory_desc_t &userLayout,
+                                           const float *user, const dnnl_memory_desc_t &layout,
+                                           size_t floats,
+                                           std::shared_ptr<std::vector<float>> &hold) {
+  std::lock_guard<std::mutex> lock(keptMutex);
+  const uint64_t epoch = weightsEpoch();
+  if (keptEpoch != epoch) { // weights were bound again: every copy is stale
+    keptCopies.clear();
+    keptEpoch = epoch;
   }
-  Kept &k = kept_[user];
-  if (uint64_t epoch = weightsEpoch(); k.epoch != epoch) {
-    // A new buffer: a call still running on the old one keeps that alive.
-    auto data = std::make_shared<std::vector<float>>(weightFloats);
-    if (!runReorder(lib, stream, reorder, userWeights, user, weights, data->data()))
-      return nullptr;
-    k = {epoch, std::move(data)};
-  }
-  hold = k.data;
-  return k.data->data();
+  std::vector<KeptCopy> &copies = keptCopies[user];
+  for (const KeptCopy &c : copies)
+    if (lib.mdEqual(&c.layout, &layout)) {
+      hold = c.data;
+      return hold->data();
+    }
+  auto data = std::make_shared<std::vector<float>>(floats);
+  if (!runReorder(lib, stream, reorder, userLayout, user, layout, data->data()))
+    return nullptr;
+  copies.push_back({layout, data});
+  hold = std::move(data);
+  return hold->data();
 }

@@ -45,6 +45,7 @@ struct OneDnn {
   decltype(&dnnl_primitive_desc_destroy) pdDestroy;
   decltype(&dnnl_primitive_desc_query_md) pdQueryMd;
   decltype(&dnnl_primitive_create) primitiveCreate;
+  decltype(&dnnl_primitive_destroy) primitiveDestroy;
   decltype(&dnnl_primitive_execute) execute;
   decltype(&dnnl_memory_create) memoryCreate;
   decltype(&dnnl_memory_destroy) memoryDestroy;
@@ -81,6 +82,14 @@ struct Memory {
   }
 };
 
+/// Destroys `p` (null: nothing).
+void destroyPrimitive(dnnl_primitive_t p);
+
+/// Primitives kept per shape at most, by each of the convolution and product
+/// caches; past this (a model called with ever new shapes) a cache starts
+/// afresh, calls in flight keeping theirs.
+constexpr size_t kMaxCachedPrimitives = 512;
+
 /// A reorder primitive from `from` to `to` (layouts of one shape), or null.
 dnnl_primitive_t createReorder(const OneDnn &lib, const dnnl_memory_desc_t &from,
                                const dnnl_memory_desc_t &to);
@@ -94,6 +103,14 @@ bool runReorder(const OneDnn &lib, dnnl_stream_t stream, dnnl_primitive_t reorde
 /// filters, packed matrices), the reorder into that layout, and the weights
 /// kept in it per bound weight until weights are bound again.
 struct WeightedPrimitive {
+  WeightedPrimitive() = default;
+  WeightedPrimitive(const WeightedPrimitive &) = delete;
+  WeightedPrimitive &operator=(const WeightedPrimitive &) = delete;
+  ~WeightedPrimitive() {
+    destroyPrimitive(primitive);
+    destroyPrimitive(reorder);
+  }
+
   dnnl_primitive_t primitive = nullptr; ///< null: oneDNN has none for the shape
   dnnl_primitive_t reorder = nullptr;   ///< caller's layout → primitive's; null if equal
   dnnl_memory_desc_t userWeights{}, weights{};
@@ -106,20 +123,23 @@ struct WeightedPrimitive {
               const dnnl_memory_desc_t &userWeights);
 
   /// The weights at `user` in the primitive's layout: for a bound weight,
-  /// the copy kept for it (reordered again when the weights epoch moved on;
-  /// `hold` keeps it alive for the caller), otherwise reordered into
-  /// `scratch`. Call under the lock that guards this object. Null on failure.
+  /// the copy kept for it (keptWeights), otherwise reordered into `scratch`.
+  /// Null on failure.
   const float *weightsFor(const OneDnn &lib, dnnl_stream_t stream, const float *user,
                           bool bound, std::shared_ptr<std::vector<float>> &hold,
-                          std::vector<float> &scratch);
-
-private:
-  struct Kept {
-    uint64_t epoch = 0;
-    std::shared_ptr<std::vector<float>> data;
-  };
-  std::map<const void *, Kept> kept_;
+                          std::vector<float> &scratch) const;
 };
+
+/// The bound weight at `user` in the layout `layout` (reordered by
+/// `reorder` from `userLayout`), kept for the process and shared by every
+/// primitive that wants it so (the products of a model with a dynamic
+/// sequence length: one copy, not one per length). Reordered again once the
+/// weights epoch moved on; copies of an older epoch are dropped then (`hold`
+/// keeps the caller's alive). Null on failure.
+const float *keptWeights(const OneDnn &lib, dnnl_stream_t stream, dnnl_primitive_t reorder,
+                         const dnnl_memory_desc_t &userLayout, const float *user,
+                         const dnnl_memory_desc_t &layout, size_t floats,
+                         std::shared_ptr<std::vector<float>> &hold);
 
 } // namespace tcc::cpu::onednn
 
