@@ -101,32 +101,157 @@ Results legalizeIndexSelect(OperatorArgs &args, OpBuilder &b) {
   return makeTake(args, b, in->x, in->index, in->dim);
 }
 
-/// flip(self, dims): each dim read backwards (a take of n−1, ..., 0).
+/// `x` taken along `dim` at `index` (i64): the result has `index`'s shape in
+/// place of that dim (TakeOp's rule).
+Value takeAlong(OpBuilder &b, Location loc, Value x, Value index, int64_t dim) {
+  auto t = cast<RankedTensorType>(x.getType());
+  ArrayRef<int64_t> shape = t.getShape();
+  SmallVector<int64_t> taken(shape.take_front(dim));
+  llvm::append_range(taken, cast<RankedTensorType>(index.getType()).getShape());
+  taken.append(shape.begin() + dim + 1, shape.end());
+  return b.create<TakeOp>(loc, RankedTensorType::get(taken, t.getElementType()), x, index,
+                          b.getI64IntegerAttr(dim));
+}
+
+/// `v` read backwards along `raw` (a take of n−1, ..., 0); a 0-d tensor or a
+/// dim of size 0 or 1 is itself.
+FailureOr<Value> flipDim(OperatorArgs &args, OpBuilder &b, Value v, int64_t raw) {
+  int64_t rank = rankOf(v);
+  int64_t d = normalizeDim(raw, rank);
+  bool inRange = d >= 0 && d < std::max<int64_t>(rank, 1);
+  int64_t n = rank && inRange ? cast<RankedTensorType>(v.getType()).getDimSize(d) : 1;
+  if (!inRange || ShapedType::isDynamic(n))
+    return args.getOp().emitError("operator '") << operatorName(args) << "': flip of dim "
+                                                << raw << " of a rank-" << rank
+                                                << " tensor with that size is not supported";
+  if (rank == 0 || n <= 1)
+    return v;
+  Location loc = args.getOp().getLoc();
+  Value index = b.create<IotaOp>(loc, RankedTensorType::get({n}, b.getI64Type()),
+                                 b.getF64FloatAttr(static_cast<double>(n - 1)),
+                                 b.getF64FloatAttr(-1), ValueRange{});
+  return takeAlong(b, loc, v, index, d);
+}
+
+/// flip(self, dims): each dim read backwards.
 Results legalizeFlip(OperatorArgs &args, OpBuilder &b) {
   FailureOr<Value> x = requiredTensor(args, "self");
   std::optional<SmallVector<int64_t>> dims = args.getInts("dims");
   if (failed(x) || !dims)
     return args.getOp().emitError("flip expects a tensor and its dims");
-  Location loc = args.getOp().getLoc();
   Value v = *x;
-  int64_t rank = rankOf(v);
   for (int64_t raw : *dims) {
-    int64_t d = normalizeDim(raw, rank);
-    int64_t n = rank ? cast<RankedTensorType>(v.getType()).getDimSize(d) : 1;
-    if (d < 0 || d >= std::max<int64_t>(rank, 1) || ShapedType::isDynamic(n))
-      return args.getOp().emitError("flip of dim ") << raw << " of a rank-" << rank
-                                                    << " tensor with that size is not supported";
-    if (rank == 0 || n <= 1)
-      continue;
-    Value index = b.create<IotaOp>(loc, RankedTensorType::get({n}, b.getI64Type()),
-                                   b.getF64FloatAttr(static_cast<double>(n - 1)),
-                                   b.getF64FloatAttr(-1), ValueRange{});
-    Results taken = makeTake(args, b, v, index, d);
-    if (failed(taken))
+    FailureOr<Value> flipped = flipDim(args, b, v, raw);
+    if (failed(flipped))
       return failure();
-    v = (*taken)[0];
+    v = *flipped;
   }
   return SmallVector<Value>{v};
+}
+
+/// fliplr (dim 1 of a tensor of rank >= 2) and flipud (dim 0, rank >= 1).
+LegalizeFn flipOne(int64_t dim) {
+  return [dim](OperatorArgs &args, OpBuilder &b) -> Results {
+    FailureOr<Value> x = requiredTensor(args, "self");
+    if (failed(x))
+      return failure();
+    if (rankOf(*x) <= dim)
+      return args.getOp().emitError("operator '") << operatorName(args) << "' needs a tensor of rank "
+                                                  << dim + 1 << " or more";
+    FailureOr<Value> flipped = flipDim(args, b, *x, dim);
+    if (failed(flipped))
+      return failure();
+    return SmallVector<Value>{*flipped};
+  };
+}
+
+/// rot90(self, k, dims=[d0, d1]): PyTorch's composition, k taken modulo 4:
+/// k = 1 flips d1 then swaps d0 and d1, k = 2 flips both, k = 3 flips d0
+/// then swaps.
+Results legalizeRot90(OperatorArgs &args, OpBuilder &b) {
+  FailureOr<Value> x = requiredTensor(args, "self");
+  if (failed(x))
+    return failure();
+  SmallVector<int64_t> dims = args.getInts("dims").value_or(SmallVector<int64_t>{0, 1});
+  int64_t rank = rankOf(*x);
+  if (dims.size() != 2 || rank < 2)
+    return args.getOp().emitError("operator '") << operatorName(args)
+                                                << "' needs two dims of a tensor of rank 2 or more";
+  int64_t d0 = normalizeDim(dims[0], rank), d1 = normalizeDim(dims[1], rank);
+  if (d0 < 0 || d0 >= rank || d1 < 0 || d1 >= rank || d0 == d1)
+    return args.getOp().emitError("operator '") << operatorName(args) << "': dims [" << dims[0]
+                                                << ", " << dims[1] << "] for a rank-" << rank
+                                                << " tensor";
+  int64_t k = ((args.getInt("k").value_or(1) % 4) + 4) % 4;
+  SmallVector<int64_t> flips;
+  if (k == 1) flips = {d1};
+  if (k == 2) flips = {d0, d1};
+  if (k == 3) flips = {d0};
+  Value v = *x;
+  for (int64_t d : flips) {
+    FailureOr<Value> flipped = flipDim(args, b, v, d);
+    if (failed(flipped))
+      return failure();
+    v = *flipped;
+  }
+  if (k % 2 == 0)
+    return SmallVector<Value>{v};
+  SmallVector<int64_t> perm = llvm::to_vector(llvm::seq<int64_t>(0, rank));
+  std::swap(perm[d0], perm[d1]);
+  return SmallVector<Value>{b.create<TransposeOp>(args.getOp().getLoc(), args.resultType(), v,
+                                                  b.getDenseI64ArrayAttr(perm))
+                                .getResult()};
+}
+
+/// unfold(self, dimension, size, step): the windows
+/// self[..., i*step : i*step + size, ...] along `dimension`, their elements
+/// in a new last dim: a take by the [count, size] index i*step + j, then
+/// that `size` dim moved to the end. A 0-d self is one window of itself.
+Results legalizeUnfold(OperatorArgs &args, OpBuilder &b) {
+  FailureOr<Value> x = requiredTensor(args, "self");
+  std::optional<int64_t> rawDim = args.getInt("dimension"), size = args.getInt("size"),
+                         step = args.getInt("step");
+  if (failed(x))
+    return failure();
+  if (!rawDim || !size || !step || *size < 0 || *step < 1)
+    return args.getOp().emitError("operator '") << operatorName(args)
+                                                << "' needs a dimension, a size >= 0 and a step >= 1";
+  Location loc = args.getOp().getLoc();
+  int64_t rank = rankOf(*x);
+  if (rank == 0)
+    return SmallVector<Value>{makeReshape(b, loc, *x, args.resultType().getShape())};
+  int64_t dim = normalizeDim(*rawDim, rank);
+  if (dim < 0 || dim >= rank)
+    return args.getOp().emitError("operator '") << operatorName(args) << "': dimension "
+                                                << *rawDim << " out of range for rank " << rank;
+  int64_t n = cast<RankedTensorType>(x->getType()).getDimSize(dim);
+  if (ShapedType::isDynamic(n))
+    return args.getOp().emitError("operator '")
+           << operatorName(args) << "' along a symbolic dimension is not supported yet";
+  if (*size > n)
+    return args.getOp().emitError("operator '") << operatorName(args) << "': windows of "
+                                                << *size << " along a dim of size " << n;
+  int64_t count = (n - *size) / *step + 1;
+  auto i64 = b.getI64Type();
+  Value starts = b.create<IotaOp>(loc, RankedTensorType::get({count}, i64), b.getF64FloatAttr(0),
+                                  b.getF64FloatAttr(static_cast<double>(*step)), ValueRange{});
+  Value offsets = b.create<IotaOp>(loc, RankedTensorType::get({*size}, i64), b.getF64FloatAttr(0),
+                                   b.getF64FloatAttr(1), ValueRange{});
+  Value column = makeReshape(b, loc, starts, {count, 1});
+  Value row = makeReshape(b, loc, offsets, {1, *size});
+  Value index = makeBinary<AddOp>(b, loc, column, row);
+  Value windows = takeAlong(b, loc, *x, index, dim);
+  if (dim == rank - 1)
+    return SmallVector<Value>{windows};
+  // [..., count, size, rest...] -> [..., count, rest..., size]
+  SmallVector<int64_t> perm;
+  for (int64_t i = 0; i <= rank; ++i)
+    if (i != dim + 1)
+      perm.push_back(i);
+  perm.push_back(dim + 1);
+  return SmallVector<Value>{b.create<TransposeOp>(loc, args.resultType(), windows,
+                                                  b.getDenseI64ArrayAttr(perm))
+                                .getResult()};
 }
 
 /// The size of dim `d` of `x` as a rank-0 i64 tensor (symbolic sizes too).
@@ -397,6 +522,11 @@ void tcc::graph::populateIndexingLegalizers(LegalizerTable &t) {
   t["aten.expand_as.default"] = legalizeExpand;
   t["aten.expand_copy.default"] = legalizeExpand;
   t["aten.flip.default"] = legalizeFlip;
+  t["aten.fliplr.default"] = flipOne(1);
+  t["aten.flipud.default"] = flipOne(0);
+  t["aten.rot90.default"] = legalizeRot90;
+  t["aten.unfold.default"] = legalizeUnfold;
+  t["aten.unfold_copy.default"] = legalizeUnfold;
   t["aten.broadcast_to.default"] = legalizeExpand;
   t["aten.embedding.default"] = legalizeEmbedding;
   t["aten.index_select.default"] = legalizeIndexSelect;
