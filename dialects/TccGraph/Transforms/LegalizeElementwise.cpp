@@ -6,6 +6,24 @@
 using namespace mlir;
 using namespace tcc::graph;
 
+Value tcc::graph::makeXlogy(OpBuilder &b, Location loc, Value x, Value y, bool log1p) {
+  Type elt = typeOf(x).getElementType();
+  Value logY = log1p ? b.create<Log1pOp>(loc, y).getResult() : b.create<LogOp>(loc, y).getResult();
+  Value product = makeBinary<MulOp>(b, loc, x, logY);
+  RankedTensorType type = typeOf(product);
+  Value zero = makeScalar(b, loc, elt, 0.0);
+  Value xZero = makeCompare(b, loc, "eq", x, zero);
+  Value zeroed = b.create<SelectOp>(loc, type, xZero, zero, product);
+  Value yNan = makeCompare(b, loc, "ne", y, y);
+  return b.create<SelectOp>(loc, type, yNan, y, zeroed);
+}
+
+Value tcc::graph::makeLogSigmoid(OpBuilder &b, Location loc, Value x) {
+  Value tail = b.create<Log1pOp>(loc, b.create<ExpOp>(loc, b.create<NegOp>(loc, b.create<AbsOp>(loc, x))));
+  Value zero = makeScalar(b, loc, typeOf(x).getElementType(), 0.0);
+  return makeBinary<SubOp>(b, loc, makeBinary<MinimumOp>(b, loc, x, zero), tail);
+}
+
 namespace {
 using Results = FailureOr<SmallVector<Value>>;
 
@@ -289,6 +307,110 @@ LegalizeFn logAddExp(bool base2) {
   };
 }
 
+/// The operand `name` in `elt`, or a rank-0 constant from a Python number.
+FailureOr<Value> operandAs(OperatorArgs &args, OpBuilder &b, StringRef name, Type elt) {
+  Location loc = args.getOp().getLoc();
+  if (Value v = args.tensor(name))
+    return makeCast(b, loc, v, elt);
+  if (std::optional<double> n = args.getFloat(name))
+    return makeScalar(b, loc, elt, *n);
+  return args.getOp().emitError("operator '") << operatorName(args) << "' needs argument '"
+                                              << name << "'";
+}
+
+/// xlogy(x, y) and special_xlog1py(x, y) (in the result's float type).
+LegalizeFn xlogy(bool log1p) {
+  return [log1p](OperatorArgs &args, OpBuilder &b) -> Results {
+    Type elt = args.resultType().getElementType();
+    if (!isa<FloatType>(elt))
+      return args.getOp().emitError("operator '") << operatorName(args)
+                                                  << "' gives a non-float result";
+    FailureOr<Value> x = operandAs(args, b, "self", elt), y = operandAs(args, b, "other", elt);
+    if (failed(x) || failed(y))
+      return failure();
+    return SmallVector<Value>{makeXlogy(b, args.getOp().getLoc(), *x, *y, log1p)};
+  };
+}
+
+/// prelu(self, weight) = where(self > 0, self, weight * self): a weight of one
+/// element applies everywhere, else one per channel (dim 1, dim 0 of a 1-D
+/// self), PyTorch's broadcast.
+Results legalizePrelu(OperatorArgs &args, OpBuilder &b) {
+  FailureOr<Value> x = requiredTensor(args, "self"), w = requiredTensor(args, "weight");
+  if (failed(x) || failed(w))
+    return failure();
+  Location loc = args.getOp().getLoc();
+  RankedTensorType type = args.resultType();
+  auto xt = typeOf(*x), wt = typeOf(*w);
+  if (!isa<FloatType>(type.getElementType()) || !wt.hasStaticShape() || wt.getRank() > 1)
+    return args.getOp().emitError("prelu expects a float tensor and a static 0-d or 1-D weight");
+  Value weight = makeCast(b, loc, *w, type.getElementType());
+  if (wt.getNumElements() == 1) {
+    weight = makeReshape(b, loc, weight, {});
+  } else {
+    int64_t channels = wt.getNumElements();
+    if (xt.getRank() == 0 || xt.getDimSize(xt.getRank() == 1 ? 0 : 1) != channels)
+      return args.getOp().emitError("prelu: ") << channels << " weights for an input of type "
+                                               << xt;
+    SmallVector<int64_t> shape{channels};
+    shape.append(std::max<int64_t>(xt.getRank() - 2, 0), 1);
+    weight = makeReshape(b, loc, weight, shape);
+  }
+  Value self = makeCast(b, loc, *x, type.getElementType());
+  Value positive = makeCompare(b, loc, "gt", self, makeScalar(b, loc, type.getElementType(), 0.0));
+  Value scaled = makeBinary<MulOp>(b, loc, weight, self);
+  return SmallVector<Value>{b.create<SelectOp>(loc, type, positive, self, scaled).getResult()};
+}
+
+/// glu(self, dim) = a * sigmoid(b), a and b the halves of self along dim.
+Results legalizeGlu(OperatorArgs &args, OpBuilder &b) {
+  FailureOr<Value> x = requiredTensor(args, "self");
+  if (failed(x))
+    return failure();
+  auto t = typeOf(*x);
+  int64_t rank = t.getRank(), raw = args.getInt("dim").value_or(-1);
+  int64_t dim = normalizeDim(raw, rank);
+  if (dim < 0 || dim >= rank || !isa<FloatType>(t.getElementType()))
+    return args.getOp().emitError("glu expects a float tensor of rank >= 1 and a dim in range");
+  int64_t n = t.getDimSize(dim);
+  if (ShapedType::isDynamic(n) || n % 2 != 0)
+    return args.getOp().emitError("glu: dim ") << raw << " of size " << n
+                                               << " does not halve (static, even)";
+  PointwiseBuilder p{b, args.getOp().getLoc(), t.getElementType()};
+  Value first = makeSlice(b, p.loc, *x, dim, 0, n / 2, 1);
+  Value second = makeSlice(b, p.loc, *x, dim, n / 2, n, 1);
+  return SmallVector<Value>{p.bin<MulOp>(first, p.sigmoid(second))};
+}
+
+/// nan_to_num(self, nan=0, posinf=max, neginf=lowest): NaN and infinities
+/// replaced (the defaults: the dtype's largest and lowest finite values);
+/// integers are unchanged.
+Results legalizeNanToNum(OperatorArgs &args, OpBuilder &b) {
+  FailureOr<Value> x = requiredTensor(args, "self");
+  if (failed(x))
+    return failure();
+  auto t = typeOf(*x);
+  auto ft = dyn_cast<FloatType>(t.getElementType());
+  if (!ft)
+    return SmallVector<Value>{*x};
+  Location loc = args.getOp().getLoc();
+  const llvm::fltSemantics &sem = ft.getFloatSemantics();
+  double largest = llvm::APFloat::getLargest(sem).convertToDouble();
+  double nan = args.getFloat("nan").value_or(0.0);
+  double posinf = args.getFloat("posinf").value_or(largest);
+  double neginf = args.getFloat("neginf").value_or(-largest);
+  Value y = *x;
+  for (auto [match, replacement] : {std::pair{NAN, nan}, {INFINITY, posinf}, {-INFINITY, neginf}}) {
+    // NaN is the one value unequal to itself.
+    Value hit = std::isnan(match)
+                    ? makeCompare(b, loc, "ne", *x, *x)
+                    : makeCompare(b, loc, "eq", *x, makeScalar(b, loc, ft, match));
+    Value value = makeScalar(b, loc, ft, replacement);
+    y = b.create<SelectOp>(loc, t, hit, value, y);
+  }
+  return SmallVector<Value>{y};
+}
+
 /// dropout in eval mode, clone, contiguous, alias, detach: the value itself.
 Results identity(OperatorArgs &args, OpBuilder &) {
   if (auto train = args.getBool("train"); train && *train)
@@ -312,16 +434,7 @@ FailureOr<Value> activationInput(OperatorArgs &args) {
 
 /// Builds activations from the typed pointwise ops; `c(v)` is a scalar
 /// constant of the input's element type.
-struct ActivationBuilder {
-  OpBuilder &b;
-  Location loc;
-  Type elt;
-  Value c(double v) { return makeScalar(b, loc, elt, v); }
-  template <typename OpTy> Value bin(Value l, Value r) { return makeBinary<OpTy>(b, loc, l, r); }
-  template <typename OpTy> Value un(Value x) { return b.create<OpTy>(loc, x); }
-  Value sigmoid(Value x) {
-    return bin<DivOp>(c(1.0), bin<AddOp>(c(1.0), un<ExpOp>(un<NegOp>(x))));
-  }
+struct ActivationBuilder : PointwiseBuilder {
   Value clamp(Value x, std::optional<double> lo, std::optional<double> hi) {
     if (lo) x = bin<MaximumOp>(x, c(*lo));
     if (hi) x = bin<MinimumOp>(x, c(*hi));
@@ -339,7 +452,7 @@ LegalizeFn activation(std::function<Value(ActivationBuilder &, Value, OperatorAr
     Type elt = cast<RankedTensorType>(x->getType()).getElementType();
     if (!isa<FloatType>(elt))
       return args.getOp().emitError("activation on a non-floating-point tensor");
-    ActivationBuilder ab{b, args.getOp().getLoc(), elt};
+    ActivationBuilder ab{{b, args.getOp().getLoc(), elt}};
     return SmallVector<Value>{fn(ab, *x, args)};
   };
 }
@@ -414,6 +527,13 @@ void tcc::graph::populateElementwiseLegalizers(LegalizerTable &t) {
   t["aten.clamp_max.Tensor"] = legalizeClampTensor;
   t["aten.logaddexp.default"] = logAddExp(false);
   t["aten.logaddexp2.default"] = logAddExp(true);
+  for (const char *v : {"Tensor", "Scalar_Self", "Scalar_Other"})
+    t[std::string("aten.xlogy.") + v] = xlogy(false);
+  for (const char *v : {"default", "self_scalar", "other_scalar"})
+    t[std::string("aten.special_xlog1py.") + v] = xlogy(true);
+  t["aten.prelu.default"] = legalizePrelu;
+  t["aten.glu.default"] = legalizeGlu;
+  t["aten.nan_to_num.default"] = legalizeNanToNum;
   t["aten.sigmoid.default"] = activation([](ActivationBuilder &a, Value x, OperatorArgs &) {
     return a.sigmoid(x);
   });
@@ -495,10 +615,8 @@ void tcc::graph::populateElementwiseLegalizers(LegalizerTable &t) {
   t["aten.relu6.default"] = activation([](ActivationBuilder &a, Value x, OperatorArgs &) {
     return a.clamp(x, 0.0, 6.0);
   });
-  // log_sigmoid(x) = min(x, 0) - log1p(exp(-|x|)), stable at both ends.
   t["aten.log_sigmoid.default"] = activation([](ActivationBuilder &a, Value x, OperatorArgs &) {
-    Value tail = a.un<Log1pOp>(a.un<ExpOp>(a.un<NegOp>(a.un<AbsOp>(x))));
-    return a.bin<SubOp>(a.bin<MinimumOp>(x, a.c(0.0)), tail);
+    return makeLogSigmoid(a.b, a.loc, x);
   });
   // sign / sgn: 1, -1, or 0 (also for NaN and -0.0, as PyTorch).
   for (const char *name : {"aten.sign.default", "aten.sgn.default"})
@@ -528,6 +646,7 @@ void tcc::graph::populateElementwiseLegalizers(LegalizerTable &t) {
 
   for (const char *name : {"aten.dropout.default", "aten.clone.default",
                            "aten.contiguous.default", "aten.alias.default",
-                           "aten.detach.default"})
+                           "aten.detach.default", "aten.alias_copy.default",
+                           "aten.detach_copy.default"})
     t[name] = identity;
 }

@@ -70,3 +70,19 @@ func.func @rot90_same_dims(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
   %0 = tcc_graph.operator "torch.ops.aten.rot90.default"(%x) {operand_names = ["self"], args = {k = 1 : i64, dims = array<i64: 1, -1>}} : (tensor<2x3xf32>) -> tensor<2x3xf32>
   return %0 : tensor<2x3xf32>
 }
+
+// -----
+
+func.func @glu_odd(%x: tensor<2x3xf32>) -> tensor<2x1xf32> {
+  // expected-error @+1 {{glu: dim -1 of size 3 does not halve (static, even)}}
+  %0 = tcc_graph.operator "torch.ops.aten.glu.default"(%x) {operand_names = ["self"], args = {dim = -1 : i64}} : (tensor<2x3xf32>) -> tensor<2x1xf32>
+  return %0 : tensor<2x1xf32>
+}
+
+// -----
+
+func.func @prelu_weights(%x: tensor<2x3xf32>, %w: tensor<4xf32>) -> tensor<2x3xf32> {
+  // expected-error @+1 {{prelu: 4 weights for an input of type 'tensor<2x3xf32>'}}
+  %0 = tcc_graph.operator "torch.ops.aten.prelu.default"(%x, %w) {operand_names = ["self", "weight"], args = {}} : (tensor<2x3xf32>, tensor<4xf32>) -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}

@@ -100,3 +100,66 @@ func.func @creation_more(%x: tensor<2x3xf32>, %y: tensor<2x3xf32>) -> (tensor<5x
   %3 = tcc_graph.operator "torch.ops.aten.fmax.default"(%x, %y) {operand_names = ["self", "other"], args = {}} : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
   return %0, %1, %2, %3 : tensor<5xf32>, tensor<3x4xf32>, tensor<2x3xf32>, tensor<2x3xf32>
 }
+
+// -----
+
+// xlogy: x log y, 0 where x is 0, then NaN where y is NaN; xlog1py with a
+// Python number for y uses log1p.
+// CHECK-LABEL: func @xlogy
+// CHECK: %[[LOG:.*]] = tcc_graph.log %arg1
+// CHECK: %[[P:.*]] = tcc_graph.mul %arg0, %[[LOG]]
+// CHECK: %[[ZERO:.*]] = tcc_graph.constant dense<0.000000e+00>
+// CHECK: %[[XZ:.*]] = tcc_graph.compare %arg0, %[[ZERO]] {predicate = "eq"}
+// CHECK: %[[Z:.*]] = tcc_graph.select %[[XZ]], %[[ZERO]], %[[P]]
+// CHECK: %[[YNAN:.*]] = tcc_graph.compare %arg1, %arg1 {predicate = "ne"}
+// CHECK: %[[R:.*]] = tcc_graph.select %[[YNAN]], %arg1, %[[Z]]
+// CHECK: %[[TWO:.*]] = tcc_graph.constant dense<2.000000e+00>
+// CHECK: tcc_graph.log1p %[[TWO]] : tensor<f32>
+// CHECK: return %[[R]],
+func.func @xlogy(%x: tensor<4xf32>, %y: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+  %0 = tcc_graph.operator "torch.ops.aten.xlogy.Tensor"(%x, %y) {operand_names = ["self", "other"], args = {}} : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %1 = tcc_graph.operator "torch.ops.aten.special_xlog1py.other_scalar"(%x) {operand_names = ["self"], args = {other = 2.000000e+00 : f64}} : (tensor<4xf32>) -> tensor<4xf32>
+  return %0, %1 : tensor<4xf32>, tensor<4xf32>
+}
+
+// -----
+
+// prelu: a per-channel weight as [C, 1] against (N, C, L); glu: the first
+// half times the sigmoid of the second.
+// CHECK-LABEL: func @prelu_glu
+// CHECK: %[[W:.*]] = tcc_graph.reshape %arg1 : (tensor<3xf32>) -> tensor<3x1xf32>
+// CHECK: %[[POS:.*]] = tcc_graph.compare %arg0, %{{.*}} {predicate = "gt"}
+// CHECK: %[[S:.*]] = tcc_graph.mul %[[W]], %arg0 : (tensor<3x1xf32>, tensor<2x3x4xf32>) -> tensor<2x3x4xf32>
+// CHECK: %[[PRELU:.*]] = tcc_graph.select %[[POS]], %arg0, %[[S]]
+// CHECK: %[[A:.*]] = tcc_graph.slice %arg0 {dim = 2 : i64, end = 2 : i64, start = 0 : i64, step = 1 : i64}
+// CHECK: %[[B:.*]] = tcc_graph.slice %arg0 {dim = 2 : i64, end = 4 : i64, start = 2 : i64, step = 1 : i64}
+// CHECK: tcc_graph.neg %[[B]]
+// CHECK: %[[G:.*]] = tcc_graph.div
+// CHECK: %[[GLU:.*]] = tcc_graph.mul %[[A]], %[[G]]
+// CHECK: return %[[PRELU]], %[[GLU]]
+func.func @prelu_glu(%x: tensor<2x3x4xf32>, %w: tensor<3xf32>) -> (tensor<2x3x4xf32>, tensor<2x3x2xf32>) {
+  %0 = tcc_graph.operator "torch.ops.aten.prelu.default"(%x, %w) {operand_names = ["self", "weight"], args = {}} : (tensor<2x3x4xf32>, tensor<3xf32>) -> tensor<2x3x4xf32>
+  %1 = tcc_graph.operator "torch.ops.aten.glu.default"(%x) {operand_names = ["self"], args = {dim = -1 : i64}} : (tensor<2x3x4xf32>) -> tensor<2x3x2xf32>
+  return %0, %1 : tensor<2x3x4xf32>, tensor<2x3x2xf32>
+}
+
+// -----
+
+// nan_to_num: NaN, +inf and -inf replaced in turn (the infinities by f32's
+// largest finite values by default).
+// CHECK-LABEL: func @nan_to_num
+// CHECK: %[[NAN:.*]] = tcc_graph.compare %arg0, %arg0 {predicate = "ne"}
+// CHECK: %[[V:.*]] = tcc_graph.constant dense<1.500000e+00>
+// CHECK: %[[A:.*]] = tcc_graph.select %[[NAN]], %[[V]], %arg0
+// CHECK: %[[INF:.*]] = tcc_graph.constant dense<0x7F800000>
+// CHECK: %[[ISINF:.*]] = tcc_graph.compare %arg0, %[[INF]] {predicate = "eq"}
+// CHECK: %[[MAX:.*]] = tcc_graph.constant dense<3.40282347E+38>
+// CHECK: %[[B:.*]] = tcc_graph.select %[[ISINF]], %[[MAX]], %[[A]]
+// CHECK: %[[NINF:.*]] = tcc_graph.constant dense<0xFF800000>
+// CHECK: %[[ISNINF:.*]] = tcc_graph.compare %arg0, %[[NINF]] {predicate = "eq"}
+// CHECK: %[[MIN:.*]] = tcc_graph.constant dense<-3.40282347E+38>
+// CHECK: tcc_graph.select %[[ISNINF]], %[[MIN]], %[[B]]
+func.func @nan_to_num(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = tcc_graph.operator "torch.ops.aten.nan_to_num.default"(%x) {operand_names = ["self"], args = {nan = 1.5 : f64}} : (tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
