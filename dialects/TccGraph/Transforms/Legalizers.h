@@ -58,6 +58,7 @@ void populateIndexingLegalizers(LegalizerTable &table);
 void populateRearrangeLegalizers(LegalizerTable &table);
 void populatePoolingLegalizers(LegalizerTable &table);
 void populateVectorNormLegalizers(LegalizerTable &table);
+void populateLossLegalizers(LegalizerTable &table);
 
 /// A rank-0 constant of `elementType` holding `value`.
 mlir::Value makeScalar(mlir::OpBuilder &b, mlir::Location loc,

@@ -86,3 +86,12 @@ func.func @prelu_weights(%x: tensor<2x3xf32>, %w: tensor<4xf32>) -> tensor<2x3xf
   %0 = tcc_graph.operator "torch.ops.aten.prelu.default"(%x, %w) {operand_names = ["self", "weight"], args = {}} : (tensor<2x3xf32>, tensor<4xf32>) -> tensor<2x3xf32>
   return %0 : tensor<2x3xf32>
 }
+
+// -----
+
+// A loss's reduction other than none (0), mean (1) and sum (2) is refused.
+func.func @loss_reduction(%x: tensor<4xf32>, %y: tensor<4xf32>) -> tensor<f32> {
+  // expected-error @+1 {{operator 'aten.l1_loss.default': reduction 3 is unknown (0 none, 1 mean, 2 sum)}}
+  %0 = tcc_graph.operator "torch.ops.aten.l1_loss.default"(%x, %y) {operand_names = ["self", "target"], args = {reduction = 3 : i64}} : (tensor<4xf32>, tensor<4xf32>) -> tensor<f32>
+  return %0 : tensor<f32>
+}

@@ -1,0 +1,245 @@
+//===- LegalizeLosses.cpp - loss functions with a reduction ---------------===//
+//
+// The ATen losses (l1, mse, smooth_l1, huber, soft_margin, hinge_embedding,
+// margin_ranking, cosine_embedding, kl_div, poisson_nll, binary_cross_entropy
+// and its logits form) as PyTorch's own formulas in pointwise ops, then the
+// `reduction` argument: 0 none, 1 mean over every element (the default), 2
+// sum. Any other value is refused.
+//
+//===----------------------------------------------------------------------===//
+#include "dialects/TccGraph/Transforms/Legalizers.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace tcc::graph;
+
+namespace {
+using Results = FailureOr<SmallVector<Value>>;
+
+/// Builds one loss in the result's float type.
+struct LossBuilder : PointwiseBuilder {
+  OperatorArgs &args;
+  Value where(Value cond, Value yes, Value no) {
+    auto shape = broadcastShapes(typeOf(yes).getShape(), typeOf(no).getShape());
+    auto full = broadcastShapes(typeOf(cond).getShape(), *shape);
+    return b.create<SelectOp>(loc, RankedTensorType::get(*full, elt), cond, yes, no);
+  }
+  Value compare(StringRef predicate, Value x, Value y) { return makeCompare(b, loc, predicate, x, y); }
+  /// The tensor operand `name` in the result type, or null with an error.
+  Value operand(StringRef name) {
+    FailureOr<Value> v = requiredTensor(args, name);
+    return succeeded(v) ? makeCast(b, loc, *v, elt) : nullptr;
+  }
+  /// The optional tensor operand `name` in the result type (null if None).
+  Value optional(StringRef name) {
+    Value v = args.tensor(name);
+    return v ? makeCast(b, loc, v, elt) : nullptr;
+  }
+};
+
+/// A loss legalizer from the pointwise loss `fn` (null after an error) and
+/// the `reduction` argument.
+LegalizeFn loss(std::function<Value(LossBuilder &)> fn) {
+  return [fn](OperatorArgs &args, OpBuilder &b) -> Results {
+    Type elt = args.resultType().getElementType();
+    if (!isa<FloatType>(elt))
+      return args.getOp().emitError("operator '") << operatorName(args)
+                                                  << "' gives a non-float result";
+    int64_t reduction = args.getInt("reduction").value_or(1);
+    if (reduction < 0 || reduction > 2)
+      return args.getOp().emitError("operator '")
+             << operatorName(args) << "': reduction " << reduction
+             << " is unknown (0 none, 1 mean, 2 sum)";
+    LossBuilder lb{{b, args.getOp().getLoc(), elt}, args};
+    Value pointwise = fn(lb);
+    if (!pointwise)
+      return failure();
+    if (reduction == 0)
+      return SmallVector<Value>{pointwise};
+    SmallVector<int64_t> all = llvm::to_vector(llvm::seq<int64_t>(0, typeOf(pointwise).getRank()));
+    Value reduced = reduction == 1
+                        ? makeReduce<ReduceMeanOp>(b, lb.loc, pointwise, all, false)
+                        : makeReduce<ReduceSumOp>(b, lb.loc, pointwise, all, false);
+    return SmallVector<Value>{reduced};
+  };
+}
+
+/// `whenOne` where (target <predicate> 1) plus `whenMinusOne` where
+/// (target <predicate> -1), 0 elsewhere: the two-sided embedding losses.
+Value byTarget(LossBuilder &l, Value target, StringRef predicate, Value whenOne,
+               Value whenMinusOne) {
+  Value zero = l.c(0.0);
+  Value first = l.compare(predicate, target, l.c(1.0));
+  Value second = l.compare(predicate, target, l.c(-1.0));
+  Value a = l.where(first, whenOne, zero);
+  Value c = l.where(second, whenMinusOne, zero);
+  return l.bin<AddOp>(a, c);
+}
+
+/// |self - target|, the difference smooth_l1 and huber bend.
+Value absoluteError(LossBuilder &l) {
+  Value x = l.operand("self"), y = l.operand("target");
+  return x && y ? l.un<AbsOp>(l.bin<SubOp>(x, y)) : nullptr;
+}
+
+} // namespace
+
+void tcc::graph::populateLossLegalizers(LegalizerTable &t) {
+  // Values are made one per statement: the IR follows the formulas' order.
+  t["aten.l1_loss.default"] = loss([](LossBuilder &l) { return absoluteError(l); });
+  t["aten.mse_loss.default"] = loss([](LossBuilder &l) -> Value {
+    Value x = l.operand("self"), y = l.operand("target");
+    if (!x || !y)
+      return nullptr;
+    Value d = l.bin<SubOp>(x, y);
+    return l.bin<MulOp>(d, d);
+  });
+  // smooth_l1: 0.5 z^2 / beta where z < beta, else z - 0.5 beta (l1 for beta 0).
+  t["aten.smooth_l1_loss.default"] = loss([](LossBuilder &l) -> Value {
+    Value z = absoluteError(l);
+    double beta = l.args.getFloat("beta").value_or(1.0);
+    if (!z || beta == 0.0)
+      return z;
+    Value half = l.bin<MulOp>(l.c(0.5), z);
+    Value quadratic = l.bin<DivOp>(l.bin<MulOp>(half, z), l.c(beta));
+    Value linear = l.bin<SubOp>(z, l.c(0.5 * beta));
+    Value small = l.compare("lt", z, l.c(beta));
+    return l.where(small, quadratic, linear);
+  });
+  // huber: 0.5 z^2 where z < delta, else delta (z - 0.5 delta).
+  t["aten.huber_loss.default"] = loss([](LossBuilder &l) -> Value {
+    Value z = absoluteError(l);
+    double delta = l.args.getFloat("delta").value_or(1.0);
+    if (!z)
+      return nullptr;
+    Value half = l.bin<MulOp>(l.c(0.5), z);
+    Value quadratic = l.bin<MulOp>(half, z);
+    Value shifted = l.bin<SubOp>(z, l.c(0.5 * delta));
+    Value linear = l.bin<MulOp>(l.c(delta), shifted);
+    Value small = l.compare("lt", z, l.c(delta));
+    return l.where(small, quadratic, linear);
+  });
+  // soft_margin: log1p(exp(-target * self)).
+  t["aten.soft_margin_loss.default"] = loss([](LossBuilder &l) -> Value {
+    Value x = l.operand("self"), y = l.operand("target");
+    if (!x || !y)
+      return nullptr;
+    return l.un<Log1pOp>(l.un<ExpOp>(l.un<NegOp>(l.bin<MulOp>(y, x))));
+  });
+  // hinge_embedding: max(margin - self, 0) where target != 1, plus self where
+  // target != -1 (PyTorch's sum of both, for targets other than ±1 too).
+  t["aten.hinge_embedding_loss.default"] = loss([](LossBuilder &l) -> Value {
+    Value x = l.operand("self"), y = l.operand("target");
+    if (!x || !y)
+      return nullptr;
+    Value gap = l.bin<SubOp>(l.c(l.args.getFloat("margin").value_or(1.0)), x);
+    Value hinge = l.bin<MaximumOp>(gap, l.c(0.0));
+    return byTarget(l, y, "ne", hinge, x);
+  });
+  // margin_ranking: max(-target * (input1 - input2) + margin, 0).
+  t["aten.margin_ranking_loss.default"] = loss([](LossBuilder &l) -> Value {
+    Value x1 = l.operand("input1"), x2 = l.operand("input2"), y = l.operand("target");
+    if (!x1 || !x2 || !y)
+      return nullptr;
+    Value d = l.bin<SubOp>(x1, x2);
+    Value v = l.bin<MulOp>(l.un<NegOp>(y), d);
+    Value shifted = l.bin<AddOp>(v, l.c(l.args.getFloat("margin").value_or(0.0)));
+    return l.bin<MaximumOp>(shifted, l.c(0.0));
+  });
+  // cosine_embedding: cos = sum(x1 x2) / sqrt((sum(x1^2) + 1e-12)(sum(x2^2) + 1e-12))
+  // over the last dim; 1 - cos where target is 1, max(cos - margin, 0) where -1.
+  t["aten.cosine_embedding_loss.default"] = loss([](LossBuilder &l) -> Value {
+    Value x1 = l.operand("input1"), x2 = l.operand("input2"), y = l.operand("target");
+    if (!x1 || !x2 || !y)
+      return nullptr;
+    int64_t dim = typeOf(y).getRank();
+    if (typeOf(x1).getRank() != dim + 1 || typeOf(x2).getRank() != dim + 1) {
+      l.args.getOp().emitError("cosine_embedding_loss expects inputs of one rank more than the target");
+      return nullptr;
+    }
+    auto sum = [&](Value a, Value c) {
+      return makeReduce<ReduceSumOp>(l.b, l.loc, l.bin<MulOp>(a, c), {dim}, false);
+    };
+    Value prod = sum(x1, x2);
+    Value mag1 = l.bin<AddOp>(sum(x1, x1), l.c(1e-12));
+    Value mag2 = l.bin<AddOp>(sum(x2, x2), l.c(1e-12));
+    Value cos = l.bin<DivOp>(prod, l.un<SqrtOp>(l.bin<MulOp>(mag1, mag2)));
+    Value pos = l.bin<SubOp>(l.c(1.0), cos);
+    Value excess = l.bin<SubOp>(cos, l.c(l.args.getFloat("margin").value_or(0.0)));
+    Value neg = l.bin<MaximumOp>(excess, l.c(0.0));
+    return byTarget(l, y, "eq", pos, neg);
+  });
+  // kl_div: exp(target) (target - self) with log_target, else
+  // xlogy(target, target) - target * self.
+  t["aten.kl_div.default"] = loss([](LossBuilder &l) -> Value {
+    Value x = l.operand("self"), y = l.operand("target");
+    if (!x || !y)
+      return nullptr;
+    if (l.args.getBool("log_target").value_or(false)) {
+      Value p = l.un<ExpOp>(y);
+      return l.bin<MulOp>(p, l.bin<SubOp>(y, x));
+    }
+    Value entropy = makeXlogy(l.b, l.loc, y, y, /*log1p=*/false);
+    return l.bin<SubOp>(entropy, l.bin<MulOp>(y, x));
+  });
+  // poisson_nll: exp(input) - target * input (log_input), else
+  // input - target * log(input + eps); `full` adds Stirling's term
+  // target log(target) - target + 0.5 log(2 pi target) where target > 1.
+  t["aten.poisson_nll_loss.default"] = loss([](LossBuilder &l) -> Value {
+    Value x = l.operand("input"), y = l.operand("target");
+    std::optional<bool> logInput = l.args.getBool("log_input"), full = l.args.getBool("full");
+    std::optional<double> eps = l.args.getFloat("eps");
+    if (!x || !y)
+      return nullptr;
+    if (!logInput || !full || !eps) {
+      l.args.getOp().emitError("poisson_nll_loss needs log_input, full and eps");
+      return nullptr;
+    }
+    Value v;
+    if (*logInput) {
+      Value e = l.un<ExpOp>(x);
+      v = l.bin<SubOp>(e, l.bin<MulOp>(y, x));
+    } else {
+      Value logX = l.un<LogOp>(l.bin<AddOp>(x, l.c(*eps)));
+      v = l.bin<SubOp>(x, l.bin<MulOp>(y, logX));
+    }
+    if (!*full)
+      return v;
+    Value tLogT = l.bin<MulOp>(y, l.un<LogOp>(y));
+    Value spread = l.un<LogOp>(l.bin<MulOp>(l.c(2 * M_PI), y));
+    Value halfSpread = l.bin<MulOp>(l.c(0.5), spread);
+    Value stirling = l.bin<AddOp>(l.bin<SubOp>(tLogT, y), halfSpread);
+    Value small = l.compare("le", y, l.c(1.0));
+    return l.bin<AddOp>(v, l.where(small, l.c(0.0), stirling));
+  });
+  // binary_cross_entropy: (target - 1) max(log1p(-self), -100)
+  //   - target max(log(self), -100), times weight (PyTorch's CPU kernel).
+  t["aten.binary_cross_entropy.default"] = loss([](LossBuilder &l) -> Value {
+    Value x = l.operand("self"), y = l.operand("target"), w = l.optional("weight");
+    if (!x || !y)
+      return nullptr;
+    Value floor = l.c(-100.0);
+    Value logNot = l.bin<MaximumOp>(l.un<Log1pOp>(l.un<NegOp>(x)), floor);
+    Value logX = l.bin<MaximumOp>(l.un<LogOp>(x), floor);
+    Value negative = l.bin<MulOp>(l.bin<SubOp>(y, l.c(1.0)), logNot);
+    Value v = l.bin<SubOp>(negative, l.bin<MulOp>(y, logX));
+    return w ? l.bin<MulOp>(v, w) : v;
+  });
+  // binary_cross_entropy_with_logits: (1 - target) self - log_sigmoid(self)
+  // ((pos_weight - 1) target + 1), times weight.
+  t["aten.binary_cross_entropy_with_logits.default"] = loss([](LossBuilder &l) -> Value {
+    Value x = l.operand("self"), y = l.operand("target");
+    Value w = l.optional("weight"), pw = l.optional("pos_weight");
+    if (!x || !y)
+      return nullptr;
+    Value one = l.c(1.0);
+    Value ls = makeLogSigmoid(l.b, l.loc, x);
+    if (pw) {
+      Value scale = l.bin<MulOp>(l.bin<SubOp>(pw, one), y);
+      ls = l.bin<MulOp>(ls, l.bin<AddOp>(scale, one));
+    }
+    Value v = l.bin<SubOp>(l.bin<MulOp>(l.bin<SubOp>(one, y), x), ls);
+    return w ? l.bin<MulOp>(v, w) : v;
+  });
+}
