@@ -96,9 +96,47 @@ Results legalizeWeightNorm(OperatorArgs &args, OpBuilder &b) {
   Value w = makeBinary<MulOp>(b, loc, vc, scale);
   return SmallVector<Value>{makeCast(b, loc, w, args.resultType().getElementType())};
 }
+/// cosine_similarity(x1, x2, dim=1, eps=1e-8) = sum over dim of
+/// (x1 / max(‖x1‖, eps)) (x2 / max(‖x2‖, eps)), PyTorch's form (each side
+/// normalized first, so the result stays within [-1, 1]); the operands
+/// broadcast first. A 0-d pair is a one-element vector.
+Results legalizeCosineSimilarity(OperatorArgs &args, OpBuilder &b) {
+  Location loc = args.getOp().getLoc();
+  RankedTensorType resultType = args.resultType();
+  Type elt = resultType.getElementType();
+  Value x1 = args.tensor("x1"), x2 = args.tensor("x2");
+  if (!x1 || !x2 || !isa<FloatType>(elt))
+    return args.getOp().emitError("cosine_similarity expects tensors 'x1' and 'x2' with a float result");
+  auto shape = broadcastShapes(typeOf(x1).getShape(), typeOf(x2).getShape());
+  if (failed(shape) || llvm::any_of(*shape, ShapedType::isDynamic))
+    return args.getOp().emitError("cosine_similarity of operands that do not broadcast to a static shape");
+  SmallVector<int64_t> full(*shape);
+  int64_t rank = full.size(), raw = args.getInt("dim").value_or(1);
+  int64_t dim = normalizeDim(raw, std::max<int64_t>(rank, 1));
+  if (dim < 0 || dim >= std::max<int64_t>(rank, 1))
+    return args.getOp().emitError("cosine_similarity: dim ") << raw << " out of range for rank " << rank;
+  if (rank == 0)
+    full = {1};
+  auto unit = [&](Value v) {
+    v = computeType(b, loc, makeCast(b, loc, v, elt));
+    auto target = RankedTensorType::get(full, typeOf(v).getElementType());
+    if (typeOf(v).getShape() != ArrayRef<int64_t>(full))
+      v = typeOf(v).getRank() == 0 && rank == 0 ? makeReshape(b, loc, v, full)
+                                                 : BroadcastOp::create(b, loc, target, v).getResult();
+    Value norm = vectorNorm(b, loc, v, 2.0, {dim}, /*keepdim=*/true);
+    double eps = args.getFloat("eps").value_or(1e-8);
+    Value clamped = makeBinary<MaximumOp>(b, loc, norm, makeScalar(b, loc, typeOf(v).getElementType(), eps));
+    return makeBinary<DivOp>(b, loc, v, clamped);
+  };
+  Value u1 = unit(x1);
+  Value u2 = unit(x2);
+  Value sum = makeReduce<ReduceSumOp>(b, loc, makeBinary<MulOp>(b, loc, u1, u2), {dim}, false);
+  return SmallVector<Value>{makeReshape(b, loc, makeCast(b, loc, sum, elt), resultType.getShape())};
+}
 } // namespace
 
 void tcc::graph::populateVectorNormLegalizers(LegalizerTable &t) {
   t["aten.linalg_vector_norm.default"] = legalizeVectorNorm;
   t["aten._weight_norm.default"] = legalizeWeightNorm;
+  t["aten.cosine_similarity.default"] = legalizeCosineSimilarity;
 }
