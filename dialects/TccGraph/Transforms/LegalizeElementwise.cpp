@@ -411,6 +411,65 @@ Results legalizeNanToNum(OperatorArgs &args, OpBuilder &b) {
   return SmallVector<Value>{y};
 }
 
+/// lerp(self, end, weight) as PyTorch's kernel: self + w (end - self) where
+/// |w| < 0.5, else end - (end - self) (1 - w) (a tensor weight selects per
+/// element).
+Results legalizeLerp(OperatorArgs &args, OpBuilder &b) {
+  RankedTensorType type = args.resultType();
+  Type elt = type.getElementType();
+  FailureOr<Value> x = operandAs(args, b, "self", elt), end = operandAs(args, b, "end", elt),
+                   w = operandAs(args, b, "weight", elt);
+  if (failed(x) || failed(end) || failed(w) || !isa<FloatType>(elt))
+    return args.getOp().emitError("lerp expects float 'self', 'end' and 'weight'");
+  PointwiseBuilder p{b, args.getOp().getLoc(), elt};
+  Value diff = p.bin<SubOp>(*end, *x);
+  auto low = [&] { return p.bin<AddOp>(*x, p.bin<MulOp>(*w, diff)); };
+  auto high = [&] { return p.bin<SubOp>(*end, p.bin<MulOp>(diff, p.bin<SubOp>(p.c(1.0), *w))); };
+  if (std::optional<double> scalar = args.getFloat("weight"))
+    return SmallVector<Value>{std::abs(*scalar) < 0.5 ? low() : high()};
+  Value nearSelf = low();
+  Value nearEnd = high();
+  Value magnitude = p.un<AbsOp>(*w);
+  Value small = makeCompare(b, p.loc, "lt", magnitude, p.c(0.5));
+  return SmallVector<Value>{b.create<SelectOp>(p.loc, type, small, nearSelf, nearEnd).getResult()};
+}
+
+/// A pointwise function of two operands in the result's float type (Python
+/// numbers allowed), written by `fn`.
+LegalizeFn floatBinary(StringRef second,
+                       std::function<Value(PointwiseBuilder &, Value, Value, RankedTensorType)> fn) {
+  std::string name = second.str();
+  return [name, fn](OperatorArgs &args, OpBuilder &b) -> Results {
+    RankedTensorType type = args.resultType();
+    Type elt = type.getElementType();
+    if (!isa<FloatType>(elt))
+      return args.getOp().emitError("operator '") << operatorName(args)
+                                                  << "' gives a non-float result";
+    FailureOr<Value> x = operandAs(args, b, "self", elt), y = operandAs(args, b, name, elt);
+    if (failed(x) || failed(y))
+      return failure();
+    PointwiseBuilder p{b, args.getOp().getLoc(), elt};
+    return SmallVector<Value>{fn(p, *x, *y, type)};
+  };
+}
+
+/// An i1 test of one operand (NaN compares unequal to itself).
+LegalizeFn elementTest(std::function<Value(OpBuilder &, Location, Value)> fn) {
+  return [fn](OperatorArgs &args, OpBuilder &b) -> Results {
+    FailureOr<Value> x = requiredTensor(args, "self");
+    if (failed(x))
+      return failure();
+    return SmallVector<Value>{fn(b, args.getOp().getLoc(), *x)};
+  };
+}
+
+/// x == v (v an infinity), false for integers.
+Value equalsInfinity(OpBuilder &b, Location loc, Value x, double v) {
+  Type elt = typeOf(x).getElementType();
+  Value bound = makeScalar(b, loc, isa<FloatType>(elt) ? elt : b.getF32Type(), v);
+  return makeCompare(b, loc, "eq", x, bound);
+}
+
 /// dropout in eval mode, clone, contiguous, alias, detach: the value itself.
 Results identity(OperatorArgs &args, OpBuilder &) {
   if (auto train = args.getBool("train"); train && *train)
@@ -534,6 +593,146 @@ void tcc::graph::populateElementwiseLegalizers(LegalizerTable &t) {
   t["aten.prelu.default"] = legalizePrelu;
   t["aten.glu.default"] = legalizeGlu;
   t["aten.nan_to_num.default"] = legalizeNanToNum;
+  t["aten.lerp.Scalar"] = legalizeLerp;
+  t["aten.lerp.Tensor"] = legalizeLerp;
+  // heaviside: `values` where x is 0, else x > 0 (0 for NaN), PyTorch's kernel.
+  t["aten.heaviside.default"] = floatBinary("values", [](PointwiseBuilder &p, Value x, Value v,
+                                                         RankedTensorType type) -> Value {
+    Value zero = p.c(0.0);
+    Value one = p.c(1.0);
+    Value positive = makeCompare(p.b, p.loc, "gt", x, zero);
+    Value step = p.b.create<SelectOp>(p.loc, typeOf(x), positive, one, zero);
+    Value atZero = makeCompare(p.b, p.loc, "eq", x, zero);
+    return p.b.create<SelectOp>(p.loc, type, atZero, v, step);
+  });
+  // hypot: m sqrt(1 + (n/m)^2) with m, n the larger and smaller magnitude
+  // (no overflow of x^2), 0 where m is 0, inf where either is infinite.
+  t["aten.hypot.default"] = floatBinary("other", [](PointwiseBuilder &p, Value x, Value y,
+                                                    RankedTensorType type) -> Value {
+    Value ax = p.un<AbsOp>(x);
+    Value ay = p.un<AbsOp>(y);
+    Value m = p.bin<MaximumOp>(ax, ay);
+    Value n = p.bin<MinimumOp>(ax, ay);
+    Value r = p.bin<DivOp>(n, m);
+    Value r2 = p.bin<MulOp>(r, r);
+    Value h = p.bin<MulOp>(m, p.un<SqrtOp>(p.bin<AddOp>(p.c(1.0), r2)));
+    Value zero = p.c(0.0);
+    Value inf = p.c(INFINITY);
+    Value atZero = makeCompare(p.b, p.loc, "eq", m, zero);
+    Value finite = p.b.create<SelectOp>(p.loc, type, atZero, zero, h);
+    Value xInf = makeCompare(p.b, p.loc, "eq", ax, inf);
+    Value yInf = makeCompare(p.b, p.loc, "eq", ay, inf);
+    Value anyInf = p.bin<BitwiseOrOp>(xInf, yInf);
+    return p.b.create<SelectOp>(p.loc, type, anyInf, inf, finite);
+  });
+  // ldexp(x, e) = x * 2^e (PyTorch's x * pow(2, e)).
+  t["aten.ldexp.Tensor"] = floatBinary("other", [](PointwiseBuilder &p, Value x, Value e,
+                                                   RankedTensorType) -> Value {
+    return p.bin<MulOp>(x, p.un<Exp2Op>(e));
+  });
+  // logit(x, eps): log(x / (1 - x)), x clamped to [eps, 1 - eps] when eps is given.
+  t["aten.logit.default"] = activation([](ActivationBuilder &a, Value x, OperatorArgs &args) {
+    if (std::optional<double> eps = args.getFloat("eps"); eps && *eps >= 0)
+      x = a.clamp(x, *eps, 1.0 - *eps);
+    return a.un<LogOp>(a.bin<DivOp>(x, a.bin<SubOp>(a.c(1.0), x)));
+  });
+  t["aten.deg2rad.default"] = activation([](ActivationBuilder &a, Value x, OperatorArgs &) {
+    return a.bin<MulOp>(x, a.c(M_PI / 180.0));
+  });
+  t["aten.rad2deg.default"] = activation([](ActivationBuilder &a, Value x, OperatorArgs &) {
+    return a.bin<MulOp>(x, a.c(180.0 / M_PI));
+  });
+  // hardshrink: 0 where -lambd <= x <= lambd, else x.
+  t["aten.hardshrink.default"] = activation([](ActivationBuilder &a, Value x, OperatorArgs &args) {
+    double lambd = args.getFloat("lambd").value_or(0.5);
+    Value above = makeCompare(a.b, a.loc, "ge", x, a.c(-lambd));
+    Value below = makeCompare(a.b, a.loc, "le", x, a.c(lambd));
+    Value inside = a.bin<BitwiseAndOp>(above, below);
+    return a.b.create<SelectOp>(a.loc, typeOf(x), inside, a.c(0.0), x).getResult();
+  });
+  // softshrink: x - lambd above lambd, x + lambd below -lambd, else x * 0
+  // (NaN stays NaN), PyTorch's kernel.
+  t["aten.softshrink.default"] = activation([](ActivationBuilder &a, Value x, OperatorArgs &args) {
+    double lambd = args.getFloat("lambd").value_or(0.5);
+    Value inner = a.bin<MulOp>(x, a.c(0.0));
+    Value low = makeCompare(a.b, a.loc, "lt", x, a.c(-lambd));
+    Value belowOrInner = a.b.create<SelectOp>(a.loc, typeOf(x), low, a.bin<AddOp>(x, a.c(lambd)), inner);
+    Value high = makeCompare(a.b, a.loc, "gt", x, a.c(lambd));
+    return a.b.create<SelectOp>(a.loc, typeOf(x), high, a.bin<SubOp>(x, a.c(lambd)), belowOrInner)
+        .getResult();
+  });
+  // threshold(x, threshold, value): value where x <= threshold, else x.
+  t["aten.threshold.default"] = activation([](ActivationBuilder &a, Value x, OperatorArgs &args) {
+    Value at = makeCompare(a.b, a.loc, "le", x, a.c(args.getFloat("threshold").value_or(0.0)));
+    Value value = a.c(args.getFloat("value").value_or(0.0));
+    return a.b.create<SelectOp>(a.loc, typeOf(x), at, value, x).getResult();
+  });
+  // mish: x tanh(log1p(exp(x))), PyTorch's CPU form.
+  t["aten.mish.default"] = activation([](ActivationBuilder &a, Value x, OperatorArgs &) {
+    return a.bin<MulOp>(x, a.un<TanhOp>(a.un<Log1pOp>(a.un<ExpOp>(x))));
+  });
+  // sinc: sin(pi x) / (pi x), 1 at 0.
+  t["aten.sinc.default"] = activation([](ActivationBuilder &a, Value x, OperatorArgs &) {
+    Value product = a.bin<MulOp>(a.c(M_PI), x);
+    Value ratio = a.bin<DivOp>(a.un<SinOp>(product), product);
+    Value atZero = makeCompare(a.b, a.loc, "eq", x, a.c(0.0));
+    return a.b.create<SelectOp>(a.loc, typeOf(x), atZero, a.c(1.0), ratio).getResult();
+  });
+  // special_entr: -x log x for x > 0, 0 at 0, -inf below, NaN for NaN.
+  t["aten.special_entr.default"] = activation([](ActivationBuilder &a, Value x, OperatorArgs &) {
+    RankedTensorType type = typeOf(x);
+    Value zero = a.c(0.0);
+    Value positive = a.un<NegOp>(a.bin<MulOp>(x, a.un<LogOp>(x)));
+    Value negative = makeCompare(a.b, a.loc, "lt", x, zero);
+    Value v = a.b.create<SelectOp>(a.loc, type, negative, a.c(-INFINITY), positive);
+    Value atZero = makeCompare(a.b, a.loc, "eq", x, zero);
+    return a.b.create<SelectOp>(a.loc, type, atZero, zero, v).getResult();
+  });
+  // special_ndtr, PyTorch's calc_ndtr: with t = x / sqrt 2, 0.5 + 0.5 erf(t)
+  // where |t| < 1 / sqrt 2, else 0.5 erfc(|t|), taken from 1 for t > 0.
+  t["aten.special_ndtr.default"] = activation([](ActivationBuilder &a, Value x, OperatorArgs &) {
+    RankedTensorType type = typeOf(x);
+    Value t = a.bin<MulOp>(x, a.c(M_SQRT1_2));
+    Value z = a.un<AbsOp>(t);
+    Value half = a.c(0.5);
+    Value center = a.bin<AddOp>(half, a.bin<MulOp>(half, a.un<ErfOp>(t)));
+    Value tail = a.bin<MulOp>(half, a.un<ErfcOp>(z));
+    Value positive = makeCompare(a.b, a.loc, "gt", t, a.c(0.0));
+    Value side = a.b.create<SelectOp>(a.loc, type, positive, a.bin<SubOp>(a.c(1.0), tail), tail);
+    Value near = makeCompare(a.b, a.loc, "lt", z, a.c(M_SQRT1_2));
+    return a.b.create<SelectOp>(a.loc, type, near, center, side).getResult();
+  });
+  t["aten.isnan.default"] = elementTest([](OpBuilder &b, Location loc, Value x) {
+    return makeCompare(b, loc, "ne", x, x);
+  });
+  t["aten.isposinf.default"] = elementTest([](OpBuilder &b, Location loc, Value x) {
+    return equalsInfinity(b, loc, x, INFINITY);
+  });
+  t["aten.isneginf.default"] = elementTest([](OpBuilder &b, Location loc, Value x) {
+    return equalsInfinity(b, loc, x, -INFINITY);
+  });
+  t["aten.isinf.default"] = elementTest([](OpBuilder &b, Location loc, Value x) {
+    return isa<FloatType>(typeOf(x).getElementType())
+               ? equalsInfinity(b, loc, b.create<AbsOp>(loc, x), INFINITY)
+               : equalsInfinity(b, loc, x, INFINITY);
+  });
+  // isfinite: |x| < inf, false for NaN; integers are finite.
+  t["aten.isfinite.default"] = elementTest([](OpBuilder &b, Location loc, Value x) {
+    Type elt = typeOf(x).getElementType();
+    if (!isa<FloatType>(elt))
+      return makeCompare(b, loc, "eq", x, x);
+    Value inf = makeScalar(b, loc, elt, INFINITY);
+    return makeCompare(b, loc, "lt", b.create<AbsOp>(loc, x), inf);
+  });
+  // signbit: the sign bit (-0.0 and negative NaN included) as copysign(1, x) < 0.
+  t["aten.signbit.default"] = elementTest([](OpBuilder &b, Location loc, Value x) {
+    Type elt = typeOf(x).getElementType();
+    Value zero = makeScalar(b, loc, isa<FloatType>(elt) ? elt : b.getI64Type(), 0.0);
+    if (!isa<FloatType>(elt))
+      return makeCompare(b, loc, "lt", x, zero);
+    Value one = makeScalar(b, loc, elt, 1.0);
+    return makeCompare(b, loc, "lt", makeBinary<CopysignOp>(b, loc, one, x), zero);
+  });
   t["aten.sigmoid.default"] = activation([](ActivationBuilder &a, Value x, OperatorArgs &) {
     return a.sigmoid(x);
   });
@@ -647,6 +846,6 @@ void tcc::graph::populateElementwiseLegalizers(LegalizerTable &t) {
   for (const char *name : {"aten.dropout.default", "aten.clone.default",
                            "aten.contiguous.default", "aten.alias.default",
                            "aten.detach.default", "aten.alias_copy.default",
-                           "aten.detach_copy.default"})
+                           "aten.detach_copy.default", "aten.positive.default"})
     t[name] = identity;
 }

@@ -163,3 +163,68 @@ func.func @nan_to_num(%x: tensor<4xf32>) -> tensor<4xf32> {
   %0 = tcc_graph.operator "torch.ops.aten.nan_to_num.default"(%x) {operand_names = ["self"], args = {nan = 1.5 : f64}} : (tensor<4xf32>) -> tensor<4xf32>
   return %0 : tensor<4xf32>
 }
+
+// -----
+
+// lerp: self + w (end - self) for |w| < 0.5, else end - (end - self) (1 - w):
+// one form for a Python-number weight, a select for a tensor one.
+// CHECK-LABEL: func @lerp
+// CHECK: %[[W:.*]] = tcc_graph.constant dense<4.000000e-01>
+// CHECK: %[[D:.*]] = tcc_graph.sub %arg1, %arg0
+// CHECK: %[[WD:.*]] = tcc_graph.mul %[[W]], %[[D]]
+// CHECK: %[[S:.*]] = tcc_graph.add %arg0, %[[WD]]
+// CHECK-NEXT: tcc_graph.sub %arg1, %arg0
+// CHECK: %[[LOW:.*]] = tcc_graph.add %arg0
+// CHECK: %[[HIGH:.*]] = tcc_graph.sub %arg1
+// CHECK: %[[A:.*]] = tcc_graph.abs %arg2
+// CHECK: %[[SMALL:.*]] = tcc_graph.compare %[[A]], %{{.*}} {predicate = "lt"}
+// CHECK: %[[T:.*]] = tcc_graph.select %[[SMALL]], %[[LOW]], %[[HIGH]]
+// CHECK: return %[[S]], %[[T]]
+func.func @lerp(%x: tensor<4xf32>, %e: tensor<4xf32>, %w: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+  %0 = tcc_graph.operator "torch.ops.aten.lerp.Scalar"(%x, %e) {operand_names = ["self", "end"], args = {weight = 4.000000e-01 : f64}} : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %1 = tcc_graph.operator "torch.ops.aten.lerp.Tensor"(%x, %e, %w) {operand_names = ["self", "end", "weight"], args = {}} : (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return %0, %1 : tensor<4xf32>, tensor<4xf32>
+}
+
+// -----
+
+// heaviside: `values` at 0, else x > 0; hypot: m sqrt(1 + (n/m)^2), 0 where
+// m is 0, inf where either side is infinite.
+// CHECK-LABEL: func @heaviside_hypot
+// CHECK: %[[POS:.*]] = tcc_graph.compare %arg0, %{{.*}} {predicate = "gt"}
+// CHECK: %[[STEP:.*]] = tcc_graph.select %[[POS]], %{{.*}}, %{{.*}} : (tensor<4x1xi1>, tensor<f32>, tensor<f32>) -> tensor<4x1xf32>
+// CHECK: %[[AT0:.*]] = tcc_graph.compare %arg0, %{{.*}} {predicate = "eq"}
+// CHECK: %[[H:.*]] = tcc_graph.select %[[AT0]], %arg1, %[[STEP]] : (tensor<4x1xi1>, tensor<5xf32>, tensor<4x1xf32>) -> tensor<4x5xf32>
+// CHECK: %[[AX:.*]] = tcc_graph.abs %arg0
+// CHECK: %[[AY:.*]] = tcc_graph.abs %arg1
+// CHECK: %[[M:.*]] = tcc_graph.maximum %[[AX]], %[[AY]]
+// CHECK: %[[N:.*]] = tcc_graph.minimum %[[AX]], %[[AY]]
+// CHECK: %[[R:.*]] = tcc_graph.div %[[N]], %[[M]]
+// CHECK: %[[SQ:.*]] = tcc_graph.sqrt
+// CHECK: %[[HY:.*]] = tcc_graph.mul %[[M]], %[[SQ]]
+// CHECK: %[[INF:.*]] = tcc_graph.constant dense<0x7F800000>
+// CHECK: %[[FIN:.*]] = tcc_graph.select %{{.*}}, %{{.*}}, %[[HY]]
+// CHECK: %[[ANY:.*]] = tcc_graph.bitwise_or
+// CHECK: %[[HYPOT:.*]] = tcc_graph.select %[[ANY]], %[[INF]], %[[FIN]]
+// CHECK: return %[[H]], %[[HYPOT]]
+func.func @heaviside_hypot(%x: tensor<4x1xf32>, %y: tensor<5xf32>) -> (tensor<4x5xf32>, tensor<4x5xf32>) {
+  %0 = tcc_graph.operator "torch.ops.aten.heaviside.default"(%x, %y) {operand_names = ["self", "values"], args = {}} : (tensor<4x1xf32>, tensor<5xf32>) -> tensor<4x5xf32>
+  %1 = tcc_graph.operator "torch.ops.aten.hypot.default"(%x, %y) {operand_names = ["self", "other"], args = {}} : (tensor<4x1xf32>, tensor<5xf32>) -> tensor<4x5xf32>
+  return %0, %1 : tensor<4x5xf32>, tensor<4x5xf32>
+}
+
+// -----
+
+// isfinite: |x| < inf (false for NaN); signbit: copysign(1, x) < 0 (-0.0 too).
+// CHECK-LABEL: func @tests
+// CHECK: %[[INF:.*]] = tcc_graph.constant dense<0x7F800000>
+// CHECK: %[[A:.*]] = tcc_graph.abs %arg0
+// CHECK: %[[F:.*]] = tcc_graph.compare %[[A]], %[[INF]] {predicate = "lt"}
+// CHECK: %[[C:.*]] = tcc_graph.copysign %{{.*}}, %arg0
+// CHECK: %[[S:.*]] = tcc_graph.compare %[[C]], %{{.*}} {predicate = "lt"}
+// CHECK: return %[[F]], %[[S]]
+func.func @tests(%x: tensor<4xf32>) -> (tensor<4xi1>, tensor<4xi1>) {
+  %0 = tcc_graph.operator "torch.ops.aten.isfinite.default"(%x) {operand_names = ["self"], args = {}} : (tensor<4xf32>) -> tensor<4xi1>
+  %1 = tcc_graph.operator "torch.ops.aten.signbit.default"(%x) {operand_names = ["self"], args = {}} : (tensor<4xf32>) -> tensor<4xi1>
+  return %0, %1 : tensor<4xi1>, tensor<4xi1>
+}
