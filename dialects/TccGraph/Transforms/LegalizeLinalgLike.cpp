@@ -320,6 +320,20 @@ Results legalizeNanReduce(OperatorArgs &args, OpBuilder &b, bool isMean) {
   return SmallVector<Value>{makeBinary<DivOp>(b, loc, sum, count)};
 }
 
+/// count_nonzero(self, dim): the number of nonzero elements over dim (all
+/// dims without one), counted in f64 (exact to 2^53) and given as int64.
+Results legalizeCountNonzero(OperatorArgs &args, OpBuilder &b) {
+  FailureOr<Value> self = requiredTensor(args, "self");
+  if (failed(self))
+    return failure();
+  Location loc = args.getOp().getLoc();
+  Value zero = makeScalar(b, loc, typeOf(*self).getElementType(), 0.0);
+  Value nonzero = makeCast(b, loc, makeCompare(b, loc, "ne", *self, zero), b.getF64Type());
+  SmallVector<int64_t> dims = reductionDims(args, typeOf(nonzero).getRank());
+  Value count = makeReduce<ReduceSumOp>(b, loc, nonzero, dims, false);
+  return SmallVector<Value>{makeCast(b, loc, count, args.resultType().getElementType())};
+}
+
 /// trapezoid / trapz (.x with sample points, .dx with a spacing) along dim,
 /// PyTorch's formulas: sum((x[1:] - x[:-1]) (y[1:] + y[:-1])) / 2, and
 /// (sum(y) - (y[0] + y[-1]) / 2) dx; a 1-D x lies along dim, a lower-rank x
@@ -780,6 +794,10 @@ void tcc::graph::populateLinalgLikeLegalizers(LegalizerTable &t) {
   t["aten.logsumexp.default"] = legalizeLogSumExp;
   t["aten.prod.dim_int"] = legalizeReduce<ReduceProdOp>;
   t["aten.amin.default"] = legalizeAmin;
+  t["aten.max.default"] = legalizeReduce<ReduceMaxOp>;
+  t["aten.min.default"] = legalizeAmin;
+  t["aten.count_nonzero.default"] = legalizeCountNonzero;
+  t["aten.count_nonzero.dim_IntList"] = legalizeCountNonzero;
   t["aten.argmax.default"] = [](OperatorArgs &a, OpBuilder &b) { return legalizeArgExtremum(a, b, true); };
   t["aten.argmin.default"] = [](OperatorArgs &a, OpBuilder &b) { return legalizeArgExtremum(a, b, false); };
   t["aten.max.dim"] = [](OperatorArgs &a, OpBuilder &b) { return legalizeExtremumWithIndex(a, b, true); };

@@ -34,6 +34,39 @@ Results legalizeTranspose(OperatorArgs &args, OpBuilder &b) {
   return makePermute(args, b, perm);
 }
 
+/// movedim(self, source, destination): the source dims at the destination
+/// positions, the others in their order in the remaining ones.
+Results legalizeMovedim(OperatorArgs &args, OpBuilder &b) {
+  FailureOr<Value> x = requiredTensor(args, "self");
+  std::optional<SmallVector<int64_t>> source = args.getInts("source"),
+                                      destination = args.getInts("destination");
+  if (failed(x))
+    return failure();
+  int64_t rank = typeOf(*x).getRank();
+  if (!source || !destination || source->size() != destination->size())
+    return args.getOp().emitError("movedim expects as many source as destination dims");
+  SmallVector<int64_t> perm(rank, -1);
+  SmallVector<bool> moved(rank, false);
+  for (auto [s, d] : llvm::zip(*source, *destination)) {
+    int64_t from = normalizeDim(s, rank), to = normalizeDim(d, rank);
+    if (from < 0 || from >= rank || to < 0 || to >= rank || perm[to] != -1 || moved[from])
+      return args.getOp().emitError("movedim: dims out of range or repeated for rank ") << rank;
+    perm[to] = from;
+    moved[from] = true;
+  }
+  int64_t next = 0;
+  for (int64_t &p : perm) {
+    if (p != -1)
+      continue;
+    while (moved[next])
+      ++next;
+    p = next++;
+  }
+  if (rank < 2)
+    return SmallVector<Value>{*x};
+  return makePermute(args, b, perm);
+}
+
 Results legalizePermute(OperatorArgs &args, OpBuilder &b) {
   Value x = args.tensor("self");
   std::optional<SmallVector<int64_t>> dims = args.getInts("dims");
@@ -539,10 +572,14 @@ void tcc::graph::populateShapeLegalizers(LegalizerTable &t) {
   t["aten.swapaxes.default"] = legalizeTranspose;
   t["aten.swapdims.default"] = legalizeTranspose;
   t["aten.permute.default"] = legalizePermute;
+  t["aten.movedim.intlist"] = legalizeMovedim;
+  t["aten.movedim.int"] = legalizeMovedim;
   t["aten.view.default"] = legalizeReshape;
   t["aten.reshape.default"] = legalizeReshape;
   t["aten._unsafe_view.default"] = legalizeReshape;
   t["aten.flatten.using_ints"] = legalizeReshape;
+  t["aten.ravel.default"] = legalizeReshape;
+  t["aten.reshape_as.default"] = legalizeReshape;
   t["aten.cat.default"] = legalizeCat;
   t["aten.stack.default"] = legalizeStack;
   t["aten.unsqueeze.default"] = legalizeReshape;

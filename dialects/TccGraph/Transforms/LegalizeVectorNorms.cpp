@@ -77,6 +77,24 @@ Results legalizeVectorNorm(OperatorArgs &args, OpBuilder &b) {
   return SmallVector<Value>{makeCast(b, loc, norm, args.resultType().getElementType())};
 }
 
+/// dist(self, other, p=2) = the p-norm of self - other over every element.
+Results legalizeDist(OperatorArgs &args, OpBuilder &b) {
+  Location loc = args.getOp().getLoc();
+  Value x = args.tensor("self"), y = args.tensor("other");
+  Type elt = args.resultType().getElementType();
+  if (!x || !y || !isa<FloatType>(elt))
+    return args.getOp().emitError("dist expects tensors 'self' and 'other' with a float result");
+  double p = args.getFloat("p").value_or(2.0);
+  if (std::isnan(p) || p < 0)
+    return args.getOp().emitError("dist: p ") << p << " is not supported (p >= 0 or ±inf)";
+  Value l = makeCast(b, loc, x, elt);
+  Value r = makeCast(b, loc, y, elt);
+  Value d = computeType(b, loc, makeBinary<SubOp>(b, loc, l, r));
+  SmallVector<int64_t> dims = llvm::to_vector(llvm::seq<int64_t>(0, typeOf(d).getRank()));
+  Value norm = vectorNorm(b, loc, d, p, dims, /*keepdim=*/false);
+  return SmallVector<Value>{makeCast(b, loc, norm, elt)};
+}
+
 /// _weight_norm(v, g, dim=0) = v · g / ‖v‖₂, the norm over every dim but
 /// `dim` (kept, so that it broadcasts against v).
 Results legalizeWeightNorm(OperatorArgs &args, OpBuilder &b) {
@@ -138,5 +156,6 @@ Results legalizeCosineSimilarity(OperatorArgs &args, OpBuilder &b) {
 void tcc::graph::populateVectorNormLegalizers(LegalizerTable &t) {
   t["aten.linalg_vector_norm.default"] = legalizeVectorNorm;
   t["aten._weight_norm.default"] = legalizeWeightNorm;
+  t["aten.dist.default"] = legalizeDist;
   t["aten.cosine_similarity.default"] = legalizeCosineSimilarity;
 }

@@ -303,3 +303,22 @@ func.func @cosine_similarity(%a: tensor<2x1x3xf32>, %b: tensor<1x4x3xf32>) -> te
   %0 = tcc_graph.operator "torch.ops.aten.cosine_similarity.default"(%a, %b) {operand_names = ["x1", "x2"], args = {dim = -1 : i64}} : (tensor<2x1x3xf32>, tensor<1x4x3xf32>) -> tensor<2x4xf32>
   return %0 : tensor<2x4xf32>
 }
+
+// -----
+
+// count_nonzero counts in f64 and gives int64; dist is the p-norm of the
+// difference over every element.
+// CHECK-LABEL: func @count_dist
+// CHECK: %[[NZ:.*]] = tcc_graph.compare %arg0, %{{.*}} {predicate = "ne"}
+// CHECK: %[[F:.*]] = tcc_graph.cast %[[NZ]] : (tensor<3x4xi1>) -> tensor<3x4xf64>
+// CHECK: %[[N:.*]] = tcc_graph.reduce_sum %[[F]] {dims = array<i64: 1>, keepdim = false}
+// CHECK: %[[COUNT:.*]] = tcc_graph.cast %[[N]] : (tensor<3xf64>) -> tensor<3xi64>
+// CHECK: %[[D:.*]] = tcc_graph.sub %arg0, %arg1
+// CHECK: %[[A:.*]] = tcc_graph.abs %[[D]]
+// CHECK: %[[DIST:.*]] = tcc_graph.reduce_sum %[[A]] {dims = array<i64: 0, 1>, keepdim = false} : (tensor<3x4xf32>) -> tensor<f32>
+// CHECK: return %[[COUNT]], %[[DIST]]
+func.func @count_dist(%x: tensor<3x4xf32>, %y: tensor<4xf32>) -> (tensor<3xi64>, tensor<f32>) {
+  %0 = tcc_graph.operator "torch.ops.aten.count_nonzero.dim_IntList"(%x) {operand_names = ["self"], args = {dim = array<i64: 1>}} : (tensor<3x4xf32>) -> tensor<3xi64>
+  %1 = tcc_graph.operator "torch.ops.aten.dist.default"(%x, %y) {operand_names = ["self", "other"], args = {p = 1.000000e+00 : f64}} : (tensor<3x4xf32>, tensor<4xf32>) -> tensor<f32>
+  return %0, %1 : tensor<3xi64>, tensor<f32>
+}

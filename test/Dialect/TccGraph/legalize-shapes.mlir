@@ -69,3 +69,13 @@ func.func @copies(%x: tensor<2x3xf32>) -> (tensor<2x1x3xf32>, tensor<3x2xf32>) {
   %1 = tcc_graph.operator "torch.ops.aten.transpose_copy.int"(%x) {operand_names = ["self"], args = {dim0 = 0 : i64, dim1 = 1 : i64}} : (tensor<2x3xf32>) -> tensor<3x2xf32>
   return %0, %1 : tensor<2x1x3xf32>, tensor<3x2xf32>
 }
+
+// -----
+
+// movedim: the moved dims at their destinations, the others in order.
+// CHECK-LABEL: func @movedim
+// CHECK: tcc_graph.transpose %arg0 {permutation = array<i64: 2, 0, 1>} : (tensor<2x3x4xf32>) -> tensor<4x2x3xf32>
+func.func @movedim(%x: tensor<2x3x4xf32>) -> tensor<4x2x3xf32> {
+  %0 = tcc_graph.operator "torch.ops.aten.movedim.int"(%x) {operand_names = ["self"], args = {source = -1 : i64, destination = 0 : i64}} : (tensor<2x3x4xf32>) -> tensor<4x2x3xf32>
+  return %0 : tensor<4x2x3xf32>
+}
