@@ -858,7 +858,10 @@ class OpsSweepMore(nn.Module):
     prelu, glu, nan_to_num, the _copy views, tile, unfold, rot90, the
     v/h/d/column stacks and splits, sum_to_size, the losses under each
     reduction, nansum/nanmean, trapezoid, cosine_similarity, _safe_softmax,
-    native_layer_norm's statistics and instance_norm."""
+    native_layer_norm's statistics, instance_norm; lerp, heaviside, hypot,
+    ldexp, logit, logical_xor, hard/softshrink, threshold, mish, sinc,
+    entr, ndtr, isfinite, signbit, movedim, count_nonzero, dist, max/min,
+    deg2rad, ravel."""
 
     def __init__(self):
         super().__init__()
@@ -894,7 +897,15 @@ class OpsSweepMore(nn.Module):
                 torch.nansum(ny), torch.nanmean(ny, 1), torch.trapezoid(y, x.cumsum(1), dim=1),
                 torch.trapz(y, dx=0.5, dim=0), F.cosine_similarity(x, y, dim=1),
                 aten._safe_softmax(rows, 1), ln[0], ln[1], ln[2], F.instance_norm(img),
-                F.instance_norm(img, weight=self.w[:3], bias=self.w[3:], eps=1e-3))
+                F.instance_norm(img, weight=self.w[:3], bias=self.w[3:], eps=1e-3),
+                torch.lerp(x, y, 0.3), torch.lerp(x, y, p), torch.heaviside(x.round(), y),
+                torch.hypot(x, y), torch.ldexp(x, y.round()), torch.logit(p, eps=0.05),
+                torch.logical_xor(x > 0, y > 0), F.hardshrink(x), F.softshrink(x, 0.3),
+                F.threshold(x, 0.1, -2.0), F.mish(x), torch.sinc(x.round()),
+                torch.special.entr(x), torch.special.ndtr(x * 3),
+                torch.isfinite(x / y.round()), torch.signbit(x - zx), torch.movedim(img, 1, -1),
+                torch.count_nonzero(x.round(), 1), torch.dist(x, y, 3), x.max(), x.min(),
+                torch.deg2rad(x), torch.ravel(x))
 
 
 class EmptyTensors(nn.Module):
