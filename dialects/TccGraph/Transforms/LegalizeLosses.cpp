@@ -2,7 +2,8 @@
 //
 // The ATen losses (l1, mse, smooth_l1, huber, soft_margin, hinge_embedding,
 // margin_ranking, cosine_embedding, kl_div, poisson_nll, binary_cross_entropy
-// and its logits form) as PyTorch's own formulas in pointwise ops, then the
+// and its logits form, nll_loss and cross_entropy) as PyTorch's own formulas
+// (pointwise ops; a gather of the target classes), then the
 // `reduction` argument: 0 none, 1 mean over every element (the default), 2
 // sum. Any other value is refused.
 //
@@ -38,6 +39,23 @@ struct LossBuilder : PointwiseBuilder {
   }
 };
 
+/// The `reduction` argument (1, mean, when absent), or an error for values
+/// other than 0 (none), 1 (mean) and 2 (sum).
+FailureOr<int64_t> reductionOf(OperatorArgs &args) {
+  int64_t reduction = args.getInt("reduction").value_or(1);
+  if (reduction < 0 || reduction > 2)
+    return args.getOp().emitError("operator '")
+           << operatorName(args) << "': reduction " << reduction
+           << " is unknown (0 none, 1 mean, 2 sum)";
+  return reduction;
+}
+
+/// `v` reduced over every dim to a 0-d tensor.
+template <typename ReduceOp> Value reduceAll(OpBuilder &b, Location loc, Value v) {
+  return makeReduce<ReduceOp>(b, loc, v, llvm::to_vector(llvm::seq<int64_t>(0, typeOf(v).getRank())),
+                              false);
+}
+
 /// A loss legalizer from the pointwise loss `fn` (null after an error) and
 /// the `reduction` argument.
 LegalizeFn loss(std::function<Value(LossBuilder &)> fn) {
@@ -46,23 +64,110 @@ LegalizeFn loss(std::function<Value(LossBuilder &)> fn) {
     if (!isa<FloatType>(elt))
       return args.getOp().emitError("operator '") << operatorName(args)
                                                   << "' gives a non-float result";
-    int64_t reduction = args.getInt("reduction").value_or(1);
-    if (reduction < 0 || reduction > 2)
-      return args.getOp().emitError("operator '")
-             << operatorName(args) << "': reduction " << reduction
-             << " is unknown (0 none, 1 mean, 2 sum)";
+    FailureOr<int64_t> reduction = reductionOf(args);
+    if (failed(reduction))
+      return failure();
     LossBuilder lb{{b, args.getOp().getLoc(), elt}, args};
     Value pointwise = fn(lb);
     if (!pointwise)
       return failure();
-    if (reduction == 0)
+    if (*reduction == 0)
       return SmallVector<Value>{pointwise};
-    SmallVector<int64_t> all = llvm::to_vector(llvm::seq<int64_t>(0, typeOf(pointwise).getRank()));
-    Value reduced = reduction == 1
-                        ? makeReduce<ReduceMeanOp>(b, lb.loc, pointwise, all, false)
-                        : makeReduce<ReduceSumOp>(b, lb.loc, pointwise, all, false);
-    return SmallVector<Value>{reduced};
+    return SmallVector<Value>{*reduction == 1 ? reduceAll<ReduceMeanOp>(b, lb.loc, pointwise)
+                                              : reduceAll<ReduceSumOp>(b, lb.loc, pointwise)};
   };
+}
+
+/// The class-index losses (nll_loss_nd, cross_entropy_loss with integer
+/// targets) on log-probabilities `logp` (N, C, d...) or (C,): per element
+/// -w[t] logp[t], 0 where t is ignore_index; `none` keeps them, `sum` sums,
+/// `mean` divides the sum by the sum of the weights taken (PyTorch's
+/// weighted mean; NaN when every target is ignored).
+Results classIndexLoss(OperatorArgs &args, OpBuilder &b, Value logp, Value target,
+                       int64_t reduction) {
+  Location loc = args.getOp().getLoc();
+  RankedTensorType xt = typeOf(logp), tt = typeOf(target);
+  Type elt = xt.getElementType();
+  int64_t classDim = xt.getRank() == 1 ? 0 : 1;
+  if (tt.getRank() != xt.getRank() - 1 || !isa<IntegerType>(tt.getElementType()) ||
+      !xt.hasStaticShape())
+    return args.getOp().emitError("operator '")
+           << operatorName(args) << "': class indices of type " << tt << " for input " << xt
+           << " (static, one dim fewer) are not supported";
+  Value t = makeCast(b, loc, target, b.getI64Type());
+  Value ignore = makeScalar(b, loc, b.getI64Type(), args.getInt("ignore_index").value_or(-100));
+  Value keep = makeCompare(b, loc, "ne", t, ignore);
+  Value zeroIndex = makeScalar(b, loc, b.getI64Type(), 0.0);
+  Value safe = b.create<SelectOp>(loc, typeOf(t), keep, t, zeroIndex);
+  SmallVector<int64_t> indexShape(tt.getShape());
+  indexShape.insert(indexShape.begin() + classDim, 1);
+  Value index = makeReshape(b, loc, safe, indexShape);
+  Value picked = b.create<GatherOp>(loc, RankedTensorType::get(indexShape, elt), logp, index,
+                                    b.getI64IntegerAttr(classDim));
+  picked = makeReshape(b, loc, picked, tt.getShape());
+  PointwiseBuilder p{b, loc, elt};
+  Value w;
+  if (Value weight = args.tensor("weight"))
+    w = b.create<TakeOp>(loc, RankedTensorType::get(tt.getShape(), elt), makeCast(b, loc, weight, elt),
+                         safe, b.getI64IntegerAttr(0));
+  else
+    w = p.c(1.0);
+  Value taken = b.create<SelectOp>(loc, RankedTensorType::get(tt.getShape(), elt), keep, w, p.c(0.0));
+  Value loss = p.un<NegOp>(p.bin<MulOp>(picked, taken));
+  if (reduction == 0)
+    return SmallVector<Value>{loss};
+  Value sum = reduceAll<ReduceSumOp>(b, loc, loss);
+  if (reduction == 2)
+    return SmallVector<Value>{sum};
+  return SmallVector<Value>{p.bin<DivOp>(sum, reduceAll<ReduceSumOp>(b, loc, taken))};
+}
+
+/// nll_loss_nd(self, target, weight, reduction, ignore_index).
+Results legalizeNllLoss(OperatorArgs &args, OpBuilder &b) {
+  FailureOr<Value> x = requiredTensor(args, "self"), target = requiredTensor(args, "target");
+  FailureOr<int64_t> reduction = reductionOf(args);
+  if (failed(x) || failed(target) || failed(reduction))
+    return failure();
+  if (!isa<FloatType>(typeOf(*x).getElementType()))
+    return args.getOp().emitError("nll_loss expects floating-point log-probabilities");
+  return classIndexLoss(args, b, *x, *target, *reduction);
+}
+
+/// cross_entropy_loss(self, target, weight, reduction, ignore_index,
+/// label_smoothing): log_softmax over the class dim, then nll_loss for class
+/// indices; for class probabilities (a float target of self's shape)
+/// -sum_c w_c target logp per element, `mean` dividing by the element count
+/// without the class dim. label_smoothing is refused.
+Results legalizeCrossEntropy(OperatorArgs &args, OpBuilder &b) {
+  FailureOr<Value> x = requiredTensor(args, "self"), target = requiredTensor(args, "target");
+  FailureOr<int64_t> reduction = reductionOf(args);
+  if (failed(x) || failed(target) || failed(reduction))
+    return failure();
+  RankedTensorType xt = typeOf(*x);
+  if (!isa<FloatType>(xt.getElementType()) || xt.getRank() < 1)
+    return args.getOp().emitError("cross_entropy expects floating-point logits");
+  if (args.getFloat("label_smoothing").value_or(0.0) != 0.0)
+    return args.getOp().emitError("cross_entropy with label_smoothing is not supported yet");
+  Location loc = args.getOp().getLoc();
+  int64_t classDim = xt.getRank() == 1 ? 0 : 1;
+  Value logp = b.create<SoftmaxOp>(loc, xt, *x, b.getI64IntegerAttr(classDim), b.getUnitAttr());
+  if (!isa<FloatType>(typeOf(*target).getElementType()))
+    return classIndexLoss(args, b, logp, *target, *reduction);
+  if (typeOf(*target).getShape() != xt.getShape())
+    return args.getOp().emitError("cross_entropy: class probabilities of type ")
+           << typeOf(*target) << " for logits " << xt;
+  PointwiseBuilder p{b, loc, xt.getElementType()};
+  Value v = p.bin<MulOp>(logp, makeCast(b, loc, *target, xt.getElementType()));
+  if (Value weight = args.tensor("weight")) {
+    SmallVector<int64_t> shape{typeOf(weight).getNumElements()};
+    shape.append(xt.getRank() - classDim - 1, 1);
+    v = p.bin<MulOp>(v, makeReshape(b, loc, makeCast(b, loc, weight, xt.getElementType()), shape));
+  }
+  Value perElement = p.un<NegOp>(makeReduce<ReduceSumOp>(b, loc, v, {classDim}, false));
+  if (*reduction == 0)
+    return SmallVector<Value>{perElement};
+  return SmallVector<Value>{*reduction == 1 ? reduceAll<ReduceMeanOp>(b, loc, perElement)
+                                            : reduceAll<ReduceSumOp>(b, loc, perElement)};
 }
 
 /// `whenOne` where (target <predicate> 1) plus `whenMinusOne` where
@@ -86,6 +191,9 @@ Value absoluteError(LossBuilder &l) {
 } // namespace
 
 void tcc::graph::populateLossLegalizers(LegalizerTable &t) {
+  t["aten.nll_loss_nd.default"] = legalizeNllLoss;
+  t["aten.nll_loss.default"] = legalizeNllLoss;
+  t["aten.cross_entropy_loss.default"] = legalizeCrossEntropy;
   // Values are made one per statement: the IR follows the formulas' order.
   t["aten.l1_loss.default"] = loss([](LossBuilder &l) { return absoluteError(l); });
   t["aten.mse_loss.default"] = loss([](LossBuilder &l) -> Value {

@@ -95,3 +95,11 @@ func.func @loss_reduction(%x: tensor<4xf32>, %y: tensor<4xf32>) -> tensor<f32> {
   %0 = tcc_graph.operator "torch.ops.aten.l1_loss.default"(%x, %y) {operand_names = ["self", "target"], args = {reduction = 3 : i64}} : (tensor<4xf32>, tensor<4xf32>) -> tensor<f32>
   return %0 : tensor<f32>
 }
+
+// -----
+
+func.func @label_smoothing(%x: tensor<2x3xf32>, %t: tensor<2xi64>) -> tensor<f32> {
+  // expected-error @+1 {{cross_entropy with label_smoothing is not supported yet}}
+  %0 = tcc_graph.operator "torch.ops.aten.cross_entropy_loss.default"(%x, %t) {operand_names = ["self", "target"], args = {label_smoothing = 1.000000e-01 : f64}} : (tensor<2x3xf32>, tensor<2xi64>) -> tensor<f32>
+  return %0 : tensor<f32>
+}

@@ -127,3 +127,48 @@ func.func @margins(%x: tensor<4xf32>, %t: tensor<4xf32>, %z: tensor<4xf32>) -> (
   %1 = tcc_graph.operator "torch.ops.aten.margin_ranking_loss.default"(%x, %z, %t) {operand_names = ["input1", "input2", "target"], args = {margin = 1.000000e-01 : f64, reduction = 0 : i64}} : (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
   return %0, %1 : tensor<f32>, tensor<4xf32>
 }
+
+// -----
+
+// nll_loss: -w[t] x[t] gathered along the class dim, 0 (and no weight) where
+// t is ignore_index (read as class 0 for the gather); mean divides by the
+// weights taken. cross_entropy with class indices: log_softmax, then the same.
+// CHECK-LABEL: func @nll
+// CHECK: %[[IGN:.*]] = tcc_graph.constant dense<1> : tensor<i64>
+// CHECK: %[[KEEP:.*]] = tcc_graph.compare %arg1, %[[IGN]] {predicate = "ne"}
+// CHECK: %[[SAFE:.*]] = tcc_graph.select %[[KEEP]], %arg1, %{{.*}}
+// CHECK: %[[IDX:.*]] = tcc_graph.reshape %[[SAFE]] : (tensor<2xi64>) -> tensor<2x1xi64>
+// CHECK: %[[G:.*]] = tcc_graph.gather %arg0, %[[IDX]] {dim = 1 : i64} : (tensor<2x3xf32>, tensor<2x1xi64>) -> tensor<2x1xf32>
+// CHECK: %[[PICK:.*]] = tcc_graph.reshape %[[G]] : (tensor<2x1xf32>) -> tensor<2xf32>
+// CHECK: %[[W:.*]] = tcc_graph.take %arg2, %[[SAFE]] {dim = 0 : i64}
+// CHECK: %[[TAKEN:.*]] = tcc_graph.select %[[KEEP]], %[[W]], %{{.*}}
+// CHECK: %[[P:.*]] = tcc_graph.mul %[[PICK]], %[[TAKEN]]
+// CHECK: %[[L:.*]] = tcc_graph.neg %[[P]]
+// CHECK: %[[SUM:.*]] = tcc_graph.reduce_sum %[[L]]
+// CHECK: %[[WSUM:.*]] = tcc_graph.reduce_sum %[[TAKEN]]
+// CHECK: %[[MEAN:.*]] = tcc_graph.div %[[SUM]], %[[WSUM]]
+// CHECK: %[[LOGP:.*]] = tcc_graph.softmax %arg0 {dim = 1 : i64, log}
+// CHECK: tcc_graph.constant dense<-100> : tensor<i64>
+// CHECK: tcc_graph.gather %[[LOGP]]
+// CHECK: %[[CE:.*]] = tcc_graph.neg
+// CHECK: return %[[MEAN]], %[[CE]]
+func.func @nll(%x: tensor<2x3xf32>, %t: tensor<2xi64>, %w: tensor<3xf32>) -> (tensor<f32>, tensor<2xf32>) {
+  %0 = tcc_graph.operator "torch.ops.aten.nll_loss_nd.default"(%x, %t, %w) {operand_names = ["self", "target", "weight"], args = {reduction = 1 : i64, ignore_index = 1 : i64}} : (tensor<2x3xf32>, tensor<2xi64>, tensor<3xf32>) -> tensor<f32>
+  %1 = tcc_graph.operator "torch.ops.aten.cross_entropy_loss.default"(%x, %t) {operand_names = ["self", "target"], args = {reduction = 0 : i64}} : (tensor<2x3xf32>, tensor<2xi64>) -> tensor<2xf32>
+  return %0, %1 : tensor<f32>, tensor<2xf32>
+}
+
+// -----
+
+// cross_entropy with class probabilities: -sum_c target logp, mean over the
+// other elements.
+// CHECK-LABEL: func @ce_probabilities
+// CHECK: %[[LOGP:.*]] = tcc_graph.softmax %arg0 {dim = 1 : i64, log}
+// CHECK: %[[V:.*]] = tcc_graph.mul %[[LOGP]], %arg1
+// CHECK: %[[S:.*]] = tcc_graph.reduce_sum %[[V]] {dims = array<i64: 1>, keepdim = false}
+// CHECK: %[[N:.*]] = tcc_graph.neg %[[S]]
+// CHECK: tcc_graph.reduce_mean %[[N]] {dims = array<i64: 0>, keepdim = false} : (tensor<2xf32>) -> tensor<f32>
+func.func @ce_probabilities(%x: tensor<2x3xf32>, %p: tensor<2x3xf32>) -> tensor<f32> {
+  %0 = tcc_graph.operator "torch.ops.aten.cross_entropy_loss.default"(%x, %p) {operand_names = ["self", "target"], args = {}} : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<f32>
+  return %0 : tensor<f32>
+}
