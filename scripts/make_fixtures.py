@@ -861,13 +861,14 @@ class OpsSweepMore(nn.Module):
     native_layer_norm's statistics, instance_norm; lerp, heaviside, hypot,
     ldexp, logit, logical_xor, hard/softshrink, threshold, mish, sinc,
     entr, ndtr, isfinite, signbit, movedim, count_nonzero, dist, max/min,
-    deg2rad, ravel."""
+    deg2rad, ravel; nll_loss (weight, ignore_index) and cross_entropy
+    (class indices and probabilities)."""
 
     def __init__(self):
         super().__init__()
         self.w = nn.Parameter(torch.tensor([0.25, -0.5, 1.5, 0.0, 0.1, 2.0]))
 
-    def forward(self, x, y, p, t, s, img, rows):
+    def forward(self, x, y, p, t, s, img, rows, cls):
         aten = torch.ops.aten
         zx = x * (x.abs() > 0.5)  # exact zeros for xlogy's rule
         ny = y.masked_fill(y > 1.2, float("nan"))
@@ -905,7 +906,9 @@ class OpsSweepMore(nn.Module):
                 torch.special.entr(x), torch.special.ndtr(x * 3),
                 torch.isfinite(x / y.round()), torch.signbit(x - zx), torch.movedim(img, 1, -1),
                 torch.count_nonzero(x.round(), 1), torch.dist(x, y, 3), x.max(), x.min(),
-                torch.deg2rad(x), torch.ravel(x))
+                torch.deg2rad(x), torch.ravel(x),
+                F.nll_loss(F.log_softmax(x, 1), cls, weight=self.w.abs(), ignore_index=2),
+                F.cross_entropy(x, cls, reduction="sum"), F.cross_entropy(x, p.softmax(1)))
 
 
 class EmptyTensors(nn.Module):
@@ -1368,7 +1371,8 @@ def write_wrong_answer_cases(out):
     rows[1] = float("-inf")  # a row that _safe_softmax sets to 0
     write_case(out, "ops_sweep_more", OpsSweepMore(),
                [x, y, torch.rand(4, 6) * 0.98 + 0.01, (torch.rand(4, 6) > 0.5).float(),
-                torch.randint(0, 2, (4, 6)).float() * 2 - 1, torch.randn(2, 3, 4, 5), rows])
+                torch.randint(0, 2, (4, 6)).float() * 2 - 1, torch.randn(2, 3, 4, 5), rows,
+                torch.tensor([0, 2, 5, 3])])
 
     torch.manual_seed(72)
     write_case(out, "empty_tensors", EmptyTensors(), [torch.randn(3, 4), torch.zeros(0, 4)])
