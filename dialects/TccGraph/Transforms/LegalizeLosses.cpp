@@ -278,6 +278,23 @@ void tcc::graph::populateLossLegalizers(LegalizerTable &t) {
     Value neg = l.bin<MaximumOp>(excess, l.c(0.0));
     return byTarget(l, y, "eq", pos, neg);
   });
+  // triplet_margin: max(margin + d(anchor, positive) - d(anchor, negative), 0)
+  // with pairwise distances; with swap, d(anchor, negative) is the smaller of
+  // it and d(positive, negative).
+  t["aten.triplet_margin_loss.default"] = loss([](LossBuilder &l) -> Value {
+    Value a = l.operand("anchor"), pos = l.operand("positive"), neg = l.operand("negative");
+    if (!a || !pos || !neg)
+      return nullptr;
+    double p = l.args.getFloat("p").value_or(2.0), eps = l.args.getFloat("eps").value_or(1e-6);
+    Value dPos = makePairwiseDistance(l.b, l.loc, a, pos, p, eps, false);
+    Value dNeg = makePairwiseDistance(l.b, l.loc, a, neg, p, eps, false);
+    if (l.args.getBool("swap").value_or(false)) {
+      Value dSwap = makePairwiseDistance(l.b, l.loc, pos, neg, p, eps, false);
+      dNeg = l.bin<MinimumOp>(dNeg, dSwap);
+    }
+    Value gap = l.bin<SubOp>(l.bin<AddOp>(l.c(l.args.getFloat("margin").value_or(1.0)), dPos), dNeg);
+    return l.bin<MaximumOp>(gap, l.c(0.0));
+  });
   // kl_div: exp(target) (target - self) with log_target, else
   // xlogy(target, target) - target * self.
   t["aten.kl_div.default"] = loss([](LossBuilder &l) -> Value {

@@ -22,12 +22,12 @@ using Results = FailureOr<SmallVector<Value>>;
 Value vectorNorm(OpBuilder &b, Location loc, Value x, double p, ArrayRef<int64_t> dims,
                  bool keepdim) {
   Type elt = typeOf(x).getElementType();
-  Value a = AbsOp::create(b, loc, typeOf(x), x);
   if (p == 2.0) {
     Value sq = makeBinary<MulOp>(b, loc, x, x);
     Value sum = makeReduce<ReduceSumOp>(b, loc, sq, dims, keepdim);
     return SqrtOp::create(b, loc, typeOf(sum), sum);
   }
+  Value a = AbsOp::create(b, loc, typeOf(x), x);
   if (p == 1.0)
     return makeReduce<ReduceSumOp>(b, loc, a, dims, keepdim);
   if (std::isinf(p) && p > 0)
@@ -75,6 +75,37 @@ Results legalizeVectorNorm(OperatorArgs &args, OpBuilder &b) {
   Value norm = vectorNorm(b, loc, computeType(b, loc, x), p, dims,
                           args.getBool("keepdim").value_or(false));
   return SmallVector<Value>{makeCast(b, loc, norm, args.resultType().getElementType())};
+}
+
+} // namespace
+
+Value tcc::graph::makePairwiseDistance(OpBuilder &b, Location loc, Value x1, Value x2, double p,
+                                       double eps, bool keepdim) {
+  Value d = makeBinary<SubOp>(b, loc, x1, x2);
+  Value shifted = computeType(b, loc, makeBinary<AddOp>(b, loc, d, makeScalar(b, loc, typeOf(d).getElementType(), eps)));
+  int64_t rank = typeOf(shifted).getRank();
+  SmallVector<int64_t> dims;
+  if (rank > 0)
+    dims.push_back(rank - 1);
+  Value norm = vectorNorm(b, loc, shifted, p, dims, keepdim);
+  return makeCast(b, loc, norm, typeOf(x1).getElementType());
+}
+
+namespace {
+/// pairwise_distance(x1, x2, p=2, eps=1e-6, keepdim=False) = the p-norm of
+/// x1 - x2 + eps over the last dim of the broadcast operands (ATen's form;
+/// negative p through the generic (sum |v|^p)^(1/p)).
+Results legalizePairwiseDistance(OperatorArgs &args, OpBuilder &b) {
+  Value x1 = args.tensor("x1"), x2 = args.tensor("x2");
+  Type elt = args.resultType().getElementType();
+  double p = args.getFloat("p").value_or(2.0);
+  if (!x1 || !x2 || !isa<FloatType>(elt) || std::isnan(p))
+    return args.getOp().emitError("pairwise_distance expects float tensors 'x1', 'x2' and a p");
+  Location loc = args.getOp().getLoc();
+  Value l = makeCast(b, loc, x1, elt);
+  Value r = makeCast(b, loc, x2, elt);
+  return SmallVector<Value>{makePairwiseDistance(b, loc, l, r, p, args.getFloat("eps").value_or(1e-6),
+                                                 args.getBool("keepdim").value_or(false))};
 }
 
 /// dist(self, other, p=2) = the p-norm of self - other over every element.
@@ -157,5 +188,6 @@ void tcc::graph::populateVectorNormLegalizers(LegalizerTable &t) {
   t["aten.linalg_vector_norm.default"] = legalizeVectorNorm;
   t["aten._weight_norm.default"] = legalizeWeightNorm;
   t["aten.dist.default"] = legalizeDist;
+  t["aten.pairwise_distance.default"] = legalizePairwiseDistance;
   t["aten.cosine_similarity.default"] = legalizeCosineSimilarity;
 }

@@ -128,6 +128,10 @@ mlir::Value makeXlogy(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x, mli
                       bool log1p);
 /// log(sigmoid(x)) = min(x, 0) - log1p(exp(-|x|)), stable at both ends.
 mlir::Value makeLogSigmoid(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x);
+/// pairwise_distance: the p-norm of x1 - x2 + eps over the last dim of the
+/// broadcast operands (of one float type), in their type.
+mlir::Value makePairwiseDistance(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x1,
+                                 mlir::Value x2, double p, double eps, bool keepdim);
 /// Swaps the last two dimensions.
 mlir::Value transposeLast2(mlir::OpBuilder &b, mlir::Location loc, mlir::Value v);
 /// torch.matmul of rank >= 2 operands, batch dims broadcast.

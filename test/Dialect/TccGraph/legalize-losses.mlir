@@ -172,3 +172,30 @@ func.func @ce_probabilities(%x: tensor<2x3xf32>, %p: tensor<2x3xf32>) -> tensor<
   %0 = tcc_graph.operator "torch.ops.aten.cross_entropy_loss.default"(%x, %p) {operand_names = ["self", "target"], args = {}} : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<f32>
   return %0 : tensor<f32>
 }
+
+// -----
+
+// pairwise_distance: the p-norm of x1 - x2 + eps over the last dim;
+// triplet_margin: max(margin + d(a, p) - d(a, n), 0), d(a, n) the smaller of
+// it and d(p, n) with swap.
+// CHECK-LABEL: func @triplet
+// CHECK: %[[D:.*]] = tcc_graph.sub %arg0, %arg1
+// CHECK: %[[EPS:.*]] = tcc_graph.constant dense<9.99999997E-7>
+// CHECK: %[[S:.*]] = tcc_graph.add %[[D]], %[[EPS]]
+// CHECK: %[[A:.*]] = tcc_graph.abs %[[S]]
+// CHECK: %[[PD:.*]] = tcc_graph.reduce_sum %[[A]] {dims = array<i64: 1>, keepdim = false}
+// CHECK: %[[DPOS:.*]] = tcc_graph.sqrt
+// CHECK: %[[DNEG:.*]] = tcc_graph.sqrt
+// CHECK: tcc_graph.sub %arg1, %arg2
+// CHECK: %[[DSWAP:.*]] = tcc_graph.sqrt
+// CHECK: %[[MIN:.*]] = tcc_graph.minimum %[[DNEG]], %[[DSWAP]]
+// CHECK: %[[M:.*]] = tcc_graph.add %{{.*}}, %[[DPOS]]
+// CHECK: %[[GAP:.*]] = tcc_graph.sub %[[M]], %[[MIN]]
+// CHECK: %[[H:.*]] = tcc_graph.maximum %[[GAP]], %{{.*}}
+// CHECK: %[[L:.*]] = tcc_graph.reduce_mean %[[H]]
+// CHECK: return %[[PD]], %[[L]]
+func.func @triplet(%a: tensor<3x4xf32>, %p: tensor<3x4xf32>, %n: tensor<3x4xf32>) -> (tensor<3xf32>, tensor<f32>) {
+  %0 = tcc_graph.operator "torch.ops.aten.pairwise_distance.default"(%a, %p) {operand_names = ["x1", "x2"], args = {p = 1.000000e+00 : f64}} : (tensor<3x4xf32>, tensor<3x4xf32>) -> tensor<3xf32>
+  %1 = tcc_graph.operator "torch.ops.aten.triplet_margin_loss.default"(%a, %p, %n) {operand_names = ["anchor", "positive", "negative"], args = {swap = true}} : (tensor<3x4xf32>, tensor<3x4xf32>, tensor<3x4xf32>) -> tensor<f32>
+  return %0, %1 : tensor<3xf32>, tensor<f32>
+}
