@@ -862,7 +862,7 @@ class OpsSweepMore(nn.Module):
     ldexp, logit, logical_xor, hard/softshrink, threshold, mish, sinc,
     entr, ndtr, isfinite, signbit, movedim, count_nonzero, dist, max/min,
     deg2rad, ravel; nll_loss (weight, ignore_index) and cross_entropy
-    (class indices and probabilities)."""
+    (class indices and probabilities), pairwise_distance, triplet_margin_loss."""
 
     def __init__(self):
         super().__init__()
@@ -908,7 +908,8 @@ class OpsSweepMore(nn.Module):
                 torch.count_nonzero(x.round(), 1), torch.dist(x, y, 3), x.max(), x.min(),
                 torch.deg2rad(x), torch.ravel(x),
                 F.nll_loss(F.log_softmax(x, 1), cls, weight=self.w.abs(), ignore_index=2),
-                F.cross_entropy(x, cls, reduction="sum"), F.cross_entropy(x, p.softmax(1)))
+                F.cross_entropy(x, cls, reduction="sum"), F.cross_entropy(x, p.softmax(1)),
+                F.pairwise_distance(x, y, p=3), F.triplet_margin_loss(x, y, p, swap=True))
 
 
 class EmptyTensors(nn.Module):
