@@ -254,6 +254,87 @@ Results legalizeUnfold(OperatorArgs &args, OpBuilder &b) {
                                 .getResult()};
 }
 
+/// The diagonal of `x` (static shape) at `offset` between dims d1 and d2: the
+/// other dims in order, then the diagonal's, as a strided read of x's
+/// row-major storage (stride(d1) + stride(d2) along the diagonal).
+Value takeDiagonal(OpBuilder &b, Location loc, Value x, int64_t offset, int64_t d1, int64_t d2) {
+  auto t = cast<RankedTensorType>(x.getType());
+  ArrayRef<int64_t> shape = t.getShape();
+  int64_t rank = t.getRank();
+  SmallVector<int64_t> strides(rank, 1);
+  for (int64_t i = rank - 2; i >= 0; --i)
+    strides[i] = strides[i + 1] * shape[i + 1];
+  int64_t length = offset >= 0 ? std::min(shape[d1], shape[d2] - offset)
+                               : std::min(shape[d1] + offset, shape[d2]);
+  length = std::max<int64_t>(length, 0);
+  SmallVector<int64_t> outShape, outStrides;
+  for (int64_t i = 0; i < rank; ++i)
+    if (i != d1 && i != d2) {
+      outShape.push_back(shape[i]);
+      outStrides.push_back(strides[i]);
+    }
+  outShape.push_back(length);
+  outStrides.push_back(strides[d1] + strides[d2]);
+  int64_t start = length == 0 ? 0 : offset >= 0 ? offset * strides[d2] : -offset * strides[d1];
+  return b.create<AsStridedOp>(loc, RankedTensorType::get(outShape, t.getElementType()), x,
+                               b.getDenseI64ArrayAttr(outStrides), b.getI64IntegerAttr(start));
+}
+
+/// diagonal(self, offset, dim1, dim2) (and diagonal_copy).
+Results legalizeDiagonal(OperatorArgs &args, OpBuilder &b) {
+  FailureOr<Value> x = requiredTensor(args, "self");
+  if (failed(x))
+    return failure();
+  int64_t rank = rankOf(*x);
+  int64_t d1 = normalizeDim(args.getInt("dim1").value_or(0), std::max<int64_t>(rank, 1));
+  int64_t d2 = normalizeDim(args.getInt("dim2").value_or(1), std::max<int64_t>(rank, 1));
+  if (rank < 2 || d1 < 0 || d1 >= rank || d2 < 0 || d2 >= rank || d1 == d2 ||
+      !cast<RankedTensorType>(x->getType()).hasStaticShape())
+    return args.getOp().emitError("operator '") << operatorName(args)
+                                                << "' needs two distinct dims of a static tensor";
+  return verified(args, cast<AsStridedOp>(takeDiagonal(b, args.getOp().getLoc(), *x,
+                                                       args.getInt("offset").value_or(0), d1, d2)
+                                              .getDefiningOp()));
+}
+
+/// diag(self, diagonal) of a matrix: its diagonal; of a vector v (and
+/// diagflat of any tensor, flattened): the square matrix of side n + |k| with
+/// v on diagonal k, built as select(j - i == k, v at row i (k >= 0) or
+/// column j (k < 0), 0) from v padded with zeros to the side.
+Results legalizeDiag(OperatorArgs &args, OpBuilder &b) {
+  FailureOr<Value> x = requiredTensor(args, "self");
+  if (failed(x))
+    return failure();
+  Location loc = args.getOp().getLoc();
+  auto t = cast<RankedTensorType>(x->getType());
+  bool flat = operatorName(args).starts_with("aten.diagflat.");
+  int64_t k = args.getInt(flat ? "offset" : "diagonal").value_or(0);
+  if (!t.hasStaticShape() || (!flat && t.getRank() != 1 && t.getRank() != 2))
+    return args.getOp().emitError("operator '") << operatorName(args)
+                                                << "' needs a static vector or matrix";
+  if (!flat && t.getRank() == 2)
+    return verified(args, cast<AsStridedOp>(takeDiagonal(b, loc, *x, k, 0, 1).getDefiningOp()));
+  int64_t n = t.getNumElements(), side = n + std::abs(k);
+  Value v = makeReshape(b, loc, *x, {n});
+  if (side > n) {
+    Value zeros = makeSplat(b, loc, RankedTensorType::get({side - n}, t.getElementType()), 0.0);
+    v = b.create<ConcatOp>(loc, RankedTensorType::get({side}, t.getElementType()),
+                           ValueRange{v, zeros}, b.getI64IntegerAttr(0));
+  }
+  auto i64 = b.getI64Type();
+  Value rows = b.create<IotaOp>(loc, RankedTensorType::get({side}, i64), b.getF64FloatAttr(0),
+                                b.getF64FloatAttr(1), ValueRange{});
+  Value i = makeReshape(b, loc, rows, {side, 1});
+  Value j = makeReshape(b, loc, rows, {1, side});
+  Value offset = makeBinary<SubOp>(b, loc, j, i);
+  Value onDiagonal = makeCompare(b, loc, "eq", offset, makeScalar(b, loc, i64, k));
+  Value values = makeReshape(b, loc, v, k >= 0 ? SmallVector<int64_t>{side, 1}
+                                              : SmallVector<int64_t>{1, side});
+  Value zero = makeScalar(b, loc, t.getElementType(), 0.0);
+  return SmallVector<Value>{b.create<SelectOp>(loc, args.resultType(), onDiagonal, values, zero)
+                                .getResult()};
+}
+
 /// The size of dim `d` of `x` as a rank-0 i64 tensor (symbolic sizes too).
 Value sizeTensor(OpBuilder &b, Location loc, Value x, int64_t d) {
   int64_t size = cast<RankedTensorType>(x.getType()).getShape()[d];
@@ -527,6 +608,10 @@ void tcc::graph::populateIndexingLegalizers(LegalizerTable &t) {
   t["aten.rot90.default"] = legalizeRot90;
   t["aten.unfold.default"] = legalizeUnfold;
   t["aten.unfold_copy.default"] = legalizeUnfold;
+  t["aten.diagonal.default"] = legalizeDiagonal;
+  t["aten.diagonal_copy.default"] = legalizeDiagonal;
+  t["aten.diag.default"] = legalizeDiag;
+  t["aten.diagflat.default"] = legalizeDiag;
   t["aten.broadcast_to.default"] = legalizeExpand;
   t["aten.embedding.default"] = legalizeEmbedding;
   t["aten.index_select.default"] = legalizeIndexSelect;

@@ -111,3 +111,25 @@ func.func @unfold_inner(%y: tensor<5x2xf32>) -> tensor<2x2x3xf32> {
   %0 = tcc_graph.operator "torch.ops.aten.unfold_copy.default"(%y) {operand_names = ["self"], args = {dimension = 0 : i64, size = 3 : i64, step = 2 : i64}} : (tensor<5x2xf32>) -> tensor<2x2x3xf32>
   return %0 : tensor<2x2x3xf32>
 }
+
+// -----
+
+// diagonal: a strided read of the row-major storage (dims 0 and 2 of a
+// 2x3x4 tensor at offset -1: start 12, stride 12 + 1 along the diagonal);
+// diag of a vector: v padded to the side, placed where j - i == k.
+// CHECK-LABEL: func @diagonals
+// CHECK: %[[D:.*]] = tcc_graph.as_strided %arg0 {storage_offset = 12 : i64, strides = array<i64: 4, 13>} : (tensor<2x3x4xf32>) -> tensor<3x1xf32>
+// CHECK: %[[PAD:.*]] = tcc_graph.concat %arg1, %{{.*}} {dim = 0 : i64} : (tensor<2xf32>, tensor<1xf32>) -> tensor<3xf32>
+// CHECK: %[[IOTA:.*]] = tcc_graph.iota
+// CHECK: %[[I:.*]] = tcc_graph.reshape %[[IOTA]] : (tensor<3xi64>) -> tensor<3x1xi64>
+// CHECK: %[[J:.*]] = tcc_graph.reshape %[[IOTA]] : (tensor<3xi64>) -> tensor<1x3xi64>
+// CHECK: %[[OFF:.*]] = tcc_graph.sub %[[J]], %[[I]]
+// CHECK: %[[ON:.*]] = tcc_graph.compare %[[OFF]], %{{.*}} {predicate = "eq"}
+// CHECK: %[[COLS:.*]] = tcc_graph.reshape %[[PAD]] : (tensor<3xf32>) -> tensor<1x3xf32>
+// CHECK: %[[M:.*]] = tcc_graph.select %[[ON]], %[[COLS]], %{{.*}} : (tensor<3x3xi1>, tensor<1x3xf32>, tensor<f32>) -> tensor<3x3xf32>
+// CHECK: return %[[D]], %[[M]]
+func.func @diagonals(%x: tensor<2x3x4xf32>, %v: tensor<2xf32>) -> (tensor<3x1xf32>, tensor<3x3xf32>) {
+  %0 = tcc_graph.operator "torch.ops.aten.diagonal.default"(%x) {operand_names = ["self"], args = {offset = -1 : i64, dim1 = 0 : i64, dim2 = 2 : i64}} : (tensor<2x3x4xf32>) -> tensor<3x1xf32>
+  %1 = tcc_graph.operator "torch.ops.aten.diag.default"(%v) {operand_names = ["self"], args = {diagonal = -1 : i64}} : (tensor<2xf32>) -> tensor<3x3xf32>
+  return %0, %1 : tensor<3x1xf32>, tensor<3x3xf32>
+}
