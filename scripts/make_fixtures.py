@@ -862,7 +862,8 @@ class OpsSweepMore(nn.Module):
     ldexp, logit, logical_xor, hard/softshrink, threshold, mish, sinc,
     entr, ndtr, isfinite, signbit, movedim, count_nonzero, dist, max/min,
     deg2rad, ravel; nll_loss (weight, ignore_index) and cross_entropy
-    (class indices and probabilities), pairwise_distance, triplet_margin_loss."""
+    (class indices and probabilities), pairwise_distance, triplet_margin_loss,
+    diagonal, diag, diagflat."""
 
     def __init__(self):
         super().__init__()
@@ -909,7 +910,9 @@ class OpsSweepMore(nn.Module):
                 torch.deg2rad(x), torch.ravel(x),
                 F.nll_loss(F.log_softmax(x, 1), cls, weight=self.w.abs(), ignore_index=2),
                 F.cross_entropy(x, cls, reduction="sum"), F.cross_entropy(x, p.softmax(1)),
-                F.pairwise_distance(x, y, p=3), F.triplet_margin_loss(x, y, p, swap=True))
+                F.pairwise_distance(x, y, p=3), F.triplet_margin_loss(x, y, p, swap=True),
+                torch.diagonal(img, -1, 0, 2), torch.diagonal(img, 2, 3, 1), torch.diag(x, -1),
+                torch.diag(x[0], 2), torch.diagflat(y[:2, :2], -1))
 
 
 class EmptyTensors(nn.Module):
