@@ -179,24 +179,59 @@ Results legalizeRemainder(OperatorArgs &args, OpBuilder &b) {
       b.create<SelectOp>(loc, shifted.getType(), adjust, shifted, r).getResult()};
 }
 
-/// div(x, y, rounding_mode): "trunc" and "floor" round the float quotient;
-/// integer operands with a rounding mode are refused (they need integer
-/// division, which the graph has no op for yet).
+/// PyTorch's div_floor_floating for a / b, `quotient` their DivOp: the
+/// quotient of a - fmod(a, b), one less where the remainder is nonzero and
+/// its sign differs from b's, floored and rounded up past .5 (the division's
+/// rounding); copysign(0, a / b) for a zero quotient and a / b where b is 0.
+/// Not floor(a / b), which gives 10 for 1 // 0.1 in f32 where PyTorch gives 9.
+Value floorDivide(OpBuilder &b, Location loc, DivOp quotient) {
+  Value x = quotient.getLhs(), y = quotient.getRhs(), q = quotient.getResult();
+  RankedTensorType type = typeOf(q);
+  PointwiseBuilder p{b, loc, type.getElementType()};
+  Value zero = p.c(0.0);
+  Value one = p.c(1.0);
+  Value mod = p.bin<FmodOp>(x, y);
+  Value div = p.bin<DivOp>(p.bin<SubOp>(x, mod), y);
+  Value modNonzero = makeCompare(b, loc, "ne", mod, zero);
+  Value yNegative = makeCompare(b, loc, "lt", y, zero);
+  Value modNegative = makeCompare(b, loc, "lt", mod, zero);
+  Value signsDiffer = makeCompare(b, loc, "ne", yNegative, modNegative);
+  Value adjust = p.bin<BitwiseAndOp>(modNonzero, signsDiffer);
+  div = b.create<SelectOp>(loc, type, adjust, p.bin<SubOp>(div, one), div);
+  Value floored = p.un<FloorOp>(div);
+  Value fraction = p.bin<SubOp>(div, floored);
+  Value roundsUp = makeCompare(b, loc, "gt", fraction, p.c(0.5));
+  floored = b.create<SelectOp>(loc, type, roundsUp, p.bin<AddOp>(floored, one), floored);
+  Value signedZero = p.bin<CopysignOp>(zero, q);
+  Value divZero = makeCompare(b, loc, "eq", div, zero);
+  Value result = b.create<SelectOp>(loc, type, divZero, signedZero, floored);
+  Value byZero = makeCompare(b, loc, "eq", y, zero);
+  return b.create<SelectOp>(loc, type, byZero, q, result);
+}
+
+/// div(x, y, rounding_mode) and floor_divide: "trunc" truncates the float
+/// quotient, "floor" is PyTorch's floor division; integer operands with a
+/// rounding mode are refused (they need integer division, which the graph
+/// has no op for yet).
 Results legalizeDiv(OperatorArgs &args, OpBuilder &b) {
   auto mode = dyn_cast_or_null<StringAttr>(args.getOp().getArgs().get("rounding_mode"));
+  StringRef rounding = mode ? mode.getValue() : StringRef();
+  if (operatorName(args).starts_with("aten.floor_divide."))
+    rounding = "floor";
   Results quotient = binary<DivOp>(false)(args, b);
-  if (!mode || failed(quotient))
+  if (rounding.empty() || failed(quotient))
     return quotient;
   if (!isa<FloatType>(args.resultType().getElementType()))
-    return args.getOp().emitError("div of integer tensors with rounding_mode '")
-           << mode.getValue() << "' is not supported yet";
+    return args.getOp().emitError("operator '")
+           << operatorName(args) << "': integer division with rounding '" << rounding
+           << "' is not supported yet";
   Location loc = args.getOp().getLoc();
   Value q = (*quotient)[0];
-  if (mode.getValue() == "trunc")
+  if (rounding == "trunc")
     return SmallVector<Value>{b.create<TruncOp>(loc, q)};
-  if (mode.getValue() == "floor")
-    return SmallVector<Value>{b.create<FloorOp>(loc, q)};
-  return args.getOp().emitError("div rounding_mode '") << mode.getValue() << "' is unknown";
+  if (rounding == "floor")
+    return SmallVector<Value>{floorDivide(b, loc, q.getDefiningOp<DivOp>())};
+  return args.getOp().emitError("div rounding_mode '") << rounding << "' is unknown";
 }
 
 /// fmax / fmin: the maximum (minimum) where neither is NaN, else the one
@@ -575,6 +610,8 @@ void tcc::graph::populateElementwiseLegalizers(LegalizerTable &t) {
   t["aten.copysign.Tensor"] = binary<CopysignOp>(false);
   t["aten.copysign.Scalar"] = binary<CopysignOp>(false);
   t["aten.true_divide.Tensor"] = legalizeDiv;
+  t["aten.floor_divide.default"] = legalizeDiv;
+  t["aten.floor_divide.Scalar"] = legalizeDiv;
   t["aten.fmax.default"] = ignoringNan<MaximumOp>();
   t["aten.fmin.default"] = ignoringNan<MinimumOp>();
   t["aten.rsub.Tensor"] = legalizeRsub;

@@ -21,7 +21,7 @@ func.func @training_batch_norm(%x: tensor<2x8x4x4xf32>, %m: tensor<8xf32>, %v: t
 // -----
 
 func.func @rounding_div(%x: tensor<4xi64>, %y: tensor<4xi64>) -> tensor<4xi64> {
-  // expected-error @+1 {{div of integer tensors with rounding_mode 'floor' is not supported yet}}
+  // expected-error @+1 {{operator 'aten.div.Tensor_mode': integer division with rounding 'floor' is not supported yet}}
   %0 = tcc_graph.operator "torch.ops.aten.div.Tensor_mode"(%x, %y) {operand_names = ["self", "other"], args = {rounding_mode = "floor"}} : (tensor<4xi64>, tensor<4xi64>) -> tensor<4xi64>
   return %0 : tensor<4xi64>
 }

@@ -1,8 +1,9 @@
 // RUN: tcc-opt %s -tcc-legalize-graph -split-input-file | FileCheck %s
 
 // Rounding: torch.round is half to even; round(x, -1) divides by 10 first
-// (PyTorch's order); integers are already whole; div's floor mode rounds the
-// float quotient; frac = x - trunc(x).
+// (PyTorch's order); integers are already whole; div's floor mode is
+// PyTorch's div_floor_floating (the quotient of a - fmod(a, b), adjusted,
+// floored; copysign(0, a / b) at 0; a / b where b is 0), not floor(a / b); frac = x - trunc(x).
 // CHECK-LABEL: func @rounding
 // CHECK: tcc_graph.round %arg0 : tensor<4xf32>
 // CHECK: %[[TEN:.*]] = tcc_graph.constant dense<1.000000e+01>
@@ -10,10 +11,18 @@
 // CHECK: %[[R:.*]] = tcc_graph.round %[[D]]
 // CHECK: tcc_graph.mul %[[R]], %[[TEN]]
 // CHECK: %[[Q:.*]] = tcc_graph.div %arg0, %arg0
-// CHECK: tcc_graph.floor %[[Q]]
+// CHECK: %[[MOD:.*]] = tcc_graph.fmod %arg0, %arg0
+// CHECK: %[[AM:.*]] = tcc_graph.sub %arg0, %[[MOD]]
+// CHECK: %[[DIV:.*]] = tcc_graph.div %[[AM]], %arg0
+// CHECK: %[[ADJ:.*]] = tcc_graph.select %{{.*}}, %{{.*}}, %[[DIV]]
+// CHECK: %[[FL:.*]] = tcc_graph.floor %[[ADJ]]
+// CHECK: %[[UP:.*]] = tcc_graph.select %{{.*}}, %{{.*}}, %[[FL]]
+// CHECK: %[[SZ:.*]] = tcc_graph.copysign %{{.*}}, %[[Q]]
+// CHECK: %[[R:.*]] = tcc_graph.select %{{.*}}, %[[SZ]], %[[UP]]
+// CHECK: %[[FLOORDIV:.*]] = tcc_graph.select %{{.*}}, %[[Q]], %[[R]]
 // CHECK: %[[T:.*]] = tcc_graph.trunc %arg0
 // CHECK: tcc_graph.sub %arg0, %[[T]]
-// CHECK: return %{{.*}}, %{{.*}}, %arg1,
+// CHECK: return %{{.*}}, %{{.*}}, %arg1, %[[FLOORDIV]],
 func.func @rounding(%x: tensor<4xf32>, %i: tensor<4xi64>) -> (tensor<4xf32>, tensor<4xf32>, tensor<4xi64>, tensor<4xf32>, tensor<4xf32>) {
   %0 = tcc_graph.operator "torch.ops.aten.round.default"(%x) {operand_names = ["self"], args = {}} : (tensor<4xf32>) -> tensor<4xf32>
   %1 = tcc_graph.operator "torch.ops.aten.round.decimals"(%x) {operand_names = ["self"], args = {decimals = -1 : i64}} : (tensor<4xf32>) -> tensor<4xf32>
