@@ -863,7 +863,8 @@ class OpsSweepMore(nn.Module):
     entr, ndtr, isfinite, signbit, movedim, count_nonzero, dist, max/min,
     deg2rad, ravel; nll_loss (weight, ignore_index) and cross_entropy
     (class indices and probabilities), pairwise_distance, triplet_margin_loss,
-    diagonal, diag, diagflat."""
+    diagonal, diag, diagflat; floor division as PyTorch's (1 // 0.1 is 9 in
+    float32, not floor(1 / 0.1) = 10)."""
 
     def __init__(self):
         super().__init__()
@@ -912,7 +913,8 @@ class OpsSweepMore(nn.Module):
                 F.cross_entropy(x, cls, reduction="sum"), F.cross_entropy(x, p.softmax(1)),
                 F.pairwise_distance(x, y, p=3), F.triplet_margin_loss(x, y, p, swap=True),
                 torch.diagonal(img, -1, 0, 2), torch.diagonal(img, 2, 3, 1), torch.diag(x, -1),
-                torch.diag(x[0], 2), torch.diagflat(y[:2, :2], -1))
+                torch.diag(x[0], 2), torch.diagflat(y[:2, :2], -1),
+                torch.div(t, 0.1, rounding_mode="floor"), torch.floor_divide(x, y))
 
 
 class EmptyTensors(nn.Module):
