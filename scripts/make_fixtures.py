@@ -853,6 +853,70 @@ class ShapesMore(nn.Module):
                 torch.logsumexp(z, 1), torch.logsumexp(z, (0, 1), keepdim=True))
 
 
+class OpsSweepMore(nn.Module):
+    """Operators the OpInfo sweep found refused (issue 15): xlogy/xlog1py,
+    prelu, glu, nan_to_num, the _copy views, tile, unfold, rot90, the
+    v/h/d/column stacks and splits, sum_to_size, the losses under each
+    reduction, nansum/nanmean, trapezoid, cosine_similarity, _safe_softmax,
+    native_layer_norm's statistics, instance_norm; lerp, heaviside, hypot,
+    ldexp, logit, logical_xor, hard/softshrink, threshold, mish, sinc,
+    entr, ndtr, isfinite, signbit, movedim, count_nonzero, dist, max/min,
+    deg2rad, ravel; nll_loss (weight, ignore_index) and cross_entropy
+    (class indices and probabilities), pairwise_distance, triplet_margin_loss,
+    diagonal, diag, diagflat; floor division as PyTorch's (1 // 0.1 is 9 in
+    float32, not floor(1 / 0.1) = 10)."""
+
+    def __init__(self):
+        super().__init__()
+        self.w = nn.Parameter(torch.tensor([0.25, -0.5, 1.5, 0.0, 0.1, 2.0]))
+
+    def forward(self, x, y, p, t, s, img, rows, cls):
+        aten = torch.ops.aten
+        zx = x * (x.abs() > 0.5)  # exact zeros for xlogy's rule
+        ny = y.masked_fill(y > 1.2, float("nan"))
+        vs = torch.vsplit(x, 2)
+        hs = torch.hsplit(x, [1, 4])
+        ln = aten.native_layer_norm(x, [6], self.w, y[0], 1e-5)
+        return (torch.xlogy(zx, p), torch.xlogy(zx, ny), torch.special.xlog1py(zx, p - 0.5),
+                F.prelu(x, self.w), F.glu(x, -1), torch.nan_to_num(x / y.round()),
+                torch.nan_to_num(x / y.round(), nan=1.5, posinf=9.0, neginf=-9.0),
+                aten.unsqueeze_copy(x, 1), aten.transpose_copy(x, 0, 1),
+                aten.squeeze_copy(x[:1], 0), x.tile(2), torch.tile(x, (2, 1, 1)),
+                x.unfold(1, 3, 2), img.unfold(2, 2, 1), torch.rot90(x), torch.rot90(img, -1, [1, 3]),
+                torch.rot90(x, 2), torch.fliplr(x), torch.flipud(x), torch.vstack((x, y)),
+                torch.hstack((x, y[:, :2])), torch.dstack((x, y)), torch.column_stack((x[:, 0], y)),
+                vs[0], vs[1], hs[0], hs[1], hs[2], x.sum_to_size(1, 6),
+                F.l1_loss(x, y), F.mse_loss(x, y, reduction="sum"),
+                F.smooth_l1_loss(x, y, beta=0.5, reduction="none"), F.huber_loss(x, y, delta=0.7),
+                F.soft_margin_loss(x, s), F.hinge_embedding_loss(x, s, margin=0.5, reduction="sum"),
+                F.margin_ranking_loss(x[:, 0], y[:, 0], s[:, 0], margin=0.1),
+                F.cosine_embedding_loss(x, y, s[:, 0], margin=0.2, reduction="none"),
+                F.kl_div(F.log_softmax(x, 1), p, reduction="batchmean"),
+                F.kl_div(x, y, reduction="sum", log_target=True),
+                F.poisson_nll_loss(x, p * 3, log_input=True, full=True),
+                F.poisson_nll_loss(p, t * 2, log_input=False, reduction="none"),
+                F.binary_cross_entropy(p, t, weight=self.w.abs()),
+                F.binary_cross_entropy_with_logits(x, t, pos_weight=self.w.abs(), reduction="sum"),
+                torch.nansum(ny), torch.nanmean(ny, 1), torch.trapezoid(y, x.cumsum(1), dim=1),
+                torch.trapz(y, dx=0.5, dim=0), F.cosine_similarity(x, y, dim=1),
+                aten._safe_softmax(rows, 1), ln[0], ln[1], ln[2], F.instance_norm(img),
+                F.instance_norm(img, weight=self.w[:3], bias=self.w[3:], eps=1e-3),
+                torch.lerp(x, y, 0.3), torch.lerp(x, y, p), torch.heaviside(x.round(), y),
+                torch.hypot(x, y), torch.ldexp(x, y.round()), torch.logit(p, eps=0.05),
+                torch.logical_xor(x > 0, y > 0), F.hardshrink(x), F.softshrink(x, 0.3),
+                F.threshold(x, 0.1, -2.0), F.mish(x), torch.sinc(x.round()),
+                torch.special.entr(x), torch.special.ndtr(x * 3),
+                torch.isfinite(x / y.round()), torch.signbit(x - zx), torch.movedim(img, 1, -1),
+                torch.count_nonzero(x.round(), 1), torch.dist(x, y, 3), x.max(), x.min(),
+                torch.deg2rad(x), torch.ravel(x),
+                F.nll_loss(F.log_softmax(x, 1), cls, weight=self.w.abs(), ignore_index=2),
+                F.cross_entropy(x, cls, reduction="sum"), F.cross_entropy(x, p.softmax(1)),
+                F.pairwise_distance(x, y, p=3), F.triplet_margin_loss(x, y, p, swap=True),
+                torch.diagonal(img, -1, 0, 2), torch.diagonal(img, 2, 3, 1), torch.diag(x, -1),
+                torch.diag(x[0], 2), torch.diagflat(y[:2, :2], -1),
+                torch.div(t, 0.1, rounding_mode="floor"), torch.floor_divide(x, y))
+
+
 class EmptyTensors(nn.Module):
     """Tensors with no elements: cat with empty inputs (also PyTorch's legacy
     1-D empty one), a padded empty tensor, pointwise ops and reductions over
@@ -1304,6 +1368,17 @@ def write_wrong_answer_cases(out):
     z[1] = float("-inf")
     z[2, 3] = float("inf")
     write_case(out, "shapes_more", ShapesMore(), [torch.randn(2, 3), torch.randn(3), z])
+
+    torch.manual_seed(151)
+    x, y = torch.randn(4, 6), torch.randn(4, 6)
+    y[0, 0] = 0.2  # x / y.round() divides by zero: inf, -inf and (with x 0) NaN
+    x[1, 1], y[1, 1] = 0.0, -0.3
+    rows = torch.randn(3, 5)
+    rows[1] = float("-inf")  # a row that _safe_softmax sets to 0
+    write_case(out, "ops_sweep_more", OpsSweepMore(),
+               [x, y, torch.rand(4, 6) * 0.98 + 0.01, (torch.rand(4, 6) > 0.5).float(),
+                torch.randint(0, 2, (4, 6)).float() * 2 - 1, torch.randn(2, 3, 4, 5), rows,
+                torch.tensor([0, 2, 5, 3])])
 
     torch.manual_seed(72)
     write_case(out, "empty_tensors", EmptyTensors(), [torch.randn(3, 4), torch.zeros(0, 4)])

@@ -6,6 +6,24 @@
 using namespace mlir;
 using namespace tcc::graph;
 
+Value tcc::graph::makeXlogy(OpBuilder &b, Location loc, Value x, Value y, bool log1p) {
+  Type elt = typeOf(x).getElementType();
+  Value logY = log1p ? b.create<Log1pOp>(loc, y).getResult() : b.create<LogOp>(loc, y).getResult();
+  Value product = makeBinary<MulOp>(b, loc, x, logY);
+  RankedTensorType type = typeOf(product);
+  Value zero = makeScalar(b, loc, elt, 0.0);
+  Value xZero = makeCompare(b, loc, "eq", x, zero);
+  Value zeroed = b.create<SelectOp>(loc, type, xZero, zero, product);
+  Value yNan = makeCompare(b, loc, "ne", y, y);
+  return b.create<SelectOp>(loc, type, yNan, y, zeroed);
+}
+
+Value tcc::graph::makeLogSigmoid(OpBuilder &b, Location loc, Value x) {
+  Value tail = b.create<Log1pOp>(loc, b.create<ExpOp>(loc, b.create<NegOp>(loc, b.create<AbsOp>(loc, x))));
+  Value zero = makeScalar(b, loc, typeOf(x).getElementType(), 0.0);
+  return makeBinary<SubOp>(b, loc, makeBinary<MinimumOp>(b, loc, x, zero), tail);
+}
+
 namespace {
 using Results = FailureOr<SmallVector<Value>>;
 
@@ -161,24 +179,59 @@ Results legalizeRemainder(OperatorArgs &args, OpBuilder &b) {
       b.create<SelectOp>(loc, shifted.getType(), adjust, shifted, r).getResult()};
 }
 
-/// div(x, y, rounding_mode): "trunc" and "floor" round the float quotient;
-/// integer operands with a rounding mode are refused (they need integer
-/// division, which the graph has no op for yet).
+/// PyTorch's div_floor_floating for a / b, `quotient` their DivOp: the
+/// quotient of a - fmod(a, b), one less where the remainder is nonzero and
+/// its sign differs from b's, floored and rounded up past .5 (the division's
+/// rounding); copysign(0, a / b) for a zero quotient and a / b where b is 0.
+/// Not floor(a / b), which gives 10 for 1 // 0.1 in f32 where PyTorch gives 9.
+Value floorDivide(OpBuilder &b, Location loc, DivOp quotient) {
+  Value x = quotient.getLhs(), y = quotient.getRhs(), q = quotient.getResult();
+  RankedTensorType type = typeOf(q);
+  PointwiseBuilder p{b, loc, type.getElementType()};
+  Value zero = p.c(0.0);
+  Value one = p.c(1.0);
+  Value mod = p.bin<FmodOp>(x, y);
+  Value div = p.bin<DivOp>(p.bin<SubOp>(x, mod), y);
+  Value modNonzero = makeCompare(b, loc, "ne", mod, zero);
+  Value yNegative = makeCompare(b, loc, "lt", y, zero);
+  Value modNegative = makeCompare(b, loc, "lt", mod, zero);
+  Value signsDiffer = makeCompare(b, loc, "ne", yNegative, modNegative);
+  Value adjust = p.bin<BitwiseAndOp>(modNonzero, signsDiffer);
+  div = b.create<SelectOp>(loc, type, adjust, p.bin<SubOp>(div, one), div);
+  Value floored = p.un<FloorOp>(div);
+  Value fraction = p.bin<SubOp>(div, floored);
+  Value roundsUp = makeCompare(b, loc, "gt", fraction, p.c(0.5));
+  floored = b.create<SelectOp>(loc, type, roundsUp, p.bin<AddOp>(floored, one), floored);
+  Value signedZero = p.bin<CopysignOp>(zero, q);
+  Value divZero = makeCompare(b, loc, "eq", div, zero);
+  Value result = b.create<SelectOp>(loc, type, divZero, signedZero, floored);
+  Value byZero = makeCompare(b, loc, "eq", y, zero);
+  return b.create<SelectOp>(loc, type, byZero, q, result);
+}
+
+/// div(x, y, rounding_mode) and floor_divide: "trunc" truncates the float
+/// quotient, "floor" is PyTorch's floor division; integer operands with a
+/// rounding mode are refused (they need integer division, which the graph
+/// has no op for yet).
 Results legalizeDiv(OperatorArgs &args, OpBuilder &b) {
   auto mode = dyn_cast_or_null<StringAttr>(args.getOp().getArgs().get("rounding_mode"));
+  StringRef rounding = mode ? mode.getValue() : StringRef();
+  if (operatorName(args).starts_with("aten.floor_divide."))
+    rounding = "floor";
   Results quotient = binary<DivOp>(false)(args, b);
-  if (!mode || failed(quotient))
+  if (rounding.empty() || failed(quotient))
     return quotient;
   if (!isa<FloatType>(args.resultType().getElementType()))
-    return args.getOp().emitError("div of integer tensors with rounding_mode '")
-           << mode.getValue() << "' is not supported yet";
+    return args.getOp().emitError("operator '")
+           << operatorName(args) << "': integer division with rounding '" << rounding
+           << "' is not supported yet";
   Location loc = args.getOp().getLoc();
   Value q = (*quotient)[0];
-  if (mode.getValue() == "trunc")
+  if (rounding == "trunc")
     return SmallVector<Value>{b.create<TruncOp>(loc, q)};
-  if (mode.getValue() == "floor")
-    return SmallVector<Value>{b.create<FloorOp>(loc, q)};
-  return args.getOp().emitError("div rounding_mode '") << mode.getValue() << "' is unknown";
+  if (rounding == "floor")
+    return SmallVector<Value>{floorDivide(b, loc, q.getDefiningOp<DivOp>())};
+  return args.getOp().emitError("div rounding_mode '") << rounding << "' is unknown";
 }
 
 /// fmax / fmin: the maximum (minimum) where neither is NaN, else the one
@@ -289,6 +342,169 @@ LegalizeFn logAddExp(bool base2) {
   };
 }
 
+/// The operand `name` in `elt`, or a rank-0 constant from a Python number.
+FailureOr<Value> operandAs(OperatorArgs &args, OpBuilder &b, StringRef name, Type elt) {
+  Location loc = args.getOp().getLoc();
+  if (Value v = args.tensor(name))
+    return makeCast(b, loc, v, elt);
+  if (std::optional<double> n = args.getFloat(name))
+    return makeScalar(b, loc, elt, *n);
+  return args.getOp().emitError("operator '") << operatorName(args) << "' needs argument '"
+                                              << name << "'";
+}
+
+/// xlogy(x, y) and special_xlog1py(x, y) (in the result's float type).
+LegalizeFn xlogy(bool log1p) {
+  return [log1p](OperatorArgs &args, OpBuilder &b) -> Results {
+    Type elt = args.resultType().getElementType();
+    if (!isa<FloatType>(elt))
+      return args.getOp().emitError("operator '") << operatorName(args)
+                                                  << "' gives a non-float result";
+    FailureOr<Value> x = operandAs(args, b, "self", elt), y = operandAs(args, b, "other", elt);
+    if (failed(x) || failed(y))
+      return failure();
+    return SmallVector<Value>{makeXlogy(b, args.getOp().getLoc(), *x, *y, log1p)};
+  };
+}
+
+/// prelu(self, weight) = where(self > 0, self, weight * self): a weight of one
+/// element applies everywhere, else one per channel (dim 1, dim 0 of a 1-D
+/// self), PyTorch's broadcast.
+Results legalizePrelu(OperatorArgs &args, OpBuilder &b) {
+  FailureOr<Value> x = requiredTensor(args, "self"), w = requiredTensor(args, "weight");
+  if (failed(x) || failed(w))
+    return failure();
+  Location loc = args.getOp().getLoc();
+  RankedTensorType type = args.resultType();
+  auto xt = typeOf(*x), wt = typeOf(*w);
+  if (!isa<FloatType>(type.getElementType()) || !wt.hasStaticShape() || wt.getRank() > 1)
+    return args.getOp().emitError("prelu expects a float tensor and a static 0-d or 1-D weight");
+  Value weight = makeCast(b, loc, *w, type.getElementType());
+  if (wt.getNumElements() == 1) {
+    weight = makeReshape(b, loc, weight, {});
+  } else {
+    int64_t channels = wt.getNumElements();
+    if (xt.getRank() == 0 || xt.getDimSize(xt.getRank() == 1 ? 0 : 1) != channels)
+      return args.getOp().emitError("prelu: ") << channels << " weights for an input of type "
+                                               << xt;
+    SmallVector<int64_t> shape{channels};
+    shape.append(std::max<int64_t>(xt.getRank() - 2, 0), 1);
+    weight = makeReshape(b, loc, weight, shape);
+  }
+  Value self = makeCast(b, loc, *x, type.getElementType());
+  Value positive = makeCompare(b, loc, "gt", self, makeScalar(b, loc, type.getElementType(), 0.0));
+  Value scaled = makeBinary<MulOp>(b, loc, weight, self);
+  return SmallVector<Value>{b.create<SelectOp>(loc, type, positive, self, scaled).getResult()};
+}
+
+/// glu(self, dim) = a * sigmoid(b), a and b the halves of self along dim.
+Results legalizeGlu(OperatorArgs &args, OpBuilder &b) {
+  FailureOr<Value> x = requiredTensor(args, "self");
+  if (failed(x))
+    return failure();
+  auto t = typeOf(*x);
+  int64_t rank = t.getRank(), raw = args.getInt("dim").value_or(-1);
+  int64_t dim = normalizeDim(raw, rank);
+  if (dim < 0 || dim >= rank || !isa<FloatType>(t.getElementType()))
+    return args.getOp().emitError("glu expects a float tensor of rank >= 1 and a dim in range");
+  int64_t n = t.getDimSize(dim);
+  if (ShapedType::isDynamic(n) || n % 2 != 0)
+    return args.getOp().emitError("glu: dim ") << raw << " of size " << n
+                                               << " does not halve (static, even)";
+  PointwiseBuilder p{b, args.getOp().getLoc(), t.getElementType()};
+  Value first = makeSlice(b, p.loc, *x, dim, 0, n / 2, 1);
+  Value second = makeSlice(b, p.loc, *x, dim, n / 2, n, 1);
+  return SmallVector<Value>{p.bin<MulOp>(first, p.sigmoid(second))};
+}
+
+/// nan_to_num(self, nan=0, posinf=max, neginf=lowest): NaN and infinities
+/// replaced (the defaults: the dtype's largest and lowest finite values);
+/// integers are unchanged.
+Results legalizeNanToNum(OperatorArgs &args, OpBuilder &b) {
+  FailureOr<Value> x = requiredTensor(args, "self");
+  if (failed(x))
+    return failure();
+  auto t = typeOf(*x);
+  auto ft = dyn_cast<FloatType>(t.getElementType());
+  if (!ft)
+    return SmallVector<Value>{*x};
+  Location loc = args.getOp().getLoc();
+  const llvm::fltSemantics &sem = ft.getFloatSemantics();
+  double largest = llvm::APFloat::getLargest(sem).convertToDouble();
+  double nan = args.getFloat("nan").value_or(0.0);
+  double posinf = args.getFloat("posinf").value_or(largest);
+  double neginf = args.getFloat("neginf").value_or(-largest);
+  Value y = *x;
+  for (auto [match, replacement] : {std::pair{NAN, nan}, {INFINITY, posinf}, {-INFINITY, neginf}}) {
+    // NaN is the one value unequal to itself.
+    Value hit = std::isnan(match)
+                    ? makeCompare(b, loc, "ne", *x, *x)
+                    : makeCompare(b, loc, "eq", *x, makeScalar(b, loc, ft, match));
+    Value value = makeScalar(b, loc, ft, replacement);
+    y = b.create<SelectOp>(loc, t, hit, value, y);
+  }
+  return SmallVector<Value>{y};
+}
+
+/// lerp(self, end, weight) as PyTorch's kernel: self + w (end - self) where
+/// |w| < 0.5, else end - (end - self) (1 - w) (a tensor weight selects per
+/// element).
+Results legalizeLerp(OperatorArgs &args, OpBuilder &b) {
+  RankedTensorType type = args.resultType();
+  Type elt = type.getElementType();
+  FailureOr<Value> x = operandAs(args, b, "self", elt), end = operandAs(args, b, "end", elt),
+                   w = operandAs(args, b, "weight", elt);
+  if (failed(x) || failed(end) || failed(w) || !isa<FloatType>(elt))
+    return args.getOp().emitError("lerp expects float 'self', 'end' and 'weight'");
+  PointwiseBuilder p{b, args.getOp().getLoc(), elt};
+  Value diff = p.bin<SubOp>(*end, *x);
+  auto low = [&] { return p.bin<AddOp>(*x, p.bin<MulOp>(*w, diff)); };
+  auto high = [&] { return p.bin<SubOp>(*end, p.bin<MulOp>(diff, p.bin<SubOp>(p.c(1.0), *w))); };
+  if (std::optional<double> scalar = args.getFloat("weight"))
+    return SmallVector<Value>{std::abs(*scalar) < 0.5 ? low() : high()};
+  Value nearSelf = low();
+  Value nearEnd = high();
+  Value magnitude = p.un<AbsOp>(*w);
+  Value small = makeCompare(b, p.loc, "lt", magnitude, p.c(0.5));
+  return SmallVector<Value>{b.create<SelectOp>(p.loc, type, small, nearSelf, nearEnd).getResult()};
+}
+
+/// A pointwise function of two operands in the result's float type (Python
+/// numbers allowed), written by `fn`.
+LegalizeFn floatBinary(StringRef second,
+                       std::function<Value(PointwiseBuilder &, Value, Value, RankedTensorType)> fn) {
+  std::string name = second.str();
+  return [name, fn](OperatorArgs &args, OpBuilder &b) -> Results {
+    RankedTensorType type = args.resultType();
+    Type elt = type.getElementType();
+    if (!isa<FloatType>(elt))
+      return args.getOp().emitError("operator '") << operatorName(args)
+                                                  << "' gives a non-float result";
+    FailureOr<Value> x = operandAs(args, b, "self", elt), y = operandAs(args, b, name, elt);
+    if (failed(x) || failed(y))
+      return failure();
+    PointwiseBuilder p{b, args.getOp().getLoc(), elt};
+    return SmallVector<Value>{fn(p, *x, *y, type)};
+  };
+}
+
+/// An i1 test of one operand (NaN compares unequal to itself).
+LegalizeFn elementTest(std::function<Value(OpBuilder &, Location, Value)> fn) {
+  return [fn](OperatorArgs &args, OpBuilder &b) -> Results {
+    FailureOr<Value> x = requiredTensor(args, "self");
+    if (failed(x))
+      return failure();
+    return SmallVector<Value>{fn(b, args.getOp().getLoc(), *x)};
+  };
+}
+
+/// x == v (v an infinity), false for integers.
+Value equalsInfinity(OpBuilder &b, Location loc, Value x, double v) {
+  Type elt = typeOf(x).getElementType();
+  Value bound = makeScalar(b, loc, isa<FloatType>(elt) ? elt : b.getF32Type(), v);
+  return makeCompare(b, loc, "eq", x, bound);
+}
+
 /// dropout in eval mode, clone, contiguous, alias, detach: the value itself.
 Results identity(OperatorArgs &args, OpBuilder &) {
   if (auto train = args.getBool("train"); train && *train)
@@ -312,16 +528,7 @@ FailureOr<Value> activationInput(OperatorArgs &args) {
 
 /// Builds activations from the typed pointwise ops; `c(v)` is a scalar
 /// constant of the input's element type.
-struct ActivationBuilder {
-  OpBuilder &b;
-  Location loc;
-  Type elt;
-  Value c(double v) { return makeScalar(b, loc, elt, v); }
-  template <typename OpTy> Value bin(Value l, Value r) { return makeBinary<OpTy>(b, loc, l, r); }
-  template <typename OpTy> Value un(Value x) { return b.create<OpTy>(loc, x); }
-  Value sigmoid(Value x) {
-    return bin<DivOp>(c(1.0), bin<AddOp>(c(1.0), un<ExpOp>(un<NegOp>(x))));
-  }
+struct ActivationBuilder : PointwiseBuilder {
   Value clamp(Value x, std::optional<double> lo, std::optional<double> hi) {
     if (lo) x = bin<MaximumOp>(x, c(*lo));
     if (hi) x = bin<MinimumOp>(x, c(*hi));
@@ -339,7 +546,7 @@ LegalizeFn activation(std::function<Value(ActivationBuilder &, Value, OperatorAr
     Type elt = cast<RankedTensorType>(x->getType()).getElementType();
     if (!isa<FloatType>(elt))
       return args.getOp().emitError("activation on a non-floating-point tensor");
-    ActivationBuilder ab{b, args.getOp().getLoc(), elt};
+    ActivationBuilder ab{{b, args.getOp().getLoc(), elt}};
     return SmallVector<Value>{fn(ab, *x, args)};
   };
 }
@@ -403,6 +610,8 @@ void tcc::graph::populateElementwiseLegalizers(LegalizerTable &t) {
   t["aten.copysign.Tensor"] = binary<CopysignOp>(false);
   t["aten.copysign.Scalar"] = binary<CopysignOp>(false);
   t["aten.true_divide.Tensor"] = legalizeDiv;
+  t["aten.floor_divide.default"] = legalizeDiv;
+  t["aten.floor_divide.Scalar"] = legalizeDiv;
   t["aten.fmax.default"] = ignoringNan<MaximumOp>();
   t["aten.fmin.default"] = ignoringNan<MinimumOp>();
   t["aten.rsub.Tensor"] = legalizeRsub;
@@ -414,6 +623,153 @@ void tcc::graph::populateElementwiseLegalizers(LegalizerTable &t) {
   t["aten.clamp_max.Tensor"] = legalizeClampTensor;
   t["aten.logaddexp.default"] = logAddExp(false);
   t["aten.logaddexp2.default"] = logAddExp(true);
+  for (const char *v : {"Tensor", "Scalar_Self", "Scalar_Other"})
+    t[std::string("aten.xlogy.") + v] = xlogy(false);
+  for (const char *v : {"default", "self_scalar", "other_scalar"})
+    t[std::string("aten.special_xlog1py.") + v] = xlogy(true);
+  t["aten.prelu.default"] = legalizePrelu;
+  t["aten.glu.default"] = legalizeGlu;
+  t["aten.nan_to_num.default"] = legalizeNanToNum;
+  t["aten.lerp.Scalar"] = legalizeLerp;
+  t["aten.lerp.Tensor"] = legalizeLerp;
+  // heaviside: `values` where x is 0, else x > 0 (0 for NaN), PyTorch's kernel.
+  t["aten.heaviside.default"] = floatBinary("values", [](PointwiseBuilder &p, Value x, Value v,
+                                                         RankedTensorType type) -> Value {
+    Value zero = p.c(0.0);
+    Value one = p.c(1.0);
+    Value positive = makeCompare(p.b, p.loc, "gt", x, zero);
+    Value step = p.b.create<SelectOp>(p.loc, typeOf(x), positive, one, zero);
+    Value atZero = makeCompare(p.b, p.loc, "eq", x, zero);
+    return p.b.create<SelectOp>(p.loc, type, atZero, v, step);
+  });
+  // hypot: m sqrt(1 + (n/m)^2) with m, n the larger and smaller magnitude
+  // (no overflow of x^2), 0 where m is 0, inf where either is infinite.
+  t["aten.hypot.default"] = floatBinary("other", [](PointwiseBuilder &p, Value x, Value y,
+                                                    RankedTensorType type) -> Value {
+    Value ax = p.un<AbsOp>(x);
+    Value ay = p.un<AbsOp>(y);
+    Value m = p.bin<MaximumOp>(ax, ay);
+    Value n = p.bin<MinimumOp>(ax, ay);
+    Value r = p.bin<DivOp>(n, m);
+    Value r2 = p.bin<MulOp>(r, r);
+    Value h = p.bin<MulOp>(m, p.un<SqrtOp>(p.bin<AddOp>(p.c(1.0), r2)));
+    Value zero = p.c(0.0);
+    Value inf = p.c(INFINITY);
+    Value atZero = makeCompare(p.b, p.loc, "eq", m, zero);
+    Value finite = p.b.create<SelectOp>(p.loc, type, atZero, zero, h);
+    Value xInf = makeCompare(p.b, p.loc, "eq", ax, inf);
+    Value yInf = makeCompare(p.b, p.loc, "eq", ay, inf);
+    Value anyInf = p.bin<BitwiseOrOp>(xInf, yInf);
+    return p.b.create<SelectOp>(p.loc, type, anyInf, inf, finite);
+  });
+  // ldexp(x, e) = x * 2^e (PyTorch's x * pow(2, e)).
+  t["aten.ldexp.Tensor"] = floatBinary("other", [](PointwiseBuilder &p, Value x, Value e,
+                                                   RankedTensorType) -> Value {
+    return p.bin<MulOp>(x, p.un<Exp2Op>(e));
+  });
+  // logit(x, eps): log(x / (1 - x)), x clamped to [eps, 1 - eps] when eps is given.
+  t["aten.logit.default"] = activation([](ActivationBuilder &a, Value x, OperatorArgs &args) {
+    if (std::optional<double> eps = args.getFloat("eps"); eps && *eps >= 0)
+      x = a.clamp(x, *eps, 1.0 - *eps);
+    return a.un<LogOp>(a.bin<DivOp>(x, a.bin<SubOp>(a.c(1.0), x)));
+  });
+  t["aten.deg2rad.default"] = activation([](ActivationBuilder &a, Value x, OperatorArgs &) {
+    return a.bin<MulOp>(x, a.c(M_PI / 180.0));
+  });
+  t["aten.rad2deg.default"] = activation([](ActivationBuilder &a, Value x, OperatorArgs &) {
+    return a.bin<MulOp>(x, a.c(180.0 / M_PI));
+  });
+  // hardshrink: 0 where -lambd <= x <= lambd, else x.
+  t["aten.hardshrink.default"] = activation([](ActivationBuilder &a, Value x, OperatorArgs &args) {
+    double lambd = args.getFloat("lambd").value_or(0.5);
+    Value above = makeCompare(a.b, a.loc, "ge", x, a.c(-lambd));
+    Value below = makeCompare(a.b, a.loc, "le", x, a.c(lambd));
+    Value inside = a.bin<BitwiseAndOp>(above, below);
+    return a.b.create<SelectOp>(a.loc, typeOf(x), inside, a.c(0.0), x).getResult();
+  });
+  // softshrink: x - lambd above lambd, x + lambd below -lambd, else x * 0
+  // (NaN stays NaN), PyTorch's kernel.
+  t["aten.softshrink.default"] = activation([](ActivationBuilder &a, Value x, OperatorArgs &args) {
+    double lambd = args.getFloat("lambd").value_or(0.5);
+    Value inner = a.bin<MulOp>(x, a.c(0.0));
+    Value low = makeCompare(a.b, a.loc, "lt", x, a.c(-lambd));
+    Value belowOrInner = a.b.create<SelectOp>(a.loc, typeOf(x), low, a.bin<AddOp>(x, a.c(lambd)), inner);
+    Value high = makeCompare(a.b, a.loc, "gt", x, a.c(lambd));
+    return a.b.create<SelectOp>(a.loc, typeOf(x), high, a.bin<SubOp>(x, a.c(lambd)), belowOrInner)
+        .getResult();
+  });
+  // threshold(x, threshold, value): value where x <= threshold, else x.
+  t["aten.threshold.default"] = activation([](ActivationBuilder &a, Value x, OperatorArgs &args) {
+    Value at = makeCompare(a.b, a.loc, "le", x, a.c(args.getFloat("threshold").value_or(0.0)));
+    Value value = a.c(args.getFloat("value").value_or(0.0));
+    return a.b.create<SelectOp>(a.loc, typeOf(x), at, value, x).getResult();
+  });
+  // mish: x tanh(log1p(exp(x))), PyTorch's CPU form.
+  t["aten.mish.default"] = activation([](ActivationBuilder &a, Value x, OperatorArgs &) {
+    return a.bin<MulOp>(x, a.un<TanhOp>(a.un<Log1pOp>(a.un<ExpOp>(x))));
+  });
+  // sinc: sin(pi x) / (pi x), 1 at 0.
+  t["aten.sinc.default"] = activation([](ActivationBuilder &a, Value x, OperatorArgs &) {
+    Value product = a.bin<MulOp>(a.c(M_PI), x);
+    Value ratio = a.bin<DivOp>(a.un<SinOp>(product), product);
+    Value atZero = makeCompare(a.b, a.loc, "eq", x, a.c(0.0));
+    return a.b.create<SelectOp>(a.loc, typeOf(x), atZero, a.c(1.0), ratio).getResult();
+  });
+  // special_entr: -x log x for x > 0, 0 at 0, -inf below, NaN for NaN.
+  t["aten.special_entr.default"] = activation([](ActivationBuilder &a, Value x, OperatorArgs &) {
+    RankedTensorType type = typeOf(x);
+    Value zero = a.c(0.0);
+    Value positive = a.un<NegOp>(a.bin<MulOp>(x, a.un<LogOp>(x)));
+    Value negative = makeCompare(a.b, a.loc, "lt", x, zero);
+    Value v = a.b.create<SelectOp>(a.loc, type, negative, a.c(-INFINITY), positive);
+    Value atZero = makeCompare(a.b, a.loc, "eq", x, zero);
+    return a.b.create<SelectOp>(a.loc, type, atZero, zero, v).getResult();
+  });
+  // special_ndtr, PyTorch's calc_ndtr: with t = x / sqrt 2, 0.5 + 0.5 erf(t)
+  // where |t| < 1 / sqrt 2, else 0.5 erfc(|t|), taken from 1 for t > 0.
+  t["aten.special_ndtr.default"] = activation([](ActivationBuilder &a, Value x, OperatorArgs &) {
+    RankedTensorType type = typeOf(x);
+    Value t = a.bin<MulOp>(x, a.c(M_SQRT1_2));
+    Value z = a.un<AbsOp>(t);
+    Value half = a.c(0.5);
+    Value center = a.bin<AddOp>(half, a.bin<MulOp>(half, a.un<ErfOp>(t)));
+    Value tail = a.bin<MulOp>(half, a.un<ErfcOp>(z));
+    Value positive = makeCompare(a.b, a.loc, "gt", t, a.c(0.0));
+    Value side = a.b.create<SelectOp>(a.loc, type, positive, a.bin<SubOp>(a.c(1.0), tail), tail);
+    Value near = makeCompare(a.b, a.loc, "lt", z, a.c(M_SQRT1_2));
+    return a.b.create<SelectOp>(a.loc, type, near, center, side).getResult();
+  });
+  t["aten.isnan.default"] = elementTest([](OpBuilder &b, Location loc, Value x) {
+    return makeCompare(b, loc, "ne", x, x);
+  });
+  t["aten.isposinf.default"] = elementTest([](OpBuilder &b, Location loc, Value x) {
+    return equalsInfinity(b, loc, x, INFINITY);
+  });
+  t["aten.isneginf.default"] = elementTest([](OpBuilder &b, Location loc, Value x) {
+    return equalsInfinity(b, loc, x, -INFINITY);
+  });
+  t["aten.isinf.default"] = elementTest([](OpBuilder &b, Location loc, Value x) {
+    return isa<FloatType>(typeOf(x).getElementType())
+               ? equalsInfinity(b, loc, b.create<AbsOp>(loc, x), INFINITY)
+               : equalsInfinity(b, loc, x, INFINITY);
+  });
+  // isfinite: |x| < inf, false for NaN; integers are finite.
+  t["aten.isfinite.default"] = elementTest([](OpBuilder &b, Location loc, Value x) {
+    Type elt = typeOf(x).getElementType();
+    if (!isa<FloatType>(elt))
+      return makeCompare(b, loc, "eq", x, x);
+    Value inf = makeScalar(b, loc, elt, INFINITY);
+    return makeCompare(b, loc, "lt", b.create<AbsOp>(loc, x), inf);
+  });
+  // signbit: the sign bit (-0.0 and negative NaN included) as copysign(1, x) < 0.
+  t["aten.signbit.default"] = elementTest([](OpBuilder &b, Location loc, Value x) {
+    Type elt = typeOf(x).getElementType();
+    Value zero = makeScalar(b, loc, isa<FloatType>(elt) ? elt : b.getI64Type(), 0.0);
+    if (!isa<FloatType>(elt))
+      return makeCompare(b, loc, "lt", x, zero);
+    Value one = makeScalar(b, loc, elt, 1.0);
+    return makeCompare(b, loc, "lt", makeBinary<CopysignOp>(b, loc, one, x), zero);
+  });
   t["aten.sigmoid.default"] = activation([](ActivationBuilder &a, Value x, OperatorArgs &) {
     return a.sigmoid(x);
   });
@@ -495,10 +851,8 @@ void tcc::graph::populateElementwiseLegalizers(LegalizerTable &t) {
   t["aten.relu6.default"] = activation([](ActivationBuilder &a, Value x, OperatorArgs &) {
     return a.clamp(x, 0.0, 6.0);
   });
-  // log_sigmoid(x) = min(x, 0) - log1p(exp(-|x|)), stable at both ends.
   t["aten.log_sigmoid.default"] = activation([](ActivationBuilder &a, Value x, OperatorArgs &) {
-    Value tail = a.un<Log1pOp>(a.un<ExpOp>(a.un<NegOp>(a.un<AbsOp>(x))));
-    return a.bin<SubOp>(a.bin<MinimumOp>(x, a.c(0.0)), tail);
+    return makeLogSigmoid(a.b, a.loc, x);
   });
   // sign / sgn: 1, -1, or 0 (also for NaN and -0.0, as PyTorch).
   for (const char *name : {"aten.sign.default", "aten.sgn.default"})
@@ -528,6 +882,7 @@ void tcc::graph::populateElementwiseLegalizers(LegalizerTable &t) {
 
   for (const char *name : {"aten.dropout.default", "aten.clone.default",
                            "aten.contiguous.default", "aten.alias.default",
-                           "aten.detach.default"})
+                           "aten.detach.default", "aten.alias_copy.default",
+                           "aten.detach_copy.default", "aten.positive.default"})
     t[name] = identity;
 }

@@ -208,6 +208,7 @@ struct LegalizeGraphPass
     populateRearrangeLegalizers(table);
     populatePoolingLegalizers(table);
     populateVectorNormLegalizers(table);
+    populateLossLegalizers(table);
 
     // Operators whose legalizers read symbolic arguments (sizes given as
     // expressions of the inputs' sizes) from the export's result types and

@@ -101,32 +101,238 @@ Results legalizeIndexSelect(OperatorArgs &args, OpBuilder &b) {
   return makeTake(args, b, in->x, in->index, in->dim);
 }
 
-/// flip(self, dims): each dim read backwards (a take of n−1, ..., 0).
+/// `x` taken along `dim` at `index` (i64): the result has `index`'s shape in
+/// place of that dim (TakeOp's rule).
+Value takeAlong(OpBuilder &b, Location loc, Value x, Value index, int64_t dim) {
+  auto t = cast<RankedTensorType>(x.getType());
+  ArrayRef<int64_t> shape = t.getShape();
+  SmallVector<int64_t> taken(shape.take_front(dim));
+  llvm::append_range(taken, cast<RankedTensorType>(index.getType()).getShape());
+  taken.append(shape.begin() + dim + 1, shape.end());
+  return b.create<TakeOp>(loc, RankedTensorType::get(taken, t.getElementType()), x, index,
+                          b.getI64IntegerAttr(dim));
+}
+
+/// `v` read backwards along `raw` (a take of n−1, ..., 0); a 0-d tensor or a
+/// dim of size 0 or 1 is itself.
+FailureOr<Value> flipDim(OperatorArgs &args, OpBuilder &b, Value v, int64_t raw) {
+  int64_t rank = rankOf(v);
+  int64_t d = normalizeDim(raw, rank);
+  bool inRange = d >= 0 && d < std::max<int64_t>(rank, 1);
+  int64_t n = rank && inRange ? cast<RankedTensorType>(v.getType()).getDimSize(d) : 1;
+  if (!inRange || ShapedType::isDynamic(n))
+    return args.getOp().emitError("operator '") << operatorName(args) << "': flip of dim "
+                                                << raw << " of a rank-" << rank
+                                                << " tensor with that size is not supported";
+  if (rank == 0 || n <= 1)
+    return v;
+  Location loc = args.getOp().getLoc();
+  Value index = b.create<IotaOp>(loc, RankedTensorType::get({n}, b.getI64Type()),
+                                 b.getF64FloatAttr(static_cast<double>(n - 1)),
+                                 b.getF64FloatAttr(-1), ValueRange{});
+  return takeAlong(b, loc, v, index, d);
+}
+
+/// flip(self, dims): each dim read backwards.
 Results legalizeFlip(OperatorArgs &args, OpBuilder &b) {
   FailureOr<Value> x = requiredTensor(args, "self");
   std::optional<SmallVector<int64_t>> dims = args.getInts("dims");
   if (failed(x) || !dims)
     return args.getOp().emitError("flip expects a tensor and its dims");
-  Location loc = args.getOp().getLoc();
   Value v = *x;
-  int64_t rank = rankOf(v);
   for (int64_t raw : *dims) {
-    int64_t d = normalizeDim(raw, rank);
-    int64_t n = rank ? cast<RankedTensorType>(v.getType()).getDimSize(d) : 1;
-    if (d < 0 || d >= std::max<int64_t>(rank, 1) || ShapedType::isDynamic(n))
-      return args.getOp().emitError("flip of dim ") << raw << " of a rank-" << rank
-                                                    << " tensor with that size is not supported";
-    if (rank == 0 || n <= 1)
-      continue;
-    Value index = b.create<IotaOp>(loc, RankedTensorType::get({n}, b.getI64Type()),
-                                   b.getF64FloatAttr(static_cast<double>(n - 1)),
-                                   b.getF64FloatAttr(-1), ValueRange{});
-    Results taken = makeTake(args, b, v, index, d);
-    if (failed(taken))
+    FailureOr<Value> flipped = flipDim(args, b, v, raw);
+    if (failed(flipped))
       return failure();
-    v = (*taken)[0];
+    v = *flipped;
   }
   return SmallVector<Value>{v};
+}
+
+/// fliplr (dim 1 of a tensor of rank >= 2) and flipud (dim 0, rank >= 1).
+LegalizeFn flipOne(int64_t dim) {
+  return [dim](OperatorArgs &args, OpBuilder &b) -> Results {
+    FailureOr<Value> x = requiredTensor(args, "self");
+    if (failed(x))
+      return failure();
+    if (rankOf(*x) <= dim)
+      return args.getOp().emitError("operator '") << operatorName(args) << "' needs a tensor of rank "
+                                                  << dim + 1 << " or more";
+    FailureOr<Value> flipped = flipDim(args, b, *x, dim);
+    if (failed(flipped))
+      return failure();
+    return SmallVector<Value>{*flipped};
+  };
+}
+
+/// rot90(self, k, dims=[d0, d1]): PyTorch's composition, k taken modulo 4:
+/// k = 1 flips d1 then swaps d0 and d1, k = 2 flips both, k = 3 flips d0
+/// then swaps.
+Results legalizeRot90(OperatorArgs &args, OpBuilder &b) {
+  FailureOr<Value> x = requiredTensor(args, "self");
+  if (failed(x))
+    return failure();
+  SmallVector<int64_t> dims = args.getInts("dims").value_or(SmallVector<int64_t>{0, 1});
+  int64_t rank = rankOf(*x);
+  if (dims.size() != 2 || rank < 2)
+    return args.getOp().emitError("operator '") << operatorName(args)
+                                                << "' needs two dims of a tensor of rank 2 or more";
+  int64_t d0 = normalizeDim(dims[0], rank), d1 = normalizeDim(dims[1], rank);
+  if (d0 < 0 || d0 >= rank || d1 < 0 || d1 >= rank || d0 == d1)
+    return args.getOp().emitError("operator '") << operatorName(args) << "': dims [" << dims[0]
+                                                << ", " << dims[1] << "] for a rank-" << rank
+                                                << " tensor";
+  int64_t k = ((args.getInt("k").value_or(1) % 4) + 4) % 4;
+  SmallVector<int64_t> flips;
+  if (k == 1) flips = {d1};
+  if (k == 2) flips = {d0, d1};
+  if (k == 3) flips = {d0};
+  Value v = *x;
+  for (int64_t d : flips) {
+    FailureOr<Value> flipped = flipDim(args, b, v, d);
+    if (failed(flipped))
+      return failure();
+    v = *flipped;
+  }
+  if (k % 2 == 0)
+    return SmallVector<Value>{v};
+  SmallVector<int64_t> perm = llvm::to_vector(llvm::seq<int64_t>(0, rank));
+  std::swap(perm[d0], perm[d1]);
+  return SmallVector<Value>{b.create<TransposeOp>(args.getOp().getLoc(), args.resultType(), v,
+                                                  b.getDenseI64ArrayAttr(perm))
+                                .getResult()};
+}
+
+/// unfold(self, dimension, size, step): the windows
+/// self[..., i*step : i*step + size, ...] along `dimension`, their elements
+/// in a new last dim: a take by the [count, size] index i*step + j, then
+/// that `size` dim moved to the end. A 0-d self is one window of itself.
+Results legalizeUnfold(OperatorArgs &args, OpBuilder &b) {
+  FailureOr<Value> x = requiredTensor(args, "self");
+  std::optional<int64_t> rawDim = args.getInt("dimension"), size = args.getInt("size"),
+                         step = args.getInt("step");
+  if (failed(x))
+    return failure();
+  if (!rawDim || !size || !step || *size < 0 || *step < 1)
+    return args.getOp().emitError("operator '") << operatorName(args)
+                                                << "' needs a dimension, a size >= 0 and a step >= 1";
+  Location loc = args.getOp().getLoc();
+  int64_t rank = rankOf(*x);
+  if (rank == 0)
+    return SmallVector<Value>{makeReshape(b, loc, *x, args.resultType().getShape())};
+  int64_t dim = normalizeDim(*rawDim, rank);
+  if (dim < 0 || dim >= rank)
+    return args.getOp().emitError("operator '") << operatorName(args) << "': dimension "
+                                                << *rawDim << " out of range for rank " << rank;
+  int64_t n = cast<RankedTensorType>(x->getType()).getDimSize(dim);
+  if (ShapedType::isDynamic(n))
+    return args.getOp().emitError("operator '")
+           << operatorName(args) << "' along a symbolic dimension is not supported yet";
+  if (*size > n)
+    return args.getOp().emitError("operator '") << operatorName(args) << "': windows of "
+                                                << *size << " along a dim of size " << n;
+  int64_t count = (n - *size) / *step + 1;
+  auto i64 = b.getI64Type();
+  Value starts = b.create<IotaOp>(loc, RankedTensorType::get({count}, i64), b.getF64FloatAttr(0),
+                                  b.getF64FloatAttr(static_cast<double>(*step)), ValueRange{});
+  Value offsets = b.create<IotaOp>(loc, RankedTensorType::get({*size}, i64), b.getF64FloatAttr(0),
+                                   b.getF64FloatAttr(1), ValueRange{});
+  Value column = makeReshape(b, loc, starts, {count, 1});
+  Value row = makeReshape(b, loc, offsets, {1, *size});
+  Value index = makeBinary<AddOp>(b, loc, column, row);
+  Value windows = takeAlong(b, loc, *x, index, dim);
+  if (dim == rank - 1)
+    return SmallVector<Value>{windows};
+  // [..., count, size, rest...] -> [..., count, rest..., size]
+  SmallVector<int64_t> perm;
+  for (int64_t i = 0; i <= rank; ++i)
+    if (i != dim + 1)
+      perm.push_back(i);
+  perm.push_back(dim + 1);
+  return SmallVector<Value>{b.create<TransposeOp>(loc, args.resultType(), windows,
+                                                  b.getDenseI64ArrayAttr(perm))
+                                .getResult()};
+}
+
+/// The diagonal of `x` (static shape) at `offset` between dims d1 and d2: the
+/// other dims in order, then the diagonal's, as a strided read of x's
+/// row-major storage (stride(d1) + stride(d2) along the diagonal).
+Value takeDiagonal(OpBuilder &b, Location loc, Value x, int64_t offset, int64_t d1, int64_t d2) {
+  auto t = cast<RankedTensorType>(x.getType());
+  ArrayRef<int64_t> shape = t.getShape();
+  int64_t rank = t.getRank();
+  SmallVector<int64_t> strides(rank, 1);
+  for (int64_t i = rank - 2; i >= 0; --i)
+    strides[i] = strides[i + 1] * shape[i + 1];
+  int64_t length = offset >= 0 ? std::min(shape[d1], shape[d2] - offset)
+                               : std::min(shape[d1] + offset, shape[d2]);
+  length = std::max<int64_t>(length, 0);
+  SmallVector<int64_t> outShape, outStrides;
+  for (int64_t i = 0; i < rank; ++i)
+    if (i != d1 && i != d2) {
+      outShape.push_back(shape[i]);
+      outStrides.push_back(strides[i]);
+    }
+  outShape.push_back(length);
+  outStrides.push_back(strides[d1] + strides[d2]);
+  int64_t start = length == 0 ? 0 : offset >= 0 ? offset * strides[d2] : -offset * strides[d1];
+  return b.create<AsStridedOp>(loc, RankedTensorType::get(outShape, t.getElementType()), x,
+                               b.getDenseI64ArrayAttr(outStrides), b.getI64IntegerAttr(start));
+}
+
+/// diagonal(self, offset, dim1, dim2) (and diagonal_copy).
+Results legalizeDiagonal(OperatorArgs &args, OpBuilder &b) {
+  FailureOr<Value> x = requiredTensor(args, "self");
+  if (failed(x))
+    return failure();
+  int64_t rank = rankOf(*x);
+  int64_t d1 = normalizeDim(args.getInt("dim1").value_or(0), std::max<int64_t>(rank, 1));
+  int64_t d2 = normalizeDim(args.getInt("dim2").value_or(1), std::max<int64_t>(rank, 1));
+  if (rank < 2 || d1 < 0 || d1 >= rank || d2 < 0 || d2 >= rank || d1 == d2 ||
+      !cast<RankedTensorType>(x->getType()).hasStaticShape())
+    return args.getOp().emitError("operator '") << operatorName(args)
+                                                << "' needs two distinct dims of a static tensor";
+  return verified(args, cast<AsStridedOp>(takeDiagonal(b, args.getOp().getLoc(), *x,
+                                                       args.getInt("offset").value_or(0), d1, d2)
+                                              .getDefiningOp()));
+}
+
+/// diag(self, diagonal) of a matrix: its diagonal; of a vector v (and
+/// diagflat of any tensor, flattened): the square matrix of side n + |k| with
+/// v on diagonal k, built as select(j - i == k, v at row i (k >= 0) or
+/// column j (k < 0), 0) from v padded with zeros to the side.
+Results legalizeDiag(OperatorArgs &args, OpBuilder &b) {
+  FailureOr<Value> x = requiredTensor(args, "self");
+  if (failed(x))
+    return failure();
+  Location loc = args.getOp().getLoc();
+  auto t = cast<RankedTensorType>(x->getType());
+  bool flat = operatorName(args).starts_with("aten.diagflat.");
+  int64_t k = args.getInt(flat ? "offset" : "diagonal").value_or(0);
+  if (!t.hasStaticShape() || (!flat && t.getRank() != 1 && t.getRank() != 2))
+    return args.getOp().emitError("operator '") << operatorName(args)
+                                                << "' needs a static vector or matrix";
+  if (!flat && t.getRank() == 2)
+    return verified(args, cast<AsStridedOp>(takeDiagonal(b, loc, *x, k, 0, 1).getDefiningOp()));
+  int64_t n = t.getNumElements(), side = n + std::abs(k);
+  Value v = makeReshape(b, loc, *x, {n});
+  if (side > n) {
+    Value zeros = makeSplat(b, loc, RankedTensorType::get({side - n}, t.getElementType()), 0.0);
+    v = b.create<ConcatOp>(loc, RankedTensorType::get({side}, t.getElementType()),
+                           ValueRange{v, zeros}, b.getI64IntegerAttr(0));
+  }
+  auto i64 = b.getI64Type();
+  Value rows = b.create<IotaOp>(loc, RankedTensorType::get({side}, i64), b.getF64FloatAttr(0),
+                                b.getF64FloatAttr(1), ValueRange{});
+  Value i = makeReshape(b, loc, rows, {side, 1});
+  Value j = makeReshape(b, loc, rows, {1, side});
+  Value offset = makeBinary<SubOp>(b, loc, j, i);
+  Value onDiagonal = makeCompare(b, loc, "eq", offset, makeScalar(b, loc, i64, k));
+  Value values = makeReshape(b, loc, v, k >= 0 ? SmallVector<int64_t>{side, 1}
+                                              : SmallVector<int64_t>{1, side});
+  Value zero = makeScalar(b, loc, t.getElementType(), 0.0);
+  return SmallVector<Value>{b.create<SelectOp>(loc, args.resultType(), onDiagonal, values, zero)
+                                .getResult()};
 }
 
 /// The size of dim `d` of `x` as a rank-0 i64 tensor (symbolic sizes too).
@@ -397,6 +603,15 @@ void tcc::graph::populateIndexingLegalizers(LegalizerTable &t) {
   t["aten.expand_as.default"] = legalizeExpand;
   t["aten.expand_copy.default"] = legalizeExpand;
   t["aten.flip.default"] = legalizeFlip;
+  t["aten.fliplr.default"] = flipOne(1);
+  t["aten.flipud.default"] = flipOne(0);
+  t["aten.rot90.default"] = legalizeRot90;
+  t["aten.unfold.default"] = legalizeUnfold;
+  t["aten.unfold_copy.default"] = legalizeUnfold;
+  t["aten.diagonal.default"] = legalizeDiagonal;
+  t["aten.diagonal_copy.default"] = legalizeDiagonal;
+  t["aten.diag.default"] = legalizeDiag;
+  t["aten.diagflat.default"] = legalizeDiag;
   t["aten.broadcast_to.default"] = legalizeExpand;
   t["aten.embedding.default"] = legalizeEmbedding;
   t["aten.index_select.default"] = legalizeIndexSelect;

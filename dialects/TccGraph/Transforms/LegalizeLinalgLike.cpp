@@ -291,6 +291,113 @@ Results legalizeLogSumExp(OperatorArgs &args, OpBuilder &b) {
   return SmallVector<Value>{makeReshape(b, loc, r, resultType.getShape())};
 }
 
+/// nansum / nanmean(self, dim, keepdim, dtype): the sum over dims with NaN
+/// read as 0; nanmean divides by the count of the other elements (NaN where
+/// there are none, as PyTorch).
+Results legalizeNanReduce(OperatorArgs &args, OpBuilder &b, bool isMean) {
+  FailureOr<Value> self = requiredTensor(args, "self");
+  if (failed(self))
+    return failure();
+  Location loc = args.getOp().getLoc();
+  Type elt = args.resultType().getElementType();
+  if (isMean && !isa<FloatType>(elt))
+    return args.getOp().emitError("nanmean expects a floating-point tensor");
+  Value x = makeCast(b, loc, *self, elt);
+  SmallVector<int64_t> dims = reductionDims(args, typeOf(x).getRank());
+  bool keepdim = args.getBool("keepdim").value_or(false);
+  Value kept = x;
+  Value isNan, zero = makeScalar(b, loc, elt, 0.0);
+  if (isa<FloatType>(elt)) {
+    isNan = makeCompare(b, loc, "ne", x, x);
+    kept = b.create<SelectOp>(loc, typeOf(x), isNan, zero, x);
+  }
+  Value sum = makeReduce<ReduceSumOp>(b, loc, kept, dims, keepdim);
+  if (!isMean)
+    return SmallVector<Value>{sum};
+  Value one = makeScalar(b, loc, elt, 1.0);
+  Value counted = b.create<SelectOp>(loc, typeOf(x), isNan, zero, one);
+  Value count = makeReduce<ReduceSumOp>(b, loc, counted, dims, keepdim);
+  return SmallVector<Value>{makeBinary<DivOp>(b, loc, sum, count)};
+}
+
+/// count_nonzero(self, dim): the number of nonzero elements over dim (all
+/// dims without one), counted in f64 (exact to 2^53) and given as int64.
+Results legalizeCountNonzero(OperatorArgs &args, OpBuilder &b) {
+  FailureOr<Value> self = requiredTensor(args, "self");
+  if (failed(self))
+    return failure();
+  Location loc = args.getOp().getLoc();
+  Value zero = makeScalar(b, loc, typeOf(*self).getElementType(), 0.0);
+  Value nonzero = makeCast(b, loc, makeCompare(b, loc, "ne", *self, zero), b.getF64Type());
+  SmallVector<int64_t> dims = reductionDims(args, typeOf(nonzero).getRank());
+  Value count = makeReduce<ReduceSumOp>(b, loc, nonzero, dims, false);
+  return SmallVector<Value>{makeCast(b, loc, count, args.resultType().getElementType())};
+}
+
+/// trapezoid / trapz (.x with sample points, .dx with a spacing) along dim,
+/// PyTorch's formulas: sum((x[1:] - x[:-1]) (y[1:] + y[:-1])) / 2, and
+/// (sum(y) - (y[0] + y[-1]) / 2) dx; a 1-D x lies along dim, a lower-rank x
+/// gets leading unit dims. No samples give zeros.
+Results legalizeTrapezoid(OperatorArgs &args, OpBuilder &b) {
+  FailureOr<Value> yArg = requiredTensor(args, "y");
+  if (failed(yArg))
+    return failure();
+  Location loc = args.getOp().getLoc();
+  RankedTensorType resultType = args.resultType();
+  Type elt = resultType.getElementType();
+  Value y = makeCast(b, loc, *yArg, elt);
+  auto yt = typeOf(y);
+  int64_t rank = yt.getRank(), raw = args.getInt("dim").value_or(-1);
+  int64_t dim = normalizeDim(raw, rank);
+  if (!isa<FloatType>(elt) || dim < 0 || dim >= rank)
+    return args.getOp().emitError("operator '") << operatorName(args) << "': dim " << raw
+                                                << " of a float tensor of rank " << rank;
+  int64_t n = yt.getDimSize(dim);
+  if (ShapedType::isDynamic(n))
+    return args.getOp().emitError("operator '") << operatorName(args)
+                                                << "' along a symbolic dimension is not supported yet";
+  if (n == 0) {
+    if (!resultType.hasStaticShape())
+      return args.getOp().emitError("operator '") << operatorName(args)
+                                                  << "' of no samples with a symbolic shape";
+    return SmallVector<Value>{makeSplat(b, loc, resultType, 0.0)};
+  }
+  Value x = args.tensor("x");
+  if (!x) {
+    double dx = args.getFloat("dx").value_or(1.0);
+    Value sum = makeReduce<ReduceSumOp>(b, loc, y, {dim}, false);
+    Value first = makeSlice(b, loc, y, dim, 0, 1, 1);
+    Value last = makeSlice(b, loc, y, dim, n - 1, n, 1);
+    Value ends = makeReshape(b, loc, makeBinary<AddOp>(b, loc, first, last),
+                             typeOf(sum).getShape());
+    Value inner = makeBinary<SubOp>(b, loc, sum,
+                                    makeBinary<MulOp>(b, loc, ends, makeScalar(b, loc, elt, 0.5)));
+    return SmallVector<Value>{makeBinary<MulOp>(b, loc, inner, makeScalar(b, loc, elt, dx))};
+  }
+  x = makeCast(b, loc, x, elt);
+  auto xt = typeOf(x);
+  if (xt.getRank() > rank || xt.getNumDynamicDims() > 0)
+    return args.getOp().emitError("operator '") << operatorName(args)
+                                                << "': sample points of type " << xt;
+  SmallVector<int64_t> shape(xt.getShape());
+  if (xt.getRank() == 1) {
+    shape.assign(rank, 1);
+    shape[dim] = xt.getDimSize(0);
+  } else {
+    shape.insert(shape.begin(), rank - xt.getRank(), 1);
+  }
+  x = makeReshape(b, loc, x, shape);
+  int64_t m = shape[dim];
+  Value xRight = makeSlice(b, loc, x, dim, 1, m, 1);
+  Value xLeft = makeSlice(b, loc, x, dim, 0, m - 1, 1);
+  Value dx = makeBinary<SubOp>(b, loc, xRight, xLeft);
+  Value yRight = makeSlice(b, loc, y, dim, 1, n, 1);
+  Value yLeft = makeSlice(b, loc, y, dim, 0, n - 1, 1);
+  Value pairs = makeBinary<AddOp>(b, loc, yRight, yLeft);
+  Value sum = makeReduce<ReduceSumOp>(b, loc, makeBinary<MulOp>(b, loc, dx, pairs), {dim}, false);
+  return SmallVector<Value>{makeBinary<DivOp>(b, loc, sum, makeScalar(b, loc, elt, 2.0))};
+}
+
 /// softmax / log_softmax(self, dim[, dtype]) and their _softmax(self, dim,
 /// half_to_float) forms, kept whole for kernel formation; the result type
 /// carries the dtype. PyTorch converts self to dtype first. The row kernels compute half inputs in f32, so a half input with an
@@ -317,6 +424,27 @@ Results legalizeSoftmaxLike(OperatorArgs &args, OpBuilder &b, bool isLog) {
                                 b.getI64IntegerAttr(rank == 0 ? 0 : normalizeDim(given, rank)),
                                 isLog ? b.getUnitAttr() : nullptr);
   return SmallVector<Value>{makeReshape(b, loc, y, resultType.getShape())};
+}
+
+/// _safe_softmax(self, dim, dtype): softmax, with 0 instead of NaN in rows
+/// that are all -inf (their maximum is -inf).
+Results legalizeSafeSoftmax(OperatorArgs &args, OpBuilder &b) {
+  Results soft = legalizeSoftmaxLike(args, b, false);
+  if (failed(soft))
+    return failure();
+  Location loc = args.getOp().getLoc();
+  Value x = args.tensor("self");
+  auto t = typeOf(x);
+  Value rowMax = t.getRank() == 0
+                     ? x
+                     : makeReduce<ReduceMaxOp>(b, loc, x,
+                                               {normalizeDim(args.getInt("dim").value_or(-1),
+                                                             t.getRank())},
+                                               true);
+  Value masked = makeCompare(b, loc, "eq", rowMax, makeScalar(b, loc, t.getElementType(), -INFINITY));
+  RankedTensorType type = args.resultType();
+  Value zero = makeScalar(b, loc, type.getElementType(), 0.0);
+  return SmallVector<Value>{b.create<SelectOp>(loc, type, masked, zero, (*soft)[0]).getResult()};
 }
 
 /// The trailing dims that normalized_shape names (layer_norm, rms_norm).
@@ -348,7 +476,22 @@ Results legalizeLayerNorm(OperatorArgs &args, OpBuilder &b) {
   Value y = b.create<LayerNormOp>(loc, t, x, args.tensor("weight"), args.tensor("bias"),
                                   b.getI64IntegerAttr(dims->size()), b.getF64FloatAttr(eps));
   SmallVector<Value> results{y};
-  results.resize(args.getOp().getNumResults(), nullptr);  // native_layer_norm's stats
+  if (args.getOp().getNumResults() == 3 &&
+      (!args.getOp().getResult(1).use_empty() || !args.getOp().getResult(2).use_empty())) {
+    // native_layer_norm's mean and rstd = 1 / sqrt(biased var + eps) over the
+    // normalized dims (kept as 1s), in f32 for half inputs.
+    Type elt = t.getElementType();
+    Value xc = makeCast(b, loc, x, elt.isF16() || elt.isBF16() ? b.getF32Type() : elt);
+    Type ct = typeOf(xc).getElementType();
+    Value mean = makeReduce<ReduceMeanOp>(b, loc, xc, *dims, true);
+    Value centered = makeBinary<SubOp>(b, loc, xc, mean);
+    Value var = makeReduce<ReduceMeanOp>(b, loc, makeBinary<MulOp>(b, loc, centered, centered),
+                                         *dims, true);
+    Value rstd = b.create<RsqrtOp>(loc, makeBinary<AddOp>(b, loc, var, makeScalar(b, loc, ct, eps)));
+    results.push_back(makeCast(b, loc, mean, args.resultType(1).getElementType()));
+    results.push_back(makeCast(b, loc, rstd, args.resultType(2).getElementType()));
+  }
+  results.resize(args.getOp().getNumResults(), nullptr);
   return results;
 }
 
@@ -559,20 +702,21 @@ Results legalizeRmsNorm(OperatorArgs &args, OpBuilder &b) {
 /// group_norm / native_group_norm: x (N, C, *) viewed as (N, G, -1),
 /// normalized with the biased variance, then weight/bias per channel.
 /// native_group_norm also returns mean and rstd of shape (N, G).
-Results legalizeGroupNorm(OperatorArgs &args, OpBuilder &b) {
+Results groupNorm(OperatorArgs &args, OpBuilder &b, std::optional<int64_t> groups) {
   Location loc = args.getOp().getLoc();
   Value x = args.tensor("input");
-  std::optional<int64_t> groups = args.has("num_groups") ? args.getInt("num_groups")
-                                                         : args.getInt("group");
   if (!x || !groups || typeOf(x).getRank() < 2)
-    return args.getOp().emitError("group_norm expects an (N, C, ...) 'input' and the group count");
+    return args.getOp().emitError("operator '") << operatorName(args)
+                                                << "' expects an (N, C, ...) 'input' and the group count";
   auto t = typeOf(x);
   int64_t rank = t.getRank(), n = t.getShape()[0], c = t.getShape()[1], g = *groups;
   for (int64_t i = 1; i < rank; ++i)
     if (ShapedType::isDynamic(t.getShape()[i]))
-      return args.getOp().emitError("group_norm of symbolic channel/spatial sizes is not supported yet");
+      return args.getOp().emitError("operator '")
+             << operatorName(args) << "' of symbolic channel/spatial sizes is not supported yet";
   if (g < 1 || c % g != 0)
-    return args.getOp().emitError("group_norm: ") << c << " channels in " << g << " groups";
+    return args.getOp().emitError("operator '") << operatorName(args) << "': " << c
+                                                << " channels in " << g << " groups";
   Type elt = t.getElementType();
   int64_t per = 1;
   for (int64_t i = 1; i < rank; ++i)
@@ -597,6 +741,27 @@ Results legalizeGroupNorm(OperatorArgs &args, OpBuilder &b) {
     results.push_back(makeReshape(b, loc, rstd, {n, g}));
   }
   return results;
+}
+
+Results legalizeGroupNorm(OperatorArgs &args, OpBuilder &b) {
+  return groupNorm(args, b, args.has("num_groups") ? args.getInt("num_groups")
+                                                   : args.getInt("group"));
+}
+
+/// instance_norm: with use_input_stats, a group norm with one group per
+/// channel (the update of running_mean/var that PyTorch then makes in place is
+/// not part of the exported graph's values); without, batch norm's inference
+/// form on the running statistics.
+Results legalizeInstanceNorm(OperatorArgs &args, OpBuilder &b) {
+  std::optional<bool> inputStats = args.getBool("use_input_stats");
+  if (!inputStats)
+    return args.getOp().emitError("instance_norm needs use_input_stats");
+  if (!*inputStats)
+    return legalizeBatchNorm(args, b);
+  Value x = args.tensor("input");
+  if (!x || typeOf(x).getRank() < 3)
+    return args.getOp().emitError("instance_norm expects an (N, C, ...) input with spatial dims");
+  return groupNorm(args, b, typeOf(x).getDimSize(1));
 }
 } // namespace
 
@@ -629,6 +794,10 @@ void tcc::graph::populateLinalgLikeLegalizers(LegalizerTable &t) {
   t["aten.logsumexp.default"] = legalizeLogSumExp;
   t["aten.prod.dim_int"] = legalizeReduce<ReduceProdOp>;
   t["aten.amin.default"] = legalizeAmin;
+  t["aten.max.default"] = legalizeReduce<ReduceMaxOp>;
+  t["aten.min.default"] = legalizeAmin;
+  t["aten.count_nonzero.default"] = legalizeCountNonzero;
+  t["aten.count_nonzero.dim_IntList"] = legalizeCountNonzero;
   t["aten.argmax.default"] = [](OperatorArgs &a, OpBuilder &b) { return legalizeArgExtremum(a, b, true); };
   t["aten.argmin.default"] = [](OperatorArgs &a, OpBuilder &b) { return legalizeArgExtremum(a, b, false); };
   t["aten.max.dim"] = [](OperatorArgs &a, OpBuilder &b) { return legalizeExtremumWithIndex(a, b, true); };
@@ -641,6 +810,12 @@ void tcc::graph::populateLinalgLikeLegalizers(LegalizerTable &t) {
   t["aten.rms_norm.default"] = legalizeRmsNorm;
   t["aten.group_norm.default"] = legalizeGroupNorm;
   t["aten.native_group_norm.default"] = legalizeGroupNorm;
+  t["aten.instance_norm.default"] = legalizeInstanceNorm;
+  t["aten._safe_softmax.default"] = legalizeSafeSoftmax;
+  t["aten.nansum.default"] = [](OperatorArgs &a, OpBuilder &b) { return legalizeNanReduce(a, b, false); };
+  t["aten.nanmean.default"] = [](OperatorArgs &a, OpBuilder &b) { return legalizeNanReduce(a, b, true); };
+  for (const char *n : {"aten.trapz.x", "aten.trapz.dx", "aten.trapezoid.x", "aten.trapezoid.dx"})
+    t[n] = legalizeTrapezoid;
   t["aten.layer_norm.default"] = legalizeLayerNorm;
   t["aten.native_layer_norm.default"] = legalizeLayerNorm;
 }

@@ -174,6 +174,17 @@ void tcc::graph::populateLogicLegalizers(LegalizerTable &t) {
   t["aten.logical_and.default"] = bitwise<BitwiseAndOp>(true);
   t["aten.logical_or.default"] = bitwise<BitwiseOrOp>(true);
   t["aten.logical_not.default"] = legalizeNot;
+  // logical_xor: bool(x) != bool(y).
+  t["aten.logical_xor.default"] = [](OperatorArgs &args, OpBuilder &b) -> Results {
+    Location loc = args.getOp().getLoc();
+    Value x = args.tensor("self");
+    FailureOr<Value> y = operandOrNumber(args, b, "other", b.getI1Type());
+    if (!x || failed(y))
+      return args.getOp().emitError("logical_xor expects tensors 'self' and 'other'");
+    Value l = toBool(b, loc, x);
+    Value r = toBool(b, loc, *y);
+    return SmallVector<Value>{makeCompare(b, loc, "ne", l, r)};
+  };
   t["aten.bitwise_not.default"] = legalizeNot;
   for (const char *v : {"Tensor", "Scalar"}) {
     t[std::string("aten.bitwise_and.") + v] = bitwise<BitwiseAndOp>(false);

@@ -34,6 +34,39 @@ Results legalizeTranspose(OperatorArgs &args, OpBuilder &b) {
   return makePermute(args, b, perm);
 }
 
+/// movedim(self, source, destination): the source dims at the destination
+/// positions, the others in their order in the remaining ones.
+Results legalizeMovedim(OperatorArgs &args, OpBuilder &b) {
+  FailureOr<Value> x = requiredTensor(args, "self");
+  std::optional<SmallVector<int64_t>> source = args.getInts("source"),
+                                      destination = args.getInts("destination");
+  if (failed(x))
+    return failure();
+  int64_t rank = typeOf(*x).getRank();
+  if (!source || !destination || source->size() != destination->size())
+    return args.getOp().emitError("movedim expects as many source as destination dims");
+  SmallVector<int64_t> perm(rank, -1);
+  SmallVector<bool> moved(rank, false);
+  for (auto [s, d] : llvm::zip(*source, *destination)) {
+    int64_t from = normalizeDim(s, rank), to = normalizeDim(d, rank);
+    if (from < 0 || from >= rank || to < 0 || to >= rank || perm[to] != -1 || moved[from])
+      return args.getOp().emitError("movedim: dims out of range or repeated for rank ") << rank;
+    perm[to] = from;
+    moved[from] = true;
+  }
+  int64_t next = 0;
+  for (int64_t &p : perm) {
+    if (p != -1)
+      continue;
+    while (moved[next])
+      ++next;
+    p = next++;
+  }
+  if (rank < 2)
+    return SmallVector<Value>{*x};
+  return makePermute(args, b, perm);
+}
+
 Results legalizePermute(OperatorArgs &args, OpBuilder &b) {
   Value x = args.tensor("self");
   std::optional<SmallVector<int64_t>> dims = args.getInts("dims");
@@ -345,31 +378,173 @@ Results legalizeBroadcastTensors(OperatorArgs &args, OpBuilder &b) {
   return results;
 }
 
-/// repeat(self, repeats): self (with leading unit dims up to len(repeats))
-/// viewed as [1, d0, 1, d1, ...], stretched to [r0, d0, r1, d1, ...] and
-/// flattened pairwise to [r0 d0, r1 d1, ...].
+/// repeat(self, repeats), and tile(self, dims) whose counts get leading 1s
+/// up to self's rank: self (with leading unit dims up to the count of
+/// counts) viewed as [1, d0, 1, d1, ...], stretched to [r0, d0, r1, d1, ...]
+/// and flattened pairwise to [r0 d0, r1 d1, ...].
 Results legalizeRepeat(OperatorArgs &args, OpBuilder &b) {
   FailureOr<Value> x = requiredTensor(args, "self");
-  std::optional<SmallVector<int64_t>> repeats = args.getInts("repeats");
+  bool isTile = operatorName(args).starts_with("aten.tile.");
+  std::optional<SmallVector<int64_t>> counts = args.getInts(isTile ? "dims" : "repeats");
   if (failed(x))
     return failure();
   auto t = typeOf(*x);
-  if (!repeats || static_cast<int64_t>(repeats->size()) < t.getRank())
-    return args.getOp().emitError("repeat needs at least one repeat count per dim");
+  SmallVector<int64_t> repeats;
+  if (counts && isTile)
+    repeats.assign(std::max<int64_t>(t.getRank() - (int64_t)counts->size(), 0), 1);
+  if (counts)
+    repeats.append(counts->begin(), counts->end());
+  if (!counts || static_cast<int64_t>(repeats.size()) < t.getRank())
+    return args.getOp().emitError("operator '") << operatorName(args)
+                                                << "' needs at least one repeat count per dim";
   if (!t.hasStaticShape())
-    return args.getOp().emitError("repeat of a tensor with symbolic sizes is not supported yet");
+    return args.getOp().emitError("operator '")
+           << operatorName(args) << "' of a tensor with symbolic sizes is not supported yet";
   Location loc = args.getOp().getLoc();
-  SmallVector<int64_t> shape(repeats->size() - t.getRank(), 1);
+  SmallVector<int64_t> shape(repeats.size() - t.getRank(), 1);
   shape.append(t.getShape().begin(), t.getShape().end());
   SmallVector<int64_t> paired, stretched;
-  for (auto [r, d] : llvm::zip(*repeats, shape)) {
+  for (auto [r, d] : llvm::zip(repeats, shape)) {
     paired.append({1, d});
     stretched.append({r, d});
   }
   Value v = makeReshape(b, loc, *x, paired);
-  v = b.create<BroadcastOp>(loc, RankedTensorType::get(stretched, t.getElementType()), v,
-                            ValueRange{});
+  auto stretchedType = RankedTensorType::get(stretched, t.getElementType());
+  if (v.getType() != stretchedType)
+    v = b.create<BroadcastOp>(loc, stretchedType, v, ValueRange{});
   return SmallVector<Value>{makeReshape(b, loc, v, args.resultType().getShape())};
+}
+
+/// sum_to_size(self, size): sums over the leading dims `size` lacks and over
+/// the dims where `size` has 1 and self does not, then takes `size`'s shape.
+Results legalizeSumToSize(OperatorArgs &args, OpBuilder &b) {
+  FailureOr<Value> x = requiredTensor(args, "self");
+  std::optional<SmallVector<int64_t>> size = args.getInts("size");
+  if (failed(x))
+    return failure();
+  auto t = typeOf(*x);
+  int64_t lead = t.getRank() - (size ? (int64_t)size->size() : 0);
+  if (!size || lead < 0)
+    return args.getOp().emitError("sum_to_size needs a size of at most the tensor's rank");
+  SmallVector<int64_t> dims = llvm::to_vector(llvm::seq<int64_t>(0, lead));
+  for (auto [i, s] : llvm::enumerate(*size)) {
+    int64_t have = t.getDimSize(lead + i);
+    if (s == 1 && have != 1)
+      dims.push_back(lead + i);
+    else if (s != have)
+      return args.getOp().emitError("sum_to_size: size ")
+             << s << " of dim " << i << " does not divide the tensor's " << have;
+  }
+  Location loc = args.getOp().getLoc();
+  Value v = *x;
+  if (!dims.empty())
+    v = makeReduce<ReduceSumOp>(b, loc, v, dims, /*keepdim=*/true);
+  return SmallVector<Value>{makeReshape(b, loc, v, *size)};
+}
+
+/// vstack / hstack / dstack / column_stack: each tensor reshaped to the rank
+/// the stacking needs (atleast_2d, atleast_1d, atleast_3d, or a column for
+/// column_stack), converted to the result's type and concatenated.
+enum class StackKind { Vertical, Horizontal, Depth, Column };
+
+/// The shape a `kind` stacking gives an input of shape `s`.
+SmallVector<int64_t> stackedShape(StackKind kind, ArrayRef<int64_t> s) {
+  SmallVector<int64_t> shape(s);
+  switch (kind) {
+  case StackKind::Vertical:  // atleast_2d: [] -> [1, 1], [n] -> [1, n]
+    while (shape.size() < 2)
+      shape.insert(shape.begin(), 1);
+    break;
+  case StackKind::Horizontal:  // atleast_1d
+    if (shape.empty())
+      shape.push_back(1);
+    break;
+  case StackKind::Depth:  // atleast_3d: [] -> [1, 1, 1], [n] -> [1, n, 1], [m, n] -> [m, n, 1]
+    if (shape.empty())
+      shape.push_back(1);
+    if (shape.size() == 1)
+      shape.insert(shape.begin(), 1);
+    if (shape.size() == 2)
+      shape.push_back(1);
+    break;
+  case StackKind::Column:  // [] -> [1, 1], [n] -> [n, 1]
+    if (shape.size() <= 1)
+      shape = {shape.empty() ? 1 : shape[0], 1};
+    break;
+  }
+  return shape;
+}
+
+LegalizeFn stackAlong(StackKind kind) {
+  return [kind](OperatorArgs &args, OpBuilder &b) -> Results {
+    SmallVector<Value> inputs = args.tensorList("tensors");
+    if (inputs.empty())
+      return args.getOp().emitError("operator '") << operatorName(args)
+                                                  << "' expects a list of tensors";
+    Location loc = args.getOp().getLoc();
+    RankedTensorType type = args.resultType();
+    SmallVector<Value> parts;
+    for (Value v : inputs) {
+      if (typeOf(v).getNumDynamicDims() > 0)
+        return args.getOp().emitError("operator '")
+               << operatorName(args) << "' of tensors with symbolic sizes is not supported yet";
+      Value part = makeCast(b, loc, v, type.getElementType());
+      parts.push_back(makeReshape(b, loc, part, stackedShape(kind, typeOf(v).getShape())));
+    }
+    int64_t dim = kind == StackKind::Vertical ? 0 : kind == StackKind::Depth ? 2 : 1;
+    if (kind == StackKind::Horizontal && typeOf(parts[0]).getRank() == 1)
+      dim = 0;
+    if (parts.size() == 1)
+      return SmallVector<Value>{parts[0]};
+    return SmallVector<Value>{b.create<ConcatOp>(loc, type, parts, b.getI64IntegerAttr(dim))
+                                  .getResult()};
+  };
+}
+
+/// vsplit / hsplit / dsplit: .int(self, sections) in equal parts, .array(self,
+/// indices) at those positions (tensor_split's: x[:i0], x[i0:i1], ..., x[ik:],
+/// clamped), along dim 0, 1 (0 for a 1-D hsplit) or 2.
+LegalizeFn splitAlong(int64_t axis) {
+  return [axis](OperatorArgs &args, OpBuilder &b) -> Results {
+    FailureOr<Value> x = requiredTensor(args, "self");
+    if (failed(x))
+      return failure();
+    auto t = typeOf(*x);
+    int64_t dim = axis == 1 && t.getRank() == 1 ? 0 : axis;
+    if (t.getRank() <= dim)
+      return args.getOp().emitError("operator '") << operatorName(args) << "' of a rank-"
+                                                  << t.getRank() << " tensor";
+    int64_t size = t.getDimSize(dim);
+    if (ShapedType::isDynamic(size))
+      return args.getOp().emitError("operator '")
+             << operatorName(args) << "' along a symbolic dimension is not supported yet";
+    SmallVector<int64_t> bounds;
+    if (std::optional<int64_t> sections = args.getInt("sections")) {
+      if (*sections < 1 || size % *sections != 0)
+        return args.getOp().emitError("operator '") << operatorName(args) << "': " << size
+                                                    << " does not split in " << *sections;
+      for (int64_t i = 1; i < *sections; ++i)
+        bounds.push_back(i * (size / *sections));
+    } else if (std::optional<SmallVector<int64_t>> indices = args.getInts("indices")) {
+      bounds = *indices;
+    } else {
+      return args.getOp().emitError("operator '") << operatorName(args)
+                                                  << "' needs sections or indices";
+    }
+    Location loc = args.getOp().getLoc();
+    SmallVector<Value> parts;
+    int64_t start = 0;
+    for (int64_t end : bounds) {
+      parts.push_back(makeSlice(b, loc, *x, dim, start, end, 1));
+      start = end;
+    }
+    parts.push_back(makeSlice(b, loc, *x, dim, start, size, 1));
+    if (parts.size() != args.getOp().getNumResults())
+      return args.getOp().emitError("operator '") << operatorName(args) << "' gives "
+                                                  << parts.size() << " parts, the graph expects "
+                                                  << args.getOp().getNumResults();
+    return parts;
+  };
 }
 } // namespace
 
@@ -380,6 +555,15 @@ void tcc::graph::populateShapeLegalizers(LegalizerTable &t) {
   t["aten.adjoint.default"] = legalizeMatrixTranspose;
   t["aten.broadcast_tensors.default"] = legalizeBroadcastTensors;
   t["aten.repeat.default"] = legalizeRepeat;
+  t["aten.tile.default"] = legalizeRepeat;
+  t["aten.sum_to_size.default"] = legalizeSumToSize;
+  t["aten.vstack.default"] = stackAlong(StackKind::Vertical);
+  t["aten.hstack.default"] = stackAlong(StackKind::Horizontal);
+  t["aten.dstack.default"] = stackAlong(StackKind::Depth);
+  t["aten.column_stack.default"] = stackAlong(StackKind::Column);
+  for (auto [name, axis] : {std::pair{"vsplit", 0}, {"hsplit", 1}, {"dsplit", 2}})
+    for (const char *v : {".int", ".array"})
+      t[std::string("aten.") + name + v] = splitAlong(axis);
   for (const char *n : {"aten.atleast_1d.default", "aten.atleast_2d.default",
                         "aten.atleast_3d.default"})
     t[n] = legalizeReshape;
@@ -388,10 +572,14 @@ void tcc::graph::populateShapeLegalizers(LegalizerTable &t) {
   t["aten.swapaxes.default"] = legalizeTranspose;
   t["aten.swapdims.default"] = legalizeTranspose;
   t["aten.permute.default"] = legalizePermute;
+  t["aten.movedim.intlist"] = legalizeMovedim;
+  t["aten.movedim.int"] = legalizeMovedim;
   t["aten.view.default"] = legalizeReshape;
   t["aten.reshape.default"] = legalizeReshape;
   t["aten._unsafe_view.default"] = legalizeReshape;
   t["aten.flatten.using_ints"] = legalizeReshape;
+  t["aten.ravel.default"] = legalizeReshape;
+  t["aten.reshape_as.default"] = legalizeReshape;
   t["aten.cat.default"] = legalizeCat;
   t["aten.stack.default"] = legalizeStack;
   t["aten.unsqueeze.default"] = legalizeReshape;
@@ -405,4 +593,11 @@ void tcc::graph::populateShapeLegalizers(LegalizerTable &t) {
   t["aten.select.int"] = legalizeSelect;
   t["aten.unbind.int"] = legalizeUnbind;
   t["aten.pixel_shuffle.default"] = legalizePixelShuffle;
+  // The _copy variants of views: tcc's values are never views.
+  for (const char *view : {"t.default", "transpose.int", "permute.default", "view.default",
+                           "unsqueeze.default", "squeeze.default", "squeeze.dim", "squeeze.dims",
+                           "split_with_sizes.default", "unbind.int", "select.int", "slice.Tensor"}) {
+    auto [base, overload] = StringRef(view).split('.');
+    t[("aten." + base + "_copy." + overload).str()] = t[(StringRef("aten.") + view).str()];
+  }
 }

@@ -22,12 +22,12 @@ using Results = FailureOr<SmallVector<Value>>;
 Value vectorNorm(OpBuilder &b, Location loc, Value x, double p, ArrayRef<int64_t> dims,
                  bool keepdim) {
   Type elt = typeOf(x).getElementType();
-  Value a = AbsOp::create(b, loc, typeOf(x), x);
   if (p == 2.0) {
     Value sq = makeBinary<MulOp>(b, loc, x, x);
     Value sum = makeReduce<ReduceSumOp>(b, loc, sq, dims, keepdim);
     return SqrtOp::create(b, loc, typeOf(sum), sum);
   }
+  Value a = AbsOp::create(b, loc, typeOf(x), x);
   if (p == 1.0)
     return makeReduce<ReduceSumOp>(b, loc, a, dims, keepdim);
   if (std::isinf(p) && p > 0)
@@ -77,6 +77,55 @@ Results legalizeVectorNorm(OperatorArgs &args, OpBuilder &b) {
   return SmallVector<Value>{makeCast(b, loc, norm, args.resultType().getElementType())};
 }
 
+} // namespace
+
+Value tcc::graph::makePairwiseDistance(OpBuilder &b, Location loc, Value x1, Value x2, double p,
+                                       double eps, bool keepdim) {
+  Value d = makeBinary<SubOp>(b, loc, x1, x2);
+  Value shifted = computeType(b, loc, makeBinary<AddOp>(b, loc, d, makeScalar(b, loc, typeOf(d).getElementType(), eps)));
+  int64_t rank = typeOf(shifted).getRank();
+  SmallVector<int64_t> dims;
+  if (rank > 0)
+    dims.push_back(rank - 1);
+  Value norm = vectorNorm(b, loc, shifted, p, dims, keepdim);
+  return makeCast(b, loc, norm, typeOf(x1).getElementType());
+}
+
+namespace {
+/// pairwise_distance(x1, x2, p=2, eps=1e-6, keepdim=False) = the p-norm of
+/// x1 - x2 + eps over the last dim of the broadcast operands (ATen's form;
+/// negative p through the generic (sum |v|^p)^(1/p)).
+Results legalizePairwiseDistance(OperatorArgs &args, OpBuilder &b) {
+  Value x1 = args.tensor("x1"), x2 = args.tensor("x2");
+  Type elt = args.resultType().getElementType();
+  double p = args.getFloat("p").value_or(2.0);
+  if (!x1 || !x2 || !isa<FloatType>(elt) || std::isnan(p))
+    return args.getOp().emitError("pairwise_distance expects float tensors 'x1', 'x2' and a p");
+  Location loc = args.getOp().getLoc();
+  Value l = makeCast(b, loc, x1, elt);
+  Value r = makeCast(b, loc, x2, elt);
+  return SmallVector<Value>{makePairwiseDistance(b, loc, l, r, p, args.getFloat("eps").value_or(1e-6),
+                                                 args.getBool("keepdim").value_or(false))};
+}
+
+/// dist(self, other, p=2) = the p-norm of self - other over every element.
+Results legalizeDist(OperatorArgs &args, OpBuilder &b) {
+  Location loc = args.getOp().getLoc();
+  Value x = args.tensor("self"), y = args.tensor("other");
+  Type elt = args.resultType().getElementType();
+  if (!x || !y || !isa<FloatType>(elt))
+    return args.getOp().emitError("dist expects tensors 'self' and 'other' with a float result");
+  double p = args.getFloat("p").value_or(2.0);
+  if (std::isnan(p) || p < 0)
+    return args.getOp().emitError("dist: p ") << p << " is not supported (p >= 0 or ±inf)";
+  Value l = makeCast(b, loc, x, elt);
+  Value r = makeCast(b, loc, y, elt);
+  Value d = computeType(b, loc, makeBinary<SubOp>(b, loc, l, r));
+  SmallVector<int64_t> dims = llvm::to_vector(llvm::seq<int64_t>(0, typeOf(d).getRank()));
+  Value norm = vectorNorm(b, loc, d, p, dims, /*keepdim=*/false);
+  return SmallVector<Value>{makeCast(b, loc, norm, elt)};
+}
+
 /// _weight_norm(v, g, dim=0) = v · g / ‖v‖₂, the norm over every dim but
 /// `dim` (kept, so that it broadcasts against v).
 Results legalizeWeightNorm(OperatorArgs &args, OpBuilder &b) {
@@ -96,9 +145,49 @@ Results legalizeWeightNorm(OperatorArgs &args, OpBuilder &b) {
   Value w = makeBinary<MulOp>(b, loc, vc, scale);
   return SmallVector<Value>{makeCast(b, loc, w, args.resultType().getElementType())};
 }
+/// cosine_similarity(x1, x2, dim=1, eps=1e-8) = sum over dim of
+/// (x1 / max(‖x1‖, eps)) (x2 / max(‖x2‖, eps)), PyTorch's form (each side
+/// normalized first, so the result stays within [-1, 1]); the operands
+/// broadcast first. A 0-d pair is a one-element vector.
+Results legalizeCosineSimilarity(OperatorArgs &args, OpBuilder &b) {
+  Location loc = args.getOp().getLoc();
+  RankedTensorType resultType = args.resultType();
+  Type elt = resultType.getElementType();
+  Value x1 = args.tensor("x1"), x2 = args.tensor("x2");
+  if (!x1 || !x2 || !isa<FloatType>(elt))
+    return args.getOp().emitError("cosine_similarity expects tensors 'x1' and 'x2' with a float result");
+  auto shape = broadcastShapes(typeOf(x1).getShape(), typeOf(x2).getShape());
+  if (failed(shape) || llvm::any_of(*shape, ShapedType::isDynamic))
+    return args.getOp().emitError("cosine_similarity of operands that do not broadcast to a static shape");
+  SmallVector<int64_t> full(*shape);
+  int64_t rank = full.size(), raw = args.getInt("dim").value_or(1);
+  int64_t dim = normalizeDim(raw, std::max<int64_t>(rank, 1));
+  if (dim < 0 || dim >= std::max<int64_t>(rank, 1))
+    return args.getOp().emitError("cosine_similarity: dim ") << raw << " out of range for rank " << rank;
+  if (rank == 0)
+    full = {1};
+  auto unit = [&](Value v) {
+    v = computeType(b, loc, makeCast(b, loc, v, elt));
+    auto target = RankedTensorType::get(full, typeOf(v).getElementType());
+    if (typeOf(v).getShape() != ArrayRef<int64_t>(full))
+      v = typeOf(v).getRank() == 0 && rank == 0 ? makeReshape(b, loc, v, full)
+                                                 : BroadcastOp::create(b, loc, target, v).getResult();
+    Value norm = vectorNorm(b, loc, v, 2.0, {dim}, /*keepdim=*/true);
+    double eps = args.getFloat("eps").value_or(1e-8);
+    Value clamped = makeBinary<MaximumOp>(b, loc, norm, makeScalar(b, loc, typeOf(v).getElementType(), eps));
+    return makeBinary<DivOp>(b, loc, v, clamped);
+  };
+  Value u1 = unit(x1);
+  Value u2 = unit(x2);
+  Value sum = makeReduce<ReduceSumOp>(b, loc, makeBinary<MulOp>(b, loc, u1, u2), {dim}, false);
+  return SmallVector<Value>{makeReshape(b, loc, makeCast(b, loc, sum, elt), resultType.getShape())};
+}
 } // namespace
 
 void tcc::graph::populateVectorNormLegalizers(LegalizerTable &t) {
   t["aten.linalg_vector_norm.default"] = legalizeVectorNorm;
   t["aten._weight_norm.default"] = legalizeWeightNorm;
+  t["aten.dist.default"] = legalizeDist;
+  t["aten.pairwise_distance.default"] = legalizePairwiseDistance;
+  t["aten.cosine_similarity.default"] = legalizeCosineSimilarity;
 }

@@ -58,6 +58,7 @@ void populateIndexingLegalizers(LegalizerTable &table);
 void populateRearrangeLegalizers(LegalizerTable &table);
 void populatePoolingLegalizers(LegalizerTable &table);
 void populateVectorNormLegalizers(LegalizerTable &table);
+void populateLossLegalizers(LegalizerTable &table);
 
 /// A rank-0 constant of `elementType` holding `value`.
 mlir::Value makeScalar(mlir::OpBuilder &b, mlir::Location loc,
@@ -101,8 +102,36 @@ mlir::Value makeReduce(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x,
                             b.getDenseI64ArrayAttr(dims), b.getBoolAttr(keepdim));
 }
 
+/// Builds pointwise formulas from the typed ops in element type `elt`;
+/// `c(v)` is a scalar constant of it. Shared by the activations and losses.
+struct PointwiseBuilder {
+  mlir::OpBuilder &b;
+  mlir::Location loc;
+  mlir::Type elt;
+  mlir::Value c(double v) { return makeScalar(b, loc, elt, v); }
+  template <typename OpTy> mlir::Value bin(mlir::Value l, mlir::Value r) {
+    return makeBinary<OpTy>(b, loc, l, r);
+  }
+  template <typename OpTy> mlir::Value un(mlir::Value x) { return b.create<OpTy>(loc, x); }
+  /// 1 / (1 + exp(-x)).
+  mlir::Value sigmoid(mlir::Value x) {
+    return bin<DivOp>(c(1.0), bin<AddOp>(c(1.0), un<ExpOp>(un<NegOp>(x))));
+  }
+};
+
 /// `v` converted to element type `elt` (itself when it already has it).
 mlir::Value makeCast(mlir::OpBuilder &b, mlir::Location loc, mlir::Value v, mlir::Type elt);
+/// xlogy(x, y) = x * log(y) (log1p(y) for special_xlog1py), as PyTorch: 0
+/// where x is 0, NaN where y is NaN (before the x == 0 rule). Operands of one
+/// float type, broadcast.
+mlir::Value makeXlogy(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x, mlir::Value y,
+                      bool log1p);
+/// log(sigmoid(x)) = min(x, 0) - log1p(exp(-|x|)), stable at both ends.
+mlir::Value makeLogSigmoid(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x);
+/// pairwise_distance: the p-norm of x1 - x2 + eps over the last dim of the
+/// broadcast operands (of one float type), in their type.
+mlir::Value makePairwiseDistance(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x1,
+                                 mlir::Value x2, double p, double eps, bool keepdim);
 /// Swaps the last two dimensions.
 mlir::Value transposeLast2(mlir::OpBuilder &b, mlir::Location loc, mlir::Value v);
 /// torch.matmul of rank >= 2 operands, batch dims broadcast.

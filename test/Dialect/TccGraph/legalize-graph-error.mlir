@@ -21,7 +21,7 @@ func.func @training_batch_norm(%x: tensor<2x8x4x4xf32>, %m: tensor<8xf32>, %v: t
 // -----
 
 func.func @rounding_div(%x: tensor<4xi64>, %y: tensor<4xi64>) -> tensor<4xi64> {
-  // expected-error @+1 {{div of integer tensors with rounding_mode 'floor' is not supported yet}}
+  // expected-error @+1 {{operator 'aten.div.Tensor_mode': integer division with rounding 'floor' is not supported yet}}
   %0 = tcc_graph.operator "torch.ops.aten.div.Tensor_mode"(%x, %y) {operand_names = ["self", "other"], args = {rounding_mode = "floor"}} : (tensor<4xi64>, tensor<4xi64>) -> tensor<4xi64>
   return %0 : tensor<4xi64>
 }
@@ -53,4 +53,53 @@ func.func @batch_norm_rank1(%x: tensor<0xf32>, %m: tensor<0xf32>, %v: tensor<0xf
   // expected-error @+1 {{batch_norm expects an input of rank 2 or more, got 'tensor<0xf32>'}}
   %0 = tcc_graph.operator "torch.ops.aten.batch_norm.default"(%x, %m, %v) {operand_names = ["input", "running_mean", "running_var"], args = {training = false}} : (tensor<0xf32>, tensor<0xf32>, tensor<0xf32>) -> tensor<0xf32>
   return %0 : tensor<0xf32>
+}
+
+// -----
+
+func.func @unfold_symbolic(%x: tensor<2x?xf32>) -> tensor<2x?x3xf32> {
+  // expected-error @+1 {{operator 'aten.unfold.default' along a symbolic dimension is not supported yet}}
+  %0 = tcc_graph.operator "torch.ops.aten.unfold.default"(%x) {operand_names = ["self"], args = {dimension = 1 : i64, size = 3 : i64, step = 1 : i64}} : (tensor<2x?xf32>) -> tensor<2x?x3xf32>
+  return %0 : tensor<2x?x3xf32>
+}
+
+// -----
+
+func.func @rot90_same_dims(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
+  // expected-error @+1 {{operator 'aten.rot90.default': dims [1, -1] for a rank-2 tensor}}
+  %0 = tcc_graph.operator "torch.ops.aten.rot90.default"(%x) {operand_names = ["self"], args = {k = 1 : i64, dims = array<i64: 1, -1>}} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}
+
+// -----
+
+func.func @glu_odd(%x: tensor<2x3xf32>) -> tensor<2x1xf32> {
+  // expected-error @+1 {{glu: dim -1 of size 3 does not halve (static, even)}}
+  %0 = tcc_graph.operator "torch.ops.aten.glu.default"(%x) {operand_names = ["self"], args = {dim = -1 : i64}} : (tensor<2x3xf32>) -> tensor<2x1xf32>
+  return %0 : tensor<2x1xf32>
+}
+
+// -----
+
+func.func @prelu_weights(%x: tensor<2x3xf32>, %w: tensor<4xf32>) -> tensor<2x3xf32> {
+  // expected-error @+1 {{prelu: 4 weights for an input of type 'tensor<2x3xf32>'}}
+  %0 = tcc_graph.operator "torch.ops.aten.prelu.default"(%x, %w) {operand_names = ["self", "weight"], args = {}} : (tensor<2x3xf32>, tensor<4xf32>) -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}
+
+// -----
+
+// A loss's reduction other than none (0), mean (1) and sum (2) is refused.
+func.func @loss_reduction(%x: tensor<4xf32>, %y: tensor<4xf32>) -> tensor<f32> {
+  // expected-error @+1 {{operator 'aten.l1_loss.default': reduction 3 is unknown (0 none, 1 mean, 2 sum)}}
+  %0 = tcc_graph.operator "torch.ops.aten.l1_loss.default"(%x, %y) {operand_names = ["self", "target"], args = {reduction = 3 : i64}} : (tensor<4xf32>, tensor<4xf32>) -> tensor<f32>
+  return %0 : tensor<f32>
+}
+
+// -----
+
+func.func @label_smoothing(%x: tensor<2x3xf32>, %t: tensor<2xi64>) -> tensor<f32> {
+  // expected-error @+1 {{cross_entropy with label_smoothing is not supported yet}}
+  %0 = tcc_graph.operator "torch.ops.aten.cross_entropy_loss.default"(%x, %t) {operand_names = ["self", "target"], args = {label_smoothing = 1.000000e-01 : f64}} : (tensor<2x3xf32>, tensor<2xi64>) -> tensor<f32>
+  return %0 : tensor<f32>
 }

@@ -73,3 +73,63 @@ func.func @multi_index(%x: tensor<3x4x5xf32>, %i: tensor<1x3xi64>, %j: tensor<4x
   %1 = tcc_graph.operator "torch.ops.aten.index.Tensor"(%x, %i, %j) {operand_names = ["self", "indices.0", "indices.2"], args = {}} : (tensor<3x4x5xf32>, tensor<1x3xi64>, tensor<4x1xi32>) -> tensor<4x3x4xf32>
   return %0, %1 : tensor<4x3x5xf32>, tensor<4x3x4xf32>
 }
+
+// -----
+
+// rot90 with k = 1 flips dims[1] then swaps the dims; k = -2 flips both.
+// fliplr flips dim 1.
+// CHECK-LABEL: func @rot_unfold
+// CHECK: %[[I:.*]] = tcc_graph.iota {start = 2.000000e+00 : f64, step = -1.000000e+00 : f64} : tensor<3xi64>
+// CHECK: %[[F:.*]] = tcc_graph.take %arg0, %[[I]] {dim = 1 : i64}
+// CHECK: %[[R1:.*]] = tcc_graph.transpose %[[F]] {permutation = array<i64: 1, 0>} : (tensor<2x3xf32>) -> tensor<3x2xf32>
+// CHECK: %[[F0:.*]] = tcc_graph.take %arg0, %{{.*}} {dim = 0 : i64}
+// CHECK: %[[R2:.*]] = tcc_graph.take %[[F0]], %{{.*}} {dim = 1 : i64}
+// unfold(1, size 3, step 2): a take by the [3, 3] index 2 i + j.
+// CHECK: %[[STARTS:.*]] = tcc_graph.iota {start = 0.000000e+00 : f64, step = 2.000000e+00 : f64} : tensor<3xi64>
+// CHECK: %[[OFFS:.*]] = tcc_graph.iota {start = 0.000000e+00 : f64, step = 1.000000e+00 : f64} : tensor<3xi64>
+// CHECK: %[[COL:.*]] = tcc_graph.reshape %[[STARTS]] : (tensor<3xi64>) -> tensor<3x1xi64>
+// CHECK: %[[ROW:.*]] = tcc_graph.reshape %[[OFFS]] : (tensor<3xi64>) -> tensor<1x3xi64>
+// CHECK: %[[IDX:.*]] = tcc_graph.add %[[COL]], %[[ROW]] : (tensor<3x1xi64>, tensor<1x3xi64>) -> tensor<3x3xi64>
+// CHECK: %[[U:.*]] = tcc_graph.take %arg1, %[[IDX]] {dim = 1 : i64} : (tensor<2x7xf32>, tensor<3x3xi64>) -> tensor<2x3x3xf32>
+// CHECK: %[[LR:.*]] = tcc_graph.take %arg0, %{{.*}} {dim = 1 : i64}
+// CHECK: return %[[R1]], %[[R2]], %[[U]], %[[LR]]
+func.func @rot_unfold(%x: tensor<2x3xf32>, %y: tensor<2x7xf32>) -> (tensor<3x2xf32>, tensor<2x3xf32>, tensor<2x3x3xf32>, tensor<2x3xf32>) {
+  %0 = tcc_graph.operator "torch.ops.aten.rot90.default"(%x) {operand_names = ["self"], args = {k = 1 : i64, dims = array<i64: 0, 1>}} : (tensor<2x3xf32>) -> tensor<3x2xf32>
+  %1 = tcc_graph.operator "torch.ops.aten.rot90.default"(%x) {operand_names = ["self"], args = {k = -2 : i64, dims = array<i64: 0, 1>}} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %2 = tcc_graph.operator "torch.ops.aten.unfold.default"(%y) {operand_names = ["self"], args = {dimension = 1 : i64, size = 3 : i64, step = 2 : i64}} : (tensor<2x7xf32>) -> tensor<2x3x3xf32>
+  %3 = tcc_graph.operator "torch.ops.aten.fliplr.default"(%x) {operand_names = ["self"], args = {}} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  return %0, %1, %2, %3 : tensor<3x2xf32>, tensor<2x3xf32>, tensor<2x3x3xf32>, tensor<2x3xf32>
+}
+
+// -----
+
+// unfold along an inner dim moves the window's dim last.
+// CHECK-LABEL: func @unfold_inner
+// CHECK: %[[T:.*]] = tcc_graph.take %arg0, %{{.*}} {dim = 0 : i64} : (tensor<5x2xf32>, tensor<2x3xi64>) -> tensor<2x3x2xf32>
+// CHECK: tcc_graph.transpose %[[T]] {permutation = array<i64: 0, 2, 1>} : (tensor<2x3x2xf32>) -> tensor<2x2x3xf32>
+func.func @unfold_inner(%y: tensor<5x2xf32>) -> tensor<2x2x3xf32> {
+  %0 = tcc_graph.operator "torch.ops.aten.unfold_copy.default"(%y) {operand_names = ["self"], args = {dimension = 0 : i64, size = 3 : i64, step = 2 : i64}} : (tensor<5x2xf32>) -> tensor<2x2x3xf32>
+  return %0 : tensor<2x2x3xf32>
+}
+
+// -----
+
+// diagonal: a strided read of the row-major storage (dims 0 and 2 of a
+// 2x3x4 tensor at offset -1: start 12, stride 12 + 1 along the diagonal);
+// diag of a vector: v padded to the side, placed where j - i == k.
+// CHECK-LABEL: func @diagonals
+// CHECK: %[[D:.*]] = tcc_graph.as_strided %arg0 {storage_offset = 12 : i64, strides = array<i64: 4, 13>} : (tensor<2x3x4xf32>) -> tensor<3x1xf32>
+// CHECK: %[[PAD:.*]] = tcc_graph.concat %arg1, %{{.*}} {dim = 0 : i64} : (tensor<2xf32>, tensor<1xf32>) -> tensor<3xf32>
+// CHECK: %[[IOTA:.*]] = tcc_graph.iota
+// CHECK: %[[I:.*]] = tcc_graph.reshape %[[IOTA]] : (tensor<3xi64>) -> tensor<3x1xi64>
+// CHECK: %[[J:.*]] = tcc_graph.reshape %[[IOTA]] : (tensor<3xi64>) -> tensor<1x3xi64>
+// CHECK: %[[OFF:.*]] = tcc_graph.sub %[[J]], %[[I]]
+// CHECK: %[[ON:.*]] = tcc_graph.compare %[[OFF]], %{{.*}} {predicate = "eq"}
+// CHECK: %[[COLS:.*]] = tcc_graph.reshape %[[PAD]] : (tensor<3xf32>) -> tensor<1x3xf32>
+// CHECK: %[[M:.*]] = tcc_graph.select %[[ON]], %[[COLS]], %{{.*}} : (tensor<3x3xi1>, tensor<1x3xf32>, tensor<f32>) -> tensor<3x3xf32>
+// CHECK: return %[[D]], %[[M]]
+func.func @diagonals(%x: tensor<2x3x4xf32>, %v: tensor<2xf32>) -> (tensor<3x1xf32>, tensor<3x3xf32>) {
+  %0 = tcc_graph.operator "torch.ops.aten.diagonal.default"(%x) {operand_names = ["self"], args = {offset = -1 : i64, dim1 = 0 : i64, dim2 = 2 : i64}} : (tensor<2x3x4xf32>) -> tensor<3x1xf32>
+  %1 = tcc_graph.operator "torch.ops.aten.diag.default"(%v) {operand_names = ["self"], args = {diagonal = -1 : i64}} : (tensor<2xf32>) -> tensor<3x3xf32>
+  return %0, %1 : tensor<3x1xf32>, tensor<3x3xf32>
+}

@@ -1,8 +1,9 @@
 // RUN: tcc-opt %s -tcc-legalize-graph -split-input-file | FileCheck %s
 
 // Rounding: torch.round is half to even; round(x, -1) divides by 10 first
-// (PyTorch's order); integers are already whole; div's floor mode rounds the
-// float quotient; frac = x - trunc(x).
+// (PyTorch's order); integers are already whole; div's floor mode is
+// PyTorch's div_floor_floating (the quotient of a - fmod(a, b), adjusted,
+// floored; copysign(0, a / b) at 0; a / b where b is 0), not floor(a / b); frac = x - trunc(x).
 // CHECK-LABEL: func @rounding
 // CHECK: tcc_graph.round %arg0 : tensor<4xf32>
 // CHECK: %[[TEN:.*]] = tcc_graph.constant dense<1.000000e+01>
@@ -10,10 +11,18 @@
 // CHECK: %[[R:.*]] = tcc_graph.round %[[D]]
 // CHECK: tcc_graph.mul %[[R]], %[[TEN]]
 // CHECK: %[[Q:.*]] = tcc_graph.div %arg0, %arg0
-// CHECK: tcc_graph.floor %[[Q]]
+// CHECK: %[[MOD:.*]] = tcc_graph.fmod %arg0, %arg0
+// CHECK: %[[AM:.*]] = tcc_graph.sub %arg0, %[[MOD]]
+// CHECK: %[[DIV:.*]] = tcc_graph.div %[[AM]], %arg0
+// CHECK: %[[ADJ:.*]] = tcc_graph.select %{{.*}}, %{{.*}}, %[[DIV]]
+// CHECK: %[[FL:.*]] = tcc_graph.floor %[[ADJ]]
+// CHECK: %[[UP:.*]] = tcc_graph.select %{{.*}}, %{{.*}}, %[[FL]]
+// CHECK: %[[SZ:.*]] = tcc_graph.copysign %{{.*}}, %[[Q]]
+// CHECK: %[[R:.*]] = tcc_graph.select %{{.*}}, %[[SZ]], %[[UP]]
+// CHECK: %[[FLOORDIV:.*]] = tcc_graph.select %{{.*}}, %[[Q]], %[[R]]
 // CHECK: %[[T:.*]] = tcc_graph.trunc %arg0
 // CHECK: tcc_graph.sub %arg0, %[[T]]
-// CHECK: return %{{.*}}, %{{.*}}, %arg1,
+// CHECK: return %{{.*}}, %{{.*}}, %arg1, %[[FLOORDIV]],
 func.func @rounding(%x: tensor<4xf32>, %i: tensor<4xi64>) -> (tensor<4xf32>, tensor<4xf32>, tensor<4xi64>, tensor<4xf32>, tensor<4xf32>) {
   %0 = tcc_graph.operator "torch.ops.aten.round.default"(%x) {operand_names = ["self"], args = {}} : (tensor<4xf32>) -> tensor<4xf32>
   %1 = tcc_graph.operator "torch.ops.aten.round.decimals"(%x) {operand_names = ["self"], args = {decimals = -1 : i64}} : (tensor<4xf32>) -> tensor<4xf32>
@@ -99,4 +108,132 @@ func.func @creation_more(%x: tensor<2x3xf32>, %y: tensor<2x3xf32>) -> (tensor<5x
   %2 = tcc_graph.operator "torch.ops.aten.flip.default"(%x) {operand_names = ["self"], args = {dims = array<i64: 1>}} : (tensor<2x3xf32>) -> tensor<2x3xf32>
   %3 = tcc_graph.operator "torch.ops.aten.fmax.default"(%x, %y) {operand_names = ["self", "other"], args = {}} : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
   return %0, %1, %2, %3 : tensor<5xf32>, tensor<3x4xf32>, tensor<2x3xf32>, tensor<2x3xf32>
+}
+
+// -----
+
+// xlogy: x log y, 0 where x is 0, then NaN where y is NaN; xlog1py with a
+// Python number for y uses log1p.
+// CHECK-LABEL: func @xlogy
+// CHECK: %[[LOG:.*]] = tcc_graph.log %arg1
+// CHECK: %[[P:.*]] = tcc_graph.mul %arg0, %[[LOG]]
+// CHECK: %[[ZERO:.*]] = tcc_graph.constant dense<0.000000e+00>
+// CHECK: %[[XZ:.*]] = tcc_graph.compare %arg0, %[[ZERO]] {predicate = "eq"}
+// CHECK: %[[Z:.*]] = tcc_graph.select %[[XZ]], %[[ZERO]], %[[P]]
+// CHECK: %[[YNAN:.*]] = tcc_graph.compare %arg1, %arg1 {predicate = "ne"}
+// CHECK: %[[R:.*]] = tcc_graph.select %[[YNAN]], %arg1, %[[Z]]
+// CHECK: %[[TWO:.*]] = tcc_graph.constant dense<2.000000e+00>
+// CHECK: tcc_graph.log1p %[[TWO]] : tensor<f32>
+// CHECK: return %[[R]],
+func.func @xlogy(%x: tensor<4xf32>, %y: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+  %0 = tcc_graph.operator "torch.ops.aten.xlogy.Tensor"(%x, %y) {operand_names = ["self", "other"], args = {}} : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %1 = tcc_graph.operator "torch.ops.aten.special_xlog1py.other_scalar"(%x) {operand_names = ["self"], args = {other = 2.000000e+00 : f64}} : (tensor<4xf32>) -> tensor<4xf32>
+  return %0, %1 : tensor<4xf32>, tensor<4xf32>
+}
+
+// -----
+
+// prelu: a per-channel weight as [C, 1] against (N, C, L); glu: the first
+// half times the sigmoid of the second.
+// CHECK-LABEL: func @prelu_glu
+// CHECK: %[[W:.*]] = tcc_graph.reshape %arg1 : (tensor<3xf32>) -> tensor<3x1xf32>
+// CHECK: %[[POS:.*]] = tcc_graph.compare %arg0, %{{.*}} {predicate = "gt"}
+// CHECK: %[[S:.*]] = tcc_graph.mul %[[W]], %arg0 : (tensor<3x1xf32>, tensor<2x3x4xf32>) -> tensor<2x3x4xf32>
+// CHECK: %[[PRELU:.*]] = tcc_graph.select %[[POS]], %arg0, %[[S]]
+// CHECK: %[[A:.*]] = tcc_graph.slice %arg0 {dim = 2 : i64, end = 2 : i64, start = 0 : i64, step = 1 : i64}
+// CHECK: %[[B:.*]] = tcc_graph.slice %arg0 {dim = 2 : i64, end = 4 : i64, start = 2 : i64, step = 1 : i64}
+// CHECK: tcc_graph.neg %[[B]]
+// CHECK: %[[G:.*]] = tcc_graph.div
+// CHECK: %[[GLU:.*]] = tcc_graph.mul %[[A]], %[[G]]
+// CHECK: return %[[PRELU]], %[[GLU]]
+func.func @prelu_glu(%x: tensor<2x3x4xf32>, %w: tensor<3xf32>) -> (tensor<2x3x4xf32>, tensor<2x3x2xf32>) {
+  %0 = tcc_graph.operator "torch.ops.aten.prelu.default"(%x, %w) {operand_names = ["self", "weight"], args = {}} : (tensor<2x3x4xf32>, tensor<3xf32>) -> tensor<2x3x4xf32>
+  %1 = tcc_graph.operator "torch.ops.aten.glu.default"(%x) {operand_names = ["self"], args = {dim = -1 : i64}} : (tensor<2x3x4xf32>) -> tensor<2x3x2xf32>
+  return %0, %1 : tensor<2x3x4xf32>, tensor<2x3x2xf32>
+}
+
+// -----
+
+// nan_to_num: NaN, +inf and -inf replaced in turn (the infinities by f32's
+// largest finite values by default).
+// CHECK-LABEL: func @nan_to_num
+// CHECK: %[[NAN:.*]] = tcc_graph.compare %arg0, %arg0 {predicate = "ne"}
+// CHECK: %[[V:.*]] = tcc_graph.constant dense<1.500000e+00>
+// CHECK: %[[A:.*]] = tcc_graph.select %[[NAN]], %[[V]], %arg0
+// CHECK: %[[INF:.*]] = tcc_graph.constant dense<0x7F800000>
+// CHECK: %[[ISINF:.*]] = tcc_graph.compare %arg0, %[[INF]] {predicate = "eq"}
+// CHECK: %[[MAX:.*]] = tcc_graph.constant dense<3.40282347E+38>
+// CHECK: %[[B:.*]] = tcc_graph.select %[[ISINF]], %[[MAX]], %[[A]]
+// CHECK: %[[NINF:.*]] = tcc_graph.constant dense<0xFF800000>
+// CHECK: %[[ISNINF:.*]] = tcc_graph.compare %arg0, %[[NINF]] {predicate = "eq"}
+// CHECK: %[[MIN:.*]] = tcc_graph.constant dense<-3.40282347E+38>
+// CHECK: tcc_graph.select %[[ISNINF]], %[[MIN]], %[[B]]
+func.func @nan_to_num(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = tcc_graph.operator "torch.ops.aten.nan_to_num.default"(%x) {operand_names = ["self"], args = {nan = 1.5 : f64}} : (tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+// lerp: self + w (end - self) for |w| < 0.5, else end - (end - self) (1 - w):
+// one form for a Python-number weight, a select for a tensor one.
+// CHECK-LABEL: func @lerp
+// CHECK: %[[W:.*]] = tcc_graph.constant dense<4.000000e-01>
+// CHECK: %[[D:.*]] = tcc_graph.sub %arg1, %arg0
+// CHECK: %[[WD:.*]] = tcc_graph.mul %[[W]], %[[D]]
+// CHECK: %[[S:.*]] = tcc_graph.add %arg0, %[[WD]]
+// CHECK-NEXT: tcc_graph.sub %arg1, %arg0
+// CHECK: %[[LOW:.*]] = tcc_graph.add %arg0
+// CHECK: %[[HIGH:.*]] = tcc_graph.sub %arg1
+// CHECK: %[[A:.*]] = tcc_graph.abs %arg2
+// CHECK: %[[SMALL:.*]] = tcc_graph.compare %[[A]], %{{.*}} {predicate = "lt"}
+// CHECK: %[[T:.*]] = tcc_graph.select %[[SMALL]], %[[LOW]], %[[HIGH]]
+// CHECK: return %[[S]], %[[T]]
+func.func @lerp(%x: tensor<4xf32>, %e: tensor<4xf32>, %w: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+  %0 = tcc_graph.operator "torch.ops.aten.lerp.Scalar"(%x, %e) {operand_names = ["self", "end"], args = {weight = 4.000000e-01 : f64}} : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %1 = tcc_graph.operator "torch.ops.aten.lerp.Tensor"(%x, %e, %w) {operand_names = ["self", "end", "weight"], args = {}} : (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return %0, %1 : tensor<4xf32>, tensor<4xf32>
+}
+
+// -----
+
+// heaviside: `values` at 0, else x > 0; hypot: m sqrt(1 + (n/m)^2), 0 where
+// m is 0, inf where either side is infinite.
+// CHECK-LABEL: func @heaviside_hypot
+// CHECK: %[[POS:.*]] = tcc_graph.compare %arg0, %{{.*}} {predicate = "gt"}
+// CHECK: %[[STEP:.*]] = tcc_graph.select %[[POS]], %{{.*}}, %{{.*}} : (tensor<4x1xi1>, tensor<f32>, tensor<f32>) -> tensor<4x1xf32>
+// CHECK: %[[AT0:.*]] = tcc_graph.compare %arg0, %{{.*}} {predicate = "eq"}
+// CHECK: %[[H:.*]] = tcc_graph.select %[[AT0]], %arg1, %[[STEP]] : (tensor<4x1xi1>, tensor<5xf32>, tensor<4x1xf32>) -> tensor<4x5xf32>
+// CHECK: %[[AX:.*]] = tcc_graph.abs %arg0
+// CHECK: %[[AY:.*]] = tcc_graph.abs %arg1
+// CHECK: %[[M:.*]] = tcc_graph.maximum %[[AX]], %[[AY]]
+// CHECK: %[[N:.*]] = tcc_graph.minimum %[[AX]], %[[AY]]
+// CHECK: %[[R:.*]] = tcc_graph.div %[[N]], %[[M]]
+// CHECK: %[[SQ:.*]] = tcc_graph.sqrt
+// CHECK: %[[HY:.*]] = tcc_graph.mul %[[M]], %[[SQ]]
+// CHECK: %[[INF:.*]] = tcc_graph.constant dense<0x7F800000>
+// CHECK: %[[FIN:.*]] = tcc_graph.select %{{.*}}, %{{.*}}, %[[HY]]
+// CHECK: %[[ANY:.*]] = tcc_graph.bitwise_or
+// CHECK: %[[HYPOT:.*]] = tcc_graph.select %[[ANY]], %[[INF]], %[[FIN]]
+// CHECK: return %[[H]], %[[HYPOT]]
+func.func @heaviside_hypot(%x: tensor<4x1xf32>, %y: tensor<5xf32>) -> (tensor<4x5xf32>, tensor<4x5xf32>) {
+  %0 = tcc_graph.operator "torch.ops.aten.heaviside.default"(%x, %y) {operand_names = ["self", "values"], args = {}} : (tensor<4x1xf32>, tensor<5xf32>) -> tensor<4x5xf32>
+  %1 = tcc_graph.operator "torch.ops.aten.hypot.default"(%x, %y) {operand_names = ["self", "other"], args = {}} : (tensor<4x1xf32>, tensor<5xf32>) -> tensor<4x5xf32>
+  return %0, %1 : tensor<4x5xf32>, tensor<4x5xf32>
+}
+
+// -----
+
+// isfinite: |x| < inf (false for NaN); signbit: copysign(1, x) < 0 (-0.0 too).
+// CHECK-LABEL: func @tests
+// CHECK: %[[INF:.*]] = tcc_graph.constant dense<0x7F800000>
+// CHECK: %[[A:.*]] = tcc_graph.abs %arg0
+// CHECK: %[[F:.*]] = tcc_graph.compare %[[A]], %[[INF]] {predicate = "lt"}
+// CHECK: %[[C:.*]] = tcc_graph.copysign %{{.*}}, %arg0
+// CHECK: %[[S:.*]] = tcc_graph.compare %[[C]], %{{.*}} {predicate = "lt"}
+// CHECK: return %[[F]], %[[S]]
+func.func @tests(%x: tensor<4xf32>) -> (tensor<4xi1>, tensor<4xi1>) {
+  %0 = tcc_graph.operator "torch.ops.aten.isfinite.default"(%x) {operand_names = ["self"], args = {}} : (tensor<4xf32>) -> tensor<4xi1>
+  %1 = tcc_graph.operator "torch.ops.aten.signbit.default"(%x) {operand_names = ["self"], args = {}} : (tensor<4xf32>) -> tensor<4xi1>
+  return %0, %1 : tensor<4xi1>, tensor<4xi1>
 }

@@ -184,3 +184,141 @@ func.func @max_dim_prod(%x: tensor<3x5xf32>) -> (tensor<3xf32>, tensor<3xi64>, t
   %3 = tcc_graph.operator "torch.ops.aten.sum.default"(%x) {operand_names = ["self"], args = {dtype = 7 : i64}} : (tensor<3x5xf32>) -> tensor<f64>
   return %0#0, %0#1, %1#0, %1#1, %2, %3 : tensor<3xf32>, tensor<3xi64>, tensor<3x1xf32>, tensor<3x1xi64>, tensor<5xf32>, tensor<f64>
 }
+
+// -----
+
+// nansum reads NaN as 0; nanmean divides by the count of the other elements.
+// CHECK-LABEL: func @nan_reductions
+// CHECK: %[[Z:.*]] = tcc_graph.constant dense<0.000000e+00>
+// CHECK: %[[NAN:.*]] = tcc_graph.compare %arg0, %arg0 {predicate = "ne"}
+// CHECK: %[[K:.*]] = tcc_graph.select %[[NAN]], %[[Z]], %arg0
+// CHECK: %[[SUM:.*]] = tcc_graph.reduce_sum %[[K]] {dims = array<i64: 0, 1>, keepdim = false}
+// CHECK: %[[Z2:.*]] = tcc_graph.constant dense<0.000000e+00>
+// CHECK: %[[NAN2:.*]] = tcc_graph.compare %arg0, %arg0 {predicate = "ne"}
+// CHECK: %[[K2:.*]] = tcc_graph.select %[[NAN2]], %[[Z2]], %arg0
+// CHECK: %[[S2:.*]] = tcc_graph.reduce_sum %[[K2]] {dims = array<i64: 1>, keepdim = true}
+// CHECK: %[[ONE:.*]] = tcc_graph.constant dense<1.000000e+00>
+// CHECK: %[[C:.*]] = tcc_graph.select %[[NAN2]], %[[Z2]], %[[ONE]] : (tensor<3x4xi1>, tensor<f32>, tensor<f32>) -> tensor<3x4xf32>
+// CHECK: %[[N:.*]] = tcc_graph.reduce_sum %[[C]] {dims = array<i64: 1>, keepdim = true}
+// CHECK: %[[MEAN:.*]] = tcc_graph.div %[[S2]], %[[N]]
+// CHECK: return %[[SUM]], %[[MEAN]]
+func.func @nan_reductions(%x: tensor<3x4xf32>) -> (tensor<f32>, tensor<3x1xf32>) {
+  %0 = tcc_graph.operator "torch.ops.aten.nansum.default"(%x) {operand_names = ["self"], args = {}} : (tensor<3x4xf32>) -> tensor<f32>
+  %1 = tcc_graph.operator "torch.ops.aten.nanmean.default"(%x) {operand_names = ["self"], args = {dim = array<i64: 1>, keepdim = true}} : (tensor<3x4xf32>) -> tensor<3x1xf32>
+  return %0, %1 : tensor<f32>, tensor<3x1xf32>
+}
+
+// -----
+
+// trapezoid with sample points (a 1-D x laid along dim): sum(dx (y[1:] +
+// y[:-1])) / 2; with a spacing: (sum(y) - (y[0] + y[-1]) / 2) dx.
+// CHECK-LABEL: func @trapezoid
+// CHECK: %[[X:.*]] = tcc_graph.reshape %arg1 : (tensor<3xf32>) -> tensor<1x3xf32>
+// CHECK: %[[XR:.*]] = tcc_graph.slice %[[X]] {dim = 1 : i64, end = 3 : i64, start = 1 : i64, step = 1 : i64}
+// CHECK: %[[XL:.*]] = tcc_graph.slice %[[X]] {dim = 1 : i64, end = 2 : i64, start = 0 : i64, step = 1 : i64}
+// CHECK: %[[DX:.*]] = tcc_graph.sub %[[XR]], %[[XL]]
+// CHECK: %[[YR:.*]] = tcc_graph.slice %arg0 {dim = 1 : i64, end = 3 : i64, start = 1 : i64, step = 1 : i64}
+// CHECK: %[[YL:.*]] = tcc_graph.slice %arg0 {dim = 1 : i64, end = 2 : i64, start = 0 : i64, step = 1 : i64}
+// CHECK: %[[PAIRS:.*]] = tcc_graph.add %[[YR]], %[[YL]]
+// CHECK: %[[AREA:.*]] = tcc_graph.mul %[[DX]], %[[PAIRS]] : (tensor<1x2xf32>, tensor<2x2xf32>) -> tensor<2x2xf32>
+// CHECK: %[[S:.*]] = tcc_graph.reduce_sum %[[AREA]] {dims = array<i64: 1>, keepdim = false}
+// CHECK: %[[T:.*]] = tcc_graph.div %[[S]], %{{.*}}
+// CHECK: %[[SUM:.*]] = tcc_graph.reduce_sum %arg0 {dims = array<i64: 0>, keepdim = false}
+// CHECK: %[[FIRST:.*]] = tcc_graph.slice %arg0 {dim = 0 : i64, end = 1 : i64, start = 0 : i64, step = 1 : i64}
+// CHECK: %[[LAST:.*]] = tcc_graph.slice %arg0 {dim = 0 : i64, end = 2 : i64, start = 1 : i64, step = 1 : i64}
+// CHECK: %[[ENDS:.*]] = tcc_graph.add %[[FIRST]], %[[LAST]]
+// CHECK: %[[E:.*]] = tcc_graph.reshape %[[ENDS]] : (tensor<1x3xf32>) -> tensor<3xf32>
+// CHECK: %[[HALF:.*]] = tcc_graph.mul %[[E]], %{{.*}}
+// CHECK: %[[IN:.*]] = tcc_graph.sub %[[SUM]], %[[HALF]]
+// CHECK: %[[TDX:.*]] = tcc_graph.mul %[[IN]], %{{.*}}
+// CHECK: return %[[T]], %[[TDX]]
+func.func @trapezoid(%y: tensor<2x3xf32>, %x: tensor<3xf32>) -> (tensor<2xf32>, tensor<3xf32>) {
+  %0 = tcc_graph.operator "torch.ops.aten.trapezoid.x"(%y, %x) {operand_names = ["y", "x"], args = {dim = -1 : i64}} : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2xf32>
+  %1 = tcc_graph.operator "torch.ops.aten.trapz.dx"(%y) {operand_names = ["y"], args = {dx = 5.000000e-01 : f64, dim = 0 : i64}} : (tensor<2x3xf32>) -> tensor<3xf32>
+  return %0, %1 : tensor<2xf32>, tensor<3xf32>
+}
+
+// -----
+
+// _safe_softmax: 0 in rows whose maximum is -inf (all -inf).
+// CHECK-LABEL: func @safe_softmax
+// CHECK: %[[S:.*]] = tcc_graph.softmax %arg0 {dim = 1 : i64}
+// CHECK: %[[M:.*]] = tcc_graph.reduce_max %arg0 {dims = array<i64: 1>, keepdim = true}
+// CHECK: %[[NINF:.*]] = tcc_graph.constant dense<0xFF800000>
+// CHECK: %[[ALL:.*]] = tcc_graph.compare %[[M]], %[[NINF]] {predicate = "eq"}
+// CHECK: tcc_graph.select %[[ALL]], %{{.*}}, %[[S]] : (tensor<3x1xi1>, tensor<f32>, tensor<3x4xf32>) -> tensor<3x4xf32>
+func.func @safe_softmax(%x: tensor<3x4xf32>) -> tensor<3x4xf32> {
+  %0 = tcc_graph.operator "torch.ops.aten._safe_softmax.default"(%x) {operand_names = ["self"], args = {dim = 1 : i64}} : (tensor<3x4xf32>) -> tensor<3x4xf32>
+  return %0 : tensor<3x4xf32>
+}
+
+// -----
+
+// native_layer_norm's mean and rstd, when read: over the normalized dims,
+// kept, the variance biased.
+// CHECK-LABEL: func @layer_norm_stats
+// CHECK: %[[Y:.*]] = tcc_graph.layer_norm %arg0 {eps = 1.000000e-05 : f64, num_dims = 2 : i64}
+// CHECK: %[[MEAN:.*]] = tcc_graph.reduce_mean %arg0 {dims = array<i64: 1, 2>, keepdim = true} : (tensor<2x3x4xf32>) -> tensor<2x1x1xf32>
+// CHECK: %[[C:.*]] = tcc_graph.sub %arg0, %[[MEAN]]
+// CHECK: %[[SQ:.*]] = tcc_graph.mul %[[C]], %[[C]]
+// CHECK: %[[VAR:.*]] = tcc_graph.reduce_mean %[[SQ]] {dims = array<i64: 1, 2>, keepdim = true}
+// CHECK: %[[VE:.*]] = tcc_graph.add %[[VAR]], %{{.*}}
+// CHECK: %[[RSTD:.*]] = tcc_graph.rsqrt %[[VE]]
+// CHECK: return %[[Y]], %[[MEAN]], %[[RSTD]]
+func.func @layer_norm_stats(%x: tensor<2x3x4xf32>) -> (tensor<2x3x4xf32>, tensor<2x1x1xf32>, tensor<2x1x1xf32>) {
+  %0:3 = tcc_graph.operator "torch.ops.aten.native_layer_norm.default"(%x) {operand_names = ["input"], args = {normalized_shape = array<i64: 3, 4>, eps = 1.000000e-05 : f64}} : (tensor<2x3x4xf32>) -> (tensor<2x3x4xf32>, tensor<2x1x1xf32>, tensor<2x1x1xf32>)
+  return %0#0, %0#1, %0#2 : tensor<2x3x4xf32>, tensor<2x1x1xf32>, tensor<2x1x1xf32>
+}
+
+// -----
+
+// instance_norm with input statistics: a group norm of one group per channel.
+// CHECK-LABEL: func @instance_norm
+// CHECK: %[[MEAN:.*]] = tcc_graph.reduce_mean %arg0 {dims = array<i64: 2>, keepdim = true} : (tensor<2x3x5xf32>) -> tensor<2x3x1xf32>
+// CHECK: %[[C:.*]] = tcc_graph.sub %arg0, %[[MEAN]]
+// CHECK: %[[R:.*]] = tcc_graph.rsqrt
+// CHECK: %[[N:.*]] = tcc_graph.mul %[[C]], %[[R]]
+// CHECK: %[[W:.*]] = tcc_graph.reshape %arg1 : (tensor<3xf32>) -> tensor<3x1xf32>
+// CHECK: tcc_graph.mul %[[N]], %[[W]]
+func.func @instance_norm(%x: tensor<2x3x5xf32>, %w: tensor<3xf32>) -> tensor<2x3x5xf32> {
+  %0 = tcc_graph.operator "torch.ops.aten.instance_norm.default"(%x, %w) {operand_names = ["input", "weight"], args = {use_input_stats = true, momentum = 1.000000e-01 : f64, eps = 1.000000e-05 : f64, cudnn_enabled = false}} : (tensor<2x3x5xf32>, tensor<3xf32>) -> tensor<2x3x5xf32>
+  return %0 : tensor<2x3x5xf32>
+}
+
+// -----
+
+// cosine_similarity: both sides broadcast, each divided by its norm clamped
+// to eps, then the products summed over dim.
+// CHECK-LABEL: func @cosine_similarity
+// CHECK: %[[A:.*]] = tcc_graph.broadcast %arg0 : (tensor<2x1x3xf32>) -> tensor<2x4x3xf32>
+// CHECK: %[[NA:.*]] = tcc_graph.sqrt
+// CHECK: %[[EPS:.*]] = tcc_graph.constant dense<9.99999993E-9>
+// CHECK: %[[CA:.*]] = tcc_graph.maximum %[[NA]], %[[EPS]]
+// CHECK: %[[UA:.*]] = tcc_graph.div %[[A]], %[[CA]]
+// CHECK: %[[B:.*]] = tcc_graph.broadcast %arg1 : (tensor<1x4x3xf32>) -> tensor<2x4x3xf32>
+// CHECK: %[[UB:.*]] = tcc_graph.div %[[B]], %{{.*}}
+// CHECK: %[[P:.*]] = tcc_graph.mul %[[UA]], %[[UB]]
+// CHECK: tcc_graph.reduce_sum %[[P]] {dims = array<i64: 2>, keepdim = false} : (tensor<2x4x3xf32>) -> tensor<2x4xf32>
+func.func @cosine_similarity(%a: tensor<2x1x3xf32>, %b: tensor<1x4x3xf32>) -> tensor<2x4xf32> {
+  %0 = tcc_graph.operator "torch.ops.aten.cosine_similarity.default"(%a, %b) {operand_names = ["x1", "x2"], args = {dim = -1 : i64}} : (tensor<2x1x3xf32>, tensor<1x4x3xf32>) -> tensor<2x4xf32>
+  return %0 : tensor<2x4xf32>
+}
+
+// -----
+
+// count_nonzero counts in f64 and gives int64; dist is the p-norm of the
+// difference over every element.
+// CHECK-LABEL: func @count_dist
+// CHECK: %[[NZ:.*]] = tcc_graph.compare %arg0, %{{.*}} {predicate = "ne"}
+// CHECK: %[[F:.*]] = tcc_graph.cast %[[NZ]] : (tensor<3x4xi1>) -> tensor<3x4xf64>
+// CHECK: %[[N:.*]] = tcc_graph.reduce_sum %[[F]] {dims = array<i64: 1>, keepdim = false}
+// CHECK: %[[COUNT:.*]] = tcc_graph.cast %[[N]] : (tensor<3xf64>) -> tensor<3xi64>
+// CHECK: %[[D:.*]] = tcc_graph.sub %arg0, %arg1
+// CHECK: %[[A:.*]] = tcc_graph.abs %[[D]]
+// CHECK: %[[DIST:.*]] = tcc_graph.reduce_sum %[[A]] {dims = array<i64: 0, 1>, keepdim = false} : (tensor<3x4xf32>) -> tensor<f32>
+// CHECK: return %[[COUNT]], %[[DIST]]
+func.func @count_dist(%x: tensor<3x4xf32>, %y: tensor<4xf32>) -> (tensor<3xi64>, tensor<f32>) {
+  %0 = tcc_graph.operator "torch.ops.aten.count_nonzero.dim_IntList"(%x) {operand_names = ["self"], args = {dim = array<i64: 1>}} : (tensor<3x4xf32>) -> tensor<3xi64>
+  %1 = tcc_graph.operator "torch.ops.aten.dist.default"(%x, %y) {operand_names = ["self", "other"], args = {p = 1.000000e+00 : f64}} : (tensor<3x4xf32>, tensor<4xf32>) -> tensor<f32>
+  return %0, %1 : tensor<3xi64>, tensor<f32>
+}

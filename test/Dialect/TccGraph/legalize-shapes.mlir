@@ -1,0 +1,81 @@
+// RUN: tcc-opt %s -tcc-legalize-graph -split-input-file | FileCheck %s
+
+// tile pads its counts with leading 1s and repeats; sum_to_size sums the
+// leading dims the size lacks and the dims it has as 1, keeping them, then
+// takes the size's shape.
+// CHECK-LABEL: func @tile_sum_to_size
+// CHECK: %[[P:.*]] = tcc_graph.reshape %arg0 : (tensor<2x3xf32>) -> tensor<1x1x1x2x1x3xf32>
+// CHECK: %[[B:.*]] = tcc_graph.broadcast %[[P]] : (tensor<1x1x1x2x1x3xf32>) -> tensor<2x1x2x2x1x3xf32>
+// CHECK: %[[T:.*]] = tcc_graph.reshape %[[B]] : (tensor<2x1x2x2x1x3xf32>) -> tensor<2x4x3xf32>
+// CHECK: %[[S:.*]] = tcc_graph.reduce_sum %arg0 {dims = array<i64: 0>, keepdim = true} : (tensor<2x3xf32>) -> tensor<1x3xf32>
+// CHECK: %[[S2:.*]] = tcc_graph.reduce_sum %arg0 {dims = array<i64: 0>, keepdim = true}
+// CHECK: %[[R:.*]] = tcc_graph.reshape %[[S2]] : (tensor<1x3xf32>) -> tensor<3xf32>
+// CHECK: return %[[T]], %[[S]], %[[R]]
+func.func @tile_sum_to_size(%x: tensor<2x3xf32>) -> (tensor<2x4x3xf32>, tensor<1x3xf32>, tensor<3xf32>) {
+  %0 = tcc_graph.operator "torch.ops.aten.tile.default"(%x) {operand_names = ["self"], args = {dims = array<i64: 2, 2, 1>}} : (tensor<2x3xf32>) -> tensor<2x4x3xf32>
+  %1 = tcc_graph.operator "torch.ops.aten.sum_to_size.default"(%x) {operand_names = ["self"], args = {size = array<i64: 1, 3>}} : (tensor<2x3xf32>) -> tensor<1x3xf32>
+  %2 = tcc_graph.operator "torch.ops.aten.sum_to_size.default"(%x) {operand_names = ["self"], args = {size = array<i64: 3>}} : (tensor<2x3xf32>) -> tensor<3xf32>
+  return %0, %1, %2 : tensor<2x4x3xf32>, tensor<1x3xf32>, tensor<3xf32>
+}
+
+// -----
+
+// vstack: atleast_2d then rows; hstack of vectors: along dim 0; dstack:
+// atleast_3d ([n] -> [1, n, 1]) then dim 2; column_stack: vectors as columns.
+// CHECK-LABEL: func @stacks
+// CHECK: %[[A:.*]] = tcc_graph.reshape %arg0 : (tensor<3xf32>) -> tensor<1x3xf32>
+// CHECK: %[[B:.*]] = tcc_graph.reshape %arg1 : (tensor<3xf32>) -> tensor<1x3xf32>
+// CHECK: %[[V:.*]] = tcc_graph.concat %[[A]], %[[B]] {dim = 0 : i64} : (tensor<1x3xf32>, tensor<1x3xf32>) -> tensor<2x3xf32>
+// CHECK: %[[H:.*]] = tcc_graph.concat %arg0, %arg1 {dim = 0 : i64} : (tensor<3xf32>, tensor<3xf32>) -> tensor<6xf32>
+// CHECK: %[[A3:.*]] = tcc_graph.reshape %arg0 : (tensor<3xf32>) -> tensor<1x3x1xf32>
+// CHECK: %[[B3:.*]] = tcc_graph.reshape %arg1 : (tensor<3xf32>) -> tensor<1x3x1xf32>
+// CHECK: %[[D:.*]] = tcc_graph.concat %[[A3]], %[[B3]] {dim = 2 : i64}
+// CHECK: %[[COL:.*]] = tcc_graph.reshape %arg0 : (tensor<3xf32>) -> tensor<3x1xf32>
+// CHECK: %[[C:.*]] = tcc_graph.concat %[[COL]], %arg2 {dim = 1 : i64} : (tensor<3x1xf32>, tensor<3x2xf32>) -> tensor<3x3xf32>
+// CHECK: return %[[V]], %[[H]], %[[D]], %[[C]]
+func.func @stacks(%a: tensor<3xf32>, %b: tensor<3xf32>, %m: tensor<3x2xf32>) -> (tensor<2x3xf32>, tensor<6xf32>, tensor<1x3x2xf32>, tensor<3x3xf32>) {
+  %0 = tcc_graph.operator "torch.ops.aten.vstack.default"(%a, %b) {operand_names = ["tensors.0", "tensors.1"], args = {}} : (tensor<3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+  %1 = tcc_graph.operator "torch.ops.aten.hstack.default"(%a, %b) {operand_names = ["tensors.0", "tensors.1"], args = {}} : (tensor<3xf32>, tensor<3xf32>) -> tensor<6xf32>
+  %2 = tcc_graph.operator "torch.ops.aten.dstack.default"(%a, %b) {operand_names = ["tensors.0", "tensors.1"], args = {}} : (tensor<3xf32>, tensor<3xf32>) -> tensor<1x3x2xf32>
+  %3 = tcc_graph.operator "torch.ops.aten.column_stack.default"(%a, %m) {operand_names = ["tensors.0", "tensors.1"], args = {}} : (tensor<3xf32>, tensor<3x2xf32>) -> tensor<3x3xf32>
+  return %0, %1, %2, %3 : tensor<2x3xf32>, tensor<6xf32>, tensor<1x3x2xf32>, tensor<3x3xf32>
+}
+
+// -----
+
+// vsplit in equal sections along dim 0; hsplit at indices along dim 1, an
+// index not above the previous one giving an empty part.
+// CHECK-LABEL: func @splits
+// CHECK: tcc_graph.slice %arg0 {dim = 0 : i64, end = 2 : i64, start = 0 : i64, step = 1 : i64}
+// CHECK: tcc_graph.slice %arg0 {dim = 0 : i64, end = 4 : i64, start = 2 : i64, step = 1 : i64}
+// CHECK: tcc_graph.slice %arg0 {dim = 1 : i64, end = 1 : i64, start = 0 : i64, step = 1 : i64}
+// CHECK: tcc_graph.slice %arg0 {dim = 1 : i64, end = 1 : i64, start = 1 : i64, step = 1 : i64} : (tensor<4x5xf32>) -> tensor<4x0xf32>
+// CHECK: tcc_graph.slice %arg0 {dim = 1 : i64, end = 5 : i64, start = 1 : i64, step = 1 : i64}
+func.func @splits(%x: tensor<4x5xf32>) -> (tensor<2x5xf32>, tensor<2x5xf32>, tensor<4x1xf32>, tensor<4x0xf32>, tensor<4x4xf32>) {
+  %0:2 = tcc_graph.operator "torch.ops.aten.vsplit.int"(%x) {operand_names = ["self"], args = {sections = 2 : i64}} : (tensor<4x5xf32>) -> (tensor<2x5xf32>, tensor<2x5xf32>)
+  %1:3 = tcc_graph.operator "torch.ops.aten.hsplit.array"(%x) {operand_names = ["self"], args = {indices = array<i64: 1, 1>}} : (tensor<4x5xf32>) -> (tensor<4x1xf32>, tensor<4x0xf32>, tensor<4x4xf32>)
+  return %0#0, %0#1, %1#0, %1#1, %1#2 : tensor<2x5xf32>, tensor<2x5xf32>, tensor<4x1xf32>, tensor<4x0xf32>, tensor<4x4xf32>
+}
+
+// -----
+
+// The _copy variants of views legalize as the views.
+// CHECK-LABEL: func @copies
+// CHECK: tcc_graph.reshape %arg0 : (tensor<2x3xf32>) -> tensor<2x1x3xf32>
+// CHECK: tcc_graph.transpose %arg0 {permutation = array<i64: 1, 0>}
+// CHECK-NOT: tcc_graph.operator
+func.func @copies(%x: tensor<2x3xf32>) -> (tensor<2x1x3xf32>, tensor<3x2xf32>) {
+  %0 = tcc_graph.operator "torch.ops.aten.unsqueeze_copy.default"(%x) {operand_names = ["self"], args = {dim = 1 : i64}} : (tensor<2x3xf32>) -> tensor<2x1x3xf32>
+  %1 = tcc_graph.operator "torch.ops.aten.transpose_copy.int"(%x) {operand_names = ["self"], args = {dim0 = 0 : i64, dim1 = 1 : i64}} : (tensor<2x3xf32>) -> tensor<3x2xf32>
+  return %0, %1 : tensor<2x1x3xf32>, tensor<3x2xf32>
+}
+
+// -----
+
+// movedim: the moved dims at their destinations, the others in order.
+// CHECK-LABEL: func @movedim
+// CHECK: tcc_graph.transpose %arg0 {permutation = array<i64: 2, 0, 1>} : (tensor<2x3x4xf32>) -> tensor<4x2x3xf32>
+func.func @movedim(%x: tensor<2x3x4xf32>) -> tensor<4x2x3xf32> {
+  %0 = tcc_graph.operator "torch.ops.aten.movedim.int"(%x) {operand_names = ["self"], args = {source = -1 : i64, destination = 0 : i64}} : (tensor<2x3x4xf32>) -> tensor<4x2x3xf32>
+  return %0 : tensor<4x2x3xf32>
+}
