@@ -24,7 +24,19 @@ const OneDnn *load() {
   const char *name = std::getenv("TCC_DNNL_LIBRARY");
   if (!name || !*name)
     name = "libdnnl.so.2";
+  // oneDNN's OpenMP runtime (libgomp) reads its settings when it loads, here.
+  // Its default keeps idle threads spinning for a while after each parallel
+  // region; beside another runtime's threads (PyTorch's own libgomp in the
+  // same process) that spin takes the cores the other needs. Unless the user
+  // chose, idle threads here wait passively; the process's environment is
+  // left as it was.
+  const char *policy = std::getenv("TCC_OMP_WAIT_POLICY");
+  bool setPolicy = !std::getenv("OMP_WAIT_POLICY") && !std::getenv("GOMP_SPINCOUNT");
+  if (setPolicy)
+    setenv("OMP_WAIT_POLICY", policy ? policy : "PASSIVE", 1);
   void *handle = std::strcmp(name, "none") ? dlopen(name, RTLD_NOW | RTLD_LOCAL) : nullptr;
+  if (setPolicy)
+    unsetenv("OMP_WAIT_POLICY");
   auto *lib = new OneDnn();
   bool ok = handle && resolve(handle, "dnnl_engine_create", lib->engineCreate) &&
             resolve(handle, "dnnl_stream_create", lib->streamCreate) &&
