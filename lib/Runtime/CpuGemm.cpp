@@ -1,4 +1,4 @@
-//===- CpuGemm.cpp - tcc_cpu_gemm on OpenBLAS, opened with dlopen ---------===//
+//===- CpuGemm.cpp - the CPU path's products, convolutions and attention -===//
 #include "tcc/Runtime/CpuGemm.h"
 
 #include "tcc/Runtime/AttentionKernels.h"

@@ -1,11 +1,13 @@
-//===- CpuGemm.h - GEMMs and convolutions of the CPU path through BLAS ----===//
+//===- CpuGemm.h - the CPU path's products, convolutions and attention ---===//
 //
 // The CPU lowering of an f32 tcc_kernel.gemm (convert-tcc-kernel-to-loops)
 // calls `tcc_cpu_gemm`, with tcc_gemm's arguments (CublasLtGemm.h: one
 // lowering emits both; `compute` and `stream` are ignored), on host pointers.
-// The products run in OpenBLAS's sgemm, opened with dlopen on the first call
-// (model.so loads without it); where libopenblas.so.0 is missing, tcc's own
-// loops compute them, slower, and the first call says so on stderr once.
+// Products run on oneDNN where it is there (OneDnnGemm.h: weights packed once
+// per binding, the epilogue as post-ops), else in OpenBLAS's sgemm, opened
+// with dlopen on the first call (model.so loads without it); where both are
+// missing, tcc's own loops compute them, slower, and the first call says so
+// on stderr once.
 //
 // Measured on the 2-core build machine, one thread (scripts/cpu_benchmark.py):
 // BERT-base b1 s128 took 5468 ms with the products as tcc's loop nests and
@@ -13,8 +15,9 @@
 // (tcc_cpu_conv2d) run on oneDNN first (OneDnnConv.h); without it, packed
 // NCHW images take an im2col matrix and OpenBLAS, any other a direct loop.
 //
-// TCC_NUM_THREADS sets OpenBLAS's thread count (default: its own, every core
-// the process may use); TCC_BLAS_LIBRARY names another library with
+// TCC_NUM_THREADS sets the threads of a call: oneDNN's (OpenMP), with
+// OpenBLAS on the calling thread; without oneDNN, OpenBLAS's (default: every
+// core the process may use). TCC_BLAS_LIBRARY names another library with
 // cblas_sgemm (a path or soname) instead of libopenblas.so.0.
 //
 //===----------------------------------------------------------------------===//
