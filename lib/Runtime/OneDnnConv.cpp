@@ -40,8 +40,7 @@ struct ConvPrimitive {
   }
 };
 
-std::mutex cacheMutex;
-std::map<std::vector<int64_t>, std::shared_ptr<ConvPrimitive>> primitives;
+PrimitiveCache<ConvPrimitive> primitives;
 
 dnnl_alg_kind_t eltwiseOf(int32_t activation, float &alpha, float &beta) {
   alpha = beta = 0.0f;
@@ -157,26 +156,16 @@ bool tcc::cpu::oneDnnConv2d(const ConvArgs &a) {
                               a.z == nullptr ? 0 : a.z == a.y ? 1 : 2};
   for (const int64_t *strides : {a.xStrides, a.yStrides, a.zStrides})
     key.insert(key.end(), strides, strides + 4);
-  std::shared_ptr<ConvPrimitive> p;
+  std::shared_ptr<ConvPrimitive> p =
+      primitives.get(key, [&](ConvPrimitive &made) { create(*lib, a, made); });
+  if (!p->conv.primitive)
+    return false;
   std::shared_ptr<std::vector<float>> kept;
   thread_local std::vector<float> scratch;
-  const float *weights;
-  {
-    std::lock_guard<std::mutex> lock(cacheMutex);
-    if (primitives.size() >= kMaxCachedPrimitives && !primitives.count(key))
-      primitives.clear();
-    std::shared_ptr<ConvPrimitive> &slot = primitives[key];
-    if (!slot) {
-      slot = std::make_shared<ConvPrimitive>();
-      create(*lib, a, *slot);
-    }
-    p = slot;
-    if (!p->conv.primitive)
-      return false;
-    weights = p->conv.weightsFor(*lib, stream, a.weight, a.filterIsBoundWeight, kept, scratch);
-    if (!weights)
-      return false;
-  }
+  const float *weights =
+      p->conv.weightsFor(*lib, stream, a.weight, a.filterIsBoundWeight, kept, scratch);
+  if (!weights)
+    return false;
   applyThreadCount(*lib);
   const float *x = a.x;
   float *y = a.y;
@@ -196,25 +185,19 @@ bool tcc::cpu::oneDnnConv2d(const ConvArgs &a) {
     x = nhwcSrc.data();
     y = nhwcDst.data();
   }
-  Memory src(*lib, p->src, x), w(*lib, p->conv.weights, weights), dst(*lib, p->dst, y);
-  std::vector<dnnl_exec_arg_t> args = {
-      {DNNL_ARG_SRC, src.memory}, {DNNL_ARG_WEIGHTS, w.memory}, {DNNL_ARG_DST, dst.memory}};
-  std::unique_ptr<Memory> bias, residual;
-  if (a.bias) {
-    bias = std::make_unique<Memory>(*lib, p->bias, a.bias);
-    args.push_back({DNNL_ARG_BIAS, bias->memory});
-  }
-  if (a.z && !p->residualIsSum) {
-    residual = std::make_unique<Memory>(*lib, p->residual, a.z);
-    args.push_back({DNNL_ARG_ATTR_MULTIPLE_POST_OP(0) | DNNL_ARG_SRC_1, residual->memory});
-  }
-  for (const dnnl_exec_arg_t &arg : args)
-    if (!arg.memory)
-      return false;
+  ExecArgs args(*lib);
+  args.add(DNNL_ARG_SRC, p->src, x);
+  args.add(DNNL_ARG_WEIGHTS, p->conv.weights, weights);
+  args.add(DNNL_ARG_DST, p->dst, y);
+  if (a.bias)
+    args.add(DNNL_ARG_BIAS, p->bias, a.bias);
+  if (a.z && !p->residualIsSum)
+    args.add(DNNL_ARG_ATTR_MULTIPLE_POST_OP(0) | DNNL_ARG_SRC_1, p->residual, a.z);
+  if (!args.complete())
+    return false;
   // Past this point y may be written (and a residual in y accumulated onto):
   // a failure can no longer fall back to the loops.
-  if (!ok(lib->execute(p->conv.primitive, stream, static_cast<int>(args.size()), args.data())) ||
-      !ok(lib->streamWait(stream)) ||
+  if (!args.run(stream, p->conv.primitive) ||
       (p->viaNhwc && !runReorder(*lib, stream, p->dstOut, p->dst, y, p->userDst, a.y))) {
     std::fprintf(stderr, "tcc: internal error: oneDNN failed to run a convolution it accepted "
                          "(%lldx%lldx%lldx%lld, %lld filters %lldx%lld)\n",

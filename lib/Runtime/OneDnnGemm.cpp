@@ -23,8 +23,7 @@ struct GemmPrimitive {
   bool residualIsSum = false;
 };
 
-std::mutex cacheMutex;
-std::map<std::vector<int64_t>, std::shared_ptr<GemmPrimitive>> primitives;
+PrimitiveCache<GemmPrimitive> primitives;
 
 void create(const OneDnn &lib, const tcc::cpu::GemmArgs &g, GemmPrimitive &p) {
   dnnl_dims_t aDims = {g.m, g.k}, bDims = {g.k, g.n}, cDims = {g.m, g.n}, biasDims = {1, g.n};
@@ -81,46 +80,30 @@ bool tcc::cpu::oneDnnGemm(const GemmArgs &g) {
                               g.transA, g.ldb,    g.transB,      g.ldc,
                               g.ldr,    g.bias != nullptr, g.activation, g.bIsBoundWeight,
                               g.residual == nullptr ? 0 : g.residual == g.c ? 1 : 2};
-  std::shared_ptr<GemmPrimitive> p;
+  std::shared_ptr<GemmPrimitive> p =
+      primitives.get(key, [&](GemmPrimitive &made) { create(*lib, g, made); });
+  if (!p->matmul.primitive)
+    return false;
   std::shared_ptr<std::vector<float>> kept;
   thread_local std::vector<float> scratch;
-  const float *packed;
-  {
-    std::lock_guard<std::mutex> lock(cacheMutex);
-    if (primitives.size() >= kMaxCachedPrimitives && !primitives.count(key))
-      primitives.clear();
-    std::shared_ptr<GemmPrimitive> &slot = primitives[key];
-    if (!slot) {
-      slot = std::make_shared<GemmPrimitive>();
-      create(*lib, g, *slot);
-    }
-    p = slot;
-    if (!p->matmul.primitive)
-      return false;
-    packed = p->matmul.weightsFor(*lib, stream, g.b, g.bIsBoundWeight, kept, scratch);
-    if (!packed)
-      return false;
-  }
+  const float *packed =
+      p->matmul.weightsFor(*lib, stream, g.b, g.bIsBoundWeight, kept, scratch);
+  if (!packed)
+    return false;
   applyThreadCount(*lib);
-  Memory a(*lib, p->a, g.a), b(*lib, p->matmul.weights, packed), c(*lib, p->c, g.c);
-  std::vector<dnnl_exec_arg_t> args = {
-      {DNNL_ARG_SRC, a.memory}, {DNNL_ARG_WEIGHTS, b.memory}, {DNNL_ARG_DST, c.memory}};
-  std::unique_ptr<Memory> bias, residual;
-  if (g.bias) {
-    bias = std::make_unique<Memory>(*lib, p->bias, g.bias);
-    args.push_back({DNNL_ARG_BIAS, bias->memory});
-  }
-  if (g.residual && !p->residualIsSum) {
-    residual = std::make_unique<Memory>(*lib, p->residual, g.residual);
-    // The residual follows the activation's post-op, if any.
-    int index = g.activation ? 1 : 0;
-    args.push_back({DNNL_ARG_ATTR_MULTIPLE_POST_OP(index) | DNNL_ARG_SRC_1, residual->memory});
-  }
-  for (const dnnl_exec_arg_t &arg : args)
-    if (!arg.memory)
-      return false;
-  if (!ok(lib->execute(p->matmul.primitive, stream, static_cast<int>(args.size()), args.data())) ||
-      !ok(lib->streamWait(stream))) {
+  ExecArgs args(*lib);
+  args.add(DNNL_ARG_SRC, p->a, g.a);
+  args.add(DNNL_ARG_WEIGHTS, p->matmul.weights, packed);
+  args.add(DNNL_ARG_DST, p->c, g.c);
+  if (g.bias)
+    args.add(DNNL_ARG_BIAS, p->bias, g.bias);
+  // The residual follows the activation's post-op, if any.
+  if (g.residual && !p->residualIsSum)
+    args.add(DNNL_ARG_ATTR_MULTIPLE_POST_OP(g.activation ? 1 : 0) | DNNL_ARG_SRC_1, p->residual,
+             g.residual);
+  if (!args.complete())
+    return false;
+  if (!args.run(stream, p->matmul.primitive)) {
     std::fprintf(stderr, "tcc: internal error: oneDNN failed to run a %lldx%lldx%lld product "
                          "it accepted\n",
                  (long long)g.m, (long long)g.n, (long long)g.k);

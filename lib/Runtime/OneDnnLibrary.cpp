@@ -165,11 +165,31 @@ dnnl_primitive_t tcc::cpu::onednn::createReorder(const OneDnn &lib,
 bool tcc::cpu::onednn::runReorder(const OneDnn &lib, dnnl_stream_t stream,
                                   dnnl_primitive_t reorder, const dnnl_memory_desc_t &from,
                                   const void *in, const dnnl_memory_desc_t &to, void *out) {
-  Memory source(lib, from, in), target(lib, to, out);
-  if (!source.memory || !target.memory)
-    return false;
-  dnnl_exec_arg_t args[] = {{DNNL_ARG_FROM, source.memory}, {DNNL_ARG_TO, target.memory}};
-  return ok(lib.execute(reorder, stream, 2, args)) && ok(lib.streamWait(stream));
+  ExecArgs args(lib);
+  args.add(DNNL_ARG_FROM, from, in);
+  args.add(DNNL_ARG_TO, to, out);
+  return args.complete() && args.run(stream, reorder);
+}
+
+ExecArgs::~ExecArgs() {
+  for (const dnnl_exec_arg_t &a : args_)
+    if (a.memory)
+      lib_.memoryDestroy(a.memory);
+}
+
+void ExecArgs::add(int arg, const dnnl_memory_desc_t &md, const void *data) {
+  dnnl_memory_t memory = nullptr;
+  if (!ok(lib_.memoryCreate(&memory, &md, lib_.engine, const_cast<void *>(data)))) {
+    memory = nullptr;
+    complete_ = false;
+  }
+  args_.push_back({arg, memory});
+}
+
+bool ExecArgs::run(dnnl_stream_t stream, dnnl_primitive_t primitive) {
+  return complete_ &&
+         ok(lib_.execute(primitive, stream, static_cast<int>(args_.size()), args_.data())) &&
+         ok(lib_.streamWait(stream));
 }
 
 const float *WeightedPrimitive::weightsFor(const OneDnn &lib, dnnl_stream_t stream,

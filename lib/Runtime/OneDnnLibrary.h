@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <vector>
 
 namespace tcc::cpu::onednn {
@@ -68,27 +69,57 @@ inline bool ok(dnnl_status_t s) { return s == dnnl_success; }
 /// Sets oneDNN's thread count to TCC_NUM_THREADS (if set) for this thread.
 void applyThreadCount(const OneDnn &lib);
 
-/// A oneDNN memory object over `data` described by `md`, destroyed with it.
-struct Memory {
-  const OneDnn &lib;
-  dnnl_memory_t memory = nullptr;
-  Memory(const OneDnn &lib, const dnnl_memory_desc_t &md, const void *data) : lib(lib) {
-    if (!ok(lib.memoryCreate(&memory, &md, lib.engine, const_cast<void *>(data))))
-      memory = nullptr;
-  }
-  ~Memory() {
-    if (memory)
-      lib.memoryDestroy(memory);
-  }
+/// The arguments of one execution: memory objects over the caller's
+/// pointers, destroyed with it.
+class ExecArgs {
+public:
+  explicit ExecArgs(const OneDnn &lib) : lib_(lib) {}
+  ExecArgs(const ExecArgs &) = delete;
+  ExecArgs &operator=(const ExecArgs &) = delete;
+  ~ExecArgs();
+
+  /// Adds `data`, laid out as `md`, as argument `arg` (DNNL_ARG_*).
+  void add(int arg, const dnnl_memory_desc_t &md, const void *data);
+  /// Whether every memory object could be made (else nothing may run).
+  bool complete() const { return complete_; }
+  /// Runs `primitive` on these arguments and waits for it.
+  bool run(dnnl_stream_t stream, dnnl_primitive_t primitive);
+
+private:
+  const OneDnn &lib_;
+  std::vector<dnnl_exec_arg_t> args_;
+  bool complete_ = true;
 };
 
 /// Destroys `p` (null: nothing).
 void destroyPrimitive(dnnl_primitive_t p);
 
-/// Primitives kept per shape at most, by each of the convolution and product
-/// caches; past this (a model called with ever new shapes) a cache starts
-/// afresh, calls in flight keeping theirs.
-constexpr size_t kMaxCachedPrimitives = 512;
+/// Primitives of one kind (convolutions, products) by shape key, created on
+/// a key's first call and kept for the process. Past kMaxEntries shapes (a
+/// model called with ever new shapes) the cache starts afresh; calls in
+/// flight keep theirs (shared_ptr).
+template <typename T> class PrimitiveCache {
+public:
+  static constexpr size_t kMaxEntries = 512;
+
+  /// The entry for `key`; `create(T &)` fills a new one (under the lock).
+  template <typename Create>
+  std::shared_ptr<T> get(const std::vector<int64_t> &key, Create &&create) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (entries_.size() >= kMaxEntries && !entries_.count(key))
+      entries_.clear();
+    std::shared_ptr<T> &slot = entries_[key];
+    if (!slot) {
+      slot = std::make_shared<T>();
+      create(*slot);
+    }
+    return slot;
+  }
+
+private:
+  std::mutex mutex_;
+  std::map<std::vector<int64_t>, std::shared_ptr<T>> entries_;
+};
 
 /// A reorder primitive from `from` to `to` (layouts of one shape), or null.
 dnnl_primitive_t createReorder(const OneDnn &lib, const dnnl_memory_desc_t &from,
@@ -124,7 +155,7 @@ struct WeightedPrimitive {
 
   /// The weights at `user` in the primitive's layout: for a bound weight,
   /// the copy kept for it (keptWeights), otherwise reordered into `scratch`.
-  /// Null on failure.
+  /// Null on failure. Safe to call from several threads at once.
   const float *weightsFor(const OneDnn &lib, dnnl_stream_t stream, const float *user,
                           bool bound, std::shared_ptr<std::vector<float>> &hold,
                           std::vector<float> &scratch) const;

@@ -69,6 +69,12 @@ bool commutative(Value v, llvm::SetVector<Operation *> &ops,
   return true;
 }
 
+/// v = 0.5·x (either operand order), the first factor of both GELU forms.
+bool isHalfOf(Value v, Value x, llvm::SetVector<Operation *> &ops) {
+  return commutative<graph::MulOp>(
+      v, ops, [&](Value x1, Value k) { return x1 == x && isConstant(k, 0.5); });
+}
+
 /// y = 0.5·x·(1 + tanh(√(2/π)·(x + 0.044715·x³))): what aten.gelu with
 /// approximate='tanh' legalizes to, and GPT-2's hand-written NewGELU.
 bool isGeluTanh(Value y, Value x, llvm::SetVector<Operation *> &ops) {
@@ -97,12 +103,8 @@ bool isGeluTanh(Value y, Value x, llvm::SetVector<Operation *> &ops) {
       });
     });
   };
-  auto halfX = [&](Value v) {
-    return commutative<graph::MulOp>(
-        v, ops, [&](Value x1, Value k) { return x1 == x && isConstant(k, 0.5); });
-  };
-  return commutative<graph::MulOp>(y, ops,
-                                   [&](Value h, Value t) { return halfX(h) && onePlusTanh(t); });
+  return commutative<graph::MulOp>(
+      y, ops, [&](Value h, Value t) { return isHalfOf(h, x, ops) && onePlusTanh(t); });
 }
 
 /// y = 0.5·x·(1 + erf(x/√2)): what aten.gelu (exact, BERT's) legalizes to.
@@ -118,12 +120,8 @@ bool isGeluErf(Value y, Value x, llvm::SetVector<Operation *> &ops) {
       });
     });
   };
-  auto halfX = [&](Value v) {
-    return commutative<graph::MulOp>(
-        v, ops, [&](Value x1, Value k) { return x1 == x && isConstant(k, 0.5); });
-  };
-  return commutative<graph::MulOp>(y, ops,
-                                   [&](Value h, Value t) { return halfX(h) && onePlusErf(t); });
+  return commutative<graph::MulOp>(
+      y, ops, [&](Value h, Value t) { return isHalfOf(h, x, ops) && onePlusErf(t); });
 }
 
 using GeluMatcher = bool (*)(Value y, Value x, llvm::SetVector<Operation *> &ops);
