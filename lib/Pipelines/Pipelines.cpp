@@ -44,6 +44,8 @@ void tcc::buildGraphPassPipeline(OpPassManager &pm, const CompileOptions &) {
   pm.addPass(createCSEPass());
   // Batch norms after convolutions into their weights and biases.
   pm.addPass(graph::createFoldConvAffinePass());
+  // Linear layers over one input (query, key, value) as one wider product.
+  pm.addPass(graph::createFuseSiblingMatmulsPass());
 }
 
 void tcc::buildKernelPassPipeline(OpPassManager &pm, const CompileOptions &options) {

@@ -335,6 +335,21 @@ DerivedProgram DerivedProgram::parse(std::string_view name, DType dtype,
       }
       break;
     }
+    case DerivedOp::Concat: {
+      std::vector<int64_t> dim = ints(), rhs = pop(), lhs = pop();
+      if (dim.size() != 1 || dim[0] < 0 || static_cast<size_t>(dim[0]) >= lhs.size())
+        fail(at + ": not a dim of " + shapeText(lhs));
+      bool agree = lhs.size() == rhs.size();
+      for (size_t d = 0; agree && d < lhs.size(); ++d)
+        agree = static_cast<int64_t>(d) == dim[0] || lhs[d] == rhs[d];
+      if (!agree)
+        fail(at + ": cannot join " + shapeText(lhs) + " and " + shapeText(rhs));
+      s.dim = dim[0];
+      s.lhsExtent = lhs[dim[0]];
+      s.shape = lhs;
+      s.shape[dim[0]] += rhs[dim[0]];
+      break;
+    }
     default:
       if (isBinary(*op)) {
         std::vector<int64_t> rhs = pop(), lhs = pop();
@@ -416,6 +431,24 @@ void DerivedProgram::evaluate(const void *const *weights, void *out) const {
       result.resize(static_cast<size_t>(elementCount(s.shape)));
       forEachIndex(s.shape, strides, none,
                    [&](int64_t o, int64_t a, int64_t) { result[o] = in.data[a]; });
+      break;
+    }
+    case DerivedOp::Concat: {
+      // Per index of the dims before `dim`: the lhs's block, then the rhs's.
+      Value rhs = pop(), lhs = pop();
+      int64_t inner = 1;
+      for (size_t d = static_cast<size_t>(s.dim) + 1; d < s.shape.size(); ++d)
+        inner *= s.shape[d];
+      int64_t lhsBlock = s.lhsExtent * inner,
+              rhsBlock = (s.shape[s.dim] - s.lhsExtent) * inner;
+      int64_t outer = lhsBlock + rhsBlock == 0 ? 0 : elementCount(s.shape) / (lhsBlock + rhsBlock);
+      result.reserve(static_cast<size_t>(elementCount(s.shape)));
+      for (int64_t i = 0; i < outer; ++i) {
+        result.insert(result.end(), lhs.data.begin() + i * lhsBlock,
+                      lhs.data.begin() + (i + 1) * lhsBlock);
+        result.insert(result.end(), rhs.data.begin() + i * rhsBlock,
+                      rhs.data.begin() + (i + 1) * rhsBlock);
+      }
       break;
     }
     default:

@@ -153,6 +153,28 @@ TEST_CASE("derived programs reshape, broadcast and transpose", "[derived]") {
         std::vector<double>{2.5, 5, 7.5, 10, 12.5, 15});
 }
 
+TEST_CASE("derived programs concatenate along any dim", "[derived]") {
+  Sources s;
+  s.add("q", {2, 3}, {1, 2, 3, 4, 5, 6});
+  s.add("k", {1, 3}, {7, 8, 9});
+  s.add("v", {2, 1}, {10, 11});
+  // Rows (the joined weight of sibling linear layers), then columns.
+  CHECK(s.eval({"weight:q", "weight:k", "concat:0"}, {3, 3}) ==
+        std::vector<double>{1, 2, 3, 4, 5, 6, 7, 8, 9});
+  CHECK(s.eval({"weight:q", "weight:v", "concat:1"}, {2, 4}) ==
+        std::vector<double>{1, 2, 3, 10, 4, 5, 6, 11});
+  // Pairwise, left to right: three parts.
+  CHECK(s.eval({"weight:k", "weight:q", "concat:0", "weight:k", "concat:0"}, {4, 3}) ==
+        std::vector<double>{7, 8, 9, 1, 2, 3, 4, 5, 6, 7, 8, 9});
+  const std::string d = "invalid guard manifest: derived weight 'd': ";
+  CHECK(s.parseError({"weight:q", "weight:k", "concat:1"}, {2, 6}) ==
+        d + "token #2 'concat:1': cannot join [2,3] and [1,3]");
+  CHECK(s.parseError({"weight:q", "weight:k", "concat:2"}, {3, 3}) ==
+        d + "token #2 'concat:2': not a dim of [2,3]");
+  CHECK(s.parseError({"weight:q", "concat:0"}, {2, 3}) ==
+        d + "token #1 'concat:0' has too few operands");
+}
+
 TEST_CASE("derived weights round to nearest even into bf16 and f16", "[derived]") {
   // bfloat16 keeps 8 significant bits: 1 + 2^-8 is halfway between 1 and
   // 1 + 2^-7 and goes to the even one, 1; 1 + 3 * 2^-8 goes up to 1 + 2^-6.

@@ -176,7 +176,7 @@ private:
       bool member = false;
       if (auto c = dyn_cast<ConstantOp>(op))
         member = splatValue(c).has_value();
-      else if (arithmeticOf(&op) || viewOf(&op))
+      else if (arithmeticOf(&op) || viewOf(&op) || isa<ConcatOp>(op))
         member = llvm::all_of(op.getOperands(), [&](Value v) { return members.contains(v); });
       if (member)
         members.insert(op.getResult(0));
@@ -201,6 +201,16 @@ private:
       tokens.push_back(derivedToken(DerivedOp::Const, numberText(*splatValue(c))));
       if (type.getRank() != 0)
         tokens.push_back(derivedToken(DerivedOp::Broadcast, derivedIntList(type.getShape())));
+      return true;
+    }
+    if (auto concat = dyn_cast<ConcatOp>(op)) {
+      // Joined pairwise, left to right: "concat:d" pops two.
+      for (auto [i, operand] : llvm::enumerate(concat.getInputs())) {
+        if (!emit(operand, tokens, sources))
+          return false;
+        if (i > 0)
+          tokens.push_back(derivedToken(DerivedOp::Concat, std::to_string(concat.getDim())));
+      }
       return true;
     }
     for (Value operand : op->getOperands())

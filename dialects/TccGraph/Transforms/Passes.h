@@ -3,6 +3,7 @@
 #define TCC_DIALECTS_TCCGRAPH_TRANSFORMS_PASSES_H
 
 #include "dialects/TccGraph/IR/TccGraphDialect.h"
+#include "tcc/Support/DerivedWeightProgram.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
 

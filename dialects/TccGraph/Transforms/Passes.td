@@ -113,13 +113,49 @@ def FoldConvAffinePass : Pass<"tcc-fold-conv-affine", "mlir::ModuleOp"> {
   let dependentDialects = ["::tcc::graph::TccGraphDialect"];
 }
 
+def FuseSiblingMatmulsPass : Pass<"tcc-fuse-sibling-matmuls", "mlir::ModuleOp"> {
+  let summary = "Join linear layers that read the same input into one product";
+  let description = [{
+    Linear layers `x · Wᵢᵀ (+ bᵢ)` over one input `x`, with bound weights
+    `Wᵢ` of one dtype and inner size `k` (query, key and value projections; a
+    gated MLP's gate and up projections), all with a bias or all without,
+    become one product over the concatenated weights, and each layer's result
+    a column slice of it. One GEMM of `Σnᵢ` columns fills the GPU where each
+    of its parts did not (and is one launch); the slices are read in place
+    through strides. The concatenations are weight expressions, made derived
+    weights by `tcc-hoist-weight-expressions`; a group is cut where its
+    joined weight would exceed what a derived weight may hold.
+
+    Before:
+    ```mlir
+    %wqt = tcc_graph.transpose %wq {permutation = array<i64: 1, 0>} : (tensor<16x8xf32>) -> tensor<8x16xf32>
+    %q0 = tcc_graph.matmul %x, %wqt : (tensor<2x8xf32>, tensor<8x16xf32>) -> tensor<2x16xf32>
+    %q = tcc_graph.add %q0, %bq : (tensor<2x16xf32>, tensor<16xf32>) -> tensor<2x16xf32>
+    %wkt = tcc_graph.transpose %wk {permutation = array<i64: 1, 0>} : (tensor<4x8xf32>) -> tensor<8x4xf32>
+    %k0 = tcc_graph.matmul %x, %wkt : (tensor<2x8xf32>, tensor<8x4xf32>) -> tensor<2x4xf32>
+    %k = tcc_graph.add %k0, %bk : (tensor<2x4xf32>, tensor<4xf32>) -> tensor<2x4xf32>
+    ```
+    After:
+    ```mlir
+    %w = tcc_graph.concat %wq, %wk {dim = 0 : i64} : (tensor<16x8xf32>, tensor<4x8xf32>) -> tensor<20x8xf32>
+    %wt = tcc_graph.transpose %w {permutation = array<i64: 1, 0>} : (tensor<20x8xf32>) -> tensor<8x20xf32>
+    %p = tcc_graph.matmul %x, %wt : (tensor<2x8xf32>, tensor<8x20xf32>) -> tensor<2x20xf32>
+    %b = tcc_graph.concat %bq, %bk {dim = 0 : i64} : (tensor<16xf32>, tensor<4xf32>) -> tensor<20xf32>
+    %pb = tcc_graph.add %p, %b : (tensor<2x20xf32>, tensor<20xf32>) -> tensor<2x20xf32>
+    %q = tcc_graph.slice %pb {dim = 1 : i64, start = 0 : i64, end = 16 : i64, step = 1 : i64} : (tensor<2x20xf32>) -> tensor<2x16xf32>
+    %k = tcc_graph.slice %pb {dim = 1 : i64, start = 16 : i64, end = 20 : i64, step = 1 : i64} : (tensor<2x20xf32>) -> tensor<2x4xf32>
+    ```
+  }];
+  let dependentDialects = ["::tcc::graph::TccGraphDialect"];
+}
+
 def HoistWeightExpressionsPass : Pass<"tcc-hoist-weight-expressions", "mlir::ModuleOp"> {
   let summary = "Turn arithmetic on weights alone into derived weights the runtime computes";
   let description = [{
     A value computed only from weight arguments and constants, by elementwise
     arithmetic (add, sub, mul, div, pow, maximum, minimum, neg, rsqrt, sqrt,
-    exp, log, abs, casts between float types) and views (reshape, broadcast,
-    transpose), all of static shape, is a weight expression. Weights are bound
+    exp, log, abs, casts between float types), views (reshape, broadcast,
+    transpose) and concatenation, all of static shape, is a weight expression. Weights are bound
     by name at run time, so it cannot be folded here; left in the graph it
     would run as a kernel on every call (inference batch norm's
     `rsqrt(var + eps) * weight`). Each weight expression that an op outside
@@ -158,7 +194,7 @@ def HoistWeightExpressionsPass : Pass<"tcc-hoist-weight-expressions", "mlir::Mod
     ```
   }];
   let options = [
-    Option<"maxElements", "max-elements", "int64_t", /*default=*/"64 * 1024 * 1024",
+    Option<"maxElements", "max-elements", "int64_t", /*default=*/"::tcc::kMaxDerivedElements",
            "Largest tensor (in elements) a weight expression may hold at any step">,
     Option<"maxTokens", "max-tokens", "int64_t", /*default=*/"4096",
            "Longest program a derived weight may have (shared subexpressions are repeated)">,

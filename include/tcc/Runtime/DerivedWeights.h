@@ -69,6 +69,8 @@ private:
     double value = 0;               ///< Const
     std::vector<int64_t> shape;     ///< the shape it leaves on the stack
     std::vector<int64_t> permutation; ///< Transpose
+    int64_t dim = 0;                ///< Concat
+    int64_t lhsExtent = 0;          ///< Concat: the lhs's size along dim
   };
   std::vector<Step> steps_;
   std::vector<size_t> sources_;

@@ -20,6 +20,11 @@
 
 namespace tcc {
 
+/// The largest tensor (in elements) a derived weight's program may hold at
+/// any step: the compiler derives no larger expression, and passes that
+/// create weight expressions meant to be derived stay within it.
+inline constexpr int64_t kMaxDerivedElements = int64_t(64) * 1024 * 1024;
+
 /// One operation of a derived weight's program. Operands are popped from a
 /// stack of tensors and the result pushed.
 enum class DerivedOp {
@@ -47,19 +52,23 @@ enum class DerivedOp {
   Reshape,
   Broadcast,
   Transpose,
+  // Pop rhs, pop lhs, push them joined along a dim (argument: the dim); the
+  // other dims agree.
+  Concat,
 };
 
 /// Every operation with its spelling, in enum order.
 inline constexpr const char *kDerivedOpNames[] = {
     "weight", "const", "add",  "sub", "mul", "div", "pow",  "maximum",   "minimum", "neg",
-    "rsqrt",  "sqrt",  "exp",  "log", "abs", "cast", "reshape", "broadcast", "transpose"};
+    "rsqrt",  "sqrt",  "exp",  "log", "abs", "cast", "reshape", "broadcast", "transpose",
+    "concat"};
 
 inline const char *derivedOpName(DerivedOp op) {
   return kDerivedOpNames[static_cast<int>(op)];
 }
 
 inline std::optional<DerivedOp> parseDerivedOp(std::string_view name) {
-  for (int i = 0; i <= static_cast<int>(DerivedOp::Transpose); ++i)
+  for (int i = 0; i <= static_cast<int>(DerivedOp::Concat); ++i)
     if (name == kDerivedOpNames[i])
       return static_cast<DerivedOp>(i);
   return std::nullopt;
@@ -70,6 +79,7 @@ inline bool derivedOpHasArgument(DerivedOp op) {
   switch (op) {
   case DerivedOp::Weight: case DerivedOp::Const: case DerivedOp::Cast:
   case DerivedOp::Reshape: case DerivedOp::Broadcast: case DerivedOp::Transpose:
+  case DerivedOp::Concat:
     return true;
   default:
     return false;
