@@ -8,6 +8,7 @@
 #include "tcc/Pipelines/CompileDriver.h"
 #include "tcc/Support/CrashHandler.h"
 
+#include "dialects/TccGraph/IR/SourceLocation.h"
 #include "dialects/TccGraph/IR/TccGraphDialect.h"
 
 #include "tcc/Frontend/ExportedProgramReader.h"
@@ -50,22 +51,6 @@ using namespace tcc;
 namespace {
 constexpr int kExitOk = 0, kExitUserError = 1, kExitUsage = 2, kExitInternal = 3;
 
-/// "model.py:13" for file locations, "node 'relu'" for node names.
-std::string formatLocation(Location loc) {
-  if (auto f = dyn_cast<FileLineColLoc>(loc)) {
-    std::string s = f.getFilename().str();
-    if (f.getLine())
-      s += ":" + std::to_string(f.getLine());
-    return s;
-  }
-  if (auto n = dyn_cast<NameLoc>(loc))
-    return "node '" + n.getName().str() + "'";
-  if (auto fused = dyn_cast<FusedLoc>(loc))
-    if (!fused.getLocations().empty())
-      return formatLocation(fused.getLocations().front());
-  return "";
-}
-
 /// One line per diagnostic: `model.py:13: error: unsupported operator ...`.
 class LineDiagnostics {
 public:
@@ -87,7 +72,7 @@ private:
                       : d.getSeverity() == DiagnosticSeverity::Warning ? "warning"
                       : d.getSeverity() == DiagnosticSeverity::Note    ? "note"
                                                                         : "remark";
-    std::string loc = formatLocation(d.getLocation());
+    std::string loc = graph::formatSourceLocation(d.getLocation());
     llvm::errs() << (loc.empty() ? "tcc" : loc) << ": " << sev << ": " << d.str() << "\n";
     for (Diagnostic &note : d.getNotes())
       print(note);

@@ -104,6 +104,8 @@ void tcc::buildCpuLoweringPassPipeline(OpPassManager &pm, const CompileOptions &
   // vectorizes them when it emits host code.
   pm.addPass(createConvertTccKernelToLoopsPass());
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
+  // Failed run-time checks (an index out of range) become the run's error.
+  pm.addPass(createLowerAssertsToRuntimePass());
   // bf16 and f16 arithmetic computed in f32 and rounded back per op (what
   // PyTorch's CPU kernels do; x86 has no bf16 arithmetic, and LLVM's own
   // promotion would call __truncsfbf2, which libgcc 12 lacks); bf16

@@ -349,7 +349,11 @@ void Model::runOnStream(const tcc_tensor *inputs, size_t numInputs, const tcc_te
   if (device == TCC_DEVICE_CUDA)
     return runCuda(inputs, outputs, symbols, stream, synchronize);
   packArguments(inputs, outputs, symbols, weights_.data(), arena_.get());
+  // A failed run-time check (RuntimeChecks.h) is the first error of the run.
+  (void)takeKernelLaunchError();
   forward_(packed_.data());
+  if (std::string error = takeKernelLaunchError(); !error.empty())
+    throw RuntimeError(TCC_ERROR_INVALID_ARGUMENT, "model '" + manifest_.model + "': " + error);
 }
 
 void Model::runCuda(const tcc_tensor *inputs, const tcc_tensor *outputs,

@@ -78,7 +78,8 @@ def ConvertTccGraphToLinalgPass
   }];
   let dependentDialects = [
     "::mlir::linalg::LinalgDialect", "::mlir::tensor::TensorDialect",
-    "::mlir::arith::ArithDialect", "::mlir::math::MathDialect"
+    "::mlir::arith::ArithDialect", "::mlir::math::MathDialect",
+    "::mlir::cf::ControlFlowDialect"
   ];
 }
 

@@ -113,6 +113,39 @@ def SplitTargetsPass : Pass<"tcc-split-targets", "mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::func::FuncDialect"];
 }
 
+def LowerAssertsToRuntimePass : Pass<"tcc-lower-asserts-to-runtime", "mlir::ModuleOp"> {
+  let summary = "Run-time checks (cf.assert) of the CPU path as calls that record an error";
+  let description = [{
+    The compiler checks with `cf.assert` where PyTorch raises on a value only
+    known at run time (an index out of range). MLIR's lowering of cf.assert
+    prints and aborts the process; a model's caller must get an error
+    instead. Each cf.assert outside a GPU module becomes, where its
+    condition is false, a call of the runtime's `tcc_assert_failed` with its
+    message (a constant global string); the runtime keeps the first message
+    of a run and the run fails with it. Execution goes on after the call:
+    the code a check guards reads only values it made safe. Asserts inside
+    GPU kernels are left to the NVVM lowering (a device-side assert).
+
+    Before:
+    ```mlir
+    cf.assert %ok, "model.py:3: index out of range ..."
+    ```
+    After:
+    ```mlir
+    llvm.mlir.global internal constant @tcc_check_message_1("model.py:3: index out of range ...\00")
+    func.func private @tcc_assert_failed(!llvm.ptr)
+    ...
+    %failed = arith.xori %ok, %true : i1
+    scf.if %failed {
+      %m = llvm.mlir.addressof @tcc_check_message_1 : !llvm.ptr
+      func.call @tcc_assert_failed(%m) : (!llvm.ptr) -> ()
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect", "::mlir::scf::SCFDialect",
+                           "::mlir::arith::ArithDialect", "::mlir::func::FuncDialect"];
+}
+
 def OutlineKernelsPass : Pass<"tcc-outline-kernels", "mlir::ModuleOp"> {
   let summary = "Move each structured op of an entry into its own private function";
   let description = [{

@@ -8,8 +8,10 @@
 //===----------------------------------------------------------------------===//
 #include "lib/Conversion/TccGraphToLinalg/Patterns.h"
 
+#include "dialects/TccGraph/IR/SourceLocation.h"
 #include "dialects/TccGraph/IR/TccGraphOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -50,7 +52,34 @@ Value wrapIndex(OpBuilder &b, Location loc, Value element, Value size) {
   Value i = b.create<arith::IndexCastOp>(loc, b.getIndexType(), element);
   Value zero = b.create<arith::ConstantIndexOp>(loc, 0);
   Value negative = b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::slt, i, zero);
-  return b.create<arith::SelectOp>(loc, negative, b.create<arith::AddIOp>(loc, i, size), i);
+  Value wrapped = b.create<arith::AddIOp>(loc, i, size);
+  return b.create<arith::SelectOp>(loc, negative, wrapped, i);
+}
+
+/// `element` wrapped as by wrapIndex, checked against [-size, size): where
+/// PyTorch raises IndexError, a cf.assert names the op's source (the CPU
+/// path records it and the call fails; on the GPU it is a device-side
+/// assert, as in PyTorch), and the read goes to index 0 instead of outside
+/// the tensor.
+Value checkedIndex(OpBuilder &b, Location loc, Value element, Value size, StringRef what) {
+  Value i = wrapIndex(b, loc, element, size);
+  Value zero = b.create<arith::ConstantIndexOp>(loc, 0);
+  Value notNegative = b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::sge, i, zero);
+  Value belowSize = b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::slt, i, size);
+  Value inRange = b.create<arith::AndIOp>(loc, notNegative, belowSize);
+  b.create<cf::AssertOp>(loc, inRange, what);
+  return b.create<arith::SelectOp>(loc, inRange, i, zero);
+}
+
+/// The assertion message of an index into dim `dim` of `x` read at `loc`.
+std::string indexErrorMessage(Location loc, Value x, int64_t dim) {
+  std::string where = formatSourceLocation(loc);
+  int64_t size = cast<RankedTensorType>(x.getType()).getDimSize(dim);
+  std::string message = (where.empty() ? std::string() : where + ": ") +
+                        "index out of range for dim " + std::to_string(dim) + " of a tensor";
+  if (!ShapedType::isDynamic(size))
+    message += " of size " + std::to_string(size);
+  return message + " (an indexing operation, embedding, gather or index_select)";
 }
 
 Value dimSize(OpBuilder &b, Location loc, Value v, int64_t dim) {
@@ -94,12 +123,13 @@ LogicalResult lowerIndexed(OpTy op, Value x, Value index, int64_t first, int64_t
     indexExprs.push_back(rewriter.getAffineDimExpr(first + i));
   AffineMap indexMap = AffineMap::get(rank, 0, indexExprs, rewriter.getContext());
   Value size = dimSize(rewriter, loc, x, dim);
+  std::string what = indexErrorMessage(loc, x, dim);
   auto result = buildGather(
       rewriter, loc, resultType, index, indexMap, from,
       [&](OpBuilder &b, Location l, ValueRange args) -> Value {
         SmallVector<Value> coords;
         for (int64_t k = 0; k < inputRank; ++k)
-          coords.push_back(k == dim ? wrapIndex(b, l, args[0], size)
+          coords.push_back(k == dim ? checkedIndex(b, l, args[0], size, what)
                                     : b.create<linalg::IndexOp>(l, k < dim ? k : k + shift)
                                           .getResult());
         return b.create<tensor::ExtractOp>(l, x, coords);

@@ -4,6 +4,7 @@
 
 #include "dialects/TccGraph/IR/TccGraphDialect.h"
 #include "dialects/TccGraph/IR/TccGraphOps.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -66,6 +67,8 @@ struct ConvertTccGraphToLinalgPass
     target.addLegalDialect<linalg::LinalgDialect, tensor::TensorDialect,
                            arith::ArithDialect, math::MathDialect,
                            func::FuncDialect>();
+    // Run-time checks where PyTorch raises (an index out of range).
+    target.addLegalOp<cf::AssertOp>();
     // torch.uint8 elements are converted through signless integers (Elementwise.cpp).
     target.addLegalOp<UnrealizedConversionCastOp>();
     RewritePatternSet patterns(ctx);

@@ -24,8 +24,15 @@ func.func @broadcast(%x: tensor<1x1x16xf32>) -> tensor<3x2x5x16xf32> {
 // CHECK:           %[[NEG:.*]] = arith.cmpi slt, %[[C]], %{{.*}} : index
 // CHECK:           %[[UP:.*]] = arith.addi %[[C]], %[[N]] : index
 // CHECK:           %[[W:.*]] = arith.select %[[NEG]], %[[UP]], %[[C]] : index
+// An index outside [-size, size) fails a run-time check naming the source
+// (PyTorch raises IndexError) and reads element 0, not outside the tensor.
+// CHECK:           %[[GE:.*]] = arith.cmpi sge, %[[W]], %{{.*}} : index
+// CHECK:           %[[LT:.*]] = arith.cmpi slt, %[[W]], %[[N]] : index
+// CHECK:           %[[OK:.*]] = arith.andi %[[GE]], %[[LT]] : i1
+// CHECK:           cf.assert %[[OK]], "{{.*}}indexing.mlir:{{[0-9]+}}: index out of range for dim 1 of a tensor (an indexing operation, embedding, gather or index_select)"
+// CHECK:           %[[SAFE:.*]] = arith.select %[[OK]], %[[W]], %{{.*}} : index
 // CHECK:           %[[L3:.*]] = linalg.index 3 : index
-// CHECK:           %[[E:.*]] = tensor.extract %[[X]][%[[L0]], %[[W]], %[[L3]]] : tensor<2x?x5xf32>
+// CHECK:           %[[E:.*]] = tensor.extract %[[X]][%[[L0]], %[[SAFE]], %[[L3]]] : tensor<2x?x5xf32>
 // CHECK:           linalg.yield %[[E]] : f32
 func.func @take(%x: tensor<2x?x5xf32>, %i: tensor<4x3xi64>) -> tensor<2x4x3x5xf32> {
   %0 = tcc_graph.take %x, %i {dim = 1 : i64} : (tensor<2x?x5xf32>, tensor<4x3xi64>) -> tensor<2x4x3x5xf32>
@@ -38,6 +45,7 @@ func.func @take(%x: tensor<2x?x5xf32>, %i: tensor<4x3xi64>) -> tensor<2x4x3x5xf3
 // CHECK-SAME:    (%[[X:.*]]: tensor<3x5xf32>, %[[I:.*]]: tensor<3x2xi64>)
 // CHECK:         linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>]
 // CHECK:           %[[L0:.*]] = linalg.index 0 : index
+// CHECK:           cf.assert %{{.*}}, "{{.*}}: index out of range for dim 1 of a tensor of size 5 {{.*}}"
 // CHECK:           %[[W:.*]] = arith.select
 // CHECK:           tensor.extract %[[X]][%[[L0]], %[[W]]] : tensor<3x5xf32>
 func.func @gather(%x: tensor<3x5xf32>, %i: tensor<3x2xi64>) -> tensor<3x2xf32> {
