@@ -8,9 +8,11 @@
 #include "tcc/Transforms/Passes.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 #define DEBUG_TYPE "tcc-fuse-elementwise"
@@ -51,6 +53,27 @@ bool shouldFuse(OpOperand *fused) {
   return true;
 }
 
+/// A generic nobody reads whose only side effects are run-time checks
+/// (cf.assert, as gathers carry): once fused into its consumers, which carry
+/// the checks along, it is dead, but the asserts keep it from being erased
+/// as trivially dead, and it would still run as a kernel of its own.
+struct EraseUnreadCheckedGeneric : OpRewritePattern<linalg::GenericOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(linalg::GenericOp op, PatternRewriter &rewriter) const override {
+    if (!op.hasPureTensorSemantics() || !op->use_empty())
+      return failure();
+    bool onlyChecks = true;
+    op.getRegion().walk([&](Operation *inner) {
+      if (!isa<cf::AssertOp>(inner) && !isMemoryEffectFree(inner))
+        onlyChecks = false;
+    });
+    if (!onlyChecks)
+      return failure();
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 struct FuseElementwisePass : tcc::impl::FuseElementwisePassBase<FuseElementwisePass> {
   void runOnOperation() override {
     Operation *op = getOperation();
@@ -66,6 +89,7 @@ struct FuseElementwisePass : tcc::impl::FuseElementwisePassBase<FuseElementwiseP
     tensor::CollapseShapeOp::getCanonicalizationPatterns(patterns, context);
     context->getLoadedDialect<linalg::LinalgDialect>()->getCanonicalizationPatterns(patterns);
     linalg::populateConstantFoldLinalgOperations(patterns, control);
+    patterns.add<EraseUnreadCheckedGeneric>(context);
     (void)applyPatternsGreedily(op, std::move(patterns),
                                 GreedyRewriteConfig().setUseTopDownTraversal(true));
   }

@@ -91,3 +91,37 @@ func.func @copy_read_twice(%p: tensor<2x8x4x64xf32>) -> tensor<2x4x8x64xf32> {
   } -> tensor<2x4x8x64xf32>
   return %y : tensor<2x4x8x64xf32>
 }
+
+// -----
+
+// A checked gather (its body holds a cf.assert) fused into its one consumer
+// takes the check along; the gather itself, read by nobody then, is erased
+// although the assert is a side effect (it ran as a kernel of its own).
+// CHECK-LABEL: func.func @checked_gather
+// CHECK:         linalg.generic
+// CHECK:           cf.assert %{{.*}}, "model.py:3: index out of range"
+// CHECK:           tensor.extract
+// CHECK:           arith.addf
+// CHECK-NOT:     linalg.generic
+// CHECK:         return
+#g1 = affine_map<(d0) -> (d0)>
+func.func @checked_gather(%table: tensor<10xf32>, %ids: tensor<4xi64>, %y: tensor<4xf32>) -> tensor<4xf32> {
+  %e = tensor.empty() : tensor<4xf32>
+  %c10 = arith.constant 10 : index
+  %g = linalg.generic {indexing_maps = [#g1, #g1], iterator_types = ["parallel"]} ins(%ids : tensor<4xi64>) outs(%e : tensor<4xf32>) {
+  ^bb0(%i: i64, %o: f32):
+    %c0 = arith.constant 0 : index
+    %ix = arith.index_cast %i : i64 to index
+    %ok = arith.cmpi ult, %ix, %c10 : index
+    cf.assert %ok, "model.py:3: index out of range"
+    %safe = arith.select %ok, %ix, %c0 : index
+    %v = tensor.extract %table[%safe] : tensor<10xf32>
+    linalg.yield %v : f32
+  } -> tensor<4xf32>
+  %s = linalg.generic {indexing_maps = [#g1, #g1, #g1], iterator_types = ["parallel"]} ins(%g, %y : tensor<4xf32>, tensor<4xf32>) outs(%e : tensor<4xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %r = arith.addf %a, %b : f32
+    linalg.yield %r : f32
+  } -> tensor<4xf32>
+  return %s : tensor<4xf32>
+}
