@@ -35,14 +35,11 @@ def median_ms(fn, iters):
     return cuda_timing.median_us(fn, iters) / 1000.0
 
 
-TOP_KERNELS = 12  # how many of the costliest kernels each row keeps (--top)
-
-
 def kernels(fn, iters=5):
     """Kernels per call and the costliest ones (name, per call, mean µs)."""
     table = cuda_timing.kernel_table(fn, iters)
     count = sum(per_call for per_call, _ in table.values())
-    top = sorted(table.items(), key=lambda kv: -kv[1][0] * kv[1][1])[:TOP_KERNELS]
+    top = sorted(table.items(), key=lambda kv: -kv[1][0] * kv[1][1])[:12]
     return count, [(k, per_call, us) for k, (per_call, us) in top]
 
 
@@ -122,7 +119,6 @@ def bench(name, precision, modes, artifacts, iters, reference, log):
 
 
 def main():
-    global TOP_KERNELS
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--artifacts", required=True)
     ap.add_argument("--only", nargs="*")
@@ -130,10 +126,7 @@ def main():
     ap.add_argument("--modes", default="eager,default,reduce-overhead,tcc")
     ap.add_argument("--iters", type=int, default=50)
     ap.add_argument("--json", help="write every row (with the top kernels) here")
-    ap.add_argument("--top", type=int, default=TOP_KERNELS,
-                    help="costliest kernels kept per row in --json (the log prints 8)")
     a = ap.parse_args()
-    TOP_KERNELS = a.top
     names = a.only or list(bench_models.MODEL_WORKLOADS)
     print(f"Device: {torch.cuda.get_device_name(0)}, torch {torch.__version__}, "
           f"date {time.strftime('%Y-%m-%d')}")

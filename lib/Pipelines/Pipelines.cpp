@@ -44,8 +44,6 @@ void tcc::buildGraphPassPipeline(OpPassManager &pm, const CompileOptions &) {
   pm.addPass(createCSEPass());
   // Batch norms after convolutions into their weights and biases.
   pm.addPass(graph::createFoldConvAffinePass());
-  // Squeeze-and-excitation's convolutions of pooled [N, C, 1, 1] as GEMMs.
-  pm.addPass(graph::createSinglePixelConvToMatmulPass());
   // Linear layers over one input (query, key, value) as one wider product.
   pm.addPass(graph::createFuseSiblingMatmulsPass());
 }

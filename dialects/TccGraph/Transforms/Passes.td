@@ -113,34 +113,6 @@ def FoldConvAffinePass : Pass<"tcc-fold-conv-affine", "mlir::ModuleOp"> {
   let dependentDialects = ["::tcc::graph::TccGraphDialect"];
 }
 
-def SinglePixelConvToMatmulPass : Pass<"tcc-single-pixel-conv-to-matmul", "mlir::ModuleOp"> {
-  let summary = "Convolutions of 1x1 images through 1x1 filters as matrix products";
-  let description = [{
-    A `conv2d` whose input images are one pixel (`[N, C, 1, 1]`, static),
-    with a 1×1 filter, no padding and one group, is `x[N, C] · W[F, C]ᵀ + b`
-    (the memory of `[N, C, 1, 1]` is that of `[N, C]`). Squeeze-and-excitation
-    blocks run two per block on the pooled activation; as GEMMs they take
-    cuBLASLt's kernels (and the activation after them its epilogue or a
-    pointwise kernel) instead of cuDNN's generic convolution.
-
-    Before:
-    ```mlir
-    %y = tcc_graph.conv2d %x, %w, %b {dilation = array<i64: 1, 1>, groups = 1 : i64, padding = array<i64: 0, 0>, stride = array<i64: 1, 1>}
-           : (tensor<32x96x1x1xf32>, tensor<4x96x1x1xf32>, tensor<4xf32>) -> tensor<32x4x1x1xf32>
-    ```
-    After:
-    ```mlir
-    %r = tcc_graph.reshape %x : (tensor<32x96x1x1xf32>) -> tensor<32x96xf32>
-    %f = tcc_graph.reshape %w : (tensor<4x96x1x1xf32>) -> tensor<4x96xf32>
-    %t = tcc_graph.transpose %f {permutation = array<i64: 1, 0>} : (tensor<4x96xf32>) -> tensor<96x4xf32>
-    %p = tcc_graph.matmul %r, %t : (tensor<32x96xf32>, tensor<96x4xf32>) -> tensor<32x4xf32>
-    %a = tcc_graph.add %p, %b : (tensor<32x4xf32>, tensor<4xf32>) -> tensor<32x4xf32>
-    %y = tcc_graph.reshape %a : (tensor<32x4xf32>) -> tensor<32x4x1x1xf32>
-    ```
-  }];
-  let dependentDialects = ["::tcc::graph::TccGraphDialect"];
-}
-
 def FuseSiblingMatmulsPass : Pass<"tcc-fuse-sibling-matmuls", "mlir::ModuleOp"> {
   let summary = "Join linear layers that read the same input into one product";
   let description = [{
