@@ -144,12 +144,16 @@ MODEL_WORKLOADS = {
     "bert_base_b1_s128": (_bert, _tokens(30522, 1, 128)),
     "resnet18_b1": (_vision("resnet18"), _images(1, 224)),
     "mobilenet_v2_b1": (_vision("mobilenet_v2"), _images(1, 224)),
+    # the rest of the zoo's vision models (kernels per call, issue 10)
+    "resnet18_b32": (_vision("resnet18"), _images(32, 224)),
+    "regnet_y_400mf_b32": (_vision("regnet_y_400mf"), _images(32, 224)),
+    "swin_t_b16": (_vision("swin_t"), _images(16, 224)),
 }
 # Seeds follow this order, so that adding a workload changes no other's weights.
 SEED_ORDER = ["bert_base_b8_s128", "densenet121_b16_128", "gpt2_b8_s128",
               "llama_h1024_b4_s256", "mobilenet_v2_b32", "resnet50_b32", "vit_b16_b8",
               "efficientnet_b0_b32", "convnext_tiny_b16", "bert_base_b1_s128", "resnet18_b1",
-              "mobilenet_v2_b1"]
+              "mobilenet_v2_b1", "resnet18_b32", "regnet_y_400mf_b32", "swin_t_b16"]
 MODEL_DTYPES = {"fp32": torch.float32, "bf16": torch.bfloat16}
 
 
