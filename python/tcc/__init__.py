@@ -220,6 +220,21 @@ class Model:
             self._bound[name] = t
         return self
 
+    def load_weights(self, path=None):
+        """Binds every weight from a weights file that `tcc compile
+        --external-weights` wrote (default: `<model>.weights.bin` beside
+        model.so), as `tcc run` does. It holds what a state_dict may lack,
+        such as tensor constants the export lifted. bind_weights can then
+        rebind single weights by name."""
+        if path is None:
+            stem = self.path[:-3] if self.path.endswith(".so") else self.path
+            path = stem + ".weights.bin"
+        if not os.path.isfile(path):
+            raise TccError(f"{path}: no such weights file")
+        self._lib.tcc_model_load_weights.argtypes = [ctypes.c_void_p, ctypes.c_char_p]
+        self._check(self._lib.tcc_model_load_weights(self._handle, os.fsencode(path)))
+        return self
+
     def _plan(self, inputs, key):
         """Builds (once per input signature) what a call needs: checks the
         inputs against the guards and computes the output shapes in C."""
