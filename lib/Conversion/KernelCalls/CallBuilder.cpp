@@ -27,7 +27,10 @@ CallBuilder &CallBuilder::add(std::initializer_list<Value> values) {
 }
 
 Value CallBuilder::advance(Value pointer, Value elements, int64_t elementBytes) {
-  Value bytes = arith::MulIOp::create(b, loc, i64(elements), i64(elementBytes));
+  // One op per statement: argument order is the compiler's (issue 17).
+  Value count = i64(elements);
+  Value width = i64(elementBytes);
+  Value bytes = arith::MulIOp::create(b, loc, count, width);
   return LLVM::GEPOp::create(b, loc, pointer.getType(), b.getI8Type(), pointer,
                              ArrayRef<LLVM::GEPArg>{bytes});
 }

@@ -79,7 +79,10 @@ struct MatmulPattern : OpConversionPattern<MatmulOp> {
           auto widen = [&](Value v) {
             return v.getType() == elt ? v : b.create<arith::ExtFOp>(l, elt, v).getResult();
           };
-          Value p = b.create<arith::MulFOp>(l, widen(a[0]), widen(a[1]));
+          // One widening per statement: argument order is the compiler's.
+          Value lhsElement = widen(a[0]);
+          Value rhsElement = widen(a[1]);
+          Value p = b.create<arith::MulFOp>(l, lhsElement, rhsElement);
           b.create<linalg::YieldOp>(l, ValueRange{b.create<arith::AddFOp>(l, a[2], p)});
         });
     Value result = tcc::convertElements(rewriter, loc, generic.getResult(0),

@@ -40,14 +40,19 @@ struct IotaPattern : OpConversionPattern<IotaOp> {
             auto c = [&](double v) {
               return b.create<arith::ConstantOp>(l, b.getF64FloatAttr(v)).getResult();
             };
-            r = b.create<arith::AddFOp>(l, c(start), b.create<arith::MulFOp>(l, f, c(step)));
+            // One op per statement: argument order is the compiler's (issue 17).
+            Value first = c(start);
+            Value offset = b.create<arith::MulFOp>(l, f, c(step));
+            r = b.create<arith::AddFOp>(l, first, offset);
             if (elt != b.getF64Type())
               r = b.create<arith::TruncFOp>(l, elt, r);
           } else {
             auto c = [&](double v) {
               return b.create<arith::ConstantOp>(l, b.getI64IntegerAttr((int64_t)v)).getResult();
             };
-            r = b.create<arith::AddIOp>(l, c(start), b.create<arith::MulIOp>(l, i, c(step)));
+            Value first = c(start);
+            Value offset = b.create<arith::MulIOp>(l, i, c(step));
+            r = b.create<arith::AddIOp>(l, first, offset);
             if (elt.getIntOrFloatBitWidth() < 64)
               r = b.create<arith::TruncIOp>(l, elt, r);
           }

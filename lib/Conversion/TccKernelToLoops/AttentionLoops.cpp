@@ -121,8 +121,8 @@ void tcc::loops::lowerAttention(OpBuilder &b, kernel::AttentionOp op) {
       // A query that saw no key gets 0.
       Value total = keys.getResult(1);
       Value seen = arith::CmpFOp::create(sb, loc, arith::CmpFPredicate::OGT, total, s.f32(0.0));
-      Value inv = arith::SelectOp::create(
-          sb, loc, seen, arith::DivFOp::create(sb, loc, s.f32(1.0), total), s.f32(0.0));
+      Value reciprocal = arith::DivFOp::create(sb, loc, s.f32(1.0), total);
+      Value inv = arith::SelectOp::create(sb, loc, seen, reciprocal, s.f32(0.0));
       scf::ForOp::create(sb, loc, zero, dv, one, ValueRange{},
                          [&](OpBuilder &fb, Location, Value d, ValueRange) {
                            Emitter f{fb, loc};

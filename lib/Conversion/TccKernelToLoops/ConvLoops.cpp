@@ -81,8 +81,9 @@ void tcc::loops::lowerConv(OpBuilder &b, kernel::ConvOp op) {
                                           perGroupIn);
     // Input row/column of window position (i, j): o·stride − pad + i·dilation.
     auto origin = [&](OpBuilder &ob, Value o, int64_t dim) {
-      return arith::SubIOp::create(ob, loc, arith::MulIOp::create(ob, loc, o, Emitter{ob, loc}.index(stride[dim])),
-                                   Emitter{ob, loc}.index(pad[dim]));
+      Value scaled = arith::MulIOp::create(ob, loc, o, Emitter{ob, loc}.index(stride[dim]));
+      Value padding = Emitter{ob, loc}.index(pad[dim]);
+      return arith::SubIOp::create(ob, loc, scaled, padding);
     };
     Value oh0 = origin(pb, oh, 0), ow0 = origin(pb, ow, 1);
     auto sum = scf::ForOp::create(

@@ -58,7 +58,9 @@ struct RowLowering {
   Value reduce(OpBuilder &b, Value init,
                llvm::function_ref<Value(OpBuilder &, Value, Value)> body) {
     Emitter e{b, loc};
-    auto loop = scf::ForOp::create(b, loc, e.index(0), n, e.index(1), ValueRange{init},
+    Value zero = e.index(0);
+    Value one = e.index(1);
+    auto loop = scf::ForOp::create(b, loc, zero, n, one, ValueRange{init},
                                    [&](OpBuilder &fb, Location, Value j, ValueRange acc) {
                                      scf::YieldOp::create(fb, loc, ValueRange{body(fb, j, acc[0])});
                                    });
@@ -67,7 +69,9 @@ struct RowLowering {
 
   void forEach(OpBuilder &b, llvm::function_ref<void(OpBuilder &, Value)> body) {
     Emitter e{b, loc};
-    scf::ForOp::create(b, loc, e.index(0), n, e.index(1), ValueRange{},
+    Value zero = e.index(0);
+    Value one = e.index(1);
+    scf::ForOp::create(b, loc, zero, n, one, ValueRange{},
                        [&](OpBuilder &fb, Location, Value j, ValueRange) {
                          body(fb, j);
                          scf::YieldOp::create(fb, loc);
