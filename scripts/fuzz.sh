@@ -11,7 +11,8 @@
 # A crash, hang (10 s on one input), leak, out-of-memory (2 GiB) or sanitizer
 # report fails the harness; libFuzzer's reproducer is copied into
 # test/fuzz/regressions/<name>/ to be committed with the fix, so every later
-# run replays it. Ends with "fuzz: N passed, M failed".
+# run replays it (and printed in base64, for a CI log). Ends with
+# "fuzz: N passed, M failed".
 #
 #   bash scripts/fuzz.sh                        # all harnesses, 60 s each
 #   TCC_FUZZ_SECONDS=3600 bash scripts/fuzz.sh npy   # one harness, an hour
@@ -131,6 +132,12 @@ for name in "${names[@]}"; do
       cp "$f" "$root/test/fuzz/regressions/$name/"
       echo "  reproducer kept: test/fuzz/regressions/$name/$(basename "$f")" \
            "(run: $build/bin/tcc-fuzz-$name $root/test/fuzz/regressions/$name/$(basename "$f"))"
+      # A CI checkout is thrown away: the log carries the input itself.
+      if [ "$(stat -c %s "$f")" -le 65536 ]; then
+        echo "  to recreate it: base64 -d > test/fuzz/regressions/$name/$(basename "$f") <<'EOF'"
+        base64 "$f"
+        echo "EOF"
+      fi
     done
   fi
 done
