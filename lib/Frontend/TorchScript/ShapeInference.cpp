@@ -155,6 +155,22 @@ int64_t pairAt(const std::optional<std::vector<int64_t>> &v, size_t i, int64_t d
   return v->size() == 1 ? (*v)[0] : (*v).at(i);
 }
 
+/// in + 2 * pad - dil * (k - 1) - 1, the last start position of a sliding
+/// window (convolution, pooling) before dividing by the stride. Refuses what
+/// PyTorch refuses (a stride, dilation or kernel below 1, negative padding)
+/// and sizes beyond int64, rather than dividing by zero or overflowing.
+int64_t windowSpan(int64_t in, int64_t pad, int64_t dil, int64_t k, int64_t stride,
+                   const char *op) {
+  if (stride < 1 || dil < 1 || k < 1 || pad < 0)
+    fail(std::string(op) + ": stride, dilation and kernel must be positive and padding "
+                           "non-negative");
+  int64_t twoPad, padded, reach, span;
+  if (__builtin_mul_overflow(pad, 2, &twoPad) || __builtin_add_overflow(in, twoPad, &padded) ||
+      __builtin_mul_overflow(dil, k - 1, &reach) || __builtin_sub_overflow(padded, reach, &span))
+    fail(std::string(op) + ": sizes beyond int64");
+  return span - 1;
+}
+
 std::vector<TensorMeta> conv(const Ctx &c) {
   const TensorMeta &x = c.tensor("input"), &w = c.tensor("weight");
   if (c.getBool("transposed", false))
@@ -166,8 +182,8 @@ std::vector<TensorMeta> conv(const Ctx &c) {
   for (size_t i = 0; i < 2; ++i) {
     int64_t in = need(x.sizes[2 + i], "convolution over a dimension"),
             k = need(w.sizes[2 + i], "kernel");
-    int64_t o = (in + 2 * pairAt(pad, i, 0) - pairAt(dil, i, 1) * (k - 1) - 1) /
-                    pairAt(stride, i, 1) + 1;
+    int64_t st = pairAt(stride, i, 1);
+    int64_t o = windowSpan(in, pairAt(pad, i, 0), pairAt(dil, i, 1), k, st, "convolution") / st + 1;
     out.push_back(staticDim(o));
   }
   return one(like(x, out));
@@ -185,8 +201,10 @@ std::vector<TensorMeta> pool(const Ctx &c, bool withDilation) {
     int64_t in = need(x.sizes[2 + i], "pooling over a dimension");
     int64_t kk = pairAt(k, i, 1), ss = pairAt(s, i, kk), pp = pairAt(p, i, 0),
             dd = pairAt(d, i, 1);
-    int64_t span = in + 2 * pp - dd * (kk - 1) - 1;
-    int64_t o = (ceil ? (span + ss - 1) / ss : span / ss) + 1;
+    int64_t span = windowSpan(in, pp, dd, kk, ss, "pooling"), rounded = span;
+    if (ceil && __builtin_add_overflow(span, ss - 1, &rounded))
+      fail("pooling: sizes beyond int64");
+    int64_t o = rounded / ss + 1;
     if (ceil && (o - 1) * ss >= in + pp)
       --o;
     out.push_back(staticDim(o));
