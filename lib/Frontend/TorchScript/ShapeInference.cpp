@@ -379,12 +379,15 @@ std::vector<TensorMeta> split(const Ctx &c, bool isChunk) {
   const TensorMeta &x = c.tensor("self");
   int64_t d = normDim(c.getInt("dim", 0), x.sizes.size());
   int64_t size = need(x.sizes[d], "chunk of a dimension");
-  int64_t each = isChunk ? (size + c.getInt("chunks", 1) - 1) / std::max<int64_t>(c.getInt("chunks", 1), 1)
-                         : c.getInt("split_size", size);
+  int64_t chunks = isChunk ? c.getInt("chunks", 1) : 1;
+  if (chunks < 1)
+    fail("chunk count must be positive");
+  // ceil(size / chunks), without size + chunks - 1 overflowing.
+  int64_t each = isChunk ? size / chunks + (size % chunks != 0) : c.getInt("split_size", size);
   if (each <= 0)
     fail("split size must be positive");
   std::vector<TensorMeta> outs;
-  for (int64_t start = 0; start < size; start += each) {
+  for (int64_t start = 0; start < size; start = each < size - start ? start + each : size) {
     Dims o = x.sizes;
     o[d] = staticDim(std::min(each, size - start));
     outs.push_back(like(x, o));
