@@ -51,6 +51,21 @@ struct Ctx {
   }
 };
 
+/// a * b and a + b of sizes, refused beyond int64 (sizes come from the dump's
+/// types and arguments, which may hold anything).
+int64_t mulSizes(int64_t a, int64_t b) {
+  int64_t r;
+  if (__builtin_mul_overflow(a, b, &r))
+    fail("sizes beyond int64");
+  return r;
+}
+int64_t addSizes(int64_t a, int64_t b) {
+  int64_t r;
+  if (__builtin_add_overflow(a, b, &r))
+    fail("sizes beyond int64");
+  return r;
+}
+
 int64_t normDim(int64_t d, size_t rank) {
   int64_t r = static_cast<int64_t>(rank);
   if (d < -r || d >= std::max<int64_t>(r, 1))
@@ -256,7 +271,7 @@ std::vector<TensorMeta> reshape(const Ctx &c, const char *name) {
   std::string sym;
   for (const SymDim &d : x.sizes) {
     if (d.isStatic())
-      known *= *d.value;
+      known = mulSizes(known, *d.value);
     else if (sym.empty())
       sym = d.expr;
     else
@@ -268,7 +283,7 @@ std::vector<TensorMeta> reshape(const Ctx &c, const char *name) {
     if ((*shape)[i] == -1)
       inferred = static_cast<int>(i);
     else
-      outKnown *= (*shape)[i];
+      outKnown = mulSizes(outKnown, (*shape)[i]);
   }
   Dims out;
   for (int64_t v : *shape)
@@ -300,7 +315,7 @@ std::vector<TensorMeta> flatten(const Ctx &c) {
   std::string sym;
   for (int64_t i = s; i <= e; ++i) {
     if (x.sizes[i].isStatic())
-      prod *= *x.sizes[i].value;
+      prod = mulSizes(prod, *x.sizes[i].value);
     else if (sym.empty())
       sym = x.sizes[i].expr;
     else
@@ -357,7 +372,7 @@ std::vector<TensorMeta> slice(const Ctx &c) {
   end = std::clamp<int64_t>(end, start, size);
   if (step < 1)
     fail("slice step must be positive");
-  out[d] = staticDim((end - start + step - 1) / step);
+  out[d] = staticDim((end - start) / step + ((end - start) % step != 0));
   return one(like(x, out));
 }
 
@@ -370,7 +385,7 @@ std::vector<TensorMeta> cat(const Ctx &c) {
   Dims out = first.sizes;
   int64_t total = 0;
   for (const std::string &t : a->tensors)
-    total += need(c.meta(t).sizes.at(d), "cat along a dimension");
+    total = addSizes(total, need(c.meta(t).sizes.at(d), "cat along a dimension"));
   out[d] = staticDim(total);
   return one(like(first, out));
 }
