@@ -3,13 +3,32 @@
 #
 # Installs what is missing, builds everything, then runs the Catch2 unit tests
 # and the lit suite (FileCheck tests of the importer and every pass, tool
-# tests, and end-to-end numerics against PyTorch's outputs). Ends with one
-# line "tests: N passed, M failed"; exits non-zero on any failure.
+# tests, and end-to-end numerics against PyTorch's outputs), then the
+# hardening checks, each in a build directory of its own:
+#   fuzz      scripts/fuzz.sh: the libFuzzer harnesses of test/fuzz, their
+#             regression inputs replayed, then 60 s of fuzzing each
+#             (TCC_FUZZ_SECONDS), ASan+UBSan (build-asan)
+#   sanitize  scripts/sanitize.sh: tcc-unit-tests under ASan+UBSan (build-asan)
+#   clang     scripts/clang_check.sh: tcc-opt built with clang and the lit
+#             tests of the passes run against it (build-clang), so IR that
+#             depends on the C++ compiler fails here
+# Each counts in the totals (a crash or a sanitizer report is a failure).
+# Skipping one takes an explicit option: --skip fuzz,sanitize,clang (or
+# TCC_TEST_SKIP=fuzz,...). Ends with one line "tests: N passed, M failed";
+# exits non-zero on any failure. Times: README "Tests and fixtures".
 #
 #===----------------------------------------------------------------------===#
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${TCC_BUILD_DIR:-$root/build}
+skip=",${TCC_TEST_SKIP:-},"
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --skip) skip="$skip$2,"; shift 2 ;;
+    --skip=*) skip="$skip${1#--skip=},"; shift ;;
+    *) echo "usage: scripts/test.sh [--skip fuzz,sanitize,clang]" >&2; exit 2 ;;
+  esac
+done
 bash "$root/scripts/setup.sh" || exit 1
 start=$(date +%s)
 bash "$root/scripts/build.sh" || { echo "build failed"; exit 1; }
@@ -41,6 +60,33 @@ if ! grep -q "Passed" "$lit_log"; then l_failed=$((l_failed + 1)); fi
 passed=$((passed + l_passed))
 failed=$((failed + l_failed))
 
-echo "unit: $((u_total - u_failed)) passed, $u_failed failed; lit: $l_passed passed, $l_failed failed"
+summary="unit: $((u_total - u_failed)) passed, $u_failed failed; lit: $l_passed passed, $l_failed failed"
+
+# The hardening checks: each script ends with "<name>: N passed, M failed".
+for extra in sanitize fuzz clang; do
+  case "$skip" in
+    *",$extra,"*) echo "== $extra: skipped (--skip)"; summary="$summary; $extra: skipped"; continue ;;
+  esac
+  case "$extra" in
+    sanitize) script=sanitize.sh ;;
+    fuzz) script=fuzz.sh ;;
+    clang) script=clang_check.sh ;;
+  esac
+  echo "== $extra (scripts/$script)"
+  extra_log=$(mktemp)
+  t0=$(date +%s)
+  bash "$root/scripts/$script" 2>&1 | tee "$extra_log" | tail -n 25
+  line=$(grep -E "^$extra: [0-9]+ passed, [0-9]+ failed" "$extra_log" | tail -1)
+  e_passed=$(echo "$line" | grep -oE "[0-9]+ passed" | grep -oE "[0-9]+" || true)
+  e_failed=$(echo "$line" | grep -oE "[0-9]+ failed" | grep -oE "[0-9]+" || true)
+  if [ -z "$line" ]; then e_passed=0; e_failed=1; fi
+  echo "$extra: $(( $(date +%s) - t0 )) s"
+  passed=$((passed + e_passed))
+  failed=$((failed + e_failed))
+  summary="$summary; $extra: $e_passed passed, $e_failed failed"
+  rm -f "$extra_log"
+done
+
+echo "$summary"
 echo "tests: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

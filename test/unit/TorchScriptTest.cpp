@@ -14,6 +14,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -222,6 +223,23 @@ TEST_CASE("archive weights by attribute path", "[torchscript]") {
   TorchScriptArchive t = readTorchScriptArchive(sample("tiny_transformer/model.pt"));
   REQUIRE(t.constants.size() == 1);
   CHECK(t.constants[0].meta.dtype == DType::Int64);
+}
+
+TEST_CASE("hostile numbers: strides past int64, inf read as an int", "[torchscript]") {
+  // mymodule's archive with lin.weight's stride 100 made 2^62 (found under
+  // UBSan: (10 - 1) * 2^62 overflowed computing the last element's offset).
+  std::string archive = std::string(TCC_SOURCE_DIR) +
+                        "/test/fuzz/regressions/torchscript-archive/stride-overflow.pt";
+  CHECK(errorOf([&] { readTorchScriptArchive(archive); }).find("reads past the end of its storage") !=
+        std::string::npos);
+  // A float constant TorchScript prints (float('inf')); its int view saturates.
+  TsGraph g = parseTorchScriptGraph(
+      "graph(%x : Tensor):\n  %y : float = prim::Constant[value=inf]()\n  return (%x)\n", "inf.txt");
+  REQUIRE(g.nodes.size() == 1);
+  CHECK(g.nodes[0].attrs[0].i == INT64_MAX);
+  CHECK(saturatingInt64(-1e300) == INT64_MIN);
+  CHECK(saturatingInt64(-2.9) == -2);
+  CHECK(saturatingInt64(std::nan("")) == 0);
 }
 
 TEST_CASE("traced dump with weights converts to an ExportedProgram", "[torchscript]") {

@@ -519,7 +519,7 @@ private:
       a.kind = isFloat ? TsAttr::Float : TsAttr::Int;
       try {
         a.f = std::stod(k.text);
-        a.i = isFloat ? static_cast<int64_t>(a.f) : std::stoll(k.text);
+        a.i = isFloat ? saturatingInt64(a.f) : std::stoll(k.text);
       } catch (const std::exception &) {
         fail("bad number '" + k.text + "'");
       }

@@ -310,8 +310,8 @@ private:
       switch (dtype) {
       case DType::Float32: { float f = static_cast<float>(values[i]); std::memcpy(&bytes[i * 4], &f, 4); break; }
       case DType::Float64: std::memcpy(&bytes[i * 8], &values[i], 8); break;
-      case DType::Int64: { int64_t v = static_cast<int64_t>(values[i]); std::memcpy(&bytes[i * 8], &v, 8); break; }
-      case DType::Int32: { int32_t v = static_cast<int32_t>(values[i]); std::memcpy(&bytes[i * 4], &v, 4); break; }
+      case DType::Int64: { int64_t v = saturatingInt64(values[i]); std::memcpy(&bytes[i * 8], &v, 8); break; }
+      case DType::Int32: { int32_t v = static_cast<int32_t>(saturatingInt64(values[i])); std::memcpy(&bytes[i * 4], &v, 4); break; }
       default: error(n, std::string("inline tensor constants of dtype ") + dtypeName(dtype) +
                             " are not supported");
       }
@@ -374,7 +374,7 @@ private:
         return bind(n, 0, v);
       v.tensor0d = false;
       double x = v.number();
-      return bind(n, 0, k == "aten::Int" ? makeInt(static_cast<int64_t>(x))
+      return bind(n, 0, k == "aten::Int" ? makeInt(saturatingInt64(x))
                         : k == "aten::Bool" ? makeBool(x != 0)
                         : k == "aten::Float" ? makeFloat(x)
                         : v);
@@ -463,7 +463,7 @@ private:
         bool isFloat = dt == DType::Float32 || dt == DType::Float64 || dt == DType::Float16 ||
                        dt == DType::BFloat16;
         return isFloat ? makeFloat(a->floats[0], true)
-                       : makeInt(static_cast<int64_t>(a->floats[0]), true);
+                       : makeInt(saturatingInt64(a->floats[0]), true);
       }
       if (base.rfind("self.", 0) == 0)
         return parameter(n, base.substr(5), &out.type, a);
@@ -506,7 +506,7 @@ private:
       if (s != in.archive->scalars.end())
         return bind(n, 0, t.kind == TsType::Float ? makeFloat(s->second)
                           : t.kind == TsType::Bool ? makeBool(s->second != 0)
-                          : makeInt(static_cast<int64_t>(s->second)));
+                          : makeInt(saturatingInt64(s->second)));
     }
     error(n, "attribute '" + path + "' of type '" + t.spelling + "' is not available");
   }
@@ -574,7 +574,7 @@ private:
         unsupported(n, "arithmetic on the symbolic size '" + v.s + "' is not supported");
     double a = ins[0].number(), b = ins.size() > 1 ? ins[1].number() : 0;
     auto num = [&](double x, bool isFloat) {
-      return isFloat ? makeFloat(x, t0) : makeInt(static_cast<int64_t>(x), t0);
+      return isFloat ? makeFloat(x, t0) : makeInt(saturatingInt64(x), t0);
     };
     Val r;
     if (op == "add" || op == "sub") {

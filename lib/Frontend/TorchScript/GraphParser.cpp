@@ -446,7 +446,7 @@ private:
       if (isFloat)
         a.kind = TsAttr::Floats;
       values.push_back(*v);
-      ints.push_back(isFloat ? static_cast<int64_t>(*v) : i);
+      ints.push_back(isFloat ? saturatingInt64(*v) : i);
       skipSpaces();
       if (peek() == ',') {
         ++pos;
@@ -636,7 +636,7 @@ private:
         pos = after;
         a.kind = isFloat ? TsAttr::Float : TsAttr::Int;
         a.f = *v;
-        a.i = isFloat ? static_cast<int64_t>(*v) : i;
+        a.i = isFloat ? saturatingInt64(*v) : i;
         a.looksFloat = isFloat;
         return;
       }
@@ -775,6 +775,17 @@ private:
   }
 };
 } // namespace
+
+int64_t torchscript::saturatingInt64(double v) {
+  if (std::isnan(v))
+    return 0;
+  // 2^63 is exact as a double; every double below it truncates into range.
+  if (v >= 9223372036854775808.0)
+    return INT64_MAX;
+  if (v <= -9223372036854775808.0)
+    return INT64_MIN;
+  return static_cast<int64_t>(v);
+}
 
 TsGraph torchscript::parseTorchScriptGraph(std::string_view text, const std::string &sourceName) {
   return Parser(text, sourceName).parseGraph();

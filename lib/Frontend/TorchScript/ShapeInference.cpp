@@ -51,6 +51,21 @@ struct Ctx {
   }
 };
 
+/// a * b and a + b of sizes, refused beyond int64 (sizes come from the dump's
+/// types and arguments, which may hold anything).
+int64_t mulSizes(int64_t a, int64_t b) {
+  int64_t r;
+  if (__builtin_mul_overflow(a, b, &r))
+    fail("sizes beyond int64");
+  return r;
+}
+int64_t addSizes(int64_t a, int64_t b) {
+  int64_t r;
+  if (__builtin_add_overflow(a, b, &r))
+    fail("sizes beyond int64");
+  return r;
+}
+
 int64_t normDim(int64_t d, size_t rank) {
   int64_t r = static_cast<int64_t>(rank);
   if (d < -r || d >= std::max<int64_t>(r, 1))
@@ -155,6 +170,22 @@ int64_t pairAt(const std::optional<std::vector<int64_t>> &v, size_t i, int64_t d
   return v->size() == 1 ? (*v)[0] : (*v).at(i);
 }
 
+/// in + 2 * pad - dil * (k - 1) - 1, the last start position of a sliding
+/// window (convolution, pooling) before dividing by the stride. Refuses what
+/// PyTorch refuses (a stride, dilation or kernel below 1, negative padding)
+/// and sizes beyond int64, rather than dividing by zero or overflowing.
+int64_t windowSpan(int64_t in, int64_t pad, int64_t dil, int64_t k, int64_t stride,
+                   const char *op) {
+  if (stride < 1 || dil < 1 || k < 1 || pad < 0)
+    fail(std::string(op) + ": stride, dilation and kernel must be positive and padding "
+                           "non-negative");
+  int64_t twoPad, padded, reach, span;
+  if (__builtin_mul_overflow(pad, 2, &twoPad) || __builtin_add_overflow(in, twoPad, &padded) ||
+      __builtin_mul_overflow(dil, k - 1, &reach) || __builtin_sub_overflow(padded, reach, &span))
+    fail(std::string(op) + ": sizes beyond int64");
+  return span - 1;
+}
+
 std::vector<TensorMeta> conv(const Ctx &c) {
   const TensorMeta &x = c.tensor("input"), &w = c.tensor("weight");
   if (c.getBool("transposed", false))
@@ -166,8 +197,8 @@ std::vector<TensorMeta> conv(const Ctx &c) {
   for (size_t i = 0; i < 2; ++i) {
     int64_t in = need(x.sizes[2 + i], "convolution over a dimension"),
             k = need(w.sizes[2 + i], "kernel");
-    int64_t o = (in + 2 * pairAt(pad, i, 0) - pairAt(dil, i, 1) * (k - 1) - 1) /
-                    pairAt(stride, i, 1) + 1;
+    int64_t st = pairAt(stride, i, 1);
+    int64_t o = windowSpan(in, pairAt(pad, i, 0), pairAt(dil, i, 1), k, st, "convolution") / st + 1;
     out.push_back(staticDim(o));
   }
   return one(like(x, out));
@@ -185,8 +216,10 @@ std::vector<TensorMeta> pool(const Ctx &c, bool withDilation) {
     int64_t in = need(x.sizes[2 + i], "pooling over a dimension");
     int64_t kk = pairAt(k, i, 1), ss = pairAt(s, i, kk), pp = pairAt(p, i, 0),
             dd = pairAt(d, i, 1);
-    int64_t span = in + 2 * pp - dd * (kk - 1) - 1;
-    int64_t o = (ceil ? (span + ss - 1) / ss : span / ss) + 1;
+    int64_t span = windowSpan(in, pp, dd, kk, ss, "pooling"), rounded = span;
+    if (ceil && __builtin_add_overflow(span, ss - 1, &rounded))
+      fail("pooling: sizes beyond int64");
+    int64_t o = rounded / ss + 1;
     if (ceil && (o - 1) * ss >= in + pp)
       --o;
     out.push_back(staticDim(o));
@@ -238,7 +271,7 @@ std::vector<TensorMeta> reshape(const Ctx &c, const char *name) {
   std::string sym;
   for (const SymDim &d : x.sizes) {
     if (d.isStatic())
-      known *= *d.value;
+      known = mulSizes(known, *d.value);
     else if (sym.empty())
       sym = d.expr;
     else
@@ -250,7 +283,7 @@ std::vector<TensorMeta> reshape(const Ctx &c, const char *name) {
     if ((*shape)[i] == -1)
       inferred = static_cast<int>(i);
     else
-      outKnown *= (*shape)[i];
+      outKnown = mulSizes(outKnown, (*shape)[i]);
   }
   Dims out;
   for (int64_t v : *shape)
@@ -282,7 +315,7 @@ std::vector<TensorMeta> flatten(const Ctx &c) {
   std::string sym;
   for (int64_t i = s; i <= e; ++i) {
     if (x.sizes[i].isStatic())
-      prod *= *x.sizes[i].value;
+      prod = mulSizes(prod, *x.sizes[i].value);
     else if (sym.empty())
       sym = x.sizes[i].expr;
     else
@@ -339,7 +372,7 @@ std::vector<TensorMeta> slice(const Ctx &c) {
   end = std::clamp<int64_t>(end, start, size);
   if (step < 1)
     fail("slice step must be positive");
-  out[d] = staticDim((end - start + step - 1) / step);
+  out[d] = staticDim((end - start) / step + ((end - start) % step != 0));
   return one(like(x, out));
 }
 
@@ -352,7 +385,7 @@ std::vector<TensorMeta> cat(const Ctx &c) {
   Dims out = first.sizes;
   int64_t total = 0;
   for (const std::string &t : a->tensors)
-    total += need(c.meta(t).sizes.at(d), "cat along a dimension");
+    total = addSizes(total, need(c.meta(t).sizes.at(d), "cat along a dimension"));
   out[d] = staticDim(total);
   return one(like(first, out));
 }
@@ -361,12 +394,15 @@ std::vector<TensorMeta> split(const Ctx &c, bool isChunk) {
   const TensorMeta &x = c.tensor("self");
   int64_t d = normDim(c.getInt("dim", 0), x.sizes.size());
   int64_t size = need(x.sizes[d], "chunk of a dimension");
-  int64_t each = isChunk ? (size + c.getInt("chunks", 1) - 1) / std::max<int64_t>(c.getInt("chunks", 1), 1)
-                         : c.getInt("split_size", size);
+  int64_t chunks = isChunk ? c.getInt("chunks", 1) : 1;
+  if (chunks < 1)
+    fail("chunk count must be positive");
+  // ceil(size / chunks), without size + chunks - 1 overflowing.
+  int64_t each = isChunk ? size / chunks + (size % chunks != 0) : c.getInt("split_size", size);
   if (each <= 0)
     fail("split size must be positive");
   std::vector<TensorMeta> outs;
-  for (int64_t start = 0; start < size; start += each) {
+  for (int64_t start = 0; start < size; start = each < size - start ? start + each : size) {
     Dims o = x.sizes;
     o[d] = staticDim(std::min(each, size - start));
     outs.push_back(like(x, o));

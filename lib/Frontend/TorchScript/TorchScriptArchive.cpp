@@ -146,17 +146,20 @@ private:
     TensorData d;
     d.meta = metaOf(t);
     int64_t numel = 1, maxOffset = t.storageOffset;
+    bool pastInt64 = false; // the last element's offset: past any storage
     for (size_t i = 0; i < t.sizes.size(); ++i) {
       if (t.sizes[i] < 0 || t.strides[i] < 0)
         throw FrontendError(where + " has a negative size or stride");
       if (__builtin_mul_overflow(numel, t.sizes[i], &numel) || numel > (int64_t(1) << 36))
         throw FrontendError(where + " is too large");
-      if (t.sizes[i] > 0)
-        maxOffset += (t.sizes[i] - 1) * t.strides[i];
+      int64_t span;
+      if (t.sizes[i] > 0 && (__builtin_mul_overflow(t.sizes[i] - 1, t.strides[i], &span) ||
+                             __builtin_add_overflow(maxOffset, span, &maxOffset)))
+        pastInt64 = true;
     }
     if (numel == 0)
       return d;
-    if (t.storageOffset < 0 || maxOffset >= t.storageNumel)
+    if (t.storageOffset < 0 || pastInt64 || maxOffset >= t.storageNumel)
       throw FrontendError(where + " reads past the end of its storage");
     d.bytes.resize(static_cast<size_t>(numel) * elem);
     std::vector<int64_t> index(t.sizes.size(), 0);

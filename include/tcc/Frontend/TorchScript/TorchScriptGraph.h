@@ -132,6 +132,12 @@ TsType parseTsType(std::string_view spelling);
 /// "<sourceName>:LINE:COL: <what was expected>" for malformed text.
 TsGraph parseTorchScriptGraph(std::string_view text, const std::string &sourceName);
 
+/// A number of the dump or the code read as an int: truncated toward zero,
+/// saturated at int64's bounds, NaN as 0. A plain cast is undefined behaviour
+/// for inf (`prim::Constant[value=inf]()` is a float constant TorchScript
+/// prints) and for anything beyond 2^63.
+int64_t saturatingInt64(double v);
+
 } // namespace tcc::frontend::torchscript
 
 #endif // TCC_FRONTEND_TORCHSCRIPT_TORCHSCRIPTGRAPH_H
