@@ -853,6 +853,29 @@ class ShapesMore(nn.Module):
                 torch.logsumexp(z, 1), torch.logsumexp(z, (0, 1), keepdim=True))
 
 
+
+class OpsSweepFamilies(nn.Module):
+    """Operator families the OpInfo sweep found refused (issue 15), added by
+    family: scatter (src, value, add/multiply), scatter_add, scatter_reduce
+    (sum, prod, mean, amax, amin; with and without self; repeated indices),
+    index_add (alpha), index_copy, index_fill, index_reduce, put (with
+    accumulate), max_unpool1d/2d."""
+
+    def forward(self, x, idx, src, rows, ridx, v, pooled, pidx, pooled1, pidx1):
+        aten = torch.ops.aten
+        outs = [torch.scatter(x, 0, idx, src), torch.scatter(x, 1, idx[:, :2], 2.5),
+                torch.scatter(x, 0, idx, src, reduce="multiply"), torch.scatter_add(x, 1, idx, src)]
+        for how in ("sum", "prod", "mean", "amax", "amin"):
+            outs.append(torch.scatter_reduce(x, 0, idx, src, how))
+            outs.append(torch.scatter_reduce(x, 1, idx[:2], src, how, include_self=False))
+        outs += [torch.index_add(rows, 1, ridx, v, alpha=-2.0), torch.index_copy(rows, 1, ridx[1:4], v[:, :3]),
+                 torch.index_fill(rows, 1, ridx, -7.0)]
+        for how in ("prod", "mean", "amax", "amin"):
+            outs.append(aten.index_reduce(rows, 1, ridx, v, how, include_self=False))
+        outs += [torch.put(x, idx[0], src[0]), torch.put(x, idx[1], src[1], accumulate=True),
+                 F.max_unpool2d(pooled, pidx, 2, output_size=(5, 6)), F.max_unpool1d(pooled1, pidx1, 3)]
+        return tuple(outs)
+
 class OpsSweepMore(nn.Module):
     """Operators the OpInfo sweep found refused (issue 15): xlogy/xlog1py,
     prelu, glu, nan_to_num, the _copy views, tile, unfold, rot90, the
@@ -1379,6 +1402,14 @@ def write_wrong_answer_cases(out):
                [x, y, torch.rand(4, 6) * 0.98 + 0.01, (torch.rand(4, 6) > 0.5).float(),
                 torch.randint(0, 2, (4, 6)).float() * 2 - 1, torch.randn(2, 3, 4, 5), rows,
                 torch.tensor([0, 2, 5, 3])])
+
+    torch.manual_seed(152)
+    pooled, pidx = F.max_pool2d(torch.randn(2, 3, 5, 6), 2, return_indices=True)
+    pooled1, pidx1 = F.max_pool1d(torch.randn(2, 7), 3, return_indices=True)
+    write_case(out, "ops_sweep_families", OpsSweepFamilies(),
+               [torch.randn(4, 5), torch.tensor([[0, 3, 1, 3, 2], [2, 0, 0, 1, 3], [1, 3, 2, 0, 0]]),
+                torch.randn(3, 5), torch.randn(3, 6), torch.tensor([4, 0, 2, 4, 1]), torch.randn(3, 5),
+                pooled, pidx, pooled1, pidx1])
 
     torch.manual_seed(72)
     write_case(out, "empty_tensors", EmptyTensors(), [torch.randn(3, 4), torch.zeros(0, 4)])

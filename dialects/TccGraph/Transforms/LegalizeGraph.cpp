@@ -115,6 +115,10 @@ StringRef tcc::graph::operatorName(OperatorArgs &args) {
   return name;
 }
 
+InFlightDiagnostic tcc::graph::operatorError(OperatorArgs &args) {
+  return args.getOp().emitError("operator '") << operatorName(args) << "': ";
+}
+
 FailureOr<Value> tcc::graph::requiredTensor(OperatorArgs &args, StringRef name) {
   if (Value v = args.tensor(name))
     return v;
@@ -209,6 +213,7 @@ struct LegalizeGraphPass
     populatePoolingLegalizers(table);
     populateVectorNormLegalizers(table);
     populateLossLegalizers(table);
+    populateScatterLegalizers(table);
 
     // Operators whose legalizers read symbolic arguments (sizes given as
     // expressions of the inputs' sizes) from the export's result types and

@@ -16,10 +16,6 @@ using namespace tcc::graph;
 namespace {
 using Results = FailureOr<SmallVector<Value>>;
 
-InFlightDiagnostic opError(OperatorArgs &args) {
-  return args.getOp().emitError("operator '") << operatorName(args) << "': ";
-}
-
 /// `value` converted to `like`'s element type and stretched to its shape.
 /// Symbolic sizes come from `like` through a select whose condition is true.
 Value broadcastLike(OpBuilder &b, Location loc, Value value, Value like) {
@@ -49,7 +45,7 @@ Value concat(OpBuilder &b, Location loc, ArrayRef<Value> parts, int64_t dim) {
 FailureOr<int64_t> staticSize(OperatorArgs &args, Value x, int64_t dim) {
   int64_t size = typeOf(x).getShape()[dim];
   if (ShapedType::isDynamic(size))
-    return opError(args) << "dimension " << dim << " is symbolic; only static sizes are "
+    return operatorError(args) << "dimension " << dim << " is symbolic; only static sizes are "
                          << "supported";
   return size;
 }
@@ -63,7 +59,7 @@ Results legalizeFill(OperatorArgs &args, OpBuilder &b) {
   if (failed(value))
     return failure();
   if (typeOf(*value).getRank() != 0)
-    return opError(args) << "the fill value must be a scalar";
+    return operatorError(args) << "the fill value must be a scalar";
   return SmallVector<Value>{broadcastLike(b, args.getOp().getLoc(), *value, *self)};
 }
 
@@ -74,7 +70,7 @@ Results legalizeCopy(OperatorArgs &args, OpBuilder &b) {
     return failure();
   auto shape = broadcastShapes(typeOf(*src).getShape(), typeOf(*self).getShape());
   if (failed(shape) || typeOf(*src).getRank() > typeOf(*self).getRank())
-    return opError(args) << "src of type " << src->getType()
+    return operatorError(args) << "src of type " << src->getType()
                          << " does not broadcast to " << self->getType();
   return SmallVector<Value>{broadcastLike(b, args.getOp().getLoc(), *src, *self)};
 }
@@ -86,7 +82,7 @@ Results legalizeUnflatten(OperatorArgs &args, OpBuilder &b) {
     return failure();
   RankedTensorType type = args.resultType();
   if (type.getNumDynamicDims() > 1)
-    return opError(args) << "a result with more than one symbolic size is not supported yet";
+    return operatorError(args) << "a result with more than one symbolic size is not supported yet";
   return SmallVector<Value>{makeReshape(b, args.getOp().getLoc(), *self, type.getShape())};
 }
 
@@ -100,15 +96,15 @@ Results legalizePad(OperatorArgs &args, OpBuilder &b) {
   if (failed(self))
     return failure();
   if (!pad)
-    return opError(args) << "needs a static 'pad' list";
+    return operatorError(args) << "needs a static 'pad' list";
   if (auto mode = dyn_cast_or_null<StringAttr>(args.getOp().getArgs().get("mode")))
     if (mode.getValue() != "constant")
-      return opError(args) << "padding mode '" << mode.getValue()
+      return operatorError(args) << "padding mode '" << mode.getValue()
                            << "' is not supported (only 'constant')";
   Value x = *self;
   int64_t rank = typeOf(x).getRank();
   if (pad->size() % 2 != 0 || (int64_t)pad->size() > 2 * rank)
-    return opError(args) << "a pad list of " << pad->size() << " entries for a rank-" << rank
+    return operatorError(args) << "a pad list of " << pad->size() << " entries for a rank-" << rank
                          << " tensor";
   double value = args.getFloat("value").value_or(0.0);
   for (size_t i = 0; i < pad->size() / 2; ++i) {
@@ -128,7 +124,7 @@ Results legalizePad(OperatorArgs &args, OpBuilder &b) {
       return makeSplat(b, loc, RankedTensorType::get(shape, t.getElementType()), value);
     };
     if ((before > 0 || after > 0) && t.getNumDynamicDims() > 0)
-      return opError(args) << "padding a tensor of symbolic shape " << t
+      return operatorError(args) << "padding a tensor of symbolic shape " << t
                            << " is not supported yet";
     SmallVector<Value> parts;
     if (before > 0)
@@ -169,14 +165,14 @@ Results legalizeRoll(OperatorArgs &args, OpBuilder &b) {
   if (failed(self))
     return failure();
   if (!shifts)
-    return opError(args) << "needs static 'shifts'";
+    return operatorError(args) << "needs static 'shifts'";
   Value x = *self;
   RankedTensorType type = typeOf(x);
   if (dims.empty()) {
     if (shifts->size() != 1)
-      return opError(args) << "without dims, shifts must hold one value";
+      return operatorError(args) << "without dims, shifts must hold one value";
     if (!type.hasStaticShape())
-      return opError(args) << "rolling a flattened tensor of symbolic shape is not supported";
+      return operatorError(args) << "rolling a flattened tensor of symbolic shape is not supported";
     FailureOr<Value> rolled =
         rollDim(args, b, makeReshape(b, loc, x, {type.getNumElements()}), shifts->front(), 0);
     if (failed(rolled))
@@ -184,11 +180,11 @@ Results legalizeRoll(OperatorArgs &args, OpBuilder &b) {
     return SmallVector<Value>{makeReshape(b, loc, *rolled, type.getShape())};
   }
   if (dims.size() != shifts->size())
-    return opError(args) << shifts->size() << " shifts for " << dims.size() << " dims";
+    return operatorError(args) << shifts->size() << " shifts for " << dims.size() << " dims";
   for (auto [shift, raw] : llvm::zip(*shifts, dims)) {
     int64_t dim = normalizeDim(raw, type.getRank());
     if (dim < 0 || dim >= type.getRank())
-      return opError(args) << "dim " << raw << " out of range for rank " << type.getRank();
+      return operatorError(args) << "dim " << raw << " out of range for rank " << type.getRank();
     FailureOr<Value> rolled = rollDim(args, b, x, shift, dim);
     if (failed(rolled))
       return failure();
@@ -218,7 +214,7 @@ FailureOr<ScatterTarget> scatterTarget(OperatorArgs &args) {
   int64_t rawDim = args.getInt("dim").value_or(0);
   int64_t dim = normalizeDim(rawDim, rank);
   if (dim < 0 || dim >= rank)
-    return opError(args) << "dim " << rawDim << " out of range for rank " << rank;
+    return operatorError(args) << "dim " << rawDim << " out of range for rank " << rank;
   FailureOr<int64_t> size = staticSize(args, *self, dim);
   if (failed(size))
     return failure();
@@ -247,7 +243,7 @@ Results legalizeSliceScatter(OperatorArgs &args, OpBuilder &b) {
   int64_t rank = type.getRank(), dim = target->dim, size = target->size;
   int64_t step = args.getInt("step").value_or(1);
   if (step < 1)
-    return opError(args) << "step must be positive";
+    return operatorError(args) << "step must be positive";
   int64_t start = args.getInt("start").value_or(0);
   int64_t end = args.getInt("end").value_or(std::numeric_limits<int64_t>::max());
   if (start < 0) start += size;
@@ -258,7 +254,7 @@ Results legalizeSliceScatter(OperatorArgs &args, OpBuilder &b) {
   RankedTensorType srcType = typeOf(src);
   if (srcType.getRank() != rank || (!ShapedType::isDynamic(srcType.getShape()[dim]) &&
                                     srcType.getShape()[dim] != count))
-    return opError(args) << "src of type " << srcType << " does not match the slice ["
+    return operatorError(args) << "src of type " << srcType << " does not match the slice ["
                          << start << ":" << end << ":" << step << "] of " << type;
   Value update = makeCast(b, loc, src, type.getElementType());
   if (count == 0)
@@ -274,7 +270,7 @@ Results legalizeSliceScatter(OperatorArgs &args, OpBuilder &b) {
     SmallVector<int64_t> tail(type.getShape());
     tail[dim] = stop - size;
     if (llvm::any_of(tail, ShapedType::isDynamic))
-      return opError(args) << "a strided slice_scatter on a tensor of symbolic shape " << type
+      return operatorError(args) << "a strided slice_scatter on a tensor of symbolic shape " << type
                            << " is not supported yet";
     base = concat(b, loc, {base, makeSplat(b, loc, RankedTensorType::get(tail,
                                                    type.getElementType()), 0.0)}, dim);
@@ -282,7 +278,7 @@ Results legalizeSliceScatter(OperatorArgs &args, OpBuilder &b) {
   Value region = makeSlice(b, loc, base, dim, start, stop, 1);
   SmallVector<int64_t> split(typeOf(region).getShape());
   if (llvm::count_if(split, ShapedType::isDynamic) > 1)
-    return opError(args) << "more than one symbolic dim is not supported yet";
+    return operatorError(args) << "more than one symbolic dim is not supported yet";
   split[dim] = step;
   split.insert(split.begin() + dim, count);
   Value columns = makeSlice(b, loc, makeReshape(b, loc, region, split), dim + 1, 1, step, 1);
@@ -305,12 +301,12 @@ Results legalizeSelectScatter(OperatorArgs &args, OpBuilder &b) {
     return failure();
   int64_t index = args.getInt("index").value_or(0);
   if (index < -t->size || index >= t->size)
-    return opError(args) << "index " << index << " out of range for size " << t->size;
+    return operatorError(args) << "index " << index << " out of range for size " << t->size;
   if (index < 0)
     index += t->size;
   SmallVector<int64_t> unit(typeOf(t->src).getShape());
   if ((int64_t)unit.size() != t->type.getRank() - 1)
-    return opError(args) << "src of type " << typeOf(t->src) << " does not match a select of "
+    return operatorError(args) << "src of type " << typeOf(t->src) << " does not match a select of "
                          << t->type;
   unit.insert(unit.begin() + t->dim, 1);
   Value update = makeReshape(b, loc, makeCast(b, loc, t->src, t->type.getElementType()), unit);

@@ -59,6 +59,7 @@ void populateRearrangeLegalizers(LegalizerTable &table);
 void populatePoolingLegalizers(LegalizerTable &table);
 void populateVectorNormLegalizers(LegalizerTable &table);
 void populateLossLegalizers(LegalizerTable &table);
+void populateScatterLegalizers(LegalizerTable &table);
 
 /// A rank-0 constant of `elementType` holding `value`.
 mlir::Value makeScalar(mlir::OpBuilder &b, mlir::Location loc,
@@ -68,6 +69,9 @@ mlir::Value makeSplat(mlir::OpBuilder &b, mlir::Location loc, mlir::RankedTensor
                       double value);
 /// The operator's name without the "torch.ops." prefix, for messages.
 llvm::StringRef operatorName(OperatorArgs &args);
+/// An error at the operator beginning "operator '<name>': ", for the caller
+/// to complete.
+mlir::InFlightDiagnostic operatorError(OperatorArgs &args);
 /// The named tensor operand, or an error naming the operator.
 mlir::FailureOr<mlir::Value> requiredTensor(OperatorArgs &args, llvm::StringRef name);
 /// The operand named `name`, or a rank-0 constant from a scalar argument of
