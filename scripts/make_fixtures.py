@@ -859,9 +859,13 @@ class OpsSweepFamilies(nn.Module):
     family: scatter (src, value, add/multiply), scatter_add, scatter_reduce
     (sum, prod, mean, amax, amin; with and without self; repeated indices),
     index_add (alpha), index_copy, index_fill, index_reduce, put (with
-    accumulate), max_unpool1d/2d."""
+    accumulate), max_unpool1d/2d; reflect/replicate/circular padding (negative
+    amounts too); matrix products with rank-1 operands (matmul, mv, dot,
+    inner, outer, addmv, addr, addbmm, linear, vecdot, trace), addmm with
+    beta 0 (self's NaN ignored); aminmax, square, celu, selu, narrow, view_as,
+    linalg.diagonal, var/std without dims."""
 
-    def forward(self, x, idx, src, rows, ridx, v, pooled, pidx, pooled1, pidx1):
+    def forward(self, x, idx, src, rows, ridx, v, pooled, pidx, pooled1, pidx1, m, vec, img, nanself):
         aten = torch.ops.aten
         outs = [torch.scatter(x, 0, idx, src), torch.scatter(x, 1, idx[:, :2], 2.5),
                 torch.scatter(x, 0, idx, src, reduce="multiply"), torch.scatter_add(x, 1, idx, src)]
@@ -874,6 +878,17 @@ class OpsSweepFamilies(nn.Module):
             outs.append(aten.index_reduce(rows, 1, ridx, v, how, include_self=False))
         outs += [torch.put(x, idx[0], src[0]), torch.put(x, idx[1], src[1], accumulate=True),
                  F.max_unpool2d(pooled, pidx, 2, output_size=(5, 6)), F.max_unpool1d(pooled1, pidx1, 3)]
+        outs += [F.pad(img, (1, 2, 2, 1), mode="reflect"), F.pad(img, (2, 3, 1, 0), mode="replicate"),
+                 F.pad(img, (-2, 3, 0, -1), mode="replicate"), F.pad(img, (1, 4, 3, 0), mode="circular"),
+                 F.pad(img, (-1, 2, 1, -2), mode="circular"), F.pad(img[0], (2, 1), mode="reflect")]
+        outs += [m @ vec, vec[:3] @ m, torch.mv(m, vec), torch.dot(vec, vec * 2), torch.inner(m, m),
+                 torch.outer(vec, vec[:3]), torch.addmv(vec[:3], m, vec, beta=0.5, alpha=2.0),
+                 torch.addr(m, vec[:3], vec, alpha=0.5), torch.addbmm(m, img[:, 0, :3], img[:, 1].transpose(1, 2)),
+                 F.linear(vec, m), F.linear(vec, m[0]), torch.linalg.vecdot(m, vec), torch.trace(m),
+                 torch.addmm(nanself, m, m.T, beta=0.0), torch.addmv(nanself[0], m, vec, beta=0.0)]
+        outs += list(torch.aminmax(m, dim=1)) + [torch.aminmax(img).min, torch.square(m), F.celu(m, 0.5), F.selu(m),
+                 torch.narrow(img, 2, -3, 2), m.view_as(vec.expand(3, 4).T.contiguous()),
+                 torch.linalg.diagonal(img, offset=1), torch.var(m), torch.std(m, unbiased=False)]
         return tuple(outs)
 
 class OpsSweepMore(nn.Module):
@@ -1409,7 +1424,8 @@ def write_wrong_answer_cases(out):
     write_case(out, "ops_sweep_families", OpsSweepFamilies(),
                [torch.randn(4, 5), torch.tensor([[0, 3, 1, 3, 2], [2, 0, 0, 1, 3], [1, 3, 2, 0, 0]]),
                 torch.randn(3, 5), torch.randn(3, 6), torch.tensor([4, 0, 2, 4, 1]), torch.randn(3, 5),
-                pooled, pidx, pooled1, pidx1])
+                pooled, pidx, pooled1, pidx1, torch.randn(3, 4), torch.randn(4), torch.randn(2, 3, 4, 5),
+                torch.tensor([[float("nan"), 1.0, float("inf")], [2.0, float("-inf"), 3.0], [0.0, 1.0, 2.0]])])
 
     torch.manual_seed(72)
     write_case(out, "empty_tensors", EmptyTensors(), [torch.randn(3, 4), torch.zeros(0, 4)])

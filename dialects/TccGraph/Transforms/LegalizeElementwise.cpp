@@ -538,6 +538,18 @@ struct ActivationBuilder : PointwiseBuilder {
 };
 
 /// A legalizer from a function of (builder, input, args).
+/// elu(x) = scale * (max(x, 0) + alpha * (exp(input_scale * min(x, 0)) - 1)).
+Value makeElu(ActivationBuilder &a, Value x, double alpha, double scale, double inputScale) {
+  // One value per statement: the IR follows the formula's order.
+  Value pos = a.bin<MaximumOp>(x, a.c(0.0));
+  Value below = a.bin<MinimumOp>(x, a.c(0.0));
+  if (inputScale != 1.0)
+    below = a.bin<MulOp>(a.c(inputScale), below);
+  Value neg = a.bin<SubOp>(a.un<ExpOp>(below), a.c(1.0));
+  Value y = a.bin<AddOp>(pos, a.bin<MulOp>(a.c(alpha), neg));
+  return scale == 1.0 ? y : a.bin<MulOp>(a.c(scale), y);
+}
+
 LegalizeFn activation(std::function<Value(ActivationBuilder &, Value, OperatorArgs &)> fn) {
   return [fn](OperatorArgs &args, OpBuilder &b) -> Results {
     FailureOr<Value> x = activationInput(args);
@@ -810,17 +822,17 @@ void tcc::graph::populateElementwiseLegalizers(LegalizerTable &t) {
   //   scale * (max(x, 0) + alpha * (exp(input_scale * min(x, 0)) - 1))
   // (aten.elu's own scale arguments; selu is elu with both set).
   t["aten.elu.default"] = activation([](ActivationBuilder &a, Value x, OperatorArgs &args) {
+    return makeElu(a, x, args.getFloat("alpha").value_or(1.0), args.getFloat("scale").value_or(1.0),
+                   args.getFloat("input_scale").value_or(1.0));
+  });
+  // celu(x, alpha) = elu(x, alpha) with the input scaled by 1 / alpha.
+  t["aten.celu.default"] = activation([](ActivationBuilder &a, Value x, OperatorArgs &args) {
     double alpha = args.getFloat("alpha").value_or(1.0);
-    double scale = args.getFloat("scale").value_or(1.0);
-    double inputScale = args.getFloat("input_scale").value_or(1.0);
-    // One value per statement: the IR follows the formula's order.
-    Value pos = a.bin<MaximumOp>(x, a.c(0.0));
-    Value below = a.bin<MinimumOp>(x, a.c(0.0));
-    if (inputScale != 1.0)
-      below = a.bin<MulOp>(a.c(inputScale), below);
-    Value neg = a.bin<SubOp>(a.un<ExpOp>(below), a.c(1.0));
-    Value y = a.bin<AddOp>(pos, a.bin<MulOp>(a.c(alpha), neg));
-    return scale == 1.0 ? y : a.bin<MulOp>(a.c(scale), y);
+    return makeElu(a, x, alpha, 1.0, 1.0 / alpha);
+  });
+  // selu: elu with PyTorch's fixed alpha and scale.
+  t["aten.selu.default"] = activation([](ActivationBuilder &a, Value x, OperatorArgs &) {
+    return makeElu(a, x, 1.6732632423543772848170429916717, 1.0507009873554804934193349852946, 1.0);
   });
   // softplus(x, beta, threshold): x where beta x > threshold (PyTorch's linear
   // region, which a small threshold such as 0.2 makes visible), else
@@ -883,6 +895,24 @@ void tcc::graph::populateElementwiseLegalizers(LegalizerTable &t) {
   for (const char *name : {"aten.dropout.default", "aten.clone.default",
                            "aten.contiguous.default", "aten.alias.default",
                            "aten.detach.default", "aten.alias_copy.default",
-                           "aten.detach_copy.default", "aten.positive.default"})
+                           "aten.detach_copy.default", "aten.positive.default",
+                           // Real tensors are their own conjugate and real part
+                           // (complex ones are refused at import).
+                           "aten.resolve_conj.default", "aten.resolve_neg.default",
+                           "aten.conj_physical.default", "aten.real.default"})
     t[name] = identity;
+  // square(x) = x * x, for integers too.
+  t["aten.square.default"] = [](OperatorArgs &args, OpBuilder &b) -> Results {
+    FailureOr<Value> x = requiredTensor(args, "self");
+    if (failed(x))
+      return failure();
+    Value y = makeCast(b, args.getOp().getLoc(), *x, args.resultType().getElementType());
+    return SmallVector<Value>{makeBinary<MulOp>(b, args.getOp().getLoc(), y, y)};
+  };
+  // isreal: every element of a real tensor.
+  t["aten.isreal.default"] = [](OperatorArgs &args, OpBuilder &b) -> Results {
+    if (!args.resultType().hasStaticShape())
+      return operatorError(args) << "only static shapes are supported";
+    return SmallVector<Value>{makeSplat(b, args.getOp().getLoc(), args.resultType(), 1.0)};
+  };
 }

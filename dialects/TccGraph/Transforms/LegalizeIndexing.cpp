@@ -280,14 +280,16 @@ Value takeDiagonal(OpBuilder &b, Location loc, Value x, int64_t offset, int64_t 
                                b.getDenseI64ArrayAttr(outStrides), b.getI64IntegerAttr(start));
 }
 
-/// diagonal(self, offset, dim1, dim2) (and diagonal_copy).
+/// diagonal(self, offset, dim1, dim2) (and diagonal_copy); linalg_diagonal(A,
+/// offset, dim1=-2, dim2=-1).
 Results legalizeDiagonal(OperatorArgs &args, OpBuilder &b) {
-  FailureOr<Value> x = requiredTensor(args, "self");
+  bool linalg = args.has("A");
+  FailureOr<Value> x = requiredTensor(args, linalg ? "A" : "self");
   if (failed(x))
     return failure();
   int64_t rank = rankOf(*x);
-  int64_t d1 = normalizeDim(args.getInt("dim1").value_or(0), std::max<int64_t>(rank, 1));
-  int64_t d2 = normalizeDim(args.getInt("dim2").value_or(1), std::max<int64_t>(rank, 1));
+  int64_t d1 = normalizeDim(args.getInt("dim1").value_or(linalg ? -2 : 0), std::max<int64_t>(rank, 1));
+  int64_t d2 = normalizeDim(args.getInt("dim2").value_or(linalg ? -1 : 1), std::max<int64_t>(rank, 1));
   if (rank < 2 || d1 < 0 || d1 >= rank || d2 < 0 || d2 >= rank || d1 == d2 ||
       !cast<RankedTensorType>(x->getType()).hasStaticShape())
     return args.getOp().emitError("operator '") << operatorName(args)
@@ -610,6 +612,7 @@ void tcc::graph::populateIndexingLegalizers(LegalizerTable &t) {
   t["aten.unfold_copy.default"] = legalizeUnfold;
   t["aten.diagonal.default"] = legalizeDiagonal;
   t["aten.diagonal_copy.default"] = legalizeDiagonal;
+  t["aten.linalg_diagonal.default"] = legalizeDiagonal;
   t["aten.diag.default"] = legalizeDiag;
   t["aten.diagflat.default"] = legalizeDiag;
   t["aten.broadcast_to.default"] = legalizeExpand;

@@ -57,13 +57,135 @@ namespace {
 using Results = FailureOr<SmallVector<Value>>;
 
 
+/// torch.matmul of operands of rank >= 1: a rank-1 lhs is a row [1, n] and a
+/// rank-1 rhs a column [n, 1], whose unit dim leaves the result.
+Value matmulAnyRank(OpBuilder &b, Location loc, Value x, Value y) {
+  bool rowVector = typeOf(x).getRank() == 1, columnVector = typeOf(y).getRank() == 1;
+  if (rowVector)
+    x = makeReshape(b, loc, x, {1, typeOf(x).getShape()[0]});
+  if (columnVector)
+    y = makeReshape(b, loc, y, {typeOf(y).getShape()[0], 1});
+  Value z = makeMatmul(b, loc, x, y);
+  if (!rowVector && !columnVector)
+    return z;
+  SmallVector<int64_t> shape(typeOf(z).getShape());
+  if (columnVector)
+    shape.pop_back();
+  if (rowVector)
+    shape.erase(shape.end() - (columnVector ? 1 : 2));
+  return makeReshape(b, loc, z, shape);
+}
+
 Results matmulLike(OperatorArgs &args, OpBuilder &b, StringRef lhsName, StringRef rhsName) {
   Value x = args.tensor(lhsName), y = args.tensor(rhsName);
   if (!x || !y)
     return args.getOp().emitError("expected tensor operands '") << lhsName << "' and '" << rhsName << "'";
-  if (typeOf(x).getRank() < 2 || typeOf(y).getRank() < 2)
-    return args.getOp().emitError("matrix products of rank-1 operands are not supported yet");
-  return SmallVector<Value>{makeMatmul(b, args.getOp().getLoc(), x, y)};
+  if (typeOf(x).getRank() < 1 || typeOf(y).getRank() < 1)
+    return operatorError(args) << "matrix products of 0-d operands are not defined";
+  return SmallVector<Value>{matmulAnyRank(b, args.getOp().getLoc(), x, y)};
+}
+
+/// beta * self + alpha * product (addmm, addmv, addr, addbmm, baddbmm); self
+/// is ignored when beta is 0 (its NaNs too, as PyTorch).
+Results addScaled(OperatorArgs &args, OpBuilder &b, Value product) {
+  Location loc = args.getOp().getLoc();
+  Value self = args.tensor("self");
+  if (!self)
+    return operatorError(args) << "needs a tensor 'self'";
+  Type elt = typeOf(product).getElementType();
+  double beta = args.getFloat("beta").value_or(1.0), alpha = args.getFloat("alpha").value_or(1.0);
+  Value y = product;
+  if (alpha != 1.0)
+    y = makeBinary<MulOp>(b, loc, y, makeScalar(b, loc, elt, alpha));
+  if (beta != 0.0) {
+    Value s = beta == 1.0 ? self : makeBinary<MulOp>(b, loc, self, makeScalar(b, loc, elt, beta));
+    y = makeBinary<AddOp>(b, loc, s, y);
+  } else if (typeOf(y) != args.resultType()) {
+    y = b.create<BroadcastOp>(loc, args.resultType(), y);
+  }
+  return SmallVector<Value>{y};
+}
+
+/// A product of two named operands (matmulAnyRank) added to self by addScaled.
+LegalizeFn addProduct(StringRef lhsName, StringRef rhsName) {
+  return [lhsName, rhsName](OperatorArgs &args, OpBuilder &b) -> Results {
+    Results prod = matmulLike(args, b, lhsName, rhsName);
+    if (failed(prod))
+      return failure();
+    return addScaled(args, b, (*prod)[0]);
+  };
+}
+
+/// The named operands as [rows, n] and [n, cols] factors of an outer
+/// product, or of inner(x, y) = x @ y^T over the last dims.
+Results legalizeOuter(OperatorArgs &args, OpBuilder &b, StringRef lhsName, StringRef rhsName,
+                      bool addSelf) {
+  Location loc = args.getOp().getLoc();
+  Value x = args.tensor(lhsName), y = args.tensor(rhsName);
+  if (!x || !y || typeOf(x).getRank() != 1 || typeOf(y).getRank() != 1)
+    return operatorError(args) << "expects 1-D '" << lhsName << "' and '" << rhsName << "'";
+  Value column = makeReshape(b, loc, x, {typeOf(x).getShape()[0], 1});
+  Value row = makeReshape(b, loc, y, {1, typeOf(y).getShape()[0]});
+  Value product = makeBinary<MulOp>(b, loc, column, row);
+  if (!addSelf)
+    return SmallVector<Value>{product};
+  return addScaled(args, b, product);
+}
+
+/// inner(self, other): sums over the last dims, x.shape[:-1] + y.shape[:-1];
+/// a 0-d operand multiplies.
+Results legalizeInner(OperatorArgs &args, OpBuilder &b) {
+  Location loc = args.getOp().getLoc();
+  Value x = args.tensor("self"), y = args.tensor("other");
+  if (!x || !y)
+    return operatorError(args) << "needs tensors 'self' and 'other'";
+  RankedTensorType xt = typeOf(x), yt = typeOf(y);
+  if (xt.getRank() == 0 || yt.getRank() == 0)
+    return SmallVector<Value>{makeBinary<MulOp>(b, loc, x, y)};
+  if (!xt.hasStaticShape() || !yt.hasStaticShape())
+    return operatorError(args) << "only static shapes are supported";
+  int64_t n = xt.getShape().back(), rows = 1, cols = 1;
+  for (int64_t d : xt.getShape().drop_back())
+    rows *= d;
+  for (int64_t d : yt.getShape().drop_back())
+    cols *= d;
+  Value lhs = makeReshape(b, loc, x, {rows, n});
+  Value rhs = makeReshape(b, loc, y, {cols, n});
+  Value z = makeMatmul(b, loc, lhs, transposeLast2(b, loc, rhs));
+  return SmallVector<Value>{makeReshape(b, loc, z, args.resultType().getShape())};
+}
+
+/// linalg_vecdot(x, y, dim): sum(x * y) over dim (real tensors: no conjugate).
+Results legalizeVecdot(OperatorArgs &args, OpBuilder &b) {
+  Location loc = args.getOp().getLoc();
+  Value x = args.tensor("x"), y = args.tensor("y");
+  if (!x || !y || !isa<FloatType>(typeOf(x).getElementType()))
+    return operatorError(args) << "needs float tensors 'x' and 'y'";
+  Value product = makeBinary<MulOp>(b, loc, x, y);
+  int64_t rank = typeOf(product).getRank();
+  int64_t dim = normalizeDim(args.getInt("dim").value_or(-1), rank);
+  if (dim < 0 || dim >= rank)
+    return operatorError(args) << "dim out of range";
+  return SmallVector<Value>{makeReduce<ReduceSumOp>(b, loc, product, {dim}, false)};
+}
+
+/// trace(self) of a matrix: the sum of its main diagonal.
+Results legalizeTrace(OperatorArgs &args, OpBuilder &b) {
+  Location loc = args.getOp().getLoc();
+  Value x = args.tensor("self");
+  if (!x || typeOf(x).getRank() != 2 || !isa<FloatType>(typeOf(x).getElementType()))
+    return operatorError(args) << "needs a float matrix";
+  RankedTensorType t = typeOf(x);
+  Type i64 = b.getI64Type();
+  Value rows = b.create<IotaOp>(loc, RankedTensorType::get({t.getShape()[0]}, i64),
+                                b.getF64FloatAttr(0), b.getF64FloatAttr(1));
+  rows = makeReshape(b, loc, rows, {t.getShape()[0], 1});
+  Value cols = b.create<IotaOp>(loc, RankedTensorType::get({t.getShape()[1]}, i64),
+                                b.getF64FloatAttr(0), b.getF64FloatAttr(1));
+  Value onDiagonal = makeCompare(b, loc, "eq", rows, cols);
+  Value zero = makeScalar(b, loc, t.getElementType(), 0.0);
+  Value kept = b.create<SelectOp>(loc, t, onDiagonal, x, zero);
+  return SmallVector<Value>{makeReduce<ReduceSumOp>(b, loc, kept, {0, 1}, false)};
 }
 
 /// linear(x, w, b) = x @ w^T + b
@@ -72,33 +194,14 @@ Results legalizeLinear(OperatorArgs &args, OpBuilder &b) {
   Value x = args.tensor("input"), w = args.tensor("weight"), bias = args.tensor("bias");
   if (!x || !w)
     return args.getOp().emitError("linear expects 'input' and 'weight' tensors");
-  if (typeOf(x).getRank() < 2 || typeOf(w).getRank() != 2)
-    return args.getOp().emitError("linear of a rank-1 input is not supported yet");
-  Value y = makeMatmul(b, loc, x, transposeLast2(b, loc, w));
+  if (typeOf(x).getRank() < 1 || typeOf(w).getRank() < 1 || typeOf(w).getRank() > 2)
+    return operatorError(args) << "expects an input of rank >= 1 and a weight of rank 1 or 2";
+  Value wt = typeOf(w).getRank() == 2 ? transposeLast2(b, loc, w) : w;
+  Value y = matmulAnyRank(b, loc, x, wt);
   if (bias)
     y = makeBinary<AddOp>(b, loc, y, bias);
   return SmallVector<Value>{y};
 }
-
-/// addmm(self, m1, m2, beta, alpha) = beta * self + alpha * (m1 @ m2)
-Results legalizeAddmm(OperatorArgs &args, OpBuilder &b) {
-  Location loc = args.getOp().getLoc();
-  Value self = args.tensor("self");
-  if (!self)
-    return args.getOp().emitError("addmm expects a tensor operand 'self'");
-  Results prod = matmulLike(args, b, "mat1", "mat2");
-  if (failed(prod))
-    return failure();
-  Value y = (*prod)[0];
-  Type elt = typeOf(y).getElementType();
-  double alpha = args.getFloat("alpha").value_or(1.0), beta = args.getFloat("beta").value_or(1.0);
-  if (alpha != 1.0)
-    y = makeBinary<MulOp>(b, loc, y, makeScalar(b, loc, elt, alpha));
-  if (beta != 1.0)
-    self = makeBinary<MulOp>(b, loc, self, makeScalar(b, loc, elt, beta));
-  return SmallVector<Value>{makeBinary<AddOp>(b, loc, y, self)};
-}
-
 
 /// 1-D convolution and pooling run as 2-D over a height of 1.
 /// [N, C, L] -> [N, C, 1, L] (also for weights [O, C/g, K]).
@@ -517,6 +620,19 @@ Results legalizeAmin(OperatorArgs &args, OpBuilder &b) {
   return SmallVector<Value>{makeCast(b, loc, b.create<NegOp>(loc, m), elt)};
 }
 
+/// aminmax(self, dim, keepdim): amin and amax.
+Results legalizeAminmax(OperatorArgs &args, OpBuilder &b) {
+  Results low = legalizeAmin(args, b);
+  if (failed(low))
+    return failure();
+  Value x = args.tensor("self");
+  Location loc = args.getOp().getLoc();
+  SmallVector<int64_t> dims = reductionDims(args, typeOf(x).getRank());
+  Value high = makeReduce<ReduceMaxOp>(b, loc, floatOrF64(b, loc, x), dims,
+                                       args.getBool("keepdim").value_or(false));
+  return SmallVector<Value>{(*low)[0], makeCast(b, loc, high, typeOf(x).getElementType())};
+}
+
 /// argmax/argmin(x, dim, keepdim): the first position along `dim` holding the
 /// extremum, as PyTorch (a NaN counts as the extremum). With dim=None
 /// the input is flattened first. The positions are reduced as floats:
@@ -661,23 +777,13 @@ Results legalizeVariance(OperatorArgs &args, OpBuilder &b, bool isStd) {
   return results;
 }
 
-/// baddbmm(self, b1, b2, beta, alpha) = beta * self + alpha * bmm(b1, b2);
-/// self is ignored when beta is 0 (its NaNs too, as PyTorch).
-Results legalizeBaddbmm(OperatorArgs &args, OpBuilder &b) {
-  Location loc = args.getOp().getLoc();
-  Value self = args.tensor("self"), b1 = args.tensor("batch1"), b2 = args.tensor("batch2");
-  if (!self || !b1 || !b2)
-    return args.getOp().emitError("baddbmm expects 'self', 'batch1' and 'batch2'");
-  Type elt = typeOf(b1).getElementType();
-  double beta = args.getFloat("beta").value_or(1.0), alpha = args.getFloat("alpha").value_or(1.0);
-  Value y = makeMatmul(b, loc, b1, b2);
-  if (alpha != 1.0)
-    y = makeBinary<MulOp>(b, loc, y, makeScalar(b, loc, elt, alpha));
-  if (beta != 0.0) {
-    Value s = beta == 1.0 ? self : makeBinary<MulOp>(b, loc, self, makeScalar(b, loc, elt, beta));
-    y = makeBinary<AddOp>(b, loc, s, y);
-  }
-  return SmallVector<Value>{y};
+/// addbmm(self, b1, b2, beta, alpha): the batch of products summed.
+Results legalizeAddbmm(OperatorArgs &args, OpBuilder &b) {
+  Results prod = matmulLike(args, b, "batch1", "batch2");
+  if (failed(prod))
+    return failure();
+  Value sum = makeReduce<ReduceSumOp>(b, args.getOp().getLoc(), (*prod)[0], {0}, false);
+  return addScaled(args, b, sum);
 }
 
 /// rms_norm(x, normalized_shape, weight, eps) = x * rsqrt(mean(x^2) + eps) * weight
@@ -767,7 +873,19 @@ Results legalizeInstanceNorm(OperatorArgs &args, OpBuilder &b) {
 
 void tcc::graph::populateLinalgLikeLegalizers(LegalizerTable &t) {
   t["aten.linear.default"] = legalizeLinear;
-  t["aten.addmm.default"] = legalizeAddmm;
+  t["aten.addmm.default"] = addProduct("mat1", "mat2");
+  t["aten.addmv.default"] = addProduct("mat", "vec");
+  t["aten.baddbmm.default"] = addProduct("batch1", "batch2");
+  t["aten.addbmm.default"] = legalizeAddbmm;
+  t["aten.addr.default"] = [](OperatorArgs &a, OpBuilder &b) { return legalizeOuter(a, b, "vec1", "vec2", true); };
+  t["aten.outer.default"] = [](OperatorArgs &a, OpBuilder &b) { return legalizeOuter(a, b, "self", "vec2", false); };
+  t["aten.ger.default"] = t["aten.outer.default"];
+  t["aten.mv.default"] = [](OperatorArgs &a, OpBuilder &b) { return matmulLike(a, b, "self", "vec"); };
+  t["aten.dot.default"] = [](OperatorArgs &a, OpBuilder &b) { return matmulLike(a, b, "self", "tensor"); };
+  t["aten.vdot.default"] = [](OperatorArgs &a, OpBuilder &b) { return matmulLike(a, b, "self", "other"); };
+  t["aten.inner.default"] = legalizeInner;
+  t["aten.linalg_vecdot.default"] = legalizeVecdot;
+  t["aten.trace.default"] = legalizeTrace;
   t["aten.mm.default"] = [](OperatorArgs &a, OpBuilder &b) { return matmulLike(a, b, "self", "mat2"); };
   t["aten.bmm.default"] = [](OperatorArgs &a, OpBuilder &b) { return matmulLike(a, b, "self", "mat2"); };
   t["aten.matmul.default"] = [](OperatorArgs &a, OpBuilder &b) { return matmulLike(a, b, "self", "other"); };
@@ -796,17 +914,17 @@ void tcc::graph::populateLinalgLikeLegalizers(LegalizerTable &t) {
   t["aten.amin.default"] = legalizeAmin;
   t["aten.max.default"] = legalizeReduce<ReduceMaxOp>;
   t["aten.min.default"] = legalizeAmin;
+  t["aten.aminmax.default"] = legalizeAminmax;
   t["aten.count_nonzero.default"] = legalizeCountNonzero;
   t["aten.count_nonzero.dim_IntList"] = legalizeCountNonzero;
   t["aten.argmax.default"] = [](OperatorArgs &a, OpBuilder &b) { return legalizeArgExtremum(a, b, true); };
   t["aten.argmin.default"] = [](OperatorArgs &a, OpBuilder &b) { return legalizeArgExtremum(a, b, false); };
   t["aten.max.dim"] = [](OperatorArgs &a, OpBuilder &b) { return legalizeExtremumWithIndex(a, b, true); };
   t["aten.min.dim"] = [](OperatorArgs &a, OpBuilder &b) { return legalizeExtremumWithIndex(a, b, false); };
-  for (const char *v : {"var.correction", "var.dim", "var_mean.correction", "var_mean.dim"})
+  for (const char *v : {"var.correction", "var.dim", "var_mean.correction", "var_mean.dim", "var.default", "var_mean.default"})
     t[std::string("aten.") + v] = [](OperatorArgs &a, OpBuilder &b) { return legalizeVariance(a, b, false); };
-  for (const char *v : {"std.correction", "std.dim", "std_mean.correction", "std_mean.dim"})
+  for (const char *v : {"std.correction", "std.dim", "std_mean.correction", "std_mean.dim", "std.default", "std_mean.default"})
     t[std::string("aten.") + v] = [](OperatorArgs &a, OpBuilder &b) { return legalizeVariance(a, b, true); };
-  t["aten.baddbmm.default"] = legalizeBaddbmm;
   t["aten.rms_norm.default"] = legalizeRmsNorm;
   t["aten.group_norm.default"] = legalizeGroupNorm;
   t["aten.native_group_norm.default"] = legalizeGroupNorm;

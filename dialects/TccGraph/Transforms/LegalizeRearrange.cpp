@@ -86,26 +86,60 @@ Results legalizeUnflatten(OperatorArgs &args, OpBuilder &b) {
   return SmallVector<Value>{makeReshape(b, args.getOp().getLoc(), *self, type.getShape())};
 }
 
-/// constant_pad_nd(self, pad, value) and pad(self, pad, mode="constant",
-/// value): `pad` holds (before, after) pairs from the last dim backwards;
-/// negative amounts crop.
-Results legalizePad(OperatorArgs &args, OpBuilder &b) {
+/// The positions that reflect, replicate or circular padding reads along a
+/// dim of size n for `before` and `after` (negative ones crop replicate's):
+/// j = i - before for each output position i, brought into [0, n) by
+/// mirroring at the ends (without repeating them), clamping, or wrapping once. From an iota,
+/// not a constant table (the CUDA path reads no host tables).
+Value paddedPositions(OpBuilder &b, Location loc, StringRef mode, int64_t n, int64_t before,
+                      int64_t after) {
+  Type i64 = b.getI64Type();
+  auto c = [&](int64_t v) { return makeScalar(b, loc, i64, (double)v); };
+  int64_t m = n + before + after;
+  Value j = b.create<IotaOp>(loc, RankedTensorType::get({m}, i64), b.getF64FloatAttr(-before),
+                             b.getF64FloatAttr(1));
+  if (mode == "replicate") {
+    Value low = makeBinary<MaximumOp>(b, loc, j, c(0));
+    return makeBinary<MinimumOp>(b, loc, low, c(n - 1));
+  }
+  if (mode == "reflect") {
+    // |j| mirrors the front; n-1 - |n-1 - |j|| the back.
+    Value front = b.create<AbsOp>(loc, j);
+    Value fromEnd = makeBinary<SubOp>(b, loc, c(n - 1), front);
+    return makeBinary<SubOp>(b, loc, c(n - 1), b.create<AbsOp>(loc, fromEnd));
+  }
+  // circular: j + n before the start, j - n past the end.
+  Value below = makeCompare(b, loc, "lt", j, c(0));
+  Value above = makeCompare(b, loc, "ge", j, c(n));
+  Value up = makeBinary<AddOp>(b, loc, j, c(n));
+  Value down = makeBinary<SubOp>(b, loc, j, c(n));
+  Value wrapped = b.create<SelectOp>(loc, typeOf(j), above, down, j);
+  return b.create<SelectOp>(loc, typeOf(j), below, up, wrapped);
+}
+
+/// constant_pad_nd(self, pad, value) and pad(self, pad, mode, value): `pad`
+/// holds (before, after) pairs from the last dim backwards; negative amounts
+/// crop. Modes other than constant read self at paddedPositions (reflect's
+/// pads non-negative and smaller than the dim, circular's at most it after
+/// the crop); reflection_pad/replication_pad take theirs as `padding`.
+Results legalizePad(OperatorArgs &args, OpBuilder &b, StringRef fixedMode) {
   Location loc = args.getOp().getLoc();
   FailureOr<Value> self = requiredTensor(args, "self");
-  std::optional<SmallVector<int64_t>> pad = args.getInts("pad");
+  std::optional<SmallVector<int64_t>> pad = args.getInts(fixedMode.empty() ? "pad" : "padding");
   if (failed(self))
     return failure();
   if (!pad)
     return operatorError(args) << "needs a static 'pad' list";
-  if (auto mode = dyn_cast_or_null<StringAttr>(args.getOp().getArgs().get("mode")))
-    if (mode.getValue() != "constant")
-      return operatorError(args) << "padding mode '" << mode.getValue()
-                           << "' is not supported (only 'constant')";
+  StringRef mode = fixedMode.empty() ? "constant" : fixedMode;
+  if (auto given = dyn_cast_or_null<StringAttr>(args.getOp().getArgs().get("mode")))
+    mode = given.getValue();
+  if (mode != "constant" && mode != "reflect" && mode != "replicate" && mode != "circular")
+    return operatorError(args) << "padding mode '" << mode << "' is not supported";
   Value x = *self;
   int64_t rank = typeOf(x).getRank();
   if (pad->size() % 2 != 0 || (int64_t)pad->size() > 2 * rank)
     return operatorError(args) << "a pad list of " << pad->size() << " entries for a rank-" << rank
-                         << " tensor";
+                               << " tensor";
   double value = args.getFloat("value").value_or(0.0);
   for (size_t i = 0; i < pad->size() / 2; ++i) {
     int64_t dim = rank - 1 - (int64_t)i, before = (*pad)[2 * i], after = (*pad)[2 * i + 1];
@@ -114,6 +148,29 @@ Results legalizePad(OperatorArgs &args, OpBuilder &b) {
     FailureOr<int64_t> size = staticSize(args, x, dim);
     if (failed(size))
       return failure();
+    if (mode != "constant") {
+      // Circular padding wraps around what negative amounts leave.
+      if (mode == "circular" && (before < 0 || after < 0)) {
+        x = makeSlice(b, loc, x, dim, std::max<int64_t>(0, -before),
+                      *size - std::max<int64_t>(0, -after), 1);
+        *size = typeOf(x).getShape()[dim];
+        before = std::max<int64_t>(before, 0);
+        after = std::max<int64_t>(after, 0);
+      }
+      bool inRange = mode == "replicate"   ? *size > 0
+                     : mode == "circular" ? before <= *size && after <= *size
+                                          : before >= 0 && after >= 0 && before < *size && after < *size;
+      if (!inRange || *size + before + after < 0)
+        return operatorError(args) << mode << " padding of " << before << " and " << after
+                                   << " for a dim of size " << *size << " is not supported";
+      Value at = paddedPositions(b, loc, mode, *size, before, after);
+      x = b.create<TakeOp>(loc,
+                           RankedTensorType::get(withDimSize(typeOf(x).getShape(), dim,
+                                                             *size + before + after),
+                                                 typeOf(x).getElementType()),
+                           x, at, b.getI64IntegerAttr(dim));
+      continue;
+    }
     if (before < 0 || after < 0)
       x = makeSlice(b, loc, x, dim, std::max<int64_t>(0, -before),
                     *size - std::max<int64_t>(0, -after), 1);
@@ -125,7 +182,7 @@ Results legalizePad(OperatorArgs &args, OpBuilder &b) {
     };
     if ((before > 0 || after > 0) && t.getNumDynamicDims() > 0)
       return operatorError(args) << "padding a tensor of symbolic shape " << t
-                           << " is not supported yet";
+                                 << " is not supported yet";
     SmallVector<Value> parts;
     if (before > 0)
       parts.push_back(filled(before));
@@ -350,8 +407,16 @@ void tcc::graph::populateRearrangeLegalizers(LegalizerTable &t) {
   t["aten.fill.Tensor"] = legalizeFill;
   t["aten.copy.default"] = legalizeCopy;
   t["aten.unflatten.int"] = legalizeUnflatten;
-  t["aten.pad.default"] = legalizePad;
-  t["aten.constant_pad_nd.default"] = legalizePad;
+  t["aten.pad.default"] = [](OperatorArgs &a, OpBuilder &b) { return legalizePad(a, b, ""); };
+  t["aten.constant_pad_nd.default"] = t["aten.pad.default"];
+  for (const char *d : {"1d", "2d", "3d"}) {
+    t[std::string("aten.reflection_pad") + d + ".default"] = [](OperatorArgs &a, OpBuilder &b) {
+      return legalizePad(a, b, "reflect");
+    };
+    t[std::string("aten.replication_pad") + d + ".default"] = [](OperatorArgs &a, OpBuilder &b) {
+      return legalizePad(a, b, "replicate");
+    };
+  }
   t["aten.roll.default"] = legalizeRoll;
   t["aten.slice_scatter.default"] = legalizeSliceScatter;
   t["aten.select_scatter.default"] = legalizeSelectScatter;

@@ -208,6 +208,22 @@ Results legalizeSlice(OperatorArgs &args, OpBuilder &b) {
                                       args.getInt("end").value_or(d->size), step)};
 }
 
+/// narrow(self, dim, start, length) = self[start : start + length] along
+/// dim; a negative start counts from the end.
+Results legalizeNarrow(OperatorArgs &args, OpBuilder &b) {
+  FailureOr<SlicedDim> d = slicedDim(args);
+  if (failed(d))
+    return failure();
+  std::optional<int64_t> start = args.getInt("start"), length = args.getInt("length");
+  if (!start || !length || ShapedType::isDynamic(d->size))
+    return operatorError(args) << "needs a static start, length and size";
+  int64_t from = *start < 0 ? *start + d->size : *start;
+  if (from < 0 || *length < 0 || from + *length > d->size)
+    return operatorError(args) << "start " << *start << " and length " << *length
+                               << " out of range for size " << d->size;
+  return SmallVector<Value>{makeSlice(b, args.getOp().getLoc(), d->x, d->dim, from, from + *length, 1)};
+}
+
 /// chunk / split / split_with_sizes: consecutive slices along dim.
 Results splitInto(OperatorArgs &args, OpBuilder &b, ArrayRef<int64_t> sizes, Value x,
                   int64_t dim) {
@@ -580,6 +596,9 @@ void tcc::graph::populateShapeLegalizers(LegalizerTable &t) {
   t["aten.flatten.using_ints"] = legalizeReshape;
   t["aten.ravel.default"] = legalizeReshape;
   t["aten.reshape_as.default"] = legalizeReshape;
+  t["aten.view_as.default"] = legalizeReshape;
+  t["aten.narrow.default"] = legalizeNarrow;
+  t["aten.narrow_copy.default"] = legalizeNarrow;
   t["aten.cat.default"] = legalizeCat;
   t["aten.stack.default"] = legalizeStack;
   t["aten.unsqueeze.default"] = legalizeReshape;
@@ -590,6 +609,9 @@ void tcc::graph::populateShapeLegalizers(LegalizerTable &t) {
   t["aten.chunk.default"] = legalizeSplit;
   t["aten.split.Tensor"] = legalizeSplit;
   t["aten.split_with_sizes.default"] = legalizeSplit;
+  t["aten.unsafe_chunk.default"] = legalizeSplit;
+  t["aten.unsafe_split.Tensor"] = legalizeSplit;
+  t["aten.unsafe_split_with_sizes.default"] = legalizeSplit;
   t["aten.select.int"] = legalizeSelect;
   t["aten.unbind.int"] = legalizeUnbind;
   t["aten.pixel_shuffle.default"] = legalizePixelShuffle;

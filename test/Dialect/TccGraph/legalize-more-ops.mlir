@@ -322,3 +322,50 @@ func.func @count_dist(%x: tensor<3x4xf32>, %y: tensor<4xf32>) -> (tensor<3xi64>,
   %1 = tcc_graph.operator "torch.ops.aten.dist.default"(%x, %y) {operand_names = ["self", "other"], args = {p = 1.000000e+00 : f64}} : (tensor<3x4xf32>, tensor<4xf32>) -> tensor<f32>
   return %0, %1 : tensor<3xi64>, tensor<f32>
 }
+
+// -----
+
+// Matrix products with rank-1 operands: a vector lhs is a row, a vector rhs a
+// column, whose unit dim leaves the result (matmul, dot); outer multiplies a
+// column by a row; addmv with beta 0 ignores self (its NaNs too).
+// CHECK-LABEL: func @vector_products
+// CHECK: %[[COL:.*]] = tcc_graph.reshape %arg1 : (tensor<4xf32>) -> tensor<4x1xf32>
+// CHECK: %[[MV:.*]] = tcc_graph.matmul %arg0, %[[COL]] : (tensor<3x4xf32>, tensor<4x1xf32>) -> tensor<3x1xf32>
+// CHECK: %[[R0:.*]] = tcc_graph.reshape %[[MV]] : (tensor<3x1xf32>) -> tensor<3xf32>
+// CHECK: %[[ROW:.*]] = tcc_graph.reshape %arg2 : (tensor<3xf32>) -> tensor<1x3xf32>
+// CHECK: %[[VM:.*]] = tcc_graph.matmul %[[ROW]], %arg0 : (tensor<1x3xf32>, tensor<3x4xf32>) -> tensor<1x4xf32>
+// CHECK: %[[R1:.*]] = tcc_graph.reshape %[[VM]] : (tensor<1x4xf32>) -> tensor<4xf32>
+// CHECK: %[[DOT:.*]] = tcc_graph.matmul %{{.*}}, %{{.*}} : (tensor<1x4xf32>, tensor<4x1xf32>) -> tensor<1x1xf32>
+// CHECK: %[[R2:.*]] = tcc_graph.reshape %[[DOT]] : (tensor<1x1xf32>) -> tensor<f32>
+// CHECK: %[[R3:.*]] = tcc_graph.mul %{{.*}}, %{{.*}} : (tensor<3x1xf32>, tensor<1x4xf32>) -> tensor<3x4xf32>
+// CHECK: tcc_graph.matmul %arg0
+// CHECK: %[[P:.*]] = tcc_graph.reshape %{{.*}} : (tensor<3x1xf32>) -> tensor<3xf32>
+// CHECK-NOT: %arg3
+// CHECK: %[[R4:.*]] = tcc_graph.mul %[[P]], %{{.*}} : (tensor<3xf32>, tensor<f32>) -> tensor<3xf32>
+// CHECK: return %[[R0]], %[[R1]], %[[R2]], %[[R3]], %[[R4]]
+func.func @vector_products(%m: tensor<3x4xf32>, %v: tensor<4xf32>, %w: tensor<3xf32>, %s: tensor<3xf32>) -> (tensor<3xf32>, tensor<4xf32>, tensor<f32>, tensor<3x4xf32>, tensor<3xf32>) {
+  %0 = tcc_graph.operator "torch.ops.aten.matmul.default"(%m, %v) {operand_names = ["self", "other"], args = {}} : (tensor<3x4xf32>, tensor<4xf32>) -> tensor<3xf32>
+  %1 = tcc_graph.operator "torch.ops.aten.matmul.default"(%w, %m) {operand_names = ["self", "other"], args = {}} : (tensor<3xf32>, tensor<3x4xf32>) -> tensor<4xf32>
+  %2 = tcc_graph.operator "torch.ops.aten.dot.default"(%v, %v) {operand_names = ["self", "tensor"], args = {}} : (tensor<4xf32>, tensor<4xf32>) -> tensor<f32>
+  %3 = tcc_graph.operator "torch.ops.aten.outer.default"(%w, %v) {operand_names = ["self", "vec2"], args = {}} : (tensor<3xf32>, tensor<4xf32>) -> tensor<3x4xf32>
+  %4 = tcc_graph.operator "torch.ops.aten.addmv.default"(%s, %m, %v) {operand_names = ["self", "mat", "vec"], args = {beta = 0.0 : f64, alpha = 2.0 : f64}} : (tensor<3xf32>, tensor<3x4xf32>, tensor<4xf32>) -> tensor<3xf32>
+  return %0, %1, %2, %3, %4 : tensor<3xf32>, tensor<4xf32>, tensor<f32>, tensor<3x4xf32>, tensor<3xf32>
+}
+
+// -----
+
+// aminmax: amin as -amax(-x), then amax; celu is elu with the input scaled
+// by 1 / alpha.
+// CHECK-LABEL: func @aminmax_celu
+// CHECK: %[[N:.*]] = tcc_graph.neg %arg0
+// CHECK: %[[M:.*]] = tcc_graph.reduce_max %[[N]] {dims = array<i64: 1>, keepdim = false}
+// CHECK: %[[LO:.*]] = tcc_graph.neg %[[M]]
+// CHECK: %[[HI:.*]] = tcc_graph.reduce_max %arg0 {dims = array<i64: 1>, keepdim = false}
+// CHECK: tcc_graph.constant dense<5.000000e-01>
+// CHECK: tcc_graph.exp
+// CHECK: return %[[LO]], %[[HI]]
+func.func @aminmax_celu(%x: tensor<2x3xf32>) -> (tensor<2xf32>, tensor<2xf32>, tensor<2x3xf32>) {
+  %0:2 = tcc_graph.operator "torch.ops.aten.aminmax.default"(%x) {operand_names = ["self"], args = {dim = 1 : i64}} : (tensor<2x3xf32>) -> (tensor<2xf32>, tensor<2xf32>)
+  %1 = tcc_graph.operator "torch.ops.aten.celu.default"(%x) {operand_names = ["self"], args = {alpha = 2.0 : f64}} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  return %0#0, %0#1, %1 : tensor<2xf32>, tensor<2xf32>, tensor<2x3xf32>
+}
