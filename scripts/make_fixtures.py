@@ -863,7 +863,8 @@ class OpsSweepFamilies(nn.Module):
     amounts too); matrix products with rank-1 operands (matmul, mv, dot,
     inner, outer, addmv, addr, addbmm, linear, vecdot, trace), addmm with
     beta 0 (self's NaN ignored); aminmax, square, celu, selu, narrow, view_as,
-    linalg.diagonal, var/std without dims."""
+    linalg.diagonal, var/std without dims; meshgrid (ij, xy), channel_shuffle,
+    pixel_unshuffle, diag_embed, take, take_along_dim, isclose, float_power."""
 
     def forward(self, x, idx, src, rows, ridx, v, pooled, pidx, pooled1, pidx1, m, vec, img, nanself):
         aten = torch.ops.aten
@@ -889,6 +890,13 @@ class OpsSweepFamilies(nn.Module):
         outs += list(torch.aminmax(m, dim=1)) + [torch.aminmax(img).min, torch.square(m), F.celu(m, 0.5), F.selu(m),
                  torch.narrow(img, 2, -3, 2), m.view_as(vec.expand(3, 4).T.contiguous()),
                  torch.linalg.diagonal(img, offset=1), torch.var(m), torch.std(m, unbiased=False)]
+        outs += list(torch.meshgrid(vec, m[0, :3], indexing="xy")) + list(torch.meshgrid(vec, m[:, 0], indexing="ij"))
+        near = m + torch.tensor([0.0, 1e-6, 1e-3, float("nan")])
+        outs += [F.channel_shuffle(img.transpose(0, 1).reshape(1, 6, 4, 5), 3), F.pixel_unshuffle(img[:, :, :4, :4], 2),
+                 torch.diag_embed(m, offset=-1, dim1=0, dim2=2), torch.diag_embed(m, 2), torch.take(m, idx),
+                 torch.take_along_dim(m, idx[:1, :2] - 1, dim=1), torch.take_along_dim(m, idx[0]),
+                 torch.isclose(m, near), torch.isclose(m, near, rtol=1e-2, equal_nan=True),
+                 torch.float_power(m.abs(), vec), torch.float_power(m, 2)]
         return tuple(outs)
 
 class OpsSweepMore(nn.Module):

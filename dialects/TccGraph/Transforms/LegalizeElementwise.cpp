@@ -115,6 +115,34 @@ LegalizeFn binary(bool hasAlpha) {
 
 /// pow(x, e): small constant exponents become multiplications or sqrt (the
 /// forms RMSNorm and GELU-tanh use), others math.powf.
+/// isclose(self, other, rtol, atol, equal_nan), PyTorch's rule: equal, or
+/// (equal_nan) both NaN, or |self - other| finite and <= atol + |rtol * other|.
+Results legalizeIsclose(OperatorArgs &args, OpBuilder &b) {
+  Location loc = args.getOp().getLoc();
+  FailureOr<Value> x = requiredTensor(args, "self"), y = requiredTensor(args, "other");
+  if (failed(x) || failed(y))
+    return failure();
+  Type elt = typeOf(*x).getElementType();
+  if (!isa<FloatType>(elt) || typeOf(*y).getElementType() != elt)
+    return operatorError(args) << "needs float tensors of one type";
+  double rtol = args.getFloat("rtol").value_or(1e-5), atol = args.getFloat("atol").value_or(1e-8);
+  Value close = makeCompare(b, loc, "eq", *x, *y);
+  if (args.getBool("equal_nan").value_or(false)) {
+    Value xNan = makeCompare(b, loc, "ne", *x, *x);
+    Value yNan = makeCompare(b, loc, "ne", *y, *y);
+    close = makeBinary<BitwiseOrOp>(b, loc, close, makeBinary<BitwiseAndOp>(b, loc, xNan, yNan));
+  }
+  if (rtol == 0.0 && atol == 0.0)
+    return SmallVector<Value>{close};
+  Value scaled = b.create<AbsOp>(loc, makeBinary<MulOp>(b, loc, makeScalar(b, loc, elt, rtol), *y));
+  Value allowed = makeBinary<AddOp>(b, loc, makeScalar(b, loc, elt, atol), scaled);
+  Value actual = b.create<AbsOp>(loc, makeBinary<SubOp>(b, loc, *x, *y));
+  Value finite = makeCompare(b, loc, "lt", actual, makeScalar(b, loc, elt, INFINITY));
+  Value within = makeCompare(b, loc, "le", actual, allowed);
+  Value near = makeBinary<BitwiseAndOp>(b, loc, finite, within);
+  return SmallVector<Value>{makeBinary<BitwiseOrOp>(b, loc, close, near)};
+}
+
 Results legalizePow(OperatorArgs &args, OpBuilder &b) {
   Location loc = args.getOp().getLoc();
   Type elt = args.resultType().getElementType();
@@ -588,8 +616,12 @@ void tcc::graph::populateElementwiseLegalizers(LegalizerTable &t) {
     t[std::string("aten.remainder.") + v] = legalizeRemainder;
   t["aten.max.other"] = binary<MaximumOp>(false);
   t["aten.min.other"] = binary<MinimumOp>(false);
-  for (const char *v : {"Tensor_Scalar", "Tensor_Tensor", "Scalar"})
+  for (const char *v : {"Tensor_Scalar", "Tensor_Tensor", "Scalar"}) {
     t[std::string("aten.pow.") + v] = legalizePow;
+    // float_power: pow in float64 (the result type).
+    t[std::string("aten.float_power.") + v] = legalizePow;
+  }
+  t["aten.isclose.default"] = legalizeIsclose;
   t["aten.minimum.default"] = binary<MinimumOp>(false);
   t["aten.tanh.default"] = unary<TanhOp>();
   t["aten.erf.default"] = unary<ErfOp>();

@@ -299,6 +299,38 @@ Results legalizeDiagonal(OperatorArgs &args, OpBuilder &b) {
                                               .getDefiningOp()));
 }
 
+/// The vectors along v's last dim (static, [..., n]) on diagonal k of
+/// [..., side, side] matrices, side = n + |k|: select(j - i == k, v at row i
+/// (k >= 0) or column j (k < 0), 0), v padded with zeros to the side.
+Value diagonalMatrices(OpBuilder &b, Location loc, Value v, int64_t k) {
+  RankedTensorType t = typeOf(v);
+  SmallVector<int64_t> batch(t.getShape().drop_back());
+  int64_t n = t.getShape().back(), side = n + std::abs(k);
+  if (side > n) {
+    SmallVector<int64_t> padShape(batch), fullShape(batch);
+    padShape.push_back(side - n);
+    fullShape.push_back(side);
+    Value zeros = makeSplat(b, loc, RankedTensorType::get(padShape, t.getElementType()), 0.0);
+    v = b.create<ConcatOp>(loc, RankedTensorType::get(fullShape, t.getElementType()),
+                           ValueRange{v, zeros}, b.getI64IntegerAttr(batch.size()));
+  }
+  auto i64 = b.getI64Type();
+  Value rows = b.create<IotaOp>(loc, RankedTensorType::get({side}, i64), b.getF64FloatAttr(0),
+                                b.getF64FloatAttr(1), ValueRange{});
+  Value i = makeReshape(b, loc, rows, {side, 1});
+  Value j = makeReshape(b, loc, rows, {1, side});
+  Value offset = makeBinary<SubOp>(b, loc, j, i);
+  Value onDiagonal = makeCompare(b, loc, "eq", offset, makeScalar(b, loc, i64, k));
+  SmallVector<int64_t> valueShape(batch);
+  valueShape.append(k >= 0 ? SmallVector<int64_t>{side, 1} : SmallVector<int64_t>{1, side});
+  Value values = makeReshape(b, loc, v, valueShape);
+  Value zero = makeScalar(b, loc, t.getElementType(), 0.0);
+  SmallVector<int64_t> outShape(batch);
+  outShape.append({side, side});
+  return b.create<SelectOp>(loc, RankedTensorType::get(outShape, t.getElementType()), onDiagonal,
+                            values, zero);
+}
+
 /// diag(self, diagonal) of a matrix: its diagonal; of a vector v (and
 /// diagflat of any tensor, flattened): the square matrix of side n + |k| with
 /// v on diagonal k, built as select(j - i == k, v at row i (k >= 0) or
@@ -316,25 +348,83 @@ Results legalizeDiag(OperatorArgs &args, OpBuilder &b) {
                                                 << "' needs a static vector or matrix";
   if (!flat && t.getRank() == 2)
     return verified(args, cast<AsStridedOp>(takeDiagonal(b, loc, *x, k, 0, 1).getDefiningOp()));
-  int64_t n = t.getNumElements(), side = n + std::abs(k);
-  Value v = makeReshape(b, loc, *x, {n});
-  if (side > n) {
-    Value zeros = makeSplat(b, loc, RankedTensorType::get({side - n}, t.getElementType()), 0.0);
-    v = b.create<ConcatOp>(loc, RankedTensorType::get({side}, t.getElementType()),
-                           ValueRange{v, zeros}, b.getI64IntegerAttr(0));
+  Value v = makeReshape(b, loc, *x, {t.getNumElements()});
+  return SmallVector<Value>{diagonalMatrices(b, loc, v, k)};
+}
+
+/// diag_embed(self, offset, dim1=-2, dim2=-1): each vector along self's last
+/// dim on diagonal `offset` of a matrix whose rows and columns become dims
+/// dim1 and dim2 of the result.
+Results legalizeDiagEmbed(OperatorArgs &args, OpBuilder &b) {
+  FailureOr<Value> x = requiredTensor(args, "self");
+  if (failed(x))
+    return failure();
+  Location loc = args.getOp().getLoc();
+  RankedTensorType t = typeOf(*x);
+  if (!t.hasStaticShape() || t.getRank() < 1)
+    return operatorError(args) << "needs a static tensor of rank >= 1";
+  int64_t rank = t.getRank() + 1;
+  int64_t d1 = normalizeDim(args.getInt("dim1").value_or(-2), rank);
+  int64_t d2 = normalizeDim(args.getInt("dim2").value_or(-1), rank);
+  if (d1 < 0 || d1 >= rank || d2 < 0 || d2 >= rank || d1 == d2)
+    return operatorError(args) << "needs two distinct dims of the result";
+  Value m = diagonalMatrices(b, loc, *x, args.getInt("offset").value_or(0));
+  // Rows (dim rank-2 of m) go to d1, columns to d2, the rest in order.
+  SmallVector<int64_t> perm, shape;
+  for (int64_t p = 0, batch = 0; p < rank; ++p)
+    perm.push_back(p == d1 ? rank - 2 : p == d2 ? rank - 1 : batch++);
+  for (int64_t p : perm)
+    shape.push_back(typeOf(m).getShape()[p]);
+  return SmallVector<Value>{b.create<TransposeOp>(
+      loc, RankedTensorType::get(shape, t.getElementType()), m, b.getDenseI64ArrayAttr(perm))};
+}
+
+/// take(self, index): self flattened, read at index (negative from the end).
+Results legalizeTakeFlat(OperatorArgs &args, OpBuilder &b) {
+  FailureOr<Value> x = requiredTensor(args, "self"), index = requiredTensor(args, "index");
+  if (failed(x) || failed(index))
+    return failure();
+  if (!typeOf(*x).hasStaticShape())
+    return operatorError(args) << "only static shapes are supported";
+  Value flat = makeReshape(b, args.getOp().getLoc(), *x, {typeOf(*x).getNumElements()});
+  return makeTake(args, b, flat, *index, 0);
+}
+
+/// take_along_dim(self, indices, dim): self and indices broadcast against
+/// each other except along dim, then gathered; without dim both flattened.
+Results legalizeTakeAlongDim(OperatorArgs &args, OpBuilder &b) {
+  Location loc = args.getOp().getLoc();
+  FailureOr<Value> x = requiredTensor(args, "self"), index = requiredTensor(args, "indices");
+  if (failed(x) || failed(index))
+    return failure();
+  RankedTensorType xt = typeOf(*x), it = typeOf(*index);
+  if (!xt.hasStaticShape() || !it.hasStaticShape() || !isa<IntegerType>(it.getElementType()))
+    return operatorError(args) << "needs static shapes and integer indices";
+  Value self = *x, idx = *index;
+  int64_t dim = 0;
+  if (std::optional<int64_t> given = args.getInt("dim")) {
+    if (xt.getRank() != it.getRank())
+      return operatorError(args) << "self and indices need one rank";
+    dim = normalizeDim(*given, xt.getRank());
+    SmallVector<int64_t> selfShape(xt.getShape()), indexShape(it.getShape());
+    for (int64_t i = 0; i < xt.getRank(); ++i) {
+      if (i == dim)
+        continue;
+      int64_t both = std::max(selfShape[i], indexShape[i]);
+      if ((selfShape[i] != both && selfShape[i] != 1) || (indexShape[i] != both && indexShape[i] != 1))
+        return operatorError(args) << "self " << xt << " and indices " << it << " do not broadcast";
+      selfShape[i] = indexShape[i] = both;
+    }
+    if (selfShape != xt.getShape())
+      self = b.create<BroadcastOp>(loc, RankedTensorType::get(selfShape, xt.getElementType()), self);
+    if (indexShape != it.getShape())
+      idx = b.create<BroadcastOp>(loc, RankedTensorType::get(indexShape, it.getElementType()), idx);
+  } else {
+    self = makeReshape(b, loc, self, {xt.getNumElements()});
+    idx = makeReshape(b, loc, idx, {it.getNumElements()});
   }
-  auto i64 = b.getI64Type();
-  Value rows = b.create<IotaOp>(loc, RankedTensorType::get({side}, i64), b.getF64FloatAttr(0),
-                                b.getF64FloatAttr(1), ValueRange{});
-  Value i = makeReshape(b, loc, rows, {side, 1});
-  Value j = makeReshape(b, loc, rows, {1, side});
-  Value offset = makeBinary<SubOp>(b, loc, j, i);
-  Value onDiagonal = makeCompare(b, loc, "eq", offset, makeScalar(b, loc, i64, k));
-  Value values = makeReshape(b, loc, v, k >= 0 ? SmallVector<int64_t>{side, 1}
-                                              : SmallVector<int64_t>{1, side});
-  Value zero = makeScalar(b, loc, t.getElementType(), 0.0);
-  return SmallVector<Value>{b.create<SelectOp>(loc, args.resultType(), onDiagonal, values, zero)
-                                .getResult()};
+  return verified(args, b.create<GatherOp>(loc, args.resultType(), self, idx,
+                                           b.getI64IntegerAttr(dim)));
 }
 
 /// The size of dim `d` of `x` as a rank-0 i64 tensor (symbolic sizes too).
@@ -613,6 +703,9 @@ void tcc::graph::populateIndexingLegalizers(LegalizerTable &t) {
   t["aten.diagonal.default"] = legalizeDiagonal;
   t["aten.diagonal_copy.default"] = legalizeDiagonal;
   t["aten.linalg_diagonal.default"] = legalizeDiagonal;
+  t["aten.diag_embed.default"] = legalizeDiagEmbed;
+  t["aten.take.default"] = legalizeTakeFlat;
+  t["aten.take_along_dim.default"] = legalizeTakeAlongDim;
   t["aten.diag.default"] = legalizeDiag;
   t["aten.diagflat.default"] = legalizeDiag;
   t["aten.broadcast_to.default"] = legalizeExpand;

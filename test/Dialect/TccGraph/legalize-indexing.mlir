@@ -133,3 +133,27 @@ func.func @diagonals(%x: tensor<2x3x4xf32>, %v: tensor<2xf32>) -> (tensor<3x1xf3
   %1 = tcc_graph.operator "torch.ops.aten.diag.default"(%v) {operand_names = ["self"], args = {diagonal = -1 : i64}} : (tensor<2xf32>) -> tensor<3x3xf32>
   return %0, %1 : tensor<3x1xf32>, tensor<3x3xf32>
 }
+
+// -----
+
+// diag_embed: the rows' vectors on diagonal -1 of 4x4 matrices (values as
+// [2, 1, 4] rows, since k < 0 reads column j), then rows moved to dim1 = 0.
+// take reads flattened self; take_along_dim broadcasts the indices over the
+// other dims and gathers.
+// CHECK-LABEL: func @embed_take
+// CHECK: %[[PAD:.*]] = tcc_graph.concat %arg0, %{{.*}} {dim = 1 : i64} : (tensor<2x3xf32>, tensor<2x1xf32>) -> tensor<2x4xf32>
+// CHECK: %[[ON:.*]] = tcc_graph.compare %{{.*}}, %{{.*}} {predicate = "eq"} : (tensor<4x4xi64>, tensor<i64>) -> tensor<4x4xi1>
+// CHECK: %[[V:.*]] = tcc_graph.reshape %[[PAD]] : (tensor<2x4xf32>) -> tensor<2x1x4xf32>
+// CHECK: %[[M:.*]] = tcc_graph.select %[[ON]], %[[V]], %{{.*}} -> tensor<2x4x4xf32>
+// CHECK: %[[E:.*]] = tcc_graph.transpose %[[M]] {permutation = array<i64: 1, 0, 2>} : (tensor<2x4x4xf32>) -> tensor<4x2x4xf32>
+// CHECK: %[[F:.*]] = tcc_graph.reshape %arg0 : (tensor<2x3xf32>) -> tensor<6xf32>
+// CHECK: %[[T:.*]] = tcc_graph.take %[[F]], %arg1 {dim = 0 : i64}
+// CHECK: %[[I:.*]] = tcc_graph.broadcast %arg2 : (tensor<1x1xi64>) -> tensor<2x1xi64>
+// CHECK: %[[G:.*]] = tcc_graph.gather %arg0, %[[I]] {dim = 1 : i64}
+// CHECK: return %[[E]], %[[T]], %[[G]]
+func.func @embed_take(%x: tensor<2x3xf32>, %i: tensor<4xi64>, %j: tensor<1x1xi64>) -> (tensor<4x2x4xf32>, tensor<4xf32>, tensor<2x1xf32>) {
+  %0 = tcc_graph.operator "torch.ops.aten.diag_embed.default"(%x) {operand_names = ["self"], args = {offset = -1 : i64, dim1 = 0 : i64, dim2 = 2 : i64}} : (tensor<2x3xf32>) -> tensor<4x2x4xf32>
+  %1 = tcc_graph.operator "torch.ops.aten.take.default"(%x, %i) {operand_names = ["self", "index"], args = {}} : (tensor<2x3xf32>, tensor<4xi64>) -> tensor<4xf32>
+  %2 = tcc_graph.operator "torch.ops.aten.take_along_dim.default"(%x, %j) {operand_names = ["self", "indices"], args = {dim = 1 : i64}} : (tensor<2x3xf32>, tensor<1x1xi64>) -> tensor<2x1xf32>
+  return %0, %1, %2 : tensor<4x2x4xf32>, tensor<4xf32>, tensor<2x1xf32>
+}
