@@ -864,7 +864,11 @@ class OpsSweepFamilies(nn.Module):
     inner, outer, addmv, addr, addbmm, linear, vecdot, trace), addmm with
     beta 0 (self's NaN ignored); aminmax, square, celu, selu, narrow, view_as,
     linalg.diagonal, var/std without dims; meshgrid (ij, xy), channel_shuffle,
-    pixel_unshuffle, diag_embed, take, take_along_dim, isclose, float_power."""
+    pixel_unshuffle, diag_embed, take, take_along_dim, isclose, float_power;
+    cumprod, cummax/cummin (values and last index of the extremum, NaN),
+    logcumsumexp (-inf, inf), sort/argsort (stable: ties in index order; NaN
+    last, first when descending), msort, topk, kthvalue, median and
+    nanmedian (whole and along a dim, NaN)."""
 
     def forward(self, x, idx, src, rows, ridx, v, pooled, pidx, pooled1, pidx1, m, vec, img, nanself):
         aten = torch.ops.aten
@@ -897,6 +901,14 @@ class OpsSweepFamilies(nn.Module):
                  torch.take_along_dim(m, idx[:1, :2] - 1, dim=1), torch.take_along_dim(m, idx[0]),
                  torch.isclose(m, near), torch.isclose(m, near, rtol=1e-2, equal_nan=True),
                  torch.float_power(m.abs(), vec), torch.float_power(m, 2)]
+        ties = torch.cat([m[:, :3].round(), nanself], 0)  # repeated values, NaN and infinities
+        outs += [torch.cumprod(m, 1), torch.cumprod(nanself, 0)] + list(torch.cummax(ties, 1)) + list(torch.cummin(ties, 0))
+        outs += [torch.logcumsumexp(m * 30, 1), torch.logcumsumexp(nanself, 1)]
+        outs += list(torch.sort(ties, 1)) + list(torch.sort(ties, dim=0, descending=True, stable=True))
+        outs += [torch.argsort(ties, 1, descending=True), torch.msort(ties), torch.topk(m, 2).values,
+                 torch.topk(m, 3, dim=0, largest=False).indices, torch.kthvalue(m, 2, 1).values,
+                 torch.kthvalue(m, 3, 1).indices, torch.median(m), torch.median(nanself), torch.nanmedian(nanself),
+                 torch.median(m, 0).values, torch.median(m, 0).indices, torch.nanmedian(nanself, 1).values]
         return tuple(outs)
 
 class OpsSweepMore(nn.Module):

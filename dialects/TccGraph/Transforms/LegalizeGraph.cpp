@@ -145,6 +145,15 @@ Value tcc::graph::makeCast(OpBuilder &b, Location loc, Value v, Type elt) {
   return b.create<CastOp>(loc, RankedTensorType::get(t.getShape(), elt), v);
 }
 
+Value tcc::graph::makeIotaAt(OpBuilder &b, Location loc, int64_t n, Type elt, int64_t rank,
+                             int64_t at) {
+  Value iota = b.create<IotaOp>(loc, RankedTensorType::get({n}, elt), b.getF64FloatAttr(0),
+                                b.getF64FloatAttr(1));
+  SmallVector<int64_t> shape(rank, 1);
+  shape[at] = n;
+  return makeReshape(b, loc, iota, shape);
+}
+
 int64_t tcc::graph::normalizeDim(int64_t dim, int64_t rank) {
   return dim < 0 ? dim + rank : dim;
 }
@@ -214,6 +223,7 @@ struct LegalizeGraphPass
     populateVectorNormLegalizers(table);
     populateLossLegalizers(table);
     populateScatterLegalizers(table);
+    populateOrderingLegalizers(table);
 
     // Operators whose legalizers read symbolic arguments (sizes given as
     // expressions of the inputs' sizes) from the export's result types and

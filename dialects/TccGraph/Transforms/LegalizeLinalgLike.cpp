@@ -44,6 +44,18 @@ Value tcc::graph::transposeLast2(OpBuilder &b, Location loc, Value v) {
                                v, b.getDenseI64ArrayAttr(perm));
 }
 
+Value tcc::graph::makeLogSumExp(OpBuilder &b, Location loc, Value x, ArrayRef<int64_t> dims) {
+  Type elt = typeOf(x).getElementType();
+  Value m = makeReduce<ReduceMaxOp>(b, loc, x, dims, true);
+  Value magnitude = b.create<AbsOp>(loc, m);
+  Value infinity = makeScalar(b, loc, elt, INFINITY);
+  Value infinite = makeCompare(b, loc, "eq", magnitude, infinity);
+  m = b.create<SelectOp>(loc, typeOf(m), infinite, makeScalar(b, loc, elt, 0.0), m);
+  Value sum = makeReduce<ReduceSumOp>(b, loc, b.create<ExpOp>(loc, makeBinary<SubOp>(b, loc, x, m)),
+                                      dims, true);
+  return makeBinary<AddOp>(b, loc, b.create<LogOp>(loc, sum), m);
+}
+
 Value tcc::graph::makeMatmul(OpBuilder &b, Location loc, Value lhs, Value rhs) {
   auto l = cast<RankedTensorType>(lhs.getType()), r = cast<RankedTensorType>(rhs.getType());
   auto batch = broadcastShapes(l.getShape().drop_back(2), r.getShape().drop_back(2));
@@ -383,14 +395,7 @@ Results legalizeLogSumExp(OperatorArgs &args, OpBuilder &b) {
     return args.getOp().emitError("logsumexp gives a non-float result");
   Value x = makeCast(b, loc, *self, elt);
   SmallVector<int64_t> dims = reductionDims(args, typeOf(x).getRank());
-  Value m = makeReduce<ReduceMaxOp>(b, loc, x, dims, true);
-  Value magnitude = b.create<AbsOp>(loc, m);
-  Value infinity = makeScalar(b, loc, elt, INFINITY);
-  Value infinite = makeCompare(b, loc, "eq", magnitude, infinity);
-  m = b.create<SelectOp>(loc, typeOf(m), infinite, makeScalar(b, loc, elt, 0.0), m);
-  Value sum = makeReduce<ReduceSumOp>(b, loc, b.create<ExpOp>(loc, makeBinary<SubOp>(b, loc, x, m)),
-                                      dims, true);
-  Value r = makeBinary<AddOp>(b, loc, b.create<LogOp>(loc, sum), m);
+  Value r = makeLogSumExp(b, loc, x, dims);
   return SmallVector<Value>{makeReshape(b, loc, r, resultType.getShape())};
 }
 

@@ -65,15 +65,6 @@ Value padEnd(OpBuilder &b, Location loc, Value v, ArrayRef<int64_t> shape, doubl
   return v;
 }
 
-/// A 1-D iota 0..n-1 of `elt`, reshaped to rank `rank` with n at `at`.
-Value iotaAt(OpBuilder &b, Location loc, int64_t n, Type elt, int64_t rank, int64_t at) {
-  Value iota = b.create<IotaOp>(loc, RankedTensorType::get({n}, elt), b.getF64FloatAttr(0),
-                                b.getF64FloatAttr(1));
-  SmallVector<int64_t> shape(rank, 1);
-  shape[at] = n;
-  return makeReshape(b, loc, iota, shape);
-}
-
 /// self with `src` scattered along `dim` at `index` (see the file comment).
 /// `src` is a 0-d value for every index element, or at least index's shape.
 FailureOr<Value> scatterDense(OperatorArgs &args, OpBuilder &b, Value self, int64_t dim,
@@ -136,7 +127,7 @@ FailureOr<Value> scatterDense(OperatorArgs &args, OpBuilder &b, Value self, int6
   Value wrapped = makeBinary<AddOp>(b, loc, idx, makeScalar(b, loc, i64, (double)n));
   idx = b.create<SelectOp>(loc, typeOf(idx), negative, wrapped, idx);
   idx = makeReshape(b, loc, idx, unitShape);
-  Value targets = iotaAt(b, loc, n, i64, rank + 1, dim);
+  Value targets = makeIotaAt(b, loc, n, i64, rank + 1, dim);
   Value hits = makeCompare(b, loc, "eq", idx, targets);
   RankedTensorType hitType = typeOf(hits);
   Value srcK = makeReshape(b, loc, s, unitShape);
@@ -151,7 +142,7 @@ FailureOr<Value> scatterDense(OperatorArgs &args, OpBuilder &b, Value self, int6
   Value reduced;
   switch (how) {
   case Combine::Set: {
-    Value positions = iotaAt(b, loc, idxShape[dim], f32, rank + 1, dim + 1);
+    Value positions = makeIotaAt(b, loc, idxShape[dim], f32, rank + 1, dim + 1);
     Value last = makeReduce<ReduceMaxOp>(b, loc, hitsOr(positions, -1.0), kDim, false);
     last = makeBinary<MaximumOp>(b, loc, last, makeScalar(b, loc, f32, 0.0));
     Value at = makeCast(b, loc, last, i64);

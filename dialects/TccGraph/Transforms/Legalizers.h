@@ -60,6 +60,7 @@ void populatePoolingLegalizers(LegalizerTable &table);
 void populateVectorNormLegalizers(LegalizerTable &table);
 void populateLossLegalizers(LegalizerTable &table);
 void populateScatterLegalizers(LegalizerTable &table);
+void populateOrderingLegalizers(LegalizerTable &table);
 
 /// A rank-0 constant of `elementType` holding `value`.
 mlir::Value makeScalar(mlir::OpBuilder &b, mlir::Location loc,
@@ -138,6 +139,14 @@ mlir::Value makePairwiseDistance(mlir::OpBuilder &b, mlir::Location loc, mlir::V
                                  mlir::Value x2, double p, double eps, bool keepdim);
 /// Swaps the last two dimensions.
 mlir::Value transposeLast2(mlir::OpBuilder &b, mlir::Location loc, mlir::Value v);
+/// A 1-D iota 0..n-1 of `elt`, reshaped to rank `rank` with n at `at`.
+mlir::Value makeIotaAt(mlir::OpBuilder &b, mlir::Location loc, int64_t n, mlir::Type elt,
+                       int64_t rank, int64_t at);
+/// log(sum(exp(x))) over `dims` (kept as size 1), as PyTorch's logsumexp:
+/// the max m taken out (as 0 where infinite), so all -inf (or no elements)
+/// gives -inf and an inf gives inf.
+mlir::Value makeLogSumExp(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x,
+                          llvm::ArrayRef<int64_t> dims);
 /// torch.matmul of rank >= 2 operands, batch dims broadcast.
 mlir::Value makeMatmul(mlir::OpBuilder &b, mlir::Location loc, mlir::Value lhs, mlir::Value rhs);
 /// The symbolic sizes of result `result`, in order, as index values computed
