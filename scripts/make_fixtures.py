@@ -868,7 +868,9 @@ class OpsSweepFamilies(nn.Module):
     cumprod, cummax/cummin (values and last index of the extremum, NaN),
     logcumsumexp (-inf, inf), sort/argsort (stable: ties in index order; NaN
     last, first when descending), msort, topk, kthvalue, median and
-    nanmedian (whole and along a dim, NaN)."""
+    nanmedian (whole and along a dim, NaN); vector norms with a negative ord
+    or a dtype, matrix norms (fro, +-1, +-inf, other dims, keepdim, an empty
+    matrix), linalg.norm; sums of bools to int64; torch.masked's mean."""
 
     def forward(self, x, idx, src, rows, ridx, v, pooled, pidx, pooled1, pidx1, m, vec, img, nanself):
         aten = torch.ops.aten
@@ -909,6 +911,13 @@ class OpsSweepFamilies(nn.Module):
                  torch.topk(m, 3, dim=0, largest=False).indices, torch.kthvalue(m, 2, 1).values,
                  torch.kthvalue(m, 3, 1).indices, torch.median(m), torch.median(nanself), torch.nanmedian(nanself),
                  torch.median(m, 0).values, torch.median(m, 0).indices, torch.nanmedian(nanself, 1).values]
+        la = torch.linalg
+        outs += [la.vector_norm(m, -1, dim=1), la.vector_norm(m, -2.5), la.vector_norm(m, 3, dtype=torch.float64),
+                 la.matrix_norm(m), la.matrix_norm(m, 1), la.matrix_norm(m, -1, keepdim=True),
+                 la.matrix_norm(img, float("inf"), dim=(3, 1)), la.matrix_norm(img, -float("inf")),
+                 la.matrix_norm(m[:, :0], 1), la.norm(vec, 0.5), la.norm(m, "fro", dim=(1, 0)), la.norm(m, float("inf")),
+                 (m > 0).sum(1), (img > 0).sum(dtype=torch.int32),
+                 torch.masked.mean(m, 1, mask=m > -0.5)]
         return tuple(outs)
 
 class OpsSweepMore(nn.Module):

@@ -608,6 +608,11 @@ void tcc::graph::populateElementwiseLegalizers(LegalizerTable &t) {
     t["aten.mul." + s] = binary<MulOp>(false);
     t["aten.div." + s] = legalizeDiv;
     t["aten.div." + s + "_mode"] = legalizeDiv;
+    // The long names PyTorch also exports (torch.subtract, multiply, divide).
+    t["aten.subtract." + s] = t["aten.sub." + s];
+    t["aten.multiply." + s] = t["aten.mul." + s];
+    t["aten.divide." + s] = legalizeDiv;
+    t["aten.divide." + s + "_mode"] = legalizeDiv;
   }
   t["aten.maximum.default"] = binary<MaximumOp>(false);
   for (const char *v : {"Tensor", "Scalar"})

@@ -368,17 +368,66 @@ SmallVector<int64_t> reductionDims(OperatorArgs &args, int64_t rank) {
   return out;
 }
 
+/// The largest magnitude an integer (or bool) tensor `v` can hold, from its
+/// type (bool, 8 to 32 bits) or from where it comes from (constants, and
+/// casts, selects, reshapes and broadcasts of bounded values); none when
+/// nothing bounds it (an int64 input).
+std::optional<double> integerBound(Value v) {
+  auto elt = dyn_cast<IntegerType>(typeOf(v).getElementType());
+  if (!elt)
+    return std::nullopt;
+  if (elt.getWidth() <= 32)
+    return std::ldexp(1.0, elt.getWidth());
+  Operation *def = v.getDefiningOp();
+  if (!def)
+    return std::nullopt;
+  if (auto c = dyn_cast<ConstantOp>(def)) {
+    auto dense = dyn_cast<DenseIntElementsAttr>(c.getValue());
+    if (!dense)
+      return std::nullopt;
+    double most = 0;
+    for (const APInt &i : dense.getValues<APInt>())
+      most = std::max(most, std::abs((double)i.getSExtValue()));
+    return most;
+  }
+  if (isa<CastOp, ReshapeOp, BroadcastOp>(def))
+    return integerBound(def->getOperand(0));
+  if (auto select = dyn_cast<SelectOp>(def)) {
+    std::optional<double> l = integerBound(select.getLhs()), r = integerBound(select.getRhs());
+    if (l && r)
+      return std::max(*l, *r);
+  }
+  return std::nullopt;
+}
+
 template <typename ReduceOp>
 Results legalizeReduce(OperatorArgs &args, OpBuilder &b) {
+  Location loc = args.getOp().getLoc();
   Value x = args.tensor("self");
   if (!x)
     return args.getOp().emitError("expected a tensor operand 'self'");
-  // sum(x, dtype=...) converts x first, as PyTorch (the result type has it).
-  if (args.has("dtype"))
-    x = makeCast(b, args.getOp().getLoc(), x, args.resultType().getElementType());
+  Type resultElt = args.resultType().getElementType();
   SmallVector<int64_t> dims = reductionDims(args, typeOf(x).getRank());
   bool keepdim = args.getBool("keepdim").value_or(false);
-  return SmallVector<Value>{makeReduce<ReduceOp>(b, args.getOp().getLoc(), x, dims, keepdim)};
+  // An integer sum runs in f64 where that is exact: every partial sum below
+  // 2^53, from a bound on the elements (counts of bools, 8 to 32 bit
+  // integers, constants). Otherwise it is refused rather than rounded.
+  if (std::is_same_v<ReduceOp, ReduceSumOp> && isa<IntegerType>(resultElt)) {
+    std::optional<double> bound = integerBound(x);
+    double terms = 1;
+    for (int64_t d : dims)
+      terms *= ShapedType::isDynamic(typeOf(x).getShape()[d]) ? INFINITY : typeOf(x).getShape()[d];
+    if (!bound || *bound * terms >= std::ldexp(1.0, 53))
+      return operatorError(args) << "a sum of " << typeOf(x).getElementType()
+                                 << " values that f64 may not hold exactly is not supported";
+    Value wide = makeCast(b, loc, x, b.getF64Type());
+    Value sum = makeReduce<ReduceOp>(b, loc, wide, dims, keepdim);
+    return SmallVector<Value>{makeCast(b, loc, sum, resultElt)};
+  }
+  // sum(x, dtype=...) converts x first, as PyTorch (the result type has it).
+  if (args.has("dtype"))
+    x = makeCast(b, loc, x, resultElt);
+  return SmallVector<Value>{makeReduce<ReduceOp>(b, loc, x, dims, keepdim)};
 }
 
 /// logsumexp(x, dims, keepdim) = log(sum(exp(x - m))) + m with m the max

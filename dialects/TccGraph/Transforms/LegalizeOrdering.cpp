@@ -276,8 +276,8 @@ LegalizeFn median(bool ignoreNan) {
     Value position;
     Value counted = ignoreNan ? makeBinary<SubOp>(b, loc, makeScalar(b, loc, f32, (double)n), nanCount)
                               : makeScalar(b, loc, f32, (double)n);
-    Value half = makeBinary<DivOp>(b, loc, makeBinary<SubOp>(b, loc, counted, makeScalar(b, loc, f32, 1.0)),
-                                   makeScalar(b, loc, f32, 2.0));
+    Value lessOne = makeBinary<SubOp>(b, loc, counted, makeScalar(b, loc, f32, 1.0));
+    Value half = makeBinary<DivOp>(b, loc, lessOne, makeScalar(b, loc, f32, 2.0));
     position = b.create<FloorOp>(loc, half);
     // No numbers to take a median of (median: any NaN): the first NaN, which
     // sorts at position n - nanCount.

@@ -83,8 +83,9 @@ FailureOr<Value> scatterDense(OperatorArgs &args, OpBuilder &b, Value self, int6
     // A 0-d self is one position along dim 0.
     SmallVector<int64_t> one{1};
     Value s = typeOf(src).getRank() == 0 ? src : makeReshape(b, loc, src, one);
-    FailureOr<Value> r = scatterDense(args, b, makeReshape(b, loc, self, one), 0,
-                                      makeReshape(b, loc, index, one), s, how, includeSelf);
+    Value self1 = makeReshape(b, loc, self, one);
+    Value index1 = makeReshape(b, loc, index, one);
+    FailureOr<Value> r = scatterDense(args, b, self1, 0, index1, s, how, includeSelf);
     if (failed(r))
       return failure();
     return makeReshape(b, loc, *r, {});

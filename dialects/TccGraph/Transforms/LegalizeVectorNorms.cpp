@@ -51,19 +51,11 @@ Value computeType(OpBuilder &b, Location loc, Value x) {
   return elt.isF16() || elt.isBF16() ? makeCast(b, loc, x, b.getF32Type()) : x;
 }
 
-/// linalg_vector_norm(self, ord=2, dim=None, keepdim=False, dtype=None)
-Results legalizeVectorNorm(OperatorArgs &args, OpBuilder &b) {
-  Location loc = args.getOp().getLoc();
-  Value x = args.tensor("self");
-  if (!x || !isa<FloatType>(typeOf(x).getElementType()))
-    return args.getOp().emitError("linalg_vector_norm expects a floating-point tensor 'self'");
-  if (args.has("dtype"))
-    return args.getOp().emitError("linalg_vector_norm with a dtype argument is not supported yet");
-  double p = args.getFloat("ord").value_or(2.0);
-  if (std::isnan(p) || p < 0)
-    return args.getOp().emitError("linalg_vector_norm: ord ") << p << " is not supported (p >= 0 or ±inf)";
-  int64_t rank = typeOf(x).getRank();
+/// The normalized, sorted, unique `dim` list (every dim when absent or empty).
+SmallVector<int64_t> normDims(OperatorArgs &args, int64_t rank) {
   SmallVector<int64_t> dims;
+  if (rank == 0) // dim 0 / -1 of a 0-d tensor is its one element
+    return dims;
   std::optional<SmallVector<int64_t>> given = args.getInts("dim");
   if (!given || given->empty())
     dims = llvm::to_vector(llvm::seq<int64_t>(0, rank));
@@ -72,9 +64,107 @@ Results legalizeVectorNorm(OperatorArgs &args, OpBuilder &b) {
       dims.push_back(normalizeDim(d, rank));
   llvm::sort(dims);
   dims.erase(std::unique(dims.begin(), dims.end()), dims.end());
-  Value norm = vectorNorm(b, loc, computeType(b, loc, x), p, dims,
+  return dims;
+}
+
+/// self, converted to `dtype` first when given (the result's type, as
+/// PyTorch), and in f32 for half types; or null after an error.
+Value normInput(OperatorArgs &args, OpBuilder &b) {
+  Value x = args.tensor("self");
+  Type elt = args.resultType().getElementType();
+  if (!x || !isa<FloatType>(typeOf(x).getElementType()) || !isa<FloatType>(elt)) {
+    operatorError(args) << "expects a floating-point tensor 'self' and result";
+    return nullptr;
+  }
+  Location loc = args.getOp().getLoc();
+  if (args.has("dtype"))
+    x = makeCast(b, loc, x, elt);
+  return computeType(b, loc, x);
+}
+
+/// linalg_vector_norm(self, ord=2, dim=None, keepdim=False, dtype=None): any
+/// ord (negative ones by the generic (sum |x|^p)^(1/p), as PyTorch).
+Results legalizeVectorNorm(OperatorArgs &args, OpBuilder &b) {
+  Value x = normInput(args, b);
+  if (!x)
+    return failure();
+  double p = args.getFloat("ord").value_or(2.0);
+  if (std::isnan(p))
+    return operatorError(args) << "ord NaN is not a norm";
+  Value norm = vectorNorm(b, args.getOp().getLoc(), x, p, normDims(args, typeOf(x).getRank()),
                           args.getBool("keepdim").value_or(false));
-  return SmallVector<Value>{makeCast(b, loc, norm, args.resultType().getElementType())};
+  return SmallVector<Value>{makeCast(b, args.getOp().getLoc(), norm, args.resultType().getElementType())};
+}
+
+/// The matrix norm of `x` over dims (rows, cols) for ord fro, 1, -1, inf,
+/// -inf (the largest / smallest column or row sum of |x|), kept as size 1;
+/// or null for the norms that need singular values (2, -2, nuc).
+Value matrixNorm(OpBuilder &b, Location loc, Value x, StringRef ord, int64_t rows, int64_t cols) {
+  SmallVector<int64_t> both{std::min(rows, cols), std::max(rows, cols)};
+  if (ord == "fro")
+    return vectorNorm(b, loc, x, 2.0, both, true);
+  bool columnSums = ord == "1" || ord == "-1";
+  if (!columnSums && ord != "inf" && ord != "-inf")
+    return nullptr;
+  Value a = AbsOp::create(b, loc, typeOf(x), x);
+  Value sums = makeReduce<ReduceSumOp>(b, loc, a, {columnSums ? rows : cols}, true);
+  return vectorNorm(b, loc, sums, ord.starts_with("-") ? -INFINITY : INFINITY,
+                    {columnSums ? cols : rows}, true);
+}
+
+/// The `ord` argument as a matrix-norm name (fro, nuc, 1, -1, inf, -inf, 2,
+/// -2), or "" when absent.
+std::string ordName(OperatorArgs &args) {
+  if (auto s = dyn_cast_or_null<StringAttr>(args.getOp().getArgs().get("ord")))
+    return s.getValue().str();
+  std::optional<double> p = args.getFloat("ord");
+  if (!p)
+    return "";
+  if (std::isinf(*p))
+    return *p > 0 ? "inf" : "-inf";
+  if (*p != std::floor(*p) || std::abs(*p) > 1e9)
+    return "other";
+  return std::to_string(static_cast<long long>(*p));
+}
+
+/// linalg_matrix_norm(self, ord='fro', dim=(-2, -1), keepdim, dtype), and
+/// linalg_norm(self, ord, dim, keepdim, dtype): a vector norm for one dim
+/// (or, without ord, over every element), a matrix norm for two. The norms
+/// through singular values (2, -2, nuc) are refused.
+LegalizeFn matrixOrVectorNorm(bool matrixOnly) {
+  return [matrixOnly](OperatorArgs &args, OpBuilder &b) -> Results {
+    Location loc = args.getOp().getLoc();
+    Value x = normInput(args, b);
+    if (!x)
+      return failure();
+    int64_t rank = typeOf(x).getRank();
+    std::string ord = ordName(args);
+    std::optional<SmallVector<int64_t>> given = args.getInts("dim");
+    bool matrix = matrixOnly || (given ? given->size() == 2 : (!ord.empty() && rank == 2));
+    Type elt = args.resultType().getElementType();
+    if (!matrix) {
+      if (!ord.empty() && !given && rank != 1)
+        return operatorError(args) << "a vector ord needs a 1-D input or a dim";
+      double p = args.getFloat("ord").value_or(2.0);
+      Value norm = vectorNorm(b, loc, x, p, normDims(args, rank), args.getBool("keepdim").value_or(false));
+      return SmallVector<Value>{makeCast(b, loc, norm, elt)};
+    }
+    SmallVector<int64_t> dims = given && given->size() == 2 ? *given : SmallVector<int64_t>{-2, -1};
+    if (rank < 2)
+      return operatorError(args) << "a matrix norm needs a tensor of rank >= 2";
+    int64_t rows = normalizeDim(dims[0], rank), cols = normalizeDim(dims[1], rank);
+    Value norm = matrixNorm(b, loc, x, ord.empty() ? "fro" : ord, rows, cols);
+    if (!norm)
+      return operatorError(args) << "the matrix norm ord '" << ord
+                                 << "' needs singular values, which are not supported";
+    // Matrices without elements have norm 0 in PyTorch (where it defines one).
+    if (typeOf(x).getShape()[rows] == 0 || typeOf(x).getShape()[cols] == 0) {
+      if (!args.resultType().hasStaticShape())
+        return operatorError(args) << "an empty matrix of symbolic shape is not supported";
+      return SmallVector<Value>{makeSplat(b, loc, args.resultType(), 0.0)};
+    }
+    return SmallVector<Value>{makeReshape(b, loc, makeCast(b, loc, norm, elt), args.resultType().getShape())};
+  };
 }
 
 } // namespace
@@ -186,6 +276,10 @@ Results legalizeCosineSimilarity(OperatorArgs &args, OpBuilder &b) {
 
 void tcc::graph::populateVectorNormLegalizers(LegalizerTable &t) {
   t["aten.linalg_vector_norm.default"] = legalizeVectorNorm;
+  t["aten.linalg_matrix_norm.default"] = matrixOrVectorNorm(true);
+  t["aten.linalg_matrix_norm.str_ord"] = matrixOrVectorNorm(true);
+  t["aten.linalg_norm.default"] = matrixOrVectorNorm(false);
+  t["aten.linalg_norm.ord_str"] = matrixOrVectorNorm(false);
   t["aten._weight_norm.default"] = legalizeWeightNorm;
   t["aten.dist.default"] = legalizeDist;
   t["aten.pairwise_distance.default"] = legalizePairwiseDistance;

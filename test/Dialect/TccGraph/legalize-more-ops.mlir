@@ -369,3 +369,58 @@ func.func @aminmax_celu(%x: tensor<2x3xf32>) -> (tensor<2xf32>, tensor<2xf32>, t
   %1 = tcc_graph.operator "torch.ops.aten.celu.default"(%x) {operand_names = ["self"], args = {alpha = 2.0 : f64}} : (tensor<2x3xf32>) -> tensor<2x3xf32>
   return %0#0, %0#1, %1 : tensor<2xf32>, tensor<2xf32>, tensor<2x3xf32>
 }
+
+// -----
+
+// Norms: a negative ord through (sum |x|^p)^(1/p) (dtype converts first);
+// the matrix 1-norm as the largest column sum of |x|; fro as the 2-norm of
+// both dims.
+// CHECK-LABEL: func @norms
+// CHECK: %[[A:.*]] = tcc_graph.abs %arg0
+// CHECK: %[[P:.*]] = tcc_graph.pow %[[A]], %{{.*}}
+// CHECK: %[[S:.*]] = tcc_graph.reduce_sum %[[P]] {dims = array<i64: 1>, keepdim = false}
+// CHECK: %[[V:.*]] = tcc_graph.pow %[[S]], %{{.*}}
+// CHECK: %[[A2:.*]] = tcc_graph.abs %arg0
+// CHECK: %[[COLS:.*]] = tcc_graph.reduce_sum %[[A2]] {dims = array<i64: 0>, keepdim = true} : (tensor<3x4xf32>) -> tensor<1x4xf32>
+// CHECK: %[[ABS:.*]] = tcc_graph.abs %[[COLS]]
+// CHECK: %[[MAX:.*]] = tcc_graph.reduce_max %[[ABS]] {dims = array<i64: 1>, keepdim = true}
+// CHECK: %[[ONE:.*]] = tcc_graph.reshape %[[MAX]] : (tensor<1x1xf32>) -> tensor<f32>
+// CHECK: %[[SQ:.*]] = tcc_graph.mul %arg0, %arg0
+// CHECK: tcc_graph.reduce_sum %[[SQ]] {dims = array<i64: 0, 1>, keepdim = true}
+// CHECK: return %[[V]], %[[ONE]]
+func.func @norms(%x: tensor<3x4xf32>) -> (tensor<3xf32>, tensor<f32>, tensor<f32>) {
+  %0 = tcc_graph.operator "torch.ops.aten.linalg_vector_norm.default"(%x) {operand_names = ["self"], args = {ord = -1.0 : f64, dim = array<i64: 1>, dtype = 7 : i64}} : (tensor<3x4xf32>) -> tensor<3xf32>
+  %1 = tcc_graph.operator "torch.ops.aten.linalg_matrix_norm.default"(%x) {operand_names = ["self"], args = {ord = 1.0 : f64}} : (tensor<3x4xf32>) -> tensor<f32>
+  %2 = tcc_graph.operator "torch.ops.aten.linalg_matrix_norm.str_ord"(%x) {operand_names = ["self"], args = {ord = "fro"}} : (tensor<3x4xf32>) -> tensor<f32>
+  return %0, %1, %2 : tensor<3xf32>, tensor<f32>, tensor<f32>
+}
+
+// -----
+
+func.func @nuclear(%x: tensor<3x4xf32>) -> tensor<f32> {
+  // expected-error @+1 {{operator 'aten.linalg_matrix_norm.str_ord': the matrix norm ord 'nuc' needs singular values, which are not supported}}
+  %0 = tcc_graph.operator "torch.ops.aten.linalg_matrix_norm.str_ord"(%x) {operand_names = ["self"], args = {ord = "nuc"}} : (tensor<3x4xf32>) -> tensor<f32>
+  return %0 : tensor<f32>
+}
+
+// -----
+
+// Integer sums run in f64 where every partial sum is provably exact: a
+// count of bools here; an int64 input of unknown range is refused.
+// CHECK-LABEL: func @integer_sums
+// CHECK: %[[W:.*]] = tcc_graph.cast %arg0 : (tensor<3x4xi1>) -> tensor<3x4xf64>
+// CHECK: %[[S:.*]] = tcc_graph.reduce_sum %[[W]] {dims = array<i64: 0, 1>, keepdim = false} : (tensor<3x4xf64>) -> tensor<f64>
+// CHECK: %[[R:.*]] = tcc_graph.cast %[[S]] : (tensor<f64>) -> tensor<i64>
+// CHECK: return %[[R]]
+func.func @integer_sums(%m: tensor<3x4xi1>) -> tensor<i64> {
+  %0 = tcc_graph.operator "torch.ops.aten.sum.dim_IntList"(%m) {operand_names = ["self"], args = {dim = array<i64>, dtype = 4 : i64}} : (tensor<3x4xi1>) -> tensor<i64>
+  return %0 : tensor<i64>
+}
+
+// -----
+
+func.func @int64_sum(%x: tensor<3x4xi64>) -> tensor<i64> {
+  // expected-error @+1 {{operator 'aten.sum.default': a sum of 'i64' values that f64 may not hold exactly is not supported}}
+  %0 = tcc_graph.operator "torch.ops.aten.sum.default"(%x) {operand_names = ["self"], args = {}} : (tensor<3x4xi64>) -> tensor<i64>
+  return %0 : tensor<i64>
+}
