@@ -870,7 +870,10 @@ class OpsSweepFamilies(nn.Module):
     last, first when descending), msort, topk, kthvalue, median and
     nanmedian (whole and along a dim, NaN); vector norms with a negative ord
     or a dtype, matrix norms (fro, +-1, +-inf, other dims, keepdim, an empty
-    matrix), linalg.norm; sums of bools to int64; torch.masked's mean."""
+    matrix), linalg.norm; sums of bools to int64; torch.masked's mean;
+    interpolate nearest/nearest-exact/linear/trilinear (1-D, 2-D with a
+    factor giving twice the size, which PyTorch's 2-D kernel reads as i / 2,
+    3-D)."""
 
     def forward(self, x, idx, src, rows, ridx, v, pooled, pidx, pooled1, pidx1, m, vec, img, nanself):
         aten = torch.ops.aten
@@ -918,6 +921,12 @@ class OpsSweepFamilies(nn.Module):
                  la.matrix_norm(m[:, :0], 1), la.norm(vec, 0.5), la.norm(m, "fro", dim=(1, 0)), la.norm(m, float("inf")),
                  (m > 0).sum(1), (img > 0).sum(dtype=torch.int32),
                  torch.masked.mean(m, 1, mask=m > -0.5)]
+        line, vol = img[0], img.reshape(1, 2, 3, 4, 5)
+        for f in (1.1, 1.7, 2.1):
+            outs += [F.interpolate(x, scale_factor=f, mode=mode) for x in (line, img, vol)
+                     for mode in ("nearest", "nearest-exact")]
+        outs += [F.interpolate(line, size=7, mode="linear"), F.interpolate(line, scale_factor=1.6, mode="linear", align_corners=True),
+                 F.interpolate(vol, size=(4, 3, 7), mode="trilinear"), F.interpolate(img, scale_factor=2.1, mode="bilinear")]
         return tuple(outs)
 
 class OpsSweepMore(nn.Module):

@@ -573,19 +573,21 @@ Results legalizeAsStrided(OperatorArgs &args, OpBuilder &b) {
                                               b.getDenseI64ArrayAttr(*strides),
                                               b.getI64IntegerAttr(offset)));
 }
-} // namespace
 
-/// What both interpolate modes read: the NCHW input, the result type, and
-/// the scale factors when given instead of a size.
+/// What the interpolate modes read: the (N, C, spatial...) input, the result
+/// type, and the scale factors when given instead of a size.
 struct Interpolation {
   Value x;
   RankedTensorType in, out;
   std::optional<SmallVector<double>> factors;
 
+  /// The spatial dims: 2 .. rank - 1 of (N, C, spatial...).
+  auto spatialDims() const { return llvm::seq<int64_t>(2, in.getRank()); }
   /// 1 / factor when a factor was given, else in / out: PyTorch's scale.
   float scale(int64_t d) const {
-    return factors && factors->size() == 2 ? float(1.0 / (*factors)[d - 2])
-                                           : float(in.getShape()[d]) / float(out.getShape()[d]);
+    return factors && (int64_t)factors->size() == in.getRank() - 2
+               ? float(1.0 / (*factors)[d - 2])
+               : float(in.getShape()[d]) / float(out.getShape()[d]);
   }
 };
 
@@ -594,10 +596,11 @@ FailureOr<Interpolation> interpolation(OperatorArgs &args) {
   if (failed(x))
     return failure();
   Interpolation r{*x, cast<RankedTensorType>(x->getType()), args.resultType(), std::nullopt};
-  if (r.in.getRank() != 4 || r.out.getRank() != 4 || !r.in.getElementType().isF32())
+  if (r.in.getRank() < 3 || r.in.getRank() > 5 || r.out.getRank() != r.in.getRank() ||
+      !r.in.getElementType().isF32())
     return args.getOp().emitError("operator '") << operatorName(args)
-                                                << "': expects an f32 NCHW tensor";
-  for (int64_t d : {2, 3})
+                                                << "': expects an f32 (N, C, spatial...) tensor";
+  for (int64_t d : r.spatialDims())
     if (ShapedType::isDynamic(r.in.getShape()[d]) || ShapedType::isDynamic(r.out.getShape()[d]))
       return args.getOp().emitError("operator '")
              << operatorName(args) << "': symbolic spatial sizes are not supported yet";
@@ -606,40 +609,49 @@ FailureOr<Interpolation> interpolation(OperatorArgs &args) {
   return r;
 }
 
-/// interpolate(mode="nearest") on NCHW: along H and W, output index i reads
+/// interpolate(mode="nearest") over the spatial dims: output index i reads
 /// input index min(floor(i * scale), in - 1) with scale = 1 / scale_factor
-/// (or in / out), computed in f32 as PyTorch's nearest_idx does; each dim is
-/// one take.
-Results legalizeUpsampleNearest(OperatorArgs &args, OpBuilder &b) {
-  Location loc = args.getOp().getLoc();
-  FailureOr<Interpolation> ip = interpolation(args);
-  if (failed(ip))
-    return failure();
-  Value y = ip->x;
-  for (int64_t d : {2, 3}) {
-    int64_t in = ip->in.getShape()[d], n = ip->out.getShape()[d];
-    if (in == n)
-      continue;
-    Type f32 = b.getF32Type();
-    Value pos = b.create<IotaOp>(loc, RankedTensorType::get({n}, f32), b.getF64FloatAttr(0),
-                                 b.getF64FloatAttr(1));
-    Value src = makeCast(b, loc, makeBinary<MulOp>(b, loc, pos, makeScalar(b, loc, f32, ip->scale(d))),
-                         b.getI64Type());  // truncation is floor: src >= 0
-    src = makeBinary<MinimumOp>(b, loc, src, makeScalar(b, loc, b.getI64Type(), in - 1));
-    SmallVector<int64_t> shape(cast<RankedTensorType>(y.getType()).getShape());
-    shape[d] = n;
-    y = b.create<TakeOp>(loc, RankedTensorType::get(shape, f32), y, src,
-                         b.getI64IntegerAttr(d));
-  }
-  return SmallVector<Value>{y};
+/// (or in / out), computed in f32, except where PyTorch's 2-D kernel
+/// (nearest_idx) does not compute: i where out == in, i / 2 where out ==
+/// 2 in, whatever the factor (its 1-D and 3-D kernels always compute).
+/// nearest-exact always reads min(floor((i + 0.5) * scale), in - 1). Each
+/// dim is one take.
+LegalizeFn upsampleNearest(bool exact) {
+  return [exact](OperatorArgs &args, OpBuilder &b) -> Results {
+    Location loc = args.getOp().getLoc();
+    FailureOr<Interpolation> ip = interpolation(args);
+    if (failed(ip))
+      return failure();
+    Value y = ip->x;
+    for (int64_t d : ip->spatialDims()) {
+      int64_t in = ip->in.getShape()[d], n = ip->out.getShape()[d];
+      float scale = ip->scale(d);
+      bool twoD = ip->in.getRank() == 4;
+      if (!exact && (twoD || !ip->factors) && n == in)
+        continue;
+      if (!exact && twoD && n == 2 * in)
+        scale = 0.5f;
+      Type f32 = b.getF32Type();
+      Value pos = b.create<IotaOp>(loc, RankedTensorType::get({n}, f32),
+                                   b.getF64FloatAttr(exact ? 0.5 : 0.0), b.getF64FloatAttr(1));
+      Value scaled = makeBinary<MulOp>(b, loc, pos, makeScalar(b, loc, f32, scale));
+      Value src = makeCast(b, loc, scaled, b.getI64Type()); // truncation is floor: src >= 0
+      src = makeBinary<MinimumOp>(b, loc, src, makeScalar(b, loc, b.getI64Type(), in - 1));
+      SmallVector<int64_t> shape(cast<RankedTensorType>(y.getType()).getShape());
+      shape[d] = n;
+      y = b.create<TakeOp>(loc, RankedTensorType::get(shape, f32), y, src,
+                           b.getI64IntegerAttr(d));
+    }
+    return SmallVector<Value>{y};
+  };
 }
 
-/// interpolate(mode="bilinear") on NCHW, one spatial dim at a time: output i
-/// reads src = (i + 0.5) * scale - 0.5 (clamped at 0), or i * (in - 1) /
-/// (out - 1) with align_corners, in f32 as PyTorch's
+/// interpolate(mode="linear"/"bilinear"/"trilinear"), one spatial dim at a
+/// time: output i reads src = (i + 0.5) * scale - 0.5 (clamped at 0), or
+/// i * (in - 1) / (out - 1) with align_corners, in f32 as PyTorch's
 /// area_pixel_compute_source_index; the result is the lerp of the two takes
 /// at floor(src) and the next index.
-Results legalizeUpsampleBilinear(OperatorArgs &args, OpBuilder &b) {
+Results legalizeUpsampleLinear(OperatorArgs &args, OpBuilder &b) {
   Location loc = args.getOp().getLoc();
   FailureOr<Interpolation> ip = interpolation(args);
   if (failed(ip))
@@ -647,7 +659,8 @@ Results legalizeUpsampleBilinear(OperatorArgs &args, OpBuilder &b) {
   Type f32 = b.getF32Type(), i64 = b.getI64Type(), elt = f32;
   bool alignCorners = args.getBool("align_corners").value_or(false);
   Value y = ip->x;
-  for (int64_t d : {2, 3}) {
+  int64_t rank = ip->in.getRank();
+  for (int64_t d : ip->spatialDims()) {
     int64_t in = ip->in.getShape()[d], n = ip->out.getShape()[d];
     float scale = alignCorners ? (n > 1 ? float(in - 1) / float(n - 1) : 0.0f) : ip->scale(d);
     Value pos = b.create<IotaOp>(loc, RankedTensorType::get({n}, f32), b.getF64FloatAttr(0),
@@ -672,8 +685,8 @@ Results legalizeUpsampleBilinear(OperatorArgs &args, OpBuilder &b) {
     SmallVector<int64_t> shape(cast<RankedTensorType>(y.getType()).getShape());
     shape[d] = n;
     auto type = RankedTensorType::get(shape, elt);
-    // The weights along dim d broadcast against [N, C, H', W'].
-    SmallVector<int64_t> wshape(4, 1);
+    // The weights along dim d broadcast against [N, C, spatial...].
+    SmallVector<int64_t> wshape(rank, 1);
     wshape[d] = n;
     w1 = makeReshape(b, loc, w1, wshape);
     Value w0 = makeBinary<SubOp>(b, loc, c(1.0), w1);
@@ -685,12 +698,17 @@ Results legalizeUpsampleBilinear(OperatorArgs &args, OpBuilder &b) {
   }
   return SmallVector<Value>{y};
 }
+} // namespace
 
 void tcc::graph::populateIndexingLegalizers(LegalizerTable &t) {
-  t["aten.upsample_bilinear2d.vec"] = legalizeUpsampleBilinear;
-  t["aten.upsample_bilinear2d.default"] = legalizeUpsampleBilinear;
-  t["aten.upsample_nearest2d.vec"] = legalizeUpsampleNearest;
-  t["aten.upsample_nearest2d.default"] = legalizeUpsampleNearest;
+  for (const char *d : {"1d", "2d", "3d"})
+    for (const char *v : {".vec", ".default"}) {
+      t[std::string("aten.upsample_nearest") + d + v] = upsampleNearest(false);
+      t[std::string("aten._upsample_nearest_exact") + d + v] = upsampleNearest(true);
+    }
+  for (const char *name : {"upsample_linear1d", "upsample_bilinear2d", "upsample_trilinear3d"})
+    for (const char *v : {".vec", ".default"})
+      t[std::string("aten.") + name + v] = legalizeUpsampleLinear;
   t["aten.expand.default"] = legalizeExpand;
   t["aten.expand_as.default"] = legalizeExpand;
   t["aten.expand_copy.default"] = legalizeExpand;

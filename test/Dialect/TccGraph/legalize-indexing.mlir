@@ -157,3 +157,33 @@ func.func @embed_take(%x: tensor<2x3xf32>, %i: tensor<4xi64>, %j: tensor<1x1xi64
   %2 = tcc_graph.operator "torch.ops.aten.take_along_dim.default"(%x, %j) {operand_names = ["self", "indices"], args = {dim = 1 : i64}} : (tensor<2x3xf32>, tensor<1x1xi64>) -> tensor<2x1xf32>
   return %0, %1, %2 : tensor<4x2x4xf32>, tensor<4xf32>, tensor<2x1xf32>
 }
+
+// -----
+
+// interpolate over (N, C, spatial...) of any rank: nearest reads floor(i *
+// scale) (1 / 1.7 here), nearest-exact floor((i + 0.5) * scale); the 2-D
+// kernel reads i / 2 where the output is twice the input, whatever the
+// factor (2.1 here), as PyTorch's nearest_idx; linear lerps two takes.
+// CHECK-LABEL: func @interpolate
+// CHECK: %[[P0:.*]] = tcc_graph.iota {start = 0.000000e+00 : f64, step = 1.000000e+00 : f64} : tensor<6xf32>
+// CHECK: %[[S0:.*]] = tcc_graph.constant dense<0.588235319> : tensor<f32>
+// CHECK: tcc_graph.mul %[[P0]], %[[S0]]
+// CHECK: %[[NEAREST:.*]] = tcc_graph.take %arg0, %{{.*}} {dim = 2 : i64} : (tensor<2x3x4xf32>, tensor<6xi64>) -> tensor<2x3x6xf32>
+// CHECK: %[[P1:.*]] = tcc_graph.iota {start = 5.000000e-01 : f64, step = 1.000000e+00 : f64} : tensor<6xf32>
+// CHECK: %[[EXACT:.*]] = tcc_graph.take %arg0
+// CHECK: %[[HALF:.*]] = tcc_graph.constant dense<5.000000e-01> : tensor<f32>
+// CHECK: %[[ROWS:.*]] = tcc_graph.take %arg1, %{{.*}} {dim = 2 : i64} : (tensor<1x1x4x5xf32>, tensor<8xi64>) -> tensor<1x1x8x5xf32>
+// CHECK: %[[TWICE:.*]] = tcc_graph.take %[[ROWS]], %{{.*}} {dim = 3 : i64} : (tensor<1x1x8x5xf32>, tensor<10xi64>) -> tensor<1x1x8x10xf32>
+// CHECK: %[[LO:.*]] = tcc_graph.take %arg0, %{{.*}} {dim = 2 : i64} : (tensor<2x3x4xf32>, tensor<5xi64>) -> tensor<2x3x5xf32>
+// CHECK: %[[HI:.*]] = tcc_graph.take %arg0
+// CHECK: %[[WLO:.*]] = tcc_graph.mul %[[LO]]
+// CHECK: %[[WHI:.*]] = tcc_graph.mul %[[HI]]
+// CHECK: %[[LINEAR:.*]] = tcc_graph.add %[[WLO]], %[[WHI]]
+// CHECK: return %[[NEAREST]], %[[EXACT]], %[[TWICE]], %[[LINEAR]]
+func.func @interpolate(%x: tensor<2x3x4xf32>, %y: tensor<1x1x4x5xf32>) -> (tensor<2x3x6xf32>, tensor<2x3x6xf32>, tensor<1x1x8x10xf32>, tensor<2x3x5xf32>) {
+  %0 = tcc_graph.operator "torch.ops.aten.upsample_nearest1d.vec"(%x) {operand_names = ["input"], args = {scale_factors = array<f64: 1.7>}} : (tensor<2x3x4xf32>) -> tensor<2x3x6xf32>
+  %1 = tcc_graph.operator "torch.ops.aten._upsample_nearest_exact1d.vec"(%x) {operand_names = ["input"], args = {scale_factors = array<f64: 1.7>}} : (tensor<2x3x4xf32>) -> tensor<2x3x6xf32>
+  %2 = tcc_graph.operator "torch.ops.aten.upsample_nearest2d.vec"(%y) {operand_names = ["input"], args = {scale_factors = array<f64: 2.1, 2.1>}} : (tensor<1x1x4x5xf32>) -> tensor<1x1x8x10xf32>
+  %3 = tcc_graph.operator "torch.ops.aten.upsample_linear1d.vec"(%x) {operand_names = ["input"], args = {output_size = array<i64: 5>, align_corners = true}} : (tensor<2x3x4xf32>) -> tensor<2x3x5xf32>
+  return %0, %1, %2, %3 : tensor<2x3x6xf32>, tensor<2x3x6xf32>, tensor<1x1x8x10xf32>, tensor<2x3x5xf32>
+}
