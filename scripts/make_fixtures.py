@@ -873,7 +873,7 @@ class OpsSweepFamilies(nn.Module):
     matrix), linalg.norm; sums of bools to int64; torch.masked's mean;
     interpolate nearest/nearest-exact/linear/trilinear (1-D, 2-D with a
     factor giving twice the size, which PyTorch's 2-D kernel reads as i / 2,
-    3-D)."""
+    3-D); linspace and logspace from 0-d tensors."""
 
     def forward(self, x, idx, src, rows, ridx, v, pooled, pidx, pooled1, pidx1, m, vec, img, nanself):
         aten = torch.ops.aten
@@ -927,6 +927,8 @@ class OpsSweepFamilies(nn.Module):
                      for mode in ("nearest", "nearest-exact")]
         outs += [F.interpolate(line, size=7, mode="linear"), F.interpolate(line, scale_factor=1.6, mode="linear", align_corners=True),
                  F.interpolate(vol, size=(4, 3, 7), mode="trilinear"), F.interpolate(img, scale_factor=2.1, mode="bilinear")]
+        outs += [torch.linspace(m[0, 0], m[1, 1], 7), torch.linspace(-2.0, vec[0], 6),
+                 torch.logspace(m[0, 0], 2.5, 5, base=2.0)]
         return tuple(outs)
 
 class OpsSweepMore(nn.Module):
