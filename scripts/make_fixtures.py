@@ -873,7 +873,9 @@ class OpsSweepFamilies(nn.Module):
     matrix), linalg.norm; sums of bools to int64; torch.masked's mean;
     interpolate nearest/nearest-exact/linear/trilinear (1-D, 2-D with a
     factor giving twice the size, which PyTorch's 2-D kernel reads as i / 2,
-    3-D); linspace and logspace from 0-d tensors."""
+    3-D); linspace and logspace from 0-d tensors; bucketize and
+    searchsorted (right/side, sorter, rows, NaN), diff with n = 0, 2, 3,
+    cdist (direct and its matrix-product form), pdist."""
 
     def forward(self, x, idx, src, rows, ridx, v, pooled, pidx, pooled1, pidx1, m, vec, img, nanself):
         aten = torch.ops.aten
@@ -929,6 +931,15 @@ class OpsSweepFamilies(nn.Module):
                  F.interpolate(vol, size=(4, 3, 7), mode="trilinear"), F.interpolate(img, scale_factor=2.1, mode="bilinear")]
         outs += [torch.linspace(m[0, 0], m[1, 1], 7), torch.linspace(-2.0, vec[0], 6),
                  torch.logspace(m[0, 0], 2.5, 5, base=2.0)]
+        bounds = torch.sort(vec).values
+        outs += [torch.bucketize(nanself, bounds), torch.bucketize(m.round(), m[0].round().sort().values, right=True, out_int32=True),
+                 torch.searchsorted(bounds, m), torch.searchsorted(m.sort(1).values, m[:, :2] * 2, side="right"),
+                 torch.searchsorted(vec, m[0], sorter=vec.argsort()),
+                 torch.diff(vec, n=0), torch.diff(m, n=2, dim=1), torch.diff(vec, n=3, prepend=m[0, :1])]
+        outs += [torch.cdist(m, img[0, 0, :, :4]), torch.cdist(img[0, :2, :2, :3], img[1, :1, :, :3], p=1.0),
+                 torch.cdist(m, img[0, 0, :, :4], p=float("inf")), torch.cdist(img[0], img[1], p=0.0),
+                 torch.cdist(img[0, :, :3], img[1, :, :4], compute_mode="use_mm_for_euclid_dist"),
+                 F.pdist(m), F.pdist(img[0, 0], p=1.5)]
         return tuple(outs)
 
 class OpsSweepMore(nn.Module):

@@ -150,6 +150,45 @@ Results legalizeCumsum(OperatorArgs &args, OpBuilder &b) {
   return SmallVector<Value>{b.create<CumsumOp>(loc, x.getType(), x, b.getI64IntegerAttr(d))};
 }
 
+/// diff with n != 1 (static shapes): x itself for n = 0 (prepend and append
+/// ignored, as PyTorch), else prepend, x and append concatenated and
+/// differenced n times, empty once nothing is left.
+Results legalizeRepeatedDiff(OperatorArgs &args, OpBuilder &b, Value x, int64_t order) {
+  Location loc = args.getOp().getLoc();
+  RankedTensorType t = typeOf(x), out = args.resultType();
+  int64_t dim = normalizeDim(args.getInt("dim").value_or(-1), t.getRank());
+  if (order < 0 || dim < 0 || dim >= t.getRank() || !out.hasStaticShape() ||
+      !isa<FloatType>(t.getElementType()))
+    return operatorError(args) << "n = " << order
+                               << " needs a float tensor of static shape and a valid dim";
+  if (order == 0)
+    return SmallVector<Value>{x};
+  SmallVector<Value> parts;
+  for (Value part : {args.tensor("prepend"), x, args.tensor("append")})
+    if (part)
+      parts.push_back(makeCast(b, loc, part, t.getElementType()));
+  Value y = parts.front();
+  if (parts.size() > 1) {
+    SmallVector<int64_t> shape(t.getShape());
+    shape[dim] = 0;
+    for (Value part : parts)
+      shape[dim] += typeOf(part).getShape()[dim];
+    if (llvm::any_of(shape, ShapedType::isDynamic))
+      return operatorError(args) << "n = " << order << " needs static shapes";
+    y = b.create<ConcatOp>(loc, RankedTensorType::get(shape, t.getElementType()), parts,
+                           b.getI64IntegerAttr(dim));
+  }
+  for (int64_t k = 0; k < order; ++k) {
+    int64_t size = typeOf(y).getShape()[dim];
+    if (size <= 1)
+      return SmallVector<Value>{makeSplat(b, loc, out, 0.0)};
+    Value later = makeSlice(b, loc, y, dim, 1, size, 1);
+    Value earlier = makeSlice(b, loc, y, dim, 0, size - 1, 1);
+    y = makeBinary<SubOp>(b, loc, later, earlier);
+  }
+  return SmallVector<Value>{y};
+}
+
 /// diff(x, n=1, dim, prepend, append) = y[1:] - y[:-1] along dim, where y is
 /// prepend, x and append concatenated.
 Results legalizeDiff(OperatorArgs &args, OpBuilder &b) {
@@ -157,9 +196,10 @@ Results legalizeDiff(OperatorArgs &args, OpBuilder &b) {
   Value x = args.tensor("self");
   if (!x)
     return args.getOp().emitError("expected a tensor operand 'self'");
-  if (args.getInt("n").value_or(1) != 1)
-    return args.getOp().emitError("diff with n != 1 is not supported yet");
+  int64_t order = args.getInt("n").value_or(1);
   auto t = cast<RankedTensorType>(x.getType());
+  if (order != 1)
+    return legalizeRepeatedDiff(args, b, x, order);
   if (t.getElementType().isInteger(1))
     return args.getOp().emitError("diff of a bool tensor is not supported yet");
   int64_t dim = normalizeDim(args.getInt("dim").value_or(-1), t.getRank());

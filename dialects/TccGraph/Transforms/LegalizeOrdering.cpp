@@ -294,9 +294,65 @@ LegalizeFn median(bool ignoreNan) {
     return results;
   };
 }
+/// bucketize(self, boundaries, out_int32, right) and searchsorted(
+/// sorted_sequence, self, out_int32, right, side, sorter): for each value,
+/// the number of sorted entries b with !(b >= v) (!(b > v) for right), which
+/// is the binary search's insertion point, NaN values going last as in
+/// PyTorch's. A sequence of rank > 1 is searched row by row.
+LegalizeFn insertionPoints(bool bucketize) {
+  return [bucketize](OperatorArgs &args, OpBuilder &b) -> Results {
+    Location loc = args.getOp().getLoc();
+    FailureOr<Value> seqArg = requiredTensor(args, bucketize ? "boundaries" : "sorted_sequence");
+    if (failed(seqArg))
+      return failure();
+    Value seq = *seqArg;
+    Value values = args.tensor("self");
+    if (!values) {
+      std::optional<double> scalar = args.getFloat("self");
+      if (!scalar)
+        return operatorError(args) << "needs values to search";
+      values = makeScalar(b, loc, typeOf(seq).getElementType(), *scalar);
+    }
+    RankedTensorType st = typeOf(seq), vt = typeOf(values);
+    if (!st.hasStaticShape() || !vt.hasStaticShape() || st.getRank() < 1 ||
+        (st.getRank() > 1 && st.getRank() != vt.getRank()) ||
+        st.getShape().back() > kMaxPairwise)
+      return operatorError(args) << "needs a static 1-D sequence (or rows matching the values) of at most "
+                                 << kMaxPairwise << " entries";
+    if (Value sorter = args.tensor("sorter"))
+      seq = gatherAt(b, loc, seq, sorter, st.getRank() - 1);
+    Type common = isa<FloatType>(st.getElementType()) ? st.getElementType() : vt.getElementType();
+    if (!isa<FloatType>(common))
+      common = b.getF64Type();
+    seq = makeCast(b, loc, seq, common);
+    values = makeCast(b, loc, values, common);
+    auto side = dyn_cast_or_null<StringAttr>(args.getOp().getArgs().get("side"));
+    bool right = args.getBool("right").value_or(false) || (side && side.getValue() == "right");
+    // values [..., n, 1] against entries [..., 1, m] (a 1-D sequence: [m]).
+    SmallVector<int64_t> vShape(vt.getShape());
+    vShape.push_back(1);
+    Value v = makeReshape(b, loc, values, vShape);
+    Value e = seq;
+    if (st.getRank() > 1) {
+      SmallVector<int64_t> eShape(st.getShape());
+      eShape.insert(eShape.end() - 1, 1);
+      e = makeReshape(b, loc, seq, eShape);
+    }
+    Value notBefore = makeCompare(b, loc, right ? "gt" : "ge", e, v);
+    Value before = makeCompare(b, loc, "eq", notBefore, makeScalar(b, loc, b.getI1Type(), 0.0));
+    int64_t last = typeOf(before).getRank() - 1;
+    Value count = makeReduce<ReduceSumOp>(b, loc, makeCast(b, loc, before, b.getF32Type()), {last}, false);
+    return SmallVector<Value>{makeReshape(b, loc, makeCast(b, loc, count, args.resultType().getElementType()),
+                                          args.resultType().getShape())};
+  };
+}
 } // namespace
 
 void tcc::graph::populateOrderingLegalizers(LegalizerTable &t) {
+  t["aten.bucketize.Tensor"] = insertionPoints(true);
+  t["aten.bucketize.Scalar"] = insertionPoints(true);
+  t["aten.searchsorted.Tensor"] = insertionPoints(false);
+  t["aten.searchsorted.Scalar"] = insertionPoints(false);
   t["aten.cumprod.default"] = scan(Scan::Prod);
   t["aten.cummax.default"] = scan(Scan::Max);
   t["aten.cummin.default"] = scan(Scan::Min);

@@ -272,9 +272,107 @@ Results legalizeCosineSimilarity(OperatorArgs &args, OpBuilder &b) {
   Value sum = makeReduce<ReduceSumOp>(b, loc, makeBinary<MulOp>(b, loc, u1, u2), {dim}, false);
   return SmallVector<Value>{makeReshape(b, loc, makeCast(b, loc, sum, elt), resultType.getShape())};
 }
+/// The p-distances between the rows of x1 [..., P, M] and x2 [..., R, M]
+/// (batch dims broadcast), [..., P, R]: directly, the p-norm of every
+/// difference; or, where PyTorch's cdist takes its matrix-product form
+/// (p = 2 with compute_mode 1, or mode 0 past 25 rows), as it computes
+/// it: sqrt(max(|x1|^2 + |x2|^2 - 2 x1 x2^T, 0)) from one matmul of
+/// [-2 x1, |x1|^2, 1] and [x2, 1, |x2|^2], so that the rounding matches.
+Value pairwiseDistances(OpBuilder &b, Location loc, Value x1, Value x2, double p, bool viaMatmul) {
+  RankedTensorType t1 = typeOf(x1), t2 = typeOf(x2);
+  int64_t rank = t1.getRank();
+  Type elt = t1.getElementType();
+  if (viaMatmul) {
+    Value sq1 = makeBinary<MulOp>(b, loc, x1, x1);
+    Value n1 = makeReduce<ReduceSumOp>(b, loc, sq1, {rank - 1}, true);
+    Value sq2 = makeBinary<MulOp>(b, loc, x2, x2);
+    Value n2 = makeReduce<ReduceSumOp>(b, loc, sq2, {rank - 1}, true);
+    Value ones1 = makeSplat(b, loc, typeOf(n1), 1.0);
+    Value ones2 = makeSplat(b, loc, typeOf(n2), 1.0);
+    Value m1 = makeBinary<MulOp>(b, loc, x1, makeScalar(b, loc, elt, -2.0));
+    SmallVector<int64_t> s1(t1.getShape()), s2(t2.getShape());
+    s1.back() += 2;
+    s2.back() += 2;
+    Value a = b.create<ConcatOp>(loc, RankedTensorType::get(s1, elt), ValueRange{m1, n1, ones1},
+                                 b.getI64IntegerAttr(rank - 1));
+    Value c = b.create<ConcatOp>(loc, RankedTensorType::get(s2, elt), ValueRange{x2, ones2, n2},
+                                 b.getI64IntegerAttr(rank - 1));
+    Value prod = makeMatmul(b, loc, a, transposeLast2(b, loc, c));
+    Value clamped = makeBinary<MaximumOp>(b, loc, prod, makeScalar(b, loc, elt, 0.0));
+    return SqrtOp::create(b, loc, typeOf(clamped), clamped);
+  }
+  // [..., P, 1, M] - [..., 1, R, M], normed over M.
+  SmallVector<int64_t> a(t1.getShape()), c(t2.getShape());
+  a.insert(a.end() - 1, 1);
+  c.insert(c.end() - 2, 1);
+  Value lhs = makeReshape(b, loc, x1, a);
+  Value rhs = makeReshape(b, loc, x2, c);
+  Value d = makeBinary<SubOp>(b, loc, lhs, rhs);
+  return vectorNorm(b, loc, d, p, {typeOf(d).getRank() - 1}, false);
+}
+
+/// cdist(x1, x2, p, compute_mode).
+Results legalizeCdist(OperatorArgs &args, OpBuilder &b) {
+  Location loc = args.getOp().getLoc();
+  Value x1 = args.tensor("x1"), x2 = args.tensor("x2");
+  Type elt = args.resultType().getElementType();
+  double p = args.getFloat("p").value_or(2.0);
+  if (!x1 || !x2 || !isa<FloatType>(elt) || typeOf(x1).getRank() < 2 || typeOf(x2).getRank() < 2 ||
+      std::isnan(p) || p < 0 || !typeOf(x1).hasStaticShape() || !typeOf(x2).hasStaticShape())
+    return operatorError(args) << "expects static float tensors of rank >= 2 and p >= 0";
+  int64_t mode = args.getInt("compute_mode").value_or(0);
+  int64_t rows1 = typeOf(x1).getShape().drop_back().back(), rows2 = typeOf(x2).getShape().drop_back().back();
+  bool viaMatmul = p == 2.0 && (mode == 1 || (mode == 0 && (rows1 > 25 || rows2 > 25)));
+  Value l = computeType(b, loc, makeCast(b, loc, x1, elt));
+  Value r = computeType(b, loc, makeCast(b, loc, x2, elt));
+  // Batch dims broadcast.
+  auto batch = broadcastShapes(typeOf(l).getShape().drop_back(2), typeOf(r).getShape().drop_back(2));
+  if (failed(batch))
+    return operatorError(args) << "batch dims do not broadcast";
+  for (Value *v : {&l, &r}) {
+    SmallVector<int64_t> shape(*batch);
+    shape.append(typeOf(*v).getShape().take_back(2).begin(), typeOf(*v).getShape().take_back(2).end());
+    if (typeOf(*v).getShape() != ArrayRef<int64_t>(shape))
+      *v = BroadcastOp::create(b, loc, RankedTensorType::get(shape, typeOf(*v).getElementType()), *v);
+  }
+  Value d = pairwiseDistances(b, loc, l, r, p, viaMatmul);
+  return SmallVector<Value>{makeReshape(b, loc, makeCast(b, loc, d, elt), args.resultType().getShape())};
+}
+
+/// pdist(self [N, M], p): the distances of the pairs i < j, row by row.
+Results legalizePdist(OperatorArgs &args, OpBuilder &b) {
+  Location loc = args.getOp().getLoc();
+  Value x = args.tensor("self");
+  Type elt = args.resultType().getElementType();
+  double p = args.getFloat("p").value_or(2.0);
+  if (!x || typeOf(x).getRank() != 2 || !typeOf(x).hasStaticShape() || !isa<FloatType>(elt) ||
+      std::isnan(p) || p < 0)
+    return operatorError(args) << "expects a static float matrix and p >= 0";
+  int64_t n = typeOf(x).getShape()[0];
+  if (n < 2)
+    return SmallVector<Value>{makeSplat(b, loc, args.resultType(), 0.0)};
+  Value xc = computeType(b, loc, x);
+  Value all = pairwiseDistances(b, loc, xc, xc, p, false);
+  SmallVector<Value> rows;
+  for (int64_t i = 0; i + 1 < n; ++i) {
+    Value row = makeSlice(b, loc, all, 0, i, i + 1, 1);
+    Value upper = makeSlice(b, loc, row, 1, i + 1, n, 1);
+    rows.push_back(makeReshape(b, loc, upper, {n - 1 - i}));
+  }
+  Value flat = rows.size() == 1 ? rows.front()
+                                : b.create<ConcatOp>(loc, RankedTensorType::get({n * (n - 1) / 2},
+                                                                                 typeOf(all).getElementType()),
+                                                     rows, b.getI64IntegerAttr(0))
+                                      .getResult();
+  return SmallVector<Value>{makeCast(b, loc, flat, elt)};
+}
 } // namespace
 
 void tcc::graph::populateVectorNormLegalizers(LegalizerTable &t) {
+  t["aten.cdist.default"] = legalizeCdist;
+  t["aten._cdist_forward.default"] = legalizeCdist;
+  t["aten.pdist.default"] = legalizePdist;
+  t["aten._pdist_forward.default"] = legalizePdist;
   t["aten.linalg_vector_norm.default"] = legalizeVectorNorm;
   t["aten.linalg_matrix_norm.default"] = matrixOrVectorNorm(true);
   t["aten.linalg_matrix_norm.str_ord"] = matrixOrVectorNorm(true);

@@ -424,3 +424,39 @@ func.func @int64_sum(%x: tensor<3x4xi64>) -> tensor<i64> {
   %0 = tcc_graph.operator "torch.ops.aten.sum.default"(%x) {operand_names = ["self"], args = {}} : (tensor<3x4xi64>) -> tensor<i64>
   return %0 : tensor<i64>
 }
+
+// -----
+
+// cdist directly: the p-norm of [P, 1, M] - [1, R, M] over M; pdist: the
+// pairs i < j of the rows' distances, row by row.
+// CHECK-LABEL: func @distances
+// CHECK: %[[A:.*]] = tcc_graph.reshape %arg0 : (tensor<3x2xf32>) -> tensor<3x1x2xf32>
+// CHECK: %[[B:.*]] = tcc_graph.reshape %arg1 : (tensor<4x2xf32>) -> tensor<1x4x2xf32>
+// CHECK: %[[D:.*]] = tcc_graph.sub %[[A]], %[[B]] : (tensor<3x1x2xf32>, tensor<1x4x2xf32>) -> tensor<3x4x2xf32>
+// CHECK: %[[ABS:.*]] = tcc_graph.abs %[[D]]
+// CHECK: %[[CD:.*]] = tcc_graph.reduce_sum %[[ABS]] {dims = array<i64: 2>, keepdim = false}
+// CHECK: %[[R0:.*]] = tcc_graph.slice %{{.*}} {dim = 1 : i64, end = 3 : i64, start = 1 : i64, step = 1 : i64}
+// CHECK: %[[R1:.*]] = tcc_graph.slice %{{.*}} {dim = 1 : i64, end = 3 : i64, start = 2 : i64, step = 1 : i64}
+// CHECK: %[[PD:.*]] = tcc_graph.concat %{{.*}}, %{{.*}} {dim = 0 : i64} : (tensor<2xf32>, tensor<1xf32>) -> tensor<3xf32>
+// CHECK: return %[[CD]], %[[PD]]
+func.func @distances(%x: tensor<3x2xf32>, %y: tensor<4x2xf32>) -> (tensor<3x4xf32>, tensor<3xf32>) {
+  %0 = tcc_graph.operator "torch.ops.aten.cdist.default"(%x, %y) {operand_names = ["x1", "x2"], args = {p = 1.0 : f64}} : (tensor<3x2xf32>, tensor<4x2xf32>) -> tensor<3x4xf32>
+  %1 = tcc_graph.operator "torch.ops.aten.pdist.default"(%x) {operand_names = ["self"], args = {p = 2.0 : f64}} : (tensor<3x2xf32>) -> tensor<3xf32>
+  return %0, %1 : tensor<3x4xf32>, tensor<3xf32>
+}
+
+// -----
+
+// diff with n = 2: two rounds of later - earlier slices.
+// CHECK-LABEL: func @diff2
+// CHECK: %[[L:.*]] = tcc_graph.slice %arg0 {dim = 0 : i64, end = 5 : i64, start = 1 : i64, step = 1 : i64}
+// CHECK: %[[E:.*]] = tcc_graph.slice %arg0 {dim = 0 : i64, end = 4 : i64, start = 0 : i64, step = 1 : i64}
+// CHECK: %[[D1:.*]] = tcc_graph.sub %[[L]], %[[E]]
+// CHECK: %[[L2:.*]] = tcc_graph.slice %[[D1]] {dim = 0 : i64, end = 4 : i64, start = 1 : i64, step = 1 : i64}
+// CHECK: %[[E2:.*]] = tcc_graph.slice %[[D1]] {dim = 0 : i64, end = 3 : i64, start = 0 : i64, step = 1 : i64}
+// CHECK: %[[D2:.*]] = tcc_graph.sub %[[L2]], %[[E2]]
+// CHECK: return %[[D2]]
+func.func @diff2(%x: tensor<5xf32>) -> tensor<3xf32> {
+  %0 = tcc_graph.operator "torch.ops.aten.diff.default"(%x) {operand_names = ["self"], args = {n = 2 : i64, dim = 0 : i64}} : (tensor<5xf32>) -> tensor<3xf32>
+  return %0 : tensor<3xf32>
+}

@@ -48,3 +48,20 @@ func.func @too_long(%x: tensor<5000xf32>) -> tensor<5000xi64> {
   %0 = tcc_graph.operator "torch.ops.aten.argsort.default"(%x) {operand_names = ["self"], args = {}} : (tensor<5000xf32>) -> tensor<5000xi64>
   return %0 : tensor<5000xi64>
 }
+
+// -----
+
+// bucketize: each value counts the boundaries b with !(b >= v) (the binary
+// search's insertion point; a NaN value goes last).
+// CHECK-LABEL: func @bucketize
+// CHECK: %[[V:.*]] = tcc_graph.reshape %arg0 : (tensor<3xf32>) -> tensor<3x1xf32>
+// CHECK: %[[GE:.*]] = tcc_graph.compare %arg1, %[[V]] {predicate = "ge"} : (tensor<4xf32>, tensor<3x1xf32>) -> tensor<3x4xi1>
+// CHECK: %[[NOT:.*]] = tcc_graph.compare %[[GE]], %{{.*}} {predicate = "eq"}
+// CHECK: %[[F:.*]] = tcc_graph.cast %[[NOT]]
+// CHECK: %[[C:.*]] = tcc_graph.reduce_sum %[[F]] {dims = array<i64: 1>, keepdim = false}
+// CHECK: %[[R:.*]] = tcc_graph.cast %[[C]] : (tensor<3xf32>) -> tensor<3xi64>
+// CHECK: return %[[R]]
+func.func @bucketize(%x: tensor<3xf32>, %b: tensor<4xf32>) -> tensor<3xi64> {
+  %0 = tcc_graph.operator "torch.ops.aten.bucketize.Tensor"(%x, %b) {operand_names = ["self", "boundaries"], args = {}} : (tensor<3xf32>, tensor<4xf32>) -> tensor<3xi64>
+  return %0 : tensor<3xi64>
+}
