@@ -875,7 +875,8 @@ class OpsSweepFamilies(nn.Module):
     factor giving twice the size, which PyTorch's 2-D kernel reads as i / 2,
     3-D); linspace and logspace from 0-d tensors; bucketize and
     searchsorted (right/side, sorter, rows, NaN), diff with n = 0, 2, 3,
-    cdist (direct and its matrix-product form), pdist."""
+    cdist (direct and its matrix-product form), pdist; cumulative_trapezoid
+    (sample points, spacing), bilinear."""
 
     def forward(self, x, idx, src, rows, ridx, v, pooled, pidx, pooled1, pidx1, m, vec, img, nanself):
         aten = torch.ops.aten
@@ -940,6 +941,9 @@ class OpsSweepFamilies(nn.Module):
                  torch.cdist(m, img[0, 0, :, :4], p=float("inf")), torch.cdist(img[0], img[1], p=0.0),
                  torch.cdist(img[0, :, :3], img[1, :, :4], compute_mode="use_mm_for_euclid_dist"),
                  F.pdist(m), F.pdist(img[0, 0], p=1.5)]
+        outs += [torch.cumulative_trapezoid(m, vec), torch.cumulative_trapezoid(img, dx=0.5, dim=2),
+                 torch.cumulative_trapezoid(m, m.cumsum(0), dim=0),
+                 F.bilinear(m, img[0, 0, :3], img[0, :2, :, :], vec[:2])]
         return tuple(outs)
 
 class OpsSweepMore(nn.Module):

@@ -491,25 +491,63 @@ Results legalizeCountNonzero(OperatorArgs &args, OpBuilder &b) {
   return SmallVector<Value>{makeCast(b, loc, count, args.resultType().getElementType())};
 }
 
+/// The spacing of sample points x along dim (x[1:] - x[:-1]), x 1-D (laid
+/// along dim) or of y's rank or less (leading dims added), in `elt`.
+FailureOr<Value> sampleSpacing(OperatorArgs &args, OpBuilder &b, Value x, Type elt, int64_t rank,
+                               int64_t dim) {
+  Location loc = args.getOp().getLoc();
+  x = makeCast(b, loc, x, elt);
+  auto xt = typeOf(x);
+  if (xt.getRank() > rank || xt.getNumDynamicDims() > 0)
+    return args.getOp().emitError("operator '") << operatorName(args)
+                                                << "': sample points of type " << xt;
+  SmallVector<int64_t> shape(xt.getShape());
+  if (xt.getRank() == 1) {
+    shape.assign(rank, 1);
+    shape[dim] = xt.getDimSize(0);
+  } else {
+    shape.insert(shape.begin(), rank - xt.getRank(), 1);
+  }
+  x = makeReshape(b, loc, x, shape);
+  int64_t m = shape[dim];
+  Value xRight = makeSlice(b, loc, x, dim, 1, m, 1);
+  Value xLeft = makeSlice(b, loc, x, dim, 0, m - 1, 1);
+  return makeBinary<SubOp>(b, loc, xRight, xLeft);
+}
+
+/// The samples y of trapezoid-like operators, in the (float) result type,
+/// with their rank and the normalized `dim`.
+struct Samples {
+  Value y;
+  int64_t rank, dim;
+  Type elt;
+};
+FailureOr<Samples> samplesArgs(OperatorArgs &args, OpBuilder &b) {
+  FailureOr<Value> yArg = requiredTensor(args, "y");
+  if (failed(yArg))
+    return failure();
+  Type elt = args.resultType().getElementType();
+  Value y = makeCast(b, args.getOp().getLoc(), *yArg, elt);
+  int64_t rank = typeOf(y).getRank(), raw = args.getInt("dim").value_or(-1);
+  int64_t dim = normalizeDim(raw, rank);
+  if (!isa<FloatType>(elt) || dim < 0 || dim >= rank)
+    return args.getOp().emitError("operator '") << operatorName(args) << "': dim " << raw
+                                                << " of a float tensor of rank " << rank;
+  return Samples{y, rank, dim, elt};
+}
+
 /// trapezoid / trapz (.x with sample points, .dx with a spacing) along dim,
 /// PyTorch's formulas: sum((x[1:] - x[:-1]) (y[1:] + y[:-1])) / 2, and
 /// (sum(y) - (y[0] + y[-1]) / 2) dx; a 1-D x lies along dim, a lower-rank x
 /// gets leading unit dims. No samples give zeros.
 Results legalizeTrapezoid(OperatorArgs &args, OpBuilder &b) {
-  FailureOr<Value> yArg = requiredTensor(args, "y");
-  if (failed(yArg))
+  FailureOr<Samples> samples = samplesArgs(args, b);
+  if (failed(samples))
     return failure();
+  auto [y, rank, dim, elt] = *samples;
   Location loc = args.getOp().getLoc();
   RankedTensorType resultType = args.resultType();
-  Type elt = resultType.getElementType();
-  Value y = makeCast(b, loc, *yArg, elt);
-  auto yt = typeOf(y);
-  int64_t rank = yt.getRank(), raw = args.getInt("dim").value_or(-1);
-  int64_t dim = normalizeDim(raw, rank);
-  if (!isa<FloatType>(elt) || dim < 0 || dim >= rank)
-    return args.getOp().emitError("operator '") << operatorName(args) << "': dim " << raw
-                                                << " of a float tensor of rank " << rank;
-  int64_t n = yt.getDimSize(dim);
+  int64_t n = typeOf(y).getDimSize(dim);
   if (ShapedType::isDynamic(n))
     return args.getOp().emitError("operator '") << operatorName(args)
                                                 << "' along a symbolic dimension is not supported yet";
@@ -531,28 +569,47 @@ Results legalizeTrapezoid(OperatorArgs &args, OpBuilder &b) {
                                     makeBinary<MulOp>(b, loc, ends, makeScalar(b, loc, elt, 0.5)));
     return SmallVector<Value>{makeBinary<MulOp>(b, loc, inner, makeScalar(b, loc, elt, dx))};
   }
-  x = makeCast(b, loc, x, elt);
-  auto xt = typeOf(x);
-  if (xt.getRank() > rank || xt.getNumDynamicDims() > 0)
-    return args.getOp().emitError("operator '") << operatorName(args)
-                                                << "': sample points of type " << xt;
-  SmallVector<int64_t> shape(xt.getShape());
-  if (xt.getRank() == 1) {
-    shape.assign(rank, 1);
-    shape[dim] = xt.getDimSize(0);
-  } else {
-    shape.insert(shape.begin(), rank - xt.getRank(), 1);
-  }
-  x = makeReshape(b, loc, x, shape);
-  int64_t m = shape[dim];
-  Value xRight = makeSlice(b, loc, x, dim, 1, m, 1);
-  Value xLeft = makeSlice(b, loc, x, dim, 0, m - 1, 1);
-  Value dx = makeBinary<SubOp>(b, loc, xRight, xLeft);
+  FailureOr<Value> dx = sampleSpacing(args, b, x, elt, rank, dim);
+  if (failed(dx))
+    return failure();
   Value yRight = makeSlice(b, loc, y, dim, 1, n, 1);
   Value yLeft = makeSlice(b, loc, y, dim, 0, n - 1, 1);
   Value pairs = makeBinary<AddOp>(b, loc, yRight, yLeft);
-  Value sum = makeReduce<ReduceSumOp>(b, loc, makeBinary<MulOp>(b, loc, dx, pairs), {dim}, false);
+  Value sum = makeReduce<ReduceSumOp>(b, loc, makeBinary<MulOp>(b, loc, *dx, pairs), {dim}, false);
   return SmallVector<Value>{makeBinary<DivOp>(b, loc, sum, makeScalar(b, loc, elt, 2.0))};
+}
+
+/// cumulative_trapezoid(y, x | dx, dim): PyTorch's ((dx (y[:-1] + y[1:])) / 2)
+/// summed cumulatively along dim ((dx / 2) (y[:-1] + y[1:]) for a number dx).
+Results legalizeCumulativeTrapezoid(OperatorArgs &args, OpBuilder &b) {
+  FailureOr<Samples> samples = samplesArgs(args, b);
+  if (failed(samples))
+    return failure();
+  auto [y, rank, dim, elt] = *samples;
+  Location loc = args.getOp().getLoc();
+  RankedTensorType resultType = args.resultType();
+  if (!typeOf(y).hasStaticShape())
+    return operatorError(args) << "needs a static shape";
+  int64_t n = typeOf(y).getDimSize(dim);
+  if (n <= 1)
+    return SmallVector<Value>{makeSplat(b, loc, resultType, 0.0)};
+  Value yLeft = makeSlice(b, loc, y, dim, 0, n - 1, 1);
+  Value yRight = makeSlice(b, loc, y, dim, 1, n, 1);
+  Value pairs = makeBinary<AddOp>(b, loc, yLeft, yRight);
+  Value terms;
+  if (Value x = args.tensor("x")) {
+    FailureOr<Value> dx = sampleSpacing(args, b, x, elt, rank, dim);
+    if (failed(dx))
+      return failure();
+    Value weighted = makeBinary<MulOp>(b, loc, *dx, pairs);
+    terms = makeBinary<DivOp>(b, loc, weighted, makeScalar(b, loc, elt, 2.0));
+  } else {
+    double dx = args.getFloat("dx").value_or(1.0);
+    terms = makeBinary<MulOp>(b, loc, makeScalar(b, loc, elt, dx / 2.0), pairs);
+  }
+  if (typeOf(terms) != resultType)
+    terms = b.create<BroadcastOp>(loc, resultType, terms);
+  return SmallVector<Value>{b.create<CumsumOp>(loc, terms, b.getI64IntegerAttr(dim))};
 }
 
 /// softmax / log_softmax(self, dim[, dtype]) and their _softmax(self, dim,
@@ -831,6 +888,32 @@ Results legalizeVariance(OperatorArgs &args, OpBuilder &b, bool isStd) {
   return results;
 }
 
+/// bilinear(input1 [..., I], input2 [..., J], weight [O, I, J], bias):
+/// y[..., o] = sum_ij x1_i W_oij x2_j + b_o, as x1 @ W (W laid out [I, O*J])
+/// multiplied by x2 and summed over J.
+Results legalizeBilinear(OperatorArgs &args, OpBuilder &b) {
+  Location loc = args.getOp().getLoc();
+  Value x1 = args.tensor("input1"), x2 = args.tensor("input2"), w = args.tensor("weight");
+  RankedTensorType out = args.resultType();
+  if (!x1 || !x2 || !w || typeOf(w).getRank() != 3 || !typeOf(w).hasStaticShape() ||
+      !typeOf(x1).hasStaticShape() || !typeOf(x2).hasStaticShape() || !out.hasStaticShape() ||
+      !isa<FloatType>(out.getElementType()))
+    return operatorError(args) << "needs static float inputs and a [out, in1, in2] weight";
+  ArrayRef<int64_t> ws = typeOf(w).getShape();
+  int64_t o = ws[0], i = ws[1], j = ws[2];
+  int64_t rows = typeOf(x1).getNumElements() / std::max<int64_t>(i, 1);
+  Value a = makeReshape(b, loc, x1, {rows, i});
+  Value c = makeReshape(b, loc, x2, {rows, 1, j});
+  Value wt = b.create<TransposeOp>(loc, RankedTensorType::get({i, o, j}, typeOf(w).getElementType()), w,
+                                   b.getDenseI64ArrayAttr({1, 0, 2}));
+  Value wFlat = makeReshape(b, loc, wt, {i, o * j});
+  Value t = makeReshape(b, loc, makeMatmul(b, loc, a, wFlat), {rows, o, j});
+  Value y = makeReduce<ReduceSumOp>(b, loc, makeBinary<MulOp>(b, loc, t, c), {2}, false);
+  if (Value bias = args.tensor("bias"))
+    y = makeBinary<AddOp>(b, loc, y, bias);
+  return SmallVector<Value>{makeReshape(b, loc, y, out.getShape())};
+}
+
 /// addbmm(self, b1, b2, beta, alpha): the batch of products summed.
 Results legalizeAddbmm(OperatorArgs &args, OpBuilder &b) {
   Results prod = matmulLike(args, b, "batch1", "batch2");
@@ -931,6 +1014,7 @@ void tcc::graph::populateLinalgLikeLegalizers(LegalizerTable &t) {
   t["aten.addmv.default"] = addProduct("mat", "vec");
   t["aten.baddbmm.default"] = addProduct("batch1", "batch2");
   t["aten.addbmm.default"] = legalizeAddbmm;
+  t["aten.bilinear.default"] = legalizeBilinear;
   t["aten.addr.default"] = [](OperatorArgs &a, OpBuilder &b) { return legalizeOuter(a, b, "vec1", "vec2", true); };
   t["aten.outer.default"] = [](OperatorArgs &a, OpBuilder &b) { return legalizeOuter(a, b, "self", "vec2", false); };
   t["aten.ger.default"] = t["aten.outer.default"];
@@ -988,6 +1072,8 @@ void tcc::graph::populateLinalgLikeLegalizers(LegalizerTable &t) {
   t["aten.nanmean.default"] = [](OperatorArgs &a, OpBuilder &b) { return legalizeNanReduce(a, b, true); };
   for (const char *n : {"aten.trapz.x", "aten.trapz.dx", "aten.trapezoid.x", "aten.trapezoid.dx"})
     t[n] = legalizeTrapezoid;
+  t["aten.cumulative_trapezoid.x"] = legalizeCumulativeTrapezoid;
+  t["aten.cumulative_trapezoid.dx"] = legalizeCumulativeTrapezoid;
   t["aten.layer_norm.default"] = legalizeLayerNorm;
   t["aten.native_layer_norm.default"] = legalizeLayerNorm;
 }

@@ -460,3 +460,24 @@ func.func @diff2(%x: tensor<5xf32>) -> tensor<3xf32> {
   %0 = tcc_graph.operator "torch.ops.aten.diff.default"(%x) {operand_names = ["self"], args = {n = 2 : i64, dim = 0 : i64}} : (tensor<5xf32>) -> tensor<3xf32>
   return %0 : tensor<3xf32>
 }
+
+// -----
+
+// cumulative_trapezoid with a spacing: (dx / 2)(y[:-1] + y[1:]) summed
+// cumulatively; bilinear: x1 @ W laid out [I, O*J], times x2, summed over J.
+// CHECK-LABEL: func @cumtrapz_bilinear
+// CHECK: %[[L:.*]] = tcc_graph.slice %arg0 {dim = 1 : i64, end = 3 : i64, start = 0 : i64, step = 1 : i64}
+// CHECK: %[[R:.*]] = tcc_graph.slice %arg0 {dim = 1 : i64, end = 4 : i64, start = 1 : i64, step = 1 : i64}
+// CHECK: %[[P:.*]] = tcc_graph.add %[[L]], %[[R]]
+// CHECK: %[[T:.*]] = tcc_graph.mul %{{.*}}, %[[P]]
+// CHECK: %[[C:.*]] = tcc_graph.cumsum %[[T]] {dim = 1 : i64} : tensor<2x3xf32>
+// CHECK: %[[WT:.*]] = tcc_graph.transpose %arg3 {permutation = array<i64: 1, 0, 2>} : (tensor<5x4x3xf32>) -> tensor<4x5x3xf32>
+// CHECK: %[[WF:.*]] = tcc_graph.reshape %[[WT]] : (tensor<4x5x3xf32>) -> tensor<4x15xf32>
+// CHECK: %[[M:.*]] = tcc_graph.matmul %{{.*}}, %[[WF]] : (tensor<2x4xf32>, tensor<4x15xf32>) -> tensor<2x15xf32>
+// CHECK: %[[S:.*]] = tcc_graph.reduce_sum %{{.*}} {dims = array<i64: 2>, keepdim = false} : (tensor<2x5x3xf32>) -> tensor<2x5xf32>
+// CHECK: return %[[C]], %[[S]]
+func.func @cumtrapz_bilinear(%y: tensor<2x4xf32>, %a: tensor<2x4xf32>, %c: tensor<2x3xf32>, %w: tensor<5x4x3xf32>) -> (tensor<2x3xf32>, tensor<2x5xf32>) {
+  %0 = tcc_graph.operator "torch.ops.aten.cumulative_trapezoid.dx"(%y) {operand_names = ["y"], args = {dx = 0.5 : f64, dim = 1 : i64}} : (tensor<2x4xf32>) -> tensor<2x3xf32>
+  %1 = tcc_graph.operator "torch.ops.aten.bilinear.default"(%a, %c, %w) {operand_names = ["input1", "input2", "weight"], args = {}} : (tensor<2x4xf32>, tensor<2x3xf32>, tensor<5x4x3xf32>) -> tensor<2x5xf32>
+  return %0, %1 : tensor<2x3xf32>, tensor<2x5xf32>
+}
