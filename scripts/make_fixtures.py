@@ -876,7 +876,8 @@ class OpsSweepFamilies(nn.Module):
     3-D); linspace and logspace from 0-d tensors; bucketize and
     searchsorted (right/side, sorter, rows, NaN), diff with n = 0, 2, 3,
     cdist (direct and its matrix-product form), pdist; cumulative_trapezoid
-    (sample points, spacing), bilinear."""
+    (sample points, spacing), bilinear; i0 and special.i0e on both sides
+    of 8."""
 
     def forward(self, x, idx, src, rows, ridx, v, pooled, pidx, pooled1, pidx1, m, vec, img, nanself):
         aten = torch.ops.aten
@@ -944,6 +945,8 @@ class OpsSweepFamilies(nn.Module):
         outs += [torch.cumulative_trapezoid(m, vec), torch.cumulative_trapezoid(img, dx=0.5, dim=2),
                  torch.cumulative_trapezoid(m, m.cumsum(0), dim=0),
                  F.bilinear(m, img[0, 0, :3], img[0, :2, :, :], vec[:2])]
+        wide = m * 6  # |x| on both sides of 8
+        outs += [torch.i0(wide), torch.special.i0e(wide), torch.special.i0(nanself)]
         return tuple(outs)
 
 class OpsSweepMore(nn.Module):

@@ -224,6 +224,7 @@ struct LegalizeGraphPass
     populateLossLegalizers(table);
     populateScatterLegalizers(table);
     populateOrderingLegalizers(table);
+    populateBesselLegalizers(table);
 
     // Operators whose legalizers read symbolic arguments (sizes given as
     // expressions of the inputs' sizes) from the export's result types and

@@ -61,6 +61,7 @@ void populateVectorNormLegalizers(LegalizerTable &table);
 void populateLossLegalizers(LegalizerTable &table);
 void populateScatterLegalizers(LegalizerTable &table);
 void populateOrderingLegalizers(LegalizerTable &table);
+void populateBesselLegalizers(LegalizerTable &table);
 
 /// A rank-0 constant of `elementType` holding `value`.
 mlir::Value makeScalar(mlir::OpBuilder &b, mlir::Location loc,

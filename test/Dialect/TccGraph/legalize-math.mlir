@@ -244,3 +244,25 @@ func.func @tests(%x: tensor<4xf32>) -> (tensor<4xi1>, tensor<4xi1>) {
   %1 = tcc_graph.operator "torch.ops.aten.signbit.default"(%x) {operand_names = ["self"], args = {}} : (tensor<4xf32>) -> tensor<4xi1>
   return %0, %1 : tensor<4xi1>, tensor<4xi1>
 }
+
+// -----
+
+// i0: both Chebyshev series of PyTorch's calc_i0 (30 terms in x / 2 - 2 on
+// [0, 8], 25 in 32 / x - 2 beyond, divided by sqrt(x)), each times exp(|x|),
+// one picked per element; i0e leaves out exp.
+// CHECK-LABEL: func @bessel
+// CHECK: %[[X:.*]] = tcc_graph.abs %arg0
+// CHECK: tcc_graph.constant dense<-4.41534163E-18> : tensor<f32>
+// CHECK: tcc_graph.constant dense<0.676795303> : tensor<f32>
+// CHECK: tcc_graph.constant dense<3.200000e+01> : tensor<f32>
+// CHECK: tcc_graph.constant dense<0.804490387> : tensor<f32>
+// CHECK: %[[E:.*]] = tcc_graph.exp %[[X]]
+// CHECK: %[[NEAR:.*]] = tcc_graph.mul %[[E]], %{{.*}}
+// CHECK: %[[FAR:.*]] = tcc_graph.div
+// CHECK: %[[SMALL:.*]] = tcc_graph.compare %[[X]], %{{.*}} {predicate = "le"}
+// CHECK: %[[R:.*]] = tcc_graph.select %[[SMALL]], %[[NEAR]], %[[FAR]]
+// CHECK: return %[[R]]
+func.func @bessel(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = tcc_graph.operator "torch.ops.aten.i0.default"(%x) {operand_names = ["self"], args = {}} : (tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
