@@ -877,7 +877,7 @@ class OpsSweepFamilies(nn.Module):
     searchsorted (right/side, sorter, rows, NaN), diff with n = 0, 2, 3,
     cdist (direct and its matrix-product form), pdist; cumulative_trapezoid
     (sample points, spacing), bilinear; i0 and special.i0e on both sides
-    of 8."""
+    of 8; avg_pool2d/3d with divisor_override (padding too)."""
 
     def forward(self, x, idx, src, rows, ridx, v, pooled, pidx, pooled1, pidx1, m, vec, img, nanself):
         aten = torch.ops.aten
@@ -947,6 +947,8 @@ class OpsSweepFamilies(nn.Module):
                  F.bilinear(m, img[0, 0, :3], img[0, :2, :, :], vec[:2])]
         wide = m * 6  # |x| on both sides of 8
         outs += [torch.i0(wide), torch.special.i0e(wide), torch.special.i0(nanself)]
+        outs += [F.avg_pool2d(img, 2, divisor_override=3), F.avg_pool2d(img, 3, 1, 1, count_include_pad=False, divisor_override=5),
+                 F.avg_pool3d(vol, 2, divisor_override=7)]
         return tuple(outs)
 
 class OpsSweepMore(nn.Module):

@@ -65,6 +65,24 @@ Value tcc::graph::makeMatmul(OpBuilder &b, Location loc, Value lhs, Value rhs) {
   return b.create<MatmulOp>(loc, RankedTensorType::get(shape, l.getElementType()), lhs, rhs);
 }
 
+/// count_include_pad (default true); always with a divisor_override, whose
+/// windows then all divide by the kernel's size (applyDivisorOverride).
+bool tcc::graph::countIncludePad(OperatorArgs &args) {
+  return args.has("divisor_override") || args.getBool("count_include_pad").value_or(true);
+}
+
+FailureOr<Value> tcc::graph::applyDivisorOverride(OperatorArgs &args, OpBuilder &b, Value avg,
+                                                  int64_t kernelSize) {
+  std::optional<double> divisor = args.getFloat("divisor_override");
+  if (!divisor)
+    return avg;
+  if (args.getBool("ceil_mode").value_or(false) || *divisor == 0)
+    return operatorError(args) << "divisor_override with ceil_mode (or 0) is not supported";
+  Type elt = typeOf(avg).getElementType();
+  Value ratio = makeScalar(b, args.getOp().getLoc(), elt, double(kernelSize) / *divisor);
+  return makeBinary<MulOp>(b, args.getOp().getLoc(), avg, ratio);
+}
+
 namespace {
 using Results = FailureOr<SmallVector<Value>>;
 
@@ -306,8 +324,6 @@ Results legalizeBatchNorm(OperatorArgs &args, OpBuilder &b) {
 template <typename PoolOp>
 Results legalizePool1d(OperatorArgs &args, OpBuilder &b, bool isAvg, Value x) {
   Location loc = args.getOp().getLoc();
-  if (args.has("divisor_override"))
-    return args.getOp().emitError("avg_pool with divisor_override is not supported yet");
   auto one = [&](StringRef name, int64_t fallback) { return firstInt(args, name, fallback); };
   int64_t kernel = one("kernel_size", 1), stride = one("stride", 0);
   if (stride == 0)
@@ -319,8 +335,11 @@ Results legalizePool1d(OperatorArgs &args, OpBuilder &b, bool isAvg, Value x) {
       b.getDenseI64ArrayAttr({1, kernel}), b.getDenseI64ArrayAttr({1, stride}),
       b.getDenseI64ArrayAttr({0, one("padding", 0)}), b.getDenseI64ArrayAttr({1, one("dilation", 1)}),
       b.getBoolAttr(args.getBool("ceil_mode").value_or(false)),
-      b.getBoolAttr(isAvg ? args.getBool("count_include_pad").value_or(true) : false));
-  SmallVector<Value> results{makeReshape(b, loc, pool, out.getShape())};
+      b.getBoolAttr(isAvg ? countIncludePad(args) : false));
+  FailureOr<Value> scaled = applyDivisorOverride(args, b, pool, kernel);
+  if (failed(scaled))
+    return failure();
+  SmallVector<Value> results{makeReshape(b, loc, *scaled, out.getShape())};
   results.resize(args.getOp().getNumResults(), nullptr);
   return results;
 }
@@ -333,8 +352,6 @@ Results legalizePool(OperatorArgs &args, OpBuilder &b, bool isAvg) {
     return legalizePool1d<PoolOp>(args, b, isAvg, x);
   if (!x || typeOf(x).getRank() != 4)
     return args.getOp().emitError("only 1-D (NCL) and 2-D (NCHW) pooling is supported yet");
-  if (args.has("divisor_override"))
-    return args.getOp().emitError("avg_pool2d with divisor_override is not supported yet");
   SmallVector<int64_t> kernel = pair(args.getInts("kernel_size"), 1);
   SmallVector<int64_t> stride = pair(args.getInts("stride"), 0);
   if (stride[0] == 0)
@@ -345,8 +362,11 @@ Results legalizePool(OperatorArgs &args, OpBuilder &b, bool isAvg) {
       b.getDenseI64ArrayAttr(pair(args.getInts("padding"), 0)),
       b.getDenseI64ArrayAttr(pair(args.getInts("dilation"), 1)),
       b.getBoolAttr(args.getBool("ceil_mode").value_or(false)),
-      b.getBoolAttr(isAvg ? args.getBool("count_include_pad").value_or(true) : false));
-  SmallVector<Value> results{pool};
+      b.getBoolAttr(isAvg ? countIncludePad(args) : false));
+  FailureOr<Value> scaled = applyDivisorOverride(args, b, pool, kernel[0] * kernel[1]);
+  if (failed(scaled))
+    return failure();
+  SmallVector<Value> results{*scaled};
   results.resize(args.getOp().getNumResults(), nullptr);
   return results;
 }

@@ -138,6 +138,13 @@ mlir::Value makeLogSigmoid(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x
 /// broadcast operands (of one float type), in their type.
 mlir::Value makePairwiseDistance(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x1,
                                  mlir::Value x2, double p, double eps, bool keepdim);
+/// avg_pool's count_include_pad, always true with a divisor_override.
+bool countIncludePad(OperatorArgs &args);
+/// An average pool's result (count_include_pad, no ceil_mode: every window
+/// divides by kernelSize) rescaled to divide by divisor_override when given;
+/// an error with ceil_mode, whose edge windows divide by less.
+mlir::FailureOr<mlir::Value> applyDivisorOverride(OperatorArgs &args, mlir::OpBuilder &b,
+                                                  mlir::Value avg, int64_t kernelSize);
 /// Swaps the last two dimensions.
 mlir::Value transposeLast2(mlir::OpBuilder &b, mlir::Location loc, mlir::Value v);
 /// A 1-D iota 0..n-1 of `elt`, reshaped to rank `rank` with n at `at`.
