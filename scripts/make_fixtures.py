@@ -877,7 +877,8 @@ class OpsSweepFamilies(nn.Module):
     searchsorted (right/side, sorter, rows, NaN), diff with n = 0, 2, 3,
     cdist (direct and its matrix-product form), pdist; cumulative_trapezoid
     (sample points, spacing), bilinear; i0 and special.i0e on both sides
-    of 8; avg_pool2d/3d with divisor_override (padding too)."""
+    of 8; avg_pool2d/3d with divisor_override (padding too); tensor_split,
+    repeat_interleave, renorm, atleast_2d of a list, multi_margin_loss."""
 
     def forward(self, x, idx, src, rows, ridx, v, pooled, pidx, pooled1, pidx1, m, vec, img, nanself):
         aten = torch.ops.aten
@@ -949,6 +950,12 @@ class OpsSweepFamilies(nn.Module):
         outs += [torch.i0(wide), torch.special.i0e(wide), torch.special.i0(nanself)]
         outs += [F.avg_pool2d(img, 2, divisor_override=3), F.avg_pool2d(img, 3, 1, 1, count_include_pad=False, divisor_override=5),
                  F.avg_pool3d(vol, 2, divisor_override=7)]
+        outs += list(torch.tensor_split(img, 3, dim=3)) + list(torch.tensor_split(m, [1, -1, 9], dim=1))
+        outs += [torch.repeat_interleave(m, 2, dim=1), torch.repeat_interleave(vec, 3),
+                 torch.renorm(img, 2, 1, 2.0), torch.renorm(m, 1, 0, 1.5)]
+        outs += list(torch.atleast_2d((vec, m[0, 0])))
+        outs += [F.multi_margin_loss(m, torch.tensor([0, 3, 1])), F.multi_margin_loss(m, torch.tensor([2, 2, 0]), p=2, margin=0.5,
+                 weight=vec.abs(), reduction="sum"), F.multi_margin_loss(m, torch.tensor([1, 0, 3]), reduction="none")]
         return tuple(outs)
 
 class OpsSweepMore(nn.Module):

@@ -208,6 +208,78 @@ Results legalizeSlice(OperatorArgs &args, OpBuilder &b) {
                                       args.getInt("end").value_or(d->size), step)};
 }
 
+/// tensor_split.indices(self, indices, dim) (slices between the split
+/// points, clamped as slices are) and tensor_split.sections(self, sections,
+/// dim) (the first size % sections parts one longer).
+Results legalizeTensorSplit(OperatorArgs &args, OpBuilder &b) {
+  FailureOr<SlicedDim> d = slicedDim(args);
+  if (failed(d))
+    return failure();
+  Location loc = args.getOp().getLoc();
+  SmallVector<int64_t> bounds{0};
+  if (std::optional<SmallVector<int64_t>> indices = args.getInts("indices")) {
+    bounds.append(indices->begin(), indices->end());
+  } else {
+    int64_t sections = args.getInt("sections").value_or(0);
+    if (sections < 1)
+      return operatorError(args) << "needs a positive number of sections";
+    for (int64_t i = 0, at = 0; i + 1 < sections; ++i) {
+      at += d->size / sections + (i < d->size % sections ? 1 : 0);
+      bounds.push_back(at);
+    }
+  }
+  bounds.push_back(d->size);
+  SmallVector<Value> parts;
+  for (size_t i = 0; i + 1 < bounds.size(); ++i) {
+    // A negative split point counts from the end, as a slice bound does.
+    auto clamp = [&](int64_t v) { return std::clamp<int64_t>(v < 0 ? v + d->size : v, 0, d->size); };
+    int64_t start = clamp(bounds[i]), end = std::max(start, clamp(bounds[i + 1]));
+    parts.push_back(makeSlice(b, loc, d->x, d->dim, start, end, 1));
+  }
+  if (parts.size() != args.getOp().getNumResults())
+    return operatorError(args) << "split into " << parts.size() << " parts for "
+                               << args.getOp().getNumResults() << " results";
+  return parts;
+}
+
+/// repeat_interleave(self, repeats: int, dim): each element repeated in
+/// place, a take at i / repeats; without dim over the flattened tensor.
+Results legalizeRepeatInterleave(OperatorArgs &args, OpBuilder &b) {
+  Location loc = args.getOp().getLoc();
+  FailureOr<Value> self = requiredTensor(args, "self");
+  std::optional<int64_t> repeats = args.getInt("repeats");
+  if (failed(self))
+    return failure();
+  RankedTensorType t = typeOf(*self);
+  if (!repeats || *repeats < 0 || !t.hasStaticShape())
+    return operatorError(args) << "needs a static tensor and a number of repeats";
+  Value x = *self;
+  int64_t dim = 0;
+  if (std::optional<int64_t> given = args.getInt("dim"))
+    dim = normalizeDim(*given, std::max<int64_t>(t.getRank(), 1));
+  if (!args.getInt("dim") || t.getRank() == 0)
+    x = makeReshape(b, loc, x, {t.getNumElements()});
+  int64_t n = typeOf(x).getShape()[dim] * *repeats;
+  Type f64 = b.getF64Type();
+  Value i = b.create<IotaOp>(loc, RankedTensorType::get({n}, f64), b.getF64FloatAttr(0),
+                             b.getF64FloatAttr(1));
+  Value source = b.create<FloorOp>(loc, makeBinary<DivOp>(b, loc, i, makeScalar(b, loc, f64, double(*repeats))));
+  Value index = makeCast(b, loc, source, b.getI64Type());
+  Value r = b.create<TakeOp>(loc, RankedTensorType::get(withDimSize(typeOf(x).getShape(), dim, n), t.getElementType()),
+                             x, index, b.getI64IntegerAttr(dim));
+  return SmallVector<Value>{makeReshape(b, loc, r, args.resultType().getShape())};
+}
+
+/// atleast_1d/2d/3d of a list of tensors: each reshaped to its result.
+Results legalizeAtLeastSequence(OperatorArgs &args, OpBuilder &b) {
+  SmallVector<Value> inputs = args.tensorList("tensors"), results;
+  if (inputs.size() != args.getOp().getNumResults())
+    return operatorError(args) << "needs one result per tensor";
+  for (auto [i, v] : llvm::enumerate(inputs))
+    results.push_back(makeReshape(b, args.getOp().getLoc(), v, args.resultType(i).getShape()));
+  return results;
+}
+
 /// narrow(self, dim, start, length) = self[start : start + length] along
 /// dim; a negative start counts from the end.
 Results legalizeNarrow(OperatorArgs &args, OpBuilder &b) {
@@ -653,6 +725,11 @@ void tcc::graph::populateShapeLegalizers(LegalizerTable &t) {
   t["aten.reshape_as.default"] = legalizeReshape;
   t["aten.view_as.default"] = legalizeReshape;
   t["aten.narrow.default"] = legalizeNarrow;
+  t["aten.tensor_split.indices"] = legalizeTensorSplit;
+  t["aten.tensor_split.sections"] = legalizeTensorSplit;
+  t["aten.repeat_interleave.self_int"] = legalizeRepeatInterleave;
+  for (const char *n : {"aten.atleast_1d.Sequence", "aten.atleast_2d.Sequence", "aten.atleast_3d.Sequence"})
+    t[n] = legalizeAtLeastSequence;
   t["aten.narrow_copy.default"] = legalizeNarrow;
   t["aten.cat.default"] = legalizeCat;
   t["aten.stack.default"] = legalizeStack;

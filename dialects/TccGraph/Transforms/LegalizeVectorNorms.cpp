@@ -216,6 +216,16 @@ Results legalizeDist(OperatorArgs &args, OpBuilder &b) {
   return SmallVector<Value>{makeCast(b, loc, norm, elt)};
 }
 
+/// Every dim of a rank-`rank` tensor but the `dim` argument (default 0).
+SmallVector<int64_t> dimsBut(OperatorArgs &args, int64_t rank) {
+  int64_t dim = normalizeDim(args.getInt("dim").value_or(0), rank);
+  SmallVector<int64_t> dims;
+  for (int64_t d = 0; d < rank; ++d)
+    if (d != dim)
+      dims.push_back(d);
+  return dims;
+}
+
 /// _weight_norm(v, g, dim=0) = v · g / ‖v‖₂, the norm over every dim but
 /// `dim` (kept, so that it broadcasts against v).
 Results legalizeWeightNorm(OperatorArgs &args, OpBuilder &b) {
@@ -223,12 +233,7 @@ Results legalizeWeightNorm(OperatorArgs &args, OpBuilder &b) {
   Value v = args.tensor("v"), g = args.tensor("g");
   if (!v || !g || !isa<FloatType>(typeOf(v).getElementType()))
     return args.getOp().emitError("_weight_norm expects floating-point tensors 'v' and 'g'");
-  int64_t rank = typeOf(v).getRank();
-  int64_t dim = normalizeDim(args.getInt("dim").value_or(0), rank);
-  SmallVector<int64_t> dims;
-  for (int64_t d = 0; d < rank; ++d)
-    if (d != dim)
-      dims.push_back(d);
+  SmallVector<int64_t> dims = dimsBut(args, typeOf(v).getRank());
   Value vc = computeType(b, loc, v);
   Value norm = vectorNorm(b, loc, vc, 2.0, dims, /*keepdim=*/true);
   Value scale = makeBinary<DivOp>(b, loc, computeType(b, loc, g), norm);
@@ -311,6 +316,27 @@ Value pairwiseDistances(OpBuilder &b, Location loc, Value x1, Value x2, double p
   return vectorNorm(b, loc, d, p, {typeOf(d).getRank() - 1}, false);
 }
 
+/// renorm(self, p, dim, maxnorm): each slice along dim whose p-norm exceeds
+/// maxnorm scaled by maxnorm / (norm + 1e-7), as PyTorch.
+Results legalizeRenorm(OperatorArgs &args, OpBuilder &b) {
+  Location loc = args.getOp().getLoc();
+  Value x = args.tensor("self");
+  std::optional<double> p = args.getFloat("p"), maxnorm = args.getFloat("maxnorm");
+  Type elt = args.resultType().getElementType();
+  if (!x || !p || !maxnorm || !isa<FloatType>(elt) || typeOf(x).getRank() < 1)
+    return operatorError(args) << "needs a float tensor of rank >= 1, p and maxnorm";
+  SmallVector<int64_t> others = dimsBut(args, typeOf(x).getRank());
+  Value xc = computeType(b, loc, x);
+  Type ct = typeOf(xc).getElementType();
+  Value norm = vectorNorm(b, loc, xc, *p, others, true);
+  Value limit = makeScalar(b, loc, ct, *maxnorm);
+  Value over = makeCompare(b, loc, "gt", norm, limit);
+  Value padded = makeBinary<AddOp>(b, loc, norm, makeScalar(b, loc, ct, 1e-7));
+  Value shrink = makeBinary<DivOp>(b, loc, limit, padded);
+  Value factor = SelectOp::create(b, loc, typeOf(shrink), over, shrink, makeScalar(b, loc, ct, 1.0));
+  return SmallVector<Value>{makeCast(b, loc, makeBinary<MulOp>(b, loc, xc, factor), elt)};
+}
+
 /// cdist(x1, x2, p, compute_mode).
 Results legalizeCdist(OperatorArgs &args, OpBuilder &b) {
   Location loc = args.getOp().getLoc();
@@ -370,6 +396,7 @@ Results legalizePdist(OperatorArgs &args, OpBuilder &b) {
 
 void tcc::graph::populateVectorNormLegalizers(LegalizerTable &t) {
   t["aten.cdist.default"] = legalizeCdist;
+  t["aten.renorm.default"] = legalizeRenorm;
   t["aten._cdist_forward.default"] = legalizeCdist;
   t["aten.pdist.default"] = legalizePdist;
   t["aten._pdist_forward.default"] = legalizePdist;
