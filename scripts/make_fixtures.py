@@ -878,7 +878,9 @@ class OpsSweepFamilies(nn.Module):
     cdist (direct and its matrix-product form), pdist; cumulative_trapezoid
     (sample points, spacing), bilinear; i0 and special.i0e on both sides
     of 8; avg_pool2d/3d with divisor_override (padding too); tensor_split,
-    repeat_interleave, renorm, atleast_2d of a list, multi_margin_loss."""
+    repeat_interleave, renorm, atleast_2d of a list, multi_margin_loss;
+    conv_transpose1d (batched, unbatched, groups, dilation), conv_transpose2d
+    of an unbatched image."""
 
     def forward(self, x, idx, src, rows, ridx, v, pooled, pidx, pooled1, pidx1, m, vec, img, nanself):
         aten = torch.ops.aten
@@ -956,6 +958,11 @@ class OpsSweepFamilies(nn.Module):
         outs += list(torch.atleast_2d((vec, m[0, 0])))
         outs += [F.multi_margin_loss(m, torch.tensor([0, 3, 1])), F.multi_margin_loss(m, torch.tensor([2, 2, 0]), p=2, margin=0.5,
                  weight=vec.abs(), reduction="sum"), F.multi_margin_loss(m, torch.tensor([1, 0, 3]), reduction="none")]
+        k1 = img[0, :, :2].reshape(3, 2, 5)[:, :, :3]  # [Cin=3, Cout/g=2, K=3]
+        outs += [F.conv_transpose1d(img[0, :, 0], k1, stride=2, padding=1, output_padding=1),
+                 F.conv_transpose1d(img[:, :, 0], k1, vec[:2], stride=3, dilation=2),
+                 F.conv_transpose1d(img[:, :, 0].repeat(1, 2, 1), k1.repeat(2, 1, 1), groups=2),
+                 F.conv_transpose2d(img[0], img[1, :, :2, :2].unsqueeze(1).repeat(1, 2, 1, 1), stride=2)]
         return tuple(outs)
 
 class OpsSweepMore(nn.Module):

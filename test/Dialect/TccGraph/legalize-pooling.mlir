@@ -67,3 +67,19 @@ func.func @divisor_override_ceil(%x: tensor<1x1x5x5xf32>) -> tensor<1x1x2x2xf32>
   %0 = tcc_graph.operator "torch.ops.aten.avg_pool2d.default"(%x) {operand_names = ["self"], args = {kernel_size = array<i64: 3, 3>, stride = array<i64: 3, 3>, ceil_mode = true, divisor_override = 4 : i64}} : (tensor<1x1x5x5xf32>) -> tensor<1x1x2x2xf32>
   return %0 : tensor<1x1x2x2xf32>
 }
+
+// -----
+
+// conv_transpose1d as the 2-D one over a height of 1: the input spread by
+// the stride and padded, the kernel flipped and its channels swapped, one
+// conv2d, the unit height dropped.
+// CHECK-LABEL: func @conv_transpose1d
+// CHECK: %[[X:.*]] = tcc_graph.reshape %arg0 : (tensor<2x4x5xf32>) -> tensor<2x4x1x5xf32>
+// CHECK: %[[W:.*]] = tcc_graph.reshape %arg1 : (tensor<4x3x2xf32>) -> tensor<4x3x1x2xf32>
+// CHECK: %[[C:.*]] = tcc_graph.conv2d %{{.*}}, %{{.*}} {{.*}} : (tensor<2x4x1x11xf32>, tensor<3x4x1x2xf32>) -> tensor<2x3x1x10xf32>
+// CHECK: %[[R:.*]] = tcc_graph.reshape %[[C]] : (tensor<2x3x1x10xf32>) -> tensor<2x3x10xf32>
+// CHECK: return %[[R]]
+func.func @conv_transpose1d(%x: tensor<2x4x5xf32>, %w: tensor<4x3x2xf32>) -> tensor<2x3x10xf32> {
+  %0 = tcc_graph.operator "torch.ops.aten.conv_transpose1d.default"(%x, %w) {operand_names = ["input", "weight"], args = {stride = array<i64: 2>}} : (tensor<2x4x5xf32>, tensor<4x3x2xf32>) -> tensor<2x3x10xf32>
+  return %0 : tensor<2x3x10xf32>
+}
