@@ -853,6 +853,118 @@ class ShapesMore(nn.Module):
                 torch.logsumexp(z, 1), torch.logsumexp(z, (0, 1), keepdim=True))
 
 
+
+class OpsSweepFamilies(nn.Module):
+    """Operator families the OpInfo sweep found refused (issue 15), added by
+    family: scatter (src, value, add/multiply), scatter_add, scatter_reduce
+    (sum, prod, mean, amax, amin; with and without self; repeated indices),
+    index_add (alpha), index_copy, index_fill, index_reduce, put (with
+    accumulate), max_unpool1d/2d; reflect/replicate/circular padding (negative
+    amounts too); matrix products with rank-1 operands (matmul, mv, dot,
+    inner, outer, addmv, addr, addbmm, linear, vecdot, trace), addmm with
+    beta 0 (self's NaN ignored); aminmax, square, celu, selu, narrow, view_as,
+    linalg.diagonal, var/std without dims; meshgrid (ij, xy), channel_shuffle,
+    pixel_unshuffle, diag_embed, take, take_along_dim, isclose, float_power;
+    cumprod, cummax/cummin (values and last index of the extremum, NaN),
+    logcumsumexp (-inf, inf), sort/argsort (stable: ties in index order; NaN
+    last, first when descending), msort, topk, kthvalue, median and
+    nanmedian (whole and along a dim, NaN); vector norms with a negative ord
+    or a dtype, matrix norms (fro, +-1, +-inf, other dims, keepdim, an empty
+    matrix), linalg.norm; sums of bools to int64; torch.masked's mean;
+    interpolate nearest/nearest-exact/linear/trilinear (1-D, 2-D with a
+    factor giving twice the size, which PyTorch's 2-D kernel reads as i / 2,
+    3-D); linspace and logspace from 0-d tensors; bucketize and
+    searchsorted (right/side, sorter, rows, NaN), diff with n = 0, 2, 3,
+    cdist (direct and its matrix-product form), pdist; cumulative_trapezoid
+    (sample points, spacing), bilinear; i0 and special.i0e on both sides
+    of 8; avg_pool2d/3d with divisor_override (padding too); tensor_split,
+    repeat_interleave, renorm, atleast_2d of a list, multi_margin_loss;
+    conv_transpose1d (batched, unbatched, groups, dilation), conv_transpose2d
+    of an unbatched image."""
+
+    def forward(self, x, idx, src, rows, ridx, v, pooled, pidx, pooled1, pidx1, m, vec, img, nanself):
+        aten = torch.ops.aten
+        outs = [torch.scatter(x, 0, idx, src), torch.scatter(x, 1, idx[:, :2], 2.5),
+                torch.scatter(x, 0, idx, src, reduce="multiply"), torch.scatter_add(x, 1, idx, src)]
+        for how in ("sum", "prod", "mean", "amax", "amin"):
+            outs.append(torch.scatter_reduce(x, 0, idx, src, how))
+            outs.append(torch.scatter_reduce(x, 1, idx[:2], src, how, include_self=False))
+        outs += [torch.index_add(rows, 1, ridx, v, alpha=-2.0), torch.index_copy(rows, 1, ridx[1:4], v[:, :3]),
+                 torch.index_fill(rows, 1, ridx, -7.0)]
+        for how in ("prod", "mean", "amax", "amin"):
+            outs.append(aten.index_reduce(rows, 1, ridx, v, how, include_self=False))
+        outs += [torch.put(x, idx[0], src[0]), torch.put(x, idx[1], src[1], accumulate=True),
+                 F.max_unpool2d(pooled, pidx, 2, output_size=(5, 6)), F.max_unpool1d(pooled1, pidx1, 3)]
+        outs += [F.pad(img, (1, 2, 2, 1), mode="reflect"), F.pad(img, (2, 3, 1, 0), mode="replicate"),
+                 F.pad(img, (-2, 3, 0, -1), mode="replicate"), F.pad(img, (1, 4, 3, 0), mode="circular"),
+                 F.pad(img, (-1, 2, 1, -2), mode="circular"), F.pad(img[0], (2, 1), mode="reflect")]
+        outs += [m @ vec, vec[:3] @ m, torch.mv(m, vec), torch.dot(vec, vec * 2), torch.inner(m, m),
+                 torch.outer(vec, vec[:3]), torch.addmv(vec[:3], m, vec, beta=0.5, alpha=2.0),
+                 torch.addr(m, vec[:3], vec, alpha=0.5), torch.addbmm(m, img[:, 0, :3], img[:, 1].transpose(1, 2)),
+                 F.linear(vec, m), F.linear(vec, m[0]), torch.linalg.vecdot(m, vec), torch.trace(m),
+                 torch.addmm(nanself, m, m.T, beta=0.0), torch.addmv(nanself[0], m, vec, beta=0.0)]
+        outs += list(torch.aminmax(m, dim=1)) + [torch.aminmax(img).min, torch.square(m), F.celu(m, 0.5), F.selu(m),
+                 torch.narrow(img, 2, -3, 2), m.view_as(vec.expand(3, 4).T.contiguous()),
+                 torch.linalg.diagonal(img, offset=1), torch.var(m), torch.std(m, unbiased=False)]
+        outs += list(torch.meshgrid(vec, m[0, :3], indexing="xy")) + list(torch.meshgrid(vec, m[:, 0], indexing="ij"))
+        near = m + torch.tensor([0.0, 1e-6, 1e-3, float("nan")])
+        outs += [F.channel_shuffle(img.transpose(0, 1).reshape(1, 6, 4, 5), 3), F.pixel_unshuffle(img[:, :, :4, :4], 2),
+                 torch.diag_embed(m, offset=-1, dim1=0, dim2=2), torch.diag_embed(m, 2), torch.take(m, idx),
+                 torch.take_along_dim(m, idx[:1, :2] - 1, dim=1), torch.take_along_dim(m, idx[0]),
+                 torch.isclose(m, near), torch.isclose(m, near, rtol=1e-2, equal_nan=True),
+                 torch.float_power(m.abs(), vec), torch.float_power(m, 2)]
+        ties = torch.cat([m[:, :3].round(), nanself], 0)  # repeated values, NaN and infinities
+        outs += [torch.cumprod(m, 1), torch.cumprod(nanself, 0)] + list(torch.cummax(ties, 1)) + list(torch.cummin(ties, 0))
+        outs += [torch.logcumsumexp(m * 30, 1), torch.logcumsumexp(nanself, 1)]
+        outs += list(torch.sort(ties, 1)) + list(torch.sort(ties, dim=0, descending=True, stable=True))
+        outs += [torch.argsort(ties, 1, descending=True), torch.msort(ties), torch.topk(m, 2).values,
+                 torch.topk(m, 3, dim=0, largest=False).indices, torch.kthvalue(m, 2, 1).values,
+                 torch.kthvalue(m, 3, 1).indices, torch.median(m), torch.median(nanself), torch.nanmedian(nanself),
+                 torch.median(m, 0).values, torch.median(m, 0).indices, torch.nanmedian(nanself, 1).values]
+        la = torch.linalg
+        outs += [la.vector_norm(m, -1, dim=1), la.vector_norm(m, -2.5), la.vector_norm(m, 3, dtype=torch.float64),
+                 la.matrix_norm(m), la.matrix_norm(m, 1), la.matrix_norm(m, -1, keepdim=True),
+                 la.matrix_norm(img, float("inf"), dim=(3, 1)), la.matrix_norm(img, -float("inf")),
+                 la.matrix_norm(m[:, :0], 1), la.norm(vec, 0.5), la.norm(m, "fro", dim=(1, 0)), la.norm(m, float("inf")),
+                 (m > 0).sum(1), (img > 0).sum(dtype=torch.int32),
+                 torch.masked.mean(m, 1, mask=m > -0.5)]
+        line, vol = img[0], img.reshape(1, 2, 3, 4, 5)
+        for f in (1.1, 1.7, 2.1):
+            outs += [F.interpolate(x, scale_factor=f, mode=mode) for x in (line, img, vol)
+                     for mode in ("nearest", "nearest-exact")]
+        outs += [F.interpolate(line, size=7, mode="linear"), F.interpolate(line, scale_factor=1.6, mode="linear", align_corners=True),
+                 F.interpolate(vol, size=(4, 3, 7), mode="trilinear"), F.interpolate(img, scale_factor=2.1, mode="bilinear")]
+        outs += [torch.linspace(m[0, 0], m[1, 1], 7), torch.linspace(-2.0, vec[0], 6),
+                 torch.logspace(m[0, 0], 2.5, 5, base=2.0)]
+        bounds = torch.sort(vec).values
+        outs += [torch.bucketize(nanself, bounds), torch.bucketize(m.round(), m[0].round().sort().values, right=True, out_int32=True),
+                 torch.searchsorted(bounds, m), torch.searchsorted(m.sort(1).values, m[:, :2] * 2, side="right"),
+                 torch.searchsorted(vec, m[0], sorter=vec.argsort()),
+                 torch.diff(vec, n=0), torch.diff(m, n=2, dim=1), torch.diff(vec, n=3, prepend=m[0, :1])]
+        outs += [torch.cdist(m, img[0, 0, :, :4]), torch.cdist(img[0, :2, :2, :3], img[1, :1, :, :3], p=1.0),
+                 torch.cdist(m, img[0, 0, :, :4], p=float("inf")), torch.cdist(img[0], img[1], p=0.0),
+                 torch.cdist(img[0, :, :3], img[1, :, :4], compute_mode="use_mm_for_euclid_dist"),
+                 F.pdist(m), F.pdist(img[0, 0], p=1.5)]
+        outs += [torch.cumulative_trapezoid(m, vec), torch.cumulative_trapezoid(img, dx=0.5, dim=2),
+                 torch.cumulative_trapezoid(m, m.cumsum(0), dim=0),
+                 F.bilinear(m, img[0, 0, :3], img[0, :2, :, :], vec[:2])]
+        wide = m * 6  # |x| on both sides of 8
+        outs += [torch.i0(wide), torch.special.i0e(wide), torch.special.i0(nanself)]
+        outs += [F.avg_pool2d(img, 2, divisor_override=3), F.avg_pool2d(img, 3, 1, 1, count_include_pad=False, divisor_override=5),
+                 F.avg_pool3d(vol, 2, divisor_override=7)]
+        outs += list(torch.tensor_split(img, 3, dim=3)) + list(torch.tensor_split(m, [1, -1, 9], dim=1))
+        outs += [torch.repeat_interleave(m, 2, dim=1), torch.repeat_interleave(vec, 3),
+                 torch.renorm(img, 2, 1, 2.0), torch.renorm(m, 1, 0, 1.5)]
+        outs += list(torch.atleast_2d((vec, m[0, 0])))
+        outs += [F.multi_margin_loss(m, torch.tensor([0, 3, 1])), F.multi_margin_loss(m, torch.tensor([2, 2, 0]), p=2, margin=0.5,
+                 weight=vec.abs(), reduction="sum"), F.multi_margin_loss(m, torch.tensor([1, 0, 3]), reduction="none")]
+        k1 = img[0, :, :2].reshape(3, 2, 5)[:, :, :3]  # [Cin=3, Cout/g=2, K=3]
+        outs += [F.conv_transpose1d(img[0, :, 0], k1, stride=2, padding=1, output_padding=1),
+                 F.conv_transpose1d(img[:, :, 0], k1, vec[:2], stride=3, dilation=2),
+                 F.conv_transpose1d(img[:, :, 0].repeat(1, 2, 1), k1.repeat(2, 1, 1), groups=2),
+                 F.conv_transpose2d(img[0], img[1, :, :2, :2].unsqueeze(1).repeat(1, 2, 1, 1), stride=2)]
+        return tuple(outs)
+
 class OpsSweepMore(nn.Module):
     """Operators the OpInfo sweep found refused (issue 15): xlogy/xlog1py,
     prelu, glu, nan_to_num, the _copy views, tile, unfold, rot90, the
@@ -1379,6 +1491,15 @@ def write_wrong_answer_cases(out):
                [x, y, torch.rand(4, 6) * 0.98 + 0.01, (torch.rand(4, 6) > 0.5).float(),
                 torch.randint(0, 2, (4, 6)).float() * 2 - 1, torch.randn(2, 3, 4, 5), rows,
                 torch.tensor([0, 2, 5, 3])])
+
+    torch.manual_seed(152)
+    pooled, pidx = F.max_pool2d(torch.randn(2, 3, 5, 6), 2, return_indices=True)
+    pooled1, pidx1 = F.max_pool1d(torch.randn(2, 7), 3, return_indices=True)
+    write_case(out, "ops_sweep_families", OpsSweepFamilies(),
+               [torch.randn(4, 5), torch.tensor([[0, 3, 1, 3, 2], [2, 0, 0, 1, 3], [1, 3, 2, 0, 0]]),
+                torch.randn(3, 5), torch.randn(3, 6), torch.tensor([4, 0, 2, 4, 1]), torch.randn(3, 5),
+                pooled, pidx, pooled1, pidx1, torch.randn(3, 4), torch.randn(4), torch.randn(2, 3, 4, 5),
+                torch.tensor([[float("nan"), 1.0, float("inf")], [2.0, float("-inf"), 3.0], [0.0, 1.0, 2.0]])])
 
     torch.manual_seed(72)
     write_case(out, "empty_tensors", EmptyTensors(), [torch.randn(3, 4), torch.zeros(0, 4)])

@@ -58,36 +58,50 @@ Results legalizeArange(OperatorArgs &args, OpBuilder &b) {
                                              *sizes)};
 }
 
-/// linspace(start, end, steps) and logspace (base ** linspace): PyTorch's
+/// linspace(start, end, steps) and logspace (base ** linspace), with start
+/// and end numbers or 0-d tensors (the Tensor overloads): PyTorch's
 /// symmetric form, start + i·step for the first half and end − (steps−1−i)·step
 /// for the rest, in f64, rounded once to the result type.
 LegalizeFn legalizeLinspace(bool log) {
   return [log](OperatorArgs &args, OpBuilder &b) -> Results {
     Location loc = args.getOp().getLoc();
     RankedTensorType type = args.resultType();
-    std::optional<double> start = args.getFloat("start"), end = args.getFloat("end");
+    Type f64 = b.getF64Type();
+    // start and end as 0-d f64 values, from a number or a 0-d tensor.
+    auto bound = [&](StringRef name) -> Value {
+      if (Value v = args.tensor(name))
+        return typeOf(v).getRank() == 0 ? makeCast(b, loc, v, f64) : nullptr;
+      std::optional<double> number = args.getFloat(name);
+      return number ? makeScalar(b, loc, f64, *number) : nullptr;
+    };
+    Value start = bound("start");
+    Value end = bound("end");
     std::optional<int64_t> steps = args.getInt("steps");
     if (!start || !end || !steps || type.getRank() != 1 || !type.hasStaticShape())
-      return args.getOp().emitError("operator '") << operatorName(args)
-                                                  << "' needs number start, end and steps";
+      return operatorError(args) << "needs number or 0-d start and end, and steps";
     if (!isa<FloatType>(type.getElementType()))
-      return args.getOp().emitError("operator '") << operatorName(args)
-                                                  << "' with an integer dtype is not supported yet";
+      return operatorError(args) << "with an integer dtype is not supported yet";
     int64_t n = *steps;
-    double step = n > 1 ? (*end - *start) / static_cast<double>(n - 1) : 0.0;
-    auto f64 = RankedTensorType::get({n}, b.getF64Type());
-    Value i = b.create<IotaOp>(loc, f64, b.getF64FloatAttr(0), b.getF64FloatAttr(1), ValueRange{});
-    Value forward = b.create<IotaOp>(loc, f64, b.getF64FloatAttr(*start), b.getF64FloatAttr(step),
-                                     ValueRange{});
-    Value backward = b.create<IotaOp>(loc, f64, b.getF64FloatAttr(*end - step * (n - 1)),
-                                      b.getF64FloatAttr(step), ValueRange{});
+    Value step = makeScalar(b, loc, f64, 0.0);
+    if (n > 1) {
+      Value span = makeBinary<SubOp>(b, loc, end, start);
+      step = makeBinary<DivOp>(b, loc, span, makeScalar(b, loc, f64, double(n - 1)));
+    }
+    auto vector = RankedTensorType::get({n}, f64);
+    Value i = b.create<IotaOp>(loc, vector, b.getF64FloatAttr(0), b.getF64FloatAttr(1), ValueRange{});
+    Value fromStart = makeBinary<MulOp>(b, loc, i, step);
+    Value forward = makeBinary<AddOp>(b, loc, start, fromStart);
+    Value left = b.create<IotaOp>(loc, vector, b.getF64FloatAttr(double(n - 1)), b.getF64FloatAttr(-1),
+                                  ValueRange{});
+    Value fromEnd = makeBinary<MulOp>(b, loc, left, step);
+    Value backward = makeBinary<SubOp>(b, loc, end, fromEnd);
     // One step is start itself (PyTorch's special case), not end.
     double halfway = n == 1 ? 1.0 : static_cast<double>(n / 2);
-    Value firstHalf = makeCompare(b, loc, "lt", i, makeScalar(b, loc, b.getF64Type(), halfway));
-    Value v = b.create<SelectOp>(loc, f64, firstHalf, forward, backward);
+    Value firstHalf = makeCompare(b, loc, "lt", i, makeScalar(b, loc, f64, halfway));
+    Value v = b.create<SelectOp>(loc, vector, firstHalf, forward, backward);
     if (log) {
       double base = args.getFloat("base").value_or(10.0);
-      v = makeBinary<PowOp>(b, loc, makeScalar(b, loc, b.getF64Type(), base), v);
+      v = makeBinary<PowOp>(b, loc, makeScalar(b, loc, f64, base), v);
     }
     return SmallVector<Value>{makeCast(b, loc, v, type.getElementType())};
   };
@@ -136,6 +150,45 @@ Results legalizeCumsum(OperatorArgs &args, OpBuilder &b) {
   return SmallVector<Value>{b.create<CumsumOp>(loc, x.getType(), x, b.getI64IntegerAttr(d))};
 }
 
+/// diff with n != 1 (static shapes): x itself for n = 0 (prepend and append
+/// ignored, as PyTorch), else prepend, x and append concatenated and
+/// differenced n times, empty once nothing is left.
+Results legalizeRepeatedDiff(OperatorArgs &args, OpBuilder &b, Value x, int64_t order) {
+  Location loc = args.getOp().getLoc();
+  RankedTensorType t = typeOf(x), out = args.resultType();
+  int64_t dim = normalizeDim(args.getInt("dim").value_or(-1), t.getRank());
+  if (order < 0 || dim < 0 || dim >= t.getRank() || !out.hasStaticShape() ||
+      !isa<FloatType>(t.getElementType()))
+    return operatorError(args) << "n = " << order
+                               << " needs a float tensor of static shape and a valid dim";
+  if (order == 0)
+    return SmallVector<Value>{x};
+  SmallVector<Value> parts;
+  for (Value part : {args.tensor("prepend"), x, args.tensor("append")})
+    if (part)
+      parts.push_back(makeCast(b, loc, part, t.getElementType()));
+  Value y = parts.front();
+  if (parts.size() > 1) {
+    SmallVector<int64_t> shape(t.getShape());
+    shape[dim] = 0;
+    for (Value part : parts)
+      shape[dim] += typeOf(part).getShape()[dim];
+    if (llvm::any_of(shape, ShapedType::isDynamic))
+      return operatorError(args) << "n = " << order << " needs static shapes";
+    y = b.create<ConcatOp>(loc, RankedTensorType::get(shape, t.getElementType()), parts,
+                           b.getI64IntegerAttr(dim));
+  }
+  for (int64_t k = 0; k < order; ++k) {
+    int64_t size = typeOf(y).getShape()[dim];
+    if (size <= 1)
+      return SmallVector<Value>{makeSplat(b, loc, out, 0.0)};
+    Value later = makeSlice(b, loc, y, dim, 1, size, 1);
+    Value earlier = makeSlice(b, loc, y, dim, 0, size - 1, 1);
+    y = makeBinary<SubOp>(b, loc, later, earlier);
+  }
+  return SmallVector<Value>{y};
+}
+
 /// diff(x, n=1, dim, prepend, append) = y[1:] - y[:-1] along dim, where y is
 /// prepend, x and append concatenated.
 Results legalizeDiff(OperatorArgs &args, OpBuilder &b) {
@@ -143,9 +196,10 @@ Results legalizeDiff(OperatorArgs &args, OpBuilder &b) {
   Value x = args.tensor("self");
   if (!x)
     return args.getOp().emitError("expected a tensor operand 'self'");
-  if (args.getInt("n").value_or(1) != 1)
-    return args.getOp().emitError("diff with n != 1 is not supported yet");
+  int64_t order = args.getInt("n").value_or(1);
   auto t = cast<RankedTensorType>(x.getType());
+  if (order != 1)
+    return legalizeRepeatedDiff(args, b, x, order);
   if (t.getElementType().isInteger(1))
     return args.getOp().emitError("diff of a bool tensor is not supported yet");
   int64_t dim = normalizeDim(args.getInt("dim").value_or(-1), t.getRank());
@@ -212,6 +266,10 @@ void tcc::graph::populateCreationLegalizers(LegalizerTable &t) {
     t[name] = legalizeTo;
   t["aten.cumsum.default"] = legalizeCumsum;
   t["aten.linspace.default"] = legalizeLinspace(false);
+  for (const char *v : {"Tensor_Tensor", "Tensor_Scalar", "Scalar_Tensor"}) {
+    t[std::string("aten.linspace.") + v] = legalizeLinspace(false);
+    t[std::string("aten.logspace.") + v] = legalizeLinspace(true);
+  }
   t["aten.logspace.default"] = legalizeLinspace(true);
   t["aten.eye.default"] = legalizeEye;
   t["aten.eye.m"] = legalizeEye;

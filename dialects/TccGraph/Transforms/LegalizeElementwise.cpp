@@ -115,6 +115,34 @@ LegalizeFn binary(bool hasAlpha) {
 
 /// pow(x, e): small constant exponents become multiplications or sqrt (the
 /// forms RMSNorm and GELU-tanh use), others math.powf.
+/// isclose(self, other, rtol, atol, equal_nan), PyTorch's rule: equal, or
+/// (equal_nan) both NaN, or |self - other| finite and <= atol + |rtol * other|.
+Results legalizeIsclose(OperatorArgs &args, OpBuilder &b) {
+  Location loc = args.getOp().getLoc();
+  FailureOr<Value> x = requiredTensor(args, "self"), y = requiredTensor(args, "other");
+  if (failed(x) || failed(y))
+    return failure();
+  Type elt = typeOf(*x).getElementType();
+  if (!isa<FloatType>(elt) || typeOf(*y).getElementType() != elt)
+    return operatorError(args) << "needs float tensors of one type";
+  double rtol = args.getFloat("rtol").value_or(1e-5), atol = args.getFloat("atol").value_or(1e-8);
+  Value close = makeCompare(b, loc, "eq", *x, *y);
+  if (args.getBool("equal_nan").value_or(false)) {
+    Value xNan = makeCompare(b, loc, "ne", *x, *x);
+    Value yNan = makeCompare(b, loc, "ne", *y, *y);
+    close = makeBinary<BitwiseOrOp>(b, loc, close, makeBinary<BitwiseAndOp>(b, loc, xNan, yNan));
+  }
+  if (rtol == 0.0 && atol == 0.0)
+    return SmallVector<Value>{close};
+  Value scaled = b.create<AbsOp>(loc, makeBinary<MulOp>(b, loc, makeScalar(b, loc, elt, rtol), *y));
+  Value allowed = makeBinary<AddOp>(b, loc, makeScalar(b, loc, elt, atol), scaled);
+  Value actual = b.create<AbsOp>(loc, makeBinary<SubOp>(b, loc, *x, *y));
+  Value finite = makeCompare(b, loc, "lt", actual, makeScalar(b, loc, elt, INFINITY));
+  Value within = makeCompare(b, loc, "le", actual, allowed);
+  Value near = makeBinary<BitwiseAndOp>(b, loc, finite, within);
+  return SmallVector<Value>{makeBinary<BitwiseOrOp>(b, loc, close, near)};
+}
+
 Results legalizePow(OperatorArgs &args, OpBuilder &b) {
   Location loc = args.getOp().getLoc();
   Type elt = args.resultType().getElementType();
@@ -538,6 +566,18 @@ struct ActivationBuilder : PointwiseBuilder {
 };
 
 /// A legalizer from a function of (builder, input, args).
+/// elu(x) = scale * (max(x, 0) + alpha * (exp(input_scale * min(x, 0)) - 1)).
+Value makeElu(ActivationBuilder &a, Value x, double alpha, double scale, double inputScale) {
+  // One value per statement: the IR follows the formula's order.
+  Value pos = a.bin<MaximumOp>(x, a.c(0.0));
+  Value below = a.bin<MinimumOp>(x, a.c(0.0));
+  if (inputScale != 1.0)
+    below = a.bin<MulOp>(a.c(inputScale), below);
+  Value neg = a.bin<SubOp>(a.un<ExpOp>(below), a.c(1.0));
+  Value y = a.bin<AddOp>(pos, a.bin<MulOp>(a.c(alpha), neg));
+  return scale == 1.0 ? y : a.bin<MulOp>(a.c(scale), y);
+}
+
 LegalizeFn activation(std::function<Value(ActivationBuilder &, Value, OperatorArgs &)> fn) {
   return [fn](OperatorArgs &args, OpBuilder &b) -> Results {
     FailureOr<Value> x = activationInput(args);
@@ -568,6 +608,11 @@ void tcc::graph::populateElementwiseLegalizers(LegalizerTable &t) {
     t["aten.mul." + s] = binary<MulOp>(false);
     t["aten.div." + s] = legalizeDiv;
     t["aten.div." + s + "_mode"] = legalizeDiv;
+    // The long names PyTorch also exports (torch.subtract, multiply, divide).
+    t["aten.subtract." + s] = t["aten.sub." + s];
+    t["aten.multiply." + s] = t["aten.mul." + s];
+    t["aten.divide." + s] = legalizeDiv;
+    t["aten.divide." + s + "_mode"] = legalizeDiv;
   }
   t["aten.maximum.default"] = binary<MaximumOp>(false);
   for (const char *v : {"Tensor", "Scalar"})
@@ -576,8 +621,12 @@ void tcc::graph::populateElementwiseLegalizers(LegalizerTable &t) {
     t[std::string("aten.remainder.") + v] = legalizeRemainder;
   t["aten.max.other"] = binary<MaximumOp>(false);
   t["aten.min.other"] = binary<MinimumOp>(false);
-  for (const char *v : {"Tensor_Scalar", "Tensor_Tensor", "Scalar"})
+  for (const char *v : {"Tensor_Scalar", "Tensor_Tensor", "Scalar"}) {
     t[std::string("aten.pow.") + v] = legalizePow;
+    // float_power: pow in float64 (the result type).
+    t[std::string("aten.float_power.") + v] = legalizePow;
+  }
+  t["aten.isclose.default"] = legalizeIsclose;
   t["aten.minimum.default"] = binary<MinimumOp>(false);
   t["aten.tanh.default"] = unary<TanhOp>();
   t["aten.erf.default"] = unary<ErfOp>();
@@ -810,17 +859,17 @@ void tcc::graph::populateElementwiseLegalizers(LegalizerTable &t) {
   //   scale * (max(x, 0) + alpha * (exp(input_scale * min(x, 0)) - 1))
   // (aten.elu's own scale arguments; selu is elu with both set).
   t["aten.elu.default"] = activation([](ActivationBuilder &a, Value x, OperatorArgs &args) {
+    return makeElu(a, x, args.getFloat("alpha").value_or(1.0), args.getFloat("scale").value_or(1.0),
+                   args.getFloat("input_scale").value_or(1.0));
+  });
+  // celu(x, alpha) = elu(x, alpha) with the input scaled by 1 / alpha.
+  t["aten.celu.default"] = activation([](ActivationBuilder &a, Value x, OperatorArgs &args) {
     double alpha = args.getFloat("alpha").value_or(1.0);
-    double scale = args.getFloat("scale").value_or(1.0);
-    double inputScale = args.getFloat("input_scale").value_or(1.0);
-    // One value per statement: the IR follows the formula's order.
-    Value pos = a.bin<MaximumOp>(x, a.c(0.0));
-    Value below = a.bin<MinimumOp>(x, a.c(0.0));
-    if (inputScale != 1.0)
-      below = a.bin<MulOp>(a.c(inputScale), below);
-    Value neg = a.bin<SubOp>(a.un<ExpOp>(below), a.c(1.0));
-    Value y = a.bin<AddOp>(pos, a.bin<MulOp>(a.c(alpha), neg));
-    return scale == 1.0 ? y : a.bin<MulOp>(a.c(scale), y);
+    return makeElu(a, x, alpha, 1.0, 1.0 / alpha);
+  });
+  // selu: elu with PyTorch's fixed alpha and scale.
+  t["aten.selu.default"] = activation([](ActivationBuilder &a, Value x, OperatorArgs &) {
+    return makeElu(a, x, 1.6732632423543772848170429916717, 1.0507009873554804934193349852946, 1.0);
   });
   // softplus(x, beta, threshold): x where beta x > threshold (PyTorch's linear
   // region, which a small threshold such as 0.2 makes visible), else
@@ -883,6 +932,24 @@ void tcc::graph::populateElementwiseLegalizers(LegalizerTable &t) {
   for (const char *name : {"aten.dropout.default", "aten.clone.default",
                            "aten.contiguous.default", "aten.alias.default",
                            "aten.detach.default", "aten.alias_copy.default",
-                           "aten.detach_copy.default", "aten.positive.default"})
+                           "aten.detach_copy.default", "aten.positive.default",
+                           // Real tensors are their own conjugate and real part
+                           // (complex ones are refused at import).
+                           "aten.resolve_conj.default", "aten.resolve_neg.default",
+                           "aten.conj_physical.default", "aten.real.default"})
     t[name] = identity;
+  // square(x) = x * x, for integers too.
+  t["aten.square.default"] = [](OperatorArgs &args, OpBuilder &b) -> Results {
+    FailureOr<Value> x = requiredTensor(args, "self");
+    if (failed(x))
+      return failure();
+    Value y = makeCast(b, args.getOp().getLoc(), *x, args.resultType().getElementType());
+    return SmallVector<Value>{makeBinary<MulOp>(b, args.getOp().getLoc(), y, y)};
+  };
+  // isreal: every element of a real tensor.
+  t["aten.isreal.default"] = [](OperatorArgs &args, OpBuilder &b) -> Results {
+    if (!args.resultType().hasStaticShape())
+      return operatorError(args) << "only static shapes are supported";
+    return SmallVector<Value>{makeSplat(b, args.getOp().getLoc(), args.resultType(), 1.0)};
+  };
 }

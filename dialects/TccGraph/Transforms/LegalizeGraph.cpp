@@ -115,6 +115,10 @@ StringRef tcc::graph::operatorName(OperatorArgs &args) {
   return name;
 }
 
+InFlightDiagnostic tcc::graph::operatorError(OperatorArgs &args) {
+  return args.getOp().emitError("operator '") << operatorName(args) << "': ";
+}
+
 FailureOr<Value> tcc::graph::requiredTensor(OperatorArgs &args, StringRef name) {
   if (Value v = args.tensor(name))
     return v;
@@ -139,6 +143,15 @@ Value tcc::graph::makeCast(OpBuilder &b, Location loc, Value v, Type elt) {
   if (t.getElementType() == elt)
     return v;
   return b.create<CastOp>(loc, RankedTensorType::get(t.getShape(), elt), v);
+}
+
+Value tcc::graph::makeIotaAt(OpBuilder &b, Location loc, int64_t n, Type elt, int64_t rank,
+                             int64_t at) {
+  Value iota = b.create<IotaOp>(loc, RankedTensorType::get({n}, elt), b.getF64FloatAttr(0),
+                                b.getF64FloatAttr(1));
+  SmallVector<int64_t> shape(rank, 1);
+  shape[at] = n;
+  return makeReshape(b, loc, iota, shape);
 }
 
 int64_t tcc::graph::normalizeDim(int64_t dim, int64_t rank) {
@@ -209,6 +222,9 @@ struct LegalizeGraphPass
     populatePoolingLegalizers(table);
     populateVectorNormLegalizers(table);
     populateLossLegalizers(table);
+    populateScatterLegalizers(table);
+    populateOrderingLegalizers(table);
+    populateBesselLegalizers(table);
 
     // Operators whose legalizers read symbolic arguments (sizes given as
     // expressions of the inputs' sizes) from the export's result types and

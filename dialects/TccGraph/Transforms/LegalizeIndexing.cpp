@@ -280,14 +280,16 @@ Value takeDiagonal(OpBuilder &b, Location loc, Value x, int64_t offset, int64_t 
                                b.getDenseI64ArrayAttr(outStrides), b.getI64IntegerAttr(start));
 }
 
-/// diagonal(self, offset, dim1, dim2) (and diagonal_copy).
+/// diagonal(self, offset, dim1, dim2) (and diagonal_copy); linalg_diagonal(A,
+/// offset, dim1=-2, dim2=-1).
 Results legalizeDiagonal(OperatorArgs &args, OpBuilder &b) {
-  FailureOr<Value> x = requiredTensor(args, "self");
+  bool linalg = args.has("A");
+  FailureOr<Value> x = requiredTensor(args, linalg ? "A" : "self");
   if (failed(x))
     return failure();
   int64_t rank = rankOf(*x);
-  int64_t d1 = normalizeDim(args.getInt("dim1").value_or(0), std::max<int64_t>(rank, 1));
-  int64_t d2 = normalizeDim(args.getInt("dim2").value_or(1), std::max<int64_t>(rank, 1));
+  int64_t d1 = normalizeDim(args.getInt("dim1").value_or(linalg ? -2 : 0), std::max<int64_t>(rank, 1));
+  int64_t d2 = normalizeDim(args.getInt("dim2").value_or(linalg ? -1 : 1), std::max<int64_t>(rank, 1));
   if (rank < 2 || d1 < 0 || d1 >= rank || d2 < 0 || d2 >= rank || d1 == d2 ||
       !cast<RankedTensorType>(x->getType()).hasStaticShape())
     return args.getOp().emitError("operator '") << operatorName(args)
@@ -295,6 +297,38 @@ Results legalizeDiagonal(OperatorArgs &args, OpBuilder &b) {
   return verified(args, cast<AsStridedOp>(takeDiagonal(b, args.getOp().getLoc(), *x,
                                                        args.getInt("offset").value_or(0), d1, d2)
                                               .getDefiningOp()));
+}
+
+/// The vectors along v's last dim (static, [..., n]) on diagonal k of
+/// [..., side, side] matrices, side = n + |k|: select(j - i == k, v at row i
+/// (k >= 0) or column j (k < 0), 0), v padded with zeros to the side.
+Value diagonalMatrices(OpBuilder &b, Location loc, Value v, int64_t k) {
+  RankedTensorType t = typeOf(v);
+  SmallVector<int64_t> batch(t.getShape().drop_back());
+  int64_t n = t.getShape().back(), side = n + std::abs(k);
+  if (side > n) {
+    SmallVector<int64_t> padShape(batch), fullShape(batch);
+    padShape.push_back(side - n);
+    fullShape.push_back(side);
+    Value zeros = makeSplat(b, loc, RankedTensorType::get(padShape, t.getElementType()), 0.0);
+    v = b.create<ConcatOp>(loc, RankedTensorType::get(fullShape, t.getElementType()),
+                           ValueRange{v, zeros}, b.getI64IntegerAttr(batch.size()));
+  }
+  auto i64 = b.getI64Type();
+  Value rows = b.create<IotaOp>(loc, RankedTensorType::get({side}, i64), b.getF64FloatAttr(0),
+                                b.getF64FloatAttr(1), ValueRange{});
+  Value i = makeReshape(b, loc, rows, {side, 1});
+  Value j = makeReshape(b, loc, rows, {1, side});
+  Value offset = makeBinary<SubOp>(b, loc, j, i);
+  Value onDiagonal = makeCompare(b, loc, "eq", offset, makeScalar(b, loc, i64, k));
+  SmallVector<int64_t> valueShape(batch);
+  valueShape.append(k >= 0 ? SmallVector<int64_t>{side, 1} : SmallVector<int64_t>{1, side});
+  Value values = makeReshape(b, loc, v, valueShape);
+  Value zero = makeScalar(b, loc, t.getElementType(), 0.0);
+  SmallVector<int64_t> outShape(batch);
+  outShape.append({side, side});
+  return b.create<SelectOp>(loc, RankedTensorType::get(outShape, t.getElementType()), onDiagonal,
+                            values, zero);
 }
 
 /// diag(self, diagonal) of a matrix: its diagonal; of a vector v (and
@@ -314,25 +348,83 @@ Results legalizeDiag(OperatorArgs &args, OpBuilder &b) {
                                                 << "' needs a static vector or matrix";
   if (!flat && t.getRank() == 2)
     return verified(args, cast<AsStridedOp>(takeDiagonal(b, loc, *x, k, 0, 1).getDefiningOp()));
-  int64_t n = t.getNumElements(), side = n + std::abs(k);
-  Value v = makeReshape(b, loc, *x, {n});
-  if (side > n) {
-    Value zeros = makeSplat(b, loc, RankedTensorType::get({side - n}, t.getElementType()), 0.0);
-    v = b.create<ConcatOp>(loc, RankedTensorType::get({side}, t.getElementType()),
-                           ValueRange{v, zeros}, b.getI64IntegerAttr(0));
+  Value v = makeReshape(b, loc, *x, {t.getNumElements()});
+  return SmallVector<Value>{diagonalMatrices(b, loc, v, k)};
+}
+
+/// diag_embed(self, offset, dim1=-2, dim2=-1): each vector along self's last
+/// dim on diagonal `offset` of a matrix whose rows and columns become dims
+/// dim1 and dim2 of the result.
+Results legalizeDiagEmbed(OperatorArgs &args, OpBuilder &b) {
+  FailureOr<Value> x = requiredTensor(args, "self");
+  if (failed(x))
+    return failure();
+  Location loc = args.getOp().getLoc();
+  RankedTensorType t = typeOf(*x);
+  if (!t.hasStaticShape() || t.getRank() < 1)
+    return operatorError(args) << "needs a static tensor of rank >= 1";
+  int64_t rank = t.getRank() + 1;
+  int64_t d1 = normalizeDim(args.getInt("dim1").value_or(-2), rank);
+  int64_t d2 = normalizeDim(args.getInt("dim2").value_or(-1), rank);
+  if (d1 < 0 || d1 >= rank || d2 < 0 || d2 >= rank || d1 == d2)
+    return operatorError(args) << "needs two distinct dims of the result";
+  Value m = diagonalMatrices(b, loc, *x, args.getInt("offset").value_or(0));
+  // Rows (dim rank-2 of m) go to d1, columns to d2, the rest in order.
+  SmallVector<int64_t> perm, shape;
+  for (int64_t p = 0, batch = 0; p < rank; ++p)
+    perm.push_back(p == d1 ? rank - 2 : p == d2 ? rank - 1 : batch++);
+  for (int64_t p : perm)
+    shape.push_back(typeOf(m).getShape()[p]);
+  return SmallVector<Value>{b.create<TransposeOp>(
+      loc, RankedTensorType::get(shape, t.getElementType()), m, b.getDenseI64ArrayAttr(perm))};
+}
+
+/// take(self, index): self flattened, read at index (negative from the end).
+Results legalizeTakeFlat(OperatorArgs &args, OpBuilder &b) {
+  FailureOr<Value> x = requiredTensor(args, "self"), index = requiredTensor(args, "index");
+  if (failed(x) || failed(index))
+    return failure();
+  if (!typeOf(*x).hasStaticShape())
+    return operatorError(args) << "only static shapes are supported";
+  Value flat = makeReshape(b, args.getOp().getLoc(), *x, {typeOf(*x).getNumElements()});
+  return makeTake(args, b, flat, *index, 0);
+}
+
+/// take_along_dim(self, indices, dim): self and indices broadcast against
+/// each other except along dim, then gathered; without dim both flattened.
+Results legalizeTakeAlongDim(OperatorArgs &args, OpBuilder &b) {
+  Location loc = args.getOp().getLoc();
+  FailureOr<Value> x = requiredTensor(args, "self"), index = requiredTensor(args, "indices");
+  if (failed(x) || failed(index))
+    return failure();
+  RankedTensorType xt = typeOf(*x), it = typeOf(*index);
+  if (!xt.hasStaticShape() || !it.hasStaticShape() || !isa<IntegerType>(it.getElementType()))
+    return operatorError(args) << "needs static shapes and integer indices";
+  Value self = *x, idx = *index;
+  int64_t dim = 0;
+  if (std::optional<int64_t> given = args.getInt("dim")) {
+    if (xt.getRank() != it.getRank())
+      return operatorError(args) << "self and indices need one rank";
+    dim = normalizeDim(*given, xt.getRank());
+    SmallVector<int64_t> selfShape(xt.getShape()), indexShape(it.getShape());
+    for (int64_t i = 0; i < xt.getRank(); ++i) {
+      if (i == dim)
+        continue;
+      int64_t both = std::max(selfShape[i], indexShape[i]);
+      if ((selfShape[i] != both && selfShape[i] != 1) || (indexShape[i] != both && indexShape[i] != 1))
+        return operatorError(args) << "self " << xt << " and indices " << it << " do not broadcast";
+      selfShape[i] = indexShape[i] = both;
+    }
+    if (selfShape != xt.getShape())
+      self = b.create<BroadcastOp>(loc, RankedTensorType::get(selfShape, xt.getElementType()), self);
+    if (indexShape != it.getShape())
+      idx = b.create<BroadcastOp>(loc, RankedTensorType::get(indexShape, it.getElementType()), idx);
+  } else {
+    self = makeReshape(b, loc, self, {xt.getNumElements()});
+    idx = makeReshape(b, loc, idx, {it.getNumElements()});
   }
-  auto i64 = b.getI64Type();
-  Value rows = b.create<IotaOp>(loc, RankedTensorType::get({side}, i64), b.getF64FloatAttr(0),
-                                b.getF64FloatAttr(1), ValueRange{});
-  Value i = makeReshape(b, loc, rows, {side, 1});
-  Value j = makeReshape(b, loc, rows, {1, side});
-  Value offset = makeBinary<SubOp>(b, loc, j, i);
-  Value onDiagonal = makeCompare(b, loc, "eq", offset, makeScalar(b, loc, i64, k));
-  Value values = makeReshape(b, loc, v, k >= 0 ? SmallVector<int64_t>{side, 1}
-                                              : SmallVector<int64_t>{1, side});
-  Value zero = makeScalar(b, loc, t.getElementType(), 0.0);
-  return SmallVector<Value>{b.create<SelectOp>(loc, args.resultType(), onDiagonal, values, zero)
-                                .getResult()};
+  return verified(args, b.create<GatherOp>(loc, args.resultType(), self, idx,
+                                           b.getI64IntegerAttr(dim)));
 }
 
 /// The size of dim `d` of `x` as a rank-0 i64 tensor (symbolic sizes too).
@@ -481,19 +573,21 @@ Results legalizeAsStrided(OperatorArgs &args, OpBuilder &b) {
                                               b.getDenseI64ArrayAttr(*strides),
                                               b.getI64IntegerAttr(offset)));
 }
-} // namespace
 
-/// What both interpolate modes read: the NCHW input, the result type, and
-/// the scale factors when given instead of a size.
+/// What the interpolate modes read: the (N, C, spatial...) input, the result
+/// type, and the scale factors when given instead of a size.
 struct Interpolation {
   Value x;
   RankedTensorType in, out;
   std::optional<SmallVector<double>> factors;
 
+  /// The spatial dims: 2 .. rank - 1 of (N, C, spatial...).
+  auto spatialDims() const { return llvm::seq<int64_t>(2, in.getRank()); }
   /// 1 / factor when a factor was given, else in / out: PyTorch's scale.
   float scale(int64_t d) const {
-    return factors && factors->size() == 2 ? float(1.0 / (*factors)[d - 2])
-                                           : float(in.getShape()[d]) / float(out.getShape()[d]);
+    return factors && (int64_t)factors->size() == in.getRank() - 2
+               ? float(1.0 / (*factors)[d - 2])
+               : float(in.getShape()[d]) / float(out.getShape()[d]);
   }
 };
 
@@ -502,10 +596,11 @@ FailureOr<Interpolation> interpolation(OperatorArgs &args) {
   if (failed(x))
     return failure();
   Interpolation r{*x, cast<RankedTensorType>(x->getType()), args.resultType(), std::nullopt};
-  if (r.in.getRank() != 4 || r.out.getRank() != 4 || !r.in.getElementType().isF32())
+  if (r.in.getRank() < 3 || r.in.getRank() > 5 || r.out.getRank() != r.in.getRank() ||
+      !r.in.getElementType().isF32())
     return args.getOp().emitError("operator '") << operatorName(args)
-                                                << "': expects an f32 NCHW tensor";
-  for (int64_t d : {2, 3})
+                                                << "': expects an f32 (N, C, spatial...) tensor";
+  for (int64_t d : r.spatialDims())
     if (ShapedType::isDynamic(r.in.getShape()[d]) || ShapedType::isDynamic(r.out.getShape()[d]))
       return args.getOp().emitError("operator '")
              << operatorName(args) << "': symbolic spatial sizes are not supported yet";
@@ -514,40 +609,49 @@ FailureOr<Interpolation> interpolation(OperatorArgs &args) {
   return r;
 }
 
-/// interpolate(mode="nearest") on NCHW: along H and W, output index i reads
+/// interpolate(mode="nearest") over the spatial dims: output index i reads
 /// input index min(floor(i * scale), in - 1) with scale = 1 / scale_factor
-/// (or in / out), computed in f32 as PyTorch's nearest_idx does; each dim is
-/// one take.
-Results legalizeUpsampleNearest(OperatorArgs &args, OpBuilder &b) {
-  Location loc = args.getOp().getLoc();
-  FailureOr<Interpolation> ip = interpolation(args);
-  if (failed(ip))
-    return failure();
-  Value y = ip->x;
-  for (int64_t d : {2, 3}) {
-    int64_t in = ip->in.getShape()[d], n = ip->out.getShape()[d];
-    if (in == n)
-      continue;
-    Type f32 = b.getF32Type();
-    Value pos = b.create<IotaOp>(loc, RankedTensorType::get({n}, f32), b.getF64FloatAttr(0),
-                                 b.getF64FloatAttr(1));
-    Value src = makeCast(b, loc, makeBinary<MulOp>(b, loc, pos, makeScalar(b, loc, f32, ip->scale(d))),
-                         b.getI64Type());  // truncation is floor: src >= 0
-    src = makeBinary<MinimumOp>(b, loc, src, makeScalar(b, loc, b.getI64Type(), in - 1));
-    SmallVector<int64_t> shape(cast<RankedTensorType>(y.getType()).getShape());
-    shape[d] = n;
-    y = b.create<TakeOp>(loc, RankedTensorType::get(shape, f32), y, src,
-                         b.getI64IntegerAttr(d));
-  }
-  return SmallVector<Value>{y};
+/// (or in / out), computed in f32, except where PyTorch's 2-D kernel
+/// (nearest_idx) does not compute: i where out == in, i / 2 where out ==
+/// 2 in, whatever the factor (its 1-D and 3-D kernels always compute).
+/// nearest-exact always reads min(floor((i + 0.5) * scale), in - 1). Each
+/// dim is one take.
+LegalizeFn upsampleNearest(bool exact) {
+  return [exact](OperatorArgs &args, OpBuilder &b) -> Results {
+    Location loc = args.getOp().getLoc();
+    FailureOr<Interpolation> ip = interpolation(args);
+    if (failed(ip))
+      return failure();
+    Value y = ip->x;
+    for (int64_t d : ip->spatialDims()) {
+      int64_t in = ip->in.getShape()[d], n = ip->out.getShape()[d];
+      float scale = ip->scale(d);
+      bool twoD = ip->in.getRank() == 4;
+      if (!exact && (twoD || !ip->factors) && n == in)
+        continue;
+      if (!exact && twoD && n == 2 * in)
+        scale = 0.5f;
+      Type f32 = b.getF32Type();
+      Value pos = b.create<IotaOp>(loc, RankedTensorType::get({n}, f32),
+                                   b.getF64FloatAttr(exact ? 0.5 : 0.0), b.getF64FloatAttr(1));
+      Value scaled = makeBinary<MulOp>(b, loc, pos, makeScalar(b, loc, f32, scale));
+      Value src = makeCast(b, loc, scaled, b.getI64Type()); // truncation is floor: src >= 0
+      src = makeBinary<MinimumOp>(b, loc, src, makeScalar(b, loc, b.getI64Type(), in - 1));
+      SmallVector<int64_t> shape(cast<RankedTensorType>(y.getType()).getShape());
+      shape[d] = n;
+      y = b.create<TakeOp>(loc, RankedTensorType::get(shape, f32), y, src,
+                           b.getI64IntegerAttr(d));
+    }
+    return SmallVector<Value>{y};
+  };
 }
 
-/// interpolate(mode="bilinear") on NCHW, one spatial dim at a time: output i
-/// reads src = (i + 0.5) * scale - 0.5 (clamped at 0), or i * (in - 1) /
-/// (out - 1) with align_corners, in f32 as PyTorch's
+/// interpolate(mode="linear"/"bilinear"/"trilinear"), one spatial dim at a
+/// time: output i reads src = (i + 0.5) * scale - 0.5 (clamped at 0), or
+/// i * (in - 1) / (out - 1) with align_corners, in f32 as PyTorch's
 /// area_pixel_compute_source_index; the result is the lerp of the two takes
 /// at floor(src) and the next index.
-Results legalizeUpsampleBilinear(OperatorArgs &args, OpBuilder &b) {
+Results legalizeUpsampleLinear(OperatorArgs &args, OpBuilder &b) {
   Location loc = args.getOp().getLoc();
   FailureOr<Interpolation> ip = interpolation(args);
   if (failed(ip))
@@ -555,7 +659,8 @@ Results legalizeUpsampleBilinear(OperatorArgs &args, OpBuilder &b) {
   Type f32 = b.getF32Type(), i64 = b.getI64Type(), elt = f32;
   bool alignCorners = args.getBool("align_corners").value_or(false);
   Value y = ip->x;
-  for (int64_t d : {2, 3}) {
+  int64_t rank = ip->in.getRank();
+  for (int64_t d : ip->spatialDims()) {
     int64_t in = ip->in.getShape()[d], n = ip->out.getShape()[d];
     float scale = alignCorners ? (n > 1 ? float(in - 1) / float(n - 1) : 0.0f) : ip->scale(d);
     Value pos = b.create<IotaOp>(loc, RankedTensorType::get({n}, f32), b.getF64FloatAttr(0),
@@ -580,8 +685,8 @@ Results legalizeUpsampleBilinear(OperatorArgs &args, OpBuilder &b) {
     SmallVector<int64_t> shape(cast<RankedTensorType>(y.getType()).getShape());
     shape[d] = n;
     auto type = RankedTensorType::get(shape, elt);
-    // The weights along dim d broadcast against [N, C, H', W'].
-    SmallVector<int64_t> wshape(4, 1);
+    // The weights along dim d broadcast against [N, C, spatial...].
+    SmallVector<int64_t> wshape(rank, 1);
     wshape[d] = n;
     w1 = makeReshape(b, loc, w1, wshape);
     Value w0 = makeBinary<SubOp>(b, loc, c(1.0), w1);
@@ -593,12 +698,17 @@ Results legalizeUpsampleBilinear(OperatorArgs &args, OpBuilder &b) {
   }
   return SmallVector<Value>{y};
 }
+} // namespace
 
 void tcc::graph::populateIndexingLegalizers(LegalizerTable &t) {
-  t["aten.upsample_bilinear2d.vec"] = legalizeUpsampleBilinear;
-  t["aten.upsample_bilinear2d.default"] = legalizeUpsampleBilinear;
-  t["aten.upsample_nearest2d.vec"] = legalizeUpsampleNearest;
-  t["aten.upsample_nearest2d.default"] = legalizeUpsampleNearest;
+  for (const char *d : {"1d", "2d", "3d"})
+    for (const char *v : {".vec", ".default"}) {
+      t[std::string("aten.upsample_nearest") + d + v] = upsampleNearest(false);
+      t[std::string("aten._upsample_nearest_exact") + d + v] = upsampleNearest(true);
+    }
+  for (const char *name : {"upsample_linear1d", "upsample_bilinear2d", "upsample_trilinear3d"})
+    for (const char *v : {".vec", ".default"})
+      t[std::string("aten.") + name + v] = legalizeUpsampleLinear;
   t["aten.expand.default"] = legalizeExpand;
   t["aten.expand_as.default"] = legalizeExpand;
   t["aten.expand_copy.default"] = legalizeExpand;
@@ -610,6 +720,10 @@ void tcc::graph::populateIndexingLegalizers(LegalizerTable &t) {
   t["aten.unfold_copy.default"] = legalizeUnfold;
   t["aten.diagonal.default"] = legalizeDiagonal;
   t["aten.diagonal_copy.default"] = legalizeDiagonal;
+  t["aten.linalg_diagonal.default"] = legalizeDiagonal;
+  t["aten.diag_embed.default"] = legalizeDiagEmbed;
+  t["aten.take.default"] = legalizeTakeFlat;
+  t["aten.take_along_dim.default"] = legalizeTakeAlongDim;
   t["aten.diag.default"] = legalizeDiag;
   t["aten.diagflat.default"] = legalizeDiag;
   t["aten.broadcast_to.default"] = legalizeExpand;

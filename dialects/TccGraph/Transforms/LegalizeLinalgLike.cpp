@@ -44,6 +44,18 @@ Value tcc::graph::transposeLast2(OpBuilder &b, Location loc, Value v) {
                                v, b.getDenseI64ArrayAttr(perm));
 }
 
+Value tcc::graph::makeLogSumExp(OpBuilder &b, Location loc, Value x, ArrayRef<int64_t> dims) {
+  Type elt = typeOf(x).getElementType();
+  Value m = makeReduce<ReduceMaxOp>(b, loc, x, dims, true);
+  Value magnitude = b.create<AbsOp>(loc, m);
+  Value infinity = makeScalar(b, loc, elt, INFINITY);
+  Value infinite = makeCompare(b, loc, "eq", magnitude, infinity);
+  m = b.create<SelectOp>(loc, typeOf(m), infinite, makeScalar(b, loc, elt, 0.0), m);
+  Value sum = makeReduce<ReduceSumOp>(b, loc, b.create<ExpOp>(loc, makeBinary<SubOp>(b, loc, x, m)),
+                                      dims, true);
+  return makeBinary<AddOp>(b, loc, b.create<LogOp>(loc, sum), m);
+}
+
 Value tcc::graph::makeMatmul(OpBuilder &b, Location loc, Value lhs, Value rhs) {
   auto l = cast<RankedTensorType>(lhs.getType()), r = cast<RankedTensorType>(rhs.getType());
   auto batch = broadcastShapes(l.getShape().drop_back(2), r.getShape().drop_back(2));
@@ -53,17 +65,157 @@ Value tcc::graph::makeMatmul(OpBuilder &b, Location loc, Value lhs, Value rhs) {
   return b.create<MatmulOp>(loc, RankedTensorType::get(shape, l.getElementType()), lhs, rhs);
 }
 
+/// count_include_pad (default true); always with a divisor_override, whose
+/// windows then all divide by the kernel's size (applyDivisorOverride).
+bool tcc::graph::countIncludePad(OperatorArgs &args) {
+  return args.has("divisor_override") || args.getBool("count_include_pad").value_or(true);
+}
+
+FailureOr<Value> tcc::graph::applyDivisorOverride(OperatorArgs &args, OpBuilder &b, Value avg,
+                                                  int64_t kernelSize) {
+  std::optional<double> divisor = args.getFloat("divisor_override");
+  if (!divisor)
+    return avg;
+  if (args.getBool("ceil_mode").value_or(false) || *divisor == 0)
+    return operatorError(args) << "divisor_override with ceil_mode (or 0) is not supported";
+  Type elt = typeOf(avg).getElementType();
+  Value ratio = makeScalar(b, args.getOp().getLoc(), elt, double(kernelSize) / *divisor);
+  return makeBinary<MulOp>(b, args.getOp().getLoc(), avg, ratio);
+}
+
 namespace {
 using Results = FailureOr<SmallVector<Value>>;
 
+
+/// torch.matmul of operands of rank >= 1: a rank-1 lhs is a row [1, n] and a
+/// rank-1 rhs a column [n, 1], whose unit dim leaves the result.
+Value matmulAnyRank(OpBuilder &b, Location loc, Value x, Value y) {
+  bool rowVector = typeOf(x).getRank() == 1, columnVector = typeOf(y).getRank() == 1;
+  if (rowVector)
+    x = makeReshape(b, loc, x, {1, typeOf(x).getShape()[0]});
+  if (columnVector)
+    y = makeReshape(b, loc, y, {typeOf(y).getShape()[0], 1});
+  Value z = makeMatmul(b, loc, x, y);
+  if (!rowVector && !columnVector)
+    return z;
+  SmallVector<int64_t> shape(typeOf(z).getShape());
+  if (columnVector)
+    shape.pop_back();
+  if (rowVector)
+    shape.erase(shape.end() - (columnVector ? 1 : 2));
+  return makeReshape(b, loc, z, shape);
+}
 
 Results matmulLike(OperatorArgs &args, OpBuilder &b, StringRef lhsName, StringRef rhsName) {
   Value x = args.tensor(lhsName), y = args.tensor(rhsName);
   if (!x || !y)
     return args.getOp().emitError("expected tensor operands '") << lhsName << "' and '" << rhsName << "'";
-  if (typeOf(x).getRank() < 2 || typeOf(y).getRank() < 2)
-    return args.getOp().emitError("matrix products of rank-1 operands are not supported yet");
-  return SmallVector<Value>{makeMatmul(b, args.getOp().getLoc(), x, y)};
+  if (typeOf(x).getRank() < 1 || typeOf(y).getRank() < 1)
+    return operatorError(args) << "matrix products of 0-d operands are not defined";
+  return SmallVector<Value>{matmulAnyRank(b, args.getOp().getLoc(), x, y)};
+}
+
+/// beta * self + alpha * product (addmm, addmv, addr, addbmm, baddbmm); self
+/// is ignored when beta is 0 (its NaNs too, as PyTorch).
+Results addScaled(OperatorArgs &args, OpBuilder &b, Value product) {
+  Location loc = args.getOp().getLoc();
+  Value self = args.tensor("self");
+  if (!self)
+    return operatorError(args) << "needs a tensor 'self'";
+  Type elt = typeOf(product).getElementType();
+  double beta = args.getFloat("beta").value_or(1.0), alpha = args.getFloat("alpha").value_or(1.0);
+  Value y = product;
+  if (alpha != 1.0)
+    y = makeBinary<MulOp>(b, loc, y, makeScalar(b, loc, elt, alpha));
+  if (beta != 0.0) {
+    Value s = beta == 1.0 ? self : makeBinary<MulOp>(b, loc, self, makeScalar(b, loc, elt, beta));
+    y = makeBinary<AddOp>(b, loc, s, y);
+  } else if (typeOf(y) != args.resultType()) {
+    y = b.create<BroadcastOp>(loc, args.resultType(), y);
+  }
+  return SmallVector<Value>{y};
+}
+
+/// A product of two named operands (matmulAnyRank) added to self by addScaled.
+LegalizeFn addProduct(StringRef lhsName, StringRef rhsName) {
+  return [lhsName, rhsName](OperatorArgs &args, OpBuilder &b) -> Results {
+    Results prod = matmulLike(args, b, lhsName, rhsName);
+    if (failed(prod))
+      return failure();
+    return addScaled(args, b, (*prod)[0]);
+  };
+}
+
+/// The named operands as [rows, n] and [n, cols] factors of an outer
+/// product, or of inner(x, y) = x @ y^T over the last dims.
+Results legalizeOuter(OperatorArgs &args, OpBuilder &b, StringRef lhsName, StringRef rhsName,
+                      bool addSelf) {
+  Location loc = args.getOp().getLoc();
+  Value x = args.tensor(lhsName), y = args.tensor(rhsName);
+  if (!x || !y || typeOf(x).getRank() != 1 || typeOf(y).getRank() != 1)
+    return operatorError(args) << "expects 1-D '" << lhsName << "' and '" << rhsName << "'";
+  Value column = makeReshape(b, loc, x, {typeOf(x).getShape()[0], 1});
+  Value row = makeReshape(b, loc, y, {1, typeOf(y).getShape()[0]});
+  Value product = makeBinary<MulOp>(b, loc, column, row);
+  if (!addSelf)
+    return SmallVector<Value>{product};
+  return addScaled(args, b, product);
+}
+
+/// inner(self, other): sums over the last dims, x.shape[:-1] + y.shape[:-1];
+/// a 0-d operand multiplies.
+Results legalizeInner(OperatorArgs &args, OpBuilder &b) {
+  Location loc = args.getOp().getLoc();
+  Value x = args.tensor("self"), y = args.tensor("other");
+  if (!x || !y)
+    return operatorError(args) << "needs tensors 'self' and 'other'";
+  RankedTensorType xt = typeOf(x), yt = typeOf(y);
+  if (xt.getRank() == 0 || yt.getRank() == 0)
+    return SmallVector<Value>{makeBinary<MulOp>(b, loc, x, y)};
+  if (!xt.hasStaticShape() || !yt.hasStaticShape())
+    return operatorError(args) << "only static shapes are supported";
+  int64_t n = xt.getShape().back(), rows = 1, cols = 1;
+  for (int64_t d : xt.getShape().drop_back())
+    rows *= d;
+  for (int64_t d : yt.getShape().drop_back())
+    cols *= d;
+  Value lhs = makeReshape(b, loc, x, {rows, n});
+  Value rhs = makeReshape(b, loc, y, {cols, n});
+  Value z = makeMatmul(b, loc, lhs, transposeLast2(b, loc, rhs));
+  return SmallVector<Value>{makeReshape(b, loc, z, args.resultType().getShape())};
+}
+
+/// linalg_vecdot(x, y, dim): sum(x * y) over dim (real tensors: no conjugate).
+Results legalizeVecdot(OperatorArgs &args, OpBuilder &b) {
+  Location loc = args.getOp().getLoc();
+  Value x = args.tensor("x"), y = args.tensor("y");
+  if (!x || !y || !isa<FloatType>(typeOf(x).getElementType()))
+    return operatorError(args) << "needs float tensors 'x' and 'y'";
+  Value product = makeBinary<MulOp>(b, loc, x, y);
+  int64_t rank = typeOf(product).getRank();
+  int64_t dim = normalizeDim(args.getInt("dim").value_or(-1), rank);
+  if (dim < 0 || dim >= rank)
+    return operatorError(args) << "dim out of range";
+  return SmallVector<Value>{makeReduce<ReduceSumOp>(b, loc, product, {dim}, false)};
+}
+
+/// trace(self) of a matrix: the sum of its main diagonal.
+Results legalizeTrace(OperatorArgs &args, OpBuilder &b) {
+  Location loc = args.getOp().getLoc();
+  Value x = args.tensor("self");
+  if (!x || typeOf(x).getRank() != 2 || !isa<FloatType>(typeOf(x).getElementType()))
+    return operatorError(args) << "needs a float matrix";
+  RankedTensorType t = typeOf(x);
+  Type i64 = b.getI64Type();
+  Value rows = b.create<IotaOp>(loc, RankedTensorType::get({t.getShape()[0]}, i64),
+                                b.getF64FloatAttr(0), b.getF64FloatAttr(1));
+  rows = makeReshape(b, loc, rows, {t.getShape()[0], 1});
+  Value cols = b.create<IotaOp>(loc, RankedTensorType::get({t.getShape()[1]}, i64),
+                                b.getF64FloatAttr(0), b.getF64FloatAttr(1));
+  Value onDiagonal = makeCompare(b, loc, "eq", rows, cols);
+  Value zero = makeScalar(b, loc, t.getElementType(), 0.0);
+  Value kept = b.create<SelectOp>(loc, t, onDiagonal, x, zero);
+  return SmallVector<Value>{makeReduce<ReduceSumOp>(b, loc, kept, {0, 1}, false)};
 }
 
 /// linear(x, w, b) = x @ w^T + b
@@ -72,33 +224,14 @@ Results legalizeLinear(OperatorArgs &args, OpBuilder &b) {
   Value x = args.tensor("input"), w = args.tensor("weight"), bias = args.tensor("bias");
   if (!x || !w)
     return args.getOp().emitError("linear expects 'input' and 'weight' tensors");
-  if (typeOf(x).getRank() < 2 || typeOf(w).getRank() != 2)
-    return args.getOp().emitError("linear of a rank-1 input is not supported yet");
-  Value y = makeMatmul(b, loc, x, transposeLast2(b, loc, w));
+  if (typeOf(x).getRank() < 1 || typeOf(w).getRank() < 1 || typeOf(w).getRank() > 2)
+    return operatorError(args) << "expects an input of rank >= 1 and a weight of rank 1 or 2";
+  Value wt = typeOf(w).getRank() == 2 ? transposeLast2(b, loc, w) : w;
+  Value y = matmulAnyRank(b, loc, x, wt);
   if (bias)
     y = makeBinary<AddOp>(b, loc, y, bias);
   return SmallVector<Value>{y};
 }
-
-/// addmm(self, m1, m2, beta, alpha) = beta * self + alpha * (m1 @ m2)
-Results legalizeAddmm(OperatorArgs &args, OpBuilder &b) {
-  Location loc = args.getOp().getLoc();
-  Value self = args.tensor("self");
-  if (!self)
-    return args.getOp().emitError("addmm expects a tensor operand 'self'");
-  Results prod = matmulLike(args, b, "mat1", "mat2");
-  if (failed(prod))
-    return failure();
-  Value y = (*prod)[0];
-  Type elt = typeOf(y).getElementType();
-  double alpha = args.getFloat("alpha").value_or(1.0), beta = args.getFloat("beta").value_or(1.0);
-  if (alpha != 1.0)
-    y = makeBinary<MulOp>(b, loc, y, makeScalar(b, loc, elt, alpha));
-  if (beta != 1.0)
-    self = makeBinary<MulOp>(b, loc, self, makeScalar(b, loc, elt, beta));
-  return SmallVector<Value>{makeBinary<AddOp>(b, loc, y, self)};
-}
-
 
 /// 1-D convolution and pooling run as 2-D over a height of 1.
 /// [N, C, L] -> [N, C, 1, L] (also for weights [O, C/g, K]).
@@ -191,8 +324,6 @@ Results legalizeBatchNorm(OperatorArgs &args, OpBuilder &b) {
 template <typename PoolOp>
 Results legalizePool1d(OperatorArgs &args, OpBuilder &b, bool isAvg, Value x) {
   Location loc = args.getOp().getLoc();
-  if (args.has("divisor_override"))
-    return args.getOp().emitError("avg_pool with divisor_override is not supported yet");
   auto one = [&](StringRef name, int64_t fallback) { return firstInt(args, name, fallback); };
   int64_t kernel = one("kernel_size", 1), stride = one("stride", 0);
   if (stride == 0)
@@ -204,8 +335,11 @@ Results legalizePool1d(OperatorArgs &args, OpBuilder &b, bool isAvg, Value x) {
       b.getDenseI64ArrayAttr({1, kernel}), b.getDenseI64ArrayAttr({1, stride}),
       b.getDenseI64ArrayAttr({0, one("padding", 0)}), b.getDenseI64ArrayAttr({1, one("dilation", 1)}),
       b.getBoolAttr(args.getBool("ceil_mode").value_or(false)),
-      b.getBoolAttr(isAvg ? args.getBool("count_include_pad").value_or(true) : false));
-  SmallVector<Value> results{makeReshape(b, loc, pool, out.getShape())};
+      b.getBoolAttr(isAvg ? countIncludePad(args) : false));
+  FailureOr<Value> scaled = applyDivisorOverride(args, b, pool, kernel);
+  if (failed(scaled))
+    return failure();
+  SmallVector<Value> results{makeReshape(b, loc, *scaled, out.getShape())};
   results.resize(args.getOp().getNumResults(), nullptr);
   return results;
 }
@@ -218,8 +352,6 @@ Results legalizePool(OperatorArgs &args, OpBuilder &b, bool isAvg) {
     return legalizePool1d<PoolOp>(args, b, isAvg, x);
   if (!x || typeOf(x).getRank() != 4)
     return args.getOp().emitError("only 1-D (NCL) and 2-D (NCHW) pooling is supported yet");
-  if (args.has("divisor_override"))
-    return args.getOp().emitError("avg_pool2d with divisor_override is not supported yet");
   SmallVector<int64_t> kernel = pair(args.getInts("kernel_size"), 1);
   SmallVector<int64_t> stride = pair(args.getInts("stride"), 0);
   if (stride[0] == 0)
@@ -230,8 +362,11 @@ Results legalizePool(OperatorArgs &args, OpBuilder &b, bool isAvg) {
       b.getDenseI64ArrayAttr(pair(args.getInts("padding"), 0)),
       b.getDenseI64ArrayAttr(pair(args.getInts("dilation"), 1)),
       b.getBoolAttr(args.getBool("ceil_mode").value_or(false)),
-      b.getBoolAttr(isAvg ? args.getBool("count_include_pad").value_or(true) : false));
-  SmallVector<Value> results{pool};
+      b.getBoolAttr(isAvg ? countIncludePad(args) : false));
+  FailureOr<Value> scaled = applyDivisorOverride(args, b, pool, kernel[0] * kernel[1]);
+  if (failed(scaled))
+    return failure();
+  SmallVector<Value> results{*scaled};
   results.resize(args.getOp().getNumResults(), nullptr);
   return results;
 }
@@ -253,17 +388,66 @@ SmallVector<int64_t> reductionDims(OperatorArgs &args, int64_t rank) {
   return out;
 }
 
+/// The largest magnitude an integer (or bool) tensor `v` can hold, from its
+/// type (bool, 8 to 32 bits) or from where it comes from (constants, and
+/// casts, selects, reshapes and broadcasts of bounded values); none when
+/// nothing bounds it (an int64 input).
+std::optional<double> integerBound(Value v) {
+  auto elt = dyn_cast<IntegerType>(typeOf(v).getElementType());
+  if (!elt)
+    return std::nullopt;
+  if (elt.getWidth() <= 32)
+    return std::ldexp(1.0, elt.getWidth());
+  Operation *def = v.getDefiningOp();
+  if (!def)
+    return std::nullopt;
+  if (auto c = dyn_cast<ConstantOp>(def)) {
+    auto dense = dyn_cast<DenseIntElementsAttr>(c.getValue());
+    if (!dense)
+      return std::nullopt;
+    double most = 0;
+    for (const APInt &i : dense.getValues<APInt>())
+      most = std::max(most, std::abs((double)i.getSExtValue()));
+    return most;
+  }
+  if (isa<CastOp, ReshapeOp, BroadcastOp>(def))
+    return integerBound(def->getOperand(0));
+  if (auto select = dyn_cast<SelectOp>(def)) {
+    std::optional<double> l = integerBound(select.getLhs()), r = integerBound(select.getRhs());
+    if (l && r)
+      return std::max(*l, *r);
+  }
+  return std::nullopt;
+}
+
 template <typename ReduceOp>
 Results legalizeReduce(OperatorArgs &args, OpBuilder &b) {
+  Location loc = args.getOp().getLoc();
   Value x = args.tensor("self");
   if (!x)
     return args.getOp().emitError("expected a tensor operand 'self'");
-  // sum(x, dtype=...) converts x first, as PyTorch (the result type has it).
-  if (args.has("dtype"))
-    x = makeCast(b, args.getOp().getLoc(), x, args.resultType().getElementType());
+  Type resultElt = args.resultType().getElementType();
   SmallVector<int64_t> dims = reductionDims(args, typeOf(x).getRank());
   bool keepdim = args.getBool("keepdim").value_or(false);
-  return SmallVector<Value>{makeReduce<ReduceOp>(b, args.getOp().getLoc(), x, dims, keepdim)};
+  // An integer sum runs in f64 where that is exact: every partial sum below
+  // 2^53, from a bound on the elements (counts of bools, 8 to 32 bit
+  // integers, constants). Otherwise it is refused rather than rounded.
+  if (std::is_same_v<ReduceOp, ReduceSumOp> && isa<IntegerType>(resultElt)) {
+    std::optional<double> bound = integerBound(x);
+    double terms = 1;
+    for (int64_t d : dims)
+      terms *= ShapedType::isDynamic(typeOf(x).getShape()[d]) ? INFINITY : typeOf(x).getShape()[d];
+    if (!bound || *bound * terms >= std::ldexp(1.0, 53))
+      return operatorError(args) << "a sum of " << typeOf(x).getElementType()
+                                 << " values that f64 may not hold exactly is not supported";
+    Value wide = makeCast(b, loc, x, b.getF64Type());
+    Value sum = makeReduce<ReduceOp>(b, loc, wide, dims, keepdim);
+    return SmallVector<Value>{makeCast(b, loc, sum, resultElt)};
+  }
+  // sum(x, dtype=...) converts x first, as PyTorch (the result type has it).
+  if (args.has("dtype"))
+    x = makeCast(b, loc, x, resultElt);
+  return SmallVector<Value>{makeReduce<ReduceOp>(b, loc, x, dims, keepdim)};
 }
 
 /// logsumexp(x, dims, keepdim) = log(sum(exp(x - m))) + m with m the max
@@ -280,14 +464,7 @@ Results legalizeLogSumExp(OperatorArgs &args, OpBuilder &b) {
     return args.getOp().emitError("logsumexp gives a non-float result");
   Value x = makeCast(b, loc, *self, elt);
   SmallVector<int64_t> dims = reductionDims(args, typeOf(x).getRank());
-  Value m = makeReduce<ReduceMaxOp>(b, loc, x, dims, true);
-  Value magnitude = b.create<AbsOp>(loc, m);
-  Value infinity = makeScalar(b, loc, elt, INFINITY);
-  Value infinite = makeCompare(b, loc, "eq", magnitude, infinity);
-  m = b.create<SelectOp>(loc, typeOf(m), infinite, makeScalar(b, loc, elt, 0.0), m);
-  Value sum = makeReduce<ReduceSumOp>(b, loc, b.create<ExpOp>(loc, makeBinary<SubOp>(b, loc, x, m)),
-                                      dims, true);
-  Value r = makeBinary<AddOp>(b, loc, b.create<LogOp>(loc, sum), m);
+  Value r = makeLogSumExp(b, loc, x, dims);
   return SmallVector<Value>{makeReshape(b, loc, r, resultType.getShape())};
 }
 
@@ -334,25 +511,63 @@ Results legalizeCountNonzero(OperatorArgs &args, OpBuilder &b) {
   return SmallVector<Value>{makeCast(b, loc, count, args.resultType().getElementType())};
 }
 
+/// The spacing of sample points x along dim (x[1:] - x[:-1]), x 1-D (laid
+/// along dim) or of y's rank or less (leading dims added), in `elt`.
+FailureOr<Value> sampleSpacing(OperatorArgs &args, OpBuilder &b, Value x, Type elt, int64_t rank,
+                               int64_t dim) {
+  Location loc = args.getOp().getLoc();
+  x = makeCast(b, loc, x, elt);
+  auto xt = typeOf(x);
+  if (xt.getRank() > rank || xt.getNumDynamicDims() > 0)
+    return args.getOp().emitError("operator '") << operatorName(args)
+                                                << "': sample points of type " << xt;
+  SmallVector<int64_t> shape(xt.getShape());
+  if (xt.getRank() == 1) {
+    shape.assign(rank, 1);
+    shape[dim] = xt.getDimSize(0);
+  } else {
+    shape.insert(shape.begin(), rank - xt.getRank(), 1);
+  }
+  x = makeReshape(b, loc, x, shape);
+  int64_t m = shape[dim];
+  Value xRight = makeSlice(b, loc, x, dim, 1, m, 1);
+  Value xLeft = makeSlice(b, loc, x, dim, 0, m - 1, 1);
+  return makeBinary<SubOp>(b, loc, xRight, xLeft);
+}
+
+/// The samples y of trapezoid-like operators, in the (float) result type,
+/// with their rank and the normalized `dim`.
+struct Samples {
+  Value y;
+  int64_t rank, dim;
+  Type elt;
+};
+FailureOr<Samples> samplesArgs(OperatorArgs &args, OpBuilder &b) {
+  FailureOr<Value> yArg = requiredTensor(args, "y");
+  if (failed(yArg))
+    return failure();
+  Type elt = args.resultType().getElementType();
+  Value y = makeCast(b, args.getOp().getLoc(), *yArg, elt);
+  int64_t rank = typeOf(y).getRank(), raw = args.getInt("dim").value_or(-1);
+  int64_t dim = normalizeDim(raw, rank);
+  if (!isa<FloatType>(elt) || dim < 0 || dim >= rank)
+    return args.getOp().emitError("operator '") << operatorName(args) << "': dim " << raw
+                                                << " of a float tensor of rank " << rank;
+  return Samples{y, rank, dim, elt};
+}
+
 /// trapezoid / trapz (.x with sample points, .dx with a spacing) along dim,
 /// PyTorch's formulas: sum((x[1:] - x[:-1]) (y[1:] + y[:-1])) / 2, and
 /// (sum(y) - (y[0] + y[-1]) / 2) dx; a 1-D x lies along dim, a lower-rank x
 /// gets leading unit dims. No samples give zeros.
 Results legalizeTrapezoid(OperatorArgs &args, OpBuilder &b) {
-  FailureOr<Value> yArg = requiredTensor(args, "y");
-  if (failed(yArg))
+  FailureOr<Samples> samples = samplesArgs(args, b);
+  if (failed(samples))
     return failure();
+  auto [y, rank, dim, elt] = *samples;
   Location loc = args.getOp().getLoc();
   RankedTensorType resultType = args.resultType();
-  Type elt = resultType.getElementType();
-  Value y = makeCast(b, loc, *yArg, elt);
-  auto yt = typeOf(y);
-  int64_t rank = yt.getRank(), raw = args.getInt("dim").value_or(-1);
-  int64_t dim = normalizeDim(raw, rank);
-  if (!isa<FloatType>(elt) || dim < 0 || dim >= rank)
-    return args.getOp().emitError("operator '") << operatorName(args) << "': dim " << raw
-                                                << " of a float tensor of rank " << rank;
-  int64_t n = yt.getDimSize(dim);
+  int64_t n = typeOf(y).getDimSize(dim);
   if (ShapedType::isDynamic(n))
     return args.getOp().emitError("operator '") << operatorName(args)
                                                 << "' along a symbolic dimension is not supported yet";
@@ -374,28 +589,47 @@ Results legalizeTrapezoid(OperatorArgs &args, OpBuilder &b) {
                                     makeBinary<MulOp>(b, loc, ends, makeScalar(b, loc, elt, 0.5)));
     return SmallVector<Value>{makeBinary<MulOp>(b, loc, inner, makeScalar(b, loc, elt, dx))};
   }
-  x = makeCast(b, loc, x, elt);
-  auto xt = typeOf(x);
-  if (xt.getRank() > rank || xt.getNumDynamicDims() > 0)
-    return args.getOp().emitError("operator '") << operatorName(args)
-                                                << "': sample points of type " << xt;
-  SmallVector<int64_t> shape(xt.getShape());
-  if (xt.getRank() == 1) {
-    shape.assign(rank, 1);
-    shape[dim] = xt.getDimSize(0);
-  } else {
-    shape.insert(shape.begin(), rank - xt.getRank(), 1);
-  }
-  x = makeReshape(b, loc, x, shape);
-  int64_t m = shape[dim];
-  Value xRight = makeSlice(b, loc, x, dim, 1, m, 1);
-  Value xLeft = makeSlice(b, loc, x, dim, 0, m - 1, 1);
-  Value dx = makeBinary<SubOp>(b, loc, xRight, xLeft);
+  FailureOr<Value> dx = sampleSpacing(args, b, x, elt, rank, dim);
+  if (failed(dx))
+    return failure();
   Value yRight = makeSlice(b, loc, y, dim, 1, n, 1);
   Value yLeft = makeSlice(b, loc, y, dim, 0, n - 1, 1);
   Value pairs = makeBinary<AddOp>(b, loc, yRight, yLeft);
-  Value sum = makeReduce<ReduceSumOp>(b, loc, makeBinary<MulOp>(b, loc, dx, pairs), {dim}, false);
+  Value sum = makeReduce<ReduceSumOp>(b, loc, makeBinary<MulOp>(b, loc, *dx, pairs), {dim}, false);
   return SmallVector<Value>{makeBinary<DivOp>(b, loc, sum, makeScalar(b, loc, elt, 2.0))};
+}
+
+/// cumulative_trapezoid(y, x | dx, dim): PyTorch's ((dx (y[:-1] + y[1:])) / 2)
+/// summed cumulatively along dim ((dx / 2) (y[:-1] + y[1:]) for a number dx).
+Results legalizeCumulativeTrapezoid(OperatorArgs &args, OpBuilder &b) {
+  FailureOr<Samples> samples = samplesArgs(args, b);
+  if (failed(samples))
+    return failure();
+  auto [y, rank, dim, elt] = *samples;
+  Location loc = args.getOp().getLoc();
+  RankedTensorType resultType = args.resultType();
+  if (!typeOf(y).hasStaticShape())
+    return operatorError(args) << "needs a static shape";
+  int64_t n = typeOf(y).getDimSize(dim);
+  if (n <= 1)
+    return SmallVector<Value>{makeSplat(b, loc, resultType, 0.0)};
+  Value yLeft = makeSlice(b, loc, y, dim, 0, n - 1, 1);
+  Value yRight = makeSlice(b, loc, y, dim, 1, n, 1);
+  Value pairs = makeBinary<AddOp>(b, loc, yLeft, yRight);
+  Value terms;
+  if (Value x = args.tensor("x")) {
+    FailureOr<Value> dx = sampleSpacing(args, b, x, elt, rank, dim);
+    if (failed(dx))
+      return failure();
+    Value weighted = makeBinary<MulOp>(b, loc, *dx, pairs);
+    terms = makeBinary<DivOp>(b, loc, weighted, makeScalar(b, loc, elt, 2.0));
+  } else {
+    double dx = args.getFloat("dx").value_or(1.0);
+    terms = makeBinary<MulOp>(b, loc, makeScalar(b, loc, elt, dx / 2.0), pairs);
+  }
+  if (typeOf(terms) != resultType)
+    terms = b.create<BroadcastOp>(loc, resultType, terms);
+  return SmallVector<Value>{b.create<CumsumOp>(loc, terms, b.getI64IntegerAttr(dim))};
 }
 
 /// softmax / log_softmax(self, dim[, dtype]) and their _softmax(self, dim,
@@ -515,6 +749,19 @@ Results legalizeAmin(OperatorArgs &args, OpBuilder &b) {
   bool keepdim = args.getBool("keepdim").value_or(false);
   Value m = makeReduce<ReduceMaxOp>(b, loc, b.create<NegOp>(loc, x), dims, keepdim);
   return SmallVector<Value>{makeCast(b, loc, b.create<NegOp>(loc, m), elt)};
+}
+
+/// aminmax(self, dim, keepdim): amin and amax.
+Results legalizeAminmax(OperatorArgs &args, OpBuilder &b) {
+  Results low = legalizeAmin(args, b);
+  if (failed(low))
+    return failure();
+  Value x = args.tensor("self");
+  Location loc = args.getOp().getLoc();
+  SmallVector<int64_t> dims = reductionDims(args, typeOf(x).getRank());
+  Value high = makeReduce<ReduceMaxOp>(b, loc, floatOrF64(b, loc, x), dims,
+                                       args.getBool("keepdim").value_or(false));
+  return SmallVector<Value>{(*low)[0], makeCast(b, loc, high, typeOf(x).getElementType())};
 }
 
 /// argmax/argmin(x, dim, keepdim): the first position along `dim` holding the
@@ -661,23 +908,39 @@ Results legalizeVariance(OperatorArgs &args, OpBuilder &b, bool isStd) {
   return results;
 }
 
-/// baddbmm(self, b1, b2, beta, alpha) = beta * self + alpha * bmm(b1, b2);
-/// self is ignored when beta is 0 (its NaNs too, as PyTorch).
-Results legalizeBaddbmm(OperatorArgs &args, OpBuilder &b) {
+/// bilinear(input1 [..., I], input2 [..., J], weight [O, I, J], bias):
+/// y[..., o] = sum_ij x1_i W_oij x2_j + b_o, as x1 @ W (W laid out [I, O*J])
+/// multiplied by x2 and summed over J.
+Results legalizeBilinear(OperatorArgs &args, OpBuilder &b) {
   Location loc = args.getOp().getLoc();
-  Value self = args.tensor("self"), b1 = args.tensor("batch1"), b2 = args.tensor("batch2");
-  if (!self || !b1 || !b2)
-    return args.getOp().emitError("baddbmm expects 'self', 'batch1' and 'batch2'");
-  Type elt = typeOf(b1).getElementType();
-  double beta = args.getFloat("beta").value_or(1.0), alpha = args.getFloat("alpha").value_or(1.0);
-  Value y = makeMatmul(b, loc, b1, b2);
-  if (alpha != 1.0)
-    y = makeBinary<MulOp>(b, loc, y, makeScalar(b, loc, elt, alpha));
-  if (beta != 0.0) {
-    Value s = beta == 1.0 ? self : makeBinary<MulOp>(b, loc, self, makeScalar(b, loc, elt, beta));
-    y = makeBinary<AddOp>(b, loc, s, y);
-  }
-  return SmallVector<Value>{y};
+  Value x1 = args.tensor("input1"), x2 = args.tensor("input2"), w = args.tensor("weight");
+  RankedTensorType out = args.resultType();
+  if (!x1 || !x2 || !w || typeOf(w).getRank() != 3 || !typeOf(w).hasStaticShape() ||
+      !typeOf(x1).hasStaticShape() || !typeOf(x2).hasStaticShape() || !out.hasStaticShape() ||
+      !isa<FloatType>(out.getElementType()))
+    return operatorError(args) << "needs static float inputs and a [out, in1, in2] weight";
+  ArrayRef<int64_t> ws = typeOf(w).getShape();
+  int64_t o = ws[0], i = ws[1], j = ws[2];
+  int64_t rows = typeOf(x1).getNumElements() / std::max<int64_t>(i, 1);
+  Value a = makeReshape(b, loc, x1, {rows, i});
+  Value c = makeReshape(b, loc, x2, {rows, 1, j});
+  Value wt = b.create<TransposeOp>(loc, RankedTensorType::get({i, o, j}, typeOf(w).getElementType()), w,
+                                   b.getDenseI64ArrayAttr({1, 0, 2}));
+  Value wFlat = makeReshape(b, loc, wt, {i, o * j});
+  Value t = makeReshape(b, loc, makeMatmul(b, loc, a, wFlat), {rows, o, j});
+  Value y = makeReduce<ReduceSumOp>(b, loc, makeBinary<MulOp>(b, loc, t, c), {2}, false);
+  if (Value bias = args.tensor("bias"))
+    y = makeBinary<AddOp>(b, loc, y, bias);
+  return SmallVector<Value>{makeReshape(b, loc, y, out.getShape())};
+}
+
+/// addbmm(self, b1, b2, beta, alpha): the batch of products summed.
+Results legalizeAddbmm(OperatorArgs &args, OpBuilder &b) {
+  Results prod = matmulLike(args, b, "batch1", "batch2");
+  if (failed(prod))
+    return failure();
+  Value sum = makeReduce<ReduceSumOp>(b, args.getOp().getLoc(), (*prod)[0], {0}, false);
+  return addScaled(args, b, sum);
 }
 
 /// rms_norm(x, normalized_shape, weight, eps) = x * rsqrt(mean(x^2) + eps) * weight
@@ -767,7 +1030,20 @@ Results legalizeInstanceNorm(OperatorArgs &args, OpBuilder &b) {
 
 void tcc::graph::populateLinalgLikeLegalizers(LegalizerTable &t) {
   t["aten.linear.default"] = legalizeLinear;
-  t["aten.addmm.default"] = legalizeAddmm;
+  t["aten.addmm.default"] = addProduct("mat1", "mat2");
+  t["aten.addmv.default"] = addProduct("mat", "vec");
+  t["aten.baddbmm.default"] = addProduct("batch1", "batch2");
+  t["aten.addbmm.default"] = legalizeAddbmm;
+  t["aten.bilinear.default"] = legalizeBilinear;
+  t["aten.addr.default"] = [](OperatorArgs &a, OpBuilder &b) { return legalizeOuter(a, b, "vec1", "vec2", true); };
+  t["aten.outer.default"] = [](OperatorArgs &a, OpBuilder &b) { return legalizeOuter(a, b, "self", "vec2", false); };
+  t["aten.ger.default"] = t["aten.outer.default"];
+  t["aten.mv.default"] = [](OperatorArgs &a, OpBuilder &b) { return matmulLike(a, b, "self", "vec"); };
+  t["aten.dot.default"] = [](OperatorArgs &a, OpBuilder &b) { return matmulLike(a, b, "self", "tensor"); };
+  t["aten.vdot.default"] = [](OperatorArgs &a, OpBuilder &b) { return matmulLike(a, b, "self", "other"); };
+  t["aten.inner.default"] = legalizeInner;
+  t["aten.linalg_vecdot.default"] = legalizeVecdot;
+  t["aten.trace.default"] = legalizeTrace;
   t["aten.mm.default"] = [](OperatorArgs &a, OpBuilder &b) { return matmulLike(a, b, "self", "mat2"); };
   t["aten.bmm.default"] = [](OperatorArgs &a, OpBuilder &b) { return matmulLike(a, b, "self", "mat2"); };
   t["aten.matmul.default"] = [](OperatorArgs &a, OpBuilder &b) { return matmulLike(a, b, "self", "other"); };
@@ -796,17 +1072,17 @@ void tcc::graph::populateLinalgLikeLegalizers(LegalizerTable &t) {
   t["aten.amin.default"] = legalizeAmin;
   t["aten.max.default"] = legalizeReduce<ReduceMaxOp>;
   t["aten.min.default"] = legalizeAmin;
+  t["aten.aminmax.default"] = legalizeAminmax;
   t["aten.count_nonzero.default"] = legalizeCountNonzero;
   t["aten.count_nonzero.dim_IntList"] = legalizeCountNonzero;
   t["aten.argmax.default"] = [](OperatorArgs &a, OpBuilder &b) { return legalizeArgExtremum(a, b, true); };
   t["aten.argmin.default"] = [](OperatorArgs &a, OpBuilder &b) { return legalizeArgExtremum(a, b, false); };
   t["aten.max.dim"] = [](OperatorArgs &a, OpBuilder &b) { return legalizeExtremumWithIndex(a, b, true); };
   t["aten.min.dim"] = [](OperatorArgs &a, OpBuilder &b) { return legalizeExtremumWithIndex(a, b, false); };
-  for (const char *v : {"var.correction", "var.dim", "var_mean.correction", "var_mean.dim"})
+  for (const char *v : {"var.correction", "var.dim", "var_mean.correction", "var_mean.dim", "var.default", "var_mean.default"})
     t[std::string("aten.") + v] = [](OperatorArgs &a, OpBuilder &b) { return legalizeVariance(a, b, false); };
-  for (const char *v : {"std.correction", "std.dim", "std_mean.correction", "std_mean.dim"})
+  for (const char *v : {"std.correction", "std.dim", "std_mean.correction", "std_mean.dim", "std.default", "std_mean.default"})
     t[std::string("aten.") + v] = [](OperatorArgs &a, OpBuilder &b) { return legalizeVariance(a, b, true); };
-  t["aten.baddbmm.default"] = legalizeBaddbmm;
   t["aten.rms_norm.default"] = legalizeRmsNorm;
   t["aten.group_norm.default"] = legalizeGroupNorm;
   t["aten.native_group_norm.default"] = legalizeGroupNorm;
@@ -816,6 +1092,8 @@ void tcc::graph::populateLinalgLikeLegalizers(LegalizerTable &t) {
   t["aten.nanmean.default"] = [](OperatorArgs &a, OpBuilder &b) { return legalizeNanReduce(a, b, true); };
   for (const char *n : {"aten.trapz.x", "aten.trapz.dx", "aten.trapezoid.x", "aten.trapezoid.dx"})
     t[n] = legalizeTrapezoid;
+  t["aten.cumulative_trapezoid.x"] = legalizeCumulativeTrapezoid;
+  t["aten.cumulative_trapezoid.dx"] = legalizeCumulativeTrapezoid;
   t["aten.layer_norm.default"] = legalizeLayerNorm;
   t["aten.native_layer_norm.default"] = legalizeLayerNorm;
 }

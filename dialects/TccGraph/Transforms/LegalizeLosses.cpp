@@ -188,9 +188,52 @@ Value absoluteError(LossBuilder &l) {
   return x && y ? l.un<AbsOp>(l.bin<SubOp>(x, y)) : nullptr;
 }
 
+/// multi_margin_loss(self [N, C] or [C], target, p, margin, weight,
+/// reduction), PyTorch's form: per sample, the sum over classes i other than
+/// the target y of (max(0, (margin - x[y]) + x[i]))^p (times weight[y]),
+/// divided by C.
+Results legalizeMultiMarginLoss(OperatorArgs &args, OpBuilder &b) {
+  Location loc = args.getOp().getLoc();
+  Value x = args.tensor("self"), target = args.tensor("target");
+  Type elt = args.resultType().getElementType();
+  int64_t p = args.getInt("p").value_or(1);
+  FailureOr<int64_t> reduction = reductionOf(args);
+  if (failed(reduction))
+    return failure();
+  if (!x || !target || !isa<FloatType>(elt) || (p != 1 && p != 2) || typeOf(x).getRank() > 2 ||
+      !typeOf(x).hasStaticShape() || !isa<IntegerType>(typeOf(target).getElementType()))
+    return operatorError(args) << "needs a static float input of rank <= 2, class indices and p 1 or 2";
+  RankedTensorType xt = typeOf(x);
+  int64_t c = xt.getRank() == 0 ? 1 : xt.getShape().back();
+  int64_t n = xt.getRank() == 2 ? xt.getShape()[0] : 1;
+  PointwiseBuilder pb{b, loc, elt};
+  Value rows = makeReshape(b, loc, makeCast(b, loc, x, elt), {n, c});
+  Value t = makeReshape(b, loc, makeCast(b, loc, target, b.getI64Type()), {n, 1});
+  Value picked = b.create<GatherOp>(loc, RankedTensorType::get({n, 1}, elt), rows, t, b.getI64IntegerAttr(1));
+  Value base = pb.bin<SubOp>(pb.c(args.getFloat("margin").value_or(1.0)), picked);
+  Value z = pb.bin<AddOp>(base, rows);
+  Value h = pb.bin<MaximumOp>(z, pb.c(0.0));
+  if (p == 2)
+    h = pb.bin<MulOp>(h, h);
+  if (Value weight = args.tensor("weight")) {
+    Value w = b.create<TakeOp>(loc, RankedTensorType::get({n, 1}, elt), makeCast(b, loc, weight, elt), t,
+                               b.getI64IntegerAttr(0));
+    h = pb.bin<MulOp>(h, w);
+  }
+  Value classes = makeIotaAt(b, loc, c, b.getI64Type(), 2, 1);
+  Value others = makeCompare(b, loc, "ne", classes, t);
+  h = b.create<SelectOp>(loc, typeOf(h), others, h, pb.c(0.0));
+  Value summed = makeReduce<ReduceSumOp>(b, loc, h, {1}, false);
+  Value perSample = pb.bin<DivOp>(summed, pb.c(double(c)));
+  if (*reduction == 0)
+    return SmallVector<Value>{makeReshape(b, loc, perSample, args.resultType().getShape())};
+  return SmallVector<Value>{*reduction == 1 ? reduceAll<ReduceMeanOp>(b, loc, perSample)
+                                            : reduceAll<ReduceSumOp>(b, loc, perSample)};
+}
 } // namespace
 
 void tcc::graph::populateLossLegalizers(LegalizerTable &t) {
+  t["aten.multi_margin_loss.default"] = legalizeMultiMarginLoss;
   t["aten.nll_loss_nd.default"] = legalizeNllLoss;
   t["aten.nll_loss.default"] = legalizeNllLoss;
   t["aten.cross_entropy_loss.default"] = legalizeCrossEntropy;

@@ -89,8 +89,6 @@ Results legalizePool3d(OperatorArgs &args, OpBuilder &b, bool isAvg) {
   Value x = args.tensor("self");
   if (!x || (typeOf(x).getRank() != 5 && typeOf(x).getRank() != 4))
     return op->emitError("3-D pooling expects an NCDHW or CDHW tensor");
-  if (args.has("divisor_override"))
-    return op->emitError("avg_pool3d with divisor_override is not supported yet");
   SmallVector<int64_t> kernel = perDim(args.getInts("kernel_size"), 3, 1);
   SmallVector<int64_t> stride = perDim(args.getInts("stride"), 3, 0);
   if (stride[0] == 0)
@@ -98,7 +96,7 @@ Results legalizePool3d(OperatorArgs &args, OpBuilder &b, bool isAvg) {
   SmallVector<int64_t> padding = perDim(args.getInts("padding"), 3, 0);
   SmallVector<int64_t> dilation = perDim(args.getInts("dilation"), 3, 1);
   bool ceilMode = args.getBool("ceil_mode").value_or(false);
-  bool countPad = isAvg ? args.getBool("count_include_pad").value_or(true) : false;
+  bool countPad = isAvg ? countIncludePad(args) : false;
 
   RankedTensorType out = args.resultType();
   int64_t n = typeOf(x).getRank() == 5 ? typeOf(x).getShape()[0] : 1;
@@ -124,7 +122,10 @@ Results legalizePool3d(OperatorArgs &args, OpBuilder &b, bool isAvg) {
   // (D, 1), with H*W as the width.
   Value dd = pool(makeReshape(b, loc, hw, {n, c, d, oh * ow}), {n, c, od, oh * ow},
                   {kernel[0], 1}, {stride[0], 1}, {padding[0], 0}, {dilation[0], 1});
-  SmallVector<Value> results{makeReshape(b, loc, dd, out.getShape())};
+  FailureOr<Value> scaled = applyDivisorOverride(args, b, dd, kernel[0] * kernel[1] * kernel[2]);
+  if (failed(scaled))
+    return failure();
+  SmallVector<Value> results{makeReshape(b, loc, *scaled, out.getShape())};
   results.resize(op->getNumResults(), nullptr);
   return results;
 }

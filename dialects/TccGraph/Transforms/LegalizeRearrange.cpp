@@ -16,10 +16,6 @@ using namespace tcc::graph;
 namespace {
 using Results = FailureOr<SmallVector<Value>>;
 
-InFlightDiagnostic opError(OperatorArgs &args) {
-  return args.getOp().emitError("operator '") << operatorName(args) << "': ";
-}
-
 /// `value` converted to `like`'s element type and stretched to its shape.
 /// Symbolic sizes come from `like` through a select whose condition is true.
 Value broadcastLike(OpBuilder &b, Location loc, Value value, Value like) {
@@ -49,7 +45,7 @@ Value concat(OpBuilder &b, Location loc, ArrayRef<Value> parts, int64_t dim) {
 FailureOr<int64_t> staticSize(OperatorArgs &args, Value x, int64_t dim) {
   int64_t size = typeOf(x).getShape()[dim];
   if (ShapedType::isDynamic(size))
-    return opError(args) << "dimension " << dim << " is symbolic; only static sizes are "
+    return operatorError(args) << "dimension " << dim << " is symbolic; only static sizes are "
                          << "supported";
   return size;
 }
@@ -63,7 +59,7 @@ Results legalizeFill(OperatorArgs &args, OpBuilder &b) {
   if (failed(value))
     return failure();
   if (typeOf(*value).getRank() != 0)
-    return opError(args) << "the fill value must be a scalar";
+    return operatorError(args) << "the fill value must be a scalar";
   return SmallVector<Value>{broadcastLike(b, args.getOp().getLoc(), *value, *self)};
 }
 
@@ -74,7 +70,7 @@ Results legalizeCopy(OperatorArgs &args, OpBuilder &b) {
     return failure();
   auto shape = broadcastShapes(typeOf(*src).getShape(), typeOf(*self).getShape());
   if (failed(shape) || typeOf(*src).getRank() > typeOf(*self).getRank())
-    return opError(args) << "src of type " << src->getType()
+    return operatorError(args) << "src of type " << src->getType()
                          << " does not broadcast to " << self->getType();
   return SmallVector<Value>{broadcastLike(b, args.getOp().getLoc(), *src, *self)};
 }
@@ -86,30 +82,64 @@ Results legalizeUnflatten(OperatorArgs &args, OpBuilder &b) {
     return failure();
   RankedTensorType type = args.resultType();
   if (type.getNumDynamicDims() > 1)
-    return opError(args) << "a result with more than one symbolic size is not supported yet";
+    return operatorError(args) << "a result with more than one symbolic size is not supported yet";
   return SmallVector<Value>{makeReshape(b, args.getOp().getLoc(), *self, type.getShape())};
 }
 
-/// constant_pad_nd(self, pad, value) and pad(self, pad, mode="constant",
-/// value): `pad` holds (before, after) pairs from the last dim backwards;
-/// negative amounts crop.
-Results legalizePad(OperatorArgs &args, OpBuilder &b) {
+/// The positions that reflect, replicate or circular padding reads along a
+/// dim of size n for `before` and `after` (negative ones crop replicate's):
+/// j = i - before for each output position i, brought into [0, n) by
+/// mirroring at the ends (without repeating them), clamping, or wrapping once. From an iota,
+/// not a constant table (the CUDA path reads no host tables).
+Value paddedPositions(OpBuilder &b, Location loc, StringRef mode, int64_t n, int64_t before,
+                      int64_t after) {
+  Type i64 = b.getI64Type();
+  auto c = [&](int64_t v) { return makeScalar(b, loc, i64, (double)v); };
+  int64_t m = n + before + after;
+  Value j = b.create<IotaOp>(loc, RankedTensorType::get({m}, i64), b.getF64FloatAttr(-before),
+                             b.getF64FloatAttr(1));
+  if (mode == "replicate") {
+    Value low = makeBinary<MaximumOp>(b, loc, j, c(0));
+    return makeBinary<MinimumOp>(b, loc, low, c(n - 1));
+  }
+  if (mode == "reflect") {
+    // |j| mirrors the front; n-1 - |n-1 - |j|| the back.
+    Value front = b.create<AbsOp>(loc, j);
+    Value fromEnd = makeBinary<SubOp>(b, loc, c(n - 1), front);
+    return makeBinary<SubOp>(b, loc, c(n - 1), b.create<AbsOp>(loc, fromEnd));
+  }
+  // circular: j + n before the start, j - n past the end.
+  Value below = makeCompare(b, loc, "lt", j, c(0));
+  Value above = makeCompare(b, loc, "ge", j, c(n));
+  Value up = makeBinary<AddOp>(b, loc, j, c(n));
+  Value down = makeBinary<SubOp>(b, loc, j, c(n));
+  Value wrapped = b.create<SelectOp>(loc, typeOf(j), above, down, j);
+  return b.create<SelectOp>(loc, typeOf(j), below, up, wrapped);
+}
+
+/// constant_pad_nd(self, pad, value) and pad(self, pad, mode, value): `pad`
+/// holds (before, after) pairs from the last dim backwards; negative amounts
+/// crop. Modes other than constant read self at paddedPositions (reflect's
+/// pads non-negative and smaller than the dim, circular's at most it after
+/// the crop); reflection_pad/replication_pad take theirs as `padding`.
+Results legalizePad(OperatorArgs &args, OpBuilder &b, StringRef fixedMode) {
   Location loc = args.getOp().getLoc();
   FailureOr<Value> self = requiredTensor(args, "self");
-  std::optional<SmallVector<int64_t>> pad = args.getInts("pad");
+  std::optional<SmallVector<int64_t>> pad = args.getInts(fixedMode.empty() ? "pad" : "padding");
   if (failed(self))
     return failure();
   if (!pad)
-    return opError(args) << "needs a static 'pad' list";
-  if (auto mode = dyn_cast_or_null<StringAttr>(args.getOp().getArgs().get("mode")))
-    if (mode.getValue() != "constant")
-      return opError(args) << "padding mode '" << mode.getValue()
-                           << "' is not supported (only 'constant')";
+    return operatorError(args) << "needs a static 'pad' list";
+  StringRef mode = fixedMode.empty() ? "constant" : fixedMode;
+  if (auto given = dyn_cast_or_null<StringAttr>(args.getOp().getArgs().get("mode")))
+    mode = given.getValue();
+  if (mode != "constant" && mode != "reflect" && mode != "replicate" && mode != "circular")
+    return operatorError(args) << "padding mode '" << mode << "' is not supported";
   Value x = *self;
   int64_t rank = typeOf(x).getRank();
   if (pad->size() % 2 != 0 || (int64_t)pad->size() > 2 * rank)
-    return opError(args) << "a pad list of " << pad->size() << " entries for a rank-" << rank
-                         << " tensor";
+    return operatorError(args) << "a pad list of " << pad->size() << " entries for a rank-" << rank
+                               << " tensor";
   double value = args.getFloat("value").value_or(0.0);
   for (size_t i = 0; i < pad->size() / 2; ++i) {
     int64_t dim = rank - 1 - (int64_t)i, before = (*pad)[2 * i], after = (*pad)[2 * i + 1];
@@ -118,6 +148,29 @@ Results legalizePad(OperatorArgs &args, OpBuilder &b) {
     FailureOr<int64_t> size = staticSize(args, x, dim);
     if (failed(size))
       return failure();
+    if (mode != "constant") {
+      // Circular padding wraps around what negative amounts leave.
+      if (mode == "circular" && (before < 0 || after < 0)) {
+        x = makeSlice(b, loc, x, dim, std::max<int64_t>(0, -before),
+                      *size - std::max<int64_t>(0, -after), 1);
+        *size = typeOf(x).getShape()[dim];
+        before = std::max<int64_t>(before, 0);
+        after = std::max<int64_t>(after, 0);
+      }
+      bool inRange = mode == "replicate"   ? *size > 0
+                     : mode == "circular" ? before <= *size && after <= *size
+                                          : before >= 0 && after >= 0 && before < *size && after < *size;
+      if (!inRange || *size + before + after < 0)
+        return operatorError(args) << mode << " padding of " << before << " and " << after
+                                   << " for a dim of size " << *size << " is not supported";
+      Value at = paddedPositions(b, loc, mode, *size, before, after);
+      x = b.create<TakeOp>(loc,
+                           RankedTensorType::get(withDimSize(typeOf(x).getShape(), dim,
+                                                             *size + before + after),
+                                                 typeOf(x).getElementType()),
+                           x, at, b.getI64IntegerAttr(dim));
+      continue;
+    }
     if (before < 0 || after < 0)
       x = makeSlice(b, loc, x, dim, std::max<int64_t>(0, -before),
                     *size - std::max<int64_t>(0, -after), 1);
@@ -128,8 +181,8 @@ Results legalizePad(OperatorArgs &args, OpBuilder &b) {
       return makeSplat(b, loc, RankedTensorType::get(shape, t.getElementType()), value);
     };
     if ((before > 0 || after > 0) && t.getNumDynamicDims() > 0)
-      return opError(args) << "padding a tensor of symbolic shape " << t
-                           << " is not supported yet";
+      return operatorError(args) << "padding a tensor of symbolic shape " << t
+                                 << " is not supported yet";
     SmallVector<Value> parts;
     if (before > 0)
       parts.push_back(filled(before));
@@ -169,14 +222,14 @@ Results legalizeRoll(OperatorArgs &args, OpBuilder &b) {
   if (failed(self))
     return failure();
   if (!shifts)
-    return opError(args) << "needs static 'shifts'";
+    return operatorError(args) << "needs static 'shifts'";
   Value x = *self;
   RankedTensorType type = typeOf(x);
   if (dims.empty()) {
     if (shifts->size() != 1)
-      return opError(args) << "without dims, shifts must hold one value";
+      return operatorError(args) << "without dims, shifts must hold one value";
     if (!type.hasStaticShape())
-      return opError(args) << "rolling a flattened tensor of symbolic shape is not supported";
+      return operatorError(args) << "rolling a flattened tensor of symbolic shape is not supported";
     FailureOr<Value> rolled =
         rollDim(args, b, makeReshape(b, loc, x, {type.getNumElements()}), shifts->front(), 0);
     if (failed(rolled))
@@ -184,11 +237,11 @@ Results legalizeRoll(OperatorArgs &args, OpBuilder &b) {
     return SmallVector<Value>{makeReshape(b, loc, *rolled, type.getShape())};
   }
   if (dims.size() != shifts->size())
-    return opError(args) << shifts->size() << " shifts for " << dims.size() << " dims";
+    return operatorError(args) << shifts->size() << " shifts for " << dims.size() << " dims";
   for (auto [shift, raw] : llvm::zip(*shifts, dims)) {
     int64_t dim = normalizeDim(raw, type.getRank());
     if (dim < 0 || dim >= type.getRank())
-      return opError(args) << "dim " << raw << " out of range for rank " << type.getRank();
+      return operatorError(args) << "dim " << raw << " out of range for rank " << type.getRank();
     FailureOr<Value> rolled = rollDim(args, b, x, shift, dim);
     if (failed(rolled))
       return failure();
@@ -218,7 +271,7 @@ FailureOr<ScatterTarget> scatterTarget(OperatorArgs &args) {
   int64_t rawDim = args.getInt("dim").value_or(0);
   int64_t dim = normalizeDim(rawDim, rank);
   if (dim < 0 || dim >= rank)
-    return opError(args) << "dim " << rawDim << " out of range for rank " << rank;
+    return operatorError(args) << "dim " << rawDim << " out of range for rank " << rank;
   FailureOr<int64_t> size = staticSize(args, *self, dim);
   if (failed(size))
     return failure();
@@ -247,7 +300,7 @@ Results legalizeSliceScatter(OperatorArgs &args, OpBuilder &b) {
   int64_t rank = type.getRank(), dim = target->dim, size = target->size;
   int64_t step = args.getInt("step").value_or(1);
   if (step < 1)
-    return opError(args) << "step must be positive";
+    return operatorError(args) << "step must be positive";
   int64_t start = args.getInt("start").value_or(0);
   int64_t end = args.getInt("end").value_or(std::numeric_limits<int64_t>::max());
   if (start < 0) start += size;
@@ -258,7 +311,7 @@ Results legalizeSliceScatter(OperatorArgs &args, OpBuilder &b) {
   RankedTensorType srcType = typeOf(src);
   if (srcType.getRank() != rank || (!ShapedType::isDynamic(srcType.getShape()[dim]) &&
                                     srcType.getShape()[dim] != count))
-    return opError(args) << "src of type " << srcType << " does not match the slice ["
+    return operatorError(args) << "src of type " << srcType << " does not match the slice ["
                          << start << ":" << end << ":" << step << "] of " << type;
   Value update = makeCast(b, loc, src, type.getElementType());
   if (count == 0)
@@ -274,7 +327,7 @@ Results legalizeSliceScatter(OperatorArgs &args, OpBuilder &b) {
     SmallVector<int64_t> tail(type.getShape());
     tail[dim] = stop - size;
     if (llvm::any_of(tail, ShapedType::isDynamic))
-      return opError(args) << "a strided slice_scatter on a tensor of symbolic shape " << type
+      return operatorError(args) << "a strided slice_scatter on a tensor of symbolic shape " << type
                            << " is not supported yet";
     base = concat(b, loc, {base, makeSplat(b, loc, RankedTensorType::get(tail,
                                                    type.getElementType()), 0.0)}, dim);
@@ -282,7 +335,7 @@ Results legalizeSliceScatter(OperatorArgs &args, OpBuilder &b) {
   Value region = makeSlice(b, loc, base, dim, start, stop, 1);
   SmallVector<int64_t> split(typeOf(region).getShape());
   if (llvm::count_if(split, ShapedType::isDynamic) > 1)
-    return opError(args) << "more than one symbolic dim is not supported yet";
+    return operatorError(args) << "more than one symbolic dim is not supported yet";
   split[dim] = step;
   split.insert(split.begin() + dim, count);
   Value columns = makeSlice(b, loc, makeReshape(b, loc, region, split), dim + 1, 1, step, 1);
@@ -305,12 +358,12 @@ Results legalizeSelectScatter(OperatorArgs &args, OpBuilder &b) {
     return failure();
   int64_t index = args.getInt("index").value_or(0);
   if (index < -t->size || index >= t->size)
-    return opError(args) << "index " << index << " out of range for size " << t->size;
+    return operatorError(args) << "index " << index << " out of range for size " << t->size;
   if (index < 0)
     index += t->size;
   SmallVector<int64_t> unit(typeOf(t->src).getShape());
   if ((int64_t)unit.size() != t->type.getRank() - 1)
-    return opError(args) << "src of type " << typeOf(t->src) << " does not match a select of "
+    return operatorError(args) << "src of type " << typeOf(t->src) << " does not match a select of "
                          << t->type;
   unit.insert(unit.begin() + t->dim, 1);
   Value update = makeReshape(b, loc, makeCast(b, loc, t->src, t->type.getElementType()), unit);
@@ -354,8 +407,16 @@ void tcc::graph::populateRearrangeLegalizers(LegalizerTable &t) {
   t["aten.fill.Tensor"] = legalizeFill;
   t["aten.copy.default"] = legalizeCopy;
   t["aten.unflatten.int"] = legalizeUnflatten;
-  t["aten.pad.default"] = legalizePad;
-  t["aten.constant_pad_nd.default"] = legalizePad;
+  t["aten.pad.default"] = [](OperatorArgs &a, OpBuilder &b) { return legalizePad(a, b, ""); };
+  t["aten.constant_pad_nd.default"] = t["aten.pad.default"];
+  for (const char *d : {"1d", "2d", "3d"}) {
+    t[std::string("aten.reflection_pad") + d + ".default"] = [](OperatorArgs &a, OpBuilder &b) {
+      return legalizePad(a, b, "reflect");
+    };
+    t[std::string("aten.replication_pad") + d + ".default"] = [](OperatorArgs &a, OpBuilder &b) {
+      return legalizePad(a, b, "replicate");
+    };
+  }
   t["aten.roll.default"] = legalizeRoll;
   t["aten.slice_scatter.default"] = legalizeSliceScatter;
   t["aten.select_scatter.default"] = legalizeSelectScatter;

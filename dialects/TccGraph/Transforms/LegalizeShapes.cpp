@@ -208,6 +208,94 @@ Results legalizeSlice(OperatorArgs &args, OpBuilder &b) {
                                       args.getInt("end").value_or(d->size), step)};
 }
 
+/// tensor_split.indices(self, indices, dim) (slices between the split
+/// points, clamped as slices are) and tensor_split.sections(self, sections,
+/// dim) (the first size % sections parts one longer).
+Results legalizeTensorSplit(OperatorArgs &args, OpBuilder &b) {
+  FailureOr<SlicedDim> d = slicedDim(args);
+  if (failed(d))
+    return failure();
+  Location loc = args.getOp().getLoc();
+  SmallVector<int64_t> bounds{0};
+  if (std::optional<SmallVector<int64_t>> indices = args.getInts("indices")) {
+    bounds.append(indices->begin(), indices->end());
+  } else {
+    int64_t sections = args.getInt("sections").value_or(0);
+    if (sections < 1)
+      return operatorError(args) << "needs a positive number of sections";
+    for (int64_t i = 0, at = 0; i + 1 < sections; ++i) {
+      at += d->size / sections + (i < d->size % sections ? 1 : 0);
+      bounds.push_back(at);
+    }
+  }
+  bounds.push_back(d->size);
+  SmallVector<Value> parts;
+  for (size_t i = 0; i + 1 < bounds.size(); ++i) {
+    // A negative split point counts from the end, as a slice bound does.
+    auto clamp = [&](int64_t v) { return std::clamp<int64_t>(v < 0 ? v + d->size : v, 0, d->size); };
+    int64_t start = clamp(bounds[i]), end = std::max(start, clamp(bounds[i + 1]));
+    parts.push_back(makeSlice(b, loc, d->x, d->dim, start, end, 1));
+  }
+  if (parts.size() != args.getOp().getNumResults())
+    return operatorError(args) << "split into " << parts.size() << " parts for "
+                               << args.getOp().getNumResults() << " results";
+  return parts;
+}
+
+/// repeat_interleave(self, repeats: int, dim): each element repeated in
+/// place, a take at i / repeats; without dim over the flattened tensor.
+Results legalizeRepeatInterleave(OperatorArgs &args, OpBuilder &b) {
+  Location loc = args.getOp().getLoc();
+  FailureOr<Value> self = requiredTensor(args, "self");
+  std::optional<int64_t> repeats = args.getInt("repeats");
+  if (failed(self))
+    return failure();
+  RankedTensorType t = typeOf(*self);
+  if (!repeats || *repeats < 0 || !t.hasStaticShape())
+    return operatorError(args) << "needs a static tensor and a number of repeats";
+  Value x = *self;
+  int64_t dim = 0;
+  if (std::optional<int64_t> given = args.getInt("dim"))
+    dim = normalizeDim(*given, std::max<int64_t>(t.getRank(), 1));
+  if (!args.getInt("dim") || t.getRank() == 0)
+    x = makeReshape(b, loc, x, {t.getNumElements()});
+  int64_t n = typeOf(x).getShape()[dim] * *repeats;
+  Type f64 = b.getF64Type();
+  Value i = b.create<IotaOp>(loc, RankedTensorType::get({n}, f64), b.getF64FloatAttr(0),
+                             b.getF64FloatAttr(1));
+  Value source = b.create<FloorOp>(loc, makeBinary<DivOp>(b, loc, i, makeScalar(b, loc, f64, double(*repeats))));
+  Value index = makeCast(b, loc, source, b.getI64Type());
+  Value r = b.create<TakeOp>(loc, RankedTensorType::get(withDimSize(typeOf(x).getShape(), dim, n), t.getElementType()),
+                             x, index, b.getI64IntegerAttr(dim));
+  return SmallVector<Value>{makeReshape(b, loc, r, args.resultType().getShape())};
+}
+
+/// atleast_1d/2d/3d of a list of tensors: each reshaped to its result.
+Results legalizeAtLeastSequence(OperatorArgs &args, OpBuilder &b) {
+  SmallVector<Value> inputs = args.tensorList("tensors"), results;
+  if (inputs.size() != args.getOp().getNumResults())
+    return operatorError(args) << "needs one result per tensor";
+  for (auto [i, v] : llvm::enumerate(inputs))
+    results.push_back(makeReshape(b, args.getOp().getLoc(), v, args.resultType(i).getShape()));
+  return results;
+}
+
+/// narrow(self, dim, start, length) = self[start : start + length] along
+/// dim; a negative start counts from the end.
+Results legalizeNarrow(OperatorArgs &args, OpBuilder &b) {
+  FailureOr<SlicedDim> d = slicedDim(args);
+  if (failed(d))
+    return failure();
+  std::optional<int64_t> start = args.getInt("start"), length = args.getInt("length");
+  if (!start || !length || ShapedType::isDynamic(d->size))
+    return operatorError(args) << "needs a static start, length and size";
+  int64_t from = *start < 0 ? *start + d->size : *start;
+  if (from < 0 || *length < 0 || from + *length > d->size)
+    return operatorError(args) << "start " << *start << " and length " << *length
+                               << " out of range for size " << d->size;
+  return SmallVector<Value>{makeSlice(b, args.getOp().getLoc(), d->x, d->dim, from, from + *length, 1)};
+}
+
 /// chunk / split / split_with_sizes: consecutive slices along dim.
 Results splitInto(OperatorArgs &args, OpBuilder &b, ArrayRef<int64_t> sizes, Value x,
                   int64_t dim) {
@@ -275,35 +363,90 @@ Results legalizeUnbind(OperatorArgs &args, OpBuilder &b) {
 
 /// pixel_shuffle(x, r): (*, C*r*r, H, W) -> (*, C, r, r, H, W) ->
 /// (*, C, H, r, W, r) -> (*, C, H*r, W*r); leading dims static but one.
-Results legalizePixelShuffle(OperatorArgs &args, OpBuilder &b) {
+/// x reshaped to `split`, its dims permuted (`perm` after the first `lead`
+/// dims, which stay), and reshaped to `out`.
+Value regroup(OpBuilder &b, Location loc, Value x, ArrayRef<int64_t> split, int64_t lead,
+              ArrayRef<int64_t> perm, ArrayRef<int64_t> out) {
+  Value v = makeReshape(b, loc, x, split);
+  SmallVector<int64_t> order, permuted;
+  for (int64_t i = 0; i < lead; ++i)
+    order.push_back(i);
+  for (int64_t i : perm)
+    order.push_back(lead + i);
+  for (int64_t p : order)
+    permuted.push_back(split[p]);
+  v = b.create<TransposeOp>(loc, RankedTensorType::get(permuted, typeOf(x).getElementType()), v,
+                            b.getDenseI64ArrayAttr(order));
+  return makeReshape(b, loc, v, out);
+}
+
+/// pixel_shuffle(self, r): (*, C*r*r, H, W) -> (*, C, H*r, W*r);
+/// pixel_unshuffle(self, r) the inverse.
+Results legalizePixelShuffle(OperatorArgs &args, OpBuilder &b, bool unshuffle) {
   Location loc = args.getOp().getLoc();
   Value x = args.tensor("self");
-  std::optional<int64_t> r = args.getInt("upscale_factor");
+  std::optional<int64_t> r = args.getInt(unshuffle ? "downscale_factor" : "upscale_factor");
   if (!x || !r || *r < 1 || cast<RankedTensorType>(x.getType()).getRank() < 3)
-    return args.getOp().emitError("pixel_shuffle expects a (*, C, H, W) 'self' and upscale_factor");
+    return operatorError(args) << "expects a (*, C, H, W) 'self' and a positive factor";
   auto t = cast<RankedTensorType>(x.getType());
   ArrayRef<int64_t> shape = t.getShape();
   int64_t rank = t.getRank(), lead = rank - 3;
-  int64_t c = shape[lead], h = shape[lead + 1], w = shape[lead + 2];
+  int64_t c = shape[lead], h = shape[lead + 1], w = shape[lead + 2], rr = *r * *r;
   if (ShapedType::isDynamic(c) || ShapedType::isDynamic(h) || ShapedType::isDynamic(w) ||
-      t.getNumDynamicDims() > 1 || c % (*r * *r) != 0)
-    return args.getOp().emitError("pixel_shuffle needs static C, H, W with C divisible by r*r");
-  SmallVector<int64_t> split(shape.take_front(lead));
-  split.append({c / (*r * *r), *r, *r, h, w});
-  Value v = makeReshape(b, loc, x, split);
-  SmallVector<int64_t> perm, permuted;
-  for (int64_t i = 0; i < lead; ++i)
-    perm.push_back(i);
-  for (int64_t i : {0, 3, 1, 4, 2})
-    perm.push_back(lead + i);
-  for (int64_t p : perm)
-    permuted.push_back(split[p]);
-  v = b.create<TransposeOp>(loc, RankedTensorType::get(permuted, t.getElementType()), v,
-                            b.getDenseI64ArrayAttr(perm));
-  SmallVector<int64_t> out(shape.take_front(lead));
-  out.append({c / (*r * *r), h * *r, w * *r});
-  return SmallVector<Value>{makeReshape(b, loc, v, out)};
+      t.getNumDynamicDims() > 1 || (!unshuffle && c % rr != 0) ||
+      (unshuffle && (h % *r != 0 || w % *r != 0)))
+    return operatorError(args) << "needs static C, H, W divisible by the factor";
+  SmallVector<int64_t> split(shape.take_front(lead)), out(shape.take_front(lead));
+  if (unshuffle) {
+    split.append({c, h / *r, *r, w / *r, *r});
+    out.append({c * rr, h / *r, w / *r});
+    return SmallVector<Value>{regroup(b, loc, x, split, lead, {0, 2, 4, 1, 3}, out)};
+  }
+  split.append({c / rr, *r, *r, h, w});
+  out.append({c / rr, h * *r, w * *r});
+  return SmallVector<Value>{regroup(b, loc, x, split, lead, {0, 3, 1, 4, 2}, out)};
 }
+
+/// channel_shuffle(self, groups): (N, g * k, *) -> (N, k * g, *), the
+/// channels of each group interleaved.
+Results legalizeChannelShuffle(OperatorArgs &args, OpBuilder &b) {
+  Value x = args.tensor("self");
+  std::optional<int64_t> g = args.getInt("groups");
+  if (!x || !g || *g < 1 || typeOf(x).getRank() < 2 || !typeOf(x).hasStaticShape() ||
+      typeOf(x).getShape()[1] % *g != 0)
+    return operatorError(args) << "needs a static (N, C, *) input with C divisible by groups";
+  ArrayRef<int64_t> shape = typeOf(x).getShape();
+  SmallVector<int64_t> split{shape[0], *g, shape[1] / *g}, perm{0, 2, 1};
+  for (int64_t i = 2; i < (int64_t)shape.size(); ++i) {
+    split.push_back(shape[i]);
+    perm.push_back(i + 1);
+  }
+  return SmallVector<Value>{regroup(b, args.getOp().getLoc(), x, split, 0, perm, shape)};
+}
+
+/// meshgrid(tensors, indexing): each 1-D (or 0-d) tensor stretched along its
+/// own dim of the grid; `xy` indexing swaps the first two.
+Results legalizeMeshgrid(OperatorArgs &args, OpBuilder &b) {
+  Location loc = args.getOp().getLoc();
+  SmallVector<Value> inputs = args.tensorList("tensors");
+  auto indexing = dyn_cast_or_null<StringAttr>(args.getOp().getArgs().get("indexing"));
+  bool xy = indexing && indexing.getValue() == "xy";
+  if (inputs.size() != args.getOp().getNumResults())
+    return operatorError(args) << "needs one result per tensor";
+  SmallVector<Value> results;
+  for (auto [i, v] : llvm::enumerate(inputs)) {
+    RankedTensorType out = args.resultType(i);
+    if (typeOf(v).getRank() > 1 || !out.hasStaticShape())
+      return operatorError(args) << "needs static 0-d or 1-D tensors";
+    int64_t at = xy && inputs.size() >= 2 && i < 2 ? 1 - (int64_t)i : (int64_t)i;
+    SmallVector<int64_t> line(out.getRank(), 1);
+    line[at] = out.getShape()[at];
+    Value lined = makeReshape(b, loc, v, line);
+    results.push_back(b.create<BroadcastOp>(loc, out, lined));
+  }
+  return results;
+}
+
 /// stack(tensors, dim) = cat of each tensor with a size-1 dim inserted at dim.
 Results legalizeStack(OperatorArgs &args, OpBuilder &b) {
   SmallVector<Value> inputs = args.tensorList("tensors");
@@ -580,6 +723,14 @@ void tcc::graph::populateShapeLegalizers(LegalizerTable &t) {
   t["aten.flatten.using_ints"] = legalizeReshape;
   t["aten.ravel.default"] = legalizeReshape;
   t["aten.reshape_as.default"] = legalizeReshape;
+  t["aten.view_as.default"] = legalizeReshape;
+  t["aten.narrow.default"] = legalizeNarrow;
+  t["aten.tensor_split.indices"] = legalizeTensorSplit;
+  t["aten.tensor_split.sections"] = legalizeTensorSplit;
+  t["aten.repeat_interleave.self_int"] = legalizeRepeatInterleave;
+  for (const char *n : {"aten.atleast_1d.Sequence", "aten.atleast_2d.Sequence", "aten.atleast_3d.Sequence"})
+    t[n] = legalizeAtLeastSequence;
+  t["aten.narrow_copy.default"] = legalizeNarrow;
   t["aten.cat.default"] = legalizeCat;
   t["aten.stack.default"] = legalizeStack;
   t["aten.unsqueeze.default"] = legalizeReshape;
@@ -590,9 +741,16 @@ void tcc::graph::populateShapeLegalizers(LegalizerTable &t) {
   t["aten.chunk.default"] = legalizeSplit;
   t["aten.split.Tensor"] = legalizeSplit;
   t["aten.split_with_sizes.default"] = legalizeSplit;
+  t["aten.unsafe_chunk.default"] = legalizeSplit;
+  t["aten.unsafe_split.Tensor"] = legalizeSplit;
+  t["aten.unsafe_split_with_sizes.default"] = legalizeSplit;
   t["aten.select.int"] = legalizeSelect;
   t["aten.unbind.int"] = legalizeUnbind;
-  t["aten.pixel_shuffle.default"] = legalizePixelShuffle;
+  t["aten.pixel_shuffle.default"] = [](OperatorArgs &a, OpBuilder &b) { return legalizePixelShuffle(a, b, false); };
+  t["aten.pixel_unshuffle.default"] = [](OperatorArgs &a, OpBuilder &b) { return legalizePixelShuffle(a, b, true); };
+  t["aten.channel_shuffle.default"] = legalizeChannelShuffle;
+  t["aten.meshgrid.indexing"] = legalizeMeshgrid;
+  t["aten.meshgrid.default"] = legalizeMeshgrid;
   // The _copy variants of views: tcc's values are never views.
   for (const char *view : {"t.default", "transpose.int", "permute.default", "view.default",
                            "unsqueeze.default", "squeeze.default", "squeeze.dim", "squeeze.dims",

@@ -59,6 +59,9 @@ void populateRearrangeLegalizers(LegalizerTable &table);
 void populatePoolingLegalizers(LegalizerTable &table);
 void populateVectorNormLegalizers(LegalizerTable &table);
 void populateLossLegalizers(LegalizerTable &table);
+void populateScatterLegalizers(LegalizerTable &table);
+void populateOrderingLegalizers(LegalizerTable &table);
+void populateBesselLegalizers(LegalizerTable &table);
 
 /// A rank-0 constant of `elementType` holding `value`.
 mlir::Value makeScalar(mlir::OpBuilder &b, mlir::Location loc,
@@ -68,6 +71,9 @@ mlir::Value makeSplat(mlir::OpBuilder &b, mlir::Location loc, mlir::RankedTensor
                       double value);
 /// The operator's name without the "torch.ops." prefix, for messages.
 llvm::StringRef operatorName(OperatorArgs &args);
+/// An error at the operator beginning "operator '<name>': ", for the caller
+/// to complete.
+mlir::InFlightDiagnostic operatorError(OperatorArgs &args);
 /// The named tensor operand, or an error naming the operator.
 mlir::FailureOr<mlir::Value> requiredTensor(OperatorArgs &args, llvm::StringRef name);
 /// The operand named `name`, or a rank-0 constant from a scalar argument of
@@ -132,8 +138,23 @@ mlir::Value makeLogSigmoid(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x
 /// broadcast operands (of one float type), in their type.
 mlir::Value makePairwiseDistance(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x1,
                                  mlir::Value x2, double p, double eps, bool keepdim);
+/// avg_pool's count_include_pad, always true with a divisor_override.
+bool countIncludePad(OperatorArgs &args);
+/// An average pool's result (count_include_pad, no ceil_mode: every window
+/// divides by kernelSize) rescaled to divide by divisor_override when given;
+/// an error with ceil_mode, whose edge windows divide by less.
+mlir::FailureOr<mlir::Value> applyDivisorOverride(OperatorArgs &args, mlir::OpBuilder &b,
+                                                  mlir::Value avg, int64_t kernelSize);
 /// Swaps the last two dimensions.
 mlir::Value transposeLast2(mlir::OpBuilder &b, mlir::Location loc, mlir::Value v);
+/// A 1-D iota 0..n-1 of `elt`, reshaped to rank `rank` with n at `at`.
+mlir::Value makeIotaAt(mlir::OpBuilder &b, mlir::Location loc, int64_t n, mlir::Type elt,
+                       int64_t rank, int64_t at);
+/// log(sum(exp(x))) over `dims` (kept as size 1), as PyTorch's logsumexp:
+/// the max m taken out (as 0 where infinite), so all -inf (or no elements)
+/// gives -inf and an inf gives inf.
+mlir::Value makeLogSumExp(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x,
+                          llvm::ArrayRef<int64_t> dims);
 /// torch.matmul of rank >= 2 operands, batch dims broadcast.
 mlir::Value makeMatmul(mlir::OpBuilder &b, mlir::Location loc, mlir::Value lhs, mlir::Value rhs);
 /// The symbolic sizes of result `result`, in order, as index values computed

@@ -37,12 +37,12 @@ func.func @dead_inplace(%x: tensor<4xf32>) -> tensor<4xf32> {
 
 // -----
 
-// A legalizer's op that does not take these inputs (a sum of integers) is
-// refused at the operator, by name; the verifier does not get to report it
-// later as if the IR were the user's.
-func.func @sum_of_integers(%x: tensor<3x4xi64>) -> tensor<3xi64> {
-  // expected-error @+1 {{operator 'aten.sum.dim_IntList' is not supported for these inputs: 'tcc_graph.reduce_sum' op operand #0 must be ranked tensor of floating-point values, but got 'tensor<3x4xi64>'}}
-  %0 = tcc_graph.operator "torch.ops.aten.sum.dim_IntList"(%x) {operand_names = ["self"], args = {dim = array<i64: 1>}} : (tensor<3x4xi64>) -> tensor<3xi64>
+// A legalizer's op that does not take these inputs (a product of integers)
+// is refused at the operator, by name; the verifier does not get to report
+// it later as if the IR were the user's.
+func.func @prod_of_integers(%x: tensor<3x4xi64>) -> tensor<3xi64> {
+  // expected-error @+1 {{operator 'aten.prod.dim_int' is not supported for these inputs: 'tcc_graph.reduce_prod' op operand #0 must be ranked tensor of floating-point values, but got 'tensor<3x4xi64>'}}
+  %0 = tcc_graph.operator "torch.ops.aten.prod.dim_int"(%x) {operand_names = ["self"], args = {dim = 1 : i64}} : (tensor<3x4xi64>) -> tensor<3xi64>
   return %0 : tensor<3xi64>
 }
 

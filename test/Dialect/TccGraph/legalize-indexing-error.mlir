@@ -57,8 +57,8 @@ func.func @expand_symbolic(%x: tensor<1x4xf32>) -> tensor<?x4xf32> {
 // -----
 
 func.func @reflect_pad(%x: tensor<2x4xf32>) -> tensor<2x6xf32> {
-  // expected-error @+1 {{operator 'aten.pad.default': padding mode 'reflect' is not supported (only 'constant')}}
-  %0 = tcc_graph.operator "torch.ops.aten.pad.default"(%x) {operand_names = ["self"], args = {pad = array<i64: 1, 1>, mode = "reflect"}} : (tensor<2x4xf32>) -> tensor<2x6xf32>
+  // expected-error @+1 {{operator 'aten.pad.default': reflect padding of -1 and 3 for a dim of size 4 is not supported}}
+  %0 = tcc_graph.operator "torch.ops.aten.pad.default"(%x) {operand_names = ["self"], args = {pad = array<i64: -1, 3>, mode = "reflect"}} : (tensor<2x4xf32>) -> tensor<2x6xf32>
   return %0 : tensor<2x6xf32>
 }
 

@@ -133,3 +133,57 @@ func.func @diagonals(%x: tensor<2x3x4xf32>, %v: tensor<2xf32>) -> (tensor<3x1xf3
   %1 = tcc_graph.operator "torch.ops.aten.diag.default"(%v) {operand_names = ["self"], args = {diagonal = -1 : i64}} : (tensor<2xf32>) -> tensor<3x3xf32>
   return %0, %1 : tensor<3x1xf32>, tensor<3x3xf32>
 }
+
+// -----
+
+// diag_embed: the rows' vectors on diagonal -1 of 4x4 matrices (values as
+// [2, 1, 4] rows, since k < 0 reads column j), then rows moved to dim1 = 0.
+// take reads flattened self; take_along_dim broadcasts the indices over the
+// other dims and gathers.
+// CHECK-LABEL: func @embed_take
+// CHECK: %[[PAD:.*]] = tcc_graph.concat %arg0, %{{.*}} {dim = 1 : i64} : (tensor<2x3xf32>, tensor<2x1xf32>) -> tensor<2x4xf32>
+// CHECK: %[[ON:.*]] = tcc_graph.compare %{{.*}}, %{{.*}} {predicate = "eq"} : (tensor<4x4xi64>, tensor<i64>) -> tensor<4x4xi1>
+// CHECK: %[[V:.*]] = tcc_graph.reshape %[[PAD]] : (tensor<2x4xf32>) -> tensor<2x1x4xf32>
+// CHECK: %[[M:.*]] = tcc_graph.select %[[ON]], %[[V]], %{{.*}} -> tensor<2x4x4xf32>
+// CHECK: %[[E:.*]] = tcc_graph.transpose %[[M]] {permutation = array<i64: 1, 0, 2>} : (tensor<2x4x4xf32>) -> tensor<4x2x4xf32>
+// CHECK: %[[F:.*]] = tcc_graph.reshape %arg0 : (tensor<2x3xf32>) -> tensor<6xf32>
+// CHECK: %[[T:.*]] = tcc_graph.take %[[F]], %arg1 {dim = 0 : i64}
+// CHECK: %[[I:.*]] = tcc_graph.broadcast %arg2 : (tensor<1x1xi64>) -> tensor<2x1xi64>
+// CHECK: %[[G:.*]] = tcc_graph.gather %arg0, %[[I]] {dim = 1 : i64}
+// CHECK: return %[[E]], %[[T]], %[[G]]
+func.func @embed_take(%x: tensor<2x3xf32>, %i: tensor<4xi64>, %j: tensor<1x1xi64>) -> (tensor<4x2x4xf32>, tensor<4xf32>, tensor<2x1xf32>) {
+  %0 = tcc_graph.operator "torch.ops.aten.diag_embed.default"(%x) {operand_names = ["self"], args = {offset = -1 : i64, dim1 = 0 : i64, dim2 = 2 : i64}} : (tensor<2x3xf32>) -> tensor<4x2x4xf32>
+  %1 = tcc_graph.operator "torch.ops.aten.take.default"(%x, %i) {operand_names = ["self", "index"], args = {}} : (tensor<2x3xf32>, tensor<4xi64>) -> tensor<4xf32>
+  %2 = tcc_graph.operator "torch.ops.aten.take_along_dim.default"(%x, %j) {operand_names = ["self", "indices"], args = {dim = 1 : i64}} : (tensor<2x3xf32>, tensor<1x1xi64>) -> tensor<2x1xf32>
+  return %0, %1, %2 : tensor<4x2x4xf32>, tensor<4xf32>, tensor<2x1xf32>
+}
+
+// -----
+
+// interpolate over (N, C, spatial...) of any rank: nearest reads floor(i *
+// scale) (1 / 1.7 here), nearest-exact floor((i + 0.5) * scale); the 2-D
+// kernel reads i / 2 where the output is twice the input, whatever the
+// factor (2.1 here), as PyTorch's nearest_idx; linear lerps two takes.
+// CHECK-LABEL: func @interpolate
+// CHECK: %[[P0:.*]] = tcc_graph.iota {start = 0.000000e+00 : f64, step = 1.000000e+00 : f64} : tensor<6xf32>
+// CHECK: %[[S0:.*]] = tcc_graph.constant dense<0.588235319> : tensor<f32>
+// CHECK: tcc_graph.mul %[[P0]], %[[S0]]
+// CHECK: %[[NEAREST:.*]] = tcc_graph.take %arg0, %{{.*}} {dim = 2 : i64} : (tensor<2x3x4xf32>, tensor<6xi64>) -> tensor<2x3x6xf32>
+// CHECK: %[[P1:.*]] = tcc_graph.iota {start = 5.000000e-01 : f64, step = 1.000000e+00 : f64} : tensor<6xf32>
+// CHECK: %[[EXACT:.*]] = tcc_graph.take %arg0
+// CHECK: %[[HALF:.*]] = tcc_graph.constant dense<5.000000e-01> : tensor<f32>
+// CHECK: %[[ROWS:.*]] = tcc_graph.take %arg1, %{{.*}} {dim = 2 : i64} : (tensor<1x1x4x5xf32>, tensor<8xi64>) -> tensor<1x1x8x5xf32>
+// CHECK: %[[TWICE:.*]] = tcc_graph.take %[[ROWS]], %{{.*}} {dim = 3 : i64} : (tensor<1x1x8x5xf32>, tensor<10xi64>) -> tensor<1x1x8x10xf32>
+// CHECK: %[[LO:.*]] = tcc_graph.take %arg0, %{{.*}} {dim = 2 : i64} : (tensor<2x3x4xf32>, tensor<5xi64>) -> tensor<2x3x5xf32>
+// CHECK: %[[HI:.*]] = tcc_graph.take %arg0
+// CHECK: %[[WLO:.*]] = tcc_graph.mul %[[LO]]
+// CHECK: %[[WHI:.*]] = tcc_graph.mul %[[HI]]
+// CHECK: %[[LINEAR:.*]] = tcc_graph.add %[[WLO]], %[[WHI]]
+// CHECK: return %[[NEAREST]], %[[EXACT]], %[[TWICE]], %[[LINEAR]]
+func.func @interpolate(%x: tensor<2x3x4xf32>, %y: tensor<1x1x4x5xf32>) -> (tensor<2x3x6xf32>, tensor<2x3x6xf32>, tensor<1x1x8x10xf32>, tensor<2x3x5xf32>) {
+  %0 = tcc_graph.operator "torch.ops.aten.upsample_nearest1d.vec"(%x) {operand_names = ["input"], args = {scale_factors = array<f64: 1.7>}} : (tensor<2x3x4xf32>) -> tensor<2x3x6xf32>
+  %1 = tcc_graph.operator "torch.ops.aten._upsample_nearest_exact1d.vec"(%x) {operand_names = ["input"], args = {scale_factors = array<f64: 1.7>}} : (tensor<2x3x4xf32>) -> tensor<2x3x6xf32>
+  %2 = tcc_graph.operator "torch.ops.aten.upsample_nearest2d.vec"(%y) {operand_names = ["input"], args = {scale_factors = array<f64: 2.1, 2.1>}} : (tensor<1x1x4x5xf32>) -> tensor<1x1x8x10xf32>
+  %3 = tcc_graph.operator "torch.ops.aten.upsample_linear1d.vec"(%x) {operand_names = ["input"], args = {output_size = array<i64: 5>, align_corners = true}} : (tensor<2x3x4xf32>) -> tensor<2x3x5xf32>
+  return %0, %1, %2, %3 : tensor<2x3x6xf32>, tensor<2x3x6xf32>, tensor<1x1x8x10xf32>, tensor<2x3x5xf32>
+}

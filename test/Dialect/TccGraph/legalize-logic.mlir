@@ -95,3 +95,23 @@ func.func @errors(%q: tensor<2x4x6x8xf32>, %x: tensor<4xi64>) -> (tensor<2x4x6x8
   %1 = tcc_graph.operator "torch.ops.aten.bitwise_not.default"(%x) {operand_names = ["self"], args = {}} : (tensor<4xi64>) -> tensor<4xi64>
   return %0, %1 : tensor<2x4x6x8xf32>, tensor<4xi64>
 }
+
+// -----
+
+// isclose: equal, or both NaN (equal_nan), or a finite |x - y| within
+// atol + |rtol * y|.
+// CHECK-LABEL: func @isclose
+// CHECK: %[[EQ:.*]] = tcc_graph.compare %arg0, %arg1 {predicate = "eq"}
+// CHECK: %[[BOTHNAN:.*]] = tcc_graph.bitwise_and
+// CHECK: %[[C:.*]] = tcc_graph.bitwise_or %[[EQ]], %[[BOTHNAN]]
+// CHECK: %[[D:.*]] = tcc_graph.sub %arg0, %arg1
+// CHECK: %[[AD:.*]] = tcc_graph.abs %[[D]]
+// CHECK: %[[FIN:.*]] = tcc_graph.compare %[[AD]], %{{.*}} {predicate = "lt"}
+// CHECK: %[[IN:.*]] = tcc_graph.compare %[[AD]], %{{.*}} {predicate = "le"}
+// CHECK: %[[NEAR:.*]] = tcc_graph.bitwise_and %[[FIN]], %[[IN]]
+// CHECK: %[[R:.*]] = tcc_graph.bitwise_or %[[C]], %[[NEAR]]
+// CHECK: return %[[R]]
+func.func @isclose(%x: tensor<3xf32>, %y: tensor<3xf32>) -> tensor<3xi1> {
+  %0 = tcc_graph.operator "torch.ops.aten.isclose.default"(%x, %y) {operand_names = ["self", "other"], args = {rtol = 1.0e-3 : f64, atol = 0.0 : f64, equal_nan = true}} : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xi1>
+  return %0 : tensor<3xi1>
+}

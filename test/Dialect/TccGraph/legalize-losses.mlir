@@ -199,3 +199,24 @@ func.func @triplet(%a: tensor<3x4xf32>, %p: tensor<3x4xf32>, %n: tensor<3x4xf32>
   %1 = tcc_graph.operator "torch.ops.aten.triplet_margin_loss.default"(%a, %p, %n) {operand_names = ["anchor", "positive", "negative"], args = {swap = true}} : (tensor<3x4xf32>, tensor<3x4xf32>, tensor<3x4xf32>) -> tensor<f32>
   return %0, %1 : tensor<3xf32>, tensor<f32>
 }
+
+// -----
+
+// multi_margin_loss: max(0, (margin - x[y]) + x[i]) over the classes i other
+// than the target, summed and divided by C, then the mean over samples.
+// CHECK-LABEL: func @multi_margin
+// CHECK: %[[T:.*]] = tcc_graph.reshape %arg1 : (tensor<5xi64>) -> tensor<5x1xi64>
+// CHECK: %[[XY:.*]] = tcc_graph.gather %arg0, %[[T]] {dim = 1 : i64}
+// CHECK: %[[B:.*]] = tcc_graph.sub %{{.*}}, %[[XY]]
+// CHECK: %[[Z:.*]] = tcc_graph.add %[[B]], %arg0
+// CHECK: %[[H:.*]] = tcc_graph.maximum %[[Z]]
+// CHECK: %[[NE:.*]] = tcc_graph.compare %{{.*}}, %[[T]] {predicate = "ne"}
+// CHECK: %[[K:.*]] = tcc_graph.select %[[NE]], %[[H]]
+// CHECK: %[[S:.*]] = tcc_graph.reduce_sum %[[K]] {dims = array<i64: 1>, keepdim = false}
+// CHECK: %[[P:.*]] = tcc_graph.div %[[S]]
+// CHECK: %[[M:.*]] = tcc_graph.reduce_mean %[[P]]
+// CHECK: return %[[M]]
+func.func @multi_margin(%x: tensor<5x4xf32>, %t: tensor<5xi64>) -> tensor<f32> {
+  %0 = tcc_graph.operator "torch.ops.aten.multi_margin_loss.default"(%x, %t) {operand_names = ["self", "target"], args = {}} : (tensor<5x4xf32>, tensor<5xi64>) -> tensor<f32>
+  return %0 : tensor<f32>
+}

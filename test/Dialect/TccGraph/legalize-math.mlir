@@ -84,12 +84,19 @@ func.func @composites(%x: tensor<4xf32>, %y: tensor<4xf32>, %z: tensor<4xf32>) -
 // -----
 
 // linspace in f64 (start + i step for the first half, end - (n-1-i) step for
-// the rest, rounded once); eye compares row and column indices; flip takes
+// the rest, rounded once; start and end may be 0-d tensors); eye compares row and column indices; flip takes
 // n-1, ..., 0; fmax is maximum except where one side is NaN.
 // CHECK-LABEL: func @creation_more
+// CHECK: %[[START:.*]] = tcc_graph.constant dense<0.000000e+00> : tensor<f64>
+// CHECK: %[[END:.*]] = tcc_graph.constant dense<1.000000e+00> : tensor<f64>
+// CHECK: %[[SPAN:.*]] = tcc_graph.sub %[[END]], %[[START]]
+// CHECK: %[[STEP:.*]] = tcc_graph.div %[[SPAN]], %{{.*}}
 // CHECK: %[[I:.*]] = tcc_graph.iota {start = 0.000000e+00 : f64, step = 1.000000e+00 : f64} : tensor<5xf64>
-// CHECK: %[[F:.*]] = tcc_graph.iota {start = 0.000000e+00 : f64, step = 2.500000e-01 : f64} : tensor<5xf64>
-// CHECK: %[[B:.*]] = tcc_graph.iota {{.*}} : tensor<5xf64>
+// CHECK: %[[IS:.*]] = tcc_graph.mul %[[I]], %[[STEP]]
+// CHECK: %[[F:.*]] = tcc_graph.add %[[START]], %[[IS]]
+// CHECK: %[[LEFT:.*]] = tcc_graph.iota {start = 4.000000e+00 : f64, step = -1.000000e+00 : f64} : tensor<5xf64>
+// CHECK: %[[LS:.*]] = tcc_graph.mul %[[LEFT]], %[[STEP]]
+// CHECK: %[[B:.*]] = tcc_graph.sub %[[END]], %[[LS]]
 // CHECK: %[[HALF:.*]] = tcc_graph.compare %[[I]], %{{.*}} {predicate = "lt"}
 // CHECK: %[[L:.*]] = tcc_graph.select %[[HALF]], %[[F]], %[[B]]
 // CHECK: tcc_graph.cast %[[L]] : (tensor<5xf64>) -> tensor<5xf32>
@@ -236,4 +243,26 @@ func.func @tests(%x: tensor<4xf32>) -> (tensor<4xi1>, tensor<4xi1>) {
   %0 = tcc_graph.operator "torch.ops.aten.isfinite.default"(%x) {operand_names = ["self"], args = {}} : (tensor<4xf32>) -> tensor<4xi1>
   %1 = tcc_graph.operator "torch.ops.aten.signbit.default"(%x) {operand_names = ["self"], args = {}} : (tensor<4xf32>) -> tensor<4xi1>
   return %0, %1 : tensor<4xi1>, tensor<4xi1>
+}
+
+// -----
+
+// i0: both Chebyshev series of PyTorch's calc_i0 (30 terms in x / 2 - 2 on
+// [0, 8], 25 in 32 / x - 2 beyond, divided by sqrt(x)), each times exp(|x|),
+// one picked per element; i0e leaves out exp.
+// CHECK-LABEL: func @bessel
+// CHECK: %[[X:.*]] = tcc_graph.abs %arg0
+// CHECK: tcc_graph.constant dense<-4.41534163E-18> : tensor<f32>
+// CHECK: tcc_graph.constant dense<0.676795303> : tensor<f32>
+// CHECK: tcc_graph.constant dense<3.200000e+01> : tensor<f32>
+// CHECK: tcc_graph.constant dense<0.804490387> : tensor<f32>
+// CHECK: %[[E:.*]] = tcc_graph.exp %[[X]]
+// CHECK: %[[NEAR:.*]] = tcc_graph.mul %[[E]], %{{.*}}
+// CHECK: %[[FAR:.*]] = tcc_graph.div
+// CHECK: %[[SMALL:.*]] = tcc_graph.compare %[[X]], %{{.*}} {predicate = "le"}
+// CHECK: %[[R:.*]] = tcc_graph.select %[[SMALL]], %[[NEAR]], %[[FAR]]
+// CHECK: return %[[R]]
+func.func @bessel(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = tcc_graph.operator "torch.ops.aten.i0.default"(%x) {operand_names = ["self"], args = {}} : (tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
 }

@@ -322,3 +322,162 @@ func.func @count_dist(%x: tensor<3x4xf32>, %y: tensor<4xf32>) -> (tensor<3xi64>,
   %1 = tcc_graph.operator "torch.ops.aten.dist.default"(%x, %y) {operand_names = ["self", "other"], args = {p = 1.000000e+00 : f64}} : (tensor<3x4xf32>, tensor<4xf32>) -> tensor<f32>
   return %0, %1 : tensor<3xi64>, tensor<f32>
 }
+
+// -----
+
+// Matrix products with rank-1 operands: a vector lhs is a row, a vector rhs a
+// column, whose unit dim leaves the result (matmul, dot); outer multiplies a
+// column by a row; addmv with beta 0 ignores self (its NaNs too).
+// CHECK-LABEL: func @vector_products
+// CHECK: %[[COL:.*]] = tcc_graph.reshape %arg1 : (tensor<4xf32>) -> tensor<4x1xf32>
+// CHECK: %[[MV:.*]] = tcc_graph.matmul %arg0, %[[COL]] : (tensor<3x4xf32>, tensor<4x1xf32>) -> tensor<3x1xf32>
+// CHECK: %[[R0:.*]] = tcc_graph.reshape %[[MV]] : (tensor<3x1xf32>) -> tensor<3xf32>
+// CHECK: %[[ROW:.*]] = tcc_graph.reshape %arg2 : (tensor<3xf32>) -> tensor<1x3xf32>
+// CHECK: %[[VM:.*]] = tcc_graph.matmul %[[ROW]], %arg0 : (tensor<1x3xf32>, tensor<3x4xf32>) -> tensor<1x4xf32>
+// CHECK: %[[R1:.*]] = tcc_graph.reshape %[[VM]] : (tensor<1x4xf32>) -> tensor<4xf32>
+// CHECK: %[[DOT:.*]] = tcc_graph.matmul %{{.*}}, %{{.*}} : (tensor<1x4xf32>, tensor<4x1xf32>) -> tensor<1x1xf32>
+// CHECK: %[[R2:.*]] = tcc_graph.reshape %[[DOT]] : (tensor<1x1xf32>) -> tensor<f32>
+// CHECK: %[[R3:.*]] = tcc_graph.mul %{{.*}}, %{{.*}} : (tensor<3x1xf32>, tensor<1x4xf32>) -> tensor<3x4xf32>
+// CHECK: tcc_graph.matmul %arg0
+// CHECK: %[[P:.*]] = tcc_graph.reshape %{{.*}} : (tensor<3x1xf32>) -> tensor<3xf32>
+// CHECK-NOT: %arg3
+// CHECK: %[[R4:.*]] = tcc_graph.mul %[[P]], %{{.*}} : (tensor<3xf32>, tensor<f32>) -> tensor<3xf32>
+// CHECK: return %[[R0]], %[[R1]], %[[R2]], %[[R3]], %[[R4]]
+func.func @vector_products(%m: tensor<3x4xf32>, %v: tensor<4xf32>, %w: tensor<3xf32>, %s: tensor<3xf32>) -> (tensor<3xf32>, tensor<4xf32>, tensor<f32>, tensor<3x4xf32>, tensor<3xf32>) {
+  %0 = tcc_graph.operator "torch.ops.aten.matmul.default"(%m, %v) {operand_names = ["self", "other"], args = {}} : (tensor<3x4xf32>, tensor<4xf32>) -> tensor<3xf32>
+  %1 = tcc_graph.operator "torch.ops.aten.matmul.default"(%w, %m) {operand_names = ["self", "other"], args = {}} : (tensor<3xf32>, tensor<3x4xf32>) -> tensor<4xf32>
+  %2 = tcc_graph.operator "torch.ops.aten.dot.default"(%v, %v) {operand_names = ["self", "tensor"], args = {}} : (tensor<4xf32>, tensor<4xf32>) -> tensor<f32>
+  %3 = tcc_graph.operator "torch.ops.aten.outer.default"(%w, %v) {operand_names = ["self", "vec2"], args = {}} : (tensor<3xf32>, tensor<4xf32>) -> tensor<3x4xf32>
+  %4 = tcc_graph.operator "torch.ops.aten.addmv.default"(%s, %m, %v) {operand_names = ["self", "mat", "vec"], args = {beta = 0.0 : f64, alpha = 2.0 : f64}} : (tensor<3xf32>, tensor<3x4xf32>, tensor<4xf32>) -> tensor<3xf32>
+  return %0, %1, %2, %3, %4 : tensor<3xf32>, tensor<4xf32>, tensor<f32>, tensor<3x4xf32>, tensor<3xf32>
+}
+
+// -----
+
+// aminmax: amin as -amax(-x), then amax; celu is elu with the input scaled
+// by 1 / alpha.
+// CHECK-LABEL: func @aminmax_celu
+// CHECK: %[[N:.*]] = tcc_graph.neg %arg0
+// CHECK: %[[M:.*]] = tcc_graph.reduce_max %[[N]] {dims = array<i64: 1>, keepdim = false}
+// CHECK: %[[LO:.*]] = tcc_graph.neg %[[M]]
+// CHECK: %[[HI:.*]] = tcc_graph.reduce_max %arg0 {dims = array<i64: 1>, keepdim = false}
+// CHECK: tcc_graph.constant dense<5.000000e-01>
+// CHECK: tcc_graph.exp
+// CHECK: return %[[LO]], %[[HI]]
+func.func @aminmax_celu(%x: tensor<2x3xf32>) -> (tensor<2xf32>, tensor<2xf32>, tensor<2x3xf32>) {
+  %0:2 = tcc_graph.operator "torch.ops.aten.aminmax.default"(%x) {operand_names = ["self"], args = {dim = 1 : i64}} : (tensor<2x3xf32>) -> (tensor<2xf32>, tensor<2xf32>)
+  %1 = tcc_graph.operator "torch.ops.aten.celu.default"(%x) {operand_names = ["self"], args = {alpha = 2.0 : f64}} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  return %0#0, %0#1, %1 : tensor<2xf32>, tensor<2xf32>, tensor<2x3xf32>
+}
+
+// -----
+
+// Norms: a negative ord through (sum |x|^p)^(1/p) (dtype converts first);
+// the matrix 1-norm as the largest column sum of |x|; fro as the 2-norm of
+// both dims.
+// CHECK-LABEL: func @norms
+// CHECK: %[[A:.*]] = tcc_graph.abs %arg0
+// CHECK: %[[P:.*]] = tcc_graph.pow %[[A]], %{{.*}}
+// CHECK: %[[S:.*]] = tcc_graph.reduce_sum %[[P]] {dims = array<i64: 1>, keepdim = false}
+// CHECK: %[[V:.*]] = tcc_graph.pow %[[S]], %{{.*}}
+// CHECK: %[[A2:.*]] = tcc_graph.abs %arg0
+// CHECK: %[[COLS:.*]] = tcc_graph.reduce_sum %[[A2]] {dims = array<i64: 0>, keepdim = true} : (tensor<3x4xf32>) -> tensor<1x4xf32>
+// CHECK: %[[ABS:.*]] = tcc_graph.abs %[[COLS]]
+// CHECK: %[[MAX:.*]] = tcc_graph.reduce_max %[[ABS]] {dims = array<i64: 1>, keepdim = true}
+// CHECK: %[[ONE:.*]] = tcc_graph.reshape %[[MAX]] : (tensor<1x1xf32>) -> tensor<f32>
+// CHECK: %[[SQ:.*]] = tcc_graph.mul %arg0, %arg0
+// CHECK: tcc_graph.reduce_sum %[[SQ]] {dims = array<i64: 0, 1>, keepdim = true}
+// CHECK: return %[[V]], %[[ONE]]
+func.func @norms(%x: tensor<3x4xf32>) -> (tensor<3xf32>, tensor<f32>, tensor<f32>) {
+  %0 = tcc_graph.operator "torch.ops.aten.linalg_vector_norm.default"(%x) {operand_names = ["self"], args = {ord = -1.0 : f64, dim = array<i64: 1>, dtype = 7 : i64}} : (tensor<3x4xf32>) -> tensor<3xf32>
+  %1 = tcc_graph.operator "torch.ops.aten.linalg_matrix_norm.default"(%x) {operand_names = ["self"], args = {ord = 1.0 : f64}} : (tensor<3x4xf32>) -> tensor<f32>
+  %2 = tcc_graph.operator "torch.ops.aten.linalg_matrix_norm.str_ord"(%x) {operand_names = ["self"], args = {ord = "fro"}} : (tensor<3x4xf32>) -> tensor<f32>
+  return %0, %1, %2 : tensor<3xf32>, tensor<f32>, tensor<f32>
+}
+
+// -----
+
+func.func @nuclear(%x: tensor<3x4xf32>) -> tensor<f32> {
+  // expected-error @+1 {{operator 'aten.linalg_matrix_norm.str_ord': the matrix norm ord 'nuc' needs singular values, which are not supported}}
+  %0 = tcc_graph.operator "torch.ops.aten.linalg_matrix_norm.str_ord"(%x) {operand_names = ["self"], args = {ord = "nuc"}} : (tensor<3x4xf32>) -> tensor<f32>
+  return %0 : tensor<f32>
+}
+
+// -----
+
+// Integer sums run in f64 where every partial sum is provably exact: a
+// count of bools here; an int64 input of unknown range is refused.
+// CHECK-LABEL: func @integer_sums
+// CHECK: %[[W:.*]] = tcc_graph.cast %arg0 : (tensor<3x4xi1>) -> tensor<3x4xf64>
+// CHECK: %[[S:.*]] = tcc_graph.reduce_sum %[[W]] {dims = array<i64: 0, 1>, keepdim = false} : (tensor<3x4xf64>) -> tensor<f64>
+// CHECK: %[[R:.*]] = tcc_graph.cast %[[S]] : (tensor<f64>) -> tensor<i64>
+// CHECK: return %[[R]]
+func.func @integer_sums(%m: tensor<3x4xi1>) -> tensor<i64> {
+  %0 = tcc_graph.operator "torch.ops.aten.sum.dim_IntList"(%m) {operand_names = ["self"], args = {dim = array<i64>, dtype = 4 : i64}} : (tensor<3x4xi1>) -> tensor<i64>
+  return %0 : tensor<i64>
+}
+
+// -----
+
+func.func @int64_sum(%x: tensor<3x4xi64>) -> tensor<i64> {
+  // expected-error @+1 {{operator 'aten.sum.default': a sum of 'i64' values that f64 may not hold exactly is not supported}}
+  %0 = tcc_graph.operator "torch.ops.aten.sum.default"(%x) {operand_names = ["self"], args = {}} : (tensor<3x4xi64>) -> tensor<i64>
+  return %0 : tensor<i64>
+}
+
+// -----
+
+// cdist directly: the p-norm of [P, 1, M] - [1, R, M] over M; pdist: the
+// pairs i < j of the rows' distances, row by row.
+// CHECK-LABEL: func @distances
+// CHECK: %[[A:.*]] = tcc_graph.reshape %arg0 : (tensor<3x2xf32>) -> tensor<3x1x2xf32>
+// CHECK: %[[B:.*]] = tcc_graph.reshape %arg1 : (tensor<4x2xf32>) -> tensor<1x4x2xf32>
+// CHECK: %[[D:.*]] = tcc_graph.sub %[[A]], %[[B]] : (tensor<3x1x2xf32>, tensor<1x4x2xf32>) -> tensor<3x4x2xf32>
+// CHECK: %[[ABS:.*]] = tcc_graph.abs %[[D]]
+// CHECK: %[[CD:.*]] = tcc_graph.reduce_sum %[[ABS]] {dims = array<i64: 2>, keepdim = false}
+// CHECK: %[[R0:.*]] = tcc_graph.slice %{{.*}} {dim = 1 : i64, end = 3 : i64, start = 1 : i64, step = 1 : i64}
+// CHECK: %[[R1:.*]] = tcc_graph.slice %{{.*}} {dim = 1 : i64, end = 3 : i64, start = 2 : i64, step = 1 : i64}
+// CHECK: %[[PD:.*]] = tcc_graph.concat %{{.*}}, %{{.*}} {dim = 0 : i64} : (tensor<2xf32>, tensor<1xf32>) -> tensor<3xf32>
+// CHECK: return %[[CD]], %[[PD]]
+func.func @distances(%x: tensor<3x2xf32>, %y: tensor<4x2xf32>) -> (tensor<3x4xf32>, tensor<3xf32>) {
+  %0 = tcc_graph.operator "torch.ops.aten.cdist.default"(%x, %y) {operand_names = ["x1", "x2"], args = {p = 1.0 : f64}} : (tensor<3x2xf32>, tensor<4x2xf32>) -> tensor<3x4xf32>
+  %1 = tcc_graph.operator "torch.ops.aten.pdist.default"(%x) {operand_names = ["self"], args = {p = 2.0 : f64}} : (tensor<3x2xf32>) -> tensor<3xf32>
+  return %0, %1 : tensor<3x4xf32>, tensor<3xf32>
+}
+
+// -----
+
+// diff with n = 2: two rounds of later - earlier slices.
+// CHECK-LABEL: func @diff2
+// CHECK: %[[L:.*]] = tcc_graph.slice %arg0 {dim = 0 : i64, end = 5 : i64, start = 1 : i64, step = 1 : i64}
+// CHECK: %[[E:.*]] = tcc_graph.slice %arg0 {dim = 0 : i64, end = 4 : i64, start = 0 : i64, step = 1 : i64}
+// CHECK: %[[D1:.*]] = tcc_graph.sub %[[L]], %[[E]]
+// CHECK: %[[L2:.*]] = tcc_graph.slice %[[D1]] {dim = 0 : i64, end = 4 : i64, start = 1 : i64, step = 1 : i64}
+// CHECK: %[[E2:.*]] = tcc_graph.slice %[[D1]] {dim = 0 : i64, end = 3 : i64, start = 0 : i64, step = 1 : i64}
+// CHECK: %[[D2:.*]] = tcc_graph.sub %[[L2]], %[[E2]]
+// CHECK: return %[[D2]]
+func.func @diff2(%x: tensor<5xf32>) -> tensor<3xf32> {
+  %0 = tcc_graph.operator "torch.ops.aten.diff.default"(%x) {operand_names = ["self"], args = {n = 2 : i64, dim = 0 : i64}} : (tensor<5xf32>) -> tensor<3xf32>
+  return %0 : tensor<3xf32>
+}
+
+// -----
+
+// cumulative_trapezoid with a spacing: (dx / 2)(y[:-1] + y[1:]) summed
+// cumulatively; bilinear: x1 @ W laid out [I, O*J], times x2, summed over J.
+// CHECK-LABEL: func @cumtrapz_bilinear
+// CHECK: %[[L:.*]] = tcc_graph.slice %arg0 {dim = 1 : i64, end = 3 : i64, start = 0 : i64, step = 1 : i64}
+// CHECK: %[[R:.*]] = tcc_graph.slice %arg0 {dim = 1 : i64, end = 4 : i64, start = 1 : i64, step = 1 : i64}
+// CHECK: %[[P:.*]] = tcc_graph.add %[[L]], %[[R]]
+// CHECK: %[[T:.*]] = tcc_graph.mul %{{.*}}, %[[P]]
+// CHECK: %[[C:.*]] = tcc_graph.cumsum %[[T]] {dim = 1 : i64} : tensor<2x3xf32>
+// CHECK: %[[WT:.*]] = tcc_graph.transpose %arg3 {permutation = array<i64: 1, 0, 2>} : (tensor<5x4x3xf32>) -> tensor<4x5x3xf32>
+// CHECK: %[[WF:.*]] = tcc_graph.reshape %[[WT]] : (tensor<4x5x3xf32>) -> tensor<4x15xf32>
+// CHECK: %[[M:.*]] = tcc_graph.matmul %{{.*}}, %[[WF]] : (tensor<2x4xf32>, tensor<4x15xf32>) -> tensor<2x15xf32>
+// CHECK: %[[S:.*]] = tcc_graph.reduce_sum %{{.*}} {dims = array<i64: 2>, keepdim = false} : (tensor<2x5x3xf32>) -> tensor<2x5xf32>
+// CHECK: return %[[C]], %[[S]]
+func.func @cumtrapz_bilinear(%y: tensor<2x4xf32>, %a: tensor<2x4xf32>, %c: tensor<2x3xf32>, %w: tensor<5x4x3xf32>) -> (tensor<2x3xf32>, tensor<2x5xf32>) {
+  %0 = tcc_graph.operator "torch.ops.aten.cumulative_trapezoid.dx"(%y) {operand_names = ["y"], args = {dx = 0.5 : f64, dim = 1 : i64}} : (tensor<2x4xf32>) -> tensor<2x3xf32>
+  %1 = tcc_graph.operator "torch.ops.aten.bilinear.default"(%a, %c, %w) {operand_names = ["input1", "input2", "weight"], args = {}} : (tensor<2x4xf32>, tensor<2x3xf32>, tensor<5x4x3xf32>) -> tensor<2x5xf32>
+  return %0, %1 : tensor<2x3xf32>, tensor<2x5xf32>
+}

@@ -41,7 +41,45 @@ func.func @max_pool3d(%x: tensor<2x3x6x7x8xf32>) -> tensor<2x3x3x4x4xf32> {
 // -----
 
 func.func @unsupported(%x: tensor<2x3x6x7x8xf32>) -> tensor<2x3x3x3x4xf32> {
-  // expected-error @+1 {{avg_pool3d with divisor_override is not supported yet}}
-  %0 = tcc_graph.operator "torch.ops.aten.avg_pool3d.default"(%x) {operand_names = ["self"], args = {kernel_size = array<i64: 2, 2, 2>, divisor_override = 3 : i64}} : (tensor<2x3x6x7x8xf32>) -> tensor<2x3x3x3x4xf32>
+  // expected-error @+1 {{operator 'aten.avg_pool3d.default': divisor_override with ceil_mode (or 0) is not supported}}
+  %0 = tcc_graph.operator "torch.ops.aten.avg_pool3d.default"(%x) {operand_names = ["self"], args = {kernel_size = array<i64: 2, 2, 2>, ceil_mode = true, divisor_override = 3 : i64}} : (tensor<2x3x6x7x8xf32>) -> tensor<2x3x3x3x4xf32>
   return %0 : tensor<2x3x3x3x4xf32>
+}
+
+// -----
+
+// divisor_override: every window of a pool with count_include_pad and no
+// ceil_mode divides by the kernel size (9), rescaled to divide by 4.
+// CHECK-LABEL: func @divisor_override
+// CHECK: %[[A:.*]] = tcc_graph.avg_pool2d %arg0 {{.*}}count_include_pad = true
+// CHECK: %[[R:.*]] = tcc_graph.constant dense<2.250000e+00> : tensor<f32>
+// CHECK: %[[S:.*]] = tcc_graph.mul %[[A]], %[[R]]
+// CHECK: return %[[S]]
+func.func @divisor_override(%x: tensor<1x1x6x6xf32>) -> tensor<1x1x2x2xf32> {
+  %0 = tcc_graph.operator "torch.ops.aten.avg_pool2d.default"(%x) {operand_names = ["self"], args = {kernel_size = array<i64: 3, 3>, stride = array<i64: 3, 3>, count_include_pad = false, divisor_override = 4 : i64}} : (tensor<1x1x6x6xf32>) -> tensor<1x1x2x2xf32>
+  return %0 : tensor<1x1x2x2xf32>
+}
+
+// -----
+
+func.func @divisor_override_ceil(%x: tensor<1x1x5x5xf32>) -> tensor<1x1x2x2xf32> {
+  // expected-error @+1 {{operator 'aten.avg_pool2d.default': divisor_override with ceil_mode (or 0) is not supported}}
+  %0 = tcc_graph.operator "torch.ops.aten.avg_pool2d.default"(%x) {operand_names = ["self"], args = {kernel_size = array<i64: 3, 3>, stride = array<i64: 3, 3>, ceil_mode = true, divisor_override = 4 : i64}} : (tensor<1x1x5x5xf32>) -> tensor<1x1x2x2xf32>
+  return %0 : tensor<1x1x2x2xf32>
+}
+
+// -----
+
+// conv_transpose1d as the 2-D one over a height of 1: the input spread by
+// the stride and padded, the kernel flipped and its channels swapped, one
+// conv2d, the unit height dropped.
+// CHECK-LABEL: func @conv_transpose1d
+// CHECK: %[[X:.*]] = tcc_graph.reshape %arg0 : (tensor<2x4x5xf32>) -> tensor<2x4x1x5xf32>
+// CHECK: %[[W:.*]] = tcc_graph.reshape %arg1 : (tensor<4x3x2xf32>) -> tensor<4x3x1x2xf32>
+// CHECK: %[[C:.*]] = tcc_graph.conv2d %{{.*}}, %{{.*}} {{.*}} : (tensor<2x4x1x11xf32>, tensor<3x4x1x2xf32>) -> tensor<2x3x1x10xf32>
+// CHECK: %[[R:.*]] = tcc_graph.reshape %[[C]] : (tensor<2x3x1x10xf32>) -> tensor<2x3x10xf32>
+// CHECK: return %[[R]]
+func.func @conv_transpose1d(%x: tensor<2x4x5xf32>, %w: tensor<4x3x2xf32>) -> tensor<2x3x10xf32> {
+  %0 = tcc_graph.operator "torch.ops.aten.conv_transpose1d.default"(%x, %w) {operand_names = ["input", "weight"], args = {stride = array<i64: 2>}} : (tensor<2x4x5xf32>, tensor<4x3x2xf32>) -> tensor<2x3x10xf32>
+  return %0 : tensor<2x3x10xf32>
 }

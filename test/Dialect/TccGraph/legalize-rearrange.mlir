@@ -168,3 +168,45 @@ func.func @numpy_t(%x: tensor<2x3x4xf32>) -> tensor<4x3x2xf32> {
   %0 = tcc_graph.operator "torch.ops.aten.numpy_T.default"(%x) {operand_names = ["self"], args = {}} : (tensor<2x3x4xf32>) -> tensor<4x3x2xf32>
   return %0 : tensor<4x3x2xf32>
 }
+
+// -----
+
+// Reflect, replicate and circular padding take self at positions computed
+// from an iota j = i - before: reflect as 3 - |3 - |j||, replicate clamped to
+// [0, 3], circular wrapped by one size; circular crops negative amounts first
+// and wraps around what is left.
+// CHECK-LABEL: func @pad_modes
+// CHECK: %[[J:.*]] = tcc_graph.iota {start = -1.000000e+00 : f64, step = 1.000000e+00 : f64} : tensor<7xi64>
+// CHECK: %[[A:.*]] = tcc_graph.abs %[[J]]
+// CHECK: %[[D:.*]] = tcc_graph.sub %{{.*}}, %[[A]]
+// CHECK: %[[AD:.*]] = tcc_graph.abs %[[D]]
+// CHECK: %[[R:.*]] = tcc_graph.sub %{{.*}}, %[[AD]]
+// CHECK: %[[REFLECT:.*]] = tcc_graph.take %arg0, %[[R]] {dim = 1 : i64} : (tensor<2x4xf32>, tensor<7xi64>) -> tensor<2x7xf32>
+// CHECK: %[[LO:.*]] = tcc_graph.maximum
+// CHECK: %[[HI:.*]] = tcc_graph.minimum %[[LO]]
+// CHECK: %[[REPLICATE:.*]] = tcc_graph.take %arg0, %[[HI]] {dim = 1 : i64}
+// CHECK: %[[CUT:.*]] = tcc_graph.slice %arg0 {dim = 1 : i64, end = 4 : i64, start = 2 : i64, step = 1 : i64}
+// CHECK: %[[K:.*]] = tcc_graph.iota {start = 0.000000e+00 : f64, step = 1.000000e+00 : f64} : tensor<3xi64>
+// CHECK: %[[W1:.*]] = tcc_graph.select %{{.*}}, %{{.*}}, %[[K]] : (tensor<3xi1>, tensor<3xi64>, tensor<3xi64>) -> tensor<3xi64>
+// CHECK: %[[W:.*]] = tcc_graph.select %{{.*}}, %{{.*}}, %[[W1]]
+// CHECK: %[[CIRCULAR:.*]] = tcc_graph.take %[[CUT]], %[[W]] {dim = 1 : i64} : (tensor<2x2xf32>, tensor<3xi64>) -> tensor<2x3xf32>
+// CHECK: return %[[REFLECT]], %[[REPLICATE]], %[[CIRCULAR]]
+func.func @pad_modes(%x: tensor<2x4xf32>) -> (tensor<2x7xf32>, tensor<2x7xf32>, tensor<2x3xf32>) {
+  %0 = tcc_graph.operator "torch.ops.aten.pad.default"(%x) {operand_names = ["self"], args = {pad = array<i64: 1, 2>, mode = "reflect"}} : (tensor<2x4xf32>) -> tensor<2x7xf32>
+  %1 = tcc_graph.operator "torch.ops.aten.replication_pad1d.default"(%x) {operand_names = ["self"], args = {padding = array<i64: 1, 2>}} : (tensor<2x4xf32>) -> tensor<2x7xf32>
+  %2 = tcc_graph.operator "torch.ops.aten.pad.default"(%x) {operand_names = ["self"], args = {pad = array<i64: -2, 1>, mode = "circular"}} : (tensor<2x4xf32>) -> tensor<2x3xf32>
+  return %0, %1, %2 : tensor<2x7xf32>, tensor<2x7xf32>, tensor<2x3xf32>
+}
+
+// -----
+
+// narrow is a slice (a negative start counts from the end); view_as a reshape.
+// CHECK-LABEL: func @narrow_view_as
+// CHECK: %[[N:.*]] = tcc_graph.slice %arg0 {dim = 1 : i64, end = 4 : i64, start = 2 : i64, step = 1 : i64}
+// CHECK: %[[V:.*]] = tcc_graph.reshape %arg0 : (tensor<2x4xf32>) -> tensor<8xf32>
+// CHECK: return %[[N]], %[[V]]
+func.func @narrow_view_as(%x: tensor<2x4xf32>, %y: tensor<8xf32>) -> (tensor<2x2xf32>, tensor<8xf32>) {
+  %0 = tcc_graph.operator "torch.ops.aten.narrow.default"(%x) {operand_names = ["self"], args = {dim = 1 : i64, start = -2 : i64, length = 2 : i64}} : (tensor<2x4xf32>) -> tensor<2x2xf32>
+  %1 = tcc_graph.operator "torch.ops.aten.view_as.default"(%x, %y) {operand_names = ["self", "other"], args = {}} : (tensor<2x4xf32>, tensor<8xf32>) -> tensor<8xf32>
+  return %0, %1 : tensor<2x2xf32>, tensor<8xf32>
+}

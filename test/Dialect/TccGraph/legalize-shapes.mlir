@@ -79,3 +79,42 @@ func.func @movedim(%x: tensor<2x3x4xf32>) -> tensor<4x2x3xf32> {
   %0 = tcc_graph.operator "torch.ops.aten.movedim.int"(%x) {operand_names = ["self"], args = {source = -1 : i64, destination = 0 : i64}} : (tensor<2x3x4xf32>) -> tensor<4x2x3xf32>
   return %0 : tensor<4x2x3xf32>
 }
+
+// -----
+
+// meshgrid: each vector reshaped onto its own dim of the grid and broadcast
+// (xy indexing swaps the first two dims); channel_shuffle regroups (N, g, k)
+// as (N, k, g).
+// CHECK-LABEL: func @meshgrid_shuffle
+// CHECK: %[[A:.*]] = tcc_graph.reshape %arg0 : (tensor<3xf32>) -> tensor<1x3xf32>
+// CHECK: %[[GA:.*]] = tcc_graph.broadcast %[[A]] : (tensor<1x3xf32>) -> tensor<2x3xf32>
+// CHECK: %[[B:.*]] = tcc_graph.reshape %arg1 : (tensor<2xf32>) -> tensor<2x1xf32>
+// CHECK: %[[GB:.*]] = tcc_graph.broadcast %[[B]] : (tensor<2x1xf32>) -> tensor<2x3xf32>
+// CHECK: %[[S:.*]] = tcc_graph.reshape %arg2 : (tensor<1x6x2x2xf32>) -> tensor<1x2x3x2x2xf32>
+// CHECK: %[[T:.*]] = tcc_graph.transpose %[[S]] {permutation = array<i64: 0, 2, 1, 3, 4>}
+// CHECK: %[[R:.*]] = tcc_graph.reshape %[[T]] : (tensor<1x3x2x2x2xf32>) -> tensor<1x6x2x2xf32>
+// CHECK: return %[[GA]], %[[GB]], %[[R]]
+func.func @meshgrid_shuffle(%a: tensor<3xf32>, %b: tensor<2xf32>, %x: tensor<1x6x2x2xf32>) -> (tensor<2x3xf32>, tensor<2x3xf32>, tensor<1x6x2x2xf32>) {
+  %0:2 = tcc_graph.operator "torch.ops.aten.meshgrid.indexing"(%a, %b) {operand_names = ["tensors.0", "tensors.1"], args = {indexing = "xy"}} : (tensor<3xf32>, tensor<2xf32>) -> (tensor<2x3xf32>, tensor<2x3xf32>)
+  %1 = tcc_graph.operator "torch.ops.aten.channel_shuffle.default"(%x) {operand_names = ["self"], args = {groups = 2 : i64}} : (tensor<1x6x2x2xf32>) -> tensor<1x6x2x2xf32>
+  return %0#0, %0#1, %1 : tensor<2x3xf32>, tensor<2x3xf32>, tensor<1x6x2x2xf32>
+}
+
+// -----
+
+// tensor_split into sections (the first size % sections parts one longer);
+// repeat_interleave as a take at floor(i / repeats).
+// CHECK-LABEL: func @split_repeat
+// CHECK: %[[A:.*]] = tcc_graph.slice %arg0 {dim = 0 : i64, end = 3 : i64, start = 0 : i64, step = 1 : i64}
+// CHECK: %[[B:.*]] = tcc_graph.slice %arg0 {dim = 0 : i64, end = 5 : i64, start = 3 : i64, step = 1 : i64}
+// CHECK: %[[I:.*]] = tcc_graph.iota {{.*}} : tensor<10xf64>
+// CHECK: %[[D:.*]] = tcc_graph.div %[[I]]
+// CHECK: %[[F:.*]] = tcc_graph.floor %[[D]]
+// CHECK: %[[IDX:.*]] = tcc_graph.cast %[[F]] : (tensor<10xf64>) -> tensor<10xi64>
+// CHECK: %[[R:.*]] = tcc_graph.take %arg0, %[[IDX]] {dim = 0 : i64}
+// CHECK: return %[[A]], %[[B]], %[[R]]
+func.func @split_repeat(%x: tensor<5x4xf32>) -> (tensor<3x4xf32>, tensor<2x4xf32>, tensor<10x4xf32>) {
+  %0:2 = tcc_graph.operator "torch.ops.aten.tensor_split.sections"(%x) {operand_names = ["self"], args = {sections = 2 : i64}} : (tensor<5x4xf32>) -> (tensor<3x4xf32>, tensor<2x4xf32>)
+  %1 = tcc_graph.operator "torch.ops.aten.repeat_interleave.self_int"(%x) {operand_names = ["self"], args = {repeats = 2 : i64, dim = 0 : i64}} : (tensor<5x4xf32>) -> tensor<10x4xf32>
+  return %0#0, %0#1, %1 : tensor<3x4xf32>, tensor<2x4xf32>, tensor<10x4xf32>
+}

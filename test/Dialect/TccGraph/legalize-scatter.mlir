@@ -1,0 +1,101 @@
+// RUN: tcc-opt %s -tcc-legalize-graph -split-input-file -verify-diagnostics | FileCheck %s
+
+// scatter_reduce: each index element compares with every target position
+// (a dim of size 4 before the index's own dim 0), the hits' sources reduce
+// over the index's dim, and positions nobody hits keep self. include_self
+// false: no combining with self.
+// CHECK-LABEL: func @scatter_sum
+// CHECK: %[[WRAP:.*]] = tcc_graph.select %{{.*}}, %{{.*}}, %arg1
+// CHECK: %[[IDX:.*]] = tcc_graph.reshape %[[WRAP]] : (tensor<2x3xi64>) -> tensor<1x2x3xi64>
+// CHECK: %[[J:.*]] = tcc_graph.iota {{.*}} : tensor<4xi64>
+// CHECK: %[[JR:.*]] = tcc_graph.reshape %[[J]] : (tensor<4xi64>) -> tensor<4x1x1xi64>
+// CHECK: %[[HITS:.*]] = tcc_graph.compare %[[IDX]], %[[JR]] {predicate = "eq"} : (tensor<1x2x3xi64>, tensor<4x1x1xi64>) -> tensor<4x2x3xi1>
+// CHECK: %[[SRC:.*]] = tcc_graph.reshape %arg2 : (tensor<2x3xf32>) -> tensor<1x2x3xf32>
+// CHECK: %[[HF:.*]] = tcc_graph.cast %[[HITS]]
+// CHECK: %[[COUNT:.*]] = tcc_graph.reduce_sum %[[HF]] {dims = array<i64: 1>, keepdim = false} : (tensor<4x2x3xf32>) -> tensor<4x3xf32>
+// CHECK: %[[PICK:.*]] = tcc_graph.select %[[HITS]], %[[SRC]], %{{.*}} : (tensor<4x2x3xi1>, tensor<1x2x3xf32>, tensor<f32>) -> tensor<4x2x3xf32>
+// CHECK: %[[SUM:.*]] = tcc_graph.reduce_sum %[[PICK]] {dims = array<i64: 1>, keepdim = false}
+// CHECK: %[[HIT:.*]] = tcc_graph.compare %[[COUNT]], %{{.*}} {predicate = "gt"}
+// CHECK: %[[R:.*]] = tcc_graph.select %[[HIT]], %[[SUM]], %arg0
+// CHECK: return %[[R]]
+func.func @scatter_sum(%x: tensor<4x3xf32>, %i: tensor<2x3xi64>, %s: tensor<2x3xf32>) -> tensor<4x3xf32> {
+  %0 = tcc_graph.operator "torch.ops.aten.scatter_reduce.two"(%x, %i, %s) {operand_names = ["self", "index", "src"], args = {dim = 0 : i64, reduce = "sum", include_self = false}} : (tensor<4x3xf32>, tensor<2x3xi64>, tensor<2x3xf32>) -> tensor<4x3xf32>
+  return %0 : tensor<4x3xf32>
+}
+
+// -----
+
+// A plain scatter takes the last hit (the highest position along the index's
+// dim, as PyTorch's CPU loop), through a gather of src cut to index's shape.
+// CHECK-LABEL: func @scatter_set
+// CHECK: %[[CUT:.*]] = tcc_graph.slice %arg2 {dim = 1 : i64, end = 2 : i64, start = 0 : i64, step = 1 : i64}
+// CHECK: %[[HITS:.*]] = tcc_graph.compare {{.*}} {predicate = "eq"} : (tensor<4x1x2xi64>, tensor<1x3x1xi64>) -> tensor<4x3x2xi1>
+// CHECK: %[[K:.*]] = tcc_graph.iota {{.*}} : tensor<2xf32>
+// CHECK: %[[KR:.*]] = tcc_graph.reshape %[[K]] : (tensor<2xf32>) -> tensor<1x1x2xf32>
+// CHECK: %[[POS:.*]] = tcc_graph.select %[[HITS]], %[[KR]], %{{.*}}
+// CHECK: %[[LAST:.*]] = tcc_graph.reduce_max %[[POS]] {dims = array<i64: 2>, keepdim = false}
+// CHECK: %[[AT:.*]] = tcc_graph.cast %{{.*}} : (tensor<4x3xf32>) -> tensor<4x3xi64>
+// CHECK: %[[G:.*]] = tcc_graph.gather %[[CUT]], %[[AT]] {dim = 1 : i64} : (tensor<4x2xf32>, tensor<4x3xi64>) -> tensor<4x3xf32>
+// CHECK: tcc_graph.select %{{.*}}, %[[G]], %arg0
+func.func @scatter_set(%x: tensor<4x3xf32>, %i: tensor<4x2xi64>, %s: tensor<4x3xf32>) -> tensor<4x3xf32> {
+  %0 = tcc_graph.operator "torch.ops.aten.scatter.src"(%x, %i, %s) {operand_names = ["self", "index", "src"], args = {dim = 1 : i64}} : (tensor<4x3xf32>, tensor<4x2xi64>, tensor<4x3xf32>) -> tensor<4x3xf32>
+  return %0 : tensor<4x3xf32>
+}
+
+// -----
+
+// amin as the negated max of the negated hits; an index narrower than self
+// along the other dims leaves the rest as self (its results padded at the end).
+// CHECK-LABEL: func @scatter_amin
+// CHECK: %[[NEG:.*]] = tcc_graph.neg %{{.*}} : tensor<1x2x2xf32>
+// CHECK: %[[MAX:.*]] = tcc_graph.reduce_max
+// CHECK: %[[MIN:.*]] = tcc_graph.neg %[[MAX]] : tensor<4x2xf32>
+// CHECK: %[[PAD:.*]] = tcc_graph.concat %[[MIN]], %{{.*}} {dim = 1 : i64} : (tensor<4x2xf32>, tensor<4x1xf32>) -> tensor<4x3xf32>
+// CHECK: %[[BOTH:.*]] = tcc_graph.minimum %arg0, %[[PAD]]
+// CHECK: tcc_graph.select %{{.*}}, %[[BOTH]], %arg0
+func.func @scatter_amin(%x: tensor<4x3xf32>, %i: tensor<2x2xi64>, %s: tensor<2x2xf32>) -> tensor<4x3xf32> {
+  %0 = tcc_graph.operator "torch.ops.aten.scatter_reduce.two"(%x, %i, %s) {operand_names = ["self", "index", "src"], args = {dim = 0 : i64, reduce = "amin"}} : (tensor<4x3xf32>, tensor<2x2xi64>, tensor<2x2xf32>) -> tensor<4x3xf32>
+  return %0 : tensor<4x3xf32>
+}
+
+// -----
+
+// index_add: the 1-D index stretched over source's other dims, alpha
+// applied to source.
+// CHECK-LABEL: func @index_add
+// CHECK: %[[A:.*]] = tcc_graph.mul %arg2, %{{.*}} : (tensor<3x2xf32>, tensor<f32>) -> tensor<3x2xf32>
+// CHECK: %[[LINE:.*]] = tcc_graph.reshape %arg1 : (tensor<2xi64>) -> tensor<1x2xi64>
+// CHECK: %[[SPREAD:.*]] = tcc_graph.broadcast %[[LINE]] : (tensor<1x2xi64>) -> tensor<3x2xi64>
+// CHECK: tcc_graph.reduce_sum
+// CHECK: %[[PLUS:.*]] = tcc_graph.add %arg0
+// CHECK: tcc_graph.select %{{.*}}, %[[PLUS]], %arg0
+func.func @index_add(%x: tensor<3x4xf32>, %i: tensor<2xi64>, %s: tensor<3x2xf32>) -> tensor<3x4xf32> {
+  %0 = tcc_graph.operator "torch.ops.aten.index_add.default"(%x, %i, %s) {operand_names = ["self", "index", "source"], args = {dim = 1 : i64, alpha = 2 : i64}} : (tensor<3x4xf32>, tensor<2xi64>, tensor<3x2xf32>) -> tensor<3x4xf32>
+  return %0 : tensor<3x4xf32>
+}
+
+// -----
+
+// max_unpool2d: values scattered into the zeroed, flattened plane of each
+// (batch, channel).
+// CHECK-LABEL: func @max_unpool
+// CHECK: %[[V:.*]] = tcc_graph.reshape %arg0 : (tensor<1x2x2x2xf32>) -> tensor<2x4xf32>
+// CHECK: %[[I:.*]] = tcc_graph.reshape %arg1 : (tensor<1x2x2x2xi64>) -> tensor<2x4xi64>
+// CHECK: %[[Z:.*]] = tcc_graph.constant dense<0.000000e+00> : tensor<2x16xf32>
+// CHECK: tcc_graph.compare {{.*}} {predicate = "eq"} : (tensor<2x1x4xi64>, tensor<1x16x1xi64>) -> tensor<2x16x4xi1>
+// CHECK: %[[R:.*]] = tcc_graph.select %{{.*}}, %{{.*}}, %[[Z]]
+// CHECK: tcc_graph.reshape %[[R]] : (tensor<2x16xf32>) -> tensor<1x2x4x4xf32>
+func.func @max_unpool(%x: tensor<1x2x2x2xf32>, %i: tensor<1x2x2x2xi64>) -> tensor<1x2x4x4xf32> {
+  %0 = tcc_graph.operator "torch.ops.aten.max_unpool2d.default"(%x, %i) {operand_names = ["self", "indices"], args = {output_size = array<i64: 4, 4>}} : (tensor<1x2x2x2xf32>, tensor<1x2x2x2xi64>) -> tensor<1x2x4x4xf32>
+  return %0 : tensor<1x2x4x4xf32>
+}
+
+// -----
+
+// Reductions into integer tensors are refused at the operator (reduce_sum
+// and its kin take floats).
+func.func @ints(%x: tensor<4xi64>, %i: tensor<2xi64>, %s: tensor<2xi64>) -> tensor<4xi64> {
+  // expected-error @+1 {{operator 'aten.scatter_add.default': reducing into a tensor of 'i64' is not supported (floating-point only)}}
+  %0 = tcc_graph.operator "torch.ops.aten.scatter_add.default"(%x, %i, %s) {operand_names = ["self", "index", "src"], args = {dim = 0 : i64}} : (tensor<4xi64>, tensor<2xi64>, tensor<2xi64>) -> tensor<4xi64>
+  return %0 : tensor<4xi64>
+}
