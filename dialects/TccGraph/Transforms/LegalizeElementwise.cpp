@@ -573,7 +573,8 @@ Value makeElu(ActivationBuilder &a, Value x, double alpha, double scale, double 
   Value below = a.bin<MinimumOp>(x, a.c(0.0));
   if (inputScale != 1.0)
     below = a.bin<MulOp>(a.c(inputScale), below);
-  Value neg = a.bin<SubOp>(a.un<ExpOp>(below), a.c(1.0));
+  Value grown = a.un<ExpOp>(below);
+  Value neg = a.bin<SubOp>(grown, a.c(1.0));
   Value y = a.bin<AddOp>(pos, a.bin<MulOp>(a.c(alpha), neg));
   return scale == 1.0 ? y : a.bin<MulOp>(a.c(scale), y);
 }
