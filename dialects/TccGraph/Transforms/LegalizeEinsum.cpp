@@ -87,8 +87,10 @@ FailureOr<Labeled> contract(OpBuilder &b, Location loc, OperatorOp op, const Lab
   if (llvm::count(SmallVector<int64_t>{bs, m, k, n}, ShapedType::kDynamic) > 1 ||
       ShapedType::isDynamic(k))
     return op.emitError("einsum over symbolic sizes is not supported yet");
-  Value prod = makeMatmul(b, loc, makeReshape(b, loc, a, {bs, m, k}),
-                          makeReshape(b, loc, c, {bs, k, n}));
+  // One op per statement: argument order is the compiler's (issue 17).
+  Value lhs = makeReshape(b, loc, a, {bs, m, k});
+  Value rhs = makeReshape(b, loc, c, {bs, k, n});
+  Value prod = makeMatmul(b, loc, lhs, rhs);
   SmallVector<int64_t> shape(sizes(a, 0, nb + freeA.size()));
   llvm::append_range(shape, sizes(c, nb + contracted.size(), freeB.size()));
   return Labeled{makeReshape(b, loc, prod, shape), batch + freeA + freeB};

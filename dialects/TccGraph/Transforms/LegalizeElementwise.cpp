@@ -200,7 +200,10 @@ Results legalizeRemainder(OperatorArgs &args, OpBuilder &b) {
   auto compare = [&](Value l, Value rhs, StringRef predicate) {
     return makeCompare(b, loc, predicate, l, rhs);
   };
-  Value signsDiffer = compare(compare(r, zero, "lt"), compare(y, zero, "lt"), "ne");
+  // One op per statement: argument order is the compiler's (issue 17).
+  Value rNegative = compare(r, zero, "lt");
+  Value yNegative = compare(y, zero, "lt");
+  Value signsDiffer = compare(rNegative, yNegative, "ne");
   Value adjust = makeBinary<BitwiseAndOp>(b, loc, compare(r, zero, "ne"), signsDiffer);
   Value shifted = makeBinary<AddOp>(b, loc, r, y);
   return SmallVector<Value>{
@@ -836,12 +839,16 @@ void tcc::graph::populateElementwiseLegalizers(LegalizerTable &t) {
       Value inner;
       if (useTanh) {
         Value cube = a.bin<MulOp>(a.bin<MulOp>(x, x), x);
-        inner = a.un<TanhOp>(a.bin<MulOp>(a.c(0.7978845608028654),
-                                          a.bin<AddOp>(x, a.bin<MulOp>(a.c(0.044715), cube))));
+        // One op per statement: argument order is the compiler's (issue 17).
+        Value cubic = a.bin<AddOp>(x, a.bin<MulOp>(a.c(0.044715), cube));
+        Value scale = a.c(0.7978845608028654);
+        inner = a.un<TanhOp>(a.bin<MulOp>(scale, cubic));
       } else {
         inner = a.un<ErfOp>(a.bin<MulOp>(x, a.c(0.7071067811865476)));
       }
-      return a.bin<MulOp>(a.bin<MulOp>(a.c(0.5), x), a.bin<AddOp>(a.c(1.0), inner));
+      Value half = a.bin<MulOp>(a.c(0.5), x);
+      Value gate = a.bin<AddOp>(a.c(1.0), inner);
+      return a.bin<MulOp>(half, gate);
     })(args, b);
   };
   t["aten.hardsigmoid.default"] = activation([](ActivationBuilder &a, Value x, OperatorArgs &) {

@@ -253,7 +253,8 @@ void tcc::graph::populateLossLegalizers(LegalizerTable &t) {
     if (!z || beta == 0.0)
       return z;
     Value half = l.bin<MulOp>(l.c(0.5), z);
-    Value quadratic = l.bin<DivOp>(l.bin<MulOp>(half, z), l.c(beta));
+    Value squared = l.bin<MulOp>(half, z);
+    Value quadratic = l.bin<DivOp>(squared, l.c(beta));
     Value linear = l.bin<SubOp>(z, l.c(0.5 * beta));
     Value small = l.compare("lt", z, l.c(beta));
     return l.where(small, quadratic, linear);

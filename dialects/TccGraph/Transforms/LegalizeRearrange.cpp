@@ -106,7 +106,9 @@ Value paddedPositions(OpBuilder &b, Location loc, StringRef mode, int64_t n, int
     // |j| mirrors the front; n-1 - |n-1 - |j|| the back.
     Value front = b.create<AbsOp>(loc, j);
     Value fromEnd = makeBinary<SubOp>(b, loc, c(n - 1), front);
-    return makeBinary<SubOp>(b, loc, c(n - 1), b.create<AbsOp>(loc, fromEnd));
+    Value last = c(n - 1);
+    Value back = b.create<AbsOp>(loc, fromEnd);
+    return makeBinary<SubOp>(b, loc, last, back);
   }
   // circular: j + n before the start, j - n past the end.
   Value below = makeCompare(b, loc, "lt", j, c(0));

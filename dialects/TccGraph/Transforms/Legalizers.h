@@ -121,7 +121,10 @@ struct PointwiseBuilder {
   template <typename OpTy> mlir::Value un(mlir::Value x) { return b.create<OpTy>(loc, x); }
   /// 1 / (1 + exp(-x)).
   mlir::Value sigmoid(mlir::Value x) {
-    return bin<DivOp>(c(1.0), bin<AddOp>(c(1.0), un<ExpOp>(un<NegOp>(x))));
+    // One op per statement: argument order is the compiler's (issue 17).
+    mlir::Value decay = un<ExpOp>(un<NegOp>(x));
+    mlir::Value denominator = bin<AddOp>(c(1.0), decay);
+    return bin<DivOp>(c(1.0), denominator);
   }
 };
 
