@@ -28,6 +28,8 @@ def TccGraph_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral getSizesAttrName() { return "tcc.sizes"; }
     static constexpr ::llvm::StringLiteral getDerivedAttrName() { return "tcc.derived"; }
     static constexpr ::llvm::StringLiteral getHostOnlyAttrName() { return "tcc.host_only"; }
+    /// Whether `v` is an argument of its function whose role is "weight".
+    static bool isWeightArgument(::mlir::Value v);
   }];
   let useDefaultAttributePrinterParser = 0;
 }

@@ -45,12 +45,8 @@ public:
 
 private:
   bool compute(Value v) {
-    if (auto arg = dyn_cast<BlockArgument>(v)) {
-      auto func = dyn_cast<func::FuncOp>(arg.getOwner()->getParentOp());
-      auto role = func ? func.getArgAttrOfType<StringAttr>(arg.getArgNumber(), "tcc.role")
-                       : StringAttr();
-      return role && role.getValue() == "weight";
-    }
+    if (isa<BlockArgument>(v))
+      return TccGraphDialect::isWeightArgument(v);
     Operation *op = v.getDefiningOp();
     if (isa<ConstantOp>(op))
       return true;

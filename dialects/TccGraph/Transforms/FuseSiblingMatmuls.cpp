@@ -45,26 +45,16 @@ struct Linear {
   Value result() { return biasAdd ? biasAdd.getResult() : matmul.getResult(); }
 };
 
-bool isWeight(Value v) {
-  auto arg = dyn_cast<BlockArgument>(v);
-  if (!arg)
-    return false;
-  auto func = dyn_cast<func::FuncOp>(arg.getOwner()->getParentOp());
-  auto role = func ? func.getArgAttrOfType<StringAttr>(arg.getArgNumber(),
-                                                        TccGraphDialect::getRoleAttrName())
-                   : StringAttr();
-  return role && role.getValue() == "weight";
-}
-
 /// `op` as a linear layer over a 2-D static weight, if it is one.
 std::optional<Linear> matchLinear(MatmulOp op) {
   auto transpose = op.getRhs().getDefiningOp<TransposeOp>();
   if (!transpose || transpose.getPermutation() != ArrayRef<int64_t>{1, 0} ||
-      !isWeight(transpose.getInput()))
+      !TccGraphDialect::isWeightArgument(transpose.getInput()))
     return std::nullopt;
   auto weightType = cast<RankedTensorType>(transpose.getInput().getType());
   auto lhsType = cast<RankedTensorType>(op.getLhs().getType());
-  if (!weightType.hasStaticShape() || lhsType.getRank() < 2 || isWeight(op.getLhs()))
+  if (!weightType.hasStaticShape() || lhsType.getRank() < 2 ||
+      TccGraphDialect::isWeightArgument(op.getLhs()))
     return std::nullopt;
   Linear linear{op, cast<BlockArgument>(transpose.getInput()), nullptr, nullptr};
   // A bias is the product's only user: an add of a [n] weight.
@@ -72,7 +62,8 @@ std::optional<Linear> matchLinear(MatmulOp op) {
     if (auto add = dyn_cast<AddOp>(*op->getUsers().begin())) {
       Value other = add.getLhs() == op.getResult() ? add.getRhs() : add.getLhs();
       auto otherType = cast<RankedTensorType>(other.getType());
-      if (isWeight(other) && other != op.getResult() && otherType.getRank() == 1 &&
+      if (TccGraphDialect::isWeightArgument(other) && other != op.getResult() &&
+          otherType.getRank() == 1 &&
           otherType.getDimSize(0) == weightType.getDimSize(0) &&
           otherType.getElementType() == weightType.getElementType() &&
           add.getType() == op.getType()) {
