@@ -22,6 +22,7 @@
 #include "tcc/Target/HostObjectEmitter.h"
 #include "tcc/Target/ManifestBuilder.h"
 #include "tcc/Target/ModelLinker.h"
+#include "tcc/Target/ModelName.h"
 #include "tcc/Transforms/PlannedEntry.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -446,7 +447,11 @@ int tcc::compileModel(const CompileOptions &options, const char *argv0) {
   // 4. The manifest, the weights and the host object.
   timer.start("codegen");
   WeightLayout weights = WeightLayout::build(program, signature);
-  info.modelName = llvm::sys::path::stem(options.output).str();
+  info.modelName = options.name.empty() ? defaultModelName(options.output) : options.name;
+  if (std::string error = modelNameError(info.modelName); !error.empty()) {
+    llvm::errs() << "tcc: error: " << error << "\n";
+    return kExitUsage;
+  }
   info.weightsEmbedded = !options.externalWeights;
   if (!weightUseRead) {
     llvm::errs() << "tcc: internal error: the entry's weight arguments do not match the "
@@ -489,7 +494,10 @@ int tcc::compileModel(const CompileOptions &options, const char *argv0) {
     }
   }
   llvm::LLVMContext llvmContext;
-  auto llvmModule = buildHostModule(*module, llvmContext, manifest, embedded);
+  ModelSymbols symbols;
+  symbols.name = info.modelName;
+  symbols.defineCreate = options.emit == OutputKind::SharedObject;
+  auto llvmModule = buildHostModule(*module, llvmContext, manifest, embedded, symbols);
   if (!llvmModule) {
     llvm::errs() << "tcc: internal error: " << llvm::toString(llvmModule.takeError()) << "\n";
     return kExitInternal;
@@ -498,6 +506,16 @@ int tcc::compileModel(const CompileOptions &options, const char *argv0) {
   hostOptions.optLevel = options.optLevel;
   if (options.emit == OutputKind::LLVMIR) {
     if (llvm::Error e = emitHostIR(**llvmModule, options.output, hostOptions)) {
+      llvm::errs() << "tcc: error: " << llvm::toString(std::move(e)) << "\n";
+      return kExitUserError;
+    }
+    timer.report();
+    return kExitOk;
+  }
+  // A model object is the model alone (its descriptor and private code): the
+  // program that links it links the runtime once for all its models.
+  if (options.emit == OutputKind::Object) {
+    if (llvm::Error e = emitHostObject(**llvmModule, options.output, hostOptions)) {
       llvm::errs() << "tcc: error: " << llvm::toString(std::move(e)) << "\n";
       return kExitUserError;
     }
@@ -515,15 +533,12 @@ int tcc::compileModel(const CompileOptions &options, const char *argv0) {
     return kExitInternal;
   }
 
-  // 5. Link with the runtime.
+  // 5. Link with the runtime into model.so.
   timer.start("link");
   LinkOptions link;
   link.cxx = options.cxx;
   link.argv0 = argv0;
-  llvm::Error e = options.emit == OutputKind::Object
-                      ? linkRelocatableObject(std::string(objectPath), options.output, link)
-                      : linkSharedObject(std::string(objectPath), options.output, link);
-  if (e) {
+  if (llvm::Error e = linkSharedObject(std::string(objectPath), options.output, link)) {
     llvm::errs() << "tcc: error: " << llvm::toString(std::move(e)) << "\n";
     return kExitInternal;
   }
