@@ -565,7 +565,10 @@ struct ActivationBuilder : PointwiseBuilder {
     if (hi) x = bin<MinimumOp>(x, c(*hi));
     return x;
   }
-  Value hardsigmoid(Value x) { return clamp(bin<AddOp>(bin<DivOp>(x, c(6.0)), c(0.5)), 0.0, 1.0); }
+  Value hardsigmoid(Value x) {
+    Value sixth = bin<DivOp>(x, c(6.0));
+    return clamp(bin<AddOp>(sixth, c(0.5)), 0.0, 1.0);
+  }
 };
 
 /// A legalizer from a function of (builder, input, args).
@@ -860,8 +863,9 @@ void tcc::graph::populateElementwiseLegalizers(LegalizerTable &t) {
   // leaky_relu(x, s) = max(x, 0) + s * min(x, 0)
   t["aten.leaky_relu.default"] = activation([](ActivationBuilder &a, Value x, OperatorArgs &args) {
     double slope = args.getFloat("negative_slope").value_or(0.01);
-    return a.bin<AddOp>(a.bin<MaximumOp>(x, a.c(0.0)),
-                        a.bin<MulOp>(a.c(slope), a.bin<MinimumOp>(x, a.c(0.0))));
+    Value pos = a.bin<MaximumOp>(x, a.c(0.0));
+    Value neg = a.bin<MinimumOp>(x, a.c(0.0));
+    return a.bin<AddOp>(pos, a.bin<MulOp>(a.c(slope), neg));
   });
   // elu(x, alpha, scale, input_scale) =
   //   scale * (max(x, 0) + alpha * (exp(input_scale * min(x, 0)) - 1))
@@ -887,7 +891,8 @@ void tcc::graph::populateElementwiseLegalizers(LegalizerTable &t) {
     double threshold = args.getFloat("threshold").value_or(20.0);
     Value bx = a.bin<MulOp>(a.c(beta), x);
     Value tail = a.un<Log1pOp>(a.un<ExpOp>(a.un<NegOp>(a.un<AbsOp>(bx))));
-    Value smooth = a.bin<AddOp>(a.bin<MaximumOp>(x, a.c(0.0)), a.bin<DivOp>(tail, a.c(beta)));
+    Value pos = a.bin<MaximumOp>(x, a.c(0.0));
+    Value smooth = a.bin<AddOp>(pos, a.bin<DivOp>(tail, a.c(beta)));
     auto type = cast<RankedTensorType>(bx.getType());
     Value linear = a.b.create<CompareOp>(a.loc, type.clone(a.b.getI1Type()), bx,
                                          a.c(threshold), a.b.getStringAttr("gt"));
