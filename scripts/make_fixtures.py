@@ -23,7 +23,7 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
-from fixture_paths import relative_traces
+from fixture_paths import relative_text, relative_torchscript_archive, relative_traces
 
 torch.manual_seed(0)
 torch.backends.cudnn.allow_tf32 = False
@@ -753,18 +753,20 @@ def write_torchscript_case(out, name, model, inputs):
     with torch.no_grad():
         traced = torch.jit.trace(model, tuple(inputs))
         torch.jit.save(traced, os.path.join(d, "model.pt"))
+        relative_torchscript_archive(os.path.join(d, "model.pt"))
         with open(os.path.join(d, "graph.txt"), "w") as f:
-            f.write(str(traced.inlined_graph))
+            f.write(relative_text(str(traced.inlined_graph)))
         frozen = torch.jit.freeze(traced)
         with open(os.path.join(d, "frozen_graph.txt"), "w") as f:
-            f.write(str(frozen.graph))
+            f.write(relative_text(str(frozen.graph)))
         # Freezing folds (e.g. batch norm into conv) into new weights that only
         # the frozen module's own archive holds.
         torch.jit.save(frozen, os.path.join(d, "frozen.pt"))
+        relative_torchscript_archive(os.path.join(d, "frozen.pt"))
         try:
             scripted = torch.jit.freeze(torch.jit.script(model))
             with open(os.path.join(d, "scripted_frozen_graph.txt"), "w") as f:
-                f.write(str(scripted.graph))
+                f.write(relative_text(str(scripted.graph)))
         except Exception as e:  # scripting is best effort
             print(f"{name}: torch.jit.script failed: {e}")
         expected = model(*inputs)
