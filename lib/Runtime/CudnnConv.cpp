@@ -84,9 +84,7 @@ constexpr int CUDNN_CROSS_CORRELATION = 1;
 constexpr int CUDNN_DEFAULT_MATH = 0;
 constexpr int CUDNN_TENSOR_OP_MATH = 1;
 constexpr int CUDNN_FMA_MATH = 3;
-constexpr int CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM = 0;
 constexpr int CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM = 1;
-constexpr int CUDNN_CONVOLUTION_FWD_ALGO_WINOGRAD = 6;
 constexpr int CUDNN_CONVOLUTION_FWD_ALGO_COUNT = 8;
 constexpr int CUDNN_ACTIVATION_RELU = 1;
 constexpr int CUDNN_ACTIVATION_IDENTITY = 5;
@@ -103,13 +101,6 @@ constexpr size_t kMaxWorkspaceBytes = size_t(256) << 20;
 /// DenseNet's big-workspace algorithms were barely faster and cost 400 MiB.)
 constexpr size_t kPreferredWorkspaceBytes = size_t(32) << 20;
 constexpr float kWorkspaceWorthIt = 1.10f;
-/// A way that runs as one kernel (implicit GEMM or fused Winograd, its
-/// epilogue fused) is kept unless another, of several kernels (FFT,
-/// non-fused Winograd, GEMM with im2col, separate epilogue adds), is more
-/// than this much faster: at near-equal times the fewer launches win (ResNet-18
-/// b32 fp32 ran 104 kernels per call with cuDNN's timed FFT algorithms, 3-4
-/// kernels per convolution, against eager's 81).
-constexpr float kManyLaunchesWorthIt = 1.05f;
 
 //===----------------------------------------------------------------------===//
 // The library
@@ -430,18 +421,6 @@ struct Candidate {
   Epilogue epilogue;
 };
 
-/// Whether `c` runs as one kernel: cuDNN's implicit GEMMs and fused Winograd
-/// (FFT, non-fused Winograd and GEMM launch a transform or im2col besides),
-/// with no separate epilogue adds; tcc's own kernel too.
-bool isOneKernel(const Candidate &c) {
-  if (c.epilogue == Epilogue::Own)
-    return true;
-  bool oneKernelAlgo = c.algo == CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM ||
-                       c.algo == CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM ||
-                       c.algo == CUDNN_CONVOLUTION_FWD_ALGO_WINOGRAD;
-  return oneKernelAlgo && c.epilogue != Epilogue::Adds;
-}
-
 /// The ways cuDNN offers, in its heuristics' order: every algorithm that
 /// suits the key's numerics and fits `limit` bytes of workspace. ReLU fuses
 /// with any algorithm; an identity epilogue (bias or residual alone) only
@@ -639,9 +618,7 @@ std::unique_ptr<Plan> makePlan(const Cudnn &lib, ContextState &state, const Plan
     plan->epilogue = c.epilogue;
   };
   // TCC_CUDNN_ALGO=heuristic: cuDNN's first choice; =own: tcc's own kernel
-  // where it applies (for its tests); =fastest: the fastest timed, however
-  // many kernels it launches; otherwise the fastest timed, one kernel
-  // preferred at near-equal times (kManyLaunchesWorthIt).
+  // where it applies (for its tests); otherwise the fastest, timed.
   const char *mode = std::getenv("TCC_CUDNN_ALGO");
   std::string chosenMode = mode ? mode : "";
   bool measure = !capturing && ways.size() > 1 && chosenMode != "heuristic" && chosenMode != "own";
@@ -670,8 +647,7 @@ std::unique_ptr<Plan> makePlan(const Cudnn &lib, ContextState &state, const Plan
     cuda::DeviceBuffer scratch(static_cast<size_t>(elements) * kernelDTypeBytes(key.dtype));
     const void *zIn = z == y ? scratch.data() : z;
     float fastest = std::numeric_limits<float>::infinity(), fastestSmall = fastest;
-    float fastestSingle = fastest;
-    const Candidate *small = nullptr, *single = nullptr;
+    const Candidate *small = nullptr;
     for (const Candidate &c : ways) {
       take(c);
       float us = timePlan(lib, state, *plan, key, x, w, bias, zIn, scratch.data(), stream);
@@ -685,19 +661,11 @@ std::unique_ptr<Plan> makePlan(const Cudnn &lib, ContextState &state, const Plan
         fastestSmall = us;
         small = &c;
       }
-      if (c.workspaceBytes <= preferred && isOneKernel(c) && us < fastestSingle) {
-        fastestSingle = us;
-        single = &c;
-      }
     }
     if (timingWorkspace.bytes())
       std::swap(state.workspace, timingWorkspace);
-    if (small && fastestSmall <= kWorkspaceWorthIt * fastest) {
+    if (small && fastestSmall <= kWorkspaceWorthIt * fastest)
       best = small;
-      fastest = fastestSmall;
-    }
-    if (single && fastestSingle <= kManyLaunchesWorthIt * fastest && chosenMode != "fastest")
-      best = single;
   } else if (!capturing && chosenMode != "own") {
     // Untimed: cuDNN's first choice within the preferred workspace, if any.
     for (const Candidate &c : ways)
