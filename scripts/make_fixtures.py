@@ -1197,24 +1197,6 @@ class ConvNeXtBlocks(nn.Module):
         return self.block2(x)
 
 
-class Uint8Sum(nn.Module):
-    """uint8 + uint8: the linalg lowering builds arith.addi on the unsigned
-    element type, which the verifier rejects. test/Tools/internal-error.test
-    uses it (test/Inputs/invalid-ir-after-pass.pt2) as a known way to make a
-    pass of tcc's leave invalid IR; replace it when uint8 arithmetic works."""
-
-    def forward(self, x):
-        return x + x
-
-
-def write_invalid_ir_input(path):
-    if ONLY != "invalid_ir_after_pass":
-        return  # written on request only: a test input, not a sample
-    ep = torch.export.export(Uint8Sum(), (torch.randint(0, 255, (4, 5), dtype=torch.uint8),))
-    torch.export.save(relative_traces(ep), path)
-    print(f"wrote {path}")
-
-
 class Uint8Conversions(nn.Module):
     """torch.uint8 in and out: an image normalized to float (what vision
     preprocessing does), floats to uint8 with values out of range on both
@@ -1226,6 +1208,31 @@ class Uint8Conversions(nn.Module):
         normalized = image.float() / 255.0
         return (normalized, x.byte(), image.long() * 3, image.bool(), (x > 0).to(torch.uint8),
                 image.to(torch.int8))
+
+
+class Uint8Arithmetic(nn.Module):
+    """torch.uint8 arithmetic as image code writes it: sums and differences
+    that wrap around modulo 256, a product, negation, bitwise and/or,
+    comparisons past 127 (where a signed reading of the bits would answer
+    wrongly), a select, and an affine map to float. It once stopped with an
+    internal error (arith ops built on the unsigned element type)."""
+
+    def forward(self, a, b):
+        return (a + b, a - b, a * 3, -a, a & 0x0F, a | b, a > 100, a <= b, a == 255,
+                torch.where(a > b, a, b), a.float() / 127.5 - 1.0)
+
+
+class Float64Products(nn.Module):
+    """Matrix products in float64 (a linear layer, a batched matmul): they
+    once stopped with an internal error (the GEMM kernels' f32 loops
+    extended f64 operands)."""
+
+    def __init__(self):
+        super().__init__()
+        self.lin = nn.Linear(8, 5).double()
+
+    def forward(self, x, y):
+        return self.lin(x), torch.bmm(y, y.transpose(1, 2))
 
 
 class CreationMore(nn.Module):
@@ -1542,8 +1549,16 @@ def write_wrong_answer_cases(out):
     x[0, :4] = torch.tensor([-1.5, 255.9, 256.0, -300.0])
     write_case(out, "uint8_conversions", Uint8Conversions(), [image, x])
 
-    write_invalid_ir_input(os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
-                                        "test", "Inputs", "invalid-ir-after-pass.pt2"))
+    torch.manual_seed(79)
+    a = torch.randint(0, 256, (3, 8), dtype=torch.uint8)
+    b = torch.randint(0, 256, (3, 8), dtype=torch.uint8)
+    a[0, :4] = torch.tensor([0, 127, 128, 255], dtype=torch.uint8)
+    b[0, :4] = torch.tensor([1, 128, 127, 255], dtype=torch.uint8)
+    write_case(out, "uint8_arithmetic", Uint8Arithmetic(), [a, b])
+
+    torch.manual_seed(80)
+    write_case(out, "float64_products", Float64Products(),
+               [torch.randn(4, 8, dtype=torch.float64), torch.randn(2, 3, 6, dtype=torch.float64)])
 
 if __name__ == "__main__":
     main()

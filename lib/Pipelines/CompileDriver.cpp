@@ -38,6 +38,8 @@
 #include "llvm/IR/Module.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
+
+#include <cstdlib>
 #include "llvm/Support/FileUtilities.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/Path.h"
@@ -98,6 +100,20 @@ private:
   }
   void runBeforePass(Pass *pass, Operation *) override {
     setCrashContext(("pass " + nameOf(pass)).c_str());
+  }
+  /// TCC_DEBUG_INVALID_IR_AFTER=<pass>: that pass's result gets an op the
+  /// verifier rejects, so the path of a tcc bug (exit 3, the pass named) can
+  /// be tested without one (test/Tools/internal-error.test).
+  void runAfterPass(Pass *pass, Operation *op) override {
+    const char *breakAfter = std::getenv("TCC_DEBUG_INVALID_IR_AFTER");
+    if (!breakAfter || nameOf(pass) != breakAfter || !invalidAfter.empty() ||
+        op->getNumRegions() == 0 || op->getRegion(0).empty())
+      return;
+    // An op of no dialect: no pass erases it (its effects are unknown), and
+    // the next verification rejects it.
+    OpBuilder b = OpBuilder::atBlockBegin(&op->getRegion(0).front());
+    b.create(OperationState(op->getLoc(), "tcc_debug.invalid_ir"));
+    invalidAfter = nameOf(pass);
   }
   void runAfterPassFailed(Pass *pass, Operation *op) override {
     // Legalization refuses an operator after verifying the ops it built for

@@ -72,6 +72,36 @@ Value buildElementwise(OpBuilder &b, Location loc, RankedTensorType resultType,
 /// Which element types an op's scalar function handles.
 enum class Elements { Float, Any };
 
+bool isUnsignedElement(Type t) {
+  auto tensor = dyn_cast<RankedTensorType>(t);
+  return (tensor ? tensor.getElementType() : t).isUnsignedInteger();
+}
+
+/// The same bits as a signless integer (arith takes no `ui8`), or `v`.
+Value asSignless(OpBuilder &b, Location loc, Value v) {
+  if (!v.getType().isUnsignedInteger())
+    return v;
+  Type bits = b.getIntegerType(v.getType().getIntOrFloatBitWidth());
+  return b.create<UnrealizedConversionCastOp>(loc, bits, v).getResult(0);
+}
+
+/// `fn` computing on unsigned elements (torch.uint8 is `ui8` in tensors) as
+/// the signless integers of the same bits, its result cast back to
+/// `resultElement`. Only for functions whose integer form ignores signedness
+/// (+, -, *, negation, bitwise and/or, select): tcc-legalize-graph refuses
+/// other ops on uint8 tensors.
+ScalarFn onUnsignedBits(ScalarFn fn, Type resultElement) {
+  return [fn = std::move(fn), resultElement](OpBuilder &b, Location loc, ValueRange a) -> Value {
+    SmallVector<Value> bits;
+    for (Value v : a)
+      bits.push_back(asSignless(b, loc, v));
+    Value r = fn(b, loc, bits);
+    if (resultElement.isUnsignedInteger() && r.getType() != resultElement)
+      r = b.create<UnrealizedConversionCastOp>(loc, resultElement, r).getResult(0);
+    return r;
+  };
+}
+
 template <typename SrcOp>
 struct ElementwisePattern : OpConversionPattern<SrcOp> {
   ElementwisePattern(MLIRContext *ctx, ScalarFn fn, Elements elements = Elements::Float)
@@ -83,7 +113,12 @@ struct ElementwisePattern : OpConversionPattern<SrcOp> {
       if (elements == Elements::Float &&
           !isa<FloatType>(cast<RankedTensorType>(v.getType()).getElementType()))
         return rewriter.notifyMatchFailure(op, "only floating-point operands");
-    Value result = buildElementwise(rewriter, op.getLoc(), type, adaptor.getOperands(), fn);
+    bool unsignedBits = isUnsignedElement(type) ||
+                        llvm::any_of(adaptor.getOperands(),
+                                     [](Value v) { return isUnsignedElement(v.getType()); });
+    Value result =
+        buildElementwise(rewriter, op.getLoc(), type, adaptor.getOperands(),
+                         unsignedBits ? onUnsignedBits(fn, type.getElementType()) : fn);
     if (!result)
       return rewriter.notifyMatchFailure(op, "dynamic result size without a source");
     rewriter.replaceOp(op, result);
@@ -116,20 +151,25 @@ ScalarFn unaryFn() {
   };
 }
 
-ScalarFn compareFn(StringRef predicate) {
+ScalarFn compareFn(StringRef predicate, bool isUnsigned = false) {
   using F = arith::CmpFPredicate;
   using I = arith::CmpIPredicate;
   // ne is unordered: NaN != x is true in PyTorch.
   auto fp = llvm::StringSwitch<F>(predicate)
                 .Case("eq", F::OEQ).Case("ne", F::UNE).Case("lt", F::OLT)
                 .Case("le", F::OLE).Case("gt", F::OGT).Default(F::OGE);
-  auto ip = llvm::StringSwitch<I>(predicate)
-                .Case("eq", I::eq).Case("ne", I::ne).Case("lt", I::slt)
-                .Case("le", I::sle).Case("gt", I::sgt).Default(I::sge);
+  auto ip = isUnsigned ? llvm::StringSwitch<I>(predicate)
+                             .Case("eq", I::eq).Case("ne", I::ne).Case("lt", I::ult)
+                             .Case("le", I::ule).Case("gt", I::ugt).Default(I::uge)
+                       : llvm::StringSwitch<I>(predicate)
+                             .Case("eq", I::eq).Case("ne", I::ne).Case("lt", I::slt)
+                             .Case("le", I::sle).Case("gt", I::sgt).Default(I::sge);
   return [fp, ip](OpBuilder &b, Location loc, ValueRange a) -> Value {
     if (isa<FloatType>(a[0].getType()))
       return b.create<arith::CmpFOp>(loc, fp, a[0], a[1]);
-    return b.create<arith::CmpIOp>(loc, ip, a[0], a[1]);
+    Value lhs = asSignless(b, loc, a[0]);
+    Value rhs = asSignless(b, loc, a[1]);
+    return b.create<arith::CmpIOp>(loc, ip, lhs, rhs);
   };
 }
 
@@ -221,12 +261,24 @@ struct ConstantPattern : OpConversionPattern<ConstantOp> {
     // rather than stored in the object and copied to the device.
     auto dense = dyn_cast<DenseElementsAttr>(op.getValue());
     auto type = cast<RankedTensorType>(op.getType());
-    if (dense && dense.isSplat() && type.getRank() > 0 && type.hasStaticShape()) {
+    if (dense && dense.isSplat() && type.getRank() > 0 && type.hasStaticShape() &&
+        !isUnsignedElement(type)) {
       SmallVector<OpFoldResult> sizes;
       for (int64_t s : type.getShape())
         sizes.push_back(rewriter.getIndexAttr(s));
       rewriter.replaceOp(op, tcc::makeFilled(rewriter, op.getLoc(), type, sizes,
                                              dense.getSplatValue<TypedAttr>()));
+      return success();
+    }
+    // arith's scalars are signless: an unsigned constant (torch.uint8's
+    // `ui8`) is held as the signless integers of the same bits, reinterpreted
+    // elementwise, so that no pass folding it into a loop body makes an
+    // unsigned scalar.
+    if (dense && isUnsignedElement(type)) {
+      Type bits = rewriter.getIntegerType(type.getElementTypeBitWidth());
+      Value held = rewriter.create<arith::ConstantOp>(op.getLoc(), dense.bitcast(bits));
+      rewriter.replaceOp(op, tcc::convertElements(rewriter, op.getLoc(), held,
+                                                  type.getElementType()));
       return success();
     }
     rewriter.replaceOpWithNewOp<arith::ConstantOp>(op, cast<TypedAttr>(op.getValue()));
@@ -262,7 +314,9 @@ void tcc::populateElementwiseToLinalgPatterns(RewritePatternSet &patterns) {
   MLIRContext *ctx = patterns.getContext();
   patterns.add<ConstantPattern>(ctx);
   patterns.add<AttributedElementwisePattern<CompareOp>>(
-      ctx, [](CompareOp op) { return compareFn(op.getPredicate()); });
+      ctx, [](CompareOp op) {
+        return compareFn(op.getPredicate(), isUnsignedElement(op.getLhs().getType()));
+      });
   patterns.add<AttributedElementwisePattern<CastOp>>(ctx, [](CastOp op) -> ScalarFn {
     Type to = op.getType().getElementType();
     return [to](OpBuilder &b, Location loc, ValueRange a) {

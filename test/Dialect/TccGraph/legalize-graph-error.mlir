@@ -103,3 +103,14 @@ func.func @label_smoothing(%x: tensor<2x3xf32>, %t: tensor<2xi64>) -> tensor<f32
   %0 = tcc_graph.operator "torch.ops.aten.cross_entropy_loss.default"(%x, %t) {operand_names = ["self", "target"], args = {label_smoothing = 1.000000e-01 : f64}} : (tensor<2x3xf32>, tensor<2xi64>) -> tensor<f32>
   return %0 : tensor<f32>
 }
+
+// -----
+
+// uint8 tensors (`ui8`): +, -, *, negation, bitwise ops, comparisons and
+// conversions compute on them; an op that would need an unsigned form tcc
+// does not build (maximum, here) is refused at the operator, with the way out.
+func.func @maximum_of_uint8(%x: tensor<4xui8>, %y: tensor<4xui8>) -> tensor<4xui8> {
+  // expected-error @+1 {{operator 'aten.maximum.default' is not supported for these inputs: on uint8 tensors tcc computes +, -, *, negation, bitwise and/or, comparisons and conversions ('tcc_graph.maximum' is none of them); convert first, e.g. x.int() or x.float()}}
+  %0 = tcc_graph.operator "torch.ops.aten.maximum.default"(%x, %y) {operand_names = ["self", "other"], args = {}} : (tensor<4xui8>, tensor<4xui8>) -> tensor<4xui8>
+  return %0 : tensor<4xui8>
+}
