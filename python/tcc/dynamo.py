@@ -1,0 +1,289 @@
+"""torch.compile(model, backend="tcc"): a Dynamo backend that compiles each
+captured graph ahead of time with tcc.
+
+    opt = torch.compile(model, backend="tcc")            # entry point torch_dynamo_backends
+    opt = torch.compile(model, backend=tcc.backend)      # the same, without the entry point
+    opt = torch.compile(model, backend="tcc", options={"strict": True})
+
+Dynamo hands the backend an FX graph whose placeholders are the user's
+tensors, the module's parameters and buffers (the tensors Dynamo marks as
+static inputs: nn.Module attributes) and, with dynamic shapes, the symbolic
+sizes as integers. The backend wraps the graph in a module that owns the
+parameters and buffers as its own (so that tcc sees them as weights: folded,
+packed and hoisted once per binding), computes each symbolic size from the
+tensor dimension it names, exports that with torch.export (symbolic
+dimensions as torch.export.Dim with their ranges) and compiles it with
+tcc.compile's machinery, through the same on-disk cache. The compiled graph
+is called with the user's tensors alone; weights are bound once (by pointer
+on the CPU) and bound again when Dynamo passes other weight tensors.
+
+A graph that cannot be exported or that tcc refuses runs eagerly (the graph
+Dynamo captured, as backend="eager" would), with one warning carrying tcc's
+message (operator and Python line). Options (torch.compile's options= or
+environment variables):
+
+  strict (TCC_STRICT=1): raise instead of falling back to eager.
+  target: "cpu", "cuda" or "cpu,cuda" (default: the example inputs' device).
+  precision (TCC_PRECISION): "fp32" (default), "tf32", "bf16".
+  cache_dir: as tcc.compile's (default $TCC_CACHE_DIR or ~/.cache/tcc).
+  dynamic_max (TCC_DYNAMIC_MAX): the maximum given to a symbolic dimension
+    Dynamo leaves unbounded (default: 1024, or twice the example's size when
+    that is larger); tcc plans the intermediates for it. A call beyond it runs
+    that call's graph eagerly, with a warning.
+"""
+import os
+import warnings
+
+from . import GuardError, TccError, load
+from .compiler import (CompileError, _check_mutations, bind_program_weights,
+                       compile_exported, program_weights)
+
+_OPTIONS = ("strict", "target", "precision", "cache_dir", "dynamic_max")
+
+
+class _Options:
+    def __init__(self, options):
+        options = dict(options or {})
+        unknown = sorted(set(options) - set(_OPTIONS))
+        if unknown:
+            raise TccError(f"tcc backend: unknown option(s) {', '.join(unknown)}; "
+                           f"known: {', '.join(_OPTIONS)}")
+        strict = options.get("strict", os.environ.get("TCC_STRICT", "0"))
+        self.strict = strict not in (False, 0, "0", "", "false", "False")
+        self.target = options.get("target")
+        self.precision = options.get("precision", os.environ.get("TCC_PRECISION", "fp32"))
+        self.cache_dir = options.get("cache_dir")
+        self.dynamic_max = int(options.get("dynamic_max",
+                                           os.environ.get("TCC_DYNAMIC_MAX", "1024")))
+
+
+def _is_weight(node, value, torch):
+    """Whether a placeholder of a Dynamo graph is a module's parameter or
+    buffer (or another tensor attribute of a module) rather than a user input."""
+    if isinstance(value, torch.nn.Parameter):
+        return True
+    if getattr(value, "_dynamo_static_input_type", None) is not None:
+        return True
+    grapharg = node.meta.get("grapharg")
+    source = getattr(grapharg, "source", None)
+    if source is not None:
+        guard = source.guard_source
+        return guard.is_unspecialized_nn_module() or guard.is_specialized_nn_module()
+    return False
+
+
+class _GraphProgram:
+    """How the placeholders of a Dynamo graph map onto the exported program's
+    inputs: ("weight", name), ("input", k) or ("size", (k, dim))."""
+
+    def __init__(self, gm, example_inputs, torch):
+        self.layout = []
+        self.weights = {}
+        self.user_examples = []
+        self.user_fakes = []
+        placeholders = [n for n in gm.graph.nodes if n.op == "placeholder"]
+        if len(placeholders) != len(example_inputs):
+            raise TccError("the graph's placeholders and example inputs differ in number")
+        pending = []
+        for node, value in zip(placeholders, example_inputs):
+            if isinstance(value, torch.Tensor):
+                if _is_weight(node, value, torch):
+                    name = f"w{len(self.weights)}_{node.name}"
+                    self.weights[name] = value
+                    self.layout.append(("weight", name))
+                else:
+                    self.layout.append(("input", len(self.user_examples)))
+                    self.user_examples.append(value)
+                    self.user_fakes.append(node.meta.get("example_value"))
+            elif isinstance(value, (int, torch.SymInt)):
+                self.layout.append(None)
+                pending.append((len(self.layout) - 1, node))
+            else:
+                raise TccError(f"graph input '{node.name}' is a {type(value).__name__}; "
+                               "tcc compiles graphs of tensors and sizes")
+        # A size argument is read from a user tensor's dimension of that size.
+        for index, node in pending:
+            sym = node.meta.get("example_value")
+            where = self._dimension_of(sym, torch)
+            if where is None:
+                raise TccError(f"graph input '{node.name}' ({sym}) is not a dimension of "
+                               "an input tensor")
+            self.layout[index] = ("size", where)
+        self.user_positions = [i for i, (kind, _) in enumerate(self.layout)
+                               if kind == "input"]
+        self.weight_positions = {self.layout[i][1]: i for i in range(len(self.layout))
+                                 if self.layout[i][0] == "weight"}
+
+    def _dimension_of(self, sym, torch):
+        if not isinstance(sym, torch.SymInt):
+            return None
+        for k, fake in enumerate(self.user_fakes):
+            if fake is None:
+                continue
+            for d, size in enumerate(fake.shape):
+                if isinstance(size, torch.SymInt) and size.node.expr == sym.node.expr:
+                    return (k, d)
+        return None
+
+    def dynamic_shapes(self, options, torch):
+        """torch.export dynamic_shapes for the user tensors: one Dim per symbol
+        of Dynamo's (named as Dynamo named it), with Dynamo's range; an
+        unbounded maximum becomes `dynamic_max` (or twice the example size)."""
+        import sympy
+        dims = {}
+        specs = []
+        any_dynamic = False
+        for fake, example in zip(self.user_fakes, self.user_examples):
+            spec = {}
+            for d, size in enumerate(getattr(fake, "shape", ())):
+                if not isinstance(size, torch.SymInt):
+                    continue
+                expr = size.node.expr
+                if expr.is_number:  # specialized by the graph
+                    continue
+                if not isinstance(expr, sympy.Symbol):
+                    raise TccError(f"dimension {d} of an input has size {expr}; tcc "
+                                   "compiles inputs whose dynamic sizes are plain symbols")
+                if expr not in dims:
+                    shape_env = size.node.shape_env
+                    vr = shape_env.var_to_range.get(expr)
+                    # Unbounded ends are torch's int_oo (not sympy integers).
+                    lo = vr.lower if vr is not None else None
+                    lo = int(lo) if isinstance(lo, sympy.Integer) else 0
+                    hi = vr.upper if vr is not None else None
+                    bound = max(options.dynamic_max, 2 * int(example.shape[d]))
+                    hi = int(hi) if isinstance(hi, sympy.Integer) else bound
+                    dims[expr] = torch.export.Dim(str(expr), min=max(lo, 0), max=hi)
+                spec[d] = dims[expr]
+                any_dynamic = True
+            specs.append(spec or None)
+        # One entry, the tuple of forward(*inputs).
+        return (tuple(specs),) if any_dynamic else None
+
+    def module(self, gm, torch):
+        """An nn.Module owning the weights and calling the graph on the user
+        tensors, its nodes' stack traces kept (errors name the user's line)."""
+        from torch.fx import traceback as fx_traceback
+        layout = self.layout
+
+        class Program(torch.nn.Module):
+            def __init__(self, weights):
+                super().__init__()
+                self.graph_module = gm
+                for name, value in weights.items():
+                    if isinstance(value, torch.nn.Parameter):
+                        self.register_parameter(name, value)
+                    else:
+                        self.register_buffer(name, value)
+
+            def forward(self, *inputs):
+                args = []
+                for kind, ref in layout:
+                    if kind == "weight":
+                        args.append(getattr(self, ref))
+                    elif kind == "input":
+                        args.append(inputs[ref])
+                    else:
+                        args.append(inputs[ref[0]].size(ref[1]))
+                with fx_traceback.preserve_node_meta():
+                    return torch.fx.Interpreter(self.graph_module).run(*args)
+
+        return Program(self.weights)
+
+
+class _CompiledGraph:
+    """The callable Dynamo gets: the graph's arguments in, its outputs out."""
+
+    def __init__(self, gm, program, model, out_spec, weights_by_name, torch):
+        from torch.utils import _pytree as pytree
+        self.gm = gm
+        self.model = model
+        self.positions = program.user_positions
+        self.out_spec = out_spec
+        self.unflatten = pytree.tree_unflatten
+        # The graph's own output tuple is built directly; other structures
+        # go through the tree spec.
+        self.tuple_out = out_spec.type is tuple and all(c.num_leaves == 1 and c.type is None
+                                                        for c in out_spec.children_specs)
+        self.weight_args = [(program.weight_positions[name], name,
+                             weights_by_name[name].data_ptr())
+                            for name in weights_by_name if name in program.weight_positions]
+        self.eager_keys = set()
+        self.warned = False
+
+    def rebind_if_moved(self, args):
+        """Binds again the weights Dynamo passes that are not the tensors bound
+        (a module whose parameters were replaced, e.g. by load_state_dict
+        with assign=True)."""
+        moved = {name: args[i] for i, name, ptr in self.weight_args
+                 if args[i].data_ptr() != ptr}
+        if moved:
+            self.model.bind_weights(moved)
+            self.weight_args = [(i, name, args[i].data_ptr())
+                                for i, name, _ in self.weight_args]
+
+    def __call__(self, *args):
+        if self.weight_args:
+            self.rebind_if_moved(args)
+        inputs = [args[i] for i in self.positions]
+        try:
+            outputs = self.model.run_flat(inputs)
+        except GuardError as e:
+            if not self.warned:
+                warnings.warn(f"tcc: inputs outside the sizes this graph was compiled for "
+                              f"({e}); such calls run eagerly (a larger maximum: "
+                              "options={'dynamic_max': N} or TCC_DYNAMIC_MAX)", stacklevel=2)
+                self.warned = True
+            return self.gm(*args)
+        if self.tuple_out:
+            return tuple(outputs)
+        return self.unflatten(outputs, self.out_spec)
+
+
+def _default_target(example_inputs, torch):
+    devices = {t.device.type for t in example_inputs if isinstance(t, torch.Tensor)}
+    return "cuda" if devices == {"cuda"} else "cpu"
+
+
+def compile_graph(gm, example_inputs, options):
+    """Exports and compiles one Dynamo graph; returns the callable Dynamo runs.
+    Raises CompileError (tcc refused it) or another exception (export failed)."""
+    import torch
+    program = _GraphProgram(gm, example_inputs, torch)
+    module = program.module(gm, torch)
+    dynamic_shapes = program.dynamic_shapes(options, torch)
+    # Outside Dynamo's tracing context: export's own guards must not land
+    # among the guards of the frame Dynamo is compiling.
+    with torch._guards.tracing(None), torch._guards.compile_context(None):
+        ep = torch.export.export(module, tuple(program.user_examples),
+                                 dynamic_shapes=dynamic_shapes)
+    _check_mutations(ep)
+    target = options.target or _default_target(example_inputs, torch)
+    so, _ = compile_exported(ep, target=target, precision=options.precision,
+                          cache_dir=options.cache_dir)
+    weights = program_weights(ep)
+    model = bind_program_weights(load(so), weights)
+    return _CompiledGraph(gm, program, model, ep.call_spec.out_spec, weights, torch)
+
+
+def backend(gm, example_inputs, options=None, mode=None):
+    """The Dynamo backend (see the module's docstring): torch.compile(model,
+    backend="tcc") or backend=tcc.backend; options= as described there.
+    `mode` is accepted and ignored (tcc has one mode)."""
+    opts = _Options(options)
+    try:
+        return compile_graph(gm, example_inputs, opts)
+    except CompileError as e:
+        if opts.strict:
+            raise
+        why = f"tcc could not compile it:\n{e}"
+    except TccError as e:
+        if opts.strict or "cannot find the tcc executable" in str(e):
+            raise
+        why = str(e)
+    except Exception as e:  # torch.export failed on the graph
+        if opts.strict:
+            raise
+        why = f"torch.export could not export it: {type(e).__name__}: {e}"
+    warnings.warn(f"tcc: a graph runs eagerly: {why}", stacklevel=2)
+    return gm.forward
