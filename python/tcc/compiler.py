@@ -287,7 +287,9 @@ def _as_module(fn):
             return fn(*args, **kwargs)
 
     Function.__name__ = getattr(fn, "__name__", "Function")
-    return Function()
+    module = Function()
+    module._tcc_function = fn  # what _trace_key traces (fx does not trace *args)
+    return module
 
 
 # The warm path. torch.export's first call in a process imports torch._dynamo
@@ -345,7 +347,8 @@ def _trace_key(module, example_args, example_kwargs, dynamic_shapes, options, tc
         cls = type(sub)
         parts.append(f"module '{name}': {cls.__module__}.{cls.__qualname__}")
         for attr, value in sorted(vars(sub).items()):
-            if attr in ("_parameters", "_buffers", "_modules") or attr.startswith("_forward"):
+            if attr in ("_parameters", "_buffers", "_modules", "_tcc_function") or \
+                    attr.startswith("_forward"):
                 continue
             if isinstance(value, torch.Tensor):
                 parts.append(f"  tensor {attr}: {_tensor_text(value)}")
@@ -358,7 +361,7 @@ def _trace_key(module, example_args, example_kwargs, dynamic_shapes, options, tc
             parts.append(f"  buffer {attr}: " + (_tensor_text(value) if value is not None
                                                   else "None"))
     try:
-        traced = torch.fx.symbolic_trace(module)
+        traced = torch.fx.symbolic_trace(getattr(module, "_tcc_function", module))
     except Exception:
         return None
     for name, sub in traced.named_modules():

@@ -203,8 +203,8 @@ class _CompiledGraph:
         self.unflatten = pytree.tree_unflatten
         # The graph's own output tuple is built directly; other structures
         # go through the tree spec.
-        self.tuple_out = out_spec.type is tuple and all(c.num_leaves == 1 and c.type is None
-                                                        for c in out_spec.children_specs)
+        flat_tuple = pytree.tree_flatten(tuple(range(out_spec.num_leaves)))[1]
+        self.tuple_out = out_spec == flat_tuple
         self.weight_args = [(program.weight_positions[name], name,
                              weights_by_name[name].data_ptr())
                             for name in weights_by_name if name in program.weight_positions]
