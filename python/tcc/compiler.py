@@ -111,9 +111,13 @@ def default_cache_dir():
 def _program_text(ep):
     """What identifies an exported program for the cache: the code of its
     graph and subgraphs, its signature, the metadata of every placeholder
-    (shape, dtype, device, strides; weights included, not their values),
-    the symbols' ranges and the input/output tree structure. Stack traces
-    are left out: moving the model's source by a line reuses the artifact."""
+    (shape, dtype, strides; weights included, not their values), the
+    symbols' ranges and the input/output tree structure. Stack traces are
+    left out (moving the model's source by a line reuses the artifact), and
+    so are the placeholders' devices: one artifact of target "cpu,cuda" runs
+    on either, so a program exported with CPU tensors finds the artifact a
+    CUDA export compiled and the other way round (a device named in the code,
+    as in torch.arange(..., device="cuda"), is part of the code)."""
     import torch
     parts = []
     for name, sub in ep.graph_module.named_modules():
@@ -124,8 +128,7 @@ def _program_text(ep):
             continue
         val = node.meta.get("val")
         if isinstance(val, torch.Tensor):
-            parts.append(f"{node.name}: {val.dtype} {val.device} {tuple(val.shape)} "
-                         f"{tuple(val.stride())}")
+            parts.append(f"{node.name}: {val.dtype} {tuple(val.shape)} {tuple(val.stride())}")
         else:
             parts.append(f"{node.name}: {type(val).__name__} {val!r}")
     parts.append(str(ep.graph_signature))
@@ -145,18 +148,53 @@ def _cache_key(ep, tcc_version, options):
     return h.hexdigest()[:32]
 
 
-def compile_exported(ep, target="cpu,cuda", precision="fp32", cache_dir=None):
+class _Compiler:
+    """The tcc executable and the version string the cache keys name. Where
+    no tcc is found, the version recorded in the cache directory by the last
+    compile into it (<cache_dir>/tcc-version): artifacts another machine
+    compiled (a GPU server without LLVM, say) are then found and loaded; a
+    program not among them raises the not-found error."""
+
+    def __init__(self, cache_dir):
+        self.not_found = None
+        try:
+            self.executable = find_executable()
+            self.version = _version(self.executable)
+        except TccError as e:
+            self.executable, self.not_found = None, e
+            try:
+                with open(os.path.join(cache_dir, "tcc-version")) as f:
+                    self.version = f.read().strip()
+            except OSError:
+                raise e from None
+
+    def require(self, cache_dir):
+        if self.executable is None:
+            raise TccError(f"{self.not_found} (the cache {cache_dir} has no artifact for this "
+                           f"program; it holds artifacts of {self.version})")
+        return self.executable
+
+    def record(self, cache_dir):
+        """Writes the version beside the artifacts (see above)."""
+        fd, tmp = tempfile.mkstemp(dir=cache_dir, suffix=".tmp")
+        with os.fdopen(fd, "w") as f:
+            f.write(self.version + "\n")
+        os.replace(tmp, os.path.join(cache_dir, "tcc-version"))
+
+
+def compile_exported(ep, target="cpu,cuda", precision="fp32", cache_dir=None, compiler=None):
     """Compiles an ExportedProgram with `tcc compile --external-weights`, or
     finds it in the cache; returns the path of its model.so and whether tcc ran."""
     import torch
-    exe = find_executable()
     options = {"target": target, "precision": precision}
     cache_dir = os.path.abspath(cache_dir or default_cache_dir())
-    key = _cache_key(ep, _version(exe), options)
+    compiler = compiler or _Compiler(cache_dir)
+    key = _cache_key(ep, compiler.version, options)
     entry = os.path.join(cache_dir, key)
     so = os.path.join(entry, "model.so")
     if os.path.isfile(so):
         return so, False
+    exe = compiler.require(cache_dir)
     os.makedirs(cache_dir, exist_ok=True)
     # Built in a private directory, then renamed into place: another process
     # sees a complete entry or none (the first rename wins).
@@ -178,8 +216,9 @@ def compile_exported(ep, target="cpu,cuda", precision="fp32", cache_dir=None):
             if os.path.exists(path):
                 os.remove(path)
         with open(os.path.join(work, "entry.json"), "w") as f:
-            json.dump({"options": options, "tcc": _version(exe),
+            json.dump({"options": options, "tcc": compiler.version,
                        "torch": torch.__version__}, f, indent=1)
+        compiler.record(cache_dir)
         try:
             os.rename(work, entry)
         except OSError:
@@ -317,7 +356,8 @@ def _plain_value(value):
 
 
 def _tensor_text(t):
-    return f"{t.dtype} {t.device} {tuple(t.shape)} {tuple(t.stride())} {t.requires_grad}"
+    # Not the device: see _program_text.
+    return f"{t.dtype} {tuple(t.shape)} {tuple(t.stride())} {t.requires_grad}"
 
 
 def _dims_text(dynamic_shapes):
@@ -460,8 +500,9 @@ def compile(module, example_inputs, dynamic_shapes=None, target="cpu,cuda",
     module = _as_module(module)
     cache_dir = os.path.abspath(cache_dir or default_cache_dir())
     options = {"target": target, "precision": precision}
+    compiler = _Compiler(cache_dir)
     trace_key = _trace_key(module, example_inputs, example_kwargs, dynamic_shapes, options,
-                           _version(find_executable()))
+                           compiler.version)
     if trace_key is not None:
         found = _from_trace_index(cache_dir, trace_key, module)
         if found is not None:
@@ -472,7 +513,7 @@ def compile(module, example_inputs, dynamic_shapes=None, target="cpu,cuda",
                              dynamic_shapes=dynamic_shapes)
     _check_mutations(ep)
     so, compiled = compile_exported(ep, target=target, precision=precision,
-                                    cache_dir=cache_dir)
+                                    cache_dir=cache_dir, compiler=compiler)
     weights = program_weights(ep)
     model = bind_program_weights(load(so), weights)
     if trace_key is not None:

@@ -80,12 +80,19 @@ with warnings.catch_warnings(record=True) as caught:
     opt(x)  # a second call: no second warning
 tcc_warnings = [w for w in caught if "tcc" in str(w.message)]
 print("warnings:", len(tcc_warnings))
+# The line of the svdvals call, found here so that FileCheck can name it.
+svd_line = next(i for i, text in enumerate(open(__file__), 1) if "linalg.svdvals(x)" in text)
+
+
+def shown(message):
+    return message.rsplit("/", 1)[-1].replace(f":{svd_line}:", ":SVDVALS_LINE:")
+
+
 for line in str(tcc_warnings[0].message).splitlines():
-    print("warning:", line.rsplit("/", 1)[-1])
+    print("warning:", shown(line))
 torch._dynamo.reset()
 try:
     torch.compile(uses_svd, backend=tcc.backend, options=dict(options, strict=True))(x)
 except Exception as e:  # Dynamo wraps it in BackendCompilerFailed
     cause = getattr(e, "inner_exception", e)
-    print("strict:", type(e).__name__, "from", type(cause).__name__,
-          str(cause).rsplit("/", 1)[-1])
+    print("strict:", type(e).__name__, "from", type(cause).__name__, shown(str(cause)))

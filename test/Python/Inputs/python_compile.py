@@ -2,9 +2,10 @@
 tensor attributes, constants made in forward, several outputs and a dynamic
 batch, each compared with PyTorch eager; an unsupported operator raises
 CompileError with tcc's message. Run twice with one cache directory: the
-second run ("warm") reports what it exported and compiled.
+second run ("warm") reports what it exported and compiled; a third
+("notcc", no tcc executable to be found) runs from the cache alone.
 
-    python_compile.py PYTHON_DIR CACHE_DIR [cold|warm]
+    python_compile.py PYTHON_DIR CACHE_DIR cold|warm|notcc
 """
 import sys
 import time
@@ -87,4 +88,9 @@ except tcc.GuardError as e:
 try:
     tcc.compile(Unsupported(), (x10,), target="cpu", cache_dir=cache)
 except tcc.CompileError as e:
-    print(f"CompileError (exit {e.returncode}):", str(e).rsplit("/", 1)[-1])
+    # The line of the svdvals call, found here so that FileCheck can name it.
+    line = next(i for i, text in enumerate(open(__file__), 1) if "linalg.svdvals(x)" in text)
+    print(f"CompileError (exit {e.returncode}):",
+          str(e).rsplit("/", 1)[-1].replace(f":{line}:", ":SVDVALS_LINE:"))
+except tcc.TccError as e:  # phase notcc: no tcc executable to compile it
+    print("TccError:", e)
