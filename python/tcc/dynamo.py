@@ -31,6 +31,7 @@ environment variables):
     that is larger); tcc plans the intermediates for it. A call beyond it runs
     that call's graph eagerly, with a warning.
 """
+import operator
 import os
 import warnings
 
@@ -198,36 +199,41 @@ class _CompiledGraph:
         from torch.utils import _pytree as pytree
         self.gm = gm
         self.model = model
-        self.positions = program.user_positions
         self.out_spec = out_spec
         self.unflatten = pytree.tree_unflatten
         # The graph's own output tuple is built directly; other structures
         # go through the tree spec.
         flat_tuple = pytree.tree_flatten(tuple(range(out_spec.num_leaves)))[1]
         self.tuple_out = out_spec == flat_tuple
-        self.weight_args = [(program.weight_positions[name], name,
-                             weights_by_name[name].data_ptr())
-                            for name in weights_by_name if name in program.weight_positions]
-        self.eager_keys = set()
+        # (argument index, name, the tensor bound): a call checks that Dynamo
+        # passes the very tensors bound (identity: cheaper than data_ptr).
+        self.weight_args = tuple((program.weight_positions[name], name, weights_by_name[name])
+                                 for name in weights_by_name
+                                 if name in program.weight_positions)
+        self.positions = positions = tuple(program.user_positions)
+        if len(positions) == 1:
+            only = positions[0]
+            self.pick = lambda args: (args[only],)
+        else:
+            self.pick = operator.itemgetter(*positions)
+        self.run_flat = model.run_flat
         self.warned = False
 
-    def rebind_if_moved(self, args):
-        """Binds again the weights Dynamo passes that are not the tensors bound
-        (a module whose parameters were replaced, e.g. by load_state_dict
-        with assign=True)."""
-        moved = {name: args[i] for i, name, ptr in self.weight_args
-                 if args[i].data_ptr() != ptr}
-        if moved:
-            self.model.bind_weights(moved)
-            self.weight_args = [(i, name, args[i].data_ptr())
-                                for i, name, _ in self.weight_args]
+    def rebind(self, args):
+        """Binds the weights Dynamo passes where they are not the tensors bound
+        (a module whose parameters were replaced, e.g. by load_state_dict with
+        assign=True)."""
+        moved = {name: args[i] for i, name, bound in self.weight_args if args[i] is not bound}
+        self.model.bind_weights(moved)
+        self.weight_args = tuple((i, name, args[i]) for i, name, _ in self.weight_args)
 
     def __call__(self, *args):
-        if self.weight_args:
-            self.rebind_if_moved(args)
-        inputs = [args[i] for i in self.positions]
+        for i, _, bound in self.weight_args:
+            if args[i] is not bound:
+                self.rebind(args)
+                break
         try:
-            outputs = self.model.run_flat(inputs)
+            outputs = self.run_flat(self.pick(args))
         except GuardError as e:
             if not self.warned:
                 warnings.warn(f"tcc: inputs outside the sizes this graph was compiled for "
