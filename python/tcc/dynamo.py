@@ -31,6 +31,7 @@ environment variables):
     that is larger); tcc plans the intermediates for it. A call beyond it runs
     that call's graph eagerly, with a warning.
 """
+import keyword
 import operator
 import os
 import warnings
@@ -85,6 +86,7 @@ class _GraphProgram:
         placeholders = [n for n in gm.graph.nodes if n.op == "placeholder"]
         if len(placeholders) != len(example_inputs):
             raise TccError("the graph's placeholders and example inputs differ in number")
+        self.user_names = []
         pending = []
         for node, value in zip(placeholders, example_inputs):
             if isinstance(value, torch.Tensor):
@@ -96,12 +98,16 @@ class _GraphProgram:
                     self.layout.append(("input", len(self.user_examples)))
                     self.user_examples.append(value)
                     self.user_fakes.append(node.meta.get("example_value"))
+                    self.user_names.append(self._input_name(node.name))
             elif isinstance(value, (int, torch.SymInt)):
                 self.layout.append(None)
                 pending.append((len(self.layout) - 1, node))
             else:
                 raise TccError(f"graph input '{node.name}' is a {type(value).__name__}; "
                                "tcc compiles graphs of tensors and sizes")
+        if not self.user_examples:
+            raise TccError("the graph reads no input tensors (weights and constants alone); "
+                           "a compiled model needs inputs")
         # A size argument is read from a user tensor's dimension of that size.
         for index, node in pending:
             sym = node.meta.get("example_value")
@@ -114,6 +120,17 @@ class _GraphProgram:
                                if kind == "input"]
         self.weight_positions = {self.layout[i][1]: i for i in range(len(self.layout))
                                  if self.layout[i][0] == "weight"}
+
+    def _input_name(self, placeholder):
+        """x for Dynamo's l_x_ (a local named x); unique, an identifier."""
+        name = placeholder[2:] if placeholder.startswith(("l_", "L_")) else placeholder
+        name = name.rstrip("_") or "input"
+        if not name.isidentifier() or keyword.iskeyword(name) or name == "self":
+            name = "input"
+        base, k = name, 1
+        while name in self.user_names:
+            name, k = f"{base}_{k}", k + 1
+        return name
 
     def _dimension_of(self, sym, torch):
         if not isinstance(sym, torch.SymInt):
@@ -158,8 +175,8 @@ class _GraphProgram:
                 spec[d] = dims[expr]
                 any_dynamic = True
             specs.append(spec or None)
-        # One entry, the tuple of forward(*inputs).
-        return (tuple(specs),) if any_dynamic else None
+        # One entry per forward parameter.
+        return tuple(specs) if any_dynamic else None
 
     def module(self, gm, torch):
         """An nn.Module owning the weights and calling the graph on the user
@@ -177,7 +194,7 @@ class _GraphProgram:
                     else:
                         self.register_buffer(name, value)
 
-            def forward(self, *inputs):
+            def run_graph(self, inputs):
                 args = []
                 for kind, ref in layout:
                     if kind == "weight":
@@ -189,6 +206,14 @@ class _GraphProgram:
                 with fx_traceback.preserve_node_meta():
                     return torch.fx.Interpreter(self.graph_module).run(*args)
 
+        # forward(self, x, y): the user's names (Dynamo's placeholder "l_x_"
+        # for the local x) become the exported inputs' names, which tcc's
+        # guard messages show ("input 'x' (#0) dimension 0: ...").
+        params = ", ".join(self.user_names)
+        namespace = {}
+        exec(f"def forward(self, {params}):\n    return self.run_graph(({params},))\n",
+             namespace)
+        Program.forward = namespace["forward"]
         return Program(self.weights)
 
 

@@ -69,6 +69,21 @@ for w in caught:
 print("artifacts compiled:", compiled_graphs() - before)
 
 
+def adds_in_place(x):
+    x.add_(1)  # tcc would not write the caller's tensor: eager, with a warning
+    return x * 2
+
+
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    a = torch.randn(3)
+    b = a.clone()
+    out = torch.compile(adds_in_place, backend=tcc.backend, options=options)(a)
+    print("input written in place:", verdict(out, adds_in_place(b)), verdict(a, b))
+for w in caught:
+    print("warning:", str(w.message).replace("\n", " "))
+
+
 def uses_svd(x):
     return torch.linalg.svdvals(x).sum() + torch.cos(x)
 

@@ -85,6 +85,12 @@ try:
 except tcc.GuardError as e:
     print("batch 65: GuardError:", e)
 
+train_bn = torch.nn.Sequential(torch.nn.Linear(100, 10), torch.nn.BatchNorm1d(10))
+try:  # training mode: batch norm writes its running statistics
+    tcc.compile(train_bn, (x100,), target="cpu", cache_dir=cache)
+except tcc.CompileError as e:
+    print("train mode: CompileError:", e)
+
 try:
     tcc.compile(Unsupported(), (x10,), target="cpu", cache_dir=cache)
 except tcc.CompileError as e:
