@@ -14,6 +14,7 @@ torch.export and loads the cached artifact, nothing more.
 """
 import functools
 import hashlib
+import inspect
 import json
 import os
 import shutil
@@ -337,6 +338,19 @@ def _as_module(fn):
         def forward(self, *args, **kwargs):
             return fn(*args, **kwargs)
 
+    # forward with the function's own parameter names where they are plain
+    # positional ones, so that dynamic_shapes can name them ({"x": {0: batch}}).
+    try:
+        params = list(inspect.signature(fn).parameters.values())
+    except (TypeError, ValueError):
+        params = []
+    names = [p.name for p in params]
+    if params and all(p.kind == p.POSITIONAL_OR_KEYWORD for p in params) and \
+            "self" not in names and "fn" not in names:
+        namespace = {"fn": fn}
+        joined = ", ".join(names)
+        exec(f"def forward(self, {joined}):\n    return fn({joined})\n", namespace)
+        Function.forward = namespace["forward"]
     Function.__name__ = getattr(fn, "__name__", "Function")
     module = Function()
     module._tcc_function = fn  # what _trace_key traces (fx does not trace *args)

@@ -44,11 +44,14 @@ x10 = torch.randn(10, 10)
 y10 = torch.randn(10, 10)
 x100 = torch.randn(10, 100)
 image = torch.randn(2, 3, 8, 8)
+rows = torch.export.Dim("rows", max=64)
 cases = [("foo", foo, (x10, y10), None), ("mymodule", MyModule(), (x100,), None),
          ("outer_module", OuterModule(), (x100,), None),
          ("stateful", Stateful().eval(), (image,), None),
          ("dynamic_batch", MyModule(),
-          (x100,), {"x": {0: torch.export.Dim("batch", min=1, max=64)}})]
+          (x100,), {"x": {0: torch.export.Dim("batch", min=1, max=64)}}),
+         # A function's dynamic_shapes name its parameters.
+         ("foo_dynamic", foo, (x10, y10), {"x": {0: rows}, "y": {0: rows}})]
 for name, module, args, dynamic in cases:
     start = time.perf_counter()
     compiled = tcc.compile(module, args, dynamic_shapes=dynamic, target="cpu",
