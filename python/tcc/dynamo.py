@@ -28,8 +28,10 @@ environment variables):
   cache_dir: as tcc.compile's (default $TCC_CACHE_DIR or ~/.cache/tcc).
   dynamic_max (TCC_DYNAMIC_MAX): the maximum given to a symbolic dimension
     Dynamo leaves unbounded (default: 1024, or twice the example's size when
-    that is larger); tcc plans the intermediates for it. A call beyond it runs
-    that call's graph eagerly, with a warning.
+    that is larger); tcc plans the intermediates for it. A call beyond it
+    compiles the graph again with twice that call's size as the maximum (one
+    compile per doubling); a call outside a range Dynamo bounded itself
+    (mark_dynamic's min/max) runs eagerly, with one warning.
 """
 import keyword
 import operator
@@ -116,6 +118,7 @@ class _GraphProgram:
                 raise TccError(f"graph input '{node.name}' ({sym}) is not a dimension of "
                                "an input tensor")
             self.layout[index] = ("size", where)
+        self._find_symbols(torch)
         self.user_positions = [i for i, (kind, _) in enumerate(self.layout)
                                if kind == "input"]
         self.weight_positions = {self.layout[i][1]: i for i in range(len(self.layout))
@@ -143,16 +146,13 @@ class _GraphProgram:
                     return (k, d)
         return None
 
-    def dynamic_shapes(self, options, torch):
-        """torch.export dynamic_shapes for the user tensors: one Dim per symbol
-        of Dynamo's (named as Dynamo named it), with Dynamo's range; an
-        unbounded maximum becomes `dynamic_max` (or twice the example size)."""
+    def _find_symbols(self, torch):
+        """Dynamo's symbols among the user tensors' sizes: name -> the (input,
+        dim) places of that size, Dynamo's range (max None where unbounded)
+        and the largest example size."""
         import sympy
-        dims = {}
-        specs = []
-        any_dynamic = False
-        for fake, example in zip(self.user_fakes, self.user_examples):
-            spec = {}
+        self.symbols = {}
+        for k, (fake, example) in enumerate(zip(self.user_fakes, self.user_examples)):
             for d, size in enumerate(getattr(fake, "shape", ())):
                 if not isinstance(size, torch.SymInt):
                     continue
@@ -162,21 +162,51 @@ class _GraphProgram:
                 if not isinstance(expr, sympy.Symbol):
                     raise TccError(f"dimension {d} of an input has size {expr}; tcc "
                                    "compiles inputs whose dynamic sizes are plain symbols")
-                if expr not in dims:
-                    shape_env = size.node.shape_env
-                    vr = shape_env.var_to_range.get(expr)
+                name = str(expr)
+                if name not in self.symbols:
+                    vr = size.node.shape_env.var_to_range.get(expr)
                     # Unbounded ends are torch's int_oo (not sympy integers).
                     lo = vr.lower if vr is not None else None
-                    lo = int(lo) if isinstance(lo, sympy.Integer) else 0
                     hi = vr.upper if vr is not None else None
-                    bound = max(options.dynamic_max, 2 * int(example.shape[d]))
-                    hi = int(hi) if isinstance(hi, sympy.Integer) else bound
-                    dims[expr] = torch.export.Dim(str(expr), min=max(lo, 0), max=hi)
-                spec[d] = dims[expr]
-                any_dynamic = True
-            specs.append(spec or None)
+                    self.symbols[name] = {
+                        "places": [], "example": 0,
+                        "min": max(int(lo), 0) if isinstance(lo, sympy.Integer) else 0,
+                        "max": int(hi) if isinstance(hi, sympy.Integer) else None}
+                self.symbols[name]["places"].append((k, d))
+                self.symbols[name]["example"] = max(self.symbols[name]["example"],
+                                                    int(example.shape[d]))
+
+    def initial_maxima(self, options):
+        """The maximum of each symbol Dynamo leaves unbounded: `dynamic_max`,
+        or twice the example size."""
+        return {name: max(options.dynamic_max, 2 * sym["example"])
+                for name, sym in self.symbols.items() if sym["max"] is None}
+
+    def grown_maxima(self, inputs, maxima):
+        """Maxima covering `inputs` (twice the size of each unbounded symbol
+        they exceed), or None where no unbounded symbol is exceeded."""
+        grown = dict(maxima)
+        for name, sym in self.symbols.items():
+            if sym["max"] is None:
+                size = max(int(inputs[k].shape[d]) for k, d in sym["places"])
+                if size > maxima[name]:
+                    grown[name] = 2 * size
+        return grown if grown != maxima else None
+
+    def dynamic_shapes(self, maxima, torch):
+        """torch.export dynamic_shapes for the user tensors: one Dim per symbol
+        of Dynamo's (named as Dynamo named it) with Dynamo's range, `maxima`
+        for the unbounded ones; None where all sizes are static."""
+        if not self.symbols:
+            return None
+        specs = [{} for _ in self.user_fakes]
+        for name, sym in self.symbols.items():
+            hi = sym["max"] if sym["max"] is not None else maxima[name]
+            dim = torch.export.Dim(name, min=sym["min"], max=hi)
+            for k, d in sym["places"]:
+                specs[k][d] = dim
         # One entry per forward parameter.
-        return tuple(specs) if any_dynamic else None
+        return tuple(spec or None for spec in specs)
 
     def module(self, gm, torch):
         """An nn.Module owning the weights and calling the graph on the user
@@ -217,32 +247,64 @@ class _GraphProgram:
         return Program(self.weights)
 
 
+def _default_target(example_inputs, torch):
+    devices = {t.device.type for t in example_inputs if isinstance(t, torch.Tensor)}
+    return "cuda" if devices == {"cuda"} else "cpu"
+
+
+def _build(gm, program, examples, maxima, options, target, torch):
+    """Exports the graph on `examples` (user tensors) with `maxima` for the
+    unbounded symbols, compiles it (or finds it in the cache), loads it and
+    binds the weights: (model, out_spec, weights)."""
+    module = program.module(gm, torch)
+    dynamic_shapes = program.dynamic_shapes(maxima, torch)
+    # Outside Dynamo's tracing context: export's own guards must not land
+    # among the guards of the frame Dynamo is compiling.
+    with torch._guards.tracing(None), torch._guards.compile_context(None):
+        ep = torch.export.export(module, tuple(examples), dynamic_shapes=dynamic_shapes)
+    _check_mutations(ep)
+    so, _ = compile_exported(ep, target=target, precision=options.precision,
+                             cache_dir=options.cache_dir)
+    weights = program_weights(ep)
+    model = bind_program_weights(load(so), weights)
+    return model, ep.call_spec.out_spec, weights
+
+
 class _CompiledGraph:
     """The callable Dynamo gets: the graph's arguments in, its outputs out."""
 
-    def __init__(self, gm, program, model, out_spec, weights_by_name, torch):
+    def __init__(self, gm, program, built, maxima, options, target, torch):
         from torch.utils import _pytree as pytree
         self.gm = gm
-        self.model = model
-        self.out_spec = out_spec
+        self.program = program
+        self.maxima = maxima
+        self.options = options
+        self.target = target
         self.unflatten = pytree.tree_unflatten
-        # The graph's own output tuple is built directly; other structures
-        # go through the tree spec.
-        flat_tuple = pytree.tree_flatten(tuple(range(out_spec.num_leaves)))[1]
-        self.tuple_out = out_spec == flat_tuple
-        # (argument index, name, the tensor bound): a call checks that Dynamo
-        # passes the very tensors bound (identity: cheaper than data_ptr).
-        self.weight_args = tuple((program.weight_positions[name], name, weights_by_name[name])
-                                 for name in weights_by_name
-                                 if name in program.weight_positions)
         self.positions = positions = tuple(program.user_positions)
         if len(positions) == 1:
             only = positions[0]
             self.pick = lambda args: (args[only],)
         else:
             self.pick = operator.itemgetter(*positions)
-        self.run_flat = model.run_flat
         self.warned = False
+        self.use(*built)
+
+    def use(self, model, out_spec, weights_by_name):
+        """Calls go to `model` from now on."""
+        from torch.utils import _pytree as pytree
+        self.model = model
+        self.run_flat = model.run_flat
+        self.out_spec = out_spec
+        # The graph's own output tuple is built directly; other structures
+        # go through the tree spec.
+        flat_tuple = pytree.tree_flatten(tuple(range(out_spec.num_leaves)))[1]
+        self.tuple_out = out_spec == flat_tuple
+        # (argument index, name, the tensor bound): a call checks that Dynamo
+        # passes the very tensors bound (identity: cheaper than data_ptr).
+        positions = self.program.weight_positions
+        self.weight_args = tuple((positions[name], name, weights_by_name[name])
+                                 for name in weights_by_name if name in positions)
 
     def rebind(self, args):
         """Binds the weights Dynamo passes where they are not the tensors bound
@@ -252,6 +314,30 @@ class _CompiledGraph:
         self.model.bind_weights(moved)
         self.weight_args = tuple((i, name, args[i]) for i, name, _ in self.weight_args)
 
+    def grow(self, args, guard_error):
+        """After a guard failure: where a symbol Dynamo left unbounded
+        outgrew its maximum, compiles the graph again with twice the size as
+        the maximum and returns True; else (or if that fails) warns once and
+        returns False (the call then runs eagerly)."""
+        import torch
+        inputs = self.pick(args)
+        maxima = self.program.grown_maxima(inputs, self.maxima)
+        why = str(guard_error)
+        if maxima is not None:
+            try:
+                built = _build(self.gm, self.program, inputs, maxima, self.options,
+                               self.target, torch)
+                self.maxima = maxima
+                self.use(*built)
+                return True
+            except Exception as e:  # noqa: BLE001 - reported in the warning
+                why = f"{why}; compiling it for larger sizes failed: {e}"
+        if not self.warned:
+            warnings.warn(f"tcc: inputs outside the sizes this graph was compiled for "
+                          f"({why}); such calls run eagerly", stacklevel=3)
+            self.warned = True
+        return False
+
     def __call__(self, *args):
         for i, _, bound in self.weight_args:
             if args[i] is not bound:
@@ -260,20 +346,12 @@ class _CompiledGraph:
         try:
             outputs = self.run_flat(self.pick(args))
         except GuardError as e:
-            if not self.warned:
-                warnings.warn(f"tcc: inputs outside the sizes this graph was compiled for "
-                              f"({e}); such calls run eagerly (a larger maximum: "
-                              "options={'dynamic_max': N} or TCC_DYNAMIC_MAX)", stacklevel=2)
-                self.warned = True
-            return self.gm(*args)
+            if not self.grow(args, e):
+                return self.gm(*args)
+            outputs = self.run_flat(self.pick(args))
         if self.tuple_out:
             return tuple(outputs)
         return self.unflatten(outputs, self.out_spec)
-
-
-def _default_target(example_inputs, torch):
-    devices = {t.device.type for t in example_inputs if isinstance(t, torch.Tensor)}
-    return "cuda" if devices == {"cuda"} else "cpu"
 
 
 def compile_graph(gm, example_inputs, options):
@@ -281,20 +359,13 @@ def compile_graph(gm, example_inputs, options):
     Raises CompileError (tcc refused it) or another exception (export failed)."""
     import torch
     program = _GraphProgram(gm, example_inputs, torch)
-    module = program.module(gm, torch)
-    dynamic_shapes = program.dynamic_shapes(options, torch)
-    # Outside Dynamo's tracing context: export's own guards must not land
-    # among the guards of the frame Dynamo is compiling.
-    with torch._guards.tracing(None), torch._guards.compile_context(None):
-        ep = torch.export.export(module, tuple(program.user_examples),
-                                 dynamic_shapes=dynamic_shapes)
-    _check_mutations(ep)
+    maxima = program.initial_maxima(options)
     target = options.target or _default_target(example_inputs, torch)
-    so, _ = compile_exported(ep, target=target, precision=options.precision,
-                          cache_dir=options.cache_dir)
-    weights = program_weights(ep)
-    model = bind_program_weights(load(so), weights)
-    return _CompiledGraph(gm, program, model, ep.call_spec.out_spec, weights, torch)
+    built = _build(gm, program, program.user_examples, maxima, options, target, torch)
+    # The example tensors are not kept alive by the compiled graph; a
+    # recompile for larger sizes exports on the call's own inputs.
+    program.user_examples = None
+    return _CompiledGraph(gm, program, built, maxima, options, target, torch)
 
 
 def backend(gm, example_inputs, options=None, mode=None):

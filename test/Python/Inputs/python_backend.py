@@ -53,7 +53,8 @@ results = [verdict(dyn(xb), dyn._orig_mod(xb)) for xb in
 print("dynamic=True, batches 3, 17, 250:", results, "artifacts compiled:",
       compiled_graphs() - before)
 
-# mark_dynamic, then a size beyond the symbol's compiled maximum (dynamic_max).
+# mark_dynamic, then sizes beyond the symbol's compiled maximum (dynamic_max=64):
+# the graph is compiled again for twice the size, once per doubling.
 before = compiled_graphs()
 marked = torch.compile(MyModule(), backend=tcc.backend,
                        options=dict(options, dynamic_max=64))
@@ -62,10 +63,10 @@ torch._dynamo.mark_dynamic(xm, 0)
 print("mark_dynamic:", verdict(marked(xm), marked._orig_mod(xm)))
 with warnings.catch_warnings(record=True) as caught:
     warnings.simplefilter("always")
-    big = torch.randn(100, 100)
-    print("beyond dynamic_max:", verdict(marked(big), marked._orig_mod(big)))
-for w in caught:
-    print("warning:", str(w.message).split(";")[0])
+    results = [verdict(marked(xb), marked._orig_mod(xb)) for xb in
+               (torch.randn(100, 100), torch.randn(150, 100), torch.randn(201, 100))]
+print("beyond dynamic_max, batches 100, 150, 201:", results)
+print("warnings:", [str(w.message) for w in caught])
 print("artifacts compiled:", compiled_graphs() - before)
 
 
