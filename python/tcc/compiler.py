@@ -254,6 +254,19 @@ def bind_program_weights(model, weights):
     return model
 
 
+_TARGETS = ("cpu,cuda", "cuda,cpu", "cpu", "cuda")
+_PRECISIONS = ("fp32", "tf32", "bf16")
+
+
+def _check_options(target, precision):
+    """A ValueError naming the choices for a target or precision tcc does not take."""
+    if target not in _TARGETS:
+        raise ValueError(f"target {target!r}: expected 'cpu,cuda' (both paths), 'cpu' or "
+                         "'cuda'")
+    if precision not in _PRECISIONS:
+        raise ValueError(f"precision {precision!r}: expected one of {', '.join(_PRECISIONS)}")
+
+
 def _check_mutations(ep):
     """A CompileError where the program writes to a buffer or a user input:
     tcc runs in-place operators as their functional forms, so the caller's
@@ -519,6 +532,7 @@ def compile(module, example_inputs, dynamic_shapes=None, target="cpu,cuda",
     Raises CompileError with tcc's message (operator and Python line) when tcc
     refuses the program, TccError when the tcc executable cannot be found."""
     import torch
+    _check_options(target, precision)
     if isinstance(example_inputs, torch.Tensor):
         example_inputs = (example_inputs,)
     example_inputs = tuple(example_inputs)

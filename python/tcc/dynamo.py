@@ -39,7 +39,7 @@ import os
 import warnings
 
 from . import GuardError, TccError, load
-from .compiler import (CompileError, _check_mutations, bind_program_weights,
+from .compiler import (CompileError, _check_mutations, _check_options, bind_program_weights,
                        compile_exported, program_weights)
 
 _OPTIONS = ("strict", "target", "precision", "cache_dir", "dynamic_max")
@@ -59,6 +59,7 @@ class _Options:
         self.cache_dir = options.get("cache_dir")
         self.dynamic_max = int(options.get("dynamic_max",
                                            os.environ.get("TCC_DYNAMIC_MAX", "1024")))
+        _check_options(self.target or "cpu", self.precision)
 
 
 def _is_weight(node, value, torch):

@@ -88,6 +88,12 @@ try:
 except tcc.GuardError as e:
     print("batch 65: GuardError:", e)
 
+for bad in ({"target": "gpu"}, {"precision": "fp16"}):
+    try:
+        tcc.compile(MyModule(), (x100,), cache_dir=cache, **bad)
+    except ValueError as e:
+        print("ValueError:", e)
+
 train_bn = torch.nn.Sequential(torch.nn.Linear(100, 10), torch.nn.BatchNorm1d(10))
 try:  # training mode: batch norm writes its running statistics
     tcc.compile(train_bn, (x100,), target="cpu", cache_dir=cache)
