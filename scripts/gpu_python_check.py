@@ -189,6 +189,15 @@ def run(outdir, device):
     sync = torch.cuda.synchronize if device == "cuda" else (lambda: None)
     print(f"{on}, torch {torch.__version__}; tcc executable: "
           f"{exe or 'none (the cache alone)'}")
+    # Keys name torch's release: a cache from another one has nothing to offer.
+    import glob
+    import json
+    for entry in glob.glob(os.path.join(cache, "*", "entry.json"))[:1]:
+        with open(entry) as f:
+            prepared = json.load(f)
+        if prepared["torch"].split("+")[0] != torch.__version__.split("+")[0]:
+            print(f"note: the cache was prepared with torch {prepared['torch']}; keys name "
+                  "the release, so every case will miss (prepare with this torch release)")
     failures = []
     for name, make, inputs, dynamic, precision in tcc_compile_cases():
         try:

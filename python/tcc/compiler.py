@@ -140,10 +140,16 @@ def _program_text(ep):
     return "\n".join(parts)
 
 
-def _cache_key(ep, tcc_version, options):
+def _torch_release():
+    """torch's version without its build suffix (2.11.0 for 2.11.0+cu130): the
+    exported program does not depend on which CUDA torch was built for."""
     import torch
+    return torch.__version__.split("+")[0]
+
+
+def _cache_key(ep, tcc_version, options):
     h = hashlib.sha256()
-    for part in (f"tcc-cache {_CACHE_FORMAT}", tcc_version, f"torch {torch.__version__}",
+    for part in (f"tcc-cache {_CACHE_FORMAT}", tcc_version, f"torch {_torch_release()}",
                  json.dumps(options, sort_keys=True), _program_text(ep)):
         h.update(part.encode())
         h.update(b"\0")
@@ -400,15 +406,18 @@ def _tensor_text(t):
 
 
 def _dims_text(dynamic_shapes):
-    """dynamic_shapes with each Dim written out with its range."""
-    import torch
+    """dynamic_shapes with each Dim written out as its name and range (not
+    through its repr, whose form belongs to torch)."""
     from torch.utils import _pytree as pytree
 
+    def is_dim(value):
+        return all(hasattr(value, a) for a in ("__name__", "min", "max"))
+
     def one(value):
-        if isinstance(value, type) and hasattr(value, "min") and hasattr(value, "max"):
+        if is_dim(value):
             return f"Dim({value.__name__}, {value.min}, {value.max})"
         return repr(value)
-    return str(pytree.tree_map(one, dynamic_shapes, is_leaf=lambda v: isinstance(v, type)))
+    return str(pytree.tree_map(one, dynamic_shapes, is_leaf=is_dim))
 
 
 def _trace_key(module, example_args, example_kwargs, dynamic_shapes, options, tcc_version):
@@ -416,7 +425,7 @@ def _trace_key(module, example_args, example_kwargs, dynamic_shapes, options, tc
     import torch
     if example_kwargs or not all(isinstance(a, torch.Tensor) for a in example_args):
         return None
-    parts = [f"tcc-trace {_CACHE_FORMAT}", tcc_version, f"torch {torch.__version__}",
+    parts = [f"tcc-trace {_CACHE_FORMAT}", tcc_version, f"torch {_torch_release()}",
              json.dumps(options, sort_keys=True), f"grad {torch.is_grad_enabled()}",
              f"default dtype {torch.get_default_dtype()}"]
     for name, sub in module.named_modules(remove_duplicate=False):

@@ -88,6 +88,17 @@ try:
 except tcc.GuardError as e:
     print("batch 65: GuardError:", e)
 
+# One Dim name with two minima: two artifacts, each with its own range (the
+# trace key writes each Dim's range out).
+xb = torch.randn(3, 100)
+for low in (8, 1):
+    ranged = tcc.compile(mod, (x100,), target="cpu", cache_dir=cache, dynamic_shapes={
+        "x": {0: torch.export.Dim("batch", min=low, max=64)}})
+    try:
+        print(f"min {low}, batch 3:", verdict(ranged(xb), mod(xb)))
+    except tcc.GuardError as e:
+        print(f"min {low}, batch 3: GuardError:", e)
+
 for bad in ({"target": "gpu"}, {"precision": "fp16"}):
     try:
         tcc.compile(MyModule(), (x100,), cache_dir=cache, **bad)
