@@ -380,24 +380,60 @@ def _as_module(fn):
 # and the export machinery (seconds); torch.fx.symbolic_trace does not. A
 # module whose symbolic trace succeeds gets a second key, the "trace key": the
 # traced code (the operations forward runs, helper functions traced through,
-# Python values it reads baked in), every submodule's class and plain
-# attributes (leaf modules such as nn.Linear are not traced into: their
-# configuration is in their attributes), the names, shapes, dtypes and devices
-# of every tensor the module holds, the example inputs' metadata,
-# dynamic_shapes, the options and the versions. It names the program key of
-# the artifact compiled for it (cache_dir/traces/<key>.json), so a warm call
-# traces, loads and binds, without exporting. A module that does not trace
-# (data-dependent control flow, hooks, non-tensor arguments) always exports.
+# Python values it reads baked in); every submodule's class and attributes
+# (leaf modules such as nn.Linear are not traced into: their configuration is
+# in their attributes; functions, such as an activation, by qualified name; a
+# module holding an attribute with no stable text has no trace key); the
+# names, shapes and dtypes of every tensor the module holds; the example
+# inputs' metadata, dynamic_shapes, the options and the versions. It names the
+# program key of the artifact compiled for it (cache_dir/traces/<key>.json), so
+# a warm call traces, loads and binds, without exporting. A module that does
+# not trace (data-dependent control flow, hooks, non-tensor arguments) or has
+# no trace key always exports.
 
-_PLAIN = (int, float, bool, str, type(None))
+_PLAIN = (int, float, bool, str, bytes, type(None))
 
 
-def _plain_value(value):
-    if isinstance(value, _PLAIN):
-        return True
-    if isinstance(value, (tuple, list)):
-        return all(_plain_value(v) for v in value)
-    return False
+def _describe(value, torch):
+    """A stable text for a module attribute the trace key includes, or None
+    where there is none (the module then has no trace key): plain values and
+    containers of them, dtypes, named functions and classes (an activation
+    such as F.silu held by nn.TransformerEncoderLayer, a leaf module fx does
+    not trace into). Lambdas, local functions, partials and other objects
+    have no stable text."""
+    if isinstance(value, _PLAIN) or isinstance(value, (torch.dtype, torch.device)):
+        return repr(value)
+    if isinstance(value, (tuple, list, set, frozenset)):
+        items = [_describe(v, torch) for v in value]
+        if any(i is None for i in items):
+            return None
+        if isinstance(value, (set, frozenset)):
+            items.sort()
+        return f"{type(value).__name__}({', '.join(items)})"
+    if isinstance(value, dict):
+        items = [(_describe(k, torch), _describe(v, torch)) for k, v in value.items()]
+        if any(k is None or v is None for k, v in items):
+            return None
+        return "{" + ", ".join(f"{k}: {v}" for k, v in sorted(items)) + "}"
+    if inspect.isfunction(value) or inspect.isbuiltin(value) or inspect.isclass(value):
+        module = getattr(value, "__module__", None) or getattr(
+            getattr(value, "__self__", None), "__name__", "")
+        qualname = getattr(value, "__qualname__", "")
+        if not qualname or "<" in qualname:  # a lambda or a local function
+            return None
+        return f"{module}.{qualname}"
+    return None
+
+
+_MODULE_INTERNALS = None
+
+
+def _module_internals(torch):
+    """The attributes every nn.Module has (hooks, flags): not part of the key."""
+    global _MODULE_INTERNALS
+    if _MODULE_INTERNALS is None:
+        _MODULE_INTERNALS = frozenset(vars(torch.nn.Module())) - {"training"}
+    return _MODULE_INTERNALS
 
 
 def _tensor_text(t):
@@ -435,13 +471,15 @@ def _trace_key(module, example_args, example_kwargs, dynamic_shapes, options, tc
         cls = type(sub)
         parts.append(f"module '{name}': {cls.__module__}.{cls.__qualname__}")
         for attr, value in sorted(vars(sub).items()):
-            if attr in ("_parameters", "_buffers", "_modules", "_tcc_function") or \
-                    attr.startswith("_forward"):
+            if attr in _module_internals(torch) or attr == "_tcc_function":
                 continue
             if isinstance(value, torch.Tensor):
                 parts.append(f"  tensor {attr}: {_tensor_text(value)}")
-            elif _plain_value(value):
-                parts.append(f"  {attr} = {value!r}")
+                continue
+            text = _describe(value, torch)
+            if text is None:  # an attribute that may steer forward: export each time
+                return None
+            parts.append(f"  {attr} = {text}")
         for attr, value in sub._parameters.items():
             parts.append(f"  parameter {attr}: " + (_tensor_text(value) if value is not None
                                                      else "None"))

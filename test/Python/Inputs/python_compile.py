@@ -68,6 +68,33 @@ for name, module, args, dynamic in cases:
           f"compiled={compiled.compiled}", file=sys.stdout)
     print(f"{phase} {name}: tcc.compile took {seconds:.3f} s", file=sys.stderr)
 
+
+
+class Encoder(torch.nn.Module):
+    """nn.TransformerEncoderLayer: a leaf module fx does not trace into, whose
+    activation function is an attribute. Each activation has its own trace
+    key (once both took the first one's artifact: silu's outputs for tanh)."""
+
+    def __init__(self, activation):
+        super().__init__()
+        self.layer = torch.nn.TransformerEncoderLayer(8, 2, dim_feedforward=16, dropout=0.0,
+                                                      activation=activation,
+                                                      batch_first=True)
+
+    def forward(self, x):
+        return self.layer(x) * 2
+
+
+sequence = torch.randn(2, 5, 8)
+for activation in (torch.nn.functional.silu, torch.tanh):
+    torch.manual_seed(1)
+    encoder = Encoder(activation).eval()
+    compiled = tcc.compile(encoder, (sequence,), target="cpu", cache_dir=cache)
+    with torch.no_grad():
+        print(f"{phase} encoder {activation.__name__}: "
+              f"{verdict(compiled(sequence), encoder(sequence))}; "
+              f"exported={compiled.exported} compiled={compiled.compiled}")
+
 mod = MyModule()
 compiled = tcc.compile(mod, (x100,), target="cpu", cache_dir=cache)
 # The module's own tensors are bound, not copies.
