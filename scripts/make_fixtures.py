@@ -1235,6 +1235,18 @@ class Float64Products(nn.Module):
         return self.lin(x), torch.bmm(y, y.transpose(1, 2))
 
 
+class IntegerOps(nn.Module):
+    """Integer clamps (they were refused: "activation on a non-floating-point
+    tensor") and integer remainders with a divisor of -1 and the most
+    negative dividend (x86's division traps there, and by zero: tcc's
+    remainder once killed the process with SIGFPE; a zero divisor is now a
+    run error, test/e2e/integer_ops.test)."""
+
+    def forward(self, x, y):
+        return (x.clamp(-5, 7), x.clamp_min(-3), torch.nn.functional.hardtanh(x.int(), -2, 2),
+                torch.remainder(x, y), torch.fmod(x, y), x % 3)
+
+
 class CreationMore(nn.Module):
     """linspace (one step too) and logspace, eye, flip, fmax/fmin with NaN."""
 
@@ -1555,6 +1567,10 @@ def write_wrong_answer_cases(out):
     a[0, :4] = torch.tensor([0, 127, 128, 255], dtype=torch.uint8)
     b[0, :4] = torch.tensor([1, 128, 127, 255], dtype=torch.uint8)
     write_case(out, "uint8_arithmetic", Uint8Arithmetic(), [a, b])
+
+    x = torch.tensor([[-(2**63), -7, -1, 0, 5, 9, 2**62, 100]])
+    y = torch.tensor([[-1, 3, -4, 7, -1, 4, 5, -3]])
+    write_case(out, "integer_ops", IntegerOps(), [x, y])
 
     torch.manual_seed(80)
     write_case(out, "float64_products", Float64Products(),

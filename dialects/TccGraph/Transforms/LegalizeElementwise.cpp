@@ -597,6 +597,39 @@ LegalizeFn activation(std::function<Value(ActivationBuilder &, Value, OperatorAr
     return SmallVector<Value>{fn(ab, *x, args)};
   };
 }
+
+/// The largest integer bound tcc takes exactly: bounds reach it as doubles.
+constexpr double kMaxExactBound = 9007199254740992.0; // 2^53
+
+/// clamp(x, lo, hi) (clamp_min, clamp_max, hardtanh): floats as any
+/// activation; a signed integer tensor whose result keeps its type (integer
+/// bounds: PyTorch makes a float bound's result float) by maximum/minimum in
+/// that type.
+LegalizeFn clampLegalizer(
+    std::function<std::pair<std::optional<double>, std::optional<double>>(OperatorArgs &)> bounds) {
+  return [bounds](OperatorArgs &args, OpBuilder &b) -> Results {
+    FailureOr<Value> x = activationInput(args);
+    if (failed(x))
+      return failure();
+    Type elt = cast<RankedTensorType>(x->getType()).getElementType();
+    auto [lo, hi] = bounds(args);
+    if (!isa<FloatType>(elt)) {
+      auto resultType = dyn_cast<RankedTensorType>(args.getOp()->getResult(0).getType());
+      bool signedInt = elt.isSignlessInteger() && !elt.isInteger(1);
+      if (!signedInt || !resultType || resultType.getElementType() != elt)
+        return operatorError(args) << "clamp of a " << elt
+                                   << " tensor is supported for signed integers with integer "
+                                      "bounds only";
+      for (std::optional<double> bound : {lo, hi})
+        if (bound && (std::floor(*bound) != *bound || std::fabs(*bound) > kMaxExactBound))
+          return operatorError(args) << "integer clamp bound " << *bound
+                                     << " is not an integer of at most 2^53";
+    }
+    ActivationBuilder ab{{b, args.getOp().getLoc(), elt}};
+    return SmallVector<Value>{ab.clamp(*x, lo, hi)};
+  };
+}
+
 } // namespace
 
 void tcc::graph::populateElementwiseLegalizers(LegalizerTable &t) {
@@ -898,17 +931,18 @@ void tcc::graph::populateElementwiseLegalizers(LegalizerTable &t) {
                                          a.c(threshold), a.b.getStringAttr("gt"));
     return a.b.create<SelectOp>(a.loc, type, linear, x, smooth).getResult();
   });
-  t["aten.clamp.default"] = activation([](ActivationBuilder &a, Value x, OperatorArgs &args) {
-    return a.clamp(x, args.getFloat("min"), args.getFloat("max"));
+  using Bounds = std::pair<std::optional<double>, std::optional<double>>;
+  t["aten.clamp.default"] = clampLegalizer([](OperatorArgs &args) -> Bounds {
+    return {args.getFloat("min"), args.getFloat("max")};
   });
-  t["aten.clamp_min.default"] = activation([](ActivationBuilder &a, Value x, OperatorArgs &args) {
-    return a.clamp(x, args.getFloat("min"), std::nullopt);
+  t["aten.clamp_min.default"] = clampLegalizer([](OperatorArgs &args) -> Bounds {
+    return {args.getFloat("min"), std::nullopt};
   });
-  t["aten.clamp_max.default"] = activation([](ActivationBuilder &a, Value x, OperatorArgs &args) {
-    return a.clamp(x, std::nullopt, args.getFloat("max"));
+  t["aten.clamp_max.default"] = clampLegalizer([](OperatorArgs &args) -> Bounds {
+    return {std::nullopt, args.getFloat("max")};
   });
-  t["aten.hardtanh.default"] = activation([](ActivationBuilder &a, Value x, OperatorArgs &args) {
-    return a.clamp(x, args.getFloat("min_val").value_or(-1.0), args.getFloat("max_val").value_or(1.0));
+  t["aten.hardtanh.default"] = clampLegalizer([](OperatorArgs &args) -> Bounds {
+    return {args.getFloat("min_val").value_or(-1.0), args.getFloat("max_val").value_or(1.0)};
   });
   t["aten.relu6.default"] = activation([](ActivationBuilder &a, Value x, OperatorArgs &) {
     return a.clamp(x, 0.0, 6.0);

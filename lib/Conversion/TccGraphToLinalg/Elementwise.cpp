@@ -8,8 +8,10 @@
 //===----------------------------------------------------------------------===//
 #include "lib/Conversion/TccGraphToLinalg/Patterns.h"
 
+#include "dialects/TccGraph/IR/SourceLocation.h"
 #include "dialects/TccGraph/IR/TccGraphOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -149,6 +151,30 @@ ScalarFn unaryFn() {
   return [](OpBuilder &b, Location loc, ValueRange a) -> Value {
     return b.create<MathOp>(loc, a[0]);
   };
+}
+
+/// fmod of integers, as PyTorch computes it, without the two remainders LLVM
+/// leaves undefined (x86 traps on both: SIGFPE): a divisor of 0 fails a check
+/// (on the CPU path a run error naming the source line, as PyTorch raises
+/// ZeroDivisionError; a device assertion on the CUDA path), and x % -1 is 0
+/// also for the most negative x.
+Value checkedIntegerRemainder(OpBuilder &b, Location loc, ValueRange a) {
+  Value x = a[0], y = a[1];
+  Type t = y.getType();
+  Value zero = b.create<arith::ConstantOp>(loc, b.getIntegerAttr(t, 0));
+  Value one = b.create<arith::ConstantOp>(loc, b.getIntegerAttr(t, 1));
+  Value minusOne = b.create<arith::ConstantOp>(loc, b.getIntegerAttr(t, -1));
+  Value nonzero = b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::ne, y, zero);
+  std::string where = formatSourceLocation(loc);
+  b.create<cf::AssertOp>(loc, nonzero,
+                         (where.empty() ? std::string() : where + ": ") +
+                             "integer division by zero (a remainder or fmod)");
+  Value byMinusOne = b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::eq, y, minusOne);
+  Value byZero = b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::eq, y, zero);
+  Value trivial = b.create<arith::OrIOp>(loc, byMinusOne, byZero);
+  Value safe = b.create<arith::SelectOp>(loc, trivial, one, y);
+  Value r = b.create<arith::RemSIOp>(loc, x, safe);
+  return b.create<arith::SelectOp>(loc, trivial, zero, r);
 }
 
 ScalarFn compareFn(StringRef predicate, bool isUnsigned = false) {
@@ -337,7 +363,13 @@ void tcc::populateElementwiseToLinalgPatterns(RewritePatternSet &patterns) {
   patterns.add<ElementwisePattern<PowOp>>(ctx, binaryFn<math::PowFOp>());
   patterns.add<ElementwisePattern<BitwiseAndOp>>(ctx, binaryFn<arith::AndIOp>(), Elements::Any);
   patterns.add<ElementwisePattern<BitwiseOrOp>>(ctx, binaryFn<arith::OrIOp>(), Elements::Any);
-  patterns.add<ElementwisePattern<FmodOp>>(ctx, numericFn<arith::RemFOp, arith::RemSIOp>(),
+  patterns.add<ElementwisePattern<FmodOp>>(
+      ctx,
+      [](OpBuilder &b, Location loc, ValueRange a) -> Value {
+        if (isa<FloatType>(a[0].getType()))
+          return b.create<arith::RemFOp>(loc, a[0], a[1]);
+        return checkedIntegerRemainder(b, loc, a);
+      },
                                            Elements::Any);
   patterns.add<ElementwisePattern<SelectOp>>(
       ctx,

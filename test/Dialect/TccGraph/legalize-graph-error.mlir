@@ -114,3 +114,13 @@ func.func @maximum_of_uint8(%x: tensor<4xui8>, %y: tensor<4xui8>) -> tensor<4xui
   %0 = tcc_graph.operator "torch.ops.aten.maximum.default"(%x, %y) {operand_names = ["self", "other"], args = {}} : (tensor<4xui8>, tensor<4xui8>) -> tensor<4xui8>
   return %0 : tensor<4xui8>
 }
+
+// -----
+
+// Integer clamp by a bound PyTorch would make the result float: refused (the
+// result type stays the input's for integer bounds only).
+func.func @clamp_int_by_float(%x: tensor<4xi64>) -> tensor<4xf32> {
+  // expected-error @+1 {{operator 'aten.clamp.default': clamp of a 'i64' tensor is supported for signed integers with integer bounds only}}
+  %0 = tcc_graph.operator "torch.ops.aten.clamp.default"(%x) {operand_names = ["self"], args = {min = 2.5 : f64}} : (tensor<4xi64>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
