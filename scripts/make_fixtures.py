@@ -1237,14 +1237,18 @@ class Float64Products(nn.Module):
 
 class IntegerOps(nn.Module):
     """Integer clamps (they were refused: "activation on a non-floating-point
-    tensor") and integer remainders with a divisor of -1 and the most
-    negative dividend (x86's division traps there, and by zero: tcc's
-    remainder once killed the process with SIGFPE; a zero divisor is now a
-    run error, test/e2e/integer_ops.test)."""
+    tensor"), integer remainders and floor/trunc divisions (refused before)
+    with a divisor of -1 and the most negative dividend (x86's division traps
+    there, and by zero: tcc's remainder once killed the process with SIGFPE;
+    a zero divisor is now a run error, test/e2e/integer_ops.test)."""
 
     def forward(self, x, y):
+        # (PyTorch's own trunc division of the most negative int64 by -1
+        # dies of SIGFPE, hence |y| + 1 there.)
         return (x.clamp(-5, 7), x.clamp_min(-3), torch.nn.functional.hardtanh(x.int(), -2, 2),
-                torch.remainder(x, y), torch.fmod(x, y), x % 3)
+                torch.remainder(x, y), torch.fmod(x, y), x % 3, x // y,
+                torch.div(x, y.abs() + 1, rounding_mode="trunc"),
+                torch.div(x.int(), -3, rounding_mode="floor"))
 
 
 class CreationMore(nn.Module):

@@ -240,10 +240,42 @@ Value floorDivide(OpBuilder &b, Location loc, DivOp quotient) {
   return b.create<SelectOp>(loc, type, byZero, q, result);
 }
 
+/// div(x, y, rounding_mode) of signed integers (PyTorch keeps them integers
+/// with a rounding mode): trunc_div, and for "floor" one less where the
+/// remainder is nonzero and its sign differs from the divisor's.
+Results integerDivide(OperatorArgs &args, OpBuilder &b, Location loc, StringRef rounding) {
+  Type elt = args.resultType().getElementType();
+  FailureOr<Value> x = requiredTensor(args, "self");
+  if (failed(x))
+    return failure();
+  FailureOr<Value> y = tensorOrScalar(args, b, "other", *x);
+  if (failed(y))
+    return failure();
+  if (!elt.isSignlessInteger() || elt.isInteger(1))
+    return operatorError(args) << "division with rounding of " << elt
+                               << " tensors (signed integers and floats only)";
+  Value xs = makeCast(b, loc, *x, elt);
+  Value ys = makeCast(b, loc, *y, elt);
+  Value q = makeBinary<TruncDivOp>(b, loc, xs, ys);
+  if (rounding == "trunc")
+    return SmallVector<Value>{q};
+  if (rounding != "floor")
+    return operatorError(args) << "div rounding_mode '" << rounding << "' is unknown";
+  PointwiseBuilder p{b, loc, elt};
+  Value zero = p.c(0.0);
+  Value r = p.bin<FmodOp>(xs, ys);
+  Value rNonzero = makeCompare(b, loc, "ne", r, zero);
+  Value rNegative = makeCompare(b, loc, "lt", r, zero);
+  Value yNegative = makeCompare(b, loc, "lt", ys, zero);
+  Value signsDiffer = makeCompare(b, loc, "ne", rNegative, yNegative);
+  Value adjust = p.bin<BitwiseAndOp>(rNonzero, signsDiffer);
+  Value lower = p.bin<SubOp>(q, p.c(1.0));
+  return SmallVector<Value>{b.create<SelectOp>(loc, typeOf(q), adjust, lower, q).getResult()};
+}
+
 /// div(x, y, rounding_mode) and floor_divide: "trunc" truncates the float
-/// quotient, "floor" is PyTorch's floor division; integer operands with a
-/// rounding mode are refused (they need integer division, which the graph
-/// has no op for yet).
+/// quotient, "floor" is PyTorch's floor division; signed integers divide as
+/// integers (integerDivide).
 Results legalizeDiv(OperatorArgs &args, OpBuilder &b) {
   auto mode = dyn_cast_or_null<StringAttr>(args.getOp().getArgs().get("rounding_mode"));
   StringRef rounding = mode ? mode.getValue() : StringRef();
@@ -252,11 +284,9 @@ Results legalizeDiv(OperatorArgs &args, OpBuilder &b) {
   Results quotient = binary<DivOp>(false)(args, b);
   if (rounding.empty() || failed(quotient))
     return quotient;
-  if (!isa<FloatType>(args.resultType().getElementType()))
-    return args.getOp().emitError("operator '")
-           << operatorName(args) << "': integer division with rounding '" << rounding
-           << "' is not supported yet";
   Location loc = args.getOp().getLoc();
+  if (!isa<FloatType>(args.resultType().getElementType()))
+    return integerDivide(args, b, loc, rounding);
   Value q = (*quotient)[0];
   if (rounding == "trunc")
     return SmallVector<Value>{b.create<TruncOp>(loc, q)};

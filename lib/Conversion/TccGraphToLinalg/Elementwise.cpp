@@ -177,6 +177,30 @@ Value checkedIntegerRemainder(OpBuilder &b, Location loc, ValueRange a) {
   return b.create<arith::SelectOp>(loc, trivial, zero, r);
 }
 
+/// x / y rounding toward zero, for signed integers, with the checks LLVM
+/// needs (x86 traps on both): a zero divisor fails a check (a run error on
+/// the CPU path, as PyTorch raises ZeroDivisionError), and a divisor of -1
+/// negates instead (INT_MIN / -1 wraps to INT_MIN, as in PyTorch).
+Value checkedTruncDivide(OpBuilder &b, Location loc, ValueRange a) {
+  Value x = a[0], y = a[1];
+  Type t = y.getType();
+  Value zero = b.create<arith::ConstantOp>(loc, b.getIntegerAttr(t, 0));
+  Value one = b.create<arith::ConstantOp>(loc, b.getIntegerAttr(t, 1));
+  Value minusOne = b.create<arith::ConstantOp>(loc, b.getIntegerAttr(t, -1));
+  Value nonzero = b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::ne, y, zero);
+  std::string where = formatSourceLocation(loc);
+  b.create<cf::AssertOp>(loc, nonzero,
+                         (where.empty() ? std::string() : where + ": ") +
+                             "integer division by zero (a division with rounding)");
+  Value byMinusOne = b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::eq, y, minusOne);
+  Value byZero = b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::eq, y, zero);
+  Value special = b.create<arith::OrIOp>(loc, byMinusOne, byZero);
+  Value safe = b.create<arith::SelectOp>(loc, special, one, y);
+  Value q = b.create<arith::DivSIOp>(loc, x, safe);
+  Value negated = b.create<arith::SubIOp>(loc, zero, x);
+  return b.create<arith::SelectOp>(loc, byMinusOne, negated, q);
+}
+
 ScalarFn compareFn(StringRef predicate, bool isUnsigned = false) {
   using F = arith::CmpFPredicate;
   using I = arith::CmpIPredicate;
@@ -363,6 +387,7 @@ void tcc::populateElementwiseToLinalgPatterns(RewritePatternSet &patterns) {
   patterns.add<ElementwisePattern<PowOp>>(ctx, binaryFn<math::PowFOp>());
   patterns.add<ElementwisePattern<BitwiseAndOp>>(ctx, binaryFn<arith::AndIOp>(), Elements::Any);
   patterns.add<ElementwisePattern<BitwiseOrOp>>(ctx, binaryFn<arith::OrIOp>(), Elements::Any);
+  patterns.add<ElementwisePattern<TruncDivOp>>(ctx, checkedTruncDivide, Elements::Any);
   patterns.add<ElementwisePattern<FmodOp>>(
       ctx,
       [](OpBuilder &b, Location loc, ValueRange a) -> Value {

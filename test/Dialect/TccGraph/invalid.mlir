@@ -109,3 +109,11 @@ func.func @iota_without_length() -> tensor<?xi64> {
   %0 = tcc_graph.iota {start = 0.0 : f64, step = 1.0 : f64} : tensor<?xi64>
   return %0 : tensor<?xi64>
 }
+
+// -----
+
+func.func @trunc_div_of_floats(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{operands must be signed integers, not 'f32'}}
+  %0 = tcc_graph.trunc_div %x, %x : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
