@@ -153,13 +153,16 @@ ScalarFn unaryFn() {
   };
 }
 
-/// fmod of integers, as PyTorch computes it, without the two remainders LLVM
-/// leaves undefined (x86 traps on both: SIGFPE): a divisor of 0 fails a check
-/// (on the CPU path a run error naming the source line, as PyTorch raises
-/// ZeroDivisionError; a device assertion on the CUDA path), and x % -1 is 0
-/// also for the most negative x.
-Value checkedIntegerRemainder(OpBuilder &b, Location loc, ValueRange a) {
-  Value x = a[0], y = a[1];
+/// A signed integer divisor made safe for arith.divsi/remsi, which LLVM
+/// leaves undefined for a zero divisor and for INT_MIN / -1 (x86 traps on
+/// both: SIGFPE): a zero divisor fails a check (on the CPU path a run error
+/// naming the source line, as PyTorch raises ZeroDivisionError; a device
+/// assertion on the CUDA path); `safe` is 1 where the divisor is 0 or -1,
+/// whose results the caller selects itself.
+struct SafeDivisor {
+  Value zero, byMinusOne, special, safe;
+};
+SafeDivisor guardDivisor(OpBuilder &b, Location loc, Value y, StringRef what) {
   Type t = y.getType();
   Value zero = b.create<arith::ConstantOp>(loc, b.getIntegerAttr(t, 0));
   Value one = b.create<arith::ConstantOp>(loc, b.getIntegerAttr(t, 1));
@@ -168,37 +171,28 @@ Value checkedIntegerRemainder(OpBuilder &b, Location loc, ValueRange a) {
   std::string where = formatSourceLocation(loc);
   b.create<cf::AssertOp>(loc, nonzero,
                          (where.empty() ? std::string() : where + ": ") +
-                             "integer division by zero (a remainder or fmod)");
-  Value byMinusOne = b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::eq, y, minusOne);
-  Value byZero = b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::eq, y, zero);
-  Value trivial = b.create<arith::OrIOp>(loc, byMinusOne, byZero);
-  Value safe = b.create<arith::SelectOp>(loc, trivial, one, y);
-  Value r = b.create<arith::RemSIOp>(loc, x, safe);
-  return b.create<arith::SelectOp>(loc, trivial, zero, r);
-}
-
-/// x / y rounding toward zero, for signed integers, with the checks LLVM
-/// needs (x86 traps on both): a zero divisor fails a check (a run error on
-/// the CPU path, as PyTorch raises ZeroDivisionError), and a divisor of -1
-/// negates instead (INT_MIN / -1 wraps to INT_MIN, as in PyTorch).
-Value checkedTruncDivide(OpBuilder &b, Location loc, ValueRange a) {
-  Value x = a[0], y = a[1];
-  Type t = y.getType();
-  Value zero = b.create<arith::ConstantOp>(loc, b.getIntegerAttr(t, 0));
-  Value one = b.create<arith::ConstantOp>(loc, b.getIntegerAttr(t, 1));
-  Value minusOne = b.create<arith::ConstantOp>(loc, b.getIntegerAttr(t, -1));
-  Value nonzero = b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::ne, y, zero);
-  std::string where = formatSourceLocation(loc);
-  b.create<cf::AssertOp>(loc, nonzero,
-                         (where.empty() ? std::string() : where + ": ") +
-                             "integer division by zero (a division with rounding)");
+                             "integer division by zero (" + what.str() + ")");
   Value byMinusOne = b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::eq, y, minusOne);
   Value byZero = b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::eq, y, zero);
   Value special = b.create<arith::OrIOp>(loc, byMinusOne, byZero);
   Value safe = b.create<arith::SelectOp>(loc, special, one, y);
-  Value q = b.create<arith::DivSIOp>(loc, x, safe);
-  Value negated = b.create<arith::SubIOp>(loc, zero, x);
-  return b.create<arith::SelectOp>(loc, byMinusOne, negated, q);
+  return {zero, byMinusOne, special, safe};
+}
+
+/// fmod of integers, as PyTorch computes it: x % -1 is 0, also for INT_MIN.
+Value checkedIntegerRemainder(OpBuilder &b, Location loc, ValueRange a) {
+  SafeDivisor d = guardDivisor(b, loc, a[1], "a remainder or fmod");
+  Value r = b.create<arith::RemSIOp>(loc, a[0], d.safe);
+  return b.create<arith::SelectOp>(loc, d.special, d.zero, r);
+}
+
+/// x / y rounding toward zero, for signed integers: a divisor of -1 negates
+/// instead (INT_MIN / -1 wraps to INT_MIN, as in PyTorch).
+Value checkedTruncDivide(OpBuilder &b, Location loc, ValueRange a) {
+  SafeDivisor d = guardDivisor(b, loc, a[1], "a division with rounding");
+  Value q = b.create<arith::DivSIOp>(loc, a[0], d.safe);
+  Value negated = b.create<arith::SubIOp>(loc, d.zero, a[0]);
+  return b.create<arith::SelectOp>(loc, d.byMinusOne, negated, q);
 }
 
 ScalarFn compareFn(StringRef predicate, bool isUnsigned = false) {
