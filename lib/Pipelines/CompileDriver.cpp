@@ -8,15 +8,15 @@
 #include "tcc/Pipelines/CompileDriver.h"
 #include "tcc/Support/CrashHandler.h"
 
-#include "dialects/TccGraph/IR/SourceLocation.h"
 #include "dialects/TccGraph/IR/TccGraphDialect.h"
 
-#include "tcc/Frontend/ExportedProgramReader.h"
-#include "tcc/Frontend/FrontendError.h"
-#include "tcc/Frontend/TorchScript/TorchScriptReader.h"
 #include "tcc/Import/GraphImporter.h"
+#include "tcc/Pipelines/ArenaPlan.h"
+#include "tcc/Pipelines/CompileProgress.h"
 #include "tcc/Pipelines/CudaPipeline.h"
 #include "tcc/Pipelines/KernelInventory.h"
+#include "tcc/Pipelines/LineDiagnostics.h"
+#include "tcc/Pipelines/ModelInput.h"
 #include "tcc/Pipelines/Pipelines.h"
 #include "tcc/Pipelines/Registration.h"
 #include "tcc/Target/HostObjectEmitter.h"
@@ -51,37 +51,6 @@ using namespace tcc;
 
 namespace {
 constexpr int kExitOk = 0, kExitUserError = 1, kExitUsage = 2, kExitInternal = 3;
-
-/// One line per diagnostic: `model.py:13: error: unsupported operator ...`.
-class LineDiagnostics {
-public:
-  explicit LineDiagnostics(MLIRContext &ctx) {
-    id = ctx.getDiagEngine().registerHandler([this](Diagnostic &d) {
-      print(d);
-      if (d.getSeverity() == DiagnosticSeverity::Error)
-        ++errors;
-      return success();
-    });
-    this->ctx = &ctx;
-  }
-  ~LineDiagnostics() { ctx->getDiagEngine().eraseHandler(id); }
-  int errorCount() const { return errors; }
-
-private:
-  void print(Diagnostic &d) {
-    const char *sev = d.getSeverity() == DiagnosticSeverity::Error     ? "error"
-                      : d.getSeverity() == DiagnosticSeverity::Warning ? "warning"
-                      : d.getSeverity() == DiagnosticSeverity::Note    ? "note"
-                                                                        : "remark";
-    std::string loc = graph::formatSourceLocation(d.getLocation());
-    llvm::errs() << (loc.empty() ? "tcc" : loc) << ": " << sev << ": " << d.str() << "\n";
-    for (Diagnostic &note : d.getNotes())
-      print(note);
-  }
-  MLIRContext *ctx;
-  DiagnosticEngine::HandlerID id;
-  int errors = 0;
-};
 
 /// Writes the module after every pass to DIR/NN_<pass>.mlir.
 /// Names the pass in flight for the crash handler (tcc/Support/CrashHandler.h),
@@ -140,12 +109,14 @@ private:
   std::vector<std::string> alsoPrint;
 };
 
+/// Times the phases for --timing and names each on the progress line.
 class PhaseTimer {
 public:
-  explicit PhaseTimer(bool enabled) : enabled(enabled) {}
+  PhaseTimer(bool enabled, CompileProgress &progress) : enabled(enabled), progress(progress) {}
   void start(const char *phase) {
     stop();
     current = phase;
+    progress.phase(phase);
     setCrashContext((std::string("phase '") + phase + "'").c_str());
     begin = std::chrono::steady_clock::now();
   }
@@ -158,6 +129,7 @@ public:
   }
   void report() {
     stop();
+    progress.stop();
     if (!enabled)
       return;
     double total = 0;
@@ -171,6 +143,7 @@ public:
 
 private:
   bool enabled;
+  CompileProgress &progress;
   const char *current = nullptr;
   std::chrono::steady_clock::time_point begin;
   std::vector<std::pair<const char *, double>> phases;
@@ -191,29 +164,6 @@ bool writeFile(const std::string &path, const std::string &text) {
 /// The largest arena tcc plans (at the symbols' upper bounds): 256 GiB, more
 /// than any GPU or usual host holds.
 constexpr int64_t kMaxArenaBytes = int64_t(256) << 30;
-
-/// The arena plan recorded by tcc-plan-memory on the module and entry.
-PlannedArena readArenaPlan(ModuleOp module) {
-  PlannedArena plan;
-  if (auto size = module->getAttrOfType<IntegerAttr>("tcc.arena_size"))
-    plan.bytes = size.getInt();
-  module.walk([&](func::FuncOp f) {
-    auto buffers = f->getAttrOfType<ArrayAttr>("tcc.memory_plan");
-    if (!buffers)
-      return;
-    for (Attribute a : buffers) {
-      auto d = dyn_cast<DictionaryAttr>(a);
-      if (!d)
-        continue;
-      auto get = [&](StringRef k) {
-        auto i = d.getAs<IntegerAttr>(k);
-        return i ? i.getInt() : 0;
-      };
-      plan.buffers.push_back({get("offset"), get("bytes"), get("first"), get("last")});
-    }
-  });
-  return plan;
-}
 
 /// The weights tcc-hoist-weight-expressions derived (the entry's weight
 /// arguments after the exported ones) and the exported weights it left
@@ -263,7 +213,16 @@ bool readWeightUse(ModuleOp module, const ImportedSignature &signature, Manifest
 } // namespace
 
 int tcc::compileModel(const CompileOptions &options, const char *argv0) {
-  PhaseTimer timer(options.timing);
+  // The progress line, on a terminal only; not beside output that goes to
+  // stderr as the passes run (IR printing, --timing's pass report).
+  CompileProgress progress(!options.quiet && !options.timing && options.printIRAfter.empty() &&
+                           CompileProgress::stderrIsTerminal());
+  // Messages other than diagnostics end the compile: the line goes first.
+  auto err = [&]() -> llvm::raw_ostream & {
+    progress.stop();
+    return llvm::errs();
+  };
+  PhaseTimer timer(options.timing, progress);
 
   // Flags naming passes must name real ones: a typo would silently print nothing.
   if (!options.printIRAfter.empty()) {
@@ -271,7 +230,7 @@ int tcc::compileModel(const CompileOptions &options, const char *argv0) {
     (void)registered;
     for (const std::string &name : options.printIRAfter)
       if (!mlir::PassInfo::lookup(name)) {
-        llvm::errs() << "tcc compile: error: --print-ir-after: no pass named '" << name
+        err() << "tcc compile: error: --print-ir-after: no pass named '" << name
                      << "' (names are pass flags such as tcc-legalize-graph; see tcc-opt --help)\n";
         return kExitUsage;
       }
@@ -280,27 +239,13 @@ int tcc::compileModel(const CompileOptions &options, const char *argv0) {
   // 1. Read the export.
   timer.start("read");
   frontend::ExportedProgram program;
-  try {
-    if (frontend::isTorchScriptInput(options.input)) {
-      // A TorchScript dump (text starting with "graph(") or torch.jit.save archive.
-      frontend::TorchScriptOptions ts;
-      ts.input = options.input;
-      ts.weights = options.weights;
-      ts.inputShapes = options.inputShapes;
-      ts.symbols = options.symbols;
-      program = frontend::readTorchScript(ts);
-    } else {
-      if (!options.weights.empty() || !options.inputShapes.empty() || !options.symbols.empty())
-        throw frontend::FrontendError(options.input + ": --weights, --input-shape and --symbol "
-                                      "apply to TorchScript input only");
-      program = frontend::readExportedProgram(options.input);
-    }
-  } catch (const frontend::FrontendError &e) {
-    llvm::errs() << "tcc: error: " << e.what() << "\n";
-    return kExitUserError;
-  } catch (const std::exception &e) {
-    llvm::errs() << "tcc: internal error while reading " << options.input << ": " << e.what() << "\n";
-    return kExitInternal;
+  std::string readError;
+  if (int rc = readModelInput(options, program, readError)) {
+    if (rc == kExitInternal)
+      err() << "tcc: internal error while reading " << options.input << ": " << readError << "\n";
+    else
+      err() << "tcc: error: " << readError << "\n";
+    return rc;
   }
 
   // 2. Import into tcc_graph.
@@ -312,7 +257,7 @@ int tcc::compileModel(const CompileOptions &options, const char *argv0) {
   ctx.printOpOnDiagnostic(false);
   if (options.timing || !options.printIRAfter.empty() || !options.dumpIRAfterAll.empty())
     ctx.disableMultithreading();
-  LineDiagnostics diagnostics(ctx);
+  LineDiagnostics diagnostics(ctx, &progress);
   ImportedSignature signature;
   OwningOpRef<ModuleOp> module = importExportedProgram(ctx, program, signature);
   if (!module)
@@ -321,7 +266,7 @@ int tcc::compileModel(const CompileOptions &options, const char *argv0) {
   int dumpCounter = 0;
   if (!options.dumpIRAfterAll.empty()) {
     if (std::error_code ec = llvm::sys::fs::create_directories(options.dumpIRAfterAll)) {
-      llvm::errs() << "tcc: error: cannot create " << options.dumpIRAfterAll << ": " << ec.message() << "\n";
+      err() << "tcc: error: cannot create " << options.dumpIRAfterAll << ": " << ec.message() << "\n";
       return kExitUserError;
     }
     std::error_code ec;
@@ -341,7 +286,7 @@ int tcc::compileModel(const CompileOptions &options, const char *argv0) {
   for (llvm::StringRef t : llvm::split(llvm::StringRef(options.target), ','))
     (t.trim() == "cuda" ? wantCuda : wantCpu) = true;
   if (options.emit == OutputKind::PTX && !wantCuda) {
-    llvm::errs() << "tcc compile: error: --emit ptx needs --target cuda\n";
+    err() << "tcc compile: error: --emit ptx needs --target cuda\n";
     return kExitUsage;
   }
   // One pass pipeline (Pipelines.cpp), run in two parts so that the memory
@@ -373,6 +318,8 @@ int tcc::compileModel(const CompileOptions &options, const char *argv0) {
       buildLoweringPassPipeline(pm, options);
     else
       buildCompilePassPipeline(pm, options, std::min(last, CompilePhase::Planned));
+    if (progress.enabled())
+      pm.addInstrumentation(progress.passSteps(static_cast<int>(pm.size())));
     bool ok = succeeded(pm.run(*module));
     invalidAfter = watch->invalidAfter;
     return ok;
@@ -381,7 +328,7 @@ int tcc::compileModel(const CompileOptions &options, const char *argv0) {
   // that failed silently is a tcc bug, reported as such rather than exiting mutely.
   auto pipelineFailed = [&](const char *phase) {
     if (!invalidAfter.empty()) {
-      llvm::errs() << "tcc: internal error: the IR was invalid after pass '" << invalidAfter
+      err() << "tcc: internal error: the IR was invalid after pass '" << invalidAfter
                    << "' (the message above). This is a bug in tcc, not in the model: "
                    << "please report it with the command line and the model "
                    << "(--dump-ir-after-all DIR writes the IR each pass was given).\n";
@@ -389,7 +336,7 @@ int tcc::compileModel(const CompileOptions &options, const char *argv0) {
     }
     if (diagnostics.errorCount())
       return kExitUserError;
-    llvm::errs() << "tcc: internal error: the " << phase
+    err() << "tcc: internal error: the " << phase
                  << " passes failed without a diagnostic; please report this with the model\n";
     return kExitInternal;
   };
@@ -402,7 +349,7 @@ int tcc::compileModel(const CompileOptions &options, const char *argv0) {
     std::string bounds;
     for (const auto &[name, range] : program.rangeConstraints)
       bounds += (bounds.empty() ? "" : ", ") + name + " <= " + std::to_string(range.max);
-    llvm::errs() << "tcc: error: the intermediates need " << arena.bytes
+    err() << "tcc: error: the intermediates need " << arena.bytes
                  << " bytes at the largest sizes the export allows (" << bounds
                  << "), more than any device holds (limit " << kMaxArenaBytes
                  << "); narrow the dynamic dimensions' ranges when exporting "
@@ -424,7 +371,7 @@ int tcc::compileModel(const CompileOptions &options, const char *argv0) {
     if (options.output == "-")
       llvm::outs() << text;
     else if (!writeFile(options.output, text)) {
-      llvm::errs() << "tcc: error: cannot write " << options.output << "\n";
+      err() << "tcc: error: cannot write " << options.output << "\n";
       return kExitUserError;
     }
     timer.report();
@@ -449,12 +396,12 @@ int tcc::compileModel(const CompileOptions &options, const char *argv0) {
   WeightLayout weights = WeightLayout::build(program, signature);
   info.modelName = options.name.empty() ? defaultModelName(options.output) : options.name;
   if (std::string error = modelNameError(info.modelName); !error.empty()) {
-    llvm::errs() << "tcc: error: " << error << "\n";
+    err() << "tcc: error: " << error << "\n";
     return kExitUsage;
   }
   info.weightsEmbedded = !options.externalWeights;
   if (!weightUseRead) {
-    llvm::errs() << "tcc: internal error: the entry's weight arguments do not match the "
+    err() << "tcc: internal error: the entry's weight arguments do not match the "
                     "export's weights and derived weights; please report this with the model\n";
     return kExitInternal;
   }
@@ -482,14 +429,14 @@ int tcc::compileModel(const CompileOptions &options, const char *argv0) {
   std::string manifest = manifestJson.dump(2);
   std::string guardsPath = replaceExtension(options.output, ".guards.json");
   if (!writeFile(guardsPath, manifest + "\n")) {
-    llvm::errs() << "tcc: error: cannot write " << guardsPath << "\n";
+    err() << "tcc: error: cannot write " << guardsPath << "\n";
     return kExitUserError;
   }
   std::vector<uint8_t> embedded = options.externalWeights ? std::vector<uint8_t>{} : weights.blob;
   if (options.externalWeights) {
     std::string path = replaceExtension(options.output, ".weights.bin");
     if (!writeFile(path, std::string(weights.blob.begin(), weights.blob.end()))) {
-      llvm::errs() << "tcc: error: cannot write " << path << "\n";
+      err() << "tcc: error: cannot write " << path << "\n";
       return kExitUserError;
     }
   }
@@ -499,14 +446,14 @@ int tcc::compileModel(const CompileOptions &options, const char *argv0) {
   symbols.defineCreate = options.emit == OutputKind::SharedObject;
   auto llvmModule = buildHostModule(*module, llvmContext, manifest, embedded, symbols);
   if (!llvmModule) {
-    llvm::errs() << "tcc: internal error: " << llvm::toString(llvmModule.takeError()) << "\n";
+    err() << "tcc: internal error: " << llvm::toString(llvmModule.takeError()) << "\n";
     return kExitInternal;
   }
   HostObjectOptions hostOptions;
   hostOptions.optLevel = options.optLevel;
   if (options.emit == OutputKind::LLVMIR) {
     if (llvm::Error e = emitHostIR(**llvmModule, options.output, hostOptions)) {
-      llvm::errs() << "tcc: error: " << llvm::toString(std::move(e)) << "\n";
+      err() << "tcc: error: " << llvm::toString(std::move(e)) << "\n";
       return kExitUserError;
     }
     timer.report();
@@ -516,7 +463,7 @@ int tcc::compileModel(const CompileOptions &options, const char *argv0) {
   // program that links it links the runtime once for all its models.
   if (options.emit == OutputKind::Object) {
     if (llvm::Error e = emitHostObject(**llvmModule, options.output, hostOptions)) {
-      llvm::errs() << "tcc: error: " << llvm::toString(std::move(e)) << "\n";
+      err() << "tcc: error: " << llvm::toString(std::move(e)) << "\n";
       return kExitUserError;
     }
     timer.report();
@@ -524,12 +471,12 @@ int tcc::compileModel(const CompileOptions &options, const char *argv0) {
   }
   llvm::SmallString<128> objectPath;
   if (std::error_code ec = llvm::sys::fs::createTemporaryFile("tcc-model", "o", objectPath)) {
-    llvm::errs() << "tcc: error: cannot create a temporary file: " << ec.message() << "\n";
+    err() << "tcc: error: cannot create a temporary file: " << ec.message() << "\n";
     return kExitInternal;
   }
   llvm::FileRemover removeObject(objectPath);
   if (llvm::Error e = emitHostObject(**llvmModule, std::string(objectPath), hostOptions)) {
-    llvm::errs() << "tcc: internal error: " << llvm::toString(std::move(e)) << "\n";
+    err() << "tcc: internal error: " << llvm::toString(std::move(e)) << "\n";
     return kExitInternal;
   }
 
@@ -539,7 +486,7 @@ int tcc::compileModel(const CompileOptions &options, const char *argv0) {
   link.cxx = options.cxx;
   link.argv0 = argv0;
   if (llvm::Error e = linkSharedObject(std::string(objectPath), options.output, link)) {
-    llvm::errs() << "tcc: error: " << llvm::toString(std::move(e)) << "\n";
+    err() << "tcc: error: " << llvm::toString(std::move(e)) << "\n";
     return kExitInternal;
   }
   timer.report();

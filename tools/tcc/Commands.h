@@ -50,6 +50,13 @@ struct InspectOptions {
 };
 int runInspectCommand(const InspectOptions &opts);
 
+/// `tcc explain IN [--json]`
+struct ExplainCommandOptions {
+  CompileOptions options;               ///< input, target, precision, TorchScript options
+  bool json = false;                    ///< print the report as one JSON object
+};
+int runExplainCommand(const ExplainCommandOptions &opts);
+
 /// `tcc compile IN -o OUT`
 struct CompileCommandOptions {
   CompileOptions options;
