@@ -451,6 +451,10 @@ int tcc::compileModel(const CompileOptions &options, const char *argv0) {
   }
   HostObjectOptions hostOptions;
   hostOptions.optLevel = options.optLevel;
+  if (progress.enabled())
+    hostOptions.progress = [&progress](const std::string &where, bool milestone) {
+      progress.step(where, milestone);
+    };
   if (options.emit == OutputKind::LLVMIR) {
     if (llvm::Error e = emitHostIR(**llvmModule, options.output, hostOptions)) {
       err() << "tcc: error: " << llvm::toString(std::move(e)) << "\n";

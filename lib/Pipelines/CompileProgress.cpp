@@ -4,6 +4,8 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
 #include "mlir/Pass/PassInstrumentation.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "llvm/ADT/DenseSet.h"
 
 #include <sys/ioctl.h>
 #include <unistd.h>
@@ -14,23 +16,50 @@ using namespace tcc;
 
 namespace {
 /// Steps are the passes run on the top-level module; passes nested on the
-/// functions run inside one of them (their adaptor) and are not counted.
+/// functions run inside one of them (their adaptor), on many functions at
+/// once when the context is multithreaded: those count the functions.
 class PassSteps : public mlir::PassInstrumentation {
 public:
   PassSteps(CompileProgress &progress, int total) : progress(progress), total(total) {}
 
 private:
   void runBeforePass(mlir::Pass *pass, mlir::Operation *op) override {
-    if (!mlir::isa<mlir::ModuleOp>(op) || op->getParentOp())
+    std::lock_guard<std::mutex> lock(mutex);
+    mlir::Operation *parent = op->getParentOp();
+    bool milestone = true;
+    if (mlir::isa<mlir::ModuleOp>(op) && !parent) {
+      ++done;
+      name = pass->getArgument().str();
+      functionsDone.clear();
+      functions = 0;
+      if (name.empty()) {
+        // An adaptor running passes on each function: count them.
+        name = "function passes";
+        for (mlir::Operation &child : mlir::cast<mlir::ModuleOp>(op).getBody()->getOperations())
+          functions += mlir::isa<mlir::FunctionOpInterface>(child);
+      }
+    } else if (functions && mlir::isa<mlir::FunctionOpInterface>(op) && parent &&
+               !parent->getParentOp()) {
+      milestone = name != pass->getArgument();
+      name = pass->getArgument().str();
+      functionsDone.insert(op);
+      milestone |= functionsDone.size() == 1 || functionsDone.size() == functions;
+    } else {
       return;
-    std::string name = pass->getArgument().str();
-    if (name.empty())
-      name = "function passes";
-    progress.step(++done, total, name);
+    }
+    std::string text = "pass " + std::to_string(done) + "/" + std::to_string(total) + " " + name;
+    if (!functionsDone.empty())
+      text += ": function " + std::to_string(functionsDone.size()) + "/" +
+              std::to_string(functions);
+    progress.step(text, milestone);
   }
 
   CompileProgress &progress;
   int total, done = 0;
+  std::mutex mutex;
+  std::string name;
+  size_t functions = 0;
+  llvm::DenseSet<mlir::Operation *> functionsDone;
 };
 
 void writeAll(const std::string &text) {
@@ -80,12 +109,15 @@ void CompileProgress::phase(const std::string &name) {
   drawLocked();
 }
 
-void CompileProgress::step(int done, int total, const std::string &what) {
+void CompileProgress::step(const std::string &text, bool milestone) {
   if (!drawing)
     return;
   std::lock_guard<std::mutex> lock(mutex);
-  stepText = "pass " + std::to_string(done) + "/" + std::to_string(total) + " " + what;
-  drawLocked();
+  stepText = text;
+  // Thousands of steps (functions) a second would be thousands of writes:
+  // the ticker draws what is left.
+  if (milestone || std::chrono::steady_clock::now() - lastDraw >= std::chrono::milliseconds(50))
+    drawLocked();
 }
 
 void CompileProgress::printAbove(const std::string &line) {
@@ -128,6 +160,7 @@ void CompileProgress::drawLocked() {
     text = text.substr(0, columns);
   writeAll("\r\033[K" + text);
   shown = true;
+  lastDraw = std::chrono::steady_clock::now();
 }
 
 void CompileProgress::eraseLocked() {

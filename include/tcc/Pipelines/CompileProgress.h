@@ -37,15 +37,21 @@ public:
   bool enabled() const { return drawing; }
   /// A new phase ("read", "pipeline", "codegen", ...); its step count is reset.
   void phase(const std::string &name);
-  /// Step `done` of `total` within the phase, and what it is (a pass name).
-  void step(int done, int total, const std::string &what);
+  /// Where the phase is ("pass 12/80 tcc-bufferize", "machine code:
+  /// function 300/1040"): drawn at once for a `milestone` (a new pass, a
+  /// first or last function), else at most every 50 ms.
+  void step(const std::string &text, bool milestone = true);
   /// Writes `line` (ending in a newline) above the progress line.
+  /// Thread-safe, as are phase and step.
   void printAbove(const std::string &line);
   /// Erases the line and draws no more: other output follows.
   void stop();
 
   /// An instrumentation that reports the top-level passes of a pass
-  /// manager of `total` passes as steps, e.g. "pass 12/80 tcc-bufferize".
+  /// manager of `total` passes as steps, e.g. "pass 12/80 tcc-bufferize",
+  /// and in passes run on each function, the functions done so far
+  /// ("pass 14/36 convert-linalg-to-loops: function 312/1040": the outlined
+  /// kernels are functions).
   std::unique_ptr<mlir::PassInstrumentation> passSteps(int total);
 
 private:
@@ -59,7 +65,7 @@ private:
   bool stopped = false;
   bool shown = false;  ///< the line is on the screen
   std::string phaseName, stepText;
-  std::chrono::steady_clock::time_point begin;
+  std::chrono::steady_clock::time_point begin, lastDraw;
   std::thread ticker;
 };
 
