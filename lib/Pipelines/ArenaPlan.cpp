@@ -31,6 +31,20 @@ tcc::PlannedArena tcc::readArenaPlan(ModuleOp module) {
   return plan;
 }
 
+std::string tcc::arenaLimitError(const PlannedArena &plan,
+                                 const frontend::ExportedProgram &program) {
+  if (plan.bytes <= kMaxArenaBytes)
+    return "";
+  std::string bounds;
+  for (const auto &[name, range] : program.rangeConstraints)
+    bounds += (bounds.empty() ? "" : ", ") + name + " <= " + std::to_string(range.max);
+  return "the intermediates need " + std::to_string(plan.bytes) +
+         " bytes at the largest sizes the export allows (" + bounds +
+         "), more than any device holds (limit " + std::to_string(kMaxArenaBytes) +
+         "); narrow the dynamic dimensions' ranges when exporting "
+         "(torch.export.Dim(..., max=...))";
+}
+
 int64_t tcc::peakLiveBytes(const PlannedArena &plan) {
   // A sweep over the steps: a buffer adds its bytes at `first` and gives them
   // back after `last`.

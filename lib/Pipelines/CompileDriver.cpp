@@ -161,10 +161,6 @@ bool writeFile(const std::string &path, const std::string &text) {
   return static_cast<bool>(out);
 }
 
-/// The largest arena tcc plans (at the symbols' upper bounds): 256 GiB, more
-/// than any GPU or usual host holds.
-constexpr int64_t kMaxArenaBytes = int64_t(256) << 30;
-
 /// The weights tcc-hoist-weight-expressions derived (the entry's weight
 /// arguments after the exported ones) and the exported weights it left
 /// unread, from the planned entry's argument attributes. False if the
@@ -343,17 +339,8 @@ int tcc::compileModel(const CompileOptions &options, const char *argv0) {
   if (!runPipeline("pipeline", false))
     return pipelineFailed("graph/kernel/linalg/bufferization/planning");
   PlannedArena arena = readArenaPlan(*module);
-  if (arena.bytes > kMaxArenaBytes) {
-    // Planned at the symbols' upper bounds: an artifact that could never
-    // allocate it would compile and fail on every call.
-    std::string bounds;
-    for (const auto &[name, range] : program.rangeConstraints)
-      bounds += (bounds.empty() ? "" : ", ") + name + " <= " + std::to_string(range.max);
-    err() << "tcc: error: the intermediates need " << arena.bytes
-                 << " bytes at the largest sizes the export allows (" << bounds
-                 << "), more than any device holds (limit " << kMaxArenaBytes
-                 << "); narrow the dynamic dimensions' ranges when exporting "
-                    "(torch.export.Dim(..., max=...))\n";
+  if (std::string error = arenaLimitError(arena, program); !error.empty()) {
+    err() << "tcc: error: " << error << "\n";
     return kExitUserError;
   }
   // Read here, while the entry still carries its argument attributes.

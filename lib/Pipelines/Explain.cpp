@@ -301,6 +301,12 @@ int tcc::explainModel(const CompileOptions &options, json &report) {
   for (const PlannedBuffer &b : arena.buffers)
     report["memory"]["plan"].push_back(
         {{"offset", b.offset}, {"bytes", b.bytes}, {"first", b.first}, {"last", b.last}});
+  // As tcc compile, which would refuse it here.
+  if (std::string error = arenaLimitError(arena, program); !error.empty()) {
+    report["failed_phase"] = "plan";
+    report["errors"] = json::array({{{"location", ""}, {"message", error}}});
+    return finish(1);
+  }
   report["supported"] = true;
   return failWith(0);
 }

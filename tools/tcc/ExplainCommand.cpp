@@ -181,9 +181,11 @@ int runExplainCommand(const ExplainCommandOptions &opts) {
   else if (rc == kExitInternal)
     std::printf("\nresult: internal error in tcc (exit 3); please report it with the model\n");
   else
-    std::printf("\nresult: not compiled: %s (exit %d)\n",
+    std::printf("\nresult: not supported: %s (exit %d)\n",
                 report.contains("failed_phase")
-                    ? ("the " + report["failed_phase"].get<std::string>() + " phase failed").c_str()
+                    ? ("the " + report["failed_phase"].get<std::string>() +
+                       " phase refused the model (the error above)")
+                          .c_str()
                     : "the model could not be read",
                 rc);
   return rc;

@@ -4,6 +4,8 @@
 
 #include "tcc/Target/ManifestBuilder.h"
 
+#include <string>
+
 namespace mlir {
 class ModuleOp;
 } // namespace mlir
@@ -14,6 +16,15 @@ namespace tcc {
 /// and its entry (`tcc.memory_plan`): the arena's bytes and every buffer's
 /// offset, size and first/last step.
 PlannedArena readArenaPlan(mlir::ModuleOp module);
+
+/// The largest arena tcc plans (at the symbols' upper bounds): 256 GiB, more
+/// than any GPU or usual host holds.
+inline constexpr int64_t kMaxArenaBytes = int64_t(256) << 30;
+
+/// The error when `plan` needs more than kMaxArenaBytes at the largest sizes
+/// `program` allows (an artifact that could never allocate its arena would
+/// compile and fail on every call), else "".
+std::string arenaLimitError(const PlannedArena &plan, const frontend::ExportedProgram &program);
 
 /// The most bytes live at once: the largest sum of the sizes of the buffers
 /// whose [first, last] steps overlap. The arena is at least this; the rest
