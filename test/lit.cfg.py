@@ -42,6 +42,10 @@ config.substitutions.append(("%tcc_build", config.tcc_obj_root))
 if shutil.which("script"):
     config.available_features.add("script")
 
+# Debian's chromium (scripts/setup.sh) renders tcc explain's HTML report headless.
+if shutil.which("chromium"):
+    config.available_features.add("chromium")
+
 # nm lists an artifact's undefined symbols (binutils; llvm-nm reads the same).
 if shutil.which("nm"):
     config.available_features.add("nm")

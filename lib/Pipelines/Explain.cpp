@@ -147,7 +147,11 @@ json kernelsJson(ModuleOp planned) {
   std::stable_sort(groups.begin(), groups.end(), [](const json &a, const json &b) {
     return a["count"].get<int64_t>() > b["count"].get<int64_t>();
   });
-  return {{"count", list.size()}, {"by_kind", byKind}, {"groups", groups}, {"list", list}};
+  return {{"count", list.size()},
+          {"by_kind", byKind},
+          {"groups", groups},
+          {"list", list},
+          {"graph", tcc::describeKernelEdges(planned)}};
 }
 
 } // namespace

@@ -54,6 +54,7 @@ int runInspectCommand(const InspectOptions &opts);
 struct ExplainCommandOptions {
   CompileOptions options;               ///< input, target, precision, TorchScript options
   bool json = false;                    ///< print the report as one JSON object
+  std::string html;                     ///< also write the report as an HTML page here
 };
 int runExplainCommand(const ExplainCommandOptions &opts);
 

@@ -3,15 +3,19 @@
 // Prints the report of tcc/Pipelines/Explain.h: as text for a person (the
 // operator table, each refusal at its Python line, the kernels by kind and
 // by fusion group, the guards, the arena) or, with --json, as the one JSON
-// object docs/EXPLAIN.md describes. The exit code says whether tcc supports
+// object docs/EXPLAIN.md describes; with --html, also as one self-contained
+// page (ExplainHtml.h). The exit code says whether tcc supports
 // the model: 0 yes, 1 no (or unreadable), 3 internal error.
 //
 //===----------------------------------------------------------------------===//
 #include "Commands.h"
 
+#include "ExplainHtml.h"
+
 #include "tcc/Pipelines/Explain.h"
 
 #include <cstdio>
+#include <fstream>
 #include <string>
 
 using nlohmann::json;
@@ -159,6 +163,14 @@ void printReport(const json &report) {
 int runExplainCommand(const ExplainCommandOptions &opts) {
   json report;
   int rc = explainModel(opts.options, report);
+  if (!opts.html.empty()) {
+    std::ofstream out(opts.html, std::ios::binary);
+    out << explainHtml(report);
+    if (!out.flush()) {
+      std::fprintf(stderr, "tcc explain: error: cannot write %s\n", opts.html.c_str());
+      return kExitUserError;
+    }
+  }
   if (opts.json) {
     std::printf("%s\n", report.dump(2).c_str());
     return rc;

@@ -121,6 +121,11 @@ int main(int argc, char **argv) {
   explainCmd->add_option("input", x.input, "torch.export archive (.pt2), bare model.json, TorchScript graph dump or torch.jit.save archive")
       ->required();
   explainCmd->add_flag("--json", explain.json, "Print the report as one JSON object (docs/EXPLAIN.md)");
+  explainCmd->add_option("--html", explain.html,
+                         "Also write the report as one self-contained HTML page: the kernel "
+                         "graph (SVG: kernels coloured by kind, source ops and Python lines on "
+                         "hover, edges labelled with shape and dtype), the memory plan as a "
+                         "plot with its peak, operators, refusals, guards");
   explainCmd->add_option("--target", x.target,
                          "The code paths the compile would generate: cpu,cuda (default) | cpu | "
                          "cuda (kernel formation differs: CPU-only models keep convolutions "
