@@ -24,6 +24,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Verifier.h"
 #include "mlir/Pass/PassManager.h"
 
 #include <chrono>
@@ -190,12 +191,13 @@ int tcc::explainModel(const CompileOptions &options, json &report) {
   ImportedSignature signature;
   OwningOpRef<ModuleOp> module =
       clock.time("import", [&] { return importExportedProgram(ctx, program, signature); });
-  auto failWith = [&](int rc) {
+  // The end of the explanation, the diagnostics collected so far as its errors.
+  auto finishWithDiagnostics = [&](int rc) {
     report["errors"] = diagnostics.errors;
     return finish(rc);
   };
   if (!module)
-    return failWith(1);
+    return finishWithDiagnostics(1);
 
   // The guards: what every call of the compiled model checks.
   json manifest = buildManifest(program, signature,
@@ -256,7 +258,7 @@ int tcc::explainModel(const CompileOptions &options, json &report) {
   if (!legalized) {
     // A failure with no refusal and no message is tcc's own.
     if (refusals.empty() && diagnostics.errors.empty())
-      return failWith(3);
+      return finishWithDiagnostics(3);
     // The refusals are the report; the rest are errors of another kind.
     json others = json::array();
     for (const json &e : diagnostics.errors) {
@@ -287,7 +289,13 @@ int tcc::explainModel(const CompileOptions &options, json &report) {
     });
     if (!ok) {
       report["failed_phase"] = name;
-      return failWith(diagnostics.errors.empty() ? 3 : 1);
+      // As tcc compile: a failure without a message, or one that left IR
+      // that does not verify, is tcc's bug, whatever the message reads like.
+      bool valid = [&] {
+        ScopedDiagnosticHandler quiet(&ctx, [](Diagnostic &) { return success(); });
+        return succeeded(verify(*module));
+      }();
+      return finishWithDiagnostics(diagnostics.errors.empty() || !valid ? 3 : 1);
     }
   }
 
@@ -312,5 +320,5 @@ int tcc::explainModel(const CompileOptions &options, json &report) {
     return finish(1);
   }
   report["supported"] = true;
-  return failWith(0);
+  return finishWithDiagnostics(0);
 }

@@ -141,7 +141,8 @@ std::string kernelGraphSvg(const json &kernels) {
     columns = std::max(columns, n.column + 1);
     layers = std::max(layers, n.layer + 1);
   }
-  int width = 2 * kMargin + (columns - 1) * kColumn + kBoxWidth;
+  // Room on the right for the arcs of the last column.
+  int width = 2 * kMargin + (columns - 1) * kColumn + kBoxWidth + (kColumn - kBoxWidth + 80);
   int height = 2 * kMargin + (layers - 1) * kRow + kBoxHeight;
 
   std::string svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" id=\"kernel-graph\" width=\"" +
@@ -154,17 +155,33 @@ std::string kernelGraphSvg(const json &kernels) {
     if (from == index.end() || to == index.end())
       continue;
     const Node &a = nodes[from->second], &b = nodes[to->second];
-    double x1 = a.x() + kBoxWidth / 2.0, y1 = a.y() + kBoxHeight;
-    double x2 = b.x() + kBoxWidth / 2.0, y2 = b.y();
-    double bend = std::max(20.0, (y2 - y1) / 2);
     std::string label = joined(e["shape"], "x") + " " + str(e["dtype"]);
+    std::string path;
+    double labelX, labelY;
+    int span = b.layer - a.layer;
+    if (span > 1 && a.column == b.column) {
+      // Past the boxes between them: an arc on the right, wider the longer
+      // it is (DenseNet's concatenations feed every later layer of a block).
+      double x = a.x() + kBoxWidth, y1 = a.y() + kBoxHeight / 2.0, y2 = b.y() + kBoxHeight / 2.0;
+      double dx = std::min(kColumn - kBoxWidth + 80.0, 8.0 + 4.0 * span);
+      path = "M" + number(x) + "," + number(y1) + " C" + number(x + dx) + "," + number(y1) + " " +
+             number(x + dx) + "," + number(y2) + " " + number(x) + "," + number(y2);
+      labelX = x + dx * 0.75 + 2;
+      labelY = (y1 + y2) / 2;
+    } else {
+      double x1 = a.x() + kBoxWidth / 2.0, y1 = a.y() + kBoxHeight;
+      double x2 = b.x() + kBoxWidth / 2.0, y2 = b.y();
+      double bend = std::max(20.0, (y2 - y1) / 2);
+      path = "M" + number(x1) + "," + number(y1) + " C" + number(x1) + "," + number(y1 + bend) +
+             " " + number(x2) + "," + number(y2 - bend) + " " + number(x2) + "," + number(y2);
+      labelX = (x1 + x2) / 2 + 4;
+      labelY = (y1 + y2) / 2;
+    }
     svg += "<g class=\"edge\" data-from=\"" + a.id + "\" data-to=\"" + b.id + "\"><title>" +
-           escape(a.id + " \xe2\x86\x92 " + b.id + ": " + label) + "</title><path d=\"M" +
-           number(x1) + "," + number(y1) + " C" + number(x1) + "," + number(y1 + bend) + " " +
-           number(x2) + "," + number(y2 - bend) + " " + number(x2) + "," + number(y2) +
-           "\" fill=\"none\" stroke=\"#888\" stroke-width=\"1.2\"/><text x=\"" +
-           number((x1 + x2) / 2 + 4) + "\" y=\"" + number((y1 + y2) / 2) +
-           "\" font-size=\"9\" fill=\"#555\">" + escape(label) + "</text></g>\n";
+           escape(a.id + " \xe2\x86\x92 " + b.id + ": " + label) + "</title><path d=\"" + path +
+           "\" fill=\"none\" stroke=\"#888\" stroke-width=\"1.2\"/><text x=\"" + number(labelX) +
+           "\" y=\"" + number(labelY) + "\" font-size=\"9\" fill=\"#555\">" + escape(label) +
+           "</text></g>\n";
   }
   for (const Node &n : nodes) {
     bool kernel = n.id[0] == 'k';
