@@ -347,6 +347,7 @@ int tcc::compileModel(const CompileOptions &options, const char *argv0) {
   ManifestInfo info;
   bool weightUseRead = readWeightUse(*module, signature, info);
   nlohmann::json kernels = describeKernels(*module);
+  nlohmann::json kernelGraph = describeKernelEdges(*module);
   std::vector<std::string> ptx;
   if (last >= CompilePhase::LLVM) {
     if (!runPipeline("lower", true))
@@ -394,6 +395,7 @@ int tcc::compileModel(const CompileOptions &options, const char *argv0) {
   }
   nlohmann::json manifestJson = buildManifest(program, signature, weights, arena, info);
   manifestJson["kernels"] = kernels;
+  manifestJson["kernel_graph"] = kernelGraph;
   // The x86-64 level the CPU path's code needs: the runtime refuses a CPU run
   // on a processor without it rather than die of an illegal instruction.
   if (wantCpu)

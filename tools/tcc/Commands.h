@@ -47,6 +47,7 @@ int runRunCommand(const RunOptions &opts);
 struct InspectOptions {
   std::string model;
   bool json = false;                    // print the raw manifest
+  std::string html;                     // also write the HTML page of tcc explain --html
 };
 int runInspectCommand(const InspectOptions &opts);
 

@@ -84,7 +84,12 @@ struct Node {
 };
 
 std::string kernelGraphSvg(const json &kernels) {
-  const json &graph = kernels["graph"];
+  // An artifact compiled before manifests had a kernel graph: no edges, the
+  // kernels one under the other in program order.
+  static const json noGraph = {{"inputs", json::array()}, {"outputs", json::array()},
+                               {"edges", json::array()}};
+  bool hasGraph = kernels.contains("graph");
+  const json &graph = hasGraph ? kernels["graph"] : noGraph;
   std::vector<Node> nodes;
   std::map<std::string, size_t> index;
   auto add = [&](Node n) {
@@ -131,9 +136,12 @@ std::string kernelGraphSvg(const json &kernels) {
     if (from != index.end() && to != index.end())
       preds[to->second].push_back(from->second);
   }
-  for (size_t n = 0; n < nodes.size(); ++n)
+  for (size_t n = 0; n < nodes.size(); ++n) {
+    if (!hasGraph)
+      nodes[n].layer = static_cast<int>(n);
     for (size_t p : preds[n])
       nodes[n].layer = std::max(nodes[n].layer, nodes[p].layer + 1);
+  }
   std::map<int, int> used;
   int columns = 1, layers = 1;
   for (Node &n : nodes) {
@@ -326,7 +334,7 @@ window.addEventListener('load', function () {
 std::string explainHtml(const json &report) {
   bool supported = report.value("supported", false);
   int64_t kernelCount = report.contains("kernels") ? report["kernels"]["count"].get<int64_t>() : 0;
-  std::string title = "tcc explain: " + str(report["source"]);
+  std::string title = report.value("title", "tcc explain: " + str(report["source"]));
   std::string h = "<!DOCTYPE html>\n<html xmlns=\"http://www.w3.org/1999/xhtml\" lang=\"en\">\n"
                   "<head>\n<meta charset=\"utf-8\"/>\n<title>" +
                   escape(title) + "</title>\n<style>\n"
@@ -348,7 +356,8 @@ std::string explainHtml(const json &report) {
   size_t refused = report.contains("refusals") ? report["refusals"].size() : 0;
   h += std::string("<p id=\"verdict\" class=\"") + (supported ? "verdict-ok" : "verdict-no") +
        "\">" +
-       (supported ? "supported: tcc compiles every operator of this model"
+       (report.contains("verdict") ? escape(str(report["verdict"]))
+        : supported ? "supported: tcc compiles every operator of this model"
                   : refused ? "not supported: " + std::to_string(refused) + " operator node" +
                                   (refused == 1 ? "" : "s") + " refused"
                             : std::string("not supported")) +

@@ -169,6 +169,9 @@ int main(int argc, char **argv) {
   inspectCmd->add_option("model", inspect.model, "model.so or model.guards.json")
       ->required();
   inspectCmd->add_flag("--json", inspect.json, "Print the raw manifest JSON");
+  inspectCmd->add_option("--html", inspect.html,
+                         "Also write the artifact's kernel graph, memory plan and guards as "
+                         "one self-contained HTML page (as tcc explain --html)");
 
   try {
     app.parse(argc, argv);

@@ -2,6 +2,7 @@
 # ===- check_explain_html.py - the structure of tcc explain's HTML report -=== #
 #
 #   check_explain_html.py REPORT.html REPORT.json
+#   check_explain_html.py --manifest PAGE.html MODEL.guards.json   (tcc inspect --html)
 #
 # The page is well-formed XML; every kernel of the JSON report is a box of the
 # kernel graph (with its kind, source ops and lines in its hover title), every
@@ -15,9 +16,16 @@ import re
 import sys
 import xml.etree.ElementTree as ET
 
-html_path, json_path = sys.argv[1], sys.argv[2]
+args = sys.argv[1:]
+manifest = args[0] == "--manifest"
+html_path, json_path = args[-2], args[-1]
 text = open(html_path, encoding="utf-8").read()
 report = json.load(open(json_path))
+if manifest:
+    # The guard manifest's kernels, kernel_graph and arena, as explain's fields.
+    report = {"kernels": {"count": len(report["kernels"]), "list": report["kernels"],
+                          "graph": report["kernel_graph"]},
+              "memory": {"buffers": len(report["arena"]["buffers"])}}
 root = ET.fromstring(text)  # raises on a page that is not well-formed
 print("well-formed")
 
