@@ -8,12 +8,14 @@
 set -euo pipefail
 
 # libclang-rt-22-dev: the sanitizer and libFuzzer runtimes (scripts/fuzz.sh, sanitize.sh).
+# chromium: opens tcc explain's HTML report headless in test/Tools/explain-html.test.
 PKGS=(
   llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools clang-22 lld-22
   libclang-rt-22-dev
   libcli11-dev nlohmann-json3-dev catch2 libzip-dev zlib1g-dev libzstd-dev
   cmake ninja-build ccache g++ python3 python3-numpy
   libopenblas0-pthread libdnnl-dev
+  chromium
 )
 
 missing=()

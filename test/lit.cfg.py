@@ -37,6 +37,15 @@ if shutil.which("cmake") and shutil.which("ninja"):
     config.available_features.add("cmake")
 config.substitutions.append(("%tcc_build", config.tcc_obj_root))
 
+# script(1) (util-linux) runs a command on a pseudo-terminal: tcc compile's
+# progress line is drawn only there.
+if shutil.which("script"):
+    config.available_features.add("script")
+
+# Debian's chromium (scripts/setup.sh) renders tcc explain's HTML report headless.
+if shutil.which("chromium"):
+    config.available_features.add("chromium")
+
 # nm lists an artifact's undefined symbols (binutils; llvm-nm reads the same).
 if shutil.which("nm"):
     config.available_features.add("nm")

@@ -8,15 +8,15 @@
 #include "tcc/Pipelines/CompileDriver.h"
 #include "tcc/Support/CrashHandler.h"
 
-#include "dialects/TccGraph/IR/SourceLocation.h"
 #include "dialects/TccGraph/IR/TccGraphDialect.h"
 
-#include "tcc/Frontend/ExportedProgramReader.h"
-#include "tcc/Frontend/FrontendError.h"
-#include "tcc/Frontend/TorchScript/TorchScriptReader.h"
 #include "tcc/Import/GraphImporter.h"
+#include "tcc/Pipelines/ArenaPlan.h"
+#include "tcc/Pipelines/CompileProgress.h"
 #include "tcc/Pipelines/CudaPipeline.h"
 #include "tcc/Pipelines/KernelInventory.h"
+#include "tcc/Pipelines/LineDiagnostics.h"
+#include "tcc/Pipelines/ModelInput.h"
 #include "tcc/Pipelines/Pipelines.h"
 #include "tcc/Pipelines/Registration.h"
 #include "tcc/Target/HostObjectEmitter.h"
@@ -53,37 +53,6 @@ using namespace tcc;
 
 namespace {
 constexpr int kExitOk = 0, kExitUserError = 1, kExitUsage = 2, kExitInternal = 3;
-
-/// One line per diagnostic: `model.py:13: error: unsupported operator ...`.
-class LineDiagnostics {
-public:
-  explicit LineDiagnostics(MLIRContext &ctx) {
-    id = ctx.getDiagEngine().registerHandler([this](Diagnostic &d) {
-      print(d);
-      if (d.getSeverity() == DiagnosticSeverity::Error)
-        ++errors;
-      return success();
-    });
-    this->ctx = &ctx;
-  }
-  ~LineDiagnostics() { ctx->getDiagEngine().eraseHandler(id); }
-  int errorCount() const { return errors; }
-
-private:
-  void print(Diagnostic &d) {
-    const char *sev = d.getSeverity() == DiagnosticSeverity::Error     ? "error"
-                      : d.getSeverity() == DiagnosticSeverity::Warning ? "warning"
-                      : d.getSeverity() == DiagnosticSeverity::Note    ? "note"
-                                                                        : "remark";
-    std::string loc = graph::formatSourceLocation(d.getLocation());
-    llvm::errs() << (loc.empty() ? "tcc" : loc) << ": " << sev << ": " << d.str() << "\n";
-    for (Diagnostic &note : d.getNotes())
-      print(note);
-  }
-  MLIRContext *ctx;
-  DiagnosticEngine::HandlerID id;
-  int errors = 0;
-};
 
 /// Writes the module after every pass to DIR/NN_<pass>.mlir.
 /// Names the pass in flight for the crash handler (tcc/Support/CrashHandler.h),
@@ -156,12 +125,14 @@ private:
   std::vector<std::string> alsoPrint;
 };
 
+/// Times the phases for --timing and names each on the progress line.
 class PhaseTimer {
 public:
-  explicit PhaseTimer(bool enabled) : enabled(enabled) {}
+  PhaseTimer(bool enabled, CompileProgress &progress) : enabled(enabled), progress(progress) {}
   void start(const char *phase) {
     stop();
     current = phase;
+    progress.phase(phase);
     setCrashContext((std::string("phase '") + phase + "'").c_str());
     begin = std::chrono::steady_clock::now();
   }
@@ -174,6 +145,7 @@ public:
   }
   void report() {
     stop();
+    progress.stop();
     if (!enabled)
       return;
     double total = 0;
@@ -187,6 +159,7 @@ public:
 
 private:
   bool enabled;
+  CompileProgress &progress;
   const char *current = nullptr;
   std::chrono::steady_clock::time_point begin;
   std::vector<std::pair<const char *, double>> phases;
@@ -202,33 +175,6 @@ bool writeFile(const std::string &path, const std::string &text) {
   std::ofstream out(path, std::ios::binary);
   out << text;
   return static_cast<bool>(out);
-}
-
-/// The largest arena tcc plans (at the symbols' upper bounds): 256 GiB, more
-/// than any GPU or usual host holds.
-constexpr int64_t kMaxArenaBytes = int64_t(256) << 30;
-
-/// The arena plan recorded by tcc-plan-memory on the module and entry.
-PlannedArena readArenaPlan(ModuleOp module) {
-  PlannedArena plan;
-  if (auto size = module->getAttrOfType<IntegerAttr>("tcc.arena_size"))
-    plan.bytes = size.getInt();
-  module.walk([&](func::FuncOp f) {
-    auto buffers = f->getAttrOfType<ArrayAttr>("tcc.memory_plan");
-    if (!buffers)
-      return;
-    for (Attribute a : buffers) {
-      auto d = dyn_cast<DictionaryAttr>(a);
-      if (!d)
-        continue;
-      auto get = [&](StringRef k) {
-        auto i = d.getAs<IntegerAttr>(k);
-        return i ? i.getInt() : 0;
-      };
-      plan.buffers.push_back({get("offset"), get("bytes"), get("first"), get("last")});
-    }
-  });
-  return plan;
 }
 
 /// The weights tcc-hoist-weight-expressions derived (the entry's weight
@@ -279,7 +225,16 @@ bool readWeightUse(ModuleOp module, const ImportedSignature &signature, Manifest
 } // namespace
 
 int tcc::compileModel(const CompileOptions &options, const char *argv0) {
-  PhaseTimer timer(options.timing);
+  // The progress line, on a terminal only; not beside output that goes to
+  // stderr as the passes run (IR printing, --timing's pass report).
+  CompileProgress progress(!options.quiet && !options.timing && options.printIRAfter.empty() &&
+                           CompileProgress::stderrIsTerminal());
+  // Messages other than diagnostics end the compile: the line goes first.
+  auto err = [&]() -> llvm::raw_ostream & {
+    progress.stop();
+    return llvm::errs();
+  };
+  PhaseTimer timer(options.timing, progress);
 
   // Flags naming passes must name real ones: a typo would silently print nothing.
   if (!options.printIRAfter.empty()) {
@@ -287,7 +242,7 @@ int tcc::compileModel(const CompileOptions &options, const char *argv0) {
     (void)registered;
     for (const std::string &name : options.printIRAfter)
       if (!mlir::PassInfo::lookup(name)) {
-        llvm::errs() << "tcc compile: error: --print-ir-after: no pass named '" << name
+        err() << "tcc compile: error: --print-ir-after: no pass named '" << name
                      << "' (names are pass flags such as tcc-legalize-graph; see tcc-opt --help)\n";
         return kExitUsage;
       }
@@ -296,27 +251,13 @@ int tcc::compileModel(const CompileOptions &options, const char *argv0) {
   // 1. Read the export.
   timer.start("read");
   frontend::ExportedProgram program;
-  try {
-    if (frontend::isTorchScriptInput(options.input)) {
-      // A TorchScript dump (text starting with "graph(") or torch.jit.save archive.
-      frontend::TorchScriptOptions ts;
-      ts.input = options.input;
-      ts.weights = options.weights;
-      ts.inputShapes = options.inputShapes;
-      ts.symbols = options.symbols;
-      program = frontend::readTorchScript(ts);
-    } else {
-      if (!options.weights.empty() || !options.inputShapes.empty() || !options.symbols.empty())
-        throw frontend::FrontendError(options.input + ": --weights, --input-shape and --symbol "
-                                      "apply to TorchScript input only");
-      program = frontend::readExportedProgram(options.input);
-    }
-  } catch (const frontend::FrontendError &e) {
-    llvm::errs() << "tcc: error: " << e.what() << "\n";
-    return kExitUserError;
-  } catch (const std::exception &e) {
-    llvm::errs() << "tcc: internal error while reading " << options.input << ": " << e.what() << "\n";
-    return kExitInternal;
+  std::string readError;
+  if (int rc = readModelInput(options, program, readError)) {
+    if (rc == kExitInternal)
+      err() << "tcc: internal error while reading " << options.input << ": " << readError << "\n";
+    else
+      err() << "tcc: error: " << readError << "\n";
+    return rc;
   }
 
   // 2. Import into tcc_graph.
@@ -328,7 +269,7 @@ int tcc::compileModel(const CompileOptions &options, const char *argv0) {
   ctx.printOpOnDiagnostic(false);
   if (options.timing || !options.printIRAfter.empty() || !options.dumpIRAfterAll.empty())
     ctx.disableMultithreading();
-  LineDiagnostics diagnostics(ctx);
+  LineDiagnostics diagnostics(ctx, &progress);
   ImportedSignature signature;
   OwningOpRef<ModuleOp> module = importExportedProgram(ctx, program, signature);
   if (!module)
@@ -337,7 +278,7 @@ int tcc::compileModel(const CompileOptions &options, const char *argv0) {
   int dumpCounter = 0;
   if (!options.dumpIRAfterAll.empty()) {
     if (std::error_code ec = llvm::sys::fs::create_directories(options.dumpIRAfterAll)) {
-      llvm::errs() << "tcc: error: cannot create " << options.dumpIRAfterAll << ": " << ec.message() << "\n";
+      err() << "tcc: error: cannot create " << options.dumpIRAfterAll << ": " << ec.message() << "\n";
       return kExitUserError;
     }
     std::error_code ec;
@@ -357,7 +298,7 @@ int tcc::compileModel(const CompileOptions &options, const char *argv0) {
   for (llvm::StringRef t : llvm::split(llvm::StringRef(options.target), ','))
     (t.trim() == "cuda" ? wantCuda : wantCpu) = true;
   if (options.emit == OutputKind::PTX && !wantCuda) {
-    llvm::errs() << "tcc compile: error: --emit ptx needs --target cuda\n";
+    err() << "tcc compile: error: --emit ptx needs --target cuda\n";
     return kExitUsage;
   }
   // One pass pipeline (Pipelines.cpp), run in two parts so that the memory
@@ -389,6 +330,8 @@ int tcc::compileModel(const CompileOptions &options, const char *argv0) {
       buildLoweringPassPipeline(pm, options);
     else
       buildCompilePassPipeline(pm, options, std::min(last, CompilePhase::Planned));
+    if (progress.enabled())
+      pm.addInstrumentation(progress.passSteps(static_cast<int>(pm.size())));
     bool ok = succeeded(pm.run(*module));
     invalidAfter = watch->invalidAfter;
     return ok;
@@ -397,7 +340,7 @@ int tcc::compileModel(const CompileOptions &options, const char *argv0) {
   // that failed silently is a tcc bug, reported as such rather than exiting mutely.
   auto pipelineFailed = [&](const char *phase) {
     if (!invalidAfter.empty()) {
-      llvm::errs() << "tcc: internal error: the IR was invalid after pass '" << invalidAfter
+      err() << "tcc: internal error: the IR was invalid after pass '" << invalidAfter
                    << "' (the message above). This is a bug in tcc, not in the model: "
                    << "please report it with the command line and the model "
                    << "(--dump-ir-after-all DIR writes the IR each pass was given).\n";
@@ -405,30 +348,22 @@ int tcc::compileModel(const CompileOptions &options, const char *argv0) {
     }
     if (diagnostics.errorCount())
       return kExitUserError;
-    llvm::errs() << "tcc: internal error: the " << phase
+    err() << "tcc: internal error: the " << phase
                  << " passes failed without a diagnostic; please report this with the model\n";
     return kExitInternal;
   };
   if (!runPipeline("pipeline", false))
     return pipelineFailed("graph/kernel/linalg/bufferization/planning");
   PlannedArena arena = readArenaPlan(*module);
-  if (arena.bytes > kMaxArenaBytes) {
-    // Planned at the symbols' upper bounds: an artifact that could never
-    // allocate it would compile and fail on every call.
-    std::string bounds;
-    for (const auto &[name, range] : program.rangeConstraints)
-      bounds += (bounds.empty() ? "" : ", ") + name + " <= " + std::to_string(range.max);
-    llvm::errs() << "tcc: error: the intermediates need " << arena.bytes
-                 << " bytes at the largest sizes the export allows (" << bounds
-                 << "), more than any device holds (limit " << kMaxArenaBytes
-                 << "); narrow the dynamic dimensions' ranges when exporting "
-                    "(torch.export.Dim(..., max=...))\n";
+  if (std::string error = arenaLimitError(arena, program); !error.empty()) {
+    err() << "tcc: error: " << error << "\n";
     return kExitUserError;
   }
   // Read here, while the entry still carries its argument attributes.
   ManifestInfo info;
   bool weightUseRead = readWeightUse(*module, signature, info);
   nlohmann::json kernels = describeKernels(*module);
+  nlohmann::json kernelGraph = describeKernelEdges(*module);
   std::vector<std::string> ptx;
   if (last >= CompilePhase::LLVM) {
     if (!runPipeline("lower", true))
@@ -440,7 +375,7 @@ int tcc::compileModel(const CompileOptions &options, const char *argv0) {
     if (options.output == "-")
       llvm::outs() << text;
     else if (!writeFile(options.output, text)) {
-      llvm::errs() << "tcc: error: cannot write " << options.output << "\n";
+      err() << "tcc: error: cannot write " << options.output << "\n";
       return kExitUserError;
     }
     timer.report();
@@ -465,17 +400,18 @@ int tcc::compileModel(const CompileOptions &options, const char *argv0) {
   WeightLayout weights = WeightLayout::build(program, signature);
   info.modelName = options.name.empty() ? defaultModelName(options.output) : options.name;
   if (std::string error = modelNameError(info.modelName); !error.empty()) {
-    llvm::errs() << "tcc: error: " << error << "\n";
+    err() << "tcc: error: " << error << "\n";
     return kExitUsage;
   }
   info.weightsEmbedded = !options.externalWeights;
   if (!weightUseRead) {
-    llvm::errs() << "tcc: internal error: the entry's weight arguments do not match the "
+    err() << "tcc: internal error: the entry's weight arguments do not match the "
                     "export's weights and derived weights; please report this with the model\n";
     return kExitInternal;
   }
   nlohmann::json manifestJson = buildManifest(program, signature, weights, arena, info);
   manifestJson["kernels"] = kernels;
+  manifestJson["kernel_graph"] = kernelGraph;
   // The x86-64 level the CPU path's code needs: the runtime refuses a CPU run
   // on a processor without it rather than die of an illegal instruction.
   if (wantCpu)
@@ -498,14 +434,14 @@ int tcc::compileModel(const CompileOptions &options, const char *argv0) {
   std::string manifest = manifestJson.dump(2);
   std::string guardsPath = replaceExtension(options.output, ".guards.json");
   if (!writeFile(guardsPath, manifest + "\n")) {
-    llvm::errs() << "tcc: error: cannot write " << guardsPath << "\n";
+    err() << "tcc: error: cannot write " << guardsPath << "\n";
     return kExitUserError;
   }
   std::vector<uint8_t> embedded = options.externalWeights ? std::vector<uint8_t>{} : weights.blob;
   if (options.externalWeights) {
     std::string path = replaceExtension(options.output, ".weights.bin");
     if (!writeFile(path, std::string(weights.blob.begin(), weights.blob.end()))) {
-      llvm::errs() << "tcc: error: cannot write " << path << "\n";
+      err() << "tcc: error: cannot write " << path << "\n";
       return kExitUserError;
     }
   }
@@ -515,14 +451,18 @@ int tcc::compileModel(const CompileOptions &options, const char *argv0) {
   symbols.defineCreate = options.emit == OutputKind::SharedObject;
   auto llvmModule = buildHostModule(*module, llvmContext, manifest, embedded, symbols);
   if (!llvmModule) {
-    llvm::errs() << "tcc: internal error: " << llvm::toString(llvmModule.takeError()) << "\n";
+    err() << "tcc: internal error: " << llvm::toString(llvmModule.takeError()) << "\n";
     return kExitInternal;
   }
   HostObjectOptions hostOptions;
   hostOptions.optLevel = options.optLevel;
+  if (progress.enabled())
+    hostOptions.progress = [&progress](const std::string &where, bool milestone) {
+      progress.step(where, milestone);
+    };
   if (options.emit == OutputKind::LLVMIR) {
     if (llvm::Error e = emitHostIR(**llvmModule, options.output, hostOptions)) {
-      llvm::errs() << "tcc: error: " << llvm::toString(std::move(e)) << "\n";
+      err() << "tcc: error: " << llvm::toString(std::move(e)) << "\n";
       return kExitUserError;
     }
     timer.report();
@@ -532,7 +472,7 @@ int tcc::compileModel(const CompileOptions &options, const char *argv0) {
   // program that links it links the runtime once for all its models.
   if (options.emit == OutputKind::Object) {
     if (llvm::Error e = emitHostObject(**llvmModule, options.output, hostOptions)) {
-      llvm::errs() << "tcc: error: " << llvm::toString(std::move(e)) << "\n";
+      err() << "tcc: error: " << llvm::toString(std::move(e)) << "\n";
       return kExitUserError;
     }
     timer.report();
@@ -540,12 +480,12 @@ int tcc::compileModel(const CompileOptions &options, const char *argv0) {
   }
   llvm::SmallString<128> objectPath;
   if (std::error_code ec = llvm::sys::fs::createTemporaryFile("tcc-model", "o", objectPath)) {
-    llvm::errs() << "tcc: error: cannot create a temporary file: " << ec.message() << "\n";
+    err() << "tcc: error: cannot create a temporary file: " << ec.message() << "\n";
     return kExitInternal;
   }
   llvm::FileRemover removeObject(objectPath);
   if (llvm::Error e = emitHostObject(**llvmModule, std::string(objectPath), hostOptions)) {
-    llvm::errs() << "tcc: internal error: " << llvm::toString(std::move(e)) << "\n";
+    err() << "tcc: internal error: " << llvm::toString(std::move(e)) << "\n";
     return kExitInternal;
   }
 
@@ -555,7 +495,7 @@ int tcc::compileModel(const CompileOptions &options, const char *argv0) {
   link.cxx = options.cxx;
   link.argv0 = argv0;
   if (llvm::Error e = linkSharedObject(std::string(objectPath), options.output, link)) {
-    llvm::errs() << "tcc: error: " << llvm::toString(std::move(e)) << "\n";
+    err() << "tcc: error: " << llvm::toString(std::move(e)) << "\n";
     return kExitInternal;
   }
   timer.report();

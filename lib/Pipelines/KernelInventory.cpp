@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 #include "tcc/Pipelines/KernelInventory.h"
 
+#include "dialects/TccGraph/IR/TccGraphDialect.h"
 #include "dialects/TccKernel/IR/TccKernelOps.h"
 #include "tcc/Transforms/PlannedEntry.h"
 
@@ -14,7 +15,11 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/Interfaces/DestinationStyleOpInterface.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 #include "llvm/ADT/TypeSwitch.h"
+
+#include <set>
 
 using namespace mlir;
 namespace kernel = tcc::kernel;
@@ -149,4 +154,119 @@ nlohmann::json tcc::describeKernels(ModuleOp planned) {
     }
   }
   return kernels;
+}
+
+namespace {
+/// The buffer a memref views: through subviews, reshapes and casts down to a
+/// planned arena view (one buffer of the plan) or a function argument.
+Value rootBuffer(Value v) {
+  while (Operation *def = v.getDefiningOp()) {
+    if (isa<memref::ViewOp>(def))
+      return v;
+    auto view = dyn_cast<ViewLikeOpInterface>(def);
+    if (!view)
+      return v;
+    v = view.getViewSource();
+  }
+  return v;
+}
+
+/// "2x16x8x8" and "f32" of a shaped value ("?" for a dynamic size).
+std::pair<nlohmann::json, std::string> shapeAndType(Value v) {
+  auto type = cast<ShapedType>(v.getType());
+  nlohmann::json shape = nlohmann::json::array();
+  for (int64_t d : type.getShape())
+    shape.push_back(ShapedType::isDynamic(d) ? nlohmann::json("?") : nlohmann::json(d));
+  return {shape, typeName(v)};
+}
+} // namespace
+
+nlohmann::json tcc::describeKernelEdges(ModuleOp planned) {
+  using graph::TccGraphDialect;
+  nlohmann::json inputs = nlohmann::json::array(), outputs = nlohmann::json::array();
+  nlohmann::json edges = nlohmann::json::array();
+  for (auto f : planned.getOps<func::FuncOp>()) {
+    if (!isPlannedEntry(f))
+      continue;
+    // The kernels that wrote each buffer, since it was last written whole.
+    llvm::DenseMap<Value, SmallVector<std::string>> writers;
+    SmallVector<std::pair<Value, std::string>> outputOf;
+    for (BlockArgument arg : f.getArguments()) {
+      auto role = f.getArgAttrOfType<StringAttr>(arg.getArgNumber(),
+                                                 TccGraphDialect::getRoleAttrName());
+      auto name = f.getArgAttrOfType<StringAttr>(arg.getArgNumber(),
+                                                 TccGraphDialect::getPublicNameAttrName());
+      std::string label = name ? name.str() : "#" + std::to_string(arg.getArgNumber());
+      if (role && role.getValue() == "input") {
+        writers[arg].push_back("in" + std::to_string(inputs.size()));
+        inputs.push_back(label);
+      } else if (!role && arg.getArgNumber() + 1 < f.getNumArguments()) {
+        // The outputs follow the weights and carry no role; the arena is last.
+        label = "output #" + std::to_string(outputs.size());
+        outputOf.push_back({arg, "out" + std::to_string(outputs.size())});
+        outputs.push_back(label);
+      }
+    }
+    std::set<std::pair<std::string, std::string>> joined;
+    auto edge = [&](const std::string &from, const std::string &to, Value seen) {
+      if (!joined.insert({from, to}).second)
+        return;
+      auto [shape, dtype] = shapeAndType(seen);
+      edges.push_back({{"from", from}, {"to", to}, {"shape", shape}, {"dtype", dtype}});
+    };
+    int index = 0;
+    for (Operation &op : f.getBody().front()) {
+      if (!classify(&op))
+        continue;
+      std::string id = "k" + std::to_string(index++);
+      // What it writes: destination operands (a copy's target).
+      SmallVector<Value> written;
+      if (auto dps = dyn_cast<DestinationStyleOpInterface>(&op))
+        for (OpOperand &init : dps.getDpsInitsMutable())
+          written.push_back(init.get());
+      else if (auto copy = dyn_cast<memref::CopyOp>(&op))
+        written.push_back(copy.getTarget());
+      // Everything it reads or updates in place comes from its writers; a
+      // destination is read only by a linalg op whose body uses it (a
+      // pooling's running maximum), not by one that writes a slice.
+      llvm::SmallDenseSet<Value> read;
+      auto reads = [&](OpOperand &use) {
+        if (!isa<MemRefType>(use.get().getType()))
+          return false;
+        if (auto copy = dyn_cast<memref::CopyOp>(&op))
+          return use.get() == copy.getSource();
+        auto dps = dyn_cast<DestinationStyleOpInterface>(&op);
+        if (!dps || !dps.isDpsInit(&use))
+          return true;
+        auto linalgOp = dyn_cast<linalg::LinalgOp>(&op);
+        return linalgOp && linalgOp.payloadUsesValueFromOperand(&use);
+      };
+      for (OpOperand &use : op.getOpOperands()) {
+        Value operand = use.get();
+        if (!reads(use))
+          continue;
+        Value root = rootBuffer(operand);
+        auto it = writers.find(root);
+        if (it == writers.end())
+          continue;
+        read.insert(root);
+        for (const std::string &from : it->second)
+          edge(from, id, operand);
+      }
+      for (Value w : written) {
+        Value root = rootBuffer(w);
+        // Written whole, or after reading what was there: this kernel alone
+        // stands for the buffer now; a slice joins the other writers.
+        if (w == root || read.contains(root))
+          writers[root] = {id};
+        else
+          writers[root].push_back(id);
+      }
+    }
+    for (auto &[buffer, out] : outputOf)
+      if (auto it = writers.find(buffer); it != writers.end())
+        for (const std::string &from : it->second)
+          edge(from, out, buffer);
+  }
+  return {{"inputs", inputs}, {"outputs", outputs}, {"edges", edges}};
 }

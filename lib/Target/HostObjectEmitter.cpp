@@ -5,6 +5,8 @@
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/PassInstrumentation.h"
+#include "llvm/Pass.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Verifier.h"
 #include "llvm/MC/TargetRegistry.h"
@@ -152,7 +154,38 @@ Expected<std::unique_ptr<TargetMachine>> makeTargetMachine(const tcc::HostObject
   return tm;
 }
 
-void optimize(Module &m, TargetMachine &tm, int optLevel) {
+using ProgressFn = std::function<void(const std::string &, bool)>;
+
+unsigned definedFunctions(const Module &m) {
+  unsigned n = 0;
+  for (const Function &f : m)
+    n += !f.isDeclaration();
+  return n;
+}
+
+/// A pass at the end of the machine code pipeline: it runs on each function
+/// right after that function's code was emitted (the codegen passes share one
+/// function pass manager), so its count is the progress of the stage.
+class CountEmittedFunctions : public FunctionPass {
+public:
+  static char ID;
+  CountEmittedFunctions(ProgressFn progress, unsigned total)
+      : FunctionPass(ID), progress(std::move(progress)), total(total) {}
+  bool runOnFunction(Function &) override {
+    ++done;
+    progress("machine code: function " + std::to_string(done) + "/" + std::to_string(total),
+             done == 1 || done == total);
+    return false;
+  }
+  StringRef getPassName() const override { return "tcc: count emitted functions"; }
+
+private:
+  ProgressFn progress;
+  unsigned total, done = 0;
+};
+char CountEmittedFunctions::ID = 0;
+
+void optimize(Module &m, TargetMachine &tm, int optLevel, const ProgressFn &progress) {
   m.setDataLayout(tm.createDataLayout());
   m.setTargetTriple(tm.getTargetTriple());
   for (Function &f : m)
@@ -164,7 +197,28 @@ void optimize(Module &m, TargetMachine &tm, int optLevel) {
   FunctionAnalysisManager fam;
   CGSCCAnalysisManager cgam;
   ModuleAnalysisManager mam;
-  PassBuilder pb(&tm);
+  // Progress: the defined functions each sweep of function passes has
+  // reached, and the passes on the whole module by name (they can take
+  // long: a pass that walks the initializers sees every weight byte).
+  PassInstrumentationCallbacks callbacks;
+  DenseSet<const Function *> reached;
+  unsigned total = definedFunctions(m);
+  if (progress)
+    callbacks.registerBeforeNonSkippedPassCallback([&](StringRef name, Any ir) {
+      if (const Function *const *f = llvm::any_cast<const Function *>(&ir)) {
+        if (reached.insert(*f).second)
+          progress("optimize: function " + std::to_string(reached.size()) + "/" +
+                       std::to_string(total),
+                   reached.size() == 1 || reached.size() == total);
+      } else if (llvm::any_cast<const Module *>(&ir)) {
+        // A new sweep over the functions, or a pass of its own.
+        reached.clear();
+        if (!name.contains("Adaptor") && !name.contains("PassManager") &&
+            !name.contains("Wrapper") && !name.starts_with("RequireAnalysis"))
+          progress("optimize: " + name.str(), /*milestone=*/true);
+      }
+    });
+  PassBuilder pb(&tm, PipelineTuningOptions(), std::nullopt, progress ? &callbacks : nullptr);
   pb.registerModuleAnalyses(mam);
   pb.registerCGSCCAnalyses(cgam);
   pb.registerFunctionAnalyses(fam);
@@ -231,7 +285,7 @@ Error tcc::emitHostObject(Module &m, const std::string &path, const HostObjectOp
   auto tm = makeTargetMachine(o);
   if (!tm)
     return tm.takeError();
-  optimize(m, **tm, o.optLevel);
+  optimize(m, **tm, o.optLevel, o.progress);
   std::error_code ec;
   raw_fd_ostream out(path, ec, sys::fs::OF_None);
   if (ec)
@@ -239,6 +293,8 @@ Error tcc::emitHostObject(Module &m, const std::string &path, const HostObjectOp
   legacy::PassManager pm;
   if ((*tm)->addPassesToEmitFile(pm, out, nullptr, CodeGenFileType::ObjectFile))
     return createStringError(inconvertibleErrorCode(), "the target cannot emit object files");
+  if (o.progress)
+    pm.add(new CountEmittedFunctions(o.progress, definedFunctions(m)));
   pm.run(m);
   out.flush();
   return Error::success();
@@ -248,7 +304,7 @@ Error tcc::emitHostIR(Module &m, const std::string &path, const HostObjectOption
   auto tm = makeTargetMachine(o);
   if (!tm)
     return tm.takeError();
-  optimize(m, **tm, o.optLevel);
+  optimize(m, **tm, o.optLevel, o.progress);
   std::error_code ec;
   raw_fd_ostream out(path, ec, sys::fs::OF_None);
   if (ec)

@@ -48,7 +48,7 @@ bool isBareSymbol(const std::string &e) {
 } // namespace
 
 WeightLayout WeightLayout::build(const ExportedProgram &program,
-                                 const ImportedSignature &signature) {
+                                 const ImportedSignature &signature, bool copyBytes) {
   WeightLayout layout;
   int64_t offset = 0;
   for (const InputSpec &spec : signature.weights) {
@@ -59,8 +59,10 @@ WeightLayout WeightLayout::build(const ExportedProgram &program,
     Entry e{spec.target, offset, bytes, false};
     if (const TensorData *data = findData(program, spec.target)) {
       e.embedded = true;
-      layout.blob.resize(static_cast<size_t>(offset + bytes), 0);
-      std::copy(data->bytes.begin(), data->bytes.end(), layout.blob.begin() + offset);
+      if (copyBytes) {
+        layout.blob.resize(static_cast<size_t>(offset + bytes), 0);
+        std::copy(data->bytes.begin(), data->bytes.end(), layout.blob.begin() + offset);
+      }
     }
     layout.entries.push_back(e);
     offset = (offset + bytes + kAlign - 1) / kAlign * kAlign;

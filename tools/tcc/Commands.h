@@ -47,8 +47,17 @@ int runRunCommand(const RunOptions &opts);
 struct InspectOptions {
   std::string model;
   bool json = false;                    // print the raw manifest
+  std::string html;                     // also write the HTML page of tcc explain --html
 };
 int runInspectCommand(const InspectOptions &opts);
+
+/// `tcc explain IN [--json]`
+struct ExplainCommandOptions {
+  CompileOptions options;               ///< input, target, precision, TorchScript options
+  bool json = false;                    ///< print the report as one JSON object
+  std::string html;                     ///< also write the report as an HTML page here
+};
+int runExplainCommand(const ExplainCommandOptions &opts);
 
 /// `tcc compile IN -o OUT`
 struct CompileCommandOptions {

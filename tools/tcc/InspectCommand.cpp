@@ -4,10 +4,14 @@
 // sizes and ranges, outputs, weights, the arena and its memory plan, and the
 // checks made on every call. The manifest comes from the model's C ABI (so
 // this shows exactly what the runtime sees) or from a .guards.json file.
+// --html writes the page of tcc explain --html for the artifact.
 //
 //===----------------------------------------------------------------------===//
 #include "Commands.h"
+#include "ExplainHtml.h"
 #include "ModelLibrary.h"
+
+#include "tcc/Pipelines/ArenaPlan.h"
 
 #include "tcc/Runtime/GuardManifest.h"
 #include "tcc/Runtime/RuntimeError.h"
@@ -197,6 +201,45 @@ void printSummary(const GuardManifest &m, const std::string &path) {
   }
 }
 
+/// The manifest in the shape of tcc explain's report (docs/EXPLAIN.md), for
+/// its HTML page: the kernels and their graph, the memory plan, the guards.
+nlohmann::json manifestReport(const nlohmann::json &m, const std::string &path) {
+  using nlohmann::json;
+  std::string targets;
+  for (const json &t : m.value("targets", json::array()))
+    targets += (targets.empty() ? "" : ",") + t.get<std::string>();
+  json kernels = m.value("kernels", json::array());
+  json report = {{"source", path},
+                 {"title", "tcc inspect: " + path},
+                 {"verdict", "compiled model '" + m.value("model", std::string()) + "'"},
+                 {"target", targets},
+                 {"precision", m.value("precision", std::string("fp32"))},
+                 {"supported", true},
+                 {"errors", json::array()},
+                 {"kernels", {{"count", kernels.size()}, {"list", kernels}}}};
+  if (m.contains("kernel_graph"))
+    report["kernels"]["graph"] = m["kernel_graph"];
+  if (m.contains("torch_version"))
+    report["torch_version"] = m["torch_version"];
+  const json &arena = m.value("arena", json::object());
+  PlannedArena plan;
+  plan.bytes = arena.value("bytes", int64_t(0));
+  json buffers = arena.value("buffers", json::array());
+  for (const json &b : buffers)
+    plan.buffers.push_back({b.value("offset", int64_t(0)), b.value("bytes", int64_t(0)),
+                            b.value("first", int64_t(0)), b.value("last", int64_t(0))});
+  report["memory"] = {{"arena_bytes", plan.bytes},
+                      {"peak_bytes", peakLiveBytes(plan)},
+                      {"buffers", buffers.size()},
+                      {"planned_at", arena.value("planned_at", json::object())},
+                      {"plan", buffers}};
+  report["guards"] = {{"inputs", m.value("inputs", json::array())},
+                      {"outputs", m.value("outputs", json::array())},
+                      {"symbols", m.value("symbols", json::object())},
+                      {"checks", m.value("checks", json::array())}};
+  return report;
+}
+
 } // namespace
 
 int runInspectCommand(const InspectOptions &opts) {
@@ -206,6 +249,22 @@ int runInspectCommand(const InspectOptions &opts) {
   } catch (const std::exception &e) {
     std::fprintf(stderr, "tcc inspect: error: %s\n", e.what());
     return kExitUserError;
+  }
+  if (!opts.html.empty()) {
+    std::string page;
+    try {
+      page = explainHtml(manifestReport(nlohmann::json::parse(json), opts.model));
+    } catch (const std::exception &e) {
+      std::fprintf(stderr, "tcc inspect: error: %s: not a valid manifest: %s\n",
+                   opts.model.c_str(), e.what());
+      return kExitUserError;
+    }
+    std::ofstream out(opts.html, std::ios::binary);
+    out << page;
+    if (!out.flush()) {
+      std::fprintf(stderr, "tcc inspect: error: cannot write %s\n", opts.html.c_str());
+      return kExitUserError;
+    }
   }
   if (opts.json) {
     std::fwrite(json.data(), 1, json.size(), stdout);

@@ -1,4 +1,4 @@
-//===- main.cpp - the tcc driver: compile, run, inspect -------------------===//
+//===- main.cpp - the tcc driver: compile, explain, run, inspect ----------===//
 #include "tools/tcc/Commands.h"
 
 #include "tcc/Support/CrashHandler.h"
@@ -84,6 +84,10 @@ int main(int argc, char **argv) {
                          "Print the module to stderr after the named pass (repeatable), "
                          "e.g. tcc-legalize-graph");
   compileCmd->add_flag("--timing", c.timing, "Report time per phase and per pass");
+  compileCmd->add_flag("-q,--quiet", c.quiet,
+                       "No progress line (on a terminal, stderr shows the phase, the pass k/N "
+                       "and the time so far while a compile runs; never when stderr is not a "
+                       "terminal)");
   compileCmd->add_option("-O", c.optLevel, "LLVM optimization level for host code (0-3)")
       ->check(CLI::Range(0, 3));
   compileCmd->add_option("--cxx", c.cxx, "C++ driver used to link model.so (default: c++)");
@@ -94,6 +98,49 @@ int main(int argc, char **argv) {
                          "TorchScript: shape of an input the dump does not give, NAME=DIMS "
                          "(x=10x100, x=Bx100, x=2x3:int64); repeatable");
   compileCmd->add_option("--symbol", c.symbols,
+                         "TorchScript: range of a symbolic dimension, NAME=MIN:MAX; repeatable");
+
+  // explain
+  ExplainCommandOptions explain;
+  CompileOptions &x = explain.options;
+  CLI::App *explainCmd = app.add_subcommand(
+      "explain",
+      "Say what tcc would do with a model, in seconds, without compiling it");
+  explainCmd->description(
+      "Say what tcc would do with a model, in seconds, without compiling it.\n"
+      "Runs the front of tcc compile (read, import, legalization, graph passes, kernel\n"
+      "formation, bufferization, memory planning; no LLVM, no PTX) and prints: every\n"
+      "operator with its count and status, each refused operator node at its Python\n"
+      "file:line with the reason (all of them, not only the first), the kernels tcc\n"
+      "would form (by kind: library call or generated code; and by fusion group: the\n"
+      "source ops fused into each), the guards every call checks (inputs, outputs,\n"
+      "symbols with their ranges), the planned arena and its peak.\n"
+      "Exit 0 when tcc supports every operator, 1 when it refuses one or cannot read\n"
+      "the model, 2 for a usage error, 3 for an internal error. --json prints one JSON\n"
+      "object for CI (fields in docs/EXPLAIN.md).");
+  explainCmd->add_option("input", x.input, "torch.export archive (.pt2), bare model.json, TorchScript graph dump or torch.jit.save archive")
+      ->required();
+  explainCmd->add_flag("--json", explain.json, "Print the report as one JSON object (docs/EXPLAIN.md)");
+  explainCmd->add_option("--html", explain.html,
+                         "Also write the report as one self-contained HTML page: the kernel "
+                         "graph (SVG: kernels coloured by kind, source ops and Python lines on "
+                         "hover, edges labelled with shape and dtype), the memory plan as a "
+                         "plot with its peak, operators, refusals, guards");
+  explainCmd->add_option("--target", x.target,
+                         "The code paths the compile would generate: cpu,cuda (default) | cpu | "
+                         "cuda (kernel formation differs: CPU-only models keep convolutions "
+                         "channels-last)")
+      ->check(CLI::IsMember({"cpu", "cuda", "cpu,cuda", "cuda,cpu"}));
+  explainCmd->add_option("--precision", x.precision,
+                         "The CUDA path's matrix precision the compile would use: fp32 | tf32 | "
+                         "bf16 (tensor-core precisions change the kernels' layouts)")
+      ->check(CLI::IsMember({"fp32", "tf32", "bf16"}));
+  explainCmd->add_option("--weights", x.weights,
+                         "TorchScript: the module's torch.jit.save archive");
+  explainCmd->add_option("--input-shape", x.inputShapes,
+                         "TorchScript: shape of an input the dump does not give, NAME=DIMS; "
+                         "repeatable");
+  explainCmd->add_option("--symbol", x.symbols,
                          "TorchScript: range of a symbolic dimension, NAME=MIN:MAX; repeatable");
 
   // run
@@ -122,6 +169,9 @@ int main(int argc, char **argv) {
   inspectCmd->add_option("model", inspect.model, "model.so or model.guards.json")
       ->required();
   inspectCmd->add_flag("--json", inspect.json, "Print the raw manifest JSON");
+  inspectCmd->add_option("--html", inspect.html,
+                         "Also write the artifact's kernel graph, memory plan and guards as "
+                         "one self-contained HTML page (as tcc explain --html)");
 
   try {
     app.parse(argc, argv);
@@ -158,6 +208,8 @@ int main(int argc, char **argv) {
       }
       return runCompileCommand(compile);
     }
+    if (*explainCmd)
+      return runExplainCommand(explain);
     if (*runCmd)
       return runRunCommand(run);
     if (*inspectCmd)

@@ -28,6 +28,9 @@ def TccGraph_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral getSizesAttrName() { return "tcc.sizes"; }
     static constexpr ::llvm::StringLiteral getDerivedAttrName() { return "tcc.derived"; }
     static constexpr ::llvm::StringLiteral getHostOnlyAttrName() { return "tcc.host_only"; }
+    /// The reason tcc-legalize-graph refused a `tcc_graph.operator`, left on
+    /// every refused occurrence when the pass records refusals (`tcc explain`).
+    static constexpr ::llvm::StringLiteral getRefusalAttrName() { return "tcc.refusal"; }
     /// Whether `v` is an argument of its function whose role is "weight".
     static bool isWeightArgument(::mlir::Value v);
   }];

@@ -227,6 +227,7 @@ bool hasUnsignedElements(Operation *op) {
 
 struct LegalizeGraphPass
     : public tcc::graph::impl::LegalizeGraphPassBase<LegalizeGraphPass> {
+  using LegalizeGraphPassBase::LegalizeGraphPassBase;
   void runOnOperation() override {
     LegalizerTable table;
     populateElementwiseLegalizers(table);
@@ -270,16 +271,15 @@ struct LegalizeGraphPass
         op = nullptr;
       }
     llvm::erase(ops, nullptr);
-    for (OperatorOp op : ops) {
+    // Legalizes one operator; false when it is refused (its diagnostics say why).
+    auto legalize = [&](OperatorOp op) -> bool {
       StringRef name = op.getName();
       name.consume_front("torch.ops.");
       auto it = table.find(name);
       if (it == table.end()) {
-        if (reported.insert(name).second) {
+        if (reported.insert(name).second)
           op.emitError("unsupported operator '") << name << "'";
-        }
-        failedAny = true;
-        continue;
+        return false;
       }
       if (auto symbolic = op->getAttrOfType<ArrayAttr>("tcc.symbolic_args");
           symbolic && !symbolAware.contains(name)) {
@@ -288,8 +288,7 @@ struct LegalizeGraphPass
         op.emitError("operator '")
             << name << "': argument '" << cast<StringAttr>(symbolic[0]).getValue()
             << "' depends on an input's size, which this operator does not support yet";
-        failedAny = true;
-        continue;
+        return false;
       }
       OpBuilder b(op);
       OperatorArgs args(op);
@@ -325,28 +324,45 @@ struct LegalizeGraphPass
         }
         if (!why.empty()) {
           op.emitError("operator '") << name << "' is not supported for these inputs: " << why;
-          failedAny = true;
-          continue;
+          return false;
         }
       }
       if (failed(results)) {
         if (errors == 0)
           op.emitError("cannot legalize '") << name << "' with these arguments";
-        failedAny = true;
-        continue;
+        return false;
       }
       if (results->size() != op.getNumResults()) {
         op.emitError("internal: legalizer for '")
             << name << "' produced " << results->size() << " values for "
             << op.getNumResults() << " results";
-        failedAny = true;
-        continue;
+        return false;
       }
-      if (failed(replaceResults(op, *results, b))) {
-        failedAny = true;
-        continue;
-      }
+      if (failed(replaceResults(op, *results, b)))
+        return false;
       op.erase();
+      return true;
+    };
+    for (OperatorOp op : ops) {
+      // The first error reported for this operator, passed on unchanged.
+      std::string refusal;
+      ScopedDiagnosticHandler firstError(op.getContext(), [&](Diagnostic &d) {
+        if (d.getSeverity() == DiagnosticSeverity::Error && refusal.empty())
+          refusal = d.str();
+        return failure();
+      });
+      if (legalize(op))
+        continue;
+      failedAny = true;
+      if (!recordRefusals)
+        continue;
+      // A name already reported once is refused again without a message.
+      StringRef name = op.getName();
+      name.consume_front("torch.ops.");
+      if (refusal.empty())
+        refusal = ("unsupported operator '" + name + "'").str();
+      op->setAttr(TccGraphDialect::getRefusalAttrName(),
+                  StringAttr::get(op.getContext(), refusal));
     }
     if (failedAny)
       signalPassFailure();

@@ -29,6 +29,12 @@ def LegalizeGraphPass : Pass<"tcc-legalize-graph", "mlir::ModuleOp"> {
     %0 = tcc_graph.relu %x : tensor<4xf32>
     ```
   }];
+  let options = [
+    Option<"recordRefusals", "record-refusals", "bool", /*default=*/"false",
+           "Also leave every refused operator (each occurrence, not only the first "
+           "of a name) in place with a `tcc.refusal` string attribute giving the "
+           "reason, for `tcc explain`; the pass still fails">
+  ];
   let dependentDialects = ["::tcc::graph::TccGraphDialect", "::mlir::tensor::TensorDialect"];
 }
 

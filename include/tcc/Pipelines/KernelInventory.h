@@ -17,6 +17,14 @@ namespace tcc {
 /// "lines". Written into the manifest's "kernels" for `tcc inspect`.
 nlohmann::json describeKernels(mlir::ModuleOp planned);
 
+/// The data flow between the kernels of describeKernels (same order), for a
+/// picture: {"inputs": [names], "outputs": [names], "edges": [{"from", "to",
+/// "shape", "dtype"}]} where a node is "k<i>" (kernel i), "in<i>" (input i)
+/// or "out<i>" (output i), and an edge is a buffer one writes and the other
+/// reads, with the type the reader sees. A buffer written in slices (a
+/// concatenation's) has an edge from each writer of a slice.
+nlohmann::json describeKernelEdges(mlir::ModuleOp planned);
+
 } // namespace tcc
 
 #endif // TCC_PIPELINES_KERNELINVENTORY_H

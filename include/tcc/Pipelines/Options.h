@@ -34,6 +34,7 @@ struct CompileOptions {
   std::string dumpIRAfterAll;           ///< directory for numbered .mlir files
   std::vector<std::string> printIRAfter;///< pass arguments to print after
   bool timing = false;                  ///< per-pass and per-phase timing
+  bool quiet = false;                   ///< no progress line, even on a terminal
   bool verifyEach = true;
   int optLevel = 2;                     ///< LLVM optimization level for host code
   std::string cxx;                      ///< C++ driver used to link model.so ("" = find one)

@@ -6,6 +6,7 @@
 #include "llvm/Support/Error.h"
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,13 @@ namespace tcc {
 struct HostObjectOptions {
   int optLevel = 2;
   std::string cpu = "x86-64-v2";  ///< portable default; "native" for this machine
+  /// Where LLVM is, for a progress line: "optimize: function 12/206" (in
+  /// each sweep of the optimization pipeline over the defined functions),
+  /// "optimize: GlobalOptPass" (a pass on the whole module), "machine code:
+  /// function 30/205" (an object's code, function by function). `milestone`:
+  /// a new pass or sweep, or its first or last function, worth drawing even
+  /// when the line was drawn a moment ago.
+  std::function<void(const std::string &where, bool milestone)> progress;
 };
 
 /// The layout version of `tcc_model_descriptor` the emitted object holds

@@ -39,9 +39,10 @@ struct WeightLayout {
   std::vector<uint8_t> blob;  ///< 64-byte aligned entries, concatenated
 
   /// Lays out the weights of `signature`, taking bytes from the program's
-  /// weights/constants when it has them.
+  /// weights/constants when it has them (the offsets and sizes alone, blob
+  /// left empty, without `copyBytes`).
   static WeightLayout build(const frontend::ExportedProgram &program,
-                            const ImportedSignature &signature);
+                            const ImportedSignature &signature, bool copyBytes = true);
 };
 
 /// A weight the runtime computes from other weights with a postfix program
