@@ -1,13 +1,18 @@
-//===- LegalizeBessel.cpp - the modified Bessel function I0 ---------------===//
+//===- LegalizeBessel.cpp - modified Bessel functions I0, I1; spherical j0 ===//
 //
-// i0, special_i0 and special_i0e (exp(-|x|) I0(x)) as PyTorch computes them
-// (ATen/native/Math.h, from the Cephes Math Library): a Chebyshev series of
-// fixed length on [0, 8] and another in 32 / x beyond, evaluated by
-// chbevl's recurrence with coefficients rounded to the tensor's type, as
-// its templates do. Both series are built and a select picks per element.
+// i0, special_i0, special_i0e (exp(-|x|) I0(x)), special_i1 and special_i1e
+// as PyTorch computes them (ATen/native/Math.h, from the Cephes Math
+// Library): a Chebyshev series of fixed length on [0, 8] and another in
+// 32 / x beyond, evaluated by chbevl's recurrence with coefficients rounded
+// to the tensor's type, as its templates do (I1's float series are the
+// double ones' last 17 and 7 terms). Both series are built and a select
+// picks per element. special_spherical_bessel_j0 is sin(x) / x, by its
+// Taylor polynomial below 1/2.
 //
 //===----------------------------------------------------------------------===//
 #include "dialects/TccGraph/Transforms/Legalizers.h"
+
+#include <limits>
 
 using namespace mlir;
 using namespace tcc::graph;
@@ -39,6 +44,33 @@ constexpr double kI0eB[] = {
     3.39623202570838634515E-9,   2.26666899049817806459E-8,   2.04891858946906374183E-7,
     2.89137052083475648297E-6,   6.88975834691682398426E-5,   3.36911647825569408990E-3,
     8.04490411014108831608E-1};
+
+/// Chebyshev coefficients for exp(-x) I1(x) / x on [0, 8] (double; float
+/// takes the last 17).
+constexpr double kI1eA[] = {
+    2.77791411276104639959E-18,  -2.11142121435816608115E-17, 1.55363195773620046921E-16,
+    -1.10559694773538630805E-15, 7.60068429473540693410E-15,  -5.04218550472791168711E-14,
+    3.22379336594557470981E-13,  -1.98397439776494371520E-12, 1.17361862988909016308E-11,
+    -6.66348972350202774223E-11, 3.62559028155211703701E-10,  -1.88724975172282928790E-9,
+    9.38153738649577178388E-9,   -4.44505912879632808065E-8,  2.00329475355213526229E-7,
+    -8.56872026469545474066E-7,  3.47025130813767847674E-6,   -1.32731636560394358279E-5,
+    4.78156510755005422638E-5,   -1.61760815825896745588E-4,  5.12285956168575772895E-4,
+    -1.51357245063125314899E-3,  4.15642294431288815669E-3,   -1.05640848946261981558E-2,
+    2.47264490306265168283E-2,   -5.29459812080949914269E-2,  1.02643658689847095384E-1,
+    -1.76416518357834055153E-1,  2.52587186443633654823E-1};
+
+/// Chebyshev coefficients for exp(-x) sqrt(x) I1(x) on [8, inf), in 32 / x
+/// (double; float takes the last 7).
+constexpr double kI1eB[] = {
+    7.51729631084210481353E-18,  4.41434832307170791151E-18,  -4.65030536848935832153E-17,
+    -3.20952592199342395980E-17, 2.96262899764595013876E-16,  3.30820231092092828324E-16,
+    -1.88035477551078244854E-15, -3.81440307243700780478E-15, 1.04202769841288027642E-14,
+    4.27244001671195135429E-14,  -2.10154184277266431302E-14, -4.08355111109219731823E-13,
+    -7.19855177624590851209E-13, 2.03562854414708950722E-12,  1.41258074366137813316E-11,
+    3.25260358301548823856E-11,  -1.89749581235054123450E-11, -5.58974346219658380687E-10,
+    -3.83538038596423702205E-9,  -2.63146884688951950684E-8,  -2.51223623787020892529E-7,
+    -3.88256480887769039346E-6,  -1.10588938762623716291E-4,  -9.76109749136146840777E-3,
+    7.78576235018280120474E-1};
 
 /// Cephes' chbevl: b0 = x b1 - b2 + c[i] over the coefficients, then
 /// (b0 - b2) / 2.
@@ -84,9 +116,89 @@ LegalizeFn besselI0(bool scaled) {
     return SmallVector<Value>{b.create<SelectOp>(p.loc, typeOf(x), small, near, far)};
   };
 }
+/// I1(x) (scaled: exp(-|x|) I1(x)) by PyTorch's calc_i1 / calc_i1e, odd in x.
+LegalizeFn besselI1(bool scaled) {
+  return [scaled](OperatorArgs &args, OpBuilder &b) -> Results {
+    FailureOr<Value> self = requiredTensor(args, "self");
+    if (failed(self))
+      return failure();
+    Type elt = args.resultType().getElementType();
+    if (!isa<FloatType>(elt))
+      return operatorError(args) << "needs a floating-point result";
+    // Half and bfloat16 compute in float, as ATen upcasts them.
+    Type compute = elt.isF64() ? elt : Type(b.getF32Type());
+    PointwiseBuilder p{b, args.getOp().getLoc(), compute};
+    Value signedX = makeCast(b, p.loc, *self, compute);
+    Value x = p.un<AbsOp>(signedX);
+    ArrayRef<double> nearCoeffs(kI1eA), farCoeffs(kI1eB);
+    if (!compute.isF64()) {
+      nearCoeffs = nearCoeffs.take_back(17);
+      farCoeffs = farCoeffs.take_back(7);
+    }
+    // [0, 8]: exp(x) x chbevl(x / 2 - 2, A) (chbevl(..) x scaled).
+    Value half = p.bin<DivOp>(x, p.c(2.0));
+    Value nearArg = p.bin<SubOp>(half, p.c(2.0));
+    Value near = chbevl(p, nearArg, nearCoeffs);
+    if (scaled) {
+      near = p.bin<MulOp>(near, x);
+    } else {
+      Value grow = p.un<ExpOp>(x);
+      Value growX = p.bin<MulOp>(grow, x);
+      near = p.bin<MulOp>(growX, near);
+    }
+    // Beyond: exp(x) chbevl(32 / x - 2, B) / sqrt(x) (without exp scaled).
+    Value inverse = p.bin<DivOp>(p.c(32.0), x);
+    Value farArg = p.bin<SubOp>(inverse, p.c(2.0));
+    Value far = chbevl(p, farArg, farCoeffs);
+    if (!scaled)
+      far = p.bin<MulOp>(p.un<ExpOp>(x), far);
+    far = p.bin<DivOp>(far, p.un<SqrtOp>(x));
+    Value small = makeCompare(b, p.loc, "le", x, p.c(8.0));
+    Value out = b.create<SelectOp>(p.loc, typeOf(x), small, near, far);
+    Value negative = makeCompare(b, p.loc, "lt", signedX, p.c(0.0));
+    Value negated = p.un<NegOp>(out);
+    Value r = b.create<SelectOp>(p.loc, typeOf(x), negative, negated, out);
+    return SmallVector<Value>{makeCast(b, p.loc, r, elt)};
+  };
+}
+
+/// spherical_bessel_j0_forward: 0 at +-inf, the Taylor polynomial of
+/// sin(x) / x below |x| = 1/2 (ATen's nesting), sin(x) / x beyond.
+FailureOr<SmallVector<Value>> sphericalBesselJ0(OperatorArgs &args, OpBuilder &b) {
+  FailureOr<Value> self = requiredTensor(args, "x");
+  if (failed(self))
+    return failure();
+  Type elt = args.resultType().getElementType();
+  if (!isa<FloatType>(elt))
+    return operatorError(args) << "needs a floating-point result";
+  PointwiseBuilder p{b, args.getOp().getLoc(), elt};
+  Value x = makeCast(b, p.loc, *self, elt);
+  Value square = p.bin<MulOp>(x, x);
+  // 1 + x^2 (-1/6 + x^2 (1/120 + ... x^2 (1/6227020800))), innermost first.
+  const double terms[] = {-1.0 / 6.0,       1.0 / 120.0,        -1.0 / 5040.0,
+                          1.0 / 362880.0,   -1.0 / 39916800.0,  1.0 / 6227020800.0};
+  Value poly = p.c(terms[5]);
+  for (int i = 4; i >= 0; --i) {
+    Value scaled = p.bin<MulOp>(square, poly);
+    poly = p.bin<AddOp>(p.c(terms[i]), scaled);
+  }
+  Value scaled = p.bin<MulOp>(square, poly);
+  Value taylor = p.bin<AddOp>(p.c(1.0), scaled);
+  Value sine = p.un<SinOp>(x);
+  Value ratio = p.bin<DivOp>(sine, x);
+  Value absX = p.un<AbsOp>(x);
+  Value small = makeCompare(b, p.loc, "lt", absX, p.c(0.5));
+  Value r = b.create<SelectOp>(p.loc, typeOf(x), small, taylor, ratio);
+  Value infinite = makeCompare(b, p.loc, "eq", absX, p.c(std::numeric_limits<double>::infinity()));
+  r = b.create<SelectOp>(p.loc, typeOf(x), infinite, p.c(0.0), r);
+  return SmallVector<Value>{r};
+}
 } // namespace
 
 void tcc::graph::populateBesselLegalizers(LegalizerTable &t) {
+  t["aten.special_i1.default"] = besselI1(false);
+  t["aten.special_i1e.default"] = besselI1(true);
+  t["aten.special_spherical_bessel_j0.default"] = sphericalBesselJ0;
   t["aten.i0.default"] = besselI0(false);
   t["aten.special_i0.default"] = besselI0(false);
   t["aten.special_i0e.default"] = besselI0(true);

@@ -225,6 +225,8 @@ struct LegalizeGraphPass
     populateScatterLegalizers(table);
     populateOrderingLegalizers(table);
     populateBesselLegalizers(table);
+    populateSpecialPolynomialLegalizers(table);
+    populateGammaLegalizers(table);
 
     // Operators whose legalizers read symbolic arguments (sizes given as
     // expressions of the inputs' sizes) from the export's result types and

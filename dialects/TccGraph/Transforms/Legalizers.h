@@ -62,6 +62,13 @@ void populateLossLegalizers(LegalizerTable &table);
 void populateScatterLegalizers(LegalizerTable &table);
 void populateOrderingLegalizers(LegalizerTable &table);
 void populateBesselLegalizers(LegalizerTable &table);
+void populateSpecialPolynomialLegalizers(LegalizerTable &table);
+void populateGammaLegalizers(LegalizerTable &table);
+/// A tcc_graph.special_function `function` of the operands named `first` and
+/// `second` (tensors or Python numbers), computed in the result's type,
+/// float32 or float64 (LegalizeSpecialPolynomials.cpp).
+LegalizeFn legalizeSpecialFunction(llvm::StringRef function, llvm::StringRef first,
+                                   llvm::StringRef second);
 
 /// A rank-0 constant of `elementType` holding `value`.
 mlir::Value makeScalar(mlir::OpBuilder &b, mlir::Location loc,

@@ -266,3 +266,28 @@ func.func @bessel(%x: tensor<4xf32>) -> tensor<4xf32> {
   %0 = tcc_graph.operator "torch.ops.aten.i0.default"(%x) {operand_names = ["self"], args = {}} : (tensor<4xf32>) -> tensor<4xf32>
   return %0 : tensor<4xf32>
 }
+
+// -----
+
+// special_i1: PyTorch's calc_i1 with float's shorter series (the last 17 and
+// 7 coefficients), exp(x) x times the first, odd in x; i1e leaves out exp.
+// spherical_bessel_j0: its Taylor polynomial below 1/2, sin(x) / x beyond,
+// 0 at +-inf.
+// CHECK-LABEL: func @bessel_i1
+// CHECK: %[[X:.*]] = tcc_graph.abs %arg0
+// CHECK: tcc_graph.constant dense<9.38153732E-9> : tensor<f32>
+// CHECK: tcc_graph.constant dense<0.252587199> : tensor<f32>
+// CHECK: tcc_graph.exp %[[X]]
+// CHECK: tcc_graph.constant dense<-3.83538046E-9> : tensor<f32>
+// CHECK: tcc_graph.compare %[[X]], %{{.*}} {predicate = "le"}
+// CHECK: %[[NEG:.*]] = tcc_graph.compare %arg0, %{{.*}} {predicate = "lt"}
+// CHECK: tcc_graph.neg
+// CHECK: tcc_graph.select %[[NEG]]
+// CHECK: tcc_graph.sin %arg1
+// CHECK: tcc_graph.constant dense<0x7F800000> : tensor<f32>
+// CHECK: return
+func.func @bessel_i1(%x: tensor<4xf32>, %y: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+  %0 = tcc_graph.operator "torch.ops.aten.special_i1.default"(%x) {operand_names = ["self"], args = {}} : (tensor<4xf32>) -> tensor<4xf32>
+  %1 = tcc_graph.operator "torch.ops.aten.special_spherical_bessel_j0.default"(%y) {operand_names = ["x"], args = {}} : (tensor<4xf32>) -> tensor<4xf32>
+  return %0, %1 : tensor<4xf32>, tensor<4xf32>
+}
