@@ -996,6 +996,27 @@ class OpsSpecial(nn.Module):
         return tuple(outs)
 
 
+class PoolIndices(nn.Module):
+    """Max pooling's indices (issue 15, branch ops-special): max_pool1d/2d/3d
+    with return_indices (padding, dilation, ceil_mode, an unbatched input)
+    and adaptive_max_pool1d/2d/3d (uneven windows), on inputs with ties
+    (the first maximum wins), NaN (the last NaN of a window wins) and -inf
+    (an all -inf window gives its first position)."""
+
+    def forward(self, x1, x2, x3):
+        outs = []
+        outs += F.max_pool1d(x1, 3, stride=2, padding=1, return_indices=True)
+        outs += F.max_pool1d(x1[0], 2, ceil_mode=True, return_indices=True)
+        outs += F.max_pool2d(x2, 3, stride=2, padding=1, return_indices=True)
+        outs += F.max_pool2d(x2, (2, 3), stride=(2, 1), dilation=(1, 2), ceil_mode=True,
+                             return_indices=True)
+        outs += F.max_pool3d(x3, 2, stride=2, padding=1, return_indices=True)
+        outs += F.adaptive_max_pool1d(x1, 3, return_indices=True)
+        outs += F.adaptive_max_pool2d(x2, (3, 4), return_indices=True)
+        outs += F.adaptive_max_pool3d(x3, (2, 3, 2), return_indices=True)
+        return tuple(outs)
+
+
 class OpsSweepMore(nn.Module):
     """Operators the OpInfo sweep found refused (issue 15): xlogy/xlog1py,
     prelu, glu, nan_to_num, the _copy views, tile, unfold, rot90, the
@@ -1542,6 +1563,17 @@ def write_wrong_answer_cases(out):
                 torch.tensor([[-2.0, -1.5, 0.3, 1.0, 2.5, 8.0]]),
                 torch.tensor([[-1.0], [-0.7], [0.0], [0.3], [1.0], [2.5]]),
                 torch.tensor([[-1.0, 0.0, 1.0, 2.0, 3.0, 5.0, 7.6, 9.0, 12.0]])])
+
+    torch.manual_seed(154)
+    x1 = torch.randn(2, 3, 9).round()  # rounding makes ties
+    x1[0, 0, 2] = x1[0, 0, 5] = float("nan")
+    x1[1, 1] = float("-inf")
+    x2 = torch.randn(2, 2, 7, 8).round()
+    x2[0, 0, 1, 1] = x2[0, 0, 2, 2] = float("nan")
+    x2[1, 1] = float("-inf")
+    x3 = torch.randn(1, 2, 5, 6, 5).round()
+    x3[0, 1, 2, 3, 1] = float("nan")
+    write_case(out, "pool_indices", PoolIndices(), [x1, x2, x3])
 
     torch.manual_seed(72)
     write_case(out, "empty_tensors", EmptyTensors(), [torch.randn(3, 4), torch.zeros(0, 4)])

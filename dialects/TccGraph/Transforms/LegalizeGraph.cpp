@@ -227,6 +227,7 @@ struct LegalizeGraphPass
     populateBesselLegalizers(table);
     populateSpecialPolynomialLegalizers(table);
     populateGammaLegalizers(table);
+    populatePoolingIndexLegalizers(table);
 
     // Operators whose legalizers read symbolic arguments (sizes given as
     // expressions of the inputs' sizes) from the export's result types and

@@ -64,6 +64,8 @@ void populateOrderingLegalizers(LegalizerTable &table);
 void populateBesselLegalizers(LegalizerTable &table);
 void populateSpecialPolynomialLegalizers(LegalizerTable &table);
 void populateGammaLegalizers(LegalizerTable &table);
+/// Max pooling's indices; wraps the pooling legalizers, so it runs after them.
+void populatePoolingIndexLegalizers(LegalizerTable &table);
 /// A tcc_graph.special_function `function` of the operands named `first` and
 /// `second` (tensors or Python numbers), computed in the result's type,
 /// float32 or float64 (LegalizeSpecialPolynomials.cpp).
