@@ -974,8 +974,9 @@ class OpsSpecial(nn.Module):
     polynomials T, U, V, W and their shifted forms, Hermite H and He,
     Laguerre and Legendre at the ends of their intervals, for negative and
     non-integer degrees, and degrees where ATen switches to its closed forms,
-    also with a number for x or n; special.i1, i1e (both sides of 8) and
-    spherical_bessel_j0 (both sides of 1/2, infinities)."""
+    also with a number for x or n; special.i1, i1e (both sides of 8),
+    spherical_bessel_j0 (both sides of 1/2, infinities) and
+    scaled_modified_bessel_k0/k1 (both sides of 2, 0, negative x)."""
 
     def forward(self, x, xpos, xz, q, xp, n):
         sp = torch.special
@@ -992,7 +993,8 @@ class OpsSpecial(nn.Module):
             outs.append(getattr(sp, name)(xp, n))
         outs += [sp.chebyshev_polynomial_t(xp, 11), sp.legendre_polynomial_p(0.3, n),
                  sp.hermite_polynomial_h(xp, 4.0)]
-        outs += [sp.i1(x * 2), sp.i1e(x * 2), sp.spherical_bessel_j0(x / 8)]
+        outs += [sp.i1(x * 2), sp.i1e(x * 2), sp.spherical_bessel_j0(x / 8),
+                 sp.scaled_modified_bessel_k0(x / 2), sp.scaled_modified_bessel_k1(x / 2)]
         return tuple(outs)
 
 

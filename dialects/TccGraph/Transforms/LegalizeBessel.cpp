@@ -7,7 +7,8 @@
 // to the tensor's type, as its templates do (I1's float series are the
 // double ones' last 17 and 7 terms). Both series are built and a select
 // picks per element. special_spherical_bessel_j0 is sin(x) / x, by its
-// Taylor polynomial below 1/2.
+// Taylor polynomial below 1/2. special_scaled_modified_bessel_k0/k1 are
+// Cephes' K0/K1 series, exp(x) K(x).
 //
 //===----------------------------------------------------------------------===//
 #include "dialects/TccGraph/Transforms/Legalizers.h"
@@ -71,6 +72,14 @@ constexpr double kI1eB[] = {
     -3.83538038596423702205E-9,  -2.63146884688951950684E-8,  -2.51223623787020892529E-7,
     -3.88256480887769039346E-6,  -1.10588938762623716291E-4,  -9.76109749136146840777E-3,
     7.78576235018280120474E-1};
+
+/// Chebyshev coefficients of the modified Bessel functions K0 and K1 (Cephes,
+/// as ATen's scaled_modified_bessel_k{0,1}_forward): A on (0, 2] in x^2 - 2,
+/// B beyond in 8 / x - 2.
+constexpr double kK0A[] = {1.37446543561352307156e-16, 4.25981614279661018399e-14, 1.03496952576338420167e-11, 1.90451637722020886025e-09, 2.53479107902614945675e-07, 2.28621210311945178607e-05, 1.26461541144692592338e-03, 3.59799365153615016266e-02, 3.44289899924628486886e-01, -5.35327393233902768720e-01};
+constexpr double kK0B[] = {5.30043377268626276149e-18, -1.64758043015242134646e-17, 5.21039150503902756861e-17, -1.67823109680541210385e-16, 5.51205597852431940784e-16, -1.84859337734377901440e-15, 6.34007647740507060557e-15, -2.22751332699166985548e-14, 8.03289077536357521100e-14, -2.98009692317273043925e-13, 1.14034058820847496303e-12, -4.51459788337394416547e-12, 1.85594911495471785253e-11, -7.95748924447710747776e-11, 3.57739728140030116597e-10, -1.69753450938905987466e-09, 8.57403401741422608519e-09, -4.66048989768794782956e-08, 2.76681363944501510342e-07, -1.83175552271911948767e-06, 1.39498137188764993662e-05, -1.28495495816278026384e-04, 1.56988388573005337491e-03, -3.14481013119645005427e-02, 2.44030308206595545468e+00};
+constexpr double kK1A[] = {-7.02386347938628759343e-18, -2.42744985051936593393e-15, -6.66690169419932900609e-13, -1.41148839263352776110e-10, -2.21338763073472585583e-08, -2.43340614156596823496e-06, -1.73028895751305206302e-04, -6.97572385963986435018e-03, -1.22611180822657148235e-01, -3.53155960776544875667e-01, 1.52530022733894777053e+00};
+constexpr double kK1B[] = {-5.75674448366501715755e-18, 1.79405087314755922667e-17, -5.68946255844285935196e-17, 1.83809354436663880070e-16, -6.05704724837331885336e-16, 2.03870316562433424052e-15, -7.01983709041831346144e-15, 2.47715442448130437068e-14, -8.97670518232499435011e-14, 3.34841966607842919884e-13, -1.28917396095102890680e-12, 5.13963967348173025100e-12, -2.12996783842756842877e-11, 9.21831518760500529508e-11, -4.19035475934189648750e-10, 2.01504975519703286596e-09, -1.03457624656780970260e-08, 5.74108412545004946722e-08, -3.50196060308781257119e-07, 2.40648494783721712015e-06, -1.93619797416608296024e-05, 1.95215518471351631108e-04, -2.85781685962277938680e-03, 1.03923736576817238437e-01, 2.72062619048444266945e+00};
 
 /// Cephes' chbevl: b0 = x b1 - b2 + c[i] over the coefficients, then
 /// (b0 - b2) / 2.
@@ -193,9 +202,68 @@ FailureOr<SmallVector<Value>> sphericalBesselJ0(OperatorArgs &args, OpBuilder &b
   r = b.create<SelectOp>(p.loc, typeOf(x), infinite, p.c(0.0), r);
   return SmallVector<Value>{r};
 }
+
+/// special_scaled_modified_bessel_k0/k1 (exp(x) K(x)) as ATen's
+/// scaled_modified_bessel_k{0,1}_forward: inf at 0, NaN below; on (0, 2]
+/// the series in x^2 - 2 with log(x / 2) times ATen's modified_bessel_i0/i1
+/// (I1 with the double series, unlike calc_i1's float one), times exp(x);
+/// beyond, the series in 8 / x - 2 over sqrt(x).
+LegalizeFn scaledBesselK(int order) {
+  return [order](OperatorArgs &args, OpBuilder &b) -> Results {
+    FailureOr<Value> self = requiredTensor(args, "x");
+    if (failed(self))
+      return failure();
+    Type elt = args.resultType().getElementType();
+    if (!isa<FloatType>(elt))
+      return operatorError(args) << "needs a floating-point result";
+    Type compute = elt.isF64() ? elt : Type(b.getF32Type());
+    PointwiseBuilder p{b, args.getOp().getLoc(), compute};
+    Value x = makeCast(b, p.loc, *self, compute);
+    Value grow = p.un<ExpOp>(x);
+    // (0, 2]: chbevl(x^2 - 2, A).
+    Value square = p.bin<MulOp>(x, x);
+    Value nearArg = p.bin<SubOp>(square, p.c(2.0));
+    Value series = chbevl(p, nearArg, order == 0 ? ArrayRef<double>(kK0A) : ArrayRef<double>(kK1A));
+    Value halfX = p.bin<MulOp>(p.c(0.5), x);
+    Value logHalf = p.un<LogOp>(halfX);
+    // I0 or I1 on [0, 8] (x <= 2 here): chbevl(x / 2 - 2, ..).
+    Value half = p.bin<DivOp>(x, p.c(2.0));
+    Value iArg = p.bin<SubOp>(half, p.c(2.0));
+    Value near;
+    if (order == 0) {
+      Value i0 = p.bin<MulOp>(grow, chbevl(p, iArg, kI0eA));
+      Value logI0 = p.bin<MulOp>(logHalf, i0);
+      near = p.bin<SubOp>(series, logI0);
+    } else {
+      Value i1Series = chbevl(p, iArg, kI1eA);
+      Value i1Scaled = p.bin<MulOp>(i1Series, x);
+      Value i1 = p.bin<MulOp>(i1Scaled, grow);
+      Value logI1 = p.bin<MulOp>(logHalf, i1);
+      Value overX = p.bin<DivOp>(series, x);
+      near = p.bin<AddOp>(logI1, overX);
+    }
+    near = p.bin<MulOp>(near, grow);
+    // Beyond 2: chbevl(8 / x - 2, B) / sqrt(x).
+    Value inverse = p.bin<DivOp>(p.c(8.0), x);
+    Value farArg = p.bin<SubOp>(inverse, p.c(2.0));
+    Value far = chbevl(p, farArg, order == 0 ? ArrayRef<double>(kK0B) : ArrayRef<double>(kK1B));
+    far = p.bin<DivOp>(far, p.un<SqrtOp>(x));
+    Value small = makeCompare(b, p.loc, "le", x, p.c(2.0));
+    Value r = b.create<SelectOp>(p.loc, typeOf(x), small, near, far);
+    Value negative = makeCompare(b, p.loc, "lt", x, p.c(0.0));
+    r = b.create<SelectOp>(p.loc, typeOf(x), negative,
+                           p.c(std::numeric_limits<double>::quiet_NaN()), r);
+    Value zero = makeCompare(b, p.loc, "eq", x, p.c(0.0));
+    r = b.create<SelectOp>(p.loc, typeOf(x), zero, p.c(std::numeric_limits<double>::infinity()),
+                           r);
+    return SmallVector<Value>{makeCast(b, p.loc, r, elt)};
+  };
+}
 } // namespace
 
 void tcc::graph::populateBesselLegalizers(LegalizerTable &t) {
+  t["aten.special_scaled_modified_bessel_k0.default"] = scaledBesselK(0);
+  t["aten.special_scaled_modified_bessel_k1.default"] = scaledBesselK(1);
   t["aten.special_i1.default"] = besselI1(false);
   t["aten.special_i1e.default"] = besselI1(true);
   t["aten.special_spherical_bessel_j0.default"] = sphericalBesselJ0;

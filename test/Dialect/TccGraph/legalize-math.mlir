@@ -291,3 +291,24 @@ func.func @bessel_i1(%x: tensor<4xf32>, %y: tensor<4xf32>) -> (tensor<4xf32>, te
   %1 = tcc_graph.operator "torch.ops.aten.special_spherical_bessel_j0.default"(%y) {operand_names = ["x"], args = {}} : (tensor<4xf32>) -> tensor<4xf32>
   return %0, %1 : tensor<4xf32>, tensor<4xf32>
 }
+
+// -----
+
+// special_scaled_modified_bessel_k1: on (0, 2] Cephes' series in x^2 - 2
+// plus log(x / 2) times I1 (its double series: 29 terms), times exp(x);
+// beyond, the series in 8 / x - 2 over sqrt(x); NaN below 0, inf at 0.
+// CHECK-LABEL: func @bessel_k1
+// CHECK: %[[GROW:.*]] = tcc_graph.exp %arg0
+// CHECK: tcc_graph.constant dense<-7.02386355E-18> : tensor<f32>
+// CHECK: tcc_graph.log
+// CHECK: tcc_graph.constant dense<2.77791403E-18> : tensor<f32>
+// CHECK: tcc_graph.constant dense<8.000000e+00> : tensor<f32>
+// CHECK: tcc_graph.sqrt %arg0
+// CHECK: tcc_graph.compare %arg0, %{{.*}} {predicate = "le"}
+// CHECK: tcc_graph.constant dense<0x7FC00000> : tensor<f32>
+// CHECK: tcc_graph.constant dense<0x7F800000> : tensor<f32>
+// CHECK: return
+func.func @bessel_k1(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = tcc_graph.operator "torch.ops.aten.special_scaled_modified_bessel_k1.default"(%x) {operand_names = ["x"], args = {}} : (tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
