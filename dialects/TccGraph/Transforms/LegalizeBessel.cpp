@@ -125,22 +125,33 @@ LegalizeFn besselI0(bool scaled) {
     return SmallVector<Value>{b.create<SelectOp>(p.loc, typeOf(x), small, near, far)};
   };
 }
+
+/// The operand `name` converted to the type ATen computes a float result
+/// in (double for double; float otherwise, as it upcasts half and bfloat16),
+/// or an error where the result is not a float.
+FailureOr<Value> computedInput(OperatorArgs &args, OpBuilder &b, StringRef name) {
+  FailureOr<Value> self = requiredTensor(args, name);
+  if (failed(self))
+    return failure();
+  Type elt = args.resultType().getElementType();
+  if (!isa<FloatType>(elt))
+    return operatorError(args) << "needs a floating-point result";
+  Type compute = elt.isF64() ? elt : Type(b.getF32Type());
+  return makeCast(b, args.getOp().getLoc(), *self, compute);
+}
+
 /// I1(x) (scaled: exp(-|x|) I1(x)) by PyTorch's calc_i1 / calc_i1e, odd in x.
 LegalizeFn besselI1(bool scaled) {
   return [scaled](OperatorArgs &args, OpBuilder &b) -> Results {
-    FailureOr<Value> self = requiredTensor(args, "self");
-    if (failed(self))
+    FailureOr<Value> input = computedInput(args, b, "self");
+    if (failed(input))
       return failure();
     Type elt = args.resultType().getElementType();
-    if (!isa<FloatType>(elt))
-      return operatorError(args) << "needs a floating-point result";
-    // Half and bfloat16 compute in float, as ATen upcasts them.
-    Type compute = elt.isF64() ? elt : Type(b.getF32Type());
-    PointwiseBuilder p{b, args.getOp().getLoc(), compute};
-    Value signedX = makeCast(b, p.loc, *self, compute);
+    PointwiseBuilder p{b, args.getOp().getLoc(), typeOf(*input).getElementType()};
+    Value signedX = *input;
     Value x = p.un<AbsOp>(signedX);
     ArrayRef<double> nearCoeffs(kI1eA), farCoeffs(kI1eB);
-    if (!compute.isF64()) {
+    if (!p.elt.isF64()) {
       nearCoeffs = nearCoeffs.take_back(17);
       farCoeffs = farCoeffs.take_back(7);
     }
@@ -210,15 +221,12 @@ FailureOr<SmallVector<Value>> sphericalBesselJ0(OperatorArgs &args, OpBuilder &b
 /// beyond, the series in 8 / x - 2 over sqrt(x).
 LegalizeFn scaledBesselK(int order) {
   return [order](OperatorArgs &args, OpBuilder &b) -> Results {
-    FailureOr<Value> self = requiredTensor(args, "x");
-    if (failed(self))
+    FailureOr<Value> input = computedInput(args, b, "x");
+    if (failed(input))
       return failure();
     Type elt = args.resultType().getElementType();
-    if (!isa<FloatType>(elt))
-      return operatorError(args) << "needs a floating-point result";
-    Type compute = elt.isF64() ? elt : Type(b.getF32Type());
-    PointwiseBuilder p{b, args.getOp().getLoc(), compute};
-    Value x = makeCast(b, p.loc, *self, compute);
+    PointwiseBuilder p{b, args.getOp().getLoc(), typeOf(*input).getElementType()};
+    Value x = *input;
     Value grow = p.un<ExpOp>(x);
     // (0, 2]: chbevl(x^2 - 2, A).
     Value square = p.bin<MulOp>(x, x);
