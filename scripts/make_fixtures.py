@@ -976,7 +976,8 @@ class OpsSpecial(nn.Module):
     non-integer degrees, and degrees where ATen switches to its closed forms,
     also with a number for x or n; special.i1, i1e (both sides of 8),
     spherical_bessel_j0 (both sides of 1/2, infinities) and
-    scaled_modified_bessel_k0/k1 (both sides of 2, 0, negative x)."""
+    scaled_modified_bessel_k0/k1 (both sides of 2, 0, negative x), airy_ai
+    (each of its ranges, beyond 103.892, infinities)."""
 
     def forward(self, x, xpos, xz, q, xp, n):
         sp = torch.special
@@ -994,7 +995,8 @@ class OpsSpecial(nn.Module):
         outs += [sp.chebyshev_polynomial_t(xp, 11), sp.legendre_polynomial_p(0.3, n),
                  sp.hermite_polynomial_h(xp, 4.0)]
         outs += [sp.i1(x * 2), sp.i1e(x * 2), sp.spherical_bessel_j0(x / 8),
-                 sp.scaled_modified_bessel_k0(x / 2), sp.scaled_modified_bessel_k1(x / 2)]
+                 sp.scaled_modified_bessel_k0(x / 2), sp.scaled_modified_bessel_k1(x / 2),
+                 sp.airy_ai(x / 2), sp.airy_ai(x * 15)]
         return tuple(outs)
 
 
@@ -1003,7 +1005,8 @@ class PoolIndices(nn.Module):
     with return_indices (padding, dilation, ceil_mode, an unbatched input)
     and adaptive_max_pool1d/2d/3d (uneven windows), on inputs with ties
     (the first maximum wins), NaN (the last NaN of a window wins) and -inf
-    (an all -inf window gives its first position)."""
+    (an all -inf window gives its first position); max_pool2d_with_indices_backward
+    (overlapping windows, NaN gradients)."""
 
     def forward(self, x1, x2, x3):
         outs = []
@@ -1016,6 +1019,9 @@ class PoolIndices(nn.Module):
         outs += F.adaptive_max_pool1d(x1, 3, return_indices=True)
         outs += F.adaptive_max_pool2d(x2, (3, 4), return_indices=True)
         outs += F.adaptive_max_pool3d(x3, (2, 3, 2), return_indices=True)
+        # The gradient of the first 2-D pooling (overlapping windows add up).
+        outs.append(torch.ops.aten.max_pool2d_with_indices_backward(
+            outs[4] * 0.5 + 1.0, x2, [3, 3], [2, 2], [1, 1], [1, 1], False, outs[5]))
         return tuple(outs)
 
 

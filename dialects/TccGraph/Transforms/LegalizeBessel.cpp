@@ -126,24 +126,10 @@ LegalizeFn besselI0(bool scaled) {
   };
 }
 
-/// The operand `name` converted to the type ATen computes a float result
-/// in (double for double; float otherwise, as it upcasts half and bfloat16),
-/// or an error where the result is not a float.
-FailureOr<Value> computedInput(OperatorArgs &args, OpBuilder &b, StringRef name) {
-  FailureOr<Value> self = requiredTensor(args, name);
-  if (failed(self))
-    return failure();
-  Type elt = args.resultType().getElementType();
-  if (!isa<FloatType>(elt))
-    return operatorError(args) << "needs a floating-point result";
-  Type compute = elt.isF64() ? elt : Type(b.getF32Type());
-  return makeCast(b, args.getOp().getLoc(), *self, compute);
-}
-
 /// I1(x) (scaled: exp(-|x|) I1(x)) by PyTorch's calc_i1 / calc_i1e, odd in x.
 LegalizeFn besselI1(bool scaled) {
   return [scaled](OperatorArgs &args, OpBuilder &b) -> Results {
-    FailureOr<Value> input = computedInput(args, b, "self");
+    FailureOr<Value> input = floatComputeOperand(args, b, "self");
     if (failed(input))
       return failure();
     Type elt = args.resultType().getElementType();
@@ -221,7 +207,7 @@ FailureOr<SmallVector<Value>> sphericalBesselJ0(OperatorArgs &args, OpBuilder &b
 /// beyond, the series in 8 / x - 2 over sqrt(x).
 LegalizeFn scaledBesselK(int order) {
   return [order](OperatorArgs &args, OpBuilder &b) -> Results {
-    FailureOr<Value> input = computedInput(args, b, "x");
+    FailureOr<Value> input = floatComputeOperand(args, b, "x");
     if (failed(input))
       return failure();
     Type elt = args.resultType().getElementType();

@@ -40,24 +40,6 @@ struct Formula : PointwiseBuilder {
   Value cast(Value x, Type to) { return makeCast(b, loc, x, to); }
 };
 
-/// The element type ATen computes `resultElt` in: double for double, float
-/// otherwise (its Half and BFloat16 kernels compute in float).
-Type computeType(OpBuilder &b, Type resultElt) {
-  return resultElt.isF64() ? Type(b.getF64Type()) : Type(b.getF32Type());
-}
-
-/// "self" converted to the type ATen computes the result's type in; an
-/// error where the result is not a float.
-FailureOr<Value> floatSelf(OperatorArgs &args, OpBuilder &b) {
-  Type elt = args.resultType().getElementType();
-  if (!isa<FloatType>(elt))
-    return operatorError(args) << "needs a floating-point result";
-  FailureOr<Value> self = requiredTensor(args, "self");
-  if (failed(self))
-    return failure();
-  return makeCast(b, args.getOp().getLoc(), *self, computeType(b, elt));
-}
-
 /// The Lanczos coefficients (g = 7, n = 9).
 constexpr double kLanczos[] = {0.99999999999980993,  676.5203681218851,     -1259.1392167224028,
                                771.32342877765313,   -176.61502916214059,   12.507343278686905,
@@ -229,7 +211,7 @@ Value makeZeta(OpBuilder &b, Location loc, RankedTensorType type, Value x, Value
 /// A one-operand function of "self" computed in float or double.
 LegalizeFn unary(Value (*fn)(OpBuilder &, Location, Value)) {
   return [fn](OperatorArgs &args, OpBuilder &b) -> Results {
-    FailureOr<Value> x = floatSelf(args, b);
+    FailureOr<Value> x = floatComputeOperand(args, b, "self");
     if (failed(x))
       return failure();
     Location loc = args.getOp().getLoc();
@@ -247,7 +229,7 @@ Results polygamma(OperatorArgs &args, OpBuilder &b) {
   if (*n < 0)
     return operatorError(args) << "does not support negative n (" << *n
                                << "), as PyTorch";
-  FailureOr<Value> self = floatSelf(args, b);
+  FailureOr<Value> self = floatComputeOperand(args, b, "self");
   if (failed(self))
     return failure();
   Location loc = args.getOp().getLoc();
@@ -286,7 +268,7 @@ Results mvlgamma(OperatorArgs &args, OpBuilder &b) {
     return operatorError(args) << "needs an integer 'p'";
   if (*p < 1)
     return operatorError(args) << "needs p >= 1, not " << *p << " (PyTorch raises)";
-  FailureOr<Value> self = floatSelf(args, b);
+  FailureOr<Value> self = floatComputeOperand(args, b, "self");
   if (failed(self))
     return failure();
   Location loc = args.getOp().getLoc();

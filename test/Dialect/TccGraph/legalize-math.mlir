@@ -312,3 +312,28 @@ func.func @bessel_k1(%x: tensor<4xf32>) -> tensor<4xf32> {
   %0 = tcc_graph.operator "torch.ops.aten.special_scaled_modified_bessel_k1.default"(%x) {operand_names = ["x"], args = {}} : (tensor<4xf32>) -> tensor<4xf32>
   return %0 : tensor<4xf32>
 }
+
+// -----
+
+// special_airy_ai: the oscillating form below -2.09 (sin and cos of
+// zeta + pi / 4), the decaying one from 2.09 (exp(zeta)), between them the
+// Maclaurin series unrolled to 20 steps, each stopping where ATen's loop
+// does (|m / f| <= float's epsilon); 0 beyond 103.892, NaN at +-inf.
+// CHECK-LABEL: func @airy
+// CHECK: %[[OSC:.*]] = tcc_graph.mul %{{.*}}, %{{.*}} : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+// CHECK: tcc_graph.sin
+// CHECK: tcc_graph.cos
+// CHECK: tcc_graph.exp
+// CHECK-COUNT-20: tcc_graph.constant dense<1.1920929E-7> : tensor<f32>
+// CHECK: tcc_graph.constant dense<0.355028063> : tensor<f32>
+// CHECK: %[[HIGH:.*]] = tcc_graph.compare %arg0, %{{.*}} {predicate = "ge"}
+// CHECK: tcc_graph.select %[[HIGH]]
+// CHECK: %[[LOW:.*]] = tcc_graph.compare %arg0, %{{.*}} {predicate = "lt"}
+// CHECK: tcc_graph.select %[[LOW]]
+// CHECK: tcc_graph.constant dense<1.038920e+02> : tensor<f32>
+// CHECK: tcc_graph.constant dense<0x7FC00000> : tensor<f32>
+// CHECK: return
+func.func @airy(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = tcc_graph.operator "torch.ops.aten.special_airy_ai.default"(%x) {operand_names = ["x"], args = {}} : (tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
