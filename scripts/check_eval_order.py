@@ -11,7 +11,8 @@ evaluated left to right and are fine.
     python3 scripts/check_eval_order.py FILE.cpp...    # exit 1 on a finding
 
 A heuristic: an argument "creates IR" when it calls `Op::create(`,
-`.create<`, a `make*` helper, or one of the emitter helpers named below.
+`.create<`, a `make*` helper, or one of the emitter helpers named below
+(the graph legalizers' `bin<Op>(...)`, `un<Op>(...)` and `c(value)` too).
 """
 import pathlib
 import re
@@ -20,7 +21,10 @@ import sys
 CREATES = re.compile(
     r"::create\(|\.create<|\bmake[A-Z]\w*(<[^>]*>)?\(|\breshapeTo\(|\bemptyTensor\(|"
     r"\bconvertElements\(|\bcst\(|\b(e|p|f|se|re|cb|ob|fb|pb|b)\.(index|f32|i64|i32|null|dim|widen|"
-    r"narrow|load|advance|roundTrip)\(|\b(inside|clamp|origin)\(")
+    r"narrow|load|advance|roundTrip)\(|\b(inside|clamp|origin)\(|"
+    # The graph legalizers' ActivationBuilder/PointwiseBuilder: bin<Op>(..),
+    # un<Op>(..), c(constant), hardsigmoid(..), called on `a.` or inside.
+    r"\b(bin|un)<\w+>\(|(\ba\.|[^\w.>:])(c|hardsigmoid)\(")
 
 
 def calls(statement):

@@ -27,9 +27,8 @@ SAMPLES = ["foo", "mymodule", "outer_module", "mymodule_dynamic_batch", "small_c
            "elu_scaled", "sdpa_masked_rows", "var_far_from_zero", "conv2d_half", "as_strided_views", "lm_head_unaligned", "swapaxes_clamp_one_side", "norms_zero_dead_draw",
            "sweep_wrong_answers", "math_ops", "reductions_more", "shapes_more", "empty_tensors", "dense_block", "dense_stem", "creation_more",
            "derived_weights", "depthwise_blocks", "convnext_blocks", "uint8_conversions", "ops_sweep_more",
+           "ops_sweep_families", "uint8_arithmetic", "float64_products", "integer_ops",
            "ops_special", "pool_indices",
-           # not ops_sweep_families yet: its scatter of a scalar value keeps a 0-d constant
-           # that a CUDA kernel would read from host memory (refused by --target cuda)
            # channels-last on the GPU (the CPU path computes f32 either way)
            "dense_stem:tf32", "depthwise_blocks:tf32", "small_cnn:tf32",
            "zoo/mobilenet_v2_core_aten",

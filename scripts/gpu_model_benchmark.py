@@ -85,7 +85,14 @@ def bench(name, precision, modes, artifacts, iters, reference, log):
                     # are lifted constants of the export too.
                     weights = dict(module.state_dict())
                     weights.update(dict(module.named_buffers()))
-                    fn = tcc.load(so).bind_weights(weights)
+                    model = tcc.load(so)
+                    missing = set(model.weight_names) - weights.keys()
+                    if missing:
+                        # Lifted tensor constants (tensors a forward builds,
+                        # e.g. Swin's shift masks) exist only in an export.
+                        constants = torch.export.export(module, inputs).constants
+                        weights.update({k: v for k, v in constants.items() if k in missing})
+                    fn = model.bind_weights(weights)
                 else:
                     fn = torch.compile(module, mode=None if mode == "default" else mode)
                 out = fn(*inputs)

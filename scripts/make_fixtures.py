@@ -23,7 +23,7 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
-from fixture_paths import relative_traces
+from fixture_paths import relative_text, relative_torchscript_archive, relative_traces
 
 torch.manual_seed(0)
 torch.backends.cudnn.allow_tf32 = False
@@ -753,18 +753,20 @@ def write_torchscript_case(out, name, model, inputs):
     with torch.no_grad():
         traced = torch.jit.trace(model, tuple(inputs))
         torch.jit.save(traced, os.path.join(d, "model.pt"))
+        relative_torchscript_archive(os.path.join(d, "model.pt"))
         with open(os.path.join(d, "graph.txt"), "w") as f:
-            f.write(str(traced.inlined_graph))
+            f.write(relative_text(str(traced.inlined_graph)))
         frozen = torch.jit.freeze(traced)
         with open(os.path.join(d, "frozen_graph.txt"), "w") as f:
-            f.write(str(frozen.graph))
+            f.write(relative_text(str(frozen.graph)))
         # Freezing folds (e.g. batch norm into conv) into new weights that only
         # the frozen module's own archive holds.
         torch.jit.save(frozen, os.path.join(d, "frozen.pt"))
+        relative_torchscript_archive(os.path.join(d, "frozen.pt"))
         try:
             scripted = torch.jit.freeze(torch.jit.script(model))
             with open(os.path.join(d, "scripted_frozen_graph.txt"), "w") as f:
-                f.write(str(scripted.graph))
+                f.write(relative_text(str(scripted.graph)))
         except Exception as e:  # scripting is best effort
             print(f"{name}: torch.jit.script failed: {e}")
         expected = model(*inputs)
@@ -1255,24 +1257,6 @@ class ConvNeXtBlocks(nn.Module):
         return self.block2(x)
 
 
-class Uint8Sum(nn.Module):
-    """uint8 + uint8: the linalg lowering builds arith.addi on the unsigned
-    element type, which the verifier rejects. test/Tools/internal-error.test
-    uses it (test/Inputs/invalid-ir-after-pass.pt2) as a known way to make a
-    pass of tcc's leave invalid IR; replace it when uint8 arithmetic works."""
-
-    def forward(self, x):
-        return x + x
-
-
-def write_invalid_ir_input(path):
-    if ONLY != "invalid_ir_after_pass":
-        return  # written on request only: a test input, not a sample
-    ep = torch.export.export(Uint8Sum(), (torch.randint(0, 255, (4, 5), dtype=torch.uint8),))
-    torch.export.save(relative_traces(ep), path)
-    print(f"wrote {path}")
-
-
 class Uint8Conversions(nn.Module):
     """torch.uint8 in and out: an image normalized to float (what vision
     preprocessing does), floats to uint8 with values out of range on both
@@ -1284,6 +1268,47 @@ class Uint8Conversions(nn.Module):
         normalized = image.float() / 255.0
         return (normalized, x.byte(), image.long() * 3, image.bool(), (x > 0).to(torch.uint8),
                 image.to(torch.int8))
+
+
+class Uint8Arithmetic(nn.Module):
+    """torch.uint8 arithmetic as image code writes it: sums and differences
+    that wrap around modulo 256, a product, negation, bitwise and/or,
+    comparisons past 127 (where a signed reading of the bits would answer
+    wrongly), a select, and an affine map to float. It once stopped with an
+    internal error (arith ops built on the unsigned element type)."""
+
+    def forward(self, a, b):
+        return (a + b, a - b, a * 3, -a, a & 0x0F, a | b, a > 100, a <= b, a == 255,
+                torch.where(a > b, a, b), a.float() / 127.5 - 1.0)
+
+
+class Float64Products(nn.Module):
+    """Matrix products in float64 (a linear layer, a batched matmul): they
+    once stopped with an internal error (the GEMM kernels' f32 loops
+    extended f64 operands)."""
+
+    def __init__(self):
+        super().__init__()
+        self.lin = nn.Linear(8, 5).double()
+
+    def forward(self, x, y):
+        return self.lin(x), torch.bmm(y, y.transpose(1, 2))
+
+
+class IntegerOps(nn.Module):
+    """Integer clamps (they were refused: "activation on a non-floating-point
+    tensor"), integer remainders and floor/trunc divisions (refused before)
+    with a divisor of -1 and the most negative dividend (x86's division traps
+    there, and by zero: tcc's remainder once killed the process with SIGFPE;
+    a zero divisor is now a run error, test/e2e/integer_ops.test)."""
+
+    def forward(self, x, y):
+        # (PyTorch's own trunc division of the most negative int64 by -1
+        # dies of SIGFPE, hence |y| + 1 there.)
+        return (x.clamp(-5, 7), x.clamp_min(-3), torch.nn.functional.hardtanh(x.int(), -2, 2),
+                torch.remainder(x, y), torch.fmod(x, y), x % 3, x // y,
+                torch.div(x, y.abs() + 1, rounding_mode="trunc"),
+                torch.div(x.int(), -3, rounding_mode="floor"))
 
 
 class CreationMore(nn.Module):
@@ -1622,8 +1647,20 @@ def write_wrong_answer_cases(out):
     x[0, :4] = torch.tensor([-1.5, 255.9, 256.0, -300.0])
     write_case(out, "uint8_conversions", Uint8Conversions(), [image, x])
 
-    write_invalid_ir_input(os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
-                                        "test", "Inputs", "invalid-ir-after-pass.pt2"))
+    torch.manual_seed(79)
+    a = torch.randint(0, 256, (3, 8), dtype=torch.uint8)
+    b = torch.randint(0, 256, (3, 8), dtype=torch.uint8)
+    a[0, :4] = torch.tensor([0, 127, 128, 255], dtype=torch.uint8)
+    b[0, :4] = torch.tensor([1, 128, 127, 255], dtype=torch.uint8)
+    write_case(out, "uint8_arithmetic", Uint8Arithmetic(), [a, b])
+
+    x = torch.tensor([[-(2**63), -7, -1, 0, 5, 9, 2**62, 100]])
+    y = torch.tensor([[-1, 3, -4, 7, -1, 4, 5, -3]])
+    write_case(out, "integer_ops", IntegerOps(), [x, y])
+
+    torch.manual_seed(80)
+    write_case(out, "float64_products", Float64Products(),
+               [torch.randn(4, 8, dtype=torch.float64), torch.randn(2, 3, 6, dtype=torch.float64)])
 
 if __name__ == "__main__":
     main()

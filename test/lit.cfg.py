@@ -32,6 +32,11 @@ llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 if shutil.which("cc"):
     config.available_features.add("cc")
 
+# CMake and Ninja build samples/cmake_app against an installed tcc.
+if shutil.which("cmake") and shutil.which("ninja"):
+    config.available_features.add("cmake")
+config.substitutions.append(("%tcc_build", config.tcc_obj_root))
+
 # nm lists an artifact's undefined symbols (binutils; llvm-nm reads the same).
 if shutil.which("nm"):
     config.available_features.add("nm")

@@ -5,6 +5,14 @@
  * links against model.so (or dlopens it) and does:
  *
  *     tcc_model *m = tcc_model_create();
+ *
+ * A model compiled to an object instead (`tcc compile a.pt2 -o encoder.o
+ * --name encoder`) holds only the model: one exported descriptor,
+ * tcc_model_encoder. Any number of them link into one program with one
+ * runtime library (libtcc_runtime.a; CMake: find_package(tcc), tcc::runtime):
+ *
+ *     TCC_MODEL_DECLARE(encoder);
+ *     tcc_model *m = tcc_model_create_from(&tcc_model_encoder);
  *     if (!m) { fprintf(stderr, "%s\n", tcc_last_error()); ... }
  *     tcc_tensor in = { x_data, TCC_DTYPE_FLOAT32, TCC_DEVICE_CPU, 2, x_sizes };
  *     int64_t out_sizes[2];
@@ -128,9 +136,32 @@ TCC_API size_t tcc_dtype_size(int32_t dtype);
 
 /*--- Lifetime -----------------------------------------------------------*/
 
-/** A new instance of the model compiled into this library, with its
- *  embedded weights bound and its arena allocated. NULL on failure. */
+/** A new instance of the model compiled into this library (model.so), with
+ *  its embedded weights bound and its arena allocated. NULL on failure. */
 TCC_API tcc_model *tcc_model_create(void);
+
+/** What a model object exports (`tcc compile -o NAME.o [--name NAME]`): one
+ *  constant `tcc_model_NAME` of this type. Its layout is part of the ABI;
+ *  `abi_version` says which (TCC_MODEL_DESCRIPTOR_VERSION). */
+#define TCC_MODEL_DESCRIPTOR_VERSION 1
+typedef struct tcc_model_descriptor {
+  uint32_t abi_version;
+  const char *name;                /* the model's name, as given to --name */
+  const char *manifest_json;       /* the guard manifest, NUL-terminated */
+  uint64_t manifest_size;          /* its length without the NUL */
+  const uint8_t *weights;          /* embedded weights (64-byte aligned) */
+  uint64_t weights_size;           /* 0 with --external-weights */
+  void (*forward)(int64_t *packed);                   /* CPU path or NULL */
+  void (*forward_cuda)(int64_t *packed, void *stream); /* CUDA path or NULL */
+} tcc_model_descriptor;
+
+/** Declares the descriptor of the model compiled with --name `name`. */
+#define TCC_MODEL_DECLARE(name) extern const tcc_model_descriptor tcc_model_##name
+
+/** A new instance of the model `descriptor` describes, as tcc_model_create
+ *  does for model.so. NULL on failure (a NULL descriptor, or one written by
+ *  a tcc with another descriptor layout). */
+TCC_API tcc_model *tcc_model_create_from(const tcc_model_descriptor *descriptor);
 
 /** Frees an instance (NULL is allowed). Bound weight buffers stay the
  *  caller's. */

@@ -22,6 +22,7 @@
 #include "tcc/Target/HostObjectEmitter.h"
 #include "tcc/Target/ManifestBuilder.h"
 #include "tcc/Target/ModelLinker.h"
+#include "tcc/Target/ModelName.h"
 #include "tcc/Transforms/PlannedEntry.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -37,6 +38,8 @@
 #include "llvm/IR/Module.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
+
+#include <cstdlib>
 #include "llvm/Support/FileUtilities.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/Path.h"
@@ -97,6 +100,20 @@ private:
   }
   void runBeforePass(Pass *pass, Operation *) override {
     setCrashContext(("pass " + nameOf(pass)).c_str());
+  }
+  /// TCC_DEBUG_INVALID_IR_AFTER=<pass>: that pass's result gets an op the
+  /// verifier rejects, so the path of a tcc bug (exit 3, the pass named) can
+  /// be tested without one (test/Tools/internal-error.test).
+  void runAfterPass(Pass *pass, Operation *op) override {
+    const char *breakAfter = std::getenv("TCC_DEBUG_INVALID_IR_AFTER");
+    if (!breakAfter || nameOf(pass) != breakAfter || !invalidAfter.empty() ||
+        op->getNumRegions() == 0 || op->getRegion(0).empty())
+      return;
+    // An op of no dialect: no pass erases it (its effects are unknown), and
+    // the next verification rejects it.
+    OpBuilder b = OpBuilder::atBlockBegin(&op->getRegion(0).front());
+    b.create(OperationState(op->getLoc(), "tcc_debug.invalid_ir"));
+    invalidAfter = nameOf(pass);
   }
   void runAfterPassFailed(Pass *pass, Operation *op) override {
     // Legalization refuses an operator after verifying the ops it built for
@@ -446,7 +463,11 @@ int tcc::compileModel(const CompileOptions &options, const char *argv0) {
   // 4. The manifest, the weights and the host object.
   timer.start("codegen");
   WeightLayout weights = WeightLayout::build(program, signature);
-  info.modelName = llvm::sys::path::stem(options.output).str();
+  info.modelName = options.name.empty() ? defaultModelName(options.output) : options.name;
+  if (std::string error = modelNameError(info.modelName); !error.empty()) {
+    llvm::errs() << "tcc: error: " << error << "\n";
+    return kExitUsage;
+  }
   info.weightsEmbedded = !options.externalWeights;
   if (!weightUseRead) {
     llvm::errs() << "tcc: internal error: the entry's weight arguments do not match the "
@@ -489,7 +510,10 @@ int tcc::compileModel(const CompileOptions &options, const char *argv0) {
     }
   }
   llvm::LLVMContext llvmContext;
-  auto llvmModule = buildHostModule(*module, llvmContext, manifest, embedded);
+  ModelSymbols symbols;
+  symbols.name = info.modelName;
+  symbols.defineCreate = options.emit == OutputKind::SharedObject;
+  auto llvmModule = buildHostModule(*module, llvmContext, manifest, embedded, symbols);
   if (!llvmModule) {
     llvm::errs() << "tcc: internal error: " << llvm::toString(llvmModule.takeError()) << "\n";
     return kExitInternal;
@@ -498,6 +522,16 @@ int tcc::compileModel(const CompileOptions &options, const char *argv0) {
   hostOptions.optLevel = options.optLevel;
   if (options.emit == OutputKind::LLVMIR) {
     if (llvm::Error e = emitHostIR(**llvmModule, options.output, hostOptions)) {
+      llvm::errs() << "tcc: error: " << llvm::toString(std::move(e)) << "\n";
+      return kExitUserError;
+    }
+    timer.report();
+    return kExitOk;
+  }
+  // A model object is the model alone (its descriptor and private code): the
+  // program that links it links the runtime once for all its models.
+  if (options.emit == OutputKind::Object) {
+    if (llvm::Error e = emitHostObject(**llvmModule, options.output, hostOptions)) {
       llvm::errs() << "tcc: error: " << llvm::toString(std::move(e)) << "\n";
       return kExitUserError;
     }
@@ -515,15 +549,12 @@ int tcc::compileModel(const CompileOptions &options, const char *argv0) {
     return kExitInternal;
   }
 
-  // 5. Link with the runtime.
+  // 5. Link with the runtime into model.so.
   timer.start("link");
   LinkOptions link;
   link.cxx = options.cxx;
   link.argv0 = argv0;
-  llvm::Error e = options.emit == OutputKind::Object
-                      ? linkRelocatableObject(std::string(objectPath), options.output, link)
-                      : linkSharedObject(std::string(objectPath), options.output, link);
-  if (e) {
+  if (llvm::Error e = linkSharedObject(std::string(objectPath), options.output, link)) {
     llvm::errs() << "tcc: error: " << llvm::toString(std::move(e)) << "\n";
     return kExitInternal;
   }

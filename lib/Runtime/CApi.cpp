@@ -2,7 +2,8 @@
 //
 // Thin wrappers: validate handles, call into Model, turn exceptions into a
 // status and tcc_last_error(). Nothing here may throw across the boundary.
-// tcc_model_create lives in EmbeddedModel.cpp (it needs the model's symbols).
+// tcc_model_create itself is defined by each model.so's own object: it calls
+// tcc_model_create_from with the model's descriptor (lib/Target).
 //
 //===----------------------------------------------------------------------===//
 #include "tcc/Runtime/CudaDriver.h"
@@ -108,6 +109,29 @@ TCC_API size_t tcc_dtype_size(int32_t dtype) {
   if (dtype < 0 || dtype > static_cast<int32_t>(DType::Bool))
     return 0;
   return dtypeSize(static_cast<DType>(dtype));
+}
+
+TCC_API tcc_model *tcc_model_create_from(const tcc_model_descriptor *d) {
+  if (!d) {
+    setLastError("tcc_model_create_from: the descriptor is NULL");
+    return nullptr;
+  }
+  if (d->abi_version != TCC_MODEL_DESCRIPTOR_VERSION) {
+    setLastError("tcc_model_create_from: the model object has descriptor version " +
+                 std::to_string(d->abi_version) + ", this runtime reads version " +
+                 std::to_string(TCC_MODEL_DESCRIPTOR_VERSION) +
+                 "; compile the model and link the runtime of one tcc");
+    return nullptr;
+  }
+  try {
+    auto model = std::make_unique<Model>(std::string(d->manifest_json, d->manifest_size),
+                                         d->weights, d->weights_size, d->forward,
+                                         d->forward_cuda);
+    return new tcc_model(std::move(model));
+  } catch (...) {
+    reportCurrentException();
+    return nullptr;
+  }
 }
 
 TCC_API void tcc_model_destroy(tcc_model *model) { delete model; }

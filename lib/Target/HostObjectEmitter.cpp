@@ -20,21 +20,18 @@
 using namespace llvm;
 
 namespace {
-/// `const char name[]` holding `bytes`, plus `const uint64_t name_size`.
-void addBlob(Module &m, StringRef name, StringRef sizeName, ArrayRef<char> bytes,
-             unsigned align, bool nulTerminate) {
-  LLVMContext &ctx = m.getContext();
+/// A private constant holding `bytes` (NUL-terminated if asked), aligned to
+/// `align`: only the model's descriptor points at it.
+GlobalVariable *addBlob(Module &m, StringRef name, ArrayRef<char> bytes, unsigned align,
+                        bool nulTerminate) {
   std::string data(bytes.begin(), bytes.end());
-  uint64_t size = data.size();
   if (nulTerminate)
     data.push_back('\0');
-  Constant *init = ConstantDataArray::getRaw(data, data.size(), Type::getInt8Ty(ctx));
+  Constant *init = ConstantDataArray::getRaw(data, data.size(), Type::getInt8Ty(m.getContext()));
   auto *gv = new GlobalVariable(m, init->getType(), /*isConstant=*/true,
-                                GlobalValue::ExternalLinkage, init, name);
+                                GlobalValue::PrivateLinkage, init, name);
   gv->setAlignment(Align(align));
-  auto *i64 = Type::getInt64Ty(ctx);
-  new GlobalVariable(m, i64, true, GlobalValue::ExternalLinkage,
-                     ConstantInt::get(i64, size), sizeName);
+  return gv;
 }
 
 /// `entryName(int64_t *packed[, void *stream])`: loads one word per
@@ -51,7 +48,7 @@ Error addEntryWrapper(Module &m, Function *impl, StringRef entryName, bool withS
   if (withStream)
     params.push_back(ptrTy);
   auto *fnTy = FunctionType::get(Type::getVoidTy(ctx), params, false);
-  Function *entry = Function::Create(fnTy, GlobalValue::ExternalLinkage, entryName, m);
+  Function *entry = Function::Create(fnTy, GlobalValue::InternalLinkage, entryName, m);
   IRBuilder<> b(BasicBlock::Create(ctx, "entry", entry));
   SmallVector<Value *> args;
   size_t packedParams = impl->arg_size() - (withStream ? 1 : 0);
@@ -74,33 +71,66 @@ Error addEntryWrapper(Module &m, Function *impl, StringRef entryName, bool withS
     args.push_back(entry->getArg(1));
   b.CreateCall(impl, args);
   b.CreateRetVoid();
-  // Only the entry is exported: kernels and `forward` stay private to the
-  // object, so several models can be linked into one program.
-  for (Function &f : m) {
-    // tcc_model_forward and tcc_model_forward_cuda: both entries stay.
-    if (f.isDeclaration() || f.getName().starts_with("tcc_model_"))
-      continue;
-    f.setLinkage(GlobalValue::InternalLinkage);
-    // Outlined kernels stay separate functions (see tcc-outline-kernels).
-    if (f.getName().contains("_kernel_"))
-      f.addFnAttr(Attribute::NoInline);
-  }
   return Error::success();
 }
 
-/// Wraps `forward` (CPU) and `forward_cuda` (CUDA), whichever are present.
-Error addEntryWrappers(Module &m) {
+/// Wraps `forward` (CPU) and `forward_cuda` (CUDA), whichever are present;
+/// returns the two entries (null where absent).
+Expected<std::pair<Function *, Function *>> addEntryWrappers(Module &m) {
   Function *cpu = m.getFunction("forward");
   Function *cuda = m.getFunction("forward_cuda");
   if (!cpu && !cuda)
     return createStringError(inconvertibleErrorCode(), "no 'forward' function to wrap");
   if (cpu)
     if (Error e = addEntryWrapper(m, cpu, "tcc_model_forward", /*withStream=*/false))
-      return e;
+      return std::move(e);
   if (cuda)
     if (Error e = addEntryWrapper(m, cuda, "tcc_model_forward_cuda", /*withStream=*/true))
-      return e;
-  return Error::success();
+      return std::move(e);
+  return std::make_pair(m.getFunction("tcc_model_forward"), m.getFunction("tcc_model_forward_cuda"));
+}
+
+/// `const tcc_model_descriptor tcc_model_<name>` (include/tcc/runtime.h):
+/// the object's only exported symbol besides `tcc_model_create` in model.so.
+/// The field order and types mirror the C struct; LLVM's natural struct
+/// layout is the C layout on x86-64.
+GlobalVariable *addDescriptor(Module &m, const tcc::ModelSymbols &symbols,
+                              GlobalVariable *manifest, uint64_t manifestSize,
+                              GlobalVariable *weights, uint64_t weightsSize, Function *forward,
+                              Function *forwardCuda) {
+  LLVMContext &ctx = m.getContext();
+  auto *ptrTy = PointerType::getUnqual(ctx);
+  auto *i32 = Type::getInt32Ty(ctx);
+  auto *i64 = Type::getInt64Ty(ctx);
+  auto *type = StructType::create(ctx, {i32, ptrTy, ptrTy, i64, ptrTy, i64, ptrTy, ptrTy},
+                                  "tcc_model_descriptor");
+  StringRef nameText(symbols.name);
+  GlobalVariable *name = addBlob(m, "tcc.model_name", ArrayRef<char>(nameText.data(), nameText.size()),
+                                 1, /*nulTerminate=*/true);
+  auto orNull = [&](Function *f) -> Constant * {
+    return f ? static_cast<Constant *>(f) : ConstantPointerNull::get(ptrTy);
+  };
+  Constant *init = ConstantStruct::get(
+      type, {ConstantInt::get(i32, tcc::kModelDescriptorVersion), name, manifest,
+             ConstantInt::get(i64, manifestSize), weights, ConstantInt::get(i64, weightsSize),
+             orNull(forward), orNull(forwardCuda)});
+  auto *gv = new GlobalVariable(m, type, /*isConstant=*/true, GlobalValue::ExternalLinkage, init,
+                                tcc::descriptorSymbol(symbols.name));
+  gv->setAlignment(Align(8));
+  return gv;
+}
+
+/// model.so's `tcc_model *tcc_model_create(void)`: the runtime's
+/// tcc_model_create_from applied to this object's descriptor.
+void addDefaultCreate(Module &m, GlobalVariable *descriptor) {
+  LLVMContext &ctx = m.getContext();
+  auto *ptrTy = PointerType::getUnqual(ctx);
+  FunctionCallee createFrom = m.getOrInsertFunction(
+      "tcc_model_create_from", FunctionType::get(ptrTy, {ptrTy}, false));
+  Function *create = Function::Create(FunctionType::get(ptrTy, {}, false),
+                                      GlobalValue::ExternalLinkage, "tcc_model_create", m);
+  IRBuilder<> b(BasicBlock::Create(ctx, "entry", create));
+  b.CreateRet(b.CreateCall(createFrom, {descriptor}));
 }
 
 Expected<std::unique_ptr<TargetMachine>> makeTargetMachine(const tcc::HostObjectOptions &o) {
@@ -150,20 +180,46 @@ void optimize(Module &m, TargetMachine &tm, int optLevel) {
 }
 } // namespace
 
+std::string tcc::descriptorSymbol(const std::string &modelName) {
+  return "tcc_model_" + modelName;
+}
+
 Expected<std::unique_ptr<Module>>
 tcc::buildHostModule(mlir::ModuleOp module, LLVMContext &llvmContext,
-                     const std::string &manifestJson, const std::vector<uint8_t> &weights) {
+                     const std::string &manifestJson, const std::vector<uint8_t> &weights,
+                     const ModelSymbols &symbols) {
   std::unique_ptr<Module> m = mlir::translateModuleToLLVMIR(module, llvmContext, "tcc_model");
   if (!m)
     return createStringError(inconvertibleErrorCode(),
                              "translation of the LLVM dialect to LLVM IR failed");
-  if (Error e = addEntryWrappers(*m))
-    return std::move(e);
-  addBlob(*m, "tcc_model_manifest_json", "tcc_model_manifest_size",
-          ArrayRef<char>(manifestJson.data(), manifestJson.size()), 8, true);
-  addBlob(*m, "tcc_model_weights", "tcc_model_weights_size",
-          ArrayRef<char>(reinterpret_cast<const char *>(weights.data()), weights.size()), 64,
-          false);
+  auto entries = addEntryWrappers(*m);
+  if (!entries)
+    return entries.takeError();
+  // Everything the pipeline defined stays private to the object (kernels,
+  // `forward`, the entries): only the descriptor names the model, so
+  // differently named models link into one program.
+  for (Function &f : *m) {
+    if (f.isDeclaration())
+      continue;
+    f.setLinkage(GlobalValue::InternalLinkage);
+    // Outlined kernels stay separate functions (see tcc-outline-kernels).
+    if (f.getName().contains("_kernel_"))
+      f.addFnAttr(Attribute::NoInline);
+  }
+  for (GlobalVariable &g : m->globals())
+    if (!g.isDeclaration() && !g.hasAppendingLinkage() && !g.hasLocalLinkage())
+      g.setLinkage(GlobalValue::InternalLinkage);
+  GlobalVariable *manifest = addBlob(*m, "tcc.manifest",
+                                     ArrayRef<char>(manifestJson.data(), manifestJson.size()), 8,
+                                     /*nulTerminate=*/true);
+  GlobalVariable *weightBlob = addBlob(
+      *m, "tcc.weights",
+      ArrayRef<char>(reinterpret_cast<const char *>(weights.data()), weights.size()), 64,
+      /*nulTerminate=*/false);
+  GlobalVariable *descriptor = addDescriptor(*m, symbols, manifest, manifestJson.size(), weightBlob,
+                                             weights.size(), entries->first, entries->second);
+  if (symbols.defineCreate)
+    addDefaultCreate(*m, descriptor);
   std::string err;
   raw_string_ostream os(err);
   if (verifyModule(*m, &os))

@@ -1,4 +1,4 @@
-//===- ModelLinker.cpp - model object + runtime into model.so or model.o --===//
+//===- ModelLinker.cpp - model object + runtime into model.so -------------===//
 #include "tcc/Target/ModelLinker.h"
 
 #include "llvm/ADT/SmallString.h"
@@ -66,14 +66,4 @@ Error tcc::linkSharedObject(const std::string &object, const std::string &output
   if (!rt) return rt.takeError();
   return run({*cxx, "-shared", "-o", output, object, "-Wl,--whole-archive", *rt,
               "-Wl,--no-whole-archive", "-Wl,-z,noexecstack", "-lm", "-ldl"});
-}
-
-Error tcc::linkRelocatableObject(const std::string &object, const std::string &output,
-                                 const LinkOptions &o) {
-  auto cxx = findCxx(o);
-  if (!cxx) return cxx.takeError();
-  auto rt = findRuntime(o);
-  if (!rt) return rt.takeError();
-  return run({*cxx, "-r", "-nostdlib", "-o", output, object, "-Wl,--whole-archive", *rt,
-              "-Wl,--no-whole-archive"});
 }

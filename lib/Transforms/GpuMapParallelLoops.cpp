@@ -1,6 +1,8 @@
 //===- GpuMapParallelLoops.cpp - scf.parallel to a 1-D grid of blocks -----===//
 //
-// Collapses each outermost scf.parallel to one dimension, tiles it by the
+// Loads of splat constant globals become constants first (a kernel cannot
+// read a global from host memory). Then it collapses each outermost
+// scf.parallel to one dimension, tiles it by the
 // block size and marks outer → block x, inner → thread x; parallel loops
 // nested deeper (below a reduction loop) run sequentially in the thread.
 // Each thread strides over the grid (by gridDim.x blocks), so a kernel is
@@ -65,6 +67,37 @@ void strideOverGrid(scf::ParallelOp outer, scf::ParallelOp inner) {
   });
 }
 
+/// Replaces the loads of a constant global whose every element is one value
+/// (bufferization's 0-d and splat constants, e.g. a scattered scalar) by that
+/// value, so no kernel reads the global from host memory. Globals used any
+/// other way are left for the check below.
+void inlineSplatConstantLoads(func::FuncOp func) {
+  SymbolTableCollection symbols;
+  SmallVector<memref::GetGlobalOp> reads;
+  func.walk([&](memref::GetGlobalOp g) { reads.push_back(g); });
+  for (memref::GetGlobalOp g : reads) {
+    auto global = symbols.lookupNearestSymbolFrom<memref::GlobalOp>(g, g.getNameAttr());
+    auto value = global && global.getConstant()
+                     ? dyn_cast_or_null<DenseElementsAttr>(global.getConstantInitValue())
+                     : DenseElementsAttr();
+    if (!value || !value.isSplat())
+      continue;
+    bool onlyLoads = llvm::all_of(g->getUsers(), [](Operation *user) {
+      return isa<memref::LoadOp, affine::AffineLoadOp>(user);
+    });
+    if (!onlyLoads)
+      continue;
+    TypedAttr element = value.getSplatValue<TypedAttr>();
+    for (Operation *load : llvm::make_early_inc_range(g->getUsers())) {
+      OpBuilder b(load);
+      Value constant = arith::ConstantOp::create(b, load->getLoc(), element);
+      load->getResult(0).replaceAllUsesWith(constant);
+      load->erase();
+    }
+    g.erase();
+  }
+}
+
 struct GpuMapParallelLoopsPass
     : tcc::impl::GpuMapParallelLoopsPassBase<GpuMapParallelLoopsPass> {
   void runOnOperation() override {
@@ -72,8 +105,9 @@ struct GpuMapParallelLoopsPass
     if (!tcc::isCudaFunction(getOperation()))
       return;
     func::FuncOp func = getOperation();
-    // Constants that fusion left as globals live in host memory; a kernel
-    // reading them would fault (or read garbage through a host address).
+    inlineSplatConstantLoads(func);
+    // Other constants that fusion left as globals live in host memory; a
+    // kernel reading them would fault (or read garbage through a host address).
     bool hostConstants = false;
     func.walk([&](memref::GetGlobalOp g) {
       g.emitError() << "--target cuda: constant '" << g.getName()

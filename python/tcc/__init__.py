@@ -1,9 +1,16 @@
-"""tcc's Python loader: run a compiled model.so on torch tensors.
+"""tcc from Python: compile PyTorch modules and run compiled models on torch tensors.
 
     import tcc
-    model = tcc.load("model.so")
+    compiled = tcc.compile(module, (x,))          # torch.export + tcc compile, cached
+    y = compiled(x)
+    opt = torch.compile(module, backend="tcc")    # Dynamo backend (tcc.backend)
+
+    model = tcc.load("model.so")                   # an artifact compiled by hand
     y = model(x)                       # CPU or CUDA tensors; no copies
     model.bind_weights(module.state_dict())
+
+tcc.compile and the backend run the `tcc` executable (TCC_BIN, else PATH, else
+the build tree beside this package's source); see tcc.find_executable.
 
 Inputs are used in place (their data pointers go straight to the compiled
 code); outputs are allocated on the inputs' device. CUDA runs are enqueued on
@@ -23,11 +30,19 @@ import json
 import os
 import threading
 
-__all__ = ["load", "Model", "TccError"]
+__all__ = ["load", "Model", "TccError", "GuardError", "CompileError", "compile",
+           "backend", "find_executable", "CompiledModule"]
 
 
 class TccError(RuntimeError):
     """A failure reported by the tcc runtime (guard violation, missing weight, ...)."""
+
+
+class GuardError(TccError):
+    """Inputs outside the guard manifest (dtype, rank, a size or a symbol's range)."""
+
+
+_GUARD_VIOLATION = 2  # TCC_ERROR_GUARD_VIOLATION (include/tcc/runtime.h)
 
 
 class _Tensor(ctypes.Structure):
@@ -251,6 +266,12 @@ class Model:
         return plan
 
     def __call__(self, *inputs):
+        """Runs the model on tensors; one output is returned as is, several as a tuple."""
+        results = self.run_flat(inputs)
+        return results[0] if len(results) == 1 else tuple(results)
+
+    def run_flat(self, inputs):
+        """Runs the model on a sequence of tensors; returns the list of outputs."""
         # The signature: shapes, dtypes, devices and layouts (torch.Size,
         # dtype, device and layout objects hash quickly).
         try:
@@ -286,7 +307,7 @@ class Model:
         if status != 0:
             raise TccError(self._last_error())
         del keep
-        return results[0] if len(results) == 1 else tuple(results)
+        return results
 
 
 _MAX_PLANS = 64
@@ -317,8 +338,11 @@ class _CallPlan:
                        for o in model.manifest["outputs"]]
         size_ptrs = (ctypes.POINTER(ctypes.c_int64) * max(n_out, 1))(
             *[ctypes.cast(a, ctypes.POINTER(ctypes.c_int64)) for a in size_arrays])
-        model._check(lib.tcc_model_output_sizes(model._handle, self.c_inputs, len(inputs),
-                                                size_ptrs, n_out))
+        status = lib.tcc_model_output_sizes(model._handle, self.c_inputs, len(inputs),
+                                            size_ptrs, n_out)
+        if status == _GUARD_VIOLATION:
+            raise GuardError(model._last_error())
+        model._check(status)
         self.outputs = []
         self.num_outputs = n_out
         self.c_outputs = (_Tensor * max(n_out, 1))()
@@ -370,3 +394,8 @@ class _CallPlan:
 def load(path):
     """Loads model.so (compiled by `tcc compile`) and returns a callable Model."""
     return Model(path)
+
+
+# The compiler driver and the Dynamo backend (they import torch only when used).
+from .compiler import CompileError, CompiledModule, compile, find_executable  # noqa: E402
+from .dynamo import backend  # noqa: E402

@@ -60,10 +60,33 @@ func.func @nested_sequential(%a: memref<16x4xf32>) {
 
 // -----
 
-memref.global "private" constant @c : memref<4xf32> = dense<1.0>
+memref.global "private" constant @c : memref<4xf32> = dense<[1.0, 2.0, 3.0, 4.0]>
 
 func.func @host_constant(%a: memref<4xf32>) {
   // expected-error @+1 {{--target cuda: constant 'c' would be read by a kernel from host memory}}
   %g = memref.get_global @c : memref<4xf32>
+  memref.copy %g, %a : memref<4xf32> to memref<4xf32>
+  return
+}
+
+// -----
+
+// A 0-d or splat constant (a scattered scalar, bufferized) read only by loads:
+// the loads become the value, nothing is read from host memory.
+// CHECK-LABEL: func.func @splat_constant
+// CHECK-NOT:     memref.get_global
+// CHECK:         %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK:         memref.store %[[ZERO]]
+memref.global "private" constant @zero : memref<f32> = dense<0.0>
+
+func.func @splat_constant(%a: memref<8xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %g = memref.get_global @zero : memref<f32>
+  scf.parallel (%i) = (%c0) to (%c8) step (%c1) {
+    %v = memref.load %g[] : memref<f32>
+    memref.store %v, %a[%i] : memref<8xf32>
+  }
   return
 }

@@ -141,6 +141,10 @@ TEST_CASE("malformed dumps point at line and column", "[torchscript]") {
             .rfind("bad.txt:2:38: malformed TorchScript graph: unterminated string", 0) == 0);
   CHECK(err("graph(%x : Tensor):\n  %y : Float(2) = prim::Constant[value= 1 2 3 [ CPUFloatType{2} ]]()\n  return (%y)\n")
             .rfind("bad.txt:2:40: malformed TorchScript graph: tensor value has 3 numbers for 2", 0) == 0);
+  // Sizes whose element count wraps to 0 in 64 bits, given no numbers: not an
+  // empty tensor standing for 2^64 elements.
+  CHECK(err("graph(%x : Tensor):\n  %y : Tensor = prim::Constant[value= [ CPUFloatType{4294967296,4294967296} ]]()\n  return (%y)\n")
+            .find("tensor value of sizes beyond 2^64 elements or negative") != std::string::npos);
 }
 
 namespace {

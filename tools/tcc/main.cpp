@@ -3,6 +3,7 @@
 
 #include "tcc/Support/CrashHandler.h"
 #include "tcc/Support/Version.h"
+#include "tcc/Target/ModelName.h"
 
 #include <CLI/CLI.hpp>
 
@@ -43,8 +44,15 @@ int main(int argc, char **argv) {
       ->required();
   compileCmd->add_option("-o,--output", c.output,
                          "Output path; the extension picks the kind unless --emit is given:\n"
-                         ".so shared object, .o relocatable object, .mlir IR, .ll LLVM IR")
+                         ".so shared object (model and runtime), .o relocatable object (the "
+                         "model alone: link it with libtcc_runtime.a), .mlir IR, .ll LLVM IR")
       ->required();
+  compileCmd->add_option("--name", c.name,
+                         "The model's name: a model object exports its descriptor as "
+                         "tcc_model_<name> (include/tcc/runtime.h), so differently named "
+                         "objects link into one program; the manifest's \"model\" (default: "
+                         "the output file's name, e.g. encoder for encoder.o)")
+      ->check([](const std::string &name) { return modelNameError(name); });
   compileCmd->add_option("--emit", emit, "so | obj | mlir | llvm | ptx (the kernels' PTX text)")
       ->check(CLI::IsMember({"so", "obj", "mlir", "llvm", "ptx"}));
   compileCmd->add_option("--compile-to", compileTo,

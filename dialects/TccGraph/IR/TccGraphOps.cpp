@@ -88,6 +88,16 @@ TCC_BINARY_VERIFIER(Atan2Op)
 TCC_BINARY_VERIFIER(CopysignOp)
 #undef TCC_BINARY_VERIFIER
 
+LogicalResult TruncDivOp::verify() {
+  auto l = rankedType(getLhs()), r = rankedType(getRhs());
+  auto res = rankedType(getResult());
+  if (l.getElementType() != r.getElementType() || l.getElementType() != res.getElementType())
+    return emitOpError("operand and result element types must match");
+  if (!l.getElementType().isSignlessInteger() || l.getElementType().isInteger(1))
+    return emitOpError("operands must be signed integers, not ") << l.getElementType();
+  return verifyBroadcastShapes(*this, getOperands());
+}
+
 LogicalResult CompareOp::verify() {
   StringRef p = getPredicate();
   if (p != "eq" && p != "ne" && p != "lt" && p != "le" && p != "gt" && p != "ge")

@@ -632,6 +632,21 @@ def TccGraph_FmodOp : TccGraph_BinaryOp<"fmod",
   }];
 }
 
+def TccGraph_TruncDivOp : TccGraph_BinaryOp<"trunc_div",
+    "integer division rounding toward zero (signed integers)"> {
+  let description = [{
+    `div(x, y, rounding_mode="trunc")` of integers; floor division is built
+    from it and `fmod` by the legalizer. Lowers to `arith.divsi` behind the
+    checks LLVM needs: a zero divisor fails a run-time check (PyTorch raises
+    ZeroDivisionError) and the most negative value divided by -1 wraps to
+    itself, as PyTorch computes it.
+
+    ```mlir
+    %q = tcc_graph.trunc_div %a, %b : (tensor<4xi64>, tensor<i64>) -> tensor<4xi64>
+    ```
+  }];
+}
+
 //===----------------------------------------------------------------------===//
 // Special functions
 //===----------------------------------------------------------------------===//

@@ -240,10 +240,42 @@ Value floorDivide(OpBuilder &b, Location loc, DivOp quotient) {
   return b.create<SelectOp>(loc, type, byZero, q, result);
 }
 
+/// div(x, y, rounding_mode) of signed integers (PyTorch keeps them integers
+/// with a rounding mode): trunc_div, and for "floor" one less where the
+/// remainder is nonzero and its sign differs from the divisor's.
+Results integerDivide(OperatorArgs &args, OpBuilder &b, Location loc, StringRef rounding) {
+  Type elt = args.resultType().getElementType();
+  FailureOr<Value> x = requiredTensor(args, "self");
+  if (failed(x))
+    return failure();
+  FailureOr<Value> y = tensorOrScalar(args, b, "other", *x);
+  if (failed(y))
+    return failure();
+  if (!elt.isSignlessInteger() || elt.isInteger(1))
+    return operatorError(args) << "division with rounding of " << elt
+                               << " tensors (signed integers and floats only)";
+  Value xs = makeCast(b, loc, *x, elt);
+  Value ys = makeCast(b, loc, *y, elt);
+  Value q = makeBinary<TruncDivOp>(b, loc, xs, ys);
+  if (rounding == "trunc")
+    return SmallVector<Value>{q};
+  if (rounding != "floor")
+    return operatorError(args) << "div rounding_mode '" << rounding << "' is unknown";
+  PointwiseBuilder p{b, loc, elt};
+  Value zero = p.c(0.0);
+  Value r = p.bin<FmodOp>(xs, ys);
+  Value rNonzero = makeCompare(b, loc, "ne", r, zero);
+  Value rNegative = makeCompare(b, loc, "lt", r, zero);
+  Value yNegative = makeCompare(b, loc, "lt", ys, zero);
+  Value signsDiffer = makeCompare(b, loc, "ne", rNegative, yNegative);
+  Value adjust = p.bin<BitwiseAndOp>(rNonzero, signsDiffer);
+  Value lower = p.bin<SubOp>(q, p.c(1.0));
+  return SmallVector<Value>{b.create<SelectOp>(loc, typeOf(q), adjust, lower, q).getResult()};
+}
+
 /// div(x, y, rounding_mode) and floor_divide: "trunc" truncates the float
-/// quotient, "floor" is PyTorch's floor division; integer operands with a
-/// rounding mode are refused (they need integer division, which the graph
-/// has no op for yet).
+/// quotient, "floor" is PyTorch's floor division; signed integers divide as
+/// integers (integerDivide).
 Results legalizeDiv(OperatorArgs &args, OpBuilder &b) {
   auto mode = dyn_cast_or_null<StringAttr>(args.getOp().getArgs().get("rounding_mode"));
   StringRef rounding = mode ? mode.getValue() : StringRef();
@@ -252,11 +284,9 @@ Results legalizeDiv(OperatorArgs &args, OpBuilder &b) {
   Results quotient = binary<DivOp>(false)(args, b);
   if (rounding.empty() || failed(quotient))
     return quotient;
-  if (!isa<FloatType>(args.resultType().getElementType()))
-    return args.getOp().emitError("operator '")
-           << operatorName(args) << "': integer division with rounding '" << rounding
-           << "' is not supported yet";
   Location loc = args.getOp().getLoc();
+  if (!isa<FloatType>(args.resultType().getElementType()))
+    return integerDivide(args, b, loc, rounding);
   Value q = (*quotient)[0];
   if (rounding == "trunc")
     return SmallVector<Value>{b.create<TruncOp>(loc, q)};
@@ -565,7 +595,10 @@ struct ActivationBuilder : PointwiseBuilder {
     if (hi) x = bin<MinimumOp>(x, c(*hi));
     return x;
   }
-  Value hardsigmoid(Value x) { return clamp(bin<AddOp>(bin<DivOp>(x, c(6.0)), c(0.5)), 0.0, 1.0); }
+  Value hardsigmoid(Value x) {
+    Value sixth = bin<DivOp>(x, c(6.0));
+    return clamp(bin<AddOp>(sixth, c(0.5)), 0.0, 1.0);
+  }
 };
 
 /// A legalizer from a function of (builder, input, args).
@@ -594,6 +627,39 @@ LegalizeFn activation(std::function<Value(ActivationBuilder &, Value, OperatorAr
     return SmallVector<Value>{fn(ab, *x, args)};
   };
 }
+
+/// The largest integer bound tcc takes exactly: bounds reach it as doubles.
+constexpr double kMaxExactBound = 9007199254740992.0; // 2^53
+
+/// clamp(x, lo, hi) (clamp_min, clamp_max, hardtanh): floats as any
+/// activation; a signed integer tensor whose result keeps its type (integer
+/// bounds: PyTorch makes a float bound's result float) by maximum/minimum in
+/// that type.
+LegalizeFn clampLegalizer(
+    std::function<std::pair<std::optional<double>, std::optional<double>>(OperatorArgs &)> bounds) {
+  return [bounds](OperatorArgs &args, OpBuilder &b) -> Results {
+    FailureOr<Value> x = activationInput(args);
+    if (failed(x))
+      return failure();
+    Type elt = cast<RankedTensorType>(x->getType()).getElementType();
+    auto [lo, hi] = bounds(args);
+    if (!isa<FloatType>(elt)) {
+      auto resultType = dyn_cast<RankedTensorType>(args.getOp()->getResult(0).getType());
+      bool signedInt = elt.isSignlessInteger() && !elt.isInteger(1);
+      if (!signedInt || !resultType || resultType.getElementType() != elt)
+        return operatorError(args) << "clamp of a " << elt
+                                   << " tensor is supported for signed integers with integer "
+                                      "bounds only";
+      for (std::optional<double> bound : {lo, hi})
+        if (bound && (std::floor(*bound) != *bound || std::fabs(*bound) > kMaxExactBound))
+          return operatorError(args) << "integer clamp bound " << *bound
+                                     << " is not an integer of at most 2^53";
+    }
+    ActivationBuilder ab{{b, args.getOp().getLoc(), elt}};
+    return SmallVector<Value>{ab.clamp(*x, lo, hi)};
+  };
+}
+
 } // namespace
 
 void tcc::graph::populateElementwiseLegalizers(LegalizerTable &t) {
@@ -860,8 +926,9 @@ void tcc::graph::populateElementwiseLegalizers(LegalizerTable &t) {
   // leaky_relu(x, s) = max(x, 0) + s * min(x, 0)
   t["aten.leaky_relu.default"] = activation([](ActivationBuilder &a, Value x, OperatorArgs &args) {
     double slope = args.getFloat("negative_slope").value_or(0.01);
-    return a.bin<AddOp>(a.bin<MaximumOp>(x, a.c(0.0)),
-                        a.bin<MulOp>(a.c(slope), a.bin<MinimumOp>(x, a.c(0.0))));
+    Value pos = a.bin<MaximumOp>(x, a.c(0.0));
+    Value neg = a.bin<MinimumOp>(x, a.c(0.0));
+    return a.bin<AddOp>(pos, a.bin<MulOp>(a.c(slope), neg));
   });
   // elu(x, alpha, scale, input_scale) =
   //   scale * (max(x, 0) + alpha * (exp(input_scale * min(x, 0)) - 1))
@@ -887,23 +954,25 @@ void tcc::graph::populateElementwiseLegalizers(LegalizerTable &t) {
     double threshold = args.getFloat("threshold").value_or(20.0);
     Value bx = a.bin<MulOp>(a.c(beta), x);
     Value tail = a.un<Log1pOp>(a.un<ExpOp>(a.un<NegOp>(a.un<AbsOp>(bx))));
-    Value smooth = a.bin<AddOp>(a.bin<MaximumOp>(x, a.c(0.0)), a.bin<DivOp>(tail, a.c(beta)));
+    Value pos = a.bin<MaximumOp>(x, a.c(0.0));
+    Value smooth = a.bin<AddOp>(pos, a.bin<DivOp>(tail, a.c(beta)));
     auto type = cast<RankedTensorType>(bx.getType());
     Value linear = a.b.create<CompareOp>(a.loc, type.clone(a.b.getI1Type()), bx,
                                          a.c(threshold), a.b.getStringAttr("gt"));
     return a.b.create<SelectOp>(a.loc, type, linear, x, smooth).getResult();
   });
-  t["aten.clamp.default"] = activation([](ActivationBuilder &a, Value x, OperatorArgs &args) {
-    return a.clamp(x, args.getFloat("min"), args.getFloat("max"));
+  using Bounds = std::pair<std::optional<double>, std::optional<double>>;
+  t["aten.clamp.default"] = clampLegalizer([](OperatorArgs &args) -> Bounds {
+    return {args.getFloat("min"), args.getFloat("max")};
   });
-  t["aten.clamp_min.default"] = activation([](ActivationBuilder &a, Value x, OperatorArgs &args) {
-    return a.clamp(x, args.getFloat("min"), std::nullopt);
+  t["aten.clamp_min.default"] = clampLegalizer([](OperatorArgs &args) -> Bounds {
+    return {args.getFloat("min"), std::nullopt};
   });
-  t["aten.clamp_max.default"] = activation([](ActivationBuilder &a, Value x, OperatorArgs &args) {
-    return a.clamp(x, std::nullopt, args.getFloat("max"));
+  t["aten.clamp_max.default"] = clampLegalizer([](OperatorArgs &args) -> Bounds {
+    return {std::nullopt, args.getFloat("max")};
   });
-  t["aten.hardtanh.default"] = activation([](ActivationBuilder &a, Value x, OperatorArgs &args) {
-    return a.clamp(x, args.getFloat("min_val").value_or(-1.0), args.getFloat("max_val").value_or(1.0));
+  t["aten.hardtanh.default"] = clampLegalizer([](OperatorArgs &args) -> Bounds {
+    return {args.getFloat("min_val").value_or(-1.0), args.getFloat("max_val").value_or(1.0)};
   });
   t["aten.relu6.default"] = activation([](ActivationBuilder &a, Value x, OperatorArgs &) {
     return a.clamp(x, 0.0, 6.0);

@@ -217,6 +217,26 @@ bool removableWhenUnused(OperatorOp op) {
   return !base.ends_with("_") && !base.starts_with("_assert") && !base.starts_with("sym_constrain");
 }
 
+/// Whether `op` may take or give unsigned integers (torch.uint8 is `ui8`):
+/// data movement, conversions, comparisons and the arithmetic whose integer
+/// form ignores signedness (+, -, *, negation, bitwise and/or). Others
+/// (maximum, division, reductions, ...) would need unsigned forms tcc does not
+/// build yet, and are refused at the operator.
+bool takesUnsigned(Operation *op) {
+  return isa<ConstantOp, NegOp, AddOp, SubOp, MulOp, BitwiseAndOp, BitwiseOrOp, CompareOp,
+             SelectOp, CastOp, IotaOp, DimSizeOp, TransposeOp, ReshapeOp, SliceOp, ConcatOp,
+             BroadcastOp, TakeOp, GatherOp, AsStridedOp>(op);
+}
+
+bool hasUnsignedElements(Operation *op) {
+  auto isUnsigned = [](Type t) {
+    auto tensor = dyn_cast<RankedTensorType>(t);
+    return (tensor ? tensor.getElementType() : t).isUnsignedInteger();
+  };
+  return llvm::any_of(op->getOperandTypes(), isUnsigned) ||
+         llvm::any_of(op->getResultTypes(), isUnsigned);
+}
+
 struct LegalizeGraphPass
     : public tcc::graph::impl::LegalizeGraphPassBase<LegalizeGraphPass> {
   void runOnOperation() override {
@@ -313,6 +333,11 @@ struct LegalizeGraphPass
             return success();
           });
           (void)verify(made, /*verifyRecursively=*/false);
+          if (why.empty() && hasUnsignedElements(made) && !takesUnsigned(made))
+            why = "on uint8 tensors tcc computes +, -, *, negation, bitwise and/or, "
+                  "comparisons and conversions ('" +
+                  made->getName().getStringRef().str() +
+                  "' is none of them); convert first, e.g. x.int() or x.float()";
         }
         if (!why.empty()) {
           op.emitError("operator '") << name << "' is not supported for these inputs: " << why;

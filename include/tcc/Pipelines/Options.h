@@ -23,6 +23,7 @@ enum class OutputKind { SharedObject, Object, MLIR, LLVMIR, PTX };
 struct CompileOptions {
   std::string input;                    ///< model.pt2 or model.json
   std::string output;                   ///< model.so / model.o / .mlir / .ll
+  std::string name;                     ///< --name: the model's symbol name ("" = from output)
   OutputKind emit = OutputKind::SharedObject;
   CompilePhase compileTo = CompilePhase::Output;
   bool externalWeights = false;         ///< leave weight bytes out of the object

@@ -1,4 +1,4 @@
-//===- ModelLinker.h - model object + runtime into model.so or model.o ----===//
+//===- ModelLinker.h - model object + runtime into model.so ---------------===//
 #ifndef TCC_TARGET_MODELLINKER_H
 #define TCC_TARGET_MODELLINKER_H
 
@@ -17,10 +17,6 @@ struct LinkOptions {
 /// Links `object` with the runtime into a shared object at `output`.
 llvm::Error linkSharedObject(const std::string &object, const std::string &output,
                              const LinkOptions &options);
-/// Combines `object` and the runtime into one relocatable object at `output`
-/// (for static linking: `c++ app.o model.o -lm`).
-llvm::Error linkRelocatableObject(const std::string &object, const std::string &output,
-                                  const LinkOptions &options);
 
 } // namespace tcc
 

@@ -420,6 +420,10 @@ void tcc::formation::formGemmKernels(func::FuncOp func, bool f32TensorCores, boo
   func.walk([&](graph::MatmulOp op) { matmuls.push_back(op); });
   for (graph::MatmulOp matmul : matmuls) {
     Value lhs = matmul.getLhs(), rhs = matmul.getRhs();
+    // The GEMM kernels compute f32, f16 and bf16 (accumulating in f32); an
+    // f64 product stays a linalg matmul, accumulating in f64.
+    if (!kernelElementType(typeOf(matmul.getResult()).getElementType()))
+      continue;
     formGemm(matmul, f32TensorCores, cpuOnly);
     // Transposes folded into the flags die with their last reader.
     for (Value v : {lhs, rhs})

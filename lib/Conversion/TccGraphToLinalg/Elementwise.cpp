@@ -8,8 +8,10 @@
 //===----------------------------------------------------------------------===//
 #include "lib/Conversion/TccGraphToLinalg/Patterns.h"
 
+#include "dialects/TccGraph/IR/SourceLocation.h"
 #include "dialects/TccGraph/IR/TccGraphOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -72,6 +74,36 @@ Value buildElementwise(OpBuilder &b, Location loc, RankedTensorType resultType,
 /// Which element types an op's scalar function handles.
 enum class Elements { Float, Any };
 
+bool isUnsignedElement(Type t) {
+  auto tensor = dyn_cast<RankedTensorType>(t);
+  return (tensor ? tensor.getElementType() : t).isUnsignedInteger();
+}
+
+/// The same bits as a signless integer (arith takes no `ui8`), or `v`.
+Value asSignless(OpBuilder &b, Location loc, Value v) {
+  if (!v.getType().isUnsignedInteger())
+    return v;
+  Type bits = b.getIntegerType(v.getType().getIntOrFloatBitWidth());
+  return b.create<UnrealizedConversionCastOp>(loc, bits, v).getResult(0);
+}
+
+/// `fn` computing on unsigned elements (torch.uint8 is `ui8` in tensors) as
+/// the signless integers of the same bits, its result cast back to
+/// `resultElement`. Only for functions whose integer form ignores signedness
+/// (+, -, *, negation, bitwise and/or, select): tcc-legalize-graph refuses
+/// other ops on uint8 tensors.
+ScalarFn onUnsignedBits(ScalarFn fn, Type resultElement) {
+  return [fn = std::move(fn), resultElement](OpBuilder &b, Location loc, ValueRange a) -> Value {
+    SmallVector<Value> bits;
+    for (Value v : a)
+      bits.push_back(asSignless(b, loc, v));
+    Value r = fn(b, loc, bits);
+    if (resultElement.isUnsignedInteger() && r.getType() != resultElement)
+      r = b.create<UnrealizedConversionCastOp>(loc, resultElement, r).getResult(0);
+    return r;
+  };
+}
+
 template <typename SrcOp>
 struct ElementwisePattern : OpConversionPattern<SrcOp> {
   ElementwisePattern(MLIRContext *ctx, ScalarFn fn, Elements elements = Elements::Float)
@@ -83,7 +115,12 @@ struct ElementwisePattern : OpConversionPattern<SrcOp> {
       if (elements == Elements::Float &&
           !isa<FloatType>(cast<RankedTensorType>(v.getType()).getElementType()))
         return rewriter.notifyMatchFailure(op, "only floating-point operands");
-    Value result = buildElementwise(rewriter, op.getLoc(), type, adaptor.getOperands(), fn);
+    bool unsignedBits = isUnsignedElement(type) ||
+                        llvm::any_of(adaptor.getOperands(),
+                                     [](Value v) { return isUnsignedElement(v.getType()); });
+    Value result =
+        buildElementwise(rewriter, op.getLoc(), type, adaptor.getOperands(),
+                         unsignedBits ? onUnsignedBits(fn, type.getElementType()) : fn);
     if (!result)
       return rewriter.notifyMatchFailure(op, "dynamic result size without a source");
     rewriter.replaceOp(op, result);
@@ -116,20 +153,73 @@ ScalarFn unaryFn() {
   };
 }
 
-ScalarFn compareFn(StringRef predicate) {
+/// fmod of integers, as PyTorch computes it, without the two remainders LLVM
+/// leaves undefined (x86 traps on both: SIGFPE): a divisor of 0 fails a check
+/// (on the CPU path a run error naming the source line, as PyTorch raises
+/// ZeroDivisionError; a device assertion on the CUDA path), and x % -1 is 0
+/// also for the most negative x.
+Value checkedIntegerRemainder(OpBuilder &b, Location loc, ValueRange a) {
+  Value x = a[0], y = a[1];
+  Type t = y.getType();
+  Value zero = b.create<arith::ConstantOp>(loc, b.getIntegerAttr(t, 0));
+  Value one = b.create<arith::ConstantOp>(loc, b.getIntegerAttr(t, 1));
+  Value minusOne = b.create<arith::ConstantOp>(loc, b.getIntegerAttr(t, -1));
+  Value nonzero = b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::ne, y, zero);
+  std::string where = formatSourceLocation(loc);
+  b.create<cf::AssertOp>(loc, nonzero,
+                         (where.empty() ? std::string() : where + ": ") +
+                             "integer division by zero (a remainder or fmod)");
+  Value byMinusOne = b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::eq, y, minusOne);
+  Value byZero = b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::eq, y, zero);
+  Value trivial = b.create<arith::OrIOp>(loc, byMinusOne, byZero);
+  Value safe = b.create<arith::SelectOp>(loc, trivial, one, y);
+  Value r = b.create<arith::RemSIOp>(loc, x, safe);
+  return b.create<arith::SelectOp>(loc, trivial, zero, r);
+}
+
+/// x / y rounding toward zero, for signed integers, with the checks LLVM
+/// needs (x86 traps on both): a zero divisor fails a check (a run error on
+/// the CPU path, as PyTorch raises ZeroDivisionError), and a divisor of -1
+/// negates instead (INT_MIN / -1 wraps to INT_MIN, as in PyTorch).
+Value checkedTruncDivide(OpBuilder &b, Location loc, ValueRange a) {
+  Value x = a[0], y = a[1];
+  Type t = y.getType();
+  Value zero = b.create<arith::ConstantOp>(loc, b.getIntegerAttr(t, 0));
+  Value one = b.create<arith::ConstantOp>(loc, b.getIntegerAttr(t, 1));
+  Value minusOne = b.create<arith::ConstantOp>(loc, b.getIntegerAttr(t, -1));
+  Value nonzero = b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::ne, y, zero);
+  std::string where = formatSourceLocation(loc);
+  b.create<cf::AssertOp>(loc, nonzero,
+                         (where.empty() ? std::string() : where + ": ") +
+                             "integer division by zero (a division with rounding)");
+  Value byMinusOne = b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::eq, y, minusOne);
+  Value byZero = b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::eq, y, zero);
+  Value special = b.create<arith::OrIOp>(loc, byMinusOne, byZero);
+  Value safe = b.create<arith::SelectOp>(loc, special, one, y);
+  Value q = b.create<arith::DivSIOp>(loc, x, safe);
+  Value negated = b.create<arith::SubIOp>(loc, zero, x);
+  return b.create<arith::SelectOp>(loc, byMinusOne, negated, q);
+}
+
+ScalarFn compareFn(StringRef predicate, bool isUnsigned = false) {
   using F = arith::CmpFPredicate;
   using I = arith::CmpIPredicate;
   // ne is unordered: NaN != x is true in PyTorch.
   auto fp = llvm::StringSwitch<F>(predicate)
                 .Case("eq", F::OEQ).Case("ne", F::UNE).Case("lt", F::OLT)
                 .Case("le", F::OLE).Case("gt", F::OGT).Default(F::OGE);
-  auto ip = llvm::StringSwitch<I>(predicate)
-                .Case("eq", I::eq).Case("ne", I::ne).Case("lt", I::slt)
-                .Case("le", I::sle).Case("gt", I::sgt).Default(I::sge);
+  auto ip = isUnsigned ? llvm::StringSwitch<I>(predicate)
+                             .Case("eq", I::eq).Case("ne", I::ne).Case("lt", I::ult)
+                             .Case("le", I::ule).Case("gt", I::ugt).Default(I::uge)
+                       : llvm::StringSwitch<I>(predicate)
+                             .Case("eq", I::eq).Case("ne", I::ne).Case("lt", I::slt)
+                             .Case("le", I::sle).Case("gt", I::sgt).Default(I::sge);
   return [fp, ip](OpBuilder &b, Location loc, ValueRange a) -> Value {
     if (isa<FloatType>(a[0].getType()))
       return b.create<arith::CmpFOp>(loc, fp, a[0], a[1]);
-    return b.create<arith::CmpIOp>(loc, ip, a[0], a[1]);
+    Value lhs = asSignless(b, loc, a[0]);
+    Value rhs = asSignless(b, loc, a[1]);
+    return b.create<arith::CmpIOp>(loc, ip, lhs, rhs);
   };
 }
 
@@ -221,12 +311,24 @@ struct ConstantPattern : OpConversionPattern<ConstantOp> {
     // rather than stored in the object and copied to the device.
     auto dense = dyn_cast<DenseElementsAttr>(op.getValue());
     auto type = cast<RankedTensorType>(op.getType());
-    if (dense && dense.isSplat() && type.getRank() > 0 && type.hasStaticShape()) {
+    if (dense && dense.isSplat() && type.getRank() > 0 && type.hasStaticShape() &&
+        !isUnsignedElement(type)) {
       SmallVector<OpFoldResult> sizes;
       for (int64_t s : type.getShape())
         sizes.push_back(rewriter.getIndexAttr(s));
       rewriter.replaceOp(op, tcc::makeFilled(rewriter, op.getLoc(), type, sizes,
                                              dense.getSplatValue<TypedAttr>()));
+      return success();
+    }
+    // arith's scalars are signless: an unsigned constant (torch.uint8's
+    // `ui8`) is held as the signless integers of the same bits, reinterpreted
+    // elementwise, so that no pass folding it into a loop body makes an
+    // unsigned scalar.
+    if (dense && isUnsignedElement(type)) {
+      Type bits = rewriter.getIntegerType(type.getElementTypeBitWidth());
+      Value held = rewriter.create<arith::ConstantOp>(op.getLoc(), dense.bitcast(bits));
+      rewriter.replaceOp(op, tcc::convertElements(rewriter, op.getLoc(), held,
+                                                  type.getElementType()));
       return success();
     }
     rewriter.replaceOpWithNewOp<arith::ConstantOp>(op, cast<TypedAttr>(op.getValue()));
@@ -268,7 +370,9 @@ void tcc::populateElementwiseToLinalgPatterns(RewritePatternSet &patterns) {
   MLIRContext *ctx = patterns.getContext();
   patterns.add<ConstantPattern>(ctx);
   patterns.add<AttributedElementwisePattern<CompareOp>>(
-      ctx, [](CompareOp op) { return compareFn(op.getPredicate()); });
+      ctx, [](CompareOp op) {
+        return compareFn(op.getPredicate(), isUnsignedElement(op.getLhs().getType()));
+      });
   patterns.add<AttributedElementwisePattern<CastOp>>(ctx, [](CastOp op) -> ScalarFn {
     Type to = op.getType().getElementType();
     return [to](OpBuilder &b, Location loc, ValueRange a) {
@@ -289,7 +393,14 @@ void tcc::populateElementwiseToLinalgPatterns(RewritePatternSet &patterns) {
   patterns.add<ElementwisePattern<PowOp>>(ctx, binaryFn<math::PowFOp>());
   patterns.add<ElementwisePattern<BitwiseAndOp>>(ctx, binaryFn<arith::AndIOp>(), Elements::Any);
   patterns.add<ElementwisePattern<BitwiseOrOp>>(ctx, binaryFn<arith::OrIOp>(), Elements::Any);
-  patterns.add<ElementwisePattern<FmodOp>>(ctx, numericFn<arith::RemFOp, arith::RemSIOp>(),
+  patterns.add<ElementwisePattern<TruncDivOp>>(ctx, checkedTruncDivide, Elements::Any);
+  patterns.add<ElementwisePattern<FmodOp>>(
+      ctx,
+      [](OpBuilder &b, Location loc, ValueRange a) -> Value {
+        if (isa<FloatType>(a[0].getType()))
+          return b.create<arith::RemFOp>(loc, a[0], a[1]);
+        return checkedIntegerRemainder(b, loc, a);
+      },
                                            Elements::Any);
   patterns.add<ElementwisePattern<SelectOp>>(
       ctx,

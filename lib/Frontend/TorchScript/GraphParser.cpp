@@ -555,9 +555,12 @@ private:
       }
       a.floats.push_back(*v * scale);
     }
+    // The element count, checked: sizes whose product wraps (2^32 x 2^32 is 0
+    // in 64 bits) would let an empty value stand for a huge tensor.
     size_t n = 1;
     for (int64_t d : a.tensorSizes)
-      n *= static_cast<size_t>(d);
+      if (d < 0 || __builtin_mul_overflow(n, static_cast<size_t>(d), &n))
+        fail("tensor value of sizes beyond 2^64 elements or negative", start);
     if (n != a.floats.size())
       fail("tensor value has " + std::to_string(a.floats.size()) + " numbers for " +
                std::to_string(n) + " elements",

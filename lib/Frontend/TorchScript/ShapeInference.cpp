@@ -390,6 +390,9 @@ std::vector<TensorMeta> cat(const Ctx &c) {
   return one(like(first, out));
 }
 
+/// The most tensors one chunk or split may produce.
+constexpr int64_t kMaxSplitOutputs = 1 << 16;
+
 std::vector<TensorMeta> split(const Ctx &c, bool isChunk) {
   const TensorMeta &x = c.tensor("self");
   int64_t d = normDim(c.getInt("dim", 0), x.sizes.size());
@@ -401,6 +404,12 @@ std::vector<TensorMeta> split(const Ctx &c, bool isChunk) {
   int64_t each = isChunk ? size / chunks + (size % chunks != 0) : c.getInt("split_size", size);
   if (each <= 0)
     fail("split size must be positive");
+  // One output per piece: a split into millions of tensors (a split size of
+  // 1 over a huge dimension) is refused rather than built.
+  if (size / each > kMaxSplitOutputs)
+    fail("split of a dimension of size " + std::to_string(size) + " into pieces of " +
+         std::to_string(each) + " gives more than " + std::to_string(kMaxSplitOutputs) +
+         " tensors");
   std::vector<TensorMeta> outs;
   for (int64_t start = 0; start < size; start = each < size - start ? start + each : size) {
     Dims o = x.sizes;

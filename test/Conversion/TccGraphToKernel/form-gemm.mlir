@@ -178,3 +178,17 @@ func.func @gelu_erf(%x: tensor<8x16xf32>, %w: tensor<16x32xf32>, %b: tensor<32xf
   %g = tcc_graph.mul %a, %p : (tensor<8x32xf32>, tensor<8x32xf32>) -> tensor<8x32xf32>
   return %g : tensor<8x32xf32>
 }
+
+// -----
+
+// An f64 product forms no GEMM kernel (those compute f32, f16 and bf16): it
+// stays a tcc_graph.matmul, lowered to a linalg matmul accumulating in f64.
+// CHECK-LABEL: func @f64_stays_matmul
+// CHECK-NOT:     tcc_kernel.gemm
+// CHECK:         tcc_graph.matmul
+// CPU-LABEL: func @f64_stays_matmul
+// CPU-NOT:     tcc_kernel.gemm
+func.func @f64_stays_matmul(%a: tensor<4x8xf64>, %b: tensor<8x5xf64>) -> tensor<4x5xf64> {
+  %0 = tcc_graph.matmul %a, %b : (tensor<4x8xf64>, tensor<8x5xf64>) -> tensor<4x5xf64>
+  return %0 : tensor<4x5xf64>
+}

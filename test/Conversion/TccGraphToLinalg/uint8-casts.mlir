@@ -44,3 +44,43 @@ func.func @uint8_to_bool(%x: tensor<4xui8>) -> tensor<4xi1> {
   %y = tcc_graph.cast %x : (tensor<4xui8>) -> tensor<4xi1>
   return %y : tensor<4xi1>
 }
+
+// -----
+
+// uint8 arithmetic whose integer form ignores signedness (+ here) computes on
+// the signless bits and casts the result back.
+// CHECK-LABEL: func @uint8_add
+// CHECK:       ^bb0(%[[A:.*]]: ui8, %[[B:.*]]: ui8, %{{.*}}: ui8):
+// CHECK:         %[[X:.*]] = builtin.unrealized_conversion_cast %[[A]] : ui8 to i8
+// CHECK:         %[[Y:.*]] = builtin.unrealized_conversion_cast %[[B]] : ui8 to i8
+// CHECK:         %[[S:.*]] = arith.addi %[[X]], %[[Y]] : i8
+// CHECK:         %[[U:.*]] = builtin.unrealized_conversion_cast %[[S]] : i8 to ui8
+// CHECK:         linalg.yield %[[U]]
+func.func @uint8_add(%x: tensor<4xui8>, %y: tensor<4xui8>) -> tensor<4xui8> {
+  %z = tcc_graph.add %x, %y : (tensor<4xui8>, tensor<4xui8>) -> tensor<4xui8>
+  return %z : tensor<4xui8>
+}
+
+// -----
+
+// Comparisons of uint8 take the unsigned predicates: 200 > 100 whatever the
+// sign bit says.
+// CHECK-LABEL: func @uint8_greater
+// CHECK:         arith.cmpi ugt
+func.func @uint8_greater(%x: tensor<4xui8>, %y: tensor<4xui8>) -> tensor<4xi1> {
+  %z = tcc_graph.compare %x, %y {predicate = "gt"} : (tensor<4xui8>, tensor<4xui8>) -> tensor<4xi1>
+  return %z : tensor<4xi1>
+}
+
+// -----
+
+// A uint8 constant is held as i8 bits and reinterpreted elementwise, so that
+// no pass folding it into a loop body makes a `ui8` scalar (arith refuses it).
+// CHECK-LABEL: func @uint8_constant
+// CHECK:         arith.constant dense<-3> : tensor<i8>
+// CHECK:         builtin.unrealized_conversion_cast %{{.*}} : i8 to ui8
+func.func @uint8_constant(%x: tensor<4xui8>) -> tensor<4xui8> {
+  %c = tcc_graph.constant dense<253> : tensor<ui8>
+  %z = tcc_graph.mul %x, %c : (tensor<4xui8>, tensor<ui8>) -> tensor<4xui8>
+  return %z : tensor<4xui8>
+}

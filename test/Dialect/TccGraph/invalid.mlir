@@ -112,6 +112,14 @@ func.func @iota_without_length() -> tensor<?xi64> {
 
 // -----
 
+func.func @trunc_div_of_floats(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{operands must be signed integers, not 'f32'}}
+  %0 = tcc_graph.trunc_div %x, %x : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
 func.func @special_function_unknown(%x: tensor<4xf32>, %n: tensor<f32>) -> tensor<4xf32> {
   // expected-error @+1 {{'tcc_graph.special_function' op unknown function 'bessel'}}
   %0 = tcc_graph.special_function "bessel"(%x, %n) : (tensor<4xf32>, tensor<f32>) -> tensor<4xf32>

@@ -20,10 +20,12 @@ func.func @training_batch_norm(%x: tensor<2x8x4x4xf32>, %m: tensor<8xf32>, %v: t
 
 // -----
 
-func.func @rounding_div(%x: tensor<4xi64>, %y: tensor<4xi64>) -> tensor<4xi64> {
-  // expected-error @+1 {{operator 'aten.div.Tensor_mode': integer division with rounding 'floor' is not supported yet}}
-  %0 = tcc_graph.operator "torch.ops.aten.div.Tensor_mode"(%x, %y) {operand_names = ["self", "other"], args = {rounding_mode = "floor"}} : (tensor<4xi64>, tensor<4xi64>) -> tensor<4xi64>
-  return %0 : tensor<4xi64>
+// Integer floor division works for signed integers (samples/integer_ops); a
+// uint8 one is refused by name.
+func.func @rounding_div_uint8(%x: tensor<4xui8>, %y: tensor<4xui8>) -> tensor<4xui8> {
+  // expected-error @+1 {{operator 'aten.div.Tensor_mode': division with rounding of 'ui8' tensors (signed integers and floats only)}}
+  %0 = tcc_graph.operator "torch.ops.aten.div.Tensor_mode"(%x, %y) {operand_names = ["self", "other"], args = {rounding_mode = "floor"}} : (tensor<4xui8>, tensor<4xui8>) -> tensor<4xui8>
+  return %0 : tensor<4xui8>
 }
 
 // -----
@@ -126,4 +128,25 @@ func.func @polynomial_half(%x: tensor<4xf16>, %n: tensor<4xf16>) -> tensor<4xf16
   // expected-error @+1 {{operator 'aten.special_chebyshev_polynomial_t.default': is computed in float32 or float64 only, not 'f16' (PyTorch has no kernel for it)}}
   %0 = tcc_graph.operator "torch.ops.aten.special_chebyshev_polynomial_t.default"(%x, %n) {operand_names = ["x", "n"], args = {}} : (tensor<4xf16>, tensor<4xf16>) -> tensor<4xf16>
   return %0 : tensor<4xf16>
+}
+
+// -----
+
+// uint8 tensors (`ui8`): +, -, *, negation, bitwise ops, comparisons and
+// conversions compute on them; an op that would need an unsigned form tcc
+// does not build (maximum, here) is refused at the operator, with the way out.
+func.func @maximum_of_uint8(%x: tensor<4xui8>, %y: tensor<4xui8>) -> tensor<4xui8> {
+  // expected-error @+1 {{operator 'aten.maximum.default' is not supported for these inputs: on uint8 tensors tcc computes +, -, *, negation, bitwise and/or, comparisons and conversions ('tcc_graph.maximum' is none of them); convert first, e.g. x.int() or x.float()}}
+  %0 = tcc_graph.operator "torch.ops.aten.maximum.default"(%x, %y) {operand_names = ["self", "other"], args = {}} : (tensor<4xui8>, tensor<4xui8>) -> tensor<4xui8>
+  return %0 : tensor<4xui8>
+}
+
+// -----
+
+// Integer clamp by a bound PyTorch would make the result float: refused (the
+// result type stays the input's for integer bounds only).
+func.func @clamp_int_by_float(%x: tensor<4xi64>) -> tensor<4xf32> {
+  // expected-error @+1 {{operator 'aten.clamp.default': clamp of a 'i64' tensor is supported for signed integers with integer bounds only}}
+  %0 = tcc_graph.operator "torch.ops.aten.clamp.default"(%x) {operand_names = ["self"], args = {min = 2.5 : f64}} : (tensor<4xi64>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
 }

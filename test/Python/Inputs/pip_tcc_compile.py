@@ -1,0 +1,5 @@
+import torch, tcc  # noqa: E401  (the five lines of README's "From Python", target cpu)
+model, x = torch.nn.Sequential(torch.nn.Linear(100, 10), torch.nn.ReLU()), torch.randn(10, 100)
+compiled = tcc.compile(model, (x,), target="cpu")
+err = ((compiled(x) - model(x)).abs().max() / model(x).abs().max()).item()
+print("tcc.compile:", "matches" if err <= 1e-5 else f"MISMATCH {err}", "from", tcc.__file__)
