@@ -967,6 +967,66 @@ class OpsSweepFamilies(nn.Module):
                  F.conv_transpose2d(img[0], img[1, :, :2, :2].unsqueeze(1).repeat(1, 2, 1, 1), stride=2)]
         return tuple(outs)
 
+class OpsSpecial(nn.Module):
+    """The gamma family and the special polynomials (issue 15, branch
+    ops-special): lgamma, digamma and polygamma n = 1..4 (poles at 0, -0 and
+    the negative integers, NaN, infinities), their special.* aliases,
+    mvlgamma p = 1, 3, 5, the Hurwitz zeta (x < 1, x = 1, q at and between
+    the non-positive integers; Python numbers for either); the Chebyshev
+    polynomials T, U, V, W and their shifted forms, Hermite H and He,
+    Laguerre and Legendre at the ends of their intervals, for negative and
+    non-integer degrees, and degrees where ATen switches to its closed forms,
+    also with a number for x or n; special.i1, i1e (both sides of 8),
+    spherical_bessel_j0 (both sides of 1/2, infinities) and
+    scaled_modified_bessel_k0/k1 (both sides of 2, 0, negative x), airy_ai
+    (each of its ranges, beyond 103.892, infinities)."""
+
+    def forward(self, x, xpos, xz, q, xp, n):
+        sp = torch.special
+        outs = [torch.lgamma(x), torch.digamma(x), sp.gammaln(x), sp.psi(x), sp.digamma(x)]
+        outs += [torch.polygamma(k, x) for k in (1, 2, 3, 4)]
+        outs += [sp.polygamma(0, x), torch.mvlgamma(xpos, 1), torch.mvlgamma(xpos, 3),
+                 sp.multigammaln(xpos, 5)]
+        outs += [sp.zeta(xz, q), sp.zeta(xz, 2.5), sp.zeta(3.0, q)]
+        for name in ("chebyshev_polynomial_t", "chebyshev_polynomial_u", "chebyshev_polynomial_v",
+                     "chebyshev_polynomial_w", "shifted_chebyshev_polynomial_t",
+                     "shifted_chebyshev_polynomial_u", "shifted_chebyshev_polynomial_v",
+                     "shifted_chebyshev_polynomial_w", "hermite_polynomial_h",
+                     "hermite_polynomial_he", "laguerre_polynomial_l", "legendre_polynomial_p"):
+            outs.append(getattr(sp, name)(xp, n))
+        outs += [sp.chebyshev_polynomial_t(xp, 11), sp.legendre_polynomial_p(0.3, n),
+                 sp.hermite_polynomial_h(xp, 4.0)]
+        outs += [sp.i1(x * 2), sp.i1e(x * 2), sp.spherical_bessel_j0(x / 8),
+                 sp.scaled_modified_bessel_k0(x / 2), sp.scaled_modified_bessel_k1(x / 2),
+                 sp.airy_ai(x / 2), sp.airy_ai(x * 15)]
+        return tuple(outs)
+
+
+class PoolIndices(nn.Module):
+    """Max pooling's indices (issue 15, branch ops-special): max_pool1d/2d/3d
+    with return_indices (padding, dilation, ceil_mode, an unbatched input)
+    and adaptive_max_pool1d/2d/3d (uneven windows), on inputs with ties
+    (the first maximum wins), NaN (the last NaN of a window wins) and -inf
+    (an all -inf window gives its first position); max_pool2d_with_indices_backward
+    (overlapping windows, NaN gradients)."""
+
+    def forward(self, x1, x2, x3):
+        outs = []
+        outs += F.max_pool1d(x1, 3, stride=2, padding=1, return_indices=True)
+        outs += F.max_pool1d(x1[0], 2, ceil_mode=True, return_indices=True)
+        outs += F.max_pool2d(x2, 3, stride=2, padding=1, return_indices=True)
+        outs += F.max_pool2d(x2, (2, 3), stride=(2, 1), dilation=(1, 2), ceil_mode=True,
+                             return_indices=True)
+        outs += F.max_pool3d(x3, 2, stride=2, padding=1, return_indices=True)
+        outs += F.adaptive_max_pool1d(x1, 3, return_indices=True)
+        outs += F.adaptive_max_pool2d(x2, (3, 4), return_indices=True)
+        outs += F.adaptive_max_pool3d(x3, (2, 3, 2), return_indices=True)
+        # The gradient of the first 2-D pooling (overlapping windows add up).
+        outs.append(torch.ops.aten.max_pool2d_with_indices_backward(
+            outs[4] * 0.5 + 1.0, x2, [3, 3], [2, 2], [1, 1], [1, 1], False, outs[5]))
+        return tuple(outs)
+
+
 class OpsSweepMore(nn.Module):
     """Operators the OpInfo sweep found refused (issue 15): xlogy/xlog1py,
     prelu, glu, nan_to_num, the _copy views, tile, unfold, rot90, the
@@ -1525,6 +1585,28 @@ def write_wrong_answer_cases(out):
                 torch.randn(3, 5), torch.randn(3, 6), torch.tensor([4, 0, 2, 4, 1]), torch.randn(3, 5),
                 pooled, pidx, pooled1, pidx1, torch.randn(3, 4), torch.randn(4), torch.randn(2, 3, 4, 5),
                 torch.tensor([[float("nan"), 1.0, float("inf")], [2.0, float("-inf"), 3.0], [0.0, 1.0, 2.0]])])
+
+    torch.manual_seed(153)
+    x = torch.linspace(-8.5, 8.5, 24).reshape(4, 6)
+    x[0, :5] = torch.tensor([0.0, -0.0, -3.0, float("nan"), float("inf")])
+    x[3, 5] = float("-inf")
+    write_case(out, "ops_special", OpsSpecial(),
+               [x, torch.rand(3, 4) * 6 + 2.1,
+                torch.tensor([[0.5], [1.0], [2.0], [3.0], [4.5]]),
+                torch.tensor([[-2.0, -1.5, 0.3, 1.0, 2.5, 8.0]]),
+                torch.tensor([[-1.0], [-0.7], [0.0], [0.3], [1.0], [2.5]]),
+                torch.tensor([[-1.0, 0.0, 1.0, 2.0, 3.0, 5.0, 7.6, 9.0, 12.0]])])
+
+    torch.manual_seed(154)
+    x1 = torch.randn(2, 3, 9).round()  # rounding makes ties
+    x1[0, 0, 2] = x1[0, 0, 5] = float("nan")
+    x1[1, 1] = float("-inf")
+    x2 = torch.randn(2, 2, 7, 8).round()
+    x2[0, 0, 1, 1] = x2[0, 0, 2, 2] = float("nan")
+    x2[1, 1] = float("-inf")
+    x3 = torch.randn(1, 2, 5, 6, 5).round()
+    x3[0, 1, 2, 3, 1] = float("nan")
+    write_case(out, "pool_indices", PoolIndices(), [x1, x2, x3])
 
     torch.manual_seed(72)
     write_case(out, "empty_tensors", EmptyTensors(), [torch.randn(3, 4), torch.zeros(0, 4)])

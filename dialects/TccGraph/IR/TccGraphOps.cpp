@@ -478,3 +478,23 @@ OpFoldResult ReshapeOp::fold(FoldAdaptor) {
   }
   return {};
 }
+
+LogicalResult SpecialFunctionOp::verify() {
+  static constexpr llvm::StringLiteral kFunctions[] = {
+      "chebyshev_polynomial_t",         "chebyshev_polynomial_u",
+      "chebyshev_polynomial_v",         "chebyshev_polynomial_w",
+      "shifted_chebyshev_polynomial_t", "shifted_chebyshev_polynomial_u",
+      "shifted_chebyshev_polynomial_v", "shifted_chebyshev_polynomial_w",
+      "hermite_polynomial_h",           "hermite_polynomial_he",
+      "laguerre_polynomial_l",          "legendre_polynomial_p",
+      "zeta"};
+  if (!llvm::is_contained(kFunctions, getFunction()))
+    return emitOpError("unknown function '") << getFunction() << "'";
+  if (getInputs().size() != 2)
+    return emitOpError("'") << getFunction() << "' takes 2 operands, not " << getInputs().size();
+  Type elt = rankedType(getResult()).getElementType();
+  for (Value v : getInputs())
+    if (rankedType(v).getElementType() != elt)
+      return emitOpError("operand and result element types must match");
+  return verifyBroadcastShapes(*this, getInputs());
+}

@@ -647,4 +647,32 @@ def TccGraph_TruncDivOp : TccGraph_BinaryOp<"trunc_div",
   }];
 }
 
+//===----------------------------------------------------------------------===//
+// Special functions
+//===----------------------------------------------------------------------===//
+
+def TccGraph_SpecialFunctionOp : TccGraph_Op<"special_function", [Pure]> {
+  let summary = "An ATen special function whose scalar code loops a data-dependent number of times";
+  let description = [{
+    `function` names ATen's scalar function, computed per element exactly as
+    ATen/native/Math.h does, its special cases and loop exits included:
+    the orthogonal polynomials `chebyshev_polynomial_{t,u,v,w}`,
+    `shifted_chebyshev_polynomial_{t,u,v,w}`, `hermite_polynomial_{h,he}`,
+    `laguerre_polynomial_l`, `legendre_polynomial_p` of operands (x, n),
+    where n is truncated to an integer and the recurrence runs n steps; and
+    the Hurwitz `zeta` of operands (x, q), whose series runs until q + i > 9
+    (in f64, as ATen's CPU kernel accumulates). Operands broadcast; operand
+    and result element types are one float type.
+
+    ```mlir
+    %t = tcc_graph.special_function "chebyshev_polynomial_t"(%x, %n)
+           : (tensor<4xf32>, tensor<f32>) -> tensor<4xf32>
+    ```
+  }];
+  let arguments = (ins Variadic<TccGraph_FloatTensor>:$inputs, StrAttr:$function);
+  let results = (outs TccGraph_FloatTensor:$result);
+  let assemblyFormat = "$function `(` $inputs `)` attr-dict `:` functional-type($inputs, results)";
+  let hasVerifier = 1;
+}
+
 #endif // TCC_GRAPH_OPS

@@ -1,13 +1,19 @@
-//===- LegalizeBessel.cpp - the modified Bessel function I0 ---------------===//
+//===- LegalizeBessel.cpp - modified Bessel functions I0, I1; spherical j0 ===//
 //
-// i0, special_i0 and special_i0e (exp(-|x|) I0(x)) as PyTorch computes them
-// (ATen/native/Math.h, from the Cephes Math Library): a Chebyshev series of
-// fixed length on [0, 8] and another in 32 / x beyond, evaluated by
-// chbevl's recurrence with coefficients rounded to the tensor's type, as
-// its templates do. Both series are built and a select picks per element.
+// i0, special_i0, special_i0e (exp(-|x|) I0(x)), special_i1 and special_i1e
+// as PyTorch computes them (ATen/native/Math.h, from the Cephes Math
+// Library): a Chebyshev series of fixed length on [0, 8] and another in
+// 32 / x beyond, evaluated by chbevl's recurrence with coefficients rounded
+// to the tensor's type, as its templates do (I1's float series are the
+// double ones' last 17 and 7 terms). Both series are built and a select
+// picks per element. special_spherical_bessel_j0 is sin(x) / x, by its
+// Taylor polynomial below 1/2. special_scaled_modified_bessel_k0/k1 are
+// Cephes' K0/K1 series, exp(x) K(x).
 //
 //===----------------------------------------------------------------------===//
 #include "dialects/TccGraph/Transforms/Legalizers.h"
+
+#include <limits>
 
 using namespace mlir;
 using namespace tcc::graph;
@@ -39,6 +45,41 @@ constexpr double kI0eB[] = {
     3.39623202570838634515E-9,   2.26666899049817806459E-8,   2.04891858946906374183E-7,
     2.89137052083475648297E-6,   6.88975834691682398426E-5,   3.36911647825569408990E-3,
     8.04490411014108831608E-1};
+
+/// Chebyshev coefficients for exp(-x) I1(x) / x on [0, 8] (double; float
+/// takes the last 17).
+constexpr double kI1eA[] = {
+    2.77791411276104639959E-18,  -2.11142121435816608115E-17, 1.55363195773620046921E-16,
+    -1.10559694773538630805E-15, 7.60068429473540693410E-15,  -5.04218550472791168711E-14,
+    3.22379336594557470981E-13,  -1.98397439776494371520E-12, 1.17361862988909016308E-11,
+    -6.66348972350202774223E-11, 3.62559028155211703701E-10,  -1.88724975172282928790E-9,
+    9.38153738649577178388E-9,   -4.44505912879632808065E-8,  2.00329475355213526229E-7,
+    -8.56872026469545474066E-7,  3.47025130813767847674E-6,   -1.32731636560394358279E-5,
+    4.78156510755005422638E-5,   -1.61760815825896745588E-4,  5.12285956168575772895E-4,
+    -1.51357245063125314899E-3,  4.15642294431288815669E-3,   -1.05640848946261981558E-2,
+    2.47264490306265168283E-2,   -5.29459812080949914269E-2,  1.02643658689847095384E-1,
+    -1.76416518357834055153E-1,  2.52587186443633654823E-1};
+
+/// Chebyshev coefficients for exp(-x) sqrt(x) I1(x) on [8, inf), in 32 / x
+/// (double; float takes the last 7).
+constexpr double kI1eB[] = {
+    7.51729631084210481353E-18,  4.41434832307170791151E-18,  -4.65030536848935832153E-17,
+    -3.20952592199342395980E-17, 2.96262899764595013876E-16,  3.30820231092092828324E-16,
+    -1.88035477551078244854E-15, -3.81440307243700780478E-15, 1.04202769841288027642E-14,
+    4.27244001671195135429E-14,  -2.10154184277266431302E-14, -4.08355111109219731823E-13,
+    -7.19855177624590851209E-13, 2.03562854414708950722E-12,  1.41258074366137813316E-11,
+    3.25260358301548823856E-11,  -1.89749581235054123450E-11, -5.58974346219658380687E-10,
+    -3.83538038596423702205E-9,  -2.63146884688951950684E-8,  -2.51223623787020892529E-7,
+    -3.88256480887769039346E-6,  -1.10588938762623716291E-4,  -9.76109749136146840777E-3,
+    7.78576235018280120474E-1};
+
+/// Chebyshev coefficients of the modified Bessel functions K0 and K1 (Cephes,
+/// as ATen's scaled_modified_bessel_k{0,1}_forward): A on (0, 2] in x^2 - 2,
+/// B beyond in 8 / x - 2.
+constexpr double kK0A[] = {1.37446543561352307156e-16, 4.25981614279661018399e-14, 1.03496952576338420167e-11, 1.90451637722020886025e-09, 2.53479107902614945675e-07, 2.28621210311945178607e-05, 1.26461541144692592338e-03, 3.59799365153615016266e-02, 3.44289899924628486886e-01, -5.35327393233902768720e-01};
+constexpr double kK0B[] = {5.30043377268626276149e-18, -1.64758043015242134646e-17, 5.21039150503902756861e-17, -1.67823109680541210385e-16, 5.51205597852431940784e-16, -1.84859337734377901440e-15, 6.34007647740507060557e-15, -2.22751332699166985548e-14, 8.03289077536357521100e-14, -2.98009692317273043925e-13, 1.14034058820847496303e-12, -4.51459788337394416547e-12, 1.85594911495471785253e-11, -7.95748924447710747776e-11, 3.57739728140030116597e-10, -1.69753450938905987466e-09, 8.57403401741422608519e-09, -4.66048989768794782956e-08, 2.76681363944501510342e-07, -1.83175552271911948767e-06, 1.39498137188764993662e-05, -1.28495495816278026384e-04, 1.56988388573005337491e-03, -3.14481013119645005427e-02, 2.44030308206595545468e+00};
+constexpr double kK1A[] = {-7.02386347938628759343e-18, -2.42744985051936593393e-15, -6.66690169419932900609e-13, -1.41148839263352776110e-10, -2.21338763073472585583e-08, -2.43340614156596823496e-06, -1.73028895751305206302e-04, -6.97572385963986435018e-03, -1.22611180822657148235e-01, -3.53155960776544875667e-01, 1.52530022733894777053e+00};
+constexpr double kK1B[] = {-5.75674448366501715755e-18, 1.79405087314755922667e-17, -5.68946255844285935196e-17, 1.83809354436663880070e-16, -6.05704724837331885336e-16, 2.03870316562433424052e-15, -7.01983709041831346144e-15, 2.47715442448130437068e-14, -8.97670518232499435011e-14, 3.34841966607842919884e-13, -1.28917396095102890680e-12, 5.13963967348173025100e-12, -2.12996783842756842877e-11, 9.21831518760500529508e-11, -4.19035475934189648750e-10, 2.01504975519703286596e-09, -1.03457624656780970260e-08, 5.74108412545004946722e-08, -3.50196060308781257119e-07, 2.40648494783721712015e-06, -1.93619797416608296024e-05, 1.95215518471351631108e-04, -2.85781685962277938680e-03, 1.03923736576817238437e-01, 2.72062619048444266945e+00};
 
 /// Cephes' chbevl: b0 = x b1 - b2 + c[i] over the coefficients, then
 /// (b0 - b2) / 2.
@@ -84,9 +125,142 @@ LegalizeFn besselI0(bool scaled) {
     return SmallVector<Value>{b.create<SelectOp>(p.loc, typeOf(x), small, near, far)};
   };
 }
+
+/// I1(x) (scaled: exp(-|x|) I1(x)) by PyTorch's calc_i1 / calc_i1e, odd in x.
+LegalizeFn besselI1(bool scaled) {
+  return [scaled](OperatorArgs &args, OpBuilder &b) -> Results {
+    FailureOr<Value> input = floatComputeOperand(args, b, "self");
+    if (failed(input))
+      return failure();
+    Type elt = args.resultType().getElementType();
+    PointwiseBuilder p{b, args.getOp().getLoc(), typeOf(*input).getElementType()};
+    Value signedX = *input;
+    Value x = p.un<AbsOp>(signedX);
+    ArrayRef<double> nearCoeffs(kI1eA), farCoeffs(kI1eB);
+    if (!p.elt.isF64()) {
+      nearCoeffs = nearCoeffs.take_back(17);
+      farCoeffs = farCoeffs.take_back(7);
+    }
+    // [0, 8]: exp(x) x chbevl(x / 2 - 2, A) (chbevl(..) x scaled).
+    Value half = p.bin<DivOp>(x, p.c(2.0));
+    Value nearArg = p.bin<SubOp>(half, p.c(2.0));
+    Value near = chbevl(p, nearArg, nearCoeffs);
+    if (scaled) {
+      near = p.bin<MulOp>(near, x);
+    } else {
+      Value grow = p.un<ExpOp>(x);
+      Value growX = p.bin<MulOp>(grow, x);
+      near = p.bin<MulOp>(growX, near);
+    }
+    // Beyond: exp(x) chbevl(32 / x - 2, B) / sqrt(x) (without exp scaled).
+    Value inverse = p.bin<DivOp>(p.c(32.0), x);
+    Value farArg = p.bin<SubOp>(inverse, p.c(2.0));
+    Value far = chbevl(p, farArg, farCoeffs);
+    if (!scaled)
+      far = p.bin<MulOp>(p.un<ExpOp>(x), far);
+    far = p.bin<DivOp>(far, p.un<SqrtOp>(x));
+    Value small = makeCompare(b, p.loc, "le", x, p.c(8.0));
+    Value out = b.create<SelectOp>(p.loc, typeOf(x), small, near, far);
+    Value negative = makeCompare(b, p.loc, "lt", signedX, p.c(0.0));
+    Value negated = p.un<NegOp>(out);
+    Value r = b.create<SelectOp>(p.loc, typeOf(x), negative, negated, out);
+    return SmallVector<Value>{makeCast(b, p.loc, r, elt)};
+  };
+}
+
+/// spherical_bessel_j0_forward: 0 at +-inf, the Taylor polynomial of
+/// sin(x) / x below |x| = 1/2 (ATen's nesting), sin(x) / x beyond.
+FailureOr<SmallVector<Value>> sphericalBesselJ0(OperatorArgs &args, OpBuilder &b) {
+  FailureOr<Value> self = requiredTensor(args, "x");
+  if (failed(self))
+    return failure();
+  Type elt = args.resultType().getElementType();
+  if (!isa<FloatType>(elt))
+    return operatorError(args) << "needs a floating-point result";
+  PointwiseBuilder p{b, args.getOp().getLoc(), elt};
+  Value x = makeCast(b, p.loc, *self, elt);
+  Value square = p.bin<MulOp>(x, x);
+  // 1 + x^2 (-1/6 + x^2 (1/120 + ... x^2 (1/6227020800))), innermost first.
+  const double terms[] = {-1.0 / 6.0,       1.0 / 120.0,        -1.0 / 5040.0,
+                          1.0 / 362880.0,   -1.0 / 39916800.0,  1.0 / 6227020800.0};
+  Value poly = p.c(terms[5]);
+  for (int i = 4; i >= 0; --i) {
+    Value scaled = p.bin<MulOp>(square, poly);
+    poly = p.bin<AddOp>(p.c(terms[i]), scaled);
+  }
+  Value scaled = p.bin<MulOp>(square, poly);
+  Value taylor = p.bin<AddOp>(p.c(1.0), scaled);
+  Value sine = p.un<SinOp>(x);
+  Value ratio = p.bin<DivOp>(sine, x);
+  Value absX = p.un<AbsOp>(x);
+  Value small = makeCompare(b, p.loc, "lt", absX, p.c(0.5));
+  Value r = b.create<SelectOp>(p.loc, typeOf(x), small, taylor, ratio);
+  Value infinite = makeCompare(b, p.loc, "eq", absX, p.c(std::numeric_limits<double>::infinity()));
+  r = b.create<SelectOp>(p.loc, typeOf(x), infinite, p.c(0.0), r);
+  return SmallVector<Value>{r};
+}
+
+/// special_scaled_modified_bessel_k0/k1 (exp(x) K(x)) as ATen's
+/// scaled_modified_bessel_k{0,1}_forward: inf at 0, NaN below; on (0, 2]
+/// the series in x^2 - 2 with log(x / 2) times ATen's modified_bessel_i0/i1
+/// (I1 with the double series, unlike calc_i1's float one), times exp(x);
+/// beyond, the series in 8 / x - 2 over sqrt(x).
+LegalizeFn scaledBesselK(int order) {
+  return [order](OperatorArgs &args, OpBuilder &b) -> Results {
+    FailureOr<Value> input = floatComputeOperand(args, b, "x");
+    if (failed(input))
+      return failure();
+    Type elt = args.resultType().getElementType();
+    PointwiseBuilder p{b, args.getOp().getLoc(), typeOf(*input).getElementType()};
+    Value x = *input;
+    Value grow = p.un<ExpOp>(x);
+    // (0, 2]: chbevl(x^2 - 2, A).
+    Value square = p.bin<MulOp>(x, x);
+    Value nearArg = p.bin<SubOp>(square, p.c(2.0));
+    Value series = chbevl(p, nearArg, order == 0 ? ArrayRef<double>(kK0A) : ArrayRef<double>(kK1A));
+    Value halfX = p.bin<MulOp>(p.c(0.5), x);
+    Value logHalf = p.un<LogOp>(halfX);
+    // I0 or I1 on [0, 8] (x <= 2 here): chbevl(x / 2 - 2, ..).
+    Value half = p.bin<DivOp>(x, p.c(2.0));
+    Value iArg = p.bin<SubOp>(half, p.c(2.0));
+    Value near;
+    if (order == 0) {
+      Value i0 = p.bin<MulOp>(grow, chbevl(p, iArg, kI0eA));
+      Value logI0 = p.bin<MulOp>(logHalf, i0);
+      near = p.bin<SubOp>(series, logI0);
+    } else {
+      Value i1Series = chbevl(p, iArg, kI1eA);
+      Value i1Scaled = p.bin<MulOp>(i1Series, x);
+      Value i1 = p.bin<MulOp>(i1Scaled, grow);
+      Value logI1 = p.bin<MulOp>(logHalf, i1);
+      Value overX = p.bin<DivOp>(series, x);
+      near = p.bin<AddOp>(logI1, overX);
+    }
+    near = p.bin<MulOp>(near, grow);
+    // Beyond 2: chbevl(8 / x - 2, B) / sqrt(x).
+    Value inverse = p.bin<DivOp>(p.c(8.0), x);
+    Value farArg = p.bin<SubOp>(inverse, p.c(2.0));
+    Value far = chbevl(p, farArg, order == 0 ? ArrayRef<double>(kK0B) : ArrayRef<double>(kK1B));
+    far = p.bin<DivOp>(far, p.un<SqrtOp>(x));
+    Value small = makeCompare(b, p.loc, "le", x, p.c(2.0));
+    Value r = b.create<SelectOp>(p.loc, typeOf(x), small, near, far);
+    Value negative = makeCompare(b, p.loc, "lt", x, p.c(0.0));
+    r = b.create<SelectOp>(p.loc, typeOf(x), negative,
+                           p.c(std::numeric_limits<double>::quiet_NaN()), r);
+    Value zero = makeCompare(b, p.loc, "eq", x, p.c(0.0));
+    r = b.create<SelectOp>(p.loc, typeOf(x), zero, p.c(std::numeric_limits<double>::infinity()),
+                           r);
+    return SmallVector<Value>{makeCast(b, p.loc, r, elt)};
+  };
+}
 } // namespace
 
 void tcc::graph::populateBesselLegalizers(LegalizerTable &t) {
+  t["aten.special_scaled_modified_bessel_k0.default"] = scaledBesselK(0);
+  t["aten.special_scaled_modified_bessel_k1.default"] = scaledBesselK(1);
+  t["aten.special_i1.default"] = besselI1(false);
+  t["aten.special_i1e.default"] = besselI1(true);
+  t["aten.special_spherical_bessel_j0.default"] = sphericalBesselJ0;
   t["aten.i0.default"] = besselI0(false);
   t["aten.special_i0.default"] = besselI0(false);
   t["aten.special_i0e.default"] = besselI0(true);

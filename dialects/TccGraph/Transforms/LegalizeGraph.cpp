@@ -138,6 +138,18 @@ FailureOr<Value> tcc::graph::tensorOrScalar(OperatorArgs &args, OpBuilder &b,
   return makeScalar(b, args.getOp().getLoc(), elt, *s);
 }
 
+FailureOr<Value> tcc::graph::floatComputeOperand(OperatorArgs &args, OpBuilder &b,
+                                                StringRef name) {
+  FailureOr<Value> v = requiredTensor(args, name);
+  if (failed(v))
+    return failure();
+  Type elt = args.resultType().getElementType();
+  if (!isa<FloatType>(elt))
+    return operatorError(args) << "needs a floating-point result";
+  Type compute = elt.isF64() ? elt : Type(b.getF32Type());
+  return makeCast(b, args.getOp().getLoc(), *v, compute);
+}
+
 Value tcc::graph::makeCast(OpBuilder &b, Location loc, Value v, Type elt) {
   auto t = cast<RankedTensorType>(v.getType());
   if (t.getElementType() == elt)
@@ -246,6 +258,10 @@ struct LegalizeGraphPass
     populateScatterLegalizers(table);
     populateOrderingLegalizers(table);
     populateBesselLegalizers(table);
+    populateSpecialPolynomialLegalizers(table);
+    populateGammaLegalizers(table);
+    populateAiryLegalizers(table);
+    populatePoolingIndexLegalizers(table);
 
     // Operators whose legalizers read symbolic arguments (sizes given as
     // expressions of the inputs' sizes) from the export's result types and

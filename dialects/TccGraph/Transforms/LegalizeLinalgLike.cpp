@@ -322,13 +322,13 @@ Results legalizeBatchNorm(OperatorArgs &args, OpBuilder &b) {
 /// max_pool1d / avg_pool1d as 2-D pooling over a height of 1:
 /// [N, C, L] -> [N, C, 1, L] with kernel, stride, padding and dilation (1, v).
 template <typename PoolOp>
-Results legalizePool1d(OperatorArgs &args, OpBuilder &b, bool isAvg, Value x) {
+FailureOr<Value> pool1d(OperatorArgs &args, OpBuilder &b, bool isAvg, Value x,
+                        RankedTensorType out) {
   Location loc = args.getOp().getLoc();
   auto one = [&](StringRef name, int64_t fallback) { return firstInt(args, name, fallback); };
   int64_t kernel = one("kernel_size", 1), stride = one("stride", 0);
   if (stride == 0)
     stride = kernel;
-  RankedTensorType out = args.resultType();
   Value x4 = makeReshape(b, loc, x, withUnitHeight(typeOf(x).getShape()));
   auto pool = b.create<PoolOp>(
       loc, RankedTensorType::get(withUnitHeight(out.getShape()), out.getElementType()), x4,
@@ -339,34 +339,55 @@ Results legalizePool1d(OperatorArgs &args, OpBuilder &b, bool isAvg, Value x) {
   FailureOr<Value> scaled = applyDivisorOverride(args, b, pool, kernel);
   if (failed(scaled))
     return failure();
-  SmallVector<Value> results{makeReshape(b, loc, *scaled, out.getShape())};
-  results.resize(args.getOp().getNumResults(), nullptr);
-  return results;
+  return makeReshape(b, loc, *scaled, out.getShape());
 }
 
+/// max_pool2d / avg_pool2d over [N, C, H, W].
 template <typename PoolOp>
-Results legalizePool(OperatorArgs &args, OpBuilder &b, bool isAvg) {
+FailureOr<Value> pool2d(OperatorArgs &args, OpBuilder &b, bool isAvg, Value x,
+                        RankedTensorType out) {
   Location loc = args.getOp().getLoc();
-  Value x = args.tensor("self");
-  if (x && typeOf(x).getRank() == 3)
-    return legalizePool1d<PoolOp>(args, b, isAvg, x);
-  if (!x || typeOf(x).getRank() != 4)
-    return args.getOp().emitError("only 1-D (NCL) and 2-D (NCHW) pooling is supported yet");
   SmallVector<int64_t> kernel = pair(args.getInts("kernel_size"), 1);
   SmallVector<int64_t> stride = pair(args.getInts("stride"), 0);
   if (stride[0] == 0)
     stride = kernel;
   auto pool = b.create<PoolOp>(
-      loc, args.resultType(), x, b.getDenseI64ArrayAttr(kernel),
+      loc, out, x, b.getDenseI64ArrayAttr(kernel),
       b.getDenseI64ArrayAttr(stride),
       b.getDenseI64ArrayAttr(pair(args.getInts("padding"), 0)),
       b.getDenseI64ArrayAttr(pair(args.getInts("dilation"), 1)),
       b.getBoolAttr(args.getBool("ceil_mode").value_or(false)),
       b.getBoolAttr(isAvg ? countIncludePad(args) : false));
-  FailureOr<Value> scaled = applyDivisorOverride(args, b, pool, kernel[0] * kernel[1]);
-  if (failed(scaled))
+  return applyDivisorOverride(args, b, pool, kernel[0] * kernel[1]);
+}
+
+/// {max,avg}_pool{1,2}d over `spatial` trailing dims; an unbatched input
+/// ([C, spatial..]) is pooled as a batch of one.
+template <typename PoolOp>
+Results legalizePool(OperatorArgs &args, OpBuilder &b, bool isAvg, int64_t spatial) {
+  Location loc = args.getOp().getLoc();
+  Value x = args.tensor("self");
+  RankedTensorType out = args.resultType();
+  int64_t rank = x ? typeOf(x).getRank() : 0;
+  if (!x || (rank != spatial + 1 && rank != spatial + 2) || out.getRank() != rank)
+    return args.getOp().emitError("only 1-D (NCL) and 2-D (NCHW) pooling is supported yet");
+  bool unbatched = rank == spatial + 1;
+  if (unbatched) {
+    SmallVector<int64_t> shape{1};
+    llvm::append_range(shape, typeOf(x).getShape());
+    x = makeReshape(b, loc, x, shape);
+    SmallVector<int64_t> outShape{1};
+    llvm::append_range(outShape, out.getShape());
+    out = RankedTensorType::get(outShape, out.getElementType());
+  }
+  FailureOr<Value> pooled = spatial == 1 ? pool1d<PoolOp>(args, b, isAvg, x, out)
+                                         : pool2d<PoolOp>(args, b, isAvg, x, out);
+  if (failed(pooled))
     return failure();
-  SmallVector<Value> results{*scaled};
+  Value result = *pooled;
+  if (unbatched)
+    result = makeReshape(b, loc, result, args.resultType().getShape());
+  SmallVector<Value> results{result};
   results.resize(args.getOp().getNumResults(), nullptr);
   return results;
 }
@@ -1052,11 +1073,10 @@ void tcc::graph::populateLinalgLikeLegalizers(LegalizerTable &t) {
   t["aten.convolution.default"] = legalizeConv;
   t["aten.batch_norm.default"] = legalizeBatchNorm;
   t["aten._native_batch_norm_legit_no_training.default"] = legalizeBatchNorm;
-  t["aten.max_pool2d.default"] = [](OperatorArgs &a, OpBuilder &b) { return legalizePool<MaxPool2dOp>(a, b, false); };
-  t["aten.max_pool2d_with_indices.default"] = t["aten.max_pool2d.default"];
-  t["aten.avg_pool2d.default"] = [](OperatorArgs &a, OpBuilder &b) { return legalizePool<AvgPool2dOp>(a, b, true); };
-  t["aten.max_pool1d.default"] = [](OperatorArgs &a, OpBuilder &b) { return legalizePool<MaxPool2dOp>(a, b, false); };
-  t["aten.avg_pool1d.default"] = [](OperatorArgs &a, OpBuilder &b) { return legalizePool<AvgPool2dOp>(a, b, true); };
+  t["aten.max_pool2d.default"] = [](OperatorArgs &a, OpBuilder &b) { return legalizePool<MaxPool2dOp>(a, b, false, 2); };
+  t["aten.avg_pool2d.default"] = [](OperatorArgs &a, OpBuilder &b) { return legalizePool<AvgPool2dOp>(a, b, true, 2); };
+  t["aten.max_pool1d.default"] = [](OperatorArgs &a, OpBuilder &b) { return legalizePool<MaxPool2dOp>(a, b, false, 1); };
+  t["aten.avg_pool1d.default"] = [](OperatorArgs &a, OpBuilder &b) { return legalizePool<AvgPool2dOp>(a, b, true, 1); };
   t["aten.softmax.int"] = [](OperatorArgs &a, OpBuilder &b) { return legalizeSoftmaxLike(a, b, false); };
   t["aten.log_softmax.int"] = [](OperatorArgs &a, OpBuilder &b) { return legalizeSoftmaxLike(a, b, true); };
   t["aten._log_softmax.default"] = t["aten.log_softmax.int"];

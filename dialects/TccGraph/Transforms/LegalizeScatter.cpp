@@ -10,7 +10,8 @@
 //
 // covers scatter (.src/.value/.reduce), scatter_add, scatter_reduce (sum,
 // prod, mean, amax, amin, with or without self), index_add, index_copy,
-// index_fill, index_reduce, put and max_unpool1d/2d/3d. A plain write with
+// index_fill, index_reduce, put, max_unpool1d/2d/3d and max pooling's
+// backward (max_pool2d/3d_with_indices_backward). A plain write with
 // several hits on one position takes the last (the highest k), as PyTorch's
 // CPU loop does. Static shapes only; the work is index.numel() * size(dim).
 //
@@ -327,33 +328,51 @@ Results legalizePut(OperatorArgs &args, OpBuilder &b) {
   return SmallVector<Value>{makeReshape(b, loc, *r, st.getShape())};
 }
 
+/// `values` combined (`how`) at `indices` (of one shape, [planes.., spatial..])
+/// into the flattened spatial plane of each leading position of a zero
+/// tensor shaped as the result.
+Results scatterIntoPlanes(OperatorArgs &args, OpBuilder &b, int64_t spatial, StringRef valuesName,
+                          Combine how) {
+  Location loc = args.getOp().getLoc();
+  FailureOr<Value> self = requiredTensor(args, valuesName),
+                   indices = requiredTensor(args, "indices");
+  if (failed(self) || failed(indices))
+    return failure();
+  RankedTensorType st = typeOf(*self), out = args.resultType();
+  if (!st.hasStaticShape() || !out.hasStaticShape() || st.getRank() != out.getRank() ||
+      st.getRank() < spatial + 1 || typeOf(*indices).getShape() != st.getShape())
+    return operatorError(args) << "needs static " << valuesName
+                               << " and indices of one shape and rank " << spatial + 1
+                               << " or " << spatial + 2;
+  int64_t lead = st.getRank() - spatial;
+  int64_t planes = numElements(st.getShape().take_front(lead));
+  int64_t inPlane = numElements(st.getShape().drop_front(lead));
+  int64_t outPlane = numElements(out.getShape().drop_front(lead));
+  Value values = makeReshape(b, loc, *self, {planes, inPlane});
+  Value idx = makeReshape(b, loc, *indices, {planes, inPlane});
+  Value zeros =
+      makeSplat(b, loc, RankedTensorType::get({planes, outPlane}, st.getElementType()), 0.0);
+  FailureOr<Value> r = scatterDense(args, b, zeros, 1, idx, values, how, true);
+  if (failed(r))
+    return failure();
+  return SmallVector<Value>{makeReshape(b, loc, *r, out.getShape())};
+}
+
 /// max_unpool2d/3d(self, indices, output_size, ...): each value written at
 /// its index into the flattened output plane of its (batch, channel), zeros
 /// elsewhere. (max_unpool1d exports as max_unpool2d.)
 LegalizeFn maxUnpool(int64_t spatial) {
   return [spatial](OperatorArgs &args, OpBuilder &b) -> Results {
-    Location loc = args.getOp().getLoc();
-    FailureOr<Value> self = requiredTensor(args, "self"),
-                     indices = requiredTensor(args, "indices");
-    if (failed(self) || failed(indices))
-      return failure();
-    RankedTensorType st = typeOf(*self), out = args.resultType();
-    if (!st.hasStaticShape() || !out.hasStaticShape() || st.getRank() != out.getRank() ||
-        st.getRank() < spatial + 1 || typeOf(*indices).getShape() != st.getShape())
-      return operatorError(args) << "needs static input and indices of one shape and rank "
-                           << spatial + 1 << " or " << spatial + 2;
-    int64_t lead = st.getRank() - spatial;
-    int64_t planes = numElements(st.getShape().take_front(lead));
-    int64_t inPlane = numElements(st.getShape().drop_front(lead));
-    int64_t outPlane = numElements(out.getShape().drop_front(lead));
-    Value values = makeReshape(b, loc, *self, {planes, inPlane});
-    Value idx = makeReshape(b, loc, *indices, {planes, inPlane});
-    Value zeros =
-        makeSplat(b, loc, RankedTensorType::get({planes, outPlane}, st.getElementType()), 0.0);
-    FailureOr<Value> r = scatterDense(args, b, zeros, 1, idx, values, Combine::Set, true);
-    if (failed(r))
-      return failure();
-    return SmallVector<Value>{makeReshape(b, loc, *r, out.getShape())};
+    return scatterIntoPlanes(args, b, spatial, "self", Combine::Set);
+  };
+}
+
+/// max_pool2d/3d_with_indices_backward(grad_output, self, ..., indices): each
+/// output's gradient added at its index into the input plane of its (batch,
+/// channel), zeros elsewhere (overlapping windows add up).
+LegalizeFn maxPoolBackward(int64_t spatial) {
+  return [spatial](OperatorArgs &args, OpBuilder &b) -> Results {
+    return scatterIntoPlanes(args, b, spatial, "grad_output", Combine::Sum);
   };
 }
 } // namespace
@@ -371,4 +390,6 @@ void tcc::graph::populateScatterLegalizers(LegalizerTable &t) {
   t["aten.put.default"] = legalizePut;
   t["aten.max_unpool2d.default"] = maxUnpool(2);
   t["aten.max_unpool3d.default"] = maxUnpool(3);
+  t["aten.max_pool2d_with_indices_backward.default"] = maxPoolBackward(2);
+  t["aten.max_pool3d_with_indices_backward.default"] = maxPoolBackward(3);
 }

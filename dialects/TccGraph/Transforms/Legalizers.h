@@ -62,6 +62,16 @@ void populateLossLegalizers(LegalizerTable &table);
 void populateScatterLegalizers(LegalizerTable &table);
 void populateOrderingLegalizers(LegalizerTable &table);
 void populateBesselLegalizers(LegalizerTable &table);
+void populateSpecialPolynomialLegalizers(LegalizerTable &table);
+void populateGammaLegalizers(LegalizerTable &table);
+void populateAiryLegalizers(LegalizerTable &table);
+/// Max pooling's indices; wraps the pooling legalizers, so it runs after them.
+void populatePoolingIndexLegalizers(LegalizerTable &table);
+/// A tcc_graph.special_function `function` of the operands named `first` and
+/// `second` (tensors or Python numbers), computed in the result's type,
+/// float32 or float64 (LegalizeSpecialPolynomials.cpp).
+LegalizeFn legalizeSpecialFunction(llvm::StringRef function, llvm::StringRef first,
+                                   llvm::StringRef second);
 
 /// A rank-0 constant of `elementType` holding `value`.
 mlir::Value makeScalar(mlir::OpBuilder &b, mlir::Location loc,
@@ -76,6 +86,11 @@ llvm::StringRef operatorName(OperatorArgs &args);
 mlir::InFlightDiagnostic operatorError(OperatorArgs &args);
 /// The named tensor operand, or an error naming the operator.
 mlir::FailureOr<mlir::Value> requiredTensor(OperatorArgs &args, llvm::StringRef name);
+/// The tensor operand `name` converted to the type ATen computes a float
+/// result in: double for double, else float (ATen upcasts half and
+/// bfloat16); an error naming the operator where the result is not a float.
+mlir::FailureOr<mlir::Value> floatComputeOperand(OperatorArgs &args, mlir::OpBuilder &b,
+                                                 llvm::StringRef name);
 /// The operand named `name`, or a rank-0 constant from a scalar argument of
 /// that name (Python numbers in `add(x, 2.0)`), typed like `like`.
 mlir::FailureOr<mlir::Value> tensorOrScalar(OperatorArgs &args, mlir::OpBuilder &b,

@@ -79,7 +79,7 @@ def ConvertTccGraphToLinalgPass
   let dependentDialects = [
     "::mlir::linalg::LinalgDialect", "::mlir::tensor::TensorDialect",
     "::mlir::arith::ArithDialect", "::mlir::math::MathDialect",
-    "::mlir::cf::ControlFlowDialect"
+    "::mlir::cf::ControlFlowDialect", "::mlir::scf::SCFDialect"
   ];
 }
 

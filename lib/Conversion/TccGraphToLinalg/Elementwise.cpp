@@ -338,6 +338,12 @@ Value tcc::broadcastTo(OpBuilder &b, Location loc, Value v, RankedTensorType typ
                           dynamicSizes);
 }
 
+Value tcc::buildPointwise(OpBuilder &b, Location loc, RankedTensorType resultType,
+                          ValueRange operands,
+                          const std::function<Value(OpBuilder &, Location, ValueRange)> &body) {
+  return buildElementwise(b, loc, resultType, operands, body);
+}
+
 Value tcc::convertElements(OpBuilder &b, Location loc, Value v, Type elementType) {
   auto type = cast<RankedTensorType>(v.getType());
   if (type.getElementType() == elementType)

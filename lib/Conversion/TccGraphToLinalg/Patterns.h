@@ -6,6 +6,8 @@
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/DialectConversion.h"
 
+#include <functional>
+
 namespace tcc {
 void populateElementwiseToLinalgPatterns(mlir::RewritePatternSet &patterns);
 void populateMatmulToLinalgPatterns(mlir::RewritePatternSet &patterns);
@@ -15,6 +17,16 @@ void populateDataMovementToLinalgPatterns(mlir::RewritePatternSet &patterns);
 void populateSwappedHalvesToLinalgPatterns(mlir::RewritePatternSet &patterns);
 void populateSequenceToLinalgPatterns(mlir::RewritePatternSet &patterns);
 void populateIndexingToLinalgPatterns(mlir::RewritePatternSet &patterns);
+void populateSpecialFunctionToLinalgPatterns(mlir::RewritePatternSet &patterns);
+
+/// An all-parallel generic computing `body` on one element of each operand
+/// (broadcast, NumPy rules) into `resultType`; null when a dynamic result
+/// size has no source.
+mlir::Value
+buildPointwise(mlir::OpBuilder &b, mlir::Location loc, mlir::RankedTensorType resultType,
+               mlir::ValueRange operands,
+               const std::function<mlir::Value(mlir::OpBuilder &, mlir::Location,
+                                               mlir::ValueRange)> &body);
 
 /// `v` broadcast (NumPy rules) to `type` as an all-parallel generic, with the
 /// symbolic sizes `dynamicSizes` or else from `v`; null when a dynamic result

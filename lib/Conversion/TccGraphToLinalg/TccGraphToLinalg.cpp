@@ -7,6 +7,7 @@
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 #define DEBUG_TYPE "convert-tcc-graph-to-linalg"
@@ -66,7 +67,7 @@ struct ConvertTccGraphToLinalgPass
     target.addIllegalDialect<tcc::graph::TccGraphDialect>();
     target.addLegalDialect<linalg::LinalgDialect, tensor::TensorDialect,
                            arith::ArithDialect, math::MathDialect,
-                           func::FuncDialect>();
+                           func::FuncDialect, scf::SCFDialect>();
     // Run-time checks where PyTorch raises (an index out of range).
     target.addLegalOp<cf::AssertOp>();
     // torch.uint8 elements are converted through signless integers (Elementwise.cpp).
@@ -80,6 +81,7 @@ struct ConvertTccGraphToLinalgPass
     tcc::populateSwappedHalvesToLinalgPatterns(patterns);
     tcc::populateSequenceToLinalgPatterns(patterns);
     tcc::populateIndexingToLinalgPatterns(patterns);
+    tcc::populateSpecialFunctionToLinalgPatterns(patterns);
     if (failed(applyPartialConversion(getOperation(), target, std::move(patterns))))
       signalPassFailure();
   }

@@ -117,3 +117,35 @@ func.func @trunc_div_of_floats(%x: tensor<4xf32>) -> tensor<4xf32> {
   %0 = tcc_graph.trunc_div %x, %x : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
   return %0 : tensor<4xf32>
 }
+
+// -----
+
+func.func @special_function_unknown(%x: tensor<4xf32>, %n: tensor<f32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'tcc_graph.special_function' op unknown function 'bessel'}}
+  %0 = tcc_graph.special_function "bessel"(%x, %n) : (tensor<4xf32>, tensor<f32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @special_function_arity(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'tcc_graph.special_function' op 'zeta' takes 2 operands, not 1}}
+  %0 = tcc_graph.special_function "zeta"(%x) : (tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @special_function_types(%x: tensor<4xf32>, %n: tensor<f64>) -> tensor<4xf32> {
+  // expected-error @+1 {{'tcc_graph.special_function' op operand and result element types must match}}
+  %0 = tcc_graph.special_function "legendre_polynomial_p"(%x, %n) : (tensor<4xf32>, tensor<f64>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @special_function_shapes(%x: tensor<4xf32>, %n: tensor<3xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'tcc_graph.special_function' op operand shapes 'tensor<4xf32>' and 'tensor<3xf32>' do not broadcast}}
+  %0 = tcc_graph.special_function "hermite_polynomial_h"(%x, %n) : (tensor<4xf32>, tensor<3xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}

@@ -5,8 +5,8 @@ func.func @unsupported(%x: tensor<4xf32>) -> tensor<4xf32> {
   // expected-error @+1 {{unsupported operator 'aten.erfinv.default'}}
   %0 = tcc_graph.operator "torch.ops.aten.erfinv.default"(%x) {operand_names = ["self"], args = {}} : (tensor<4xf32>) -> tensor<4xf32>
   %1 = tcc_graph.operator "torch.ops.aten.erfinv.default"(%0) {operand_names = ["self"], args = {}} : (tensor<4xf32>) -> tensor<4xf32>
-  // expected-error @+1 {{unsupported operator 'aten.lgamma.default'}}
-  %2 = tcc_graph.operator "torch.ops.aten.lgamma.default"(%1) {operand_names = ["self"], args = {}} : (tensor<4xf32>) -> tensor<4xf32>
+  // expected-error @+1 {{unsupported operator 'aten.special_erfcx.default'}}
+  %2 = tcc_graph.operator "torch.ops.aten.special_erfcx.default"(%1) {operand_names = ["self"], args = {}} : (tensor<4xf32>) -> tensor<4xf32>
   return %2 : tensor<4xf32>
 }
 
@@ -104,6 +104,30 @@ func.func @label_smoothing(%x: tensor<2x3xf32>, %t: tensor<2xi64>) -> tensor<f32
   // expected-error @+1 {{cross_entropy with label_smoothing is not supported yet}}
   %0 = tcc_graph.operator "torch.ops.aten.cross_entropy_loss.default"(%x, %t) {operand_names = ["self", "target"], args = {label_smoothing = 1.000000e-01 : f64}} : (tensor<2x3xf32>, tensor<2xi64>) -> tensor<f32>
   return %0 : tensor<f32>
+}
+
+// -----
+
+func.func @polygamma_negative(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{operator 'aten.polygamma.default': does not support negative n (-1), as PyTorch}}
+  %0 = tcc_graph.operator "torch.ops.aten.polygamma.default"(%x) {operand_names = ["self"], args = {n = -1 : i64}} : (tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @mvlgamma_p0(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{operator 'aten.mvlgamma.default': needs p >= 1, not 0 (PyTorch raises)}}
+  %0 = tcc_graph.operator "torch.ops.aten.mvlgamma.default"(%x) {operand_names = ["self"], args = {p = 0 : i64}} : (tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @polynomial_half(%x: tensor<4xf16>, %n: tensor<4xf16>) -> tensor<4xf16> {
+  // expected-error @+1 {{operator 'aten.special_chebyshev_polynomial_t.default': is computed in float32 or float64 only, not 'f16' (PyTorch has no kernel for it)}}
+  %0 = tcc_graph.operator "torch.ops.aten.special_chebyshev_polynomial_t.default"(%x, %n) {operand_names = ["x", "n"], args = {}} : (tensor<4xf16>, tensor<4xf16>) -> tensor<4xf16>
+  return %0 : tensor<4xf16>
 }
 
 // -----

@@ -266,3 +266,74 @@ func.func @bessel(%x: tensor<4xf32>) -> tensor<4xf32> {
   %0 = tcc_graph.operator "torch.ops.aten.i0.default"(%x) {operand_names = ["self"], args = {}} : (tensor<4xf32>) -> tensor<4xf32>
   return %0 : tensor<4xf32>
 }
+
+// -----
+
+// special_i1: PyTorch's calc_i1 with float's shorter series (the last 17 and
+// 7 coefficients), exp(x) x times the first, odd in x; i1e leaves out exp.
+// spherical_bessel_j0: its Taylor polynomial below 1/2, sin(x) / x beyond,
+// 0 at +-inf.
+// CHECK-LABEL: func @bessel_i1
+// CHECK: %[[X:.*]] = tcc_graph.abs %arg0
+// CHECK: tcc_graph.constant dense<9.38153732E-9> : tensor<f32>
+// CHECK: tcc_graph.constant dense<0.252587199> : tensor<f32>
+// CHECK: tcc_graph.exp %[[X]]
+// CHECK: tcc_graph.constant dense<-3.83538046E-9> : tensor<f32>
+// CHECK: tcc_graph.compare %[[X]], %{{.*}} {predicate = "le"}
+// CHECK: %[[NEG:.*]] = tcc_graph.compare %arg0, %{{.*}} {predicate = "lt"}
+// CHECK: tcc_graph.neg
+// CHECK: tcc_graph.select %[[NEG]]
+// CHECK: tcc_graph.sin %arg1
+// CHECK: tcc_graph.constant dense<0x7F800000> : tensor<f32>
+// CHECK: return
+func.func @bessel_i1(%x: tensor<4xf32>, %y: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+  %0 = tcc_graph.operator "torch.ops.aten.special_i1.default"(%x) {operand_names = ["self"], args = {}} : (tensor<4xf32>) -> tensor<4xf32>
+  %1 = tcc_graph.operator "torch.ops.aten.special_spherical_bessel_j0.default"(%y) {operand_names = ["x"], args = {}} : (tensor<4xf32>) -> tensor<4xf32>
+  return %0, %1 : tensor<4xf32>, tensor<4xf32>
+}
+
+// -----
+
+// special_scaled_modified_bessel_k1: on (0, 2] Cephes' series in x^2 - 2
+// plus log(x / 2) times I1 (its double series: 29 terms), times exp(x);
+// beyond, the series in 8 / x - 2 over sqrt(x); NaN below 0, inf at 0.
+// CHECK-LABEL: func @bessel_k1
+// CHECK: %[[GROW:.*]] = tcc_graph.exp %arg0
+// CHECK: tcc_graph.constant dense<-7.02386355E-18> : tensor<f32>
+// CHECK: tcc_graph.log
+// CHECK: tcc_graph.constant dense<2.77791403E-18> : tensor<f32>
+// CHECK: tcc_graph.constant dense<8.000000e+00> : tensor<f32>
+// CHECK: tcc_graph.sqrt %arg0
+// CHECK: tcc_graph.compare %arg0, %{{.*}} {predicate = "le"}
+// CHECK: tcc_graph.constant dense<0x7FC00000> : tensor<f32>
+// CHECK: tcc_graph.constant dense<0x7F800000> : tensor<f32>
+// CHECK: return
+func.func @bessel_k1(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = tcc_graph.operator "torch.ops.aten.special_scaled_modified_bessel_k1.default"(%x) {operand_names = ["x"], args = {}} : (tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+// special_airy_ai: the oscillating form below -2.09 (sin and cos of
+// zeta + pi / 4), the decaying one from 2.09 (exp(zeta)), between them the
+// Maclaurin series unrolled to 20 steps, each stopping where ATen's loop
+// does (|m / f| <= float's epsilon); 0 beyond 103.892, NaN at +-inf.
+// CHECK-LABEL: func @airy
+// CHECK: %[[OSC:.*]] = tcc_graph.mul %{{.*}}, %{{.*}} : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+// CHECK: tcc_graph.sin
+// CHECK: tcc_graph.cos
+// CHECK: tcc_graph.exp
+// CHECK-COUNT-20: tcc_graph.constant dense<1.1920929E-7> : tensor<f32>
+// CHECK: tcc_graph.constant dense<0.355028063> : tensor<f32>
+// CHECK: %[[HIGH:.*]] = tcc_graph.compare %arg0, %{{.*}} {predicate = "ge"}
+// CHECK: tcc_graph.select %[[HIGH]]
+// CHECK: %[[LOW:.*]] = tcc_graph.compare %arg0, %{{.*}} {predicate = "lt"}
+// CHECK: tcc_graph.select %[[LOW]]
+// CHECK: tcc_graph.constant dense<1.038920e+02> : tensor<f32>
+// CHECK: tcc_graph.constant dense<0x7FC00000> : tensor<f32>
+// CHECK: return
+func.func @airy(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = tcc_graph.operator "torch.ops.aten.special_airy_ai.default"(%x) {operand_names = ["x"], args = {}} : (tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}

@@ -92,6 +92,21 @@ func.func @max_unpool(%x: tensor<1x2x2x2xf32>, %i: tensor<1x2x2x2xi64>) -> tenso
 
 // -----
 
+// max_pool2d_with_indices_backward: each output's gradient added at its
+// index into the zeroed, flattened input plane (overlapping windows sum).
+// CHECK-LABEL: func @max_pool_backward
+// CHECK: %[[G:.*]] = tcc_graph.reshape %arg0 : (tensor<1x2x2x2xf32>) -> tensor<2x4xf32>
+// CHECK: %[[I:.*]] = tcc_graph.reshape %arg2 : (tensor<1x2x2x2xi64>) -> tensor<2x4xi64>
+// CHECK: tcc_graph.compare {{.*}} {predicate = "eq"} : (tensor<2x1x4xi64>, tensor<1x9x1xi64>) -> tensor<2x9x4xi1>
+// CHECK: tcc_graph.reduce_sum
+// CHECK: tcc_graph.reshape %{{.*}} : (tensor<2x9xf32>) -> tensor<1x2x3x3xf32>
+func.func @max_pool_backward(%g: tensor<1x2x2x2xf32>, %x: tensor<1x2x3x3xf32>, %i: tensor<1x2x2x2xi64>) -> tensor<1x2x3x3xf32> {
+  %0 = tcc_graph.operator "torch.ops.aten.max_pool2d_with_indices_backward.default"(%g, %x, %i) {operand_names = ["grad_output", "self", "indices"], args = {kernel_size = array<i64: 2, 2>, stride = array<i64: 1, 1>, padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>, ceil_mode = false}} : (tensor<1x2x2x2xf32>, tensor<1x2x3x3xf32>, tensor<1x2x2x2xi64>) -> tensor<1x2x3x3xf32>
+  return %0 : tensor<1x2x3x3xf32>
+}
+
+// -----
+
 // Reductions into integer tensors are refused at the operator (reduce_sum
 // and its kin take floats).
 func.func @ints(%x: tensor<4xi64>, %i: tensor<2xi64>, %s: tensor<2xi64>) -> tensor<4xi64> {

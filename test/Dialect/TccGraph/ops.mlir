@@ -44,3 +44,10 @@ func.func @generic_operator(%x: tensor<4xf32>) -> tensor<4xf32> {
   %0 = tcc_graph.operator "torch.ops.aten.relu.default"(%x) {operand_names = ["self"], args = {}} : (tensor<4xf32>) -> tensor<4xf32>
   return %0 : tensor<4xf32>
 }
+
+// CHECK-LABEL: func @special_function
+func.func @special_function(%x: tensor<2x4xf32>, %n: tensor<4xf32>) -> tensor<2x4xf32> {
+  // CHECK: tcc_graph.special_function "chebyshev_polynomial_t"(%{{.*}}, %{{.*}}) : (tensor<2x4xf32>, tensor<4xf32>) -> tensor<2x4xf32>
+  %0 = tcc_graph.special_function "chebyshev_polynomial_t"(%x, %n) : (tensor<2x4xf32>, tensor<4xf32>) -> tensor<2x4xf32>
+  return %0 : tensor<2x4xf32>
+}
