@@ -206,6 +206,10 @@ def main():
                [torch.randn(3, 4, 5, 6), torch.tensor([[0, -1, 2]]),
                 torch.tensor([[1], [-4], [3], [0]], dtype=torch.int32)])
 
+    torch.manual_seed(147)
+    write_case(args.out, "shifted_window_mask", ShiftedWindowMask(),
+               [torch.randn(2 * 4, 2, 16, 16)])
+
     torch.manual_seed(44)
     write_case(args.out, "pad_roll_scatter", PadRollScatter(),
                [torch.randn(2, 3, 4, 5), torch.randint(-9, 10, (2, 5)),
@@ -654,6 +658,40 @@ class MultiIndex(nn.Module):
         r = torch.arange(5)
         e = m[r.unsqueeze(0), r.unsqueeze(1)] * 2  # [5, 5]
         return a, b, c, d, e
+
+
+class ShiftedWindowMask(nn.Module):
+    """swin_t's shifted-window attention mask, written as torchvision writes it
+    (a zero tensor, slices filled with a count that torch.export lifts to
+    scalar tensor constants, a difference compared with 0, masked_fill),
+    added to attention scores through a 5-D view, then softmax. Input-free:
+    tcc computes the mask once as a derived weight."""
+
+    def __init__(self, size=8, window=4, shift=2, heads=2):
+        super().__init__()
+        self.size, self.window, self.shift, self.heads = size, window, shift, heads
+
+    def forward(self, scores):
+        # scores: [B * windows, heads, window², window²]
+        size, window, shift = self.size, self.window, self.shift
+        windows = (size // window) ** 2
+        attn_mask = scores.new_zeros((size, size))
+        slices = ((0, -window), (-window, -shift), (-shift, None))
+        count = 0
+        for h in slices:
+            for w in slices:
+                attn_mask[h[0]:h[1], w[0]:w[1]] = count
+                count += 1
+        attn_mask = attn_mask.view(size // window, window, size // window, window)
+        attn_mask = attn_mask.permute(0, 2, 1, 3).reshape(windows, window * window)
+        attn_mask = attn_mask.unsqueeze(1) - attn_mask.unsqueeze(2)
+        attn_mask = attn_mask.masked_fill(attn_mask != 0, float(-100.0)).masked_fill(
+            attn_mask == 0, float(0.0))
+        n = window * window
+        attn = scores.view(scores.size(0) // windows, windows, self.heads, n, n)
+        attn = attn + attn_mask.unsqueeze(1).unsqueeze(0)
+        attn = attn.view(-1, self.heads, n, n)
+        return F.softmax(attn, dim=-1)
 
 
 class PadRollScatter(nn.Module):

@@ -17,6 +17,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <map>
 
 namespace tcc {
 
@@ -25,6 +26,8 @@ namespace {
 /// Larger steps are refused: a manifest asking for them is corrupt (the
 /// compiler derives at most 64 Mi elements).
 constexpr int64_t kMaxElements = int64_t(1) << 31;
+/// Slots for shared subexpressions (keep:K, recall:K).
+constexpr int64_t kMaxSlots = int64_t(1) << 16;
 
 bool isFloat(DType t) {
   return t == DType::Float32 || t == DType::Float64 || t == DType::Float16 ||
@@ -123,7 +126,19 @@ double applyUnary(DerivedOp op, double x) {
 }
 
 bool isBinary(DerivedOp op) {
-  return op >= DerivedOp::Add && op <= DerivedOp::Minimum;
+  return (op >= DerivedOp::Add && op <= DerivedOp::Minimum) || op == DerivedOp::Compare;
+}
+
+bool isPredicate(std::string_view p) {
+  return p == "eq" || p == "ne" || p == "lt" || p == "le" || p == "gt" || p == "ge";
+}
+
+/// 1 where `a p b` holds, else 0; every comparison with NaN but `ne` fails,
+/// as IEEE (and PyTorch) compare.
+double applyCompare(const std::string &p, double a, double b) {
+  bool holds = p == "eq" ? a == b : p == "ne" ? a != b : p == "lt" ? a < b
+             : p == "le" ? a <= b : p == "gt" ? a > b : a >= b;
+  return holds ? 1.0 : 0.0;
 }
 
 bool isUnary(DerivedOp op) {
@@ -244,6 +259,7 @@ DerivedProgram DerivedProgram::parse(std::string_view name, DType dtype,
   DerivedProgram p;
   p.dtype_ = dtype;
   std::vector<std::vector<int64_t>> stack;
+  std::map<int64_t, std::vector<int64_t>> slotShapes;
   for (size_t i = 0; i < tokens.size(); ++i) {
     std::string at = "token #" + std::to_string(i) + " '" + tokens[i] + "'";
     DerivedToken t = splitDerivedToken(tokens[i]);
@@ -350,8 +366,58 @@ DerivedProgram DerivedProgram::parse(std::string_view name, DType dtype,
       s.shape[dim[0]] += rhs[dim[0]];
       break;
     }
+    case DerivedOp::Slice: {
+      std::vector<int64_t> v = ints(), in = pop();
+      if (v.size() != 4)
+        fail(at + ": expected DIM,START,STEP,SIZE");
+      int64_t dim = v[0], start = v[1], step = v[2], size = v[3];
+      if (dim < 0 || static_cast<size_t>(dim) >= in.size())
+        fail(at + ": not a dim of " + shapeText(in));
+      if (start < 0 || step < 1 || size < 0 || size > kMaxElements ||
+          (size > 0 && (start >= in[dim] || (in[dim] - 1 - start) / step < size - 1)))
+        fail(at + ": outside " + shapeText(in));
+      s.dim = dim;
+      s.start = start;
+      s.step = step;
+      s.shape = in;
+      s.shape[dim] = size;
+      break;
+    }
+    case DerivedOp::Select: {
+      std::vector<int64_t> rhs = pop(), lhs = pop(), condition = pop();
+      std::optional<std::vector<int64_t>> b = broadcastShape(condition, lhs);
+      if (b)
+        b = broadcastShape(*b, rhs);
+      if (!b)
+        fail(at + ": shapes " + shapeText(condition) + ", " + shapeText(lhs) + " and " +
+             shapeText(rhs) + " do not broadcast");
+      s.shape = *b;
+      break;
+    }
+    case DerivedOp::Keep:
+    case DerivedOp::Recall: {
+      std::vector<int64_t> slot = ints();
+      if (slot.size() != 1 || slot[0] < 0 || slot[0] >= kMaxSlots)
+        fail(at + ": not a slot number");
+      s.slot = slot[0];
+      if (*op == DerivedOp::Keep) {
+        s.shape = pop(); // pushed back below: keep leaves the stack as it was
+        slotShapes[s.slot] = s.shape;
+      } else {
+        auto kept = slotShapes.find(s.slot);
+        if (kept == slotShapes.end())
+          fail(at + ": nothing was kept in that slot");
+        s.shape = kept->second;
+      }
+      break;
+    }
     default:
       if (isBinary(*op)) {
+        if (*op == DerivedOp::Compare) {
+          if (!isPredicate(t.argument))
+            fail(at + ": not a predicate (eq, ne, lt, le, gt, ge)");
+          s.predicate = std::string(t.argument);
+        }
         std::vector<int64_t> rhs = pop(), lhs = pop();
         std::optional<std::vector<int64_t>> b = broadcastShape(lhs, rhs);
         if (!b)
@@ -390,10 +456,19 @@ void DerivedProgram::evaluate(const void *const *weights, void *out) const {
     const std::vector<int64_t> *shape = nullptr;
   };
   std::vector<Value> stack;
+  std::map<int64_t, std::vector<double>> slots;
   auto pop = [&]() {
     Value v = std::move(stack.back());
     stack.pop_back();
     return v;
+  };
+  // `v`'s elements at every index of `shape` (NumPy broadcasting).
+  auto expand = [](const Value &v, const std::vector<int64_t> &shape) {
+    std::vector<double> out(static_cast<size_t>(elementCount(shape)));
+    std::vector<int64_t> none(shape.size(), 0);
+    forEachIndex(shape, broadcastStrides(*v.shape, shape), none,
+                 [&](int64_t o, int64_t a, int64_t) { out[o] = v.data[a]; });
+    return out;
   };
   for (const Step &s : steps_) {
     std::vector<double> result;
@@ -451,14 +526,44 @@ void DerivedProgram::evaluate(const void *const *weights, void *out) const {
       }
       break;
     }
+    case DerivedOp::Slice: {
+      Value in = pop();
+      std::vector<int64_t> strides = contiguousStrides(*in.shape);
+      int64_t offset = s.start * strides[s.dim];
+      strides[s.dim] *= s.step;
+      std::vector<int64_t> none(s.shape.size(), 0);
+      result.resize(static_cast<size_t>(elementCount(s.shape)));
+      forEachIndex(s.shape, strides, none,
+                   [&](int64_t o, int64_t a, int64_t) { result[o] = in.data[offset + a]; });
+      break;
+    }
+    case DerivedOp::Select: {
+      Value rhs = pop(), lhs = pop(), condition = pop();
+      std::vector<double> c = expand(condition, s.shape), l = expand(lhs, s.shape),
+                          r = expand(rhs, s.shape);
+      result.resize(c.size());
+      for (size_t i = 0; i < c.size(); ++i)
+        result[i] = c[i] != 0 ? l[i] : r[i];
+      break;
+    }
+    case DerivedOp::Keep:
+      result = pop().data;
+      slots[s.slot] = result;
+      break;
+    case DerivedOp::Recall:
+      result = slots.at(s.slot);
+      break;
     default:
       if (isBinary(s.op)) {
         Value rhs = pop(), lhs = pop();
         result.resize(static_cast<size_t>(elementCount(s.shape)));
         DerivedOp op = s.op;
+        const std::string &predicate = s.predicate;
         forEachIndex(s.shape, broadcastStrides(*lhs.shape, s.shape),
                      broadcastStrides(*rhs.shape, s.shape), [&](int64_t o, int64_t a, int64_t b) {
-                       result[o] = applyBinary(op, lhs.data[a], rhs.data[b]);
+                       result[o] = op == DerivedOp::Compare
+                                       ? applyCompare(predicate, lhs.data[a], rhs.data[b])
+                                       : applyBinary(op, lhs.data[a], rhs.data[b]);
                      });
       } else {
         result = pop().data;

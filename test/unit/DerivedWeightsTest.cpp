@@ -175,6 +175,42 @@ TEST_CASE("derived programs concatenate along any dim", "[derived]") {
         d + "token #1 'concat:0' has too few operands");
 }
 
+TEST_CASE("derived programs slice, compare, select and share values", "[derived]") {
+  Sources s;
+  s.add("m", {2, 4}, {1, 2, 3, 4, 5, 6, 7, 8});
+  // slice:DIM,START,STEP,SIZE
+  CHECK(s.eval({"weight:m", "slice:1,1,2,2"}, {2, 2}) == std::vector<double>{2, 4, 6, 8});
+  CHECK(s.eval({"weight:m", "slice:0,1,1,1"}, {1, 4}) == std::vector<double>{5, 6, 7, 8});
+  CHECK(s.eval({"weight:m", "slice:1,3,1,0"}, {2, 0}).empty());
+  // Comparisons give 1 and 0, with NaN unequal to everything.
+  s.add("n", {3}, {1, NAN, 3});
+  CHECK(s.eval({"weight:n", "const:1", "compare:ne"}, {3}) == std::vector<double>{0, 1, 1});
+  CHECK(s.eval({"weight:n", "const:1", "compare:eq"}, {3}) == std::vector<double>{1, 0, 0});
+  CHECK(s.eval({"weight:n", "const:2", "compare:ge"}, {3}) == std::vector<double>{0, 0, 1});
+  // select pops rhs, lhs, condition; all three broadcast.
+  CHECK(s.eval({"weight:n", "const:2", "compare:lt", "const:-100", "const:5", "select"}, {3}) ==
+        std::vector<double>{-100, 5, 5});
+  CHECK(s.eval({"weight:m", "const:4", "compare:gt", "const:1", "broadcast:1,4", "const:0",
+                "select"},
+               {2, 4}) == std::vector<double>{0, 0, 0, 0, 1, 1, 1, 1});
+  // keep:K leaves the stack as it was; recall:K pushes the kept value again.
+  CHECK(s.eval({"weight:m", "const:1", "add", "keep:0", "recall:0", "mul"}, {2, 4}) ==
+        std::vector<double>{4, 9, 16, 25, 36, 49, 64, 81});
+  const std::string d = "invalid guard manifest: derived weight 'd': ";
+  CHECK(s.parseError({"weight:m", "slice:1,2,2,2"}, {2, 2}) ==
+        d + "token #1 'slice:1,2,2,2': outside [2,4]");
+  CHECK(s.parseError({"weight:m", "slice:2,0,1,1"}, {2, 4}) ==
+        d + "token #1 'slice:2,0,1,1': not a dim of [2,4]");
+  CHECK(s.parseError({"weight:m", "slice:1,0,1"}, {2, 1}) ==
+        d + "token #1 'slice:1,0,1': expected DIM,START,STEP,SIZE");
+  CHECK(s.parseError({"weight:m", "const:0", "compare:is"}, {2, 4}) ==
+        d + "token #2 'compare:is': not a predicate (eq, ne, lt, le, gt, ge)");
+  CHECK(s.parseError({"weight:m", "recall:3"}, {2, 4}) ==
+        d + "token #1 'recall:3': nothing was kept in that slot");
+  CHECK(s.parseError({"weight:m", "const:1", "select"}, {2, 4}) ==
+        d + "token #2 'select' has too few operands");
+}
+
 TEST_CASE("derived weights round to nearest even into bf16 and f16", "[derived]") {
   // bfloat16 keeps 8 significant bits: 1 + 2^-8 is halfway between 1 and
   // 1 + 2^-7 and goes to the even one, 1; 1 + 3 * 2^-8 goes up to 1 + 2^-6.

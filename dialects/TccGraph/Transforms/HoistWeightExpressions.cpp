@@ -147,11 +147,19 @@ private:
     return op->getNumResults() == 1 && members.contains(op->getResult(0));
   }
 
-  /// A static float tensor small enough to be a step of a program.
-  bool fits(Type t) const {
+  /// A static float tensor small enough to be a step of a program; with
+  /// `orBool`, an i1 tensor too (a comparison a select reads: the program
+  /// holds it as 0 and 1).
+  bool fits(Type t, bool orBool = false) const {
     auto rt = dyn_cast<RankedTensorType>(t);
-    return rt && rt.hasStaticShape() && floatDType(rt.getElementType()) &&
+    return rt && rt.hasStaticShape() &&
+           (floatDType(rt.getElementType()) || (orBool && rt.getElementType().isInteger(1))) &&
            rt.getNumElements() <= maxElements;
+  }
+
+  /// Ops the program has a token for beyond arithmetic and views.
+  static bool isSelection(Operation *op) {
+    return isa<ConcatOp, SliceOp, CompareOp, SelectOp>(op);
   }
 
   StringRef argString(unsigned i, StringRef attr) {
@@ -171,23 +179,63 @@ private:
         members.insert(arg);
     }
     for (Operation &op : func.getBody().front()) {
-      if (op.getNumResults() != 1 || !fits(op.getResult(0).getType()))
+      if (op.getNumResults() != 1 || !fits(op.getResult(0).getType(), /*orBool=*/true))
         continue;
       bool member = false;
       if (auto c = dyn_cast<ConstantOp>(op))
         member = splatValue(c).has_value();
-      else if (arithmeticOf(&op) || viewOf(&op) || isa<ConcatOp>(op))
+      else if (arithmeticOf(&op) || viewOf(&op) || isSelection(&op))
         member = llvm::all_of(op.getOperands(), [&](Value v) { return members.contains(v); });
+      // i1 only from a comparison of floats, or a view of one.
+      if (member && !fits(op.getResult(0).getType()) && !isa<CompareOp>(op) && !viewOf(&op))
+        member = false;
       if (member)
         members.insert(op.getResult(0));
     }
   }
 
+  /// How often each op result below `root` is read within its expression:
+  /// those read more than once are computed once (keep/recall).
+  static DenseMap<Value, int> sharedValues(Value root) {
+    DenseMap<Value, int> reads;
+    SmallVector<Value> work{root};
+    while (!work.empty()) {
+      Operation *op = work.pop_back_val().getDefiningOp();
+      if (!op || isa<ConstantOp>(op))
+        continue;
+      for (Value operand : op->getOperands())
+        if (++reads[operand] == 1)
+          work.push_back(operand);
+    }
+    return reads;
+  }
+
   /// Appends the postfix program of `v` to `tokens`; false once it grows
-  /// past maxTokens.
-  bool emit(Value v, SmallVector<std::string> &tokens, SmallVector<BlockArgument> &sources) {
+  /// past maxTokens. A value `reads` counts more than once is written once,
+  /// kept in a slot and recalled after.
+  bool emit(Value v, SmallVector<std::string> &tokens, SmallVector<BlockArgument> &sources,
+            const DenseMap<Value, int> &reads, DenseMap<Value, int> &slots) {
     if (static_cast<int64_t>(tokens.size()) >= maxTokens)
       return false;
+    bool shared = v.getDefiningOp() && !v.getDefiningOp<ConstantOp>() && reads.lookup(v) > 1;
+    if (shared) {
+      if (auto it = slots.find(v); it != slots.end()) {
+        tokens.push_back(derivedToken(DerivedOp::Recall, std::to_string(it->second)));
+        return true;
+      }
+      if (!emitOnce(v, tokens, sources, reads, slots))
+        return false;
+      int slot = static_cast<int>(slots.size());
+      slots[v] = slot;
+      tokens.push_back(derivedToken(DerivedOp::Keep, std::to_string(slot)));
+      return true;
+    }
+    return emitOnce(v, tokens, sources, reads, slots);
+  }
+
+  bool emitOnce(Value v, SmallVector<std::string> &tokens, SmallVector<BlockArgument> &sources,
+                const DenseMap<Value, int> &reads, DenseMap<Value, int> &slots) {
+    auto operand = [&](Value x) { return emit(x, tokens, sources, reads, slots); };
     if (auto arg = dyn_cast<BlockArgument>(v)) {
       tokens.push_back(derivedToken(
           DerivedOp::Weight, argString(arg.getArgNumber(), TccGraphDialect::getPublicNameAttrName())));
@@ -205,17 +253,32 @@ private:
     }
     if (auto concat = dyn_cast<ConcatOp>(op)) {
       // Joined pairwise, left to right: "concat:d" pops two.
-      for (auto [i, operand] : llvm::enumerate(concat.getInputs())) {
-        if (!emit(operand, tokens, sources))
+      for (auto [i, input] : llvm::enumerate(concat.getInputs())) {
+        if (!operand(input))
           return false;
         if (i > 0)
           tokens.push_back(derivedToken(DerivedOp::Concat, std::to_string(concat.getDim())));
       }
       return true;
     }
-    for (Value operand : op->getOperands())
-      if (!emit(operand, tokens, sources))
+    for (Value x : op->getOperands())
+      if (!operand(x))
         return false;
+    if (auto slice = dyn_cast<SliceOp>(op)) {
+      int64_t dim = slice.getDim();
+      tokens.push_back(derivedToken(
+          DerivedOp::Slice, derivedIntList(SmallVector<int64_t>{
+                                dim, slice.getStart(), slice.getStep(), type.getDimSize(dim)})));
+      return true;
+    }
+    if (auto compare = dyn_cast<CompareOp>(op)) {
+      tokens.push_back(derivedToken(DerivedOp::Compare, compare.getPredicate()));
+      return true;
+    }
+    if (isa<SelectOp>(op)) {
+      tokens.push_back(derivedToken(DerivedOp::Select));
+      return true;
+    }
     if (std::optional<DerivedOp> view = viewOf(op)) {
       auto t = dyn_cast<TransposeOp>(op);
       tokens.push_back(derivedToken(
@@ -246,7 +309,8 @@ private:
       return it->second;
     SmallVector<std::string> tokens;
     SmallVector<BlockArgument> sources;
-    if (!emit(root, tokens, sources) || sources.empty()) {
+    DenseMap<Value, int> slots;
+    if (!emit(root, tokens, sources, sharedValues(root), slots) || sources.empty()) {
       LLVM_DEBUG(llvm::dbgs() << "not derived (program over " << maxTokens
                               << " tokens, or no weight): " << root << "\n");
       return derived[root] = BlockArgument();
@@ -293,7 +357,8 @@ private:
       views.push_back(def);
       root = def->getOperand(0);
     }
-    if (isa<BlockArgument>(root) || root.getDefiningOp<ConstantOp>())
+    // A program computes floats: a comparison read outside stays in the graph.
+    if (isa<BlockArgument>(root) || root.getDefiningOp<ConstantOp>() || !fits(root.getType()))
       return;
     BlockArgument arg = derive(root);
     if (!arg)

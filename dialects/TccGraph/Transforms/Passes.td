@@ -161,7 +161,9 @@ def HoistWeightExpressionsPass : Pass<"tcc-hoist-weight-expressions", "mlir::Mod
     A value computed only from weight arguments and constants, by elementwise
     arithmetic (add, sub, mul, div, pow, maximum, minimum, neg, rsqrt, sqrt,
     exp, log, abs, casts between float types), views (reshape, broadcast,
-    transpose) and concatenation, all of static shape, is a weight expression. Weights are bound
+    transpose), slices, concatenation, comparisons and selects, all of static
+    shape, is a weight expression (a comparison only inside one: the derived
+    weight is a float). Weights are bound
     by name at run time, so it cannot be folded here; left in the graph it
     would run as a kernel on every call (inference batch norm's
     `rsqrt(var + eps) * weight`). Each weight expression that an op outside
@@ -203,7 +205,7 @@ def HoistWeightExpressionsPass : Pass<"tcc-hoist-weight-expressions", "mlir::Mod
     Option<"maxElements", "max-elements", "int64_t", /*default=*/"::tcc::kMaxDerivedElements",
            "Largest tensor (in elements) a weight expression may hold at any step">,
     Option<"maxTokens", "max-tokens", "int64_t", /*default=*/"4096",
-           "Longest program a derived weight may have (shared subexpressions are repeated)">,
+           "Longest program a derived weight may have (a value read twice is kept and recalled)">,
     Option<"materializeTransposes", "materialize-transposes", "bool", /*default=*/"false",
            "A transpose of a weight that moves data is derived too, with the arithmetic "
            "below it (after kernel formation, which leaves transposes only where a kernel "

@@ -69,8 +69,11 @@ private:
     double value = 0;               ///< Const
     std::vector<int64_t> shape;     ///< the shape it leaves on the stack
     std::vector<int64_t> permutation; ///< Transpose
-    int64_t dim = 0;                ///< Concat
+    int64_t dim = 0;                ///< Concat, Slice
     int64_t lhsExtent = 0;          ///< Concat: the lhs's size along dim
+    int64_t start = 0, step = 1;    ///< Slice
+    int64_t slot = 0;               ///< Keep, Recall
+    std::string predicate;          ///< Compare
   };
   std::vector<Step> steps_;
   std::vector<size_t> sources_;

@@ -55,20 +55,37 @@ enum class DerivedOp {
   // Pop rhs, pop lhs, push them joined along a dim (argument: the dim); the
   // other dims agree.
   Concat,
+  // Elements start, start + step, ... (size of them) along a dim (argument:
+  // "DIM,START,STEP,SIZE").
+  Slice,
+  // Binary with NumPy broadcasting, 1 where the comparison holds, else 0
+  // (argument: eq, ne, lt, le, gt or ge; NaN compares unequal).
+  Compare,
+  // Pop rhs, pop lhs, pop condition (all broadcast): lhs where the condition
+  // is nonzero, else rhs.
+  Select,
+  // Shared subexpressions: keep:K stores the top in slot K without popping
+  // it; recall:K pushes what slot K holds (a DAG written as a list).
+  Keep,
+  Recall,
 };
 
 /// Every operation with its spelling, in enum order.
 inline constexpr const char *kDerivedOpNames[] = {
     "weight", "const", "add",  "sub", "mul", "div", "pow",  "maximum",   "minimum", "neg",
     "rsqrt",  "sqrt",  "exp",  "log", "abs", "cast", "reshape", "broadcast", "transpose",
-    "concat"};
+    "concat", "slice", "compare", "select", "keep", "recall"};
+
+static_assert(sizeof(kDerivedOpNames) / sizeof(kDerivedOpNames[0]) ==
+                  static_cast<size_t>(DerivedOp::Recall) + 1,
+              "one spelling per DerivedOp");
 
 inline const char *derivedOpName(DerivedOp op) {
   return kDerivedOpNames[static_cast<int>(op)];
 }
 
 inline std::optional<DerivedOp> parseDerivedOp(std::string_view name) {
-  for (int i = 0; i <= static_cast<int>(DerivedOp::Concat); ++i)
+  for (int i = 0; i <= static_cast<int>(DerivedOp::Recall); ++i)
     if (name == kDerivedOpNames[i])
       return static_cast<DerivedOp>(i);
   return std::nullopt;
@@ -79,7 +96,8 @@ inline bool derivedOpHasArgument(DerivedOp op) {
   switch (op) {
   case DerivedOp::Weight: case DerivedOp::Const: case DerivedOp::Cast:
   case DerivedOp::Reshape: case DerivedOp::Broadcast: case DerivedOp::Transpose:
-  case DerivedOp::Concat:
+  case DerivedOp::Concat: case DerivedOp::Slice: case DerivedOp::Compare:
+  case DerivedOp::Keep: case DerivedOp::Recall:
     return true;
   default:
     return false;

@@ -172,3 +172,35 @@ func.func @constants_only(%x: tensor<4xf32> {tcc.name = "x", tcc.role = "input",
   %1 = tcc_graph.mul %x, %0 : (tensor<4xf32>, tensor<f32>) -> tensor<4xf32>
   return %1 : tensor<4xf32>
 }
+
+// -----
+
+// Swin's shifted-window mask as torch.export writes it: a zero tensor whose
+// slices are filled from lifted scalar constants (weights), compared and
+// selected. The whole mask becomes one derived weight; a value read twice
+// within it (%filled) is computed once (keep/recall), the comparison's i1
+// stays inside the program, and the view above the select stays in the graph.
+// CHECK-LABEL: func @window_mask
+// CHECK-SAME: %arg1: tensor<f32> {tcc.host_only, tcc.name = "lifted_tensor_0"
+// CHECK-SAME: %arg2: tensor<4x4x4xf32> {tcc.derived = ["const:0", "broadcast:4,4", "slice:0,0,1,2", "weight:lifted_tensor_0", "broadcast:2,4", "concat:0", "keep:0", "reshape:4,1,4", "recall:0", "reshape:4,4,1", "sub", "const:0", "compare:ne", "const:-100", "const:0", "select"], tcc.name = "derived:lifted_tensor_0:0", tcc.role = "weight", tcc.sizes = [4, 4, 4]}
+// CHECK-NOT: tcc_graph.compare
+// CHECK-NOT: tcc_graph.slice
+// CHECK: %[[M:.*]] = tcc_graph.reshape %arg2 : (tensor<4x4x4xf32>) -> tensor<1x4x4x4xf32>
+// CHECK: tcc_graph.add %arg0, %[[M]]
+func.func @window_mask(%x: tensor<2x4x4x4xf32> {tcc.name = "x", tcc.role = "input", tcc.sizes = [2, 4, 4, 4]},
+                       %c: tensor<f32> {tcc.name = "lifted_tensor_0", tcc.role = "weight", tcc.sizes = []}) -> tensor<2x4x4x4xf32> {
+  %zero = tcc_graph.constant dense<0.0> : tensor<4x4xf32>
+  %top = tcc_graph.slice %zero {dim = 0 : i64, start = 0 : i64, end = 2 : i64, step = 1 : i64} : (tensor<4x4xf32>) -> tensor<2x4xf32>
+  %fill = tcc_graph.broadcast %c : (tensor<f32>) -> tensor<2x4xf32>
+  %filled = tcc_graph.concat %top, %fill {dim = 0 : i64} : (tensor<2x4xf32>, tensor<2x4xf32>) -> tensor<4x4xf32>
+  %row = tcc_graph.reshape %filled : (tensor<4x4xf32>) -> tensor<4x1x4xf32>
+  %col = tcc_graph.reshape %filled : (tensor<4x4xf32>) -> tensor<4x4x1xf32>
+  %diff = tcc_graph.sub %row, %col : (tensor<4x1x4xf32>, tensor<4x4x1xf32>) -> tensor<4x4x4xf32>
+  %z = tcc_graph.constant dense<0.0> : tensor<f32>
+  %ne = tcc_graph.compare %diff, %z {predicate = "ne"} : (tensor<4x4x4xf32>, tensor<f32>) -> tensor<4x4x4xi1>
+  %big = tcc_graph.constant dense<-100.0> : tensor<f32>
+  %mask = tcc_graph.select %ne, %big, %z : (tensor<4x4x4xi1>, tensor<f32>, tensor<f32>) -> tensor<4x4x4xf32>
+  %m4 = tcc_graph.reshape %mask : (tensor<4x4x4xf32>) -> tensor<1x4x4x4xf32>
+  %y = tcc_graph.add %x, %m4 : (tensor<2x4x4x4xf32>, tensor<1x4x4x4xf32>) -> tensor<2x4x4x4xf32>
+  return %y : tensor<2x4x4x4xf32>
+}
