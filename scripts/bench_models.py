@@ -108,6 +108,33 @@ def _llama():
     return FirstOutput(LlamaForCausalLM(cfg), "logits", use_cache=False)
 
 
+def _t5_config():
+    from transformers import T5Config
+    # t5-small's published shape (as scripts/zoo.py).
+    return T5Config(d_model=512, d_kv=64, d_ff=2048, num_layers=6, num_heads=8,
+                    vocab_size=32128, attn_implementation="sdpa")
+
+
+def _t5_encoder():
+    from transformers import T5EncoderModel
+    return FirstOutput(T5EncoderModel(_t5_config()), "last_hidden_state")
+
+
+class T5Decoder(nn.Module):
+    """T5's decoder stack and LM head, given the encoder's output."""
+
+    def __init__(self):
+        super().__init__()
+        from transformers import T5ForConditionalGeneration
+        self.t5 = T5ForConditionalGeneration(_t5_config())
+
+    def forward(self, decoder_input_ids, encoder_hidden_states):
+        hidden = self.t5.decoder(input_ids=decoder_input_ids,
+                                 encoder_hidden_states=encoder_hidden_states,
+                                 use_cache=False).last_hidden_state
+        return self.t5.lm_head(hidden)
+
+
 def _vision(name, **kwargs):
     def make():
         import torchvision
@@ -148,12 +175,17 @@ MODEL_WORKLOADS = {
     "resnet18_b32": (_vision("resnet18"), _images(32, 224)),
     "regnet_y_400mf_b32": (_vision("regnet_y_400mf"), _images(32, 224)),
     "swin_t_b16": (_vision("swin_t"), _images(16, 224)),
+    # T5-small, the zoo's encoder-decoder (kernels per call, issue 10)
+    "t5_small_encoder_b8_s128": (_t5_encoder, _tokens(32128, 8, 128)),
+    "t5_small_decoder_b8_s128": (T5Decoder, lambda: (
+        torch.randint(0, 32128, (8, 128), dtype=torch.int64), torch.randn(8, 128, 512))),
 }
 # Seeds follow this order, so that adding a workload changes no other's weights.
 SEED_ORDER = ["bert_base_b8_s128", "densenet121_b16_128", "gpt2_b8_s128",
               "llama_h1024_b4_s256", "mobilenet_v2_b32", "resnet50_b32", "vit_b16_b8",
               "efficientnet_b0_b32", "convnext_tiny_b16", "bert_base_b1_s128", "resnet18_b1",
-              "mobilenet_v2_b1", "resnet18_b32", "regnet_y_400mf_b32", "swin_t_b16"]
+              "mobilenet_v2_b1", "resnet18_b32", "regnet_y_400mf_b32", "swin_t_b16",
+              "t5_small_encoder_b8_s128", "t5_small_decoder_b8_s128"]
 MODEL_DTYPES = {"fp32": torch.float32, "bf16": torch.bfloat16}
 
 
