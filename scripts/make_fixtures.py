@@ -210,6 +210,9 @@ def main():
     write_case(args.out, "shifted_window_mask", ShiftedWindowMask(),
                [torch.randn(2 * 4, 2, 16, 16)])
 
+    torch.manual_seed(148)
+    write_relative_position_bias_case(args.out)
+
     torch.manual_seed(44)
     write_case(args.out, "pad_roll_scatter", PadRollScatter(),
                [torch.randn(2, 3, 4, 5), torch.randint(-9, 10, (2, 5)),
@@ -658,6 +661,54 @@ class MultiIndex(nn.Module):
         r = torch.arange(5)
         e = m[r.unsqueeze(0), r.unsqueeze(1)] * 2  # [5, 5]
         return a, b, c, d, e
+
+
+class RelativePositionBias(nn.Module):
+    """swin_t's relative-position bias: a learned table read through a
+    registered index buffer, viewed per head and added to attention scores.
+    tcc computes the bias once per binding (a derived weight with `take`)."""
+
+    def __init__(self, window=3, heads=2):
+        super().__init__()
+        self.window, self.heads = window, heads
+        self.table = nn.Parameter(torch.randn((2 * window - 1) ** 2, heads))
+        coords = torch.stack(torch.meshgrid(torch.arange(window), torch.arange(window),
+                                            indexing="ij")).flatten(1)
+        rel = (coords[:, :, None] - coords[:, None, :]).permute(1, 2, 0) + (window - 1)
+        self.register_buffer("index", (rel[..., 0] * (2 * window - 1) + rel[..., 1]).flatten())
+
+    def forward(self, scores):
+        n = self.window * self.window
+        bias = self.table[self.index].view(n, n, -1).permute(2, 0, 1).unsqueeze(0)
+        return F.softmax(scores + bias, dim=-1)
+
+
+def write_relative_position_bias_case(out):
+    """RelativePositionBias, plus what a test binds at run time: a new table
+    (rebound/table.npy; PyTorch's output with it is expected_rebound_0.npy)
+    and an index buffer with one entry past the table (rebound/index_out_of_range.npy),
+    which PyTorch refuses."""
+    if ONLY and ONLY != "relative_position_bias":
+        return
+    model = RelativePositionBias()
+    x = torch.randn(4, 2, 9, 9)
+    write_case(out, "relative_position_bias", model, [x], weights_npy=True)
+    d = os.path.join(out, "relative_position_bias", "rebound")
+    os.makedirs(d, exist_ok=True)
+    table = torch.randn_like(model.table)
+    save_npy(os.path.join(d, "table.npy"), table)
+    bad = model.index.clone()
+    bad[3] = model.table.shape[0]
+    save_npy(os.path.join(d, "index_out_of_range.npy"), bad)
+    with torch.no_grad():
+        model.table.copy_(table)
+        save_npy(os.path.join(out, "relative_position_bias", "expected_rebound_0.npy"), model(x))
+        model.index.copy_(bad)
+        try:
+            model(x)
+            raise SystemExit("PyTorch accepted an index out of range")
+        except (IndexError, RuntimeError):
+            pass
 
 
 class ShiftedWindowMask(nn.Module):

@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <map>
@@ -219,6 +220,26 @@ double loadFloat(DType dtype, const void *data, int64_t i) {
   }
 }
 
+double loadNumber(DType dtype, const void *data, int64_t i) {
+  if (isFloat(dtype))
+    return loadFloat(dtype, data, i);
+  const auto *bytes = static_cast<const uint8_t *>(data);
+  auto load = [&](auto zero) {
+    decltype(zero) v;
+    std::memcpy(&v, bytes + sizeof v * i, sizeof v);
+    return static_cast<double>(v);
+  };
+  switch (dtype) {
+  case DType::Int64: return load(int64_t{});
+  case DType::Int32: return load(int32_t{});
+  case DType::Int16: return load(int16_t{});
+  case DType::Int8: return load(int8_t{});
+  case DType::UInt8: return load(uint8_t{});
+  case DType::Bool: return load(uint8_t{}) != 0 ? 1.0 : 0.0;
+  default: return NAN;
+  }
+}
+
 void storeFloat(DType dtype, void *data, int64_t i, double v) {
   auto *bytes = static_cast<uint8_t *>(data);
   switch (dtype) {
@@ -258,6 +279,7 @@ DerivedProgram DerivedProgram::parse(std::string_view name, DType dtype,
     fail("has an empty program");
   DerivedProgram p;
   p.dtype_ = dtype;
+  p.name_ = std::string(name);
   std::vector<std::vector<int64_t>> stack;
   std::map<int64_t, std::vector<int64_t>> slotShapes;
   for (size_t i = 0; i < tokens.size(); ++i) {
@@ -297,8 +319,7 @@ DerivedProgram DerivedProgram::parse(std::string_view name, DType dtype,
         fail(at + ": the model has no weight of that name");
       if (source->derived)
         fail(at + ": that weight is itself derived");
-      if (!isFloat(source->dtype))
-        fail(at + ": that weight is " + dtypeName(source->dtype) + ", not a float");
+      // Integer weights are read as take's indices (exact up to 2^53).
       s.source = source->index;
       s.dtype = source->dtype;
       s.shape = source->sizes;
@@ -381,6 +402,17 @@ DerivedProgram DerivedProgram::parse(std::string_view name, DType dtype,
       s.step = step;
       s.shape = in;
       s.shape[dim] = size;
+      break;
+    }
+    case DerivedOp::Take: {
+      std::vector<int64_t> dim = ints(), index = pop(), in = pop();
+      if (dim.size() != 1 || dim[0] < 0 || static_cast<size_t>(dim[0]) >= in.size())
+        fail(at + ": not a dim of " + shapeText(in));
+      s.dim = dim[0];
+      s.shape.assign(in.begin(), in.begin() + s.dim);
+      s.shape.insert(s.shape.end(), index.begin(), index.end());
+      s.shape.insert(s.shape.end(), in.begin() + s.dim + 1, in.end());
+      s.lhsExtent = in[s.dim]; // the size indices address
       break;
     }
     case DerivedOp::Select: {
@@ -477,7 +509,7 @@ void DerivedProgram::evaluate(const void *const *weights, void *out) const {
       int64_t n = elementCount(s.shape);
       result.resize(static_cast<size_t>(n));
       for (int64_t i = 0; i < n; ++i)
-        result[i] = loadFloat(s.dtype, weights[s.source], i);
+        result[i] = loadNumber(s.dtype, weights[s.source], i);
       break;
     }
     case DerivedOp::Const:
@@ -544,6 +576,34 @@ void DerivedProgram::evaluate(const void *const *weights, void *out) const {
       result.resize(c.size());
       for (size_t i = 0; i < c.size(); ++i)
         result[i] = c[i] != 0 ? l[i] : r[i];
+      break;
+    }
+    case DerivedOp::Take: {
+      // [outer, size, inner] read at [outer, index[j], inner].
+      Value index = pop(), in = pop();
+      int64_t size = s.lhsExtent, inner = 1, outer = 1;
+      for (size_t d = static_cast<size_t>(s.dim) + 1; d < in.shape->size(); ++d)
+        inner *= (*in.shape)[d];
+      for (int64_t d = 0; d < s.dim; ++d)
+        outer *= (*in.shape)[d];
+      int64_t picks = static_cast<int64_t>(index.data.size());
+      result.resize(static_cast<size_t>(outer * picks * inner));
+      for (int64_t j = 0; j < picks; ++j) {
+        double raw = index.data[j];
+        if (!(raw >= -static_cast<double>(size) && raw < static_cast<double>(size))) {
+          char text[64];
+          std::snprintf(text, sizeof text, "%.0f", raw);
+          throw RuntimeError(TCC_ERROR_INVALID_ARGUMENT,
+                             "derived weight '" + name_ + "': index " + text +
+                                 " is out of range for a dim of size " + std::to_string(size));
+        }
+        int64_t k = static_cast<int64_t>(raw);
+        if (k < 0)
+          k += size;
+        for (int64_t o = 0; o < outer; ++o)
+          std::copy_n(in.data.begin() + (o * size + k) * inner, inner,
+                      result.begin() + (o * picks + j) * inner);
+      }
       break;
     }
     case DerivedOp::Keep:

@@ -211,6 +211,32 @@ TEST_CASE("derived programs slice, compare, select and share values", "[derived]
         d + "token #2 'select' has too few operands");
 }
 
+TEST_CASE("derived programs take along a dim by an integer weight", "[derived]") {
+  Sources s;
+  s.add("table", {4, 2}, {10, 11, 20, 21, 30, 31, 40, 41});
+  Sources::Entry index{"index", DType::Int64, {3}, {}};
+  for (int64_t v : {2, -1, 0}) {
+    uint8_t bytes[8];
+    std::memcpy(bytes, &v, 8);
+    index.bytes.insert(index.bytes.end(), bytes, bytes + 8);
+  }
+  s.entries.push_back(index);
+  // Rows 2, 3 (as -1) and 0; then along dim 1 with a reshaped index.
+  CHECK(s.eval({"weight:table", "weight:index", "take:0"}, {3, 2}) ==
+        std::vector<double>{30, 31, 40, 41, 10, 11});
+  CHECK(s.eval({"weight:table", "weight:index", "slice:0,2,1,1", "take:1"}, {4, 1}) ==
+        std::vector<double>{10, 20, 30, 40});
+  const std::string d = "invalid guard manifest: derived weight 'd': ";
+  CHECK(s.parseError({"weight:table", "weight:index", "take:2"}, {3, 2}) ==
+        d + "token #2 'take:2': not a dim of [4,2]");
+  // An index out of range fails when the weight is computed.
+  Sources bad = s;
+  int64_t nine = 9;
+  std::memcpy(bad.entries[1].bytes.data(), &nine, 8);
+  CHECK_THROWS_WITH(bad.eval({"weight:table", "weight:index", "take:0"}, {3, 2}),
+                    "derived weight 'd': index 9 is out of range for a dim of size 4");
+}
+
 TEST_CASE("derived weights round to nearest even into bf16 and f16", "[derived]") {
   // bfloat16 keeps 8 significant bits: 1 + 2^-8 is halfway between 1 and
   // 1 + 2^-7 and goes to the even one, 1; 1 + 3 * 2^-8 goes up to 1 + 2^-6.
@@ -272,7 +298,7 @@ TEST_CASE("derived programs are checked against the manifest", "[derived]") {
   CHECK(s.parseError({"weight:a", "weight:a"}, {2, 3}) ==
         d + "the program leaves 2 values, expected 1");
   CHECK(s.parseError({"weight:a"}, {3, 2}) == d + "the program computes [2,3], the weight is [3,2]");
-  // A source that is itself derived, or not a float.
+  // A source that is itself derived.
   auto lookup = [](std::string_view name) -> std::optional<DerivedProgram::Source> {
     if (name == "other")
       return DerivedProgram::Source{0, DType::Float32, {2}, true};
@@ -284,12 +310,8 @@ TEST_CASE("derived programs are checked against the manifest", "[derived]") {
   } catch (const RuntimeError &e) {
     CHECK(std::string(e.what()) == d + "token #0 'weight:other': that weight is itself derived");
   }
-  try {
-    DerivedProgram::parse("d", DType::Float32, {2}, {"weight:ids"}, lookup);
-    FAIL("an integer source was accepted");
-  } catch (const RuntimeError &e) {
-    CHECK(std::string(e.what()) == d + "token #0 'weight:ids': that weight is int64, not a float");
-  }
+  // Integer sources are read (as take's indices), exactly.
+  CHECK_NOTHROW(DerivedProgram::parse("d", DType::Float32, {2}, {"weight:ids"}, lookup));
 }
 
 //===----------------------------------------------------------------------===//

@@ -157,6 +157,14 @@ private:
            rt.getNumElements() <= maxElements;
   }
 
+  /// An integer weight a take may index with (a relative-position table's
+  /// index buffer): read by the program as exact doubles.
+  bool isIndexWeight(BlockArgument arg) const {
+    auto rt = dyn_cast<RankedTensorType>(arg.getType());
+    return rt && rt.hasStaticShape() && rt.getElementType().isSignlessInteger() &&
+           rt.getElementType().getIntOrFloatBitWidth() > 1 && rt.getNumElements() <= maxElements;
+  }
+
   /// Ops the program has a token for beyond arithmetic and views.
   static bool isSelection(Operation *op) {
     return isa<ConcatOp, SliceOp, CompareOp, SelectOp>(op);
@@ -174,9 +182,12 @@ private:
       if (StringRef name = argString(arg.getArgNumber(), TccGraphDialect::getPublicNameAttrName());
           !name.empty())
         names.insert(name);
-      if (argString(arg.getArgNumber(), TccGraphDialect::getRoleAttrName()) == "weight" &&
-          fits(arg.getType()))
+      if (argString(arg.getArgNumber(), TccGraphDialect::getRoleAttrName()) != "weight")
+        continue;
+      if (fits(arg.getType()))
         members.insert(arg);
+      else if (isIndexWeight(arg))
+        indexWeights.insert(arg);
     }
     for (Operation &op : func.getBody().front()) {
       if (op.getNumResults() != 1 || !fits(op.getResult(0).getType(), /*orBool=*/true))
@@ -186,6 +197,8 @@ private:
         member = splatValue(c).has_value();
       else if (arithmeticOf(&op) || viewOf(&op) || isSelection(&op))
         member = llvm::all_of(op.getOperands(), [&](Value v) { return members.contains(v); });
+      else if (auto take = dyn_cast<TakeOp>(op))
+        member = members.contains(take.getInput()) && indexWeights.contains(take.getIndex());
       // i1 only from a comparison of floats, or a view of one.
       if (member && !fits(op.getResult(0).getType()) && !isa<CompareOp>(op) && !viewOf(&op))
         member = false;
@@ -277,6 +290,10 @@ private:
     }
     if (isa<SelectOp>(op)) {
       tokens.push_back(derivedToken(DerivedOp::Select));
+      return true;
+    }
+    if (auto take = dyn_cast<TakeOp>(op)) {
+      tokens.push_back(derivedToken(DerivedOp::Take, std::to_string(take.getDim())));
       return true;
     }
     if (std::optional<DerivedOp> view = viewOf(op)) {
@@ -394,6 +411,7 @@ private:
   int64_t maxElements, maxTokens;
   bool materializeTransposes;
   DenseSet<Value> members;
+  DenseSet<Value> indexWeights;
   DenseMap<Value, BlockArgument> derived;
   llvm::StringSet<> names;
 };

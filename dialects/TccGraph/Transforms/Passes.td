@@ -161,7 +161,8 @@ def HoistWeightExpressionsPass : Pass<"tcc-hoist-weight-expressions", "mlir::Mod
     A value computed only from weight arguments and constants, by elementwise
     arithmetic (add, sub, mul, div, pow, maximum, minimum, neg, rsqrt, sqrt,
     exp, log, abs, casts between float types), views (reshape, broadcast,
-    transpose), slices, concatenation, comparisons and selects, all of static
+    transpose), slices, concatenation, comparisons, selects and takes indexed
+    by an integer weight (a relative-position bias table), all of static
     shape, is a weight expression (a comparison only inside one: the derived
     weight is a float). Weights are bound
     by name at run time, so it cannot be folded here; left in the graph it

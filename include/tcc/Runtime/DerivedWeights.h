@@ -30,6 +30,10 @@ double roundToDType(DType dtype, double v);
 /// Element `i` of an array of `dtype` (float dtypes), as a double.
 double loadFloat(DType dtype, const void *data, int64_t i);
 
+/// Element `i` of an array of any dtype, as a double (exact for floats and
+/// for integers up to 2^53).
+double loadNumber(DType dtype, const void *data, int64_t i);
+
 /// Stores `v` rounded to nearest even as element `i` of an array of `dtype`.
 void storeFloat(DType dtype, void *data, int64_t i, double v);
 
@@ -69,7 +73,7 @@ private:
     double value = 0;               ///< Const
     std::vector<int64_t> shape;     ///< the shape it leaves on the stack
     std::vector<int64_t> permutation; ///< Transpose
-    int64_t dim = 0;                ///< Concat, Slice
+    int64_t dim = 0;                ///< Concat, Slice, Take
     int64_t lhsExtent = 0;          ///< Concat: the lhs's size along dim
     int64_t start = 0, step = 1;    ///< Slice
     int64_t slot = 0;               ///< Keep, Recall
@@ -78,6 +82,7 @@ private:
   std::vector<Step> steps_;
   std::vector<size_t> sources_;
   DType dtype_ = DType::Float32;
+  std::string name_;
 };
 
 } // namespace tcc

@@ -68,16 +68,19 @@ enum class DerivedOp {
   // it; recall:K pushes what slot K holds (a DAG written as a list).
   Keep,
   Recall,
+  // Pop index, pop input: numpy.take along a dim (argument: the dim); the
+  // index is an integer weight, negative entries count from the end.
+  Take,
 };
 
 /// Every operation with its spelling, in enum order.
 inline constexpr const char *kDerivedOpNames[] = {
     "weight", "const", "add",  "sub", "mul", "div", "pow",  "maximum",   "minimum", "neg",
     "rsqrt",  "sqrt",  "exp",  "log", "abs", "cast", "reshape", "broadcast", "transpose",
-    "concat", "slice", "compare", "select", "keep", "recall"};
+    "concat", "slice", "compare", "select", "keep", "recall", "take"};
 
 static_assert(sizeof(kDerivedOpNames) / sizeof(kDerivedOpNames[0]) ==
-                  static_cast<size_t>(DerivedOp::Recall) + 1,
+                  static_cast<size_t>(DerivedOp::Take) + 1,
               "one spelling per DerivedOp");
 
 inline const char *derivedOpName(DerivedOp op) {
@@ -85,7 +88,7 @@ inline const char *derivedOpName(DerivedOp op) {
 }
 
 inline std::optional<DerivedOp> parseDerivedOp(std::string_view name) {
-  for (int i = 0; i <= static_cast<int>(DerivedOp::Recall); ++i)
+  for (int i = 0; i <= static_cast<int>(DerivedOp::Take); ++i)
     if (name == kDerivedOpNames[i])
       return static_cast<DerivedOp>(i);
   return std::nullopt;
@@ -97,7 +100,7 @@ inline bool derivedOpHasArgument(DerivedOp op) {
   case DerivedOp::Weight: case DerivedOp::Const: case DerivedOp::Cast:
   case DerivedOp::Reshape: case DerivedOp::Broadcast: case DerivedOp::Transpose:
   case DerivedOp::Concat: case DerivedOp::Slice: case DerivedOp::Compare:
-  case DerivedOp::Keep: case DerivedOp::Recall:
+  case DerivedOp::Keep: case DerivedOp::Recall: case DerivedOp::Take:
     return true;
   default:
     return false;

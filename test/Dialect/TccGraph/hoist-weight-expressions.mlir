@@ -204,3 +204,26 @@ func.func @window_mask(%x: tensor<2x4x4x4xf32> {tcc.name = "x", tcc.role = "inpu
   %y = tcc_graph.add %x, %m4 : (tensor<2x4x4x4xf32>, tensor<1x4x4x4xf32>) -> tensor<2x4x4x4xf32>
   return %y : tensor<2x4x4x4xf32>
 }
+
+// -----
+
+// A relative-position bias (Swin, T5-style tables): a float table taken by an
+// integer index buffer, viewed per head. The take is the program (the views
+// above it stay in the graph); the index buffer and the table become host-only.
+// CHECK-LABEL: func @relative_position_bias
+// CHECK-SAME: %arg1: tensor<7x2xf32> {tcc.host_only, tcc.name = "table"
+// CHECK-SAME: %arg2: tensor<9xi64> {tcc.host_only, tcc.name = "index"
+// CHECK-SAME: %arg3: tensor<9x2xf32> {tcc.derived = ["weight:table", "weight:index", "take:0"], tcc.name = "derived:table:0"
+// CHECK-NOT: tcc_graph.take
+// CHECK: %[[R:.*]] = tcc_graph.reshape %arg3 : (tensor<9x2xf32>) -> tensor<3x3x2xf32>
+// CHECK: tcc_graph.transpose %[[R]]
+func.func @relative_position_bias(%x: tensor<4x2x3x3xf32> {tcc.name = "x", tcc.role = "input", tcc.sizes = [4, 2, 3, 3]},
+                                  %t: tensor<7x2xf32> {tcc.name = "table", tcc.role = "weight", tcc.sizes = [7, 2]},
+                                  %i: tensor<9xi64> {tcc.name = "index", tcc.role = "weight", tcc.sizes = [9]}) -> tensor<4x2x3x3xf32> {
+  %g = tcc_graph.take %t, %i {dim = 0 : i64} : (tensor<7x2xf32>, tensor<9xi64>) -> tensor<9x2xf32>
+  %r = tcc_graph.reshape %g : (tensor<9x2xf32>) -> tensor<3x3x2xf32>
+  %p = tcc_graph.transpose %r {permutation = array<i64: 2, 0, 1>} : (tensor<3x3x2xf32>) -> tensor<2x3x3xf32>
+  %b = tcc_graph.reshape %p : (tensor<2x3x3xf32>) -> tensor<1x2x3x3xf32>
+  %y = tcc_graph.add %x, %b : (tensor<4x2x3x3xf32>, tensor<1x2x3x3xf32>) -> tensor<4x2x3x3xf32>
+  return %y : tensor<4x2x3x3xf32>
+}
