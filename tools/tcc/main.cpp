@@ -144,6 +144,10 @@ int main(int argc, char **argv) {
                          "The CUDA path's matrix precision the compile would use: fp32 | tf32 | "
                          "bf16 (tensor-core precisions change the kernels' layouts)")
       ->check(CLI::IsMember({"fp32", "tf32", "bf16"}));
+  explainCmd->add_option("--specialize", x.specialize,
+                         "The --specialize of tcc compile: checked, and the guard that would "
+                         "select each variant shown")
+      ->allow_extra_args(false);
   explainCmd->add_option("--weights", x.weights,
                          "TorchScript: the module's torch.jit.save archive");
   explainCmd->add_option("--input-shape", x.inputShapes,
