@@ -7,10 +7,17 @@ tcc on the same inputs, in one run. For the GPU machine (torch there, no tcc):
                 --timing 2> $m/compile.txt; done
   GPU:   python3 scripts/gpu_benchmark.py --models B [--out bench.md]
 
-A model exported with a dynamic dim and compiled with `--specialize` (e.g.
-`--specialize s0=8` at the workload's size) gets a second tcc row, "tcc generic
-variant": the same artifact loaded with TCC_SPECIALIZATION=generic, so every
-call runs the dynamic variant; the gap is what the static one gains.
+A static specialization against the dynamic code: export with a symbolic batch,
+compile with `--specialize` at the workload's batch, and the table gets a second
+tcc row, "tcc generic variant": the same artifact loaded with
+TCC_SPECIALIZATION=generic, so every call runs the dynamic variant; the gap is
+what the static one gains:
+
+  here:  python3 scripts/bench_models.py --export B --dynamic-batch --only mlp_4x4096_b256
+         tcc explain B/mlp_4x4096_b256/model.json | grep -A1 symbols:   # the batch symbol, e.g. s77
+         tcc compile B/mlp_4x4096_b256/model.json --target cuda --specialize s77=256 \\
+             -o B/mlp_4x4096_b256/model.so --timing 2> B/mlp_4x4096_b256/compile.txt
+  GPU:   python3 scripts/gpu_benchmark.py --models B --only mlp_4x4096_b256
 
 Weights are rebuilt from bench_models.py's seeds and bound by name, so the
 tcc artifacts carry no weight bytes. Reported per workload and variant:

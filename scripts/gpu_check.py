@@ -115,9 +115,9 @@ def misaligned(x):
     return view
 
 
-def compile_all(outdir, tcc, arch):
+def compile_all(outdir, tcc, arch, samples):
     os.makedirs(outdir, exist_ok=True)
-    for s in SAMPLES:
+    for s in samples:
         so = artifact(outdir, s)
         t0 = time.time()
         extra = ["--specialize", specialize(s)] if specialize(s) else []
@@ -250,11 +250,11 @@ def main():
     ap.add_argument("--tcc", default=os.path.join(ROOT, "build", "bin", "tcc"))
     ap.add_argument("--arch", default="sm_90")
     ap.add_argument("--rtol", type=float, default=1e-5)
-    ap.add_argument("--only", nargs="*", help="run only these samples (their artifacts alone "
-                    "may be there)")
+    ap.add_argument("--only", nargs="*", help="compile or run only these samples (their "
+                    "artifacts alone may be there)")
     a = ap.parse_args()
     if a.compile:
-        compile_all(a.compile, a.tcc, a.arch)
+        compile_all(a.compile, a.tcc, a.arch, a.only or SAMPLES)
     if a.run:
         sys.exit(1 if run_all(a.run, a.rtol, a.only or SAMPLES) else 0)
 

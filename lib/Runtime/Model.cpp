@@ -367,7 +367,7 @@ void Model::runOnStream(const tcc_tensor *inputs, size_t numInputs, const tcc_te
 
   std::lock_guard<std::mutex> lock(mutex_);
   size_t variant = specializations_ ? manifest_.selectSpecialization(symbols) : 0;
-  lastSpecialization_ = static_cast<int64_t>(variant);
+  lastSpecialization_.store(static_cast<int64_t>(variant), std::memory_order_relaxed);
   for (size_t i = 0; i < weights_.size(); ++i)
     if (!weights_[i] && manifest_.weights[i].bytes)
       throw RuntimeError(TCC_ERROR_MISSING_WEIGHT,

@@ -12,6 +12,7 @@
 #include "tcc/Runtime/GuardManifest.h"
 #include "tcc/runtime.h"
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -101,7 +102,7 @@ public:
   bool specializations() const { return specializations_; }
   /// The index in the manifest's specializations of the variant the last
   /// run took; -1 before the first.
-  int64_t lastSpecialization() const { return lastSpecialization_; }
+  int64_t lastSpecialization() const { return lastSpecialization_.load(std::memory_order_relaxed); }
 
   /// Counters of the instance's graph cache (zeros before the first CUDA run).
   cuda::GraphCacheStats cudaGraphStats();
@@ -136,7 +137,7 @@ private:
   GuardManifest manifest_;
   std::vector<ModelEntry> entries_;           ///< one per manifest specialization
   bool specializations_ = true;
-  int64_t lastSpecialization_ = -1;
+  std::atomic<int64_t> lastSpecialization_{-1}; ///< read without the instance's lock
   std::unique_ptr<cuda::DeviceState> device_; ///< created by the first CUDA run
   bool deviceWeightsStale_ = true;            ///< host weights changed since upload
   bool cpuIsaSupported_ = true;               ///< this processor runs the CPU path's code
