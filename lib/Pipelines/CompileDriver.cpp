@@ -152,12 +152,15 @@ public:
     if (!enabled)
       return;
     double total = 0;
+    int width = 12; // wider for the phases of --specialize's variants
+    for (auto &[name, ms] : phases)
+      width = std::max(width, static_cast<int>(name.size()));
     llvm::errs() << "tcc: compile time by phase\n";
     for (auto &[name, ms] : phases) {
-      llvm::errs() << llvm::format("  %-20s %9.1f ms\n", name.c_str(), ms);
+      llvm::errs() << llvm::format("  %-*s %9.1f ms\n", width, name.c_str(), ms);
       total += ms;
     }
-    llvm::errs() << llvm::format("  %-20s %9.1f ms\n", "total", total);
+    llvm::errs() << llvm::format("  %-*s %9.1f ms\n", width, "total", total);
   }
 
 private:
@@ -180,9 +183,9 @@ struct CompiledVariant {
   nlohmann::json kernels, kernelGraph;
   std::string dumpDir; ///< where --dump-ir-after-all writes its IR
   int dumpCounter = 0;
-
-  /// Appended to phase names: " [s77=8]" on a static variant's phases.
-  std::string label() const { return name.empty() ? "" : " [" + name + "]"; }
+  /// Appended to its phase names when there are several variants, for the
+  /// progress line and --timing: " [s77=8, variant 2/3]".
+  std::string label;
 };
 
 /// Whether two variants read the same weights (every variant is called with
@@ -335,7 +338,7 @@ int tcc::compileModel(const CompileOptions &options, const char *argv0) {
   // lowering of every target and the host code.
   std::string invalidAfter; // set when a pass left IR that does not verify
   auto runPipeline = [&](CompiledVariant &v, const std::string &name, bool lowering) -> bool {
-    timer.start(name + v.label());
+    timer.start(name + v.label);
     PassManager pm(&ctx);
     pm.enableVerifier(options.verifyEach);
     auto outcome = std::make_unique<PassOutcomeInstrumentation>();
@@ -386,7 +389,7 @@ int tcc::compileModel(const CompileOptions &options, const char *argv0) {
   // 2. and 3. for one variant: import the program as it stands (its symbols
   // bound for a static variant), run the pipeline, read the plan.
   auto compileVariant = [&](CompiledVariant &v) -> int {
-    timer.start("import" + v.label());
+    timer.start("import" + v.label);
     v.module = importExportedProgram(ctx, program, v.signature);
     if (!v.module)
       return kExitUserError;
@@ -419,11 +422,17 @@ int tcc::compileModel(const CompileOptions &options, const char *argv0) {
   };
 
   std::vector<CompiledVariant> variants(1 + specializations.size());
+  for (size_t i = 1; i < variants.size(); ++i)
+    variants[i].name = specializations[i - 1].name;
+  if (variants.size() > 1)
+    for (size_t i = 0; i < variants.size(); ++i)
+      variants[i].label = " [" + (i ? variants[i].name : kGenericSpecializationName) +
+                          ", variant " + std::to_string(i + 1) + "/" +
+                          std::to_string(variants.size()) + "]";
   if (int rc = compileVariant(variants[0]))
     return rc;
   for (size_t i = 0; i < specializations.size(); ++i) {
     CompiledVariant &v = variants[i + 1];
-    v.name = specializations[i].name;
     try {
       frontend::ScopedSymbolBinding bound(program, specializations[i].values);
       if (int rc = compileVariant(v))
