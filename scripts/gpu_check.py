@@ -33,7 +33,8 @@ SAMPLES = ["foo", "mymodule", "outer_module", "mymodule_dynamic_batch", "small_c
            "dense_stem:tf32", "depthwise_blocks:tf32", "small_cnn:tf32",
            # "NAME+SPEC": compiled with --specialize SPEC, static variants beside the
            # generic one; each case also checks which variant the C ABI ran
-           "mymodule_dynamic_batch+s77=1,7", "conv1d+s77=1,2",
+           "mymodule_dynamic_batch+s77=1,7", "conv1d+s77=1,2", "two_dynamic_dims",
+           "two_dynamic_dims+s77=2,3;s27=16", "two_dynamic_dims+s77=2",
            "zoo/mobilenet_v2_core_aten",
            "zoo/bert_base_dynamic_seq_training", "zoo/gpt2_training",
            "zoo/t5_small_decoder_core_aten", "zoo/llama_small_dynamic_seq_core_aten"]
