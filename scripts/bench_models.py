@@ -215,15 +215,24 @@ def export_models(outdir, only=None, dtypes=("fp32", "bf16")):
             print("exported", name, dtype_name, flush=True)
 
 
-def export(outdir, only=None):
+def batch_dynamic_shapes(inputs):
+    """Every input's dim 0 as one symbolic batch (up to twice the example's,
+    at least 1024), for `tcc compile --specialize` at the example's batch."""
+    batch = torch.export.Dim("batch", min=1, max=max(1024, 2 * inputs[0].shape[0]))
+    return tuple({0: batch} for _ in inputs)
+
+
+def export(outdir, only=None, dynamic_batch=False):
     for name, (make_module, make_inputs) in workloads().items():
         if only and name not in only:
             continue
         d = os.path.join(outdir, name)
         os.makedirs(d, exist_ok=True)
         module = make_module().eval()
+        inputs = make_inputs()
+        shapes = batch_dynamic_shapes(inputs) if dynamic_batch else None
         with torch.no_grad():
-            ep = torch.export.export(module, make_inputs())
+            ep = torch.export.export(module, inputs, dynamic_shapes=shapes)
         pt2 = os.path.join(d, "model.pt2")
         torch.export.save(relative_traces(ep), pt2)
         with zipfile.ZipFile(pt2) as z:
@@ -241,8 +250,12 @@ if __name__ == "__main__":
     ap.add_argument("--export-models", metavar="DIR")
     ap.add_argument("--dtypes", default="fp32,bf16", help="for --export-models")
     ap.add_argument("--only", nargs="*", help="export only these workloads")
+    ap.add_argument("--dynamic-batch", action="store_true",
+                    help="for --export: dim 0 of every input symbolic (one batch symbol), so "
+                         "that the artifact can be compiled with --specialize at the workload's "
+                         "batch and timed against its generic variant (gpu_benchmark.py)")
     args = ap.parse_args()
     if args.export:
-        export(args.export, args.only)
+        export(args.export, args.only, args.dynamic_batch)
     if args.export_models:
         export_models(args.export_models, args.only, args.dtypes.split(","))

@@ -7,6 +7,18 @@ tcc on the same inputs, in one run. For the GPU machine (torch there, no tcc):
                 --timing 2> $m/compile.txt; done
   GPU:   python3 scripts/gpu_benchmark.py --models B [--out bench.md]
 
+A static specialization against the dynamic code: export with a symbolic batch,
+compile with `--specialize` at the workload's batch, and the table gets a second
+tcc row, "tcc generic variant": the same artifact loaded with
+TCC_SPECIALIZATION=generic, so every call runs the dynamic variant; the gap is
+what the static one gains:
+
+  here:  python3 scripts/bench_models.py --export B --dynamic-batch --only mlp_4x4096_b256
+         tcc explain B/mlp_4x4096_b256/model.json | grep -A1 symbols:   # the batch symbol, e.g. s77
+         tcc compile B/mlp_4x4096_b256/model.json --target cuda --specialize s77=256 \\
+             -o B/mlp_4x4096_b256/model.so --timing 2> B/mlp_4x4096_b256/compile.txt
+  GPU:   python3 scripts/gpu_benchmark.py --models B --only mlp_4x4096_b256
+
 Weights are rebuilt from bench_models.py's seeds and bound by name, so the
 tcc artifacts carry no weight bytes. Reported per workload and variant:
 median device latency (CUDA events, after warm-up), host µs per whole call from
@@ -67,6 +79,16 @@ def tcc_compile_seconds(model_dir):
     return float(m.group(1)) / 1000 if m else None
 
 
+def load_generic(so):
+    """`so` with every call on its generic variant (TCC_SPECIALIZATION is read
+    when the instance is created)."""
+    os.environ["TCC_SPECIALIZATION"] = "generic"
+    try:
+        return tcc.load(so)
+    finally:
+        del os.environ["TCC_SPECIALIZATION"]
+
+
 def bench(name, models_dir, iters, precision):
     make_module, make_inputs = bench_models.workloads()[name]
     module = make_module().cuda().eval()
@@ -84,6 +106,9 @@ def bench(name, models_dir, iters, precision):
         so = os.path.join(models_dir, name, "model.so")
         if os.path.exists(so):
             variants.append(("tcc", lambda: tcc.load(so).bind_weights(module.state_dict()), "tcc"))
+            if len(tcc.load(so).manifest.get("specializations", [])) > 1:
+                variants.append(("tcc generic variant",
+                                 lambda: load_generic(so).bind_weights(module.state_dict()), "tcc"))
         for label, build, kind in variants:
             torch._dynamo.reset()
             torch.cuda.empty_cache()

@@ -31,6 +31,10 @@ SAMPLES = ["foo", "mymodule", "outer_module", "mymodule_dynamic_batch", "small_c
            "ops_special", "pool_indices",
            # channels-last on the GPU (the CPU path computes f32 either way)
            "dense_stem:tf32", "depthwise_blocks:tf32", "small_cnn:tf32",
+           # "NAME+SPEC": compiled with --specialize SPEC, static variants beside the
+           # generic one; each case also checks which variant the C ABI ran
+           "mymodule_dynamic_batch+s77=1,7", "conv1d+s77=1,2", "two_dynamic_dims",
+           "two_dynamic_dims+s77=2,3;s27=16", "two_dynamic_dims+s77=2",
            "zoo/mobilenet_v2_core_aten",
            "zoo/bert_base_dynamic_seq_training", "zoo/gpt2_training",
            "zoo/t5_small_decoder_core_aten", "zoo/llama_small_dynamic_seq_core_aten"]
@@ -50,12 +54,34 @@ HALF_TOLERANCE = 1e-2
 
 
 def artifact(outdir, sample):
-    return os.path.join(outdir, sample.replace("/", "_").replace(":", "_") + ".so")
+    return os.path.join(outdir, re.sub(r"[/:+=,;]", "_", sample) + ".so")
 
 
 def sample_dir(sample):
-    """samples/NAME for "NAME" and "NAME:PRECISION"."""
-    return os.path.join(ROOT, "samples", sample.split(":")[0])
+    """samples/NAME for "NAME", "NAME:PRECISION" and "NAME+SPEC"."""
+    return os.path.join(ROOT, "samples", sample.split(":")[0].split("+")[0])
+
+
+def specialize(sample):
+    """The --specialize value of "NAME+SPEC", else None."""
+    return sample.split("+", 1)[1] if "+" in sample else None
+
+
+def expected_variant(model, xs):
+    """The specialization the runtime should pick for inputs xs: the one that
+    pins the most symbols among those whose ranges hold the inputs' sizes."""
+    values = {}
+    for spec, x in zip(model.manifest["inputs"], xs):
+        for size, n in zip(spec["sizes"], x.shape):
+            if isinstance(size, str) and size.isidentifier():
+                values.setdefault(size, n)
+    best, pinned = "generic", 0
+    for s in model.manifest["specializations"][1:]:
+        ranges = s["symbols"].items()
+        n = sum(lo == hi for _, (lo, hi) in ranges)
+        if n > pinned and all(k in values and lo <= values[k] <= hi for k, (lo, hi) in ranges):
+            best, pinned = s["name"], n
+    return best
 
 
 def precision(sample):
@@ -90,14 +116,15 @@ def misaligned(x):
     return view
 
 
-def compile_all(outdir, tcc, arch):
+def compile_all(outdir, tcc, arch, samples):
     os.makedirs(outdir, exist_ok=True)
-    for s in SAMPLES:
+    for s in samples:
         so = artifact(outdir, s)
         t0 = time.time()
+        extra = ["--specialize", specialize(s)] if specialize(s) else []
         subprocess.run([tcc, "compile", os.path.join(sample_dir(s), "model.pt2"), "-o", so,
-                        "--target", "cpu,cuda", "--arch", arch, "--precision", precision(s)],
-                       check=True)
+                        "--target", "cpu,cuda", "--arch", arch, "--precision", precision(s)]
+                       + extra, check=True)
         print(f"compiled {s} in {time.time() - t0:.2f} s")
 
 
@@ -132,6 +159,16 @@ def run_all(outdir, rtol, samples):
                     failures += 1
                     continue
                 ys = ys if isinstance(ys, tuple) else (ys,)
+                if specialize(s):  # the variant that ran must be the one the sizes select
+                    ran = model.manifest["specializations"][model.option("specialization")]["name"]
+                    wanted_variant = expected_variant(model, xs)
+                    if ran != wanted_variant:
+                        print(f"{tag:26} {device:6} {'-':>12} FAIL ran {ran}, expected {wanted_variant}")
+                        failures += 1
+                        continue
+                    tag_ran = f"{tag}[{ran}]"
+                else:
+                    tag_ran = tag
                 worst = 0.0  # as a fraction of each output's tolerance
                 for y, f in zip(ys, expected):
                     tol = TOLERANCE.get(s, HALF_TOLERANCE if y.dtype in (torch.float16, torch.bfloat16)
@@ -161,7 +198,7 @@ def run_all(outdir, rtol, samples):
                     worst = max(worst, err / tol)
                 ok = worst <= 1.0
                 failures += not ok
-                print(f"{tag:26} {device:6} {worst:12.3f} {'PASS' if ok else 'FAIL'}")
+                print(f"{tag_ran:26} {device:6} {worst:12.3f} {'PASS' if ok else 'FAIL'}")
     if "derived_weights" in samples:
         failures += check_rebind(outdir, rtol, np, torch, tcc)
     # The guard refuses a batch outside the exported range, as an exception.
@@ -214,11 +251,11 @@ def main():
     ap.add_argument("--tcc", default=os.path.join(ROOT, "build", "bin", "tcc"))
     ap.add_argument("--arch", default="sm_90")
     ap.add_argument("--rtol", type=float, default=1e-5)
-    ap.add_argument("--only", nargs="*", help="run only these samples (their artifacts alone "
-                    "may be there)")
+    ap.add_argument("--only", nargs="*", help="compile or run only these samples (their "
+                    "artifacts alone may be there)")
     a = ap.parse_args()
     if a.compile:
-        compile_all(a.compile, a.tcc, a.arch)
+        compile_all(a.compile, a.tcc, a.arch, a.only or SAMPLES)
     if a.run:
         sys.exit(1 if run_all(a.run, a.rtol, a.only or SAMPLES) else 0)
 

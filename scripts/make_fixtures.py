@@ -1371,6 +1371,43 @@ class Uint8Arithmetic(nn.Module):
                 torch.where(a > b, a, b), a.float() / 127.5 - 1.0)
 
 
+class TwoDynamicDims(nn.Module):
+    """A symbolic batch and sequence length (tcc compile --specialize): a
+    concatenation along the sequence (sizes 2*seq, which binding the batch
+    alone leaves symbolic) and a softmax over it."""
+
+    def __init__(self):
+        super().__init__()
+        self.lin = nn.Linear(8, 8)
+        self.norm = nn.LayerNorm(8)
+
+    def forward(self, x):
+        h = torch.cat([self.lin(x), x], dim=1)
+        return self.norm(torch.softmax(h, dim=1))
+
+
+def write_two_dynamic_dims(out):
+    """two_dynamic_dims at [2, 16, 8], and at more sizes as input_b<B>x<S>.npy
+    (with their expected_b<B>x<S>.npy), each run by PyTorch."""
+    name = "two_dynamic_dims"
+    if ONLY and name != ONLY:
+        return
+    torch.manual_seed(81)
+    model = TwoDynamicDims()
+    batch = torch.export.Dim("batch", min=1, max=16)
+    seq = torch.export.Dim("seq", min=2, max=64)
+    write_case(out, name, model, [torch.randn(2, 16, 8)],
+               dynamic_shapes=({0: batch, 1: seq},))
+    d = os.path.join(out, name)
+    for b, n in ((2, 5), (3, 16), (3, 5)):
+        x = torch.randn(b, n, 8)
+        with torch.no_grad():
+            y = model(x)
+        save_npy(os.path.join(d, f"input_b{b}x{n}.npy"), x)
+        save_npy(os.path.join(d, f"expected_b{b}x{n}.npy"), y)
+        print(f"wrote {d} {b}x{n}")
+
+
 class Float64Products(nn.Module):
     """Matrix products in float64 (a linear layer, a batched matmul): they
     once stopped with an internal error (the GEMM kernels' f32 loops
@@ -1750,6 +1787,8 @@ def write_wrong_answer_cases(out):
     torch.manual_seed(80)
     write_case(out, "float64_products", Float64Products(),
                [torch.randn(4, 8, dtype=torch.float64), torch.randn(2, 3, 6, dtype=torch.float64)])
+
+    write_two_dynamic_dims(out)
 
 if __name__ == "__main__":
     main()

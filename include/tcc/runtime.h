@@ -143,7 +143,14 @@ TCC_API tcc_model *tcc_model_create(void);
 /** What a model object exports (`tcc compile -o NAME.o [--name NAME]`): one
  *  constant `tcc_model_NAME` of this type. Its layout is part of the ABI;
  *  `abi_version` says which (TCC_MODEL_DESCRIPTOR_VERSION). */
-#define TCC_MODEL_DESCRIPTOR_VERSION 1
+#define TCC_MODEL_DESCRIPTOR_VERSION 2
+
+/** The entries of one compiled shape specialization (docs/ARTIFACT.md). */
+typedef struct tcc_model_entry {
+  void (*forward)(int64_t *packed);                   /* CPU path or NULL */
+  void (*forward_cuda)(int64_t *packed, void *stream); /* CUDA path or NULL */
+} tcc_model_entry;
+
 typedef struct tcc_model_descriptor {
   uint32_t abi_version;
   const char *name;                /* the model's name, as given to --name */
@@ -153,6 +160,11 @@ typedef struct tcc_model_descriptor {
   uint64_t weights_size;           /* 0 with --external-weights */
   void (*forward)(int64_t *packed);                   /* CPU path or NULL */
   void (*forward_cuda)(int64_t *packed, void *stream); /* CUDA path or NULL */
+  /* Version 2: the static shape specializations (`tcc compile --specialize`),
+     in the order of the manifest's "specializations" after "generic", whose
+     entries are the two above. */
+  uint64_t num_specializations;
+  const tcc_model_entry *specializations;
 } tcc_model_descriptor;
 
 /** Declares the descriptor of the model compiled with --name `name`. */
@@ -259,10 +271,18 @@ TCC_API tcc_status tcc_model_run_on_stream(tcc_model *model, const tcc_tensor *i
  *                  are freed). The default is the manifest's "cuda_graphs"
  *                  (true unless compiled with --no-cuda-graphs), or 0 when
  *                  the environment has TCC_CUDA_GRAPHS=0 at tcc_model_create.
+ *   "specializations"  1: each run takes the most specific compiled shape
+ *                  specialization its input sizes select (`tcc compile
+ *                  --specialize`); 0: every run takes the generic variant.
+ *                  The default is 1, or 0 when the environment has
+ *                  TCC_SPECIALIZATION=generic at tcc_model_create.
  *  Unknown names and values return TCC_ERROR_INVALID_ARGUMENT. */
 TCC_API tcc_status tcc_model_set_option(tcc_model *model, const char *name, int64_t value);
 
-/** Reads an option ("cuda_graphs") or a counter of the instance's CUDA runs:
+/** Reads an option ("cuda_graphs", "specializations"), the index in the
+ *  manifest's "specializations" of the variant the last run took
+ *  ("specialization", -1 before the first run), or a counter of the
+ *  instance's CUDA runs:
  *  "cuda_graph_replays", "cuda_graph_captures", "cuda_graph_updates",
  *  "cuda_direct_runs", "cuda_graph_capture_failures". */
 TCC_API tcc_status tcc_model_get_option(tcc_model *model, const char *name, int64_t *value);

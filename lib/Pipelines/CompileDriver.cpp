@@ -10,6 +10,7 @@
 
 #include "dialects/TccGraph/IR/TccGraphDialect.h"
 
+#include "tcc/Frontend/SymbolBinding.h"
 #include "tcc/Import/GraphImporter.h"
 #include "tcc/Pipelines/ArenaPlan.h"
 #include "tcc/Pipelines/CompileProgress.h"
@@ -17,12 +18,14 @@
 #include "tcc/Pipelines/KernelInventory.h"
 #include "tcc/Pipelines/LineDiagnostics.h"
 #include "tcc/Pipelines/ModelInput.h"
+#include "tcc/Pipelines/ShapeSpecialization.h"
 #include "tcc/Pipelines/Pipelines.h"
 #include "tcc/Pipelines/Registration.h"
 #include "tcc/Target/HostObjectEmitter.h"
 #include "tcc/Target/ManifestBuilder.h"
 #include "tcc/Target/ModelLinker.h"
 #include "tcc/Target/ModelName.h"
+#include "tcc/Support/EntrySymbols.h"
 #include "tcc/Transforms/PlannedEntry.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -129,19 +132,19 @@ private:
 class PhaseTimer {
 public:
   PhaseTimer(bool enabled, CompileProgress &progress) : enabled(enabled), progress(progress) {}
-  void start(const char *phase) {
+  void start(const std::string &phase) {
     stop();
     current = phase;
     progress.phase(phase);
-    setCrashContext((std::string("phase '") + phase + "'").c_str());
+    setCrashContext(("phase '" + phase + "'").c_str());
     begin = std::chrono::steady_clock::now();
   }
   void stop() {
-    if (!current)
+    if (current.empty())
       return;
     double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - begin).count();
     phases.push_back({current, ms});
-    current = nullptr;
+    current.clear();
   }
   void report() {
     stop();
@@ -149,21 +152,54 @@ public:
     if (!enabled)
       return;
     double total = 0;
+    int width = 12; // wider for the phases of --specialize's variants
+    for (auto &[name, ms] : phases)
+      width = std::max(width, static_cast<int>(name.size()));
     llvm::errs() << "tcc: compile time by phase\n";
     for (auto &[name, ms] : phases) {
-      llvm::errs() << llvm::format("  %-12s %9.1f ms\n", name, ms);
+      llvm::errs() << llvm::format("  %-*s %9.1f ms\n", width, name.c_str(), ms);
       total += ms;
     }
-    llvm::errs() << llvm::format("  %-12s %9.1f ms\n", "total", total);
+    llvm::errs() << llvm::format("  %-*s %9.1f ms\n", width, "total", total);
   }
 
 private:
   bool enabled;
   CompileProgress &progress;
-  const char *current = nullptr;
+  std::string current; // "" between phases
   std::chrono::steady_clock::time_point begin;
-  std::vector<std::pair<const char *, double>> phases;
+  std::vector<std::pair<std::string, double>> phases;
 };
+
+/// One variant of the model as it goes through the pipeline: the generic
+/// one (dynamic sizes), or a static specialization of --specialize.
+struct CompiledVariant {
+  std::string name; ///< "" for the generic variant, else "s77=8"
+  OwningOpRef<ModuleOp> module;
+  ImportedSignature signature;
+  PlannedArena arena;
+  ManifestInfo weightUse; ///< its derived and host-only weights
+  bool weightUseRead = false;
+  nlohmann::json kernels, kernelGraph;
+  std::string dumpDir; ///< where --dump-ir-after-all writes its IR
+  int dumpCounter = 0;
+  /// Appended to its phase names when there are several variants, for the
+  /// progress line and --timing: " [s77=8, variant 2/3]".
+  std::string label;
+};
+
+/// Whether two variants read the same weights (every variant is called with
+/// the entry arguments the manifest lists once).
+bool sameWeightUse(const ManifestInfo &a, const ManifestInfo &b) {
+  if (a.hostOnlyWeights != b.hostOnlyWeights || a.derivedWeights.size() != b.derivedWeights.size())
+    return false;
+  for (size_t i = 0; i < a.derivedWeights.size(); ++i) {
+    const DerivedWeight &x = a.derivedWeights[i], &y = b.derivedWeights[i];
+    if (x.name != y.name || x.dtype != y.dtype || x.sizes != y.sizes || x.program != y.program)
+      return false;
+  }
+  return true;
+}
 
 std::string replaceExtension(const std::string &path, const std::string &ext) {
   llvm::SmallString<256> p(path);
@@ -260,8 +296,20 @@ int tcc::compileModel(const CompileOptions &options, const char *argv0) {
     return rc;
   }
 
-  // 2. Import into tcc_graph.
-  timer.start("import");
+  // --specialize: static variants compiled beside the generic one, each a
+  // whole compile of the program with those symbols bound.
+  std::vector<ShapeSpecialization> specializations;
+  if (!options.specialize.empty()) {
+    std::string error = parseShapeSpecializations(options.specialize, program, specializations);
+    if (error.empty() && (options.emit == OutputKind::MLIR || options.compileTo < CompilePhase::Output))
+      error = "--specialize makes one artifact of several compiles: it needs --emit so, obj, "
+              "llvm or ptx";
+    if (!error.empty()) {
+      err() << "tcc compile: error: " << error << "\n";
+      return kExitUsage;
+    }
+  }
+
   DialectRegistry registry;
   registerTccDialects(registry);
   MLIRContext ctx(registry);
@@ -270,22 +318,6 @@ int tcc::compileModel(const CompileOptions &options, const char *argv0) {
   if (options.timing || !options.printIRAfter.empty() || !options.dumpIRAfterAll.empty())
     ctx.disableMultithreading();
   LineDiagnostics diagnostics(ctx, &progress);
-  ImportedSignature signature;
-  OwningOpRef<ModuleOp> module = importExportedProgram(ctx, program, signature);
-  if (!module)
-    return kExitUserError;
-
-  int dumpCounter = 0;
-  if (!options.dumpIRAfterAll.empty()) {
-    if (std::error_code ec = llvm::sys::fs::create_directories(options.dumpIRAfterAll)) {
-      err() << "tcc: error: cannot create " << options.dumpIRAfterAll << ": " << ec.message() << "\n";
-      return kExitUserError;
-    }
-    std::error_code ec;
-    llvm::raw_fd_ostream os(options.dumpIRAfterAll + "/00_import.mlir", ec);
-    if (!ec)
-      module->print(os);
-  }
 
   // 3. The pass pipeline, in two parts: up to the memory plan (read back for
   // the manifest), then the LLVM lowering.
@@ -305,16 +337,16 @@ int tcc::compileModel(const CompileOptions &options, const char *argv0) {
   // plan and the kernels can be read between them: up to the plan, then the
   // lowering of every target and the host code.
   std::string invalidAfter; // set when a pass left IR that does not verify
-  auto runPipeline = [&](const char *name, bool lowering) -> bool {
-    timer.start(name);
+  auto runPipeline = [&](CompiledVariant &v, const std::string &name, bool lowering) -> bool {
+    timer.start(name + v.label);
     PassManager pm(&ctx);
     pm.enableVerifier(options.verifyEach);
     auto outcome = std::make_unique<PassOutcomeInstrumentation>();
     PassOutcomeInstrumentation *watch = outcome.get();
     pm.addInstrumentation(std::move(outcome));
-    if (!options.dumpIRAfterAll.empty())
+    if (!v.dumpDir.empty())
       pm.enableIRPrinting(std::make_unique<DumpToDirectoryConfig>(
-          options.dumpIRAfterAll, dumpCounter, options.printIRAfter));
+          v.dumpDir, v.dumpCounter, options.printIRAfter));
     else if (!options.printIRAfter.empty()) {
       auto names = options.printIRAfter;
       pm.enableIRPrinting(
@@ -332,13 +364,15 @@ int tcc::compileModel(const CompileOptions &options, const char *argv0) {
       buildCompilePassPipeline(pm, options, std::min(last, CompilePhase::Planned));
     if (progress.enabled())
       pm.addInstrumentation(progress.passSteps(static_cast<int>(pm.size())));
-    bool ok = succeeded(pm.run(*module));
+    bool ok = succeeded(pm.run(*v.module));
     invalidAfter = watch->invalidAfter;
     return ok;
   };
   // A failed pass has normally said why (a user error at a source line); one
   // that failed silently is a tcc bug, reported as such rather than exiting mutely.
-  auto pipelineFailed = [&](const char *phase) {
+  auto pipelineFailed = [&](const CompiledVariant &v, const char *phase) {
+    if (!v.name.empty())
+      err() << "tcc: note: while compiling specialization " << v.name << "\n";
     if (!invalidAfter.empty()) {
       err() << "tcc: internal error: the IR was invalid after pass '" << invalidAfter
                    << "' (the message above). This is a bug in tcc, not in the model: "
@@ -352,23 +386,81 @@ int tcc::compileModel(const CompileOptions &options, const char *argv0) {
                  << " passes failed without a diagnostic; please report this with the model\n";
     return kExitInternal;
   };
-  if (!runPipeline("pipeline", false))
-    return pipelineFailed("graph/kernel/linalg/bufferization/planning");
-  PlannedArena arena = readArenaPlan(*module);
-  if (std::string error = arenaLimitError(arena, program); !error.empty()) {
-    err() << "tcc: error: " << error << "\n";
-    return kExitUserError;
+  // 2. and 3. for one variant: import the program as it stands (its symbols
+  // bound for a static variant), run the pipeline, read the plan.
+  auto compileVariant = [&](CompiledVariant &v) -> int {
+    timer.start("import" + v.label);
+    v.module = importExportedProgram(ctx, program, v.signature);
+    if (!v.module)
+      return kExitUserError;
+    if (!options.dumpIRAfterAll.empty()) {
+      // A static variant's IR goes to its own subdirectory, DIR/s77=8/.
+      v.dumpDir = v.name.empty() ? options.dumpIRAfterAll : options.dumpIRAfterAll + "/" + v.name;
+      if (std::error_code ec = llvm::sys::fs::create_directories(v.dumpDir)) {
+        err() << "tcc: error: cannot create " << v.dumpDir << ": " << ec.message() << "\n";
+        return kExitUserError;
+      }
+      std::error_code ec;
+      llvm::raw_fd_ostream os(v.dumpDir + "/00_import.mlir", ec);
+      if (!ec)
+        v.module->print(os);
+    }
+    if (!runPipeline(v, "pipeline", false))
+      return pipelineFailed(v, "graph/kernel/linalg/bufferization/planning");
+    v.arena = readArenaPlan(*v.module);
+    if (std::string error = arenaLimitError(v.arena, program); !error.empty()) {
+      err() << "tcc: error: " << error << "\n";
+      return kExitUserError;
+    }
+    // Read here, while the entry still carries its argument attributes.
+    v.weightUseRead = readWeightUse(*v.module, v.signature, v.weightUse);
+    v.kernels = describeKernels(*v.module);
+    v.kernelGraph = describeKernelEdges(*v.module);
+    if (last >= CompilePhase::LLVM && !runPipeline(v, "lower", true))
+      return pipelineFailed(v, wantCuda ? "CPU/CUDA lowering" : "CPU lowering");
+    return kExitOk;
+  };
+
+  std::vector<CompiledVariant> variants(1 + specializations.size());
+  for (size_t i = 1; i < variants.size(); ++i)
+    variants[i].name = specializations[i - 1].name;
+  if (variants.size() > 1)
+    for (size_t i = 0; i < variants.size(); ++i)
+      variants[i].label = " [" + (i ? variants[i].name : kGenericSpecializationName) +
+                          ", variant " + std::to_string(i + 1) + "/" +
+                          std::to_string(variants.size()) + "]";
+  if (int rc = compileVariant(variants[0]))
+    return rc;
+  for (size_t i = 0; i < specializations.size(); ++i) {
+    CompiledVariant &v = variants[i + 1];
+    try {
+      frontend::ScopedSymbolBinding bound(program, specializations[i].values);
+      if (int rc = compileVariant(v))
+        return rc;
+    } catch (const SymbolicExprError &e) {
+      err() << "tcc: error: specialization " << v.name << ": " << e.what() << "\n";
+      return kExitUserError;
+    }
+    // Every variant takes the generic one's entry arguments (docs/ARTIFACT.md).
+    if (!sameWeightUse(variants[0].weightUse, v.weightUse)) {
+      err() << "tcc: internal error: specialization " << v.name
+            << " derives other weights than the generic variant; please report this with "
+               "the model\n";
+      return kExitInternal;
+    }
   }
-  // Read here, while the entry still carries its argument attributes.
-  ManifestInfo info;
-  bool weightUseRead = readWeightUse(*module, signature, info);
-  nlohmann::json kernels = describeKernels(*module);
-  nlohmann::json kernelGraph = describeKernelEdges(*module);
-  std::vector<std::string> ptx;
-  if (last >= CompilePhase::LLVM) {
-    if (!runPipeline("lower", true))
-      return pipelineFailed(wantCuda ? "CPU/CUDA lowering" : "CPU lowering");
-    ptx = collectPtx(*module);
+  const CompiledVariant &generic = variants[0];
+  const ImportedSignature &signature = generic.signature;
+  ManifestInfo info = generic.weightUse;
+  bool weightUseRead = generic.weightUseRead;
+  // Each variant's kernels are a PTX module of their own; with several, each
+  // follows a line naming its variant (ptxas takes one module at a time).
+  std::string ptx;
+  for (CompiledVariant &v : variants) {
+    if (variants.size() > 1)
+      ptx += "// ----- specialization " + (v.name.empty() ? kGenericSpecializationName : v.name) + "\n";
+    for (const std::string &text : collectPtx(*v.module))
+      ptx += text;
   }
   // Textual outputs (PTX, IR at a phase) go to the output path or stdout.
   auto writeTextOutput = [&](const std::string &text) {
@@ -381,17 +473,13 @@ int tcc::compileModel(const CompileOptions &options, const char *argv0) {
     timer.report();
     return kExitOk;
   };
-  if (options.emit == OutputKind::PTX) {
-    std::string text;
-    for (const std::string &p : ptx)
-      text += p;
-    return writeTextOutput(text);
-  }
+  if (options.emit == OutputKind::PTX)
+    return writeTextOutput(ptx);
 
   if (options.emit == OutputKind::MLIR || last < CompilePhase::Output) {
     std::string text;
     llvm::raw_string_ostream os(text);
-    module->print(os);
+    variants[0].module->print(os);
     return writeTextOutput(text);
   }
 
@@ -409,9 +497,12 @@ int tcc::compileModel(const CompileOptions &options, const char *argv0) {
                     "export's weights and derived weights; please report this with the model\n";
     return kExitInternal;
   }
-  nlohmann::json manifestJson = buildManifest(program, signature, weights, arena, info);
-  manifestJson["kernels"] = kernels;
-  manifestJson["kernel_graph"] = kernelGraph;
+  for (size_t i = 1; i < variants.size(); ++i)
+    info.specializations.push_back(
+        {specializations[i - 1].name, specializations[i - 1].values, variants[i].arena.bytes});
+  nlohmann::json manifestJson = buildManifest(program, signature, weights, generic.arena, info);
+  manifestJson["kernels"] = generic.kernels;
+  manifestJson["kernel_graph"] = generic.kernelGraph;
   // The x86-64 level the CPU path's code needs: the runtime refuses a CPU run
   // on a processor without it rather than die of an illegal instruction.
   if (wantCpu)
@@ -419,13 +510,14 @@ int tcc::compileModel(const CompileOptions &options, const char *argv0) {
   if (wantCuda) {
     // The CUDA entry takes the same packed arguments, as device pointers.
     manifestJson["targets"] = wantCpu ? nlohmann::json{"cpu", "cuda"} : nlohmann::json{"cuda"};
-    if (!wantCpu) {
+    const char *key = wantCpu ? "cuda_symbol" : "symbol";
+    if (!wantCpu)
       for (auto &input : manifestJson["inputs"])
         input["device"] = "cuda";
-      manifestJson["entry"]["symbol"] = "tcc_model_forward_cuda";
-    } else {
-      manifestJson["entry"]["cuda_symbol"] = "tcc_model_forward_cuda";
-    }
+    manifestJson["entry"][key] = entrySymbol(0, true);
+    auto &specs = manifestJson["specializations"];
+    for (size_t i = 0; i < specs.size(); ++i)
+      specs[i]["entry"][key] = entrySymbol(i, true);
     // What the CUDA path's matrix products compute with (convert-tcc-kernel-to-cuda).
     manifestJson["precision"] = options.precision;
     if (!options.cudaGraphs)
@@ -449,7 +541,10 @@ int tcc::compileModel(const CompileOptions &options, const char *argv0) {
   ModelSymbols symbols;
   symbols.name = info.modelName;
   symbols.defineCreate = options.emit == OutputKind::SharedObject;
-  auto llvmModule = buildHostModule(*module, llvmContext, manifest, embedded, symbols);
+  std::vector<ModuleOp> modules;
+  for (CompiledVariant &v : variants)
+    modules.push_back(*v.module);
+  auto llvmModule = buildHostModule(modules, llvmContext, manifest, embedded, symbols);
   if (!llvmModule) {
     err() << "tcc: internal error: " << llvm::toString(llvmModule.takeError()) << "\n";
     return kExitInternal;

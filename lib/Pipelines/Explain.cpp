@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "tcc/Pipelines/Explain.h"
+#include "tcc/Pipelines/ShapeSpecialization.h"
 
 #include "dialects/TccGraph/IR/SourceLocation.h"
 #include "dialects/TccGraph/IR/TccGraphOps.h"
@@ -199,10 +200,22 @@ int tcc::explainModel(const CompileOptions &options, json &report) {
   if (!module)
     return finishWithDiagnostics(1);
 
+  // --specialize: the variants a compile would add, read as tcc compile reads
+  // them (a usage error, exit 2, before any pass runs).
+  std::vector<ShapeSpecialization> specializations;
+  if (std::string error = parseShapeSpecializations(options.specialize, program, specializations);
+      !error.empty()) {
+    report["errors"].push_back({{"location", ""}, {"message", error}});
+    return finish(2);
+  }
+  ManifestInfo info;
+  for (const ShapeSpecialization &s : specializations)
+    info.specializations.push_back({s.name, s.values, 0});
+
   // The guards: what every call of the compiled model checks.
   json manifest = buildManifest(program, signature,
                                 WeightLayout::build(program, signature, /*copyBytes=*/false),
-                                PlannedArena(), ManifestInfo());
+                                PlannedArena(), info);
   // Where inputs live depends on the path a call takes, not on the model.
   for (json &input : manifest["inputs"])
     input.erase("device");
@@ -210,6 +223,13 @@ int tcc::explainModel(const CompileOptions &options, json &report) {
                       {"outputs", manifest["outputs"]},
                       {"symbols", manifest["symbols"]},
                       {"checks", manifest["checks"]}};
+  // Which variant each call would run: each static one's symbols pinned.
+  if (!specializations.empty()) {
+    json variants = json::array();
+    for (const json &s : manifest["specializations"])
+      variants.push_back({{"name", s["name"]}, {"symbols", s["symbols"]}});
+    report["guards"]["specializations"] = variants;
+  }
   int64_t weightBytes = 0;
   for (const json &w : manifest["weights"])
     weightBytes += w["bytes"].get<int64_t>();

@@ -116,7 +116,8 @@ TCC_API tcc_model *tcc_model_create_from(const tcc_model_descriptor *d) {
     setLastError("tcc_model_create_from: the descriptor is NULL");
     return nullptr;
   }
-  if (d->abi_version != TCC_MODEL_DESCRIPTOR_VERSION) {
+  // Version 1 (before --specialize) is version 2 without specializations.
+  if (d->abi_version != TCC_MODEL_DESCRIPTOR_VERSION && d->abi_version != 1) {
     setLastError("tcc_model_create_from: the model object has descriptor version " +
                  std::to_string(d->abi_version) + ", this runtime reads version " +
                  std::to_string(TCC_MODEL_DESCRIPTOR_VERSION) +
@@ -124,9 +125,12 @@ TCC_API tcc_model *tcc_model_create_from(const tcc_model_descriptor *d) {
     return nullptr;
   }
   try {
+    std::vector<ModelEntry> entries{{d->forward, d->forward_cuda}};
+    if (d->abi_version >= 2)
+      for (uint64_t i = 0; i < d->num_specializations; ++i)
+        entries.push_back({d->specializations[i].forward, d->specializations[i].forward_cuda});
     auto model = std::make_unique<Model>(std::string(d->manifest_json, d->manifest_size),
-                                         d->weights, d->weights_size, d->forward,
-                                         d->forward_cuda);
+                                         d->weights, d->weights_size, std::move(entries));
     return new tcc_model(std::move(model));
   } catch (...) {
     reportCurrentException();
@@ -300,13 +304,17 @@ TCC_API tcc_status tcc_model_set_option(tcc_model *model, const char *name, int6
   if (!name)
     return invalidArgument("option name is NULL");
   try {
-    if (std::strcmp(name, "cuda_graphs") == 0) {
-      if (value != 0 && value != 1)
-        return invalidArgument("option 'cuda_graphs' takes 0 or 1, got " +
-                               std::to_string(value));
-      model->model->setCudaGraphs(value != 0);
-      return TCC_OK;
-    }
+    // The on/off options.
+    const std::pair<const char *, void (Model::*)(bool)> switches[] = {
+        {"cuda_graphs", &Model::setCudaGraphs}, {"specializations", &Model::setSpecializations}};
+    for (const auto &[option, set] : switches)
+      if (std::strcmp(name, option) == 0) {
+        if (value != 0 && value != 1)
+          return invalidArgument(std::string("option '") + option + "' takes 0 or 1, got " +
+                                 std::to_string(value));
+        (model->model.get()->*set)(value != 0);
+        return TCC_OK;
+      }
     return invalidArgument(std::string("unknown or read-only option '") + name + "'");
   } catch (...) {
     return reportCurrentException();
@@ -320,6 +328,14 @@ TCC_API tcc_status tcc_model_get_option(tcc_model *model, const char *name, int6
   try {
     if (std::strcmp(name, "cuda_graphs") == 0) {
       *value = model->model->cudaGraphs() ? 1 : 0;
+      return TCC_OK;
+    }
+    if (std::strcmp(name, "specializations") == 0) {
+      *value = model->model->specializations() ? 1 : 0;
+      return TCC_OK;
+    }
+    if (std::strcmp(name, "specialization") == 0) {
+      *value = model->model->lastSpecialization();
       return TCC_OK;
     }
     cuda::GraphCacheStats stats = model->model->cudaGraphStats();

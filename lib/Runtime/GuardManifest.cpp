@@ -8,6 +8,8 @@
 //===----------------------------------------------------------------------===//
 #include "tcc/Runtime/GuardManifest.h"
 
+#include "tcc/Support/EntrySymbols.h"
+
 #include "tcc/Runtime/RuntimeError.h"
 
 #include <nlohmann/json.hpp>
@@ -153,6 +155,51 @@ GuardManifest GuardManifest::parse(std::string_view text) {
 }
 
 namespace {
+/// "specializations": the generic variant first, then the static ones
+/// (docs/ARTIFACT.md). Each names only symbols the manifest has, within
+/// their ranges; its entry and arena default to the top-level ones, so a
+/// manifest from before `--specialize` reads as one generic variant.
+void parseSpecializations(const json &j, GuardManifest &m) {
+  json list = j.contains("specializations") ? arrayMember(j, "specializations", "manifest")
+                                            : json::array({{{"name", kGenericSpecializationName}}});
+  if (list.empty())
+    invalidManifest("'specializations' is empty (it lists at least the generic variant)");
+  for (size_t i = 0; i < list.size(); ++i) {
+    const json &s = list[i];
+    std::string where = "specializations[" + std::to_string(i) + "]";
+    Specialization spec;
+    spec.name = stringMember(s, "name", where);
+    if ((i == 0) != (spec.name == kGenericSpecializationName))
+      invalidManifest(where + " ('" + spec.name + "'): the generic variant comes first, once");
+    if (s.contains("symbols")) {
+      if (!s["symbols"].is_object())
+        invalidManifest(where + ".symbols is not an object");
+      for (const auto &[name, range] : s["symbols"].items()) {
+        const SymbolRange *sym = m.findSymbol(name);
+        if (!range.is_array() || range.size() != 2 || !range[0].is_number_integer() ||
+            !range[1].is_number_integer())
+          invalidManifest(where + ".symbols." + name + " is not [min, max]");
+        int64_t lo = range[0].get<int64_t>(), hi = range[1].get<int64_t>();
+        if (!sym || lo > hi || lo < sym->min || hi > sym->max)
+          invalidManifest(where + ".symbols." + name + ": [" + std::to_string(lo) + ", " +
+                          std::to_string(hi) + "] is no range of a symbol of the manifest");
+        if (i == 0 && (lo != sym->min || hi != sym->max))
+          invalidManifest(where + ": the generic variant covers only part of " + name + "'s range");
+        spec.symbols.push_back({name, {lo, hi}});
+      }
+    }
+    const json noEntry = json::object();
+    const json &entry = s.contains("entry") ? s["entry"] : noEntry;
+    spec.entrySymbol = entry.value("symbol", i == 0 ? m.entrySymbol : entrySymbol(i, false));
+    spec.cudaSymbol = entry.value("cuda_symbol", std::string());
+    spec.arenaBytes = s.contains("arena") ? intMember(s["arena"], "bytes", where + ".arena")
+                                          : m.arena.bytes;
+    if (spec.arenaBytes < 0)
+      invalidManifest(where + ".arena.bytes is negative");
+    m.specializations.push_back(std::move(spec));
+  }
+}
+
 GuardManifest parseManifest(std::string_view text) {
   json j;
   try {
@@ -382,18 +429,7 @@ GuardManifest parseManifest(std::string_view text) {
     if (!m.findSymbol(sym))
       m.symbols.push_back({sym, 0, INT64_MAX, std::nullopt});
 
-  if (j.contains("specializations") && j["specializations"].is_array())
-    for (const json &s : j["specializations"]) {
-      Specialization spec;
-      spec.name = s.value("name", std::string());
-      if (s.contains("symbols") && s["symbols"].is_object())
-        for (const auto &[name, range] : s["symbols"].items())
-          if (range.is_array() && range.size() == 2 && range[0].is_number_integer() &&
-              range[1].is_number_integer())
-            spec.symbols.push_back(
-                {name, {range[0].get<int64_t>(), range[1].get<int64_t>()}});
-      m.specializations.push_back(std::move(spec));
-    }
+  parseSpecializations(j, m);
 
   if (j.contains("cuda_graphs")) {
     if (!j["cuda_graphs"].is_boolean())
@@ -433,6 +469,52 @@ GuardManifest parseManifest(std::string_view text) {
   return m;
 }
 } // namespace
+
+//===----------------------------------------------------------------------===//
+// Specializations
+//===----------------------------------------------------------------------===//
+
+size_t Specialization::pinnedSymbols() const {
+  return static_cast<size_t>(std::count_if(symbols.begin(), symbols.end(), [](const auto &s) {
+    return s.second.first == s.second.second;
+  }));
+}
+
+bool Specialization::covers(const SymbolBindings &values) const {
+  for (const auto &[name, range] : symbols) {
+    auto it = values.find(name);
+    if (it == values.end() || it->second < range.first || it->second > range.second)
+      return false;
+  }
+  return true;
+}
+
+std::string Specialization::guardText() const {
+  std::string text;
+  for (const auto &[name, range] : symbols)
+    if (range.first == range.second)
+      text += (text.empty() ? "" : " && ") + name + " == " + std::to_string(range.first);
+  return text.empty() ? "any" : text;
+}
+
+size_t GuardManifest::selectSpecialization(const SymbolBindings &values) const {
+  size_t best = 0, bestPinned = specializations.empty() ? 0 : specializations[0].pinnedSymbols();
+  for (size_t i = 1; i < specializations.size(); ++i) {
+    size_t pinned = specializations[i].pinnedSymbols();
+    if (pinned > bestPinned && specializations[i].covers(values)) {
+      best = i;
+      bestPinned = pinned;
+    }
+  }
+  return best;
+}
+
+int64_t GuardManifest::maxArenaBytes() const {
+  int64_t bytes = arena.bytes;
+  for (const Specialization &s : specializations)
+    bytes = std::max(bytes, s.arenaBytes);
+  return bytes;
+}
 
 //===----------------------------------------------------------------------===//
 // Guards

@@ -13,6 +13,7 @@
 #include "tcc/Runtime/MlirGpuRuntime.h"
 #include "tcc/Runtime/OneDnnConv.h"
 #include "tcc/Runtime/RuntimeError.h"
+#include "tcc/Support/EntrySymbols.h"
 
 #include <cstdlib>
 #include <cstring>
@@ -86,11 +87,30 @@ Model::AlignedBuffer Model::allocateAligned(size_t bytes) {
 
 Model::Model(std::string manifestJson, const uint8_t *weights, size_t weightsSize,
              ForwardFn forward, CudaForwardFn cudaForward)
+    : Model(std::move(manifestJson), weights, weightsSize, {ModelEntry{forward, cudaForward}}) {}
+
+Model::Model(std::string manifestJson, const uint8_t *weights, size_t weightsSize,
+             std::vector<ModelEntry> entries)
     : manifestJson_(std::move(manifestJson)),
-      manifest_(GuardManifest::parse(manifestJson_)), forward_(forward),
-      cudaForward_(cudaForward) {
-  if (!forward_ && !cudaForward_)
+      manifest_(GuardManifest::parse(manifestJson_)), entries_(std::move(entries)) {
+  if (entries_.empty() || (!entries_[0].forward && !entries_[0].cudaForward))
     throw RuntimeError(TCC_ERROR_INVALID_ARGUMENT, "the model has no forward function");
+  if (entries_.size() != manifest_.specializations.size())
+    throw RuntimeError(TCC_ERROR_INVALID_MANIFEST,
+                       "invalid guard manifest: it lists " +
+                           std::to_string(manifest_.specializations.size()) +
+                           " specialization(s), the model object has entries for " +
+                           std::to_string(entries_.size()));
+  // Every variant has the paths the generic one has: the inputs' device
+  // picks the path before the sizes pick the variant.
+  for (size_t i = 1; i < entries_.size(); ++i)
+    if (!entries_[i].forward != !entries_[0].forward ||
+        !entries_[i].cudaForward != !entries_[0].cudaForward)
+      throw RuntimeError(TCC_ERROR_INVALID_MANIFEST,
+                         "specialization '" + manifest_.specializations[i].name +
+                             "' lacks a path the generic variant has");
+  if (const char *env = std::getenv("TCC_SPECIALIZATION"))
+    specializations_ = std::strcmp(env, kGenericSpecializationName) != 0;
   cpuIsaSupported_ = GuardManifest::hostSupportsCpuIsa(manifest_.cpuIsa);
   weights_.assign(manifest_.weights.size(), nullptr);
   size_t derivedBytes = 0;
@@ -122,15 +142,23 @@ Model::Model(std::string manifestJson, const uint8_t *weights, size_t weightsSiz
         weights_[i] = at;
       }
   }
-  arena_ = allocateAligned(static_cast<size_t>(manifest_.arena.bytes));
+  // One arena at the largest variant's size, allocated once: a call may take
+  // any variant, and the generic one (planned at the symbols' upper bounds)
+  // is normally the largest anyway, so per-variant arenas would only add.
+  arena_ = allocateAligned(arenaBytes());
   cudaGraphs_ = manifest_.cudaGraphs;
   if (const char *env = std::getenv("TCC_CUDA_GRAPHS"))
     if (std::strcmp(env, "0") == 0 || std::strcmp(env, "off") == 0)
       cudaGraphs_ = false;
-  size_t words = 0;
+  size_t words = 1; // the variant's index after the entry's words
   for (const EntryArg &a : manifest_.entryArgs)
     words += 3 + 2 * static_cast<size_t>(a.rank);
   packed_.reserve(words);
+}
+
+void Model::setSpecializations(bool enabled) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  specializations_ = enabled;
 }
 
 Model::~Model() = default;
@@ -260,9 +288,8 @@ void Model::checkOutputs(const tcc_tensor *outputs, size_t numOutputs,
   }
 }
 
-void Model::packArguments(const tcc_tensor *inputs, const tcc_tensor *outputs,
-                          const SymbolBindings & /*symbols*/, const void *const *weights,
-                          const void *arena) {
+void Model::packArguments(const tcc_tensor *inputs, const tcc_tensor *outputs, size_t variant,
+                          const void *const *weights, const void *arena) {
   packed_.clear();
   for (const EntryArg &a : manifest_.entryArgs) {
     switch (a.role) {
@@ -282,12 +309,15 @@ void Model::packArguments(const tcc_tensor *inputs, const tcc_tensor *outputs,
       break;
     }
     case EntryArgRole::Arena: {
-      int64_t bytes = manifest_.arena.bytes;
+      int64_t bytes = manifest_.specializations[variant].arenaBytes;
       appendDescriptor(packed_, arena, &bytes, 1);
       break;
     }
     }
   }
+  // Not read by the entry: it makes the words the CUDA graph cache keys on
+  // differ between variants that would otherwise pack the same words.
+  packed_.push_back(static_cast<int64_t>(variant));
 }
 
 void Model::run(const tcc_tensor *inputs, size_t numInputs, const tcc_tensor *outputs,
@@ -315,11 +345,11 @@ void Model::runOnStream(const tcc_tensor *inputs, size_t numInputs, const tcc_te
                          "input '" + manifest_.inputs[i].name + "' (#" + std::to_string(i) +
                              "): all inputs must be on one device");
   }
-  if (device == TCC_DEVICE_CUDA && !cudaForward_)
+  if (device == TCC_DEVICE_CUDA && !entries_[0].cudaForward)
     throw RuntimeError(TCC_ERROR_UNSUPPORTED,
                        "model '" + manifest_.model +
                            "' has no CUDA path (compile it with --target cuda)");
-  if (device == TCC_DEVICE_CPU && !forward_)
+  if (device == TCC_DEVICE_CPU && !entries_[0].forward)
     throw RuntimeError(TCC_ERROR_UNSUPPORTED,
                        "model '" + manifest_.model +
                            "' has no CPU path (it was compiled with --target cuda)");
@@ -336,6 +366,8 @@ void Model::runOnStream(const tcc_tensor *inputs, size_t numInputs, const tcc_te
     checkOutputs(outputs, numOutputs, manifest_.outputSizes(symbols), device);
 
   std::lock_guard<std::mutex> lock(mutex_);
+  size_t variant = specializations_ ? manifest_.selectSpecialization(symbols) : 0;
+  lastSpecialization_.store(static_cast<int64_t>(variant), std::memory_order_relaxed);
   for (size_t i = 0; i < weights_.size(); ++i)
     if (!weights_[i] && manifest_.weights[i].bytes)
       throw RuntimeError(TCC_ERROR_MISSING_WEIGHT,
@@ -347,23 +379,23 @@ void Model::runOnStream(const tcc_tensor *inputs, size_t numInputs, const tcc_te
   if (derivedWeightsStale_ && !derivedSlots_.empty())
     computeDerivedWeights();
   if (device == TCC_DEVICE_CUDA)
-    return runCuda(inputs, outputs, symbols, stream, synchronize);
-  packArguments(inputs, outputs, symbols, weights_.data(), arena_.get());
+    return runCuda(inputs, outputs, variant, stream, synchronize);
+  packArguments(inputs, outputs, variant, weights_.data(), arena_.get());
   // A failed run-time check (RuntimeChecks.h) is the first error of the run.
   (void)takeKernelLaunchError();
-  forward_(packed_.data());
+  entries_[variant].forward(packed_.data());
   if (std::string error = takeKernelLaunchError(); !error.empty())
     throw RuntimeError(TCC_ERROR_INVALID_ARGUMENT, "model '" + manifest_.model + "': " + error);
 }
 
-void Model::runCuda(const tcc_tensor *inputs, const tcc_tensor *outputs,
-                    const SymbolBindings &symbols, void *stream, bool synchronize) {
+void Model::runCuda(const tcc_tensor *inputs, const tcc_tensor *outputs, size_t variant,
+                    void *stream, bool synchronize) {
   const cuda::Driver &d = cuda::Driver::get();
   cuda::CUcontext current = cuda::ensureContext();
   if (!device_) {
     auto state = std::make_unique<cuda::DeviceState>(d);
     state->context = current;
-    state->arena = cuda::DeviceBuffer(static_cast<size_t>(manifest_.arena.bytes));
+    state->arena = cuda::DeviceBuffer(arenaBytes());
     state->graphs.setEnabled(cudaGraphs_);
     device_ = std::move(state);
   } else if (current != device_->context) {
@@ -398,13 +430,14 @@ void Model::runCuda(const tcc_tensor *inputs, const tcc_tensor *outputs,
     device_->graphs.clear(); // they point at the old weights
     deviceWeightsStale_ = false;
   }
-  packArguments(inputs, outputs, symbols, device_->weightPointers.data(), device_->arena.data());
+  packArguments(inputs, outputs, variant, device_->weightPointers.data(), device_->arena.data());
   // The packed words hold every pointer and size the launches depend on:
   // they are the graph cache's key.
   ScopedKernelTable kernels(&device_->kernels);
-  auto launch = [this](cuda::CUstream s) {
+  CudaForwardFn forward = entries_[variant].cudaForward;
+  auto launch = [this, forward](cuda::CUstream s) {
     (void)takeKernelLaunchError();
-    cudaForward_(packed_.data(), s);
+    forward(packed_.data(), s);
     std::string error = takeKernelLaunchError();
     if (!error.empty())
       throw RuntimeError(TCC_ERROR_INTERNAL, error);

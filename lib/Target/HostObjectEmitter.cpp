@@ -1,6 +1,9 @@
 //===- HostObjectEmitter.cpp - LLVM-dialect module to an x86-64 object ----===//
 #include "tcc/Target/HostObjectEmitter.h"
 
+#include "tcc/Support/EntrySymbols.h"
+#include "tcc/Transforms/GpuConventions.h"
+
 #include "mlir/Target/LLVMIR/Export.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/IRBuilder.h"
@@ -9,6 +12,7 @@
 #include "llvm/Pass.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Verifier.h"
+#include "llvm/Linker/Linker.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/FileSystem.h"
@@ -41,6 +45,8 @@ GlobalVariable *addBlob(Module &m, StringRef name, ArrayRef<char> bytes, unsigne
 /// The CPU entry is tcc_model_forward(packed) around `forward`; the CUDA entry
 /// tcc_model_forward_cuda(packed, stream) around `forward_cuda`, whose last
 /// parameter is the stream its kernels are launched on.
+/// The entry stays external until buildHostModule has linked every variant
+/// into one module (the linker only brings over what is external or used).
 Error addEntryWrapper(Module &m, Function *impl, StringRef entryName, bool withStream) {
   impl->setLinkage(GlobalValue::InternalLinkage);
   LLVMContext &ctx = m.getContext();
@@ -50,7 +56,7 @@ Error addEntryWrapper(Module &m, Function *impl, StringRef entryName, bool withS
   if (withStream)
     params.push_back(ptrTy);
   auto *fnTy = FunctionType::get(Type::getVoidTy(ctx), params, false);
-  Function *entry = Function::Create(fnTy, GlobalValue::InternalLinkage, entryName, m);
+  Function *entry = Function::Create(fnTy, GlobalValue::ExternalLinkage, entryName, m);
   IRBuilder<> b(BasicBlock::Create(ctx, "entry", entry));
   SmallVector<Value *> args;
   size_t packedParams = impl->arg_size() - (withStream ? 1 : 0);
@@ -76,20 +82,40 @@ Error addEntryWrapper(Module &m, Function *impl, StringRef entryName, bool withS
   return Error::success();
 }
 
-/// Wraps `forward` (CPU) and `forward_cuda` (CUDA), whichever are present;
-/// returns the two entries (null where absent).
-Expected<std::pair<Function *, Function *>> addEntryWrappers(Module &m) {
+/// Wraps `forward` (CPU) and `forward_cuda` (CUDA), whichever are present,
+/// as the entries of variant `variant` (tcc/Support/EntrySymbols.h).
+Error addEntryWrappers(Module &m, size_t variant) {
   Function *cpu = m.getFunction("forward");
-  Function *cuda = m.getFunction("forward_cuda");
+  Function *cuda = m.getFunction(tcc::kCudaForwardName);
   if (!cpu && !cuda)
     return createStringError(inconvertibleErrorCode(), "no 'forward' function to wrap");
   if (cpu)
-    if (Error e = addEntryWrapper(m, cpu, "tcc_model_forward", /*withStream=*/false))
-      return std::move(e);
+    if (Error e = addEntryWrapper(m, cpu, tcc::entrySymbol(variant, false), /*withStream=*/false))
+      return e;
   if (cuda)
-    if (Error e = addEntryWrapper(m, cuda, "tcc_model_forward_cuda", /*withStream=*/true))
-      return std::move(e);
-  return std::make_pair(m.getFunction("tcc_model_forward"), m.getFunction("tcc_model_forward_cuda"));
+    if (Error e = addEntryWrapper(m, cuda, tcc::entrySymbol(variant, true), /*withStream=*/true))
+      return e;
+  return Error::success();
+}
+
+/// Links variant module `variant` into `m`. Everything it defines but its
+/// entries becomes internal first, so that its kernels, `forward` and
+/// embedded PTX, named as the other variants' are, get new names instead of
+/// clashing; its global constructors (the CUDA path's module loads) append.
+Error linkVariant(Module &m, std::unique_ptr<Module> variantModule, size_t variant) {
+  std::string cpuEntry = tcc::entrySymbol(variant, false);
+  std::string cudaEntry = tcc::entrySymbol(variant, true);
+  for (Function &f : *variantModule)
+    if (!f.isDeclaration() && f.getName() != cpuEntry && f.getName() != cudaEntry)
+      f.setLinkage(GlobalValue::InternalLinkage);
+  for (GlobalVariable &g : variantModule->globals())
+    if (!g.isDeclaration() && !g.hasAppendingLinkage())
+      g.setLinkage(GlobalValue::InternalLinkage);
+  if (Linker::linkModules(m, std::move(variantModule)))
+    return createStringError(inconvertibleErrorCode(),
+                             "linking specialization #" + std::to_string(variant) +
+                                 " into the model's module failed");
+  return Error::success();
 }
 
 /// `const tcc_model_descriptor tcc_model_<name>` (include/tcc/runtime.h):
@@ -98,24 +124,35 @@ Expected<std::pair<Function *, Function *>> addEntryWrappers(Module &m) {
 /// layout is the C layout on x86-64.
 GlobalVariable *addDescriptor(Module &m, const tcc::ModelSymbols &symbols,
                               GlobalVariable *manifest, uint64_t manifestSize,
-                              GlobalVariable *weights, uint64_t weightsSize, Function *forward,
-                              Function *forwardCuda) {
+                              GlobalVariable *weights, uint64_t weightsSize, size_t variants) {
   LLVMContext &ctx = m.getContext();
   auto *ptrTy = PointerType::getUnqual(ctx);
   auto *i32 = Type::getInt32Ty(ctx);
   auto *i64 = Type::getInt64Ty(ctx);
-  auto *type = StructType::create(ctx, {i32, ptrTy, ptrTy, i64, ptrTy, i64, ptrTy, ptrTy},
-                                  "tcc_model_descriptor");
+  auto *type = StructType::create(
+      ctx, {i32, ptrTy, ptrTy, i64, ptrTy, i64, ptrTy, ptrTy, i64, ptrTy}, "tcc_model_descriptor");
+  auto *entryType = StructType::create(ctx, {ptrTy, ptrTy}, "tcc_model_entry");
   StringRef nameText(symbols.name);
   GlobalVariable *name = addBlob(m, "tcc.model_name", ArrayRef<char>(nameText.data(), nameText.size()),
                                  1, /*nulTerminate=*/true);
-  auto orNull = [&](Function *f) -> Constant * {
+  auto entry = [&](size_t variant, bool cuda) -> Constant * {
+    Function *f = m.getFunction(tcc::entrySymbol(variant, cuda));
     return f ? static_cast<Constant *>(f) : ConstantPointerNull::get(ptrTy);
   };
+  // The static specializations' entries, in manifest order after the generic one.
+  Constant *table = ConstantPointerNull::get(ptrTy);
+  if (variants > 1) {
+    std::vector<Constant *> rows;
+    for (size_t v = 1; v < variants; ++v)
+      rows.push_back(ConstantStruct::get(entryType, {entry(v, false), entry(v, true)}));
+    auto *arrayType = ArrayType::get(entryType, rows.size());
+    table = new GlobalVariable(m, arrayType, /*isConstant=*/true, GlobalValue::PrivateLinkage,
+                               ConstantArray::get(arrayType, rows), "tcc.specializations");
+  }
   Constant *init = ConstantStruct::get(
       type, {ConstantInt::get(i32, tcc::kModelDescriptorVersion), name, manifest,
              ConstantInt::get(i64, manifestSize), weights, ConstantInt::get(i64, weightsSize),
-             orNull(forward), orNull(forwardCuda)});
+             entry(0, false), entry(0, true), ConstantInt::get(i64, variants - 1), table});
   auto *gv = new GlobalVariable(m, type, /*isConstant=*/true, GlobalValue::ExternalLinkage, init,
                                 tcc::descriptorSymbol(symbols.name));
   gv->setAlignment(Align(8));
@@ -244,16 +281,25 @@ std::string tcc::descriptorSymbol(const std::string &modelName) {
 }
 
 Expected<std::unique_ptr<Module>>
-tcc::buildHostModule(mlir::ModuleOp module, LLVMContext &llvmContext,
+tcc::buildHostModule(ArrayRef<mlir::ModuleOp> variants, LLVMContext &llvmContext,
                      const std::string &manifestJson, const std::vector<uint8_t> &weights,
                      const ModelSymbols &symbols) {
-  std::unique_ptr<Module> m = mlir::translateModuleToLLVMIR(module, llvmContext, "tcc_model");
+  std::unique_ptr<Module> m;
+  for (size_t v = 0; v < variants.size(); ++v) {
+    std::unique_ptr<Module> translated =
+        mlir::translateModuleToLLVMIR(variants[v], llvmContext, "tcc_model");
+    if (!translated)
+      return createStringError(inconvertibleErrorCode(),
+                               "translation of the LLVM dialect to LLVM IR failed");
+    if (Error e = addEntryWrappers(*translated, v))
+      return std::move(e);
+    if (!m)
+      m = std::move(translated);
+    else if (Error e = linkVariant(*m, std::move(translated), v))
+      return std::move(e);
+  }
   if (!m)
-    return createStringError(inconvertibleErrorCode(),
-                             "translation of the LLVM dialect to LLVM IR failed");
-  auto entries = addEntryWrappers(*m);
-  if (!entries)
-    return entries.takeError();
+    return createStringError(inconvertibleErrorCode(), "no module to translate");
   // Everything the pipeline defined stays private to the object (kernels,
   // `forward`, the entries): only the descriptor names the model, so
   // differently named models link into one program.
@@ -276,7 +322,7 @@ tcc::buildHostModule(mlir::ModuleOp module, LLVMContext &llvmContext,
       ArrayRef<char>(reinterpret_cast<const char *>(weights.data()), weights.size()), 64,
       /*nulTerminate=*/false);
   GlobalVariable *descriptor = addDescriptor(*m, symbols, manifest, manifestJson.size(), weightBlob,
-                                             weights.size(), entries->first, entries->second);
+                                             weights.size(), variants.size());
   if (symbols.defineCreate)
     addDefaultCreate(*m, descriptor);
   std::string err;

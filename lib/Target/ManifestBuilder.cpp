@@ -1,6 +1,7 @@
 //===- ManifestBuilder.cpp - the guard manifest of a compiled model -------===//
 #include "tcc/Target/ManifestBuilder.h"
 
+#include "tcc/Support/EntrySymbols.h"
 #include "tcc/Support/Version.h"
 
 #include <filesystem>
@@ -193,11 +194,27 @@ json tcc::buildManifest(const ExportedProgram &program, const ImportedSignature 
     args.push_back({{"role", "output"}, {"index", i},
                     {"rank", program.tensorValues.at(signature.outputs[i]).sizes.size()}});
   args.push_back({{"role", "arena"}, {"index", 0}, {"rank", 1}});
-  m["entry"] = {{"symbol", "tcc_model_forward"}, {"args", args}};
+  m["entry"] = {{"symbol", entrySymbol(0, false)}, {"args", args}};
 
-  json spec = {{"name", "generic"}, {"symbols", json::object()}};
-  for (const auto &[name, range] : program.rangeConstraints)
-    spec["symbols"][name] = {range.min, range.max};
-  m["specializations"] = json::array({spec});
+  // The generic variant, then each static one: the symbols it binds pinned
+  // to their values, the others over their whole range. Every variant takes
+  // the entry arguments above; only its sizes and arena differ.
+  auto specialization = [&](const std::string &name, const SymbolBindings &values,
+                            size_t variant, int64_t arenaBytes) {
+    json spec = {{"name", name}, {"symbols", json::object()}};
+    for (const auto &[symbol, range] : program.rangeConstraints) {
+      auto bound = values.find(symbol);
+      spec["symbols"][symbol] = bound == values.end() ? json{range.min, range.max}
+                                                      : json{bound->second, bound->second};
+    }
+    spec["entry"] = {{"symbol", entrySymbol(variant, false)}};
+    spec["arena"] = {{"bytes", arenaBytes}};
+    return spec;
+  };
+  json specs = json::array({specialization(kGenericSpecializationName, {}, 0, arena.bytes)});
+  for (size_t i = 0; i < info.specializations.size(); ++i)
+    specs.push_back(specialization(info.specializations[i].name, info.specializations[i].values,
+                                   i + 1, info.specializations[i].arenaBytes));
+  m["specializations"] = specs;
   return m;
 }

@@ -11,16 +11,28 @@ namespace {
 /// Suffixes that would make `tcc_model_<name>` one of include/tcc/runtime.h's
 /// functions or types, or an entry of the model's own object
 /// (test/Tools/model-name.test checks this list against the header).
-constexpr std::array<std::string_view, 28> kReserved = {
-    "arena_bytes", "bind_weight", "create", "create_from", "descriptor", "destroy",
+constexpr std::array<std::string_view, 29> kReserved = {
+    "arena_bytes", "bind_weight", "create", "create_from", "descriptor", "destroy", "entry",
     "forward", "forward_cuda", "get_option", "input_info", "load_weights", "manifest",
     "manifest_json", "manifest_size", "name", "num_inputs", "num_outputs", "num_symbols",
     "num_weights", "output_info", "output_sizes", "run", "run_on_stream", "set_option",
     "symbol_info", "weight_info", "weights", "weights_size"};
 constexpr size_t kMaxNameLength = 200;
 
+/// `forward_<k>`, `forward_cuda_<k>`: a static specialization's entries
+/// (tcc/Support/EntrySymbols.h).
+bool isSpecializationEntry(std::string_view name) {
+  for (std::string_view prefix : {"forward_cuda_", "forward_"})
+    if (name.substr(0, prefix.size()) == prefix && name.size() > prefix.size() &&
+        std::all_of(name.begin() + prefix.size(), name.end(),
+                    [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }))
+      return true;
+  return false;
+}
+
 bool isReserved(const std::string &name) {
-  return std::find(kReserved.begin(), kReserved.end(), name) != kReserved.end();
+  return std::find(kReserved.begin(), kReserved.end(), name) != kReserved.end() ||
+         isSpecializationEntry(name);
 }
 } // namespace
 

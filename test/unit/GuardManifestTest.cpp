@@ -4,7 +4,9 @@
 //
 //===----------------------------------------------------------------------===//
 #include "tcc/Runtime/GuardManifest.h"
+#include "tcc/Frontend/ExportedProgramReader.h"
 #include "tcc/Runtime/RuntimeError.h"
+#include "tcc/Target/ManifestBuilder.h"
 
 #include <catch2/catch.hpp>
 
@@ -240,4 +242,101 @@ TEST_CASE("GuardManifest reports members of the wrong JSON type", "[runtime]") {
   });
   CHECK(status == TCC_ERROR_INVALID_MANIFEST);
   CHECK_THAT(text, Catch::StartsWith("invalid guard manifest: "));
+}
+
+//===----------------------------------------------------------------------===//
+// Shape specializations (tcc compile --specialize)
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// The manifest tcc writes for `--specialize s77=1,8` of the dynamic-batch
+/// sample: the generic variant, then the two static ones with their arenas.
+GuardManifest specializedManifest() {
+  auto p = frontend::readExportedProgram(std::string(TCC_SOURCE_DIR) +
+                                         "/samples/mymodule_dynamic_batch/model.pt2");
+  ImportedSignature sig;
+  sig.inputs = {"x"};
+  for (const auto &spec : p.inputSpecs)
+    if (spec.kind != frontend::InputKind::UserInput)
+      sig.weights.push_back(spec);
+  for (const auto &spec : p.outputSpecs)
+    sig.outputs.push_back(spec.graphName);
+  ManifestInfo info{"dyn", {"cpu"}, true};
+  info.specializations = {{"s77=1", {{"s77", 1}}, 64}, {"s77=8", {{"s77", 8}}, 320}};
+  nlohmann::json json =
+      buildManifest(p, sig, WeightLayout::build(p, sig), PlannedArena{40960, {}}, info);
+  return GuardManifest::parse(json.dump());
+}
+} // namespace
+
+TEST_CASE("GuardManifest reads back several specializations", "[runtime][specialize]") {
+  GuardManifest m = specializedManifest();
+  REQUIRE(m.specializations.size() == 3);
+  const Specialization &generic = m.specializations[0], &b8 = m.specializations[2];
+  CHECK(generic.name == "generic");
+  CHECK(generic.entrySymbol == "tcc_model_forward");
+  CHECK(generic.arenaBytes == 40960);
+  CHECK(generic.guardText() == "any");
+  CHECK(b8.name == "s77=8");
+  CHECK(b8.entrySymbol == "tcc_model_forward_2");
+  CHECK(b8.arenaBytes == 320);
+  REQUIRE(b8.symbols.size() == 1);
+  CHECK(b8.symbols[0].second == std::make_pair<int64_t, int64_t>(8, 8));
+  CHECK(b8.guardText() == "s77 == 8");
+  CHECK(m.maxArenaBytes() == 40960);
+}
+
+TEST_CASE("GuardManifest selects the specialization the sizes match, else the generic one",
+          "[runtime][specialize]") {
+  GuardManifest m = specializedManifest();
+  for (auto [batch, expected] : {std::pair<int64_t, size_t>{1, 1}, {8, 2}, {7, 0}, {1024, 0}}) {
+    Shape x{{batch, 100}};
+    tcc_tensor t = x.tensor();
+    CHECK(m.selectSpecialization(m.bindInputs(&t, 1)) == expected);
+  }
+}
+
+TEST_CASE("GuardManifest prefers the variant that pins more symbols", "[runtime][specialize]") {
+  const char *json = R"json({
+    "format": "tcc-guard-manifest", "version": 1, "model": "pair",
+    "symbols": { "s0": { "min": 1, "max": 64 }, "s1": { "min": 1, "max": 8 } },
+    "inputs":  [ { "name": "a", "dtype": "float32", "sizes": ["s0", "s1"] } ],
+    "outputs": [ { "name": "b", "dtype": "float32", "sizes": ["s0", "s1"] } ],
+    "arena":   { "bytes": 100 },
+    "specializations": [
+      { "name": "generic", "symbols": { "s0": [1, 64], "s1": [1, 8] } },
+      { "name": "s0=4", "symbols": { "s0": [4, 4], "s1": [1, 8] }, "arena": { "bytes": 10 } },
+      { "name": "s0=4,s1=2", "symbols": { "s0": [4, 4], "s1": [2, 2] },
+        "arena": { "bytes": 200 } } ]
+  })json";
+  GuardManifest m = GuardManifest::parse(json);
+  CHECK(m.selectSpecialization({{"s0", 4}, {"s1", 2}}) == 2);
+  CHECK(m.selectSpecialization({{"s0", 4}, {"s1", 3}}) == 1);
+  CHECK(m.selectSpecialization({{"s0", 5}, {"s1", 2}}) == 0);
+  CHECK(m.specializations[2].guardText() == "s0 == 4 && s1 == 2");
+  CHECK(m.specializations[1].entrySymbol == "tcc_model_forward_1");
+  CHECK(m.maxArenaBytes() == 200);
+}
+
+TEST_CASE("GuardManifest rejects inconsistent specializations", "[runtime][specialize]") {
+  auto withSpecializations = [](const std::string &list) {
+    std::string json = kDynamicBatchManifest;
+    std::string old = R"("specializations": [ { "name": "generic", "symbols": { "s77": [1, 1024] } } ])";
+    json.replace(json.find(old), old.size(), "\"specializations\": " + list);
+    return failure([&] { GuardManifest::parse(json); });
+  };
+  auto [status, message] = withSpecializations(R"([ { "name": "s77=8", "symbols": { "s77": [8, 8] } } ])");
+  CHECK(status == TCC_ERROR_INVALID_MANIFEST);
+  CHECK(message == "invalid guard manifest: specializations[0] ('s77=8'): the generic variant "
+                   "comes first, once");
+  CHECK(withSpecializations(R"([ { "name": "generic", "symbols": { "s77": [1, 1024] } },
+                                 { "name": "big", "symbols": { "s77": [2000, 2000] } } ])")
+            .second == "invalid guard manifest: specializations[1].symbols.s77: [2000, 2000] is "
+                       "no range of a symbol of the manifest");
+  CHECK(withSpecializations(R"([ { "name": "generic", "symbols": { "s77": [1, 8] } } ])").second ==
+        "invalid guard manifest: specializations[0]: the generic variant covers only part of "
+        "s77's range");
+  CHECK(withSpecializations(R"([])").second ==
+        "invalid guard manifest: 'specializations' is empty (it lists at least the generic "
+        "variant)");
 }

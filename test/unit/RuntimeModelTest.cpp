@@ -16,6 +16,7 @@
 #include <filesystem>
 #include <fstream>
 #include <thread>
+#include <tuple>
 
 #include <unistd.h>
 
@@ -320,4 +321,74 @@ TEST_CASE("C ABI wraps a Model: queries, run, status and last error", "[runtime]
   CHECK(tcc_dtype_size(TCC_DTYPE_INT64) == 8);
   CHECK(static_cast<int>(DType::Bool) == TCC_DTYPE_BOOL);
   tcc_model_destroy(m);
+}
+
+namespace {
+/// kManifest with a static variant for s0 = 2 (arena 64 bytes) and one for
+/// s0 = 8 whose arena (512) is larger than the generic one's.
+std::string specializedManifest() {
+  std::string json = kManifest;
+  json.insert(json.rfind('}'), R"json(,
+  "specializations": [
+    { "name": "generic", "symbols": { "s0": [1, 16] } },
+    { "name": "s0=2", "symbols": { "s0": [2, 2] }, "arena": { "bytes": 64 } },
+    { "name": "s0=8", "symbols": { "s0": [8, 8] }, "arena": { "bytes": 512 } } ]
+)json");
+  return json;
+}
+
+/// Which entry ran and the arena length it was given.
+thread_local int ranEntry = -1;
+thread_local int64_t ranArenaBytes = -1;
+template <int Entry> void recordingForward(int64_t *packed) {
+  ranEntry = Entry;
+  ranArenaBytes = packed[26 + 3];
+  addOneForward(packed);
+}
+} // namespace
+
+TEST_CASE("Model runs the specialization the input sizes select", "[runtime][specialize]") {
+  Model model(specializedManifest(), reinterpret_cast<const uint8_t *>(kWeightsImage),
+              sizeof(kWeightsImage),
+              {{&recordingForward<0>, nullptr}, {&recordingForward<1>, nullptr},
+               {&recordingForward<2>, nullptr}});
+  float bias[4] = {};
+  model.bindWeight("bias", bias, sizeof(bias));
+  // One arena for all, as large as the largest variant needs.
+  CHECK(model.arenaBytes() == 512);
+  CHECK(model.lastSpecialization() == -1);
+  for (auto [batch, entry, arena] : {std::tuple<int64_t, int, int64_t>{2, 1, 64}, {8, 2, 512},
+                                     {3, 0, 256}}) {
+    Tensor x({batch, 4}), y({batch, 4});
+    tcc_tensor in = x.view(), out = y.view();
+    model.run(&in, 1, &out, 1);
+    CHECK(ranEntry == entry);
+    CHECK(ranArenaBytes == arena);
+    CHECK(model.lastSpecialization() == entry);
+    CHECK(y.data[0] == 1.0f);
+  }
+  // Forced onto the generic variant (what TCC_SPECIALIZATION=generic does).
+  model.setSpecializations(false);
+  Tensor x({2, 4}), y({2, 4});
+  tcc_tensor in = x.view(), out = y.view();
+  model.run(&in, 1, &out, 1);
+  CHECK(ranEntry == 0);
+  CHECK(ranArenaBytes == 256);
+}
+
+TEST_CASE("Model refuses entries that do not match the specializations",
+          "[runtime][specialize]") {
+  auto image = reinterpret_cast<const uint8_t *>(kWeightsImage);
+  auto [status, message] = failure([&] {
+    Model(specializedManifest(), image, sizeof(kWeightsImage), &addOneForward);
+  });
+  CHECK(status == TCC_ERROR_INVALID_MANIFEST);
+  CHECK(message == "invalid guard manifest: it lists 3 specialization(s), the model object has "
+                   "entries for 1");
+  auto [status2, message2] = failure([&] {
+    Model(specializedManifest(), image, sizeof(kWeightsImage),
+          {{&addOneForward, nullptr}, {nullptr, nullptr}, {&addOneForward, nullptr}});
+  });
+  CHECK(status2 == TCC_ERROR_INVALID_MANIFEST);
+  CHECK(message2 == "specialization 's0=2' lacks a path the generic variant has");
 }

@@ -115,6 +115,20 @@ void printGuards(const json &report) {
       std::printf("    #%zu %-20s %-8s %s\n", i++, t["name"].get<std::string>().c_str(),
                   t["dtype"].get<std::string>().c_str(), sizesText(t["sizes"]).c_str());
   }
+  if (!guards.contains("specializations"))
+    return;
+  // --specialize: the guard that selects each variant (the generic one runs
+  // when none passes).
+  std::printf("  specializations:\n");
+  const json &variants = guards["specializations"];
+  for (size_t i = 0; i < variants.size(); ++i) {
+    std::string guard = i == 0 ? "any other sizes" : "";
+    for (const auto &[name, range] : variants[i]["symbols"].items())
+      if (i > 0 && range[0] == range[1])
+        guard += (guard.empty() ? "" : " && ") + name + " == " + range[0].dump();
+    std::printf("    #%zu %-20s %s\n", i, variants[i]["name"].get<std::string>().c_str(),
+                guard.c_str());
+  }
 }
 
 void printReport(const json &report) {
@@ -192,6 +206,8 @@ int runExplainCommand(const ExplainCommandOptions &opts) {
                 refused == 1 ? "" : "s", rc);
   else if (rc == kExitInternal)
     std::printf("\nresult: internal error in tcc (exit 3); please report it with the model\n");
+  else if (rc == kExitUsage)
+    std::printf("\nresult: usage error (exit 2)\n");
   else
     std::printf("\nresult: not supported: %s (exit %d)\n",
                 report.contains("failed_phase")

@@ -189,15 +189,20 @@ void printSummary(const GuardManifest &m, const std::string &path) {
     for (const std::string &c : m.checks)
       std::printf("  %s\n", c.c_str());
   }
-  if (!m.specializations.empty()) {
-    std::printf("\nspecializations (%zu):\n", m.specializations.size());
-    for (const Specialization &s : m.specializations) {
-      std::string ranges;
-      for (const auto &[name, range] : s.symbols)
-        ranges += (ranges.empty() ? "" : ", ") + name + " in [" + std::to_string(range.first) +
-                  ", " + std::to_string(range.second) + "]";
-      std::printf("  %s%s%s\n", s.name.c_str(), ranges.empty() ? "" : ": ", ranges.c_str());
-    }
+  // Each variant with the guard that selects it (the most specific whose
+  // guard passes; the generic one otherwise), its entry and its arena.
+  std::printf("\nspecializations (%zu):\n", m.specializations.size());
+  for (size_t i = 0; i < m.specializations.size(); ++i) {
+    const Specialization &s = m.specializations[i];
+    std::string ranges;
+    for (const auto &[name, range] : s.symbols)
+      ranges += (ranges.empty() ? "" : ", ") + name + " in [" + std::to_string(range.first) +
+                ", " + std::to_string(range.second) + "]";
+    std::string entries = s.entrySymbol + (s.cudaSymbol.empty() ? "" : ", " + s.cudaSymbol);
+    std::printf("  #%zu %s%s%s\n", i, s.name.c_str(), ranges.empty() ? "" : ": ", ranges.c_str());
+    std::printf("     selected when %s; entry %s; arena %s\n",
+                i == 0 ? "no other variant's guard passes" : s.guardText().c_str(),
+                entries.c_str(), bytesText(s.arenaBytes).c_str());
   }
 }
 

@@ -87,6 +87,7 @@ ModelLibrary::ModelLibrary(const std::string &path) {
     resolve(handle_, path, "tcc_model_load_weights", api_.loadWeights);
     resolve(handle_, path, "tcc_model_output_sizes", api_.outputSizes);
     resolve(handle_, path, "tcc_model_run", api_.run);
+    resolve(handle_, path, "tcc_model_get_option", api_.getOption);
     model_ = api_.create();
     if (!model_)
       throw ModelLibraryError(path + ": cannot create the model: " + api_.lastError());

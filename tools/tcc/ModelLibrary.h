@@ -39,6 +39,7 @@ struct ModelApi {
   decltype(&tcc_model_load_weights) loadWeights = nullptr;
   decltype(&tcc_model_output_sizes) outputSizes = nullptr;
   decltype(&tcc_model_run) run = nullptr;
+  decltype(&tcc_model_get_option) getOption = nullptr;
 };
 
 /// Owns the dlopen handle and one model instance created from it.

@@ -12,6 +12,8 @@
 #include "tcc/Support/DType.h"
 #include "tcc/Support/Npy.h"
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -66,6 +68,20 @@ int exitCodeFor(tcc_status status) {
 void check(const ModelLibrary &lib, tcc_status status) {
   if (status != TCC_OK)
     throw RunFailure{exitCodeFor(status), lib.lastError()};
+}
+
+/// "specialization: s77=7 (#1 of 3)": the variant the run's input sizes
+/// selected, for an artifact compiled with --specialize.
+void printSpecialization(const ModelLibrary &lib) {
+  nlohmann::json specs =
+      nlohmann::json::parse(lib.manifestJson()).value("specializations", nlohmann::json::array());
+  int64_t variant = -1;
+  if (specs.size() < 2 || lib.api().getOption(lib.model(), "specialization", &variant) != TCC_OK ||
+      variant < 0 || static_cast<size_t>(variant) >= specs.size())
+    return;
+  std::printf("specialization: %s (#%lld of %zu)\n",
+              specs[variant].value("name", std::string()).c_str(),
+              static_cast<long long>(variant), specs.size());
 }
 
 /// Splits "name=file" when `name` is one of `names`; otherwise nullopt.
@@ -386,6 +402,7 @@ int run(const RunOptions &opts) {
                  "copying output " + std::to_string(i) + " from the device");
   };
   runOnce();
+  printSpecialization(lib);
 
   if (opts.printOutputs)
     for (size_t i = 0; i < results.size(); ++i)

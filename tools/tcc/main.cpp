@@ -78,6 +78,15 @@ int main(int argc, char **argv) {
       "--no-cuda-graphs", [&c] { c.cudaGraphs = false; },
       "CUDA runs launch every kernel directly instead of replaying captured CUDA graphs "
       "(also at run time: tcc_model_set_option(m, \"cuda_graphs\", 0) or TCC_CUDA_GRAPHS=0)");
+  compileCmd->add_option(
+                "--specialize", c.specialize,
+                "Also compile static variants where symbolic dims take these values, in the same "
+                "artifact beside the generic (dynamic) one: NAME=V[,V...], NAME a symbol of the "
+                "export (s77; `tcc inspect` lists them), each value within its range; several "
+                "dims as NAME=...;NAME=... or the flag again (one variant per combination, at "
+                "most 64). Each call runs the variant its input sizes match, else the generic "
+                "one (TCC_SPECIALIZATION=generic at run time: always the generic one)")
+      ->allow_extra_args(false);
   compileCmd->add_option("--dump-ir-after-all", c.dumpIRAfterAll,
                          "Write the module after every pass to DIR/NN_<pass>.mlir");
   compileCmd->add_option("--print-ir-after", c.printIRAfter,
@@ -135,6 +144,10 @@ int main(int argc, char **argv) {
                          "The CUDA path's matrix precision the compile would use: fp32 | tf32 | "
                          "bf16 (tensor-core precisions change the kernels' layouts)")
       ->check(CLI::IsMember({"fp32", "tf32", "bf16"}));
+  explainCmd->add_option("--specialize", x.specialize,
+                         "The --specialize of tcc compile: checked, and the guard that would "
+                         "select each variant shown")
+      ->allow_extra_args(false);
   explainCmd->add_option("--weights", x.weights,
                          "TorchScript: the module's torch.jit.save archive");
   explainCmd->add_option("--input-shape", x.inputShapes,

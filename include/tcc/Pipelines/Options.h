@@ -38,6 +38,8 @@ struct CompileOptions {
   bool verifyEach = true;
   int optLevel = 2;                     ///< LLVM optimization level for host code
   std::string cxx;                      ///< C++ driver used to link model.so ("" = find one)
+  /// --specialize NAME=V[,V...][;NAME=...]: static variants beside the generic one
+  std::vector<std::string> specialize;
   // TorchScript input only (see docs/TORCHSCRIPT.md):
   std::string weights;                  ///< --weights: the module's torch.jit.save archive
   std::vector<std::string> inputShapes; ///< --input-shape NAME=DIMS[:DTYPE]

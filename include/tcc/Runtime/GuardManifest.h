@@ -90,10 +90,23 @@ struct EntryArg {
   int32_t rank = 0;
 };
 
-/// A compiled shape specialization and the symbol ranges it covers.
+/// A compiled shape specialization (docs/ARTIFACT.md): the symbol ranges
+/// it covers, its entries and its arena. The first is always the generic
+/// one (every symbol's whole range); `tcc compile --specialize` adds static
+/// ones, each binding some symbols to one value.
 struct Specialization {
   std::string name;
   std::vector<std::pair<std::string, std::pair<int64_t, int64_t>>> symbols;
+  std::string entrySymbol;  ///< its CPU (or CUDA-only) entry
+  std::string cudaSymbol;   ///< its CUDA entry beside a CPU one, else ""
+  int64_t arenaBytes = 0;   ///< the arena its entry is given
+
+  /// Symbols it fixes to one value (min == max): how specific it is.
+  size_t pinnedSymbols() const;
+  /// Whether `symbols` (a call's bindings) lie in every one of its ranges.
+  bool covers(const SymbolBindings &symbols) const;
+  /// "s77 == 8", "s0 == 1 && s1 == 128", or "any" for the generic one.
+  std::string guardText() const;
 };
 
 /// One kernel or library call of the compiled program, as kernel formation
@@ -118,6 +131,15 @@ public:
   /// dtype, device, rank or size. Data pointers are not looked at.
   SymbolBindings bindInputs(const tcc_tensor *inputs, size_t numInputs) const;
 
+  /// The specialization a call with `symbols` runs: the most specific (most
+  /// pinned symbols; the first of those) whose ranges hold every symbol, so
+  /// the generic one (index 0) when no static one does.
+  size_t selectSpecialization(const SymbolBindings &symbols) const;
+
+  /// The largest arena any specialization needs: the one arena an instance
+  /// allocates, whichever runs.
+  int64_t maxArenaBytes() const;
+
   /// Sizes of every output under `symbols`.
   std::vector<std::vector<int64_t>> outputSizes(const SymbolBindings &symbols) const;
 
@@ -141,6 +163,8 @@ public:
   std::string entrySymbol = "tcc_model_forward";
   std::vector<EntryArg> entryArgs;
   std::vector<std::string> checks;
+  /// Never empty after parse(): a manifest without the list gets the
+  /// generic one, with the top-level entry and arena.
   std::vector<Specialization> specializations;
   /// "kernels": what the program runs, in order (optional).
   std::vector<KernelInfo> kernels;

@@ -12,6 +12,7 @@
 #include "tcc/Runtime/GuardManifest.h"
 #include "tcc/runtime.h"
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -27,6 +28,13 @@ using ForwardFn = void (*)(int64_t *packed);
 /// The compiled CUDA entry point: the packed descriptors (device pointers)
 /// and the stream its kernels are launched on.
 using CudaForwardFn = void (*)(int64_t *packed, void *stream);
+
+/// The entries of one compiled shape specialization; either may be null (a
+/// model compiled for one target), not both.
+struct ModelEntry {
+  ForwardFn forward = nullptr;
+  CudaForwardFn cudaForward = nullptr;
+};
 
 namespace cuda {
 struct DeviceState;
@@ -44,6 +52,12 @@ public:
   /// (a model compiled for one target), not both.
   Model(std::string manifestJson, const uint8_t *weights, size_t weightsSize,
         ForwardFn forward, CudaForwardFn cudaForward = nullptr);
+  /// As above with one entry per manifest specialization, in its order
+  /// (the generic one first): each call runs the one
+  /// GuardManifest::selectSpecialization picks, unless TCC_SPECIALIZATION=generic
+  /// (or setSpecializations(false)) keeps every call on the generic one.
+  Model(std::string manifestJson, const uint8_t *weights, size_t weightsSize,
+        std::vector<ModelEntry> entries);
   ~Model();
   Model(const Model &) = delete;
   Model &operator=(const Model &) = delete;
@@ -82,12 +96,21 @@ public:
   void setCudaGraphs(bool enabled);
   bool cudaGraphs() const { return cudaGraphs_; }
 
+  /// Whether calls may run static specializations (true unless
+  /// TCC_SPECIALIZATION=generic); false runs every call on the generic one.
+  void setSpecializations(bool enabled);
+  bool specializations() const { return specializations_; }
+  /// The index in the manifest's specializations of the variant the last
+  /// run took; -1 before the first.
+  int64_t lastSpecialization() const { return lastSpecialization_.load(std::memory_order_relaxed); }
+
   /// Counters of the instance's graph cache (zeros before the first CUDA run).
   cuda::GraphCacheStats cudaGraphStats();
 
-  /// The arena the forward function receives.
+  /// The arena the forward function receives: one for every specialization,
+  /// as large as the largest needs.
   const uint8_t *arenaData() const { return arena_.get(); }
-  size_t arenaBytes() const { return static_cast<size_t>(manifest_.arena.bytes); }
+  size_t arenaBytes() const { return static_cast<size_t>(manifest_.maxArenaBytes()); }
 
   /// The pointer bound to weight `index` (null while unbound); for a derived
   /// weight, the model's own buffer (computed by the first run after a
@@ -103,18 +126,18 @@ private:
 
   void checkOutputs(const tcc_tensor *outputs, size_t numOutputs,
                     const std::vector<std::vector<int64_t>> &expected, int32_t device) const;
-  void packArguments(const tcc_tensor *inputs, const tcc_tensor *outputs,
-                     const SymbolBindings &symbols, const void *const *weights,
-                     const void *arena);
-  void runCuda(const tcc_tensor *inputs, const tcc_tensor *outputs,
-               const SymbolBindings &symbols, void *stream, bool synchronize);
+  void packArguments(const tcc_tensor *inputs, const tcc_tensor *outputs, size_t variant,
+                     const void *const *weights, const void *arena);
+  void runCuda(const tcc_tensor *inputs, const tcc_tensor *outputs, size_t variant,
+               void *stream, bool synchronize);
   /// Recomputes every derived weight from the bound ones (caller holds mutex_).
   void computeDerivedWeights();
 
   std::string manifestJson_;
   GuardManifest manifest_;
-  ForwardFn forward_;
-  CudaForwardFn cudaForward_;
+  std::vector<ModelEntry> entries_;           ///< one per manifest specialization
+  bool specializations_ = true;
+  std::atomic<int64_t> lastSpecialization_{-1}; ///< read without the instance's lock
   std::unique_ptr<cuda::DeviceState> device_; ///< created by the first CUDA run
   bool deviceWeightsStale_ = true;            ///< host weights changed since upload
   bool cpuIsaSupported_ = true;               ///< this processor runs the CPU path's code

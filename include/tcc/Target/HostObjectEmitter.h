@@ -3,6 +3,7 @@
 #define TCC_TARGET_HOSTOBJECTEMITTER_H
 
 #include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/Support/Error.h"
 
 #include <cstdint>
@@ -31,7 +32,7 @@ struct HostObjectOptions {
 
 /// The layout version of `tcc_model_descriptor` the emitted object holds
 /// (TCC_MODEL_DESCRIPTOR_VERSION of include/tcc/runtime.h).
-inline constexpr uint32_t kModelDescriptorVersion = 1;
+inline constexpr uint32_t kModelDescriptorVersion = 2;
 
 /// What the object exports (docs/ARTIFACT.md).
 struct ModelSymbols {
@@ -42,13 +43,15 @@ struct ModelSymbols {
 /// `tcc_model_<name>`: the symbol of the descriptor of the model `name`.
 std::string descriptorSymbol(const std::string &modelName);
 
-/// Translates `module` (LLVM dialect, with `func @forward` taking expanded
-/// memref descriptors) to LLVM IR and adds what docs/ARTIFACT.md promises:
-/// the entries `tcc_model_forward(int64_t *packed)` (and its CUDA twin), the
+/// Translates each variant's module (LLVM dialect, with `func @forward`
+/// taking expanded memref descriptors; the generic variant first, then the
+/// static specializations in manifest order) to LLVM IR, links them into one
+/// and adds what docs/ARTIFACT.md promises: the entries
+/// `tcc_model_forward[_<k>](int64_t *packed)` (and their CUDA twins), the
 /// manifest and the weights, all private, reached through one exported
 /// descriptor named after the model.
 llvm::Expected<std::unique_ptr<llvm::Module>>
-buildHostModule(mlir::ModuleOp module, llvm::LLVMContext &llvmContext,
+buildHostModule(llvm::ArrayRef<mlir::ModuleOp> variants, llvm::LLVMContext &llvmContext,
                 const std::string &manifestJson, const std::vector<uint8_t> &weights,
                 const ModelSymbols &symbols);
 

@@ -9,6 +9,7 @@
 #define TCC_TARGET_MANIFESTBUILDER_H
 
 #include "tcc/Import/ImportedSignature.h"
+#include "tcc/Support/SymbolicExpr.h"
 
 #include <nlohmann/json.hpp>
 
@@ -55,6 +56,14 @@ struct DerivedWeight {
   std::vector<std::string> program;
 };
 
+/// A static shape specialization compiled beside the generic variant
+/// (`tcc compile --specialize`): the symbols it binds and its arena.
+struct SpecializationInfo {
+  std::string name;      ///< "s77=8"
+  SymbolBindings values; ///< the bound symbols
+  int64_t arenaBytes = 0;
+};
+
 struct ManifestInfo {
   std::string modelName;
   std::vector<std::string> targets{"cpu"};
@@ -64,6 +73,8 @@ struct ManifestInfo {
   /// Exported weights the entry does not read (only derived weights do):
   /// bound by the user, never copied to the device.
   std::vector<std::string> hostOnlyWeights;
+  /// The static specializations, in entry order after the generic variant.
+  std::vector<SpecializationInfo> specializations;
 };
 
 nlohmann::json buildManifest(const frontend::ExportedProgram &program,
