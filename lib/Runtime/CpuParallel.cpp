@@ -1,72 +1,123 @@
-//===- CpuParallel.cpp - the CPU path's one thread pool (libgomp's) -------===//
+//===- CpuParallel.cpp - the CPU path's thread pool -----------------------===//
+//
+// Workers sleep on a condition variable between loops (no spinning: beside
+// oneDNN's OpenMP threads and PyTorch's they would take the cores those
+// need). A loop is cut into chunks (several per thread, none below the
+// grain) that the caller and the workers claim with one atomic counter; the
+// caller claims chunks too and waits only for workers that took the loop, so
+// a worker the OS has not scheduled yet costs nothing: the caller does its
+// chunks.
+//
+// Why not libgomp's team (GOMP_parallel, the pool oneDNN's products run
+// on): every region joins all its threads. On the shared 2-core build
+// machine (load 8) each join waited for a descheduled worker; BERT-base b1
+// at two threads took 1156 ms with the generated loops and attention's
+// heads as GOMP regions against 816 ms without them (scripts/cpu_benchmark.py
+// --baseline, one process, calls alternating). This pool never runs beside
+// an OpenMP region of the same call: tcc_parallel_for is called on the
+// calling thread between library calls, when oneDNN's team is idle.
+//
+//===----------------------------------------------------------------------===//
 #include "tcc/Runtime/CpuParallel.h"
 
-#include "OneDnnLibrary.h"
-
-#include <dlfcn.h>
 #include <sched.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
+#include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
+#include <mutex>
+#include <thread>
+#include <vector>
 
 namespace {
 
-/// libgomp's entries tcc_parallel_for needs (GCC's OpenMP ABI).
-struct Gomp {
-  void (*parallel)(void (*fn)(void *), void *data, unsigned threads, unsigned flags) = nullptr;
-  int (*threadNum)() = nullptr;
-  int (*numThreads)() = nullptr;
-  int (*inParallel)() = nullptr;
-};
-
-struct Pool {
-  int threads = 1;
-  Gomp gomp; ///< all null when libgomp is missing (every loop then runs serially)
-};
-
-const Pool &pool() {
-  static const Pool p = [] {
-    Pool p;
-    p.threads = tcc::cpu::parallelThreadCount(std::getenv("TCC_NUM_THREADS"));
-    // One thread: today's serial code, no library opened.
-    if (p.threads > 1)
-      if (void *h = tcc::cpu::onednn::openOpenMpLibrary("libgomp.so.1")) {
-        Gomp g;
-        g.parallel = reinterpret_cast<decltype(g.parallel)>(dlsym(h, "GOMP_parallel"));
-        g.threadNum = reinterpret_cast<decltype(g.threadNum)>(dlsym(h, "omp_get_thread_num"));
-        g.numThreads = reinterpret_cast<decltype(g.numThreads)>(dlsym(h, "omp_get_num_threads"));
-        g.inParallel = reinterpret_cast<decltype(g.inParallel)>(dlsym(h, "omp_in_parallel"));
-        if (g.parallel && g.threadNum && g.numThreads && g.inParallel)
-          p.gomp = g;
-      }
-    if (const char *debug = std::getenv("TCC_DEBUG_THREADS"); debug && *debug && *debug != '0')
-      std::fprintf(stderr, "tcc: CPU thread pool: %d thread%s (%s)\n", p.threads,
-                   p.threads == 1 ? "" : "s",
-                   p.threads == 1 ? "serial" : p.gomp.parallel ? "libgomp" : "libgomp missing: serial");
-    return p;
-  }();
-  return p;
-}
-
-struct Job {
+/// One loop: chunk c covers [begin + c·count/chunks, begin + (c+1)·count/chunks).
+struct Loop {
   void (*body)(void *, int64_t, int64_t);
   void *context;
-  int64_t begin, count;
-  const Gomp *gomp;
+  int64_t begin, count, chunks;
+  std::atomic<int64_t> next{0};
+  int active = 0; ///< workers that took the loop and have not finished (under the mutex)
+
+  void runChunks() {
+    for (int64_t c; (c = next.fetch_add(1, std::memory_order_relaxed)) < chunks;) {
+      int64_t lo = begin + c * count / chunks, hi = begin + (c + 1) * count / chunks;
+      body(context, lo, hi);
+    }
+  }
 };
 
-/// Each team member's share of [begin, begin + count): contiguous, sizes
-/// differing by at most one.
-void runShare(void *data) {
-  const Job &job = *static_cast<const Job *>(data);
-  const int64_t t = job.gomp->threadNum(), n = job.gomp->numThreads();
-  const int64_t base = job.count / n, extra = job.count % n;
-  const int64_t lo = job.begin + t * base + std::min(t, extra);
-  const int64_t hi = lo + base + (t < extra ? 1 : 0);
-  if (lo < hi)
-    job.body(job.context, lo, hi);
+/// Set on the pool's workers: a loop inside a loop runs serially.
+thread_local bool insidePool = false;
+
+class WorkerPool {
+public:
+  explicit WorkerPool(int threads) : threads_(threads) {}
+
+  int threads() const { return threads_; }
+
+  /// Runs `loop` on the caller and whichever workers take it; false when
+  /// another caller's loop holds the pool (the caller then runs it alone).
+  bool run(Loop &loop) {
+    std::unique_lock<std::mutex> busy(busy_, std::try_to_lock);
+    if (!busy.owns_lock())
+      return false;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (workers_.empty())
+        for (int i = 1; i < threads_; ++i)
+          workers_.emplace_back([this] { work(); });
+      current_ = &loop;
+      ++epoch_;
+    }
+    wake_.notify_all();
+    loop.runChunks();
+    std::unique_lock<std::mutex> lock(mutex_);
+    current_ = nullptr; // a worker that wakes from now on finds nothing
+    done_.wait(lock, [&] { return loop.active == 0; });
+    return true;
+  }
+
+private:
+  void work() {
+    insidePool = true;
+    uint64_t seen = 0;
+    std::unique_lock<std::mutex> lock(mutex_);
+    for (;;) {
+      wake_.wait(lock, [&] { return current_ && epoch_ != seen; });
+      seen = epoch_;
+      Loop *loop = current_;
+      ++loop->active;
+      lock.unlock();
+      loop->runChunks();
+      lock.lock();
+      if (--loop->active == 0)
+        done_.notify_all();
+    }
+  }
+
+  const int threads_;
+  std::mutex busy_;  ///< held by the caller whose loop the pool runs
+  std::mutex mutex_; ///< guards the fields below
+  std::condition_variable wake_, done_;
+  std::vector<std::thread> workers_; ///< started on the first loop; never joined
+  Loop *current_ = nullptr;
+  uint64_t epoch_ = 0;
+};
+
+WorkerPool &pool() {
+  // Leaked: workers may be asleep in it when the process exits.
+  static WorkerPool *p = [] {
+    auto *p = new WorkerPool(tcc::cpu::parallelThreadCount(std::getenv("TCC_NUM_THREADS")));
+    if (const char *debug = std::getenv("TCC_DEBUG_THREADS"); debug && *debug && *debug != '0')
+      std::fprintf(stderr, "tcc: CPU thread pool: %d thread%s\n", p->threads(),
+                   p->threads() == 1 ? " (the caller's)" : "s");
+    return p;
+  }();
+  return *p;
 }
 
 } // namespace
@@ -85,23 +136,24 @@ int tcc::cpu::parallelThreadCount(const char *env) {
   return online > 0 ? static_cast<int>(online) : 1;
 }
 
-extern "C" int tcc_cpu_thread_count(void) { return pool().threads; }
+extern "C" int tcc_cpu_thread_count(void) { return pool().threads(); }
 
 extern "C" void tcc_parallel_for(void (*body)(void *, int64_t, int64_t), void *context,
                                  int64_t begin, int64_t end, int64_t grain) {
   const int64_t count = end - begin;
   if (count <= 0)
     return;
-  const Pool &p = pool();
-  int64_t parts = std::min<int64_t>(p.threads, count);
+  WorkerPool &p = pool();
+  // A few chunks per thread (the caller takes over those of a worker that
+  // is slow to start), each at least `grain` iterations.
+  int64_t chunks = std::min<int64_t>(static_cast<int64_t>(p.threads()) * 4, count);
   if (grain > 1)
-    parts = std::min(parts, count / grain);
-  // Inside an OpenMP region (a caller's own, or a nested call) the calling
-  // thread already is one of the cores' threads: no second team.
-  if (parts <= 1 || !p.gomp.parallel || p.gomp.inParallel()) {
+    chunks = std::min(chunks, count / grain);
+  if (p.threads() <= 1 || chunks <= 1 || insidePool) {
     body(context, begin, end);
     return;
   }
-  Job job{body, context, begin, count, &p.gomp};
-  p.gomp.parallel(runShare, &job, static_cast<unsigned>(parts), 0);
+  Loop loop{body, context, begin, count, chunks};
+  if (!p.run(loop))
+    body(context, begin, end);
 }

@@ -24,7 +24,19 @@ const OneDnn *load() {
   const char *name = std::getenv("TCC_DNNL_LIBRARY");
   if (!name || !*name)
     name = "libdnnl.so.2";
-  void *handle = std::strcmp(name, "none") ? openOpenMpLibrary(name) : nullptr;
+  // oneDNN's OpenMP runtime (libgomp) reads its settings when it loads, here.
+  // Its default keeps idle threads spinning for a while after each parallel
+  // region; beside another runtime's threads (PyTorch's own libgomp in the
+  // same process) that spin takes the cores the other needs. Unless the user
+  // chose, idle threads here wait passively; the process's environment is
+  // left as it was.
+  const char *policy = std::getenv("TCC_OMP_WAIT_POLICY");
+  bool setPolicy = !std::getenv("OMP_WAIT_POLICY") && !std::getenv("GOMP_SPINCOUNT");
+  if (setPolicy)
+    setenv("OMP_WAIT_POLICY", policy ? policy : "PASSIVE", 1);
+  void *handle = std::strcmp(name, "none") ? dlopen(name, RTLD_NOW | RTLD_LOCAL) : nullptr;
+  if (setPolicy)
+    unsetenv("OMP_WAIT_POLICY");
   auto *lib = new OneDnn();
   bool ok = handle && resolve(handle, "dnnl_engine_create", lib->engineCreate) &&
             resolve(handle, "dnnl_stream_create", lib->streamCreate) &&
@@ -75,26 +87,6 @@ const OneDnn *load() {
 std::atomic<uint64_t> boundWeightsEpoch{1};
 
 } // namespace
-
-void *tcc::cpu::onednn::openOpenMpLibrary(const char *name) {
-  // oneDNN's OpenMP runtime (libgomp) reads its settings when it loads: here,
-  // or in tcc_parallel_for (CpuParallel.cpp), whichever comes first. Its
-  // default keeps idle threads spinning for a while after each parallel
-  // region; beside another runtime's threads (PyTorch's own libgomp in the
-  // same process) that spin takes the cores the other needs. Unless the user
-  // chose, idle threads here wait passively; the process's environment is
-  // left as it was.
-  static std::mutex mutex;
-  std::lock_guard<std::mutex> lock(mutex);
-  const char *policy = std::getenv("TCC_OMP_WAIT_POLICY");
-  bool setPolicy = !std::getenv("OMP_WAIT_POLICY") && !std::getenv("GOMP_SPINCOUNT");
-  if (setPolicy)
-    setenv("OMP_WAIT_POLICY", policy ? policy : "PASSIVE", 1);
-  void *handle = dlopen(name, RTLD_NOW | RTLD_LOCAL);
-  if (setPolicy)
-    unsetenv("OMP_WAIT_POLICY");
-  return handle;
-}
 
 const OneDnn *tcc::cpu::onednn::library() {
   static const OneDnn *lib = load();

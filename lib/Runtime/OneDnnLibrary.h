@@ -66,11 +66,6 @@ dnnl_stream_t threadStream(const OneDnn &lib);
 
 inline bool ok(dnnl_status_t s) { return s == dnnl_success; }
 
-/// dlopen(name) with OpenMP's idle threads waiting passively unless the user
-/// chose a policy (OMP_WAIT_POLICY, GOMP_SPINCOUNT, TCC_OMP_WAIT_POLICY):
-/// oneDNN, or libgomp itself for tcc_parallel_for (CpuParallel.h).
-void *openOpenMpLibrary(const char *name);
-
 /// Sets oneDNN's thread count to TCC_NUM_THREADS (if set) for this thread.
 void applyThreadCount(const OneDnn &lib);
 

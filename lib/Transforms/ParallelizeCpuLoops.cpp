@@ -44,6 +44,10 @@ namespace {
 /// A trip count assumed where one is not known at compile time.
 constexpr double kUnknownTrips = 64;
 
+/// Fewest iterations of a loop's leading dims for them alone to be shared
+/// among threads (a few chunks for each of a few cores).
+constexpr double kMinLeadingIterations = 16;
+
 /// `v`'s value when it is known at compile time: constants, dims of static
 /// shapes, and index arithmetic on those.
 std::optional<int64_t> staticValue(Value v) {
@@ -157,10 +161,19 @@ bool Outliner::run(scf::ParallelOp loop, func::FuncOp parent, unsigned index) {
   bool bodyLoops = loop.getBody()
                        ->walk([](LoopLikeOpInterface) { return WalkResult::interrupt(); })
                        .wasInterrupted();
-  // The iterations split among threads: all dims of a row kernel (its body
-  // loops over the row); of a pointwise nest all but the innermost, which
-  // stays whole for the vectorizer.
-  const unsigned outer = bodyLoops || dims == 1 ? dims : dims - 1;
+  // The iterations split among threads: all but the innermost dim, which
+  // stays whole for the vectorizer (a pointwise nest's row; the channels of
+  // a channels-last pooling window, whose loops LLVM unrolls around it);
+  // all dims of a 1-d loop, and of a row kernel (its body loops over the
+  // row) whose outer dims are too few to share (b1 s128: [1, 128] rows).
+  unsigned outer = dims == 1 ? 1 : dims - 1;
+  if (bodyLoops && dims > 1) {
+    double leading = 1;
+    for (unsigned d = 0; d + 1 < dims; ++d)
+      leading *= tripCount(loop.getLowerBound()[d], loop.getUpperBound()[d], loop.getStep()[d]);
+    if (leading < kMinLeadingIterations)
+      outer = dims;
+  }
   double iterationWork = blockWork(*loop.getBody());
   std::optional<double> outerTrips = 1.0; // unset when not known statically
   for (unsigned d = 0; d < dims; ++d) {

@@ -102,6 +102,34 @@ func.func private @k_three_dims(%in: memref<2x64x512xf32>, %out: memref<2x64x512
 
 // -----
 
+// A pooling window (its body loops) over 64 rows of 256 channels: the rows
+// are shared, the channels stay one inner loop (LLVM vectorizes across them).
+// CHECK-LABEL: func.func private @k_window_parallel_0(
+// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step
+// CHECK-NOT: affine.delinearize_index
+// CHECK: scf.parallel (%{{.*}}) =
+// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args
+func.func private @k_window(%in: memref<66x256xf32>, %out: memref<64x256xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %c64 = arith.constant 64 : index
+  %c256 = arith.constant 256 : index
+  %zero = arith.constant 0.0 : f32
+  scf.parallel (%i, %c) = (%c0, %c0) to (%c64, %c256) step (%c1, %c1) {
+    %m = scf.for %k = %c0 to %c3 step %c1 iter_args(%acc = %zero) -> f32 {
+      %r = arith.addi %i, %k : index
+      %x = memref.load %in[%r, %c] : memref<66x256xf32>
+      %a = arith.maximumf %acc, %x : f32
+      scf.yield %a : f32
+    }
+    memref.store %m, %out[%i, %c] : memref<64x256xf32>
+  }
+  return
+}
+
+// -----
+
 // Small loops stay serial (4 x 8 elements: one thread is faster), as do the
 // CUDA path's functions and loops whose bodies check values (the run-time
 // check's error is per thread).

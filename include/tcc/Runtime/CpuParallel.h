@@ -2,26 +2,26 @@
 //
 // The generated CPU kernels' parallel loops (tcc-parallelize-cpu-loops
 // outlines the outer iterations of each top-level scf.parallel into a
-// function `void body(void *context, int64_t begin, int64_t end)`) run
-// through `tcc_parallel_for`, on the same thread pool as oneDNN's products
-// and convolutions: libgomp's, the OpenMP runtime Debian's oneDNN is built
-// with, opened with dlopen by soname (the copy oneDNN loads is the same
-// one). One pool serves a call, so a kernel and a product never run side by
-// side on more threads than cores.
+// function `void body(void *context, int64_t begin, int64_t end)`) and
+// attention's heads (tcc_cpu_attention) run through `tcc_parallel_for`, on
+// one pool of worker threads that sleep between loops (CpuParallel.cpp says
+// why it is not libgomp's team, which oneDNN's products use). A loop runs
+// on the calling thread between library calls, never beside a oneDNN
+// region of the same call, so the cores are never asked for more threads
+// than the count.
 //
 // Why not MLIR's OpenMP dialect: its translation emits calls of LLVM's
 // libomp (__kmpc_fork_call), which libgomp does not provide; a second OpenMP
-// runtime in the process would keep threads of its own beside oneDNN's and
-// oversubscribe the cores. Why not a pool of tcc's own: it would have to
-// hand the cores back to oneDNN's between kernels (spinning or sleeping
-// threads of two pools on two cores) for no gain; GOMP_parallel's team is
-// already warm after the first product.
+// runtime in the process would keep threads of its own beside oneDNN's
+// (libgomp) and oversubscribe the cores, and its regions join every thread
+// as libgomp's do.
 //
 // The thread count: TCC_NUM_THREADS if set (> 0), else every core the
-// process may use (sched_getaffinity). With one thread, inside another
-// OpenMP region, without libgomp, or with at most `grain` iterations, the
-// body runs on the calling thread, as one call over [begin, end).
-// TCC_DEBUG_THREADS=1 prints the pool's size on stderr once.
+// process may use (sched_getaffinity); the caller is one of them. With one
+// thread, inside a loop of the pool, while another caller's loop holds the
+// pool, or with fewer than two grains of iterations, the body runs on the
+// calling thread as one call over [begin, end). TCC_DEBUG_THREADS=1 prints
+// the pool's size on stderr once.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TCC_RUNTIME_CPUPARALLEL_H
@@ -46,8 +46,9 @@ int parallelThreadCount(const char *env);
 extern "C" {
 
 /// Runs body(context, b, e) over disjoint [b, e) covering [begin, end), on
-/// up to the pool's thread count, each part at least `grain` iterations
-/// (grain <= 0: no minimum); returns when every part has returned.
+/// the caller and up to the pool's other threads, each part at least
+/// `grain` iterations (grain <= 1: no minimum); returns when every part has
+/// returned.
 void tcc_parallel_for(void (*body)(void *context, int64_t begin, int64_t end), void *context,
                       int64_t begin, int64_t end, int64_t grain);
 

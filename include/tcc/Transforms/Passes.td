@@ -155,9 +155,9 @@ def ParallelizeCpuLoopsPass : Pass<"tcc-parallelize-cpu-loops", "mlir::ModuleOp"
     `tcc_parallel_for` (CpuParallel.h) with an outlined body
     `@<function>_parallel_<N>(%context: !llvm.ptr, %begin: i64, %end: i64)`.
     The parallel iterations are numbered 0 .. count: all the loop's dims
-    when its body holds a loop (a row kernel), else all but the innermost
-    (kept whole, contiguous, for LLVM's vectorizer), or the one dim of a 1-d
-    loop; the body runs iterations [%begin, %end) and reads what the loop
+    but the innermost (kept whole, contiguous, for LLVM's vectorizer), or
+    all of them for a 1-d loop and for a row kernel (a body that loops)
+    whose leading dims have fewer than 16 iterations; the body runs iterations [%begin, %end) and reads what the loop
     captured (memref descriptors, indices, scalars) from a context struct
     the caller builds on its stack. Constants are cloned in.
 
