@@ -9,13 +9,15 @@
 // chunks.
 //
 // Why not libgomp's team (GOMP_parallel, the pool oneDNN's products run
-// on): every region joins all its threads. On the shared 2-core build
-// machine (load 8) each join waited for a descheduled worker; BERT-base b1
-// at two threads took 1156 ms with the generated loops and attention's
-// heads as GOMP regions against 816 ms without them (scripts/cpu_benchmark.py
-// --baseline, one process, calls alternating). This pool never runs beside
-// an OpenMP region of the same call: tcc_parallel_for is called on the
-// calling thread between library calls, when oneDNN's team is idle.
+// on): every region joins all its threads, and in a Python process oneDNN's
+// libgomp is PyTorch's (torch/lib/libgomp.so.1 has the same soname and is
+// loaded first), whose idle threads spin. On the shared 2-core build machine
+// (load 14-16), BERT-base b1 at two threads, three artifacts in one process,
+// calls alternating: 968 ms without parallel loops (846938e), 1616 ms with
+// the loops and attention's heads as GOMP regions (process CPU 431 against
+// 716 ms), 1108 ms on this pool. This pool never runs beside an OpenMP
+// region of the same call: tcc_parallel_for is called on the calling thread
+// between library calls, when oneDNN's team is idle.
 //
 //===----------------------------------------------------------------------===//
 #include "tcc/Runtime/CpuParallel.h"
