@@ -8,7 +8,8 @@ Each model (scripts/bench_models.py: random weights from its seed) is exported w
 torch.export, compiled with `tcc compile --target cpu --external-weights`, loaded
 through python/tcc with its weights bound by name, and timed beside PyTorch eager in
 one process per thread count on the same inputs (torch.set_num_threads(n) and
-TCC_NUM_THREADS=n, which sets the BLAS and oneDNN threads), calls of the two
+TCC_NUM_THREADS=n, which sets the threads of oneDNN and of the
+runtime's pool for the generated loops and attention), calls of the two
 alternating (this host's speed drifts). Per row: the median and best of --repeat
 calls after two warm-up calls, and tcc's max relative error against eager.
 Prints a Markdown table.
