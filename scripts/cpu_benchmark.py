@@ -8,10 +8,15 @@ Each model (scripts/bench_models.py: random weights from its seed) is exported w
 torch.export, compiled with `tcc compile --target cpu --external-weights`, loaded
 through python/tcc with its weights bound by name, and timed beside PyTorch eager in
 one process per thread count on the same inputs (torch.set_num_threads(n) and
-TCC_NUM_THREADS=n, which sets the BLAS and oneDNN threads), calls of the two
+TCC_NUM_THREADS=n, which sets the threads of oneDNN and of the
+runtime's pool for the generated loops and attention), calls of the two
 alternating (this host's speed drifts). Per row: the median and best of --repeat
 calls after two warm-up calls, and tcc's max relative error against eager.
 Prints a Markdown table.
+
+With --baseline DIR (artifacts <model>.so that another tcc compiled the same way, e.g.
+the commit before a change), those run in the same process too, their calls
+alternating with the others: an A/B of two compilers on the same drifting machine.
 
 With --onnxruntime, ONNX Runtime (PyPI onnxruntime; each model exported once with
 torch.onnx.export(..., dynamo=True), which needs onnxscript) runs in the same
@@ -62,6 +67,10 @@ def measure(args):
         return outs, [(t[len(t) // 2], t[0]) for t in times]
 
     fns = [lambda: module(*inputs), lambda: model(*inputs)]
+    if args.baseline:
+        base = tcc.load(os.path.join(args.baseline, args.model + ".so"))
+        base.bind_weights(weights)
+        fns.append(lambda: base(*inputs))
     if args.onnxruntime:
         import onnxruntime as ort
         options = ort.SessionOptions()
@@ -77,9 +86,12 @@ def measure(args):
     row = dict(model=args.model, threads=args.threads, eager_ms=times[0][0],
                eager_best_ms=times[0][1], tcc_ms=times[1][0], tcc_best_ms=times[1][1],
                rel_err=float((got - ref).abs().max() / ref.abs().max()))
+    if args.baseline:
+        row.update(base_ms=times[2][0], base_best_ms=times[2][1],
+                   base_rel_err=float((outs[2] - ref).abs().max() / ref.abs().max()))
     if args.onnxruntime:
-        ort_out = torch.from_numpy(outs[2])
-        row.update(ort_ms=times[2][0], ort_best_ms=times[2][1],
+        ort_out = torch.from_numpy(outs[-1])
+        row.update(ort_ms=times[-1][0], ort_best_ms=times[-1][1],
                    ort_rel_err=float((ort_out - ref).abs().max() / ref.abs().max()))
     print(json.dumps(row))
 
@@ -93,6 +105,7 @@ def main():
     p.add_argument("--tcc", default=os.path.join(ROOT, "build", "bin", "tcc"))
     p.add_argument("--onnxruntime", action="store_true",
                    help="time ONNX Runtime too (PyPI onnxruntime and onnxscript)")
+    p.add_argument("--baseline", help="a directory of <model>.so from another tcc, timed too")
     p.add_argument("--measure", action="store_true", help=argparse.SUPPRESS)
     p.add_argument("--model", help=argparse.SUPPRESS)
     p.add_argument("--threads-one", type=int, dest="threads_one", help=argparse.SUPPRESS)
@@ -129,22 +142,30 @@ def main():
             out = subprocess.run([sys.executable, os.path.abspath(__file__), "--measure",
                                   "--out", args.out, "--model", name, "--threads-one",
                                   str(threads), "--repeat", str(args.repeat)] +
-                                 (["--onnxruntime"] if args.onnxruntime else []),
+                                 (["--onnxruntime"] if args.onnxruntime else []) +
+                                 (["--baseline", args.baseline] if args.baseline else []),
                                  env=env, capture_output=True, text=True, check=True)
             rows.append(json.loads(out.stdout.strip().splitlines()[-1]))
             r = rows[-1]
             print(f"{name} threads={threads}: eager {r['eager_ms']:.1f} ms, tcc "
-                  f"{r['tcc_ms']:.1f} ms", file=sys.stderr, flush=True)
+                  f"{r['tcc_ms']:.1f} ms" +
+                  (f", baseline {r['base_ms']:.1f} ms" if args.baseline else ""),
+                  file=sys.stderr, flush=True)
     def verdict(ratio):
         return f"{ratio:.2f}× slower" if ratio > 1 else f"{1 / ratio:.2f}× faster"
 
     ort = " ONNX Runtime ms (median · best) | tcc / ONNX Runtime |" if args.onnxruntime else ""
+    base = " baseline tcc ms (median · best) | tcc / baseline |" if args.baseline else ""
     print("| model | threads | PyTorch eager ms (median · best) | tcc ms (median · best) | "
-          "tcc / eager |" + ort + " tcc max rel err |")
-    print("|---|---|---|---|---|" + ("---|---|" if args.onnxruntime else "") + "---|")
+          "tcc / eager |" + base + ort + " tcc max rel err |")
+    print("|---|---|---|---|---|" + ("---|---|" if args.baseline else "") +
+          ("---|---|" if args.onnxruntime else "") + "---|")
     for r in rows:
         cells = (f"| {r['model']} | {r['threads']} | {r['eager_ms']:.1f} · {r['eager_best_ms']:.1f} | "
                  f"{r['tcc_ms']:.1f} · {r['tcc_best_ms']:.1f} | {verdict(r['tcc_ms'] / r['eager_ms'])} |")
+        if args.baseline:
+            cells += (f" {r['base_ms']:.1f} · {r['base_best_ms']:.1f} | "
+                      f"{verdict(r['tcc_ms'] / r['base_ms'])} |")
         if args.onnxruntime:
             cells += (f" {r['ort_ms']:.1f} · {r['ort_best_ms']:.1f} | "
                       f"{verdict(r['tcc_ms'] / r['ort_ms'])} |")

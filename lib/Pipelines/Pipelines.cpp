@@ -101,9 +101,15 @@ void tcc::buildCpuLoweringPassPipeline(OpPassManager &pm, const CompileOptions &
   // One function per kernel: LLVM then optimizes each on its own (linear time).
   pm.addPass(createOutlineKernelsPass());
   // The kernel layer's ops and the other kernels as plain loops; LLVM
-  // vectorizes them when it emits host code.
+  // vectorizes their inner loops when it emits host code (the row kernels'
+  // sums and maxima too: they may be reassociated, RowLoops.cpp).
   pm.addPass(createConvertTccKernelToLoopsPass());
-  pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
+  // Parallel dims of linalg ops as scf.parallel (reductions as scf.for
+  // inside), so the next pass sees what may run on several threads.
+  pm.addNestedPass<func::FuncOp>(createConvertLinalgToParallelLoopsPass());
+  // Top-level parallel loops on the runtime's thread pool (tcc_parallel_for,
+  // oneDNN's OpenMP team); small ones stay serial.
+  pm.addPass(createParallelizeCpuLoopsPass());
   // Failed run-time checks (an index out of range) become the run's error.
   pm.addPass(createLowerAssertsToRuntimePass());
   // bf16 and f16 arithmetic computed in f32 and rounded back per op (what

@@ -146,6 +146,56 @@ def LowerAssertsToRuntimePass : Pass<"tcc-lower-asserts-to-runtime", "mlir::Modu
                            "::mlir::arith::ArithDialect", "::mlir::func::FuncDialect"];
 }
 
+def ParallelizeCpuLoopsPass : Pass<"tcc-parallelize-cpu-loops", "mlir::ModuleOp"> {
+  let summary = "Run the CPU path's parallel loops on the runtime's thread pool";
+  let description = [{
+    Each top-level `scf.parallel` of a CPU-path function (the row kernels'
+    loop over rows, convert-linalg-to-parallel-loops' nests of pointwise
+    kernels and reductions) becomes a call of the runtime's
+    `tcc_parallel_for` (CpuParallel.h) with an outlined body
+    `@<function>_parallel_<N>(%context: !llvm.ptr, %begin: i64, %end: i64)`.
+    The parallel iterations are numbered 0 .. count: all the loop's dims
+    but the innermost (kept whole, contiguous, for LLVM's vectorizer), or
+    all of them for a 1-d loop and for a row kernel (a body that loops)
+    whose leading dims have fewer than 16 iterations; the body runs iterations [%begin, %end) and reads what the loop
+    captured (memref descriptors, indices, scalars) from a context struct
+    the caller builds on its stack. Constants are cloned in.
+
+    A loop stays as it is when its whole work (operations times trip
+    counts, statically known) is below twice `min-work` (one thread is
+    faster), when it carries reductions, or when its body calls a function
+    or holds a run-time check (their state is per thread). `grain`, the
+    fewest iterations a thread takes, is min-work divided by one
+    iteration's estimated work.
+
+    Before:
+    ```mlir
+    scf.parallel (%i, %j) = (%c0, %c0) to (%c128, %c768) step (%c1, %c1) {
+      %x = memref.load %in[%i, %j] : memref<128x768xf32>
+      memref.store %x, %out[%i, %j] : memref<128x768xf32>
+    }
+    ```
+    After:
+    ```mlir
+    %ctx = llvm.alloca ... -> !llvm.ptr      // { %in, %out } descriptors
+    %fn = func.constant @k_parallel_0 : (!llvm.ptr, i64, i64) -> ()
+    func.call @tcc_parallel_for(%fnptr, %ctx, %c0_i64, %c128_i64, %grain) : ...
+    func.func private @k_parallel_0(%ctx: !llvm.ptr, %begin: i64, %end: i64) {
+      scf.for %i = %b to %e step %c1 {
+        scf.parallel (%j) = (%c0) to (%c768) step (%c1) { ... }
+      }
+    }
+    ```
+  }];
+  let options = [
+    Option<"minWork", "min-work", "int64_t", /*default=*/"32768",
+           "Estimated operations a thread must get for a loop to be split">,
+  ];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect", "::mlir::scf::SCFDialect",
+                           "::mlir::arith::ArithDialect", "::mlir::func::FuncDialect",
+                           "::mlir::affine::AffineDialect"];
+}
+
 def OutlineKernelsPass : Pass<"tcc-outline-kernels", "mlir::ModuleOp"> {
   let summary = "Move each structured op of an entry into its own private function";
   let description = [{

@@ -54,7 +54,10 @@ struct RowLowering {
     return x;
   }
 
-  /// for j in [0, n): body(j, acc) -> acc', starting from `init`.
+  /// for j in [0, n): body(j, acc) -> acc', starting from `init`. The
+  /// accumulation (the op yielded) may be reassociated: that lets LLVM
+  /// vectorize the loop (partial sums or maxima per lane, combined at the
+  /// end), as PyTorch's own vectorized row kernels sum.
   Value reduce(OpBuilder &b, Value init,
                llvm::function_ref<Value(OpBuilder &, Value, Value)> body) {
     Emitter e{b, loc};
@@ -62,7 +65,12 @@ struct RowLowering {
     Value one = e.index(1);
     auto loop = scf::ForOp::create(b, loc, zero, n, one, ValueRange{init},
                                    [&](OpBuilder &fb, Location, Value j, ValueRange acc) {
-                                     scf::YieldOp::create(fb, loc, ValueRange{body(fb, j, acc[0])});
+                                     Value next = body(fb, j, acc[0]);
+                                     if (auto fm = next.getDefiningOp<arith::ArithFastMathInterface>())
+                                       fm->setAttr(fm.getFastMathAttrName(),
+                                                   arith::FastMathFlagsAttr::get(
+                                                       fb.getContext(), arith::FastMathFlags::reassoc));
+                                     scf::YieldOp::create(fb, loc, ValueRange{next});
                                    });
     return loop.getResult(0);
   }

@@ -64,13 +64,17 @@ func.func @attention(%q: memref<2x4x16x64xf32>, %k: memref<2x2x16x64xf32>, %v: m
 // -----
 
 // layer_norm with a residual written back: pass 1 sums h and stores it,
-// pass 2 the squared deviations, pass 3 writes the output.
+// pass 2 the squared deviations, pass 3 writes the output. The sums may be
+// reassociated (LLVM vectorizes them with partial sums per lane).
 // CHECK-LABEL: func @layer_norm
 // CHECK:       scf.parallel (%[[R:.*]]) =
 // CHECK:         scf.for {{.*}} -> (f32)
 // CHECK:           arith.addf
 // CHECK:           memref.store %{{.*}}, %arg5[%[[R]], %{{.*}}]
+// CHECK-NEXT:      arith.addf {{.*}} fastmath<reassoc> : f32
 // CHECK:         scf.for {{.*}} -> (f32)
+// CHECK:           arith.mulf
+// CHECK-NEXT:      arith.addf {{.*}} fastmath<reassoc> : f32
 // CHECK:         math.rsqrt
 // CHECK:         scf.for
 // CHECK:           memref.load %arg2
