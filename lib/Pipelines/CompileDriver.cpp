@@ -412,6 +412,10 @@ int tcc::compileModel(const CompileOptions &options, const char *argv0) {
   nlohmann::json manifestJson = buildManifest(program, signature, weights, arena, info);
   manifestJson["kernels"] = kernels;
   manifestJson["kernel_graph"] = kernelGraph;
+  // --profile: the entries call tcc_profile_mark before every kernel (the
+  // runtime accepts tcc_model_set_profiling only then).
+  if (options.profile)
+    manifestJson["profile"] = true;
   // The x86-64 level the CPU path's code needs: the runtime refuses a CPU run
   // on a processor without it rather than die of an illegal instruction.
   if (wantCpu)

@@ -28,6 +28,10 @@ using ForwardFn = void (*)(int64_t *packed);
 /// and the stream its kernels are launched on.
 using CudaForwardFn = void (*)(int64_t *packed, void *stream);
 
+namespace profile {
+struct Accumulator;
+} // namespace profile
+
 namespace cuda {
 struct DeviceState;
 struct GraphCacheStats;
@@ -82,6 +86,18 @@ public:
   void setCudaGraphs(bool enabled);
   bool cudaGraphs() const { return cudaGraphs_; }
 
+  /// Per-kernel times (an artifact compiled with --profile; Profile.h).
+  /// Turning profiling on refuses an artifact without the manifest's
+  /// "profile", clears what was accumulated and turns CUDA graphs off (the
+  /// marks must run on every call) until it is turned off again.
+  void setProfiling(bool enabled);
+  bool profiling() const;
+  /// Runs profiled so far, and each kernel's total ms and calls
+  /// (manifest().kernels.size() entries each).
+  uint64_t profileRuns() const;
+  void profileTimes(std::vector<double> &totalMs, std::vector<int64_t> &calls) const;
+  void resetProfile();
+
   /// Counters of the instance's graph cache (zeros before the first CUDA run).
   cuda::GraphCacheStats cudaGraphStats();
 
@@ -127,7 +143,8 @@ private:
   /// Each derived weight's manifest index and place in derivedWeights_.
   std::vector<std::pair<size_t, uint8_t *>> derivedSlots_;
   std::vector<int64_t> packed_;
-  std::mutex mutex_;
+  std::unique_ptr<profile::Accumulator> profile_; ///< set while or since profiling
+  mutable std::mutex mutex_;
 };
 
 } // namespace tcc
