@@ -287,6 +287,30 @@ TCC_API tcc_status tcc_model_set_option(tcc_model *model, const char *name, int6
  *  "cuda_direct_runs", "cuda_graph_capture_failures". */
 TCC_API tcc_status tcc_model_get_option(tcc_model *model, const char *name, int64_t *value);
 
+/*--- Profiling ----------------------------------------------------------*/
+/* Per-kernel times of an artifact compiled with `tcc compile --profile`
+ * (manifest "profile": true): its entries mark the start of every kernel (the
+ * manifest's "kernels", in order) and their end. */
+
+/** Turns profiling of the instance's runs on (1) or off (0). On: clears what
+ *  was accumulated; every run then records its kernels' times (CPU: the
+ *  steady clock; CUDA: an event per kernel on the run's stream, CUDA graphs
+ *  off meanwhile, and the run waits for its stream). An artifact compiled
+ *  without --profile is refused (TCC_ERROR_UNSUPPORTED: "model 'm' was not
+ *  compiled for profiling: ... (compile it with tcc compile --profile)"). */
+TCC_API tcc_status tcc_model_set_profiling(tcc_model *model, int32_t enabled);
+
+/** What the profiled runs took: total_ms[k] and calls[k] for kernel k <
+ *  capacity (its mean is total_ms[k] / calls[k]); *num_kernels (if not NULL)
+ *  receives the number of kernels, *runs (if not NULL) the runs profiled
+ *  since profiling was turned on or reset. */
+TCC_API tcc_status tcc_model_profile(const tcc_model *model, double *total_ms,
+                                     int64_t *calls, int32_t capacity,
+                                     int32_t *num_kernels, int64_t *runs);
+
+/** Clears the accumulated times (profiling stays as it is). */
+TCC_API tcc_status tcc_model_reset_profile(tcc_model *model);
+
 /*--- Device memory ------------------------------------------------------*/
 /* Small helpers over the CUDA driver (opened with dlopen, as for runs) so a C
  * host program can prepare device tensors without linking CUDA. They act in

@@ -304,6 +304,11 @@ int tcc::compileModel(const CompileOptions &options, const char *argv0) {
     if (error.empty() && (options.emit == OutputKind::MLIR || options.compileTo < CompilePhase::Output))
       error = "--specialize makes one artifact of several compiles: it needs --emit so, obj, "
               "llvm or ptx";
+    // The marks number the generic variant's kernels (the manifest's list);
+    // a variant's own kernels would be timed under those numbers.
+    if (error.empty() && options.profile)
+      error = "--profile and --specialize cannot be combined yet: the per-kernel times follow "
+              "the generic variant's kernels only";
     if (!error.empty()) {
       err() << "tcc compile: error: " << error << "\n";
       return kExitUsage;
@@ -503,6 +508,10 @@ int tcc::compileModel(const CompileOptions &options, const char *argv0) {
   nlohmann::json manifestJson = buildManifest(program, signature, weights, generic.arena, info);
   manifestJson["kernels"] = generic.kernels;
   manifestJson["kernel_graph"] = generic.kernelGraph;
+  // --profile: the entries call tcc_profile_mark before every kernel (the
+  // runtime accepts tcc_model_set_profiling only then).
+  if (options.profile)
+    manifestJson["profile"] = true;
   // The x86-64 level the CPU path's code needs: the runtime refuses a CPU run
   // on a processor without it rather than die of an illegal instruction.
   if (wantCpu)

@@ -68,7 +68,8 @@ std::string join(ArrayRef<std::string> parts) {
   return s;
 }
 
-/// (kind, detail) of one op of the entry, or nullopt for ops that are no kernel.
+/// (kind, detail) of one kernel op of the entry (tcc::isKernelOp), or
+/// nullopt for any other op.
 std::optional<std::pair<std::string, std::string>> classify(Operation *op) {
   return llvm::TypeSwitch<Operation *, std::optional<std::pair<std::string, std::string>>>(op)
       .Case([](kernel::GemmOp g) -> std::optional<std::pair<std::string, std::string>> {
@@ -138,9 +139,10 @@ nlohmann::json tcc::describeKernels(ModuleOp planned) {
     if (!isPlannedEntry(f))
       continue;
     for (Operation &op : f.getBody().front()) {
-      auto kind = classify(&op);
-      if (!kind)
+      if (!isKernelOp(&op))
         continue;
+      auto kind = classify(&op);
+      assert(kind && "classify names every op isKernelOp accepts");
       OrderedSet names, lines;
       collectSources(op.getLoc(), names, lines);
       // Generated kernels name the arithmetic of their body.
@@ -216,7 +218,7 @@ nlohmann::json tcc::describeKernelEdges(ModuleOp planned) {
     };
     int index = 0;
     for (Operation &op : f.getBody().front()) {
-      if (!classify(&op))
+      if (!isKernelOp(&op))
         continue;
       std::string id = "k" + std::to_string(index++);
       // What it writes: destination operands (a copy's target).

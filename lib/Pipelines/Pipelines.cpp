@@ -91,10 +91,16 @@ void tcc::buildBufferizePassPipeline(OpPassManager &pm, const CompileOptions &) 
   pm.addPass(createCSEPass());
 }
 
-void tcc::buildPlanningPassPipeline(OpPassManager &pm, const CompileOptions &) {
+void tcc::buildPlanningPassPipeline(OpPassManager &pm, const CompileOptions &options) {
   // One arena, offsets from liveness; adds the entry's trailing arena argument.
   pm.addPass(createPlanMemoryPass());
   pm.addPass(createCanonicalizerPass());
+  // --profile: a mark before every kernel. After the canonicalization, not
+  // right after tcc-plan-memory: the manifest's kernels are read from this
+  // module, and a kernel the canonicalizer folded away would shift the
+  // numbering. Before tcc-split-targets, so both entries carry the marks.
+  if (options.profile)
+    pm.addPass(createInstrumentKernelsPass());
 }
 
 void tcc::buildCpuLoweringPassPipeline(OpPassManager &pm, const CompileOptions &) {
@@ -182,6 +188,9 @@ struct CompilePipelineOptions : PassPipelineOptions<CompilePipelineOptions> {
   Option<std::string> precision{*this, "precision",
                                 llvm::cl::desc("fp32, tf32 or bf16 (--precision)"),
                                 llvm::cl::init("fp32")};
+  Option<bool> profile{*this, "profile",
+                       llvm::cl::desc("per-kernel profile marks (--profile)"),
+                       llvm::cl::init(false)};
   Option<std::string> arch{*this, "arch", llvm::cl::desc("CUDA chip (--arch)"),
                            llvm::cl::init("sm_90")};
 
@@ -190,6 +199,7 @@ struct CompilePipelineOptions : PassPipelineOptions<CompilePipelineOptions> {
     o.target = targets;
     o.precision = precision;
     o.arch = arch;
+    o.profile = profile;
     return o;
   }
 };

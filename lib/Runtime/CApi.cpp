@@ -321,6 +321,49 @@ TCC_API tcc_status tcc_model_set_option(tcc_model *model, const char *name, int6
   }
 }
 
+TCC_API tcc_status tcc_model_set_profiling(tcc_model *model, int32_t enabled) {
+  TCC_CHECK_MODEL(model, TCC_ERROR_INVALID_ARGUMENT);
+  try {
+    model->model->setProfiling(enabled != 0);
+    return TCC_OK;
+  } catch (...) {
+    return reportCurrentException();
+  }
+}
+
+TCC_API tcc_status tcc_model_profile(const tcc_model *model, double *total_ms, int64_t *calls,
+                                     int32_t capacity, int32_t *num_kernels, int64_t *runs) {
+  TCC_CHECK_MODEL(model, TCC_ERROR_INVALID_ARGUMENT);
+  if (capacity < 0 || (capacity > 0 && (!total_ms || !calls)))
+    return invalidArgument("tcc_model_profile: total_ms or calls is NULL");
+  try {
+    std::vector<double> ms;
+    std::vector<int64_t> count;
+    model->model->profileTimes(ms, count);
+    for (size_t k = 0; k < ms.size() && k < static_cast<size_t>(capacity); ++k) {
+      total_ms[k] = ms[k];
+      calls[k] = count[k];
+    }
+    if (num_kernels)
+      *num_kernels = static_cast<int32_t>(ms.size());
+    if (runs)
+      *runs = static_cast<int64_t>(model->model->profileRuns());
+    return TCC_OK;
+  } catch (...) {
+    return reportCurrentException();
+  }
+}
+
+TCC_API tcc_status tcc_model_reset_profile(tcc_model *model) {
+  TCC_CHECK_MODEL(model, TCC_ERROR_INVALID_ARGUMENT);
+  try {
+    model->model->resetProfile();
+    return TCC_OK;
+  } catch (...) {
+    return reportCurrentException();
+  }
+}
+
 TCC_API tcc_status tcc_model_get_option(tcc_model *model, const char *name, int64_t *value) {
   TCC_CHECK_MODEL(model, TCC_ERROR_INVALID_ARGUMENT);
   if (!name || !value)

@@ -436,6 +436,11 @@ GuardManifest parseManifest(std::string_view text) {
       invalidManifest("'cuda_graphs' is not a boolean");
     m.cudaGraphs = j["cuda_graphs"].get<bool>();
   }
+  if (j.contains("profile")) {
+    if (!j["profile"].is_boolean())
+      invalidManifest("'profile' is not a boolean");
+    m.profile = j["profile"].get<bool>();
+  }
   if (j.contains("cpu_isa")) {
     if (!j["cpu_isa"].is_string())
       invalidManifest("'cpu_isa' is not a string");

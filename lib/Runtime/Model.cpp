@@ -12,6 +12,7 @@
 #include "tcc/Runtime/CudaGraphCache.h"
 #include "tcc/Runtime/MlirGpuRuntime.h"
 #include "tcc/Runtime/OneDnnConv.h"
+#include "tcc/Runtime/Profile.h"
 #include "tcc/Runtime/RuntimeError.h"
 #include "tcc/Support/EntrySymbols.h"
 
@@ -161,10 +162,71 @@ void Model::setSpecializations(bool enabled) {
   specializations_ = enabled;
 }
 
-Model::~Model() = default;
+Model::~Model() {
+  if (profile_)
+    profile_->destroyEvents();
+}
+
+//===----------------------------------------------------------------------===//
+// Profiling (tcc compile --profile; Profile.h)
+//===----------------------------------------------------------------------===//
+
+void Model::setProfiling(bool enabled) {
+  if (enabled && !manifest_.profile)
+    throw RuntimeError(TCC_ERROR_UNSUPPORTED,
+                       "model '" + manifest_.model +
+                           "' was not compiled for profiling: its kernels carry no marks "
+                           "(compile it with tcc compile --profile)");
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (!profile_)
+    profile_ = std::make_unique<profile::Accumulator>();
+  if (enabled == profile_->enabled)
+    return;
+  if (enabled) {
+    profile_->reset(manifest_.kernels.size());
+    profile_->cudaGraphsBefore = cudaGraphs_;
+  }
+  profile_->enabled = enabled;
+  // A replayed graph would not call the marks: CUDA runs launch directly
+  // while profiling, and go back to what they did after.
+  cudaGraphs_ = enabled ? false : profile_->cudaGraphsBefore;
+  if (device_)
+    device_->graphs.setEnabled(cudaGraphs_);
+}
+
+bool Model::profiling() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return profile_ && profile_->enabled;
+}
+
+uint64_t Model::profileRuns() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return profile_ ? profile_->runs : 0;
+}
+
+void Model::profileTimes(std::vector<double> &totalMs, std::vector<int64_t> &calls) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  size_t n = manifest_.kernels.size();
+  totalMs.assign(n, 0.0);
+  calls.assign(n, 0);
+  if (profile_ && profile_->totalMs.size() == n) {
+    totalMs = profile_->totalMs;
+    calls = profile_->calls;
+  }
+}
+
+void Model::resetProfile() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (profile_)
+    profile_->reset(manifest_.kernels.size());
+}
 
 void Model::setCudaGraphs(bool enabled) {
   std::lock_guard<std::mutex> lock(mutex_);
+  if (profile_ && profile_->enabled) {
+    profile_->cudaGraphsBefore = enabled; // taken up when profiling ends
+    return;
+  }
   cudaGraphs_ = enabled;
   if (device_)
     device_->graphs.setEnabled(enabled);
@@ -383,7 +445,16 @@ void Model::runOnStream(const tcc_tensor *inputs, size_t numInputs, const tcc_te
   packArguments(inputs, outputs, variant, weights_.data(), arena_.get());
   // A failed run-time check (RuntimeChecks.h) is the first error of the run.
   (void)takeKernelLaunchError();
-  entries_[variant].forward(packed_.data());
+  if (profile_ && profile_->enabled) {
+    profile::Session session(manifest_.kernels.size() + 1);
+    {
+      profile::ScopedSession scope(&session);
+      entries_[variant].forward(packed_.data());
+    }
+    profile_->addCpu(session);
+  } else {
+    entries_[variant].forward(packed_.data());
+  }
   if (std::string error = takeKernelLaunchError(); !error.empty())
     throw RuntimeError(TCC_ERROR_INVALID_ARGUMENT, "model '" + manifest_.model + "': " + error);
 }
@@ -435,15 +506,39 @@ void Model::runCuda(const tcc_tensor *inputs, const tcc_tensor *outputs, size_t 
   // they are the graph cache's key.
   ScopedKernelTable kernels(&device_->kernels);
   CudaForwardFn forward = entries_[variant].cudaForward;
-  auto launch = [this, forward](cuda::CUstream s) {
+  // Profiling: an event per mark on the call's stream (CUDA graphs are off
+  // meanwhile, so `launch` runs the entry itself); read after the call.
+  std::unique_ptr<profile::Session> session;
+  if (profile_ && profile_->enabled) {
+    if (!d.hasEvents())
+      throw RuntimeError(TCC_ERROR_UNSUPPORTED,
+                         "profiling model '" + manifest_.model +
+                             "' on CUDA needs the driver's event functions (cuEventRecord)");
+    profile_->createEvents(manifest_.kernels.size() + 1);
+    session = std::make_unique<profile::Session>(manifest_.kernels.size() + 1);
+    session->events = profile_->events.data();
+  }
+  auto launch = [this, forward, &session](cuda::CUstream s) {
     (void)takeKernelLaunchError();
-    forward(packed_.data(), s);
+    if (session) {
+      session->stream = s;
+      profile::ScopedSession scope(session.get());
+      forward(packed_.data(), s);
+    } else {
+      forward(packed_.data(), s);
+    }
     std::string error = takeKernelLaunchError();
     if (!error.empty())
       throw RuntimeError(TCC_ERROR_INTERNAL, error);
   };
   device_->graphs.run(packed_.data(), packed_.size(), static_cast<cuda::CUstream>(stream),
                       launch);
+  if (session) {
+    d.check(d.cuStreamSynchronize(static_cast<cuda::CUstream>(stream)),
+            "running model '" + manifest_.model + "' (cuStreamSynchronize, profiling)");
+    profile_->addCuda(*session);
+    return;
+  }
   if (synchronize)
     d.check(d.cuStreamSynchronize(static_cast<cuda::CUstream>(stream)),
             "running model '" + manifest_.model + "' (cuStreamSynchronize)");

@@ -1,7 +1,11 @@
 //===- PlannedEntry.cpp - facts about a memory-planned entry function -----===//
 #include "tcc/Transforms/PlannedEntry.h"
 
+#include "dialects/TccKernel/IR/TccKernelOps.h"
+
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 
 using namespace mlir;
@@ -13,6 +17,12 @@ bool tcc::isPlannedEntry(func::FuncOp f) {
     if (f.getArgAttr(i, "tcc.arena"))
       return true;
   return false;
+}
+
+bool tcc::isKernelOp(Operation *op) {
+  namespace kernel = tcc::kernel;
+  return isa<kernel::GemmOp, kernel::ConvOp, kernel::AttentionOp, kernel::RowOp, memref::CopyOp,
+             linalg::LinalgOp>(op);
 }
 
 static bool targetIs(func::FuncOp f, StringRef target) {

@@ -195,6 +195,59 @@ class Model:
         return value.value
 
     @property
+    def profiling(self):
+        """Whether runs record per-kernel times (an artifact compiled with
+        `tcc compile --profile`; tcc_model_set_profiling). Turning it on
+        clears the times, turns CUDA graphs off and makes CUDA runs wait for
+        their stream; turning it off restores the graphs."""
+        return bool(getattr(self, "_profiling", False))
+
+    @profiling.setter
+    def profiling(self, enabled):
+        fn = getattr(self._lib, "tcc_model_set_profiling", None)
+        if fn is None:
+            raise TccError(f"{self.path}: its runtime predates profiling "
+                           "(recompile it with tcc compile --profile)")
+        fn.argtypes = [ctypes.c_void_p, ctypes.c_int32]
+        self._check(fn(self._handle, 1 if enabled else 0))
+        self._profiling = bool(enabled)
+
+    def reset_profile(self):
+        """Clears the accumulated kernel times."""
+        self._lib.tcc_model_reset_profile.argtypes = [ctypes.c_void_p]
+        self._check(self._lib.tcc_model_reset_profile(self._handle))
+
+    def profile(self, device=None):
+        """The kernel times accumulated while `profiling` was on, as `tcc run
+        --profile-json` writes them: {"format", "version", "model", "device",
+        "calls" (runs profiled), "kernels": [{"index", "kind", "detail",
+        "sources", "lines", "calls", "mean_ms", "total_ms"}]} in kernel order
+        (the manifest's "kernels", as `tcc inspect` lists them). `device` is
+        the text recorded as "device" (e.g. "cuda NVIDIA H100"; default: "?")."""
+        fn = self._lib.tcc_model_profile
+        fn.argtypes = [ctypes.c_void_p, ctypes.POINTER(ctypes.c_double),
+                       ctypes.POINTER(ctypes.c_int64), ctypes.c_int32,
+                       ctypes.POINTER(ctypes.c_int32), ctypes.POINTER(ctypes.c_int64)]
+        n = ctypes.c_int32()
+        runs = ctypes.c_int64()
+        self._check(fn(self._handle, None, None, 0, ctypes.byref(n), ctypes.byref(runs)))
+        total = (ctypes.c_double * n.value)()
+        calls = (ctypes.c_int64 * n.value)()
+        self._check(fn(self._handle, total, calls, n.value, ctypes.byref(n), ctypes.byref(runs)))
+        listed = self.manifest.get("kernels", [])
+        kernels = []
+        for k in range(n.value):
+            info = listed[k] if k < len(listed) else {}
+            kernels.append({"index": k, "kind": info.get("kind", ""),
+                            "detail": info.get("detail", ""),
+                            "sources": info.get("sources", []), "lines": info.get("lines", []),
+                            "calls": calls[k],
+                            "mean_ms": total[k] / calls[k] if calls[k] else 0.0,
+                            "total_ms": total[k]})
+        return {"format": "tcc-profile", "version": 1, "model": self.manifest.get("model", ""),
+                "device": device or "?", "calls": runs.value, "kernels": kernels}
+
+    @property
     def weight_names(self):
         """The weights a user binds (parameter and buffer names). Derived
         weights are not among them: the runtime computes those."""

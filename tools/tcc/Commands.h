@@ -40,6 +40,8 @@ struct RunOptions {
   std::string device = "cpu";           // cpu | cuda: where inputs/outputs live for the run
   int bench = 0;                        // >0: time this many runs after one warm-up
   bool printOutputs = true;             // print a short summary of each output
+  bool profile = false;                 // --profile: per-kernel times (a --profile artifact)
+  std::string profileJson;              // --profile-json: write them here as JSON
 };
 int runRunCommand(const RunOptions &opts);
 
@@ -48,6 +50,7 @@ struct InspectOptions {
   std::string model;
   bool json = false;                    // print the raw manifest
   std::string html;                     // also write the HTML page of tcc explain --html
+  std::string profile;                  // --profile: times JSON (tcc run --profile-json) for html
 };
 int runInspectCommand(const InspectOptions &opts);
 
@@ -56,6 +59,7 @@ struct ExplainCommandOptions {
   CompileOptions options;               ///< input, target, precision, TorchScript options
   bool json = false;                    ///< print the report as one JSON object
   std::string html;                     ///< also write the report as an HTML page here
+  std::string profile;                  ///< --profile: times JSON drawn in the HTML page
 };
 int runExplainCommand(const ExplainCommandOptions &opts);
 

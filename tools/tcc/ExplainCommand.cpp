@@ -175,11 +175,26 @@ void printReport(const json &report) {
 } // namespace
 
 int runExplainCommand(const ExplainCommandOptions &opts) {
+  if (!opts.profile.empty() && opts.html.empty()) {
+    std::fprintf(stderr, "tcc explain: error: --profile draws the times in the --html page; "
+                         "give --html FILE too\n");
+    return kExitUsage;
+  }
   json report;
   int rc = explainModel(opts.options, report);
   if (!opts.html.empty()) {
+    json page = report;
+    // --profile: times of an artifact compiled from this model with the same
+    // --target and --precision (so the same kernels) as a bar chart.
+    if (!opts.profile.empty()) {
+      if (std::string why = addProfile(page, opts.profile); !why.empty()) {
+        std::fprintf(stderr, "tcc explain: error: --profile %s: %s\n", opts.profile.c_str(),
+                     why.c_str());
+        return kExitUserError;
+      }
+    }
     std::ofstream out(opts.html, std::ios::binary);
-    out << explainHtml(report);
+    out << explainHtml(page);
     if (!out.flush()) {
       std::fprintf(stderr, "tcc explain: error: cannot write %s\n", opts.html.c_str());
       return kExitUserError;

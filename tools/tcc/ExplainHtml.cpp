@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <fstream>
 #include <map>
 #include <string>
 #include <vector>
@@ -266,6 +267,77 @@ std::string memoryPlanSvg(const json &memory) {
 }
 
 //===----------------------------------------------------------------------===//
+// Kernel times (tcc run --profile-json, scripts/gpu_kernel_times.py)
+//===----------------------------------------------------------------------===//
+
+/// One horizontal bar per kernel, most expensive first: length the kernel's
+/// share of the time in kernels, coloured by kind; its hover title gives the
+/// kind, detail, times, source ops and Python lines.
+std::string kernelTimesSvg(const json &profile, const json &kernelList) {
+  struct Bar {
+    int64_t index;
+    double mean, total;
+    std::string kind, detail, sources, lines;
+    int64_t calls;
+  };
+  std::vector<Bar> bars;
+  double sum = 0, most = 0;
+  for (const json &k : profile["kernels"]) {
+    Bar b;
+    b.index = k.value("index", int64_t(0));
+    b.mean = k.value("mean_ms", 0.0);
+    b.total = k.value("total_ms", 0.0);
+    b.calls = k.value("calls", int64_t(0));
+    b.kind = k.value("kind", std::string());
+    b.detail = k.value("detail", std::string());
+    // Sources from the profile, else from the report's kernel of that index.
+    const json *src = k.contains("sources") ? &k : nullptr;
+    if (!src && kernelList.is_array() && b.index >= 0 &&
+        static_cast<size_t>(b.index) < kernelList.size())
+      src = &kernelList[static_cast<size_t>(b.index)];
+    if (src) {
+      b.sources = joined(src->value("sources", json::array()), " ");
+      b.lines = joined(src->value("lines", json::array()), " ");
+    }
+    sum += b.total;
+    most = std::max(most, b.total);
+    bars.push_back(std::move(b));
+  }
+  std::stable_sort(bars.begin(), bars.end(),
+                   [](const Bar &a, const Bar &b) { return a.total > b.total; });
+  const double labelWidth = 260, barArea = 520, rowHeight = 18, top = 10;
+  double height = top + rowHeight * static_cast<double>(bars.size()) + 10;
+  std::string svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" id=\"kernel-times\" width=\"" +
+                    number(labelWidth + barArea + 170) + "\" height=\"" + number(height) +
+                    "\" font-family=\"sans-serif\" font-size=\"11\">\n";
+  double y = top;
+  for (const Bar &b : bars) {
+    double share = sum > 0 ? 100.0 * b.total / sum : 0.0;
+    double w = most > 0 ? std::max(1.0, barArea * b.total / most) : 1.0;
+    std::string label = "#" + std::to_string(b.index) + " " + b.kind +
+                        (b.detail.empty() ? "" : " [" + b.detail + "]");
+    char times[96];
+    std::snprintf(times, sizeof(times), "%.1f us (%.1f%%)", b.mean * 1000.0, share);
+    std::string title = "kernel #" + std::to_string(b.index) + ": " + b.kind +
+                        (b.detail.empty() ? "" : " [" + b.detail + "]") + "\nmean " + times +
+                        ", " + std::to_string(b.calls) + " calls, total " +
+                        number(b.total) + " ms\nsource ops: " + b.sources + "\nat: " + b.lines;
+    svg += "<g class=\"time-bar\" data-index=\"" + std::to_string(b.index) + "\" data-kind=\"" +
+           escape(b.kind) + "\" data-share=\"" + number(share) + "\"><title>" + escape(title) +
+           "</title><text x=\"4\" y=\"" + number(y + 12) + "\">" +
+           escape(truncated(label, 40)) + "</text><rect x=\"" + number(labelWidth) +
+           "\" y=\"" + number(y + 2) + "\" width=\"" + number(w) + "\" height=\"" +
+           number(rowHeight - 4) + "\" fill=\"" + kindColour(b.kind) +
+           "\" stroke=\"#333\" stroke-width=\"0.5\"/><text x=\"" +
+           number(labelWidth + w + 6) + "\" y=\"" + number(y + 12) + "\">" + escape(times) +
+           "</text></g>\n";
+    y += rowHeight;
+  }
+  svg += "</svg>\n";
+  return svg;
+}
+
+//===----------------------------------------------------------------------===//
 // Tables
 //===----------------------------------------------------------------------===//
 
@@ -323,13 +395,45 @@ window.addEventListener('load', function () {
   body.setAttribute('data-kernels', String(kernels));
   body.setAttribute('data-edges', String(edges));
   body.setAttribute('data-buffers', String(buffers));
+  var timeBars = document.querySelectorAll('#kernel-times g.time-bar').length;
+  body.setAttribute('data-time-bars', String(timeBars));
   var expected = Number(body.getAttribute('data-expected-kernels'));
-  body.setAttribute('data-rendered', kernels === expected ? 'ok' : 'missing kernels');
+  var expectedBars = Number(body.getAttribute('data-expected-time-bars') || '0');
+  body.setAttribute('data-rendered', kernels !== expected ? 'missing kernels'
+                                     : timeBars !== expectedBars ? 'missing time bars' : 'ok');
   body.setAttribute('data-load-ms', String(Math.round(performance.now())));
 });
 )";
 
 } // namespace
+
+std::string profileMismatch(const json &report, const json &profile) {
+  if (!profile.is_object() || !profile.contains("kernels") || !profile["kernels"].is_array())
+    return "not a kernel profile (tcc run --profile-json writes one): no \"kernels\" list";
+  size_t expected = report.contains("kernels") ? report["kernels"]["count"].get<size_t>() : 0;
+  for (const json &k : profile["kernels"])
+    if (!k.is_object() || !k.contains("index") || !k["index"].is_number_integer() ||
+        k["index"].get<int64_t>() < 0 || k["index"].get<size_t>() >= expected)
+      return "its kernel indices do not fit the " + std::to_string(expected) +
+             " kernels of this model: it is another model's profile";
+  if (profile["kernels"].size() != expected)
+    return "it times " + std::to_string(profile["kernels"].size()) + " kernels, this model has " +
+           std::to_string(expected) + ": it is another model's profile";
+  return "";
+}
+
+std::string addProfile(json &report, const std::string &path) {
+  std::ifstream in(path);
+  if (!in)
+    return "cannot read it";
+  json times = json::parse(in, nullptr, /*allow_exceptions=*/false);
+  if (times.is_discarded())
+    return "not JSON";
+  if (std::string why = profileMismatch(report, times); !why.empty())
+    return why;
+  report["profile"] = std::move(times);
+  return "";
+}
 
 std::string explainHtml(const json &report) {
   bool supported = report.value("supported", false);
@@ -346,7 +450,10 @@ std::string explainHtml(const json &report) {
                   ".legend span { padding: 1px 6px; border: 1px solid #333; border-radius: 3px; }\n"
                   ".scroll { overflow: auto; max-height: 80vh; border: 1px solid #ddd; }\n"
                   "</style>\n</head>\n<body data-expected-kernels=\"" +
-                  std::to_string(kernelCount) + "\">\n";
+                  std::to_string(kernelCount) + "\" data-expected-time-bars=\"" +
+                  std::to_string(report.contains("profile") ? report["profile"]["kernels"].size()
+                                                            : 0) +
+                  "\">\n";
   h += "<h1>" + escape(title) + "</h1>\n";
   h += "<p>target " + escape(str(report["target"])) + ", precision " +
        escape(str(report["precision"])) +
@@ -377,6 +484,25 @@ std::string explainHtml(const json &report) {
          "shape and dtype the reader sees.</p>\n" +
          legend();
     h += "<div class=\"scroll\">\n" + kernelGraphSvg(report["kernels"]) + "</div>\n";
+  }
+  if (report.contains("profile")) {
+    const json &p = report["profile"];
+    double sum = 0;
+    for (const json &k : p["kernels"])
+      sum += k.value("total_ms", 0.0);
+    int64_t calls = p.value("calls", int64_t(0));
+    char per[64];
+    std::snprintf(per, sizeof(per), "%.1f us", calls ? sum * 1000.0 / calls : 0.0);
+    h += "<h2>Kernel times</h2>\n<p id=\"profile-summary\">measured on " +
+         escape(p.value("device", std::string("?"))) + " over " + std::to_string(calls) +
+         " calls: " + per +
+         " per call in kernels. One bar per kernel, most expensive first, its length the "
+         "kernel's time (the label: mean per call and share); hover for the source ops and "
+         "Python lines.</p>\n" +
+         legend() + "<div class=\"scroll\">\n" +
+         kernelTimesSvg(p, report.contains("kernels") ? report["kernels"].value("list", json::array())
+                                                      : json::array()) +
+         "</div>\n";
   }
   if (report.contains("memory")) {
     const json &m = report["memory"];

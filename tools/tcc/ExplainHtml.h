@@ -15,7 +15,17 @@ namespace tcc {
 /// with shape and dtype), the memory plan as an SVG plot (buffers as bars
 /// over the program's steps against their arena offset, the peak marked) and
 /// the guards. Well-formed XML, so that a test can parse it.
+/// With a "profile" member (the JSON of tcc run --profile-json), the page
+/// also has the kernels' times as a bar chart, most expensive first.
 std::string explainHtml(const nlohmann::json &report);
+
+/// Why `profile` (tcc run --profile-json) cannot be the report's kernels'
+/// times (another model's, or not a profile), or "" when it fits.
+std::string profileMismatch(const nlohmann::json &report, const nlohmann::json &profile);
+
+/// Reads the times at `path` into report["profile"] (--profile of tcc
+/// inspect/explain --html), or says why not ("" when done).
+std::string addProfile(nlohmann::json &report, const std::string &path);
 
 } // namespace tcc
 

@@ -248,6 +248,11 @@ nlohmann::json manifestReport(const nlohmann::json &m, const std::string &path) 
 } // namespace
 
 int runInspectCommand(const InspectOptions &opts) {
+  if (!opts.profile.empty() && opts.html.empty()) {
+    std::fprintf(stderr, "tcc inspect: error: --profile draws the times in the --html page; "
+                         "give --html FILE too\n");
+    return kExitUsage;
+  }
   std::string json;
   try {
     json = readManifest(opts.model);
@@ -257,13 +262,23 @@ int runInspectCommand(const InspectOptions &opts) {
   }
   if (!opts.html.empty()) {
     std::string page;
+    nlohmann::json report;
     try {
-      page = explainHtml(manifestReport(nlohmann::json::parse(json), opts.model));
+      report = manifestReport(nlohmann::json::parse(json), opts.model);
     } catch (const std::exception &e) {
       std::fprintf(stderr, "tcc inspect: error: %s: not a valid manifest: %s\n",
                    opts.model.c_str(), e.what());
       return kExitUserError;
     }
+    // --profile: the kernels' times (tcc run --profile-json) as a bar chart.
+    if (!opts.profile.empty()) {
+      if (std::string why = addProfile(report, opts.profile); !why.empty()) {
+        std::fprintf(stderr, "tcc inspect: error: --profile %s: %s\n", opts.profile.c_str(),
+                     why.c_str());
+        return kExitUserError;
+      }
+    }
+    page = explainHtml(report);
     std::ofstream out(opts.html, std::ios::binary);
     out << page;
     if (!out.flush()) {

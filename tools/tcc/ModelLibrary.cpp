@@ -88,6 +88,11 @@ ModelLibrary::ModelLibrary(const std::string &path) {
     resolve(handle_, path, "tcc_model_output_sizes", api_.outputSizes);
     resolve(handle_, path, "tcc_model_run", api_.run);
     resolve(handle_, path, "tcc_model_get_option", api_.getOption);
+    api_.setProfiling = reinterpret_cast<decltype(api_.setProfiling)>(
+        dlsym(handle_, "tcc_model_set_profiling"));
+    api_.profile = reinterpret_cast<decltype(api_.profile)>(dlsym(handle_, "tcc_model_profile"));
+    api_.resetProfile =
+        reinterpret_cast<decltype(api_.resetProfile)>(dlsym(handle_, "tcc_model_reset_profile"));
     model_ = api_.create();
     if (!model_)
       throw ModelLibraryError(path + ": cannot create the model: " + api_.lastError());

@@ -40,6 +40,10 @@ struct ModelApi {
   decltype(&tcc_model_output_sizes) outputSizes = nullptr;
   decltype(&tcc_model_run) run = nullptr;
   decltype(&tcc_model_get_option) getOption = nullptr;
+  // Optional (null in a model.so built before --profile existed).
+  decltype(&tcc_model_set_profiling) setProfiling = nullptr;
+  decltype(&tcc_model_profile) profile = nullptr;
+  decltype(&tcc_model_reset_profile) resetProfile = nullptr;
 };
 
 /// Owns the dlopen handle and one model instance created from it.

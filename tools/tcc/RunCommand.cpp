@@ -19,6 +19,7 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <optional>
 
@@ -133,6 +134,70 @@ std::vector<std::string> namesOf(const std::vector<TensorInfo> &infos) {
   for (const TensorInfo &t : infos)
     names.push_back(t.name);
   return names;
+}
+
+//===----------------------------------------------------------------------===//
+// --profile
+//===----------------------------------------------------------------------===//
+
+/// Prints the kernels' times (most expensive first) and writes them as JSON
+/// with --profile-json (the format tcc inspect --html --profile reads;
+/// docs/EXPLAIN.md).
+void reportProfile(const RunOptions &opts, const ModelLibrary &lib) {
+  const ModelApi &api = lib.api();
+  int32_t n = 0;
+  int64_t runs = 0;
+  check(lib, api.profile(lib.model(), nullptr, nullptr, 0, &n, &runs));
+  std::vector<double> total(static_cast<size_t>(n));
+  std::vector<int64_t> calls(static_cast<size_t>(n));
+  check(lib, api.profile(lib.model(), total.data(), calls.data(), n, &n, &runs));
+  nlohmann::json manifest = nlohmann::json::parse(lib.manifestJson());
+  const nlohmann::json &kernels = manifest.contains("kernels") ? manifest["kernels"]
+                                                               : nlohmann::json::array();
+  double sum = 0;
+  for (double t : total)
+    sum += t;
+  std::vector<size_t> order(static_cast<size_t>(n));
+  for (size_t k = 0; k < order.size(); ++k)
+    order[k] = k;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t a, size_t b) { return total[a] > total[b]; });
+  auto field = [&](size_t k, const char *name) {
+    return k < kernels.size() ? kernels[k].value(name, std::string()) : std::string();
+  };
+  std::string device = opts.device == "cuda" ? "cuda" : "cpu";
+  std::printf("profile: %lld runs on %s, %d kernels, %.1f us per run in kernels\n",
+              static_cast<long long>(runs), device.c_str(), n,
+              runs ? sum * 1000.0 / static_cast<double>(runs) : 0.0);
+  std::printf("  %5s  %-10s %7s %11s %7s  %s\n", "index", "kind", "calls", "mean us", "share",
+              "detail");
+  nlohmann::json list = nlohmann::json::array();
+  for (size_t k : order) {
+    double mean = calls[k] ? total[k] / static_cast<double>(calls[k]) : 0.0;
+    std::printf("  %5zu  %-10s %7lld %11.2f %6.1f%%  %s\n", k, field(k, "kind").c_str(),
+                static_cast<long long>(calls[k]), mean * 1000.0,
+                sum > 0 ? 100.0 * total[k] / sum : 0.0, field(k, "detail").c_str());
+    nlohmann::json entry = {{"index", k},         {"kind", field(k, "kind")},
+                            {"detail", field(k, "detail")}, {"calls", calls[k]},
+                            {"mean_ms", mean},    {"total_ms", total[k]}};
+    if (k < kernels.size()) {
+      entry["sources"] = kernels[k].value("sources", nlohmann::json::array());
+      entry["lines"] = kernels[k].value("lines", nlohmann::json::array());
+    }
+    list.push_back(std::move(entry));
+  }
+  if (opts.profileJson.empty())
+    return;
+  nlohmann::json out = {{"format", "tcc-profile"},
+                        {"version", 1},
+                        {"model", manifest.value("model", std::string())},
+                        {"device", device},
+                        {"calls", runs},
+                        {"kernels", list}};
+  std::ofstream os(opts.profileJson);
+  os << out.dump(2) << "\n";
+  if (!os)
+    userError("cannot write " + opts.profileJson);
 }
 
 //===----------------------------------------------------------------------===//
@@ -403,6 +468,14 @@ int run(const RunOptions &opts) {
   };
   runOnce();
   printSpecialization(lib);
+  // --profile: the runs after this first one (a warm-up) are timed per
+  // kernel: --bench N of them, else 10.
+  if (opts.profile) {
+    if (!api.setProfiling || !api.profile)
+      userError(opts.model + ": its runtime predates profiling (recompile it with tcc compile "
+                             "--profile)");
+    check(lib, api.setProfiling(lib.model(), 1));
+  }
 
   if (opts.printOutputs)
     for (size_t i = 0; i < results.size(); ++i)
@@ -430,8 +503,15 @@ int run(const RunOptions &opts) {
               .count());
     }
     std::sort(micros.begin(), micros.end());
-    std::printf("bench: %d runs, median %.1f us, min %.1f us\n", opts.bench,
-                micros[micros.size() / 2], micros.front());
+    std::printf("bench: %d runs, median %.1f us, min %.1f us%s\n", opts.bench,
+                micros[micros.size() / 2], micros.front(),
+                opts.profile ? " (profiling: every kernel marked)" : "");
+  }
+  if (opts.profile) {
+    if (opts.bench <= 0)
+      for (int i = 0; i < 10; ++i)
+        runOnce();
+    reportProfile(opts, lib);
   }
   return allPass ? kExitOk : kExitUserError;
 }

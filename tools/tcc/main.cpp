@@ -87,6 +87,11 @@ int main(int argc, char **argv) {
                 "most 64). Each call runs the variant its input sizes match, else the generic "
                 "one (TCC_SPECIALIZATION=generic at run time: always the generic one)")
       ->allow_extra_args(false);
+  compileCmd->add_flag("--profile", c.profile,
+                       "Instrument the artifact for per-kernel times: a mark before every "
+                       "kernel (the kernels tcc inspect lists), recorded while profiling is "
+                       "on (tcc run --profile, tcc_model_set_profiling, Python "
+                       "model.profiling = True); off, a mark costs a call and a test");
   compileCmd->add_option("--dump-ir-after-all", c.dumpIRAfterAll,
                          "Write the module after every pass to DIR/NN_<pass>.mlir");
   compileCmd->add_option("--print-ir-after", c.printIRAfter,
@@ -135,6 +140,10 @@ int main(int argc, char **argv) {
                          "graph (SVG: kernels coloured by kind, source ops and Python lines on "
                          "hover, edges labelled with shape and dtype), the memory plan as a "
                          "plot with its peak, operators, refusals, guards");
+  explainCmd->add_option("--profile", explain.profile,
+                         "With --html: add per-kernel times from FILE (tcc run --profile-json "
+                         "of an artifact compiled from this model with the same --target and "
+                         "--precision) as a bar chart ordered by cost");
   explainCmd->add_option("--target", x.target,
                          "The code paths the compile would generate: cpu,cuda (default) | cpu | "
                          "cuda (kernel formation differs: CPU-only models keep convolutions "
@@ -174,6 +183,12 @@ int main(int argc, char **argv) {
   runCmd->add_option("--device", run.device,
                      "cpu, or cuda: copy inputs to the GPU, run the CUDA path, copy outputs back")
       ->check(CLI::IsMember({"cpu", "cuda"}));
+  runCmd->add_flag("--profile", run.profile,
+                   "Time every kernel (an artifact compiled with tcc compile --profile) and "
+                   "print them ordered by cost: index, kind, detail, calls, mean us, share");
+  runCmd->add_option("--profile-json", run.profileJson,
+                     "With --profile: also write the times as JSON to FILE (for tcc inspect "
+                     "--html --profile)");
 
   // inspect
   InspectOptions inspect;
@@ -185,6 +200,9 @@ int main(int argc, char **argv) {
   inspectCmd->add_option("--html", inspect.html,
                          "Also write the artifact's kernel graph, memory plan and guards as "
                          "one self-contained HTML page (as tcc explain --html)");
+  inspectCmd->add_option("--profile", inspect.profile,
+                         "With --html: add per-kernel times from FILE (tcc run --profile-json, "
+                         "scripts/gpu_kernel_times.py) as a bar chart ordered by cost");
 
   try {
     app.parse(argc, argv);
@@ -223,8 +241,11 @@ int main(int argc, char **argv) {
     }
     if (*explainCmd)
       return runExplainCommand(explain);
-    if (*runCmd)
+    if (*runCmd) {
+      if (!run.profileJson.empty())
+        run.profile = true;
       return runRunCommand(run);
+    }
     if (*inspectCmd)
       return runInspectCommand(inspect);
   } catch (const std::exception &e) {

@@ -31,6 +31,7 @@ struct CompileOptions {
   std::string arch = "sm_90";           ///< CUDA target chip (sm_80, sm_90)
   std::string precision = "fp32";
   bool cudaGraphs = true;               ///< manifest "cuda_graphs": replay CUDA runs as graphs
+  bool profile = false;                 ///< --profile: per-kernel marks (tcc-instrument-kernels)
   std::string dumpIRAfterAll;           ///< directory for numbered .mlir files
   std::vector<std::string> printIRAfter;///< pass arguments to print after
   bool timing = false;                  ///< per-pass and per-phase timing

@@ -171,6 +171,9 @@ public:
   /// "cuda_graphs": whether CUDA runs replay captured graphs (default true;
   /// `tcc compile --no-cuda-graphs` writes false).
   bool cudaGraphs = true;
+  /// "profile": the entries mark every kernel (`tcc compile --profile`), so
+  /// tcc_model_set_profiling can time them (default false).
+  bool profile = false;
   /// "cpu_isa": the x86-64 level the CPU path's code was compiled for
   /// (x86-64, x86-64-v2, -v3 or -v4; empty: none recorded). A CPU run on a
   /// processor without it is refused rather than dying of an illegal

@@ -36,6 +36,10 @@ struct ModelEntry {
   CudaForwardFn cudaForward = nullptr;
 };
 
+namespace profile {
+struct Accumulator;
+} // namespace profile
+
 namespace cuda {
 struct DeviceState;
 struct GraphCacheStats;
@@ -103,6 +107,17 @@ public:
   /// The index in the manifest's specializations of the variant the last
   /// run took; -1 before the first.
   int64_t lastSpecialization() const { return lastSpecialization_.load(std::memory_order_relaxed); }
+  /// Per-kernel times (an artifact compiled with --profile; Profile.h).
+  /// Turning profiling on refuses an artifact without the manifest's
+  /// "profile", clears what was accumulated and turns CUDA graphs off (the
+  /// marks must run on every call) until it is turned off again.
+  void setProfiling(bool enabled);
+  bool profiling() const;
+  /// Runs profiled so far, and each kernel's total ms and calls
+  /// (manifest().kernels.size() entries each).
+  uint64_t profileRuns() const;
+  void profileTimes(std::vector<double> &totalMs, std::vector<int64_t> &calls) const;
+  void resetProfile();
 
   /// Counters of the instance's graph cache (zeros before the first CUDA run).
   cuda::GraphCacheStats cudaGraphStats();
@@ -150,7 +165,8 @@ private:
   /// Each derived weight's manifest index and place in derivedWeights_.
   std::vector<std::pair<size_t, uint8_t *>> derivedSlots_;
   std::vector<int64_t> packed_;
-  std::mutex mutex_;
+  std::unique_ptr<profile::Accumulator> profile_; ///< set while or since profiling
+  mutable std::mutex mutex_;
 };
 
 } // namespace tcc

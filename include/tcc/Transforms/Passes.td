@@ -230,6 +230,46 @@ def OutlineKernelsPass : Pass<"tcc-outline-kernels", "mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::func::FuncDialect"];
 }
 
+def InstrumentKernelsPass : Pass<"tcc-instrument-kernels", "mlir::ModuleOp"> {
+  let summary = "Call tcc_profile_mark before every kernel of the planned entries (tcc compile --profile)";
+  let description = [{
+    For `tcc compile --profile`. In every planned function (one with a
+    `tcc.arena` argument), inserts `func.call @tcc_profile_mark(k)` before
+    kernel `k` (the ops `tcc::isKernelOp` accepts, numbered in block order:
+    the indices of the manifest's `kernels`) and `tcc_profile_mark(N)`, N the
+    number of kernels, before the return; declares the private external
+    function once. The runtime (lib/Runtime/Profile.cpp) records a time per
+    mark while profiling is on, so kernel k took mark k+1 - mark k; with
+    profiling off a mark returns at once.
+
+    Runs after tcc-plan-memory and its canonicalization (the module the
+    manifest's kernels are read from) and before tcc-split-targets, so the CPU
+    and the CUDA entries both carry the marks; the later passes keep calls to
+    an external function where they are.
+
+    Before:
+    ```mlir
+    func.func @forward(%x: memref<4xf32>, %y: memref<4xf32>, %arena: memref<?xi8> {tcc.arena}) {
+      memref.copy %x, %y : memref<4xf32> to memref<4xf32>
+      return
+    }
+    ```
+    After:
+    ```mlir
+    func.func @forward(...) {
+      %c0 = arith.constant 0 : i32
+      call @tcc_profile_mark(%c0) : (i32) -> ()
+      memref.copy %x, %y : memref<4xf32> to memref<4xf32>
+      %c1 = arith.constant 1 : i32
+      call @tcc_profile_mark(%c1) : (i32) -> ()
+      return
+    }
+    func.func private @tcc_profile_mark(i32)
+    ```
+  }];
+  let dependentDialects = ["::mlir::func::FuncDialect", "::mlir::arith::ArithDialect"];
+}
+
 def ShareConcatBuffersPass : Pass<"tcc-share-concat-buffers", "mlir::func::FuncOp"> {
   let summary = "Build concatenations that extend one another in one buffer";
   let description = [{

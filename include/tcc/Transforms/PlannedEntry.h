@@ -16,6 +16,18 @@ namespace tcc {
 /// tcc-plan-memory planned).
 bool isPlannedEntry(mlir::func::FuncOp f);
 
+/// Whether `op`, an op of a planned entry's top block, is one kernel: a
+/// tcc_kernel gemm, conv, attention or row op, a memref.copy, or any linalg
+/// op. The kernels of an artifact are these ops in block order; their index
+/// is the kernel index of the manifest's "kernels" (tcc-pipelines'
+/// describeKernels) and of the profile marks (tcc-instrument-kernels), so
+/// both number them with this one predicate.
+bool isKernelOp(mlir::Operation *op);
+
+/// The runtime function tcc-instrument-kernels calls before each kernel
+/// (`void tcc_profile_mark(int32_t k)`, lib/Runtime/Profile.cpp).
+constexpr const char *kProfileMarkFunction = "tcc_profile_mark";
+
 /// The function attribute tcc-split-targets sets: "cpu" or "cuda", the path
 /// whose lowering passes own the function (its outlined kernels inherit it).
 constexpr const char *kTargetAttrName = "tcc.target";

@@ -3,6 +3,8 @@
 #
 #   check_explain_html.py REPORT.html REPORT.json
 #   check_explain_html.py --manifest PAGE.html MODEL.guards.json   (tcc inspect --html)
+#   check_explain_html.py PAGE.html --profile TIMES.json   (the kernel-times chart of
+#       --html --profile: a bar per kernel of TIMES.json, most expensive first)
 #
 # The page is well-formed XML; every kernel of the JSON report is a box of the
 # kernel graph (with its kind, source ops and lines in its hover title), every
@@ -17,6 +19,25 @@ import sys
 import xml.etree.ElementTree as ET
 
 args = sys.argv[1:]
+SVG = "{http://www.w3.org/2000/svg}"
+if "--profile" in args:
+    page, times = args[0], json.load(open(args[2]))
+    root = ET.fromstring(open(page, encoding="utf-8").read())
+    chart = root.find(f".//{SVG}svg[@id='kernel-times']")
+    bars = [g for g in chart.iter(f"{SVG}g") if g.get("class") == "time-bar"]
+    assert len(bars) == len(times["kernels"]), (len(bars), len(times["kernels"]))
+    by_index = {k["index"]: k for k in times["kernels"]}
+    totals = [by_index[int(g.get("data-index"))]["total_ms"] for g in bars]
+    assert totals == sorted(totals, reverse=True), totals
+    assert sorted(by_index) == sorted(int(g.get("data-index")) for g in bars)
+    for g in bars:
+        k = by_index[int(g.get("data-index"))]
+        title = g.find(f"{SVG}title").text
+        assert g.get("data-kind") == k["kind"] and k["kind"] in title, (title, k)
+        for x in k.get("sources", []) + k.get("lines", []):
+            assert x in title, (x, title)
+    print(f"kernel times: {len(bars)} bars, ordered by cost, each with its kind, sources and lines")
+    sys.exit(0)
 manifest = args[0] == "--manifest"
 html_path, json_path = args[-2], args[-1]
 text = open(html_path, encoding="utf-8").read()
@@ -29,7 +50,6 @@ if manifest:
 root = ET.fromstring(text)  # raises on a page that is not well-formed
 print("well-formed")
 
-SVG = "{http://www.w3.org/2000/svg}"
 graph = root.find(f".//{SVG}svg[@id='kernel-graph']")
 kernels = report["kernels"]
 boxes = {g.get("id"): g for g in graph.iter(f"{SVG}g") if g.get("class") == "kernel"}
