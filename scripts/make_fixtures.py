@@ -1336,6 +1336,18 @@ class LinalgFactorizations(nn.Module):
                 torch.linalg.matrix_power(a, 6), torch.linalg.matrix_power(a, 1))
 
 
+class LinalgSpectra(nn.Module):
+    """Symmetric eigenvalues and singular values (issue 15, branch linalg):
+    eigvalsh from either triangle (the other one holds noise) with a repeated
+    eigenvalue, svdvals of square, wide and tall matrices and of a rank-1
+    matrix (zeros at PyTorch's rounding)."""
+
+    def forward(self, a, w, r):
+        return (torch.linalg.eigvalsh(a), torch.linalg.eigvalsh(a.mT, UPLO="U"),
+                torch.linalg.svdvals(a), torch.linalg.svdvals(w), torch.linalg.svdvals(w.mT),
+                torch.linalg.svdvals(r))
+
+
 class IntegerOps(nn.Module):
     """Integer clamps (they were refused: "activation on a non-floating-point
     tensor"), integer remainders and floor/trunc divisions (refused before)
@@ -1721,6 +1733,13 @@ def write_wrong_answer_cases(out):
     write_case(out, "ops_linalg_factor", LinalgFactorizations(),
                [a, spd, t, torch.randn(2, 4, 3), torch.randn(3, 5)])
 
+    torch.manual_seed(83)
+    a = torch.randn(3, 4, 4)
+    a[2] = torch.diag(torch.tensor([2.0, -1.0, 2.0, 0.5]))  # a repeated eigenvalue
+    a[2, 1, 0] = 0.25
+    v = torch.randn(2, 4, 1)
+    write_case(out, "ops_linalg_spectra", LinalgSpectra(),
+               [a, torch.randn(2, 3, 5), v @ v.mT])
 
 if __name__ == "__main__":
     main()

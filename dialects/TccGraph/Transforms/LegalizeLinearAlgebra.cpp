@@ -1014,6 +1014,140 @@ Results tensorsolve(OperatorArgs &args, OpBuilder &b) {
 }
 
 //===----------------------------------------------------------------------===//
+// Symmetric eigenvalues and singular values
+//===----------------------------------------------------------------------===//
+
+/// The largest order the Jacobi eigenvalue iteration is unrolled for: a
+/// sweep is n (n - 1) / 2 rotations of about 30 ops each.
+constexpr int64_t kMaxJacobiOrder = 8;
+/// Cyclic Jacobi converges quadratically; in f64 the off-diagonal of these
+/// orders is below 1e-30 of the diagonal well before the last sweep (later
+/// rotations are then by an angle of 0).
+constexpr int64_t kJacobiSweeps = 8;
+
+/// d [B, n] sorted along dim 1 (ascending, or descending), ties in index
+/// order, by each element's rank among the others.
+Value sortRows(MatrixBuilder &mb, Value d, bool descending) {
+  int64_t batch = typeOf(d).getShape()[0], n = typeOf(d).getShape()[1];
+  Value di = makeReshape(mb.b, mb.loc, d, {batch, n, 1});
+  Value dj = makeReshape(mb.b, mb.loc, d, {batch, 1, n});
+  Value i = mb.rows(n), j = mb.cols(n);
+  Value ahead = mb.cmp(descending ? "gt" : "lt", dj, di);
+  Value equal = mb.cmp("eq", dj, di);
+  Value earlier = mb.cmp("lt", j, i);
+  Value tied = mb.both(equal, earlier);
+  Value before = makeBinary<BitwiseOrOp>(mb.b, mb.loc, ahead, tied);
+  Value rank =
+      makeReduce<ReduceSumOp>(mb.b, mb.loc, makeCast(mb.b, mb.loc, before, mb.f64), {2}, true);
+  Value position = mb.cols(n);
+  Value atPosition = mb.cmp("eq", rank, position);
+  Value placed = mb.select(atPosition, di, 0.0);
+  return makeReduce<ReduceSumOp>(mb.b, mb.loc, placed, {1}, false);
+}
+
+/// The eigenvalues [B, n] of symmetric a [B, n, n] (f64), ascending: cyclic
+/// Jacobi rotations (Numerical Recipes' stable angle), kJacobiSweeps sweeps.
+Value symmetricEigenvalues(MatrixBuilder &mb, Value a) {
+  int64_t n = typeOf(a).getShape()[1];
+  Value rowIdx = mb.rows(n), colIdx = mb.cols(n);
+  auto rotate = [&](Value x, Value first, Value second, Value cs, Value sn, Value idx, int64_t p,
+                    int64_t q) {
+    Value cFirst = mb.bin<MulOp>(cs, first);
+    Value sSecond = mb.bin<MulOp>(sn, second);
+    Value newFirst = mb.bin<SubOp>(cFirst, sSecond);
+    Value sFirst = mb.bin<MulOp>(sn, first);
+    Value cSecond = mb.bin<MulOp>(cs, second);
+    Value newSecond = mb.bin<AddOp>(sFirst, cSecond);
+    Value atQ = mb.select(mb.cmp("eq", idx, q), newSecond, x);
+    return mb.select(mb.cmp("eq", idx, p), newFirst, atQ);
+  };
+  for (int64_t sweep = 0; sweep < kJacobiSweeps; ++sweep) {
+    for (int64_t p = 0; p < n; ++p) {
+      for (int64_t q = p + 1; q < n; ++q) {
+        Value app = mb.at(a, p, p), aqq = mb.at(a, q, q), apq = mb.at(a, p, q);
+        Value diff = mb.bin<SubOp>(aqq, app);
+        Value twice = mb.bin<MulOp>(apq, mb.c(2));
+        Value theta = mb.bin<DivOp>(diff, twice);
+        Value square = mb.bin<MulOp>(theta, theta);
+        Value root = mb.b.create<SqrtOp>(mb.loc, mb.bin<AddOp>(square, mb.c(1)));
+        Value denominator = mb.bin<AddOp>(mb.b.create<AbsOp>(mb.loc, theta), root);
+        Value negativeTheta = mb.cmp("lt", theta, 0);
+        Value signTheta = mb.select(negativeTheta, -1.0, 1.0);
+        Value tangent = mb.bin<DivOp>(signTheta, denominator);
+        // No rotation where a[p][q] is 0 (theta would be 0 / 0).
+        Value noRotation = mb.cmp("eq", apq, 0);
+        Value t = mb.select(noRotation, 0.0, tangent);
+        Value tSquare = mb.bin<MulOp>(t, t);
+        Value cs = mb.b.create<RsqrtOp>(mb.loc, mb.bin<AddOp>(tSquare, mb.c(1)));
+        Value sn = mb.bin<MulOp>(t, cs);
+        Value rowP = mb.row(a, p);
+        Value rowQ = mb.row(a, q);
+        a = rotate(a, rowP, rowQ, cs, sn, rowIdx, p, q);
+        Value colP = mb.col(a, p);
+        Value colQ = mb.col(a, q);
+        a = rotate(a, colP, colQ, cs, sn, colIdx, p, q);
+      }
+    }
+  }
+  return sortRows(mb, mb.diagonal(a), /*descending=*/false);
+}
+
+/// An operand for the Jacobi iteration: float32/float64, static, at most
+/// kMaxJacobiOrder rows and columns.
+FailureOr<Batched> jacobiOperand(OperatorArgs &args, OpBuilder &b, StringRef name, bool square) {
+  FailureOr<Batched> a = batchedOperand(args, b, name, square);
+  if (failed(a))
+    return failure();
+  if (std::max(a->rows, a->cols) > kMaxJacobiOrder)
+    return operatorError(args) << "supports matrices of at most " << kMaxJacobiOrder
+                               << " rows and columns (its Jacobi sweeps are unrolled)";
+  return a;
+}
+
+/// linalg.eigvalsh(A, UPLO): the eigenvalues of the symmetric matrix whose
+/// lower (L) or upper (U) triangle A holds, ascending.
+Results eigvalsh(OperatorArgs &args, OpBuilder &b) {
+  FailureOr<Batched> a = jacobiOperand(args, b, "self", true);
+  if (failed(a))
+    return failure();
+  if (std::optional<SmallVector<Value>> empty = emptyResults(args, b, *a, {0.0}))
+    return *empty;
+  std::string uplo = "L";
+  if (auto attr = dyn_cast_or_null<StringAttr>(args.getOp().getArgs().get("UPLO")))
+    uplo = attr.getValue().str();
+  if (uplo != "L" && uplo != "U" && uplo != "l" && uplo != "u")
+    return operatorError(args) << "needs UPLO 'L' or 'U', not '" << uplo << "'";
+  bool lower = uplo == "L" || uplo == "l";
+  Location loc = args.getOp().getLoc();
+  MatrixBuilder mb{b, loc, b.getF64Type()};
+  int64_t n = a->rows;
+  Value kept = mb.grid(lower ? "ge" : "le", n, n);
+  Value symmetric = mb.select(kept, a->x, transposeLast2(b, loc, a->x));
+  Value values = symmetricEigenvalues(mb, symmetric);
+  return SmallVector<Value>{unbatch(b, loc, values, a->batch, {n}, a->elt)};
+}
+
+/// linalg.svdvals(A): the singular values, descending, as the square roots
+/// of the eigenvalues of A^T A (or A A^T, the smaller) formed in f64.
+Results svdvals(OperatorArgs &args, OpBuilder &b) {
+  FailureOr<Batched> a = jacobiOperand(args, b, "A", false);
+  if (failed(a))
+    return failure();
+  int64_t k = std::min(a->rows, a->cols);
+  if (k == 0 || hasNoElements(args.resultType()))
+    return constantResults(args, b, {0.0});
+  Location loc = args.getOp().getLoc();
+  MatrixBuilder mb{b, loc, b.getF64Type()};
+  Value t = transposeLast2(b, loc, a->x);
+  Value gram = a->rows >= a->cols ? makeMatmul(b, loc, t, a->x) : makeMatmul(b, loc, a->x, t);
+  Value values = symmetricEigenvalues(mb, gram);
+  Value clamped = mb.bin<MaximumOp>(values, mb.c(0));
+  Value roots = b.create<SqrtOp>(loc, clamped);
+  Value descending = sortRows(mb, roots, /*descending=*/true);
+  return SmallVector<Value>{unbatch(b, loc, descending, a->batch, {k}, a->elt)};
+}
+
+//===----------------------------------------------------------------------===//
 // Matrix powers
 //===----------------------------------------------------------------------===//
 
@@ -1092,6 +1226,8 @@ void tcc::graph::populateLinearAlgebraLegalizers(LegalizerTable &t) {
   t["aten.lu_unpack.default"] = luUnpack;
   t["aten.linalg_matrix_power.default"] = matrixPower;
   t["aten.linalg_tensorinv.default"] = tensorinv;
+  t["aten.linalg_eigvalsh.default"] = eigvalsh;
+  t["aten.linalg_svdvals.default"] = svdvals;
   t["aten.linalg_tensorsolve.default"] = tensorsolve;
   t["aten.linalg_lu_solve.default"] = [](OperatorArgs &args, OpBuilder &b) {
     return luSolve(args, b, "LU", "pivots", "B");

@@ -175,3 +175,12 @@ func.func @lu_factor_no_pivot(%a: tensor<3x3xf32>) -> (tensor<3x3xf32>, tensor<3
   %0:2 = tcc_graph.operator "torch.ops.aten.linalg_lu_factor.default"(%a) {operand_names = ["A"], args = {pivot = false}} : (tensor<3x3xf32>) -> (tensor<3x3xf32>, tensor<3xi32>)
   return %0#0, %0#1 : tensor<3x3xf32>, tensor<3xi32>
 }
+
+// -----
+
+// The Jacobi eigenvalue sweeps are unrolled: at most 8 x 8.
+func.func @svdvals_too_large(%a: tensor<9x9xf32>) -> tensor<9xf32> {
+  // expected-error @+1 {{operator 'aten.linalg_svdvals.default': supports matrices of at most 8 rows and columns (its Jacobi sweeps are unrolled)}}
+  %0 = tcc_graph.operator "torch.ops.aten.linalg_svdvals.default"(%a) {operand_names = ["A"], args = {}} : (tensor<9x9xf32>) -> tensor<9xf32>
+  return %0 : tensor<9xf32>
+}

@@ -71,3 +71,19 @@ func.func @cholesky_upper(%a: tensor<2x2xf32>) -> tensor<2x2xf32> {
   %0 = tcc_graph.operator "torch.ops.aten.linalg_cholesky.default"(%a) {operand_names = ["self"], args = {upper = true}} : (tensor<2x2xf32>) -> tensor<2x2xf32>
   return %0 : tensor<2x2xf32>
 }
+
+// -----
+
+// eigvalsh: the symmetric matrix from the lower triangle, one Jacobi
+// rotation per pair and sweep (8 sweeps of one pair for 2 x 2), the angle
+// from Numerical Recipes' stable form, then the diagonal sorted ascending.
+// CHECK-LABEL: func @eigvalsh
+// CHECK: %[[T:.*]] = tcc_graph.transpose
+// CHECK: %[[SYM:.*]] = tcc_graph.select %{{.*}}, %{{.*}}, %[[T]] : (tensor<1x2x2xi1>, tensor<1x2x2xf64>, tensor<1x2x2xf64>) -> tensor<1x2x2xf64>
+// CHECK-COUNT-8: tcc_graph.rsqrt
+// CHECK: %[[OUT:.*]] = tcc_graph.cast %{{.*}} : (tensor<2xf64>) -> tensor<2xf32>
+// CHECK: return %[[OUT]]
+func.func @eigvalsh(%a: tensor<2x2xf32>) -> tensor<2xf32> {
+  %0 = tcc_graph.operator "torch.ops.aten.linalg_eigvalsh.default"(%a) {operand_names = ["self"], args = {UPLO = "L"}} : (tensor<2x2xf32>) -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+}
