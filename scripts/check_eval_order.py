@@ -24,7 +24,9 @@ CREATES = re.compile(
     r"narrow|load|advance|roundTrip)\(|\b(inside|clamp|origin)\(|"
     # The graph legalizers' ActivationBuilder/PointwiseBuilder: bin<Op>(..),
     # un<Op>(..), c(constant), hardsigmoid(..), called on `a.` or inside.
-    r"\b(bin|un)<\w+>\(|(\ba\.|[^\w.>:])(c|hardsigmoid)\(")
+    r"\b(bin|un)<\w+>\(|(\ba\.|[^\w.>:])(c|hardsigmoid)\(|"
+    # LegalizeLinearAlgebra's MatrixBuilder: every method but `loc`/`f64`.
+    r"\bmb\.(c|cmp|select|both|rows|cols|row|col|at|diagonal|bin<\w+>)\(|\bmb\.b\.create<")
 
 
 def calls(statement):

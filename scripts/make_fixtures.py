@@ -1421,6 +1421,59 @@ class Float64Products(nn.Module):
         return self.lin(x), torch.bmm(y, y.transpose(1, 2))
 
 
+class LinalgDeterminants(nn.Module):
+    """Determinants, inverses and solves (issue 15, branch linalg): batches
+    with a singular matrix (det 0, slogdet's sign 0 and -inf, logdet -inf), a
+    negative determinant (logdet NaN), 0 x 0 matrices (det 1) and an empty
+    batch; solves of vectors and matrices, from the left and the right, with
+    broadcast batch dims. A singular matrix given to inv or solve is a run
+    error (test/e2e/ops_linalg.test), as PyTorch raises."""
+
+    def forward(self, a, s, b, v):
+        return (torch.det(s), torch.linalg.det(a), *torch.slogdet(s), *torch.linalg.slogdet(a),
+                torch.logdet(s), torch.linalg.det(s[:, :0, :0]), torch.linalg.det(s[:0]),
+                torch.inverse(a), torch.linalg.inv(a[0]), *torch.linalg.inv_ex(a),
+                torch.linalg.solve(a, b), torch.linalg.solve(a, v), torch.linalg.solve(a, b[0, :1].mT, left=False),
+                torch.linalg.solve(a[0], b), *torch.linalg.solve_ex(a, b))
+
+
+class LinalgFactorizations(nn.Module):
+    """Cholesky, triangular solves, LU and matrix powers (issue 15, branch
+    linalg): lower and upper Cholesky factors and solves, the _ex variants'
+    info (0 here; a matrix that is not positive-definite is a run error for
+    cholesky, test/e2e/ops_linalg_factor.test), solve_triangular from both
+    sides with a unit diagonal, triangular_solve transposed, lu_factor of
+    wide and tall matrices, lu, lu_unpack, lu_solve (adjoint and from the
+    right), matrix_power of negative, zero and large powers."""
+
+    def forward(self, a, spd, t, b, w):
+        lu, piv = torch.linalg.lu_factor(a)
+        return (torch.linalg.cholesky(spd), torch.cholesky(spd, upper=True),
+                *torch.linalg.cholesky_ex(spd), torch.cholesky_solve(b, torch.linalg.cholesky(spd)),
+                torch.cholesky_inverse(torch.linalg.cholesky(spd, upper=True), upper=True),
+                torch.linalg.solve_triangular(t, b, upper=True),
+                torch.linalg.solve_triangular(t, b.mT, upper=False, left=False, unitriangular=True),
+                *torch.triangular_solve(b, t, upper=False, transpose=True),
+                lu, piv, *torch.linalg.lu_factor_ex(w), *torch.linalg.lu_factor(w.mT),
+                *torch.linalg.lu(a), *torch.linalg.lu(w), *torch.lu_unpack(lu, piv),
+                torch.linalg.lu_solve(lu, piv, b), torch.linalg.lu_solve(lu, piv, b, adjoint=True),
+                torch.linalg.lu_solve(lu, piv, b.mT, left=False), torch.lu_solve(b, lu, piv),
+                torch.linalg.matrix_power(a, -3), torch.linalg.matrix_power(a, 0),
+                torch.linalg.matrix_power(a, 6), torch.linalg.matrix_power(a, 1))
+
+
+class LinalgSpectra(nn.Module):
+    """Symmetric eigenvalues and singular values (issue 15, branch linalg):
+    eigvalsh from either triangle (the other one holds noise) with a repeated
+    eigenvalue, svdvals of square, wide and tall matrices and of a rank-1
+    matrix (zeros at PyTorch's rounding)."""
+
+    def forward(self, a, w, r):
+        return (torch.linalg.eigvalsh(a), torch.linalg.eigvalsh(a.mT, UPLO="U"),
+                torch.linalg.svdvals(a), torch.linalg.svdvals(w), torch.linalg.svdvals(w.mT),
+                torch.linalg.svdvals(r))
+
+
 class IntegerOps(nn.Module):
     """Integer clamps (they were refused: "activation on a non-floating-point
     tensor"), integer remainders and floor/trunc divisions (refused before)
@@ -1789,6 +1842,32 @@ def write_wrong_answer_cases(out):
                [torch.randn(4, 8, dtype=torch.float64), torch.randn(2, 3, 6, dtype=torch.float64)])
 
     write_two_dynamic_dims(out)
+
+    torch.manual_seed(81)
+    a = torch.randn(2, 3, 4, 4) + 3 * torch.eye(4)
+    s = torch.randn(4, 3, 3)
+    s[0, :, 1] = 0.0  # singular: a zero column
+    s[1] = torch.tensor([[0.0, 2.0, 1.0], [1.0, 0.0, 3.0], [0.0, 0.0, 0.0]])  # a zero row
+    s[2] = torch.tensor([[0.0, 1.0, 0.0], [1.0, 0.0, 0.0], [0.0, 0.0, 2.0]])  # det -2
+    write_case(out, "ops_linalg", LinalgDeterminants(),
+               [a, s, torch.randn(2, 3, 4, 2), torch.randn(2, 3, 4)])
+
+    torch.manual_seed(82)
+    a = torch.randn(2, 4, 4) + 2 * torch.eye(4)
+    a[1, 0] = torch.tensor([0.5, -2.0, 1.0, 0.25])  # the first pivot swaps rows
+    m = torch.randn(2, 4, 4)
+    spd = m @ m.mT + 0.5 * torch.eye(4)
+    t = torch.randn(2, 4, 4) + 4 * torch.eye(4)
+    write_case(out, "ops_linalg_factor", LinalgFactorizations(),
+               [a, spd, t, torch.randn(2, 4, 3), torch.randn(3, 5)])
+
+    torch.manual_seed(83)
+    a = torch.randn(3, 4, 4)
+    a[2] = torch.diag(torch.tensor([2.0, -1.0, 2.0, 0.5]))  # a repeated eigenvalue
+    a[2, 1, 0] = 0.25
+    v = torch.randn(2, 4, 1)
+    write_case(out, "ops_linalg_spectra", LinalgSpectra(),
+               [a, torch.randn(2, 3, 5), v @ v.mT])
 
 if __name__ == "__main__":
     main()

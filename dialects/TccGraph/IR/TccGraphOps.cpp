@@ -118,6 +118,14 @@ LogicalResult SelectOp::verify() {
   return verifyBroadcastShapes(*this, getOperands());
 }
 
+LogicalResult CheckOp::verify() {
+  if (!rankedType(getCondition()).getElementType().isInteger(1))
+    return emitOpError("condition must be i1");
+  if (getInput().getType() != getResult().getType())
+    return emitOpError("result type must be the input's");
+  return verifyBroadcastShapes(*this, getOperands());
+}
+
 LogicalResult CastOp::verify() {
   if (!compatibleShapes(rankedType(getInput()).getShape(), rankedType(getResult()).getShape()))
     return emitOpError("input and result shapes differ");

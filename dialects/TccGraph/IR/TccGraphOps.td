@@ -675,4 +675,32 @@ def TccGraph_SpecialFunctionOp : TccGraph_Op<"special_function", [Pure]> {
   let hasVerifier = 1;
 }
 
+//===----------------------------------------------------------------------===//
+// Run-time checks
+//===----------------------------------------------------------------------===//
+
+def TccGraph_CheckOp : TccGraph_Op<"check", [Pure]> {
+  let summary = "`input` itself, after checking that `condition` holds everywhere";
+  let description = [{
+    Where PyTorch raises on a value it computed (a singular matrix given to
+    `linalg.inv`, a matrix that is not positive-definite given to
+    `linalg.cholesky`), the legalizer checks that value: `condition` (i1,
+    broadcast to `input`) false anywhere fails the call with `message`
+    after the op's source line (a run error on the CPU path, a device
+    assertion on the CUDA path). The result is `input`; a check whose result
+    is unused goes with it.
+
+    ```mlir
+    %r = tcc_graph.check %ok, %inv "linalg.inv: the input is singular"
+           : (tensor<2x1x1xi1>, tensor<2x5x5xf32>) -> tensor<2x5x5xf32>
+    ```
+  }];
+  let arguments = (ins TccGraph_Tensor:$condition, TccGraph_Tensor:$input, StrAttr:$message);
+  let results = (outs TccGraph_Tensor:$result);
+  let assemblyFormat = [{
+    $condition `,` $input $message attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
 #endif // TCC_GRAPH_OPS

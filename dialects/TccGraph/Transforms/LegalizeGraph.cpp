@@ -261,6 +261,7 @@ struct LegalizeGraphPass
     populateSpecialPolynomialLegalizers(table);
     populateGammaLegalizers(table);
     populateAiryLegalizers(table);
+    populateLinearAlgebraLegalizers(table);
     populatePoolingIndexLegalizers(table);
 
     // Operators whose legalizers read symbolic arguments (sizes given as

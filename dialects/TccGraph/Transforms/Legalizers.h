@@ -65,6 +65,7 @@ void populateBesselLegalizers(LegalizerTable &table);
 void populateSpecialPolynomialLegalizers(LegalizerTable &table);
 void populateGammaLegalizers(LegalizerTable &table);
 void populateAiryLegalizers(LegalizerTable &table);
+void populateLinearAlgebraLegalizers(LegalizerTable &table);
 /// Max pooling's indices; wraps the pooling legalizers, so it runs after them.
 void populatePoolingIndexLegalizers(LegalizerTable &table);
 /// A tcc_graph.special_function `function` of the operands named `first` and

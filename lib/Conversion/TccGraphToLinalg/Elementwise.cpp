@@ -396,6 +396,14 @@ void tcc::populateElementwiseToLinalgPatterns(RewritePatternSet &patterns) {
         return checkedIntegerRemainder(b, loc, a);
       },
                                            Elements::Any);
+  patterns.add<AttributedElementwisePattern<CheckOp>>(ctx, [](CheckOp op) -> ScalarFn {
+    std::string where = formatSourceLocation(op.getLoc());
+    std::string message = (where.empty() ? std::string() : where + ": ") + op.getMessage().str();
+    return [message](OpBuilder &b, Location loc, ValueRange a) -> Value {
+      b.create<cf::AssertOp>(loc, a[0], message);
+      return a[1];
+    };
+  });
   patterns.add<ElementwisePattern<SelectOp>>(
       ctx,
       [](OpBuilder &b, Location loc, ValueRange a) -> Value {

@@ -149,3 +149,19 @@ func.func @special_function_shapes(%x: tensor<4xf32>, %n: tensor<3xf32>) -> tens
   %0 = tcc_graph.special_function "hermite_polynomial_h"(%x, %n) : (tensor<4xf32>, tensor<3xf32>) -> tensor<4xf32>
   return %0 : tensor<4xf32>
 }
+
+// -----
+
+func.func @check_condition(%ok: tensor<2x1x1xf32>, %x: tensor<2x5x5xf32>) -> tensor<2x5x5xf32> {
+  // expected-error @+1 {{'tcc_graph.check' op condition must be i1}}
+  %0 = tcc_graph.check %ok, %x "m" : (tensor<2x1x1xf32>, tensor<2x5x5xf32>) -> tensor<2x5x5xf32>
+  return %0 : tensor<2x5x5xf32>
+}
+
+// -----
+
+func.func @check_result(%ok: tensor<2x1x1xi1>, %x: tensor<2x5x5xf32>) -> tensor<2x5x5xf64> {
+  // expected-error @+1 {{'tcc_graph.check' op result type must be the input's}}
+  %0 = tcc_graph.check %ok, %x "m" : (tensor<2x1x1xi1>, tensor<2x5x5xf32>) -> tensor<2x5x5xf64>
+  return %0 : tensor<2x5x5xf64>
+}

@@ -150,3 +150,37 @@ func.func @clamp_int_by_float(%x: tensor<4xi64>) -> tensor<4xf32> {
   %0 = tcc_graph.operator "torch.ops.aten.clamp.default"(%x) {operand_names = ["self"], args = {min = 2.5 : f64}} : (tensor<4xi64>) -> tensor<4xf32>
   return %0 : tensor<4xf32>
 }
+
+// -----
+
+// The linear algebra factorizations are unrolled over the matrix order.
+func.func @inv_too_large(%a: tensor<17x17xf32>) -> tensor<17x17xf32> {
+  // expected-error @+1 {{operator 'aten.linalg_inv.default': supports matrices of at most 16 rows and columns (its factorization is unrolled), not 'tensor<17x17xf32>'}}
+  %0 = tcc_graph.operator "torch.ops.aten.linalg_inv.default"(%a) {operand_names = ["A"], args = {}} : (tensor<17x17xf32>) -> tensor<17x17xf32>
+  return %0 : tensor<17x17xf32>
+}
+
+// -----
+
+func.func @det_half(%a: tensor<3x3xf16>) -> tensor<f16> {
+  // expected-error @+1 {{operator 'aten.linalg_det.default': needs a float32 or float64 'A' (PyTorch's linear algebra takes no other type), not 'tensor<3x3xf16>'}}
+  %0 = tcc_graph.operator "torch.ops.aten.linalg_det.default"(%a) {operand_names = ["A"], args = {}} : (tensor<3x3xf16>) -> tensor<f16>
+  return %0 : tensor<f16>
+}
+
+// -----
+
+func.func @lu_factor_no_pivot(%a: tensor<3x3xf32>) -> (tensor<3x3xf32>, tensor<3xi32>) {
+  // expected-error @+1 {{operator 'aten.linalg_lu_factor.default': without pivoting is not supported (PyTorch's CPU path refuses it too)}}
+  %0:2 = tcc_graph.operator "torch.ops.aten.linalg_lu_factor.default"(%a) {operand_names = ["A"], args = {pivot = false}} : (tensor<3x3xf32>) -> (tensor<3x3xf32>, tensor<3xi32>)
+  return %0#0, %0#1 : tensor<3x3xf32>, tensor<3xi32>
+}
+
+// -----
+
+// The Jacobi eigenvalue sweeps are unrolled: at most 8 x 8.
+func.func @svdvals_too_large(%a: tensor<9x9xf32>) -> tensor<9xf32> {
+  // expected-error @+1 {{operator 'aten.linalg_svdvals.default': supports matrices of at most 8 rows and columns (its Jacobi sweeps are unrolled)}}
+  %0 = tcc_graph.operator "torch.ops.aten.linalg_svdvals.default"(%a) {operand_names = ["A"], args = {}} : (tensor<9x9xf32>) -> tensor<9xf32>
+  return %0 : tensor<9xf32>
+}

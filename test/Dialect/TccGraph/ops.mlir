@@ -51,3 +51,10 @@ func.func @special_function(%x: tensor<2x4xf32>, %n: tensor<4xf32>) -> tensor<2x
   %0 = tcc_graph.special_function "chebyshev_polynomial_t"(%x, %n) : (tensor<2x4xf32>, tensor<4xf32>) -> tensor<2x4xf32>
   return %0 : tensor<2x4xf32>
 }
+
+// CHECK-LABEL: func @check
+func.func @check(%ok: tensor<2x1x1xi1>, %x: tensor<2x5x5xf32>) -> tensor<2x5x5xf32> {
+  // CHECK: tcc_graph.check %{{.*}}, %{{.*}} "linalg.inv: singular" : (tensor<2x1x1xi1>, tensor<2x5x5xf32>) -> tensor<2x5x5xf32>
+  %0 = tcc_graph.check %ok, %x "linalg.inv: singular" : (tensor<2x1x1xi1>, tensor<2x5x5xf32>) -> tensor<2x5x5xf32>
+  return %0 : tensor<2x5x5xf32>
+}
