@@ -1040,6 +1040,37 @@ class OpsSpecial(nn.Module):
         return tuple(outs)
 
 
+class Convolutions3d(nn.Module):
+    """3-D convolutions (issue 15, branch opsmore): conv3d with stride,
+    padding, dilation and groups; padding='same' with an even kernel (the odd
+    zero after) and 'valid'; an unbatched input; conv_transpose3d with
+    output_padding, groups and dilation; conv1d/conv2d with 'same'/'valid'
+    padding and unbatched inputs (refused before)."""
+
+    def __init__(self):
+        super().__init__()
+        self.w1 = nn.Parameter(torch.randn(6, 2, 3, 2, 3) * 0.3)
+        self.b1 = nn.Parameter(torch.randn(6))
+        self.w2 = nn.Parameter(torch.randn(3, 4, 2, 4, 1) * 0.3)
+        self.wt = nn.Parameter(torch.randn(4, 3, 3, 2, 3) * 0.3)
+        self.bt = nn.Parameter(torch.randn(6))
+        self.w1d = nn.Parameter(torch.randn(2, 2, 4) * 0.3)
+        self.w2d = nn.Parameter(torch.randn(3, 4, 2, 3) * 0.3)
+
+    def forward(self, x, v):
+        return (F.conv3d(x, self.w1, self.b1, stride=(2, 1, 2), padding=(1, 0, 2),
+                         dilation=(1, 2, 1), groups=2),
+                F.conv3d(x, self.w2, padding="same", dilation=(2, 1, 3)),
+                F.conv3d(x[0], self.w2, padding="valid"),
+                F.conv_transpose3d(x, self.wt, self.bt, stride=(2, 1, 3), padding=(1, 0, 1),
+                                   output_padding=(1, 0, 2), groups=2, dilation=(1, 2, 1)),
+                F.conv_transpose3d(x[1], self.wt[:, :, :1], stride=2),
+                F.conv1d(v, self.w1d, padding="same", dilation=3, groups=2),
+                F.conv1d(v[0], self.w1d, padding="valid", stride=2, groups=2),
+                F.conv2d(x[:, :, 0], self.w2d, padding="same", dilation=(2, 1)),
+                F.conv2d(x[1, :, 1], self.w2d, stride=2, padding=1))
+
+
 class PoolIndices(nn.Module):
     """Max pooling's indices (issue 15, branch ops-special): max_pool1d/2d/3d
     with return_indices (padding, dilation, ceil_mode, an unbatched input)
@@ -1645,6 +1676,10 @@ def write_wrong_answer_cases(out):
     x3 = torch.randn(1, 2, 5, 6, 5).round()
     x3[0, 1, 2, 3, 1] = float("nan")
     write_case(out, "pool_indices", PoolIndices(), [x1, x2, x3])
+
+    torch.manual_seed(155)
+    write_case(out, "convolutions_3d", Convolutions3d(),
+               [torch.randn(2, 4, 5, 6, 7), torch.randn(3, 4, 9)])
 
     torch.manual_seed(72)
     write_case(out, "empty_tensors", EmptyTensors(), [torch.randn(3, 4), torch.zeros(0, 4)])

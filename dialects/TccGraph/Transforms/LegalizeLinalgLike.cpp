@@ -243,48 +243,6 @@ int64_t firstInt(OperatorArgs &args, StringRef name, int64_t fallback) {
   return v && !v->empty() ? (*v)[0] : fallback;
 }
 
-/// conv1d as conv2d over a height of 1: [N, C, L] -> [N, C, 1, L], the weight
-/// [O, C/g, K] -> [O, C/g, 1, K], and the result back to [N, O, L'].
-Results legalizeConv1d(OperatorArgs &args, OpBuilder &b, Value x, Value w, Value bias) {
-  Location loc = args.getOp().getLoc();
-  auto xt = typeOf(x), wt = typeOf(w);
-  RankedTensorType out = args.resultType();
-  if (wt.getRank() != 3 || out.getRank() != 3)
-    return args.getOp().emitError("conv1d expects a rank-3 weight and result");
-  auto one = [&](StringRef name, int64_t fallback) { return firstInt(args, name, fallback); };
-  Value x4 = makeReshape(b, loc, x, withUnitHeight(xt.getShape()));
-  Value w4 = makeReshape(b, loc, w, withUnitHeight(wt.getShape()));
-  auto conv = b.create<Conv2dOp>(
-      loc, RankedTensorType::get(withUnitHeight(out.getShape()), out.getElementType()), x4, w4, bias,
-      b.getDenseI64ArrayAttr({1, one("stride", 1)}), b.getDenseI64ArrayAttr({0, one("padding", 0)}),
-      b.getDenseI64ArrayAttr({1, one("dilation", 1)}),
-      b.getI64IntegerAttr(args.getInt("groups").value_or(1)));
-  return SmallVector<Value>{makeReshape(b, loc, conv, out.getShape())};
-}
-
-Results legalizeConv(OperatorArgs &args, OpBuilder &b) {
-  Location loc = args.getOp().getLoc();
-  Value x = args.tensor("input"), w = args.tensor("weight"), bias = args.tensor("bias");
-  if (!x || !w)
-    return args.getOp().emitError("convolution expects 'input' and 'weight' tensors");
-  if (args.getOp()->getAttrOfType<DictionaryAttr>("args").get("padding") &&
-      !args.getInts("padding"))
-    return args.getOp().emitError("string padding ('same'/'valid') is not supported yet");
-  if (args.getBool("transposed").value_or(false))
-    return legalizeTransposedConvolution(args, b);
-  if (typeOf(x).getRank() == 3)
-    return legalizeConv1d(args, b, x, w, bias);
-  if (typeOf(x).getRank() != 4)
-    return args.getOp().emitError("only 1-D (NCL) and 2-D (NCHW) convolution is supported yet");
-  auto conv = b.create<Conv2dOp>(
-      loc, args.resultType(), x, w, bias,
-      b.getDenseI64ArrayAttr(pair(args.getInts("stride"), 1)),
-      b.getDenseI64ArrayAttr(pair(args.getInts("padding"), 0)),
-      b.getDenseI64ArrayAttr(pair(args.getInts("dilation"), 1)),
-      b.getI64IntegerAttr(args.getInt("groups").value_or(1)));
-  return SmallVector<Value>{conv};
-}
-
 /// Inference batch norm: y = x * scale + shift per channel (dim 1), with
 /// scale = w / sqrt(var + eps) and shift = b - mean * scale.
 Results legalizeBatchNorm(OperatorArgs &args, OpBuilder &b) {
@@ -1068,9 +1026,6 @@ void tcc::graph::populateLinalgLikeLegalizers(LegalizerTable &t) {
   t["aten.mm.default"] = [](OperatorArgs &a, OpBuilder &b) { return matmulLike(a, b, "self", "mat2"); };
   t["aten.bmm.default"] = [](OperatorArgs &a, OpBuilder &b) { return matmulLike(a, b, "self", "mat2"); };
   t["aten.matmul.default"] = [](OperatorArgs &a, OpBuilder &b) { return matmulLike(a, b, "self", "other"); };
-  t["aten.conv2d.default"] = legalizeConv;
-  t["aten.conv1d.default"] = legalizeConv;
-  t["aten.convolution.default"] = legalizeConv;
   t["aten.batch_norm.default"] = legalizeBatchNorm;
   t["aten._native_batch_norm_legit_no_training.default"] = legalizeBatchNorm;
   t["aten.max_pool2d.default"] = [](OperatorArgs &a, OpBuilder &b) { return legalizePool<MaxPool2dOp>(a, b, false, 2); };
