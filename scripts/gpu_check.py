@@ -28,7 +28,7 @@ SAMPLES = ["foo", "mymodule", "outer_module", "mymodule_dynamic_batch", "small_c
            "sweep_wrong_answers", "math_ops", "reductions_more", "shapes_more", "empty_tensors", "dense_block", "dense_stem", "creation_more",
            "derived_weights", "depthwise_blocks", "convnext_blocks", "uint8_conversions", "ops_sweep_more",
            "ops_sweep_families", "uint8_arithmetic", "float64_products", "integer_ops",
-           "ops_special", "pool_indices", "convolutions_3d",
+           "ops_special", "pool_indices", "convolutions_3d", "batch_norm_batch_stats",
            # channels-last on the GPU (the CPU path computes f32 either way)
            "dense_stem:tf32", "depthwise_blocks:tf32", "small_cnn:tf32",
            "zoo/mobilenet_v2_core_aten",

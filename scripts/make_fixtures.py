@@ -1071,6 +1071,35 @@ class Convolutions3d(nn.Module):
                 F.conv2d(x[1, :, 1], self.w2d, stride=2, padding=1))
 
 
+class BatchNormBatchStats(nn.Module):
+    """Batch norm on the batch's statistics (issue 15, branch opsmore): a
+    BatchNorm2d without running statistics (track_running_stats=False: batch
+    statistics in eval mode too), native_batch_norm and
+    _native_batch_norm_legit.no_stats in training mode with their save_mean
+    and save_invstd, native_batch_norm in eval mode (empty save_mean and
+    save_invstd); rank 2, 3 and 5 inputs, a constant channel (variance 0)."""
+
+    def __init__(self):
+        super().__init__()
+        self.bn = nn.BatchNorm2d(3, track_running_stats=False)
+        with torch.no_grad():
+            self.bn.weight.copy_(torch.randn(3))
+            self.bn.bias.copy_(torch.randn(3))
+        self.w = nn.Parameter(torch.randn(4))
+        self.b = nn.Parameter(torch.randn(4))
+        self.register_buffer("mean", torch.randn(4))
+        self.register_buffer("var", torch.rand(4) + 0.5)
+
+    def forward(self, x, y, z):
+        outs = [self.bn(x)]
+        outs += torch.ops.aten.native_batch_norm(y, self.w, self.b, None, None, True, 0.1, 1e-5)
+        outs += torch.ops.aten._native_batch_norm_legit.no_stats(y, None, self.b, True, 0.1, 0.5)
+        outs += torch.ops.aten.native_batch_norm(z, self.w, None, None, None, True, 0.1, 1e-3)
+        outs += torch.ops.aten.native_batch_norm(y, self.w, self.b, self.mean, self.var, False,
+                                                 0.1, 1e-5)
+        return tuple(outs)
+
+
 class PoolIndices(nn.Module):
     """Max pooling's indices (issue 15, branch ops-special): max_pool1d/2d/3d
     with return_indices (padding, dilation, ceil_mode, an unbatched input)
@@ -1676,6 +1705,12 @@ def write_wrong_answer_cases(out):
     x3 = torch.randn(1, 2, 5, 6, 5).round()
     x3[0, 1, 2, 3, 1] = float("nan")
     write_case(out, "pool_indices", PoolIndices(), [x1, x2, x3])
+
+    torch.manual_seed(156)
+    x = torch.randn(4, 3, 5, 6) * 3 + 1
+    x[:, 1] = 2.5  # one value in a channel: variance 0, invstd 1 / sqrt(eps)
+    write_case(out, "batch_norm_batch_stats", BatchNormBatchStats(),
+               [x, torch.randn(5, 4, 7), torch.randn(2, 4, 3, 2, 3)])
 
     torch.manual_seed(155)
     write_case(out, "convolutions_3d", Convolutions3d(),
