@@ -1100,6 +1100,23 @@ class BatchNormBatchStats(nn.Module):
         return tuple(outs)
 
 
+class UnfoldDiagonalHistc(nn.Module):
+    """nn.functional.unfold (im2col: padding, dilation, stride, an unbatched
+    input), diagonal_scatter (both offset signs, dims given in reverse, a 3-D
+    input) and histc (the data's range, a fixed range with values on bin
+    edges, at max, outside it, NaN and infinities); issue 15, branch opsmore."""
+
+    def forward(self, x, m, s1, s2, s3, h):
+        return (F.unfold(x, (2, 3), dilation=(1, 2), padding=(1, 0), stride=(2, 1)),
+                F.unfold(x[0], 2, padding=1, stride=2),
+                torch.diagonal_scatter(m, s1, 1),
+                torch.diagonal_scatter(m, s2, -2, 1, 0),
+                torch.diagonal_scatter(m.reshape(2, 3, 5), s3, 0, 2, 0),
+                torch.histc(h[2:], bins=7),
+                torch.histc(h, bins=4, min=-1, max=1),
+                torch.histc(h[:1, :1], bins=3))
+
+
 class PoolIndices(nn.Module):
     """Max pooling's indices (issue 15, branch ops-special): max_pool1d/2d/3d
     with return_indices (padding, dilation, ceil_mode, an unbatched input)
@@ -1705,6 +1722,14 @@ def write_wrong_answer_cases(out):
     x3 = torch.randn(1, 2, 5, 6, 5).round()
     x3[0, 1, 2, 3, 1] = float("nan")
     write_case(out, "pool_indices", PoolIndices(), [x1, x2, x3])
+
+    torch.manual_seed(157)
+    h = torch.randn(4, 6)
+    h[0, :6] = torch.tensor([-1.0, -0.5, 0.5, 1.0, float("nan"), float("inf")])
+    h[1, 0] = float("-inf")
+    write_case(out, "unfold_diagonal_histc", UnfoldDiagonalHistc(),
+               [torch.randn(2, 3, 5, 6), torch.randn(6, 5), torch.randn(4), torch.randn(3),
+                torch.randn(3, 2), h])
 
     torch.manual_seed(156)
     x = torch.randn(4, 3, 5, 6) * 3 + 1

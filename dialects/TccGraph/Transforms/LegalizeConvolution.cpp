@@ -6,7 +6,8 @@
 // the output's depth (for kernel depth index kd, the input's depth slice
 // kd * dilation, + stride, ... padded by zeros along depth), so a 3-D
 // convolution takes the same path (the kernel layer on the CPU, cuDNN on
-// the GPU) as a 2-D one.
+// the GPU) as a 2-D one. im2col (unfold) as strided slices of the padded
+// input.
 //
 //===----------------------------------------------------------------------===//
 #include "dialects/TccGraph/Transforms/Legalizers.h"
@@ -144,6 +145,60 @@ Results legalizeConvolution(OperatorArgs &args, OpBuilder &b) {
     y = makeReshape(b, loc, y, out.getShape());
   return SmallVector<Value>{y};
 }
+
+/// im2col (nn.functional.unfold): [N, C, H, W] (or [C, H, W]) to
+/// [N, C * kh * kw, L], row c * kh * kw + i * kw + j holding the input at
+/// kernel offset (i, j) of each window: the input padded by zeros, one
+/// strided slice per kernel offset, stacked after the channel dim.
+Results legalizeIm2col(OperatorArgs &args, OpBuilder &b) {
+  Location loc = args.getOp().getLoc();
+  Value x = args.tensor("self");
+  if (!x)
+    return operatorError(args) << "expects a 'self' tensor";
+  auto xt = typeOf(x);
+  RankedTensorType out = args.resultType();
+  if ((xt.getRank() != 3 && xt.getRank() != 4) || !xt.hasStaticShape() || !out.hasStaticShape())
+    return operatorError(args) << "needs a static (N, C, H, W) or (C, H, W) input";
+  if (out.getNumElements() == 0)  // an empty batch
+    return SmallVector<Value>{makeSplat(b, loc, out, 0.0)};
+  if (xt.getRank() == 3) {
+    SmallVector<int64_t> shape{1};
+    llvm::append_range(shape, xt.getShape());
+    x = makeReshape(b, loc, x, shape);
+    xt = typeOf(x);
+  }
+  SmallVector<int64_t> k = pair(args.getInts("kernel_size"), 1);
+  SmallVector<int64_t> dil = pair(args.getInts("dilation"), 1);
+  SmallVector<int64_t> pad = pair(args.getInts("padding"), 0);
+  SmallVector<int64_t> stride = pair(args.getInts("stride"), 1);
+  int64_t n = xt.getShape()[0], c = xt.getShape()[1];
+  int64_t oh[2];
+  for (int i = 0; i < 2; ++i) {
+    x = padConstant(b, loc, x, 2 + i, pad[i], pad[i]);
+    oh[i] = (typeOf(x).getShape()[2 + i] - dil[i] * (k[i] - 1) - 1) / stride[i] + 1;
+    if (oh[i] <= 0 || k[i] <= 0 || stride[i] <= 0 || dil[i] <= 0)
+      return operatorError(args) << "has no output windows";
+  }
+  if (out.getNumElements() != n * c * k[0] * k[1] * oh[0] * oh[1])
+    return operatorError(args) << "result " << out << " is not the windows' size";
+  SmallVector<Value> parts;
+  for (int64_t i = 0; i < k[0]; ++i)
+    for (int64_t j = 0; j < k[1]; ++j) {
+      Value rows = makeSlice(b, loc, x, 2, i * dil[0], i * dil[0] + (oh[0] - 1) * stride[0] + 1,
+                             stride[0]);
+      Value tile = makeSlice(b, loc, rows, 3, j * dil[1],
+                             j * dil[1] + (oh[1] - 1) * stride[1] + 1, stride[1]);
+      parts.push_back(makeReshape(b, loc, tile, {n, c, 1, oh[0], oh[1]}));
+    }
+  Value stacked = parts.size() == 1
+                      ? parts[0]
+                      : b.create<ConcatOp>(loc,
+                                           RankedTensorType::get({n, c, k[0] * k[1], oh[0], oh[1]},
+                                                                 xt.getElementType()),
+                                           parts, b.getI64IntegerAttr(2))
+                            .getResult();
+  return SmallVector<Value>{makeReshape(b, loc, stacked, out.getShape())};
+}
 } // namespace
 
 /// `before` and `after` elements of `value` along `dim` (negative amounts
@@ -192,4 +247,5 @@ void tcc::graph::populateConvolutionLegalizers(LegalizerTable &t) {
        {"aten.conv1d.default", "aten.conv2d.default", "aten.conv3d.default", "aten.conv1d.padding",
         "aten.conv2d.padding", "aten.conv3d.padding", "aten.convolution.default"})
     t[name] = legalizeConvolution;
+  t["aten.im2col.default"] = legalizeIm2col;
 }

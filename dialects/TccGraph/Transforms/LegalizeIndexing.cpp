@@ -4,6 +4,8 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Verifier.h"
 
+#include <cmath>
+
 using namespace mlir;
 using namespace tcc::graph;
 
@@ -278,6 +280,125 @@ Value takeDiagonal(OpBuilder &b, Location loc, Value x, int64_t offset, int64_t 
   int64_t start = length == 0 ? 0 : offset >= 0 ? offset * strides[d2] : -offset * strides[d1];
   return b.create<AsStridedOp>(loc, RankedTensorType::get(outShape, t.getElementType()), x,
                                b.getDenseI64ArrayAttr(outStrides), b.getI64IntegerAttr(start));
+}
+
+/// The operands named `first` and `second`, or failure after an error.
+FailureOr<std::pair<Value, Value>> requiredPair(OperatorArgs &args, StringRef first,
+                                                StringRef second) {
+  FailureOr<Value> a = requiredTensor(args, first);
+  FailureOr<Value> b = requiredTensor(args, second);
+  if (failed(a) || failed(b))
+    return failure();
+  return std::make_pair(*a, *b);
+}
+
+/// histc(self, bins, min, max) as ATen's CPU kernel counts: edges lo and hi
+/// (the data's min and max where min == max, then widened by 1 each way
+/// where they are equal too); an element in [lo, hi] (not NaN) falls in bin
+/// trunc((x - lo) * bins / (hi - lo)) in the input's type, the last bin
+/// also holding x == hi. One comparison per element and bin, summed.
+Results legalizeHistc(OperatorArgs &args, OpBuilder &b) {
+  Location loc = args.getOp().getLoc();
+  FailureOr<Value> self = requiredTensor(args, "self");
+  if (failed(self))
+    return failure();
+  auto xt = cast<RankedTensorType>(self->getType());
+  Type elt = xt.getElementType();
+  int64_t bins = args.getInt("bins").value_or(100);
+  if (!isa<FloatType>(elt) || !xt.hasStaticShape() || bins < 1 || bins > (1 << 24))
+    return operatorError(args) << "needs a floating-point tensor of static shape and 1 to 2^24 "
+                                  "bins";
+  double minArg = args.getFloat("min").value_or(0), maxArg = args.getFloat("max").value_or(0);
+  if (!(minArg <= maxArg) || !std::isfinite(minArg) || !std::isfinite(maxArg))
+    return operatorError(args) << "needs finite min <= max";
+  Value flat = makeReshape(b, loc, *self, {xt.getNumElements()});
+  auto c = [&](double v) { return makeScalar(b, loc, elt, v); };
+  Value lo = c(minArg), hi = c(maxArg);
+  if (minArg == maxArg) {
+    if (xt.getNumElements() > 0) {
+      hi = makeReduce<ReduceMaxOp>(b, loc, flat, {0}, false);
+      Value negated = b.create<NegOp>(loc, flat);
+      lo = b.create<NegOp>(loc, makeReduce<ReduceMaxOp>(b, loc, negated, {0}, false));
+      Value same = makeCompare(b, loc, "eq", lo, hi);
+      Value loWide = makeBinary<SubOp>(b, loc, lo, c(1));
+      Value hiWide = makeBinary<AddOp>(b, loc, hi, c(1));
+      lo = b.create<SelectOp>(loc, typeOf(lo), same, loWide, lo);
+      hi = b.create<SelectOp>(loc, typeOf(hi), same, hiWide, hi);
+    } else {
+      lo = c(minArg - 1);
+      hi = c(maxArg + 1);
+    }
+  }
+  Value shifted = makeBinary<SubOp>(b, loc, flat, lo);
+  Value scaled = makeBinary<MulOp>(b, loc, shifted, c(static_cast<double>(bins)));
+  Value width = makeBinary<SubOp>(b, loc, hi, lo);
+  Value pos = b.create<FloorOp>(loc, makeBinary<DivOp>(b, loc, scaled, width));
+  pos = makeBinary<MinimumOp>(b, loc, pos, c(static_cast<double>(bins - 1)));
+  Value one = c(1), zero = c(0);
+  auto indicator = [&](Value cond) {
+    auto t = RankedTensorType::get(typeOf(cond).getShape(), elt);
+    return b.create<SelectOp>(loc, t, cond, one, zero).getResult();
+  };
+  // One op per statement: argument order is the compiler's (issue 17).
+  Value aboveLo = indicator(makeCompare(b, loc, "ge", flat, lo));
+  Value belowHi = indicator(makeCompare(b, loc, "le", flat, hi));
+  Value inRange = makeBinary<MulOp>(b, loc, aboveLo, belowHi);
+  int64_t n = xt.getNumElements();
+  Value column = makeReshape(b, loc, pos, {n, 1});
+  Value binIds = makeIotaAt(b, loc, bins, elt, 2, 1);
+  Value hits = indicator(makeCompare(b, loc, "eq", column, binIds));
+  hits = makeBinary<MulOp>(b, loc, hits, makeReshape(b, loc, inRange, {n, 1}));
+  return SmallVector<Value>{makeReduce<ReduceSumOp>(b, loc, hits, {0}, false)};
+}
+
+/// diagonal_scatter(self, src, offset, dim1, dim2): self with its diagonal
+/// (as diagonal() reads it) replaced by src ([other dims.., L]). src is laid
+/// out in self's dims (L where the diagonal's row index runs: dim1 for
+/// offset >= 0, else dim2; 1 at the other), padded by zeros to that dim's
+/// size, and selected where idx(dim2) - idx(dim1) == offset.
+Results legalizeDiagonalScatter(OperatorArgs &args, OpBuilder &b) {
+  Location loc = args.getOp().getLoc();
+  FailureOr<std::pair<Value, Value>> operands = requiredPair(args, "self", "src");
+  if (failed(operands))
+    return failure();
+  Value x = operands->first, src = operands->second;
+  auto xt = typeOf(x);
+  int64_t rank = xt.getRank();
+  int64_t d1 = normalizeDim(args.getInt("dim1").value_or(0), std::max<int64_t>(rank, 1));
+  int64_t d2 = normalizeDim(args.getInt("dim2").value_or(1), std::max<int64_t>(rank, 1));
+  int64_t offset = args.getInt("offset").value_or(0);
+  auto st = cast<RankedTensorType>(src.getType());
+  if (rank < 2 || d1 < 0 || d1 >= rank || d2 < 0 || d2 >= rank || d1 == d2 ||
+      !xt.hasStaticShape() || !st.hasStaticShape() || st.getRank() != rank - 1)
+    return operatorError(args) << "needs two distinct dims of a static tensor and a static src "
+                                  "of one rank less";
+  ArrayRef<int64_t> shape = xt.getShape();
+  int64_t length = offset >= 0 ? std::min(shape[d1], shape[d2] - offset)
+                               : std::min(shape[d1] + offset, shape[d2]);
+  if (length <= 0)
+    return SmallVector<Value>{x};
+  if (st.getShape().back() != length)
+    return operatorError(args) << "expects a src whose last dim is the diagonal's length "
+                               << length;
+  Value v = makeCast(b, loc, src, xt.getElementType());
+  SmallVector<int64_t> withUnit(st.getShape());
+  withUnit.push_back(1);
+  v = makeReshape(b, loc, v, withUnit);
+  int64_t row = offset >= 0 ? d1 : d2, other = offset >= 0 ? d2 : d1;
+  SmallVector<int64_t> perm, laid;
+  int64_t next = 0;
+  for (int64_t p = 0; p < rank; ++p) {
+    perm.push_back(p == row ? rank - 2 : p == other ? rank - 1 : next++);
+    laid.push_back(withUnit[perm.back()]);
+  }
+  v = b.create<TransposeOp>(loc, RankedTensorType::get(laid, xt.getElementType()), v,
+                            b.getDenseI64ArrayAttr(perm));
+  v = padConstant(b, loc, v, row, 0, shape[row] - length);
+  Value i1 = makeIotaAt(b, loc, shape[d1], b.getI64Type(), rank, d1);
+  Value i2 = makeIotaAt(b, loc, shape[d2], b.getI64Type(), rank, d2);
+  Value diff = makeBinary<SubOp>(b, loc, i2, i1);
+  Value mask = makeCompare(b, loc, "eq", diff, makeScalar(b, loc, b.getI64Type(), offset));
+  return SmallVector<Value>{b.create<SelectOp>(loc, xt, mask, v, x).getResult()};
 }
 
 /// diagonal(self, offset, dim1, dim2) (and diagonal_copy); linalg_diagonal(A,
@@ -720,6 +841,8 @@ void tcc::graph::populateIndexingLegalizers(LegalizerTable &t) {
   t["aten.unfold_copy.default"] = legalizeUnfold;
   t["aten.diagonal.default"] = legalizeDiagonal;
   t["aten.diagonal_copy.default"] = legalizeDiagonal;
+  t["aten.diagonal_scatter.default"] = legalizeDiagonalScatter;
+  t["aten.histc.default"] = legalizeHistc;
   t["aten.linalg_diagonal.default"] = legalizeDiagonal;
   t["aten.diag_embed.default"] = legalizeDiagEmbed;
   t["aten.take.default"] = legalizeTakeFlat;

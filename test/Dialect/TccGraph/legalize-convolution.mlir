@@ -72,3 +72,18 @@ func.func @conv3d_dynamic(%x: tensor<1x2x?x4x4xf32>, %w: tensor<3x2x1x1x1xf32>) 
   return %0 : tensor<1x3x?x4x4xf32>
 }
 
+// -----
+
+// im2col (nn.functional.unfold): one strided slice of the padded input per
+// kernel offset, stacked after the channels: [N, C * kh * kw, L].
+// CHECK-LABEL: func @im2col
+// CHECK: %[[P:.*]] = tcc_graph.concat {{.*}} {dim = 2 : i64} : ({{.*}}) -> tensor<2x3x6x4xf32>
+// CHECK: %[[R:.*]] = tcc_graph.slice %[[P]] {dim = 2 : i64, end = 5 : i64, start = 0 : i64, step = 2 : i64}
+// CHECK: tcc_graph.slice %[[R]] {dim = 3 : i64, end = 3 : i64, start = 0 : i64, step = 1 : i64} : (tensor<2x3x3x4xf32>) -> tensor<2x3x3x3xf32>
+// CHECK-COUNT-3: tcc_graph.slice %{{.*}} {dim = 3 : i64
+// CHECK: %[[S:.*]] = tcc_graph.concat {{.*}} {dim = 2 : i64} : ({{.*}}) -> tensor<2x3x4x3x3xf32>
+// CHECK: tcc_graph.reshape %[[S]] : (tensor<2x3x4x3x3xf32>) -> tensor<2x12x9xf32>
+func.func @im2col(%x: tensor<2x3x4x4xf32>) -> tensor<2x12x9xf32> {
+  %0 = tcc_graph.operator "torch.ops.aten.im2col.default"(%x) {operand_names = ["self"], args = {kernel_size = array<i64: 2, 2>, dilation = array<i64: 1, 1>, padding = array<i64: 1, 0>, stride = array<i64: 2, 1>}} : (tensor<2x3x4x4xf32>) -> tensor<2x12x9xf32>
+  return %0 : tensor<2x12x9xf32>
+}
