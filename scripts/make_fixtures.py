@@ -1117,6 +1117,37 @@ class UnfoldDiagonalHistc(nn.Module):
                 torch.histc(h[:1, :1], bins=3))
 
 
+def grid_samples(x, g):
+    """grid_sample of x at g in every mode (but bicubic), padding mode and
+    align_corners."""
+    return [F.grid_sample(x, g, mode=mode, padding_mode=pad, align_corners=ac)
+            for mode in ("bilinear", "nearest") for pad in ("zeros", "border", "reflection")
+            for ac in (False, True)]
+
+
+class GridSample2d(nn.Module):
+    """grid_sample on 2-D images (issue 15, branch opsmore): bilinear and
+    nearest, each with zeros, border and reflection padding, with and
+    without align_corners; the grid reaches past [-1, 1] (reflected several
+    times) and holds the corners and centers exactly."""
+
+    def forward(self, x, g):
+        outs = grid_samples(x, g)
+        outs.append(torch.ops.aten.grid_sampler_2d(x[:1], g[1:], 0, 2, False))
+        return tuple(outs)
+
+
+class GridSample3d(nn.Module):
+    """grid_sample on volumes (issue 15, branch opsmore): trilinear
+    ('bilinear') and nearest, each with zeros, border and reflection padding,
+    with and without align_corners; grid_sampler_3d called directly."""
+
+    def forward(self, x, g):
+        outs = grid_samples(x, g)
+        outs.append(torch.ops.aten.grid_sampler_3d(x[1:], g[:1], 0, 2, True))
+        return tuple(outs)
+
+
 class PoolIndices(nn.Module):
     """Max pooling's indices (issue 15, branch ops-special): max_pool1d/2d/3d
     with return_indices (padding, dilation, ceil_mode, an unbatched input)
@@ -1722,6 +1753,16 @@ def write_wrong_answer_cases(out):
     x3 = torch.randn(1, 2, 5, 6, 5).round()
     x3[0, 1, 2, 3, 1] = float("nan")
     write_case(out, "pool_indices", PoolIndices(), [x1, x2, x3])
+
+    torch.manual_seed(158)
+    g = torch.rand(2, 4, 6, 2) * 7 - 3.5
+    g[0, 0, :5] = torch.tensor([[-1.0, -1.0], [1.0, 1.0], [0.0, 0.0], [-1.0, 1.0], [1.0, -1.0]])
+    write_case(out, "grid_sample_2d", GridSample2d(), [torch.randn(2, 3, 5, 7), g])
+
+    torch.manual_seed(159)
+    g = torch.rand(2, 3, 4, 5, 3) * 7 - 3.5
+    g[0, 0, 0, :3] = torch.tensor([[-1.0, -1.0, -1.0], [1.0, 1.0, 1.0], [0.0, 0.0, 0.0]])
+    write_case(out, "grid_sample_3d", GridSample3d(), [torch.randn(2, 3, 4, 5, 6), g])
 
     torch.manual_seed(157)
     h = torch.randn(4, 6)

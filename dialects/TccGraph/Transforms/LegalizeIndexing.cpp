@@ -292,6 +292,194 @@ FailureOr<std::pair<Value, Value>> requiredPair(OperatorArgs &args, StringRef fi
   return std::make_pair(*a, *b);
 }
 
+/// A grid coordinate in [-1, 1] as a pixel position along a dim of `size`,
+/// with ATen's padding: border clips to [0, size - 1]; reflection reflects
+/// about the edges (the pixels' centers with align_corners, else their outer
+/// borders), then clips. `scalar`: in the arithmetic of ATen's scalar
+/// kernels (3-D: ((g + 1) / 2) * (size - 1), fmod and the flips' parity),
+/// else of its vectorized 2-D kernel ((g + 1) * (size - 1) / 2).
+Value gridSourceIndex(PointwiseBuilder &p, Value g, int64_t size, bool align, int64_t padding,
+                      bool scalar) {
+  Value shifted = p.bin<AddOp>(g, p.c(1));
+  Value c;
+  if (scalar && align) {
+    Value half = p.bin<DivOp>(shifted, p.c(2));
+    c = p.bin<MulOp>(half, p.c(static_cast<double>(size - 1)));
+  } else if (scalar) {
+    Value scaled = p.bin<MulOp>(shifted, p.c(static_cast<double>(size)));
+    Value less = p.bin<SubOp>(scaled, p.c(1));
+    c = p.bin<DivOp>(less, p.c(2));
+  } else {
+    double scale = align ? (size - 1) / 2.0 : size / 2.0;
+    c = p.bin<MulOp>(shifted, p.c(scale));
+    if (!align)
+      c = p.bin<SubOp>(c, p.c(0.5));
+  }
+  if (padding == 2) {
+    if (align && size <= 1) {
+      c = p.bin<MulOp>(c, p.c(0));
+    } else if (scalar) {
+      // ATen's reflect_coordinates(c, twice_low, twice_high).
+      double low = align ? 0.0 : -0.5, span = align ? size - 1.0 : static_cast<double>(size);
+      Value from = p.bin<SubOp>(c, p.c(low));
+      Value a = p.un<AbsOp>(from);
+      Value extra = p.bin<FmodOp>(a, p.c(span));
+      Value ratio = p.bin<DivOp>(a, p.c(span));
+      Value flips = p.un<FloorOp>(ratio);
+      Value parity = p.bin<FmodOp>(flips, p.c(2));
+      Value even = makeCompare(p.b, p.loc, "eq", parity, p.c(0));
+      Value up = p.bin<AddOp>(extra, p.c(low));
+      Value back = p.bin<SubOp>(p.c(span), extra);
+      Value down = p.bin<AddOp>(back, p.c(low));
+      c = p.b.create<SelectOp>(p.loc, typeOf(up), even, up, down);
+    } else {
+      double twice = align ? 2.0 * (size - 1) : 2.0 * size;
+      Value from = align ? c : p.bin<AddOp>(c, p.c(0.5));
+      Value a = p.un<AbsOp>(from);
+      Value flips = p.un<TruncOp>(p.bin<DivOp>(a, p.c(twice)));
+      Value whole = p.bin<MulOp>(flips, p.c(twice));
+      Value extra = p.bin<SubOp>(a, whole);
+      Value mirrored = p.bin<SubOp>(p.c(twice), extra);
+      c = p.bin<MinimumOp>(extra, mirrored);
+      if (!align)
+        c = p.bin<SubOp>(c, p.c(0.5));
+    }
+  }
+  if (padding != 0) {
+    Value low = p.bin<MaximumOp>(c, p.c(0));
+    c = p.bin<MinimumOp>(low, p.c(static_cast<double>(size - 1)));
+  }
+  return c;
+}
+
+/// grid_sampler_2d/3d and grid_sampler on [N, C, (D,) H, W] by a grid
+/// [N, (Do,) Ho, Wo, 2 or 3] of (x, y (, z)) in [-1, 1]: bilinear (mode 0;
+/// ATen's corner weights, in its 2-D kernel's order nw, ne, sw, se and its
+/// 3-D kernel's tnw .. bse) or nearest (mode 1: round half to even), padding
+/// zeros (0: corners outside read 0), border (1) or reflection (2). Each
+/// corner is one gather from the flattened image.
+Results legalizeGridSample(OperatorArgs &args, OpBuilder &b) {
+  Location loc = args.getOp().getLoc();
+  FailureOr<std::pair<Value, Value>> operands = requiredPair(args, "input", "grid");
+  if (failed(operands))
+    return failure();
+  auto [input, grid] = *operands;
+  auto xt = typeOf(input), gt = typeOf(grid);
+  int64_t mode = args.getInt("interpolation_mode").value_or(0);
+  int64_t padding = args.getInt("padding_mode").value_or(0);
+  bool align = args.getBool("align_corners").value_or(false);
+  int64_t nd = xt.getRank() - 2;
+  if ((nd != 2 && nd != 3) || gt.getRank() != nd + 2 || !xt.hasStaticShape() ||
+      !gt.hasStaticShape() || gt.getShape().back() != nd || gt.getShape()[0] != xt.getShape()[0] ||
+      !isa<FloatType>(xt.getElementType()))
+    return operatorError(args) << "needs a static float [N, C, (D,) H, W] input and [N, (Do,) "
+                                  "Ho, Wo, 2 or 3] grid";
+  if (mode != 0 && mode != 1)
+    return operatorError(args) << "mode 'bicubic' is not supported yet (bilinear and nearest are)";
+  if (padding < 0 || padding > 2)
+    return operatorError(args) << "unknown padding_mode " << padding;
+  int64_t n = xt.getShape()[0], ch = xt.getShape()[1], l = 1, pixels = 1;
+  for (int64_t d = 1; d <= nd; ++d)
+    l *= gt.getShape()[d];
+  // Coordinate k (x, y, z) runs along input dim rank - 1 - k.
+  SmallVector<int64_t> sizes;
+  for (int64_t k = 0; k < nd; ++k) {
+    sizes.push_back(xt.getShape()[xt.getRank() - 1 - k]);
+    pixels *= sizes.back();
+  }
+  Type elt = xt.getElementType();
+  PointwiseBuilder p{b, loc, elt};
+  Value g = makeCast(b, loc, grid, elt);
+  SmallVector<Value> at;
+  for (int64_t k = 0; k < nd; ++k) {
+    Value gk = makeReshape(b, loc, makeSlice(b, loc, g, nd + 1, k, k + 1, 1), {n, 1, l});
+    at.push_back(gridSourceIndex(p, gk, sizes[k], align, padding, nd == 3));
+  }
+  Value flat = makeReshape(b, loc, input, {n, ch, pixels});
+  auto gatherType = RankedTensorType::get({n, ch, l}, elt);
+  Value zero = p.c(0), one = p.c(1);
+  // 1 where `cond`, else 0 (one op per statement: argument order is the
+  // compiler's, issue 17).
+  auto indicator = [&](StringRef predicate, Value v, Value bound) {
+    Value cond = makeCompare(b, loc, predicate, v, bound);
+    return b.create<SelectOp>(loc, typeOf(v), cond, one, zero).getResult();
+  };
+  // The input at pixel position `pos` ([N, 1, L] per coordinate, exact
+  // integers), 0 outside.
+  auto read = [&](ArrayRef<Value> pos) {
+    Value ok, linear;
+    for (int64_t k = nd - 1; k >= 0; --k) {
+      Value last = p.c(static_cast<double>(sizes[k] - 1));
+      Value low = indicator("ge", pos[k], zero);
+      Value high = indicator("le", pos[k], last);
+      Value inside = p.bin<MulOp>(low, high);
+      ok = ok ? p.bin<MulOp>(ok, inside) : inside;
+      Value above = p.bin<MaximumOp>(pos[k], zero);
+      Value clamped = p.bin<MinimumOp>(above, last);
+      if (linear) {
+        Value scaled = p.bin<MulOp>(linear, p.c(static_cast<double>(sizes[k])));
+        linear = p.bin<AddOp>(scaled, clamped);
+      } else {
+        linear = clamped;
+      }
+    }
+    Value index = makeCast(b, loc, linear, b.getI64Type());
+    Value idx = b.create<BroadcastOp>(loc, RankedTensorType::get({n, ch, l}, b.getI64Type()),
+                                      index, ValueRange{});
+    Value v = b.create<GatherOp>(loc, gatherType, flat, idx, b.getI64IntegerAttr(2));
+    Value inside = makeCompare(b, loc, "ne", ok, zero);
+    return b.create<SelectOp>(loc, gatherType, inside, v, zero).getResult();
+  };
+  Value y;
+  if (mode == 1) {
+    SmallVector<Value> rounded;
+    for (Value c : at)
+      rounded.push_back(p.un<RoundOp>(c));
+    y = read(rounded);
+  } else if (nd == 2) {
+    Value ix = at[0], iy = at[1];
+    Value xw = p.un<FloorOp>(ix), yn = p.un<FloorOp>(iy);
+    Value xe = p.bin<AddOp>(xw, one), ys = p.bin<AddOp>(yn, one);
+    Value we = p.bin<SubOp>(ix, xw);
+    Value ea = p.bin<SubOp>(one, we);
+    Value no = p.bin<SubOp>(iy, yn);
+    Value so = p.bin<SubOp>(one, no);
+    Value nw = p.bin<MulOp>(so, ea), ne = p.bin<MulOp>(so, we);
+    Value sw = p.bin<MulOp>(no, ea), se = p.bin<MulOp>(no, we);
+    Value vnw = read({xw, yn}), vne = read({xe, yn}), vsw = read({xw, ys}), vse = read({xe, ys});
+    Value t0 = p.bin<MulOp>(vnw, nw);
+    Value t1 = p.bin<MulOp>(vne, ne);
+    y = p.bin<AddOp>(t0, t1);
+    Value t2 = p.bin<MulOp>(vsw, sw);
+    y = p.bin<AddOp>(y, t2);
+    Value t3 = p.bin<MulOp>(vse, se);
+    y = p.bin<AddOp>(y, t3);
+  } else {
+    // ATen's 3-D kernel: per coordinate the floor corner c0 and c0 + 1,
+    // weights (c0 + 1 - c) and (c - c0), multiplied x * y * z; corners
+    // summed z-major (t/b), then y (n/s), then x (w/e).
+    SmallVector<Value> lo, hi, wLo, wHi;
+    for (Value c : at) {
+      lo.push_back(p.un<FloorOp>(c));
+      hi.push_back(p.bin<AddOp>(lo.back(), one));
+      wLo.push_back(p.bin<SubOp>(hi.back(), c));
+      wHi.push_back(p.bin<SubOp>(c, lo.back()));
+    }
+    for (int corner = 0; corner < 8; ++corner) {
+      bool zHigh = corner & 4, yHigh = corner & 2, xHigh = corner & 1;
+      Value wxy = p.bin<MulOp>(xHigh ? wHi[0] : wLo[0], yHigh ? wHi[1] : wLo[1]);
+      Value weight = p.bin<MulOp>(wxy, zHigh ? wHi[2] : wLo[2]);
+      Value v = read({xHigh ? hi[0] : lo[0], yHigh ? hi[1] : lo[1], zHigh ? hi[2] : lo[2]});
+      Value term = p.bin<MulOp>(v, weight);
+      y = y ? p.bin<AddOp>(y, term) : term;
+    }
+  }
+  SmallVector<int64_t> outShape{n, ch};
+  for (int64_t d = 1; d <= nd; ++d)
+    outShape.push_back(gt.getShape()[d]);
+  return SmallVector<Value>{makeReshape(b, loc, y, outShape)};
+}
+
 /// histc(self, bins, min, max) as ATen's CPU kernel counts: edges lo and hi
 /// (the data's min and max where min == max, then widened by 1 each way
 /// where they are equal too); an element in [lo, hi] (not NaN) falls in bin
@@ -843,6 +1031,9 @@ void tcc::graph::populateIndexingLegalizers(LegalizerTable &t) {
   t["aten.diagonal_copy.default"] = legalizeDiagonal;
   t["aten.diagonal_scatter.default"] = legalizeDiagonalScatter;
   t["aten.histc.default"] = legalizeHistc;
+  t["aten.grid_sampler_2d.default"] = legalizeGridSample;
+  t["aten.grid_sampler.default"] = legalizeGridSample;
+  t["aten.grid_sampler_3d.default"] = legalizeGridSample;
   t["aten.linalg_diagonal.default"] = legalizeDiagonal;
   t["aten.diag_embed.default"] = legalizeDiagEmbed;
   t["aten.take.default"] = legalizeTakeFlat;

@@ -152,3 +152,11 @@ func.func @clamp_int_by_float(%x: tensor<4xi64>) -> tensor<4xf32> {
   return %0 : tensor<4xf32>
 }
 
+// -----
+
+// grid_sample: bicubic and 3-D grids are refused by name.
+func.func @grid_sampler_bicubic(%x: tensor<1x2x3x4xf32>, %g: tensor<1x2x3x2xf32>) -> tensor<1x2x2x3xf32> {
+  // expected-error @+1 {{operator 'aten.grid_sampler_2d.default': mode 'bicubic' is not supported yet (bilinear and nearest are)}}
+  %0 = tcc_graph.operator "torch.ops.aten.grid_sampler_2d.default"(%x, %g) {operand_names = ["input", "grid"], args = {interpolation_mode = 2 : i64, padding_mode = 0 : i64, align_corners = false}} : (tensor<1x2x3x4xf32>, tensor<1x2x3x2xf32>) -> tensor<1x2x2x3xf32>
+  return %0 : tensor<1x2x2x3xf32>
+}

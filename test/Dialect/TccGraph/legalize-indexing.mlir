@@ -223,3 +223,18 @@ func.func @histc(%x: tensor<2x3xf32>) -> tensor<4xf32> {
   return %0 : tensor<4xf32>
 }
 
+// -----
+
+// grid_sampler_2d, bilinear with border padding: x and y unnormalized and
+// clipped to the image, each corner one gather from the flattened image
+// (index y * W + x, broadcast over the channels), read as 0 outside, the
+// four weighted corners summed in ATen's order.
+// CHECK-LABEL: func @grid_sampler_2d
+// CHECK: %[[FLAT:.*]] = tcc_graph.reshape %arg0 : (tensor<1x2x3x4xf32>) -> tensor<1x2x12xf32>
+// CHECK: tcc_graph.floor
+// CHECK-COUNT-4: tcc_graph.gather %[[FLAT]], %{{.*}} {dim = 2 : i64} : (tensor<1x2x12xf32>, tensor<1x2x6xi64>) -> tensor<1x2x6xf32>
+// CHECK: tcc_graph.reshape %{{.*}} : (tensor<1x2x6xf32>) -> tensor<1x2x2x3xf32>
+func.func @grid_sampler_2d(%x: tensor<1x2x3x4xf32>, %g: tensor<1x2x3x2xf32>) -> tensor<1x2x2x3xf32> {
+  %0 = tcc_graph.operator "torch.ops.aten.grid_sampler_2d.default"(%x, %g) {operand_names = ["input", "grid"], args = {interpolation_mode = 0 : i64, padding_mode = 1 : i64, align_corners = false}} : (tensor<1x2x3x4xf32>, tensor<1x2x3x2xf32>) -> tensor<1x2x2x3xf32>
+  return %0 : tensor<1x2x2x3xf32>
+}
