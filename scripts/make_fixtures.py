@@ -1148,6 +1148,16 @@ class GridSample3d(nn.Module):
         return tuple(outs)
 
 
+class NextAfter(nn.Module):
+    """nextafter (issue 15, branch opsmore) in float32 and bfloat16: powers of
+    two both ways, zeros of both signs, denormals, the largest finite value
+    toward infinity, infinities, NaN, x == y; broadcast operands."""
+
+    def forward(self, x, y):
+        return (torch.nextafter(x, y), torch.nextafter(x.bfloat16(), y.bfloat16()).float(),
+                torch.nextafter(x[:6, None], y[None, :5]))
+
+
 class PoolIndices(nn.Module):
     """Max pooling's indices (issue 15, branch ops-special): max_pool1d/2d/3d
     with return_indices (padding, dilation, ceil_mode, an unbatched input)
@@ -1763,6 +1773,18 @@ def write_wrong_answer_cases(out):
     g = torch.rand(2, 3, 4, 5, 3) * 7 - 3.5
     g[0, 0, 0, :3] = torch.tensor([[-1.0, -1.0, -1.0], [1.0, 1.0, 1.0], [0.0, 0.0, 0.0]])
     write_case(out, "grid_sample_3d", GridSample3d(), [torch.randn(2, 3, 4, 5, 6), g])
+
+    torch.manual_seed(160)
+    tiny = float(torch.finfo(torch.float32).tiny)
+    big = float(torch.finfo(torch.float32).max)
+    inf, nan = float("inf"), float("nan")
+    x = torch.tensor([1.0, 1.0, 2.0, -4.0, 0.0, -0.0, 0.0, tiny, tiny, tiny / 8, -tiny / 8, big,
+                      big, inf, -inf, nan, 1.5, 3.0, 0.1, -7.25])
+    y = torch.tensor([2.0, 0.0, -1.0, 0.0, 1.0, -1.0, -0.0, 0.0, 1.0, 0.0, 1.0, inf, 0.0, 0.0,
+                      0.0, 1.0, nan, 3.0, -5.0, 9.0])
+    x = torch.cat([x, torch.randn(12) * 100])
+    y = torch.cat([y, torch.randn(12) * 100])
+    write_case(out, "nextafter", NextAfter(), [x, y])
 
     torch.manual_seed(157)
     h = torch.randn(4, 6)

@@ -160,3 +160,11 @@ func.func @grid_sampler_bicubic(%x: tensor<1x2x3x4xf32>, %g: tensor<1x2x3x2xf32>
   %0 = tcc_graph.operator "torch.ops.aten.grid_sampler_2d.default"(%x, %g) {operand_names = ["input", "grid"], args = {interpolation_mode = 2 : i64, padding_mode = 0 : i64, align_corners = false}} : (tensor<1x2x3x4xf32>, tensor<1x2x3x2xf32>) -> tensor<1x2x2x3xf32>
   return %0 : tensor<1x2x2x3xf32>
 }
+
+// -----
+
+func.func @nextafter_f64(%x: tensor<4xf64>, %y: tensor<4xf64>) -> tensor<4xf64> {
+  // expected-error @+1 {{operator 'aten.nextafter.default': on float64 needs more precision than float64 (float32, float16 and bfloat16 are supported)}}
+  %0 = tcc_graph.operator "torch.ops.aten.nextafter.default"(%x, %y) {operand_names = ["self", "other"], args = {}} : (tensor<4xf64>, tensor<4xf64>) -> tensor<4xf64>
+  return %0 : tensor<4xf64>
+}
