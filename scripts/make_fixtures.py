@@ -1091,6 +1091,124 @@ class OpsSpecial(nn.Module):
         return tuple(outs)
 
 
+class Convolutions3d(nn.Module):
+    """3-D convolutions (issue 15, branch opsmore): conv3d with stride,
+    padding, dilation and groups; padding='same' with an even kernel (the odd
+    zero after) and 'valid'; an unbatched input; conv_transpose3d with
+    output_padding, groups and dilation; conv1d/conv2d with 'same'/'valid'
+    padding and unbatched inputs (refused before)."""
+
+    def __init__(self):
+        super().__init__()
+        self.w1 = nn.Parameter(torch.randn(6, 2, 3, 2, 3) * 0.3)
+        self.b1 = nn.Parameter(torch.randn(6))
+        self.w2 = nn.Parameter(torch.randn(3, 4, 2, 4, 1) * 0.3)
+        self.wt = nn.Parameter(torch.randn(4, 3, 3, 2, 3) * 0.3)
+        self.bt = nn.Parameter(torch.randn(6))
+        self.w1d = nn.Parameter(torch.randn(2, 2, 4) * 0.3)
+        self.w2d = nn.Parameter(torch.randn(3, 4, 2, 3) * 0.3)
+
+    def forward(self, x, v):
+        return (F.conv3d(x, self.w1, self.b1, stride=(2, 1, 2), padding=(1, 0, 2),
+                         dilation=(1, 2, 1), groups=2),
+                F.conv3d(x, self.w2, padding="same", dilation=(2, 1, 3)),
+                F.conv3d(x[0], self.w2, padding="valid"),
+                F.conv_transpose3d(x, self.wt, self.bt, stride=(2, 1, 3), padding=(1, 0, 1),
+                                   output_padding=(1, 0, 2), groups=2, dilation=(1, 2, 1)),
+                F.conv_transpose3d(x[1], self.wt[:, :, :1], stride=2),
+                F.conv1d(v, self.w1d, padding="same", dilation=3, groups=2),
+                F.conv1d(v[0], self.w1d, padding="valid", stride=2, groups=2),
+                F.conv2d(x[:, :, 0], self.w2d, padding="same", dilation=(2, 1)),
+                F.conv2d(x[1, :, 1], self.w2d, stride=2, padding=1))
+
+
+class BatchNormBatchStats(nn.Module):
+    """Batch norm on the batch's statistics (issue 15, branch opsmore): a
+    BatchNorm2d without running statistics (track_running_stats=False: batch
+    statistics in eval mode too), native_batch_norm and
+    _native_batch_norm_legit.no_stats in training mode with their save_mean
+    and save_invstd, native_batch_norm in eval mode (empty save_mean and
+    save_invstd); rank 2, 3 and 5 inputs, a constant channel (variance 0)."""
+
+    def __init__(self):
+        super().__init__()
+        self.bn = nn.BatchNorm2d(3, track_running_stats=False)
+        with torch.no_grad():
+            self.bn.weight.copy_(torch.randn(3))
+            self.bn.bias.copy_(torch.randn(3))
+        self.w = nn.Parameter(torch.randn(4))
+        self.b = nn.Parameter(torch.randn(4))
+        self.register_buffer("mean", torch.randn(4))
+        self.register_buffer("var", torch.rand(4) + 0.5)
+
+    def forward(self, x, y, z):
+        outs = [self.bn(x)]
+        outs += torch.ops.aten.native_batch_norm(y, self.w, self.b, None, None, True, 0.1, 1e-5)
+        outs += torch.ops.aten._native_batch_norm_legit.no_stats(y, None, self.b, True, 0.1, 0.5)
+        outs += torch.ops.aten.native_batch_norm(z, self.w, None, None, None, True, 0.1, 1e-3)
+        outs += torch.ops.aten.native_batch_norm(y, self.w, self.b, self.mean, self.var, False,
+                                                 0.1, 1e-5)
+        return tuple(outs)
+
+
+class UnfoldDiagonalHistc(nn.Module):
+    """nn.functional.unfold (im2col: padding, dilation, stride, an unbatched
+    input), diagonal_scatter (both offset signs, dims given in reverse, a 3-D
+    input) and histc (the data's range, a fixed range with values on bin
+    edges, at max, outside it, NaN and infinities); issue 15, branch opsmore."""
+
+    def forward(self, x, m, s1, s2, s3, h):
+        return (F.unfold(x, (2, 3), dilation=(1, 2), padding=(1, 0), stride=(2, 1)),
+                F.unfold(x[0], 2, padding=1, stride=2),
+                torch.diagonal_scatter(m, s1, 1),
+                torch.diagonal_scatter(m, s2, -2, 1, 0),
+                torch.diagonal_scatter(m.reshape(2, 3, 5), s3, 0, 2, 0),
+                torch.histc(h[2:], bins=7),
+                torch.histc(h, bins=4, min=-1, max=1),
+                torch.histc(h[:1, :1], bins=3))
+
+
+def grid_samples(x, g):
+    """grid_sample of x at g in every mode (but bicubic), padding mode and
+    align_corners."""
+    return [F.grid_sample(x, g, mode=mode, padding_mode=pad, align_corners=ac)
+            for mode in ("bilinear", "nearest") for pad in ("zeros", "border", "reflection")
+            for ac in (False, True)]
+
+
+class GridSample2d(nn.Module):
+    """grid_sample on 2-D images (issue 15, branch opsmore): bilinear and
+    nearest, each with zeros, border and reflection padding, with and
+    without align_corners; the grid reaches past [-1, 1] (reflected several
+    times) and holds the corners and centers exactly."""
+
+    def forward(self, x, g):
+        outs = grid_samples(x, g)
+        outs.append(torch.ops.aten.grid_sampler_2d(x[:1], g[1:], 0, 2, False))
+        return tuple(outs)
+
+
+class GridSample3d(nn.Module):
+    """grid_sample on volumes (issue 15, branch opsmore): trilinear
+    ('bilinear') and nearest, each with zeros, border and reflection padding,
+    with and without align_corners; grid_sampler_3d called directly."""
+
+    def forward(self, x, g):
+        outs = grid_samples(x, g)
+        outs.append(torch.ops.aten.grid_sampler_3d(x[1:], g[:1], 0, 2, True))
+        return tuple(outs)
+
+
+class NextAfter(nn.Module):
+    """nextafter (issue 15, branch opsmore) in float32 and bfloat16: powers of
+    two both ways, zeros of both signs, denormals, the largest finite value
+    toward infinity, infinities, NaN, x == y; broadcast operands."""
+
+    def forward(self, x, y):
+        return (torch.nextafter(x, y), torch.nextafter(x.bfloat16(), y.bfloat16()).float(),
+                torch.nextafter(x[:6, None], y[None, :5]))
+
+
 class PoolIndices(nn.Module):
     """Max pooling's indices (issue 15, branch ops-special): max_pool1d/2d/3d
     with return_indices (padding, dilation, ceil_mode, an unbatched input)
@@ -1786,6 +1904,46 @@ def write_wrong_answer_cases(out):
     x3 = torch.randn(1, 2, 5, 6, 5).round()
     x3[0, 1, 2, 3, 1] = float("nan")
     write_case(out, "pool_indices", PoolIndices(), [x1, x2, x3])
+
+    torch.manual_seed(158)
+    g = torch.rand(2, 4, 6, 2) * 7 - 3.5
+    g[0, 0, :5] = torch.tensor([[-1.0, -1.0], [1.0, 1.0], [0.0, 0.0], [-1.0, 1.0], [1.0, -1.0]])
+    write_case(out, "grid_sample_2d", GridSample2d(), [torch.randn(2, 3, 5, 7), g])
+
+    torch.manual_seed(159)
+    g = torch.rand(2, 3, 4, 5, 3) * 7 - 3.5
+    g[0, 0, 0, :3] = torch.tensor([[-1.0, -1.0, -1.0], [1.0, 1.0, 1.0], [0.0, 0.0, 0.0]])
+    write_case(out, "grid_sample_3d", GridSample3d(), [torch.randn(2, 3, 4, 5, 6), g])
+
+    torch.manual_seed(160)
+    tiny = float(torch.finfo(torch.float32).tiny)
+    big = float(torch.finfo(torch.float32).max)
+    inf, nan = float("inf"), float("nan")
+    x = torch.tensor([1.0, 1.0, 2.0, -4.0, 0.0, -0.0, 0.0, tiny, tiny, tiny / 8, -tiny / 8, big,
+                      big, inf, -inf, nan, 1.5, 3.0, 0.1, -7.25])
+    y = torch.tensor([2.0, 0.0, -1.0, 0.0, 1.0, -1.0, -0.0, 0.0, 1.0, 0.0, 1.0, inf, 0.0, 0.0,
+                      0.0, 1.0, nan, 3.0, -5.0, 9.0])
+    x = torch.cat([x, torch.randn(12) * 100])
+    y = torch.cat([y, torch.randn(12) * 100])
+    write_case(out, "nextafter", NextAfter(), [x, y])
+
+    torch.manual_seed(157)
+    h = torch.randn(4, 6)
+    h[0, :6] = torch.tensor([-1.0, -0.5, 0.5, 1.0, float("nan"), float("inf")])
+    h[1, 0] = float("-inf")
+    write_case(out, "unfold_diagonal_histc", UnfoldDiagonalHistc(),
+               [torch.randn(2, 3, 5, 6), torch.randn(6, 5), torch.randn(4), torch.randn(3),
+                torch.randn(3, 2), h])
+
+    torch.manual_seed(156)
+    x = torch.randn(4, 3, 5, 6) * 3 + 1
+    x[:, 1] = 2.5  # one value in a channel: variance 0, invstd 1 / sqrt(eps)
+    write_case(out, "batch_norm_batch_stats", BatchNormBatchStats(),
+               [x, torch.randn(5, 4, 7), torch.randn(2, 4, 3, 2, 3)])
+
+    torch.manual_seed(155)
+    write_case(out, "convolutions_3d", Convolutions3d(),
+               [torch.randn(2, 4, 5, 6, 7), torch.randn(3, 4, 9)])
 
     torch.manual_seed(72)
     write_case(out, "empty_tensors", EmptyTensors(), [torch.randn(3, 4), torch.zeros(0, 4)])

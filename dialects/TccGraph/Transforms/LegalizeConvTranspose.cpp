@@ -1,4 +1,4 @@
-//===- LegalizeConvTranspose.cpp - conv_transpose2d as a convolution ------===//
+//===- LegalizeConvTranspose.cpp - conv_transpose1d/2d/3d as convolutions -===//
 //
 // A transposed convolution is a plain one over the input with (stride - 1)
 // zeros between pixels, padded by dilation * (k - 1) - padding on each side
@@ -40,58 +40,45 @@ Value spread(OpBuilder &b, Location loc, Value x, int64_t dim, int64_t stride) {
   return makeSlice(b, loc, flat, dim, 0, (size - 1) * stride + 1, 1);
 }
 
-/// `before` and `after` zeros along `dim` (negative amounts crop).
-Value padded(OpBuilder &b, Location loc, Value x, int64_t dim, int64_t before, int64_t after) {
-  int64_t size = typeOf(x).getShape()[dim];
-  if (before < 0 || after < 0)
-    x = makeSlice(b, loc, x, dim, std::max<int64_t>(0, -before),
-                  size - std::max<int64_t>(0, -after), 1);
-  SmallVector<Value> parts;
-  if (before > 0)
-    parts.push_back(zerosLike(b, loc, x, dim, before));
-  parts.push_back(x);
-  if (after > 0)
-    parts.push_back(zerosLike(b, loc, x, dim, after));
-  if (parts.size() == 1)
-    return x;
-  auto t = typeOf(x);
-  int64_t total = t.getShape()[dim] + std::max<int64_t>(0, before) + std::max<int64_t>(0, after);
-  return b.create<ConcatOp>(loc, RankedTensorType::get(withDimSize(t.getShape(), dim, total),
-                                                       t.getElementType()),
-                            parts, b.getI64IntegerAttr(dim));
-}
-
-/// The transposed convolution of NCHW x by w [Cin, Cout/g, kh, kw] (static
-/// spatial sizes), with per-dim stride, padding, dilation, output padding.
-Value convTranspose2d(OpBuilder &b, Location loc, Value x, Value w, Value bias,
+/// The transposed convolution of [N, C, spatial..] x (2 or 3 static spatial
+/// dims) by w [Cin, Cout/g, k..], with per-dim stride, padding, dilation,
+/// output padding.
+Value convTransposeNd(OpBuilder &b, Location loc, Value x, Value w, Value bias,
                       ArrayRef<int64_t> stride, ArrayRef<int64_t> pad, ArrayRef<int64_t> dilation,
                       ArrayRef<int64_t> extra, int64_t groups, RankedTensorType resultType) {
   auto wt = typeOf(w);
-  for (int i = 0; i < 2; ++i) {
+  int64_t spatial = wt.getRank() - 2;
+  for (int64_t i = 0; i < spatial; ++i) {
     int64_t d = 2 + i, k = wt.getShape()[d];
     x = spread(b, loc, x, d, stride[i]);
     int64_t edge = dilation[i] * (k - 1) - pad[i];
-    x = padded(b, loc, x, d, edge, edge + extra[i]);
+    x = padConstant(b, loc, x, d, edge, edge + extra[i]);
   }
   // Flip the kernel spatially: take with indices k-1, ..., 0.
-  for (int64_t d : {2, 3}) {
+  for (int64_t d = 2; d < 2 + spatial; ++d) {
     int64_t k = wt.getShape()[d];
     Value reversed = b.create<IotaOp>(loc, RankedTensorType::get({k}, b.getI64Type()),
                                       b.getF64FloatAttr(k - 1), b.getF64FloatAttr(-1));
     w = b.create<TakeOp>(loc, typeOf(w), w, reversed, b.getI64IntegerAttr(d));
   }
-  // [Cin, Cout/g, kh, kw] -> [g, Cin/g, Cout/g, kh, kw] -> [g, Cout/g, Cin/g, ...] -> [Cout, Cin/g, ...]
+  // [Cin, Cout/g, k..] -> [g, Cin/g, Cout/g, k..] -> [g, Cout/g, Cin/g, k..] -> [Cout, Cin/g, k..]
   auto ws = wt.getShape();
   int64_t cin = ws[0] / groups, cout = ws[1];
-  Value grouped = makeReshape(b, loc, w, {groups, cin, cout, ws[2], ws[3]});
+  SmallVector<int64_t> groupedShape{groups, cin, cout}, swappedShape{groups, cout, cin},
+      perm{0, 2, 1}, flatShape{groups * cout, cin};
+  for (int64_t i = 0; i < spatial; ++i) {
+    groupedShape.push_back(ws[2 + i]);
+    swappedShape.push_back(ws[2 + i]);
+    perm.push_back(3 + i);
+    flatShape.push_back(ws[2 + i]);
+  }
+  Value grouped = makeReshape(b, loc, w, groupedShape);
   Value swapped = b.create<TransposeOp>(
-      loc, RankedTensorType::get({groups, cout, cin, ws[2], ws[3]}, wt.getElementType()), grouped,
-      b.getDenseI64ArrayAttr({0, 2, 1, 3, 4}));
-  w = makeReshape(b, loc, swapped, {groups * cout, cin, ws[2], ws[3]});
-  return b.create<Conv2dOp>(loc, resultType, x, w, bias, b.getDenseI64ArrayAttr({1, 1}),
-                            b.getDenseI64ArrayAttr({0, 0}),
-                            b.getDenseI64ArrayAttr({dilation[0], dilation[1]}),
-                            b.getI64IntegerAttr(groups));
+      loc, RankedTensorType::get(swappedShape, wt.getElementType()), grouped,
+      b.getDenseI64ArrayAttr(perm));
+  w = makeReshape(b, loc, swapped, flatShape);
+  return makeConvolution(b, loc, x, w, bias, SmallVector<int64_t>(spatial, 1),
+                         SmallVector<int64_t>(spatial, 0), dilation, groups, resultType);
 }
 
 /// conv_transpose2d (batched or not), and conv_transpose1d as the 2-D one
@@ -101,13 +88,15 @@ Results legalizeConvTranspose(OperatorArgs &args, OpBuilder &b) {
   Location loc = op.getLoc();
   Value x = args.tensor("input"), w = args.tensor("weight"), bias = args.tensor("bias");
   if (!x || !w)
-    return op.emitError("conv_transpose2d expects 'input' and 'weight' tensors");
+    return operatorError(args) << "expects 'input' and 'weight' tensors";
   RankedTensorType out = args.resultType();
   int64_t groups = args.getInt("groups").value_or(1);
-  bool oneD = typeOf(w).getRank() == 3;
-  if (!oneD && typeOf(x).getRank() == 3 && typeOf(x).hasStaticShape()) {
-    auto xs = typeOf(x).getShape();
-    x = makeReshape(b, loc, x, {1, xs[0], xs[1], xs[2]});
+  int64_t spatial = typeOf(w).getRank() - 2;
+  bool oneD = spatial == 1;
+  if (!oneD && typeOf(x).getRank() == spatial + 1 && typeOf(x).hasStaticShape()) {
+    SmallVector<int64_t> shape{1};
+    llvm::append_range(shape, typeOf(x).getShape());
+    x = makeReshape(b, loc, x, shape);
   }
   if (oneD) {
     // [N, C, L] (or [C, L]) -> [N, C, 1, L]; [Cin, Cout/g, K] -> [Cin, Cout/g, 1, K].
@@ -120,20 +109,29 @@ Results legalizeConvTranspose(OperatorArgs &args, OpBuilder &b) {
     w = makeReshape(b, loc, w, {ws[0], ws[1], 1, ws[2]});
   }
   auto xt = typeOf(x), wt = typeOf(w);
-  if (xt.getRank() != 4 || wt.getRank() != 4 || !wt.hasStaticShape() ||
-      ShapedType::isDynamic(xt.getShape()[2]) || ShapedType::isDynamic(xt.getShape()[3]) ||
+  bool staticSpatial = xt.getRank() == wt.getRank();
+  for (int64_t d = 1; staticSpatial && d < xt.getRank(); ++d)
+    staticSpatial = !ShapedType::isDynamic(xt.getShape()[d]);
+  if (wt.getRank() < 4 || wt.getRank() > 5 || !staticSpatial || !wt.hasStaticShape() ||
       groups < 1 || wt.getShape()[0] % groups)
-    return op.emitError("conv_transpose2d needs NCHW input with static spatial sizes and a "
-                        "static weight whose in-channels divide by groups");
+    return operatorError(args) << "needs an (N, C, spatial..) input with static channel and "
+                                  "spatial sizes and a static weight whose in-channels divide by "
+                                  "groups";
   if (!oneD) {
-    // An unbatched (C, H, W) input is one image.
+    // An unbatched (C, spatial..) input is one image.
     RankedTensorType batched = out;
-    if (out.getRank() == 3)
-      batched = RankedTensorType::get({1, out.getShape()[0], out.getShape()[1], out.getShape()[2]},
-                                      out.getElementType());
-    Value y = convTranspose2d(b, loc, x, w, bias, pair(args.getInts("stride"), 1),
-                              pair(args.getInts("padding"), 0), pair(args.getInts("dilation"), 1),
-                              pair(args.getInts("output_padding"), 0), groups, batched);
+    if (out.getRank() == spatial + 1) {
+      SmallVector<int64_t> shape{1};
+      llvm::append_range(shape, out.getShape());
+      batched = RankedTensorType::get(shape, out.getElementType());
+    }
+    for (int64_t d = 1; d < batched.getRank(); ++d)
+      if (ShapedType::isDynamic(batched.getShape()[d]))
+        return operatorError(args) << "needs a result of static channel and spatial sizes";
+    Value y = convTransposeNd(b, loc, x, w, bias, perDim(args.getInts("stride"), spatial, 1),
+                              perDim(args.getInts("padding"), spatial, 0),
+                              perDim(args.getInts("dilation"), spatial, 1),
+                              perDim(args.getInts("output_padding"), spatial, 0), groups, batched);
     return SmallVector<Value>{makeReshape(b, loc, y, out.getShape())};
   }
   auto first = [&](StringRef name, int64_t dflt) {
@@ -142,7 +140,7 @@ Results legalizeConvTranspose(OperatorArgs &args, OpBuilder &b) {
   };
   int64_t length = out.getShape().back(), cout = out.getShape()[out.getRank() - 2];
   auto tall = RankedTensorType::get({xt.getShape()[0], cout, 1, length}, out.getElementType());
-  Value y = convTranspose2d(b, loc, x, w, bias, {1, first("stride", 1)}, {0, first("padding", 0)},
+  Value y = convTransposeNd(b, loc, x, w, bias, {1, first("stride", 1)}, {0, first("padding", 0)},
                             {1, first("dilation", 1)}, {0, first("output_padding", 0)}, groups, tall);
   return SmallVector<Value>{makeReshape(b, loc, y, out.getShape())};
 }
@@ -151,6 +149,7 @@ Results legalizeConvTranspose(OperatorArgs &args, OpBuilder &b) {
 void tcc::graph::populateConvTransposeLegalizers(LegalizerTable &t) {
   t["aten.conv_transpose2d.input"] = legalizeConvTranspose;
   t["aten.conv_transpose1d.default"] = legalizeConvTranspose;
+  t["aten.conv_transpose3d.input"] = legalizeConvTranspose;
 }
 
 /// For convolution(transposed=True), shared with the plain convolution legalizer.

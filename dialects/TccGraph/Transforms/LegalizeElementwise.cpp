@@ -761,6 +761,65 @@ void tcc::graph::populateElementwiseLegalizers(LegalizerTable &t) {
     Value atZero = makeCompare(p.b, p.loc, "eq", x, zero);
     return p.b.create<SelectOp>(p.loc, type, atZero, v, step);
   });
+  // nextafter(x, y): the next representable value after x toward y, in f64
+  // (exact for f32, f16 and bf16): the spacing of x's binade 2^(e - m), e =
+  // floor(log2 |x|) at least the smallest normal exponent (denormals), halved
+  // toward zero from a power of two (never below the smallest denormal); y
+  // where x == y, NaN where either is, the largest finite value from an
+  // infinity. f64 would need more precision than f64: refused.
+  LegalizeFn nextafter = floatBinary("other", [](PointwiseBuilder &p, Value x, Value y,
+                                                 RankedTensorType type) -> Value {
+    Type elt = type.getElementType();
+    int mantissa = elt.isF16() ? 10 : elt.isBF16() ? 7 : 23;
+    int minExponent = elt.isF16() ? -14 : -126;
+    double largest = elt.isF16() ? 65504.0 : elt.isBF16() ? 3.3895313892515355e38
+                                                            : 3.4028234663852886e38;
+    // Both stretched to the result's shape, so every select below is elementwise.
+    for (Value *v : {&x, &y})
+      if (typeOf(*v).getShape() != type.getShape())
+        *v = p.b.create<BroadcastOp>(p.loc, RankedTensorType::get(type.getShape(), elt), *v,
+                                     ValueRange{});
+    PointwiseBuilder d{p.b, p.loc, p.b.getF64Type()};
+    Value xd = makeCast(p.b, p.loc, x, d.elt);
+    Value yd = makeCast(p.b, p.loc, y, d.elt);
+    Value a = d.un<AbsOp>(xd);
+    Value lg = d.un<Log2Op>(a);
+    Value floored = d.un<FloorOp>(lg);
+    Value e = d.bin<MaximumOp>(floored, d.c(minExponent));
+    Value binade = d.un<Exp2Op>(e);
+    Value away = d.bin<MulOp>(binade, d.c(std::ldexp(1.0, -mantissa)));
+    Value half = d.bin<MulOp>(binade, d.c(std::ldexp(1.0, -mantissa - 1)));
+    Value atPower = makeCompare(p.b, p.loc, "eq", a, binade);
+    Value halved = p.b.create<SelectOp>(p.loc, typeOf(away), atPower, half, away);
+    Value toward = d.bin<MaximumOp>(halved, d.c(std::ldexp(1.0, minExponent - mantissa)));
+    Value up = makeCompare(p.b, p.loc, "gt", yd, xd);
+    Value nonNegative = makeCompare(p.b, p.loc, "ge", xd, d.c(0));
+    Value outward = makeCompare(p.b, p.loc, "eq", up, nonNegative);
+    Value step = p.b.create<SelectOp>(p.loc, typeOf(away), outward, away, toward);
+    Value down = d.un<NegOp>(step);
+    Value signedStep = p.b.create<SelectOp>(p.loc, typeOf(step), up, step, down);
+    Value moved = d.bin<AddOp>(xd, signedStep);
+    // Through f32 (exact: `moved` is a value of elt or an infinity); f64 to
+    // bf16 directly would need a compiler-rt routine the runtime lacks.
+    Value narrowed = makeCast(p.b, p.loc, moved, p.b.getF32Type());
+    Value r = makeCast(p.b, p.loc, narrowed, elt);
+    Value infinite = makeCompare(p.b, p.loc, "eq", a, d.c(INFINITY));
+    Value fromInfinity = p.bin<CopysignOp>(p.c(largest), x);
+    r = p.b.create<SelectOp>(p.loc, type, infinite, fromInfinity, r);
+    Value same = makeCompare(p.b, p.loc, "eq", x, y);
+    r = p.b.create<SelectOp>(p.loc, type, same, y, r);
+    Value sum = p.bin<AddOp>(x, y);
+    Value xNan = makeCompare(p.b, p.loc, "ne", x, x);
+    r = p.b.create<SelectOp>(p.loc, type, xNan, sum, r);
+    Value yNan = makeCompare(p.b, p.loc, "ne", y, y);
+    return p.b.create<SelectOp>(p.loc, type, yNan, sum, r);
+  });
+  t["aten.nextafter.default"] = [nextafter](OperatorArgs &args, OpBuilder &b) -> Results {
+    if (args.resultType().getElementType().isF64())
+      return operatorError(args) << "on float64 needs more precision than float64 (float32, "
+                                    "float16 and bfloat16 are supported)";
+    return nextafter(args, b);
+  };
   // hypot: m sqrt(1 + (n/m)^2) with m, n the larger and smaller magnitude
   // (no overflow of x^2), 0 where m is 0, inf where either is infinite.
   t["aten.hypot.default"] = floatBinary("other", [](PointwiseBuilder &p, Value x, Value y,

@@ -250,6 +250,7 @@ struct LegalizeGraphPass
     populateAttentionLegalizers(table);
     populateEinsumLegalizers(table);
     populateConvTransposeLegalizers(table);
+    populateConvolutionLegalizers(table);
     populateIndexingLegalizers(table);
     populateRearrangeLegalizers(table);
     populatePoolingLegalizers(table);

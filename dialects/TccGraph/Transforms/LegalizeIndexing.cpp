@@ -4,6 +4,8 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Verifier.h"
 
+#include <cmath>
+
 using namespace mlir;
 using namespace tcc::graph;
 
@@ -278,6 +280,313 @@ Value takeDiagonal(OpBuilder &b, Location loc, Value x, int64_t offset, int64_t 
   int64_t start = length == 0 ? 0 : offset >= 0 ? offset * strides[d2] : -offset * strides[d1];
   return b.create<AsStridedOp>(loc, RankedTensorType::get(outShape, t.getElementType()), x,
                                b.getDenseI64ArrayAttr(outStrides), b.getI64IntegerAttr(start));
+}
+
+/// The operands named `first` and `second`, or failure after an error.
+FailureOr<std::pair<Value, Value>> requiredPair(OperatorArgs &args, StringRef first,
+                                                StringRef second) {
+  FailureOr<Value> a = requiredTensor(args, first);
+  FailureOr<Value> b = requiredTensor(args, second);
+  if (failed(a) || failed(b))
+    return failure();
+  return std::make_pair(*a, *b);
+}
+
+/// A grid coordinate in [-1, 1] as a pixel position along a dim of `size`,
+/// with ATen's padding: border clips to [0, size - 1]; reflection reflects
+/// about the edges (the pixels' centers with align_corners, else their outer
+/// borders), then clips. `scalar`: in the arithmetic of ATen's scalar
+/// kernels (3-D: ((g + 1) / 2) * (size - 1), fmod and the flips' parity),
+/// else of its vectorized 2-D kernel ((g + 1) * (size - 1) / 2).
+Value gridSourceIndex(PointwiseBuilder &p, Value g, int64_t size, bool align, int64_t padding,
+                      bool scalar) {
+  Value shifted = p.bin<AddOp>(g, p.c(1));
+  Value c;
+  if (scalar && align) {
+    Value half = p.bin<DivOp>(shifted, p.c(2));
+    c = p.bin<MulOp>(half, p.c(static_cast<double>(size - 1)));
+  } else if (scalar) {
+    Value scaled = p.bin<MulOp>(shifted, p.c(static_cast<double>(size)));
+    Value less = p.bin<SubOp>(scaled, p.c(1));
+    c = p.bin<DivOp>(less, p.c(2));
+  } else {
+    double scale = align ? (size - 1) / 2.0 : size / 2.0;
+    c = p.bin<MulOp>(shifted, p.c(scale));
+    if (!align)
+      c = p.bin<SubOp>(c, p.c(0.5));
+  }
+  if (padding == 2) {
+    if (align && size <= 1) {
+      c = p.bin<MulOp>(c, p.c(0));
+    } else if (scalar) {
+      // ATen's reflect_coordinates(c, twice_low, twice_high).
+      double low = align ? 0.0 : -0.5, span = align ? size - 1.0 : static_cast<double>(size);
+      Value from = p.bin<SubOp>(c, p.c(low));
+      Value a = p.un<AbsOp>(from);
+      Value extra = p.bin<FmodOp>(a, p.c(span));
+      Value ratio = p.bin<DivOp>(a, p.c(span));
+      Value flips = p.un<FloorOp>(ratio);
+      Value parity = p.bin<FmodOp>(flips, p.c(2));
+      Value even = makeCompare(p.b, p.loc, "eq", parity, p.c(0));
+      Value up = p.bin<AddOp>(extra, p.c(low));
+      Value back = p.bin<SubOp>(p.c(span), extra);
+      Value down = p.bin<AddOp>(back, p.c(low));
+      c = p.b.create<SelectOp>(p.loc, typeOf(up), even, up, down);
+    } else {
+      double twice = align ? 2.0 * (size - 1) : 2.0 * size;
+      Value from = align ? c : p.bin<AddOp>(c, p.c(0.5));
+      Value a = p.un<AbsOp>(from);
+      Value flips = p.un<TruncOp>(p.bin<DivOp>(a, p.c(twice)));
+      Value whole = p.bin<MulOp>(flips, p.c(twice));
+      Value extra = p.bin<SubOp>(a, whole);
+      Value mirrored = p.bin<SubOp>(p.c(twice), extra);
+      c = p.bin<MinimumOp>(extra, mirrored);
+      if (!align)
+        c = p.bin<SubOp>(c, p.c(0.5));
+    }
+  }
+  if (padding != 0) {
+    Value low = p.bin<MaximumOp>(c, p.c(0));
+    c = p.bin<MinimumOp>(low, p.c(static_cast<double>(size - 1)));
+  }
+  return c;
+}
+
+/// grid_sampler_2d/3d and grid_sampler on [N, C, (D,) H, W] by a grid
+/// [N, (Do,) Ho, Wo, 2 or 3] of (x, y (, z)) in [-1, 1]: bilinear (mode 0;
+/// ATen's corner weights, in its 2-D kernel's order nw, ne, sw, se and its
+/// 3-D kernel's tnw .. bse) or nearest (mode 1: round half to even), padding
+/// zeros (0: corners outside read 0), border (1) or reflection (2). Each
+/// corner is one gather from the flattened image.
+Results legalizeGridSample(OperatorArgs &args, OpBuilder &b) {
+  Location loc = args.getOp().getLoc();
+  FailureOr<std::pair<Value, Value>> operands = requiredPair(args, "input", "grid");
+  if (failed(operands))
+    return failure();
+  auto [input, grid] = *operands;
+  auto xt = typeOf(input), gt = typeOf(grid);
+  int64_t mode = args.getInt("interpolation_mode").value_or(0);
+  int64_t padding = args.getInt("padding_mode").value_or(0);
+  bool align = args.getBool("align_corners").value_or(false);
+  int64_t nd = xt.getRank() - 2;
+  if ((nd != 2 && nd != 3) || gt.getRank() != nd + 2 || !xt.hasStaticShape() ||
+      !gt.hasStaticShape() || gt.getShape().back() != nd || gt.getShape()[0] != xt.getShape()[0] ||
+      !isa<FloatType>(xt.getElementType()))
+    return operatorError(args) << "needs a static float [N, C, (D,) H, W] input and [N, (Do,) "
+                                  "Ho, Wo, 2 or 3] grid";
+  if (mode != 0 && mode != 1)
+    return operatorError(args) << "mode 'bicubic' is not supported yet (bilinear and nearest are)";
+  if (padding < 0 || padding > 2)
+    return operatorError(args) << "unknown padding_mode " << padding;
+  int64_t n = xt.getShape()[0], ch = xt.getShape()[1], l = 1, pixels = 1;
+  for (int64_t d = 1; d <= nd; ++d)
+    l *= gt.getShape()[d];
+  // Coordinate k (x, y, z) runs along input dim rank - 1 - k.
+  SmallVector<int64_t> sizes;
+  for (int64_t k = 0; k < nd; ++k) {
+    sizes.push_back(xt.getShape()[xt.getRank() - 1 - k]);
+    pixels *= sizes.back();
+  }
+  Type elt = xt.getElementType();
+  PointwiseBuilder p{b, loc, elt};
+  Value g = makeCast(b, loc, grid, elt);
+  SmallVector<Value> at;
+  for (int64_t k = 0; k < nd; ++k) {
+    Value gk = makeReshape(b, loc, makeSlice(b, loc, g, nd + 1, k, k + 1, 1), {n, 1, l});
+    at.push_back(gridSourceIndex(p, gk, sizes[k], align, padding, nd == 3));
+  }
+  Value flat = makeReshape(b, loc, input, {n, ch, pixels});
+  auto gatherType = RankedTensorType::get({n, ch, l}, elt);
+  Value zero = p.c(0), one = p.c(1);
+  // 1 where `cond`, else 0 (one op per statement: argument order is the
+  // compiler's, issue 17).
+  auto indicator = [&](StringRef predicate, Value v, Value bound) {
+    Value cond = makeCompare(b, loc, predicate, v, bound);
+    return b.create<SelectOp>(loc, typeOf(v), cond, one, zero).getResult();
+  };
+  // The input at pixel position `pos` ([N, 1, L] per coordinate, exact
+  // integers), 0 outside.
+  auto read = [&](ArrayRef<Value> pos) {
+    Value ok, linear;
+    for (int64_t k = nd - 1; k >= 0; --k) {
+      Value last = p.c(static_cast<double>(sizes[k] - 1));
+      Value low = indicator("ge", pos[k], zero);
+      Value high = indicator("le", pos[k], last);
+      Value inside = p.bin<MulOp>(low, high);
+      ok = ok ? p.bin<MulOp>(ok, inside) : inside;
+      Value above = p.bin<MaximumOp>(pos[k], zero);
+      Value clamped = p.bin<MinimumOp>(above, last);
+      if (linear) {
+        Value scaled = p.bin<MulOp>(linear, p.c(static_cast<double>(sizes[k])));
+        linear = p.bin<AddOp>(scaled, clamped);
+      } else {
+        linear = clamped;
+      }
+    }
+    Value index = makeCast(b, loc, linear, b.getI64Type());
+    Value idx = b.create<BroadcastOp>(loc, RankedTensorType::get({n, ch, l}, b.getI64Type()),
+                                      index, ValueRange{});
+    Value v = b.create<GatherOp>(loc, gatherType, flat, idx, b.getI64IntegerAttr(2));
+    Value inside = makeCompare(b, loc, "ne", ok, zero);
+    return b.create<SelectOp>(loc, gatherType, inside, v, zero).getResult();
+  };
+  Value y;
+  if (mode == 1) {
+    SmallVector<Value> rounded;
+    for (Value c : at)
+      rounded.push_back(p.un<RoundOp>(c));
+    y = read(rounded);
+  } else if (nd == 2) {
+    Value ix = at[0], iy = at[1];
+    Value xw = p.un<FloorOp>(ix), yn = p.un<FloorOp>(iy);
+    Value xe = p.bin<AddOp>(xw, one), ys = p.bin<AddOp>(yn, one);
+    Value we = p.bin<SubOp>(ix, xw);
+    Value ea = p.bin<SubOp>(one, we);
+    Value no = p.bin<SubOp>(iy, yn);
+    Value so = p.bin<SubOp>(one, no);
+    Value nw = p.bin<MulOp>(so, ea), ne = p.bin<MulOp>(so, we);
+    Value sw = p.bin<MulOp>(no, ea), se = p.bin<MulOp>(no, we);
+    Value vnw = read({xw, yn}), vne = read({xe, yn}), vsw = read({xw, ys}), vse = read({xe, ys});
+    Value t0 = p.bin<MulOp>(vnw, nw);
+    Value t1 = p.bin<MulOp>(vne, ne);
+    y = p.bin<AddOp>(t0, t1);
+    Value t2 = p.bin<MulOp>(vsw, sw);
+    y = p.bin<AddOp>(y, t2);
+    Value t3 = p.bin<MulOp>(vse, se);
+    y = p.bin<AddOp>(y, t3);
+  } else {
+    // ATen's 3-D kernel: per coordinate the floor corner c0 and c0 + 1,
+    // weights (c0 + 1 - c) and (c - c0), multiplied x * y * z; corners
+    // summed z-major (t/b), then y (n/s), then x (w/e).
+    SmallVector<Value> lo, hi, wLo, wHi;
+    for (Value c : at) {
+      lo.push_back(p.un<FloorOp>(c));
+      hi.push_back(p.bin<AddOp>(lo.back(), one));
+      wLo.push_back(p.bin<SubOp>(hi.back(), c));
+      wHi.push_back(p.bin<SubOp>(c, lo.back()));
+    }
+    for (int corner = 0; corner < 8; ++corner) {
+      bool zHigh = corner & 4, yHigh = corner & 2, xHigh = corner & 1;
+      Value wxy = p.bin<MulOp>(xHigh ? wHi[0] : wLo[0], yHigh ? wHi[1] : wLo[1]);
+      Value weight = p.bin<MulOp>(wxy, zHigh ? wHi[2] : wLo[2]);
+      Value v = read({xHigh ? hi[0] : lo[0], yHigh ? hi[1] : lo[1], zHigh ? hi[2] : lo[2]});
+      Value term = p.bin<MulOp>(v, weight);
+      y = y ? p.bin<AddOp>(y, term) : term;
+    }
+  }
+  SmallVector<int64_t> outShape{n, ch};
+  for (int64_t d = 1; d <= nd; ++d)
+    outShape.push_back(gt.getShape()[d]);
+  return SmallVector<Value>{makeReshape(b, loc, y, outShape)};
+}
+
+/// histc(self, bins, min, max) as ATen's CPU kernel counts: edges lo and hi
+/// (the data's min and max where min == max, then widened by 1 each way
+/// where they are equal too); an element in [lo, hi] (not NaN) falls in bin
+/// trunc((x - lo) * bins / (hi - lo)) in the input's type, the last bin
+/// also holding x == hi. One comparison per element and bin, summed.
+Results legalizeHistc(OperatorArgs &args, OpBuilder &b) {
+  Location loc = args.getOp().getLoc();
+  FailureOr<Value> self = requiredTensor(args, "self");
+  if (failed(self))
+    return failure();
+  auto xt = cast<RankedTensorType>(self->getType());
+  Type elt = xt.getElementType();
+  int64_t bins = args.getInt("bins").value_or(100);
+  if (!isa<FloatType>(elt) || !xt.hasStaticShape() || bins < 1 || bins > (1 << 24))
+    return operatorError(args) << "needs a floating-point tensor of static shape and 1 to 2^24 "
+                                  "bins";
+  double minArg = args.getFloat("min").value_or(0), maxArg = args.getFloat("max").value_or(0);
+  if (!(minArg <= maxArg) || !std::isfinite(minArg) || !std::isfinite(maxArg))
+    return operatorError(args) << "needs finite min <= max";
+  Value flat = makeReshape(b, loc, *self, {xt.getNumElements()});
+  auto c = [&](double v) { return makeScalar(b, loc, elt, v); };
+  Value lo = c(minArg), hi = c(maxArg);
+  if (minArg == maxArg) {
+    if (xt.getNumElements() > 0) {
+      hi = makeReduce<ReduceMaxOp>(b, loc, flat, {0}, false);
+      Value negated = b.create<NegOp>(loc, flat);
+      lo = b.create<NegOp>(loc, makeReduce<ReduceMaxOp>(b, loc, negated, {0}, false));
+      Value same = makeCompare(b, loc, "eq", lo, hi);
+      Value loWide = makeBinary<SubOp>(b, loc, lo, c(1));
+      Value hiWide = makeBinary<AddOp>(b, loc, hi, c(1));
+      lo = b.create<SelectOp>(loc, typeOf(lo), same, loWide, lo);
+      hi = b.create<SelectOp>(loc, typeOf(hi), same, hiWide, hi);
+    } else {
+      lo = c(minArg - 1);
+      hi = c(maxArg + 1);
+    }
+  }
+  Value shifted = makeBinary<SubOp>(b, loc, flat, lo);
+  Value scaled = makeBinary<MulOp>(b, loc, shifted, c(static_cast<double>(bins)));
+  Value width = makeBinary<SubOp>(b, loc, hi, lo);
+  Value pos = b.create<FloorOp>(loc, makeBinary<DivOp>(b, loc, scaled, width));
+  pos = makeBinary<MinimumOp>(b, loc, pos, c(static_cast<double>(bins - 1)));
+  Value one = c(1), zero = c(0);
+  auto indicator = [&](Value cond) {
+    auto t = RankedTensorType::get(typeOf(cond).getShape(), elt);
+    return b.create<SelectOp>(loc, t, cond, one, zero).getResult();
+  };
+  // One op per statement: argument order is the compiler's (issue 17).
+  Value aboveLo = indicator(makeCompare(b, loc, "ge", flat, lo));
+  Value belowHi = indicator(makeCompare(b, loc, "le", flat, hi));
+  Value inRange = makeBinary<MulOp>(b, loc, aboveLo, belowHi);
+  int64_t n = xt.getNumElements();
+  Value column = makeReshape(b, loc, pos, {n, 1});
+  Value binIds = makeIotaAt(b, loc, bins, elt, 2, 1);
+  Value hits = indicator(makeCompare(b, loc, "eq", column, binIds));
+  hits = makeBinary<MulOp>(b, loc, hits, makeReshape(b, loc, inRange, {n, 1}));
+  return SmallVector<Value>{makeReduce<ReduceSumOp>(b, loc, hits, {0}, false)};
+}
+
+/// diagonal_scatter(self, src, offset, dim1, dim2): self with its diagonal
+/// (as diagonal() reads it) replaced by src ([other dims.., L]). src is laid
+/// out in self's dims (L where the diagonal's row index runs: dim1 for
+/// offset >= 0, else dim2; 1 at the other), padded by zeros to that dim's
+/// size, and selected where idx(dim2) - idx(dim1) == offset.
+Results legalizeDiagonalScatter(OperatorArgs &args, OpBuilder &b) {
+  Location loc = args.getOp().getLoc();
+  FailureOr<std::pair<Value, Value>> operands = requiredPair(args, "self", "src");
+  if (failed(operands))
+    return failure();
+  Value x = operands->first, src = operands->second;
+  auto xt = typeOf(x);
+  int64_t rank = xt.getRank();
+  int64_t d1 = normalizeDim(args.getInt("dim1").value_or(0), std::max<int64_t>(rank, 1));
+  int64_t d2 = normalizeDim(args.getInt("dim2").value_or(1), std::max<int64_t>(rank, 1));
+  int64_t offset = args.getInt("offset").value_or(0);
+  auto st = cast<RankedTensorType>(src.getType());
+  if (rank < 2 || d1 < 0 || d1 >= rank || d2 < 0 || d2 >= rank || d1 == d2 ||
+      !xt.hasStaticShape() || !st.hasStaticShape() || st.getRank() != rank - 1)
+    return operatorError(args) << "needs two distinct dims of a static tensor and a static src "
+                                  "of one rank less";
+  ArrayRef<int64_t> shape = xt.getShape();
+  int64_t length = offset >= 0 ? std::min(shape[d1], shape[d2] - offset)
+                               : std::min(shape[d1] + offset, shape[d2]);
+  if (length <= 0)
+    return SmallVector<Value>{x};
+  if (st.getShape().back() != length)
+    return operatorError(args) << "expects a src whose last dim is the diagonal's length "
+                               << length;
+  Value v = makeCast(b, loc, src, xt.getElementType());
+  SmallVector<int64_t> withUnit(st.getShape());
+  withUnit.push_back(1);
+  v = makeReshape(b, loc, v, withUnit);
+  int64_t row = offset >= 0 ? d1 : d2, other = offset >= 0 ? d2 : d1;
+  SmallVector<int64_t> perm, laid;
+  int64_t next = 0;
+  for (int64_t p = 0; p < rank; ++p) {
+    perm.push_back(p == row ? rank - 2 : p == other ? rank - 1 : next++);
+    laid.push_back(withUnit[perm.back()]);
+  }
+  v = b.create<TransposeOp>(loc, RankedTensorType::get(laid, xt.getElementType()), v,
+                            b.getDenseI64ArrayAttr(perm));
+  v = padConstant(b, loc, v, row, 0, shape[row] - length);
+  Value i1 = makeIotaAt(b, loc, shape[d1], b.getI64Type(), rank, d1);
+  Value i2 = makeIotaAt(b, loc, shape[d2], b.getI64Type(), rank, d2);
+  Value diff = makeBinary<SubOp>(b, loc, i2, i1);
+  Value mask = makeCompare(b, loc, "eq", diff, makeScalar(b, loc, b.getI64Type(), offset));
+  return SmallVector<Value>{b.create<SelectOp>(loc, xt, mask, v, x).getResult()};
 }
 
 /// diagonal(self, offset, dim1, dim2) (and diagonal_copy); linalg_diagonal(A,
@@ -720,6 +1029,11 @@ void tcc::graph::populateIndexingLegalizers(LegalizerTable &t) {
   t["aten.unfold_copy.default"] = legalizeUnfold;
   t["aten.diagonal.default"] = legalizeDiagonal;
   t["aten.diagonal_copy.default"] = legalizeDiagonal;
+  t["aten.diagonal_scatter.default"] = legalizeDiagonalScatter;
+  t["aten.histc.default"] = legalizeHistc;
+  t["aten.grid_sampler_2d.default"] = legalizeGridSample;
+  t["aten.grid_sampler.default"] = legalizeGridSample;
+  t["aten.grid_sampler_3d.default"] = legalizeGridSample;
   t["aten.linalg_diagonal.default"] = legalizeDiagonal;
   t["aten.diag_embed.default"] = legalizeDiagEmbed;
   t["aten.take.default"] = legalizeTakeFlat;

@@ -243,62 +243,91 @@ int64_t firstInt(OperatorArgs &args, StringRef name, int64_t fallback) {
   return v && !v->empty() ? (*v)[0] : fallback;
 }
 
-/// conv1d as conv2d over a height of 1: [N, C, L] -> [N, C, 1, L], the weight
-/// [O, C/g, K] -> [O, C/g, 1, K], and the result back to [N, O, L'].
-Results legalizeConv1d(OperatorArgs &args, OpBuilder &b, Value x, Value w, Value bias) {
+bool hasNoElements(RankedTensorType t) { return llvm::is_contained(t.getShape(), 0); }
+
+/// Training-mode batch norm on the batch's statistics: per channel (dim 1),
+/// mean and biased variance over every other dim (in f64, as ATen's CPU
+/// kernel accumulates), y = (x - mean) * invstd * w + b with invstd =
+/// 1 / sqrt(var + eps); results y, save_mean, save_invstd (and an empty
+/// reserve).
+Results batchNormTraining(OperatorArgs &args, OpBuilder &b, Value x, Value w, Value bias) {
   Location loc = args.getOp().getLoc();
-  auto xt = typeOf(x), wt = typeOf(w);
-  RankedTensorType out = args.resultType();
-  if (wt.getRank() != 3 || out.getRank() != 3)
-    return args.getOp().emitError("conv1d expects a rank-3 weight and result");
-  auto one = [&](StringRef name, int64_t fallback) { return firstInt(args, name, fallback); };
-  Value x4 = makeReshape(b, loc, x, withUnitHeight(xt.getShape()));
-  Value w4 = makeReshape(b, loc, w, withUnitHeight(wt.getShape()));
-  auto conv = b.create<Conv2dOp>(
-      loc, RankedTensorType::get(withUnitHeight(out.getShape()), out.getElementType()), x4, w4, bias,
-      b.getDenseI64ArrayAttr({1, one("stride", 1)}), b.getDenseI64ArrayAttr({0, one("padding", 0)}),
-      b.getDenseI64ArrayAttr({1, one("dilation", 1)}),
-      b.getI64IntegerAttr(args.getInt("groups").value_or(1)));
-  return SmallVector<Value>{makeReshape(b, loc, conv, out.getShape())};
+  auto xt = typeOf(x);
+  Type elt = xt.getElementType();
+  Value xd = makeCast(b, loc, x, b.getF64Type());
+  SmallVector<int64_t> dims{0};
+  for (int64_t d = 2; d < xt.getRank(); ++d)
+    dims.push_back(d);
+  Value mean = makeReduce<ReduceMeanOp>(b, loc, xd, dims, true);
+  Value centered = makeBinary<SubOp>(b, loc, xd, mean);
+  Value var = makeReduce<ReduceMeanOp>(b, loc, makeBinary<MulOp>(b, loc, centered, centered),
+                                       dims, true);
+  double eps = args.getFloat("eps").value_or(1e-5);
+  Value invstd = b.create<RsqrtOp>(
+      loc, makeBinary<AddOp>(b, loc, var, makeScalar(b, loc, b.getF64Type(), eps)));
+  Value y = makeCast(b, loc, makeBinary<MulOp>(b, loc, centered, invstd), elt);
+  SmallVector<int64_t> chShape{xt.getShape()[1]};
+  chShape.append(xt.getRank() - 2, 1);
+  if (w)
+    y = makeBinary<MulOp>(b, loc, y, makeReshape(b, loc, w, chShape));
+  if (bias)
+    y = makeBinary<AddOp>(b, loc, y, makeReshape(b, loc, bias, chShape));
+  SmallVector<Value> results{y};
+  OperatorOp op = args.getOp();
+  for (unsigned i = 1; i < op.getNumResults(); ++i) {
+    RankedTensorType rt = args.resultType(i);
+    if (i <= 2 && rt.getRank() == 1 && rt.getShape()[0] == xt.getShape()[1]) {
+      Value stat = makeReshape(b, loc, i == 1 ? mean : invstd, rt.getShape());
+      results.push_back(makeCast(b, loc, stat, rt.getElementType()));
+    } else if (rt.hasStaticShape() && hasNoElements(rt)) {
+      results.push_back(makeSplat(b, loc, rt, 0.0));
+    } else {
+      results.push_back(nullptr);
+    }
+  }
+  return results;
 }
 
-Results legalizeConv(OperatorArgs &args, OpBuilder &b) {
+/// Batch norm: in inference form y = x * scale + shift per channel (dim 1),
+/// with scale = w / sqrt(var + eps) and shift = b - mean * scale; in
+/// training mode on the batch's statistics where no running statistics are
+/// given (PyTorch updates given ones in place, which a compiled model would
+/// not do: refused). `alwaysTraining`: _batch_norm_with_update.
+Results batchNorm(OperatorArgs &args, OpBuilder &b, bool alwaysTraining) {
   Location loc = args.getOp().getLoc();
-  Value x = args.tensor("input"), w = args.tensor("weight"), bias = args.tensor("bias");
-  if (!x || !w)
-    return args.getOp().emitError("convolution expects 'input' and 'weight' tensors");
-  if (args.getOp()->getAttrOfType<DictionaryAttr>("args").get("padding") &&
-      !args.getInts("padding"))
-    return args.getOp().emitError("string padding ('same'/'valid') is not supported yet");
-  if (args.getBool("transposed").value_or(false))
-    return legalizeTransposedConvolution(args, b);
-  if (typeOf(x).getRank() == 3)
-    return legalizeConv1d(args, b, x, w, bias);
-  if (typeOf(x).getRank() != 4)
-    return args.getOp().emitError("only 1-D (NCL) and 2-D (NCHW) convolution is supported yet");
-  auto conv = b.create<Conv2dOp>(
-      loc, args.resultType(), x, w, bias,
-      b.getDenseI64ArrayAttr(pair(args.getInts("stride"), 1)),
-      b.getDenseI64ArrayAttr(pair(args.getInts("padding"), 0)),
-      b.getDenseI64ArrayAttr(pair(args.getInts("dilation"), 1)),
-      b.getI64IntegerAttr(args.getInt("groups").value_or(1)));
-  return SmallVector<Value>{conv};
-}
-
-/// Inference batch norm: y = x * scale + shift per channel (dim 1), with
-/// scale = w / sqrt(var + eps) and shift = b - mean * scale.
-Results legalizeBatchNorm(OperatorArgs &args, OpBuilder &b) {
-  Location loc = args.getOp().getLoc();
-  if (args.getBool("training").value_or(false))
-    return args.getOp().emitError("batch_norm in training mode is not supported");
   Value x = args.tensor("input"), w = args.tensor("weight"), bias = args.tensor("bias");
   Value mean = args.tensor("running_mean"), var = args.tensor("running_var");
-  if (!x || !mean || !var)
-    return args.getOp().emitError("batch_norm needs running_mean and running_var");
+  if (!x)
+    return operatorError(args) << "expects an 'input' tensor";
   auto xt = typeOf(x);
+  OperatorOp op = args.getOp();
+  // Nothing to normalize: every result is empty (the update of empty running
+  // statistics changes nothing).
+  bool allEmpty = xt.hasStaticShape() && hasNoElements(xt);
+  for (unsigned i = 0; allEmpty && i < op.getNumResults(); ++i)
+    allEmpty = args.resultType(i).hasStaticShape() && hasNoElements(args.resultType(i));
+  if (allEmpty && (!mean || hasNoElements(typeOf(mean)))) {
+    SmallVector<Value> results;
+    for (unsigned i = 0; i < op.getNumResults(); ++i)
+      results.push_back(makeSplat(b, loc, args.resultType(i), 0.0));
+    return results;
+  }
   if (xt.getRank() < 2)  // channels are dim 1 of (N, C, ...)
-    return args.getOp().emitError("batch_norm expects an input of rank 2 or more, got ")
-           << xt;
+    return operatorError(args) << "expects an input of rank 2 or more, got " << xt;
+  bool training = alwaysTraining || args.getBool("training").value_or(false) ||
+                  (op.getName() == "torch.ops.aten._batch_norm_no_update.default" && !mean);
+  if (training) {
+    if (mean || var)
+      return operatorError(args)
+             << "in training mode PyTorch updates running_mean and running_var in place, which "
+                "the compiled model would not do; export in eval mode (model.eval()) or without "
+                "running statistics (track_running_stats=False)";
+    if (!isa<FloatType>(xt.getElementType()))
+      return operatorError(args) << "expects a floating-point input";
+    return batchNormTraining(args, b, x, w, bias);
+  }
+  if (!mean || !var)
+    return operatorError(args) << "in eval mode needs running_mean and running_var";
   Type elt = xt.getElementType();
   double eps = args.getFloat("eps").value_or(1e-5);
   Value scale = b.create<RsqrtOp>(loc, makeBinary<AddOp>(b, loc, var, makeScalar(b, loc, elt, eps)));
@@ -315,8 +344,17 @@ Results legalizeBatchNorm(OperatorArgs &args, OpBuilder &b) {
   shift = makeReshape(b, loc, shift, chShape);
   Value y = makeBinary<AddOp>(b, loc, makeBinary<MulOp>(b, loc, x, scale), shift);
   SmallVector<Value> results{y};
-  results.resize(args.getOp().getNumResults(), nullptr);
+  // native_batch_norm's save_mean/save_invstd in eval mode are empty.
+  for (unsigned i = 1; i < op.getNumResults(); ++i) {
+    RankedTensorType rt = args.resultType(i);
+    results.push_back(rt.hasStaticShape() && hasNoElements(rt) ? makeSplat(b, loc, rt, 0.0)
+                                                               : Value());
+  }
   return results;
+}
+
+Results legalizeBatchNorm(OperatorArgs &args, OpBuilder &b) {
+  return batchNorm(args, b, false);
 }
 
 /// max_pool1d / avg_pool1d as 2-D pooling over a height of 1:
@@ -1068,11 +1106,15 @@ void tcc::graph::populateLinalgLikeLegalizers(LegalizerTable &t) {
   t["aten.mm.default"] = [](OperatorArgs &a, OpBuilder &b) { return matmulLike(a, b, "self", "mat2"); };
   t["aten.bmm.default"] = [](OperatorArgs &a, OpBuilder &b) { return matmulLike(a, b, "self", "mat2"); };
   t["aten.matmul.default"] = [](OperatorArgs &a, OpBuilder &b) { return matmulLike(a, b, "self", "other"); };
-  t["aten.conv2d.default"] = legalizeConv;
-  t["aten.conv1d.default"] = legalizeConv;
-  t["aten.convolution.default"] = legalizeConv;
   t["aten.batch_norm.default"] = legalizeBatchNorm;
   t["aten._native_batch_norm_legit_no_training.default"] = legalizeBatchNorm;
+  t["aten.native_batch_norm.default"] = legalizeBatchNorm;
+  t["aten._native_batch_norm_legit.default"] = legalizeBatchNorm;
+  t["aten._native_batch_norm_legit.no_stats"] = legalizeBatchNorm;
+  t["aten._batch_norm_no_update.default"] = legalizeBatchNorm;
+  t["aten._batch_norm_with_update.default"] = [](OperatorArgs &a, OpBuilder &b) {
+    return batchNorm(a, b, true);
+  };
   t["aten.max_pool2d.default"] = [](OperatorArgs &a, OpBuilder &b) { return legalizePool<MaxPool2dOp>(a, b, false, 2); };
   t["aten.avg_pool2d.default"] = [](OperatorArgs &a, OpBuilder &b) { return legalizePool<AvgPool2dOp>(a, b, true, 2); };
   t["aten.max_pool1d.default"] = [](OperatorArgs &a, OpBuilder &b) { return legalizePool<MaxPool2dOp>(a, b, false, 1); };

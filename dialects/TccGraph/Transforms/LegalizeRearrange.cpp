@@ -173,25 +173,11 @@ Results legalizePad(OperatorArgs &args, OpBuilder &b, StringRef fixedMode) {
                            x, at, b.getI64IntegerAttr(dim));
       continue;
     }
-    if (before < 0 || after < 0)
-      x = makeSlice(b, loc, x, dim, std::max<int64_t>(0, -before),
-                    *size - std::max<int64_t>(0, -after), 1);
     RankedTensorType t = typeOf(x);
-    auto filled = [&](int64_t n) {
-      SmallVector<int64_t> shape(t.getShape());
-      shape[dim] = n;
-      return makeSplat(b, loc, RankedTensorType::get(shape, t.getElementType()), value);
-    };
     if ((before > 0 || after > 0) && t.getNumDynamicDims() > 0)
       return operatorError(args) << "padding a tensor of symbolic shape " << t
                                  << " is not supported yet";
-    SmallVector<Value> parts;
-    if (before > 0)
-      parts.push_back(filled(before));
-    parts.push_back(x);
-    if (after > 0)
-      parts.push_back(filled(after));
-    x = concat(b, loc, parts, dim);
+    x = padConstant(b, loc, x, dim, before, after, value);
   }
   return SmallVector<Value>{x};
 }

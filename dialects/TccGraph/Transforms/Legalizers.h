@@ -51,6 +51,7 @@ void populateCreationLegalizers(LegalizerTable &table);
 void populateAttentionLegalizers(LegalizerTable &table);
 void populateEinsumLegalizers(LegalizerTable &table);
 void populateConvTransposeLegalizers(LegalizerTable &table);
+void populateConvolutionLegalizers(LegalizerTable &table);
 /// convolution(transposed=True) (LegalizeConvTranspose.cpp).
 mlir::FailureOr<llvm::SmallVector<mlir::Value>> legalizeTransposedConvolution(OperatorArgs &args,
                                                                               mlir::OpBuilder &b);
@@ -206,6 +207,17 @@ llvm::SmallVector<int64_t> withDimSize(llvm::ArrayRef<int64_t> shape, int64_t di
 /// Reshape `v` to `shape` (may hold one kDynamic).
 mlir::Value makeReshape(mlir::OpBuilder &b, mlir::Location loc, mlir::Value v,
                         llvm::ArrayRef<int64_t> shape);
+
+/// `before` and `after` elements of `value` along `dim` (static; negative
+/// amounts crop).
+mlir::Value padConstant(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x, int64_t dim,
+                        int64_t before, int64_t after, double value = 0.0);
+/// A plain 2-D or 3-D convolution (by the rank of `resultType`: 4 or 5) of
+/// [N, C, spatial..] by [O, C/g, k..] as tcc_graph.conv2d ops.
+mlir::Value makeConvolution(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x, mlir::Value w,
+                            mlir::Value bias, llvm::ArrayRef<int64_t> stride,
+                            llvm::ArrayRef<int64_t> pad, llvm::ArrayRef<int64_t> dilation,
+                            int64_t groups, mlir::RankedTensorType resultType);
 
 } // namespace tcc::graph
 

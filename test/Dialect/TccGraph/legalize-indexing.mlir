@@ -187,3 +187,54 @@ func.func @interpolate(%x: tensor<2x3x4xf32>, %y: tensor<1x1x4x5xf32>) -> (tenso
   %3 = tcc_graph.operator "torch.ops.aten.upsample_linear1d.vec"(%x) {operand_names = ["input"], args = {output_size = array<i64: 5>, align_corners = true}} : (tensor<2x3x4xf32>) -> tensor<2x3x5xf32>
   return %0, %1, %2, %3 : tensor<2x3x6xf32>, tensor<2x3x6xf32>, tensor<1x1x8x10xf32>, tensor<2x3x5xf32>
 }
+
+// -----
+
+// diagonal_scatter: src laid out in self's dims (its diagonal along dim1
+// for offset >= 0, 1 along dim2), padded by zeros to dim1's size, selected
+// where idx(dim2) - idx(dim1) == offset.
+// CHECK-LABEL: func @diagonal_scatter
+// CHECK: %[[U:.*]] = tcc_graph.reshape %arg1 : (tensor<4xf32>) -> tensor<4x1xf32>
+// CHECK: %[[T:.*]] = tcc_graph.transpose %[[U]] {permutation = array<i64: 0, 1>}
+// CHECK: %[[P:.*]] = tcc_graph.concat %[[T]], %{{.*}} {dim = 0 : i64} : (tensor<4x1xf32>, tensor<2x1xf32>) -> tensor<6x1xf32>
+// CHECK: %[[D:.*]] = tcc_graph.sub
+// CHECK: %[[M:.*]] = tcc_graph.compare %[[D]], %{{.*}} {predicate = "eq"}
+// CHECK: tcc_graph.select %[[M]], %[[P]], %arg0 : (tensor<6x5xi1>, tensor<6x1xf32>, tensor<6x5xf32>) -> tensor<6x5xf32>
+func.func @diagonal_scatter(%x: tensor<6x5xf32>, %s: tensor<4xf32>) -> tensor<6x5xf32> {
+  %0 = tcc_graph.operator "torch.ops.aten.diagonal_scatter.default"(%x, %s) {operand_names = ["self", "src"], args = {offset = 1 : i64}} : (tensor<6x5xf32>, tensor<4xf32>) -> tensor<6x5xf32>
+  return %0 : tensor<6x5xf32>
+}
+
+// -----
+
+// histc: bin trunc((x - lo) * bins / (hi - lo)) (the last bin also holding
+// x == hi), counted where lo <= x <= hi: one comparison per element and bin,
+// summed over the elements.
+// CHECK-LABEL: func @histc
+// CHECK: tcc_graph.floor
+// CHECK: tcc_graph.minimum
+// CHECK: tcc_graph.compare %{{.*}}, %{{.*}} {predicate = "ge"}
+// CHECK: tcc_graph.compare %{{.*}}, %{{.*}} {predicate = "le"}
+// CHECK: tcc_graph.iota {{.*}} : tensor<4xf32>
+// CHECK: tcc_graph.compare %{{.*}}, %{{.*}} {predicate = "eq"} : (tensor<6x1xf32>, tensor<1x4xf32>) -> tensor<6x4xi1>
+// CHECK: tcc_graph.reduce_sum %{{.*}} {dims = array<i64: 0>, keepdim = false} : (tensor<6x4xf32>) -> tensor<4xf32>
+func.func @histc(%x: tensor<2x3xf32>) -> tensor<4xf32> {
+  %0 = tcc_graph.operator "torch.ops.aten.histc.default"(%x) {operand_names = ["self"], args = {bins = 4 : i64, min = -1.000000e+00 : f64, max = 1.000000e+00 : f64}} : (tensor<2x3xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+// grid_sampler_2d, bilinear with border padding: x and y unnormalized and
+// clipped to the image, each corner one gather from the flattened image
+// (index y * W + x, broadcast over the channels), read as 0 outside, the
+// four weighted corners summed in ATen's order.
+// CHECK-LABEL: func @grid_sampler_2d
+// CHECK: %[[FLAT:.*]] = tcc_graph.reshape %arg0 : (tensor<1x2x3x4xf32>) -> tensor<1x2x12xf32>
+// CHECK: tcc_graph.floor
+// CHECK-COUNT-4: tcc_graph.gather %[[FLAT]], %{{.*}} {dim = 2 : i64} : (tensor<1x2x12xf32>, tensor<1x2x6xi64>) -> tensor<1x2x6xf32>
+// CHECK: tcc_graph.reshape %{{.*}} : (tensor<1x2x6xf32>) -> tensor<1x2x2x3xf32>
+func.func @grid_sampler_2d(%x: tensor<1x2x3x4xf32>, %g: tensor<1x2x3x2xf32>) -> tensor<1x2x2x3xf32> {
+  %0 = tcc_graph.operator "torch.ops.aten.grid_sampler_2d.default"(%x, %g) {operand_names = ["input", "grid"], args = {interpolation_mode = 0 : i64, padding_mode = 1 : i64, align_corners = false}} : (tensor<1x2x3x4xf32>, tensor<1x2x3x2xf32>) -> tensor<1x2x2x3xf32>
+  return %0 : tensor<1x2x2x3xf32>
+}

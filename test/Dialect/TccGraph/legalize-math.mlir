@@ -337,3 +337,20 @@ func.func @airy(%x: tensor<4xf32>) -> tensor<4xf32> {
   %0 = tcc_graph.operator "torch.ops.aten.special_airy_ai.default"(%x) {operand_names = ["x"], args = {}} : (tensor<4xf32>) -> tensor<4xf32>
   return %0 : tensor<4xf32>
 }
+
+// -----
+
+// nextafter in f64: x plus or minus the spacing of its binade (2^(e - 23),
+// e = floor(log2 |x|) at least -126), halved toward zero from a power of
+// two; then the infinity, x == y and NaN cases.
+// CHECK-LABEL: func @nextafter
+// CHECK: tcc_graph.log2 {{.*}} : tensor<4xf64>
+// CHECK: tcc_graph.floor
+// CHECK: tcc_graph.exp2
+// CHECK: tcc_graph.add {{.*}} : (tensor<4xf64>, tensor<4xf64>) -> tensor<4xf64>
+// CHECK: tcc_graph.cast {{.*}} : (tensor<4xf64>) -> tensor<4xf32>
+// CHECK: tcc_graph.copysign
+func.func @nextafter(%x: tensor<4xf32>, %y: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = tcc_graph.operator "torch.ops.aten.nextafter.default"(%x, %y) {operand_names = ["self", "other"], args = {}} : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
