@@ -213,6 +213,13 @@ def main():
     torch.manual_seed(148)
     write_relative_position_bias_case(args.out)
 
+    torch.manual_seed(149)
+    # Values whose f64 -> bf16 and f64 -> f32 -> bf16 roundings differ too.
+    x = torch.randn(64)
+    x[:4] = torch.tensor([1.0 + 2.0 ** -8 + 2.0 ** -40, -1.0 - 2.0 ** -8 - 2.0 ** -30,
+                          1e30, -0.0])
+    write_case(args.out, "double_to_bfloat16", DoubleToBFloat16(), [x])
+
     torch.manual_seed(44)
     write_case(args.out, "pad_roll_scatter", PadRollScatter(),
                [torch.randn(2, 3, 4, 5), torch.randint(-9, 10, (2, 5)),
@@ -709,6 +716,15 @@ def write_relative_position_bias_case(out):
             raise SystemExit("PyTorch accepted an index out of range")
         except (IndexError, RuntimeError):
             pass
+
+
+class DoubleToBFloat16(nn.Module):
+    """float64 to bfloat16 (PyTorch rounds through float32): a model.so
+    computing it must load (libgcc 12 has no __truncdfbf2) and round twice."""
+
+    def forward(self, x):
+        d = x.double() * 3.0 + 1e-3
+        return d.bfloat16(), (d / 7).to(torch.bfloat16) * 2
 
 
 class ShiftedWindowMask(nn.Module):

@@ -116,6 +116,8 @@ void tcc::buildCudaLoweringPassPipeline(OpPassManager &pm, const CompileOptions 
   OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
   // f16/bf16 math (exp, erf, ...) in f32: libdevice has f32 versions.
   kernels.addPass(math::createMathExtendToSupportedTypes());
+  // f64 to bf16 through f32, as PyTorch's CUDA conversion rounds it.
+  kernels.addPass(createNarrowF64ToBF16ThroughF32Pass());
   kernels.addPass(createSCFToControlFlowPass());
   kernels.addPass(createConvertGpuOpsToNVVMOps());
   kernels.addPass(createReconcileUnrealizedCastsPass());

@@ -123,6 +123,8 @@ void tcc::buildCpuLoweringPassPipeline(OpPassManager &pm, const CompileOptions &
   // promotion would call __truncsfbf2, which libgcc 12 lacks); bf16
   // conversions as integer bit operations.
   pm.addPass(math::createMathExtendToSupportedTypes());
+  // f64 to bf16 through f32, as PyTorch rounds it (no __truncdfbf2 either).
+  pm.addPass(createNarrowF64ToBF16ThroughF32Pass());
   arith::ArithEmulateUnsupportedFloatsOptions emulate;
   emulate.sourceTypeStrs = {"bf16", "f16"};
   pm.addPass(arith::createArithEmulateUnsupportedFloats(emulate));

@@ -376,6 +376,30 @@ def GpuVectorizeElementwisePass
   ];
 }
 
+def NarrowF64ToBF16ThroughF32Pass : Pass<"tcc-narrow-f64-to-bf16-through-f32"> {
+  let summary = "Round f64 to bf16 in two steps, f64 to f32 to bf16, as PyTorch does";
+  let description = [{
+    PyTorch converts a double to bfloat16 through float (c10::BFloat16 is
+    built from a float, on the CPU and on CUDA), so `x.double().bfloat16()`
+    rounds twice. Each `arith.truncf` from f64 (or vectors of it) to bf16
+    becomes a truncf to f32 and one to bf16: the same answer as PyTorch, and
+    on the CPU path no call to `__truncdfbf2`, which libgcc 12 lacks (a
+    model.so calling it would not load). The f32 to bf16 step is then
+    expanded to integer operations like every other (arith-expand).
+
+    Before:
+    ```mlir
+    %b = arith.truncf %d : f64 to bf16
+    ```
+    After:
+    ```mlir
+    %f = arith.truncf %d : f64 to f32
+    %b = arith.truncf %f : f32 to bf16
+    ```
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect"];
+}
+
 def GpuWrapSerialOpsPass : Pass<"tcc-gpu-wrap-serial-ops", "mlir::func::FuncOp"> {
   let summary = "Wrap linalg ops without parallel dimensions in a one-iteration scf.parallel";
   let description = [{
