@@ -214,12 +214,9 @@ TEST_CASE("derived programs slice, compare, select and share values", "[derived]
 TEST_CASE("derived programs take along a dim by an integer weight", "[derived]") {
   Sources s;
   s.add("table", {4, 2}, {10, 11, 20, 21, 30, 31, 40, 41});
-  Sources::Entry index{"index", DType::Int64, {3}, {}};
-  for (int64_t v : {2, -1, 0}) {
-    uint8_t bytes[8];
-    std::memcpy(bytes, &v, 8);
-    index.bytes.insert(index.bytes.end(), bytes, bytes + 8);
-  }
+  Sources::Entry index{"index", DType::Int64, {3}, std::vector<uint8_t>(3 * 8)};
+  const int64_t rows[3] = {2, -1, 0};
+  std::memcpy(index.bytes.data(), rows, sizeof rows);
   s.entries.push_back(index);
   // Rows 2, 3 (as -1) and 0; then along dim 1 with a reshaped index.
   CHECK(s.eval({"weight:table", "weight:index", "take:0"}, {3, 2}) ==
