@@ -278,10 +278,10 @@ private:
       if (!operand(x))
         return false;
     if (auto slice = dyn_cast<SliceOp>(op)) {
-      int64_t dim = slice.getDim();
+      int64_t dim = slice.getDim(), start = slice.getStart(), step = slice.getStep();
       tokens.push_back(derivedToken(
-          DerivedOp::Slice, derivedIntList(SmallVector<int64_t>{
-                                dim, slice.getStart(), slice.getStep(), type.getDimSize(dim)})));
+          DerivedOp::Slice,
+          derivedIntList(SmallVector<int64_t>{dim, start, step, type.getDimSize(dim)})));
       return true;
     }
     if (auto compare = dyn_cast<CompareOp>(op)) {
