@@ -136,7 +136,11 @@ LUFactors factorLU(MatrixBuilder &mb, Value a) {
     Value swapped = mb.cmp("ne", p, k);
     Value flipped = mb.b.create<NegOp>(mb.loc, sign);
     sign = mb.select(swapped, flipped, sign);
-    pivots = mb.select(mb.cmp("eq", stepIdx, k), makeReshape(mb.b, mb.loc, p, {batch, 1}), pivots);
+    // One op per statement: the order of IR built in call arguments depends
+    // on the C++ compiler (issue 17).
+    Value pivotColumn = makeReshape(mb.b, mb.loc, p, {batch, 1});
+    Value atStep = mb.cmp("eq", stepIdx, k);
+    pivots = mb.select(atStep, pivotColumn, pivots);
     // Eliminate below the pivot; a zero pivot leaves its column unscaled.
     Value pivot = mb.at(a, k, k);
     Value zeroPivot = mb.cmp("eq", pivot, 0);
