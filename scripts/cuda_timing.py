@@ -37,3 +37,15 @@ def kernel_table(fn, iters):
             stats[e.name][0] += 1
             stats[e.name][1] += e.device_time
     return {name: (n / iters, total / n) for name, (n, total) in stats.items()}
+
+
+def kernel_sequence(fn):
+    """The kernels of one call of `fn`, in launch order: [(name, device µs)].
+    Lines up the same layers' kernels of two implementations (e.g. a model's
+    GEMMs under tcc and under torch.compile) position by position."""
+    with profile(activities=[ProfilerActivity.CUDA]) as prof:
+        fn()
+        torch.cuda.synchronize()
+    events = [e for e in prof.events() if e.device_type == torch.autograd.DeviceType.CUDA]
+    events.sort(key=lambda e: e.time_range.start)
+    return [(e.name, e.device_time) for e in events]

@@ -57,7 +57,7 @@ def set_tf32(on):
     torch.backends.cudnn.allow_tf32 = on
 
 
-def bench(name, precision, modes, artifacts, iters, reference, log):
+def bench(name, precision, modes, artifacts, iters, reference, log, sequence=False):
     dtype_name = "bf16" if precision == "bf16" else "fp32"
     module, inputs = bench_models.build_model(name, dtype_name)
     module = module.cuda()
@@ -116,6 +116,8 @@ def bench(name, precision, modes, artifacts, iters, reference, log):
             rows.append(dict(model=name, precision=precision, mode=mode, ms=ms, kernels=count,
                              err=err, err_fp32=err32, peak_mib=peak / 2**20, first_s=first_s,
                              top=top))
+            if sequence:
+                rows[-1]["sequence"] = cuda_timing.kernel_sequence(call)
             log(f"| {name} | {precision} | {mode} | {ms:.3f} | {count:.0f} | {err:.1e} | "
                 f"{err32:.1e} | {peak / 2**20:.0f} | {first_s:.1f} |")
             if mode in ("tcc", "eager"):
@@ -133,6 +135,9 @@ def main():
     ap.add_argument("--modes", default="eager,default,reduce-overhead,tcc")
     ap.add_argument("--iters", type=int, default=50)
     ap.add_argument("--json", help="write every row (with the top kernels) here")
+    ap.add_argument("--kernel-sequence", action="store_true",
+                    help="with --json: each row also gets the kernels of one call in launch "
+                         "order (name, device µs), to line up two variants' layers")
     a = ap.parse_args()
     names = a.only or list(bench_models.MODEL_WORKLOADS)
     print(f"Device: {torch.cuda.get_device_name(0)}, torch {torch.__version__}, "
@@ -144,7 +149,8 @@ def main():
     rows, reference = [], {}
     for name in names:
         for precision in a.precisions.split(","):
-            rows += bench(name, precision, a.modes.split(","), a.artifacts, a.iters, reference, log)
+            rows += bench(name, precision, a.modes.split(","), a.artifacts, a.iters, reference, log,
+                          a.kernel_sequence)
     if a.json:
         with open(a.json, "w") as f:
             json.dump(rows, f, indent=1)

@@ -213,6 +213,10 @@ def main():
     torch.manual_seed(148)
     write_relative_position_bias_case(args.out)
 
+    torch.manual_seed(150)
+    write_case(args.out, "shifted_window_attention", ShiftedWindowBlock(),
+               [torch.randn(2, 8, 8, 32)])
+
     torch.manual_seed(149)
     # Values whose f64 -> bf16 and f64 -> f32 -> bf16 roundings differ too.
     x = torch.randn(64)
@@ -716,6 +720,24 @@ def write_relative_position_bias_case(out):
             raise SystemExit("PyTorch accepted an index out of range")
         except (IndexError, RuntimeError):
             pass
+
+
+class ShiftedWindowBlock(nn.Module):
+    """torchvision's own ShiftedWindowAttention (Swin-T's attention) at small
+    size, shifted: the query scaled by a constant, the relative-position bias
+    and the per-window mask added to the scores (the mask through a 5-D
+    view), softmax, the product with the values; one fused attention kernel
+    in tcc (head size 16, windows of 4x4, 4 windows per image)."""
+
+    def __init__(self):
+        super().__init__()
+        from torchvision.models.swin_transformer import ShiftedWindowAttention
+        self.attn = ShiftedWindowAttention(32, [4, 4], [2, 2], num_heads=2)
+        with torch.no_grad():  # a bias table that is not all zeros
+            self.attn.relative_position_bias_table.normal_(0, 0.5)
+
+    def forward(self, x):
+        return self.attn(x)
 
 
 class DoubleToBFloat16(nn.Module):

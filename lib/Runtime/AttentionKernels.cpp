@@ -249,7 +249,8 @@ extern "C" void tcc_attention(int32_t dtype, int32_t math, int64_t batch, int64_
                               int64_t vStrideL, void *out, int64_t outStrideB,
                               int64_t outStrideH, int64_t outStrideL, const void *mask,
                               int32_t maskKind, int64_t maskStrideB, int64_t maskStrideH,
-                              int64_t maskStrideQ, int64_t maskStrideK, int32_t causal,
+                              int64_t maskStrideQ, int64_t maskStrideK,
+                              int64_t maskBatchPeriod, int64_t maskStrideOuter, int32_t causal,
                               float scale, void *stream) {
   // An earlier failure of this call: it is reported once, when it returns.
   if (hasKernelLaunchError())
@@ -269,6 +270,9 @@ extern "C" void tcc_attention(int32_t dtype, int32_t math, int64_t batch, int64_
       return fail("unknown mask kind " + std::to_string(maskKind));
     if (batch < 0 || heads < 0 || kvHeads < 0 || lq < 0 || lk < 0)
       return fail("negative size");
+    if (maskBatchPeriod < 0 || (maskBatchPeriod > 0 && batch % maskBatchPeriod != 0))
+      return fail("the mask's batch period " + std::to_string(maskBatchPeriod) +
+                  " does not divide the batch");
     if (!tcc::attentionKernelSupports(headDim, valueDim))
       return fail("unsupported head dims (the kernels take multiples of 8 up to 128, the same "
                   "for q/k and v)");
@@ -339,7 +343,8 @@ extern "C" void tcc_attention(int32_t dtype, int32_t math, int64_t batch, int64_
       };
       maskAsync = gTuning[kAttentionTuneMaskTiles].load(std::memory_order_relaxed) == 0 &&
                   (maskStrideK == 1 || lk == 1) && reinterpret_cast<uintptr_t>(mask) % 16 == 0 &&
-                  ok(maskStrideB, batch) && ok(maskStrideH, heads) && ok(maskStrideQ, lq);
+                  ok(maskStrideB, batch) && ok(maskStrideOuter, batch) && ok(maskStrideH, heads) &&
+                  ok(maskStrideQ, lq);
       maskBuffers = maxMaskBuffers(kind, d, shape);
       if (gTuning[kAttentionTuneMaskBuffers].load(std::memory_order_relaxed) == 1 ||
           sharedBytes(kind, d, shape, maskBuffers, maskElem) > limit)
@@ -369,7 +374,11 @@ extern "C" void tcc_attention(int32_t dtype, int32_t math, int64_t batch, int64_
       params.maskStrideH = maskStrideH;
       params.maskStrideQ = maskStrideQ;
       params.maskStrideK = maskStrideK;
+      if (maskBatchPeriod > 0)
+        params.maskStrideOuter = maskStrideOuter;
     }
+    // Period 0: the mask's batch dim is the batch (b % batch = b, b / batch = 0).
+    params.maskBatchPeriod = static_cast<int32_t>(hasMask && maskBatchPeriod > 0 ? maskBatchPeriod : batch);
     params.batch = static_cast<int32_t>(batch);
     params.heads = static_cast<int32_t>(heads);
     params.lq = static_cast<int32_t>(lq);

@@ -353,7 +353,8 @@ extern "C" void tcc_cpu_attention(int32_t dtype, int32_t, int64_t batch, int64_t
                                   const void *vv, int64_t vB, int64_t vH, int64_t vL, void *ov,
                                   int64_t oB, int64_t oH, int64_t oL, const void *maskv,
                                   int32_t maskKind, int64_t mB, int64_t mH, int64_t mQ,
-                                  int64_t mK, int32_t causal, float scale, void *) {
+                                  int64_t mK, int64_t maskBatchPeriod, int64_t mOuter,
+                                  int32_t causal, float scale, void *) {
   if (dtype != tcc::kKernelF32) {
     std::fprintf(stderr, "tcc: internal error: tcc_cpu_attention called with element type %d\n",
                  dtype);
@@ -381,6 +382,8 @@ extern "C" void tcc_cpu_attention(int32_t dtype, int32_t, int64_t batch, int64_t
       const float *v = lk ? V + b * vB + (h / group) * vH : nullptr;
       float *o = O + b * oB + h * oH;
       float *s = scores.data();
+      const int64_t m0 = (maskBatchPeriod > 0 ? (b % maskBatchPeriod) * mB + (b / maskBatchPeriod) * mOuter
+                                              : b * mB) + h * mH;
       if (lk > 0) {
         if (sgemm && headDim > 0)
           sgemm(kCblasRowMajor, kCblasNoTrans, kCblasTrans, static_cast<int>(lq),
@@ -397,9 +400,9 @@ extern "C" void tcc_cpu_attention(int32_t dtype, int32_t, int64_t batch, int64_t
         for (int64_t j = 0; j < lk; ++j) {
           float x = row[j];
           if (addMask)
-            x += addMask[b * mB + h * mH + i * mQ + j * mK];
+            x += addMask[m0 + i * mQ + j * mK];
           bool hidden = (causal && j > i) ||
-                        (boolMask && !boolMask[b * mB + h * mH + i * mQ + j * mK]) ||
+                        (boolMask && !boolMask[m0 + i * mQ + j * mK]) ||
                         x == negInf;
           row[j] = hidden ? negInf : x;
           if (!hidden && x > rowMax)

@@ -39,6 +39,7 @@ _ARGTYPES = (
     + [_I64] * 7                       # batch, heads, kvHeads, lq, lk, headDim, valueDim
     + [_PTR, _I64, _I64, _I64] * 4     # q, k, v, out: pointer, strides B, H, L
     + [_PTR, _I32, _I64, _I64, _I64, _I64]  # mask, maskKind, strides B, H, Q, K
+    + [_I64, _I64]                     # mask batch period, outer stride
     + [_I32, ctypes.c_float, _PTR]     # causal, scale, stream
 )
 
@@ -86,12 +87,16 @@ class Tuned:
 def call(q, k, v, out, mask=None, mask_kind=MASK_NONE, causal=False, scale=None, math_mode=MATH_F32,
          head_dim=None, value_dim=None, kv_heads=None):
     """tcc_attention on [B, H, L, D] views (any strides, D contiguous); `mask`
-    is a view expanded to [B, H, Lq, Lk] (stride 0 where it broadcasts)."""
+    is a view expanded to [B, H, Lq, Lk] (stride 0 where it broadcasts), or
+    to [B / P, P, H, Lq, Lk]: a mask per window, the batch split by P."""
     B, H, Lq, D = q.shape
     Lk = k.shape[2]
     for t in (q, k, v, out):
         assert t.stride(3) == 1 or t.shape[3] <= 1
     ms = mask.stride() if mask is not None else (0, 0, 0, 0)
+    period, outer = 0, 0
+    if mask is not None and mask.dim() == 5:
+        period, outer, ms = mask.shape[1], ms[0], ms[1:]
     if scale is None:
         scale = 1.0 / math.sqrt(D)
     _fn()(common.DTYPE_CODE[q.dtype], math_mode, B, H, kv_heads or k.shape[1], Lq, Lk,
@@ -100,7 +105,7 @@ def call(q, k, v, out, mask=None, mask_kind=MASK_NONE, causal=False, scale=None,
           common.ptr(k), k.stride(0), k.stride(1), k.stride(2),
           common.ptr(v), v.stride(0), v.stride(1), v.stride(2),
           common.ptr(out), out.stride(0), out.stride(1), out.stride(2),
-          common.ptr(mask), mask_kind, ms[0], ms[1], ms[2], ms[3],
+          common.ptr(mask), mask_kind, ms[0], ms[1], ms[2], ms[3], period, outer,
           int(causal), scale, common.stream())
 
 
@@ -120,6 +125,8 @@ def reference(q, k, v, mask=None, mask_kind=MASK_NONE, causal=False, scale=None)
     visible = torch.ones(B, H, Lq, Lk, dtype=torch.bool, device=q.device)
     if causal:
         visible &= torch.ones(Lq, Lk, dtype=torch.bool, device=q.device).tril()
+    if mask is not None and mask.dim() == 5:  # a mask per window: [B / P, P, ...]
+        mask = mask.reshape(B, H, Lq, Lk)
     if mask_kind == MASK_BOOL:
         visible &= mask.bool()
     elif mask_kind == MASK_ADD:
@@ -172,9 +179,14 @@ def _output(B, H, L, D, dtype, layout):
 
 def _mask(kind, shape, B, H, Lq, Lk, dtype, gen, empty_rows, min_rows, pitch=None):
     """A mask expanded to [B, H, Lq, Lk]. shape "full" [B, H, Lq, Lk], "qk"
-    [Lq, Lk] broadcast over batch and heads, "keys" [B, 1, 1, Lk] (padding).
+    [Lq, Lk] broadcast over batch and heads, "keys" [B, 1, 1, Lk] (padding),
+    "window" [1, 2, H, Lq, Lk] expanded to [B / 2, 2, H, Lq, Lk] (a mask per
+    window, as Swin's shifted windows: 5-D, the batch split by 2).
     `pitch`: rows of that many elements, a view of the first Lk (the others
     would make a difference if read: visible / NaN)."""
+    if shape == "window":
+        m = _mask(kind, "full", 2, H, Lq, Lk, dtype, gen, empty_rows, min_rows, pitch)
+        return m.contiguous()[None].expand(B // 2, 2, H, Lq, Lk)
     dims = {"full": (B, H, Lq, Lk), "qk": (1, 1, Lq, Lk), "keys": (B, 1, 1, Lk)}[shape]
     r = torch.rand(dims, generator=gen, device=DEVICE)
     if kind == MASK_BOOL:
@@ -289,6 +301,10 @@ def _cases(quick):
             min_rows=(1, 64))
         add("additive key padding [B,1,1,Lk], gqa 8/2", H=8, KVH=2, Lq=64, Lk=111, mask="add",
             mask_shape="keys")
+        add("additive mask per window [B/2,2,H,Lq,Lk] (Swin), -inf entries", B=6, H=3, Lq=49,
+            Lk=49, mask="add", mask_shape="window")
+        add("bool mask per window [B/2,2,H,Lq,Lk], empty rows", B=4, Lq=70, Lk=90, mask="bool",
+            mask_shape="window", empty_rows=(0, 33))
         # Scores of std ~10: nearly one-hot rows, large rescales (TF32 error grows
         # with the score range: x4 gave 1.2e-2 there, as any TF32 product would).
         add("peaky scores (q, k x 2), scale 0.3", Lq=150, Lk=150, magnitude=2.0, scale=0.3)

@@ -226,10 +226,19 @@ LogicalResult AttentionOp::verify() {
     if (!mt.getElementType().isInteger(1) && mt.getElementType() != elt)
       return emitOpError("mask must be i1 or ") << elt << ", got " << mt.getElementType();
     SmallVector<int64_t> full = {q[0], q[1], q[2], k[2]};
-    if (mt.getRank() > 4)
-      return emitOpError("mask has more than 4 dims");
+    if (mt.getRank() > 5)
+      return emitOpError("mask has more than 5 dims");
+    if (mt.getRank() == 5) {
+      // [B / P, P, H, Lq, Lk]: the batch split by P, the static dim 1.
+      int64_t p = mt.getDimSize(1);
+      if (ShapedType::isDynamic(p) || p < 2 || (!ShapedType::isDynamic(q[0]) && q[0] % p))
+        return emitOpError("5-D mask ") << shapeText(mt.getShape())
+                                         << " must split the batch (" << q[0]
+                                         << ") by a static dim 1 above 1 that divides it";
+      full = {ShapedType::isDynamic(q[0]) ? ShapedType::kDynamic : q[0] / p, p, q[1], q[2], k[2]};
+    }
     for (auto [i, d] : llvm::enumerate(mt.getShape())) {
-      int64_t f = full[4 - mt.getRank() + i];
+      int64_t f = full[full.size() - mt.getRank() + i];
       if (d != 1 && !sameSize(d, f))
         return emitOpError("mask ") << shapeText(mt.getShape()) << " does not broadcast to "
                                     << shapeText(full);

@@ -97,7 +97,10 @@ def TccKernel_AttentionOp : TccKernel_DpsOp<"attention"> {
 
     `mask`, when given, broadcasts to `[B, H, Lq, Lk]`: an `i1` mask keeps
     the keys where it is true; a float mask (the query's element type) is
-    added to the scores. `causal` keeps key `j` for query `i` only when
+    added to the scores. A 5-D mask splits the batch: `[B / P, P, H, Lq, Lk]`
+    with `P` its static dim 1 (above 1), so batch `b` reads
+    `mask[b / P, b % P, ...]` — a mask per window shared by all images, as
+    Swin's shifted windows add through a 5-D view of the scores. `causal` keeps key `j` for query `i` only when
     `j <= i`. A query that keeps no key gets 0. Softmax and products are
     computed in f32, the result rounded once; no `Lq x Lk` matrix is
     materialized on the GPU.

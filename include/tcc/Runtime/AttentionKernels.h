@@ -86,7 +86,10 @@ extern "C" {
 ///
 /// Every tensor is addressed as base + b·sB + h·sH + i·sL + d with strides in
 /// elements (the head dim contiguous); the mask as base + b·mB + h·mH + i·mQ +
-/// j·mK, where a stride of 0 broadcasts. Pointers need only element
+/// j·mK, where a stride of 0 broadcasts. A `maskBatchPeriod` P above 0 (it
+/// must divide `batch`) splits the batch for the mask: b·mB becomes
+/// (b % P)·mB + (b / P)·maskStrideOuter, a mask per window of Swin's
+/// shifted windows; 0 leaves it whole (maskStrideOuter unused). Pointers need only element
 /// alignment (16-byte aligned pointers and strides get the faster,
 /// vectorized kernels). All pointers are device pointers; the kernel is
 /// enqueued on `stream` (a CUstream) and nothing is synchronized. Failures
@@ -106,6 +109,7 @@ void tcc_attention(int32_t dtype, int32_t math, int64_t batch, int64_t heads, in
                    void *out, int64_t outStrideB, int64_t outStrideH, int64_t outStrideL,
                    const void *mask, int32_t maskKind, int64_t maskStrideB,
                    int64_t maskStrideH, int64_t maskStrideQ, int64_t maskStrideK,
+                   int64_t maskBatchPeriod, int64_t maskStrideOuter,
                    int32_t causal, float scale, void *stream);
 
 /// Sets tuning knob `knob` (tcc::AttentionTune) to `value` for the calls of

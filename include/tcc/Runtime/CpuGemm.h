@@ -61,7 +61,8 @@ void tcc_cpu_attention(int32_t dtype, int32_t math, int64_t batch, int64_t heads
                        int64_t vStrideL, void *out, int64_t outStrideB, int64_t outStrideH,
                        int64_t outStrideL, const void *mask, int32_t maskKind,
                        int64_t maskStrideB, int64_t maskStrideH, int64_t maskStrideQ,
-                       int64_t maskStrideK, int32_t causal, float scale, void *stream);
+                       int64_t maskStrideK, int64_t maskBatchPeriod, int64_t maskStrideOuter,
+                       int32_t causal, float scale, void *stream);
 
 } // extern "C"
 

@@ -2,7 +2,9 @@
 //
 // Each tensor's strides are read in the canonical [B, H, L, D] order (dims 1
 // and 2 swapped for a `bshd` tensor); the mask's align right with
-// [B, H, Lq, Lk], a missing or size-1 dim broadcasting with stride 0.
+// [B, H, Lq, Lk], a missing or size-1 dim broadcasting with stride 0 (a 5-D
+// mask's last four with [P, H, Lq, Lk], its dim 0 the batch period's outer
+// stride).
 //
 //===----------------------------------------------------------------------===//
 #include "KernelCalls.h"
@@ -46,13 +48,21 @@ void tcc::kernelcalls::lowerAttention(OpBuilder &b, kernel::AttentionOp op,
     BufferMetadata m = readBufferMetadata(b, loc, mask);
     cb.add({m.pointer, cb.i32(mt.getElementType().isInteger(1) ? tcc::kAttentionMaskBool
                                                                : tcc::kAttentionMaskAdditive)});
-    for (int64_t d = 0; d < 4; ++d) {
-      int64_t md = d - (4 - mt.getRank());
-      cb.add({md < 0 || mt.getDimSize(md) == 1 ? cb.i64(0) : cb.i64(m.strides[md])});
-    }
+    // A 5-D mask, [B / P, P, H, Lq, Lk] (TccKernelOps.td): its dim 1 is the
+    // batch's, split by period P, its dim 0 the outer stride.
+    int64_t rank = mt.getRank(), split = rank == 5 ? 1 : 0;
+    auto maskStride = [&](int64_t md) {
+      return md < 0 || mt.getDimSize(md) == 1 ? cb.i64(0) : cb.i64(m.strides[md]);
+    };
+    for (int64_t d = 0; d < 4; ++d)
+      cb.add({maskStride(d - (4 - (rank - split)) + split)});
+    if (split)
+      cb.add({cb.i64(mt.getDimSize(1)), maskStride(0)});
+    else
+      cb.add({cb.i64(0), cb.i64(0)});
   } else {
     cb.add({cb.null(), cb.i32(tcc::kAttentionMaskNone), cb.i64(0), cb.i64(0), cb.i64(0),
-            cb.i64(0)});
+            cb.i64(0), cb.i64(0), cb.i64(0)});
   }
   cb.add({cb.i32(op.getCausal()), cb.f32(op.getScale().convertToDouble()),
           ctx.stream ? ctx.stream : cb.null()});

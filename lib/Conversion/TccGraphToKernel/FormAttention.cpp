@@ -86,6 +86,80 @@ bool onlySwapsSeqHeads(const std::optional<StridedView> &view) {
   return t && t.getPermutation() == ArrayRef<int64_t>(kSwapSeqHeads);
 }
 
+/// Scores seen through a windowed mask (torchvision's shifted windows):
+/// reshape(reshape(x, [B, P, H, L, S]) + mask5, [B·P, H, L, S]). `scores` is
+/// x; `mask` the 5-D additive mask, broadcasting to [B, P, H, L, S].
+struct WindowMask {
+  Value scores, mask;
+  SmallVector<Operation *> ops; ///< outer reshape, add, inner reshape
+};
+
+std::optional<WindowMask> windowMask(Value s) {
+  auto st = typeOf(s);
+  auto outer = s.getDefiningOp<graph::ReshapeOp>();
+  if (!outer || !s.hasOneUse() || !st.hasStaticShape())
+    return std::nullopt;
+  auto add = outer.getInput().getDefiningOp<graph::AddOp>();
+  auto at = typeOf(outer.getInput());
+  if (!add || !add->hasOneUse() || at.getRank() != 5 || at.getShape()[0] * at.getShape()[1] != st.getShape()[0] ||
+      at.getShape().drop_front(2) != st.getShape().drop_front(1))
+    return std::nullopt;
+  for (auto [x, m] : {std::pair{add.getLhs(), add.getRhs()}, std::pair{add.getRhs(), add.getLhs()}}) {
+    auto inner = x.getDefiningOp<graph::ReshapeOp>();
+    if (!inner || !x.hasOneUse() || typeOf(x) != at || typeOf(inner.getInput()) != st ||
+        typeOf(m).getRank() != 5 || typeOf(m).getElementType() != st.getElementType())
+      continue;
+    return WindowMask{inner.getInput(), m, {outer, add, inner}};
+  }
+  return std::nullopt;
+}
+
+/// `mask5` plus an optional 4-D (or lower) `extra` added to the same scores,
+/// as the 4-D mask [B·P, H, L, S] of `scores` type `st`: the reshape of a
+/// broadcast of one 5-D sum, so kernel formation can hand the 5-D tensor to
+/// the kernel (its batch split as [B, P]) and nothing is materialized.
+Value windowedMask(OpBuilder &b, Location loc, RankedTensorType st, Value mask5, Value extra) {
+  auto mt = typeOf(mask5);
+  SmallVector<int64_t> full = {st.getShape()[0] / mt.getShape()[1], mt.getShape()[1]};
+  full.append(st.getShape().begin() + 1, st.getShape().end());
+  if (extra) {
+    auto et = typeOf(extra);
+    SmallVector<int64_t> shape5(5 - et.getRank(), 1);
+    shape5.append(et.getShape().begin(), et.getShape().end());
+    if (shape5[1] != 1) { // a full batch dim splits as the scores' does
+      shape5[0] = full[0];
+      shape5[1] = full[1];
+    }
+    Value e5 = graph::ReshapeOp::create(b, loc, RankedTensorType::get(shape5, et.getElementType()), extra);
+    SmallVector<int64_t> sum;
+    for (auto [x, y] : llvm::zip(shape5, mt.getShape()))
+      sum.push_back(std::max(x, y));
+    mask5 = graph::AddOp::create(b, loc, RankedTensorType::get(sum, mt.getElementType()), mask5, e5);
+  }
+  Value wide = graph::BroadcastOp::create(b, loc, RankedTensorType::get(full, mt.getElementType()), mask5);
+  return graph::ReshapeOp::create(b, loc, st, wide);
+}
+
+/// The 5-D mask a windowed 4-D mask comes from (see windowedMask): for the
+/// kernel, which splits the batch as [B, P] when its mask has 5 dims.
+Value windowMaskSource(Value mask) {
+  auto merge = mask.getDefiningOp<graph::ReshapeOp>();
+  if (!merge || typeOf(mask).getRank() != 4 || typeOf(merge.getInput()).getRank() != 5)
+    return nullptr;
+  auto wt = typeOf(merge.getInput()), mt = typeOf(mask);
+  if (!wt.hasStaticShape() || !mt.hasStaticShape() || wt.getShape()[0] * wt.getShape()[1] != mt.getShape()[0] ||
+      wt.getShape().drop_front(2) != mt.getShape().drop_front(1))
+    return nullptr;
+  Value source = merge.getInput();
+  if (auto broadcast = source.getDefiningOp<graph::BroadcastOp>())
+    source = broadcast.getInput();
+  auto st = typeOf(source);
+  // The kernel reads P from dim 1: a broadcast one there is an ordinary mask.
+  if (st.getRank() != 5 || st.getShape()[1] == 1)
+    return nullptr;
+  return source;
+}
+
 void formAttention(graph::AttentionOp op) {
   auto qt = typeOf(op.getQuery());
   if (qt.getRank() != 4 || !kernelElementType(qt.getElementType()) ||
@@ -121,9 +195,12 @@ void formAttention(graph::AttentionOp op) {
       bshd[i] = true;
     }
   }
-  if (mask)
-    if (auto broadcast = mask.getDefiningOp<graph::BroadcastOp>())
+  if (mask) {
+    if (Value source = windowMaskSource(mask))
+      mask = source;
+    else if (auto broadcast = mask.getDefiningOp<graph::BroadcastOp>())
       mask = broadcast.getInput();
+  }
   // The result: written straight into the tensor its reshapes and transposes
   // lead to, else transposed to [B, L, H, D] for its one reader.
   Value replaced = op.getResult();
@@ -210,11 +287,18 @@ void raiseWrittenOutAttention(graph::SoftmaxOp softmax) {
   Value s = softmax.getInput();
   Value keep, additive, cond;
   SmallVector<Operation *> chain = {softmax};
+  std::optional<WindowMask> window = windowMask(s);
+  if (window) {
+    s = window->scores;
+    chain.append(window->ops);
+  }
   auto negInf = [](Value v) {
     std::optional<double> c = splatConstant(v);
     return c && std::isinf(*c) && *c < 0;
   };
   if (auto select = s.getDefiningOp<graph::SelectOp>(); select && select->hasOneUse()) {
+    if (window)
+      return; // a bool mask and a windowed float mask: not one kernel mask
     if (negInf(select.getLhs()) && typeOf(select.getRhs()) == st) { // masked_fill(m, -inf)
       cond = select.getCondition();
       s = select.getRhs();
@@ -257,6 +341,20 @@ void raiseWrittenOutAttention(graph::SoftmaxOp softmax) {
   if (!k || typeOf(qk.getLhs()).getRank() != 4)
     return;
   chain.push_back(qk);
+  // A constant scale on the query (q * d^-0.5, as torchvision writes it):
+  // the kernel's scale, so the query is read where its linear layer wrote it.
+  Value q = qk.getLhs();
+  if (auto mul = q.getDefiningOp<graph::MulOp>(); mul && q.hasOneUse()) {
+    Value x = mul.getLhs(), c = mul.getRhs();
+    if (!splatConstant(c))
+      std::swap(x, c);
+    if (std::optional<double> factor = splatConstant(c);
+        factor && *factor != 0.0 && typeOf(x) == typeOf(q)) {
+      scale *= *factor;
+      q = x;
+      chain.push_back(mul);
+    }
+  }
   OpBuilder b(pv);
   SmallVector<Operation *> fused(llvm::reverse(chain));
   fused.push_back(pv);
@@ -269,7 +367,9 @@ void raiseWrittenOutAttention(graph::SoftmaxOp softmax) {
   if (mask && typeOf(mask).getElementType() != st.getElementType() &&
       !typeOf(mask).getElementType().isInteger(1))
     return;
-  auto attention = graph::AttentionOp::create(b, loc, typeOf(pv.getResult()), qk.getLhs(), k,
+  if (window)
+    mask = windowedMask(b, loc, st, window->mask, mask);
+  auto attention = graph::AttentionOp::create(b, loc, typeOf(pv.getResult()), q, k,
                                               pv.getRhs(), mask, b.getF64FloatAttr(scale),
                                               nullptr);
   LLVM_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] written-out attention at " << loc << "\n");

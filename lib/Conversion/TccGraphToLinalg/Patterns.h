@@ -14,7 +14,7 @@ void populateMatmulToLinalgPatterns(mlir::RewritePatternSet &patterns);
 void populateConvPoolToLinalgPatterns(mlir::RewritePatternSet &patterns);
 void populateReductionToLinalgPatterns(mlir::RewritePatternSet &patterns);
 void populateDataMovementToLinalgPatterns(mlir::RewritePatternSet &patterns);
-void populateSwappedHalvesToLinalgPatterns(mlir::RewritePatternSet &patterns);
+void populateConcatRotationToLinalgPatterns(mlir::RewritePatternSet &patterns);
 void populateSequenceToLinalgPatterns(mlir::RewritePatternSet &patterns);
 void populateIndexingToLinalgPatterns(mlir::RewritePatternSet &patterns);
 void populateSpecialFunctionToLinalgPatterns(mlir::RewritePatternSet &patterns);

@@ -78,7 +78,7 @@ struct ConvertTccGraphToLinalgPass
     tcc::populateConvPoolToLinalgPatterns(patterns);
     tcc::populateReductionToLinalgPatterns(patterns);
     tcc::populateDataMovementToLinalgPatterns(patterns);
-    tcc::populateSwappedHalvesToLinalgPatterns(patterns);
+    tcc::populateConcatRotationToLinalgPatterns(patterns);
     tcc::populateSequenceToLinalgPatterns(patterns);
     tcc::populateIndexingToLinalgPatterns(patterns);
     tcc::populateSpecialFunctionToLinalgPatterns(patterns);

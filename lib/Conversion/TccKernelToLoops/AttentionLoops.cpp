@@ -86,8 +86,14 @@ void tcc::loops::lowerAttention(OpBuilder &b, kernel::AttentionOp op) {
             if (mask) {
               auto mt = cast<MemRefType>(mask.getType());
               SmallVector<Value> full = {bi, h, i, j}, indices;
+              if (mt.getRank() == 5) { // [B / P, P, H, Lq, Lk]: the batch split by P
+                Value period = f.index(mt.getDimSize(1));
+                full = {arith::DivUIOp::create(fb, loc, bi, period),
+                        arith::RemUIOp::create(fb, loc, bi, period), h, i, j};
+              }
               for (int64_t md = 0; md < mt.getRank(); ++md)
-                indices.push_back(mt.getDimSize(md) == 1 ? f.index(0) : full[4 - mt.getRank() + md]);
+                indices.push_back(mt.getDimSize(md) == 1 ? f.index(0)
+                                                         : full[full.size() - mt.getRank() + md]);
               Value m = f.load(mask, indices);
               if (mt.getElementType().isInteger(1))
                 score = arith::SelectOp::create(fb, loc, m, score, f.f32(negInf));

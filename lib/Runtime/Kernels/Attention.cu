@@ -1049,7 +1049,8 @@ TCC_DEVICE void attentionBlock(const AttentionParams &p) {
   const unsigned char *mask = nullptr;
   if (hasMask)
     mask = static_cast<const unsigned char *>(p.mask) +
-           (b * p.maskStrideB + h * p.maskStrideH) * maskElemBytes;
+           ((b % p.maskBatchPeriod) * p.maskStrideB + (b / p.maskBatchPeriod) * p.maskStrideOuter +
+            h * p.maskStrideH) * maskElemBytes;
 
   const int warpRowInBlock = warp * C::kWarpRows;
   const int warpRow = r0 + warpRowInBlock; // the warp's first query row

@@ -26,6 +26,10 @@ struct AttentionParams {
   int64_t vStrideB, vStrideH, vStrideL;
   int64_t oStrideB, oStrideH, oStrideL;
   int64_t maskStrideB, maskStrideH, maskStrideQ, maskStrideK;
+  /// A mask per window (tcc_attention's maskBatchPeriod P): batch b reads
+  /// the mask at (b % P)·maskStrideB + (b / P)·maskStrideOuter. P = batch
+  /// for an ordinary mask.
+  int64_t maskStrideOuter;
   int32_t batch, heads, lq, lk;
   int32_t headsPerKv; ///< query heads per key/value head (GQA)
   int32_t qTiles;     ///< ceil(lq / block rows (64 or 128)): query tiles per (batch, head)
@@ -48,16 +52,18 @@ struct AttentionParams {
   /// below 2^threshold, which the fp32 sums (and f16/bf16 P) hold exactly
   /// as well. Negative: rescale on every tile (the textbook order).
   float rescaleThreshold;
+  int32_t maskBatchPeriod; ///< P above; at least 1
 };
 
 // The layout is the ABI between two compilers (g++ or clang on the host,
 // nvcc's device side); checking it in every translation unit that includes
 // this header catches a compiler or target that packs it differently.
-static_assert(sizeof(AttentionParams) == 224, "tcc_attn::AttentionParams layout");
-static_assert(offsetof(AttentionParams, batch) == 168, "tcc_attn::AttentionParams layout");
-static_assert(offsetof(AttentionParams, scaleLog2) == 200, "tcc_attn::AttentionParams layout");
-static_assert(offsetof(AttentionParams, headDim) == 204, "tcc_attn::AttentionParams layout");
-static_assert(offsetof(AttentionParams, rescaleThreshold) == 216, "tcc_attn::AttentionParams layout");
+static_assert(sizeof(AttentionParams) == 232, "tcc_attn::AttentionParams layout");
+static_assert(offsetof(AttentionParams, batch) == 176, "tcc_attn::AttentionParams layout");
+static_assert(offsetof(AttentionParams, scaleLog2) == 208, "tcc_attn::AttentionParams layout");
+static_assert(offsetof(AttentionParams, headDim) == 212, "tcc_attn::AttentionParams layout");
+static_assert(offsetof(AttentionParams, rescaleThreshold) == 224, "tcc_attn::AttentionParams layout");
+static_assert(offsetof(AttentionParams, maskBatchPeriod) == 228, "tcc_attn::AttentionParams layout");
 
 } // namespace tcc_attn
 

@@ -89,6 +89,37 @@ func.func @written_out(%q: tensor<2x2x8x64xf32>, %k: tensor<2x2x8x64xf32>, %v: t
 }
 // -----
 
+// torchvision's shifted-window attention: the query scaled by a constant
+// (folded into the kernel's scale: 0.25 · 0.5), the relative-position bias
+// [1, H, N, N] added, then a mask per window added through a 5-D view
+// [B, P, H, N, N] of the scores. Both masks become one 5-D sum, which the
+// kernel reads with the batch split as [B, P]; no score matrix is left.
+// CHECK-LABEL: func @shifted_window
+// CHECK:     %[[B5:.*]] = tcc_graph.reshape %arg3 : (tensor<1x2x16x16xf32>) -> tensor<1x1x2x16x16xf32>
+// CHECK:     %[[M5:.*]] = tcc_graph.add %arg4, %[[B5]] : (tensor<1x4x1x16x16xf32>, tensor<1x1x2x16x16xf32>) -> tensor<1x4x2x16x16xf32>
+// CHECK:     tcc_kernel.attention ins(%arg0, %arg1, %arg2 : tensor<8x2x16x16xf32>, tensor<8x2x16x16xf32>, tensor<8x2x16x16xf32>) mask(%[[M5]] : tensor<1x4x2x16x16xf32>) outs(%{{.*}} : tensor<8x2x16x16xf32>) {scale = 1.250000e-01 : f64}
+// CHECK-NOT: tcc_graph.softmax
+// CHECK-NOT: tcc_graph.matmul
+// CHECK-NOT: tcc_graph.mul
+// CHECK-NOT: tcc_graph.broadcast
+func.func @shifted_window(%q: tensor<8x2x16x16xf32>, %k: tensor<8x2x16x16xf32>, %v: tensor<8x2x16x16xf32>, %bias: tensor<1x2x16x16xf32>, %mask: tensor<1x4x1x16x16xf32>) -> tensor<8x2x16x16xf32> {
+  %c = tcc_graph.constant dense<2.500000e-01> : tensor<f32>
+  %qs = tcc_graph.mul %q, %c : (tensor<8x2x16x16xf32>, tensor<f32>) -> tensor<8x2x16x16xf32>
+  %kt = tcc_graph.transpose %k {permutation = array<i64: 0, 1, 3, 2>} : (tensor<8x2x16x16xf32>) -> tensor<8x2x16x16xf32>
+  %s = tcc_graph.matmul %qs, %kt : (tensor<8x2x16x16xf32>, tensor<8x2x16x16xf32>) -> tensor<8x2x16x16xf32>
+  %h = tcc_graph.constant dense<5.000000e-01> : tensor<f32>
+  %sh = tcc_graph.mul %s, %h : (tensor<8x2x16x16xf32>, tensor<f32>) -> tensor<8x2x16x16xf32>
+  %sb = tcc_graph.add %sh, %bias : (tensor<8x2x16x16xf32>, tensor<1x2x16x16xf32>) -> tensor<8x2x16x16xf32>
+  %s5 = tcc_graph.reshape %sb : (tensor<8x2x16x16xf32>) -> tensor<2x4x2x16x16xf32>
+  %sm = tcc_graph.add %s5, %mask : (tensor<2x4x2x16x16xf32>, tensor<1x4x1x16x16xf32>) -> tensor<2x4x2x16x16xf32>
+  %s4 = tcc_graph.reshape %sm : (tensor<2x4x2x16x16xf32>) -> tensor<8x2x16x16xf32>
+  %p = tcc_graph.softmax %s4 {dim = 3 : i64} : (tensor<8x2x16x16xf32>) -> tensor<8x2x16x16xf32>
+  %o = tcc_graph.matmul %p, %v : (tensor<8x2x16x16xf32>, tensor<8x2x16x16xf32>) -> tensor<8x2x16x16xf32>
+  return %o : tensor<8x2x16x16xf32>
+}
+
+// -----
+
 // GPT-2's heads: slices of the packed q|k|v projection, split into heads and
 // transposed. The kernel reads the three views of the projection and writes
 // [B, L, H·D] itself: no slice, transpose or copy is left.

@@ -32,13 +32,26 @@ func.func @three_batch_dims(%a: memref<2x3x4x8x16xbf16>, %b: memref<2x3x4x16x8xb
 // -----
 
 // Attention: f16 (dtype 1), query heads 8 over key/value heads 2, a bool mask
-// (kind 1) broadcast over batch and heads (strides 0), causal, the scale.
+// (kind 1) broadcast over batch and heads (strides 0), no batch period (0, 0),
+// causal, the scale.
 // CHECK-LABEL: func @attention
-// CHECK:         call @tcc_attention(%c1_i32, %c0_i32, {{.*}}, %c1_i32{{[_0-9]*}}, %c0_i64, %c0_i64{{[_0-9]*}}, %{{[0-9]+}}, %{{[0-9]+}}, %c1_i32{{[_0-9]*}}, %cst, %arg6)
+// CHECK:         call @tcc_attention(%c1_i32, %c0_i32, {{.*}}, %c1_i32{{[_0-9]*}}, %c0_i64, %c0_i64{{[_0-9]*}}, %{{[0-9]+}}, %{{[0-9]+}}, %c0_i64{{[_0-9]*}}, %c0_i64{{[_0-9]*}}, %c1_i32{{[_0-9]*}}, %cst, %arg6)
 // TF32-LABEL:  func @attention
 // TF32:          call @tcc_attention(%c1_i32, %c1_i32
 func.func @attention(%q: memref<2x8x16x64xf16>, %k: memref<2x2x16x64xf16>, %v: memref<2x2x16x64xf16>, %m: memref<16x16xi1>, %o: memref<2x8x16x64xf16>, %arena: memref<?xi8> {tcc.arena}) {
   tcc_kernel.attention ins(%q, %k, %v : memref<2x8x16x64xf16>, memref<2x2x16x64xf16>, memref<2x2x16x64xf16>) mask(%m : memref<16x16xi1>) outs(%o : memref<2x8x16x64xf16>) {causal, scale = 0.125 : f64}
+  return
+}
+
+// -----
+
+// A mask per window, [B / P, P, H, Lq, Lk] = [1, 4, 1, 16, 16] for a batch
+// of 8: its dim 1 gives the batch stride and the period (4), its dim 0 the
+// outer stride (0: shared by all images), heads broadcast (0).
+// CHECK-LABEL: func @attention_window_mask
+// CHECK:         call @tcc_attention(%c0_i32, %c0_i32{{[_0-9]*}}, {{.*}}, %c2_i32{{[_0-9]*}}, %{{[0-9]+}}, %c0_i64{{[_0-9]*}}, %{{[0-9]+}}, %{{[0-9]+}}, %c4_i64{{[_0-9]*}}, %c0_i64{{[_0-9]*}}, %c0_i32{{[_0-9]*}}, %cst, %arg6)
+func.func @attention_window_mask(%q: memref<8x2x16x16xf32>, %k: memref<8x2x16x16xf32>, %v: memref<8x2x16x16xf32>, %m: memref<1x4x1x16x16xf32>, %o: memref<8x2x16x16xf32>, %arena: memref<?xi8> {tcc.arena}) {
+  tcc_kernel.attention ins(%q, %k, %v : memref<8x2x16x16xf32>, memref<8x2x16x16xf32>, memref<8x2x16x16xf32>) mask(%m : memref<1x4x1x16x16xf32>) outs(%o : memref<8x2x16x16xf32>) {scale = 0.25 : f64}
   return
 }
 

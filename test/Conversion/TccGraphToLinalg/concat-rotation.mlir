@@ -41,13 +41,34 @@ func.func @ordered_halves(%x: tensor<?x6x5xf32>) -> tensor<?x6x5xf32> {
 
 // -----
 
-// Slices of two different tensors, or pieces that are not halves, stay a
-// concatenation.
-// CHECK-LABEL: func.func @not_halves(
-// CHECK-COUNT-2: tensor.insert_slice
-func.func @not_halves(%x: tensor<4x6xf32>) -> tensor<4x6xf32> {
+// torch.roll(x, -2, 1): cat(x[:, 2:], x[:, :2]), parts of any length, is x
+// rotated by 2: one generic reading element (i + 2) mod 6, nothing copied.
+// CHECK-LABEL: func.func @roll(
+// CHECK-SAME:    %[[X:.*]]: tensor<4x6xf32>)
+// CHECK-NOT:     tensor.insert_slice
+// CHECK:         linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, (d1 + 2) mod 6)>, affine_map<(d0, d1) -> (d0, d1)>]{{.*}} ins(%[[X]] : tensor<4x6xf32>)
+// CHECK-NEXT:    ^bb0(%[[IN:.*]]: f32, %{{.*}}: f32):
+// CHECK-NEXT:      linalg.yield %[[IN]] : f32
+// CHECK-NOT:     tensor.insert_slice
+func.func @roll(%x: tensor<4x6xf32>) -> tensor<4x6xf32> {
   %a = tcc_graph.slice %x {dim = 1 : i64, start = 0 : i64, end = 2 : i64, step = 1 : i64} : (tensor<4x6xf32>) -> tensor<4x2xf32>
   %b = tcc_graph.slice %x {dim = 1 : i64, start = 2 : i64, end = 6 : i64, step = 1 : i64} : (tensor<4x6xf32>) -> tensor<4x4xf32>
   %r = tcc_graph.concat %b, %a {dim = 1 : i64} : (tensor<4x4xf32>, tensor<4x2xf32>) -> tensor<4x6xf32>
   return %r : tensor<4x6xf32>
+}
+
+// -----
+
+// Parts that leave a gap, or slices of two different tensors, stay a
+// concatenation.
+// CHECK-LABEL: func.func @not_rotations(
+// CHECK-COUNT-4: tensor.insert_slice
+func.func @not_rotations(%x: tensor<4x6xf32>, %y: tensor<4x6xf32>) -> (tensor<4x5xf32>, tensor<4x6xf32>) {
+  %a = tcc_graph.slice %x {dim = 1 : i64, start = 0 : i64, end = 2 : i64, step = 1 : i64} : (tensor<4x6xf32>) -> tensor<4x2xf32>
+  %b = tcc_graph.slice %x {dim = 1 : i64, start = 3 : i64, end = 6 : i64, step = 1 : i64} : (tensor<4x6xf32>) -> tensor<4x3xf32>
+  %r = tcc_graph.concat %b, %a {dim = 1 : i64} : (tensor<4x3xf32>, tensor<4x2xf32>) -> tensor<4x5xf32>
+  %c = tcc_graph.slice %y {dim = 1 : i64, start = 0 : i64, end = 2 : i64, step = 1 : i64} : (tensor<4x6xf32>) -> tensor<4x2xf32>
+  %d = tcc_graph.slice %x {dim = 1 : i64, start = 2 : i64, end = 6 : i64, step = 1 : i64} : (tensor<4x6xf32>) -> tensor<4x4xf32>
+  %s = tcc_graph.concat %d, %c {dim = 1 : i64} : (tensor<4x4xf32>, tensor<4x2xf32>) -> tensor<4x6xf32>
+  return %r, %s : tensor<4x5xf32>, tensor<4x6xf32>
 }

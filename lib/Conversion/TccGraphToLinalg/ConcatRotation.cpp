@@ -1,11 +1,14 @@
-//===- SwappedHalves.cpp - concat of a tensor's two halves as one generic --===//
+//===- ConcatRotation.cpp - cat(x[s:], x[:s]) as one generic --------------===//
 //
-// Rotary position embeddings (LLaMA, GPT-NeoX, Qwen, Mistral...) spell
-// rotate_half(x) as cat(-x[..., h:], x[..., :h]). As insert_slices that is two
-// copies plus the negation, and the rotated tensor is written out before the
-// multiply-add that reads it. As one generic whose element i reads element
-// (i + h) mod 2h (an affine map), elementwise fusion folds it, and what feeds
-// it, into its consumer.
+// cat(x[..., s:], x[..., :s]) along one dim is x rotated by s: torch.roll
+// (Swin's shifted windows roll each block's input and output by 3 rows and 3
+// columns) and rotary embeddings' rotate_half(x) = cat(-x[..., h:], x[..., :h])
+// (LLaMA, GPT-NeoX, Qwen, Mistral...) are spelled this way. As insert_slices
+// that is two copies per dim, and the rotated tensor is written out before
+// the op that reads it. As one generic whose element i reads element
+// (i + s) mod n (an affine map), elementwise fusion folds it, and what feeds
+// it, into its consumer: a roll over two dims and the window partition after
+// it are one kernel.
 //
 //===----------------------------------------------------------------------===//
 #include "lib/Conversion/TccGraphToLinalg/Patterns.h"
@@ -20,18 +23,18 @@ using namespace tcc::graph;
 
 namespace {
 
-/// One input of the concat: a half of `source` along the concat dim,
-/// possibly negated.
-struct Half {
+/// One input of the concat: the part [start, end) of `source` along the
+/// concat dim, possibly negated.
+struct Part {
   Value source;
-  int64_t index = 0; ///< 0: [0, h), 1: [h, 2h)
+  int64_t start = 0, end = 0;
   bool negated = false;
 };
 
-std::optional<Half> matchHalf(Value v, int64_t dim) {
-  Half half;
+std::optional<Part> matchPart(Value v, int64_t dim) {
+  Part part;
   if (auto neg = v.getDefiningOp<NegOp>()) {
-    half.negated = true;
+    part.negated = true;
     v = neg.getInput();
   }
   auto slice = v.getDefiningOp<SliceOp>();
@@ -39,25 +42,37 @@ std::optional<Half> matchHalf(Value v, int64_t dim) {
     return std::nullopt;
   auto in = cast<RankedTensorType>(slice.getInput().getType());
   auto out = cast<RankedTensorType>(slice.getType());
-  int64_t size = in.getShape()[dim], h = out.getShape()[dim];
-  if (ShapedType::isDynamic(size) || size != 2 * h || (slice.getStart() != 0 && slice.getStart() != h))
+  int64_t size = in.getShape()[dim], length = out.getShape()[dim];
+  if (ShapedType::isDynamic(size) || ShapedType::isDynamic(length) || slice.getStart() < 0 ||
+      slice.getStart() + length > size)
     return std::nullopt;
-  half.source = slice.getInput();
-  half.index = slice.getStart() == 0 ? 0 : 1;
-  return half;
+  part.source = slice.getInput();
+  part.start = slice.getStart();
+  part.end = slice.getStart() + length;
+  return part;
 }
 
-struct SwappedHalvesPattern : OpConversionPattern<ConcatOp> {
-  SwappedHalvesPattern(MLIRContext *context) : OpConversionPattern(context, /*benefit=*/2) {}
+struct ConcatRotationPattern : OpConversionPattern<ConcatOp> {
+  ConcatRotationPattern(MLIRContext *context) : OpConversionPattern(context, /*benefit=*/2) {}
 
   LogicalResult matchAndRewrite(ConcatOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
     int64_t dim = op.getDim();
     if (op.getInputs().size() != 2)
       return failure();
-    std::optional<Half> first = matchHalf(op.getInputs()[0], dim);
-    std::optional<Half> second = matchHalf(op.getInputs()[1], dim);
-    if (!first || !second || first->source != second->source || first->index == second->index)
+    std::optional<Part> first = matchPart(op.getInputs()[0], dim);
+    std::optional<Part> second = matchPart(op.getInputs()[1], dim);
+    if (!first || !second || first->source != second->source)
+      return failure();
+    auto sourceType = cast<RankedTensorType>(first->source.getType());
+    int64_t size = sourceType.getShape()[dim];
+    // [s, n) then [0, s): rotated by s; [0, s) then [s, n): in order (only
+    // worth a generic for the negation of one part).
+    bool rotated = first->end == size && second->start == 0 && second->end == first->start &&
+                   first->start > 0;
+    bool inOrder = first->start == 0 && second->start == first->end && second->end == size &&
+                   (first->negated || second->negated);
+    if (!rotated && !inOrder)
       return failure();
     Value source = rewriter.getRemappedValue(first->source);
     auto type = cast<RankedTensorType>(source.getType());
@@ -66,15 +81,14 @@ struct SwappedHalvesPattern : OpConversionPattern<ConcatOp> {
         ((first->negated || second->negated) && !isa<FloatType>(type.getElementType())))
       return failure();
     Location loc = op.getLoc();
-    int64_t rank = type.getRank(), size = type.getShape()[dim], h = size / 2;
+    int64_t rank = type.getRank();
+    int64_t firstLength = first->end - first->start;
 
-    // Output half 0 reads input half first->index: element i reads i when the
-    // halves keep their order, else (i + h) mod 2h.
-    bool swapped = first->index == 1;
+    // Output element i reads (i + s) mod n when rotated by s, else i.
     SmallVector<AffineExpr> exprs;
     for (int64_t d = 0; d < rank; ++d) {
       AffineExpr i = rewriter.getAffineDimExpr(d);
-      exprs.push_back(d == dim && swapped ? (i + h) % size : i);
+      exprs.push_back(d == dim && rotated ? (i + first->start) % size : i);
     }
     AffineMap inMap = AffineMap::get(rank, 0, exprs, rewriter.getContext());
     AffineMap outMap = rewriter.getMultiDimIdentityMap(rank);
@@ -98,8 +112,8 @@ struct SwappedHalvesPattern : OpConversionPattern<ConcatOp> {
               result = neg;
             } else {
               Value i = linalg::IndexOp::create(b, l, dim);
-              Value half = arith::ConstantIndexOp::create(b, l, h);
-              Value inFirst = arith::CmpIOp::create(b, l, arith::CmpIPredicate::ult, i, half);
+              Value boundary = arith::ConstantIndexOp::create(b, l, firstLength);
+              Value inFirst = arith::CmpIOp::create(b, l, arith::CmpIPredicate::ult, i, boundary);
               result = negFirst ? arith::SelectOp::create(b, l, inFirst, neg, x)
                                 : arith::SelectOp::create(b, l, inFirst, x, neg);
             }
@@ -113,6 +127,6 @@ struct SwappedHalvesPattern : OpConversionPattern<ConcatOp> {
 
 } // namespace
 
-void tcc::populateSwappedHalvesToLinalgPatterns(RewritePatternSet &patterns) {
-  patterns.add<SwappedHalvesPattern>(patterns.getContext());
+void tcc::populateConcatRotationToLinalgPatterns(RewritePatternSet &patterns) {
+  patterns.add<ConcatRotationPattern>(patterns.getContext());
 }
