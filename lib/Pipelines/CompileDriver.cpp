@@ -514,8 +514,9 @@ int tcc::compileModel(const CompileOptions &options, const char *argv0) {
     manifestJson["profile"] = true;
   // The x86-64 level the CPU path's code needs: the runtime refuses a CPU run
   // on a processor without it rather than die of an illegal instruction.
+  std::string cpuIsa = resolveCpuIsa(options.cpuIsa);
   if (wantCpu)
-    manifestJson["cpu_isa"] = HostObjectOptions().cpu;
+    manifestJson["cpu_isa"] = cpuIsa;
   if (wantCuda) {
     // The CUDA entry takes the same packed arguments, as device pointers.
     manifestJson["targets"] = wantCpu ? nlohmann::json{"cpu", "cuda"} : nlohmann::json{"cuda"};
@@ -560,6 +561,7 @@ int tcc::compileModel(const CompileOptions &options, const char *argv0) {
   }
   HostObjectOptions hostOptions;
   hostOptions.optLevel = options.optLevel;
+  hostOptions.cpu = cpuIsa;
   if (progress.enabled())
     hostOptions.progress = [&progress](const std::string &where, bool milestone) {
       progress.step(where, milestone);

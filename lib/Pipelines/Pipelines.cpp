@@ -2,6 +2,7 @@
 #include "tcc/Pipelines/Pipelines.h"
 
 #include "tcc/Pipelines/CudaPipeline.h"
+#include "tcc/Target/HostObjectEmitter.h"
 
 #include "dialects/TccGraph/Transforms/Passes.h"
 #include "tcc/Conversion/Passes.h"
@@ -103,7 +104,7 @@ void tcc::buildPlanningPassPipeline(OpPassManager &pm, const CompileOptions &opt
     pm.addPass(createInstrumentKernelsPass());
 }
 
-void tcc::buildCpuLoweringPassPipeline(OpPassManager &pm, const CompileOptions &) {
+void tcc::buildCpuLoweringPassPipeline(OpPassManager &pm, const CompileOptions &options) {
   // One function per kernel: LLVM then optimizes each on its own (linear time).
   pm.addPass(createOutlineKernelsPass());
   // The kernel layer's ops and the other kernels as plain loops; LLVM
@@ -128,9 +129,12 @@ void tcc::buildCpuLoweringPassPipeline(OpPassManager &pm, const CompileOptions &
   arith::ArithEmulateUnsupportedFloatsOptions emulate;
   emulate.sourceTypeStrs = {"bf16", "f16"};
   pm.addPass(arith::createArithEmulateUnsupportedFloats(emulate));
-  arith::ArithExpandOpsPassOptions expand;
-  expand.includeBf16 = true;
-  pm.addPass(arith::createArithExpandOpsPass(expand));
+  // exp, erf, tanh, ... as polynomials and float max as llvm.maximum, so LLVM
+  // vectorizes the loops that use them (softmax, GELU, ...); the rest of what
+  // arith-expand does (bf16 conversions as integer operations).
+  ExpandCpuMathPassOptions expand;
+  expand.fma = cpuIsaHasFma(resolveCpuIsa(options.cpuIsa));
+  pm.addPass(createExpandCpuMathPass(expand));
 }
 
 void tcc::buildHostLLVMPassPipeline(OpPassManager &pm, const CompileOptions &) {
@@ -195,12 +199,16 @@ struct CompilePipelineOptions : PassPipelineOptions<CompilePipelineOptions> {
                        llvm::cl::init(false)};
   Option<std::string> arch{*this, "arch", llvm::cl::desc("CUDA chip (--arch)"),
                            llvm::cl::init("sm_90")};
+  Option<std::string> cpuIsa{*this, "cpu-isa",
+                             llvm::cl::desc("x86-64 level of the CPU path (--cpu-isa)"),
+                             llvm::cl::init(tcc::CompileOptions().cpuIsa)};
 
   tcc::CompileOptions toCompileOptions() const {
     tcc::CompileOptions o;
     o.target = targets;
     o.precision = precision;
     o.arch = arch;
+    o.cpuIsa = cpuIsa;
     o.profile = profile;
     return o;
   }

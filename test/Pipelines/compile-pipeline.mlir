@@ -16,8 +16,12 @@
 // tcc_gemm's arguments: f32 (0), batch 1 x 1, s0 x 16 x 8, ..., bias + relu (3):
 // CHECK:       llvm.func @forward_kernel_0(
 // CHECK:         llvm.call @tcc_cpu_gemm(
+// The exponential as its polynomial (tcc-expand-cpu-math: vectorizable, no
+// libm call), on FMA at the default x86-64-v3:
 // CHECK:       llvm.func @forward_kernel_1(
-// CHECK:         llvm.intr.exp
+// CHECK-NOT:     llvm.intr.exp
+// CHECK:         llvm.intr.floor
+// CHECK:         llvm.intr.fma
 // CHECK:       llvm.func @forward_kernel_4(
 // CHECK:         llvm.fdiv
 // CHECK-LABEL: llvm.func @forward(

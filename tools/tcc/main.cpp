@@ -74,6 +74,13 @@ int main(int argc, char **argv) {
                          "products with bf16 inputs and fp32 accumulation, like torch's "
                          "'medium' float32 matmul precision; convolutions TF32)")
       ->check(CLI::IsMember({"fp32", "tf32", "bf16"}));
+  compileCmd->add_option("--cpu-isa", c.cpuIsa,
+                         "x86-64 level of the CPU path's code: x86-64-v3 (default: AVX2 and "
+                         "FMA, 8 floats per instruction) | x86-64-v4 (AVX-512) | x86-64-v2 "
+                         "(SSE4.2, for processors before 2013-2015) | native (the highest "
+                         "level this machine has). The manifest records it; a CPU run on a "
+                         "processor without it is an error, never an illegal instruction")
+      ->check(CLI::IsMember({"x86-64-v2", "x86-64-v3", "x86-64-v4", "native"}));
   compileCmd->add_flag_callback(
       "--no-cuda-graphs", [&c] { c.cudaGraphs = false; },
       "CUDA runs launch every kernel directly instead of replaying captured CUDA graphs "

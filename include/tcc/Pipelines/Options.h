@@ -30,6 +30,12 @@ struct CompileOptions {
   std::string target = "cpu,cuda";      ///< cpu | cuda | cpu,cuda (default: one artifact, both)
   std::string arch = "sm_90";           ///< CUDA target chip (sm_80, sm_90)
   std::string precision = "fp32";
+  /// --cpu-isa: the x86-64 level of the CPU path's code, x86-64-v2 | x86-64-v3
+  /// | x86-64-v4 (AVX-512) | native (this machine's highest); the manifest's
+  /// "cpu_isa", checked when a CPU run starts. By default AVX2 and FMA (every
+  /// x86-64 server since 2013-2015): LLVM vectorizes 8 floats wide and the
+  /// approximations of exp, erf, ... run on fused multiply-adds.
+  std::string cpuIsa = "x86-64-v3";
   bool cudaGraphs = true;               ///< manifest "cuda_graphs": replay CUDA runs as graphs
   bool profile = false;                 ///< --profile: per-kernel marks (tcc-instrument-kernels)
   std::string dumpIRAfterAll;           ///< directory for numbered .mlir files

@@ -400,6 +400,49 @@ def NarrowF64ToBF16ThroughF32Pass : Pass<"tcc-narrow-f64-to-bf16-through-f32"> {
   let dependentDialects = ["mlir::arith::ArithDialect"];
 }
 
+def ExpandCpuMathPass : Pass<"tcc-expand-cpu-math"> {
+  let summary = "The CPU path's math in forms LLVM's loop vectorizer takes";
+  let description = [{
+    LLVM vectorizes the CPU path's loops only when every operation in them
+    has a vector form. Three did not (`-pass-remarks-missed=loop-vectorize`
+    on a softmax and a GELU): `exp` and `erf` became calls to libm's `expf`
+    and `erff` (scalar: the vectorizer refuses `erff`, and `llvm.exp.v4f32`
+    is split into four `expf` calls by the x86 backend), and `arith-expand`
+    turned a row's `arith.maximumf` into compares and selects LLVM does not
+    see as a max reduction. This pass, in place of `arith-expand`:
+
+    - rewrites f32 `math.exp`, `expm1`, `log`, `log1p`, `log2`, `tanh` and
+      `erf` as MLIR's polynomial approximations (Cephes and Eigen: within a
+      few ulp; arithmetic, compares and selects, which vectorize). Other
+      functions and f64 stay libm calls;
+    - with `fma=false` (x86-64-v2 has no FMA instruction, and `llvm.fma`
+      there is a call to `fmaf`), the approximations' fused multiply-adds
+      become a multiply and an add;
+    - expands what `arith-expand` must (ceil/floor division, bf16
+      conversions as integer operations) and leaves float min/max to LLVM's
+      `llvm.maximum`/`llvm.minnum` intrinsics, which the vectorizer reduces.
+
+    Before:
+    ```mlir
+    %e = math.exp %x : f32
+    %m = arith.maximumf %acc, %e : f32
+    ```
+    After (abridged):
+    ```mlir
+    %k = math.floor ...            // x = k ln2 + r
+    %p = math.fma %r, %c5, %c4 : f32
+    ...                            // the polynomial, 2^k as exponent bits
+    %m = arith.maximumf %acc, %e : f32
+    ```
+  }];
+  let options = [
+    Option<"fma", "fma", "bool", /*default=*/"true",
+           "The target has fused multiply-add (x86-64-v3 and up)">,
+  ];
+  let dependentDialects = ["mlir::arith::ArithDialect", "mlir::math::MathDialect",
+                           "mlir::vector::VectorDialect"];
+}
+
 def GpuWrapSerialOpsPass : Pass<"tcc-gpu-wrap-serial-ops", "mlir::func::FuncOp"> {
   let summary = "Wrap linalg ops without parallel dimensions in a one-iteration scf.parallel";
   let description = [{

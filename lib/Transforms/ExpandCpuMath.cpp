@@ -1,0 +1,140 @@
+//===- ExpandCpuMath.cpp - the CPU path's math in vectorizable forms -------===//
+//
+// LLVM's loop vectorizer takes a loop only when each of its operations has a
+// vector form. On the CPU path three had none (remarks of
+// `opt -O2 -pass-remarks-missed=loop-vectorize` on a softmax and a GELU, and
+// the calls in their objects):
+//   - `math.erf` became a call to libm's `erff`: "call instruction cannot be
+//     vectorized", the whole GELU loop scalar;
+//   - `math.exp` became `llvm.exp.f32`, which the vectorizer widens but the
+//     x86 backend splits back into one `expf` call per lane (a softmax row's
+//     exponentials: 14 `expf` call sites, no vector exp);
+//   - `arith-expand` rewrote a softmax row's `arith.maximumf` into compares
+//     and selects that LLVM does not recognise as a max reduction ("value
+//     that could not be identified as reduction is used outside the loop"),
+//     while `llvm.maximum` reductions vectorize (LLVM 22).
+// So the hot transcendental functions become MLIR's polynomial
+// approximations (plain arithmetic, which vectorizes at the target's full
+// width), and float min/max stay intrinsics. Vectorizing in MLIR (the vector
+// dialect) instead would redo what LLVM already does for these loops (unit
+// strides, runtime alias checks, remainders); what it lacked was the math.
+//
+//===----------------------------------------------------------------------===//
+#include "tcc/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Transforms/Passes.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Math/Transforms/Passes.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/IR/TypeUtilities.h"
+#include "mlir/Transforms/DialectConversion.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/STLExtras.h"
+
+#define DEBUG_TYPE "tcc-expand-cpu-math"
+
+namespace tcc {
+#define GEN_PASS_DEF_EXPANDCPUMATHPASS
+#include "tcc/Transforms/Passes.h.inc"
+} // namespace tcc
+
+using namespace mlir;
+
+namespace {
+
+/// The functions approximated: those of softmax, log_softmax, GELU (erf and
+/// tanh forms), SiLU/sigmoid, ELU and the log-likelihoods. Within a few ulp
+/// of libm (MLIR's `math-polynomial-approximation` tests); inf, nan and the
+/// overflow and underflow ranges are handled by the approximations. Not
+/// sin/cos/atan: their argument reduction loses accuracy far from zero.
+constexpr llvm::StringLiteral kApproximated[] = {"exp",  "expm1", "log", "log1p",
+                                                 "log2", "tanh",  "erf"};
+
+bool approximated(StringRef name) {
+  name.consume_front("math.");
+  return llvm::is_contained(kApproximated, name);
+}
+
+bool isBF16To(Type from, Type to, bool extend) {
+  Type in = getElementTypeOrSelf(from), out = getElementTypeOrSelf(to);
+  return extend ? in.isBF16() && out.isF32() : in.isF32() && out.isBF16();
+}
+
+struct ExpandCpuMathPass : tcc::impl::ExpandCpuMathPassBase<ExpandCpuMathPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    Operation *root = getOperation();
+    MLIRContext *ctx = &getContext();
+    if (failed(approximate(root)))
+      return signalPassFailure();
+
+    // What arith-expand did, but for float min/max (llvm.maximum, llvm.minnum,
+    // ... are reductions the loop vectorizer takes; compares and selects are
+    // not) and integer min/max (llvm.smax, ...: the same).
+    RewritePatternSet patterns(ctx);
+    arith::populateCeilFloorDivExpandOpsPatterns(patterns);
+    arith::populateExpandBFloat16Patterns(patterns);
+    arith::populateExpandScalingExtTruncPatterns(patterns);
+    ConversionTarget target(*ctx);
+    target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
+    target.addIllegalOp<arith::CeilDivSIOp, arith::CeilDivUIOp, arith::FloorDivSIOp,
+                        arith::ScalingExtFOp, arith::ScalingTruncFOp>();
+    target.addDynamicallyLegalOp<arith::ExtFOp>([](arith::ExtFOp op) {
+      return !isBF16To(op.getIn().getType(), op.getType(), /*extend=*/true);
+    });
+    target.addDynamicallyLegalOp<arith::TruncFOp>([](arith::TruncFOp op) {
+      return !isBF16To(op.getIn().getType(), op.getType(), /*extend=*/false);
+    });
+    if (failed(applyPartialConversion(root, target, std::move(patterns))))
+      signalPassFailure();
+  }
+
+  LogicalResult approximate(Operation *root) {
+    SmallVector<Operation *> ops;
+    llvm::DenseSet<Operation *> fmasBefore;
+    root->walk([&](Operation *op) {
+      if (isa<math::FmaOp>(op))
+        fmasBefore.insert(op);
+      else if (op->getDialect() && isa<math::MathDialect>(op->getDialect()) &&
+               approximated(op->getName().getStringRef()))
+        ops.push_back(op);
+    });
+    if (ops.empty())
+      return success();
+    // Only these ops and what their rewrites create: a greedy rewrite of the
+    // whole module would fold and simplify every kernel, work for nobody.
+    RewritePatternSet patterns(&getContext());
+    populateMathPolynomialApproximationPatterns(patterns, approximated);
+    GreedyRewriteConfig config;
+    config.setStrictness(GreedyRewriteStrictness::ExistingAndNewOps);
+    config.enableFolding(false);
+    if (failed(applyOpPatternsGreedily(ops, std::move(patterns), config)))
+      return root->emitError("tcc-expand-cpu-math: the polynomial approximations did not converge");
+    if (fma)
+      return success();
+    // Without FMA hardware llvm.fma is a call to fmaf, one lane at a time:
+    // the approximations' multiply-adds as two roundings instead (their
+    // error bounds hold either way). A model's own fma keeps its semantics.
+    SmallVector<math::FmaOp> split;
+    root->walk([&](math::FmaOp op) {
+      if (!fmasBefore.contains(op))
+        split.push_back(op);
+    });
+    for (math::FmaOp op : split) {
+      OpBuilder b(op);
+      Value product = arith::MulFOp::create(b, op.getLoc(), op.getA(), op.getB());
+      Value sum = arith::AddFOp::create(b, op.getLoc(), product, op.getC());
+      op.replaceAllUsesWith(sum);
+      op.erase();
+    }
+    return success();
+  }
+};
+
+} // namespace

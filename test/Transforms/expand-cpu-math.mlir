@@ -1,0 +1,85 @@
+// RUN: tcc-opt %s -split-input-file -tcc-expand-cpu-math | FileCheck %s
+// RUN: tcc-opt %s -split-input-file -tcc-expand-cpu-math=fma=false | FileCheck %s --check-prefix=NOFMA
+
+// f32 exp and erf become polynomials (arithmetic that vectorizes), not libm
+// calls; f64 keeps the library's exp. Without FMA (x86-64-v2) the
+// polynomials' multiply-adds are a multiply and an add.
+// CHECK-LABEL: func @transcendental
+// CHECK-NOT: math.exp {{.*}} : f32
+// CHECK-NOT: math.erf
+// CHECK: math.fma
+// CHECK: math.exp %arg1 : f64
+// NOFMA-LABEL: func @transcendental
+// NOFMA-NOT: math.fma
+// NOFMA: math.exp %arg1 : f64
+func.func @transcendental(%x: f32, %d: f64) -> (f32, f32, f64) {
+  %e = math.exp %x : f32
+  %r = math.erf %x : f32
+  %de = math.exp %d : f64
+  return %e, %r, %de : f32, f32, f64
+}
+
+// -----
+
+// A model's own fma stays an fma, FMA hardware or not.
+// NOFMA-LABEL: func @own_fma
+// NOFMA: math.fma %arg0, %arg1, %arg2 : f32
+func.func @own_fma(%a: f32, %b: f32, %c: f32) -> f32 {
+  %0 = math.fma %a, %b, %c : f32
+  return %0 : f32
+}
+
+// -----
+
+// Float max and min stay ops (llvm.maximum / llvm.minnum: reductions the loop
+// vectorizer takes); what arith-expand must do is still done: integer
+// ceil/floor division and bf16 conversions as integer operations.
+// CHECK-LABEL: func @arith
+// CHECK: arith.maximumf %arg0, %arg1 : f32
+// CHECK: arith.minnumf %arg0, %arg1 : f32
+// CHECK-NOT: arith.ceildivsi
+// CHECK-NOT: arith.floordivsi
+// CHECK-NOT: arith.extf {{.*}} bf16
+// CHECK-NOT: arith.truncf {{.*}} to bf16
+// CHECK: return
+func.func @arith(%a: f32, %b: f32, %i: i64, %j: i64, %h: bf16) -> (f32, f32, i64, i64, f32, bf16) {
+  %0 = arith.maximumf %a, %b : f32
+  %1 = arith.minnumf %a, %b : f32
+  %2 = arith.ceildivsi %i, %j : i64
+  %3 = arith.floordivsi %i, %j : i64
+  %4 = arith.extf %h : bf16 to f32
+  %5 = arith.truncf %a : f32 to bf16
+  return %0, %1, %2, %3, %4, %5 : f32, f32, i64, i64, f32, bf16
+}
+
+// -----
+
+// A softmax row's loops after the pass: the running max an arith.maximumf,
+// the exponentials polynomials; no call left for LLVM to keep scalar.
+// CHECK-LABEL: func @softmax_row
+// CHECK: scf.for
+// CHECK: arith.maximumf
+// CHECK: scf.for
+// CHECK-NOT: math.exp
+// CHECK: math.fma
+// CHECK: arith.addf {{.*}} fastmath<reassoc>
+func.func @softmax_row(%in: memref<64xf32>) -> f32 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %ninf = arith.constant 0xFF800000 : f32
+  %zero = arith.constant 0.0 : f32
+  %max = scf.for %j = %c0 to %c64 step %c1 iter_args(%acc = %ninf) -> f32 {
+    %x = memref.load %in[%j] : memref<64xf32>
+    %m = arith.maximumf %acc, %x fastmath<reassoc> : f32
+    scf.yield %m : f32
+  }
+  %sum = scf.for %j = %c0 to %c64 step %c1 iter_args(%acc = %zero) -> f32 {
+    %x = memref.load %in[%j] : memref<64xf32>
+    %d = arith.subf %x, %max : f32
+    %e = math.exp %d : f32
+    %s = arith.addf %acc, %e fastmath<reassoc> : f32
+    scf.yield %s : f32
+  }
+  return %sum : f32
+}
