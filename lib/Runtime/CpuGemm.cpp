@@ -372,62 +372,94 @@ extern "C" void tcc_cpu_attention(int32_t dtype, int32_t, int64_t batch, int64_t
   const int64_t group = heads / kvHeads;
   const float negInf = -std::numeric_limits<float>::infinity();
   Sgemm sgemm = openBlasSgemm();
-  // (batch, head) pairs [begin, end), with one scores matrix of their own.
+  // Flash-style, as the GPU kernels: per (batch, head), blocks of query rows
+  // against blocks of keys, a running max and sum per row, the accumulator
+  // rescaled when the max grows. The scores of one block pair (64 x 256, 64
+  // KiB) are all that is materialized, whatever the sequence lengths.
+  constexpr int64_t kQueryBlock = 64, kKeyBlock = 256;
+  auto product = [&](bool transB, int64_t m, int64_t n, int64_t kk, float alpha, const float *a,
+                     int64_t lda, const float *bm, int64_t ldb, float beta, float *c, int64_t ldc) {
+    if (sgemm && kk > 0)
+      sgemm(kCblasRowMajor, kCblasNoTrans, transB ? kCblasTrans : kCblasNoTrans,
+            static_cast<int>(m), static_cast<int>(n), static_cast<int>(kk), alpha, a,
+            static_cast<int>(lda), bm, static_cast<int>(ldb), beta, c, static_cast<int>(ldc));
+    else if (beta == 0.0f)
+      loopSgemm(false, transB, m, n, kk, alpha, a, lda, bm, ldb, c, ldc);
+    else {
+      std::vector<float> t(static_cast<size_t>(m * n));
+      loopSgemm(false, transB, m, n, kk, alpha, a, lda, bm, ldb, t.data(), n);
+      for (int64_t i = 0; i < m; ++i)
+        for (int64_t j = 0; j < n; ++j)
+          c[i * ldc + j] += t[i * n + j];
+    }
+  };
+  // (batch, head) pairs [begin, end), with one block's scores of their own.
   auto runHeads = [&](int64_t begin, int64_t end) {
-    std::vector<float> scores(static_cast<size_t>(lq * std::max<int64_t>(lk, 1)));
+    std::vector<float> scores(static_cast<size_t>(kQueryBlock * kKeyBlock));
+    std::vector<float> acc(static_cast<size_t>(kQueryBlock * valueDim));
+    std::vector<float> runMax(kQueryBlock), runSum(kQueryBlock);
     for (int64_t bh = begin; bh < end; ++bh) {
       const int64_t b = bh / heads, h = bh % heads;
       const float *q = Q + b * qB + h * qH;
       const float *k = lk ? K + b * kB + (h / group) * kH : nullptr;
       const float *v = lk ? V + b * vB + (h / group) * vH : nullptr;
       float *o = O + b * oB + h * oH;
-      float *s = scores.data();
       const int64_t m0 = (maskBatchPeriod > 0 ? (b % maskBatchPeriod) * mB + (b / maskBatchPeriod) * mOuter
                                               : b * mB) + h * mH;
-      if (lk > 0) {
-        if (sgemm && headDim > 0)
-          sgemm(kCblasRowMajor, kCblasNoTrans, kCblasTrans, static_cast<int>(lq),
-                static_cast<int>(lk), static_cast<int>(headDim), scale, q,
-                static_cast<int>(qL), k, static_cast<int>(kL), 0.0f, s, static_cast<int>(lk));
-        else
-          loopSgemm(false, true, lq, lk, headDim, scale, q, qL, k, kL, s, lk);
-      }
-      // Per query: the visible keys' softmax in place (0 for a query that
-      // sees none; -inf scores are hidden).
-      for (int64_t i = 0; i < lq; ++i) {
-        float *row = s + i * lk;
-        float rowMax = negInf;
-        for (int64_t j = 0; j < lk; ++j) {
-          float x = row[j];
-          if (addMask)
-            x += addMask[m0 + i * mQ + j * mK];
-          bool hidden = (causal && j > i) ||
-                        (boolMask && !boolMask[m0 + i * mQ + j * mK]) ||
-                        x == negInf;
-          row[j] = hidden ? negInf : x;
-          if (!hidden && x > rowMax)
-            rowMax = x;
+      for (int64_t q0 = 0; q0 < lq; q0 += kQueryBlock) {
+        const int64_t rows = std::min(kQueryBlock, lq - q0);
+        std::fill(runMax.begin(), runMax.end(), negInf);
+        std::fill(runSum.begin(), runSum.end(), 0.0f);
+        std::fill(acc.begin(), acc.end(), 0.0f);
+        // Causal: no key after the block's last row is visible to it.
+        const int64_t keys = causal ? std::min(lk, q0 + rows) : lk;
+        for (int64_t k0 = 0; k0 < keys; k0 += kKeyBlock) {
+          const int64_t cols = std::min(kKeyBlock, keys - k0);
+          float *s = scores.data();
+          product(true, rows, cols, headDim, scale, q + q0 * qL, qL, k + k0 * kL, kL, 0.0f, s, cols);
+          for (int64_t r = 0; r < rows; ++r) {
+            const int64_t i = q0 + r;
+            float *row = s + r * cols;
+            float blockMax = negInf;
+            for (int64_t c = 0; c < cols; ++c) {
+              const int64_t j = k0 + c;
+              float x = row[c];
+              if (addMask)
+                x += addMask[m0 + i * mQ + j * mK];
+              bool hidden = (causal && j > i) || (boolMask && !boolMask[m0 + i * mQ + j * mK]) ||
+                            x == negInf;
+              row[c] = hidden ? negInf : x;
+              if (!hidden && x > blockMax)
+                blockMax = x;
+            }
+            // A row that has seen no visible key keeps (-inf, 0, 0).
+            const float newMax = std::max(runMax[r], blockMax);
+            if (newMax == negInf) {
+              std::fill(row, row + cols, 0.0f);
+              continue;
+            }
+            const float rescale = runMax[r] == negInf ? 0.0f : std::exp(runMax[r] - newMax);
+            float sum = 0.0f;
+            for (int64_t c = 0; c < cols; ++c) {
+              float e = row[c] == negInf ? 0.0f : std::exp(row[c] - newMax);
+              row[c] = e;
+              sum += e;
+            }
+            runSum[r] = runSum[r] * rescale + sum;
+            runMax[r] = newMax;
+            if (rescale != 1.0f)
+              for (int64_t d = 0; d < valueDim; ++d)
+                acc[r * valueDim + d] *= rescale;
+          }
+          product(false, rows, valueDim, cols, 1.0f, s, cols, v + k0 * vL, vL, 1.0f, acc.data(),
+                  valueDim);
         }
-        float sum = 0.0f;
-        for (int64_t j = 0; j < lk; ++j) {
-          float e = row[j] == negInf ? 0.0f : std::exp(row[j] - rowMax);
-          row[j] = e;
-          sum += e;
-        }
-        float inv = sum > 0.0f ? 1.0f / sum : 0.0f;
-        for (int64_t j = 0; j < lk; ++j)
-          row[j] *= inv;
-      }
-      if (lk == 0) {
-        for (int64_t i = 0; i < lq; ++i)
+        // A query that sees no key gets 0.
+        for (int64_t r = 0; r < rows; ++r) {
+          const float inv = runSum[r] > 0.0f ? 1.0f / runSum[r] : 0.0f;
           for (int64_t d = 0; d < valueDim; ++d)
-            o[i * oL + d] = 0.0f;
-      } else if (sgemm) {
-        sgemm(kCblasRowMajor, kCblasNoTrans, kCblasNoTrans, static_cast<int>(lq),
-              static_cast<int>(valueDim), static_cast<int>(lk), 1.0f, s, static_cast<int>(lk), v,
-              static_cast<int>(vL), 0.0f, o, static_cast<int>(oL));
-      } else {
-        loopSgemm(false, false, lq, valueDim, lk, 1.0f, s, lk, v, vL, o, oL);
+            o[(q0 + r) * oL + d] = acc[r * valueDim + d] * inv;
+        }
       }
     }
   };

@@ -104,14 +104,22 @@ constexpr size_t kWorkspaceBytes = size_t(32) << 20;
 constexpr uint64_t kMinSplitKTerms = 2048;
 
 /// Whether cuBLASLt may split K (its heuristic then decides). Always from
-/// kMinSplitKTerms terms per output; below that only for narrow outputs
-/// (few tiles to spread over the SMs) with deep enough K: without a split,
-/// the fp32 1024x256x1024 product (LLaMA's grouped key and value
+/// kMinSplitKTerms terms per output; below that only for outputs of few
+/// tiles to spread over the SMs (up to 2^22, 256 tiles of 128x128: under two
+/// waves of an H100's or H200's 132 SMs) with deep enough K. Without a
+/// split, the fp32 1024x256x1024 product (LLaMA's grouped key and value
 /// projections) ran 64 blocks over 132 SMs in 207 us on an H100, where
-/// cuBLAS's split-K takes 51 us.
+/// cuBLAS's split-K takes 51 us; Swin-T's stage-3 fc2 (3136x384x1536, 74
+/// tiles) took 138 us unsplit where split-K takes 94 us (H200).
+/// TCC_CUBLASLT_SPLIT_K_OUTPUTS=N replaces the 2^22 (for A/B benchmarks of
+/// this rule; read once).
 bool splitKAllowed(int64_t batch, int64_t m, int64_t n, int64_t k) {
-  constexpr int64_t kNarrowOutputs = int64_t(1) << 18, kMinNarrowTerms = 512;
-  return uint64_t(k) >= kMinSplitKTerms || (batch * m * n <= kNarrowOutputs && k >= kMinNarrowTerms);
+  constexpr int64_t kMinNarrowTerms = 512;
+  static const int64_t narrowOutputs = [] {
+    const char *env = std::getenv("TCC_CUBLASLT_SPLIT_K_OUTPUTS");
+    return env && *env ? std::atoll(env) : int64_t(1) << 22;
+  }();
+  return uint64_t(k) >= kMinSplitKTerms || (batch * m * n <= narrowOutputs && k >= kMinNarrowTerms);
 }
 
 /// cublasStatus_t names, for a library too old to have cublasLtGetStatusName.

@@ -49,10 +49,11 @@ void tcc_cpu_gemm(int32_t dtype, int32_t compute, int64_t batch0, int64_t batch1
 TccConv2dFn tcc_cpu_conv2d;
 
 /// tcc_attention's contract (AttentionKernels.h) on host memory, for dtype
-/// f32: per batch and head, the scores Q·K^T in sgemm (an lq × lk matrix on
-/// the host: the CPU path materializes it, as PyTorch's math backend does),
-/// mask, causal limit and softmax per row (a query that sees no key gets 0),
-/// then P·V in sgemm.
+/// f32, flash-style: per batch and head, blocks of 64 queries against blocks
+/// of 256 keys, the block's scores Q·K^T in sgemm, mask and causal limit, an
+/// online softmax per row (a running max and sum, the accumulator rescaled
+/// when the max grows; a query that sees no key gets 0), P·V accumulated in
+/// sgemm. No lq × lk matrix is materialized.
 void tcc_cpu_attention(int32_t dtype, int32_t math, int64_t batch, int64_t heads,
                        int64_t kvHeads, int64_t lq, int64_t lk, int64_t headDim,
                        int64_t valueDim, const void *q, int64_t qStrideB, int64_t qStrideH,
