@@ -1633,9 +1633,10 @@ class FFTComplexResults(nn.Module):
     and n-D forms with n/s (trimming and zero-padding), dims and each norm;
     complex(), polar(), a conversion to complex64; on a complex input: fft,
     irfft and hfft, real/imag, conj_physical, abs, angle, +, -, * and
-    view_as_real/view_as_complex."""
+    view_as_real/view_as_complex; stft with a window shorter than n_fft and
+    centred (reflect padding), and a 2-D one, normalized, two-sided."""
 
-    def forward(self, x, y, z, c):
+    def forward(self, x, y, z, c, win):
         f = torch.fft
         return (f.fft(x), f.ifft(x, n=7, norm="ortho"), f.rfft(x, dim=0),
                 f.ihfft(x, n=4, norm="forward"),
@@ -1645,7 +1646,11 @@ class FFTComplexResults(nn.Module):
                 torch.complex(x, 2 * x), torch.polar(y.abs(), y), x.to(torch.complex64),
                 f.fft(c), f.irfft(c), f.hfft(c, n=6, norm="ortho"),
                 c.real * 1.0, c.imag * 1.0, torch.conj_physical(c), c.abs(), c.angle(),
-                c * c, c + c, c - torch.view_as_complex(torch.view_as_real(c) * 0.5))
+                c * c, c + c, c - torch.view_as_complex(torch.view_as_real(c) * 0.5),
+                torch.stft(x.flatten(), 8, hop_length=3, win_length=6, window=win,
+                           return_complex=True),
+                torch.stft(y, 4, hop_length=1, normalized=True, onesided=False, center=False,
+                           return_complex=True))
 
 
 class IntegerOps(nn.Module):
@@ -2092,7 +2097,7 @@ def write_wrong_answer_cases(out):
     torch.manual_seed(85)
     write_case(out, "ops_fft_complex", FFTComplexResults(),
                [torch.randn(6, 5), torch.randn(4, 5), torch.randn(3, 4, 5),
-                torch.randn(3, 4, dtype=torch.complex64)])
+                torch.randn(3, 4, dtype=torch.complex64), torch.hann_window(6)])
 
 if __name__ == "__main__":
     main()

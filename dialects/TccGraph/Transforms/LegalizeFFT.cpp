@@ -12,7 +12,8 @@
 // tensors of one shape (a null imaginary part is zero); complex operands and
 // results are in the (re, im) form of a last dim of 2 (LegalizeComplex.cpp).
 // fft/ifft take real or complex inputs, rfft/ihfft real ones, irfft/hfft give
-// real results; each in its 1-D, 2-D and n-D forms.
+// real results; each in its 1-D, 2-D and n-D forms. stft frames a real
+// signal with one gather and transforms the frames the same way.
 //
 // PyTorch's conventions (aten/src/ATen/native/SpectralOps.cpp):
 //   forward  X[k] = Σ_j x[j] e^(-2πi jk/n),  inverse x[j] = Σ_k X[k] e^(+2πi jk/n)
@@ -477,6 +478,84 @@ LegalizeFn transform(Family family, bool forward, int form) {
     return failure();
   };
 }
+/// stft(self, n_fft, hop_length, win_length, window, normalized, onesided,
+/// return_complex) of a real [L] or [B, L] signal (center's padding comes
+/// before it in the export): frames t of n_fft samples at t·hop_length,
+/// gathered, times the window (zero-padded to n_fft, centred; ones when
+/// absent), each transformed forward (n_fft/2+1 frequencies when
+/// onesided), scaled by 1/√n_fft when normalized; [B, freq, frames].
+Results legalizeStft(OperatorArgs &args, OpBuilder &b) {
+  Location loc = args.getOp().getLoc();
+  FailureOr<Value> self = requiredTensor(args, "self");
+  if (failed(self))
+    return failure();
+  if (isComplexOperand(args, "self") || isComplexOperand(args, "window"))
+    return operatorError(args) << "stft of complex signals or windows is not supported";
+  RankedTensorType type = typeOf(*self);
+  if (!type.hasStaticShape() || type.getRank() < 1 || type.getRank() > 2)
+    return operatorError(args) << "expects a 1-D or 2-D signal of static shape";
+  std::optional<int64_t> nFft = args.getInt("n_fft");
+  if (!nFft)
+    return operatorError(args) << "needs 'n_fft'";
+  int64_t n = *nFft, length = type.getShape().back();
+  int64_t hop = args.getInt("hop_length").value_or(n / 4);
+  int64_t winLength = args.getInt("win_length").value_or(n);
+  bool onesided = args.getBool("onesided").value_or(true);
+  bool normalized = args.getBool("normalized").value_or(false);
+  if (n < 1 || n > length || hop < 1 || winLength < 1 || winLength > n)
+    return operatorError(args) << "expects 0 < n_fft <= the signal's length, 0 < hop_length "
+                               << "and 0 < win_length <= n_fft";
+  int64_t frames = 1 + (length - n) / hop;
+  int64_t freqs = onesided ? n / 2 + 1 : n;
+  int64_t batch = type.getRank() == 2 ? type.getShape()[0] : 1;
+  auto framesType = RankedTensorType::get({batch, frames, n}, b.getF64Type());
+  if (failed(checkTransform(args, framesType, n, freqs)))
+    return failure();
+  // frames[b, t, k] = x[b, t·hop + k], by one gather of the flattened frames.
+  Type i64 = b.getI64Type();
+  Value t = makeIotaAt(b, loc, frames, i64, 2, 0);
+  Value hopValue = makeScalar(b, loc, i64, static_cast<double>(hop));
+  Value starts = makeBinary<MulOp>(b, loc, t, hopValue);
+  Value k = makeIotaAt(b, loc, n, i64, 2, 1);
+  Value positions = makeBinary<AddOp>(b, loc, starts, k);
+  Value flatPositions = makeReshape(b, loc, positions, {1, frames * n});
+  auto indexType = RankedTensorType::get({batch, frames * n}, i64);
+  Value index = flatPositions;
+  if (batch != 1)
+    index = b.create<BroadcastOp>(loc, indexType, flatPositions, ValueRange{});
+  Value rows = makeReshape(b, loc, *self, {batch, length});
+  Value signal = makeCast(b, loc, rows, b.getF64Type());
+  Value gathered = b.create<GatherOp>(loc, RankedTensorType::get({batch, frames * n}, b.getF64Type()),
+                                      signal, index, b.getI64IntegerAttr(1));
+  Value framed = makeReshape(b, loc, gathered, {batch, frames, n});
+  // The window: given or ones, zero-padded on both sides to n_fft.
+  Value window = args.tensor("window");
+  if (window && typeOf(window).getShape() != ArrayRef<int64_t>{winLength})
+    return operatorError(args) << "expects a window of win_length (" << winLength << ") samples";
+  if (window || winLength < n) {
+    Value w = window ? makeCast(b, loc, window, b.getF64Type())
+                     : makeSplat(b, loc, RankedTensorType::get({winLength}, b.getF64Type()), 1.0);
+    int64_t left = (n - winLength) / 2;
+    if (winLength < n)
+      w = padConstant(b, loc, w, 0, left, n - winLength - left);
+    Value w3 = makeReshape(b, loc, w, {1, 1, n});
+    framed = makeBinary<MulOp>(b, loc, framed, w3);
+  }
+  double scale = normalized ? 1.0 / std::sqrt(static_cast<double>(n)) : 1.0;
+  ComplexParts z = c2c(b, loc, {framed, nullptr}, 2, /*forward=*/true, scale, freqs);
+  // [B, T, F] to [B, F, T], without the batch dim for a 1-D signal.
+  auto moved = [&](Value v) -> Value {
+    Value tr = b.create<TransposeOp>(loc, RankedTensorType::get({batch, freqs, frames}, b.getF64Type()),
+                                     v, b.getDenseI64ArrayAttr({0, 2, 1}));
+    if (type.getRank() == 1)
+      tr = makeReshape(b, loc, tr, {freqs, frames});
+    return makeCast(b, loc, tr, args.resultType().getElementType());
+  };
+  Value re = moved(z.re);
+  Value im = moved(z.im);
+  // A real result (return_complex=False) is the same (re, im) pairs.
+  return SmallVector<Value>{joinComplex(b, loc, {re, im})};
+}
 } // namespace
 
 void tcc::graph::populateFFTLegalizers(LegalizerTable &table, LegalizerTable &complexTable) {
@@ -498,4 +577,6 @@ void tcc::graph::populateFFTLegalizers(LegalizerTable &table, LegalizerTable &co
       table[name] = fn;
       complexTable[name] = fn;
     }
+  table["aten.stft.default"] = legalizeStft;
+  complexTable["aten.stft.default"] = legalizeStft;
 }

@@ -307,7 +307,7 @@ struct LegalizeGraphPass
       if (complex && it == from.end()) {
         op.emitError("operator '")
             << name << "' on complex tensors is not supported (tcc computes complex "
-            << "tensors in the torch.fft transforms, view_as_real/view_as_complex, complex, "
+            << "tensors in the torch.fft transforms, stft, view_as_real/view_as_complex, complex, "
             << "polar, real/imag, conj, abs/angle, +, -, * and conversions)";
         return false;
       }

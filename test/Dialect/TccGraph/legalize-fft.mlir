@@ -124,3 +124,29 @@ func.func @fftshift(%x: tensor<5xf32>) -> (tensor<5xf32>, tensor<5xf32>) {
   %1 = tcc_graph.operator "torch.ops.aten.fft_ifftshift.default"(%x) {operand_names = ["self"], args = {dim = array<i64: 0>}} : (tensor<5xf32>) -> tensor<5xf32>
   return %0, %1 : tensor<5xf32>, tensor<5xf32>
 }
+
+// -----
+
+// stft of a [10] signal, n_fft 4, hop 3, a window of 2 (zero-padded by 1 on
+// each side): 3 frames gathered at positions t·3 + k, times the window, a
+// forward one-sided transform (3 frequencies) along the frame, moved to
+// [freq, frame].
+// CHECK-LABEL: func @stft
+// CHECK: %[[T:.*]] = tcc_graph.iota {{.*}} : tensor<3xi64>
+// CHECK: %[[HOP:.*]] = tcc_graph.constant dense<3> : tensor<i64>
+// CHECK: %[[STARTS:.*]] = tcc_graph.mul %{{.*}}, %[[HOP]] : (tensor<3x1xi64>, tensor<i64>) -> tensor<3x1xi64>
+// CHECK: %[[POS:.*]] = tcc_graph.add %[[STARTS]], %{{.*}} : (tensor<3x1xi64>, tensor<1x4xi64>) -> tensor<3x4xi64>
+// CHECK: %[[IDX:.*]] = tcc_graph.reshape %[[POS]] : (tensor<3x4xi64>) -> tensor<1x12xi64>
+// CHECK: %[[G:.*]] = tcc_graph.gather %{{.*}}, %[[IDX]] {dim = 1 : i64} : (tensor<1x10xf64>, tensor<1x12xi64>) -> tensor<1x12xf64>
+// CHECK: %[[F:.*]] = tcc_graph.reshape %[[G]] : (tensor<1x12xf64>) -> tensor<1x3x4xf64>
+// CHECK: tcc_graph.concat %{{.*}}, %{{.*}}, %{{.*}} {dim = 0 : i64} : (tensor<1xf64>, tensor<2xf64>, tensor<1xf64>) -> tensor<4xf64>
+// CHECK: %[[W:.*]] = tcc_graph.reshape %{{.*}} : (tensor<4xf64>) -> tensor<1x1x4xf64>
+// CHECK: %[[FW:.*]] = tcc_graph.mul %[[F]], %[[W]] : (tensor<1x3x4xf64>, tensor<1x1x4xf64>) -> tensor<1x3x4xf64>
+// CHECK: tcc_graph.fmod %{{.*}}, %{{.*}} : (tensor<4x3xi64>, tensor<i64>) -> tensor<4x3xi64>
+// CHECK: tcc_graph.matmul %{{.*}}, %{{.*}} : (tensor<3x4xf64>, tensor<4x3xf64>) -> tensor<3x3xf64>
+// CHECK: tcc_graph.transpose %{{.*}} {permutation = array<i64: 0, 2, 1>} : (tensor<1x3x3xf64>) -> tensor<1x3x3xf64>
+// CHECK: tcc_graph.concat {{.*}} {dim = 2 : i64} : (tensor<3x3x1xf32>, tensor<3x3x1xf32>) -> tensor<3x3x2xf32>
+func.func @stft(%x: tensor<10xf32>, %w: tensor<2xf32>) -> tensor<3x3x2xf32> {
+  %0 = tcc_graph.operator "torch.ops.aten.stft.default"(%x, %w) {operand_names = ["self", "window"], args = {n_fft = 4 : i64, hop_length = 3 : i64, win_length = 2 : i64, normalized = false, return_complex = true}, tcc.complex_results = array<i64: 0>} : (tensor<10xf32>, tensor<2xf32>) -> tensor<3x3x2xf32>
+  return %0 : tensor<3x3x2xf32>
+}
