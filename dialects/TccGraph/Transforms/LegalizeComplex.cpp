@@ -219,29 +219,28 @@ LegalizeFn legalizeArithmetic(StringRef kind) {
     if (failed(x) || failed(y))
       return failure();
     Location loc = args.getOp().getLoc();
-    Value zero; // made once, where a real operand needs it
-    auto imOf = [&](ComplexParts z) {
-      if (z.im)
-        return z.im;
-      if (!zero)
-        zero = makeSplat(b, loc, *partType, 0.0);
-      return zero;
-    };
+    // A real operand's imaginary part: zeros, made before any product (one
+    // op per statement: the IR must not depend on argument order).
+    Value zero;
+    if (!x->im || !y->im)
+      zero = makeSplat(b, loc, *partType, 0.0);
+    Value xIm = x->im ? x->im : zero;
+    Value yIm = y->im ? y->im : zero;
     Value re, im;
     if (kind == "mul") {
       // (a + ib)(c + id) = (ac - bd) + i(ad + bc).
       Value ac = makeBinary<MulOp>(b, loc, x->re, y->re);
-      Value bd = makeBinary<MulOp>(b, loc, imOf(*x), imOf(*y));
-      Value ad = makeBinary<MulOp>(b, loc, x->re, imOf(*y));
-      Value bc = makeBinary<MulOp>(b, loc, imOf(*x), y->re);
+      Value bd = makeBinary<MulOp>(b, loc, xIm, yIm);
+      Value ad = makeBinary<MulOp>(b, loc, x->re, yIm);
+      Value bc = makeBinary<MulOp>(b, loc, xIm, y->re);
       re = makeBinary<SubOp>(b, loc, ac, bd);
       im = makeBinary<AddOp>(b, loc, ad, bc);
     } else if (kind == "add") {
       re = makeBinary<AddOp>(b, loc, x->re, y->re);
-      im = makeBinary<AddOp>(b, loc, imOf(*x), imOf(*y));
+      im = makeBinary<AddOp>(b, loc, xIm, yIm);
     } else {
       re = makeBinary<SubOp>(b, loc, x->re, y->re);
-      im = makeBinary<SubOp>(b, loc, imOf(*x), imOf(*y));
+      im = makeBinary<SubOp>(b, loc, xIm, yIm);
     }
     return SmallVector<Value>{pairStretched(b, loc, *partType, re, im)};
   };

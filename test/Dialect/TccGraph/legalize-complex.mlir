@@ -67,3 +67,18 @@ func.func @angle_real(%x: tensor<4xf32>) -> tensor<4xf32> {
   %0 = tcc_graph.operator "torch.ops.aten.angle.default"(%x) {operand_names = ["self"], args = {}} : (tensor<4xf32>) -> tensor<4xf32>
   return %0 : tensor<4xf32>
 }
+
+// -----
+
+// A real operand of complex arithmetic has a zero imaginary part, made once
+// before the products; the real one broadcasts.
+// CHECK-LABEL: func @mul_by_real
+// CHECK: %[[Z:.*]] = tcc_graph.constant dense<0.000000e+00> : tensor<2x3xf32>
+// CHECK: %[[AC:.*]] = tcc_graph.mul %{{.*}}, %arg1 : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+// CHECK: %[[BD:.*]] = tcc_graph.mul %{{.*}}, %[[Z]] : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+// CHECK: tcc_graph.sub %[[AC]], %[[BD]]
+// CHECK: tcc_graph.concat {{.*}} -> tensor<2x3x2xf32>
+func.func @mul_by_real(%z: tensor<2x3x2xf32>, %r: tensor<3xf32>) -> tensor<2x3x2xf32> {
+  %0 = tcc_graph.operator "torch.ops.aten.mul.Tensor"(%z, %r) {operand_names = ["self", "other"], args = {}, tcc.complex_operands = array<i64: 0>, tcc.complex_results = array<i64: 0>} : (tensor<2x3x2xf32>, tensor<3xf32>) -> tensor<2x3x2xf32>
+  return %0 : tensor<2x3x2xf32>
+}
