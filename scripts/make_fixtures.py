@@ -89,7 +89,9 @@ def save_npy(path, t):
     # `tcc run` rounds float32 inputs back for bf16 model inputs.
     if t.dtype == torch.bfloat16:
         t = t.float()
-    np.save(path, t.detach().cpu().contiguous().numpy())
+    # A lazily conjugated complex tensor (torch.fft.ihfft's result) has no
+    # NumPy form until the conjugation is applied.
+    np.save(path, t.detach().cpu().resolve_conj().contiguous().numpy())
 
 
 def save_io(d, inputs, expected):
@@ -1630,6 +1632,49 @@ class LinalgSpectra(nn.Module):
                 torch.linalg.svdvals(r))
 
 
+class FFTRealResults(nn.Module):
+    """The torch.fft operators whose results are real, on real inputs (issue
+    15, branch complex): irfft/hfft with the default length, an odd one and a
+    longer one (the input zero-padded), each norm; irfft2/hfft2 and the n-D
+    forms with s (trimming and padding) and dims; fftshift/ifftshift over odd
+    and even sizes; angle of a real tensor with zeros, negatives and NaN."""
+
+    def forward(self, x, y, z, w):
+        f = torch.fft
+        return (f.irfft(x), f.irfft(x, n=7, norm="ortho"), f.irfft(x, n=12, dim=0, norm="forward"),
+                f.hfft(x), f.hfft(x, n=5, norm="forward"), f.hfft(x, n=9, dim=0, norm="ortho"),
+                f.irfft2(y), f.hfft2(y, s=(3, 6), norm="ortho"),
+                f.irfftn(z, s=(4, -1), dim=(0, 2)), f.hfftn(z, norm="forward"),
+                f.fftshift(y), f.ifftshift(y, dim=(0,)), f.fftshift(z, dim=-1),
+                torch.angle(w))
+
+
+class FFTComplexResults(nn.Module):
+    """The torch.fft operators with complex results, and complex tensors in
+    and out (issue 15, branch complex): fft/ifft/rfft/ihfft in their 1-D, 2-D
+    and n-D forms with n/s (trimming and zero-padding), dims and each norm;
+    complex(), polar(), a conversion to complex64; on a complex input: fft,
+    irfft and hfft, real/imag, conj_physical, abs, angle, +, -, * and
+    view_as_real/view_as_complex; stft with a window shorter than n_fft and
+    centred (reflect padding), and a 2-D one, normalized, two-sided."""
+
+    def forward(self, x, y, z, c, win):
+        f = torch.fft
+        return (f.fft(x), f.ifft(x, n=7, norm="ortho"), f.rfft(x, dim=0),
+                f.ihfft(x, n=4, norm="forward"),
+                f.fft2(y), f.ifft2(y, s=(3, 6)), f.rfft2(y, norm="ortho"), f.ihfft2(y),
+                f.fftn(z, dim=(0, 2)), f.ifftn(z, s=(2, -1, 6)), f.rfftn(z),
+                f.ihfftn(z, norm="ortho"),
+                torch.complex(x, 2 * x), torch.polar(y.abs(), y), x.to(torch.complex64),
+                f.fft(c), f.irfft(c), f.hfft(c, n=6, norm="ortho"),
+                c.real * 1.0, c.imag * 1.0, torch.conj_physical(c), c.abs(), c.angle(),
+                c * c, c + c, c - torch.view_as_complex(torch.view_as_real(c) * 0.5),
+                torch.stft(x.flatten(), 8, hop_length=3, win_length=6, window=win,
+                           return_complex=True),
+                torch.stft(y, 4, hop_length=1, normalized=True, onesided=False, center=False,
+                           return_complex=True))
+
+
 class IntegerOps(nn.Module):
     """Integer clamps (they were refused: "activation on a non-floating-point
     tensor"), integer remainders and floor/trunc divisions (refused before)
@@ -2064,6 +2109,17 @@ def write_wrong_answer_cases(out):
     v = torch.randn(2, 4, 1)
     write_case(out, "ops_linalg_spectra", LinalgSpectra(),
                [a, torch.randn(2, 3, 5), v @ v.mT])
+
+    torch.manual_seed(84)
+    w = torch.randn(2, 5)
+    w[0, :4] = torch.tensor([0.0, -0.0, -2.0, float("nan")])
+    write_case(out, "ops_fft_real", FFTRealResults(),
+               [torch.randn(6, 5), torch.randn(4, 5), torch.randn(3, 4, 5), w])
+
+    torch.manual_seed(85)
+    write_case(out, "ops_fft_complex", FFTComplexResults(),
+               [torch.randn(6, 5), torch.randn(4, 5), torch.randn(3, 4, 5),
+                torch.randn(3, 4, dtype=torch.complex64), torch.hann_window(6)])
 
 if __name__ == "__main__":
     main()

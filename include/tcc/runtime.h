@@ -84,7 +84,10 @@ typedef enum tcc_dtype {
   TCC_DTYPE_INT16 = 6,
   TCC_DTYPE_INT8 = 7,
   TCC_DTYPE_UINT8 = 8,
-  TCC_DTYPE_BOOL = 9
+  TCC_DTYPE_BOOL = 9,
+  /* (re, im) pairs of float32 / float64, PyTorch's complex storage */
+  TCC_DTYPE_COMPLEX64 = 10,
+  TCC_DTYPE_COMPLEX128 = 11
 } tcc_dtype;
 
 /** Where a tensor's data lives. */

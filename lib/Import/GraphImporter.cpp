@@ -3,6 +3,7 @@
 
 #include "StridedStorage.h"
 
+#include "dialects/TccGraph/IR/ComplexForm.h"
 #include "dialects/TccGraph/IR/TccGraphOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
@@ -28,6 +29,9 @@ Type tcc::elementTypeFor(MLIRContext &ctx, DType dtype) {
   case DType::Int8: return IntegerType::get(&ctx, 8);
   case DType::UInt8: return IntegerType::get(&ctx, 8, IntegerType::Unsigned);
   case DType::Bool: return IntegerType::get(&ctx, 1);
+  // A complex tensor is carried as its parts (a last dim of 2).
+  case DType::Complex64: return Float32Type::get(&ctx);
+  case DType::Complex128: return Float64Type::get(&ctx);
   }
   return Float32Type::get(&ctx);
 }
@@ -99,6 +103,10 @@ FailureOr<RankedTensorType> Importer::tensorType(const std::string &name, Locati
   SmallVector<int64_t> shape;
   for (const SymDim &d : it->second.sizes)
     shape.push_back(d.isStatic() ? *d.value : ShapedType::kDynamic);
+  // A complex tensor: its (re, im) pairs as a last dim of 2, the bytes of
+  // PyTorch's storage (torch.view_as_real).
+  if (isComplex(it->second.dtype))
+    shape.push_back(2);
   return RankedTensorType::get(shape, elementTypeFor(ctx, it->second.dtype));
 }
 
@@ -107,6 +115,8 @@ ArrayAttr Importer::sizesAttr(const TensorMeta &meta) {
   for (const SymDim &d : meta.sizes)
     sizes.push_back(d.isStatic() ? Attribute(b.getI64IntegerAttr(*d.value))
                                  : Attribute(b.getStringAttr(d.expr)));
+  if (isComplex(meta.dtype))
+    sizes.push_back(b.getI64IntegerAttr(2));
   return b.getArrayAttr(sizes);
 }
 
@@ -246,6 +256,7 @@ LogicalResult Importer::importNode(const Node &node) {
   std::string mutated;
   SmallVector<Value> operands;
   SmallVector<Attribute> operandNames;
+  SmallVector<int64_t> complexOperands; // positions in `operands`
   SmallVector<NamedAttribute> args;
   SmallVector<Attribute> symbolicArgs;  // names of arguments given as expressions
   for (const NamedArgument &in : node.inputs) {
@@ -254,6 +265,9 @@ LogicalResult Importer::importNode(const Node &node) {
       FailureOr<Value> v = lookup(value, loc, node);
       if (failed(v))
         return failure();
+      if (auto meta = program.tensorValues.find(value);
+          meta != program.tensorValues.end() && isComplex(meta->second.dtype))
+        complexOperands.push_back(static_cast<int64_t>(operands.size()));
       operands.push_back(*v);
       operandNames.push_back(b.getStringAttr(name));
       return success();
@@ -398,6 +412,18 @@ LogicalResult Importer::importNode(const Node &node) {
   for (const std::string &n : resultNames)
     resultSizes.push_back(sizesAttr(program.tensorValues.at(n)));
   op->setAttr("tcc.sizes", b.getArrayAttr(resultSizes));
+  // Complex operands and results, for the legalizers (only those that know
+  // the (re, im) form may take them).
+  SmallVector<int64_t> complexResults;
+  for (auto [i, n] : llvm::enumerate(resultNames))
+    if (isComplex(program.tensorValues.at(n).dtype))
+      complexResults.push_back(static_cast<int64_t>(i));
+  if (!complexOperands.empty())
+    op->setAttr(tcc::graph::kComplexOperandsAttrName,
+                b.getDenseI64ArrayAttr(complexOperands));
+  if (!complexResults.empty())
+    op->setAttr(tcc::graph::kComplexResultsAttrName,
+                b.getDenseI64ArrayAttr(complexResults));
   for (auto [name, result] : llvm::zip(resultNames, op.getResults()))
     values[name] = result;
   if (!mutated.empty() && op.getNumResults() > 0)
@@ -427,6 +453,14 @@ void Importer::writeBack(ArrayRef<std::string> chain, Value written, Location lo
                                : "torch.ops.aten.slice_scatter.default"),
         ValueRange{self, written}, b.getStrArrayAttr({"self", "src"}), slice.op.getArgs());
     scatter->setAttr("tcc.node", b.getStringAttr(node.name + ".write_back"));
+    if (auto meta = program.tensorValues.find(base);
+        meta != program.tensorValues.end() && isComplex(meta->second.dtype)) {
+      // Refused at legalization: no scatter takes the (re, im) form.
+      scatter->setAttr(tcc::graph::kComplexOperandsAttrName,
+                       b.getDenseI64ArrayAttr({0, 1}));
+      scatter->setAttr(tcc::graph::kComplexResultsAttrName,
+                       b.getDenseI64ArrayAttr({0}));
+    }
     if (auto sizes = sizesOf(self))
       scatter->setAttr("tcc.sizes", b.getArrayAttr({sizes}));
     values[base] = written = scatter.getResult(0);
@@ -550,6 +584,12 @@ OwningOpRef<ModuleOp> Importer::run() {
     case InputKind::Parameter:
     case InputKind::Buffer:
     case InputKind::TensorConstant:
+      if (auto meta = program.tensorValues.find(spec.graphName);
+          meta != program.tensorValues.end() && isComplex(meta->second.dtype))
+        return emitError(unknown, "weight '")
+               << spec.target << "' is a " << dtypeName(meta->second.dtype)
+               << " tensor; tcc takes complex inputs and outputs, not complex weights",
+               nullptr;
       if (failed(addArg(spec.graphName, "weight", spec.target)))
         return nullptr;
       sig.weights.push_back(spec);

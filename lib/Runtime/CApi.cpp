@@ -100,13 +100,13 @@ TCC_API const char *tcc_status_string(tcc_status status) {
 }
 
 TCC_API const char *tcc_dtype_name(int32_t dtype) {
-  if (dtype < 0 || dtype > static_cast<int32_t>(DType::Bool))
+  if (dtype < 0 || dtype > static_cast<int32_t>(kLastDType))
     return "unknown";
   return dtypeName(static_cast<DType>(dtype));
 }
 
 TCC_API size_t tcc_dtype_size(int32_t dtype) {
-  if (dtype < 0 || dtype > static_cast<int32_t>(DType::Bool))
+  if (dtype < 0 || dtype > static_cast<int32_t>(kLastDType))
     return 0;
   return dtypeSize(static_cast<DType>(dtype));
 }

@@ -40,7 +40,7 @@ const char *deviceName(int32_t device) {
 }
 
 std::string dtypeText(int32_t code) {
-  if (code >= 0 && code <= static_cast<int32_t>(DType::Bool))
+  if (code >= 0 && code <= static_cast<int32_t>(kLastDType))
     return dtypeName(static_cast<DType>(code));
   return "dtype code " + std::to_string(code);
 }
@@ -369,11 +369,13 @@ GuardManifest parseManifest(std::string_view text) {
   } else {
     // No explicit entry: the documented order, inputs, weights, outputs, arena.
     for (size_t i = 0; i < m.inputs.size(); ++i)
-      m.entryArgs.push_back({EntryArgRole::Input, int32_t(i), m.inputs[i].rank()});
+      m.entryArgs.push_back(
+          {EntryArgRole::Input, int32_t(i), entryRank(m.inputs[i].dtype, m.inputs[i].rank())});
     for (size_t i = 0; i < m.weights.size(); ++i)
       m.entryArgs.push_back({EntryArgRole::Weight, int32_t(i), m.weights[i].rank()});
     for (size_t i = 0; i < m.outputs.size(); ++i)
-      m.entryArgs.push_back({EntryArgRole::Output, int32_t(i), m.outputs[i].rank()});
+      m.entryArgs.push_back(
+          {EntryArgRole::Output, int32_t(i), entryRank(m.outputs[i].dtype, m.outputs[i].rank())});
     m.entryArgs.push_back({EntryArgRole::Arena, 0, 1});
   }
   for (const EntryArg &a : m.entryArgs) {
@@ -402,7 +404,7 @@ GuardManifest parseManifest(std::string_view text) {
     std::string arg = std::string("entry argument ") + what + " #" + std::to_string(a.index);
     if (a.index < 0 || size_t(a.index) >= count)
       invalidManifest(arg + " does not exist");
-    int32_t rank = spec ? spec->rank() : 1;
+    int32_t rank = spec ? entryRank(spec->dtype, spec->rank()) : 1;
     if (a.rank != rank)
       invalidManifest(arg + " has rank " + std::to_string(a.rank) + ", expected " +
                       std::to_string(rank));

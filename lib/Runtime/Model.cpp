@@ -32,19 +32,24 @@ std::string shapeText(const int64_t *sizes, size_t rank) {
 }
 
 /// Appends one memref descriptor for a dense row-major tensor.
+/// `rank` is the entry's; a complex tensor's `sizes` hold one fewer, its
+/// (re, im) pairs the last dim of 2 (`complexPairs`).
 void appendDescriptor(std::vector<int64_t> &packed, const void *data,
-                      const int64_t *sizes, size_t rank) {
+                      const int64_t *sizes, size_t rank, bool complexPairs = false) {
   auto ptr = static_cast<int64_t>(reinterpret_cast<intptr_t>(data));
   packed.push_back(ptr); // allocated
   packed.push_back(ptr); // aligned
   packed.push_back(0);   // offset
-  packed.insert(packed.end(), sizes, sizes + rank);
+  size_t sizesAt = packed.size();
+  packed.insert(packed.end(), sizes, sizes + (complexPairs ? rank - 1 : rank));
+  if (complexPairs)
+    packed.push_back(2);
   size_t stridesAt = packed.size();
   packed.resize(stridesAt + rank);
   int64_t stride = 1;
   for (size_t d = rank; d-- > 0;) {
     packed[stridesAt + d] = stride;
-    stride *= sizes[d];
+    stride *= packed[sizesAt + d];
   }
 }
 
@@ -357,12 +362,14 @@ void Model::packArguments(const tcc_tensor *inputs, const tcc_tensor *outputs, s
     switch (a.role) {
     case EntryArgRole::Input: {
       const tcc_tensor &t = inputs[a.index];
-      appendDescriptor(packed_, t.data, t.sizes, a.rank);
+      appendDescriptor(packed_, t.data, t.sizes, a.rank,
+                       isComplex(manifest_.inputs[a.index].dtype));
       break;
     }
     case EntryArgRole::Output: {
       const tcc_tensor &t = outputs[a.index];
-      appendDescriptor(packed_, t.data, t.sizes, a.rank);
+      appendDescriptor(packed_, t.data, t.sizes, a.rank,
+                       isComplex(manifest_.outputs[a.index].dtype));
       break;
     }
     case EntryArgRole::Weight: {

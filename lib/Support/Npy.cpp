@@ -34,13 +34,15 @@ const char *npyDescr(DType dtype) {
   case DType::Int8: return "|i1";
   case DType::UInt8: return "|u1";
   case DType::Bool: return "|b1";
+  case DType::Complex64: return "<c8";
+  case DType::Complex128: return "<c16";
   case DType::BFloat16: return nullptr;
   }
   return nullptr;
 }
 
 std::optional<DType> dtypeFromDescr(const std::string &descr) {
-  if (descr.size() != 3)
+  if (descr.size() != 3 && descr != "<c16" && descr != "=c16")
     return std::nullopt;
   char order = descr[0];
   std::string kind = descr.substr(1);
@@ -48,7 +50,7 @@ std::optional<DType> dtypeFromDescr(const std::string &descr) {
   // '=' is native order, little-endian on every host tcc supports.
   if (!(order == '<' || order == '=' || (oneByte && order == '|')))
     return std::nullopt;
-  for (int i = 0; i <= static_cast<int>(DType::Bool); ++i) {
+  for (int i = 0; i <= static_cast<int>(kLastDType); ++i) {
     auto t = static_cast<DType>(i);
     if (const char *d = npyDescr(t); d && kind == d + 1)
       return t;
@@ -189,6 +191,9 @@ double elementAsDouble(DType dtype, const void *data, int64_t i) {
   case DType::Int8: return load<int8_t>(data, i);
   case DType::UInt8: return load<uint8_t>(data, i);
   case DType::Bool: return load<uint8_t>(data, i) ? 1.0 : 0.0;
+  // The parts: the real part of element k at 2k, its imaginary part at 2k+1.
+  case DType::Complex64: return load<float>(data, i);
+  case DType::Complex128: return load<double>(data, i);
   }
   return 0.0;
 }
@@ -244,7 +249,7 @@ NpyArray parseNpy(const uint8_t *bytes, size_t size, const std::string &what) {
   std::optional<DType> dtype = dtypeFromDescr(parser.descr);
   if (!dtype)
     throw NpyError(what + ": unsupported dtype '" + parser.descr +
-                   "' (supported: <f4 <f8 <f2 <i8 <i4 <i2 |i1 |u1 |b1)");
+                   "' (supported: <f4 <f8 <f2 <i8 <i4 <i2 |i1 |u1 |b1 <c8 <c16)");
 
   NpyArray array;
   array.dtype = *dtype;

@@ -181,18 +181,21 @@ json tcc::buildManifest(const ExportedProgram &program, const ImportedSignature 
   m["arena"] = {{"bytes", arena.bytes}, {"planned_at", plannedAt}, {"buffers", buffers}};
 
   json args = json::array();
+  // The compiled code's rank: a complex tensor's (re, im) pairs are one more dim.
+  auto rankOf = [&](const std::string &value) {
+    const frontend::TensorMeta &meta = program.tensorValues.at(value);
+    return entryRank(meta.dtype, static_cast<int32_t>(meta.sizes.size()));
+  };
   for (size_t i = 0; i < signature.inputs.size(); ++i)
-    args.push_back({{"role", "input"}, {"index", i},
-                    {"rank", program.tensorValues.at(signature.inputs[i]).sizes.size()}});
+    args.push_back({{"role", "input"}, {"index", i}, {"rank", rankOf(signature.inputs[i])}});
   for (size_t i = 0; i < signature.weights.size(); ++i)
     args.push_back({{"role", "weight"}, {"index", i},
-                    {"rank", program.tensorValues.at(signature.weights[i].graphName).sizes.size()}});
+                    {"rank", rankOf(signature.weights[i].graphName)}});
   for (size_t i = 0; i < info.derivedWeights.size(); ++i)
     args.push_back({{"role", "weight"}, {"index", signature.weights.size() + i},
                     {"rank", info.derivedWeights[i].sizes.size()}});
   for (size_t i = 0; i < signature.outputs.size(); ++i)
-    args.push_back({{"role", "output"}, {"index", i},
-                    {"rank", program.tensorValues.at(signature.outputs[i]).sizes.size()}});
+    args.push_back({{"role", "output"}, {"index", i}, {"rank", rankOf(signature.outputs[i])}});
   args.push_back({{"role", "arena"}, {"index", 0}, {"rank", 1}});
   m["entry"] = {{"symbol", entrySymbol(0, false)}, {"args", args}};
 

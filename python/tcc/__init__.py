@@ -53,7 +53,7 @@ class _Tensor(ctypes.Structure):
 
 # tcc_dtype codes (include/tcc/runtime.h, tcc::DType).
 _DTYPE_NAMES = ["float32", "float64", "float16", "bfloat16", "int64", "int32",
-                "int16", "int8", "uint8", "bool"]
+                "int16", "int8", "uint8", "bool", "complex64", "complex128"]
 _CPU, _CUDA = 0, 1
 
 

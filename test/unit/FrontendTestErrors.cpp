@@ -161,10 +161,10 @@ TEST_CASE("unknown or unsupported dtype codes name the tensor", "[frontend]") {
   CHECK(contains(e, "tensor 'x'"));
   CHECK(contains(e, "unknown dtype code 99"));
 
-  doc["graph_module"]["graph"]["tensor_values"]["x"]["dtype"] = 10;
+  doc["graph_module"]["graph"]["tensor_values"]["x"]["dtype"] = 9;
   e = jsonError(dir, doc);
   CHECK(contains(e, "tensor 'x'"));
-  CHECK(contains(e, "10 (COMPLEXFLOAT)"));
+  CHECK(contains(e, "9 (COMPLEXHALF)"));
 }
 
 TEST_CASE("wrong field types and missing fields name the field",

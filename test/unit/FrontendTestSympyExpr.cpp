@@ -135,7 +135,9 @@ TEST_CASE("ScalarType codes map onto DType", "[frontend]") {
   CHECK(dtypeFromScalarType(3) == DType::Int16);
   CHECK(dtypeFromScalarType(2) == DType::Int8);
   CHECK(dtypeFromScalarType(1) == DType::UInt8);
-  CHECK_FALSE(dtypeFromScalarType(10)); // complex
+  CHECK(dtypeFromScalarType(10) == DType::Complex64);
+  CHECK(dtypeFromScalarType(11) == DType::Complex128);
+  CHECK_FALSE(dtypeFromScalarType(9)); // complex32
   CHECK_FALSE(dtypeFromScalarType(99));
   CHECK(std::string(scalarTypeName(10)) == "COMPLEXFLOAT");
 }

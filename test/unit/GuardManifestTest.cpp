@@ -201,8 +201,8 @@ TEST_CASE("GuardManifest rejects inconsistent manifests", "[runtime]") {
   CHECK(message("{" + head + R"("outputs": []})") ==
         "invalid guard manifest: manifest lacks 'inputs'");
   CHECK(message("{" + head +
-                R"("inputs": [{"name": "x", "dtype": "complex64", "sizes": [1]}], "outputs": []})") ==
-        "invalid guard manifest: inputs[0] has unknown dtype 'complex64'");
+                R"("inputs": [{"name": "x", "dtype": "complex32", "sizes": [1]}], "outputs": []})") ==
+        "invalid guard manifest: inputs[0] has unknown dtype 'complex32'");
   CHECK(message("{" + head +
                 R"("inputs": [{"name": "x", "dtype": "float32", "sizes": ["s0 +"]}], "outputs": []})") ==
         "invalid guard manifest: inputs[0]: invalid size expression 's0 +' at column 5: "

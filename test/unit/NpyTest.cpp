@@ -43,13 +43,14 @@ std::vector<uint8_t> floatBytes(std::initializer_list<float> values) {
 } // namespace
 
 TEST_CASE("Npy round trips every supported dtype", "[support]") {
-  std::vector<uint8_t> raw(24);
+  std::vector<uint8_t> raw(48);
   for (size_t i = 0; i < raw.size(); ++i)
     raw[i] = static_cast<uint8_t>(i * 7 + 1);
   for (DType t : {DType::Float32, DType::Float64, DType::Float16, DType::Int64, DType::Int32,
-                  DType::Int16, DType::Int8, DType::UInt8, DType::Bool}) {
+                  DType::Int16, DType::Int8, DType::UInt8, DType::Bool, DType::Complex64,
+                  DType::Complex128}) {
     INFO(dtypeName(t));
-    std::vector<int64_t> shape = {int64_t(24 / dtypeSize(t))};
+    std::vector<int64_t> shape = {int64_t(48 / dtypeSize(t))};
     std::vector<uint8_t> data = raw;
     if (t == DType::Bool)
       for (uint8_t &b : data)
@@ -113,10 +114,10 @@ TEST_CASE("Npy rejects malformed and unsupported files", "[support]") {
   auto bigEndian = npyBytes("{'descr': '>f4', 'fortran_order': False, 'shape': (4,), }", f4);
   CHECK_THROWS_WITH(parseNpy(bigEndian.data(), bigEndian.size(), "b.npy"),
                     "b.npy: unsupported dtype '>f4' (supported: <f4 <f8 <f2 <i8 <i4 <i2 "
-                    "|i1 |u1 |b1)");
-  auto complex = npyBytes("{'descr': '<c8', 'fortran_order': False, 'shape': (2,), }", f4);
+                    "|i1 |u1 |b1 <c8 <c16)");
+  auto complex = npyBytes("{'descr': '<c32', 'fortran_order': False, 'shape': (1,), }", f4);
   CHECK_THROWS_WITH(parseNpy(complex.data(), complex.size(), "c.npy"),
-                    Catch::StartsWith("c.npy: unsupported dtype '<c8'"));
+                    Catch::StartsWith("c.npy: unsupported dtype '<c32'"));
 
   auto truncated = npyBytes("{'descr': '<f4', 'fortran_order': False, 'shape': (5,), }", f4);
   CHECK_THROWS_WITH(parseNpy(truncated.data(), truncated.size(), "t.npy"),

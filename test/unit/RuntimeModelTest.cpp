@@ -392,3 +392,65 @@ TEST_CASE("Model refuses entries that do not match the specializations",
   CHECK(status2 == TCC_ERROR_INVALID_MANIFEST);
   CHECK(message2 == "specialization 's0=2' lacks a path the generic variant has");
 }
+
+namespace {
+
+/// A complex64 input z [3] and output w [3]: the compiled code sees both as
+/// float32 [3, 2], the (re, im) pairs a last dim of 2 (docs/ARTIFACT.md).
+const char *kComplexManifest = R"json({
+  "format": "tcc-guard-manifest", "version": 1, "model": "conj",
+  "inputs":  [ { "name": "z", "dtype": "complex64", "device": "cpu", "sizes": [3] } ],
+  "outputs": [ { "name": "w", "dtype": "complex64", "sizes": [3] } ],
+  "weights": [], "arena": { "bytes": 64 },
+  "entry":   { "symbol": "tcc_model_forward",
+               "args": [ { "role": "input",  "index": 0, "rank": 2 },
+                         { "role": "output", "index": 0, "rank": 2 },
+                         { "role": "arena",  "index": 0, "rank": 1 } ] }
+})json";
+
+constexpr size_t kComplexWords = 7 + 7 + 5;
+thread_local std::vector<int64_t> complexRecorded;
+
+/// w = conj(z), through the descriptors' sizes and strides.
+void conjForward(int64_t *packed) {
+  complexRecorded.assign(packed, packed + kComplexWords);
+  const int64_t *z = packed, *w = packed + 7;
+  auto *zData = pointer<const float>(z[1]);
+  auto *wData = pointer<float>(w[1]);
+  for (int64_t i = 0; i < w[3]; ++i) {
+    wData[i * w[5]] = zData[i * z[5]];
+    wData[i * w[5] + w[6]] = -zData[i * z[5] + z[6]];
+  }
+}
+
+} // namespace
+
+TEST_CASE("Model passes complex tensors as (re, im) pairs in a last dim of 2", "[runtime]") {
+  Model model(kComplexManifest, nullptr, 0, &conjForward);
+  float z[6] = {1, 2, 3, -4, 0, 5}, w[6] = {};
+  int64_t sizes[1] = {3};
+  tcc_tensor in = {z, TCC_DTYPE_COMPLEX64, TCC_DEVICE_CPU, 1, sizes};
+  tcc_tensor out = {w, TCC_DTYPE_COMPLEX64, TCC_DEVICE_CPU, 1, sizes};
+  model.run(&in, 1, &out, 1);
+  REQUIRE(complexRecorded.size() == kComplexWords);
+  // z: offset 0, sizes [3, 2], strides [2, 1].
+  CHECK(std::vector<int64_t>(complexRecorded.begin() + 2, complexRecorded.begin() + 7) ==
+        std::vector<int64_t>{0, 3, 2, 2, 1});
+  CHECK(std::vector<int64_t>(complexRecorded.begin() + 9, complexRecorded.begin() + 14) ==
+        std::vector<int64_t>{0, 3, 2, 2, 1});
+  CHECK(std::vector<float>(w, w + 6) == std::vector<float>{1, -2, 3, 4, 0, -5});
+  CHECK(tcc_dtype_size(TCC_DTYPE_COMPLEX64) == 8);
+  CHECK(std::string(tcc_dtype_name(TCC_DTYPE_COMPLEX128)) == "complex128");
+
+  // A float32 tensor where the manifest says complex64 is a guard violation.
+  tcc_tensor real = {z, TCC_DTYPE_FLOAT32, TCC_DEVICE_CPU, 1, sizes};
+  auto [status, message] = failure([&] { model.run(&real, 1, &out, 1); });
+  CHECK(status == TCC_ERROR_GUARD_VIOLATION);
+
+  // The entry's rank counts the pair dim: 1 is not the compiled code's.
+  std::string wrongRank = kComplexManifest;
+  wrongRank.replace(wrongRank.find("\"rank\": 2"), 9, "\"rank\": 1");
+  auto [status2, message2] = failure([&] { Model(wrongRank, nullptr, 0, &conjForward); });
+  CHECK(status2 == TCC_ERROR_INVALID_MANIFEST);
+  CHECK(message2 == "invalid guard manifest: entry argument input #0 has rank 1, expected 2");
+}

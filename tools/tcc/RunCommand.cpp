@@ -347,7 +347,14 @@ bool compareOutput(const TensorInfo &info, const Output &out, const std::string 
   }
   double maxAbsErr = 0, maxAbsRef = 0;
   bool nanMismatch = false;
-  for (int64_t i = 0, n = out.numElements(); i < n; ++i) {
+  if (ref.dtype != out.dtype && (isComplex(ref.dtype) || isComplex(out.dtype))) {
+    std::printf("%s: FAIL dtype %s, expected %s (%s)\n", info.name.c_str(), dtypeName(out.dtype),
+                dtypeName(ref.dtype), file.c_str());
+    return false;
+  }
+  // A complex tensor compares part by part (elementAsDouble's indices).
+  int64_t parts = isComplex(out.dtype) ? 2 : 1;
+  for (int64_t i = 0, n = out.numElements() * parts; i < n; ++i) {
     double o = elementAsDouble(out.dtype, out.data.data(), i), r = ref.elementAsDouble(i);
     if (std::isnan(o) || std::isnan(r)) {
       nanMismatch |= std::isnan(o) != std::isnan(r);

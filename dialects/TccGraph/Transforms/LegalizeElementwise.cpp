@@ -1039,6 +1039,23 @@ void tcc::graph::populateElementwiseLegalizers(LegalizerTable &t) {
   t["aten.log_sigmoid.default"] = activation([](ActivationBuilder &a, Value x, OperatorArgs &) {
     return makeLogSigmoid(a.b, a.loc, x);
   });
+  // angle of a real tensor: pi below zero, else 0; NaN stays NaN (PyTorch's
+  // angle_impl). Complex tensors do not reach the legalizers.
+  t["aten.angle.default"] = [](OperatorArgs &args, OpBuilder &b) -> Results {
+    FailureOr<Value> x = floatComputeOperand(args, b, "self");
+    if (failed(x))
+      return failure();
+    Location loc = args.getOp().getLoc();
+    auto type = typeOf(*x);
+    Type elt = type.getElementType();
+    Value zero = makeScalar(b, loc, elt, 0.0);
+    Value pi = makeScalar(b, loc, elt, M_PI);
+    Value below = makeCompare(b, loc, "lt", *x, zero);
+    Value angle = b.create<SelectOp>(loc, type, below, pi, zero);
+    Value nan = makeCompare(b, loc, "ne", *x, *x);
+    Value result = b.create<SelectOp>(loc, type, nan, *x, angle);
+    return SmallVector<Value>{makeCast(b, loc, result, args.resultType().getElementType())};
+  };
   // sign / sgn: 1, -1, or 0 (also for NaN and -0.0, as PyTorch).
   for (const char *name : {"aten.sign.default", "aten.sgn.default"})
     t[name] = [](OperatorArgs &args, OpBuilder &b) -> Results {

@@ -5,7 +5,7 @@
 // the whole list of what is missing in one run.
 //
 //===----------------------------------------------------------------------===//
-#include "dialects/TccGraph/Transforms/Legalizers.h"
+#include "dialects/TccGraph/Transforms/ComplexLegalizers.h"
 #include "dialects/TccGraph/Transforms/Passes.h"
 #include "mlir/IR/Verifier.h"
 
@@ -263,6 +263,10 @@ struct LegalizeGraphPass
     populateGammaLegalizers(table);
     populateAiryLegalizers(table);
     populateLinearAlgebraLegalizers(table);
+    // Operators taking or giving complex tensors: from this table alone.
+    LegalizerTable complexTable;
+    populateComplexLegalizers(complexTable);
+    populateFFTLegalizers(table, complexTable);
     populatePoolingIndexLegalizers(table);
 
     // Operators whose legalizers read symbolic arguments (sizes given as
@@ -293,8 +297,21 @@ struct LegalizeGraphPass
     auto legalize = [&](OperatorOp op) -> bool {
       StringRef name = op.getName();
       name.consume_front("torch.ops.");
-      auto it = table.find(name);
-      if (it == table.end()) {
+      // An operator on complex tensors ((re, im) pairs in a last dim of 2)
+      // only through a legalizer that knows the form: any other would read
+      // the pairs as real numbers.
+      bool complex = op->hasAttr(kComplexOperandsAttrName) ||
+                     op->hasAttr(kComplexResultsAttrName);
+      const LegalizerTable &from = complex ? complexTable : table;
+      auto it = from.find(name);
+      if (complex && it == from.end()) {
+        op.emitError("operator '")
+            << name << "' on complex tensors is not supported (tcc computes complex "
+            << "tensors in the torch.fft transforms, stft, view_as_real/view_as_complex, complex, "
+            << "polar, real/imag, conj, abs/angle, +, -, * and conversions)";
+        return false;
+      }
+      if (it == from.end()) {
         if (reported.insert(name).second)
           op.emitError("unsupported operator '") << name << "'";
         return false;

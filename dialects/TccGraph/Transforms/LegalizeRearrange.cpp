@@ -1,7 +1,8 @@
 //===- LegalizeRearrange.cpp - pad, roll, fill/copy, slice_scatter --------===//
 //
 // Operators that move or overwrite parts of a tensor, composed from slices,
-// concatenations, broadcasts and selects: constant padding, roll, fill and
+// concatenations, broadcasts and selects: constant padding, roll (and
+// fftshift/ifftshift, rolls by half the size), fill and
 // copy (a value stretched to self's shape), slice_scatter and unflatten.
 //
 //===----------------------------------------------------------------------===//
@@ -198,6 +199,37 @@ FailureOr<Value> rollDim(OperatorArgs &args, OpBuilder &b, Value x, int64_t shif
                 {makeSlice(b, loc, x, dim, *size - s, *size, 1),
                  makeSlice(b, loc, x, dim, 0, *size - s, 1)},
                 dim);
+}
+
+/// fft_fftshift / fft_ifftshift(self, dim): a roll by size/2 (forward) or
+/// -(size/2) along each dim given, all dims without one.
+LegalizeFn legalizeFFTShift(bool inverse) {
+  return [inverse](OperatorArgs &args, OpBuilder &b) -> Results {
+    FailureOr<Value> self = requiredTensor(args, "self");
+    if (failed(self))
+      return failure();
+    Value x = *self;
+    int64_t rank = typeOf(x).getRank();
+    SmallVector<int64_t> dims;
+    if (std::optional<SmallVector<int64_t>> given = args.getInts("dim"))
+      dims = *given;
+    else
+      for (int64_t i = 0; i < rank; ++i)
+        dims.push_back(i);
+    for (int64_t raw : dims) {
+      int64_t dim = normalizeDim(raw, rank);
+      if (dim < 0 || dim >= rank)
+        return operatorError(args) << "dim " << raw << " out of range for rank " << rank;
+      FailureOr<int64_t> size = staticSize(args, x, dim);
+      if (failed(size))
+        return failure();
+      FailureOr<Value> rolled = rollDim(args, b, x, inverse ? -(*size / 2) : *size / 2, dim);
+      if (failed(rolled))
+        return failure();
+      x = *rolled;
+    }
+    return SmallVector<Value>{x};
+  };
 }
 
 /// roll(self, shifts, dims): each (shift, dim) pair in turn; without dims,
@@ -406,6 +438,8 @@ void tcc::graph::populateRearrangeLegalizers(LegalizerTable &t) {
     };
   }
   t["aten.roll.default"] = legalizeRoll;
+  t["aten.fft_fftshift.default"] = legalizeFFTShift(/*inverse=*/false);
+  t["aten.fft_ifftshift.default"] = legalizeFFTShift(/*inverse=*/true);
   t["aten.slice_scatter.default"] = legalizeSliceScatter;
   t["aten.select_scatter.default"] = legalizeSelectScatter;
 }

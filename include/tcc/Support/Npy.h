@@ -57,7 +57,8 @@ void writeNpy(const std::string &path, DType dtype,
               const std::vector<int64_t> &shape, const void *data);
 
 /// Reads element `i` of a buffer of `dtype` as double (float16 and bfloat16
-/// included).
+/// included; of a complex dtype, part `i`: element i/2's real part for even
+/// i, its imaginary part for odd i).
 double elementAsDouble(DType dtype, const void *data, int64_t i);
 
 } // namespace tcc
