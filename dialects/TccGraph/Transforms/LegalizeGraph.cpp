@@ -263,6 +263,11 @@ struct LegalizeGraphPass
     populateGammaLegalizers(table);
     populateAiryLegalizers(table);
     populateLinearAlgebraLegalizers(table);
+    populateBackwardLegalizers(table);
+    populateCombinatoricsLegalizers(table);
+    populateMaskedIndexingLegalizers(table);
+    populateSegmentReduceLegalizers(table);
+    populateResamplingLegalizers(table);
     populatePoolingIndexLegalizers(table);
 
     // Operators whose legalizers read symbolic arguments (sizes given as

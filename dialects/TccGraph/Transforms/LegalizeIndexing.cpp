@@ -93,7 +93,38 @@ Results legalizeEmbedding(OperatorArgs &args, OpBuilder &b) {
   return makeTake(args, b, in->x, in->index, 0);
 }
 
+/// gather / index_select on a 0-d self (dim 0 or -1, which PyTorch accepts
+/// there): every index must be 0 (PyTorch rejects even -1), and each result
+/// element is self.
+/// Also any result with no elements.
+std::optional<Results> scalarOrEmptyIndexing(OperatorArgs &args, OpBuilder &b) {
+  Location loc = args.getOp().getLoc();
+  RankedTensorType type = args.resultType();
+  if (type.hasStaticShape() && type.getNumElements() == 0)
+    return Results(SmallVector<Value>{makeSplat(b, loc, type, 0.0)});
+  Value x = args.tensor("self"), index = args.tensor("index");
+  if (!x || !index || rankOf(x) != 0)
+    return std::nullopt;
+  int64_t raw = args.getInt("dim").value_or(0);
+  if (raw != 0 && raw != -1)
+    return Results(operatorError(args) << "dim " << raw << " out of range for rank 0");
+  RankedTensorType it = cast<RankedTensorType>(index.getType());
+  if (!isa<IntegerType>(it.getElementType()) || it.getElementType().isInteger(1) ||
+      !it.hasStaticShape() || it.getNumElements() != type.getNumElements())
+    return Results(operatorError(args) << "index of type " << it << " for a 0-d self");
+  Type i64 = b.getI64Type();
+  Value wide = makeCast(b, loc, index, i64);
+  Value ok = makeCompare(b, loc, "eq", wide, makeScalar(b, loc, i64, 0));
+  ok = makeReshape(b, loc, ok, type.getShape());
+  Value spread = b.create<BroadcastOp>(loc, type, x);
+  return Results(SmallVector<Value>{b.create<CheckOp>(
+      loc, type, ok, spread,
+      b.getStringAttr(operatorName(args) + ": index out of range for a 0-d tensor"))});
+}
+
 Results legalizeIndexSelect(OperatorArgs &args, OpBuilder &b) {
+  if (std::optional<Results> r = scalarOrEmptyIndexing(args, b))
+    return *r;
   FailureOr<Indexed> in = indexedArgs(args, "self", "index", /*hasDim=*/true);
   if (failed(in))
     return failure();
@@ -823,6 +854,15 @@ Results legalizeIndexTensor(OperatorArgs &args, OpBuilder &b) {
   FailureOr<Value> x = requiredTensor(args, "self");
   if (failed(x))
     return failure();
+  FailureOr<SmallVector<std::pair<int64_t, Value>>> indices = indexOperands(args, *x);
+  if (failed(indices))
+    return failure();
+  return indexTensors(args, b, *x, *indices);
+}
+} // namespace
+
+FailureOr<SmallVector<std::pair<int64_t, Value>>>
+tcc::graph::indexOperands(OperatorArgs &args, Value x) {
   OperatorOp op = args.getOp();
   SmallVector<std::pair<int64_t, Value>> indices;
   for (auto [v, n] : llvm::zip(op.getOperands(), op.getOperandNames())) {
@@ -832,21 +872,31 @@ Results legalizeIndexTensor(OperatorArgs &args, OpBuilder &b) {
     int64_t position;
     if (name.getAsInteger(10, position))
       return op.emitError("operator '") << operatorName(args) << "': bad operand name";
-    if (position >= rankOf(*x))
+    if (position >= rankOf(x))
       return op.emitError("operator '") << operatorName(args) << "': index at position "
-                                        << position << " of a rank-" << rankOf(*x)
+                                        << position << " of a rank-" << rankOf(x)
                                         << " tensor";
     indices.push_back({position, v});
   }
   if (indices.empty())
     return op.emitError("operator '") << operatorName(args) << "': no index tensors";
   llvm::sort(indices, [](auto &l, auto &r) { return l.first < r.first; });
-  if (indices.size() == 1)
-    return makeTake(args, b, *x, indices.front().second, indices.front().first);
-  return takeMany(args, b, *x, indices);
+  return indices;
 }
 
+FailureOr<SmallVector<Value>>
+tcc::graph::indexTensors(OperatorArgs &args, OpBuilder &b, Value x,
+                         ArrayRef<std::pair<int64_t, Value>> indices) {
+  if (indices.size() == 1)
+    return makeTake(args, b, x, indices.front().second, indices.front().first);
+  return takeMany(args, b, x, indices);
+}
+
+namespace {
+
 Results legalizeGather(OperatorArgs &args, OpBuilder &b) {
+  if (std::optional<Results> r = scalarOrEmptyIndexing(args, b))
+    return *r;
   FailureOr<Indexed> in = indexedArgs(args, "self", "index", /*hasDim=*/true);
   if (failed(in))
     return failure();
@@ -881,6 +931,75 @@ Results legalizeAsStrided(OperatorArgs &args, OpBuilder &b) {
   return verified(args, b.create<AsStridedOp>(op->getLoc(), args.resultType(), storage,
                                               b.getDenseI64ArrayAttr(*strides),
                                               b.getI64IntegerAttr(offset)));
+}
+
+/// as_strided_scatter(self, src, size, stride, storage_offset): a clone of
+/// self (contiguous, checked by the importer) whose elements at
+/// offset + sum_k i_k * stride[k] are src[i..].
+Results legalizeAsStridedScatter(OperatorArgs &args, OpBuilder &b) {
+  Operation *op = args.getOp();
+  Location loc = op->getLoc();
+  if (auto error = op->getAttrOfType<StringAttr>("tcc.storage_error"))
+    return operatorError(args) << error.getValue();
+  FailureOr<Value> self = requiredTensor(args, "self"), src = requiredTensor(args, "src");
+  if (failed(self) || failed(src))
+    return failure();
+  std::optional<SmallVector<int64_t>> sizes = args.getInts("size"), strides = args.getInts("stride");
+  auto st = cast<RankedTensorType>(self->getType()), rt = cast<RankedTensorType>(src->getType());
+  if (!sizes || !strides || sizes->size() != strides->size() || !st.hasStaticShape() ||
+      !rt.hasStaticShape())
+    return operatorError(args) << "needs static shapes, sizes and strides";
+  int64_t offset = args.getInt("storage_offset").value_or(0);
+  int64_t n = st.getNumElements(), count = 1;
+  for (int64_t s : *sizes)
+    count *= s;
+  if (count != rt.getNumElements())
+    return operatorError(args) << "src of type " << rt << " for a view of " << count
+                               << " elements";
+  if (count == 0 || n == 0)
+    return SmallVector<Value>{*self};
+  // Every position the view reaches must lie in self (PyTorch checks it).
+  SmallVector<int64_t> at(sizes->size(), 0);
+  for (int64_t k = 0; k < count; ++k) {
+    int64_t p = offset;
+    for (size_t d = 0; d < at.size(); ++d)
+      p += at[d] * (*strides)[d];
+    if (p < 0 || p >= n)
+      return operatorError(args) << "the view reaches storage element " << p << " of " << n;
+    for (int64_t d = (int64_t)at.size() - 1; d >= 0; --d) {
+      if (++at[d] < (*sizes)[d])
+        break;
+      at[d] = 0;
+    }
+  }
+  // src element k lands at offset + sum_d i_d(k) * stride[d], i_d(k) its
+  // coordinates: iota arithmetic, then a scatter into flattened self (the
+  // last of several writes to one element wins).
+  Type i64 = b.getI64Type();
+  Value k = b.create<IotaOp>(loc, RankedTensorType::get({count}, i64), b.getF64FloatAttr(0),
+                             b.getF64FloatAttr(1));
+  Value position = makeScalar(b, loc, i64, offset);
+  int64_t inner = 1;
+  for (int64_t d = (int64_t)sizes->size() - 1; d >= 0; --d) {
+    int64_t size = (*sizes)[d];
+    Value coordinate = k;
+    if (inner != 1)
+      coordinate = makeBinary<TruncDivOp>(b, loc, coordinate, makeScalar(b, loc, i64, inner));
+    if (inner * size != count)
+      coordinate = makeBinary<FmodOp>(b, loc, coordinate, makeScalar(b, loc, i64, size));
+    Value term = makeBinary<MulOp>(b, loc, coordinate, makeScalar(b, loc, i64, (*strides)[d]));
+    position = makeBinary<AddOp>(b, loc, position, term);
+    inner *= size;
+  }
+  if (typeOf(position).getRank() == 0)
+    position = b.create<BroadcastOp>(loc, RankedTensorType::get({count}, i64), position);
+  Type elt = st.getElementType();
+  Value flatSrc = makeReshape(b, loc, makeCast(b, loc, *src, elt), {count});
+  Value flatSelf = makeReshape(b, loc, *self, {n});
+  FailureOr<Value> out = scatterAlongDim(args, b, flatSelf, 0, position, flatSrc, false);
+  if (failed(out))
+    return failure();
+  return SmallVector<Value>{makeReshape(b, loc, *out, st.getShape())};
 }
 
 /// What the interpolate modes read: the (N, C, spatial...) input, the result
@@ -1046,4 +1165,6 @@ void tcc::graph::populateIndexingLegalizers(LegalizerTable &t) {
   t["aten.index.Tensor"] = legalizeIndexTensor;
   t["aten.gather.default"] = legalizeGather;
   t["aten.as_strided.default"] = legalizeAsStrided;
+  t["aten.as_strided_copy.default"] = legalizeAsStrided;
+  t["aten.as_strided_scatter.default"] = legalizeAsStridedScatter;
 }
