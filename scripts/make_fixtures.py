@@ -2083,10 +2083,11 @@ class IndexingTail(nn.Module):
 class ResamplingTail(nn.Module):
     """Bicubic interpolation (align_corners both ways, up and down),
     antialiased bilinear (.vec with scale factors and a size), avg_pool2d
-    and avg_pool3d with divisor_override and ceil_mode, and the softmax,
-    log_softmax and dropout backward operators."""
+    and avg_pool3d with divisor_override and ceil_mode, the softmax,
+    log_softmax and dropout backward operators, and multilabel_margin_loss
+    (targets ending at the first negative one; each reduction)."""
 
-    def forward(self, x, v, g, keep):
+    def forward(self, x, v, g, keep, labels):
         a = torch.ops.aten
         up = F.interpolate(x, size=(7, 9), mode="bicubic", align_corners=False)
         down = F.interpolate(x, size=(3, 4), mode="bicubic", align_corners=True)
@@ -2102,7 +2103,12 @@ class ResamplingTail(nn.Module):
         logy = torch.log_softmax(x, dim=1)
         logsoft = a._log_softmax_backward_data(g, logy, 1, torch.float32)
         drop = a.native_dropout_backward(g, keep, 2.0)
-        return up, down, factor, aa_down, aa_vec, aa_up, pool2, pool2p, pool3, soft, logsoft, drop
+        scores = x[0, 0]
+        margin = F.multilabel_margin_loss(scores, labels, reduction="none")
+        margin_mean = F.multilabel_margin_loss(scores, labels)
+        margin_sum = F.multilabel_margin_loss(scores[0], labels[0], reduction="sum")
+        return (up, down, factor, aa_down, aa_vec, aa_up, pool2, pool2p, pool3, soft, logsoft,
+                drop, margin, margin_mean, margin_sum)
 
 
 def write_indexing_tail_cases(out):
@@ -2115,7 +2121,9 @@ def write_indexing_tail_cases(out):
     torch.manual_seed(161)
     write_case(out, "resampling_tail", ResamplingTail(),
                [torch.randn(2, 3, 5, 7), torch.randn(1, 2, 5, 4, 3), torch.randn(2, 3, 5, 7),
-                torch.rand(2, 3, 5, 7) > 0.5])
+                torch.rand(2, 3, 5, 7) > 0.5,
+                torch.tensor([[3, 0, -1, 1, 2, 4, 5], [6, 6, 2, -1, 0, 0, 0], [-1, 1, 2, 3, 4, 5, 6],
+                              [0, 1, 2, 3, 4, 5, 6], [5, 5, 1, 0, -1, 3, 3]])])
 
 
 if __name__ == "__main__":
