@@ -2051,7 +2051,9 @@ class IndexingTail(nn.Module):
     its accumulating put, masked_scatter, nonzero_static (padded with
     fill_value), as_strided_scatter / as_strided_copy, gather and
     index_select on a 0-d tensor, cartesian_prod, _chunk_cat and
-    segment_reduce by lengths and by offsets. (combinations exports with an
+    segment_reduce by lengths and by offsets, embedding_bag (mean with a
+    padding row, sum with per_sample_weights and include_last_offset).
+    (combinations exports with an
     unbacked result size, which no input binds: its lit test covers it.)"""
 
     def forward(self, x, idx, rows, mask, src, lengths, offsets, scalar):
@@ -2076,8 +2078,13 @@ class IndexingTail(nn.Module):
         seg_mean = torch.segment_reduce(x.repeat(2, 1), "mean", lengths=lengths)
         seg_sum = torch.segment_reduce(x[:, 1].repeat(2), "sum", offsets=offsets)
         seg_min = torch.segment_reduce(x[:, 2].repeat(2), "min", offsets=offsets)
+        bag_ids = (idx.repeat(2) + 2) % 4
+        bag_mean = F.embedding_bag(bag_ids, x, offsets[:3], mode="mean", padding_idx=-1)
+        bag_sum = F.embedding_bag(bag_ids, x, offsets[:4], mode="sum",
+                                  per_sample_weights=src[:2].flatten()[:8], include_last_offset=True,
+                                  padding_idx=1)
         return (put, acc, mask_put, apart, masked_read, masked_put, scattered, nz, strided, copied, g0, s0,
-                prod, chunked, seg_max, seg_mean, seg_sum, seg_min)
+                prod, chunked, seg_max, seg_mean, seg_sum, seg_min, bag_mean, bag_sum)
 
 
 class ResamplingTail(nn.Module):

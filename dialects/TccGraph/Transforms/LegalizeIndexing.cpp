@@ -122,6 +122,92 @@ std::optional<Results> scalarOrEmptyIndexing(OperatorArgs &args, OpBuilder &b) {
       b.getStringAttr(operatorName(args) + ": index out of range for a 0-d tensor"))});
 }
 
+/// embedding_bag(weight, indices, offsets, ..., mode, ..., per_sample_weights,
+/// include_last_offset, padding_idx) in sum (0) or mean (1) mode: bag b
+/// holds the indices at positions [offsets[b], offsets[b + 1]) (the last bag
+/// runs to the end; include_last_offset only drops the final offset); their rows, scaled by
+/// per_sample_weights, are summed over the bag, an index equal to
+/// padding_idx (negative counts from the end) left out; mean divides by the bag's count of others,
+/// and an empty bag is 0. A [bags, n] membership mask and one reduction.
+/// Only the first result (the bags) may be used.
+Results legalizeEmbeddingBag(OperatorArgs &args, OpBuilder &b) {
+  Location loc = args.getOp().getLoc();
+  FailureOr<Value> weight = requiredTensor(args, "weight"),
+                   indices = requiredTensor(args, "indices"),
+                   offsets = requiredTensor(args, "offsets");
+  if (failed(weight) || failed(indices) || failed(offsets))
+    return failure();
+  int64_t mode = args.getInt("mode").value_or(0);
+  if (mode != 0 && mode != 1)
+    return operatorError(args) << "mode " << mode << " (max) is not supported";
+  RankedTensorType wt = typeOf(*weight), it = typeOf(*indices), ot = typeOf(*offsets);
+  RankedTensorType type = args.resultType();
+  Type elt = wt.getElementType();
+  if (wt.getRank() != 2 || it.getRank() != 1 || ot.getRank() != 1 || !wt.hasStaticShape() ||
+      !it.hasStaticShape() || !ot.hasStaticShape() || !type.hasStaticShape() ||
+      !isa<FloatType>(elt))
+    return operatorError(args) << "needs a static float weight, 1-D indices and offsets";
+  bool lastOffset = args.getBool("include_last_offset").value_or(false);
+  int64_t n = it.getShape()[0], dim = wt.getShape()[1];
+  int64_t bags = ot.getShape()[0] - (lastOffset ? 1 : 0);
+  if (bags < 0 || type.getShape() != ArrayRef<int64_t>{bags, dim})
+    return operatorError(args) << "result of type " << type << " for " << bags << " bags";
+  if (type.getNumElements() == 0)
+    return SmallVector<Value>{makeSplat(b, loc, type, 0.0)};
+  if (n == 0)
+    return SmallVector<Value>{makeSplat(b, loc, type, 0.0)};
+  Type i64 = b.getI64Type();
+  Value bound = makeCast(b, loc, *offsets, i64);
+  Value start = makeSlice(b, loc, bound, 0, 0, bags, 1);
+  // The last bag runs to the end of the indices, even with
+  // include_last_offset (ATen's CPU kernel ignores the final offset's value).
+  Value later = makeSlice(b, loc, bound, 0, 1, bags, 1);
+  Value total = makeScalar(b, loc, i64, n);
+  Value last = makeReshape(b, loc, total, {1});
+  Value end = b.create<ConcatOp>(loc, RankedTensorType::get({bags}, i64),
+                                 ValueRange{later, last}, b.getI64IntegerAttr(0));
+  start = makeReshape(b, loc, start, {bags, 1});
+  end = makeReshape(b, loc, end, {bags, 1});
+  Value position = makeIotaAt(b, loc, n, i64, 2, 1);
+  Value fromStart = makeCompare(b, loc, "ge", position, start);
+  Value beforeEnd = makeCompare(b, loc, "lt", position, end);
+  Value member = makeBinary<BitwiseAndOp>(b, loc, fromStart, beforeEnd);
+  Value index = makeCast(b, loc, *indices, i64);
+  // None means no padding row; a negative padding_idx counts from the end
+  // (ATen wraps it, as the export passes F.embedding_bag's -1 through).
+  std::optional<int64_t> padding = args.getInt("padding_idx");
+  if (padding && *padding < 0)
+    *padding += wt.getShape()[0];
+  if (padding && *padding >= 0) {
+    Value kept = makeCompare(b, loc, "ne", index, makeScalar(b, loc, i64, *padding));
+    Value keptRow = makeReshape(b, loc, kept, {1, n});
+    member = makeBinary<BitwiseAndOp>(b, loc, member, keptRow);
+  }
+  Value rows = b.create<TakeOp>(loc, RankedTensorType::get({n, dim}, elt), *weight, index,
+                                b.getI64IntegerAttr(0));
+  if (Value scale = args.tensor("per_sample_weights")) {
+    if (mode != 0 || typeOf(scale).getShape() != it.getShape())
+      return operatorError(args) << "per_sample_weights need sum mode and one weight per index";
+    Value column = makeReshape(b, loc, makeCast(b, loc, scale, elt), {n, 1});
+    rows = makeBinary<MulOp>(b, loc, rows, column);
+  }
+  Value member3 = makeReshape(b, loc, member, {bags, n, 1});
+  Value rows3 = makeReshape(b, loc, rows, {1, n, dim});
+  Value picked = b.create<SelectOp>(loc, RankedTensorType::get({bags, n, dim}, elt), member3,
+                                    rows3, makeScalar(b, loc, elt, 0.0));
+  Value out = makeReduce<ReduceSumOp>(b, loc, picked, {1}, false);
+  if (mode == 1) {
+    Value ones = makeCast(b, loc, member, elt);
+    Value count = makeReduce<ReduceSumOp>(b, loc, ones, {1}, true);
+    Value mean = makeBinary<DivOp>(b, loc, out, count);
+    Value empty = makeCompare(b, loc, "eq", count, makeScalar(b, loc, elt, 0.0));
+    out = b.create<SelectOp>(loc, type, empty, makeScalar(b, loc, elt, 0.0), mean);
+  }
+  SmallVector<Value> results{out};
+  results.resize(args.getOp()->getNumResults(), nullptr);
+  return results;
+}
+
 Results legalizeIndexSelect(OperatorArgs &args, OpBuilder &b) {
   if (std::optional<Results> r = scalarOrEmptyIndexing(args, b))
     return *r;
@@ -1161,6 +1247,9 @@ void tcc::graph::populateIndexingLegalizers(LegalizerTable &t) {
   t["aten.diagflat.default"] = legalizeDiag;
   t["aten.broadcast_to.default"] = legalizeExpand;
   t["aten.embedding.default"] = legalizeEmbedding;
+  t["aten.embedding_bag.padding_idx"] = legalizeEmbeddingBag;
+  t["aten._embedding_bag.default"] = legalizeEmbeddingBag;
+  t["aten.embedding_bag.default"] = legalizeEmbeddingBag;
   t["aten.index_select.default"] = legalizeIndexSelect;
   t["aten.index.Tensor"] = legalizeIndexTensor;
   t["aten.gather.default"] = legalizeGather;

@@ -309,3 +309,30 @@ func.func @as_strided_copy(%x: tensor<3x3xf32>) -> tensor<2x2xf32> {
   %0 = tcc_graph.operator "torch.ops.aten.as_strided_copy.default"(%x) {operand_names = ["self"], args = {size = array<i64: 2, 2>, stride = array<i64: 1, 3>, storage_offset = 1 : i64}} : (tensor<3x3xf32>) -> tensor<2x2xf32>
   return %0 : tensor<2x2xf32>
 }
+
+// -----
+
+// embedding_bag (mean): bag b holds positions [offsets[b], offsets[b + 1]),
+// the last one to the end (6); padding_idx -1 is row 4, left out; the rows'
+// sum divides by the bag's count, 0 for an empty bag. The other results are
+// unused.
+// CHECK-LABEL: func @embedding_bag_mean
+// CHECK: %[[LO:.*]] = tcc_graph.slice %arg2 {dim = 0 : i64, end = 2 : i64, start = 0 : i64, step = 1 : i64}
+// CHECK: %[[NEXT:.*]] = tcc_graph.slice %arg2 {dim = 0 : i64, end = 2 : i64, start = 1 : i64, step = 1 : i64} : (tensor<2xi64>) -> tensor<1xi64>
+// CHECK: %[[N:.*]] = tcc_graph.constant dense<6> : tensor<i64>
+// CHECK: %[[HI:.*]] = tcc_graph.concat %[[NEXT]], %{{.*}} {dim = 0 : i64} : (tensor<1xi64>, tensor<1xi64>) -> tensor<2xi64>
+// CHECK: %[[IN:.*]] = tcc_graph.bitwise_and %{{.*}}, %{{.*}} : (tensor<2x6xi1>, tensor<2x6xi1>) -> tensor<2x6xi1>
+// CHECK: %[[PAD:.*]] = tcc_graph.constant dense<4> : tensor<i64>
+// CHECK: %[[KEEP:.*]] = tcc_graph.compare %arg1, %[[PAD]] {predicate = "ne"}
+// CHECK: %[[M:.*]] = tcc_graph.bitwise_and %[[IN]], %{{.*}} : (tensor<2x6xi1>, tensor<1x6xi1>) -> tensor<2x6xi1>
+// CHECK: %[[ROWS:.*]] = tcc_graph.take %arg0, %arg1 {dim = 0 : i64} : (tensor<5x3xf32>, tensor<6xi64>) -> tensor<6x3xf32>
+// CHECK: %[[SUM:.*]] = tcc_graph.reduce_sum %{{.*}} {dims = array<i64: 1>, keepdim = false} : (tensor<2x6x3xf32>) -> tensor<2x3xf32>
+// CHECK: %[[COUNT:.*]] = tcc_graph.reduce_sum %{{.*}} {dims = array<i64: 1>, keepdim = true} : (tensor<2x6xf32>) -> tensor<2x1xf32>
+// CHECK: %[[MEAN:.*]] = tcc_graph.div %[[SUM]], %[[COUNT]]
+// CHECK: %[[EMPTY:.*]] = tcc_graph.compare %[[COUNT]], %{{.*}} {predicate = "eq"}
+// CHECK: %[[R:.*]] = tcc_graph.select %[[EMPTY]], %{{.*}}, %[[MEAN]]
+// CHECK: return %[[R]]
+func.func @embedding_bag_mean(%w: tensor<5x3xf32>, %i: tensor<6xi64>, %o: tensor<2xi64>) -> tensor<2x3xf32> {
+  %0:4 = tcc_graph.operator "torch.ops.aten.embedding_bag.padding_idx"(%w, %i, %o) {operand_names = ["weight", "indices", "offsets"], args = {scale_grad_by_freq = false, mode = 1 : i64, sparse = false, include_last_offset = false, padding_idx = -1 : i64}} : (tensor<5x3xf32>, tensor<6xi64>, tensor<2xi64>) -> (tensor<2x3xf32>, tensor<6xi64>, tensor<2xi64>, tensor<2xi64>)
+  return %0#0 : tensor<2x3xf32>
+}
