@@ -277,6 +277,7 @@ def main():
 
     write_wrong_answer_cases(args.out)
     write_derived_weights_case(args.out)
+    write_indexing_tail_cases(args.out)
 
 
 class MoreOps(nn.Module):
@@ -2120,6 +2121,94 @@ def write_wrong_answer_cases(out):
     write_case(out, "ops_fft_complex", FFTComplexResults(),
                [torch.randn(6, 5), torch.randn(4, 5), torch.randn(3, 4, 5),
                 torch.randn(3, 4, dtype=torch.complex64), torch.hann_window(6)])
+
+class IndexingTail(nn.Module):
+    """Data movement whose positions are data or known when compiling:
+    index_put (set, accumulate, a boolean mask, two indices apart), _unsafe_masked_index and
+    its accumulating put, masked_scatter, nonzero_static (padded with
+    fill_value), as_strided_scatter / as_strided_copy, gather and
+    index_select on a 0-d tensor, cartesian_prod, _chunk_cat and
+    segment_reduce by lengths and by offsets, embedding_bag (mean with a
+    padding row, sum with per_sample_weights and include_last_offset).
+    (combinations exports with an
+    unbacked result size, which no input binds: its lit test covers it.)"""
+
+    def forward(self, x, idx, rows, mask, src, lengths, offsets, scalar):
+        a = torch.ops.aten
+        put = a.index_put(x, [idx], src[: idx.numel(), : x.shape[1]], False)
+        acc = a.index_put(x, [idx], src[: idx.numel(), : x.shape[1]], True)
+        mask_put = a.index_put(x, [mask[:, 0]], src[0, : x.shape[1]], True)
+        apart = a.index_put(x.unsqueeze(1).expand(4, 3, 6).contiguous(), [rows, None, idx[:2]],
+                            torch.ones(2, 3), True)
+        masked_read = a._unsafe_masked_index(x, mask[:, None, :], [idx.clamp(-1, 7).unsqueeze(1), None], 0.5)
+        masked_put = a._unsafe_masked_index_put_accumulate(
+            x, mask[:3], [idx[:3] + 2], src[:3, : x.shape[1]])
+        scattered = x.masked_scatter(mask, src * 10)
+        nz = torch.nonzero_static(x > 0.3, size=12, fill_value=-7)
+        strided = a.as_strided_scatter(x, src[:2, :3] * 100, (2, 3), (6, 2), 1)
+        copied = a.as_strided_copy(x, (3, 2), (1, 6), 2)
+        g0 = torch.gather(scalar, 0, torch.tensor([0, 0]))
+        s0 = torch.index_select(scalar, 0, torch.tensor([0]))
+        prod = torch.cartesian_prod(x[0, :3], x[1, :2], x[2, :2])
+        chunked = a._chunk_cat([x, src[:4, :5]], 1, 3)
+        seg_max = torch.segment_reduce(x[:, 0].repeat(2), "max", lengths=lengths, initial=0.25)
+        seg_mean = torch.segment_reduce(x.repeat(2, 1), "mean", lengths=lengths)
+        seg_sum = torch.segment_reduce(x[:, 1].repeat(2), "sum", offsets=offsets)
+        seg_min = torch.segment_reduce(x[:, 2].repeat(2), "min", offsets=offsets)
+        bag_ids = (idx.repeat(2) + 2) % 4
+        bag_mean = F.embedding_bag(bag_ids, x, offsets[:3], mode="mean", padding_idx=-1)
+        bag_sum = F.embedding_bag(bag_ids, x, offsets[:4], mode="sum",
+                                  per_sample_weights=src[:2].flatten()[:8], include_last_offset=True,
+                                  padding_idx=1)
+        return (put, acc, mask_put, apart, masked_read, masked_put, scattered, nz, strided, copied, g0, s0,
+                prod, chunked, seg_max, seg_mean, seg_sum, seg_min, bag_mean, bag_sum)
+
+
+class ResamplingTail(nn.Module):
+    """Bicubic interpolation (align_corners both ways, up and down),
+    antialiased bilinear (.vec with scale factors and a size), avg_pool2d
+    and avg_pool3d with divisor_override and ceil_mode, the softmax,
+    log_softmax and dropout backward operators, and multilabel_margin_loss
+    (targets ending at the first negative one; each reduction)."""
+
+    def forward(self, x, v, g, keep, labels):
+        a = torch.ops.aten
+        up = F.interpolate(x, size=(7, 9), mode="bicubic", align_corners=False)
+        down = F.interpolate(x, size=(3, 4), mode="bicubic", align_corners=True)
+        factor = F.interpolate(x, scale_factor=1.7, mode="bicubic", align_corners=False)
+        aa_down = a._upsample_bilinear2d_aa(x, (3, 2), False, None, None)
+        aa_vec = a._upsample_bilinear2d_aa.vec(x, None, True, [1.7, 0.6])
+        aa_up = a._upsample_bilinear2d_aa(x, (6, 5), False, None, None)
+        pool2 = F.avg_pool2d(x, 2, stride=2, ceil_mode=True, divisor_override=3)
+        pool2p = F.avg_pool2d(x, 3, stride=2, padding=1, ceil_mode=True, divisor_override=5)
+        pool3 = F.avg_pool3d(v, 2, stride=2, ceil_mode=True, divisor_override=7)
+        y = torch.softmax(x, dim=-1)
+        soft = a._softmax_backward_data(g, y, -1, torch.float32)
+        logy = torch.log_softmax(x, dim=1)
+        logsoft = a._log_softmax_backward_data(g, logy, 1, torch.float32)
+        drop = a.native_dropout_backward(g, keep, 2.0)
+        scores = x[0, 0]
+        margin = F.multilabel_margin_loss(scores, labels, reduction="none")
+        margin_mean = F.multilabel_margin_loss(scores, labels)
+        margin_sum = F.multilabel_margin_loss(scores[0], labels[0], reduction="sum")
+        return (up, down, factor, aa_down, aa_vec, aa_up, pool2, pool2p, pool3, soft, logsoft,
+                drop, margin, margin_mean, margin_sum)
+
+
+def write_indexing_tail_cases(out):
+    torch.manual_seed(160)
+    x = torch.randn(4, 6)
+    write_case(out, "indexing_tail", IndexingTail(),
+               [x, torch.tensor([2, 0, -1, 2]), torch.tensor([3, 1]), torch.rand(4, 6) > 0.4,
+                torch.randn(5, 7), torch.tensor([0, 3, 1, 4]), torch.tensor([0, 2, 2, 5, 8]),
+                torch.tensor(1.25)])
+    torch.manual_seed(161)
+    write_case(out, "resampling_tail", ResamplingTail(),
+               [torch.randn(2, 3, 5, 7), torch.randn(1, 2, 5, 4, 3), torch.randn(2, 3, 5, 7),
+                torch.rand(2, 3, 5, 7) > 0.5,
+                torch.tensor([[3, 0, -1, 1, 2, 4, 5], [6, 6, 2, -1, 0, 0, 0], [-1, 1, 2, 3, 4, 5, 6],
+                              [0, 1, 2, 3, 4, 5, 6], [5, 5, 1, 0, -1, 3, 3]])])
+
 
 if __name__ == "__main__":
     main()

@@ -393,9 +393,21 @@ LogicalResult Importer::importNode(const Node &node) {
   }
 
   SmallVector<NamedAttribute> extraAttrs;
-  if (StringRef(node.target) == "torch.ops.aten.as_strided.default" &&
+  if ((StringRef(node.target) == "torch.ops.aten.as_strided.default" ||
+       StringRef(node.target) == "torch.ops.aten.as_strided_copy.default") &&
       failed(resolveAsStrided(node, loc, operands, args, extraAttrs)))
     return failure();
+  // as_strided_scatter writes into a clone of self, which keeps self's
+  // strides: its storage is self's elements in row-major order only when
+  // self is contiguous.
+  if (StringRef(node.target) == "torch.ops.aten.as_strided_scatter.default")
+    if (const Argument *self = node.input("self"); self && self->kind == Argument::Tensor) {
+      auto meta = program.tensorValues.find(self->tensor);
+      if (meta != program.tensorValues.end() && !meta->second.contiguous)
+        extraAttrs.push_back(b.getNamedAttr(
+            "tcc.storage_error",
+            b.getStringAttr("self is not contiguous (its clone's storage is not row-major)")));
+    }
 
   auto op = b.create<tcc::graph::OperatorOp>(
       loc, resultTypes, b.getStringAttr(functional.empty() ? node.target : functional),

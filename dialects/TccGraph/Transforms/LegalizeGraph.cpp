@@ -263,6 +263,11 @@ struct LegalizeGraphPass
     populateGammaLegalizers(table);
     populateAiryLegalizers(table);
     populateLinearAlgebraLegalizers(table);
+    populateBackwardLegalizers(table);
+    populateCombinatoricsLegalizers(table);
+    populateMaskedIndexingLegalizers(table);
+    populateSegmentReduceLegalizers(table);
+    populateResamplingLegalizers(table);
     // Operators taking or giving complex tensors: from this table alone.
     LegalizerTable complexTable;
     populateComplexLegalizers(complexTable);

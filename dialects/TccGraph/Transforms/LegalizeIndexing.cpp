@@ -93,7 +93,124 @@ Results legalizeEmbedding(OperatorArgs &args, OpBuilder &b) {
   return makeTake(args, b, in->x, in->index, 0);
 }
 
+/// gather / index_select on a 0-d self (dim 0 or -1, which PyTorch accepts
+/// there): every index must be 0 (PyTorch rejects even -1), and each result
+/// element is self.
+/// Also any result with no elements.
+std::optional<Results> scalarOrEmptyIndexing(OperatorArgs &args, OpBuilder &b) {
+  Location loc = args.getOp().getLoc();
+  RankedTensorType type = args.resultType();
+  if (type.hasStaticShape() && type.getNumElements() == 0)
+    return Results(SmallVector<Value>{makeSplat(b, loc, type, 0.0)});
+  Value x = args.tensor("self"), index = args.tensor("index");
+  if (!x || !index || rankOf(x) != 0)
+    return std::nullopt;
+  int64_t raw = args.getInt("dim").value_or(0);
+  if (raw != 0 && raw != -1)
+    return Results(operatorError(args) << "dim " << raw << " out of range for rank 0");
+  RankedTensorType it = cast<RankedTensorType>(index.getType());
+  if (!isa<IntegerType>(it.getElementType()) || it.getElementType().isInteger(1) ||
+      !it.hasStaticShape() || it.getNumElements() != type.getNumElements())
+    return Results(operatorError(args) << "index of type " << it << " for a 0-d self");
+  Type i64 = b.getI64Type();
+  Value wide = makeCast(b, loc, index, i64);
+  Value ok = makeCompare(b, loc, "eq", wide, makeScalar(b, loc, i64, 0));
+  ok = makeReshape(b, loc, ok, type.getShape());
+  Value spread = b.create<BroadcastOp>(loc, type, x);
+  return Results(SmallVector<Value>{b.create<CheckOp>(
+      loc, type, ok, spread,
+      b.getStringAttr(operatorName(args) + ": index out of range for a 0-d tensor"))});
+}
+
+/// embedding_bag(weight, indices, offsets, ..., mode, ..., per_sample_weights,
+/// include_last_offset, padding_idx) in sum (0) or mean (1) mode: bag b
+/// holds the indices at positions [offsets[b], offsets[b + 1]) (the last bag
+/// runs to the end; include_last_offset only drops the final offset); their rows, scaled by
+/// per_sample_weights, are summed over the bag, an index equal to
+/// padding_idx (negative counts from the end) left out; mean divides by the bag's count of others,
+/// and an empty bag is 0. A [bags, n] membership mask and one reduction.
+/// Only the first result (the bags) may be used.
+Results legalizeEmbeddingBag(OperatorArgs &args, OpBuilder &b) {
+  Location loc = args.getOp().getLoc();
+  FailureOr<Value> weight = requiredTensor(args, "weight"),
+                   indices = requiredTensor(args, "indices"),
+                   offsets = requiredTensor(args, "offsets");
+  if (failed(weight) || failed(indices) || failed(offsets))
+    return failure();
+  int64_t mode = args.getInt("mode").value_or(0);
+  if (mode != 0 && mode != 1)
+    return operatorError(args) << "mode " << mode << " (max) is not supported";
+  RankedTensorType wt = typeOf(*weight), it = typeOf(*indices), ot = typeOf(*offsets);
+  RankedTensorType type = args.resultType();
+  Type elt = wt.getElementType();
+  if (wt.getRank() != 2 || it.getRank() != 1 || ot.getRank() != 1 || !wt.hasStaticShape() ||
+      !it.hasStaticShape() || !ot.hasStaticShape() || !type.hasStaticShape() ||
+      !isa<FloatType>(elt))
+    return operatorError(args) << "needs a static float weight, 1-D indices and offsets";
+  bool lastOffset = args.getBool("include_last_offset").value_or(false);
+  int64_t n = it.getShape()[0], dim = wt.getShape()[1];
+  int64_t bags = ot.getShape()[0] - (lastOffset ? 1 : 0);
+  if (bags < 0 || type.getShape() != ArrayRef<int64_t>{bags, dim})
+    return operatorError(args) << "result of type " << type << " for " << bags << " bags";
+  if (type.getNumElements() == 0)
+    return SmallVector<Value>{makeSplat(b, loc, type, 0.0)};
+  if (n == 0)
+    return SmallVector<Value>{makeSplat(b, loc, type, 0.0)};
+  Type i64 = b.getI64Type();
+  Value bound = makeCast(b, loc, *offsets, i64);
+  Value start = makeSlice(b, loc, bound, 0, 0, bags, 1);
+  // The last bag runs to the end of the indices, even with
+  // include_last_offset (ATen's CPU kernel ignores the final offset's value).
+  Value later = makeSlice(b, loc, bound, 0, 1, bags, 1);
+  Value total = makeScalar(b, loc, i64, n);
+  Value last = makeReshape(b, loc, total, {1});
+  Value end = b.create<ConcatOp>(loc, RankedTensorType::get({bags}, i64),
+                                 ValueRange{later, last}, b.getI64IntegerAttr(0));
+  start = makeReshape(b, loc, start, {bags, 1});
+  end = makeReshape(b, loc, end, {bags, 1});
+  Value position = makeIotaAt(b, loc, n, i64, 2, 1);
+  Value fromStart = makeCompare(b, loc, "ge", position, start);
+  Value beforeEnd = makeCompare(b, loc, "lt", position, end);
+  Value member = makeBinary<BitwiseAndOp>(b, loc, fromStart, beforeEnd);
+  Value index = makeCast(b, loc, *indices, i64);
+  // None means no padding row; a negative padding_idx counts from the end
+  // (ATen wraps it, as the export passes F.embedding_bag's -1 through).
+  std::optional<int64_t> padding = args.getInt("padding_idx");
+  if (padding && *padding < 0)
+    *padding += wt.getShape()[0];
+  if (padding && *padding >= 0) {
+    Value kept = makeCompare(b, loc, "ne", index, makeScalar(b, loc, i64, *padding));
+    Value keptRow = makeReshape(b, loc, kept, {1, n});
+    member = makeBinary<BitwiseAndOp>(b, loc, member, keptRow);
+  }
+  Value rows = b.create<TakeOp>(loc, RankedTensorType::get({n, dim}, elt), *weight, index,
+                                b.getI64IntegerAttr(0));
+  if (Value scale = args.tensor("per_sample_weights")) {
+    if (mode != 0 || typeOf(scale).getShape() != it.getShape())
+      return operatorError(args) << "per_sample_weights need sum mode and one weight per index";
+    Value column = makeReshape(b, loc, makeCast(b, loc, scale, elt), {n, 1});
+    rows = makeBinary<MulOp>(b, loc, rows, column);
+  }
+  Value member3 = makeReshape(b, loc, member, {bags, n, 1});
+  Value rows3 = makeReshape(b, loc, rows, {1, n, dim});
+  Value picked = b.create<SelectOp>(loc, RankedTensorType::get({bags, n, dim}, elt), member3,
+                                    rows3, makeScalar(b, loc, elt, 0.0));
+  Value out = makeReduce<ReduceSumOp>(b, loc, picked, {1}, false);
+  if (mode == 1) {
+    Value ones = makeCast(b, loc, member, elt);
+    Value count = makeReduce<ReduceSumOp>(b, loc, ones, {1}, true);
+    Value mean = makeBinary<DivOp>(b, loc, out, count);
+    Value empty = makeCompare(b, loc, "eq", count, makeScalar(b, loc, elt, 0.0));
+    out = b.create<SelectOp>(loc, type, empty, makeScalar(b, loc, elt, 0.0), mean);
+  }
+  SmallVector<Value> results{out};
+  results.resize(args.getOp()->getNumResults(), nullptr);
+  return results;
+}
+
 Results legalizeIndexSelect(OperatorArgs &args, OpBuilder &b) {
+  if (std::optional<Results> r = scalarOrEmptyIndexing(args, b))
+    return *r;
   FailureOr<Indexed> in = indexedArgs(args, "self", "index", /*hasDim=*/true);
   if (failed(in))
     return failure();
@@ -823,6 +940,15 @@ Results legalizeIndexTensor(OperatorArgs &args, OpBuilder &b) {
   FailureOr<Value> x = requiredTensor(args, "self");
   if (failed(x))
     return failure();
+  FailureOr<SmallVector<std::pair<int64_t, Value>>> indices = indexOperands(args, *x);
+  if (failed(indices))
+    return failure();
+  return indexTensors(args, b, *x, *indices);
+}
+} // namespace
+
+FailureOr<SmallVector<std::pair<int64_t, Value>>>
+tcc::graph::indexOperands(OperatorArgs &args, Value x) {
   OperatorOp op = args.getOp();
   SmallVector<std::pair<int64_t, Value>> indices;
   for (auto [v, n] : llvm::zip(op.getOperands(), op.getOperandNames())) {
@@ -832,21 +958,31 @@ Results legalizeIndexTensor(OperatorArgs &args, OpBuilder &b) {
     int64_t position;
     if (name.getAsInteger(10, position))
       return op.emitError("operator '") << operatorName(args) << "': bad operand name";
-    if (position >= rankOf(*x))
+    if (position >= rankOf(x))
       return op.emitError("operator '") << operatorName(args) << "': index at position "
-                                        << position << " of a rank-" << rankOf(*x)
+                                        << position << " of a rank-" << rankOf(x)
                                         << " tensor";
     indices.push_back({position, v});
   }
   if (indices.empty())
     return op.emitError("operator '") << operatorName(args) << "': no index tensors";
   llvm::sort(indices, [](auto &l, auto &r) { return l.first < r.first; });
-  if (indices.size() == 1)
-    return makeTake(args, b, *x, indices.front().second, indices.front().first);
-  return takeMany(args, b, *x, indices);
+  return indices;
 }
 
+FailureOr<SmallVector<Value>>
+tcc::graph::indexTensors(OperatorArgs &args, OpBuilder &b, Value x,
+                         ArrayRef<std::pair<int64_t, Value>> indices) {
+  if (indices.size() == 1)
+    return makeTake(args, b, x, indices.front().second, indices.front().first);
+  return takeMany(args, b, x, indices);
+}
+
+namespace {
+
 Results legalizeGather(OperatorArgs &args, OpBuilder &b) {
+  if (std::optional<Results> r = scalarOrEmptyIndexing(args, b))
+    return *r;
   FailureOr<Indexed> in = indexedArgs(args, "self", "index", /*hasDim=*/true);
   if (failed(in))
     return failure();
@@ -881,6 +1017,75 @@ Results legalizeAsStrided(OperatorArgs &args, OpBuilder &b) {
   return verified(args, b.create<AsStridedOp>(op->getLoc(), args.resultType(), storage,
                                               b.getDenseI64ArrayAttr(*strides),
                                               b.getI64IntegerAttr(offset)));
+}
+
+/// as_strided_scatter(self, src, size, stride, storage_offset): a clone of
+/// self (contiguous, checked by the importer) whose elements at
+/// offset + sum_k i_k * stride[k] are src[i..].
+Results legalizeAsStridedScatter(OperatorArgs &args, OpBuilder &b) {
+  Operation *op = args.getOp();
+  Location loc = op->getLoc();
+  if (auto error = op->getAttrOfType<StringAttr>("tcc.storage_error"))
+    return operatorError(args) << error.getValue();
+  FailureOr<Value> self = requiredTensor(args, "self"), src = requiredTensor(args, "src");
+  if (failed(self) || failed(src))
+    return failure();
+  std::optional<SmallVector<int64_t>> sizes = args.getInts("size"), strides = args.getInts("stride");
+  auto st = cast<RankedTensorType>(self->getType()), rt = cast<RankedTensorType>(src->getType());
+  if (!sizes || !strides || sizes->size() != strides->size() || !st.hasStaticShape() ||
+      !rt.hasStaticShape())
+    return operatorError(args) << "needs static shapes, sizes and strides";
+  int64_t offset = args.getInt("storage_offset").value_or(0);
+  int64_t n = st.getNumElements(), count = 1;
+  for (int64_t s : *sizes)
+    count *= s;
+  if (count != rt.getNumElements())
+    return operatorError(args) << "src of type " << rt << " for a view of " << count
+                               << " elements";
+  if (count == 0 || n == 0)
+    return SmallVector<Value>{*self};
+  // Every position the view reaches must lie in self (PyTorch checks it).
+  SmallVector<int64_t> at(sizes->size(), 0);
+  for (int64_t k = 0; k < count; ++k) {
+    int64_t p = offset;
+    for (size_t d = 0; d < at.size(); ++d)
+      p += at[d] * (*strides)[d];
+    if (p < 0 || p >= n)
+      return operatorError(args) << "the view reaches storage element " << p << " of " << n;
+    for (int64_t d = (int64_t)at.size() - 1; d >= 0; --d) {
+      if (++at[d] < (*sizes)[d])
+        break;
+      at[d] = 0;
+    }
+  }
+  // src element k lands at offset + sum_d i_d(k) * stride[d], i_d(k) its
+  // coordinates: iota arithmetic, then a scatter into flattened self (the
+  // last of several writes to one element wins).
+  Type i64 = b.getI64Type();
+  Value k = b.create<IotaOp>(loc, RankedTensorType::get({count}, i64), b.getF64FloatAttr(0),
+                             b.getF64FloatAttr(1));
+  Value position = makeScalar(b, loc, i64, offset);
+  int64_t inner = 1;
+  for (int64_t d = (int64_t)sizes->size() - 1; d >= 0; --d) {
+    int64_t size = (*sizes)[d];
+    Value coordinate = k;
+    if (inner != 1)
+      coordinate = makeBinary<TruncDivOp>(b, loc, coordinate, makeScalar(b, loc, i64, inner));
+    if (inner * size != count)
+      coordinate = makeBinary<FmodOp>(b, loc, coordinate, makeScalar(b, loc, i64, size));
+    Value term = makeBinary<MulOp>(b, loc, coordinate, makeScalar(b, loc, i64, (*strides)[d]));
+    position = makeBinary<AddOp>(b, loc, position, term);
+    inner *= size;
+  }
+  if (typeOf(position).getRank() == 0)
+    position = b.create<BroadcastOp>(loc, RankedTensorType::get({count}, i64), position);
+  Type elt = st.getElementType();
+  Value flatSrc = makeReshape(b, loc, makeCast(b, loc, *src, elt), {count});
+  Value flatSelf = makeReshape(b, loc, *self, {n});
+  FailureOr<Value> out = scatterAlongDim(args, b, flatSelf, 0, position, flatSrc, false);
+  if (failed(out))
+    return failure();
+  return SmallVector<Value>{makeReshape(b, loc, *out, st.getShape())};
 }
 
 /// What the interpolate modes read: the (N, C, spatial...) input, the result
@@ -1042,8 +1247,13 @@ void tcc::graph::populateIndexingLegalizers(LegalizerTable &t) {
   t["aten.diagflat.default"] = legalizeDiag;
   t["aten.broadcast_to.default"] = legalizeExpand;
   t["aten.embedding.default"] = legalizeEmbedding;
+  t["aten.embedding_bag.padding_idx"] = legalizeEmbeddingBag;
+  t["aten._embedding_bag.default"] = legalizeEmbeddingBag;
+  t["aten.embedding_bag.default"] = legalizeEmbeddingBag;
   t["aten.index_select.default"] = legalizeIndexSelect;
   t["aten.index.Tensor"] = legalizeIndexTensor;
   t["aten.gather.default"] = legalizeGather;
   t["aten.as_strided.default"] = legalizeAsStrided;
+  t["aten.as_strided_copy.default"] = legalizeAsStrided;
+  t["aten.as_strided_scatter.default"] = legalizeAsStridedScatter;
 }

@@ -71,13 +71,32 @@ bool tcc::graph::countIncludePad(OperatorArgs &args) {
   return args.has("divisor_override") || args.getBool("count_include_pad").value_or(true);
 }
 
+bool tcc::graph::ceilModeByPadding(OperatorArgs &args) {
+  return args.has("divisor_override") && args.getBool("ceil_mode").value_or(false);
+}
+
+Value tcc::graph::padForCeilMode(OpBuilder &b, Location loc, Value x, ArrayRef<int64_t> outSizes,
+                                 ArrayRef<int64_t> kernel, ArrayRef<int64_t> stride,
+                                 ArrayRef<int64_t> padding, ArrayRef<int64_t> dilation) {
+  int64_t spatial = kernel.size(), first = typeOf(x).getRank() - spatial;
+  for (int64_t i = 0; i < spatial; ++i) {
+    int64_t size = typeOf(x).getShape()[first + i];
+    // The last window's end past the padded input.
+    int64_t reach = (outSizes[i] - 1) * stride[i] + dilation[i] * (kernel[i] - 1) + 1;
+    int64_t extra = reach - (size + 2 * padding[i]);
+    if (extra > 0)
+      x = padConstant(b, loc, x, first + i, 0, extra);
+  }
+  return x;
+}
+
 FailureOr<Value> tcc::graph::applyDivisorOverride(OperatorArgs &args, OpBuilder &b, Value avg,
                                                   int64_t kernelSize) {
   std::optional<double> divisor = args.getFloat("divisor_override");
   if (!divisor)
     return avg;
-  if (args.getBool("ceil_mode").value_or(false) || *divisor == 0)
-    return operatorError(args) << "divisor_override with ceil_mode (or 0) is not supported";
+  if (*divisor == 0)
+    return operatorError(args) << "divisor_override must not be 0";
   Type elt = typeOf(avg).getElementType();
   Value ratio = makeScalar(b, args.getOp().getLoc(), elt, double(kernelSize) / *divisor);
   return makeBinary<MulOp>(b, args.getOp().getLoc(), avg, ratio);
@@ -367,12 +386,20 @@ FailureOr<Value> pool1d(OperatorArgs &args, OpBuilder &b, bool isAvg, Value x,
   int64_t kernel = one("kernel_size", 1), stride = one("stride", 0);
   if (stride == 0)
     stride = kernel;
+  bool ceilMode = args.getBool("ceil_mode").value_or(false);
+  if (ceilModeByPadding(args)) {
+    if (!typeOf(x).hasStaticShape() || !out.hasStaticShape())
+      return operatorError(args) << "divisor_override with ceil_mode needs static shapes";
+    x = padForCeilMode(b, loc, x, out.getShape().take_back(1), {kernel}, {stride},
+                       {one("padding", 0)}, {one("dilation", 1)});
+    ceilMode = false;
+  }
   Value x4 = makeReshape(b, loc, x, withUnitHeight(typeOf(x).getShape()));
   auto pool = b.create<PoolOp>(
       loc, RankedTensorType::get(withUnitHeight(out.getShape()), out.getElementType()), x4,
       b.getDenseI64ArrayAttr({1, kernel}), b.getDenseI64ArrayAttr({1, stride}),
       b.getDenseI64ArrayAttr({0, one("padding", 0)}), b.getDenseI64ArrayAttr({1, one("dilation", 1)}),
-      b.getBoolAttr(args.getBool("ceil_mode").value_or(false)),
+      b.getBoolAttr(ceilMode),
       b.getBoolAttr(isAvg ? countIncludePad(args) : false));
   FailureOr<Value> scaled = applyDivisorOverride(args, b, pool, kernel);
   if (failed(scaled))
@@ -389,12 +416,21 @@ FailureOr<Value> pool2d(OperatorArgs &args, OpBuilder &b, bool isAvg, Value x,
   SmallVector<int64_t> stride = pair(args.getInts("stride"), 0);
   if (stride[0] == 0)
     stride = kernel;
+  SmallVector<int64_t> padding = pair(args.getInts("padding"), 0);
+  SmallVector<int64_t> dilation = pair(args.getInts("dilation"), 1);
+  bool ceilMode = args.getBool("ceil_mode").value_or(false);
+  if (ceilModeByPadding(args)) {
+    if (!typeOf(x).hasStaticShape() || !out.hasStaticShape())
+      return operatorError(args) << "divisor_override with ceil_mode needs static shapes";
+    x = padForCeilMode(b, loc, x, out.getShape().take_back(2), kernel, stride, padding, dilation);
+    ceilMode = false;
+  }
   auto pool = b.create<PoolOp>(
       loc, out, x, b.getDenseI64ArrayAttr(kernel),
       b.getDenseI64ArrayAttr(stride),
-      b.getDenseI64ArrayAttr(pair(args.getInts("padding"), 0)),
-      b.getDenseI64ArrayAttr(pair(args.getInts("dilation"), 1)),
-      b.getBoolAttr(args.getBool("ceil_mode").value_or(false)),
+      b.getDenseI64ArrayAttr(padding),
+      b.getDenseI64ArrayAttr(dilation),
+      b.getBoolAttr(ceilMode),
       b.getBoolAttr(isAvg ? countIncludePad(args) : false));
   return applyDivisorOverride(args, b, pool, kernel[0] * kernel[1]);
 }

@@ -230,9 +230,75 @@ Results legalizeMultiMarginLoss(OperatorArgs &args, OpBuilder &b) {
   return SmallVector<Value>{*reduction == 1 ? reduceAll<ReduceMeanOp>(b, loc, perSample)
                                             : reduceAll<ReduceSumOp>(b, loc, perSample)};
 }
+/// multilabel_margin_loss(self, target, reduction) on [C] or [N, C] (a 0-d
+/// input is one class): each
+/// row's targets are its target entries before the first negative one; with
+/// u_j = x[t_j] for those, the row's loss is sum over them and over the
+/// non-target classes d of max(0, 1 - u_j + x_d), divided by C (ATen's CPU
+/// kernel, its break at the first negative target included).
+Results legalizeMultilabelMarginLoss(OperatorArgs &args, OpBuilder &b) {
+  Location loc = args.getOp().getLoc();
+  Value x = args.tensor("self"), target = args.tensor("target");
+  Type elt = args.resultType().getElementType();
+  FailureOr<int64_t> reduction = reductionOf(args);
+  if (failed(reduction))
+    return failure();
+  if (!x || !target || !isa<FloatType>(elt) || typeOf(x).getRank() > 2 ||
+      !typeOf(x).hasStaticShape() ||
+      typeOf(target).getShape() != typeOf(x).getShape() ||
+      !isa<IntegerType>(typeOf(target).getElementType()))
+    return operatorError(args) << "needs a static float input of rank <= 2 and class "
+                                  "indices of its shape";
+  RankedTensorType xt = typeOf(x);
+  int64_t c = xt.getRank() == 0 ? 1 : xt.getShape().back();
+  int64_t n = xt.getRank() == 2 ? xt.getShape()[0] : 1;
+  if (c == 0 || n == 0)
+    return operatorError(args) << "needs a non-empty input";
+  Type i64 = b.getI64Type(), f32 = b.getF32Type();
+  PointwiseBuilder pb{b, loc, elt};
+  Value rows = makeReshape(b, loc, makeCast(b, loc, x, elt), {n, c});
+  Value t = makeReshape(b, loc, makeCast(b, loc, target, i64), {n, c});
+  // The first negative target ends the row's list: j is a target while no
+  // earlier entry is negative (a running count of negatives stays 0).
+  Value negative = makeCompare(b, loc, "lt", t, makeScalar(b, loc, i64, 0));
+  Value negatives = makeCast(b, loc, negative, i64);
+  Value seen = b.create<CumsumOp>(loc, typeOf(negatives), negatives, b.getI64IntegerAttr(1));
+  Value listed = makeCompare(b, loc, "eq", seen, makeScalar(b, loc, i64, 0));
+  Value safe = b.create<SelectOp>(loc, typeOf(t), listed, t, makeScalar(b, loc, i64, 0));
+  Value u = b.create<GatherOp>(loc, RankedTensorType::get({n, c}, elt), rows, safe,
+                               b.getI64IntegerAttr(1));
+  // isTarget[n, d]: some listed j names class d.
+  Value named = makeReshape(b, loc, safe, {n, c, 1});
+  Value classes = makeIotaAt(b, loc, c, i64, 3, 2);
+  Value names = makeCompare(b, loc, "eq", named, classes);
+  Value listed3 = makeReshape(b, loc, listed, {n, c, 1});
+  Value hits = makeBinary<BitwiseAndOp>(b, loc, names, listed3);
+  Value hitCount = makeReduce<ReduceSumOp>(b, loc, makeCast(b, loc, hits, f32), {1}, false);
+  Value isTarget = makeCompare(b, loc, "gt", hitCount, makeScalar(b, loc, f32, 0.0));
+  // z[n, j, d] = (1 - u[n, j]) + x[n, d], counted where positive, j listed
+  // and d not a target.
+  Value base = pb.bin<SubOp>(pb.c(1.0), u);
+  Value base3 = makeReshape(b, loc, base, {n, c, 1});
+  Value rows3 = makeReshape(b, loc, rows, {n, 1, c});
+  Value z = pb.bin<AddOp>(base3, rows3);
+  Value positive = makeCompare(b, loc, "gt", z, pb.c(0.0));
+  Value other = makeReshape(b, loc, makeCompare(b, loc, "eq", isTarget,
+                                                makeScalar(b, loc, b.getI1Type(), 0.0)),
+                            {n, 1, c});
+  Value counted = makeBinary<BitwiseAndOp>(b, loc, positive, listed3);
+  counted = makeBinary<BitwiseAndOp>(b, loc, counted, other);
+  Value terms = b.create<SelectOp>(loc, typeOf(z), counted, z, pb.c(0.0));
+  Value summed = makeReduce<ReduceSumOp>(b, loc, terms, {1, 2}, false);
+  Value perSample = pb.bin<DivOp>(summed, pb.c(double(c)));
+  if (*reduction == 0)
+    return SmallVector<Value>{makeReshape(b, loc, perSample, args.resultType().getShape())};
+  return SmallVector<Value>{*reduction == 1 ? reduceAll<ReduceMeanOp>(b, loc, perSample)
+                                            : reduceAll<ReduceSumOp>(b, loc, perSample)};
+}
 } // namespace
 
 void tcc::graph::populateLossLegalizers(LegalizerTable &t) {
+  t["aten.multilabel_margin_loss.default"] = legalizeMultilabelMarginLoss;
   t["aten.multi_margin_loss.default"] = legalizeMultiMarginLoss;
   t["aten.nll_loss_nd.default"] = legalizeNllLoss;
   t["aten.nll_loss.default"] = legalizeNllLoss;

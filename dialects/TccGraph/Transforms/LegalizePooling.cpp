@@ -99,6 +99,12 @@ Results legalizePool3d(OperatorArgs &args, OpBuilder &b, bool isAvg) {
   bool countPad = isAvg ? countIncludePad(args) : false;
 
   RankedTensorType out = args.resultType();
+  if (isAvg && ceilModeByPadding(args)) {
+    if (!typeOf(x).hasStaticShape() || !out.hasStaticShape())
+      return operatorError(args) << "divisor_override with ceil_mode needs static shapes";
+    x = padForCeilMode(b, loc, x, out.getShape().take_back(3), kernel, stride, padding, dilation);
+    ceilMode = false;
+  }
   int64_t n = typeOf(x).getRank() == 5 ? typeOf(x).getShape()[0] : 1;
   ArrayRef<int64_t> cdhw = typeOf(x).getShape().take_back(4);
   ArrayRef<int64_t> odhw = out.getShape().take_back(3);

@@ -377,6 +377,13 @@ LegalizeFn maxPoolBackward(int64_t spatial) {
 }
 } // namespace
 
+FailureOr<Value> tcc::graph::scatterAlongDim(OperatorArgs &args, OpBuilder &b, Value self,
+                                             int64_t dim, Value index, Value src,
+                                             bool accumulate) {
+  return scatterDense(args, b, self, dim, index, src, accumulate ? Combine::Sum : Combine::Set,
+                      /*includeSelf=*/true);
+}
+
 void tcc::graph::populateScatterLegalizers(LegalizerTable &t) {
   for (const char *n : {"aten.scatter.src", "aten.scatter.value", "aten.scatter.reduce",
                         "aten.scatter.value_reduce", "aten.scatter_reduce.two"})

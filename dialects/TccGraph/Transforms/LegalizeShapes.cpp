@@ -119,6 +119,44 @@ Results legalizeCat(OperatorArgs &args, OpBuilder &b) {
   return SmallVector<Value>{b.create<ConcatOp>(args.getOp().getLoc(), type, inputs,
                                                b.getI64IntegerAttr(dim))};
 }
+
+/// _chunk_cat(tensors, dim, num_chunks): each tensor padded with zeros at
+/// the end of `dim` to a multiple of num_chunks, viewed as [pre.., num_chunks,
+/// rest] (rest: its chunk of `dim` and every later dim, flattened), and the
+/// views concatenated along that last dim.
+Results legalizeChunkCat(OperatorArgs &args, OpBuilder &b) {
+  Location loc = args.getOp().getLoc();
+  SmallVector<Value> inputs = args.tensorList("tensors");
+  int64_t chunks = args.getInt("num_chunks").value_or(1);
+  RankedTensorType type = args.resultType();
+  if (inputs.empty() || chunks < 1 || !type.hasStaticShape())
+    return operatorError(args) << "needs tensors, a positive num_chunks and a static result";
+  int64_t raw = args.getInt("dim").value_or(0);
+  SmallVector<Value> parts;
+  for (Value v : inputs) {
+    auto t = cast<RankedTensorType>(v.getType());
+    int64_t dim = normalizeDim(raw, t.getRank());
+    if (dim < 0 || dim >= t.getRank() || !t.hasStaticShape())
+      return operatorError(args) << "dim " << raw << " for a tensor of type " << t;
+    int64_t size = t.getShape()[dim];
+    int64_t padded = (size + chunks - 1) / chunks * chunks;
+    Value p = padded == size ? v : padConstant(b, loc, v, dim, 0, padded - size);
+    SmallVector<int64_t> shape(t.getShape().take_front(dim));
+    int64_t rest = padded / chunks;
+    for (int64_t d = dim + 1; d < t.getRank(); ++d)
+      rest *= t.getShape()[d];
+    shape.push_back(chunks);
+    shape.push_back(rest);
+    parts.push_back(makeReshape(b, loc, p, shape));
+  }
+  int64_t catDim = type.getRank() - 1;
+  for (Value p : parts)
+    if (cast<RankedTensorType>(p.getType()).getRank() != type.getRank())
+      return operatorError(args) << "tensors of different ranks before dim";
+  if (parts.size() == 1)
+    return SmallVector<Value>{parts.front()};
+  return SmallVector<Value>{b.create<ConcatOp>(loc, type, parts, b.getI64IntegerAttr(catDim))};
+}
 } // namespace
 
 Value tcc::graph::makeSlice(OpBuilder &b, Location loc, Value x, int64_t dim, int64_t start,
@@ -732,6 +770,7 @@ void tcc::graph::populateShapeLegalizers(LegalizerTable &t) {
     t[n] = legalizeAtLeastSequence;
   t["aten.narrow_copy.default"] = legalizeNarrow;
   t["aten.cat.default"] = legalizeCat;
+  t["aten._chunk_cat.default"] = legalizeChunkCat;
   t["aten.stack.default"] = legalizeStack;
   t["aten.unsqueeze.default"] = legalizeReshape;
   t["aten.squeeze.dim"] = legalizeReshape;

@@ -67,6 +67,11 @@ void populateSpecialPolynomialLegalizers(LegalizerTable &table);
 void populateGammaLegalizers(LegalizerTable &table);
 void populateAiryLegalizers(LegalizerTable &table);
 void populateLinearAlgebraLegalizers(LegalizerTable &table);
+void populateBackwardLegalizers(LegalizerTable &table);
+void populateCombinatoricsLegalizers(LegalizerTable &table);
+void populateMaskedIndexingLegalizers(LegalizerTable &table);
+void populateSegmentReduceLegalizers(LegalizerTable &table);
+void populateResamplingLegalizers(LegalizerTable &table);
 /// Max pooling's indices; wraps the pooling legalizers, so it runs after them.
 void populatePoolingIndexLegalizers(LegalizerTable &table);
 /// A tcc_graph.special_function `function` of the operands named `first` and
@@ -74,6 +79,22 @@ void populatePoolingIndexLegalizers(LegalizerTable &table);
 /// float32 or float64 (LegalizeSpecialPolynomials.cpp).
 LegalizeFn legalizeSpecialFunction(llvm::StringRef function, llvm::StringRef first,
                                    llvm::StringRef second);
+
+/// The index tensors of an index-style operator (operands `indices.<dim>`;
+/// None entries are absent), sorted by dim; an error when there are none.
+mlir::FailureOr<llvm::SmallVector<std::pair<int64_t, mlir::Value>>>
+indexOperands(OperatorArgs &args, mlir::Value x);
+/// x[indices] as aten.index.Tensor computes it, typed as the operator's
+/// result (LegalizeIndexing.cpp).
+mlir::FailureOr<llvm::SmallVector<mlir::Value>>
+indexTensors(OperatorArgs &args, mlir::OpBuilder &b, mlir::Value x,
+             llvm::ArrayRef<std::pair<int64_t, mlir::Value>> indices);
+/// `self` (static shape) with `src` written (or added, `accumulate`) along
+/// `dim` at `index` (self's rank; src at least index's shape), as scatter
+/// (LegalizeScatter.cpp).
+mlir::FailureOr<mlir::Value> scatterAlongDim(OperatorArgs &args, mlir::OpBuilder &b,
+                                             mlir::Value self, int64_t dim, mlir::Value index,
+                                             mlir::Value src, bool accumulate);
 
 /// A rank-0 constant of `elementType` holding `value`.
 mlir::Value makeScalar(mlir::OpBuilder &b, mlir::Location loc,
@@ -161,10 +182,22 @@ mlir::Value makePairwiseDistance(mlir::OpBuilder &b, mlir::Location loc, mlir::V
 /// avg_pool's count_include_pad, always true with a divisor_override.
 bool countIncludePad(OperatorArgs &args);
 /// An average pool's result (count_include_pad, no ceil_mode: every window
-/// divides by kernelSize) rescaled to divide by divisor_override when given;
-/// an error with ceil_mode, whose edge windows divide by less.
+/// divides by kernelSize) rescaled to divide by divisor_override when given.
+/// With ceil_mode the caller first pads the input (padForCeilMode) and pools
+/// without it, so that the edge windows divide by kernelSize too.
 mlir::FailureOr<mlir::Value> applyDivisorOverride(OperatorArgs &args, mlir::OpBuilder &b,
                                                   mlir::Value avg, int64_t kernelSize);
+/// A divisor_override with ceil_mode: every window divides by the override,
+/// so the windows' sums are needed, edge windows included.
+bool ceilModeByPadding(OperatorArgs &args);
+/// `x` padded with zeros at the end of its last kernel.size() dims so that
+/// the windows of a ceil_mode pool of output sizes `outSizes` all fit whole:
+/// a pool without ceil_mode then gives the same windows, every one of
+/// kernelSize elements (the added zeros add nothing to the sums).
+mlir::Value padForCeilMode(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x,
+                           llvm::ArrayRef<int64_t> outSizes, llvm::ArrayRef<int64_t> kernel,
+                           llvm::ArrayRef<int64_t> stride, llvm::ArrayRef<int64_t> padding,
+                           llvm::ArrayRef<int64_t> dilation);
 /// Swaps the last two dimensions.
 mlir::Value transposeLast2(mlir::OpBuilder &b, mlir::Location loc, mlir::Value v);
 /// A 1-D iota 0..n-1 of `elt`, reshaped to rank `rank` with n at `at`.

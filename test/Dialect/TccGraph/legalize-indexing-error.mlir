@@ -94,3 +94,19 @@ func.func @strided_storage_unknown(%x: tensor<4x4xf32>) -> tensor<4xf32> {
   %0 = tcc_graph.operator "torch.ops.aten.as_strided.default"(%x) {operand_names = ["self"], args = {size = array<i64: 4>, stride = array<i64: 1>}, tcc.storage_error = "it reads storage elements 0 to 3 under 'x'"} : (tensor<4x4xf32>) -> tensor<4xf32>
   return %0 : tensor<4xf32>
 }
+
+// -----
+
+func.func @gather_scalar_dim(%x: tensor<f32>, %i: tensor<2xi64>) -> tensor<2xf32> {
+  // expected-error @+1 {{operator 'aten.gather.default': dim 1 out of range for rank 0}}
+  %0 = tcc_graph.operator "torch.ops.aten.gather.default"(%x, %i) {operand_names = ["self", "index"], args = {dim = 1 : i64}} : (tensor<f32>, tensor<2xi64>) -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+}
+
+// -----
+
+func.func @as_strided_scatter_past_end(%x: tensor<3x3xf32>, %s: tensor<2x2xf32>) -> tensor<3x3xf32> {
+  // expected-error @+1 {{operator 'aten.as_strided_scatter.default': the view reaches storage element 9 of 9}}
+  %0 = tcc_graph.operator "torch.ops.aten.as_strided_scatter.default"(%x, %s) {operand_names = ["self", "src"], args = {size = array<i64: 2, 2>, stride = array<i64: 3, 4>, storage_offset = 2 : i64}} : (tensor<3x3xf32>, tensor<2x2xf32>) -> tensor<3x3xf32>
+  return %0 : tensor<3x3xf32>
+}

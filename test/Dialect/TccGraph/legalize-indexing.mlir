@@ -238,3 +238,101 @@ func.func @grid_sampler_2d(%x: tensor<1x2x3x4xf32>, %g: tensor<1x2x3x2xf32>) -> 
   %0 = tcc_graph.operator "torch.ops.aten.grid_sampler_2d.default"(%x, %g) {operand_names = ["input", "grid"], args = {interpolation_mode = 0 : i64, padding_mode = 1 : i64, align_corners = false}} : (tensor<1x2x3x4xf32>, tensor<1x2x3x2xf32>) -> tensor<1x2x2x3xf32>
   return %0 : tensor<1x2x2x3xf32>
 }
+
+// -----
+
+// gather on a 0-d tensor (dim 0): self at every index, which must be 0.
+// CHECK-LABEL: func @gather_scalar
+// CHECK: %[[Z:.*]] = tcc_graph.constant dense<0> : tensor<i64>
+// CHECK: %[[OK:.*]] = tcc_graph.compare %arg1, %[[Z]] {predicate = "eq"}
+// CHECK: %[[B:.*]] = tcc_graph.broadcast %arg0 : (tensor<f32>) -> tensor<2xf32>
+// CHECK: %[[R:.*]] = tcc_graph.check %[[OK]], %[[B]] "aten.gather.default: index out of range for a 0-d tensor"
+// CHECK: return %[[R]]
+func.func @gather_scalar(%x: tensor<f32>, %i: tensor<2xi64>) -> tensor<2xf32> {
+  %0 = tcc_graph.operator "torch.ops.aten.gather.default"(%x, %i) {operand_names = ["self", "index"], args = {dim = 0 : i64}} : (tensor<f32>, tensor<2xi64>) -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+}
+
+// -----
+
+// index_select on a 0-d tensor (dim -1): a 0-d result.
+// CHECK-LABEL: func @index_select_scalar
+// CHECK: %[[OK:.*]] = tcc_graph.compare %arg1, %{{.*}} {predicate = "eq"} : (tensor<1xi64>, tensor<i64>) -> tensor<1xi1>
+// CHECK: %[[OK0:.*]] = tcc_graph.reshape %[[OK]] : (tensor<1xi1>) -> tensor<i1>
+// CHECK: tcc_graph.check %[[OK0]], %{{.*}} "aten.index_select.default: index out of range for a 0-d tensor" : (tensor<i1>, tensor<f32>) -> tensor<f32>
+func.func @index_select_scalar(%x: tensor<f32>, %i: tensor<1xi64>) -> tensor<f32> {
+  %0 = tcc_graph.operator "torch.ops.aten.index_select.default"(%x, %i) {operand_names = ["self", "index"], args = {dim = -1 : i64}} : (tensor<f32>, tensor<1xi64>) -> tensor<f32>
+  return %0 : tensor<f32>
+}
+
+// -----
+
+// An empty result reads nothing (whatever the index's type).
+// CHECK-LABEL: func @gather_empty
+// CHECK: %[[E:.*]] = tcc_graph.constant dense<0.000000e+00> : tensor<2x0xf32>
+// CHECK: return %[[E]]
+func.func @gather_empty(%x: tensor<5xf32>, %i: tensor<2x0xui8>) -> tensor<2x0xf32> {
+  %0 = tcc_graph.operator "torch.ops.aten.gather.default"(%x, %i) {operand_names = ["self", "index"], args = {dim = 0 : i64}} : (tensor<5xf32>, tensor<2x0xui8>) -> tensor<2x0xf32>
+  return %0 : tensor<2x0xf32>
+}
+
+// -----
+
+// as_strided_scatter: src element k lands at 1 + (k mod 2) * 2 + (k / 2) * 1
+// (offset 1, strides (1, 2)), scattered into flattened self as scatter
+// does (the last write to an element wins).
+// CHECK-LABEL: func @as_strided_scatter
+// CHECK: %[[K:.*]] = tcc_graph.iota {{.*}} : tensor<4xi64>
+// CHECK: %[[C1:.*]] = tcc_graph.fmod %[[K]], %{{.*}} : (tensor<4xi64>, tensor<i64>) -> tensor<4xi64>
+// CHECK: %[[T1:.*]] = tcc_graph.mul %[[C1]], %{{.*}}
+// CHECK: %[[P1:.*]] = tcc_graph.add %{{.*}}, %[[T1]] : (tensor<i64>, tensor<4xi64>) -> tensor<4xi64>
+// CHECK: %[[C0:.*]] = tcc_graph.trunc_div %[[K]], %{{.*}}
+// CHECK: %[[T0:.*]] = tcc_graph.mul %[[C0]], %{{.*}}
+// CHECK: %[[P:.*]] = tcc_graph.add %[[P1]], %[[T0]] : (tensor<4xi64>, tensor<4xi64>) -> tensor<4xi64>
+// CHECK: %[[SRC:.*]] = tcc_graph.reshape %arg1 : (tensor<2x2xf32>) -> tensor<4xf32>
+// CHECK: %[[SELF:.*]] = tcc_graph.reshape %arg0 : (tensor<3x3xf32>) -> tensor<9xf32>
+// CHECK: %[[HITS:.*]] = tcc_graph.compare %{{.*}}, %{{.*}} {predicate = "eq"} : (tensor<1x4xi64>, tensor<9x1xi64>) -> tensor<9x4xi1>
+// CHECK: %[[G:.*]] = tcc_graph.gather %[[SRC]], %{{.*}} {dim = 0 : i64} : (tensor<4xf32>, tensor<9xi64>) -> tensor<9xf32>
+// CHECK: %[[S:.*]] = tcc_graph.select %{{.*}}, %[[G]], %[[SELF]]
+// CHECK: tcc_graph.reshape %[[S]] : (tensor<9xf32>) -> tensor<3x3xf32>
+func.func @as_strided_scatter(%x: tensor<3x3xf32>, %s: tensor<2x2xf32>) -> tensor<3x3xf32> {
+  %0 = tcc_graph.operator "torch.ops.aten.as_strided_scatter.default"(%x, %s) {operand_names = ["self", "src"], args = {size = array<i64: 2, 2>, stride = array<i64: 1, 2>, storage_offset = 1 : i64}} : (tensor<3x3xf32>, tensor<2x2xf32>) -> tensor<3x3xf32>
+  return %0 : tensor<3x3xf32>
+}
+
+// -----
+
+// as_strided_copy reads as as_strided does.
+// CHECK-LABEL: func @as_strided_copy
+// CHECK: tcc_graph.as_strided %arg0 {storage_offset = 1 : i64, strides = array<i64: 1, 3>} : (tensor<3x3xf32>) -> tensor<2x2xf32>
+func.func @as_strided_copy(%x: tensor<3x3xf32>) -> tensor<2x2xf32> {
+  %0 = tcc_graph.operator "torch.ops.aten.as_strided_copy.default"(%x) {operand_names = ["self"], args = {size = array<i64: 2, 2>, stride = array<i64: 1, 3>, storage_offset = 1 : i64}} : (tensor<3x3xf32>) -> tensor<2x2xf32>
+  return %0 : tensor<2x2xf32>
+}
+
+// -----
+
+// embedding_bag (mean): bag b holds positions [offsets[b], offsets[b + 1]),
+// the last one to the end (6); padding_idx -1 is row 4, left out; the rows'
+// sum divides by the bag's count, 0 for an empty bag. The other results are
+// unused.
+// CHECK-LABEL: func @embedding_bag_mean
+// CHECK: %[[LO:.*]] = tcc_graph.slice %arg2 {dim = 0 : i64, end = 2 : i64, start = 0 : i64, step = 1 : i64}
+// CHECK: %[[NEXT:.*]] = tcc_graph.slice %arg2 {dim = 0 : i64, end = 2 : i64, start = 1 : i64, step = 1 : i64} : (tensor<2xi64>) -> tensor<1xi64>
+// CHECK: %[[N:.*]] = tcc_graph.constant dense<6> : tensor<i64>
+// CHECK: %[[HI:.*]] = tcc_graph.concat %[[NEXT]], %{{.*}} {dim = 0 : i64} : (tensor<1xi64>, tensor<1xi64>) -> tensor<2xi64>
+// CHECK: %[[IN:.*]] = tcc_graph.bitwise_and %{{.*}}, %{{.*}} : (tensor<2x6xi1>, tensor<2x6xi1>) -> tensor<2x6xi1>
+// CHECK: %[[PAD:.*]] = tcc_graph.constant dense<4> : tensor<i64>
+// CHECK: %[[KEEP:.*]] = tcc_graph.compare %arg1, %[[PAD]] {predicate = "ne"}
+// CHECK: %[[M:.*]] = tcc_graph.bitwise_and %[[IN]], %{{.*}} : (tensor<2x6xi1>, tensor<1x6xi1>) -> tensor<2x6xi1>
+// CHECK: %[[ROWS:.*]] = tcc_graph.take %arg0, %arg1 {dim = 0 : i64} : (tensor<5x3xf32>, tensor<6xi64>) -> tensor<6x3xf32>
+// CHECK: %[[SUM:.*]] = tcc_graph.reduce_sum %{{.*}} {dims = array<i64: 1>, keepdim = false} : (tensor<2x6x3xf32>) -> tensor<2x3xf32>
+// CHECK: %[[COUNT:.*]] = tcc_graph.reduce_sum %{{.*}} {dims = array<i64: 1>, keepdim = true} : (tensor<2x6xf32>) -> tensor<2x1xf32>
+// CHECK: %[[MEAN:.*]] = tcc_graph.div %[[SUM]], %[[COUNT]]
+// CHECK: %[[EMPTY:.*]] = tcc_graph.compare %[[COUNT]], %{{.*}} {predicate = "eq"}
+// CHECK: %[[R:.*]] = tcc_graph.select %[[EMPTY]], %{{.*}}, %[[MEAN]]
+// CHECK: return %[[R]]
+func.func @embedding_bag_mean(%w: tensor<5x3xf32>, %i: tensor<6xi64>, %o: tensor<2xi64>) -> tensor<2x3xf32> {
+  %0:4 = tcc_graph.operator "torch.ops.aten.embedding_bag.padding_idx"(%w, %i, %o) {operand_names = ["weight", "indices", "offsets"], args = {scale_grad_by_freq = false, mode = 1 : i64, sparse = false, include_last_offset = false, padding_idx = -1 : i64}} : (tensor<5x3xf32>, tensor<6xi64>, tensor<2xi64>) -> (tensor<2x3xf32>, tensor<6xi64>, tensor<2xi64>, tensor<2xi64>)
+  return %0#0 : tensor<2x3xf32>
+}

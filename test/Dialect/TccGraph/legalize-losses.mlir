@@ -220,3 +220,26 @@ func.func @multi_margin(%x: tensor<5x4xf32>, %t: tensor<5xi64>) -> tensor<f32> {
   %0 = tcc_graph.operator "torch.ops.aten.multi_margin_loss.default"(%x, %t) {operand_names = ["self", "target"], args = {}} : (tensor<5x4xf32>, tensor<5xi64>) -> tensor<f32>
   return %0 : tensor<f32>
 }
+
+// -----
+
+// multilabel_margin_loss: a row's targets end at its first negative entry
+// (a running count of negatives still 0); u_j = x[t_j]; every listed j and
+// every non-target class d add max(0, 1 - u_j + x_d); the sum over both
+// divides by C.
+// CHECK-LABEL: func @multilabel_margin_loss
+// CHECK: %[[NEG:.*]] = tcc_graph.compare %{{.*}}, %{{.*}} {predicate = "lt"} : (tensor<2x4xi64>, tensor<i64>) -> tensor<2x4xi1>
+// CHECK: %[[SEEN:.*]] = tcc_graph.cumsum %{{.*}} {dim = 1 : i64} : tensor<2x4xi64>
+// CHECK: %[[LISTED:.*]] = tcc_graph.compare %[[SEEN]], %{{.*}} {predicate = "eq"}
+// CHECK: %[[U:.*]] = tcc_graph.gather %arg0, %{{.*}} {dim = 1 : i64} : (tensor<2x4xf32>, tensor<2x4xi64>) -> tensor<2x4xf32>
+// CHECK: %[[HITS:.*]] = tcc_graph.bitwise_and %{{.*}}, %{{.*}} : (tensor<2x4x4xi1>, tensor<2x4x1xi1>) -> tensor<2x4x4xi1>
+// CHECK: %[[Z:.*]] = tcc_graph.add %{{.*}}, %{{.*}} : (tensor<2x4x1xf32>, tensor<2x1x4xf32>) -> tensor<2x4x4xf32>
+// CHECK: %[[T:.*]] = tcc_graph.select %{{.*}}, %[[Z]], %{{.*}} : (tensor<2x4x4xi1>, tensor<2x4x4xf32>, tensor<f32>) -> tensor<2x4x4xf32>
+// CHECK: %[[S:.*]] = tcc_graph.reduce_sum %[[T]] {dims = array<i64: 1, 2>, keepdim = false} : (tensor<2x4x4xf32>) -> tensor<2xf32>
+// CHECK: %[[C:.*]] = tcc_graph.constant dense<4.000000e+00> : tensor<f32>
+// CHECK: %[[L:.*]] = tcc_graph.div %[[S]], %[[C]]
+// CHECK: tcc_graph.reduce_mean %[[L]]
+func.func @multilabel_margin_loss(%x: tensor<2x4xf32>, %t: tensor<2x4xi64>) -> tensor<f32> {
+  %0 = tcc_graph.operator "torch.ops.aten.multilabel_margin_loss.default"(%x, %t) {operand_names = ["self", "target"], args = {reduction = 1 : i64}} : (tensor<2x4xf32>, tensor<2x4xi64>) -> tensor<f32>
+  return %0 : tensor<f32>
+}

@@ -40,10 +40,16 @@ func.func @max_pool3d(%x: tensor<2x3x6x7x8xf32>) -> tensor<2x3x3x4x4xf32> {
 
 // -----
 
-func.func @unsupported(%x: tensor<2x3x6x7x8xf32>) -> tensor<2x3x3x3x4xf32> {
-  // expected-error @+1 {{operator 'aten.avg_pool3d.default': divisor_override with ceil_mode (or 0) is not supported}}
-  %0 = tcc_graph.operator "torch.ops.aten.avg_pool3d.default"(%x) {operand_names = ["self"], args = {kernel_size = array<i64: 2, 2, 2>, ceil_mode = true, divisor_override = 3 : i64}} : (tensor<2x3x6x7x8xf32>) -> tensor<2x3x3x3x4xf32>
-  return %0 : tensor<2x3x3x3x4xf32>
+// avg_pool3d with divisor_override and ceil_mode: depth 6 -> 6, height
+// 7 -> 8, width 8 -> 8 padded with zeros, then two pools without ceil_mode.
+// CHECK-LABEL: func @avg_pool3d_divisor_ceil
+// CHECK: tcc_graph.concat %arg0, %{{.*}} {dim = 3 : i64} : (tensor<2x3x6x7x8xf32>, tensor<2x3x6x1x8xf32>) -> tensor<2x3x6x8x8xf32>
+// CHECK: tcc_graph.avg_pool2d %{{.*}} {ceil_mode = false
+// CHECK: tcc_graph.avg_pool2d %{{.*}} {ceil_mode = false
+// CHECK: tcc_graph.constant dense<2.66666675> : tensor<f32>
+func.func @avg_pool3d_divisor_ceil(%x: tensor<2x3x6x7x8xf32>) -> tensor<2x3x3x4x4xf32> {
+  %0 = tcc_graph.operator "torch.ops.aten.avg_pool3d.default"(%x) {operand_names = ["self"], args = {kernel_size = array<i64: 2, 2, 2>, ceil_mode = true, divisor_override = 3 : i64}} : (tensor<2x3x6x7x8xf32>) -> tensor<2x3x3x4x4xf32>
+  return %0 : tensor<2x3x3x4x4xf32>
 }
 
 // -----
@@ -62,9 +68,9 @@ func.func @divisor_override(%x: tensor<1x1x6x6xf32>) -> tensor<1x1x2x2xf32> {
 
 // -----
 
-func.func @divisor_override_ceil(%x: tensor<1x1x5x5xf32>) -> tensor<1x1x2x2xf32> {
-  // expected-error @+1 {{operator 'aten.avg_pool2d.default': divisor_override with ceil_mode (or 0) is not supported}}
-  %0 = tcc_graph.operator "torch.ops.aten.avg_pool2d.default"(%x) {operand_names = ["self"], args = {kernel_size = array<i64: 3, 3>, stride = array<i64: 3, 3>, ceil_mode = true, divisor_override = 4 : i64}} : (tensor<1x1x5x5xf32>) -> tensor<1x1x2x2xf32>
+func.func @divisor_override_zero(%x: tensor<1x1x5x5xf32>) -> tensor<1x1x2x2xf32> {
+  // expected-error @+1 {{operator 'aten.avg_pool2d.default': divisor_override must not be 0}}
+  %0 = tcc_graph.operator "torch.ops.aten.avg_pool2d.default"(%x) {operand_names = ["self"], args = {kernel_size = array<i64: 3, 3>, stride = array<i64: 3, 3>, ceil_mode = true, divisor_override = 0 : i64}} : (tensor<1x1x5x5xf32>) -> tensor<1x1x2x2xf32>
   return %0 : tensor<1x1x2x2xf32>
 }
 
@@ -82,4 +88,20 @@ func.func @divisor_override_ceil(%x: tensor<1x1x5x5xf32>) -> tensor<1x1x2x2xf32>
 func.func @conv_transpose1d(%x: tensor<2x4x5xf32>, %w: tensor<4x3x2xf32>) -> tensor<2x3x10xf32> {
   %0 = tcc_graph.operator "torch.ops.aten.conv_transpose1d.default"(%x, %w) {operand_names = ["input", "weight"], args = {stride = array<i64: 2>}} : (tensor<2x4x5xf32>, tensor<4x3x2xf32>) -> tensor<2x3x10xf32>
   return %0 : tensor<2x3x10xf32>
+}
+
+// -----
+
+// divisor_override with ceil_mode: the input padded with zeros at the end
+// (5 -> 6) so that every ceil_mode window fits whole, pooled without
+// ceil_mode (each window divides by 4), rescaled to divide by 3.
+// CHECK-LABEL: func @avg_pool2d_divisor_ceil
+// CHECK: %[[H:.*]] = tcc_graph.concat %arg0, %{{.*}} {dim = 2 : i64} : (tensor<1x2x5x5xf32>, tensor<1x2x1x5xf32>) -> tensor<1x2x6x5xf32>
+// CHECK: %[[W:.*]] = tcc_graph.concat %[[H]], %{{.*}} {dim = 3 : i64} : (tensor<1x2x6x5xf32>, tensor<1x2x6x1xf32>) -> tensor<1x2x6x6xf32>
+// CHECK: %[[P:.*]] = tcc_graph.avg_pool2d %[[W]] {ceil_mode = false, count_include_pad = true
+// CHECK: %[[K:.*]] = tcc_graph.constant dense<1.33333337> : tensor<f32>
+// CHECK: tcc_graph.mul %[[P]], %[[K]]
+func.func @avg_pool2d_divisor_ceil(%x: tensor<1x2x5x5xf32>) -> tensor<1x2x3x3xf32> {
+  %0 = tcc_graph.operator "torch.ops.aten.avg_pool2d.default"(%x) {operand_names = ["self"], args = {kernel_size = array<i64: 2, 2>, stride = array<i64: 2, 2>, padding = array<i64: 0, 0>, ceil_mode = true, count_include_pad = true, divisor_override = 3 : i64}} : (tensor<1x2x5x5xf32>) -> tensor<1x2x3x3xf32>
+  return %0 : tensor<1x2x3x3xf32>
 }

@@ -118,3 +118,18 @@ func.func @split_repeat(%x: tensor<5x4xf32>) -> (tensor<3x4xf32>, tensor<2x4xf32
   %1 = tcc_graph.operator "torch.ops.aten.repeat_interleave.self_int"(%x) {operand_names = ["self"], args = {repeats = 2 : i64, dim = 0 : i64}} : (tensor<5x4xf32>) -> tensor<10x4xf32>
   return %0#0, %0#1, %1 : tensor<3x4xf32>, tensor<2x4xf32>, tensor<10x4xf32>
 }
+
+// -----
+
+// _chunk_cat: each tensor padded at the end of dim 1 to a multiple of 3
+// chunks, viewed as [2, 3, rest], concatenated along rest.
+// CHECK-LABEL: func @chunk_cat
+// CHECK: %[[Z:.*]] = tcc_graph.constant dense<0.000000e+00> : tensor<2x1xf32>
+// CHECK: %[[P:.*]] = tcc_graph.concat %arg0, %[[Z]] {dim = 1 : i64} : (tensor<2x5xf32>, tensor<2x1xf32>) -> tensor<2x6xf32>
+// CHECK: %[[V:.*]] = tcc_graph.reshape %[[P]] : (tensor<2x6xf32>) -> tensor<2x3x2xf32>
+// CHECK: %[[R:.*]] = tcc_graph.concat %[[V]], %arg1 {dim = 2 : i64} : (tensor<2x3x2xf32>, tensor<2x3x2xf32>) -> tensor<2x3x4xf32>
+// CHECK: return %[[R]]
+func.func @chunk_cat(%a: tensor<2x5xf32>, %b: tensor<2x3x2xf32>) -> tensor<2x3x4xf32> {
+  %0 = tcc_graph.operator "torch.ops.aten._chunk_cat.default"(%a, %b) {operand_names = ["tensors.0", "tensors.1"], args = {dim = 1 : i64, num_chunks = 3 : i64}} : (tensor<2x5xf32>, tensor<2x3x2xf32>) -> tensor<2x3x4xf32>
+  return %0 : tensor<2x3x4xf32>
+}

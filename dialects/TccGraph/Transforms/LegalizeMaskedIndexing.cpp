@@ -1,0 +1,410 @@
+//===- LegalizeMaskedIndexing.cpp - index_put, masks read in order --------===//
+//
+// Two kinds of indexing whose positions are data, on tensors of static shape:
+//
+// - Writes through index tensors (index_put, _unsafe_masked_index_put_
+//   accumulate): the indexed dims collapse into one whose linear index the
+//   broadcast index tensors give, and the values scatter along it
+//   (LegalizeScatter.cpp). Reads (_unsafe_masked_index) are aten.index.Tensor
+//   with clamped indices, masked.
+// - A mask read in row-major order (masked_scatter, nonzero_static): the
+//   k-th true element is the one where the running count of true elements
+//   (a cumsum) reaches k.
+//
+//===----------------------------------------------------------------------===//
+#include "dialects/TccGraph/Transforms/Legalizers.h"
+
+using namespace mlir;
+using namespace tcc::graph;
+
+namespace {
+using Results = FailureOr<SmallVector<Value>>;
+using IndexList = SmallVector<std::pair<int64_t, Value>>;
+
+int64_t numElements(ArrayRef<int64_t> shape) {
+  int64_t n = 1;
+  for (int64_t s : shape)
+    n *= s;
+  return n;
+}
+
+/// The result as a constant when it has no elements.
+std::optional<Value> emptyResult(OperatorArgs &args, OpBuilder &b) {
+  RankedTensorType type = args.resultType();
+  if (type.hasStaticShape() && type.getNumElements() == 0)
+    return makeSplat(b, args.getOp().getLoc(), type, 0.0);
+  return std::nullopt;
+}
+
+/// Each index clamped to [-size, size - 1] of the dim it indexes (negative
+/// ones then count from the end), as ATen's CPU kernels of
+/// _unsafe_masked_index and its put compute: -1 reads the last element,
+/// where the Python decomposition of the read would clamp it to 0.
+FailureOr<IndexList> clampIndices(OperatorArgs &args, OpBuilder &b, Value x, IndexList indices) {
+  Location loc = args.getOp().getLoc();
+  Type i64 = b.getI64Type();
+  for (auto &[dim, index] : indices) {
+    auto it = typeOf(index);
+    if (!isa<IntegerType>(it.getElementType()) || it.getElementType().isInteger(1))
+      return operatorError(args) << "only integer index tensors are supported";
+    int64_t size = typeOf(x).getShape()[dim];
+    Value wide = makeCast(b, loc, index, i64);
+    Value upper = makeBinary<MinimumOp>(b, loc, wide, makeScalar(b, loc, i64, size - 1));
+    index = makeBinary<MaximumOp>(b, loc, upper, makeScalar(b, loc, i64, -size));
+  }
+  return indices;
+}
+
+/// self with `values` written (or added) at self[indices] (static shapes).
+FailureOr<Value> indexPut(OperatorArgs &args, OpBuilder &b, Value self,
+                          ArrayRef<std::pair<int64_t, Value>> indices, Value values,
+                          bool accumulate) {
+  Location loc = args.getOp().getLoc();
+  RankedTensorType st = typeOf(self);
+  int64_t rank = st.getRank();
+  if (!st.hasStaticShape() || !typeOf(values).hasStaticShape())
+    return operatorError(args) << "only static shapes are supported";
+  // The index tensors broadcast together, as i64 with negatives wrapped.
+  SmallVector<int64_t> bshape;
+  for (auto [dim, index] : indices) {
+    RankedTensorType it = typeOf(index);
+    if (!isa<IntegerType>(it.getElementType()) || it.getElementType().isInteger(1))
+      return operatorError(args) << "only integer index tensors are supported (boolean masks are not)";
+    if (!it.hasStaticShape())
+      return operatorError(args) << "only static shapes are supported";
+    FailureOr<SmallVector<int64_t>> shape = broadcastShapes(bshape, it.getShape());
+    if (failed(shape))
+      return operatorError(args) << "index shapes do not broadcast";
+    bshape = *shape;
+  }
+  SmallVector<int64_t> positions;
+  for (auto [dim, index] : indices)
+    positions.push_back(dim);
+  int64_t n = positions.size();
+  bool adjacent = positions.back() - positions.front() == n - 1;
+  // Self with the indexed dims first unless adjacent.
+  SmallVector<int64_t> perm;
+  if (adjacent) {
+    for (int64_t d = 0; d < rank; ++d)
+      perm.push_back(d);
+  } else {
+    perm = positions;
+    for (int64_t d = 0; d < rank; ++d)
+      if (!llvm::is_contained(positions, d))
+        perm.push_back(d);
+  }
+  SmallVector<int64_t> permuted;
+  for (int64_t d : perm)
+    permuted.push_back(st.getShape()[d]);
+  Value x = self;
+  if (!adjacent)
+    x = b.create<TransposeOp>(loc, RankedTensorType::get(permuted, st.getElementType()), self,
+                              b.getDenseI64ArrayAttr(perm));
+  int64_t first = adjacent ? positions.front() : 0;
+  // The linear index over the collapsed dims.
+  Type i64 = b.getI64Type();
+  Value linear;
+  int64_t stride = 1;
+  for (int64_t j = n - 1; j >= 0; --j) {
+    int64_t size = permuted[first + j];
+    Value idx = makeCast(b, loc, indices[j].second, i64);
+    Value negative = makeCompare(b, loc, "lt", idx, makeScalar(b, loc, i64, 0));
+    Value shifted = makeBinary<AddOp>(b, loc, idx, makeScalar(b, loc, i64, size));
+    idx = b.create<SelectOp>(loc, typeOf(idx), negative, shifted, idx);
+    idx = b.create<BroadcastOp>(loc, RankedTensorType::get(bshape, i64), idx);
+    if (stride != 1)
+      idx = makeBinary<MulOp>(b, loc, idx, makeScalar(b, loc, i64, stride));
+    linear = linear ? makeBinary<AddOp>(b, loc, idx, linear) : idx;
+    stride *= size;
+  }
+  int64_t count = numElements(bshape);
+  // Self as [pre.., L, post..]; the values as [pre.., count, post..].
+  SmallVector<int64_t> pre(ArrayRef<int64_t>(permuted).take_front(first));
+  SmallVector<int64_t> post(ArrayRef<int64_t>(permuted).drop_front(first + n));
+  SmallVector<int64_t> collapsed(pre), target(pre), taken(pre);
+  collapsed.push_back(stride);
+  target.push_back(count);
+  llvm::append_range(taken, bshape);
+  llvm::append_range(collapsed, post);
+  llvm::append_range(target, post);
+  llvm::append_range(taken, post);
+  // The values broadcast to x[indices]'s shape, then collapsed.
+  Value v = makeCast(b, loc, values, st.getElementType());
+  if (typeOf(v).getRank() > (int64_t)taken.size())
+    return operatorError(args) << "values of type " << values.getType()
+                               << " do not broadcast to the indexed shape";
+  SmallVector<int64_t> aligned(taken.size() - typeOf(v).getRank(), 1);
+  llvm::append_range(aligned, typeOf(v).getShape());
+  for (auto [have, want] : llvm::zip(aligned, taken))
+    if (have != 1 && have != want)
+      return operatorError(args) << "values of type " << values.getType()
+                                 << " do not broadcast to the indexed shape";
+  v = makeReshape(b, loc, v, aligned);
+  if (aligned != taken)
+    v = b.create<BroadcastOp>(loc, RankedTensorType::get(taken, st.getElementType()), v);
+  v = makeReshape(b, loc, v, target);
+  SmallVector<int64_t> line(target.size(), 1);
+  line[first] = count;
+  Value index = makeReshape(b, loc, linear, {count});
+  index = makeReshape(b, loc, index, line);
+  index = b.create<BroadcastOp>(loc, RankedTensorType::get(target, i64), index);
+  Value flat = makeReshape(b, loc, x, collapsed);
+  FailureOr<Value> written = scatterAlongDim(args, b, flat, first, index, v, accumulate);
+  if (failed(written))
+    return failure();
+  Value out = makeReshape(b, loc, *written, permuted);
+  if (!adjacent) {
+    SmallVector<int64_t> inverse(rank);
+    for (int64_t i = 0; i < rank; ++i)
+      inverse[perm[i]] = i;
+    out = b.create<TransposeOp>(loc, st, out, b.getDenseI64ArrayAttr(inverse));
+  }
+  return out;
+}
+
+/// self[mask] = values (or +=) for one boolean mask over self's dims
+/// dim .. dim + mask rank, where values do not depend on how many elements
+/// the mask selects (at most the trailing dims, or a unit dim for the
+/// count): a select between values and self where the mask holds.
+FailureOr<Value> maskPut(OperatorArgs &args, OpBuilder &b, Value self, int64_t dim, Value mask,
+                         Value values, bool accumulate) {
+  Location loc = args.getOp().getLoc();
+  RankedTensorType st = typeOf(self), mt = typeOf(mask);
+  ArrayRef<int64_t> shape = st.getShape();
+  int64_t k = mt.getRank();
+  if (!st.hasStaticShape() || !mt.hasStaticShape() || !typeOf(values).hasStaticShape() ||
+      dim + k > st.getRank() || mt.getShape() != shape.slice(dim, k))
+    return operatorError(args) << "a boolean mask of type " << mt << " for self " << st;
+  ArrayRef<int64_t> rest = shape.drop_front(dim + k);
+  ArrayRef<int64_t> vshape = typeOf(values).getShape();
+  // Values broadcast against [count, rest..]: a leading count dim must be 1.
+  if (vshape.size() == rest.size() + 1 && vshape.front() == 1)
+    vshape = vshape.drop_front();
+  if (vshape.size() > rest.size())
+    return operatorError(args) << "values of type " << values.getType()
+                               << " depend on the number of true mask elements";
+  SmallVector<int64_t> aligned(dim + k + rest.size() - vshape.size(), 1);
+  llvm::append_range(aligned, vshape);
+  for (auto [have, want] : llvm::zip(ArrayRef<int64_t>(aligned).take_back(rest.size()), rest))
+    if (have != 1 && have != want)
+      return operatorError(args) << "values of type " << values.getType()
+                                 << " do not broadcast to the indexed shape";
+  Value v = makeReshape(b, loc, makeCast(b, loc, values, st.getElementType()), aligned);
+  SmallVector<int64_t> maskShape(dim, 1);
+  llvm::append_range(maskShape, mt.getShape());
+  maskShape.append(rest.size(), 1);
+  Value m = makeReshape(b, loc, mask, maskShape);
+  if (!accumulate)
+    return Value(b.create<SelectOp>(loc, st, m, v, self));
+  Value zero = makeScalar(b, loc, st.getElementType(), 0.0);
+  SmallVector<int64_t> pickedShape(maskShape);
+  for (size_t i = 0; i < pickedShape.size(); ++i)
+    pickedShape[i] = std::max(pickedShape[i], aligned[i]);
+  Value picked = b.create<SelectOp>(
+      loc, RankedTensorType::get(pickedShape, st.getElementType()), m, v, zero);
+  return makeBinary<AddOp>(b, loc, self, picked);
+}
+
+/// index_put(self, indices, values, accumulate).
+Results legalizeIndexPut(OperatorArgs &args, OpBuilder &b) {
+  FailureOr<Value> self = requiredTensor(args, "self"), values = requiredTensor(args, "values");
+  if (failed(self) || failed(values))
+    return failure();
+  FailureOr<IndexList> indices = indexOperands(args, *self);
+  if (failed(indices))
+    return failure();
+  if (numElements(typeOf(*self).getShape()) == 0)
+    return SmallVector<Value>{*self};
+  if (indices->size() == 1 && typeOf(indices->front().second).getElementType().isInteger(1)) {
+    FailureOr<Value> r = maskPut(args, b, *self, indices->front().first, indices->front().second,
+                                 *values, args.getBool("accumulate").value_or(false));
+    if (failed(r))
+      return failure();
+    return SmallVector<Value>{*r};
+  }
+  FailureOr<Value> r =
+      indexPut(args, b, *self, *indices, *values, args.getBool("accumulate").value_or(false));
+  if (failed(r))
+    return failure();
+  return SmallVector<Value>{*r};
+}
+
+/// _unsafe_masked_index_put_accumulate(self, mask, indices, values): the
+/// values where mask holds (0 elsewhere) added at the clamped indices.
+Results legalizeMaskedIndexPutAccumulate(OperatorArgs &args, OpBuilder &b) {
+  Location loc = args.getOp().getLoc();
+  FailureOr<Value> self = requiredTensor(args, "self"), values = requiredTensor(args, "values"),
+                   mask = requiredTensor(args, "mask");
+  if (failed(self) || failed(values) || failed(mask))
+    return failure();
+  FailureOr<IndexList> indices = indexOperands(args, *self);
+  if (failed(indices))
+    return failure();
+  if (numElements(typeOf(*self).getShape()) == 0)
+    return SmallVector<Value>{*self};
+  FailureOr<IndexList> clamped = clampIndices(args, b, *self, *indices);
+  if (failed(clamped))
+    return failure();
+  Value zero = makeScalar(b, loc, typeOf(*values).getElementType(), 0.0);
+  FailureOr<SmallVector<int64_t>> shape =
+      broadcastShapes(typeOf(*mask).getShape(), typeOf(*values).getShape());
+  if (failed(shape))
+    return operatorError(args) << "mask and values do not broadcast";
+  Value masked = b.create<SelectOp>(
+      loc, RankedTensorType::get(*shape, typeOf(*values).getElementType()),
+      makeCast(b, loc, *mask, b.getI1Type()), *values, zero);
+  FailureOr<Value> r = indexPut(args, b, *self, *clamped, masked, /*accumulate=*/true);
+  if (failed(r))
+    return failure();
+  return SmallVector<Value>{*r};
+}
+
+/// _unsafe_masked_index(self, mask, indices, fill): self[clamped indices]
+/// where mask holds, fill elsewhere.
+Results legalizeMaskedIndex(OperatorArgs &args, OpBuilder &b) {
+  Location loc = args.getOp().getLoc();
+  FailureOr<Value> self = requiredTensor(args, "self"), mask = requiredTensor(args, "mask");
+  if (failed(self) || failed(mask))
+    return failure();
+  if (std::optional<Value> empty = emptyResult(args, b))
+    return SmallVector<Value>{*empty};
+  if (!typeOf(*self).hasStaticShape())
+    return operatorError(args) << "only static shapes are supported";
+  FailureOr<IndexList> indices = indexOperands(args, *self);
+  if (failed(indices))
+    return failure();
+  FailureOr<IndexList> clamped = clampIndices(args, b, *self, *indices);
+  if (failed(clamped))
+    return failure();
+  Results taken = indexTensors(args, b, *self, *clamped);
+  if (failed(taken))
+    return failure();
+  FailureOr<Value> fill = tensorOrScalar(args, b, "fill", *self);
+  if (failed(fill))
+    return failure();
+  Value filled = makeCast(b, loc, *fill, typeOf(*self).getElementType());
+  Value keep = makeCast(b, loc, *mask, b.getI1Type());
+  RankedTensorType type = args.resultType();
+  return SmallVector<Value>{b.create<SelectOp>(loc, type, keep, taken->front(), filled)};
+}
+
+/// The running count (i64) of true elements of the flattened i1 `mask`.
+Value runningCount(OpBuilder &b, Location loc, Value mask) {
+  Value counts = makeCast(b, loc, mask, b.getI64Type());
+  return b.create<CumsumOp>(loc, typeOf(counts), counts, b.getI64IntegerAttr(0));
+}
+
+/// masked_scatter(self, mask, source): the true positions of mask
+/// (broadcast with self), in row-major order, take source's elements in
+/// order; the others keep self. Fewer source elements than true positions
+/// fail the call, as PyTorch raises.
+Results legalizeMaskedScatter(OperatorArgs &args, OpBuilder &b) {
+  Location loc = args.getOp().getLoc();
+  FailureOr<Value> self = requiredTensor(args, "self"), mask = requiredTensor(args, "mask"),
+                   source = requiredTensor(args, "source");
+  if (failed(self) || failed(mask) || failed(source))
+    return failure();
+  RankedTensorType type = args.resultType();
+  if (!type.hasStaticShape() || !typeOf(*source).hasStaticShape() ||
+      !typeOf(*mask).hasStaticShape())
+    return operatorError(args) << "only static shapes are supported";
+  if (type.getNumElements() == 0)
+    return SmallVector<Value>{makeSplat(b, loc, type, 0.0)};
+  int64_t n = type.getNumElements(), available = numElements(typeOf(*source).getShape());
+  Type i64 = b.getI64Type(), elt = type.getElementType();
+  Value m = makeCast(b, loc, *mask, b.getI1Type());
+  if (typeOf(m).getShape() != type.getShape())
+    m = b.create<BroadcastOp>(loc, RankedTensorType::get(type.getShape(), b.getI1Type()), m);
+  Value s = makeCast(b, loc, *self, elt);
+  if (typeOf(s).getShape() != type.getShape())
+    s = b.create<BroadcastOp>(loc, type, s);
+  m = makeReshape(b, loc, m, {n});
+  s = makeReshape(b, loc, s, {n});
+  Value count = runningCount(b, loc, m);
+  // Position k reads source element count[k] - 1 (clamped for the false ones).
+  Value at = makeBinary<SubOp>(b, loc, count, makeScalar(b, loc, i64, 1.0));
+  at = makeBinary<MaximumOp>(b, loc, at, makeScalar(b, loc, i64, 0.0));
+  Value result;
+  if (available == 0) {
+    result = s;
+  } else {
+    at = makeBinary<MinimumOp>(b, loc, at, makeScalar(b, loc, i64, available - 1));
+    Value flatSource = makeReshape(b, loc, makeCast(b, loc, *source, elt), {available});
+    Value taken = b.create<TakeOp>(loc, RankedTensorType::get({n}, elt), flatSource, at,
+                                   b.getI64IntegerAttr(0));
+    result = b.create<SelectOp>(loc, typeOf(s), m, taken, s);
+  }
+  Value total = makeSlice(b, loc, count, 0, n - 1, n, 1);
+  Value enough = makeCompare(b, loc, "le", total, makeScalar(b, loc, i64, available));
+  result = b.create<CheckOp>(loc, typeOf(result), enough, result,
+                             b.getStringAttr("masked_scatter: the mask has more true "
+                                             "elements than the source has elements"));
+  return SmallVector<Value>{makeReshape(b, loc, result, type.getShape())};
+}
+
+/// nonzero_static(self, size, fill_value): the coordinates ([size, rank],
+/// i64) of the first `size` nonzero elements in row-major order (NaN counts
+/// as nonzero), rows past the count filled with fill_value. Row r is the
+/// element where the running count reaches r + 1: its flat position is the
+/// number of elements whose running count is at most r.
+Results legalizeNonzeroStatic(OperatorArgs &args, OpBuilder &b) {
+  Location loc = args.getOp().getLoc();
+  FailureOr<Value> self = requiredTensor(args, "self");
+  if (failed(self))
+    return failure();
+  RankedTensorType st = typeOf(*self), type = args.resultType();
+  if (!st.hasStaticShape() || !type.hasStaticShape() || type.getRank() != 2 ||
+      type.getShape()[1] != st.getRank())
+    return operatorError(args) << "needs a static input and a [size, rank] result, got "
+                               << st << " and " << type;
+  if (type.getNumElements() == 0)
+    return SmallVector<Value>{makeSplat(b, loc, type, 0.0)};
+  int64_t rows = type.getShape()[0], rank = st.getRank();
+  int64_t n = st.getNumElements();
+  Type i64 = b.getI64Type(), f32 = b.getF32Type();
+  double fill = args.getFloat("fill_value").value_or(-1.0);
+  if (n == 0)
+    return SmallVector<Value>{makeSplat(b, loc, type, fill)};
+  Value nonzero = makeCompare(b, loc, "ne", *self, makeScalar(b, loc, st.getElementType(), 0.0));
+  nonzero = makeReshape(b, loc, nonzero, {n});
+  Value count = makeReshape(b, loc, runningCount(b, loc, nonzero), {1, n});
+  Value r = makeIotaAt(b, loc, rows, i64, 2, 0);
+  // below[r, k]: count[k] <= r; summed over k (exact in f32 below 2^24).
+  if (n >= (1 << 24))
+    return operatorError(args) << "more than 2^24 elements are not supported";
+  Value below = makeCompare(b, loc, "le", count, r);
+  Value position = makeReduce<ReduceSumOp>(b, loc, makeCast(b, loc, below, f32), {1}, false);
+  position = makeCast(b, loc, position, i64);
+  Value total = makeSlice(b, loc, count, 1, n - 1, n, 1);
+  total = makeReshape(b, loc, total, {1});
+  Value rowIds = makeIotaAt(b, loc, rows, i64, 1, 0);
+  Value valid = makeCompare(b, loc, "lt", rowIds, total);
+  // The flat position as coordinates: (position / stride_d) mod size_d.
+  SmallVector<Value> columns;
+  int64_t stride = n;
+  for (int64_t d = 0; d < rank; ++d) {
+    int64_t size = st.getShape()[d];
+    stride /= size;
+    Value c = makeBinary<TruncDivOp>(b, loc, position, makeScalar(b, loc, i64, stride));
+    c = makeBinary<FmodOp>(b, loc, c, makeScalar(b, loc, i64, size));
+    columns.push_back(makeReshape(b, loc, c, {rows, 1}));
+  }
+  Value coords = columns.size() == 1
+                     ? columns.front()
+                     : b.create<ConcatOp>(loc, type, columns, b.getI64IntegerAttr(1));
+  Value validRows = makeReshape(b, loc, valid, {rows, 1});
+  validRows = b.create<BroadcastOp>(loc, RankedTensorType::get(type.getShape(), b.getI1Type()),
+                                    validRows);
+  Value filled = makeScalar(b, loc, i64, fill);
+  return SmallVector<Value>{b.create<SelectOp>(loc, type, validRows, coords, filled)};
+}
+} // namespace
+
+void tcc::graph::populateMaskedIndexingLegalizers(LegalizerTable &t) {
+  t["aten.index_put.default"] = legalizeIndexPut;
+  t["aten._unsafe_index_put.default"] = legalizeIndexPut;
+  t["aten._unsafe_masked_index.default"] = legalizeMaskedIndex;
+  t["aten._unsafe_masked_index_put_accumulate.default"] = legalizeMaskedIndexPutAccumulate;
+  t["aten.masked_scatter.default"] = legalizeMaskedScatter;
+  t["aten.nonzero_static.default"] = legalizeNonzeroStatic;
+}

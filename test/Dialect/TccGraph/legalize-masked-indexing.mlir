@@ -1,0 +1,152 @@
+// RUN: tcc-opt %s -tcc-legalize-graph -split-input-file -verify-diagnostics | FileCheck %s
+
+// index_put with accumulate: the index spread over the values' other dims
+// and scattered (added) along dim 0 as scatter_add does.
+// CHECK-LABEL: func @index_put_accumulate
+// CHECK: %[[IDX:.*]] = tcc_graph.broadcast %{{.*}} : (tensor<3x1xi64>) -> tensor<3x4xi64>
+// CHECK: %[[HITS:.*]] = tcc_graph.compare %{{.*}}, %{{.*}} {predicate = "eq"} : (tensor<1x3x4xi64>, tensor<5x1x1xi64>) -> tensor<5x3x4xi1>
+// CHECK: %[[PICK:.*]] = tcc_graph.select %[[HITS]], %{{.*}}, %{{.*}} : (tensor<5x3x4xi1>, tensor<1x3x4xf32>, tensor<f32>) -> tensor<5x3x4xf32>
+// CHECK: %[[SUM:.*]] = tcc_graph.reduce_sum %[[PICK]] {dims = array<i64: 1>, keepdim = false}
+// CHECK: %[[ADD:.*]] = tcc_graph.add %arg0, %[[SUM]]
+// CHECK: %[[R:.*]] = tcc_graph.select %{{.*}}, %[[ADD]], %arg0
+// CHECK: return %[[R]]
+func.func @index_put_accumulate(%x: tensor<5x4xf32>, %i: tensor<3xi64>, %v: tensor<3x4xf32>) -> tensor<5x4xf32> {
+  %0 = tcc_graph.operator "torch.ops.aten.index_put.default"(%x, %i, %v) {operand_names = ["self", "indices.0", "values"], args = {accumulate = true}} : (tensor<5x4xf32>, tensor<3xi64>, tensor<3x4xf32>) -> tensor<5x4xf32>
+  return %0 : tensor<5x4xf32>
+}
+
+// -----
+
+// Index tensors at dims 0 and 2 (not adjacent): those dims move to the
+// front and collapse into one of 4 * 6 positions, linear index i * 6 + j;
+// the values broadcast to x[i, :, j]'s shape [2, 3]; the plain write takes
+// the last hit; the dims move back.
+// CHECK-LABEL: func @index_put_apart
+// CHECK: %[[T:.*]] = tcc_graph.transpose %arg0 {permutation = array<i64: 0, 2, 1>} : (tensor<4x3x6xf32>) -> tensor<4x6x3xf32>
+// CHECK: %[[ROW:.*]] = tcc_graph.mul %{{.*}}, %{{.*}} : (tensor<2xi64>, tensor<i64>) -> tensor<2xi64>
+// CHECK: %[[LIN:.*]] = tcc_graph.add %[[ROW]], %{{.*}} : (tensor<2xi64>, tensor<2xi64>) -> tensor<2xi64>
+// CHECK: %[[V:.*]] = tcc_graph.broadcast %{{.*}} : (tensor<1x3xf32>) -> tensor<2x3xf32>
+// CHECK: %[[FLAT:.*]] = tcc_graph.reshape %[[T]] : (tensor<4x6x3xf32>) -> tensor<24x3xf32>
+// CHECK: tcc_graph.reduce_max
+// CHECK: %[[G:.*]] = tcc_graph.gather %[[V]], %{{.*}} {dim = 0 : i64} : (tensor<2x3xf32>, tensor<24x3xi64>) -> tensor<24x3xf32>
+// CHECK: %[[W:.*]] = tcc_graph.select %{{.*}}, %[[G]], %[[FLAT]]
+// CHECK: %[[BACK:.*]] = tcc_graph.reshape %[[W]] : (tensor<24x3xf32>) -> tensor<4x6x3xf32>
+// CHECK: %[[R:.*]] = tcc_graph.transpose %[[BACK]] {permutation = array<i64: 0, 2, 1>}
+// CHECK: return %[[R]]
+func.func @index_put_apart(%x: tensor<4x3x6xf32>, %i: tensor<2xi64>, %j: tensor<2xi64>, %v: tensor<3xf32>) -> tensor<4x3x6xf32> {
+  %0 = tcc_graph.operator "torch.ops.aten.index_put.default"(%x, %i, %j, %v) {operand_names = ["self", "indices.0", "indices.2", "values"], args = {accumulate = false}} : (tensor<4x3x6xf32>, tensor<2xi64>, tensor<2xi64>, tensor<3xf32>) -> tensor<4x3x6xf32>
+  return %0 : tensor<4x3x6xf32>
+}
+
+// -----
+
+// _unsafe_masked_index: indices clamped to [-size, size - 1] (negative ones
+// then wrap, as ATen's kernel reads), taken, fill where the mask is false.
+// CHECK-LABEL: func @masked_index
+// CHECK: %[[HI:.*]] = tcc_graph.constant dense<4> : tensor<i64>
+// CHECK: %[[A:.*]] = tcc_graph.minimum %arg2, %[[HI]]
+// CHECK: %[[LO:.*]] = tcc_graph.constant dense<-5> : tensor<i64>
+// CHECK: %[[B:.*]] = tcc_graph.maximum %[[A]], %[[LO]]
+// CHECK: %[[T:.*]] = tcc_graph.take %arg0, %[[B]] {dim = 0 : i64} : (tensor<5x4xf32>, tensor<3xi64>) -> tensor<3x4xf32>
+// CHECK: %[[F:.*]] = tcc_graph.constant dense<1.500000e+00> : tensor<f32>
+// CHECK: %[[R:.*]] = tcc_graph.select %arg1, %[[T]], %[[F]]
+// CHECK: return %[[R]]
+func.func @masked_index(%x: tensor<5x4xf32>, %m: tensor<3x4xi1>, %i: tensor<3xi64>) -> tensor<3x4xf32> {
+  %0 = tcc_graph.operator "torch.ops.aten._unsafe_masked_index.default"(%x, %m, %i) {operand_names = ["self", "mask", "indices.0"], args = {fill = 1.5 : f64}} : (tensor<5x4xf32>, tensor<3x4xi1>, tensor<3xi64>) -> tensor<3x4xf32>
+  return %0 : tensor<3x4xf32>
+}
+
+// -----
+
+// The accumulating put: the same clamp, the values zeroed where the mask is
+// false, added at the indices.
+// CHECK-LABEL: func @masked_index_put_accumulate
+// CHECK: tcc_graph.maximum %{{.*}}, %{{.*}} : (tensor<3xi64>, tensor<i64>) -> tensor<3xi64>
+// CHECK: %[[MV:.*]] = tcc_graph.select %arg1, %arg3, %{{.*}} : (tensor<3x4xi1>, tensor<3x4xf32>, tensor<f32>) -> tensor<3x4xf32>
+// CHECK: tcc_graph.reshape %[[MV]] : (tensor<3x4xf32>) -> tensor<1x3x4xf32>
+// CHECK: %[[PICK:.*]] = tcc_graph.select %{{.*}}, %{{.*}}, %{{.*}} : (tensor<5x3x4xi1>, tensor<1x3x4xf32>, tensor<f32>) -> tensor<5x3x4xf32>
+// CHECK: %[[SUM:.*]] = tcc_graph.reduce_sum %[[PICK]] {dims = array<i64: 1>, keepdim = false} : (tensor<5x3x4xf32>) -> tensor<5x4xf32>
+// CHECK: tcc_graph.add %arg0, %[[SUM]]
+func.func @masked_index_put_accumulate(%x: tensor<5x4xf32>, %m: tensor<3x4xi1>, %i: tensor<3xi64>, %v: tensor<3x4xf32>) -> tensor<5x4xf32> {
+  %0 = tcc_graph.operator "torch.ops.aten._unsafe_masked_index_put_accumulate.default"(%x, %m, %i, %v) {operand_names = ["self", "mask", "indices.0", "values"], args = {}} : (tensor<5x4xf32>, tensor<3x4xi1>, tensor<3xi64>, tensor<3x4xf32>) -> tensor<5x4xf32>
+  return %0 : tensor<5x4xf32>
+}
+
+// -----
+
+// masked_scatter: the mask broadcast to self, its running count names the
+// source element each true position takes; too few source elements fail a
+// run-time check.
+// CHECK-LABEL: func @masked_scatter
+// CHECK: %[[M:.*]] = tcc_graph.broadcast %arg1 : (tensor<3xi1>) -> tensor<2x3xi1>
+// CHECK: %[[MF:.*]] = tcc_graph.reshape %[[M]] : (tensor<2x3xi1>) -> tensor<6xi1>
+// CHECK: %[[C:.*]] = tcc_graph.cumsum %{{.*}} {dim = 0 : i64} : tensor<6xi64>
+// CHECK: %[[AT:.*]] = tcc_graph.minimum %{{.*}}, %{{.*}} : (tensor<6xi64>, tensor<i64>) -> tensor<6xi64>
+// CHECK: %[[SRC:.*]] = tcc_graph.reshape %arg2 : (tensor<4x2xf32>) -> tensor<8xf32>
+// CHECK: %[[T:.*]] = tcc_graph.take %[[SRC]], %[[AT]] {dim = 0 : i64}
+// CHECK: %[[SEL:.*]] = tcc_graph.select %[[MF]], %[[T]], %{{.*}}
+// CHECK: %[[TOTAL:.*]] = tcc_graph.slice %[[C]] {dim = 0 : i64, end = 6 : i64, start = 5 : i64, step = 1 : i64}
+// CHECK: %[[EIGHT:.*]] = tcc_graph.constant dense<8> : tensor<i64>
+// CHECK: %[[OK:.*]] = tcc_graph.compare %[[TOTAL]], %[[EIGHT]] {predicate = "le"}
+// CHECK: tcc_graph.check %[[OK]], %[[SEL]] "masked_scatter: the mask has more true elements than the source has elements"
+func.func @masked_scatter(%x: tensor<2x3xf32>, %m: tensor<3xi1>, %s: tensor<4x2xf32>) -> tensor<2x3xf32> {
+  %0 = tcc_graph.operator "torch.ops.aten.masked_scatter.default"(%x, %m, %s) {operand_names = ["self", "mask", "source"], args = {}} : (tensor<2x3xf32>, tensor<3xi1>, tensor<4x2xf32>) -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}
+
+// -----
+
+// nonzero_static: row r is the element where the running count of nonzeros
+// reaches r + 1 (the number of counts <= r), its flat position unravelled
+// by (p / 3) mod 2 and (p / 1) mod 3; rows past the count are fill_value.
+// CHECK-LABEL: func @nonzero_static
+// CHECK: %[[NZ:.*]] = tcc_graph.compare %arg0, %{{.*}} {predicate = "ne"}
+// CHECK: %[[C:.*]] = tcc_graph.cumsum %{{.*}} {dim = 0 : i64} : tensor<6xi64>
+// CHECK: %[[BELOW:.*]] = tcc_graph.compare %{{.*}}, %{{.*}} {predicate = "le"} : (tensor<1x6xi64>, tensor<4x1xi64>) -> tensor<4x6xi1>
+// CHECK: %[[P:.*]] = tcc_graph.reduce_sum %{{.*}} {dims = array<i64: 1>, keepdim = false} : (tensor<4x6xf32>) -> tensor<4xf32>
+// CHECK: %[[VALID:.*]] = tcc_graph.compare %{{.*}}, %{{.*}} {predicate = "lt"} : (tensor<4xi64>, tensor<1xi64>) -> tensor<4xi1>
+// CHECK: tcc_graph.trunc_div %{{.*}}, %{{.*}} : (tensor<4xi64>, tensor<i64>) -> tensor<4xi64>
+// CHECK: tcc_graph.fmod
+// CHECK: %[[XY:.*]] = tcc_graph.concat %{{.*}}, %{{.*}} {dim = 1 : i64} : (tensor<4x1xi64>, tensor<4x1xi64>) -> tensor<4x2xi64>
+// CHECK: %[[FILL:.*]] = tcc_graph.constant dense<-1> : tensor<i64>
+// CHECK: %[[R:.*]] = tcc_graph.select %{{.*}}, %[[XY]], %[[FILL]]
+// CHECK: return %[[R]]
+func.func @nonzero_static(%x: tensor<2x3xf32>) -> tensor<4x2xi64> {
+  %0 = tcc_graph.operator "torch.ops.aten.nonzero_static.default"(%x) {operand_names = ["self"], args = {size = 4 : i64, fill_value = -1 : i64}} : (tensor<2x3xf32>) -> tensor<4x2xi64>
+  return %0 : tensor<4x2xi64>
+}
+
+// -----
+
+// A 0-d input: no coordinates at all.
+// CHECK-LABEL: func @nonzero_static_scalar
+// CHECK: %[[E:.*]] = tcc_graph.constant dense<0> : tensor<3x0xi64>
+// CHECK: return %[[E]]
+func.func @nonzero_static_scalar(%x: tensor<f32>) -> tensor<3x0xi64> {
+  %0 = tcc_graph.operator "torch.ops.aten.nonzero_static.default"(%x) {operand_names = ["self"], args = {size = 3 : i64, fill_value = -1 : i64}} : (tensor<f32>) -> tensor<3x0xi64>
+  return %0 : tensor<3x0xi64>
+}
+
+// -----
+
+// A boolean mask whose values do not depend on how many rows it picks: a
+// select (added here, accumulate).
+// CHECK-LABEL: func @index_put_mask
+// CHECK: %[[V:.*]] = tcc_graph.reshape %arg2 : (tensor<4xf32>) -> tensor<1x4xf32>
+// CHECK: %[[M:.*]] = tcc_graph.reshape %arg1 : (tensor<5xi1>) -> tensor<5x1xi1>
+// CHECK: %[[P:.*]] = tcc_graph.select %[[M]], %[[V]], %{{.*}} : (tensor<5x1xi1>, tensor<1x4xf32>, tensor<f32>) -> tensor<5x4xf32>
+// CHECK: %[[R:.*]] = tcc_graph.add %arg0, %[[P]]
+// CHECK: return %[[R]]
+func.func @index_put_mask(%x: tensor<5x4xf32>, %m: tensor<5xi1>, %v: tensor<4xf32>) -> tensor<5x4xf32> {
+  %0 = tcc_graph.operator "torch.ops.aten.index_put.default"(%x, %m, %v) {operand_names = ["self", "indices.0", "values"], args = {accumulate = true}} : (tensor<5x4xf32>, tensor<5xi1>, tensor<4xf32>) -> tensor<5x4xf32>
+  return %0 : tensor<5x4xf32>
+}
+
+// -----
+
+// Values with a row per true mask element: data-dependent, refused.
+func.func @index_put_mask_counted(%x: tensor<5x4xf32>, %m: tensor<5xi1>, %v: tensor<2x4xf32>) -> tensor<5x4xf32> {
+  // expected-error @+1 {{operator 'aten.index_put.default': values of type 'tensor<2x4xf32>' depend on the number of true mask elements}}
+  %0 = tcc_graph.operator "torch.ops.aten.index_put.default"(%x, %m, %v) {operand_names = ["self", "indices.0", "values"], args = {accumulate = false}} : (tensor<5x4xf32>, tensor<5xi1>, tensor<2x4xf32>) -> tensor<5x4xf32>
+  return %0 : tensor<5x4xf32>
+}
