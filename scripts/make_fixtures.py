@@ -1674,6 +1674,71 @@ class FFTComplexResults(nn.Module):
                            return_complex=True),
                 torch.stft(y, 4, hop_length=1, normalized=True, onesided=False, center=False,
                            return_complex=True))
+class LinalgQr(nn.Module):
+    """Householder QR (issue 15, branch linalg2): linalg.qr reduced and
+    complete of tall, wide and batched matrices, torch.qr, geqrf, and the
+    reflectors used again by householder_product and ormqr from the left and
+    the right, plain and transposed. One column has nothing below its
+    diagonal (LAPACK's tau = 0 there, a negative diagonal kept)."""
+
+    def forward(self, a, t, w, c, d):
+        q, r = torch.linalg.qr(a)
+        qc, rc = torch.linalg.qr(t, mode="complete")
+        qw, rw = torch.linalg.qr(w)
+        q2, r2 = torch.qr(t)
+        packed, tau = torch.geqrf(t)
+        h = torch.linalg.householder_product(packed, tau)
+        left = torch.ormqr(packed, tau, c, left=True, transpose=False)
+        left_t = torch.ormqr(packed, tau, c, left=True, transpose=True)
+        right = torch.ormqr(packed, tau, d, left=False, transpose=False)
+        right_t = torch.ormqr(packed, tau, d, left=False, transpose=True)
+        return (q, r, qc, rc, qw, rw, q2, r2, packed, tau, h, left, left_t, right, right_t)
+
+
+class LinalgSvd(nn.Module):
+    """Singular value and symmetric eigen-decompositions (issue 15, branch
+    linalg2). Vectors are unique only up to sign, so the outputs that hold
+    them are sign-free: each vector squared elementwise, the outer product of
+    the first left and right singular vectors (one sign for both), and the
+    reconstructions U diag(S) Vh and V diag(L) V^T. Then what uses them:
+    pinv (plain, with rtol, hermitian), pinverse, matrix_rank (of a rank-2
+    matrix too, and hermitian), cond, and the matrix norms 2, -2 and nuc."""
+
+    def forward(self, a, w, s, low):
+        u, sv, vh = torch.linalg.svd(a, full_matrices=False)
+        uw, sw, vhw = torch.linalg.svd(w, full_matrices=False)
+        u2, s2, v2 = torch.svd(a)
+        vals, vecs = torch.linalg.eigh(s)
+        vals_u, vecs_u = torch.linalg.eigh(s, UPLO="U")
+        return (u * u, sv, vh * vh, u[..., :, :1] * vh[..., :1, :],
+                uw @ torch.diag_embed(sw) @ vhw, uw[..., :, :1] * vhw[..., :1, :], sw,
+                u2[..., :, :1] * v2[..., :, :1].mT, s2,
+                vals, vecs * vecs, vecs @ torch.diag_embed(vals) @ vecs.mT, vals_u,
+                vecs_u * vecs_u,
+                torch.linalg.pinv(a), torch.linalg.pinv(w), torch.linalg.pinv(a, rtol=0.3),
+                torch.linalg.pinv(s, hermitian=True), torch.pinverse(w.mT),
+                torch.linalg.pinv(low),
+                torch.linalg.matrix_rank(a), torch.linalg.matrix_rank(low),
+                torch.linalg.matrix_rank(s, hermitian=True),
+                torch.linalg.cond(a), torch.linalg.cond(w, -2),
+                torch.linalg.matrix_norm(a, 2), torch.linalg.matrix_norm(w, -2),
+                torch.linalg.matrix_norm(a, "nuc"), torch.linalg.norm(w, "nuc"))
+
+
+class LinalgProducts(nn.Module):
+    """Linear algebra without factorizations (issue 15, branch linalg2):
+    kron, tensordot, linalg.multi_dot with vector ends, cross (its first
+    dim of size 3) and linalg.cross broadcast, linalg.vander, block_diag
+    of a scalar, a vector and matrices, and .H."""
+
+    def forward(self, a, b, v, x, y):
+        return (torch.kron(a, b), torch.tensordot(x, y, dims=([1, 0], [0, 2])),
+                torch.tensordot(a, b, dims=1),
+                torch.linalg.multi_dot([v, a, b, b.mT, a.mT, v]),
+                torch.linalg.multi_dot([a, b, b.mT]),
+                torch.cross(x[:, :, :1].expand(2, 3, 4), x), torch.linalg.cross(y.permute(1, 2, 0), y.permute(1, 2, 0)[:1]),
+                torch.linalg.vander(v), torch.linalg.vander(x[0], N=5),
+                torch.block_diag(v[0], v, a, b), a.H)
 
 
 class IntegerOps(nn.Module):
@@ -2121,6 +2186,29 @@ def write_wrong_answer_cases(out):
     write_case(out, "ops_fft_complex", FFTComplexResults(),
                [torch.randn(6, 5), torch.randn(4, 5), torch.randn(3, 4, 5),
                 torch.randn(3, 4, dtype=torch.complex64), torch.hann_window(6)])
+
+    torch.manual_seed(84)
+    a = torch.randn(2, 5, 3)
+    t = torch.randn(6, 4)
+    t[2:, 1] = 0.0  # nothing below the diagonal in column 1: tau = 0
+    t[1, 1] = -0.5
+    write_case(out, "ops_linalg_qr", LinalgQr(),
+               [a, t, torch.randn(3, 5), torch.randn(6, 3), torch.randn(2, 6)])
+
+    torch.manual_seed(85)
+    m = torch.randn(2, 5, 5)
+    sym = m + m.mT
+    sym[1].triu_(1).add_(torch.randn(5, 5).tril())  # the upper triangle differs
+    r = torch.randn(2, 2, 4)
+    low = torch.cat([r, 2 * r, r[:, :1]], dim=1)  # rank 2 exactly: repeated rows
+    write_case(out, "ops_linalg_svd", LinalgSvd(),
+               [torch.randn(2, 5, 4), torch.randn(3, 6), sym, low])
+
+    torch.manual_seed(86)
+    write_case(out, "ops_linalg_products", LinalgProducts(),
+               [torch.randn(3, 4), torch.randn(4, 2), torch.randn(3), torch.randn(2, 3, 4),
+                torch.randn(3, 4, 2)])
+
 
 class IndexingTail(nn.Module):
     """Data movement whose positions are data or known when compiling:

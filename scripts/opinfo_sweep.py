@@ -20,6 +20,15 @@ Each sample ends in one of:
   not-exported torch.export could not export the sample (not counted in the share)
 Random ops (their outputs are draws) and ops returning uninitialised memory are left out.
 
+Sign-ambiguous outputs: singular vectors and eigenvectors are unique only up to sign
+(PyTorch documents this for exactly linalg.eigh, linalg.svd and svd; its CPU and CUDA
+answers differ). For those ops, and only those outputs, each of tcc's vectors is first
+multiplied by the sign (+-1) that makes it point the way eager's does (its dot product with
+eager's vector is >= 0), then compared elementwise at the usual tolerances. For svd the
+sign is taken from the left vector and given to the right one too (one sign per singular
+triple, so U diag(S) Vh must still be eager's product). Everything else, eigenvalues and
+singular values included, is compared as it is.
+
 Tolerances (stated per dtype): float32 |tcc - eager| <= 1e-5 + 1e-4 |eager| elementwise,
 NaN where eager has NaN, infinities equal; float64 1e-9 + 1e-7; half types 1e-3 + 1e-2;
 integer and bool outputs exact.
@@ -59,6 +68,38 @@ TOLERANCES = {"float32": (1e-5, 1e-4), "float64": (1e-9, 1e-7),
 
 def op_key(op):
     return op.name + ("." + op.variant_test_name if op.variant_test_name else "")
+
+
+# op -> (output whose vectors fix the signs, [(output, vector layout)]): "cols" when the
+# vectors are the columns of the last two dims, "rows" when they are rows (Vh).
+SIGN_AMBIGUOUS = {
+    "linalg.eigh": (1, [(1, "cols")]),
+    "linalg.svd": (0, [(0, "cols"), (2, "rows")]),
+    "svd": (0, [(0, "cols"), (2, "cols")]),
+}
+
+
+def align_signs(key, got, want, torch):
+    """tcc's outputs with each sign-ambiguous vector flipped to point eager's way."""
+    spec = SIGN_AMBIGUOUS.get(key)
+    if not spec:
+        return got
+    ref, outputs = spec
+    got = list(got)
+    g, w = got[ref], want[ref]
+    if not isinstance(g, torch.Tensor) or g.shape != w.shape or g.dim() < 2 or g.numel() == 0:
+        return got
+    dots = (g.double() * w.double().to(g.device)).sum(-2)      # [..., k], one per column
+    signs = torch.where(dots < 0, -1.0, 1.0).to(g.dtype)
+    for n, layout in outputs:
+        x = got[n]
+        if not isinstance(x, torch.Tensor) or x.dim() < 2 or x.numel() == 0:
+            continue
+        s = signs.unsqueeze(-2) if layout == "cols" else signs.unsqueeze(-1)
+        if torch.broadcast_shapes(s.shape, x.shape) != x.shape:
+            continue
+        got[n] = x * s.to(x.device)
+    return got
 
 
 def compare(got, want, torch):
@@ -211,6 +252,7 @@ def run_sample(key, index, module, inputs, torch, pytree, tcc, args):
     if len(got_leaves) != len(want_leaves):
         return dict(status="mismatch", message=f"{len(got_leaves)} outputs, eager "
                     f"{len(want_leaves)}", compile_s=compile_s)
+    got_leaves = align_signs(key, got_leaves, want_leaves, torch)
     for n, (g, w) in enumerate(zip(got_leaves, want_leaves)):
         why = compare(g, w, torch)
         if why:
@@ -455,10 +497,11 @@ def run_device(args):
             if error:
                 record.update(status="internal", message=error)
             else:
-                for k in range(at, at + n):
-                    why = compare(got[k], data["expected"][k], torch)
+                mine = align_signs(key, got[at:at + n], data["expected"][at:at + n], torch)
+                for k in range(n):
+                    why = compare(mine[k], data["expected"][at + k], torch)
                     if why:
-                        record.update(status="mismatch", message=f"output {k - at}: {why}")
+                        record.update(status="mismatch", message=f"output {k}: {why}")
                         break
             at += n
             records.append(record)

@@ -21,7 +21,7 @@
 // time, naming the operator's line; the _ex variants return the info code.
 //
 //===----------------------------------------------------------------------===//
-#include "dialects/TccGraph/Transforms/Legalizers.h"
+#include "dialects/TccGraph/Transforms/LinearAlgebra.h"
 
 #include <limits>
 #include <optional>
@@ -30,63 +30,7 @@ using namespace mlir;
 using namespace tcc::graph;
 
 namespace {
-using Results = FailureOr<SmallVector<Value>>;
-
-/// The largest matrix order unrolled: each step is about 20 ops.
-constexpr int64_t kMaxOrder = 16;
-
-/// Builds the matrix steps on [B, rows, cols] tensors in f64.
-struct MatrixBuilder {
-  OpBuilder &b;
-  Location loc;
-  Type f64;
-
-  Value c(double v) { return makeScalar(b, loc, f64, v); }
-  template <typename OpTy> Value bin(Value l, Value r) { return makeBinary<OpTy>(b, loc, l, r); }
-  Value cmp(StringRef predicate, Value l, Value r) { return makeCompare(b, loc, predicate, l, r); }
-  Value cmp(StringRef predicate, Value l, double r) { return cmp(predicate, l, c(r)); }
-  Value select(Value cond, Value l, Value r) {
-    auto shape = broadcastShapes(typeOf(cond).getShape(), typeOf(l).getShape());
-    shape = broadcastShapes(*shape, typeOf(r).getShape());
-    return b.create<SelectOp>(loc, RankedTensorType::get(*shape, f64), cond, l, r);
-  }
-  /// select with scalar operands: each constant made in its own statement,
-  /// so the IR's order does not depend on the compiler (issue 17).
-  Value select(Value cond, Value l, double r) {
-    Value rc = c(r);
-    return select(cond, l, rc);
-  }
-  Value select(Value cond, double l, Value r) {
-    Value lc = c(l);
-    return select(cond, lc, r);
-  }
-  Value select(Value cond, double l, double r) {
-    Value lc = c(l);
-    Value rc = c(r);
-    return select(cond, lc, rc);
-  }
-  /// Row index `predicate` column index on a [1, n, m] grid.
-  Value grid(StringRef predicate, int64_t n, int64_t m) {
-    Value r = rows(n);
-    Value k = cols(m);
-    return cmp(predicate, r, k);
-  }
-  Value both(Value l, Value r) { return makeBinary<BitwiseAndOp>(b, loc, l, r); }
-  /// Row indices [1, n, 1] and column indices [1, 1, n].
-  Value rows(int64_t n) { return makeIotaAt(b, loc, n, f64, 3, 1); }
-  Value cols(int64_t n) { return makeIotaAt(b, loc, n, f64, 3, 2); }
-  /// Row k [B, 1, cols] and column k [B, rows, 1].
-  Value row(Value a, int64_t k) { return makeSlice(b, loc, a, 1, k, k + 1, 1); }
-  Value col(Value a, int64_t k) { return makeSlice(b, loc, a, 2, k, k + 1, 1); }
-  Value at(Value a, int64_t r, int64_t k) { return col(row(a, r), k); }
-  /// The diagonal of [B, n, n] as [B, n] (the off-diagonal masked out, so a
-  /// NaN elsewhere does not reach it).
-  Value diagonal(Value a) {
-    int64_t n = typeOf(a).getShape()[1];
-    Value onDiagonal = grid("eq", n, n);
-    return makeReduce<ReduceSumOp>(b, loc, select(onDiagonal, a, c(0)), {2}, false);
-  }
-};
+using Results = LinalgResults;
 
 /// A factored batch: `lu` holds L below the diagonal (unit diagonal implied)
 /// and U on and above it; `perm` [B, m, 1] the original row now at each row;
@@ -191,73 +135,6 @@ Value substitute(MatrixBuilder &mb, Value t, Value y, bool lower, bool unit) {
     y = mb.select(mb.cmp("eq", rowIdx, k), x, rest);
   }
   return y;
-}
-
-/// A float32/float64 operand of static shape, rank >= `minRank`, as
-/// [B, rows, cols] in f64, with the batch dims it had.
-struct Batched {
-  Value x;
-  SmallVector<int64_t> batch;
-  int64_t rows, cols;
-  Type elt;
-};
-
-FailureOr<Batched> batchedOperand(OperatorArgs &args, OpBuilder &b, StringRef name, bool square) {
-  FailureOr<Value> v = requiredTensor(args, name);
-  if (failed(v))
-    return failure();
-  RankedTensorType t = typeOf(*v);
-  Type elt = t.getElementType();
-  if (!elt.isF32() && !elt.isF64())
-    return operatorError(args) << "needs a float32 or float64 '" << name << "' (PyTorch's "
-                               << "linear algebra takes no other type), not " << t;
-  if (!t.hasStaticShape())
-    return operatorError(args) << "needs '" << name << "' of static shape, not " << t;
-  if (t.getRank() < 2)
-    return operatorError(args) << "needs '" << name << "' with at least 2 dims, not " << t;
-  int64_t rows = t.getShape()[t.getRank() - 2], cols = t.getShape()[t.getRank() - 1];
-  if (square && rows != cols)
-    return operatorError(args) << "needs square matrices in '" << name << "', not " << t;
-  if (std::max(rows, cols) > kMaxOrder)
-    return operatorError(args) << "supports matrices of at most " << kMaxOrder
-                               << " rows and columns (its factorization is unrolled), not " << t;
-  SmallVector<int64_t> batch(t.getShape().drop_back(2));
-  int64_t count = 1;
-  for (int64_t d : batch)
-    count *= d;
-  Location loc = args.getOp().getLoc();
-  Value x = makeReshape(b, loc, *v, {count, rows, cols});
-  x = makeCast(b, loc, x, b.getF64Type());
-  return Batched{x, batch, rows, cols, elt};
-}
-
-/// `v` [B, ...] back to the batch dims with `trailing` dims after them, in
-/// element type `elt`.
-Value unbatch(OpBuilder &b, Location loc, Value v, ArrayRef<int64_t> batch,
-              ArrayRef<int64_t> trailing, Type elt) {
-  SmallVector<int64_t> shape(batch);
-  shape.append(trailing.begin(), trailing.end());
-  return makeCast(b, loc, makeReshape(b, loc, v, shape), elt);
-}
-
-bool hasNoElements(RankedTensorType t) { return llvm::is_contained(t.getShape(), 0); }
-
-/// Results of an empty batch or of 0 x 0 matrices: constants (`fill[i]` for
-/// result i, which may hold no elements).
-SmallVector<Value> constantResults(OperatorArgs &args, OpBuilder &b, ArrayRef<double> fill) {
-  SmallVector<Value> results;
-  for (auto [i, value] : llvm::enumerate(fill))
-    results.push_back(makeSplat(b, args.getOp().getLoc(), args.resultType(i), value));
-  return results;
-}
-
-/// The results of an operator on `a` when there is nothing to compute (0 x 0
-/// matrices or an empty batch): constants, `fill[i]` for result i.
-std::optional<SmallVector<Value>> emptyResults(OperatorArgs &args, OpBuilder &b, const Batched &a,
-                                               ArrayRef<double> fill) {
-  if (a.rows != 0 && a.cols != 0 && !hasNoElements(args.resultType()))
-    return std::nullopt;
-  return constantResults(args, b, fill);
 }
 
 /// `body` on the square operand `name` (as [B, n, n] in f64), or the
@@ -595,14 +472,6 @@ Value choleskySolve(MatrixBuilder &mb, Value l, Value y) {
                     /*unit=*/false);
 }
 
-/// An identity like `like` [B, n, n] (f64).
-Value identityLike(MatrixBuilder &mb, Value like) {
-  ArrayRef<int64_t> shape = typeOf(like).getShape();
-  Value onDiagonal = mb.grid("eq", shape[1], shape[2]);
-  Value eye = mb.select(onDiagonal, 1.0, 0.0);
-  return mb.bin<AddOp>(eye, makeSplat(mb.b, mb.loc, RankedTensorType::get(shape, mb.f64), 0));
-}
-
 /// cholesky_solve(B, L, upper): A X = B with A = L L^T (or U^T U).
 Results choleskySolveOp(OperatorArgs &args, OpBuilder &b) {
   FailureOr<Value> rhs = requiredTensor(args, "self");
@@ -713,11 +582,11 @@ Results triangularSolveOp(OperatorArgs &args, OpBuilder &b) {
 // LU factorization
 //===----------------------------------------------------------------------===//
 
-/// linalg.lu_factor, linalg.lu_factor_ex: (LU, pivots as LAPACK's 1-based
-/// int32[, info]).
-LegalizeFn luFactor(bool withInfo) {
-  return [withInfo](OperatorArgs &args, OpBuilder &b) -> Results {
-    FailureOr<Batched> a = batchedOperand(args, b, "A", false);
+/// linalg.lu_factor, linalg.lu_factor_ex, _lu_with_info: (LU, pivots as
+/// LAPACK's 1-based int32[, info]).
+LegalizeFn luFactor(StringRef operand, bool withInfo) {
+  return [operand = operand.str(), withInfo](OperatorArgs &args, OpBuilder &b) -> Results {
+    FailureOr<Batched> a = batchedOperand(args, b, operand, false);
     if (failed(a))
       return failure();
     if (!args.getBool("pivot").value_or(true))
@@ -732,11 +601,13 @@ LegalizeFn luFactor(bool withInfo) {
       return results;
     }
     MatrixBuilder mb{b, loc, b.getF64Type()};
-    if (args.getBool("check_errors").value_or(false))
-      return operatorError(args) << "with check_errors=True is not supported";
     LUFactors f = factorLU(mb, a->x);
+    Value packed = f.lu;
+    // check_errors: a nonzero info (a zero pivot) raises, as in PyTorch.
+    if (args.getBool("check_errors").value_or(false))
+      packed = checkNonsingular(mb, args, packed, f.info);
     Value onePlus = mb.bin<AddOp>(f.pivots, mb.c(1));
-    SmallVector<Value> results{unbatch(b, loc, f.lu, a->batch, {m, n}, a->elt),
+    SmallVector<Value> results{unbatch(b, loc, packed, a->batch, {m, n}, a->elt),
                                unbatch(b, loc, onePlus, a->batch, {k}, b.getI32Type())};
     if (withInfo)
       results.push_back(infoResult(b, loc, f.info, a->batch));
@@ -1018,140 +889,6 @@ Results tensorsolve(OperatorArgs &args, OpBuilder &b) {
 }
 
 //===----------------------------------------------------------------------===//
-// Symmetric eigenvalues and singular values
-//===----------------------------------------------------------------------===//
-
-/// The largest order the Jacobi eigenvalue iteration is unrolled for: a
-/// sweep is n (n - 1) / 2 rotations of about 30 ops each.
-constexpr int64_t kMaxJacobiOrder = 8;
-/// Cyclic Jacobi converges quadratically; in f64 the off-diagonal of these
-/// orders is below 1e-30 of the diagonal well before the last sweep (later
-/// rotations are then by an angle of 0).
-constexpr int64_t kJacobiSweeps = 8;
-
-/// d [B, n] sorted along dim 1 (ascending, or descending), ties in index
-/// order, by each element's rank among the others.
-Value sortRows(MatrixBuilder &mb, Value d, bool descending) {
-  int64_t batch = typeOf(d).getShape()[0], n = typeOf(d).getShape()[1];
-  Value di = makeReshape(mb.b, mb.loc, d, {batch, n, 1});
-  Value dj = makeReshape(mb.b, mb.loc, d, {batch, 1, n});
-  Value i = mb.rows(n), j = mb.cols(n);
-  Value ahead = mb.cmp(descending ? "gt" : "lt", dj, di);
-  Value equal = mb.cmp("eq", dj, di);
-  Value earlier = mb.cmp("lt", j, i);
-  Value tied = mb.both(equal, earlier);
-  Value before = makeBinary<BitwiseOrOp>(mb.b, mb.loc, ahead, tied);
-  Value rank =
-      makeReduce<ReduceSumOp>(mb.b, mb.loc, makeCast(mb.b, mb.loc, before, mb.f64), {2}, true);
-  Value position = mb.cols(n);
-  Value atPosition = mb.cmp("eq", rank, position);
-  Value placed = mb.select(atPosition, di, 0.0);
-  return makeReduce<ReduceSumOp>(mb.b, mb.loc, placed, {1}, false);
-}
-
-/// The eigenvalues [B, n] of symmetric a [B, n, n] (f64), ascending: cyclic
-/// Jacobi rotations (Numerical Recipes' stable angle), kJacobiSweeps sweeps.
-Value symmetricEigenvalues(MatrixBuilder &mb, Value a) {
-  int64_t n = typeOf(a).getShape()[1];
-  Value rowIdx = mb.rows(n), colIdx = mb.cols(n);
-  auto rotate = [&](Value x, Value first, Value second, Value cs, Value sn, Value idx, int64_t p,
-                    int64_t q) {
-    Value cFirst = mb.bin<MulOp>(cs, first);
-    Value sSecond = mb.bin<MulOp>(sn, second);
-    Value newFirst = mb.bin<SubOp>(cFirst, sSecond);
-    Value sFirst = mb.bin<MulOp>(sn, first);
-    Value cSecond = mb.bin<MulOp>(cs, second);
-    Value newSecond = mb.bin<AddOp>(sFirst, cSecond);
-    Value atQ = mb.select(mb.cmp("eq", idx, q), newSecond, x);
-    return mb.select(mb.cmp("eq", idx, p), newFirst, atQ);
-  };
-  for (int64_t sweep = 0; sweep < kJacobiSweeps; ++sweep) {
-    for (int64_t p = 0; p < n; ++p) {
-      for (int64_t q = p + 1; q < n; ++q) {
-        Value app = mb.at(a, p, p), aqq = mb.at(a, q, q), apq = mb.at(a, p, q);
-        Value diff = mb.bin<SubOp>(aqq, app);
-        Value twice = mb.bin<MulOp>(apq, mb.c(2));
-        Value theta = mb.bin<DivOp>(diff, twice);
-        Value square = mb.bin<MulOp>(theta, theta);
-        Value root = mb.b.create<SqrtOp>(mb.loc, mb.bin<AddOp>(square, mb.c(1)));
-        Value denominator = mb.bin<AddOp>(mb.b.create<AbsOp>(mb.loc, theta), root);
-        Value negativeTheta = mb.cmp("lt", theta, 0);
-        Value signTheta = mb.select(negativeTheta, -1.0, 1.0);
-        Value tangent = mb.bin<DivOp>(signTheta, denominator);
-        // No rotation where a[p][q] is 0 (theta would be 0 / 0).
-        Value noRotation = mb.cmp("eq", apq, 0);
-        Value t = mb.select(noRotation, 0.0, tangent);
-        Value tSquare = mb.bin<MulOp>(t, t);
-        Value cs = mb.b.create<RsqrtOp>(mb.loc, mb.bin<AddOp>(tSquare, mb.c(1)));
-        Value sn = mb.bin<MulOp>(t, cs);
-        Value rowP = mb.row(a, p);
-        Value rowQ = mb.row(a, q);
-        a = rotate(a, rowP, rowQ, cs, sn, rowIdx, p, q);
-        Value colP = mb.col(a, p);
-        Value colQ = mb.col(a, q);
-        a = rotate(a, colP, colQ, cs, sn, colIdx, p, q);
-      }
-    }
-  }
-  return sortRows(mb, mb.diagonal(a), /*descending=*/false);
-}
-
-/// An operand for the Jacobi iteration: float32/float64, static, at most
-/// kMaxJacobiOrder rows and columns.
-FailureOr<Batched> jacobiOperand(OperatorArgs &args, OpBuilder &b, StringRef name, bool square) {
-  FailureOr<Batched> a = batchedOperand(args, b, name, square);
-  if (failed(a))
-    return failure();
-  if (std::max(a->rows, a->cols) > kMaxJacobiOrder)
-    return operatorError(args) << "supports matrices of at most " << kMaxJacobiOrder
-                               << " rows and columns (its Jacobi sweeps are unrolled)";
-  return a;
-}
-
-/// linalg.eigvalsh(A, UPLO): the eigenvalues of the symmetric matrix whose
-/// lower (L) or upper (U) triangle A holds, ascending.
-Results eigvalsh(OperatorArgs &args, OpBuilder &b) {
-  FailureOr<Batched> a = jacobiOperand(args, b, "self", true);
-  if (failed(a))
-    return failure();
-  if (std::optional<SmallVector<Value>> empty = emptyResults(args, b, *a, {0.0}))
-    return *empty;
-  std::string uplo = "L";
-  if (auto attr = dyn_cast_or_null<StringAttr>(args.getOp().getArgs().get("UPLO")))
-    uplo = attr.getValue().str();
-  if (uplo != "L" && uplo != "U" && uplo != "l" && uplo != "u")
-    return operatorError(args) << "needs UPLO 'L' or 'U', not '" << uplo << "'";
-  bool lower = uplo == "L" || uplo == "l";
-  Location loc = args.getOp().getLoc();
-  MatrixBuilder mb{b, loc, b.getF64Type()};
-  int64_t n = a->rows;
-  Value kept = mb.grid(lower ? "ge" : "le", n, n);
-  Value symmetric = mb.select(kept, a->x, transposeLast2(b, loc, a->x));
-  Value values = symmetricEigenvalues(mb, symmetric);
-  return SmallVector<Value>{unbatch(b, loc, values, a->batch, {n}, a->elt)};
-}
-
-/// linalg.svdvals(A): the singular values, descending, as the square roots
-/// of the eigenvalues of A^T A (or A A^T, the smaller) formed in f64.
-Results svdvals(OperatorArgs &args, OpBuilder &b) {
-  FailureOr<Batched> a = jacobiOperand(args, b, "A", false);
-  if (failed(a))
-    return failure();
-  int64_t k = std::min(a->rows, a->cols);
-  if (k == 0 || hasNoElements(args.resultType()))
-    return constantResults(args, b, {0.0});
-  Location loc = args.getOp().getLoc();
-  MatrixBuilder mb{b, loc, b.getF64Type()};
-  Value t = transposeLast2(b, loc, a->x);
-  Value gram = a->rows >= a->cols ? makeMatmul(b, loc, t, a->x) : makeMatmul(b, loc, a->x, t);
-  Value values = symmetricEigenvalues(mb, gram);
-  Value clamped = mb.bin<MaximumOp>(values, mb.c(0));
-  Value roots = b.create<SqrtOp>(loc, clamped);
-  Value descending = sortRows(mb, roots, /*descending=*/true);
-  return SmallVector<Value>{unbatch(b, loc, descending, a->batch, {k}, a->elt)};
-}
-
-//===----------------------------------------------------------------------===//
 // Matrix powers
 //===----------------------------------------------------------------------===//
 
@@ -1201,6 +938,72 @@ Results matrixPower(OperatorArgs &args, OpBuilder &b) {
 
 } // namespace
 
+//===----------------------------------------------------------------------===//
+// Shared with the other linear algebra files (LinearAlgebra.h)
+//===----------------------------------------------------------------------===//
+
+FailureOr<Batched> tcc::graph::batchedOperand(OperatorArgs &args, OpBuilder &b, StringRef name,
+                                              bool square, int64_t maxOrder) {
+  FailureOr<Value> v = requiredTensor(args, name);
+  if (failed(v))
+    return failure();
+  RankedTensorType t = typeOf(*v);
+  Type elt = t.getElementType();
+  if (!elt.isF32() && !elt.isF64())
+    return operatorError(args) << "needs a float32 or float64 '" << name << "' (PyTorch's "
+                               << "linear algebra takes no other type), not " << t;
+  if (!t.hasStaticShape())
+    return operatorError(args) << "needs '" << name << "' of static shape, not " << t;
+  if (t.getRank() < 2)
+    return operatorError(args) << "needs '" << name << "' with at least 2 dims, not " << t;
+  int64_t rows = t.getShape()[t.getRank() - 2], cols = t.getShape()[t.getRank() - 1];
+  if (square && rows != cols)
+    return operatorError(args) << "needs square matrices in '" << name << "', not " << t;
+  if (std::max(rows, cols) > maxOrder)
+    return operatorError(args) << "supports matrices of at most " << maxOrder
+                               << " rows and columns (its factorization is unrolled), not " << t;
+  SmallVector<int64_t> batch(t.getShape().drop_back(2));
+  int64_t count = 1;
+  for (int64_t d : batch)
+    count *= d;
+  Location loc = args.getOp().getLoc();
+  Value x = makeReshape(b, loc, *v, {count, rows, cols});
+  x = makeCast(b, loc, x, b.getF64Type());
+  return Batched{x, batch, rows, cols, elt};
+}
+
+Value tcc::graph::unbatch(OpBuilder &b, Location loc, Value v, ArrayRef<int64_t> batch,
+                          ArrayRef<int64_t> trailing, Type elt) {
+  SmallVector<int64_t> shape(batch);
+  shape.append(trailing.begin(), trailing.end());
+  return makeCast(b, loc, makeReshape(b, loc, v, shape), elt);
+}
+
+bool tcc::graph::hasNoElements(RankedTensorType t) { return llvm::is_contained(t.getShape(), 0); }
+
+SmallVector<Value> tcc::graph::constantResults(OperatorArgs &args, OpBuilder &b,
+                                               ArrayRef<double> fill) {
+  SmallVector<Value> results;
+  for (auto [i, value] : llvm::enumerate(fill))
+    results.push_back(makeSplat(b, args.getOp().getLoc(), args.resultType(i), value));
+  return results;
+}
+
+std::optional<SmallVector<Value>> tcc::graph::emptyResults(OperatorArgs &args, OpBuilder &b,
+                                                           const Batched &a,
+                                                           ArrayRef<double> fill) {
+  if (a.rows != 0 && a.cols != 0 && !hasNoElements(args.resultType()))
+    return std::nullopt;
+  return constantResults(args, b, fill);
+}
+
+Value tcc::graph::identityLike(MatrixBuilder &mb, Value like) {
+  ArrayRef<int64_t> shape = typeOf(like).getShape();
+  Value onDiagonal = mb.grid("eq", shape[1], shape[2]);
+  Value eye = mb.select(onDiagonal, 1.0, 0.0);
+  return mb.bin<AddOp>(eye, makeSplat(mb.b, mb.loc, RankedTensorType::get(shape, mb.f64), 0));
+}
+
 void tcc::graph::populateLinearAlgebraLegalizers(LegalizerTable &t) {
   // The aliases name their operand `self`, torch.linalg's `A`.
   auto withOperand = [](Results (*fn)(OperatorArgs &, OpBuilder &, StringRef),
@@ -1224,14 +1027,14 @@ void tcc::graph::populateLinearAlgebraLegalizers(LegalizerTable &t) {
   t["aten.cholesky_inverse.default"] = choleskyInverse;
   t["aten.linalg_solve_triangular.default"] = solveTriangular;
   t["aten.triangular_solve.default"] = triangularSolveOp;
-  t["aten.linalg_lu_factor.default"] = luFactor(false);
-  t["aten.linalg_lu_factor_ex.default"] = luFactor(true);
+  t["aten.linalg_lu_factor.default"] = luFactor("A", false);
+  t["aten.linalg_lu_factor_ex.default"] = luFactor("A", true);
+  // torch.lu: (LU, pivots, info), check_errors = not get_infos.
+  t["aten._lu_with_info.default"] = luFactor("self", true);
   t["aten.linalg_lu.default"] = lu;
   t["aten.lu_unpack.default"] = luUnpack;
   t["aten.linalg_matrix_power.default"] = matrixPower;
   t["aten.linalg_tensorinv.default"] = tensorinv;
-  t["aten.linalg_eigvalsh.default"] = eigvalsh;
-  t["aten.linalg_svdvals.default"] = svdvals;
   t["aten.linalg_tensorsolve.default"] = tensorsolve;
   t["aten.linalg_lu_solve.default"] = [](OperatorArgs &args, OpBuilder &b) {
     return luSolve(args, b, "LU", "pivots", "B");
@@ -1239,4 +1042,9 @@ void tcc::graph::populateLinearAlgebraLegalizers(LegalizerTable &t) {
   t["aten.lu_solve.default"] = [](OperatorArgs &args, OpBuilder &b) {
     return luSolve(args, b, "LU_data", "LU_pivots", "self");
   };
+  // The other linear algebra families, one file each (LinearAlgebra.h).
+  populateQrLegalizers(t);
+  populateSymmetricEigenLegalizers(t);
+  populateSvdLegalizers(t);
+  populateMatrixProductLegalizers(t);
 }

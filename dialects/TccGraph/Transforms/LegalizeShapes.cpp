@@ -512,7 +512,7 @@ Results legalizeStack(OperatorArgs &args, OpBuilder &b) {
   return SmallVector<Value>{b.create<ConcatOp>(loc, type, expanded, b.getI64IntegerAttr(dim))};
 }
 
-/// mT / mH / adjoint (real tensors): the last two dims swapped.
+/// mT / mH / matrix_H (.H) / adjoint (real tensors): the last two dims swapped.
 Results legalizeMatrixTranspose(OperatorArgs &args, OpBuilder &b) {
   FailureOr<Value> x = requiredTensor(args, "self");
   if (failed(x))
@@ -733,6 +733,7 @@ void tcc::graph::populateShapeLegalizers(LegalizerTable &t) {
   t["aten.mT.default"] = legalizeMatrixTranspose;
   t["aten.numpy_T.default"] = legalizeReverseDims;
   t["aten.mH.default"] = legalizeMatrixTranspose;
+  t["aten.matrix_H.default"] = legalizeMatrixTranspose;
   t["aten.adjoint.default"] = legalizeMatrixTranspose;
   t["aten.broadcast_tensors.default"] = legalizeBroadcastTensors;
   t["aten.repeat.default"] = legalizeRepeat;

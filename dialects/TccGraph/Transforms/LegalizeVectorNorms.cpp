@@ -7,7 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "dialects/TccGraph/IR/TccGraphOps.h"
-#include "dialects/TccGraph/Transforms/Legalizers.h"
+#include "dialects/TccGraph/Transforms/LinearAlgebra.h"
 
 #include <cmath>
 #include <limits>
@@ -127,10 +127,53 @@ std::string ordName(OperatorArgs &args) {
   return std::to_string(static_cast<long long>(*p));
 }
 
+/// The matrix norms through singular values of `x` over dims (rows, cols):
+/// the largest (2), the smallest (-2) or their sum (nuc), computed in f64
+/// (LegalizeSvd.cpp), as `resultType` (the other dims in order, rows and
+/// cols dropped or kept as 1).
+FailureOr<Value> spectralNorm(OperatorArgs &args, OpBuilder &b, Value x, StringRef ord,
+                              int64_t rows, int64_t cols, RankedTensorType resultType) {
+  RankedTensorType t = typeOf(x);
+  Location loc = args.getOp().getLoc();
+  if (!t.hasStaticShape() || !resultType.hasStaticShape())
+    return operatorError(args) << "the matrix norm ord '" << ord << "' needs a static shape";
+  int64_t r = t.getShape()[rows], c = t.getShape()[cols];
+  if (std::min(r, c) > kMaxJacobiOrder || std::max(r, c) > kMaxJacobiLength)
+    return operatorError(args) << "the matrix norm ord '" << ord << "' supports matrices with at "
+                               << "most " << kMaxJacobiOrder << " rows or columns and "
+                               << kMaxJacobiLength << " the other (its Jacobi sweeps are "
+                               << "unrolled), not " << t;
+  SmallVector<int64_t> perm, shape;
+  int64_t count = 1;
+  for (int64_t d = 0; d < t.getRank(); ++d)
+    if (d != rows && d != cols) {
+      perm.push_back(d);
+      shape.push_back(t.getShape()[d]);
+      count *= t.getShape()[d];
+    }
+  perm.append({rows, cols});
+  shape.append({r, c});
+  Value moved = b.create<TransposeOp>(loc, RankedTensorType::get(shape, t.getElementType()), x,
+                                      b.getDenseI64ArrayAttr(perm));
+  Value flat = makeReshape(b, loc, moved, {count, r, c});
+  MatrixBuilder mb{b, loc, b.getF64Type()};
+  Value a = makeCast(b, loc, flat, mb.f64);
+  Value s = singularValueDecomposition(mb, a, /*withVectors=*/false).s;
+  Value norm;
+  if (ord == "nuc")
+    norm = makeReduce<ReduceSumOp>(b, loc, s, {1}, false);
+  else if (ord == "2")
+    norm = makeSlice(b, loc, s, 1, 0, 1, 1);
+  else
+    norm = makeSlice(b, loc, s, 1, std::min(r, c) - 1, std::min(r, c), 1);
+  Value cast = makeCast(b, loc, norm, resultType.getElementType());
+  return makeReshape(b, loc, cast, resultType.getShape());
+}
+
 /// linalg_matrix_norm(self, ord='fro', dim=(-2, -1), keepdim, dtype), and
 /// linalg_norm(self, ord, dim, keepdim, dtype): a vector norm for one dim
-/// (or, without ord, over every element), a matrix norm for two. The norms
-/// through singular values (2, -2, nuc) are refused.
+/// (or, without ord, over every element), a matrix norm for two; the norms
+/// through singular values (2, -2, nuc) by spectralNorm.
 LegalizeFn matrixOrVectorNorm(bool matrixOnly) {
   return [matrixOnly](OperatorArgs &args, OpBuilder &b) -> Results {
     Location loc = args.getOp().getLoc();
@@ -154,14 +197,22 @@ LegalizeFn matrixOrVectorNorm(bool matrixOnly) {
       return operatorError(args) << "a matrix norm needs a tensor of rank >= 2";
     int64_t rows = normalizeDim(dims[0], rank), cols = normalizeDim(dims[1], rank);
     Value norm = matrixNorm(b, loc, x, ord.empty() ? "fro" : ord, rows, cols);
-    if (!norm)
-      return operatorError(args) << "the matrix norm ord '" << ord
-                                 << "' needs singular values, which are not supported";
+    bool spectral = ord == "2" || ord == "-2" || ord == "nuc";
+    if (!norm && !spectral)
+      return operatorError(args) << "the matrix norm ord '" << ord << "' is not supported";
     // Matrices without elements have norm 0 in PyTorch (where it defines one).
     if (typeOf(x).getShape()[rows] == 0 || typeOf(x).getShape()[cols] == 0) {
       if (!args.resultType().hasStaticShape())
         return operatorError(args) << "an empty matrix of symbolic shape is not supported";
       return SmallVector<Value>{makeSplat(b, loc, args.resultType(), 0.0)};
+    }
+    if (!norm) {
+      if (hasNoElements(args.resultType()))
+        return SmallVector<Value>{makeSplat(b, loc, args.resultType(), 0.0)};
+      FailureOr<Value> s = spectralNorm(args, b, x, ord, rows, cols, args.resultType());
+      if (failed(s))
+        return failure();
+      return SmallVector<Value>{*s};
     }
     return SmallVector<Value>{makeReshape(b, loc, makeCast(b, loc, norm, elt), args.resultType().getShape())};
   };

@@ -190,7 +190,7 @@ func.func @lu_factor_no_pivot(%a: tensor<3x3xf32>) -> (tensor<3x3xf32>, tensor<3
 
 // The Jacobi eigenvalue sweeps are unrolled: at most 8 x 8.
 func.func @svdvals_too_large(%a: tensor<9x9xf32>) -> tensor<9xf32> {
-  // expected-error @+1 {{operator 'aten.linalg_svdvals.default': supports matrices of at most 8 rows and columns (its Jacobi sweeps are unrolled)}}
+  // expected-error @+1 {{operator 'aten.linalg_svdvals.default': supports matrices with at most 8 rows or columns (its Jacobi sweeps are unrolled), not 9 x 9}}
   %0 = tcc_graph.operator "torch.ops.aten.linalg_svdvals.default"(%a) {operand_names = ["A"], args = {}} : (tensor<9x9xf32>) -> tensor<9xf32>
   return %0 : tensor<9xf32>
 }
@@ -201,4 +201,32 @@ func.func @nextafter_f64(%x: tensor<4xf64>, %y: tensor<4xf64>) -> tensor<4xf64> 
   // expected-error @+1 {{operator 'aten.nextafter.default': on float64 needs more precision than float64 (float32, float16 and bfloat16 are supported)}}
   %0 = tcc_graph.operator "torch.ops.aten.nextafter.default"(%x, %y) {operand_names = ["self", "other"], args = {}} : (tensor<4xf64>, tensor<4xf64>) -> tensor<4xf64>
   return %0 : tensor<4xf64>
+}
+
+// -----
+
+// full_matrices of a non-square matrix: the completing columns are any
+// basis of the complement; tcc refuses rather than choose one.
+func.func @svd_full_non_square(%a: tensor<3x2xf32>) -> (tensor<3x3xf32>, tensor<2xf32>, tensor<2x2xf32>) {
+  // expected-error @+1 {{operator 'aten.linalg_svd.default': with full matrices of a non-square matrix is not supported (the completing columns are an arbitrary basis), not 3 x 2}}
+  %0:3 = tcc_graph.operator "torch.ops.aten.linalg_svd.default"(%a) {operand_names = ["A"], args = {full_matrices = true}} : (tensor<3x2xf32>) -> (tensor<3x3xf32>, tensor<2xf32>, tensor<2x2xf32>)
+  return %0#0, %0#1, %0#2 : tensor<3x3xf32>, tensor<2xf32>, tensor<2x2xf32>
+}
+
+// -----
+
+// cond through the other norms needs an inverse: only p None, 2 and -2.
+func.func @cond_fro(%a: tensor<3x3xf32>) -> tensor<f32> {
+  // expected-error @+1 {{operator 'aten.linalg_cond.default': supports p None, 2 and -2 (through singular values) only}}
+  %0 = tcc_graph.operator "torch.ops.aten.linalg_cond.default"(%a) {operand_names = ["self"], args = {p = "fro"}} : (tensor<3x3xf32>) -> tensor<f32>
+  return %0 : tensor<f32>
+}
+
+// -----
+
+// ormqr needs C with as many rows (from the left) as the reflectors have.
+func.func @ormqr_mismatch(%a: tensor<4x2xf32>, %tau: tensor<2xf32>, %c: tensor<3x3xf32>) -> tensor<3x3xf32> {
+  // expected-error @+1 {{operator 'aten.ormqr.default': needs C of the reflectors' batch dims and type, with as many rows (left) or columns (right) as they have rows}}
+  %0 = tcc_graph.operator "torch.ops.aten.ormqr.default"(%a, %tau, %c) {operand_names = ["self", "input2", "input3"], args = {}} : (tensor<4x2xf32>, tensor<2xf32>, tensor<3x3xf32>) -> tensor<3x3xf32>
+  return %0 : tensor<3x3xf32>
 }

@@ -397,9 +397,11 @@ func.func @norms(%x: tensor<3x4xf32>) -> (tensor<3xf32>, tensor<f32>, tensor<f32
 
 // -----
 
-func.func @nuclear(%x: tensor<3x4xf32>) -> tensor<f32> {
-  // expected-error @+1 {{operator 'aten.linalg_matrix_norm.str_ord': the matrix norm ord 'nuc' needs singular values, which are not supported}}
-  %0 = tcc_graph.operator "torch.ops.aten.linalg_matrix_norm.str_ord"(%x) {operand_names = ["self"], args = {ord = "nuc"}} : (tensor<3x4xf32>) -> tensor<f32>
+// The norms through singular values (2, -2, nuc) unroll Jacobi sweeps over
+// the smaller side: at most 8 of it, 64 of the other.
+func.func @nuclear_too_large(%x: tensor<9x12xf32>) -> tensor<f32> {
+  // expected-error @+1 {{operator 'aten.linalg_matrix_norm.str_ord': the matrix norm ord 'nuc' supports matrices with at most 8 rows or columns and 64 the other (its Jacobi sweeps are unrolled), not 'tensor<9x12xf32>'}}
+  %0 = tcc_graph.operator "torch.ops.aten.linalg_matrix_norm.str_ord"(%x) {operand_names = ["self"], args = {ord = "nuc"}} : (tensor<9x12xf32>) -> tensor<f32>
   return %0 : tensor<f32>
 }
 
