@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "dialects/TccGraph/Transforms/Legalizers.h"
+#include "dialects/TccGraph/Transforms/SpecialFormula.h"
 #include "dialects/TccGraph/Transforms/Passes.h"
 #include "mlir/IR/Verifier.h"
 
@@ -262,6 +263,9 @@ struct LegalizeGraphPass
     populateSpecialPolynomialLegalizers(table);
     populateGammaLegalizers(table);
     populateAiryLegalizers(table);
+    populateBesselJYLegalizers(table);
+    populateIncompleteGammaLegalizers(table);
+    populateErrorFunctionLegalizers(table);
     populateLinearAlgebraLegalizers(table);
     populatePoolingIndexLegalizers(table);
 
