@@ -267,23 +267,55 @@ Results legalizeGradient(OperatorArgs &args, OpBuilder &b) {
     auto add = [&](Value l, Value r) { return makeBinary<AddOp>(b, loc, l, r); };
     auto sub = [&](Value l, Value r) { return makeBinary<SubOp>(b, loc, l, r); };
     auto div = [&](Value l, Value r) { return makeBinary<DivOp>(b, loc, l, r); };
+    // One op per statement: argument order is the compiler's (issue 17).
+    auto difference = [&](int64_t a0, int64_t a1, int64_t b0, int64_t b1) {
+      Value later = slice(a0, a1);
+      Value earlier = slice(b0, b1);
+      return sub(later, earlier);
+    };
+    // w0 x[s0] + w1 x[s1] + w2 x[s2], the slices [s, s + 1) or s..n-2+s.
+    auto weighted = [&](Value w0, std::pair<int64_t, int64_t> s0, Value w1,
+                        std::pair<int64_t, int64_t> s1, Value w2, std::pair<int64_t, int64_t> s2) {
+      Value x0 = slice(s0.first, s0.second);
+      Value t0 = mul(w0, x0);
+      Value x1 = slice(s1.first, s1.second);
+      Value t1 = mul(w1, x1);
+      Value sum01 = add(t0, t1);
+      Value x2 = slice(s2.first, s2.second);
+      Value t2 = mul(w2, x2);
+      return add(sum01, t2);
+    };
     Value center, prepend, append;
     if (spacing.coordinates.empty()) {
       Value h = c(spacing.steps[k]);
-      Value diff = sub(slice(2, 0), slice(0, -2));
-      center = div(div(diff, h), c(2.0));
+      Value diff = difference(2, 0, 0, -2);
+      Value scaled = div(diff, h);
+      center = div(scaled, c(2.0));
       if (edgeOrder == 1) {
-        prepend = div(sub(slice(1, 2), slice(0, 1)), h);
-        append = div(sub(slice(-1, 0), slice(-2, -1)), h);
+        Value first = difference(1, 2, 0, 1);
+        prepend = div(first, h);
+        Value last = difference(-1, 0, -2, -1);
+        append = div(last, h);
       } else {
-        Value first = mul(c(-1.5), slice(0, 1));
-        Value second = mul(c(2.0), slice(1, 2));
-        Value third = mul(c(0.5), slice(2, 3));
-        prepend = div(sub(add(first, second), third), h);
-        Value last3 = mul(c(0.5), slice(-3, -2));
-        Value last2 = mul(c(2.0), slice(-2, -1));
-        Value last1 = mul(c(1.5), slice(-1, 0));
-        append = div(add(sub(last3, last2), last1), h);
+        // (-1.5 x0 + 2 x1 - 0.5 x2) / h and (0.5 x[-3] - 2 x[-2] + 1.5 x[-1]) / h.
+        Value x0 = slice(0, 1);
+        Value first = mul(c(-1.5), x0);
+        Value x1 = slice(1, 2);
+        Value second = mul(c(2.0), x1);
+        Value x2 = slice(2, 3);
+        Value third = mul(c(0.5), x2);
+        Value firstTwo = add(first, second);
+        Value front = sub(firstTwo, third);
+        prepend = div(front, h);
+        Value y3 = slice(-3, -2);
+        Value last3 = mul(c(0.5), y3);
+        Value y2 = slice(-2, -1);
+        Value last2 = mul(c(2.0), y2);
+        Value y1 = slice(-1, 0);
+        Value last1 = mul(c(1.5), y1);
+        Value lastTwo = sub(last3, last2);
+        Value back = add(lastTwo, last1);
+        append = div(back, h);
       }
     } else {
       Value coord = spacing.coordinates[k];
@@ -292,37 +324,68 @@ Results legalizeGradient(OperatorArgs &args, OpBuilder &b) {
         return operatorError(args) << "needs each spacing tensor 1-D, of the input's type and "
                                       "as long as its dim";
       // dx = diff(coord), dx1 = dx[:-1], dx2 = dx[1:], shaped along dim.
-      Value dx = sub(makeSlice(b, loc, coord, 0, 1, n, 1), makeSlice(b, loc, coord, 0, 0, n - 1, 1));
+      Value coordLater = makeSlice(b, loc, coord, 0, 1, n, 1);
+      Value coordEarlier = makeSlice(b, loc, coord, 0, 0, n - 1, 1);
+      Value dx = sub(coordLater, coordEarlier);
       SmallVector<int64_t> shape(rank, 1);
       shape[dim] = n - 2;
-      Value dx1 = makeReshape(b, loc, makeSlice(b, loc, dx, 0, 0, n - 2, 1), shape);
-      Value dx2 = makeReshape(b, loc, makeSlice(b, loc, dx, 0, 1, n - 1, 1), shape);
+      Value dxFront = makeSlice(b, loc, dx, 0, 0, n - 2, 1);
+      Value dx1 = makeReshape(b, loc, dxFront, shape);
+      Value dxBack = makeSlice(b, loc, dx, 0, 1, n - 1, 1);
+      Value dx2 = makeReshape(b, loc, dxBack, shape);
       Value sum = add(dx1, dx2);
-      Value wa = div(b.create<NegOp>(loc, dx2), mul(dx1, sum));
-      Value wb = div(sub(dx2, dx1), mul(dx1, dx2));
-      Value wc = div(dx1, mul(dx2, sum));
-      Value inner = add(mul(wa, slice(0, -2)), mul(wb, slice(1, -1)));
-      center = add(inner, mul(wc, slice(2, 0)));
+      // a = -dx2 / (dx1 (dx1 + dx2)), b = (dx2 - dx1) / (dx1 dx2),
+      // c = dx1 / (dx2 (dx1 + dx2)).
+      Value negDx2 = b.create<NegOp>(loc, dx2);
+      Value aBottom = mul(dx1, sum);
+      Value wa = div(negDx2, aBottom);
+      Value bTop = sub(dx2, dx1);
+      Value bBottom = mul(dx1, dx2);
+      Value wb = div(bTop, bBottom);
+      Value cBottom = mul(dx2, sum);
+      Value wc = div(dx1, cBottom);
+      center = weighted(wa, {0, -2}, wb, {1, -1}, wc, {2, 0});
       auto at = [&](int64_t i) {
-        return makeReshape(b, loc, makeSlice(b, loc, dx, 0, i, i + 1, 1), {});
+        Value one = makeSlice(b, loc, dx, 0, i, i + 1, 1);
+        return makeReshape(b, loc, one, {});
       };
-      Value d0 = at(0), dLast = at(n - 2);
+      Value d0 = at(0);
+      Value dLast = at(n - 2);
       if (edgeOrder == 1) {
-        prepend = div(sub(slice(1, 2), slice(0, 1)), d0);
-        append = div(sub(slice(-1, 0), slice(-2, -1)), dLast);
+        Value first = difference(1, 2, 0, 1);
+        prepend = div(first, d0);
+        Value last = difference(-1, 0, -2, -1);
+        append = div(last, dLast);
       } else {
-        Value d1 = at(1), dPrev = at(n - 3);
+        Value d1 = at(1);
+        Value dPrev = at(n - 3);
+        // a = -(2 d0 + d1) / (d0 (d0 + d1)), b = (d0 + d1) / (d0 d1),
+        // c = -d0 / (d1 (d0 + d1)).
         Value s01 = add(d0, d1);
-        Value pa = div(b.create<NegOp>(loc, add(mul(c(2.0), d0), d1)), mul(d0, s01));
-        Value pb = div(s01, mul(d0, d1));
-        Value pc = div(b.create<NegOp>(loc, d0), mul(d1, s01));
-        prepend = add(add(mul(pa, slice(0, 1)), mul(pb, slice(1, 2))), mul(pc, slice(2, 3)));
+        Value twoD0 = mul(c(2.0), d0);
+        Value paTop = add(twoD0, d1);
+        Value paNeg = b.create<NegOp>(loc, paTop);
+        Value paBottom = mul(d0, s01);
+        Value pa = div(paNeg, paBottom);
+        Value pbBottom = mul(d0, d1);
+        Value pb = div(s01, pbBottom);
+        Value negD0 = b.create<NegOp>(loc, d0);
+        Value pcBottom = mul(d1, s01);
+        Value pc = div(negD0, pcBottom);
+        prepend = weighted(pa, {0, 1}, pb, {1, 2}, pc, {2, 3});
+        // a = dl / (dp (dl + dp)), b = -(dl + dp) / (dl dp),
+        // c = (2 dl + dp) / (dl (dl + dp)).
         Value sLast = add(dLast, dPrev);
-        Value aa = div(dLast, mul(dPrev, sLast));
-        Value ab = div(b.create<NegOp>(loc, sLast), mul(dLast, dPrev));
-        Value ac = div(add(mul(c(2.0), dLast), dPrev), mul(dLast, sLast));
-        append =
-            add(add(mul(aa, slice(-3, -2)), mul(ab, slice(-2, -1))), mul(ac, slice(-1, 0)));
+        Value aaBottom = mul(dPrev, sLast);
+        Value aa = div(dLast, aaBottom);
+        Value abNeg = b.create<NegOp>(loc, sLast);
+        Value abBottom = mul(dLast, dPrev);
+        Value ab = div(abNeg, abBottom);
+        Value twoDLast = mul(c(2.0), dLast);
+        Value acTop = add(twoDLast, dPrev);
+        Value acBottom = mul(dLast, sLast);
+        Value ac = div(acTop, acBottom);
+        append = weighted(aa, {-3, -2}, ab, {-2, -1}, ac, {-1, 0});
       }
     }
     SmallVector<Value> parts{prepend};

@@ -688,10 +688,12 @@ Results legalizeFrexp(OperatorArgs &args, OpBuilder &b) {
   Value scale = p.un<Exp2Op>(p.un<NegOp>(e));
   Value m = p.bin<MulOp>(x, scale);
   // |m| >= 1: one more; |m| < 1/2: one less (both exact in f64).
-  Value tooBig = makeCompare(b, loc, "ge", p.un<AbsOp>(m), p.c(1.0));
+  Value absM = p.un<AbsOp>(m);
+  Value tooBig = makeCompare(b, loc, "ge", absM, p.c(1.0));
   m = sel(tooBig, p.bin<MulOp>(m, p.c(0.5)), m);
   e = sel(tooBig, p.bin<AddOp>(e, p.c(1.0)), e);
-  Value tooSmall = makeCompare(b, loc, "lt", p.un<AbsOp>(m), p.c(0.5));
+  Value absHalved = p.un<AbsOp>(m);
+  Value tooSmall = makeCompare(b, loc, "lt", absHalved, p.c(0.5));
   m = sel(tooSmall, p.bin<MulOp>(m, p.c(2.0)), m);
   e = sel(tooSmall, p.bin<SubOp>(e, p.c(1.0)), e);
   // 0, infinities and NaN: x - x is not 0 for the last two.

@@ -78,7 +78,9 @@ Value erfinv(SpecialFormula &f) {
   Value inCentral = f.cmp("le", absY, f.c(0.7));
   Value x = f.sel(inCentral, central, tail);
   // Two Newton steps: x -= (erf(x) - y) / ((2 / sqrt(pi)) exp(-x^2)).
-  Value twoOverSqrtPi = f.bin<MulOp>(f.c(2.0), f.c(0.564189583547756286948079451560772586));
+  Value two = f.c(2.0);
+  Value invSqrtPi = f.c(0.564189583547756286948079451560772586);
+  Value twoOverSqrtPi = f.bin<MulOp>(two, invSqrtPi);
   for (int step = 0; step < 2; ++step) {
     Value erf = f.un<ErfOp>(x);
     Value error = f.bin<SubOp>(erf, y);
@@ -111,7 +113,9 @@ Value ndtri(SpecialFormula &f) {
   Value y0 = f.x;
   // The upper tail mirrored: y = 1 - y0 above 1 - exp(-2) (that bound rounded
   // in the compute type, as ATen's `one - T{0.135..}`).
-  Value bound = f.bin<SubOp>(f.c(1.0), f.c(kExpMinus2));
+  Value one = f.c(1.0);
+  Value expMinus2 = f.c(kExpMinus2);
+  Value bound = f.bin<SubOp>(one, expMinus2);
   Value upper = f.cmp("gt", y0, bound);
   Value mirrored = f.bin<SubOp>(f.c(1.0), y0);
   Value y = f.sel(upper, mirrored, y0);
@@ -189,10 +193,12 @@ Value erfcxF64(PointwiseBuilder &p, Value x) {
   Value absX = p.un<AbsOp>(x);
   Value upper = positive(absX);
   Value square = p.bin<MulOp>(x, x);
-  Value twice = p.bin<MulOp>(p.c(2.0), p.un<ExpOp>(square));
+  Value grown = p.un<ExpOp>(square);
+  Value twice = p.bin<MulOp>(p.c(2.0), grown);
   Value reflected = p.bin<SubOp>(twice, upper);
   Value lower = sel(cmp("lt", x, p.c(-6.1)), twice, reflected);
-  lower = sel(cmp("lt", x, p.c(-26.7)), p.c(kInf), lower);
+  Value overflow = cmp("lt", x, p.c(-26.7));
+  lower = sel(overflow, p.c(kInf), lower);
   return sel(cmp("lt", x, p.c(0.0)), lower, upper);
 }
 

@@ -115,7 +115,8 @@ Value lanczosSum(Scalar &s, Value a) {
   Value nearDen = horner(a, kLanczosDenom, false);
   Value far = s.div(farNum, farDen);
   Value near = s.div(nearNum, nearDen);
-  Value large = s.cmp(F::OGT, s.abs(a), s.c(1.0));
+  Value absA = s.abs(a);
+  Value large = s.cmp(F::OGT, absA, s.c(1.0));
   return s.sel(large, far, near);
 }
 
@@ -127,7 +128,8 @@ Value prefactor(Scalar &s, const Limits &l, Value a, Value x, Value lgammaA) {
   Value less = s.sub(aLogX, x);
   Value ax = s.sub(less, lgammaA);
   Value underflow = s.cmp(F::OLT, ax, s.c(-l.maxlog));
-  Value direct = s.sel(underflow, s.c(0.0), s.exp(ax));
+  Value grown = s.exp(ax);
+  Value direct = s.sel(underflow, s.c(0.0), grown);
   // Near a: sqrt(fac / e) / lanczos(a), times exp(a - x) (x / fac)^a below
   // 200, else exp(a (log1p(d) - d) + x (1/2 - g) / fac), d = (x - a - g + 1/2) / fac.
   Value ag = s.add(a, s.c(g));
@@ -148,10 +150,14 @@ Value prefactor(Scalar &s, const Limits &l, Value a, Value x, Value lgammaA) {
   Value xgFac = s.div(xg, fac);
   Value largeFactor = s.exp(s.add(aLog, xgFac));
   Value large = s.mul(res, largeFactor);
-  Value bothSmall = s.both(s.cmp(F::OLT, a, s.c(200.0)), s.cmp(F::OLT, x, s.c(200.0)));
+  Value aSmall = s.cmp(F::OLT, a, s.c(200.0));
+  Value xSmall = s.cmp(F::OLT, x, s.c(200.0));
+  Value bothSmall = s.both(aSmall, xSmall);
   Value nearValue = s.sel(bothSmall, small, large);
   Value distance = s.abs(s.sub(a, x));
-  Value away = s.cmp(F::OGT, distance, s.mul(s.c(0.4), s.abs(a)));
+  Value absA = s.abs(a);
+  Value reach = s.mul(s.c(0.4), absA);
+  Value away = s.cmp(F::OGT, distance, reach);
   return s.sel(away, direct, nearValue);
 }
 
@@ -205,7 +211,8 @@ Value upperSeries(Scalar &s, const Limits &l, Value a, Value x, Value lgammaA, V
         Value fac = in.mul(v[1], in.div(negX, n));
         Value term = in.div(fac, in.add(a, n));
         Value sum = in.add(v[2], term);
-        Value bound = in.mul(in.c(l.machep), in.abs(sum));
+        Value absSum = in.abs(sum);
+        Value bound = in.mul(in.c(l.machep), absSum);
         Value done = in.cmp(F::OLE, in.abs(term), bound);
         return SmallVector<Value>{i, fac, sum, done};
       });
@@ -221,7 +228,8 @@ Value continuedFraction(Scalar &s, const Limits &l, Value a, Value x, Value lgam
                         Value skip) {
   Value ax = prefactor(s, l, a, x, lgammaA);
   Value y = s.sub(s.c(1.0), a);
-  Value z = s.add(s.add(x, y), s.c(1.0));
+  Value xy = s.add(x, y);
+  Value z = s.add(xy, s.c(1.0));
   Value pkm1 = s.add(x, s.c(1.0));
   Value qkm1 = s.mul(z, x);
   Value ans = s.div(pkm1, qkm1);
@@ -234,14 +242,19 @@ Value continuedFraction(Scalar &s, const Limits &l, Value a, Value x, Value lgam
         Value y = in.add(v[2], in.c(1.0));
         Value z = in.add(v[3], in.c(2.0));
         Value yc = in.mul(y, c);
-        Value pk = in.sub(in.mul(v[5], z), in.mul(v[4], yc));
-        Value qk = in.sub(in.mul(v[7], z), in.mul(v[6], yc));
+        Value pz = in.mul(v[5], z);
+        Value pyc = in.mul(v[4], yc);
+        Value pk = in.sub(pz, pyc);
+        Value qz = in.mul(v[7], z);
+        Value qyc = in.mul(v[6], yc);
+        Value qk = in.sub(qz, qyc);
         Value ratio = in.div(pk, qk);
         Value change = in.abs(in.div(in.sub(v[8], ratio), ratio));
         Value nonzero = in.cmp(F::UNE, qk, in.c(0.0));
         Value ans = in.sel(nonzero, ratio, v[8]);
         Value t = in.sel(nonzero, change, in.c(1.0));
-        Value big = in.cmp(F::OGT, in.abs(pk), in.c(l.big));
+        Value absPk = in.abs(pk);
+        Value big = in.cmp(F::OGT, absPk, in.c(l.big));
         auto rescale = [&](Value p) { return in.sel(big, in.mul(p, in.c(l.bigInverse)), p); };
         Value nextPkm2 = rescale(v[5]);
         Value nextPkm1 = rescale(pk);
@@ -264,11 +277,14 @@ Value asymptotic(Scalar &s, const Limits &l, Value a, Value x, bool lower) {
   Value root = s.sqrt(s.mul(s.c(-2.0), inner));
   Value above = s.cmp(F::OGT, lambda, s.c(1.0));
   Value below = s.cmp(F::OLT, lambda, s.c(1.0));
-  Value eta = s.sel(above, root, s.sel(below, s.neg(root), s.c(0.0)));
+  Value negRoot = s.neg(root);
+  Value belowValue = s.sel(below, negRoot, s.c(0.0));
+  Value eta = s.sel(above, root, belowValue);
   Value signedEta = s.mul(s.c(sgn), eta);
   Value halfA = s.div(a, s.c(2.0));
   Value arg = s.mul(signedEta, s.sqrt(halfA));
-  Value res = s.mul(s.c(0.5), s.erfc(arg));
+  Value complement = s.erfc(arg);
+  Value res = s.mul(s.c(0.5), complement);
   // eta^n for n < 25.
   SmallVector<Value> etapow{s.c(1.0)};
   for (int n = 1; n < 25; ++n)
@@ -287,7 +303,9 @@ Value asymptotic(Scalar &s, const Limits &l, Value a, Value x, bool lower) {
     Value nextSum = s.add(sum, term);
     sum = s.sel(done, sum, nextSum);
     // Stop after a negligible term.
-    Value negligible = s.cmp(F::OLT, absTerm, s.mul(s.c(l.machep), s.abs(sum)));
+    Value absSum = s.abs(sum);
+    Value bound = s.mul(s.c(l.machep), absSum);
+    Value negligible = s.cmp(F::OLT, absTerm, bound);
     done = s.either(done, negligible);
     absOld = absTerm;
     afac = s.div(afac, a);
@@ -308,20 +326,33 @@ Value tcc::buildIncompleteGamma(Scalar &s, bool upper, Value a, Value x, Value l
   const double nan = std::numeric_limits<double>::quiet_NaN();
   Value zero = s.c(0.0), one = s.c(1.0);
   // The edges of the domain, in ATen's order of tests.
-  Value outside = s.either(s.cmp(F::OLT, x, zero), s.cmp(F::OLT, a, zero));
+  Value xNegative = s.cmp(F::OLT, x, zero);
+  Value aNegative = s.cmp(F::OLT, a, zero);
+  Value outside = s.either(xNegative, aNegative);
   Value aZero = s.cmp(F::OEQ, a, zero);
   Value xPositive = s.cmp(F::OGT, x, zero);
   Value xZero = s.cmp(F::OEQ, x, zero);
-  Value aInf = s.cmp(F::OEQ, s.abs(a), s.c(inf));
-  Value xInf = s.cmp(F::OEQ, s.abs(x), s.c(inf));
-  Value special = s.either(s.either(outside, aZero), s.either(xZero, s.either(aInf, xInf)));
+  Value absA = s.abs(a);
+  Value aInf = s.cmp(F::OEQ, absA, s.c(inf));
+  Value absX = s.abs(x);
+  Value xInf = s.cmp(F::OEQ, absX, s.c(inf));
+  Value special = s.either(outside, aZero);
+  special = s.either(special, xZero);
+  special = s.either(special, aInf);
+  special = s.either(special, xInf);
   // Temme's expansion where a is large and x near a.
   Value absxma = s.div(s.abs(s.sub(x, a)), a);
-  Value midA = s.both(s.cmp(F::OGT, a, s.c(20.0)), s.cmp(F::OLT, a, s.c(200.0)));
+  Value aAbove20 = s.cmp(F::OGT, a, s.c(20.0));
+  Value aBelow200 = s.cmp(F::OLT, a, s.c(200.0));
+  Value midA = s.both(aAbove20, aBelow200);
   Value midRatio = s.cmp(F::OLT, absxma, s.c(0.3));
   Value largeA = s.cmp(F::OGT, a, s.c(200.0));
-  Value largeRatio = s.cmp(F::OLT, absxma, s.div(s.c(4.5), s.sqrt(a)));
-  Value asym = s.either(s.both(midA, midRatio), s.both(largeA, largeRatio));
+  Value rootA = s.sqrt(a);
+  Value ratioBound = s.div(s.c(4.5), rootA);
+  Value largeRatio = s.cmp(F::OLT, absxma, ratioBound);
+  Value midCase = s.both(midA, midRatio);
+  Value largeCase = s.both(largeA, largeRatio);
+  Value asym = s.either(midCase, largeCase);
   Value decided = s.either(special, asym);
   // Q's branches (ATen's calc_igammac, also P's for x > 1, x > a).
   Value xAbove11 = s.cmp(F::OGT, x, s.c(1.1));
@@ -334,7 +365,9 @@ Value tcc::buildIncompleteGamma(Scalar &s, bool upper, Value a, Value x, Value l
   // Q: 1 - P's series, Q's series or the continued fraction.
   Value qByP = s.sel(xAbove11, xBelowA, belowRule);
   Value qByFraction = s.both(xAbove11, s.no(xBelowA));
-  Value qBySeries = s.both(s.no(xAbove11), s.no(belowRule));
+  Value xAtMost11 = s.no(xAbove11);
+  Value notBelowRule = s.no(belowRule);
+  Value qBySeries = s.both(xAtMost11, notBelowRule);
   Value useP, useFraction, useQSeries;
   Value pFromQ;
   if (upper) {
@@ -343,9 +376,12 @@ Value tcc::buildIncompleteGamma(Scalar &s, bool upper, Value a, Value x, Value l
     useQSeries = s.both(s.no(decided), qBySeries);
   } else {
     // P: 1 - Q where x > 1 and x > a (Q then by its fraction or series), else P's series.
-    pFromQ = s.both(s.cmp(F::OGT, x, one), s.cmp(F::OGT, x, a));
+    Value xAbove1 = s.cmp(F::OGT, x, one);
+    Value xAboveA = s.cmp(F::OGT, x, a);
+    pFromQ = s.both(xAbove1, xAboveA);
     Value viaQ = s.both(s.no(decided), pFromQ);
-    useP = s.both(s.no(decided), s.no(pFromQ));
+    Value notFromQ = s.no(pFromQ);
+    useP = s.both(s.no(decided), notFromQ);
     useFraction = s.both(viaQ, xAbove11);
     useQSeries = s.both(viaQ, s.no(xAbove11));
   }
