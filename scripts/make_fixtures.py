@@ -1132,6 +1132,45 @@ class OpsSpecial(nn.Module):
         return tuple(outs)
 
 
+class OpsSpecialTail(nn.Module):
+    """The long tail of special functions (issue 15, branch tailA): Bessel
+    J0, J1, Y0, Y1 (both sides of 5, 0, negative x, large x), modified
+    Bessel I0, I1, K0, K1 (both sides of 8 and 2), ndtri (each of its three
+    ranges, 0, 1, outside [0, 1]), erfinv (both sides of 0.7, +-1, beyond),
+    erfcx and log_ndtr (far into either tail), and igamma / igammac with
+    their special.gammainc/gammaincc aliases over (a, x) pairs reaching each
+    of ATen's branches: the edges of the domain (0, inf, negative, NaN), the
+    power series, Q's series, the continued fraction and Temme's asymptotic
+    expansion for large a near x. Also frexp (0, -0, subnormals, powers of
+    two, infinities, NaN), isin (a tensor of test elements, with invert,
+    a Python number, none), mode (repeated values: the smallest of the most
+    frequent; a 0-d tensor) and gradient (scalar steps, a list of them,
+    coordinate tensors, edge_order 1 and 2, a dim of edge_order + 1)."""
+
+    def forward(self, x, p, e, z, a, g, m, gx, c0, c1):
+        sp = torch.special
+        outs = []
+        for v in (x, x * 6):
+            outs += [sp.bessel_j0(v), sp.bessel_j1(v), sp.bessel_y0(v), sp.bessel_y1(v)]
+        outs += [sp.modified_bessel_i0(x), sp.modified_bessel_i1(x), sp.modified_bessel_k0(x),
+                 sp.modified_bessel_k1(x), sp.modified_bessel_k0(x / 4), sp.modified_bessel_k1(x / 4)]
+        outs += [sp.ndtri(p), torch.erfinv(e), sp.erfinv(e), sp.erfcx(z), sp.log_ndtr(z)]
+        outs += [torch.igamma(a, g), torch.igammac(a, g), sp.gammainc(a[:5], g[5:10]),
+                 sp.gammaincc(a, g)]
+        mantissa, exponent = torch.frexp(torch.cat([x, p, z]))
+        outs += [mantissa, exponent]
+        r = x.round()
+        outs += [torch.isin(r, p * 10), torch.isin(r, e.round(), invert=True),
+                 torch.isin(r, 3.0), torch.isin(r, p[:0])]
+        outs += list(torch.mode(m)) + list(torch.mode(m, 0, keepdim=True)) + list(torch.mode(m[0, 0]))
+        outs += list(torch.gradient(gx)) + list(torch.gradient(gx, spacing=2.0, edge_order=2))
+        outs += list(torch.gradient(gx, spacing=[2.0, 0.5], dim=(0, -1)))
+        outs += list(torch.gradient(gx, spacing=[c0, c1], dim=(0, 1), edge_order=2))
+        outs += list(torch.gradient(gx, spacing=[c1], dim=1))
+        outs += list(torch.gradient(gx[:2], dim=0))
+        return tuple(outs)
+
+
 class Convolutions3d(nn.Module):
     """3-D convolutions (issue 15, branch opsmore): conv3d with stride,
     padding, dilation and groups; padding='same' with an even kernel (the odd
@@ -2075,6 +2114,34 @@ def write_wrong_answer_cases(out):
     x = torch.cat([x, torch.randn(12) * 100])
     y = torch.cat([y, torch.randn(12) * 100])
     write_case(out, "nextafter", NextAfter(), [x, y])
+
+    torch.manual_seed(160)
+    x = torch.linspace(-9.5, 9.5, 40)
+    x[:12] = torch.tensor([0.0, -0.0, 1e-6, -1e-6, 5.0, -5.0, 2.0, 8.0, float("nan"),
+                           float("inf"), float("-inf"), 4.99])
+    p = torch.tensor([0.0, 1.0, 0.5, 1e-30, 1e-10, 0.1353, 0.1354, 0.8646, 0.8647, 0.99999,
+                      -0.1, 1.1, float("nan"), 0.02, 0.3, 0.7, 0.97, 3e-14, 1e-14, 0.999])
+    p[3] = 1e-40  # a float32 subnormal (for frexp)
+    e = torch.cat([torch.tensor([0.0, 1.0, -1.0, 0.7, -0.7, 0.71, 0.999, -0.9999, 1.5, -2.0,
+                                 float("nan"), 1e-8]), torch.rand(20) * 2 - 1])
+    z = torch.cat([torch.tensor([-30.0, -26.0, -10.0, -6.2, -6.0, -1.0, -1.01, -0.99, 0.0,
+                                 1e-7, 3.0, 25.9, 26.1, 49.0, 51.0, 6e7, float("inf"),
+                                 float("-inf"), float("nan")]), torch.randn(13) * 4])
+    pairs = [(0.0, 1.0), (0.0, 0.0), (1.0, 0.0), (-1.0, 2.0), (2.0, -1.0), (float("inf"), 3.0),
+             (float("inf"), float("inf")), (3.0, float("inf")), (float("nan"), 1.0),
+             (0.5, 0.3), (2.0, 0.3), (0.2, 0.8), (3.0, 0.8), (0.5, 1.05), (4.0, 1.05),
+             (1.5, 1.05), (0.7, 1.2), (5.0, 3.0), (2.0, 7.0), (9.0, 8.5), (25.0, 24.0),
+             (25.0, 30.0), (60.0, 59.0), (150.0, 140.0), (150.0, 60.0), (250.0, 255.0),
+             (1000.0, 1010.0), (1e4, 1e4 + 30.0), (1e6, 1e6 - 500.0), (30.0, 5.0),
+             (5.0, 40.0), (1e-3, 1e-3), (1e-3, 5.0), (300.0, 100.0), (100.0, 300.0)]
+    a = torch.tensor([q[0] for q in pairs])
+    g = torch.tensor([q[1] for q in pairs])
+    m = (torch.randn(3, 4, 9) * 1.5).round()
+    m[0, 0] = torch.tensor([2.0, -1.0, 2.0, -1.0, 5.0, 0.0, 3.0, 3.0, 7.0])
+    gx = torch.randn(4, 6)
+    c0 = torch.rand(4).cumsum(0) + 0.1
+    c1 = torch.rand(6).cumsum(0) + 0.1
+    write_case(out, "ops_special_tail", OpsSpecialTail(), [x, p, e, z, a, g, m, gx, c0, c1])
 
     torch.manual_seed(157)
     h = torch.randn(4, 6)

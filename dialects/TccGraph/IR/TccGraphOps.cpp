@@ -495,11 +495,14 @@ LogicalResult SpecialFunctionOp::verify() {
       "shifted_chebyshev_polynomial_v", "shifted_chebyshev_polynomial_w",
       "hermite_polynomial_h",           "hermite_polynomial_he",
       "laguerre_polynomial_l",          "legendre_polynomial_p",
-      "zeta"};
+      "zeta",                           "igamma",
+      "igammac"};
   if (!llvm::is_contained(kFunctions, getFunction()))
     return emitOpError("unknown function '") << getFunction() << "'";
-  if (getInputs().size() != 2)
-    return emitOpError("'") << getFunction() << "' takes 2 operands, not " << getInputs().size();
+  size_t arity = getFunction().starts_with("igamma") ? 4 : 2;
+  if (getInputs().size() != arity)
+    return emitOpError("'") << getFunction() << "' takes " << arity << " operands, not "
+                            << getInputs().size();
   Type elt = rankedType(getResult()).getElementType();
   for (Value v : getInputs())
     if (rankedType(v).getElementType() != elt)

@@ -661,8 +661,11 @@ def TccGraph_SpecialFunctionOp : TccGraph_Op<"special_function", [Pure]> {
     `laguerre_polynomial_l`, `legendre_polynomial_p` of operands (x, n),
     where n is truncated to an integer and the recurrence runs n steps; and
     the Hurwitz `zeta` of operands (x, q), whose series runs until q + i > 9
-    (in f64, as ATen's CPU kernel accumulates). Operands broadcast; operand
-    and result element types are one float type.
+    (in f64, as ATen's CPU kernel accumulates); the regularized incomplete
+    gamma functions `igamma` (P) and `igammac` (Q) of operands (a, x,
+    lgamma(a), lgamma(1 + a)), whose series and continued fraction run until
+    a term is negligible. Operands broadcast; operand and result element
+    types are one float type.
 
     ```mlir
     %t = tcc_graph.special_function "chebyshev_polynomial_t"(%x, %n)

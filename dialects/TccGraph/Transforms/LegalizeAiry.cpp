@@ -9,7 +9,7 @@
 // step past the stop keeping the sums. Each range is built, a select picks.
 //
 //===----------------------------------------------------------------------===//
-#include "dialects/TccGraph/Transforms/Legalizers.h"
+#include "dialects/TccGraph/Transforms/SpecialFormula.h"
 
 #include <limits>
 
@@ -17,8 +17,6 @@ using namespace mlir;
 using namespace tcc::graph;
 
 namespace {
-using Results = FailureOr<SmallVector<Value>>;
-
 constexpr double kAiryAN[] = {3.46538101525629032477e-01, 1.20075952739645805542e+01, 7.62796053615234516538e+01, 1.68089224934630576269e+02, 1.59756391350164413639e+02, 7.05360906840444183113e+01, 1.40264691163389668864e+01, 9.99999999999999995305e-01};
 constexpr double kAiryAD[] = {5.67594532638770212846e-01, 1.47562562584847203173e+01, 8.45138970141474626562e+01, 1.77318088145400459522e+02, 1.64234692871529701831e+02, 7.14778400825575695274e+01, 1.40959135607834029598e+01, 1.00000000000000000470e+00};
 constexpr double kAiryAFN[] = {-1.31696323418331795333e-01, -6.26456544431912369773e-01, -6.93158036036933542233e-01, -2.79779981545119124951e-01, -4.91900132609500318020e-02, -4.06265923594885404393e-03, -1.59276496239262096340e-04, -2.77649108155232920844e-06, -1.67787698489114633780e-08};
@@ -29,16 +27,6 @@ constexpr double kAiryAGD[] = {9.30892908077441974853e+00, 1.9835292871831214041
 /// 1 / sqrt(pi).
 constexpr double kInvSqrtPi = 5.64189583547756286948e-01;
 
-/// ATen's `r = 0; for (c : coeffs) r = r * z + c` (its first step is c0).
-Value horner(PointwiseBuilder &p, Value z, ArrayRef<double> coeffs) {
-  Value r = p.c(coeffs.front());
-  for (double c : coeffs.drop_front()) {
-    Value scaled = p.bin<MulOp>(r, z);
-    r = p.bin<AddOp>(scaled, p.c(c));
-  }
-  return r;
-}
-
 /// 2 |x|^(3/2) / 3 as ATen orders it: (2 * x) * sqrt(x) / 3 for `x` >= 0 (or
 /// -x with `negate`).
 Value zetaOf(PointwiseBuilder &p, Value x, bool negate) {
@@ -48,27 +36,20 @@ Value zetaOf(PointwiseBuilder &p, Value x, bool negate) {
   return p.bin<DivOp>(product, p.c(3.0));
 }
 
-Results airyAi(OperatorArgs &args, OpBuilder &b) {
-  FailureOr<Value> input = floatComputeOperand(args, b, "x");
-  if (failed(input))
-    return failure();
-  Type elt = args.resultType().getElementType();
-  Value x = *input;
-  Type compute = typeOf(x).getElementType();
-  bool isDouble = compute.isF64();
-  PointwiseBuilder p{b, args.getOp().getLoc(), compute};
-  auto select = [&](Value cond, Value a, Value c) {
-    return b.create<SelectOp>(p.loc, typeOf(x), cond, a, c).getResult();
-  };
+Value airyAi(SpecialFormula &p) {
+  Value x = p.x;
+  OpBuilder &b = p.b;
+  bool isDouble = p.isDouble();
+  auto select = [&](Value cond, Value a, Value c) { return p.sel(cond, a, c); };
 
   // x < -2.09: (sin(t) (1 + z^2 afn / afd) - cos(t) z agn / agd) / (sqrt(pi) |x|^(1/4)).
   Value zetaNeg = zetaOf(p, x, /*negate=*/true);
   Value z = p.bin<DivOp>(p.c(1.0), zetaNeg);
   Value zz = p.bin<MulOp>(z, z);
-  Value afn = horner(p, zz, kAiryAFN);
-  Value afd = horner(p, zz, kAiryAFD);
-  Value agn = horner(p, zz, kAiryAGN);
-  Value agd = horner(p, zz, kAiryAGD);
+  Value afn = polynomial(p, zz, kAiryAFN);
+  Value afd = polynomial(p, zz, kAiryAFD);
+  Value agn = polynomial(p, zz, kAiryAGN);
+  Value agd = polynomial(p, zz, kAiryAGD);
   double pi = 3.14159265358979323846;
   double quarterPi = isDouble ? 0.25 * pi : static_cast<double>(0.25f * static_cast<float>(pi));
   Value t = p.bin<AddOp>(zetaNeg, p.c(quarterPi));
@@ -90,8 +71,8 @@ Results airyAi(OperatorArgs &args, OpBuilder &b) {
   // x >= 2.09: (an / ad) / (2 sqrt(pi) x^(1/4) exp(zeta)), in 1 / zeta.
   Value zetaPos = zetaOf(p, x, /*negate=*/false);
   Value inverse = p.bin<DivOp>(p.c(1.0), zetaPos);
-  Value an = horner(p, inverse, kAiryAN);
-  Value ad = horner(p, inverse, kAiryAD);
+  Value an = polynomial(p, inverse, kAiryAN);
+  Value ad = polynomial(p, inverse, kAiryAD);
   Value ratio = p.bin<DivOp>(an, ad);
   Value top = p.bin<MulOp>(p.c(kInvSqrtPi), ratio);
   Value root4 = p.un<SqrtOp>(p.un<SqrtOp>(x));
@@ -140,10 +121,10 @@ Results airyAi(OperatorArgs &args, OpBuilder &b) {
   Value absX = p.un<AbsOp>(x);
   Value infinite = makeCompare(b, p.loc, "eq", absX, p.c(std::numeric_limits<double>::infinity()));
   r = select(infinite, p.c(std::numeric_limits<double>::quiet_NaN()), r);
-  return SmallVector<Value>{makeCast(b, p.loc, r, elt)};
+  return r;
 }
 } // namespace
 
 void tcc::graph::populateAiryLegalizers(LegalizerTable &t) {
-  t["aten.special_airy_ai.default"] = airyAi;
+  t["aten.special_airy_ai.default"] = legalizeSpecialFormula("x", airyAi);
 }

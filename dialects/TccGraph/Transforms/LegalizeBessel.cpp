@@ -1,17 +1,19 @@
-//===- LegalizeBessel.cpp - modified Bessel functions I0, I1; spherical j0 ===//
+//===- LegalizeBessel.cpp - modified Bessel functions I and K; spherical j0 ===//
 //
 // i0, special_i0, special_i0e (exp(-|x|) I0(x)), special_i1 and special_i1e
 // as PyTorch computes them (ATen/native/Math.h, from the Cephes Math
 // Library): a Chebyshev series of fixed length on [0, 8] and another in
 // 32 / x beyond, evaluated by chbevl's recurrence with coefficients rounded
-// to the tensor's type, as its templates do (I1's float series are the
-// double ones' last 17 and 7 terms). Both series are built and a select
-// picks per element. special_spherical_bessel_j0 is sin(x) / x, by its
-// Taylor polynomial below 1/2. special_scaled_modified_bessel_k0/k1 are
-// Cephes' K0/K1 series, exp(x) K(x).
+// to the tensor's type, as its templates do (calc_i1's float series are the
+// double ones' last 17 and 7 terms; special_modified_bessel_i1 takes the
+// whole series in either type). Both series are built and a select picks
+// per element. special_modified_bessel_i0 is i0.
+// special_spherical_bessel_j0 is sin(x) / x, by its Taylor polynomial below
+// 1/2. special_modified_bessel_k0/k1 are Cephes' K0/K1 series, and
+// special_scaled_modified_bessel_k0/k1 exp(x) K(x).
 //
 //===----------------------------------------------------------------------===//
-#include "dialects/TccGraph/Transforms/Legalizers.h"
+#include "dialects/TccGraph/Transforms/SpecialFormula.h"
 
 #include <limits>
 
@@ -19,8 +21,6 @@ using namespace mlir;
 using namespace tcc::graph;
 
 namespace {
-using Results = FailureOr<SmallVector<Value>>;
-
 /// Chebyshev coefficients for exp(-x) I0(x) on [0, 8].
 constexpr double kI0eA[] = {
     -4.41534164647933937950E-18, 3.33079451882223809783E-17,  -2.43127984654795469359E-16,
@@ -81,187 +81,169 @@ constexpr double kK0B[] = {5.30043377268626276149e-18, -1.64758043015242134646e-
 constexpr double kK1A[] = {-7.02386347938628759343e-18, -2.42744985051936593393e-15, -6.66690169419932900609e-13, -1.41148839263352776110e-10, -2.21338763073472585583e-08, -2.43340614156596823496e-06, -1.73028895751305206302e-04, -6.97572385963986435018e-03, -1.22611180822657148235e-01, -3.53155960776544875667e-01, 1.52530022733894777053e+00};
 constexpr double kK1B[] = {-5.75674448366501715755e-18, 1.79405087314755922667e-17, -5.68946255844285935196e-17, 1.83809354436663880070e-16, -6.05704724837331885336e-16, 2.03870316562433424052e-15, -7.01983709041831346144e-15, 2.47715442448130437068e-14, -8.97670518232499435011e-14, 3.34841966607842919884e-13, -1.28917396095102890680e-12, 5.13963967348173025100e-12, -2.12996783842756842877e-11, 9.21831518760500529508e-11, -4.19035475934189648750e-10, 2.01504975519703286596e-09, -1.03457624656780970260e-08, 5.74108412545004946722e-08, -3.50196060308781257119e-07, 2.40648494783721712015e-06, -1.93619797416608296024e-05, 1.95215518471351631108e-04, -2.85781685962277938680e-03, 1.03923736576817238437e-01, 2.72062619048444266945e+00};
 
-/// Cephes' chbevl: b0 = x b1 - b2 + c[i] over the coefficients, then
-/// (b0 - b2) / 2.
-Value chbevl(PointwiseBuilder &p, Value x, ArrayRef<double> coeffs) {
-  Value b0 = p.c(coeffs.front()), b1 = p.c(0.0), b2 = p.c(0.0);
-  for (double c : coeffs.drop_front()) {
-    b2 = b1;
-    b1 = b0;
-    Value xb1 = p.bin<MulOp>(x, b1);
-    Value less = p.bin<SubOp>(xb1, b2);
-    b0 = p.bin<AddOp>(less, p.c(c));
+/// I0(x) (scaled: exp(-|x|) I0(x)) by PyTorch's calc_i0 / calc_i0e (and
+/// modified_bessel_i0_forward, the same steps).
+Value besselI0(SpecialFormula &f, bool scaled) {
+  Value x = f.un<AbsOp>(f.x);
+  // [0, 8]: chbevl(x / 2 - 2, A) (times exp(x) unscaled).
+  Value half = f.bin<DivOp>(x, f.c(2.0));
+  Value nearArg = f.bin<SubOp>(half, f.c(2.0));
+  Value near = chebyshevSeries(f, nearArg, kI0eA);
+  // Beyond: chbevl(32 / x - 2, B) / sqrt(x) (exp(x) chbevl / sqrt(x) unscaled).
+  Value inverse = f.bin<DivOp>(f.c(32.0), x);
+  Value farArg = f.bin<SubOp>(inverse, f.c(2.0));
+  Value far = chebyshevSeries(f, farArg, kI0eB);
+  if (!scaled) {
+    Value grow = f.un<ExpOp>(x);
+    near = f.bin<MulOp>(grow, near);
+    far = f.bin<MulOp>(grow, far);
   }
-  Value diff = p.bin<SubOp>(b0, b2);
-  return p.bin<MulOp>(p.c(0.5), diff);
+  far = f.bin<DivOp>(far, f.un<SqrtOp>(x));
+  Value small = f.cmp("le", x, f.c(8.0));
+  return f.sel(small, near, far);
 }
 
-/// I0(x) (scaled: exp(-|x|) I0(x)) by PyTorch's calc_i0 / calc_i0e.
-LegalizeFn besselI0(bool scaled) {
-  return [scaled](OperatorArgs &args, OpBuilder &b) -> Results {
-    FailureOr<Value> self = requiredTensor(args, "self");
-    if (failed(self))
-      return failure();
-    Type elt = args.resultType().getElementType();
-    if (!isa<FloatType>(elt))
-      return operatorError(args) << "needs a floating-point result";
-    PointwiseBuilder p{b, args.getOp().getLoc(), elt};
-    Value x = p.un<AbsOp>(makeCast(b, p.loc, *self, elt));
-    // [0, 8]: chbevl(x / 2 - 2, A) (times exp(x) unscaled).
-    Value half = p.bin<DivOp>(x, p.c(2.0));
-    Value nearArg = p.bin<SubOp>(half, p.c(2.0));
-    Value near = chbevl(p, nearArg, kI0eA);
-    // Beyond: chbevl(32 / x - 2, B) / sqrt(x) (exp(x) chbevl / sqrt(x) unscaled).
-    Value inverse = p.bin<DivOp>(p.c(32.0), x);
-    Value farArg = p.bin<SubOp>(inverse, p.c(2.0));
-    Value far = chbevl(p, farArg, kI0eB);
-    if (!scaled) {
-      Value grow = p.un<ExpOp>(x);
-      near = p.bin<MulOp>(grow, near);
-      far = p.bin<MulOp>(grow, far);
-    }
-    far = p.bin<DivOp>(far, p.un<SqrtOp>(x));
-    Value small = makeCompare(b, p.loc, "le", x, p.c(8.0));
-    return SmallVector<Value>{b.create<SelectOp>(p.loc, typeOf(x), small, near, far)};
-  };
-}
-
-/// I1(x) (scaled: exp(-|x|) I1(x)) by PyTorch's calc_i1 / calc_i1e, odd in x.
-LegalizeFn besselI1(bool scaled) {
-  return [scaled](OperatorArgs &args, OpBuilder &b) -> Results {
-    FailureOr<Value> input = floatComputeOperand(args, b, "self");
-    if (failed(input))
-      return failure();
-    Type elt = args.resultType().getElementType();
-    PointwiseBuilder p{b, args.getOp().getLoc(), typeOf(*input).getElementType()};
-    Value signedX = *input;
-    Value x = p.un<AbsOp>(signedX);
-    ArrayRef<double> nearCoeffs(kI1eA), farCoeffs(kI1eB);
-    if (!p.elt.isF64()) {
-      nearCoeffs = nearCoeffs.take_back(17);
-      farCoeffs = farCoeffs.take_back(7);
-    }
-    // [0, 8]: exp(x) x chbevl(x / 2 - 2, A) (chbevl(..) x scaled).
-    Value half = p.bin<DivOp>(x, p.c(2.0));
-    Value nearArg = p.bin<SubOp>(half, p.c(2.0));
-    Value near = chbevl(p, nearArg, nearCoeffs);
-    if (scaled) {
-      near = p.bin<MulOp>(near, x);
-    } else {
-      Value grow = p.un<ExpOp>(x);
-      Value growX = p.bin<MulOp>(grow, x);
-      near = p.bin<MulOp>(growX, near);
-    }
-    // Beyond: exp(x) chbevl(32 / x - 2, B) / sqrt(x) (without exp scaled).
-    Value inverse = p.bin<DivOp>(p.c(32.0), x);
-    Value farArg = p.bin<SubOp>(inverse, p.c(2.0));
-    Value far = chbevl(p, farArg, farCoeffs);
-    if (!scaled)
-      far = p.bin<MulOp>(p.un<ExpOp>(x), far);
-    far = p.bin<DivOp>(far, p.un<SqrtOp>(x));
-    Value small = makeCompare(b, p.loc, "le", x, p.c(8.0));
-    Value out = b.create<SelectOp>(p.loc, typeOf(x), small, near, far);
-    Value negative = makeCompare(b, p.loc, "lt", signedX, p.c(0.0));
-    Value negated = p.un<NegOp>(out);
-    Value r = b.create<SelectOp>(p.loc, typeOf(x), negative, negated, out);
-    return SmallVector<Value>{makeCast(b, p.loc, r, elt)};
-  };
+/// I1(x) (scaled: exp(-|x|) I1(x)), odd in x: by PyTorch's calc_i1 /
+/// calc_i1e (float with the short series), or with `wholeSeries` by
+/// modified_bessel_i1_forward (0.5 (a - p) |x| exp(|x|) on [0, 8]).
+Value besselI1(SpecialFormula &f, bool scaled, bool wholeSeries) {
+  Value signedX = f.x;
+  Value x = f.un<AbsOp>(signedX);
+  ArrayRef<double> nearCoeffs(kI1eA), farCoeffs(kI1eB);
+  if (!f.isDouble() && !wholeSeries) {
+    nearCoeffs = nearCoeffs.take_back(17);
+    farCoeffs = farCoeffs.take_back(7);
+  }
+  // [0, 8]: exp(x) x chbevl(x / 2 - 2, A) (chbevl(..) x scaled).
+  Value half = f.bin<DivOp>(x, f.c(2.0));
+  Value nearArg = f.bin<SubOp>(half, f.c(2.0));
+  Value near = chebyshevSeries(f, nearArg, nearCoeffs);
+  if (scaled) {
+    near = f.bin<MulOp>(near, x);
+  } else if (wholeSeries) {
+    Value times = f.bin<MulOp>(near, x);
+    near = f.bin<MulOp>(times, f.un<ExpOp>(x));
+  } else {
+    Value grow = f.un<ExpOp>(x);
+    Value growX = f.bin<MulOp>(grow, x);
+    near = f.bin<MulOp>(growX, near);
+  }
+  // Beyond: exp(x) chbevl(32 / x - 2, B) / sqrt(x) (without exp scaled).
+  Value inverse = f.bin<DivOp>(f.c(32.0), x);
+  Value farArg = f.bin<SubOp>(inverse, f.c(2.0));
+  Value far = chebyshevSeries(f, farArg, farCoeffs);
+  if (!scaled)
+    far = f.bin<MulOp>(f.un<ExpOp>(x), far);
+  far = f.bin<DivOp>(far, f.un<SqrtOp>(x));
+  Value small = f.cmp("le", x, f.c(8.0));
+  Value out = f.sel(small, near, far);
+  Value negative = f.cmp("lt", signedX, f.c(0.0));
+  Value negated = f.un<NegOp>(out);
+  return f.sel(negative, negated, out);
 }
 
 /// spherical_bessel_j0_forward: 0 at +-inf, the Taylor polynomial of
 /// sin(x) / x below |x| = 1/2 (ATen's nesting), sin(x) / x beyond.
-FailureOr<SmallVector<Value>> sphericalBesselJ0(OperatorArgs &args, OpBuilder &b) {
-  FailureOr<Value> self = requiredTensor(args, "x");
-  if (failed(self))
-    return failure();
-  Type elt = args.resultType().getElementType();
-  if (!isa<FloatType>(elt))
-    return operatorError(args) << "needs a floating-point result";
-  PointwiseBuilder p{b, args.getOp().getLoc(), elt};
-  Value x = makeCast(b, p.loc, *self, elt);
-  Value square = p.bin<MulOp>(x, x);
+Value sphericalBesselJ0(SpecialFormula &f) {
+  Value x = f.x;
+  Value square = f.bin<MulOp>(x, x);
   // 1 + x^2 (-1/6 + x^2 (1/120 + ... x^2 (1/6227020800))), innermost first.
   const double terms[] = {-1.0 / 6.0,       1.0 / 120.0,        -1.0 / 5040.0,
                           1.0 / 362880.0,   -1.0 / 39916800.0,  1.0 / 6227020800.0};
-  Value poly = p.c(terms[5]);
+  Value poly = f.c(terms[5]);
   for (int i = 4; i >= 0; --i) {
-    Value scaled = p.bin<MulOp>(square, poly);
-    poly = p.bin<AddOp>(p.c(terms[i]), scaled);
+    Value scaled = f.bin<MulOp>(square, poly);
+    poly = f.bin<AddOp>(f.c(terms[i]), scaled);
   }
-  Value scaled = p.bin<MulOp>(square, poly);
-  Value taylor = p.bin<AddOp>(p.c(1.0), scaled);
-  Value sine = p.un<SinOp>(x);
-  Value ratio = p.bin<DivOp>(sine, x);
-  Value absX = p.un<AbsOp>(x);
-  Value small = makeCompare(b, p.loc, "lt", absX, p.c(0.5));
-  Value r = b.create<SelectOp>(p.loc, typeOf(x), small, taylor, ratio);
-  Value infinite = makeCompare(b, p.loc, "eq", absX, p.c(std::numeric_limits<double>::infinity()));
-  r = b.create<SelectOp>(p.loc, typeOf(x), infinite, p.c(0.0), r);
-  return SmallVector<Value>{r};
+  Value scaled = f.bin<MulOp>(square, poly);
+  Value taylor = f.bin<AddOp>(f.c(1.0), scaled);
+  Value sine = f.un<SinOp>(x);
+  Value ratio = f.bin<DivOp>(sine, x);
+  Value absX = f.un<AbsOp>(x);
+  Value small = f.cmp("lt", absX, f.c(0.5));
+  Value r = f.sel(small, taylor, ratio);
+  Value infinite = f.cmp("eq", absX, f.c(std::numeric_limits<double>::infinity()));
+  return f.sel(infinite, f.c(0.0), r);
 }
 
-/// special_scaled_modified_bessel_k0/k1 (exp(x) K(x)) as ATen's
-/// scaled_modified_bessel_k{0,1}_forward: inf at 0, NaN below; on (0, 2]
-/// the series in x^2 - 2 with log(x / 2) times ATen's modified_bessel_i0/i1
-/// (I1 with the double series, unlike calc_i1's float one), times exp(x);
-/// beyond, the series in 8 / x - 2 over sqrt(x).
-LegalizeFn scaledBesselK(int order) {
-  return [order](OperatorArgs &args, OpBuilder &b) -> Results {
-    FailureOr<Value> input = floatComputeOperand(args, b, "x");
-    if (failed(input))
-      return failure();
-    Type elt = args.resultType().getElementType();
-    PointwiseBuilder p{b, args.getOp().getLoc(), typeOf(*input).getElementType()};
-    Value x = *input;
-    Value grow = p.un<ExpOp>(x);
-    // (0, 2]: chbevl(x^2 - 2, A).
-    Value square = p.bin<MulOp>(x, x);
-    Value nearArg = p.bin<SubOp>(square, p.c(2.0));
-    Value series = chbevl(p, nearArg, order == 0 ? ArrayRef<double>(kK0A) : ArrayRef<double>(kK1A));
-    Value halfX = p.bin<MulOp>(p.c(0.5), x);
-    Value logHalf = p.un<LogOp>(halfX);
-    // I0 or I1 on [0, 8] (x <= 2 here): chbevl(x / 2 - 2, ..).
-    Value half = p.bin<DivOp>(x, p.c(2.0));
-    Value iArg = p.bin<SubOp>(half, p.c(2.0));
-    Value near;
-    if (order == 0) {
-      Value i0 = p.bin<MulOp>(grow, chbevl(p, iArg, kI0eA));
-      Value logI0 = p.bin<MulOp>(logHalf, i0);
-      near = p.bin<SubOp>(series, logI0);
-    } else {
-      Value i1Series = chbevl(p, iArg, kI1eA);
-      Value i1Scaled = p.bin<MulOp>(i1Series, x);
-      Value i1 = p.bin<MulOp>(i1Scaled, grow);
-      Value logI1 = p.bin<MulOp>(logHalf, i1);
-      Value overX = p.bin<DivOp>(series, x);
-      near = p.bin<AddOp>(logI1, overX);
-    }
-    near = p.bin<MulOp>(near, grow);
-    // Beyond 2: chbevl(8 / x - 2, B) / sqrt(x).
-    Value inverse = p.bin<DivOp>(p.c(8.0), x);
-    Value farArg = p.bin<SubOp>(inverse, p.c(2.0));
-    Value far = chbevl(p, farArg, order == 0 ? ArrayRef<double>(kK0B) : ArrayRef<double>(kK1B));
-    far = p.bin<DivOp>(far, p.un<SqrtOp>(x));
-    Value small = makeCompare(b, p.loc, "le", x, p.c(2.0));
-    Value r = b.create<SelectOp>(p.loc, typeOf(x), small, near, far);
-    Value negative = makeCompare(b, p.loc, "lt", x, p.c(0.0));
-    r = b.create<SelectOp>(p.loc, typeOf(x), negative,
-                           p.c(std::numeric_limits<double>::quiet_NaN()), r);
-    Value zero = makeCompare(b, p.loc, "eq", x, p.c(0.0));
-    r = b.create<SelectOp>(p.loc, typeOf(x), zero, p.c(std::numeric_limits<double>::infinity()),
-                           r);
-    return SmallVector<Value>{makeCast(b, p.loc, r, elt)};
-  };
+/// K0 or K1 (`order`) as ATen's modified_bessel_k{0,1}_forward, or exp(x)
+/// K(x) (`scaled`) as scaled_modified_bessel_k{0,1}_forward: inf at 0, NaN
+/// below; on (0, 2] the series in x^2 - 2 with log(x / 2) times ATen's
+/// modified_bessel_i0/i1 (I1 with the double series, unlike calc_i1's float
+/// one) (times exp(x) scaled); beyond, the series in 8 / x - 2 over sqrt(x)
+/// (times exp(-x) unscaled).
+Value besselK(SpecialFormula &f, int order, bool scaled) {
+  Value x = f.x;
+  Value grow = f.un<ExpOp>(x);
+  // (0, 2]: chbevl(x^2 - 2, A).
+  Value square = f.bin<MulOp>(x, x);
+  Value nearArg = f.bin<SubOp>(square, f.c(2.0));
+  Value series =
+      chebyshevSeries(f, nearArg, order == 0 ? ArrayRef<double>(kK0A) : ArrayRef<double>(kK1A));
+  Value halfX = f.bin<MulOp>(f.c(0.5), x);
+  Value logHalf = f.un<LogOp>(halfX);
+  // I0 or I1 on [0, 8] (x <= 2 here): chbevl(x / 2 - 2, ..).
+  Value half = f.bin<DivOp>(x, f.c(2.0));
+  Value iArg = f.bin<SubOp>(half, f.c(2.0));
+  Value near;
+  if (order == 0) {
+    Value i0 = f.bin<MulOp>(grow, chebyshevSeries(f, iArg, kI0eA));
+    Value logI0 = f.bin<MulOp>(logHalf, i0);
+    near = f.bin<SubOp>(series, logI0);
+  } else {
+    Value i1Series = chebyshevSeries(f, iArg, kI1eA);
+    Value i1Scaled = f.bin<MulOp>(i1Series, x);
+    Value i1 = f.bin<MulOp>(i1Scaled, grow);
+    Value logI1 = f.bin<MulOp>(logHalf, i1);
+    Value overX = f.bin<DivOp>(series, x);
+    near = f.bin<AddOp>(logI1, overX);
+  }
+  if (scaled)
+    near = f.bin<MulOp>(near, grow);
+  // Beyond 2: chbevl(8 / x - 2, B) / sqrt(x) (exp(-x) chbevl / sqrt(x) unscaled).
+  Value inverse = f.bin<DivOp>(f.c(8.0), x);
+  Value farArg = f.bin<SubOp>(inverse, f.c(2.0));
+  Value far =
+      chebyshevSeries(f, farArg, order == 0 ? ArrayRef<double>(kK0B) : ArrayRef<double>(kK1B));
+  if (!scaled) {
+    Value decay = f.un<ExpOp>(f.un<NegOp>(x));
+    far = f.bin<MulOp>(decay, far);
+  }
+  far = f.bin<DivOp>(far, f.un<SqrtOp>(x));
+  Value small = f.cmp("le", x, f.c(2.0));
+  Value r = f.sel(small, near, far);
+  Value negative = f.cmp("lt", x, f.c(0.0));
+  r = f.sel(negative, f.c(std::numeric_limits<double>::quiet_NaN()), r);
+  Value zero = f.cmp("eq", x, f.c(0.0));
+  return f.sel(zero, f.c(std::numeric_limits<double>::infinity()), r);
 }
 } // namespace
 
 void tcc::graph::populateBesselLegalizers(LegalizerTable &t) {
-  t["aten.special_scaled_modified_bessel_k0.default"] = scaledBesselK(0);
-  t["aten.special_scaled_modified_bessel_k1.default"] = scaledBesselK(1);
-  t["aten.special_i1.default"] = besselI1(false);
-  t["aten.special_i1e.default"] = besselI1(true);
-  t["aten.special_spherical_bessel_j0.default"] = sphericalBesselJ0;
-  t["aten.i0.default"] = besselI0(false);
-  t["aten.special_i0.default"] = besselI0(false);
-  t["aten.special_i0e.default"] = besselI0(true);
+  auto formula = [&](StringRef name, StringRef operand, SpecialFormulaBody body) {
+    t[name] = legalizeSpecialFormula(operand, std::move(body));
+  };
+  for (bool scaled : {false, true}) {
+    StringRef k0 = scaled ? "aten.special_scaled_modified_bessel_k0.default"
+                          : "aten.special_modified_bessel_k0.default";
+    StringRef k1 = scaled ? "aten.special_scaled_modified_bessel_k1.default"
+                          : "aten.special_modified_bessel_k1.default";
+    StringRef operand = scaled ? "x" : "self";
+    formula(k0, operand, [scaled](SpecialFormula &f) { return besselK(f, 0, scaled); });
+    formula(k1, operand, [scaled](SpecialFormula &f) { return besselK(f, 1, scaled); });
+  }
+  auto i1 = [](bool scaled, bool whole) {
+    return [=](SpecialFormula &f) { return besselI1(f, scaled, whole); };
+  };
+  formula("aten.special_i1.default", "self", i1(false, false));
+  formula("aten.special_i1e.default", "self", i1(true, false));
+  formula("aten.special_modified_bessel_i1.default", "self", i1(false, true));
+  formula("aten.special_spherical_bessel_j0.default", "x", sphericalBesselJ0);
+  auto i0 = [](bool scaled) {
+    return [=](SpecialFormula &f) { return besselI0(f, scaled); };
+  };
+  formula("aten.i0.default", "self", i0(false));
+  formula("aten.special_i0.default", "self", i0(false));
+  formula("aten.special_modified_bessel_i0.default", "self", i0(false));
+  formula("aten.special_i0e.default", "self", i0(true));
 }

@@ -1,7 +1,7 @@
 //===- LegalizeCreation.cpp - new tensors, dtype conversions, scans -------===//
 //
 // full/zeros/ones (and their _like/new_ forms), arange, scalar_tensor, the
-// .to(dtype) family, cumsum and diff, and the export's shape assertions
+// .to(dtype) family, cumsum, diff and gradient, and the export's shape assertions
 // (checked by the guards, so they produce nothing here). The export already
 // knows every result's shape and dtype, so these read the result type rather
 // than re-deriving it from size and dtype arguments.
@@ -189,6 +189,215 @@ Results legalizeRepeatedDiff(OperatorArgs &args, OpBuilder &b, Value x, int64_t 
   return SmallVector<Value>{y};
 }
 
+/// The spacing of a gradient: h per dim, or coordinate tensors.
+struct GradientSpacing {
+  SmallVector<double> steps;
+  SmallVector<Value> coordinates;
+};
+
+/// torch.gradient (every overload) as ATen's gradient_helper_float (scalar
+/// steps h: (x[i+1] - x[i-1]) / h / 2 inside, one-sided differences of
+/// edge_order 1 or 2 at the ends) and gradient_helper (coordinate tensors:
+/// the nonuniform three-point weights from their differences), one result
+/// per dim, each the ends and the inside concatenated along it. A dim
+/// shorter than edge_order + 1 is refused (PyTorch raises).
+Results legalizeGradient(OperatorArgs &args, OpBuilder &b) {
+  Location loc = args.getOp().getLoc();
+  FailureOr<Value> self = requiredTensor(args, "self");
+  if (failed(self))
+    return failure();
+  RankedTensorType t = typeOf(*self);
+  Type elt = t.getElementType();
+  if (!isa<FloatType>(elt) || !t.hasStaticShape() || t.getRank() == 0)
+    return operatorError(args) << "needs a floating-point tensor of static shape and rank >= 1";
+  int64_t rank = t.getRank();
+  int64_t edgeOrder = args.getInt("edge_order").value_or(1);
+  if (edgeOrder != 1 && edgeOrder != 2)
+    return operatorError(args) << "supports edge_order 1 and 2, not " << edgeOrder;
+  // dims: an int list, one int, or every dim.
+  SmallVector<int64_t> dims;
+  Attribute dimAttr = args.getOp().getArgs().get("dim");
+  if (std::optional<SmallVector<int64_t>> given = args.getInts("dim")) {
+    for (int64_t d : *given)
+      dims.push_back(normalizeDim(d, rank));
+  } else if (!dimAttr || isa<UnitAttr>(dimAttr)) {
+    for (int64_t d = 0; d < rank; ++d)
+      dims.push_back(d);
+  } else {
+    return operatorError(args) << "needs dim as an int or a list of ints";
+  }
+  for (int64_t d : dims)
+    if (d < 0 || d >= rank)
+      return operatorError(args) << "dim out of range for rank " << rank;
+  // spacing: coordinate tensors, a list of numbers, one number, or 1.
+  GradientSpacing spacing;
+  spacing.coordinates = args.tensorList("spacing");
+  Attribute spacingAttr = args.getOp().getArgs().get("spacing");
+  if (!spacing.coordinates.empty()) {
+  } else if (auto list = dyn_cast_or_null<DenseF64ArrayAttr>(spacingAttr)) {
+    spacing.steps.assign(list.asArrayRef().begin(), list.asArrayRef().end());
+  } else if (auto ints = dyn_cast_or_null<DenseI64ArrayAttr>(spacingAttr)) {
+    for (int64_t v : ints.asArrayRef())
+      spacing.steps.push_back(static_cast<double>(v));
+  } else {
+    spacing.steps.assign(dims.size(), args.getFloat("spacing").value_or(1.0));
+  }
+  size_t count = spacing.coordinates.empty() ? spacing.steps.size() : spacing.coordinates.size();
+  if (count != dims.size())
+    return operatorError(args) << "needs one spacing per dim: " << count << " for "
+                               << dims.size() << " dims";
+  if (args.getOp().getNumResults() != dims.size())
+    return operatorError(args) << "has " << args.getOp().getNumResults() << " results for "
+                               << dims.size() << " dims";
+  SmallVector<Value> results;
+  for (size_t k = 0; k < dims.size(); ++k) {
+    int64_t dim = dims[k];
+    int64_t n = t.getShape()[dim];
+    if (n < edgeOrder + 1)
+      return operatorError(args) << "needs each dim at least edge_order + 1 = "
+                                 << edgeOrder + 1 << " long (dim " << dim << " is " << n
+                                 << "), where PyTorch raises";
+    Value x = *self;
+    auto slice = [&](int64_t start, int64_t end) {
+      return makeSlice(b, loc, x, dim, start < 0 ? n + start : start, end <= 0 ? n + end : end,
+                       1);
+    };
+    auto c = [&](double v) { return makeScalar(b, loc, elt, v); };
+    auto mul = [&](Value l, Value r) { return makeBinary<MulOp>(b, loc, l, r); };
+    auto add = [&](Value l, Value r) { return makeBinary<AddOp>(b, loc, l, r); };
+    auto sub = [&](Value l, Value r) { return makeBinary<SubOp>(b, loc, l, r); };
+    auto div = [&](Value l, Value r) { return makeBinary<DivOp>(b, loc, l, r); };
+    // One op per statement: argument order is the compiler's (issue 17).
+    auto difference = [&](int64_t a0, int64_t a1, int64_t b0, int64_t b1) {
+      Value later = slice(a0, a1);
+      Value earlier = slice(b0, b1);
+      return sub(later, earlier);
+    };
+    // w0 x[s0] + w1 x[s1] + w2 x[s2], the slices [s, s + 1) or s..n-2+s.
+    auto weighted = [&](Value w0, std::pair<int64_t, int64_t> s0, Value w1,
+                        std::pair<int64_t, int64_t> s1, Value w2, std::pair<int64_t, int64_t> s2) {
+      Value x0 = slice(s0.first, s0.second);
+      Value t0 = mul(w0, x0);
+      Value x1 = slice(s1.first, s1.second);
+      Value t1 = mul(w1, x1);
+      Value sum01 = add(t0, t1);
+      Value x2 = slice(s2.first, s2.second);
+      Value t2 = mul(w2, x2);
+      return add(sum01, t2);
+    };
+    Value center, prepend, append;
+    if (spacing.coordinates.empty()) {
+      Value h = c(spacing.steps[k]);
+      Value diff = difference(2, 0, 0, -2);
+      Value scaled = div(diff, h);
+      center = div(scaled, c(2.0));
+      if (edgeOrder == 1) {
+        Value first = difference(1, 2, 0, 1);
+        prepend = div(first, h);
+        Value last = difference(-1, 0, -2, -1);
+        append = div(last, h);
+      } else {
+        // (-1.5 x0 + 2 x1 - 0.5 x2) / h and (0.5 x[-3] - 2 x[-2] + 1.5 x[-1]) / h.
+        Value x0 = slice(0, 1);
+        Value first = mul(c(-1.5), x0);
+        Value x1 = slice(1, 2);
+        Value second = mul(c(2.0), x1);
+        Value x2 = slice(2, 3);
+        Value third = mul(c(0.5), x2);
+        Value firstTwo = add(first, second);
+        Value front = sub(firstTwo, third);
+        prepend = div(front, h);
+        Value y3 = slice(-3, -2);
+        Value last3 = mul(c(0.5), y3);
+        Value y2 = slice(-2, -1);
+        Value last2 = mul(c(2.0), y2);
+        Value y1 = slice(-1, 0);
+        Value last1 = mul(c(1.5), y1);
+        Value lastTwo = sub(last3, last2);
+        Value back = add(lastTwo, last1);
+        append = div(back, h);
+      }
+    } else {
+      Value coord = spacing.coordinates[k];
+      RankedTensorType ct = typeOf(coord);
+      if (ct.getRank() != 1 || ct.getElementType() != elt || ct.getShape()[0] != n)
+        return operatorError(args) << "needs each spacing tensor 1-D, of the input's type and "
+                                      "as long as its dim";
+      // dx = diff(coord), dx1 = dx[:-1], dx2 = dx[1:], shaped along dim.
+      Value coordLater = makeSlice(b, loc, coord, 0, 1, n, 1);
+      Value coordEarlier = makeSlice(b, loc, coord, 0, 0, n - 1, 1);
+      Value dx = sub(coordLater, coordEarlier);
+      SmallVector<int64_t> shape(rank, 1);
+      shape[dim] = n - 2;
+      Value dxFront = makeSlice(b, loc, dx, 0, 0, n - 2, 1);
+      Value dx1 = makeReshape(b, loc, dxFront, shape);
+      Value dxBack = makeSlice(b, loc, dx, 0, 1, n - 1, 1);
+      Value dx2 = makeReshape(b, loc, dxBack, shape);
+      Value sum = add(dx1, dx2);
+      // a = -dx2 / (dx1 (dx1 + dx2)), b = (dx2 - dx1) / (dx1 dx2),
+      // c = dx1 / (dx2 (dx1 + dx2)).
+      Value negDx2 = b.create<NegOp>(loc, dx2);
+      Value aBottom = mul(dx1, sum);
+      Value wa = div(negDx2, aBottom);
+      Value bTop = sub(dx2, dx1);
+      Value bBottom = mul(dx1, dx2);
+      Value wb = div(bTop, bBottom);
+      Value cBottom = mul(dx2, sum);
+      Value wc = div(dx1, cBottom);
+      center = weighted(wa, {0, -2}, wb, {1, -1}, wc, {2, 0});
+      auto at = [&](int64_t i) {
+        Value one = makeSlice(b, loc, dx, 0, i, i + 1, 1);
+        return makeReshape(b, loc, one, {});
+      };
+      Value d0 = at(0);
+      Value dLast = at(n - 2);
+      if (edgeOrder == 1) {
+        Value first = difference(1, 2, 0, 1);
+        prepend = div(first, d0);
+        Value last = difference(-1, 0, -2, -1);
+        append = div(last, dLast);
+      } else {
+        Value d1 = at(1);
+        Value dPrev = at(n - 3);
+        // a = -(2 d0 + d1) / (d0 (d0 + d1)), b = (d0 + d1) / (d0 d1),
+        // c = -d0 / (d1 (d0 + d1)).
+        Value s01 = add(d0, d1);
+        Value twoD0 = mul(c(2.0), d0);
+        Value paTop = add(twoD0, d1);
+        Value paNeg = b.create<NegOp>(loc, paTop);
+        Value paBottom = mul(d0, s01);
+        Value pa = div(paNeg, paBottom);
+        Value pbBottom = mul(d0, d1);
+        Value pb = div(s01, pbBottom);
+        Value negD0 = b.create<NegOp>(loc, d0);
+        Value pcBottom = mul(d1, s01);
+        Value pc = div(negD0, pcBottom);
+        prepend = weighted(pa, {0, 1}, pb, {1, 2}, pc, {2, 3});
+        // a = dl / (dp (dl + dp)), b = -(dl + dp) / (dl dp),
+        // c = (2 dl + dp) / (dl (dl + dp)).
+        Value sLast = add(dLast, dPrev);
+        Value aaBottom = mul(dPrev, sLast);
+        Value aa = div(dLast, aaBottom);
+        Value abNeg = b.create<NegOp>(loc, sLast);
+        Value abBottom = mul(dLast, dPrev);
+        Value ab = div(abNeg, abBottom);
+        Value twoDLast = mul(c(2.0), dLast);
+        Value acTop = add(twoDLast, dPrev);
+        Value acBottom = mul(dLast, sLast);
+        Value ac = div(acTop, acBottom);
+        append = weighted(aa, {-3, -2}, ab, {-2, -1}, ac, {-1, 0});
+      }
+    }
+    SmallVector<Value> parts{prepend};
+    if (n > 2)
+      parts.push_back(center);
+    parts.push_back(append);
+    results.push_back(
+        b.create<ConcatOp>(loc, t, parts, b.getI64IntegerAttr(dim)).getResult());
+  }
+  return results;
+}
+
 /// diff(x, n=1, dim, prepend, append) = y[1:] - y[:-1] along dim, where y is
 /// prepend, x and append concatenated.
 Results legalizeDiff(OperatorArgs &args, OpBuilder &b) {
@@ -274,6 +483,9 @@ void tcc::graph::populateCreationLegalizers(LegalizerTable &t) {
   t["aten.eye.default"] = legalizeEye;
   t["aten.eye.m"] = legalizeEye;
   t["aten.diff.default"] = legalizeDiff;
+  for (const char *v : {"scalarint", "scalararray", "array", "scalarrayint", "scalarrayarray",
+                        "tensorarrayint", "tensorarray"})
+    t[std::string("aten.gradient.") + v] = legalizeGradient;
   for (const char *name : {"aten._assert_tensor_metadata.default", "aten._assert_scalar.default",
                            "aten.sym_constrain_range_for_size.default"})
     t[name] = noResults;

@@ -660,6 +660,54 @@ LegalizeFn clampLegalizer(
   };
 }
 
+
+/// frexp(x) = (mantissa, exponent) with x = mantissa 2^exponent, |mantissa|
+/// in [1/2, 1) (x itself and exponent 0 for 0, infinities and NaN), as C's
+/// frexp that ATen calls. In f64, where 2^-e is exact for every exponent of
+/// the narrower types: e = floor(log2|x|) + 1, x 2^-e, then one step each way
+/// where log2's rounding put e off by one near a power of two. Double
+/// inputs (whose subnormals' 2^-e overflow) are refused.
+Results legalizeFrexp(OperatorArgs &args, OpBuilder &b) {
+  Location loc = args.getOp().getLoc();
+  FailureOr<Value> self = requiredTensor(args, "self");
+  if (failed(self))
+    return failure();
+  Type elt = typeOf(*self).getElementType();
+  if (!isa<FloatType>(elt) || elt.isF64())
+    return operatorError(args) << "needs a float32, float16 or bfloat16 tensor, not " << elt;
+  PointwiseBuilder p{b, loc, b.getF64Type()};
+  Value x = makeCast(b, loc, *self, p.elt);
+  RankedTensorType type = typeOf(x);
+  auto sel = [&](Value cond, Value a, Value c) {
+    return b.create<SelectOp>(loc, type, cond, a, c).getResult();
+  };
+  Value absX = p.un<AbsOp>(x);
+  Value log2 = p.un<Log2Op>(absX);
+  Value whole = p.un<FloorOp>(log2);
+  Value e = p.bin<AddOp>(whole, p.c(1.0));
+  Value scale = p.un<Exp2Op>(p.un<NegOp>(e));
+  Value m = p.bin<MulOp>(x, scale);
+  // |m| >= 1: one more; |m| < 1/2: one less (both exact in f64).
+  Value absM = p.un<AbsOp>(m);
+  Value tooBig = makeCompare(b, loc, "ge", absM, p.c(1.0));
+  m = sel(tooBig, p.bin<MulOp>(m, p.c(0.5)), m);
+  e = sel(tooBig, p.bin<AddOp>(e, p.c(1.0)), e);
+  Value absHalved = p.un<AbsOp>(m);
+  Value tooSmall = makeCompare(b, loc, "lt", absHalved, p.c(0.5));
+  m = sel(tooSmall, p.bin<MulOp>(m, p.c(2.0)), m);
+  e = sel(tooSmall, p.bin<SubOp>(e, p.c(1.0)), e);
+  // 0, infinities and NaN: x - x is not 0 for the last two.
+  Value difference = p.bin<SubOp>(x, x);
+  Value finite = makeCompare(b, loc, "eq", difference, p.c(0.0));
+  Value nonzero = makeCompare(b, loc, "ne", x, p.c(0.0));
+  Value regular = b.create<BitwiseAndOp>(loc, typeOf(finite), finite, nonzero);
+  m = sel(regular, m, x);
+  e = sel(regular, e, p.c(0.0));
+  Value mantissa = makeCast(b, loc, m, elt);
+  Value exponent = makeCast(b, loc, e, args.resultType(1).getElementType());
+  return SmallVector<Value>{mantissa, exponent};
+}
+
 } // namespace
 
 void tcc::graph::populateElementwiseLegalizers(LegalizerTable &t) {
@@ -719,6 +767,7 @@ void tcc::graph::populateElementwiseLegalizers(LegalizerTable &t) {
   t["aten.acosh.default"] = floatUnary<AcoshOp>();
   t["aten.atanh.default"] = floatUnary<AtanhOp>();
   t["aten.exp2.default"] = floatUnary<Exp2Op>();
+  t["aten.frexp.Tensor"] = legalizeFrexp;
   t["aten.expm1.default"] = floatUnary<Expm1Op>();
   t["aten.log2.default"] = floatUnary<Log2Op>();
   t["aten.log10.default"] = floatUnary<Log10Op>();

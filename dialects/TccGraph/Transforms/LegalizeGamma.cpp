@@ -14,7 +14,7 @@
 // log(pi), as ATen's composite does.
 //
 //===----------------------------------------------------------------------===//
-#include "dialects/TccGraph/Transforms/Legalizers.h"
+#include "dialects/TccGraph/Transforms/SpecialFormula.h"
 
 #include <cmath>
 #include <limits>
@@ -287,6 +287,10 @@ Results mvlgamma(OperatorArgs &args, OpBuilder &b) {
 }
 
 } // namespace
+
+Value tcc::graph::makeLogGamma(OpBuilder &b, Location loc, Value x) {
+  return makeLgamma(b, loc, x);
+}
 
 void tcc::graph::populateGammaLegalizers(LegalizerTable &t) {
   t["aten.lgamma.default"] = unary(makeLgamma);

@@ -6,6 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 #include "dialects/TccGraph/Transforms/ComplexLegalizers.h"
+#include "dialects/TccGraph/Transforms/Legalizers.h"
+#include "dialects/TccGraph/Transforms/SpecialFormula.h"
 #include "dialects/TccGraph/Transforms/Passes.h"
 #include "mlir/IR/Verifier.h"
 
@@ -262,6 +264,9 @@ struct LegalizeGraphPass
     populateSpecialPolynomialLegalizers(table);
     populateGammaLegalizers(table);
     populateAiryLegalizers(table);
+    populateBesselJYLegalizers(table);
+    populateIncompleteGammaLegalizers(table);
+    populateErrorFunctionLegalizers(table);
     populateLinearAlgebraLegalizers(table);
     populateBackwardLegalizers(table);
     populateCombinatoricsLegalizers(table);

@@ -599,7 +599,8 @@ Results legalizeGridSample(OperatorArgs &args, OpBuilder &b) {
 
 /// histc(self, bins, min, max) as ATen's CPU kernel counts: edges lo and hi
 /// (the data's min and max where min == max, then widened by 1 each way
-/// where they are equal too); an element in [lo, hi] (not NaN) falls in bin
+/// where they are equal too; a run-time error where those are not finite,
+/// as PyTorch raises); an element in [lo, hi] (not NaN) falls in bin
 /// trunc((x - lo) * bins / (hi - lo)) in the input's type, the last bin
 /// also holding x == hi. One comparison per element and bin, summed.
 Results legalizeHistc(OperatorArgs &args, OpBuilder &b) {
@@ -621,6 +622,15 @@ Results legalizeHistc(OperatorArgs &args, OpBuilder &b) {
   Value lo = c(minArg), hi = c(maxArg);
   if (minArg == maxArg) {
     if (xt.getNumElements() > 0) {
+      // PyTorch raises where the data's range is not finite (an infinity,
+      // or a NaN: its aminmax is NaN then).
+      Value difference = makeBinary<SubOp>(b, loc, flat, flat);
+      Value finite = makeCompare(b, loc, "eq", difference, c(0));
+      std::string message =
+          (operatorName(args) + ": the range of the data is not finite (an infinity or NaN "
+                                "in it, with min == max), where PyTorch raises")
+              .str();
+      flat = b.create<CheckOp>(loc, flat.getType(), finite, flat, b.getStringAttr(message));
       hi = makeReduce<ReduceMaxOp>(b, loc, flat, {0}, false);
       Value negated = b.create<NegOp>(loc, flat);
       lo = b.create<NegOp>(loc, makeReduce<ReduceMaxOp>(b, loc, negated, {0}, false));

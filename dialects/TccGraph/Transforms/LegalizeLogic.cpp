@@ -1,8 +1,10 @@
-//===- LegalizeLogic.cpp - comparisons, masks, where, any -----------------===//
+//===- LegalizeLogic.cpp - comparisons, masks, where, any, isin -----------===//
 //
 // Masks are i1 tensors. Comparisons first bring both sides to one element
 // type (a float side wins; a Python number takes the tensor's type unless it
 // is fractional and the tensor is integral), as PyTorch's type promotion does.
+// isin compares every element with every test element (an [N, T] mask, at
+// most 2^26 of them) and takes any over the test elements.
 //
 //===----------------------------------------------------------------------===//
 #include "dialects/TccGraph/Transforms/Legalizers.h"
@@ -165,6 +167,46 @@ Results legalizeAnyAll(OperatorArgs &args, OpBuilder &b, bool isAll) {
                   : makeReduce<ReduceMaxOp>(b, loc, f, dims, keepdim);
   return SmallVector<Value>{makeCompare(b, loc, "gt", m, makeScalar(b, loc, b.getF32Type(), 0.0))};
 }
+/// isin(elements, test_elements, invert): any(elements[..., None] ==
+/// test_elements.flatten()) over the last dim (none for no test elements),
+/// negated with invert; Python numbers for either side as rank-0 tensors.
+Results legalizeIsin(OperatorArgs &args, OpBuilder &b) {
+  Location loc = args.getOp().getLoc();
+  Value elements = args.tensor("elements"), test = args.tensor("test_elements");
+  if (!elements && !test)
+    return operatorError(args) << "needs a tensor operand";
+  if (!elements) {
+    FailureOr<Value> v = operandOrNumber(args, b, "element", elementType(test));
+    if (failed(v))
+      return failure();
+    elements = *v;
+  }
+  if (!test) {
+    FailureOr<Value> v = operandOrNumber(args, b, "test_element", elementType(elements));
+    if (failed(v))
+      return failure();
+    test = *v;
+  }
+  auto et = typeOf(elements), tt = typeOf(test);
+  if (!et.hasStaticShape() || !tt.hasStaticShape())
+    return operatorError(args) << "needs tensors of static shape";
+  int64_t n = et.getNumElements(), count = tt.getNumElements();
+  if (n * count > (int64_t(1) << 26))
+    return operatorError(args) << "compares every element with every test element: " << n
+                               << " x " << count << " is more than the 2^26 supported";
+  SmallVector<int64_t> shape(et.getShape());
+  shape.push_back(1);
+  Value column = makeReshape(b, loc, elements, shape);
+  SmallVector<int64_t> testShape(et.getRank(), 1);
+  testShape.push_back(count);
+  Value row = makeReshape(b, loc, test, testShape);
+  Value equal = makeCompare(b, loc, "eq", column, row);
+  Value f = makeCast(b, loc, equal, b.getF32Type());
+  Value m = makeReduce<ReduceMaxOp>(b, loc, f, {et.getRank()}, false);
+  bool invert = args.getBool("invert").value_or(false);
+  Value zero = makeScalar(b, loc, b.getF32Type(), 0.0);
+  return SmallVector<Value>{makeCompare(b, loc, invert ? "le" : "gt", m, zero)};
+}
 } // namespace
 
 void tcc::graph::populateLogicLegalizers(LegalizerTable &t) {
@@ -196,6 +238,8 @@ void tcc::graph::populateLogicLegalizers(LegalizerTable &t) {
     t[std::string("aten.where.") + v] = legalizeWhere;
   t["aten.masked_fill.Scalar"] = legalizeMaskedFill;
   t["aten.masked_fill.Tensor"] = legalizeMaskedFill;
+  for (const char *v : {"Tensor_Tensor", "Tensor_Scalar", "Scalar_Tensor"})
+    t[std::string("aten.isin.") + v] = legalizeIsin;
   for (const char *v : {"dim", "dims", "default"}) {
     t[std::string("aten.any.") + v] = [](OperatorArgs &a, OpBuilder &b) { return legalizeAnyAll(a, b, false); };
     t[std::string("aten.all.") + v] = [](OperatorArgs &a, OpBuilder &b) { return legalizeAnyAll(a, b, true); };

@@ -6,7 +6,7 @@
 //
 // - Scans (cumprod, cummax/cummin with their indices, logcumsumexp): element
 //   i reduces the j <= i, in order, so a product rounds as PyTorch's loop.
-// - Sorting (sort, argsort, msort, topk, kthvalue, median, nanmedian):
+// - Sorting (sort, argsort, msort, topk, kthvalue, median, nanmedian, mode):
 //   element i's rank is the number of j that come before it (smaller, NaN
 //   last; ties in index order: a stable sort, as PyTorch's); position p then
 //   takes the i of rank p. Where PyTorch leaves the index of tied values
@@ -294,6 +294,45 @@ LegalizeFn median(bool ignoreNan) {
     return results;
   };
 }
+/// mode(self, dim, keepdim) = (values, indices): the value that occurs most
+/// often along dim (each element's count of equal elements, pairwise), the
+/// smallest of those tied, as ATen's kernel keeps the first of the longest
+/// runs in the sorted line; its index the last position holding it (ATen's
+/// unstable sort leaves which one unspecified where the value repeats). A
+/// line with a NaN, where ATen's sort order is unspecified, is a run-time
+/// error.
+Results legalizeMode(OperatorArgs &args, OpBuilder &b) {
+  Location loc = args.getOp().getLoc();
+  FailureOr<Line> line = lineArgs(args, b, -1);
+  if (failed(line))
+    return failure();
+  Value x = line->x;
+  int64_t dim = line->dim;
+  if (typeOf(x).getShape()[dim] == 0)
+    return operatorError(args) << "of an empty dim is not defined";
+  Value number = makeCompare(b, loc, "eq", x, x);
+  std::string message =
+      (operatorName(args) + ": a NaN in the line, whose mode PyTorch leaves unspecified").str();
+  x = b.create<CheckOp>(loc, x.getType(), number, x, b.getStringAttr(message));
+  Pairwise p = pairwise(b, loc, x, dim);
+  Type f32 = b.getF32Type();
+  Value equal = makeCompare(b, loc, "eq", p.xj, p.xi);
+  Value count = overJ<ReduceSumOp>(b, loc, makeCast(b, loc, equal, f32), p);
+  Value most = makeReduce<ReduceMaxOp>(b, loc, count, {dim}, true);
+  Value candidate = makeCompare(b, loc, "eq", count, most);
+  const double inf = std::numeric_limits<double>::infinity();
+  Value negated = b.create<NegOp>(loc, x);
+  Value largestNegated =
+      makeReduce<ReduceMaxOp>(b, loc, where(b, loc, candidate, negated, -inf), {dim}, true);
+  Value value = b.create<NegOp>(loc, largestNegated);
+  Value at = makeCompare(b, loc, "eq", x, value);
+  Value positions = makeIotaAt(b, loc, typeOf(x).getShape()[dim], f32, typeOf(x).getRank(), dim);
+  Value last = makeReduce<ReduceMaxOp>(b, loc, where(b, loc, at, positions, -1.0), {dim}, true);
+  Value index = makeCast(b, loc, last, b.getI64Type());
+  return SmallVector<Value>{makeReshape(b, loc, value, args.resultType(0).getShape()),
+                            makeReshape(b, loc, index, args.resultType(1).getShape())};
+}
+
 /// bucketize(self, boundaries, out_int32, right) and searchsorted(
 /// sorted_sequence, self, out_int32, right, side, sorter): for each value,
 /// the number of sorted entries b with !(b >= v) (!(b > v) for right), which
@@ -365,6 +404,7 @@ void tcc::graph::populateOrderingLegalizers(LegalizerTable &t) {
   t["aten.topk.default"] = kSmallest(true);
   t["aten.kthvalue.default"] = kSmallest(false);
   t["aten.median.default"] = median(false);
+  t["aten.mode.default"] = legalizeMode;
   t["aten.median.dim"] = median(false);
   t["aten.nanmedian.default"] = median(true);
   t["aten.nanmedian.dim"] = median(true);

@@ -13,6 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "lib/Conversion/TccGraphToLinalg/Patterns.h"
+#include "lib/Conversion/TccGraphToLinalg/ScalarFormula.h"
 
 #include "dialects/TccGraph/IR/TccGraphOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -24,61 +25,11 @@
 
 using namespace mlir;
 using namespace tcc::graph;
+using tcc::Scalar;
 
 namespace {
 using F = arith::CmpFPredicate;
 using I = arith::CmpIPredicate;
-
-/// Creates one scalar op per call: floats of type `t`, degrees and loop
-/// counters as i64, conditions as i1. (Callers pass at most one
-/// IR-creating call as an argument: the order of ops is the caller's.)
-struct Scalar {
-  OpBuilder &b;
-  Location loc;
-  Type t;
-
-  Value c(double v) { return b.create<arith::ConstantOp>(loc, b.getFloatAttr(t, v)); }
-  Value ci(int64_t v) { return b.create<arith::ConstantOp>(loc, b.getI64IntegerAttr(v)); }
-  Value add(Value x, Value y) { return b.create<arith::AddFOp>(loc, x, y); }
-  Value sub(Value x, Value y) { return b.create<arith::SubFOp>(loc, x, y); }
-  Value mul(Value x, Value y) { return b.create<arith::MulFOp>(loc, x, y); }
-  Value div(Value x, Value y) { return b.create<arith::DivFOp>(loc, x, y); }
-  Value addi(Value x, Value y) { return b.create<arith::AddIOp>(loc, x, y); }
-  Value subi(Value x, Value y) { return b.create<arith::SubIOp>(loc, x, y); }
-  Value negi(Value x) {
-    Value zero = ci(0);
-    return subi(zero, x);
-  }
-  Value cmp(F p, Value x, Value y) { return b.create<arith::CmpFOp>(loc, p, x, y); }
-  Value cmpi(I p, Value x, Value y) { return b.create<arith::CmpIOp>(loc, p, x, y); }
-  Value both(Value x, Value y) { return b.create<arith::AndIOp>(loc, x, y); }
-  Value either(Value x, Value y) { return b.create<arith::OrIOp>(loc, x, y); }
-  Value sel(Value cond, Value x, Value y) { return b.create<arith::SelectOp>(loc, cond, x, y); }
-  Value toFloat(Value i) { return b.create<arith::SIToFPOp>(loc, t, i); }
-  Value abs(Value x) { return b.create<math::AbsFOp>(loc, x); }
-  Value acos(Value x) { return b.create<math::AcosOp>(loc, x); }
-  Value cos(Value x) { return b.create<math::CosOp>(loc, x); }
-  Value sin(Value x) { return b.create<math::SinOp>(loc, x); }
-  Value floor(Value x) { return b.create<math::FloorOp>(loc, x); }
-  Value pow(Value x, Value y) { return b.create<math::PowFOp>(loc, x, y); }
-  /// a * b - c rounded once: the fused multiply-subtract that ATen's loops
-  /// compile to (GCC's default contraction in its AVX2 kernels, nvcc's on
-  /// the GPU), which decides results where the recurrences cancel or
-  /// approach the overflow threshold.
-  Value mulSub(Value a, Value x, Value c) {
-    Value negC = b.create<arith::NegFOp>(loc, c);
-    return b.create<math::FmaOp>(loc, a, x, negC);
-  }
-  /// float(v) for an integer constant, as C++ converts int64 results to T.
-  Value fromInt(int64_t v) { return c(static_cast<double>(v)); }
-  /// n % 2 == 0 (n >= 0 where it is used).
-  Value even(Value n) {
-    Value one = ci(1);
-    Value bit = b.create<arith::AndIOp>(loc, n, one);
-    Value zero = ci(0);
-    return cmpi(I::eq, bit, zero);
-  }
-};
 
 /// static_cast<int64_t>(n) as ATen's CPU kernel computes it on x86-64
 /// (cvttss2si/cvttsd2si): NaN and values beyond int64 become INT64_MIN, a
@@ -414,6 +365,9 @@ Value specialFunction(OpBuilder &b, Location loc, StringRef name, Type t, ValueR
     return t == f64 ? r : b.create<arith::TruncFOp>(loc, t, r).getResult();
   }
   Scalar s{b, loc, t};
+  if (name == "igamma" || name == "igammac")
+    return buildIncompleteGamma(s, /*upper=*/name == "igammac", args[0], args[1], args[2],
+                                args[3]);
   if (name.consume_front("shifted_chebyshev_polynomial_"))
     return chebyshev(s, name.front(), /*shifted=*/true, args[0], args[1]);
   if (name.consume_front("chebyshev_polynomial_"))

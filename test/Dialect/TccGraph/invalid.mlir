@@ -136,6 +136,14 @@ func.func @special_function_arity(%x: tensor<4xf32>) -> tensor<4xf32> {
 
 // -----
 
+func.func @special_function_igamma_arity(%a: tensor<4xf32>, %x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'tcc_graph.special_function' op 'igamma' takes 4 operands, not 2}}
+  %0 = tcc_graph.special_function "igamma"(%a, %x) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
 func.func @special_function_types(%x: tensor<4xf32>, %n: tensor<f64>) -> tensor<4xf32> {
   // expected-error @+1 {{'tcc_graph.special_function' op operand and result element types must match}}
   %0 = tcc_graph.special_function "legendre_polynomial_p"(%x, %n) : (tensor<4xf32>, tensor<f64>) -> tensor<4xf32>

@@ -2,11 +2,11 @@
 
 // Each unsupported operator is reported once, at the node's source location.
 func.func @unsupported(%x: tensor<4xf32>) -> tensor<4xf32> {
-  // expected-error @+1 {{unsupported operator 'aten.erfinv.default'}}
-  %0 = tcc_graph.operator "torch.ops.aten.erfinv.default"(%x) {operand_names = ["self"], args = {}} : (tensor<4xf32>) -> tensor<4xf32>
-  %1 = tcc_graph.operator "torch.ops.aten.erfinv.default"(%0) {operand_names = ["self"], args = {}} : (tensor<4xf32>) -> tensor<4xf32>
-  // expected-error @+1 {{unsupported operator 'aten.special_erfcx.default'}}
-  %2 = tcc_graph.operator "torch.ops.aten.special_erfcx.default"(%1) {operand_names = ["self"], args = {}} : (tensor<4xf32>) -> tensor<4xf32>
+  // expected-error @+1 {{unsupported operator 'aten.linalg_matrix_exp.default'}}
+  %0 = tcc_graph.operator "torch.ops.aten.linalg_matrix_exp.default"(%x) {operand_names = ["self"], args = {}} : (tensor<4xf32>) -> tensor<4xf32>
+  %1 = tcc_graph.operator "torch.ops.aten.linalg_matrix_exp.default"(%0) {operand_names = ["self"], args = {}} : (tensor<4xf32>) -> tensor<4xf32>
+  // expected-error @+1 {{unsupported operator 'aten.bernoulli.default'}}
+  %2 = tcc_graph.operator "torch.ops.aten.bernoulli.default"(%1) {operand_names = ["self"], args = {}} : (tensor<4xf32>) -> tensor<4xf32>
   return %2 : tensor<4xf32>
 }
 

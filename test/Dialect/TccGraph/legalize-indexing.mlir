@@ -225,6 +225,21 @@ func.func @histc(%x: tensor<2x3xf32>) -> tensor<4xf32> {
 
 // -----
 
+// histc without a range (min == max): the data's own, checked to be finite
+// first (x - x == 0 everywhere), as PyTorch raises on an infinity or NaN.
+// CHECK-LABEL: func @histc_data_range
+// CHECK: %[[FLAT:.*]] = tcc_graph.reshape %arg0 : (tensor<2x3xf32>) -> tensor<6xf32>
+// CHECK: %[[DIFF:.*]] = tcc_graph.sub %[[FLAT]], %[[FLAT]]
+// CHECK: %[[FINITE:.*]] = tcc_graph.compare %[[DIFF]], %{{.*}} {predicate = "eq"}
+// CHECK: %[[CHECKED:.*]] = tcc_graph.check %[[FINITE]], %[[FLAT]] "aten.histc.default: the range of the data is not finite (an infinity or NaN in it, with min == max), where PyTorch raises"
+// CHECK: tcc_graph.reduce_max %[[CHECKED]]
+func.func @histc_data_range(%x: tensor<2x3xf32>) -> tensor<4xf32> {
+  %0 = tcc_graph.operator "torch.ops.aten.histc.default"(%x) {operand_names = ["self"], args = {bins = 4 : i64, min = 0.000000e+00 : f64, max = 0.000000e+00 : f64}} : (tensor<2x3xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
 // grid_sampler_2d, bilinear with border padding: x and y unnormalized and
 // clipped to the image, each corner one gather from the flattened image
 // (index y * W + x, broadcast over the channels), read as 0 outside, the

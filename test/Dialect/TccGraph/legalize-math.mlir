@@ -315,6 +315,27 @@ func.func @bessel_k1(%x: tensor<4xf32>) -> tensor<4xf32> {
 
 // -----
 
+// special_modified_bessel_k0: on (0, 2] Cephes' series in x^2 - 2 less
+// log(x / 2) I0(x); beyond, exp(-x) times the series in 8 / x - 2 over
+// sqrt(x); NaN below 0, inf at 0. special_modified_bessel_i1 takes I1's
+// whole (double) series in float too: 29 terms from 2.77791411e-18.
+// CHECK-LABEL: func @modified_bessel
+// CHECK: tcc_graph.constant dense<1.37446541E-16> : tensor<f32>
+// CHECK: tcc_graph.log
+// CHECK: %[[NEGX:.*]] = tcc_graph.neg %arg0
+// CHECK: tcc_graph.exp %[[NEGX]]
+// CHECK: tcc_graph.constant dense<0x7F800000> : tensor<f32>
+// CHECK: tcc_graph.abs %arg1
+// CHECK: tcc_graph.constant dense<2.77791403E-18> : tensor<f32>
+// CHECK: return
+func.func @modified_bessel(%x: tensor<4xf32>, %y: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+  %0 = tcc_graph.operator "torch.ops.aten.special_modified_bessel_k0.default"(%x) {operand_names = ["self"], args = {}} : (tensor<4xf32>) -> tensor<4xf32>
+  %1 = tcc_graph.operator "torch.ops.aten.special_modified_bessel_i1.default"(%y) {operand_names = ["self"], args = {}} : (tensor<4xf32>) -> tensor<4xf32>
+  return %0, %1 : tensor<4xf32>, tensor<4xf32>
+}
+
+// -----
+
 // special_airy_ai: the oscillating form below -2.09 (sin and cos of
 // zeta + pi / 4), the decaying one from 2.09 (exp(zeta)), between them the
 // Maclaurin series unrolled to 20 steps, each stopping where ATen's loop

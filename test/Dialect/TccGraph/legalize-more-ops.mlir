@@ -483,3 +483,59 @@ func.func @cumtrapz_bilinear(%y: tensor<2x4xf32>, %a: tensor<2x4xf32>, %c: tenso
   %1 = tcc_graph.operator "torch.ops.aten.bilinear.default"(%a, %c, %w) {operand_names = ["input1", "input2", "weight"], args = {}} : (tensor<2x4xf32>, tensor<2x3xf32>, tensor<5x4x3xf32>) -> tensor<2x5xf32>
   return %0, %1 : tensor<2x3xf32>, tensor<2x5xf32>
 }
+
+// -----
+
+// gradient with scalar steps: (x[2:] - x[:-2]) / h / 2 inside, one-sided
+// differences at the ends (edge_order 2: -1.5, 2, -0.5 weights), the three
+// parts concatenated along each dim; one result per dim.
+// CHECK-LABEL: func @gradient_steps
+// CHECK: tcc_graph.constant dense<2.000000e+00> : tensor<f32>
+// CHECK: tcc_graph.constant dense<-1.500000e+00> : tensor<f32>
+// CHECK: tcc_graph.concat {{.*}} {dim = 0 : i64} : (tensor<1x5xf32>, tensor<2x5xf32>, tensor<1x5xf32>) -> tensor<4x5xf32>
+// CHECK: tcc_graph.constant dense<2.100000e+00> : tensor<f32>
+// CHECK: tcc_graph.concat {{.*}} {dim = 1 : i64} : (tensor<4x1xf32>, tensor<4x3xf32>, tensor<4x1xf32>) -> tensor<4x5xf32>
+func.func @gradient_steps(%x: tensor<4x5xf32>) -> (tensor<4x5xf32>, tensor<4x5xf32>) {
+  %0:2 = tcc_graph.operator "torch.ops.aten.gradient.scalarrayarray"(%x) {args = {dim = array<i64: 0, 1>, spacing = array<f64: 2.000000e+00, 2.100000e+00>, edge_order = 2 : i64}, operand_names = ["self"]} : (tensor<4x5xf32>) -> (tensor<4x5xf32>, tensor<4x5xf32>)
+  return %0#0, %0#1 : tensor<4x5xf32>, tensor<4x5xf32>
+}
+
+// -----
+
+// gradient with coordinates: the nonuniform three-point weights from the
+// coordinates' differences, shaped along the dim.
+// CHECK-LABEL: func @gradient_coordinates
+// CHECK: tcc_graph.reshape %{{.*}} : (tensor<2xf32>) -> tensor<1x2xf32>
+// CHECK: tcc_graph.concat {{.*}} {dim = 1 : i64} : (tensor<3x1xf32>, tensor<3x2xf32>, tensor<3x1xf32>) -> tensor<3x4xf32>
+func.func @gradient_coordinates(%x: tensor<3x4xf32>, %c: tensor<4xf32>) -> tensor<3x4xf32> {
+  %0 = tcc_graph.operator "torch.ops.aten.gradient.tensorarray"(%x, %c) {args = {dim = array<i64: 1>, edge_order = 1 : i64}, operand_names = ["self", "spacing.0"]} : (tensor<3x4xf32>, tensor<4xf32>) -> tensor<3x4xf32>
+  return %0 : tensor<3x4xf32>
+}
+
+// -----
+
+// isin: every element against every test element ([4, 1] == [1, 3]), any
+// over the test elements (max of the mask in f32 > 0; <= 0 with invert).
+// CHECK-LABEL: func @isin
+// CHECK: tcc_graph.compare %{{.*}}, %{{.*}} {predicate = "eq"} : (tensor<4x1xf32>, tensor<1x3xf32>) -> tensor<4x3xi1>
+// CHECK: tcc_graph.reduce_max %{{.*}} {dims = array<i64: 1>, keepdim = false} : (tensor<4x3xf32>) -> tensor<4xf32>
+// CHECK: tcc_graph.compare %{{.*}}, %{{.*}} {predicate = "le"}
+func.func @isin(%x: tensor<4xf32>, %t: tensor<3xf32>) -> tensor<4xi1> {
+  %0 = tcc_graph.operator "torch.ops.aten.isin.Tensor_Tensor"(%x, %t) {operand_names = ["elements", "test_elements"], args = {invert = true}} : (tensor<4xf32>, tensor<3xf32>) -> tensor<4xi1>
+  return %0 : tensor<4xi1>
+}
+
+// -----
+
+// frexp in f64: e = floor(log2|x|) + 1, x 2^-e, one correcting step each
+// way; x itself and 0 for 0, infinities and NaN; the exponent as int32.
+// CHECK-LABEL: func @frexp
+// CHECK: tcc_graph.cast %arg0 : (tensor<4xf32>) -> tensor<4xf64>
+// CHECK: tcc_graph.log2
+// CHECK: tcc_graph.exp2
+// CHECK: tcc_graph.cast %{{.*}} : (tensor<4xf64>) -> tensor<4xf32>
+// CHECK: tcc_graph.cast %{{.*}} : (tensor<4xf64>) -> tensor<4xi32>
+func.func @frexp(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xi32>) {
+  %0:2 = tcc_graph.operator "torch.ops.aten.frexp.Tensor"(%x) {operand_names = ["self"], args = {}} : (tensor<4xf32>) -> (tensor<4xf32>, tensor<4xi32>)
+  return %0#0, %0#1 : tensor<4xf32>, tensor<4xi32>
+}

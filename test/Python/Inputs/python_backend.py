@@ -85,30 +85,30 @@ for w in caught:
     print("warning:", str(w.message).replace("\n", " "))
 
 
-def uses_erfcx(x):
-    return torch.special.erfcx(x).sum() + torch.cos(x)
+def uses_matrix_exp(x):
+    return torch.linalg.matrix_exp(x).sum() + torch.cos(x)
 
 
 with warnings.catch_warnings(record=True) as caught:
     warnings.simplefilter("always")
-    opt = torch.compile(uses_erfcx, backend=tcc.backend, options=options)
-    print("unsupported, eager fallback:", verdict(opt(x), uses_erfcx(x)))
+    opt = torch.compile(uses_matrix_exp, backend=tcc.backend, options=options)
+    print("unsupported, eager fallback:", verdict(opt(x), uses_matrix_exp(x)))
     opt(x)  # a second call: no second warning
 tcc_warnings = [w for w in caught if "tcc" in str(w.message)]
 print("warnings:", len(tcc_warnings))
-# The line of the erfcx call, found here so that FileCheck can name it.
-erfcx_line = next(i for i, text in enumerate(open(__file__), 1) if "special.erfcx(x)" in text)
+# The line of the matrix_exp call, found here so that FileCheck can name it.
+matrix_exp_line = next(i for i, text in enumerate(open(__file__), 1) if "linalg.matrix_exp(x)" in text)
 
 
 def shown(message):
-    return message.rsplit("/", 1)[-1].replace(f":{erfcx_line}:", ":ERFCX_LINE:")
+    return message.rsplit("/", 1)[-1].replace(f":{matrix_exp_line}:", ":MATRIX_EXP_LINE:")
 
 
 for line in str(tcc_warnings[0].message).splitlines():
     print("warning:", shown(line))
 torch._dynamo.reset()
 try:
-    torch.compile(uses_erfcx, backend=tcc.backend, options=dict(options, strict=True))(x)
+    torch.compile(uses_matrix_exp, backend=tcc.backend, options=dict(options, strict=True))(x)
 except Exception as e:  # Dynamo wraps it in BackendCompilerFailed
     cause = getattr(e, "inner_exception", e)
     print("strict:", type(e).__name__, "from", type(cause).__name__, shown(str(cause)))
