@@ -36,6 +36,9 @@
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
 
+#include <cmath>
+#include <limits>
+
 #define DEBUG_TYPE "tcc-expand-cpu-math"
 
 namespace tcc {
@@ -63,6 +66,42 @@ bool approximated(StringRef name) {
 bool isBF16To(Type from, Type to, bool extend) {
   Type in = getElementTypeOrSelf(from), out = getElementTypeOrSelf(to);
   return extend ? in.isBF16() && out.isF32() : in.isF32() && out.isBF16();
+}
+
+/// A splat constant of `type` (f32 or a vector of f32).
+Value splat(OpBuilder &b, Location loc, Type type, double value) {
+  if (auto vector = dyn_cast<VectorType>(type))
+    return arith::ConstantOp::create(
+        b, loc, DenseElementsAttr::get(vector, b.getFloatAttr(vector.getElementType(), value)));
+  return arith::ConstantOp::create(b, loc, b.getFloatAttr(type, value));
+}
+
+/// MLIR's log and log2 approximations read the exponent from the bits and
+/// take a subnormal input for 2^-126 times its mantissa: log(1e-40) came out
+/// -87.3 instead of -92.1 (special.ndtri of a probability that small was
+/// off by 0.36). A subnormal scaled by 2^23 is normal; the logarithm then
+/// subtracts 23·ln 2 (23 for log2). Zero and negative inputs keep their
+/// -inf and NaN.
+void scaleSubnormalLogs(ArrayRef<Operation *> ops) {
+  for (Operation *op : ops) {
+    if (!isa<math::LogOp, math::Log2Op>(op) || !getElementTypeOrSelf(op->getResult(0).getType()).isF32())
+      continue;
+    OpBuilder b(op);
+    Location loc = op->getLoc();
+    Value x = op->getOperand(0);
+    Type type = x.getType();
+    Value smallest = splat(b, loc, type, std::numeric_limits<float>::min());
+    Value tiny = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, x, smallest);
+    Value up = arith::MulFOp::create(b, loc, x, splat(b, loc, type, 8388608.0)); // 2^23
+    op->setOperand(0, arith::SelectOp::create(b, loc, tiny, up, x));
+    b.setInsertionPointAfter(op);
+    Value log = op->getResult(0);
+    double shift = isa<math::LogOp>(op) ? 23.0 * std::log(2.0) : 23.0;
+    Value down = arith::SubFOp::create(b, loc, log, splat(b, loc, type, shift));
+    Value result = arith::SelectOp::create(b, loc, tiny, down, log);
+    log.replaceAllUsesExcept(result, llvm::SmallPtrSet<Operation *, 2>{down.getDefiningOp(),
+                                                                       result.getDefiningOp()});
+  }
 }
 
 struct ExpandCpuMathPass : tcc::impl::ExpandCpuMathPassBase<ExpandCpuMathPass> {
@@ -107,6 +146,7 @@ struct ExpandCpuMathPass : tcc::impl::ExpandCpuMathPassBase<ExpandCpuMathPass> {
     });
     if (ops.empty())
       return success();
+    scaleSubnormalLogs(ops);
     // Only these ops and what their rewrites create: a greedy rewrite of the
     // whole module would fold and simplify every kernel, work for nobody.
     RewritePatternSet patterns(&getContext());

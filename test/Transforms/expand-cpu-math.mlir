@@ -83,3 +83,23 @@ func.func @softmax_row(%in: memref<64xf32>) -> f32 {
   }
   return %sum : f32
 }
+
+// -----
+
+// A subnormal input of log (and log2) is scaled by 2^23 first and the
+// result moved back by 23·ln 2 (23): the approximation reads the exponent
+// from the bits and would take 1e-40 for 2^-126 times its mantissa.
+// CHECK-LABEL: func @subnormal_log
+// CHECK:     %[[MIN:.*]] = arith.constant 1.17549435E-38 : f32
+// CHECK:     %[[TINY:.*]] = arith.cmpf olt, %arg0, %[[MIN]] : f32
+// CHECK:     %[[UP:.*]] = arith.constant 0x4B000000 : f32
+// CHECK:     %[[SCALED:.*]] = arith.mulf %arg0, %[[UP]] : f32
+// CHECK:     arith.select %[[TINY]], %[[SCALED]], %arg0 : f32
+// CHECK:     %[[SHIFT:.*]] = arith.constant 15.9423{{[0-9]*}} : f32
+// CHECK:     %[[DOWN:.*]] = arith.subf %[[LOG:.*]], %[[SHIFT]] : f32
+// CHECK:     %[[R:.*]] = arith.select %[[TINY]], %[[DOWN]], %[[LOG]] : f32
+// CHECK:     return %[[R]]
+func.func @subnormal_log(%x: f32) -> f32 {
+  %l = math.log %x : f32
+  return %l : f32
+}
