@@ -258,20 +258,20 @@ LegalizeFn pinv(StringRef operand) {
     Spectrum f = spectrum(mb, a->x, hermitian, /*withVectors=*/true);
     Value left = f.left, right = f.right, s = f.values, magnitude = f.magnitude;
     Value largest = makeReduce<ReduceMaxOp>(b, loc, magnitude, {1}, true);
+    Value keep;
     if (args.has("rcond") && !args.has("rtol")) {
       // pinverse(A, rcond) is pinv(A, rtol=rcond).
       double rcond = args.getFloat("rcond").value_or(1e-15);
       Value relative = mb.bin<MulOp>(mb.c(rcond), largest);
-      Value keep = mb.cmp("gt", magnitude, relative);
-      Value inverse = mb.bin<DivOp>(mb.c(1), s);
-      s = mb.select(keep, inverse, 0.0);
+      keep = mb.cmp("gt", magnitude, relative);
     } else {
-      FailureOr<Value> keep = aboveTolerance(args, mb, magnitude, largest, *a);
-      if (failed(keep))
+      FailureOr<Value> above = aboveTolerance(args, mb, magnitude, largest, *a);
+      if (failed(above))
         return failure();
-      Value inverse = mb.bin<DivOp>(mb.c(1), s);
-      s = mb.select(*keep, inverse, 0.0);
+      keep = *above;
     }
+    Value inverse = mb.bin<DivOp>(mb.c(1), s);
+    s = mb.select(keep, inverse, 0.0);
     int64_t count = typeOf(s).getShape()[0], k = typeOf(s).getShape()[1];
     Value sRow = makeReshape(b, loc, s, {count, 1, k});
     Value scaled = mb.bin<MulOp>(right, sRow);
