@@ -32,7 +32,7 @@ SAMPLES = ["foo", "mymodule", "outer_module", "mymodule_dynamic_batch", "small_c
            "convolutions_3d", "batch_norm_batch_stats",
            "unfold_diagonal_histc", "grid_sample_2d", "grid_sample_3d", "nextafter",
            "indexing_tail", "resampling_tail",
-           "ops_special_tail",
+           "ops_special_tail", "many_weights_pointwise",
            # channels-last on the GPU (the CPU path computes f32 either way)
            "dense_stem:tf32", "depthwise_blocks:tf32", "small_cnn:tf32",
            # "NAME+SPEC": compiled with --specialize SPEC, static variants beside the

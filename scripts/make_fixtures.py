@@ -2350,6 +2350,23 @@ class ResamplingTail(nn.Module):
                 drop, margin, margin_mean, margin_sum)
 
 
+class ManyWeightsPointwise(nn.Module):
+    """One pointwise chain over 120 weights (each its own buffer): fused into
+    one kernel that reads 122 buffers. Passed as whole memref descriptors
+    (40 bytes each) its parameters exceeded PTX's 4352 bytes and the CUDA
+    model failed to load; each is one pointer now."""
+
+    def __init__(self):
+        super().__init__()
+        self.weights = nn.ParameterList(nn.Parameter(torch.randn(4, 64)) for _ in range(120))
+
+    def forward(self, x):
+        acc = x
+        for w in self.weights:
+            acc = acc * 0.5 + w * x
+        return acc
+
+
 def write_indexing_tail_cases(out):
     torch.manual_seed(160)
     x = torch.randn(4, 6)
@@ -2363,6 +2380,8 @@ def write_indexing_tail_cases(out):
                 torch.rand(2, 3, 5, 7) > 0.5,
                 torch.tensor([[3, 0, -1, 1, 2, 4, 5], [6, 6, 2, -1, 0, 0, 0], [-1, 1, 2, 3, 4, 5, 6],
                               [0, 1, 2, 3, 4, 5, 6], [5, 5, 1, 0, -1, 3, 3]])])
+    torch.manual_seed(162)
+    write_case(out, "many_weights_pointwise", ManyWeightsPointwise(), [torch.randn(4, 64)])
 
 
 if __name__ == "__main__":

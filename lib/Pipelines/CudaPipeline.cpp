@@ -16,6 +16,7 @@
 //            threads striding over the grid (the runtime caps it at what
 //            the device holds at once)
 //          → gpu.launch → gpu-kernel-outlining → tcc-gpu-finalize-launches
+//          → tcc-gpu-compact-kernel-arguments (a pointer per buffer)
 //          → NVVM → PTX for --arch (gpu.binary, embedded by the translation)
 //
 // The host side launches on a stream passed in by the caller: no stream is
@@ -111,6 +112,9 @@ void tcc::buildCudaLoweringPassPipeline(OpPassManager &pm, const CompileOptions 
   pm.addPass(createGpuKernelOutliningPass());
   // One kernel module, the caller's stream, nothing left on the host.
   pm.addPass(createGpuFinalizeLaunchesPass());
+  // Each buffer as a pointer (plus its dynamic extents), not a descriptor:
+  // PTX allows 4352 bytes of parameters, a fused kernel may read 100 buffers.
+  pm.addPass(createGpuCompactKernelArgumentsPass());
 
   // Device side (the pipeline of TOOLCHAIN-FACTS.md): NVVM, then PTX text.
   OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();

@@ -16,6 +16,10 @@ constexpr const char *kCudaForwardName = "forward_cuda";
 /// Threads per block of every generated kernel.
 constexpr int kCudaBlockSize = 256;
 
+/// Bytes of parameters a kernel may take in the PTX tcc emits (ISA 8.0;
+/// ptxas refuses more, and the driver only finds out when it loads the model).
+constexpr int kCudaKernelParamBytes = 4352;
+
 } // namespace tcc
 
 #endif // TCC_TRANSFORMS_GPUCONVENTIONS_H

@@ -635,4 +635,50 @@ def GpuFinalizeLaunchesPass : Pass<"tcc-gpu-finalize-launches", "mlir::ModuleOp"
   ];
 }
 
+def GpuCompactKernelArgumentsPass
+    : Pass<"tcc-gpu-compact-kernel-arguments", "mlir::ModuleOp"> {
+  let summary = "Pass each strided memref to a kernel as one pointer plus its dynamic offset, sizes and strides";
+  let description = [{
+    Runs after `tcc-gpu-finalize-launches`. A memref kernel argument would
+    otherwise be passed as its whole descriptor (two pointers, offset, sizes,
+    strides: 40 bytes at rank 1, 88 at rank 4), and a fused kernel over a
+    hundred buffers exceeds the 4352 bytes of parameters PTX allows: ptxas,
+    run by the driver when the model loads, refuses it. Each memref argument
+    of a strided layout in the default memory space becomes an `!llvm.ptr`
+    (its aligned pointer) followed by an `index` for each dynamic offset,
+    size and stride; the kernel rebuilds the descriptor from them and the
+    static values of its type (8 bytes per static buffer). The launches pass
+    `memref.extract_aligned_pointer_as_index` and
+    `memref.extract_strided_metadata` values instead of the memref.
+
+    A kernel that still takes more than 4352 bytes of parameters is an
+    error at compile time, naming it, instead of a model that cannot load.
+
+    Before:
+    ```mlir
+    gpu.launch_func async [%t] @tcc_kernels::@k blocks in (...) threads in (...)
+        args(%x : memref<100xf32>, %n : index)
+    gpu.func @k(%x: memref<100xf32>, %n: index) kernel { ... }
+    ```
+    After:
+    ```mlir
+    %p = memref.extract_aligned_pointer_as_index %x : memref<100xf32> -> index
+    ...
+    gpu.launch_func async [%t] @tcc_kernels::@k blocks in (...) threads in (...)
+        args(%ptr : !llvm.ptr, %n : index)
+    gpu.func @k(%ptr: !llvm.ptr, %n: index) kernel {
+      %d = ... llvm.insertvalue ... : !llvm.struct<(ptr, ptr, i64, array<1 x i64>, array<1 x i64>)>
+      %x = builtin.unrealized_conversion_cast %d : ... to memref<100xf32>
+      ...
+    }
+    ```
+  }];
+  let dependentDialects = [
+    "mlir::arith::ArithDialect",
+    "mlir::gpu::GPUDialect",
+    "mlir::LLVM::LLVMDialect",
+    "mlir::memref::MemRefDialect",
+  ];
+}
+
 #endif // TCC_TRANSFORMS_PASSES
