@@ -1,6 +1,8 @@
 //===- Bufferize.cpp - the tcc-bufferize pass -----------------------------===//
 #include "tcc/Conversion/Passes.h"
 
+#include "SplitSharedInits.h"
+
 #include "dialects/TccKernel/IR/TccKernelOps.h"
 #include "dialects/TccKernel/Transforms/BufferizableOpInterfaceImpl.h"
 
@@ -141,6 +143,9 @@ struct BufferizePass : public tcc::impl::BufferizePassBase<BufferizePass> {
       signalPassFailure();
       return;
     }
+    // Each writer its own fresh init: no copies of a shared fill, and an
+    // analysis linear in the number of writers.
+    tcc::splitSharedInits(module);
     {
       // Producers write straight into the slice a concatenation inserts them
       // at (tcc-share-concat-buffers built DenseNet's in one buffer), or a

@@ -220,3 +220,36 @@ func.func @conv_overlapping_slices(%x: tensor<2x8x6x6xf32>, %w: tensor<4x8x3x3xf
   %c = tensor.insert_slice %y into %a[0, 4, 0, 0] [2, 4, 6, 6] [1, 1, 1, 1] : tensor<2x4x6x6xf32> into tensor<2x8x6x6xf32>
   return %c : tensor<2x8x6x6xf32>
 }
+
+// -----
+
+// Two reductions initialized from one fill (CSE merges identical ones): each
+// gets its own fill of its own buffer, right before it, and nothing is
+// copied (shared, the second would get a new buffer and a copy of the
+// first's filled one).
+// CHECK-LABEL: func @shared_fill(
+// CHECK-SAME:    %[[X:.*]]: memref<4x8xf32>, %[[Y:.*]]: memref<4x8xf32>, %[[OUT0:.*]]: memref<4xf32>, %[[OUT1:.*]]: memref<4xf32>)
+// CHECK-NOT:     copy
+// CHECK:         linalg.fill ins(%{{.*}} : f32) outs(%[[OUT0]] : memref<4xf32>)
+// CHECK-NEXT:    linalg.reduce ins(%[[X]] : memref<4x8xf32>) outs(%[[OUT0]] : memref<4xf32>)
+// CHECK-NOT:     copy
+// CHECK:         linalg.fill ins(%{{.*}} : f32) outs(%[[OUT1]] : memref<4xf32>)
+// CHECK-NEXT:    linalg.reduce ins(%[[Y]] : memref<4x8xf32>) outs(%[[OUT1]] : memref<4xf32>)
+// CHECK-NOT:     copy
+// CHECK:         return
+func.func @shared_fill(%x: tensor<4x8xf32>, %y: tensor<4x8xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<4xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+  %a = linalg.reduce ins(%x : tensor<4x8xf32>) outs(%init : tensor<4xf32>) dimensions = [1]
+    (%in: f32, %acc: f32) {
+      %s = arith.addf %in, %acc : f32
+      linalg.yield %s : f32
+    }
+  %b = linalg.reduce ins(%y : tensor<4x8xf32>) outs(%init : tensor<4xf32>) dimensions = [1]
+    (%in: f32, %acc: f32) {
+      %s = arith.addf %in, %acc : f32
+      linalg.yield %s : f32
+    }
+  return %a, %b : tensor<4xf32>, tensor<4xf32>
+}
