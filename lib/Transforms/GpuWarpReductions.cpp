@@ -39,6 +39,8 @@ namespace {
 /// Lanes of a warp; one warp computes one output element.
 constexpr int64_t kWarpSize = 32;
 static_assert(tcc::kCudaBlockSize % kWarpSize == 0, "a warp's lanes must not straddle two blocks");
+/// Outputs enough for a thread each to keep the GPU busy with serial loops.
+constexpr int64_t kMinSerialOutputs = 8192;
 
 /// A linalg.generic that one warp per output can compute, and the parts of
 /// its body the rewrite uses.
@@ -101,7 +103,24 @@ FailureOr<WarpReduction> matchWarpReduction(linalg::GenericOp op) {
         return iterators[cast<AffineDimExpr>(e).getPosition()] != utils::IteratorType::parallel;
       }))
     return reject("output map not a permutation of the parallel dims");
+  // Lanes stride over the reduced elements: worth it where they are
+  // side by side in memory. Where every input's innermost dim is a parallel
+  // one (a sum over H and W of a channels-last image), side-by-side threads
+  // of the serial form read side-by-side elements instead.
+  bool lanesContiguous = false;
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    AffineMap map = op.getMatchingIndexingMap(input);
+    if (map.getNumResults() == 0)
+      continue;
+    auto last = dyn_cast<AffineDimExpr>(map.getResults().back());
+    if (!last || iterators[last.getPosition()] != utils::IteratorType::parallel)
+      lanesContiguous = true;
+  }
   SmallVector<int64_t> staticRanges = op.getStaticLoopRanges();
+  ArrayRef<int64_t> kept = ArrayRef(staticRanges).take_front(numParallel);
+  if (!lanesContiguous && !llvm::is_contained(kept, ShapedType::kDynamic) &&
+      computeProduct(kept) >= kMinSerialOutputs)
+    return reject("every input's innermost dim is a parallel one (threads read it coalesced)");
   ArrayRef<int64_t> reduced = ArrayRef(staticRanges).drop_front(numParallel);
   // Fewer elements than lanes: the serial loop of one thread is faster.
   if (!llvm::is_contained(reduced, ShapedType::kDynamic) && computeProduct(reduced) < kWarpSize)

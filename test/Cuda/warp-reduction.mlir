@@ -147,6 +147,45 @@ func.func @matmul(%a: memref<16x64xf32>, %b: memref<64x24xf32>, %c: memref<16x24
 
 // -----
 
+// A sum over H and W of a channels-last image (the loops: N and C parallel,
+// then H and W): the input's innermost dim is a parallel one, so the serial
+// form's side-by-side threads read side-by-side channels, and its 32 x 256
+// outputs are threads enough: kept. (Lanes would read 32 cache lines.)
+// CHECK-LABEL: func.func @channels_last_mean(
+// CHECK:         linalg.generic
+// CHECK-NOT:     gpu.shuffle
+func.func @channels_last_mean(%x: memref<32x14x14x256xf32>, %out: memref<32x256xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d2, d3, d1)>,
+                                   affine_map<(d0, d1, d2, d3) -> (d0, d1)>],
+                  iterator_types = ["parallel", "parallel", "reduction", "reduction"]}
+      ins(%x : memref<32x14x14x256xf32>) outs(%out : memref<32x256xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %0 = arith.addf %in, %acc : f32
+    linalg.yield %0 : f32
+  }
+  return
+}
+
+// -----
+
+// The same over few outputs (2 x 64): too few threads for serial loops, so
+// the warps still share the work.
+// CHECK-LABEL: func.func @channels_last_mean_few_outputs(
+// CHECK-COUNT-5: gpu.shuffle xor
+func.func @channels_last_mean_few_outputs(%x: memref<2x14x14x64xf32>, %out: memref<2x64xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d2, d3, d1)>,
+                                   affine_map<(d0, d1, d2, d3) -> (d0, d1)>],
+                  iterator_types = ["parallel", "parallel", "reduction", "reduction"]}
+      ins(%x : memref<2x14x14x64xf32>) outs(%out : memref<2x64xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %0 = arith.addf %in, %acc : f32
+    linalg.yield %0 : f32
+  }
+  return
+}
+
+// -----
+
 // Reduction over the leading dim (the innermost loop is parallel): kept.
 // CHECK-LABEL: func.func @leading_dim_reduction(
 // CHECK:         linalg.generic

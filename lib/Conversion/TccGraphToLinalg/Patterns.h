@@ -53,11 +53,20 @@ mlir::Value convertElements(mlir::OpBuilder &b, mlir::Location loc, mlir::Value 
 /// Where PyTorch accumulates sums of `elementType`: f32 for f16 and bf16
 /// (matmuls, sums, means), else the type itself.
 mlir::Type accumulatorType(mlir::Type elementType);
-/// `src`'s trailing `numDims` dims (a float tensor) added into `init` (the
-/// leading dims' shape). Sums of many terms (static sizes) are summed in
-/// blocks, then the blocks' sums, to keep rounding errors small.
-mlir::Value sumTrailingDims(mlir::OpBuilder &b, mlir::Location loc, mlir::Value src,
-                            int64_t numDims, mlir::Value init);
+/// How a reduction combines an element into its accumulator.
+using ReduceCombine =
+    llvm::function_ref<mlir::Value(mlir::OpBuilder &, mlir::Location, mlir::Value element,
+                                   mlir::Value acc)>;
+/// `src` reduced over `dims` (sorted) into `init` (the other dims, in src's
+/// order) by `combine`: one generic, kept dims then reduced dims as loops.
+mlir::Value reduceDims(mlir::OpBuilder &b, mlir::Location loc, mlir::Value src,
+                       llvm::ArrayRef<int64_t> dims, mlir::Value init, ReduceCombine combine);
+/// `src` (a float tensor) summed over `dims` (sorted) into `init` (the other
+/// dims, in src's order). Sums of many terms (static sizes) are summed in
+/// blocks, then the blocks' sums, to keep rounding errors small
+/// (BlockedSum.cpp).
+mlir::Value sumDims(mlir::OpBuilder &b, mlir::Location loc, mlir::Value src,
+                    llvm::ArrayRef<int64_t> dims, mlir::Value init);
 /// The float attribute `v` of `elementType`.
 mlir::TypedAttr floatAttr(mlir::OpBuilder &b, mlir::Type elementType, double v);
 } // namespace tcc

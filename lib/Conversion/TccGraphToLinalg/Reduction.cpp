@@ -28,7 +28,9 @@ struct ReducePattern : OpConversionPattern<SrcOp> {
                                tcc::accumulatorType(resultType.getElementType()));
     auto inT = cast<RankedTensorType>(x.getType());
     Type elt = inT.getElementType();
-    ArrayRef<int64_t> dims = op.getDims();
+    SmallVector<int64_t> dims(op.getDims());
+    llvm::sort(dims);
+    int64_t rank = inT.getRank();
 
     // Shape without the reduced dims.
     SmallVector<int64_t> kept;
@@ -48,45 +50,19 @@ struct ReducePattern : OpConversionPattern<SrcOp> {
                                             : 0.0;
     Value init = tcc::makeFilled(rewriter, loc, keptType, sizes,
                                  tcc::floatAttr(rewriter, elt, initValue));
-    // Reduced dims followed by kept ones (sum over dim 1 of NCHW) are moved
-    // last first: the GPU mapping handles a reduction only as the innermost
-    // loops, not a serial loop between parallel ones.
-    Value src = x;
-    SmallVector<int64_t> rdims(dims);
-    int64_t rank = inT.getRank(), numKept = static_cast<int64_t>(kept.size());
-    bool trailing = llvm::all_of(dims, [&](int64_t d) { return d >= numKept; });
-    if (!trailing) {
-      SmallVector<int64_t> perm, permShape;
-      SmallVector<OpFoldResult> inSizes = tensor::getMixedSizes(rewriter, loc, x), permSizes;
-      for (int64_t i = 0; i < rank; ++i)
-        if (!llvm::is_contained(dims, i))
-          perm.push_back(i);
-      perm.append(dims.begin(), dims.end());
-      for (int64_t p : perm) {
-        permShape.push_back(inT.getShape()[p]);
-        permSizes.push_back(inSizes[p]);
-      }
-      Value empty = rewriter.create<tensor::EmptyOp>(loc, permSizes, elt);
-      src = rewriter.create<linalg::TransposeOp>(loc, x, empty, perm).getResult()[0];
-      rdims.clear();
-      for (int64_t i = numKept; i < rank; ++i)
-        rdims.push_back(i);
-    }
     // Sums of many terms are summed in blocks (BlockedSum.cpp); a max is
-    // exact, and a product's rounding does not cancel as a sum's does.
+    // exact, and a product's rounding does not cancel as a sum's does. The
+    // reduced dims are the innermost loops (what the GPU mapping takes),
+    // wherever they are in memory.
     Value reduced =
         kind == Kind::Sum || kind == Kind::Mean
-            ? tcc::sumTrailingDims(rewriter, loc, src, static_cast<int64_t>(rdims.size()), init)
-            : rewriter
-                  .create<linalg::ReduceOp>(
-                      loc, ValueRange{src}, ValueRange{init}, rdims,
-                      [&](OpBuilder &b, Location l, ValueRange a) {
-                        Value r = kind == Kind::Max
-                                      ? b.create<arith::MaximumFOp>(l, a[0], a[1]).getResult()
-                                      : b.create<arith::MulFOp>(l, a[0], a[1]).getResult();
-                        b.create<linalg::YieldOp>(l, r);
-                      })
-                  .getResult(0);
+            ? tcc::sumDims(rewriter, loc, x, dims, init)
+            : tcc::reduceDims(rewriter, loc, x, dims, init,
+                              [&](OpBuilder &b, Location l, Value element, Value acc) -> Value {
+                                if (kind == Kind::Max)
+                                  return b.create<arith::MaximumFOp>(l, element, acc);
+                                return b.create<arith::MulFOp>(l, element, acc);
+                              });
 
     if (kind == Kind::Mean) {
       // Divide by the number of reduced elements (known only at run time for

@@ -44,7 +44,7 @@ func.func @linear_relu(%x: tensor<?x100xf32>, %w: tensor<10x100xf32>, %b: tensor
 // CHECK:         linalg.generic {{.*}} ins(%[[X]] : memref<4x8xf32>) outs(%[[OUT0]] : memref<4x8xf32>)
 // CHECK:           math.exp
 // CHECK:         linalg.fill ins(%{{.*}} : f32) outs(%[[OUT1]] : memref<4xf32>)
-// CHECK:         linalg.reduce ins(%[[OUT0]] : memref<4x8xf32>) outs(%[[OUT1]] : memref<4xf32>) dimensions = [1]
+// CHECK:         linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]} ins(%[[OUT0]] : memref<4x8xf32>) outs(%[[OUT1]] : memref<4xf32>)
 // CHECK-NOT:     copy
 // CHECK:         return{{$}}
 func.func @two_results(%x: tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<4xf32>) {

@@ -24,10 +24,10 @@ func.func @matmul_f16(%a: tensor<4x8xf16>, %b: tensor<8x5xf16>) -> tensor<4x5xf1
 // stays in bf16 (it is exact).
 // CHECK-LABEL: func.func @sum_bf16
 // CHECK:         arith.extf %{{.*}} : bf16 to f32
-// CHECK:         linalg.reduce
+// CHECK:         linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]
 // CHECK:           arith.addf %{{.*}} : f32
 // CHECK:         arith.truncf %{{.*}} : f32 to bf16
-// CHECK:         linalg.reduce
+// CHECK:         linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]
 // CHECK:           arith.maximumf %{{.*}} : bf16
 func.func @sum_bf16(%x: tensor<4x1024xbf16>) -> (tensor<4xbf16>, tensor<4xbf16>) {
   %0 = tcc_graph.reduce_sum %x {dims = array<i64: 1>, keepdim = false} : (tensor<4x1024xbf16>) -> tensor<4xbf16>
