@@ -16,6 +16,8 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
+#include <algorithm>
+
 using namespace mlir;
 
 namespace {
@@ -27,6 +29,11 @@ constexpr int64_t kMaxSerialTerms = 2048;
 /// preferred, so the blocks are a reshape and producers still fuse.
 constexpr int64_t kBlock = 1024;
 constexpr int64_t kMinBlock = 64;
+/// Where the innermost dim is kept, each block is one thread's serial loop:
+/// blocks for about this many threads in all, of at least kMinColumnBlock
+/// terms (a block of H x W x C's sum over H and W: a run of rows).
+constexpr int64_t kColumnThreads = 131072;
+constexpr int64_t kMinColumnBlock = 16;
 
 /// linalg.reduce adding `src`'s trailing `n` dims into `init`.
 Value plainSum(OpBuilder &b, Location loc, Value src, int64_t n, Value init) {
@@ -149,18 +156,19 @@ struct BlockSplit {
   int64_t blocks = 0, terms = 0;
 };
 
-/// The split with the largest blocks of at most kBlock terms (at least
-/// kMinBlock), or none (`terms` 0). Splitting one dim keeps the blocks a
+/// The split with the largest blocks of at most `maxTerms` terms (at least
+/// `minTerms`), or none (`terms` 0). Splitting one dim keeps the blocks a
 /// reshape of that dim alone, in whatever order the dims are in memory.
-BlockSplit chooseSplit(ArrayRef<int64_t> shape, ArrayRef<int64_t> dims) {
+BlockSplit chooseSplit(ArrayRef<int64_t> shape, ArrayRef<int64_t> dims, int64_t maxTerms,
+                       int64_t minTerms) {
   BlockSplit best;
   int64_t suffix = 1;
   for (size_t j = dims.size(); j-- > 0;) {
     int64_t size = shape[dims[j]];
-    if (suffix > kBlock)
+    if (suffix > maxTerms)
       break;
-    for (int64_t part = std::min(size, kBlock / suffix); part >= 1; --part) {
-      if (size % part || part * suffix < kMinBlock)
+    for (int64_t part = std::min(size, maxTerms / suffix); part >= 1; --part) {
+      if (size % part || part * suffix < minTerms)
         continue;
       if (part * suffix > best.terms)
         best = {j, size / part, part * suffix};
@@ -177,10 +185,29 @@ Value tcc::sumDims(OpBuilder &b, Location loc, Value src, ArrayRef<int64_t> dims
   int64_t rank = t.getRank(), terms = 1;
   for (int64_t d : dims)
     terms = ShapedType::isDynamic(t.getDimSize(d)) ? ShapedType::kDynamic : terms * t.getDimSize(d);
-  // Symbolic sizes keep one loop: their block count is not known here.
-  if (ShapedType::isDynamic(terms) || terms <= kMaxSerialTerms || dims.empty())
+  // Symbolic sizes keep one loop: their block count is not known here; no
+  // term (an empty dim) is no loop.
+  if (ShapedType::isDynamic(terms) || dims.empty() || terms == 0)
     return reduceDims(b, loc, src, dims, init, addCombine);
-  BlockSplit split = chooseSplit(t.getShape(), dims);
+  // Where the innermost dim is kept (a sum over H and W of a channels-last
+  // image), each output is a thread's serial loop over strided elements:
+  // blocks small enough for kColumnThreads threads in all, so the GPU has
+  // loads enough in flight (the sums of the blocks are summed the same way).
+  BlockSplit split;
+  int64_t outputs = ShapedType::isDynamicShape(t.getShape()) ? 0 : t.getNumElements() / terms;
+  if (!llvm::is_contained(dims, rank - 1) && outputs > 0) {
+    int64_t want = std::clamp(terms * outputs / kColumnThreads, kMinColumnBlock, kBlock);
+    if (terms <= want)
+      return reduceDims(b, loc, src, dims, init, addCombine);
+    split = chooseSplit(t.getShape(), dims, want, 1);
+    if (split.terms >= terms)
+      split = {};
+  }
+  if (split.terms == 0) {
+    if (terms <= kMaxSerialTerms)
+      return reduceDims(b, loc, src, dims, init, addCombine);
+    split = chooseSplit(t.getShape(), dims, kBlock, kMinBlock);
+  }
   if (split.terms == 0) {
     // No reshape of one dim gives blocks: the reduced dims moved last (a
     // copy where they were not) and flattened, summed in blocks of kBlock

@@ -35,16 +35,16 @@ func.func @mean_prime(%x: tensor<4099xf32>) -> tensor<f32> {
 
 // -----
 
-// Several reduced dims (12288 terms), before the kept one in memory: the
-// blocks split one of them (64 = 8 x 8, blocks of 8 x 96 = 768 terms), a
-// reshape: nothing is moved or copied. The partial sums keep the dims not
-// yet reduced in the input's order ([2, 8, 5]: the kept dim still innermost),
-// each reduced over its dims as the innermost loops, read through the maps.
+// Several reduced dims (12288 terms) before the kept one, the innermost in
+// memory, over 5 outputs: blocks of 16 terms (96 = 6 x 16, a reshape of that
+// dim), then the blocks' sums the same way, down to the 5 outputs. Nothing
+// is moved or copied; every stage keeps the kept dim innermost.
 // CHECK-LABEL: func.func @sum_dims
 // CHECK-NOT:     linalg.transpose
-// CHECK:         %[[BLOCKS:.*]] = tensor.expand_shape %arg0 {{\[\[}}0], [1, 2], [3], [4]] output_shape [2, 8, 8, 96, 5]
-// CHECK:         %[[PART:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d3, d4, d2)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel", "reduction", "reduction"]} ins(%[[BLOCKS]] : tensor<2x8x8x96x5xf32>) outs(%{{.*}} : tensor<2x8x5xf32>)
-// CHECK:         linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d1, d2, d0)>, affine_map<(d0, d1, d2) -> (d0)>], iterator_types = ["parallel", "reduction", "reduction"]} ins(%[[PART]] : tensor<2x8x5xf32>) outs(%{{.*}} : tensor<5xf32>)
+// CHECK:         %[[BLOCKS:.*]] = tensor.expand_shape %arg0 {{\[\[}}0], [1], [2, 3], [4]] output_shape [2, 64, 6, 16, 5]
+// CHECK:         linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d4, d3)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%[[BLOCKS]] : tensor<2x64x6x16x5xf32>) outs(%{{.*}} : tensor<2x64x6x5xf32>)
+// CHECK-NOT:     linalg.transpose
+// CHECK:         linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d1, d2, d0)>, affine_map<(d0, d1, d2) -> (d0)>], iterator_types = ["parallel", "reduction", "reduction"]} ins(%{{.*}} : tensor<2x2x5xf32>) outs(%{{.*}} : tensor<5xf32>)
 func.func @sum_dims(%x: tensor<2x64x96x5xf32>) -> tensor<5xf32> {
   %0 = tcc_graph.reduce_sum %x {dims = array<i64: 0, 1, 2>, keepdim = false} : (tensor<2x64x96x5xf32>) -> tensor<5xf32>
   return %0 : tensor<5xf32>
@@ -73,15 +73,21 @@ func.func @one_loop(%x: tensor<4x2048xf32>, %y: tensor<?x4096xf32>, %z: tensor<8
 // -----
 
 // A mean over H and W of a channels-last image (squeeze-and-excitation after
-// a channels-last convolution): 112 x 112 terms, blocked by splitting H
-// (14 blocks of 8 rows, 896 terms), a reshape of the input as it is. The
-// channels stay the innermost parallel dim of both stages, so side-by-side
-// threads read side-by-side channels; no transpose, no copy.
+// a channels-last convolution): each output a thread's serial loop over
+// strided elements, so the blocks are small enough for about 131072 threads
+// (at least 16 terms: W split 7 x 16), then the blocks' sums the same way,
+// each stage a reshape of one dim of what it reads. The channels stay the
+// innermost parallel dim of every stage, so side-by-side threads read
+// side-by-side channels; no transpose, no copy.
 // CHECK-LABEL: func.func @mean_channels_last
 // CHECK-NOT:     linalg.transpose
-// CHECK:         %[[BLOCKS:.*]] = tensor.expand_shape %arg0 {{\[\[}}0], [1, 2], [3], [4]] output_shape [2, 14, 8, 112, 32]
-// CHECK:         %[[PART:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d3, d4, d2)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel", "reduction", "reduction"]} ins(%[[BLOCKS]] : tensor<2x14x8x112x32xf32>) outs(%{{.*}} : tensor<2x14x32xf32>)
-// CHECK:         %[[SUM:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%[[PART]] : tensor<2x14x32xf32>) outs(%{{.*}} : tensor<2x32xf32>)
+// CHECK:         %[[BLOCKS:.*]] = tensor.expand_shape %arg0 {{\[\[}}0], [1], [2, 3], [4]] output_shape [2, 112, 7, 16, 32]
+// CHECK:         %[[PART:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d4, d3)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%[[BLOCKS]] : tensor<2x112x7x16x32xf32>) outs(%{{.*}} : tensor<2x112x7x32xf32>)
+// CHECK:         tensor.expand_shape %[[PART]] {{\[\[}}0], [1, 2], [3], [4]] output_shape [2, 56, 2, 7, 32]
+// CHECK:         linalg.generic {{.*}} outs(%{{.*}} : tensor<2x56x32xf32>)
+// CHECK:         linalg.generic {{.*}} outs(%{{.*}} : tensor<2x4x32xf32>)
+// CHECK:         %[[SUM:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%{{.*}} : tensor<2x4x32xf32>) outs(%{{.*}} : tensor<2x32xf32>)
+// CHECK-NOT:     linalg.transpose
 // CHECK:         linalg.generic {{.*}} ins(%[[SUM]] : tensor<2x32xf32>)
 // CHECK:           arith.divf
 func.func @mean_channels_last(%x: tensor<2x112x112x32xf32>) -> tensor<2x32xf32> {
