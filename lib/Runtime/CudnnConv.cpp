@@ -28,6 +28,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "tcc/Runtime/CudnnConv.h"
+#include "ConvAsGemm.h"
 #include "DepthwiseConv.h"
 #include "tcc/Runtime/CudaLibraryLoader.h"
 #include "tcc/Runtime/KernelTypes.h"
@@ -261,6 +262,7 @@ enum class Epilogue {
   Fused, ///< cudnnConvolutionBiasActivationForward
   Adds,  ///< cudnnConvolutionForward, then cudnnAddTensor for bias and residual
   Own,   ///< not cuDNN: tcc's depthwise kernel, epilogue included (DepthwiseConv.h)
+  Gemm,  ///< not cuDNN: one cuBLASLt GEMM, epilogue included (ConvAsGemm.h)
 };
 
 struct Plan {
@@ -386,6 +388,11 @@ void enqueue(const Cudnn &lib, ContextState &state, const Plan &plan, const Plan
                           key.activation, stream);
     return;
   }
+  if (plan.epilogue == Epilogue::Gemm) {
+    launchConvAsGemm(depthwiseShape(key), key.compute, x, w, bias, z, y, key.activation,
+                     stream);
+    return;
+  }
   void *workspace = plan.workspaceBytes ? state.workspace.data() : nullptr;
   float one = 1.0f, zero = 0.0f;
   std::string what = " for " + shapeText(key);
@@ -464,10 +471,16 @@ std::vector<Candidate> candidates(const Cudnn &lib, ContextState &state, Plan &p
     }
     out.push_back({p.algo, p.mathType, bytes, e});
   }
-  // tcc's own depthwise kernel competes with cuDNN's (timed like them; last,
-  // so that without timing cuDNN's first choice runs).
+  // tcc's own depthwise kernel, and a 1x1 convolution as one cuBLASLt GEMM,
+  // compete with cuDNN's (timed like them; last, so that without timing
+  // cuDNN's first choice runs).
   if (depthwiseKernelApplies(depthwiseShape(key)))
     out.push_back({-1, CUDNN_DEFAULT_MATH, 0, Epilogue::Own});
+  // TCC_CONV_AS_GEMM=0 leaves the GEMM out (to compare).
+  const char *asGemm = std::getenv("TCC_CONV_AS_GEMM");
+  if ((!asGemm || std::string(asGemm) != "0") &&
+      convAsGemmApplies(depthwiseShape(key), key.activation, key.residual))
+    out.push_back({-2, CUDNN_DEFAULT_MATH, 0, Epilogue::Gemm});
   return out;
 }
 
@@ -617,13 +630,17 @@ std::unique_ptr<Plan> makePlan(const Cudnn &lib, ContextState &state, const Plan
     plan->workspaceBytes = c.workspaceBytes;
     plan->epilogue = c.epilogue;
   };
-  // TCC_CUDNN_ALGO=heuristic: cuDNN's first choice; =own: tcc's own kernel
-  // where it applies (for its tests); otherwise the fastest, timed.
+  // TCC_CUDNN_ALGO=heuristic: cuDNN's first choice; =own: tcc's own kernel,
+  // =gemm: the cuBLASLt GEMM, where they apply (for their tests); otherwise
+  // the fastest, timed.
   const char *mode = std::getenv("TCC_CUDNN_ALGO");
   std::string chosenMode = mode ? mode : "";
-  bool measure = !capturing && ways.size() > 1 && chosenMode != "heuristic" && chosenMode != "own";
+  bool measure = !capturing && ways.size() > 1 && chosenMode != "heuristic" &&
+                 chosenMode != "own" && chosenMode != "gemm";
   const Candidate *best = &ways.front();
   if (chosenMode == "own" && ways.back().epilogue == Epilogue::Own)
+    best = &ways.back();
+  if (chosenMode == "gemm" && ways.back().epilogue == Epilogue::Gemm)
     best = &ways.back();
   if (measure) {
     // Each way timed as it will run (epilogue included) into a scratch

@@ -1,5 +1,6 @@
-"""tcc_conv2d (cuDNN, and tcc's depthwise kernel where it is faster; with
-TCC_CUDNN_ALGO=own, always, for its own check) against PyTorch: NCHW and NHWC, padding, stride,
+"""tcc_conv2d (cuDNN, and tcc's depthwise kernel or, for 1x1 channels-last
+convolutions, one cuBLASLt GEMM where they are faster; with TCC_CUDNN_ALGO=own
+or =gemm, always, for their own checks) against PyTorch: NCHW and NHWC, padding, stride,
 dilation, grouped and depthwise, bias / residual / ReLU epilogues (fused and
 not, a residual in the output's own buffer), channel slices of larger
 buffers (NCHW: a batch stride; NHWC: a pixel stride too) and, channels-last,
@@ -172,6 +173,29 @@ def run(quick=False):
                     continue  # tcc leaves NCHW images packed
                 tag = f"{'nhwc' if layout else 'nchw'} {str(dtype)[6:]}{' tf32' if compute else ''} {name}"
                 run_case(fn, report, tag, dtype, compute, layout=layout, **kw)
+    # 1x1 channels-last convolutions as one cuBLASLt GEMM (forced:
+    # TCC_CUDNN_ALGO=gemm; shapes of their own, as a plan is kept per shape).
+    import os
+    saved = os.environ.get("TCC_CUDNN_ALGO")
+    os.environ["TCC_CUDNN_ALGO"] = "gemm"
+    try:
+        gemm_cases = [
+            ("1x1 as gemm, bias", dict(n=3, c=40, h=14, w=14, k=240, r=1, s=1, bias=True)),
+            ("1x1 as gemm, bias relu", dict(n=2, c=24, h=9, w=11, k=56, r=1, s=1, bias=True, relu=True)),
+            ("1x1 as gemm, bias residual", dict(n=2, c=72, h=7, w=7, k=40, r=1, s=1, bias=True, residual=True)),
+            ("1x1 as gemm, residual in place", dict(n=2, c=88, h=5, w=6, k=48, r=1, s=1, residual=True, in_place=True)),
+            ("1x1 as gemm, plain", dict(n=1, c=16, h=3, w=5, k=8, r=1, s=1)),
+        ]
+        for dtype, compute in ((torch.float32, F32), (torch.float32, TF32), (torch.float16, F32),
+                               (torch.bfloat16, F32)):
+            for name, kw in gemm_cases:
+                tag = f"nhwc {str(dtype)[6:]}{' tf32' if compute else ''} {name}"
+                run_case(fn, report, tag, dtype, compute, layout=NHWC, **kw)
+    finally:
+        if saved is None:
+            del os.environ["TCC_CUDNN_ALGO"]
+        else:
+            os.environ["TCC_CUDNN_ALGO"] = saved
     # A bad shape is a recorded error, not a crash.
     fn(2, 3, 8, 8, 4, 3, 3, 9, 9, 0, 0, 1, 1, 1, 1, 2, 192, 64, 8, 1, 324, 81, 9, 1, 0, 0, 0, 0,
        None, None, None, None, None, 0, 0, 0, 0, common.stream())
