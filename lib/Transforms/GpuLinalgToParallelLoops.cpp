@@ -11,6 +11,7 @@
 // it, which is then not a kernel of its own.
 //
 //===----------------------------------------------------------------------===//
+#include "InnermostReduction.h"
 #include "tcc/Transforms/Passes.h"
 #include "tcc/Transforms/PlannedEntry.h"
 
@@ -39,25 +40,8 @@ namespace {
 /// accumulator; one store at the end. Fails (nothing changed) for any other.
 /// Whether lowerRegisterReduction takes `op`.
 bool isRegisterReduction(linalg::GenericOp op) {
-  if (!op.hasPureBufferSemantics() || op.getNumDpsInits() != 1 || op.hasIndexSemantics())
-    return false;
-  unsigned numLoops = op.getNumLoops(), numParallel = op.getNumParallelLoops();
-  if (numParallel == numLoops || numParallel == 0)
-    return false;
-  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
-  for (unsigned i = 0; i < numLoops; ++i)
-    if ((i < numParallel) != (iterators[i] == utils::IteratorType::parallel))
-      return false;
-  OpOperand *init = op.getDpsInitOperand(0);
-  if (llvm::is_contained(op.getDpsInputs(), init->get()))
-    return false;
-  AffineMap outMap = op.getMatchingIndexingMap(init);
-  if (!outMap.isProjectedPermutation() || outMap.getNumResults() != numParallel)
-    return false;
-  for (AffineExpr e : outMap.getResults())
-    if (cast<AffineDimExpr>(e).getPosition() >= numParallel)
-      return false;
-  return true;
+  return op.hasPureBufferSemantics() && op.getNumDpsInits() == 1 && !op.hasIndexSemantics() &&
+         op.getNumParallelLoops() > 0 && !tcc::whyNotInnermostReduction(op);
 }
 
 /// The fill of `op`'s output right before it, whose value the accumulators

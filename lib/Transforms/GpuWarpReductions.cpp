@@ -8,6 +8,7 @@
 // into the output buffer.
 //
 //===----------------------------------------------------------------------===//
+#include "InnermostReduction.h"
 #include "tcc/Transforms/GpuConventions.h"
 #include "tcc/Transforms/Passes.h"
 #include "tcc/Transforms/PlannedEntry.h"
@@ -80,29 +81,16 @@ FailureOr<WarpReduction> matchWarpReduction(linalg::GenericOp op) {
   if (op.hasIndexSemantics())
     return reject("linalg.index in the body");
   OpOperand *init = op.getDpsInitOperand(0);
-  // Lane 0 writes once at the end; an input read of the output would see the
-  // initial value where the loop nest sees partial sums.
-  if (llvm::is_contained(op.getDpsInputs(), init->get()))
-    return reject("an input is the output buffer");
+  // Lane 0 writes once at the end.
+  if (const char *why = tcc::whyNotInnermostReduction(op))
+    return reject(why);
   Type elementType = getElementTypeOrSelf(init->get().getType());
   // What gpu.shuffle lowers to one shfl.sync.
   if (!elementType.isF32() && !elementType.isInteger(32))
     return reject("output element type not f32 or i32");
 
   unsigned numParallel = op.getNumParallelLoops();
-  unsigned numLoops = op.getNumLoops();
-  if (numParallel == numLoops)
-    return reject("no reduction dim");
   SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
-  for (unsigned i = 0; i < numLoops; ++i)
-    if ((i < numParallel) != (iterators[i] == utils::IteratorType::parallel))
-      return reject("a parallel dim after a reduction dim");
-  AffineMap outputMap = op.getMatchingIndexingMap(init);
-  if (!outputMap.isProjectedPermutation() || outputMap.getNumResults() != numParallel ||
-      llvm::any_of(outputMap.getResults(), [&](AffineExpr e) {
-        return iterators[cast<AffineDimExpr>(e).getPosition()] != utils::IteratorType::parallel;
-      }))
-    return reject("output map not a permutation of the parallel dims");
   // Lanes stride over the reduced elements: worth it where they are
   // side by side in memory. Where every input's innermost dim is a parallel
   // one (a sum over H and W of a channels-last image), side-by-side threads
