@@ -12,6 +12,7 @@
 #include <array>
 #include <climits>
 #include <cstdint>
+#include <cstdlib>
 #include <string>
 
 using namespace tcc;
@@ -93,6 +94,48 @@ std::string nhwcKernelName(const DepthwiseShape &d, int vector) {
   return std::string("tcc_depthwise_nhwc_") + type + (vector == 4 ? "_v4_" : "_v1_") + window;
 }
 
+/// The tiled kernel's launch: its tile, its grid and its shared memory.
+struct TiledLaunch {
+  int groups, tileRows, tileStrips, tileInH, tileInW, tilesH, tilesW;
+  int64_t gridX, gridY;
+  unsigned threads, sharedBytes;
+};
+
+TiledLaunch tiledLaunch(const DepthwiseShape &d) {
+  TiledLaunch l{};
+  l.groups = static_cast<int>(std::min<int64_t>((d.c + 3) / 4, tcc_depthwise::kTiledChannels / 4));
+  int workers = tcc_depthwise::kTiledWorkers;
+  l.tileStrips = 4; // 16 output columns: wide enough that the halo is a small share
+  l.tileRows = workers / l.tileStrips;
+  l.tileInH = static_cast<int>((l.tileRows - 1) * d.strideH + d.r);
+  l.tileInW = static_cast<int>((l.tileStrips * kNhwcColumns - 1) * d.strideW + d.s);
+  l.tilesH = static_cast<int>((d.oh + l.tileRows - 1) / l.tileRows);
+  l.tilesW = static_cast<int>((d.ow + l.tileStrips * kNhwcColumns - 1) /
+                              (l.tileStrips * kNhwcColumns));
+  l.gridX = d.n * l.tilesH * l.tilesW;
+  l.gridY = (d.c + 4 * l.groups - 1) / (4 * l.groups);
+  l.threads = static_cast<unsigned>(workers * l.groups);
+  l.sharedBytes = static_cast<unsigned>(
+      (d.r * d.s + static_cast<int64_t>(l.tileInH) * l.tileInW) * l.groups * 4 * sizeof(float));
+  return l;
+}
+
+/// Whether the tiled NHWC kernel computes it (DepthwiseParams.h): a square
+/// 3x3, 5x5 or 7x7 window at stride 1, no dilation, four channels per thread. TCC_DEPTHWISE_TILED=0 leaves it to the strips kernel
+/// (to compare them).
+bool tiledApplies(const DepthwiseShape &d, int vector) {
+  static const bool enabled = [] {
+    const char *v = std::getenv("TCC_DEPTHWISE_TILED");
+    return !(v && std::string(v) == "0");
+  }();
+  if (!enabled || vector != 4 || d.r != d.s || (d.r != 3 && d.r != 5 && d.r != 7) ||
+      d.strideH != 1 || d.strideW != 1 || d.dilationH != 1 ||
+      d.dilationW != 1)
+    return false;
+  TiledLaunch l = tiledLaunch(d);
+  return l.gridX <= INT_MAX && l.gridY <= 65535;
+}
+
 const char *nchwKernelName(const DepthwiseShape &d) {
   return d.r == d.s && d.r == 3   ? "tcc_depthwise_f32_k3"
          : d.r == d.s && d.r == 5 ? "tcc_depthwise_f32_k5"
@@ -143,6 +186,24 @@ void tcc::launchDepthwiseKernel(const DepthwiseShape &d, const void *x, const vo
   void *args[] = {&p};
   if (d.layout == kConvLayoutNhwc) {
     NhwcLaunch l = nhwcLaunch(d, x, bias, z, y);
+    if (tiledApplies(d, l.vector)) {
+      TiledLaunch t = tiledLaunch(d);
+      p.channelGroups = t.groups;
+      p.tileRows = t.tileRows;
+      p.tileStrips = t.tileStrips;
+      p.tileInH = t.tileInH;
+      p.tileInW = t.tileInW;
+      p.tilesH = t.tilesH;
+      p.tilesW = t.tilesW;
+      const char *type = d.dtype == kKernelF16 ? "f16" : d.dtype == kKernelBF16 ? "bf16" : "f32";
+      std::string name = std::string("tcc_depthwise_nhwc_") + type + "_tiled_k" +
+                         std::to_string(d.r) + "s" + std::to_string(d.strideW);
+      cuda::CUfunction function = kernelLibraryFunction(KernelImage::Depthwise, name.c_str());
+      launchLibraryKernel(function, name.c_str(), static_cast<unsigned>(t.gridX),
+                          static_cast<unsigned>(t.gridY), 1, t.threads, t.sharedBytes, stream,
+                          args);
+      return;
+    }
     p.channelGroups = l.channelGroups;
     p.strips = l.strips;
     p.columnStrips = l.columnStrips;

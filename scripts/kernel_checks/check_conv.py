@@ -196,6 +196,36 @@ def run(quick=False):
             del os.environ["TCC_CUDNN_ALGO"]
         else:
             os.environ["TCC_CUDNN_ALGO"] = saved
+    # tcc's depthwise kernel forced (TCC_CUDNN_ALGO=own) channels-last, on
+    # shapes of its own: every window and stride the tiled kernel takes
+    # (edges that cut its tiles, channels not a multiple of its 32 and fewer
+    # than 32, activations on both sides, a residual in place, a padded
+    # interior). The strips kernel takes the same shapes with
+    # TCC_DEPTHWISE_TILED=0 (read once per process: a run of its own).
+    saved = os.environ.get("TCC_CUDNN_ALGO")
+    os.environ["TCC_CUDNN_ALGO"] = "own"
+    try:
+        own_cases = [
+            ("own 3x3 s1 c144 silu in and out", dict(n=2, c=144, h=19, w=21, k=144, r=3, s=3, pad=1, groups=144, bias=True, act="silu", input_act="silu")),
+            ("own 3x3 s2 c96 relu6", dict(n=3, c=96, h=23, w=37, k=96, r=3, s=3, pad=1, stride=2, groups=96, bias=True, act="relu6", input_act="relu6")),
+            ("own 5x5 s1 c40 residual", dict(n=2, c=40, h=13, w=18, k=40, r=5, s=5, pad=2, groups=40, bias=True, residual=True, act="silu")),
+            ("own 5x5 s2 c144 silu in", dict(n=2, c=144, h=29, w=30, k=144, r=5, s=5, pad=2, stride=2, groups=144, bias=True, input_act="silu")),
+            ("own 7x7 s1 c16 no padding", dict(n=2, c=16, h=20, w=23, k=16, r=7, s=7, groups=16, bias=True)),
+            ("own 7x7 s2 c8 hardswish", dict(n=1, c=8, h=31, w=17, k=8, r=7, s=7, pad=3, stride=2, groups=8, act="hardswish", input_act="hardswish")),
+            ("own 3x3 s1 c4 one group", dict(n=2, c=4, h=40, w=9, k=4, r=3, s=3, pad=1, groups=4, bias=True)),
+            ("own 3x3 s1 residual in place", dict(n=2, c=64, h=15, w=17, k=64, r=3, s=3, pad=1, groups=64, bias=True, residual=True, in_place=True)),
+            ("own 5x5 s1 padded interior", dict(n=2, c=48, h=11, w=19, k=48, r=5, s=5, pad=2, groups=48, bias=True, relu=True, interior=True)),
+            ("own 3x3 s1 padding 0 s2 asymmetric", dict(n=1, c=36, h=8, w=70, k=36, r=3, s=3, stride=2, groups=36)),
+        ]
+        for dtype, compute in ((torch.float32, F32), (torch.float16, F32), (torch.bfloat16, F32)):
+            for name, kw in own_cases:
+                run_case(fn, report, f"nhwc {str(dtype)[6:]} {name}", dtype, compute, layout=NHWC,
+                         **kw)
+    finally:
+        if saved is None:
+            del os.environ["TCC_CUDNN_ALGO"]
+        else:
+            os.environ["TCC_CUDNN_ALGO"] = saved
     # A bad shape is a recorded error, not a crash.
     fn(2, 3, 8, 8, 4, 3, 3, 9, 9, 0, 0, 1, 1, 1, 1, 2, 192, 64, 8, 1, 324, 81, 9, 1, 0, 0, 0, 0,
        None, None, None, None, None, 0, 0, 0, 0, common.stream())
@@ -291,8 +321,53 @@ def time_depthwise(fn, report):
                 ours = back_to_back_us(call) if call else float("nan")
                 row.append(f"{'nhwc' if layout else 'nchw'} tcc {ours:.1f} µs, torch {theirs:.1f} µs")
             report.note(f"time depthwise {name} c{c} {hw}x{hw} {r}x{r} s{stride}: " + "; ".join(row))
+        time_depthwise_bf16(fn, report)
     finally:
         if saved is None:
             del os.environ["TCC_CUDNN_ALGO"]
         else:
             os.environ["TCC_CUDNN_ALGO"] = saved
+
+
+# EfficientNet-B0's depthwise layers at b32 224² (channels, input size, window,
+# stride, layers of that shape) and MobileNetV2's (relu6 instead of SiLU).
+EFFICIENTNET_B0_DEPTHWISE = ((32, 112, 3, 1, 1), (96, 112, 3, 2, 1), (144, 56, 3, 1, 1),
+                             (144, 56, 5, 2, 1), (240, 28, 5, 1, 1), (240, 28, 3, 2, 1),
+                             (480, 14, 3, 1, 2), (480, 14, 5, 1, 1), (672, 14, 5, 1, 2),
+                             (672, 14, 5, 2, 1), (1152, 7, 5, 1, 3), (1152, 7, 3, 1, 1))
+MOBILENET_V2_DEPTHWISE = ((32, 112, 3, 1, 1), (96, 112, 3, 2, 1), (144, 56, 3, 1, 1),
+                          (144, 56, 3, 2, 1), (192, 28, 3, 1, 2), (192, 28, 3, 2, 1),
+                          (384, 14, 3, 1, 4), (576, 14, 3, 1, 2), (576, 14, 3, 2, 1),
+                          (960, 7, 3, 1, 3))
+
+
+def time_depthwise_bf16(fn, report):
+    """The bf16 channels-last layers of EfficientNet-B0 and MobileNetV2 at b32
+    as tcc runs them (the activation before the layer on its input, bias, the
+    activation after) against PyTorch's cuDNN convolution alone and with its
+    activation kernels; the sums weigh each shape by its layers."""
+    for model, layers, act in (("efficientnet_b0 b32", EFFICIENTNET_B0_DEPTHWISE, "silu"),
+                               ("mobilenet_v2 b32", MOBILENET_V2_DEPTHWISE, "relu6")):
+        totals = [0.0, 0.0, 0.0]
+        for (c, hw, r, stride, count) in layers:
+            n, pad = 32, r // 2
+            kw = dict(n=n, c=c, h=hw, w=hw, k=c, r=r, s=r, pad=pad, stride=stride, groups=c,
+                      bias=True, layout=NHWC, act=act, input_act=act)
+            tag = f"timed depthwise nhwc bf16 {model} c{c} {hw}x{hw} r{r} s{stride}"
+            call = run_case(fn, report, tag, torch.bfloat16, F32, **kw)
+            x = torch.randn(n, c, hw, hw, device="cuda", dtype=torch.bfloat16).to(
+                memory_format=torch.channels_last)
+            wt = torch.randn(c, 1, r, r, device="cuda", dtype=torch.bfloat16).to(
+                memory_format=torch.channels_last)
+            b = torch.randn(c, device="cuda", dtype=torch.bfloat16)
+            f = ACTIVATIONS[act][1]
+            conv = back_to_back_us(lambda: F.conv2d(x, wt, b, stride, pad, 1, c))
+            whole = back_to_back_us(lambda: f(F.conv2d(f(x), wt, b, stride, pad, 1, c)))
+            ours = back_to_back_us(call) if call else float("nan")
+            for i, t in enumerate((ours, conv, whole)):
+                totals[i] += count * t
+            report.note(f"time depthwise bf16 {model} c{c} {hw}x{hw} {r}x{r} s{stride}: tcc "
+                        f"{ours:.1f} µs, torch conv {conv:.1f} µs, torch {act}+conv+{act} "
+                        f"{whole:.1f} µs")
+        report.note(f"time depthwise bf16 {model}, all layers: tcc {totals[0]:.0f} µs, torch "
+                    f"conv {totals[1]:.0f} µs, torch {act}+conv+{act} {totals[2]:.0f} µs")

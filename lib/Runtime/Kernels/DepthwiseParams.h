@@ -25,6 +25,14 @@ constexpr int kTileW = 32, kTileH = 32, kThreads = 256;
 /// channels per block, whose filters it keeps in shared memory.
 constexpr int kNhwcColumns = 4, kNhwcChannels = 128;
 
+/// NHWC tiled (square 3x3, 5x5 and 7x7 windows at stride 1, no dilation, 4
+/// channels per thread): a block computes a tile of outputs for at most
+/// kTiledChannels channels; its input tile, halo included, goes to shared
+/// memory once (the input activation applied once per element), then each of
+/// its kTiledWorkers workers (a strip of kNhwcColumns outputs, times the
+/// block's groups of 4 channels) sums its strip from there.
+constexpr int kTiledChannels = 32, kTiledWorkers = 32;
+
 /// The largest window (filter taps) the kernels take: 7x7.
 constexpr int kMaxTaps = 49;
 
@@ -40,13 +48,17 @@ struct DepthwiseParams {
   int64_t xStrides[4], yStrides[4], zStrides[4];
   int32_t c, h, w_, oh, ow, r, s;
   int32_t padH, padW, strideH, strideW, dilationH, dilationW;
-  int32_t tileInH, tileInW; ///< NCHW: the input tile a block reads (with its halo)
+  int32_t tileInH, tileInW; ///< NCHW and NHWC tiled: the input tile a block reads (with its halo)
   int32_t activation, inputActivation; ///< ConvActivation codes (CudnnConv.h)
   int32_t channelGroups, strips; ///< NHWC: a block's threads (groups of `vector` channels)
   int32_t columnStrips;          ///< NHWC: strips per output row
   int32_t n;                     ///< images
+  /// NHWC tiled: a block's output tile (tileRows x tileStrips strips of
+  /// kNhwcColumns outputs; its input, halo included, is tileInH x tileInW)
+  /// and the tiles per image.
+  int32_t tileRows, tileStrips, tilesH, tilesW;
 };
-static_assert(sizeof(DepthwiseParams) == 224, "DepthwiseParams: unexpected layout");
+static_assert(sizeof(DepthwiseParams) == 240, "DepthwiseParams: unexpected layout");
 
 } // namespace tcc_depthwise
 
