@@ -94,29 +94,26 @@ std::string nhwcKernelName(const DepthwiseShape &d, int vector) {
   return std::string("tcc_depthwise_nhwc_") + type + (vector == 4 ? "_v4_" : "_v1_") + window;
 }
 
-/// The tiled kernel's launch: its tile, its grid and its shared memory.
+/// The tiled kernel's launch: its tiles, its grid and its shared memory.
 struct TiledLaunch {
-  int groups, tileRows, tileStrips, tileInH, tileInW, tilesH, tilesW;
+  int groups, tilesH, tilesW;
   int64_t gridX, gridY;
   unsigned threads, sharedBytes;
 };
 
 TiledLaunch tiledLaunch(const DepthwiseShape &d) {
+  using namespace tcc_depthwise;
   TiledLaunch l{};
-  l.groups = static_cast<int>(std::min<int64_t>((d.c + 3) / 4, tcc_depthwise::kTiledChannels / 4));
-  int workers = tcc_depthwise::kTiledWorkers;
-  l.tileStrips = 4; // 16 output columns: wide enough that the halo is a small share
-  l.tileRows = workers / l.tileStrips;
-  l.tileInH = static_cast<int>((l.tileRows - 1) * d.strideH + d.r);
-  l.tileInW = static_cast<int>((l.tileStrips * kNhwcColumns - 1) * d.strideW + d.s);
-  l.tilesH = static_cast<int>((d.oh + l.tileRows - 1) / l.tileRows);
-  l.tilesW = static_cast<int>((d.ow + l.tileStrips * kNhwcColumns - 1) /
-                              (l.tileStrips * kNhwcColumns));
+  l.groups = static_cast<int>(std::min<int64_t>((d.c + 3) / 4, kTiledChannels / 4));
+  int tileW = kTiledStrips * kNhwcColumns;
+  l.tilesH = static_cast<int>((d.oh + kTiledRows - 1) / kTiledRows);
+  l.tilesW = static_cast<int>((d.ow + tileW - 1) / tileW);
   l.gridX = d.n * l.tilesH * l.tilesW;
   l.gridY = (d.c + 4 * l.groups - 1) / (4 * l.groups);
-  l.threads = static_cast<unsigned>(workers * l.groups);
-  l.sharedBytes = static_cast<unsigned>(
-      (d.r * d.s + static_cast<int64_t>(l.tileInH) * l.tileInW) * l.groups * 4 * sizeof(float));
+  l.threads = static_cast<unsigned>(kTiledRows * kTiledStrips * l.groups);
+  int k = static_cast<int>(d.r), s = static_cast<int>(d.strideW);
+  l.sharedBytes = static_cast<unsigned>((k * k + tiledInputRows(k, s) * tiledInputColumns(k, s)) *
+                                        l.groups * 4 * sizeof(float));
   return l;
 }
 
@@ -189,10 +186,6 @@ void tcc::launchDepthwiseKernel(const DepthwiseShape &d, const void *x, const vo
     if (tiledApplies(d, l.vector)) {
       TiledLaunch t = tiledLaunch(d);
       p.channelGroups = t.groups;
-      p.tileRows = t.tileRows;
-      p.tileStrips = t.tileStrips;
-      p.tileInH = t.tileInH;
-      p.tileInW = t.tileInW;
       p.tilesH = t.tilesH;
       p.tilesW = t.tilesW;
       const char *type = d.dtype == kKernelF16 ? "f16" : d.dtype == kKernelBF16 ? "bf16" : "f32";

@@ -50,6 +50,10 @@ using tcc_depthwise::kNhwcColumns;
 using tcc_depthwise::kThreads;
 using tcc_depthwise::kTileH;
 using tcc_depthwise::kTileW;
+using tcc_depthwise::kTiledRows;
+using tcc_depthwise::kTiledStrips;
+using tcc_depthwise::tiledInputColumns;
+using tcc_depthwise::tiledInputRows;
 
 namespace {
 
@@ -284,6 +288,8 @@ template <typename T, int K, int S>
 __device__ __forceinline__ void depthwiseNhwcTiled(const DepthwiseParams &p) {
   extern __shared__ float4 shared[];
   constexpr int V = 4, kTaps = K * K, kSpan = (kNhwcColumns - 1) * S + K;
+  constexpr int kInH = tiledInputRows(K, S), kInW = tiledInputColumns(K, S);
+  constexpr int kPixels = kInH * kInW, kWorkers = kTiledRows * kTiledStrips;
   const int groups = p.channelGroups, blockChannels = groups * V;
   const int c0 = blockIdx.y * blockChannels;
   float *filter = reinterpret_cast<float *>(shared);
@@ -294,55 +300,52 @@ __device__ __forceinline__ void depthwiseNhwcTiled(const DepthwiseParams &p) {
     int channel = e / kTaps, tap = e % kTaps;
     filter[tap * blockChannels + channel] = c0 + channel < p.c ? toFloat(__ldg(w + e)) : 0.0f;
   }
-  int64_t block = blockIdx.x;
-  const int tileX = static_cast<int>(block % p.tilesW);
-  block /= p.tilesW;
-  const int tileY = static_cast<int>(block % p.tilesH);
-  const int n = static_cast<int>(block / p.tilesH);
-  const int tileW = p.tileStrips * kNhwcColumns;
-  const int oh0 = tileY * p.tileRows, ow0 = tileX * tileW;
+  // 32-bit index arithmetic: the launch keeps the grid within INT_MAX.
+  unsigned block = blockIdx.x;
+  const int tileX = static_cast<int>(block % static_cast<unsigned>(p.tilesW));
+  block /= static_cast<unsigned>(p.tilesW);
+  const int tileY = static_cast<int>(block % static_cast<unsigned>(p.tilesH));
+  const int n = static_cast<int>(block / static_cast<unsigned>(p.tilesH));
+  const int oh0 = tileY * kTiledRows, ow0 = tileX * (kTiledStrips * kNhwcColumns);
   const int ih0 = oh0 * S - p.padH, iw0 = ow0 * S - p.padW;
   const T *x = static_cast<const T *>(p.x) + n * p.xStrides[0];
   // The input tile, each element loaded and activated once; the zero padding
   // (and channels past the last) stays zero: act(0) = 0 for all of them. A
-  // thread keeps its group of channels and takes every workers-th pixel,
-  // kLoadsInFlight loads at a time (one at a time, the loop waited out each
-  // load's latency).
+  // thread keeps its group of channels and takes every kWorkers-th pixel,
+  // kLoadsInFlight loads at a time.
   constexpr int kLoadsInFlight = 4;
-  const int loadGroup = threadIdx.x % groups, workers = blockDim.x / groups;
-  const int loadChannel = c0 + loadGroup * V, pixels = p.tileInH * p.tileInW;
+  const int group = threadIdx.x % groups, worker = threadIdx.x / groups;
+  const int ch = c0 + group * V;
   withActivation(p.inputActivation, [&](auto act) {
-    for (int first = threadIdx.x / groups; first < pixels; first += kLoadsInFlight * workers) {
+    for (int first = 0; first < kPixels; first += kLoadsInFlight * kWorkers) {
       Lanes<T, V> v[kLoadsInFlight];
 #pragma unroll
       for (int u = 0; u < kLoadsInFlight; ++u) {
-        const int pixel = first + u * workers;
-        const int ih = ih0 + pixel / p.tileInW, iw = iw0 + pixel % p.tileInW;
-        v[u] = pixel < pixels && ih >= 0 && ih < p.h && iw >= 0 && iw < p.w_ && loadChannel < p.c
-                   ? Lanes<T, V>::load(x + ih * p.xStrides[2] + iw * p.xStrides[3] + loadChannel)
+        const int pixel = worker + first + u * kWorkers;
+        const int ih = ih0 + pixel / kInW, iw = iw0 + pixel % kInW;
+        v[u] = pixel < kPixels && ih >= 0 && ih < p.h && iw >= 0 && iw < p.w_ && ch < p.c
+                   ? Lanes<T, V>::load(x + ih * p.xStrides[2] + iw * p.xStrides[3] + ch)
                    : Lanes<T, V>::zero();
       }
 #pragma unroll
       for (int u = 0; u < kLoadsInFlight; ++u) {
-        const int pixel = first + u * workers;
-        if (pixel < pixels)
-          tile[pixel * groups + loadGroup] =
+        const int pixel = worker + first + u * kWorkers;
+        if (pixel < kPixels)
+          tile[pixel * groups + group] =
               make_float4(act(v[u].v[0]), act(v[u].v[1]), act(v[u].v[2]), act(v[u].v[3]));
       }
     }
   });
   __syncthreads();
-  const int group = threadIdx.x % groups, worker = threadIdx.x / groups;
-  const int row = worker / p.tileStrips, strip = worker % p.tileStrips;
+  const int row = worker / kTiledStrips, strip = worker % kTiledStrips;
   const int oh = oh0 + row, owStart = ow0 + strip * kNhwcColumns;
-  const int ch = c0 + group * V;
-  if (row >= p.tileRows || oh >= p.oh || owStart >= p.ow || ch >= p.c)
+  if (oh >= p.oh || owStart >= p.ow || ch >= p.c)
     return;
   float acc[kNhwcColumns][V] = {};
 #pragma unroll
   for (int i = 0; i < K; ++i) {
     // The strip's input columns of this filter row, read once.
-    const float4 *in = tile + ((row * S + i) * p.tileInW + strip * kNhwcColumns * S) * groups + group;
+    const float4 *in = tile + ((row * S + i) * kInW + strip * kNhwcColumns * S) * groups + group;
     float4 cols[kSpan];
 #pragma unroll
     for (int t = 0; t < kSpan; ++t)
@@ -400,8 +403,9 @@ __device__ __forceinline__ void depthwiseNhwcTiled(const DepthwiseParams &p) {
   TCC_DEPTHWISE_NHWC(PREFIX##_k7s1, T, 7, 1, V)                                                  \
   TCC_DEPTHWISE_NHWC(PREFIX##_k7s2, T, 7, 2, V)                                                  \
   TCC_DEPTHWISE_NHWC(PREFIX##_any, T, 0, 0, V)
+// At most 64 registers: four blocks of 256 threads per multiprocessor.
 #define TCC_DEPTHWISE_NHWC_TILED(NAME, T, K, S)                                                  \
-  __global__ void __launch_bounds__(kThreads) NAME(DepthwiseParams p) {                         \
+  __global__ void __launch_bounds__(kThreads, 4) NAME(DepthwiseParams p) {                      \
     depthwiseNhwcTiled<T, K, S>(p);                                                              \
   }
 #define TCC_DEPTHWISE_NHWC_TYPE(TYPE, T)                                                         \

@@ -1,7 +1,8 @@
 //===- DepthwiseParams.h - the depthwise kernels' argument -----------------===//
 //
 // Included by Kernels/Depthwise.cu (nvcc) and DepthwiseConv.cpp (g++): plain
-// C++17, no CUDA types. Passed by value as each kernel's single argument.
+// C++17, no CUDA types (under nvcc the shape functions are device functions
+// too). Passed by value as each kernel's single argument.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TCC_LIB_RUNTIME_KERNELS_DEPTHWISEPARAMS_H
@@ -26,12 +27,25 @@ constexpr int kTileW = 32, kTileH = 32, kThreads = 256;
 constexpr int kNhwcColumns = 4, kNhwcChannels = 128;
 
 /// NHWC tiled (square 3x3, 5x5 and 7x7 windows at stride 1, no dilation, 4
-/// channels per thread): a block computes a tile of outputs for at most
-/// kTiledChannels channels; its input tile, halo included, goes to shared
-/// memory once (the input activation applied once per element), then each of
-/// its kTiledWorkers workers (a strip of kNhwcColumns outputs, times the
-/// block's groups of 4 channels) sums its strip from there.
-constexpr int kTiledChannels = 32, kTiledWorkers = 32;
+/// channels per thread): a block computes a tile of kTiledRows x kTiledStrips
+/// strips of kNhwcColumns outputs for at most kTiledChannels channels; its
+/// input tile, halo included, goes to shared memory once (the input
+/// activation applied once per element), then each of its workers (one strip
+/// for one group of 4 channels) sums its strip from there. The tile's shape
+/// is fixed so that the kernel's index arithmetic is by constants.
+constexpr int kTiledChannels = 32, kTiledRows = 8, kTiledStrips = 4;
+
+#ifdef __CUDACC__
+#define TCC_DEPTHWISE_SHAPE_FN __host__ __device__ constexpr
+#else
+#define TCC_DEPTHWISE_SHAPE_FN constexpr
+#endif
+
+/// The tiled kernel's input tile for a K x K window at stride S.
+TCC_DEPTHWISE_SHAPE_FN int tiledInputRows(int k, int s) { return (kTiledRows - 1) * s + k; }
+TCC_DEPTHWISE_SHAPE_FN int tiledInputColumns(int k, int s) {
+  return (kTiledStrips * kNhwcColumns - 1) * s + k;
+}
 
 /// The largest window (filter taps) the kernels take: 7x7.
 constexpr int kMaxTaps = 49;
@@ -48,17 +62,14 @@ struct DepthwiseParams {
   int64_t xStrides[4], yStrides[4], zStrides[4];
   int32_t c, h, w_, oh, ow, r, s;
   int32_t padH, padW, strideH, strideW, dilationH, dilationW;
-  int32_t tileInH, tileInW; ///< NCHW and NHWC tiled: the input tile a block reads (with its halo)
+  int32_t tileInH, tileInW; ///< NCHW: the input tile a block reads (with its halo)
   int32_t activation, inputActivation; ///< ConvActivation codes (CudnnConv.h)
   int32_t channelGroups, strips; ///< NHWC: a block's threads (groups of `vector` channels)
   int32_t columnStrips;          ///< NHWC: strips per output row
   int32_t n;                     ///< images
-  /// NHWC tiled: a block's output tile (tileRows x tileStrips strips of
-  /// kNhwcColumns outputs; its input, halo included, is tileInH x tileInW)
-  /// and the tiles per image.
-  int32_t tileRows, tileStrips, tilesH, tilesW;
+  int32_t tilesH, tilesW; ///< NHWC tiled: output tiles per image
 };
-static_assert(sizeof(DepthwiseParams) == 240, "DepthwiseParams: unexpected layout");
+static_assert(sizeof(DepthwiseParams) == 232, "DepthwiseParams: unexpected layout");
 
 } // namespace tcc_depthwise
 
