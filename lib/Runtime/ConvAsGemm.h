@@ -15,6 +15,7 @@
 
 #include "DepthwiseConv.h"
 
+#include <cstddef>
 #include <cstdint>
 
 namespace tcc {
@@ -31,6 +32,26 @@ bool convAsGemmApplies(const DepthwiseShape &shape, int32_t activations, bool re
 void launchConvAsGemm(const DepthwiseShape &shape, int32_t compute, const void *x,
                       const void *w, const void *bias, const void *z, void *y,
                       int32_t activations, void *stream);
+
+/// Whether the windows-as-rows product computes it (Kernels/Im2col.cu): a
+/// window larger than 1x1 over at most kIm2colMaxTerms (R*S*C) terms, one
+/// group, channels-last, the output (and residual) packed, the epilogue as
+/// convAsGemmApplies takes it. For a network's first layer (3 channels),
+/// where cuDNN's kernels are slow.
+constexpr int64_t kIm2colMaxTerms = 256; // Im2colParams.h's kMaxRowLength
+bool im2colGemmApplies(const DepthwiseShape &shape, int32_t activations, bool residual);
+
+/// The workspace launchIm2colGemm needs: the padded filters and the windows
+/// of as many images as fit kIm2colChunkBytes (at least one).
+constexpr int64_t kIm2colChunkBytes = int64_t(24) << 20;
+size_t im2colGemmWorkspaceBytes(const DepthwiseShape &shape);
+
+/// Enqueues y = act(windows(x) · paddedFiltersᵀ + bias) + z on `stream`: per
+/// chunk of images, tcc_im2col into `workspace`, then tcc_gemm. Throws a
+/// RuntimeError if a launch or cuBLASLt fails.
+void launchIm2colGemm(const DepthwiseShape &shape, int32_t compute, const void *x,
+                      const void *w, const void *bias, const void *z, void *y,
+                      int32_t activations, void *workspace, void *stream);
 
 } // namespace tcc
 

@@ -263,6 +263,7 @@ enum class Epilogue {
   Adds,  ///< cudnnConvolutionForward, then cudnnAddTensor for bias and residual
   Own,   ///< not cuDNN: tcc's depthwise kernel, epilogue included (DepthwiseConv.h)
   Gemm,  ///< not cuDNN: one cuBLASLt GEMM, epilogue included (ConvAsGemm.h)
+  Im2colGemm, ///< not cuDNN: the windows as rows, then cuBLASLt GEMMs (ConvAsGemm.h)
 };
 
 struct Plan {
@@ -388,6 +389,11 @@ void enqueue(const Cudnn &lib, ContextState &state, const Plan &plan, const Plan
                           key.activation, stream);
     return;
   }
+  if (plan.epilogue == Epilogue::Im2colGemm) {
+    launchIm2colGemm(depthwiseShape(key), key.compute, x, w, bias, z, y, key.activation,
+                     state.workspace.data(), stream);
+    return;
+  }
   if (plan.epilogue == Epilogue::Gemm) {
     launchConvAsGemm(depthwiseShape(key), key.compute, x, w, bias, z, y, key.activation,
                      stream);
@@ -471,16 +477,22 @@ std::vector<Candidate> candidates(const Cudnn &lib, ContextState &state, Plan &p
     }
     out.push_back({p.algo, p.mathType, bytes, e});
   }
-  // tcc's own depthwise kernel, and a 1x1 convolution as one cuBLASLt GEMM,
-  // compete with cuDNN's (timed like them; last, so that without timing
-  // cuDNN's first choice runs).
+  // tcc's own depthwise kernel, a 1x1 convolution as one cuBLASLt GEMM and
+  // a small window's product as GEMMs compete with cuDNN's (timed like them;
+  // last, so that without timing cuDNN's first choice runs).
   if (depthwiseKernelApplies(depthwiseShape(key)))
     out.push_back({-1, CUDNN_DEFAULT_MATH, 0, Epilogue::Own});
-  // TCC_CONV_AS_GEMM=0 leaves the GEMM out (to compare).
+  // TCC_CONV_AS_GEMM=0 leaves the GEMMs out (to compare).
   const char *asGemm = std::getenv("TCC_CONV_AS_GEMM");
   if ((!asGemm || std::string(asGemm) != "0") &&
       convAsGemmApplies(depthwiseShape(key), key.activation, key.residual))
     out.push_back({-2, CUDNN_DEFAULT_MATH, 0, Epilogue::Gemm});
+  if ((!asGemm || std::string(asGemm) != "0") &&
+      im2colGemmApplies(depthwiseShape(key), key.activation, key.residual)) {
+    size_t bytes = im2colGemmWorkspaceBytes(depthwiseShape(key));
+    if (bytes <= limit)
+      out.push_back({-3, CUDNN_DEFAULT_MATH, bytes, Epilogue::Im2colGemm});
+  }
   return out;
 }
 
@@ -631,17 +643,22 @@ std::unique_ptr<Plan> makePlan(const Cudnn &lib, ContextState &state, const Plan
     plan->epilogue = c.epilogue;
   };
   // TCC_CUDNN_ALGO=heuristic: cuDNN's first choice; =own: tcc's own kernel,
-  // =gemm: the cuBLASLt GEMM, where they apply (for their tests); otherwise
-  // the fastest, timed.
+  // =gemm: the 1x1 cuBLASLt GEMM, =im2col: the windows' GEMM, where they
+  // apply (for their tests); otherwise the fastest, timed.
   const char *mode = std::getenv("TCC_CUDNN_ALGO");
   std::string chosenMode = mode ? mode : "";
-  bool measure = !capturing && ways.size() > 1 && chosenMode != "heuristic" &&
-                 chosenMode != "own" && chosenMode != "gemm";
+  bool forcedMode = chosenMode == "own" || chosenMode == "gemm" || chosenMode == "im2col";
+  bool measure = !capturing && ways.size() > 1 && chosenMode != "heuristic" && !forcedMode;
   const Candidate *best = &ways.front();
-  if (chosenMode == "own" && ways.back().epilogue == Epilogue::Own)
-    best = &ways.back();
-  if (chosenMode == "gemm" && ways.back().epilogue == Epilogue::Gemm)
-    best = &ways.back();
+  const Epilogue forced = chosenMode == "own"    ? Epilogue::Own
+                          : chosenMode == "gemm" ? Epilogue::Gemm
+                                                 : Epilogue::Im2colGemm;
+  bool forcedApplies = false;
+  for (const Candidate &c : ways)
+    if (forcedMode && c.epilogue == forced) {
+      best = &c;
+      forcedApplies = true;
+    }
   if (measure) {
     // Each way timed as it will run (epilogue included) into a scratch
     // output: y may be the residual, and the caller's buffers must not
@@ -683,7 +700,7 @@ std::unique_ptr<Plan> makePlan(const Cudnn &lib, ContextState &state, const Plan
       std::swap(state.workspace, timingWorkspace);
     if (small && fastestSmall <= kWorkspaceWorthIt * fastest)
       best = small;
-  } else if (!capturing && chosenMode != "own") {
+  } else if (!capturing && !forcedApplies) {
     // Untimed: cuDNN's first choice within the preferred workspace, if any.
     for (const Candidate &c : ways)
       if (c.workspaceBytes <= preferred) {

@@ -16,6 +16,8 @@ extern const unsigned char tccKernelImageRows[];
 extern const size_t tccKernelImageRows_size;
 extern const unsigned char tccKernelImageDepthwise[];
 extern const size_t tccKernelImageDepthwise_size;
+extern const unsigned char tccKernelImageIm2col[];
+extern const size_t tccKernelImageIm2col_size;
 
 using namespace tcc;
 using namespace tcc::cuda;
@@ -40,6 +42,11 @@ LazyCudaModule &moduleOf(KernelImage image) {
   case KernelImage::Depthwise: {
     static LazyCudaModule m(tccKernelImageDepthwise, tccKernelImageDepthwise_size,
                             "tcc's depthwise convolution kernels");
+    return m;
+  }
+  case KernelImage::Im2col: {
+    static LazyCudaModule m(tccKernelImageIm2col, tccKernelImageIm2col_size,
+                            "tcc's im2col kernels");
     return m;
   }
   }

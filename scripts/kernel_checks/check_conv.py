@@ -127,6 +127,28 @@ def run_case(fn, report, name, dtype, compute, n, c, h, w, k, r, s, pad=0, strid
     return lambda keep=(xs, ws, b, zs, ys): fn(*args[:-1], common.stream())
 
 
+ALL_PRECISIONS = ((torch.float32, F32), (torch.float32, TF32), (torch.float16, F32),
+                  (torch.bfloat16, F32))
+
+
+def run_forced(fn, report, mode, cases, precisions=ALL_PRECISIONS):
+    """Each case channels-last with TCC_CUDNN_ALGO=mode: that way forced
+    where it applies (a plan is kept per shape: cases of their own)."""
+    import os
+    saved = os.environ.get("TCC_CUDNN_ALGO")
+    os.environ["TCC_CUDNN_ALGO"] = mode
+    try:
+        for dtype, compute in precisions:
+            for name, kw in cases:
+                tag = f"nhwc {str(dtype)[6:]}{' tf32' if compute else ''} {name}"
+                run_case(fn, report, tag, dtype, compute, layout=NHWC, **kw)
+    finally:
+        if saved is None:
+            del os.environ["TCC_CUDNN_ALGO"]
+        else:
+            os.environ["TCC_CUDNN_ALGO"] = saved
+
+
 def run(quick=False):
     fn = setup()
     report = common.Report("conv")
@@ -175,57 +197,48 @@ def run(quick=False):
                 run_case(fn, report, tag, dtype, compute, layout=layout, **kw)
     # 1x1 channels-last convolutions as one cuBLASLt GEMM (forced:
     # TCC_CUDNN_ALGO=gemm; shapes of their own, as a plan is kept per shape).
-    import os
-    saved = os.environ.get("TCC_CUDNN_ALGO")
-    os.environ["TCC_CUDNN_ALGO"] = "gemm"
-    try:
-        gemm_cases = [
-            ("1x1 as gemm, bias", dict(n=3, c=40, h=14, w=14, k=240, r=1, s=1, bias=True)),
-            ("1x1 as gemm, bias relu", dict(n=2, c=24, h=9, w=11, k=56, r=1, s=1, bias=True, relu=True)),
-            ("1x1 as gemm, bias residual", dict(n=2, c=72, h=7, w=7, k=40, r=1, s=1, bias=True, residual=True)),
-            ("1x1 as gemm, residual in place", dict(n=2, c=88, h=5, w=6, k=48, r=1, s=1, residual=True, in_place=True)),
-            ("1x1 as gemm, plain", dict(n=1, c=16, h=3, w=5, k=8, r=1, s=1)),
-        ]
-        for dtype, compute in ((torch.float32, F32), (torch.float32, TF32), (torch.float16, F32),
-                               (torch.bfloat16, F32)):
-            for name, kw in gemm_cases:
-                tag = f"nhwc {str(dtype)[6:]}{' tf32' if compute else ''} {name}"
-                run_case(fn, report, tag, dtype, compute, layout=NHWC, **kw)
-    finally:
-        if saved is None:
-            del os.environ["TCC_CUDNN_ALGO"]
-        else:
-            os.environ["TCC_CUDNN_ALGO"] = saved
+    gemm_cases = [
+        ("1x1 as gemm, bias", dict(n=3, c=40, h=14, w=14, k=240, r=1, s=1, bias=True)),
+        ("1x1 as gemm, bias relu", dict(n=2, c=24, h=9, w=11, k=56, r=1, s=1, bias=True, relu=True)),
+        ("1x1 as gemm, bias residual", dict(n=2, c=72, h=7, w=7, k=40, r=1, s=1, bias=True, residual=True)),
+        ("1x1 as gemm, residual in place", dict(n=2, c=88, h=5, w=6, k=48, r=1, s=1, residual=True, in_place=True)),
+        ("1x1 as gemm, plain", dict(n=1, c=16, h=3, w=5, k=8, r=1, s=1)),
+    ]
+    run_forced(fn, report, "gemm", gemm_cases)
+    # A small window over few channels as the product of its windows
+    # (TCC_CUDNN_ALGO=im2col; shapes of their own): network stems, a
+    # patchify, dilation with a residual, a residual in place, and images
+    # over the im2col workspace (one chunk each).
+    im2col_cases = [
+        ("im2col stem 7x7 s2 p3 bias relu", dict(n=2, c=3, h=32, w=30, k=16, r=7, s=7, pad=3, stride=2, bias=True, relu=True)),
+        ("im2col 3x3 s2 p1 bias", dict(n=3, c=3, h=17, w=19, k=8, r=3, s=3, pad=1, stride=2, bias=True)),
+        ("im2col 4x4 s4 patchify", dict(n=2, c=3, h=16, w=16, k=24, r=4, s=4, stride=4, bias=True)),
+        ("im2col 3x3 d2 c5 residual", dict(n=2, c=5, h=11, w=12, k=12, r=3, s=3, pad=2, dilation=2, residual=True)),
+        ("im2col 3x3 residual in place", dict(n=2, c=4, h=9, w=9, k=4, r=3, s=3, pad=1, bias=True, residual=True, in_place=True)),
+        ("im2col 5x3 c7 plain", dict(n=1, c=7, h=10, w=13, k=5, r=5, s=3, pad=1)),
+        ("im2col 7x7 s1 chunked", dict(n=3, c=3, h=200, w=210, k=8, r=7, s=7, pad=3, bias=True, relu=True)),
+    ]
+    run_forced(fn, report, "im2col", im2col_cases)
     # tcc's depthwise kernel forced (TCC_CUDNN_ALGO=own) channels-last, on
     # shapes of its own: every window and stride the tiled kernel takes
     # (edges that cut its tiles, channels not a multiple of its 32 and fewer
     # than 32, activations on both sides, a residual in place, a padded
     # interior). The strips kernel takes the same shapes with
     # TCC_DEPTHWISE_TILED=0 (read once per process: a run of its own).
-    saved = os.environ.get("TCC_CUDNN_ALGO")
-    os.environ["TCC_CUDNN_ALGO"] = "own"
-    try:
-        own_cases = [
-            ("own 3x3 s1 c144 silu in and out", dict(n=2, c=144, h=19, w=21, k=144, r=3, s=3, pad=1, groups=144, bias=True, act="silu", input_act="silu")),
-            ("own 3x3 s2 c96 relu6", dict(n=3, c=96, h=23, w=37, k=96, r=3, s=3, pad=1, stride=2, groups=96, bias=True, act="relu6", input_act="relu6")),
-            ("own 5x5 s1 c40 residual", dict(n=2, c=40, h=13, w=18, k=40, r=5, s=5, pad=2, groups=40, bias=True, residual=True, act="silu")),
-            ("own 5x5 s2 c144 silu in", dict(n=2, c=144, h=29, w=30, k=144, r=5, s=5, pad=2, stride=2, groups=144, bias=True, input_act="silu")),
-            ("own 7x7 s1 c16 no padding", dict(n=2, c=16, h=20, w=23, k=16, r=7, s=7, groups=16, bias=True)),
-            ("own 7x7 s2 c8 hardswish", dict(n=1, c=8, h=31, w=17, k=8, r=7, s=7, pad=3, stride=2, groups=8, act="hardswish", input_act="hardswish")),
-            ("own 3x3 s1 c4 one group", dict(n=2, c=4, h=40, w=9, k=4, r=3, s=3, pad=1, groups=4, bias=True)),
-            ("own 3x3 s1 residual in place", dict(n=2, c=64, h=15, w=17, k=64, r=3, s=3, pad=1, groups=64, bias=True, residual=True, in_place=True)),
-            ("own 5x5 s1 padded interior", dict(n=2, c=48, h=11, w=19, k=48, r=5, s=5, pad=2, groups=48, bias=True, relu=True, interior=True)),
-            ("own 3x3 s1 padding 0 s2 asymmetric", dict(n=1, c=36, h=8, w=70, k=36, r=3, s=3, stride=2, groups=36)),
-        ]
-        for dtype, compute in ((torch.float32, F32), (torch.float16, F32), (torch.bfloat16, F32)):
-            for name, kw in own_cases:
-                run_case(fn, report, f"nhwc {str(dtype)[6:]} {name}", dtype, compute, layout=NHWC,
-                         **kw)
-    finally:
-        if saved is None:
-            del os.environ["TCC_CUDNN_ALGO"]
-        else:
-            os.environ["TCC_CUDNN_ALGO"] = saved
+    own_cases = [
+        ("own 3x3 s1 c144 silu in and out", dict(n=2, c=144, h=19, w=21, k=144, r=3, s=3, pad=1, groups=144, bias=True, act="silu", input_act="silu")),
+        ("own 3x3 s2 c96 relu6", dict(n=3, c=96, h=23, w=37, k=96, r=3, s=3, pad=1, stride=2, groups=96, bias=True, act="relu6", input_act="relu6")),
+        ("own 5x5 s1 c40 residual", dict(n=2, c=40, h=13, w=18, k=40, r=5, s=5, pad=2, groups=40, bias=True, residual=True, act="silu")),
+        ("own 5x5 s2 c144 silu in", dict(n=2, c=144, h=29, w=30, k=144, r=5, s=5, pad=2, stride=2, groups=144, bias=True, input_act="silu")),
+        ("own 7x7 s1 c16 no padding", dict(n=2, c=16, h=20, w=23, k=16, r=7, s=7, groups=16, bias=True)),
+        ("own 7x7 s2 c8 hardswish", dict(n=1, c=8, h=31, w=17, k=8, r=7, s=7, pad=3, stride=2, groups=8, act="hardswish", input_act="hardswish")),
+        ("own 3x3 s1 c4 one group", dict(n=2, c=4, h=40, w=9, k=4, r=3, s=3, pad=1, groups=4, bias=True)),
+        ("own 3x3 s1 residual in place", dict(n=2, c=64, h=15, w=17, k=64, r=3, s=3, pad=1, groups=64, bias=True, residual=True, in_place=True)),
+        ("own 5x5 s1 padded interior", dict(n=2, c=48, h=11, w=19, k=48, r=5, s=5, pad=2, groups=48, bias=True, relu=True, interior=True)),
+        ("own 3x3 s1 padding 0 s2 asymmetric", dict(n=1, c=36, h=8, w=70, k=36, r=3, s=3, stride=2, groups=36)),
+    ]
+    run_forced(fn, report, "own", own_cases,
+               ((torch.float32, F32), (torch.float16, F32), (torch.bfloat16, F32)))
     # A bad shape is a recorded error, not a crash.
     fn(2, 3, 8, 8, 4, 3, 3, 9, 9, 0, 0, 1, 1, 1, 1, 2, 192, 64, 8, 1, 324, 81, 9, 1, 0, 0, 0, 0,
        None, None, None, None, None, 0, 0, 0, 0, common.stream())
@@ -268,6 +281,7 @@ def run(quick=False):
                 report.note(f"time {str(dtype)[6:]}{' tf32' if compute else ''} {'nhwc' if layout else 'nchw'} "
                             f"c{c} {hw}x{hw} k{k} r{r}: tcc {ours:.1f} µs, torch {theirs:.1f} µs")
         torch.backends.cudnn.allow_tf32 = True
+        time_stems(fn, report)
         time_depthwise(fn, report)
     return report
 
@@ -371,3 +385,36 @@ def time_depthwise_bf16(fn, report):
                         f"{whole:.1f} µs")
         report.note(f"time depthwise bf16 {model}, all layers: tcc {totals[0]:.0f} µs, torch "
                     f"conv {totals[1]:.0f} µs, torch {act}+conv+{act} {totals[2]:.0f} µs")
+
+
+def time_stems(fn, report):
+    """Networks' first layers (3 input channels) at b32 224², channels-last,
+    as tcc runs them (its timed choice among cuDNN's algorithms and the
+    windows' GEMM) against PyTorch's cuDNN convolution."""
+    import os
+    for dtype, compute in ((torch.bfloat16, F32), (torch.float32, TF32)):
+        torch.backends.cudnn.allow_tf32 = compute == TF32
+        for (name, k, r, stride, pad) in (("resnet", 64, 7, 2, 3), ("efficientnet", 32, 3, 2, 1),
+                                          ("convnext", 96, 4, 4, 0)):
+            kw = dict(n=32, c=3, h=224, w=224, k=k, r=r, s=r, pad=pad, stride=stride, bias=True,
+                      layout=NHWC)
+            tag = f"timed stem {str(dtype)[6:]}{' tf32' if compute else ''} {name} {r}x{r} s{stride}"
+            call = run_case(fn, report, tag, dtype, compute, **kw)
+            x = torch.randn(32, 3, 224, 224, device="cuda", dtype=dtype).to(
+                memory_format=torch.channels_last)
+            wt = torch.randn(k, 3, r, r, device="cuda", dtype=dtype).to(
+                memory_format=torch.channels_last)
+            b = torch.randn(k, device="cuda", dtype=dtype)
+            theirs = back_to_back_us(lambda: F.conv2d(x, wt, b, stride, pad))
+            ours = back_to_back_us(call) if call else float("nan")
+            # The windows' GEMM alone (forced; without a bias: a plan of its own).
+            os.environ["TCC_CUDNN_ALGO"] = "im2col"
+            try:
+                forced = run_case(fn, report, tag + " im2col", dtype, compute,
+                                  **dict(kw, bias=False))
+            finally:
+                del os.environ["TCC_CUDNN_ALGO"]
+            windows = back_to_back_us(forced) if forced else float("nan")
+            report.note(f"time {tag[6:]}: tcc {ours:.1f} µs (windows' GEMM {windows:.1f}), "
+                        f"torch {theirs:.1f} µs")
+    torch.backends.cudnn.allow_tf32 = True
