@@ -126,7 +126,8 @@ void launchIm2colGemm(const DepthwiseShape &s, int32_t compute, const void *x, c
     const int64_t images = std::min(chunk, s.n - n0);
     p.firstImage = static_cast<int32_t>(n0);
     p.images = static_cast<int32_t>(images);
-    // A warp per pixel, a few pixels per warp.
+    // A warp per pixel, 8 pixels per warp (one per warp: 35 instead of 25 us
+    // per chunk of ResNet's stem on an H200).
     launch(halves ? "tcc_im2col_b2" : "tcc_im2col_b4", (images * s.oh * s.ow + 7) / 8 * 32);
     char *yChunk = static_cast<char *>(y) + n0 * s.yStrides[0] * bytes;
     const char *zChunk = z ? static_cast<const char *>(z) + n0 * s.zStrides[0] * bytes : nullptr;

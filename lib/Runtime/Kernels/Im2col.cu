@@ -26,7 +26,7 @@ template <typename Bits> __device__ __forceinline__ void im2col(const Im2colPara
   // Each term's place in the window, once per block: its input offset from
   // the window's origin and its row and column there (kPadTerm: the row's
   // zero tail). The row length is at most kMaxRowLength (ConvAsGemm.h).
-  constexpr int kPadTerm = -(1 << 30);
+  constexpr int kPadTerm = -(1 << 30), kPerLane = kMaxRowLength / 32;
   __shared__ int64_t offset[kMaxRowLength];
   __shared__ int dy[kMaxRowLength], dx[kMaxRowLength];
   for (int e = threadIdx.x; e < p.rowLength; e += blockDim.x) {
@@ -57,10 +57,24 @@ template <typename Bits> __device__ __forceinline__ void im2col(const Im2colPara
     const int ih0 = oh * p.strideH - p.padH, iw0 = ow * p.strideW - p.padW;
     const int64_t origin = n * p.xStrides[0] + ih0 * p.xStrides[2] + iw0 * p.xStrides[3];
     Bits *row = static_cast<Bits *>(p.cols) + pixel * p.rowLength;
-    for (int e = lane; e < p.rowLength; e += 32) {
-      const int ih = ih0 + dy[e], iw = iw0 + dx[e];
-      row[e] = ih >= 0 && ih < p.h && iw >= 0 && iw < p.w_ ? xs[origin + offset[e]] : Bits(0);
+    // Every load of the lane first, then the stores: the loads are in
+    // flight together (one at a time, the warp waited out each one's
+    // latency: 33 us for 6 images of ResNet's stem on an H200).
+    Bits v[kPerLane];
+#pragma unroll
+    for (int u = 0; u < kPerLane; ++u) {
+      const int e = lane + 32 * u;
+      v[u] = Bits(0);
+      if (e < p.rowLength) {
+        const int ih = ih0 + dy[e], iw = iw0 + dx[e];
+        if (ih >= 0 && ih < p.h && iw >= 0 && iw < p.w_)
+          v[u] = xs[origin + offset[e]];
+      }
     }
+#pragma unroll
+    for (int u = 0; u < kPerLane; ++u)
+      if (lane + 32 * u < p.rowLength)
+        row[lane + 32 * u] = v[u];
   }
 }
 
