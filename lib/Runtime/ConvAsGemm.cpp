@@ -1,4 +1,4 @@
-//===- ConvAsGemm.cpp - a 1x1 channels-last convolution as one GEMM -------===//
+//===- ConvAsGemm.cpp - convolutions as cuBLASLt GEMMs --------------------===//
 #include "ConvAsGemm.h"
 
 #include "Kernels/Im2colParams.h"

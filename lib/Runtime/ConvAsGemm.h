@@ -1,4 +1,4 @@
-//===- ConvAsGemm.h - a 1x1 channels-last convolution as one GEMM -*- C++ -*-===//
+//===- ConvAsGemm.h - convolutions as cuBLASLt GEMMs -------------*- C++ -*-===//
 //
 // A 1x1 convolution with stride 1, no padding and one group, over packed
 // channels-last (NHWC) tensors, is the product of the [N·H·W, C] input by
