@@ -209,7 +209,7 @@ private:
         if (!d.isStatic() && !in.symbols.count(d.expr))
           throw FrontendError(in.sourceName + ": input '" + base + "' uses symbol '" + d.expr +
                               "' without a range; pass --symbol " + d.expr + "=MIN:MAX");
-      m.strides = stridesOf(m.sizes);
+      m.strides = stridesOf(m.sizes, "graph input '%" + v.name + "'");
       p.tensorValues[name] = m;
       Argument a;
       a.kind = Argument::Tensor;
@@ -226,12 +226,16 @@ private:
     }
   }
 
-  static std::vector<SymDim> stridesOf(const std::vector<SymDim> &sizes) {
+  /// Contiguous strides of `sizes`; a tensor with more than 2^63 elements
+  /// (sizes a dump can print) is an error naming `what`.
+  std::vector<SymDim> stridesOf(const std::vector<SymDim> &sizes, const std::string &what) const {
     std::vector<SymDim> st(sizes.size());
     int64_t s = 1;
     for (size_t i = sizes.size(); i-- > 0;) {
       st[i] = staticDim(s);
-      s *= sizes[i].value.value_or(1);
+      if (__builtin_mul_overflow(s, sizes[i].value.value_or(1), &s))
+        throw FrontendError(in.sourceName + ": " + what +
+                            " has more elements than 64 bits can count");
     }
     return st;
   }
@@ -256,7 +260,7 @@ private:
       data.meta.dtype = type && type->dtype ? *type->dtype : inlineValue->tensorDType;
       for (int64_t d : inlineValue->tensorSizes)
         data.meta.sizes.push_back(staticDim(d));
-      data.meta.strides = stridesOf(data.meta.sizes);
+      data.meta.strides = stridesOf(data.meta.sizes, "parameter '" + path + "'");
       data.meta.device = "cpu";
       data.bytes = encode(inlineValue->floats, data.meta.dtype, n);
       haveData = haveMeta = true;
@@ -265,7 +269,7 @@ private:
       data.meta.dtype = *type->dtype;
       for (const auto &d : type->sizes)
         data.meta.sizes.push_back(staticDim(d.value_or(0)));
-      data.meta.strides = stridesOf(data.meta.sizes);
+      data.meta.strides = stridesOf(data.meta.sizes, "parameter '" + path + "'");
       data.meta.device = "cpu";
       haveMeta = true;
     }
@@ -834,7 +838,8 @@ private:
           m.sizes.clear();
           for (const auto &d : t.sizes)
             m.sizes.push_back(staticDim(*d));
-          m.strides = stridesOf(m.sizes);
+          m.strides = stridesOf(m.sizes, "the output '%" + n.outputs[0].name + "' of node '" +
+                                             n.kind + "'");
           metas[0] = m;
         }
       }
@@ -851,7 +856,8 @@ private:
         env[n.inputs[0]] = v; // later readers of the mutated value see the result
     }
     for (size_t i = 0; i < outNames.size(); ++i) {
-      metas[i].strides = stridesOf(metas[i].sizes);
+      metas[i].strides =
+          stridesOf(metas[i].sizes, "the output '%" + outNames[i] + "' of node '" + n.kind + "'");
       if (metas[i].device.empty())
         metas[i].device = "cpu";
       p.tensorValues[outNames[i]] = metas[i];
