@@ -484,11 +484,10 @@ std::vector<Candidate> candidates(const Cudnn &lib, ContextState &state, Plan &p
     out.push_back({-1, CUDNN_DEFAULT_MATH, 0, Epilogue::Own});
   // TCC_CONV_AS_GEMM=0 leaves the GEMMs out (to compare).
   const char *asGemm = std::getenv("TCC_CONV_AS_GEMM");
-  if ((!asGemm || std::string(asGemm) != "0") &&
-      convAsGemmApplies(depthwiseShape(key), key.activation, key.residual))
+  const bool gemms = !asGemm || std::string(asGemm) != "0";
+  if (gemms && convAsGemmApplies(depthwiseShape(key), key.activation, key.residual))
     out.push_back({-2, CUDNN_DEFAULT_MATH, 0, Epilogue::Gemm});
-  if ((!asGemm || std::string(asGemm) != "0") &&
-      im2colGemmApplies(depthwiseShape(key), key.activation, key.residual)) {
+  if (gemms && im2colGemmApplies(depthwiseShape(key), key.activation, key.residual)) {
     size_t bytes = im2colGemmWorkspaceBytes(depthwiseShape(key));
     if (bytes <= limit)
       out.push_back({-3, CUDNN_DEFAULT_MATH, bytes, Epilogue::Im2colGemm});

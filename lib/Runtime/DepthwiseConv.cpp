@@ -13,6 +13,7 @@
 #include <climits>
 #include <cstdint>
 #include <cstdlib>
+#include <optional>
 #include <string>
 
 using namespace tcc;
@@ -84,8 +85,13 @@ bool nhwcApplies(const DepthwiseShape &d) {
          l.gridX <= INT_MAX && l.gridY <= 65535;
 }
 
+/// The element type as the NHWC kernels' names spell it.
+const char *typeName(const DepthwiseShape &d) {
+  return d.dtype == kKernelF16 ? "f16" : d.dtype == kKernelBF16 ? "bf16" : "f32";
+}
+
 std::string nhwcKernelName(const DepthwiseShape &d, int vector) {
-  const char *type = d.dtype == kKernelF16 ? "f16" : d.dtype == kKernelBF16 ? "bf16" : "f32";
+  const char *type = typeName(d);
   // Unrolled windows: square 3, 5 or 7, column stride 1 or 2, no column dilation.
   bool unrolled = d.r == d.s && (d.r == 3 || d.r == 5 || d.r == 7) && d.dilationW == 1 &&
                   (d.strideW == 1 || d.strideW == 2);
@@ -117,20 +123,22 @@ TiledLaunch tiledLaunch(const DepthwiseShape &d) {
   return l;
 }
 
-/// Whether the tiled NHWC kernel computes it (DepthwiseParams.h): a square
-/// 3x3, 5x5 or 7x7 window at stride 1, no dilation, four channels per thread. TCC_DEPTHWISE_TILED=0 leaves it to the strips kernel
-/// (to compare them).
-bool tiledApplies(const DepthwiseShape &d, int vector) {
+/// The tiled NHWC kernel's launch where it computes the convolution
+/// (DepthwiseParams.h): a square 3x3, 5x5 or 7x7 window at stride 1, no
+/// dilation, four channels per thread, a grid within CUDA's limits.
+/// TCC_DEPTHWISE_TILED=0 leaves every shape to the strips kernel (to compare).
+std::optional<TiledLaunch> tiledLaunchFor(const DepthwiseShape &d, int vector) {
   static const bool enabled = [] {
     const char *v = std::getenv("TCC_DEPTHWISE_TILED");
     return !(v && std::string(v) == "0");
   }();
   if (!enabled || vector != 4 || d.r != d.s || (d.r != 3 && d.r != 5 && d.r != 7) ||
-      d.strideH != 1 || d.strideW != 1 || d.dilationH != 1 ||
-      d.dilationW != 1)
-    return false;
+      d.strideH != 1 || d.strideW != 1 || d.dilationH != 1 || d.dilationW != 1)
+    return std::nullopt;
   TiledLaunch l = tiledLaunch(d);
-  return l.gridX <= INT_MAX && l.gridY <= 65535;
+  if (l.gridX > INT_MAX || l.gridY > 65535)
+    return std::nullopt;
+  return l;
 }
 
 const char *nchwKernelName(const DepthwiseShape &d) {
@@ -183,13 +191,12 @@ void tcc::launchDepthwiseKernel(const DepthwiseShape &d, const void *x, const vo
   void *args[] = {&p};
   if (d.layout == kConvLayoutNhwc) {
     NhwcLaunch l = nhwcLaunch(d, x, bias, z, y);
-    if (tiledApplies(d, l.vector)) {
-      TiledLaunch t = tiledLaunch(d);
+    if (std::optional<TiledLaunch> tiled = tiledLaunchFor(d, l.vector)) {
+      const TiledLaunch &t = *tiled;
       p.channelGroups = t.groups;
       p.tilesH = t.tilesH;
       p.tilesW = t.tilesW;
-      const char *type = d.dtype == kKernelF16 ? "f16" : d.dtype == kKernelBF16 ? "bf16" : "f32";
-      std::string name = std::string("tcc_depthwise_nhwc_") + type + "_tiled_k" +
+      std::string name = std::string("tcc_depthwise_nhwc_") + typeName(d) + "_tiled_k" +
                          std::to_string(d.r) + "s" + std::to_string(d.strideW);
       cuda::CUfunction function = kernelLibraryFunction(KernelImage::Depthwise, name.c_str());
       launchLibraryKernel(function, name.c_str(), static_cast<unsigned>(t.gridX),

@@ -280,8 +280,9 @@ __device__ __forceinline__ void depthwiseNhwc(const DepthwiseParams &p) {
 }
 
 /// The tiled NHWC kernel (DepthwiseParams.h): a K x K window at stride S in
-/// both dims, no dilation, 4 channels per thread (instantiated for stride 1). blockIdx.x: an (image, tile
-/// row, tile column); blockIdx.y: a run of p.channelGroups * 4 channels.
+/// both dims, no dilation, 4 channels per thread (instantiated for stride 1).
+/// blockIdx.x: an (image, tile row, tile column); blockIdx.y: a run of
+/// p.channelGroups * 4 channels.
 /// Dynamic shared memory: the block's filters as [tap][channel], then its
 /// input tile as [pixel][group of 4 channels] (float4s).
 template <typename T, int K, int S>
