@@ -45,17 +45,22 @@ bool isInsideTorch(const std::string &file) {
 } // namespace
 
 SourceLocation userSourceLocation(std::string_view stackTrace) {
-  std::optional<SourceLocation> first;
+  // Tracebacks list the outermost frame first: the innermost frame outside
+  // torch is the line that made the call (in a torchvision ResNet every node's
+  // outermost frame is the same `return self._forward_impl(x)`).
+  std::optional<SourceLocation> first, innermostUser;
   size_t pos = 0;
   while ((pos = stackTrace.find("File \"", pos)) != std::string_view::npos) {
     std::optional<SourceLocation> frame = parseFrame(stackTrace, pos);
     if (!frame)
       continue;
     if (!isInsideTorch(frame->file))
-      return *frame;
+      innermostUser = frame;
     if (!first)
       first = frame;
   }
+  if (innermostUser)
+    return *innermostUser;
   return first ? *first : SourceLocation{};
 }
 

@@ -103,15 +103,17 @@ TEST_CASE("infix output is what Support's SymbolicExpr evaluates",
   }
 }
 
-TEST_CASE("source location is the first frame outside torch", "[frontend]") {
+TEST_CASE("source location is the innermost frame outside torch", "[frontend]") {
   const char *trace =
-      "File \"/opt/venv/lib/python3.12/site-packages/torch/nn/modules/module.py\""
+      "File \"/home/me/model.py\", line 42, in forward\n    x = self.block(x)\n"
+      "  File \"/opt/venv/lib/python3.12/site-packages/torch/nn/modules/module.py\""
       ", line 1775, in _call_impl\n    return forward_call(*args)\n"
-      "  File \"/home/me/model.py\", line 42, in forward\n    x = self.lin(x)\n"
-      "  File \"/home/me/other.py\", line 7, in helper";
+      "  File \"/home/me/blocks.py\", line 7, in forward\n    x = self.bn1(x)\n"
+      "  File \"/opt/venv/lib/python3.12/site-packages/torch/nn/modules/batchnorm.py\""
+      ", line 194, in forward";
   SourceLocation loc = userSourceLocation(trace);
-  CHECK(loc.file == "/home/me/model.py");
-  CHECK(loc.line == 42);
+  CHECK(loc.file == "/home/me/blocks.py");
+  CHECK(loc.line == 7);
 
   SourceLocation onlyTorch = userSourceLocation(
       "File \"/x/site-packages/torch/nn/functional.py\", line 9, in relu\n"

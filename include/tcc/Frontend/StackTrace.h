@@ -2,8 +2,8 @@
 //
 // Each node of an exported graph carries metadata.stack_trace, the Python
 // traceback of the call that produced it. Diagnostics point at the user's
-// line, not at torch's own modules, so the reader picks the first frame
-// outside torch.
+// line, not at torch's own modules, so the reader picks the innermost frame
+// outside torch: the line that called the operator.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TCC_FRONTEND_STACKTRACE_H
@@ -22,9 +22,9 @@ struct SourceLocation {
   bool known() const { return !file.empty(); }
 };
 
-/// The first `File "X", line N` frame of a traceback whose path is not inside
-/// torch (does not contain "/site-packages/torch/" or "/torch/nn/"), else the
-/// first frame, else an unknown location.
+/// The last (innermost) `File "X", line N` frame of a traceback whose path is
+/// not inside torch (does not contain "/site-packages/torch/" or "/torch/nn/"),
+/// else the first frame, else an unknown location.
 SourceLocation userSourceLocation(std::string_view stackTrace);
 
 } // namespace tcc::frontend

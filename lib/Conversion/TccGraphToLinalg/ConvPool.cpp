@@ -1,8 +1,9 @@
 //===- ConvPool.cpp - conv2d and 2-D pooling to linalg named ops ----------===//
 //
 // Padding is an explicit tensor.pad (zero for convolution and average
-// pooling, -inf for max pooling); ceil_mode adds the extra trailing padding
-// that makes the last window exist. The bias initialises the convolution's
+// pooling, -inf for max pooling over large windows); ceil_mode adds the extra
+// trailing padding that makes the last window exist. Max pooling over small
+// windows reads each window directly, with bounds checks (windowedMaxPool). The bias initialises the convolution's
 // accumulator, so it costs no separate pass. f16/bf16 convolutions
 // accumulate in f32 (the named ops widen their inputs to the output's type)
 // and are rounded once, as PyTorch's.
@@ -169,6 +170,69 @@ Value poolInput(ConversionPatternRewriter &rewriter, PoolOp op, Value input, Typ
   return padSpatial(rewriter, op.getLoc(), input, low, high, padValue, op.getChannelsLast());
 }
 
+/// Windows of at most this many elements are read as one expression per
+/// output (below); larger ones stay a padded copy and a pooling loop nest.
+constexpr int64_t kMaxUnrolledWindow = 64;
+
+/// Max pooling as one parallel generic over the output: each output element
+/// reads its window's kh x kw input elements directly, the ones in the
+/// padding (or past the end, with ceil_mode) replaced by -inf. No padded copy
+/// of the input and no -inf-filled accumulator: one kernel on the GPU where
+/// the padded form was four (fill, copy, fill, pool), and the window's loads
+/// are independent. NaN propagates as in PyTorch (arith.maximumf).
+Value windowedMaxPool(OpBuilder &b, Location loc, MaxPool2dOp op, Value x,
+                      ArrayRef<OpFoldResult> sizes, TypedAttr lowest) {
+  auto inT = cast<RankedTensorType>(x.getType());
+  auto resultType = cast<RankedTensorType>(op.getType());
+  int64_t hd = op.getSpatialDim(0), wd = op.getSpatialDim(1);
+  int64_t in[2] = {inT.getShape()[hd], inT.getShape()[wd]};
+  auto k = op.getKernel(), s = op.getStride(), p = op.getPadding(), d = op.getDilation();
+  Value empty = b.create<tensor::EmptyOp>(loc, sizes, resultType.getElementType());
+  auto id = b.getMultiDimIdentityMap(4);
+  return b
+      .create<linalg::GenericOp>(
+          loc, TypeRange{empty.getType()}, ValueRange{}, ValueRange{empty}, ArrayRef<AffineMap>{id},
+          SmallVector<utils::IteratorType>(4, utils::IteratorType::parallel),
+          [&](OpBuilder &nb, Location l, ValueRange) {
+            auto index = [&](int64_t v) { return nb.create<arith::ConstantIndexOp>(l, v); };
+            Value zero = index(0);
+            // Per spatial dim and window offset: the input coordinate, clamped
+            // into the input, and whether it lies inside.
+            SmallVector<Value> at[2], inside[2];
+            for (int i = 0; i < 2; ++i) {
+              Value o = nb.create<linalg::IndexOp>(l, i == 0 ? hd : wd);
+              Value scaled = nb.create<arith::MulIOp>(l, o, index(s[i]));
+              Value start = nb.create<arith::SubIOp>(l, scaled, index(p[i]));
+              for (int64_t j = 0; j < k[i]; ++j) {
+                Value c = nb.create<arith::AddIOp>(l, start, index(j * d[i]));
+                Value notBefore = nb.create<arith::CmpIOp>(l, arith::CmpIPredicate::sge, c, zero);
+                Value notAfter =
+                    nb.create<arith::CmpIOp>(l, arith::CmpIPredicate::slt, c, index(in[i]));
+                Value ok = nb.create<arith::AndIOp>(l, notBefore, notAfter);
+                at[i].push_back(nb.create<arith::SelectOp>(l, ok, c, zero));
+                inside[i].push_back(ok);
+              }
+            }
+            Value lowestValue = nb.create<arith::ConstantOp>(l, lowest);
+            SmallVector<Value> coords(4);
+            coords[0] = nb.create<linalg::IndexOp>(l, 0);
+            int64_t cd = op.getChannelsLast() ? 3 : 1;
+            coords[cd] = nb.create<linalg::IndexOp>(l, cd);
+            Value acc;
+            for (int64_t r = 0; r < k[0]; ++r)
+              for (int64_t c = 0; c < k[1]; ++c) {
+                coords[hd] = at[0][r];
+                coords[wd] = at[1][c];
+                Value v = nb.create<tensor::ExtractOp>(l, x, coords);
+                Value ok = nb.create<arith::AndIOp>(l, inside[0][r], inside[1][c]);
+                v = nb.create<arith::SelectOp>(l, ok, v, lowestValue);
+                acc = acc ? nb.create<arith::MaximumFOp>(l, acc, v).getResult() : v;
+              }
+            nb.create<linalg::YieldOp>(l, acc);
+          })
+      .getResult(0);
+}
+
 struct MaxPool2dPattern : OpConversionPattern<MaxPool2dOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult matchAndRewrite(MaxPool2dOp op, OpAdaptor adaptor,
@@ -177,25 +241,34 @@ struct MaxPool2dPattern : OpConversionPattern<MaxPool2dOp> {
     auto resultType = cast<RankedTensorType>(op.getType());
     Type elt = resultType.getElementType();
     TypedAttr lowest = tcc::floatAttr(rewriter, elt, -std::numeric_limits<double>::infinity());
-    Value x = poolInput(rewriter, op, adaptor.getInput(), lowest);
     auto sizesOr = tcc::mixedSizes(rewriter, loc, resultType, batchFrom(adaptor.getInput(), 4));
     if (failed(sizesOr))
       return rewriter.notifyMatchFailure(op, "only the batch dimension may be dynamic");
     SmallVector<OpFoldResult> sizes = *sizesOr;
-    Value init = tcc::makeFilled(rewriter, loc, resultType, sizes, lowest);
-    Value window = rewriter.create<tensor::EmptyOp>(loc, op.getKernel(), elt);
-    auto strides = rewriter.getI64VectorAttr(op.getStride());
-    auto dilations = rewriter.getI64VectorAttr(op.getDilation());
-    Value result =
-        op.getChannelsLast()
-            ? rewriter
-                  .create<linalg::PoolingNhwcMaxOp>(loc, init.getType(), ValueRange{x, window},
-                                                    ValueRange{init}, strides, dilations)
-                  .getResult(0)
-            : rewriter
-                  .create<linalg::PoolingNchwMaxOp>(loc, init.getType(), ValueRange{x, window},
-                                                    ValueRange{init}, strides, dilations)
-                  .getResult(0);
+    auto inT = cast<RankedTensorType>(adaptor.getInput().getType());
+    bool staticWindows = !ShapedType::isDynamic(inT.getShape()[op.getSpatialDim(0)]) &&
+                         !ShapedType::isDynamic(inT.getShape()[op.getSpatialDim(1)]);
+    Value result;
+    if (staticWindows && op.getKernel()[0] * op.getKernel()[1] <= kMaxUnrolledWindow) {
+      result = windowedMaxPool(rewriter, loc, op, adaptor.getInput(), sizes, lowest);
+    } else {
+      Value x = poolInput(rewriter, op, adaptor.getInput(), lowest);
+      Value init = tcc::makeFilled(rewriter, loc, resultType, sizes, lowest);
+      Value window = rewriter.create<tensor::EmptyOp>(loc, op.getKernel(), elt);
+      auto strides = rewriter.getI64VectorAttr(op.getStride());
+      auto dilations = rewriter.getI64VectorAttr(op.getDilation());
+      result = op.getChannelsLast()
+                   ? rewriter
+                         .create<linalg::PoolingNhwcMaxOp>(loc, init.getType(),
+                                                           ValueRange{x, window}, ValueRange{init},
+                                                           strides, dilations)
+                         .getResult(0)
+                   : rewriter
+                         .create<linalg::PoolingNchwMaxOp>(loc, init.getType(),
+                                                           ValueRange{x, window}, ValueRange{init},
+                                                           strides, dilations)
+                         .getResult(0);
+    }
     if (result.getType() != resultType)
       result = rewriter.create<tensor::CastOp>(loc, resultType, result);
     rewriter.replaceOp(op, result);

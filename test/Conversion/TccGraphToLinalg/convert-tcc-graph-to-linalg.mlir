@@ -266,21 +266,30 @@ func.func @conv2d_depthwise(%x: tensor<1x4x10x10xf32>, %w: tensor<4x1x3x3xf32>) 
 // Pooling
 //===----------------------------------------------------------------------===//
 
-// Max pooling pads with -inf and starts its accumulator at -inf.
+// Max pooling over a small window: one parallel generic over the output
+// (no padded copy, no accumulator): each element reads its 3x3 window
+// directly, a coordinate in the padding clamped to 0 and its value -inf.
 // CHECK-LABEL: func.func @max_pool2d
 // CHECK-SAME:    (%[[X:.*]]: tensor<2x8x8x8xf32>)
-// CHECK:         %[[NEG_INF:.*]] = arith.constant 0xFF800000 : f32
-// CHECK:         %[[PAD:.*]] = tensor.pad %[[X]] low[0, 0, 1, 1] high[0, 0, 1, 1]
-// CHECK:           tensor.yield %[[NEG_INF]] : f32
-// CHECK:         } : tensor<2x8x8x8xf32> to tensor<2x8x10x10xf32>
+// CHECK-NOT:     tensor.pad
 // CHECK:         %[[E:.*]] = tensor.empty() : tensor<2x8x4x4xf32>
-// CHECK:         %[[LOWEST:.*]] = arith.constant 0xFF800000 : f32
-// CHECK:         %[[INIT:.*]] = linalg.fill ins(%[[LOWEST]] : f32) outs(%[[E]] : tensor<2x8x4x4xf32>)
-// CHECK:         %[[WIN:.*]] = tensor.empty() : tensor<3x3xf32>
-// CHECK:         %[[R:.*]] = linalg.pooling_nchw_max
-// CHECK-SAME:      dilations = dense<1> : vector<2xi64>
-// CHECK-SAME:      strides = dense<2> : vector<2xi64>
-// CHECK-SAME:      ins(%[[PAD]], %[[WIN]] : tensor<2x8x10x10xf32>, tensor<3x3xf32>) outs(%[[INIT]] : tensor<2x8x4x4xf32>)
+// CHECK:         %[[R:.*]] = linalg.generic
+// CHECK-SAME:      iterator_types = ["parallel", "parallel", "parallel", "parallel"]
+// CHECK-SAME:      outs(%[[E]] : tensor<2x8x4x4xf32>)
+// CHECK:           %[[OH:.*]] = linalg.index 2 : index
+// CHECK:           %[[SCALED:.*]] = arith.muli %[[OH]], %c2
+// CHECK:           %[[START:.*]] = arith.subi %[[SCALED]], %c1
+// CHECK:           %[[ROW:.*]] = arith.addi %[[START]], %{{.*}} : index
+// CHECK:           %[[AFTER0:.*]] = arith.cmpi sge, %[[ROW]], %c0
+// CHECK:           %[[BEFORE8:.*]] = arith.cmpi slt, %[[ROW]], %c8
+// CHECK:           %[[IN:.*]] = arith.andi %[[AFTER0]], %[[BEFORE8]] : i1
+// CHECK:           arith.select %[[IN]], %[[ROW]], %c0 : index
+// CHECK:           %[[NEG_INF:.*]] = arith.constant 0xFF800000 : f32
+// CHECK-COUNT-9:   tensor.extract %[[X]]
+// CHECK-NOT:       tensor.extract
+// CHECK:           %[[V:.*]] = arith.select %{{.*}}, %{{.*}}, %[[NEG_INF]] : f32
+// CHECK-NEXT:      %[[M:.*]] = arith.maximumf %{{.*}}, %[[V]] : f32
+// CHECK-NEXT:      linalg.yield %[[M]] : f32
 // CHECK:         return %[[R]]
 func.func @max_pool2d(%x: tensor<2x8x8x8xf32>) -> tensor<2x8x4x4xf32> {
   %0 = tcc_graph.max_pool2d %x {kernel = array<i64: 3, 3>, stride = array<i64: 2, 2>, padding = array<i64: 1, 1>, dilation = array<i64: 1, 1>, ceil_mode = false, count_include_pad = false} : (tensor<2x8x8x8xf32>) -> tensor<2x8x4x4xf32>
@@ -289,20 +298,36 @@ func.func @max_pool2d(%x: tensor<2x8x8x8xf32>) -> tensor<2x8x4x4xf32> {
 
 // -----
 
-// ceil_mode: 9 / 2 rounds up to 5 windows, which needs one extra trailing
-// row and column of -inf padding (and none in front).
+// ceil_mode: 9 / 2 rounds up to 5 windows; the last one's second row and
+// column (coordinate 9) lie past the input: they read -inf.
 // CHECK-LABEL: func.func @max_pool2d_ceil_mode
 // CHECK-SAME:    (%[[X:.*]]: tensor<?x8x9x9xf32>)
-// CHECK:         %[[PAD:.*]] = tensor.pad %[[X]] low[0, 0, 0, 0] high[0, 0, 1, 1]
-// CHECK:         } : tensor<?x8x9x9xf32> to tensor<?x8x10x10xf32>
 // CHECK:         %[[N:.*]] = tensor.dim %[[X]], %{{.*}} : tensor<?x8x9x9xf32>
 // CHECK:         tensor.empty(%[[N]]) : tensor<?x8x5x5xf32>
-// CHECK:         linalg.pooling_nchw_max
-// CHECK-SAME:      strides = dense<2> : vector<2xi64>
-// CHECK-SAME:      ins(%[[PAD]], %{{.*}} : tensor<?x8x10x10xf32>, tensor<2x2xf32>)
+// CHECK:         linalg.generic
+// CHECK:           arith.cmpi slt, %{{.*}}, %c9 : index
+// CHECK-COUNT-4:   tensor.extract %[[X]]
+// CHECK-NOT:       tensor.extract
 func.func @max_pool2d_ceil_mode(%x: tensor<?x8x9x9xf32>) -> tensor<?x8x5x5xf32> {
   %0 = tcc_graph.max_pool2d %x {kernel = array<i64: 2, 2>, stride = array<i64: 2, 2>, padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>, ceil_mode = true, count_include_pad = false} : (tensor<?x8x9x9xf32>) -> tensor<?x8x5x5xf32>
   return %0 : tensor<?x8x5x5xf32>
+}
+
+// -----
+
+// A window of more than 64 elements stays a -inf-padded copy and a pooling
+// loop nest whose accumulator starts at -inf.
+// CHECK-LABEL: func.func @max_pool2d_large_window
+// CHECK-SAME:    (%[[X:.*]]: tensor<1x2x12x12xf32>)
+// CHECK:         %[[NEG_INF:.*]] = arith.constant 0xFF800000 : f32
+// CHECK:         %[[PAD:.*]] = tensor.pad %[[X]] low[0, 0, 4, 4] high[0, 0, 4, 4]
+// CHECK:           tensor.yield %[[NEG_INF]] : f32
+// CHECK:         %[[INIT:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<1x2x12x12xf32>)
+// CHECK:         linalg.pooling_nchw_max
+// CHECK-SAME:      ins(%[[PAD]], %{{.*}} : tensor<1x2x20x20xf32>, tensor<9x9xf32>) outs(%[[INIT]] : tensor<1x2x12x12xf32>)
+func.func @max_pool2d_large_window(%x: tensor<1x2x12x12xf32>) -> tensor<1x2x12x12xf32> {
+  %0 = tcc_graph.max_pool2d %x {kernel = array<i64: 9, 9>, stride = array<i64: 1, 1>, padding = array<i64: 4, 4>, dilation = array<i64: 1, 1>, ceil_mode = false, count_include_pad = false} : (tensor<1x2x12x12xf32>) -> tensor<1x2x12x12xf32>
+  return %0 : tensor<1x2x12x12xf32>
 }
 
 // -----
@@ -635,12 +660,18 @@ func.func @reshape_two_symbolic(%x: tensor<8x?x?xf32>, %s: index) -> tensor<2x4x
 
 // -----
 
-// Channels-last pooling (between channels-last convolutions): NHWC padding
-// and linalg's NHWC pooling ops; the average's divisor reads the spatial
-// dims 1 and 2.
+// Channels-last pooling (between channels-last convolutions): the max reads
+// [n, h, w, c] windows (h and w from the output's dims 1 and 2), the sum is
+// linalg's NHWC pooling op; the average's divisor reads the spatial dims 1
+// and 2.
 // CHECK-LABEL: func.func @pools_nhwc
-// CHECK:         tensor.pad %{{.*}} low[0, 1, 1, 0] high[0, 1, 1, 0]
-// CHECK:         linalg.pooling_nhwc_max
+// CHECK-SAME:    (%[[X:.*]]: tensor<2x8x8x4xf32>)
+// CHECK:         linalg.generic
+// CHECK:           %[[OH:.*]] = linalg.index 1 : index
+// CHECK:           %[[OW:.*]] = linalg.index 2 : index
+// CHECK:           %[[N:.*]] = linalg.index 0 : index
+// CHECK:           %[[C:.*]] = linalg.index 3 : index
+// CHECK:           tensor.extract %[[X]][%[[N]], %{{.*}}, %{{.*}}, %[[C]]]
 // CHECK:         linalg.pooling_nhwc_sum
 // CHECK:         linalg.generic
 // CHECK:           linalg.index 1 : index
