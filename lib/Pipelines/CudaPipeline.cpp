@@ -92,6 +92,9 @@ void tcc::buildCudaLoweringPassPipeline(OpPassManager &pm, const CompileOptions 
   pm.addNestedPass<func::FuncOp>(createGpuWrapSerialOpsPass());
   // Row reductions: one warp per output element instead of one thread.
   pm.addNestedPass<func::FuncOp>(createGpuWarpReductionsPass());
+  // Other reductions: a thread per output, accumulating in a register, with
+  // the fill before and a pointwise op after in the same kernel.
+  pm.addNestedPass<func::FuncOp>(createGpuRegisterReductionsPass());
   // Pointwise ops over 16-byte vectors (ld/st.global.v4 for f32).
   pm.addNestedPass<func::FuncOp>(createGpuVectorizeElementwisePass());
   // Parallel dims as scf.parallel, reduction dims as sequential scf.for inside.

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tcc/Transforms/Passes.h"
+#include "tcc/Transforms/PlannedEntry.h"
 
 #include "tcc/Support/MemoryPlanner.h"
 
@@ -41,7 +42,6 @@ namespace {
 
 constexpr llvm::StringLiteral kSizesAttr = "tcc.sizes";
 constexpr llvm::StringLiteral kSymbolsAttr = "tcc.symbols";
-constexpr llvm::StringLiteral kArenaAttr = "tcc.arena";
 constexpr llvm::StringLiteral kArenaSizeAttr = "tcc.arena_size";
 constexpr llvm::StringLiteral kMemoryPlanAttr = "tcc.memory_plan";
 
@@ -691,7 +691,7 @@ FailureOr<uint64_t> PlanMemoryPass::planFunction(func::FuncOp func,
   OpBuilder builder(func.getContext());
   auto arenaType = MemRefType::get({ShapedType::kDynamic}, builder.getI8Type());
   DictionaryAttr arenaAttrs = builder.getDictionaryAttr(
-      builder.getNamedAttr(kArenaAttr, builder.getUnitAttr()));
+      builder.getNamedAttr(tcc::kArenaAttrName, builder.getUnitAttr()));
   if (failed(func.insertArgument(func.getNumArguments(), arenaType, arenaAttrs,
                                  func.getLoc())))
     return func.emitOpError("cannot append the arena argument");
@@ -750,7 +750,7 @@ void PlanMemoryPass::runOnOperation() {
     // Already planned (the pass ran before): leave it alone.
     bool hasArena = llvm::any_of(
         llvm::seq<unsigned>(0, func.getNumArguments()),
-        [&](unsigned i) { return func.getArgAttr(i, kArenaAttr) != nullptr; });
+        [&](unsigned i) { return func.getArgAttr(i, tcc::kArenaAttrName) != nullptr; });
     if (hasArena) {
       if (auto size = func->getAttrOfType<IntegerAttr>(kArenaSizeAttr))
         arenaBytes = std::max<uint64_t>(arenaBytes, size.getInt());

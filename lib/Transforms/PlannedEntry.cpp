@@ -6,7 +6,11 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
+
+#include <limits>
+#include <optional>
 
 using namespace mlir;
 
@@ -14,7 +18,7 @@ bool tcc::isPlannedEntry(func::FuncOp f) {
   if (f.isExternal())
     return false;
   for (unsigned i = 0; i < f.getNumArguments(); ++i)
-    if (f.getArgAttr(i, "tcc.arena"))
+    if (f.getArgAttr(i, tcc::kArenaAttrName))
       return true;
   return false;
 }
@@ -23,6 +27,58 @@ bool tcc::isKernelOp(Operation *op) {
   namespace kernel = tcc::kernel;
   return isa<kernel::GemmOp, kernel::ConvOp, kernel::AttentionOp, kernel::RowOp, memref::CopyOp,
              linalg::LinalgOp>(op);
+}
+
+namespace {
+/// The bytes a buffer covers: [begin, end) of `root`, a function argument.
+struct Bytes {
+  Value root;
+  int64_t begin = 0, end = std::numeric_limits<int64_t>::max();
+};
+
+bool isArena(Value root) {
+  auto arg = cast<BlockArgument>(root);
+  auto f = dyn_cast<func::FuncOp>(arg.getOwner()->getParentOp());
+  return f && f.getArgAttr(arg.getArgNumber(), tcc::kArenaAttrName);
+}
+
+/// `v`'s bytes, through views whose bytes lie within their source's (taken
+/// as the whole source), down to a function argument; nullopt where unknown.
+std::optional<Bytes> bytesOf(Value v) {
+  while (true) {
+    if (isa<BlockArgument>(v))
+      return isa<func::FuncOp>(cast<BlockArgument>(v).getOwner()->getParentOp())
+                 ? std::optional<Bytes>(Bytes{v})
+                 : std::nullopt;
+    Operation *def = v.getDefiningOp();
+    if (auto view = dyn_cast<memref::ViewOp>(def)) {
+      if (!isa<BlockArgument>(view.getSource()))
+        return std::nullopt;
+      Bytes bytes{view.getSource()};
+      auto type = view.getType();
+      std::optional<int64_t> shift = getConstantIntValue(view.getByteShift());
+      Type elt = type.getElementType();
+      if (shift && type.hasStaticShape() && type.getLayout().isIdentity() && elt.isIntOrFloat()) {
+        bytes.begin = *shift;
+        bytes.end = *shift + type.getNumElements() * ((elt.getIntOrFloatBitWidth() + 7) / 8);
+      }
+      return bytes;
+    }
+    if (!isa_and_nonnull<memref::ExpandShapeOp, memref::CollapseShapeOp, memref::SubViewOp,
+                         memref::CastOp>(def))
+      return std::nullopt;
+    v = def->getOperand(0);
+  }
+}
+} // namespace
+
+bool tcc::mayShareBytes(Value a, Value b) {
+  std::optional<Bytes> x = bytesOf(a), y = bytesOf(b);
+  if (!x || !y)
+    return true;
+  if (x->root != y->root)
+    return !isArena(x->root) && !isArena(y->root);
+  return x->begin < y->end && y->begin < x->end;
 }
 
 static bool targetIs(func::FuncOp f, StringRef target) {

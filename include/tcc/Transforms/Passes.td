@@ -537,6 +537,49 @@ def GpuWarpReductionsPass : Pass<"tcc-gpu-warp-reductions", "mlir::func::FuncOp"
   ];
 }
 
+def GpuRegisterReductionsPass
+    : Pass<"tcc-gpu-register-reductions", "mlir::func::FuncOp"> {
+  let summary = "The CUDA path's reductions as loops that accumulate in a register, "
+                "with the fill before and the pointwise op after in the same kernel";
+  let description = [{
+    On the CUDA path's functions, each linalg.generic with one output whose
+    reduced dims are its innermost loops and whose output is indexed by
+    exactly its parallel dims becomes `scf.parallel` over the parallel dims
+    around `scf.for` loops over the reduced ones; the accumulator is a loop
+    value, stored once per output (upstream's loops load and store the
+    output at every term). Two neighbours join the loop nest, so they are not
+    kernels of their own:
+
+    - the `linalg.fill` of exactly the output before it, where no op in
+      between may touch the output's bytes (tcc::mayShareBytes: views of the
+      planned arena at constant offsets): the fill's value starts each
+      accumulator;
+    - a pointwise `linalg.generic` right after it (ops touching no memory in
+      between) over the same static parallel dims that reads the output only
+      at the element the thread computed, and writes no byte the reduction
+      reads: its body runs on the total, in the same thread (a mean's
+      division, a cast of an f32 sum back to bf16).
+
+    ```mlir
+    linalg.fill ins(%zero : f32) outs(%sum : memref<2x8xf32>)
+    linalg.generic {... iterator_types = ["parallel", "parallel", "reduction"]}
+        ins(%x : memref<2x8x49xbf16>) outs(%sum : memref<2x8xf32>) {...}
+    linalg.generic {... iterator_types = ["parallel", "parallel"]}
+        ins(%sum : memref<2x8xf32>) outs(%mean : memref<2x8xbf16>) {...}
+    // becomes one loop nest
+    scf.parallel (%n, %c) = ... {
+      %total = scf.for %k = ... iter_args(%acc = %zero) -> (f32) {...}
+      memref.store %total, %sum[%n, %c]
+      %m = arith.divf %total, %cst : f32
+      %b = arith.truncf %m : f32 to bf16
+      memref.store %b, %mean[%n, %c]
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::scf::SCFDialect", "::mlir::memref::MemRefDialect",
+                           "::mlir::affine::AffineDialect"];
+}
+
 def GpuLinalgToParallelLoopsPass
     : Pass<"tcc-gpu-linalg-to-parallel-loops", "mlir::func::FuncOp"> {
   let summary = "The CUDA path's linalg ops as scf.parallel (+ scf.for) loop nests";
@@ -545,7 +588,9 @@ def GpuLinalgToParallelLoopsPass
     functions only (`tcc.target = "cuda"`, or unmarked): parallel dims become
     one `scf.parallel`, reduction dims sequential `scf.for` inside, ready for
     tcc-gpu-map-parallel-loops. The CPU path's functions keep their linalg
-    ops for its own lowering in the same pipeline.
+    ops for its own lowering in the same pipeline. Reductions that
+    accumulate in a register are lowered before, by
+    tcc-gpu-register-reductions.
   }];
   let dependentDialects = ["::mlir::scf::SCFDialect", "::mlir::memref::MemRefDialect",
                            "::mlir::affine::AffineDialect"];

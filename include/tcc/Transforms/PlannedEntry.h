@@ -12,9 +12,20 @@
 
 namespace tcc {
 
+/// The argument attribute tcc-plan-memory sets on the arena it appends: one
+/// i8 buffer that every intermediate is a `memref.view` of.
+constexpr const char *kArenaAttrName = "tcc.arena";
+
 /// True for a function with a body and a `tcc.arena` argument (one that
 /// tcc-plan-memory planned).
 bool isPlannedEntry(mlir::func::FuncOp f);
+
+/// Whether two buffers may share bytes: false only where that is known, for
+/// views of the arena at constant offsets (the plan gives buffers live at the
+/// same time disjoint bytes) and for the arena against any other argument
+/// (weights, inputs, outputs: memory of the caller's). Views through reshapes
+/// and subviews count as their whole source.
+bool mayShareBytes(mlir::Value a, mlir::Value b);
 
 /// Whether `op`, an op of a planned entry's top block, is one kernel: a
 /// tcc_kernel gemm, conv, attention or row op, a memref.copy, or any linalg
