@@ -11,6 +11,7 @@
 #include "dialects/TccKernel/IR/TccKernelOps.h"
 #include "tcc/Transforms/PlannedEntry.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -66,6 +67,16 @@ std::string join(ArrayRef<std::string> parts) {
   for (const std::string &p : parts)
     s += (s.empty() ? "" : ", ") + p;
   return s;
+}
+
+/// Whether a generated kernel's body op computes on the tensors' values:
+/// not an index, a position or an in-bounds test (index and i1 results, index
+/// casts), not a load.
+bool computesValues(Operation &op) {
+  if (isa<linalg::IndexOp, arith::IndexCastOp, memref::LoadOp>(op))
+    return false;
+  return llvm::any_of(op.getResultTypes(),
+                      [](Type t) { return !t.isIndex() && !t.isInteger(1); });
 }
 
 /// (kind, detail) of one kernel op of the entry (tcc::isKernelOp), or
@@ -145,10 +156,17 @@ nlohmann::json tcc::describeKernels(ModuleOp planned) {
       assert(kind && "classify names every op isKernelOp accepts");
       OrderedSet names, lines;
       collectSources(op.getLoc(), names, lines);
-      // Generated kernels name the arithmetic of their body.
-      if (names.empty() && op.getNumRegions() == 1 && !op.getRegion(0).empty())
+      // Generated kernels name the arithmetic of their body: what it computes
+      // on values, not the index arithmetic and loads of a window or gather.
+      // (All of it where nothing computes values: a kernel of masks.)
+      if (names.empty() && op.getNumRegions() == 1 && !op.getRegion(0).empty()) {
         for (Operation &inner : op.getRegion(0).front().without_terminator())
-          names.insert(inner.getName().getStringRef().str());
+          if (computesValues(inner))
+            names.insert(inner.getName().getStringRef().str());
+        if (names.empty())
+          for (Operation &inner : op.getRegion(0).front().without_terminator())
+            names.insert(inner.getName().getStringRef().str());
+      }
       kernels.push_back({{"kind", kind->first},
                          {"detail", kind->second},
                          {"sources", names.items},
