@@ -173,6 +173,48 @@ template <typename T, int V> struct Lanes {
   }
 };
 
+/// The block's filters (channels c0 .. c0 + blockChannels, `taps` each,
+/// consecutive in memory: coalesced reads) into shared memory as
+/// [tap][channel], zeros past the last channel.
+template <typename T>
+__device__ __forceinline__ void loadBlockFilters(const DepthwiseParams &p, float *filter, int c0,
+                                                 int blockChannels, int taps) {
+  const T *w = static_cast<const T *>(p.w) + static_cast<int64_t>(c0) * taps;
+  for (int e = threadIdx.x; e < blockChannels * taps; e += blockDim.x) {
+    int channel = e / taps, tap = e % taps;
+    filter[tap * blockChannels + channel] = c0 + channel < p.c ? toFloat(__ldg(w + e)) : 0.0f;
+  }
+}
+
+/// The epilogue of a strip of kNhwcColumns outputs of row `oh` of image `n`
+/// from column `ow0`, V channels from `ch`: bias, residual, activation, one
+/// store per output.
+template <typename T, int V>
+__device__ __forceinline__ void storeStrip(const DepthwiseParams &p, const Lanes<T, V> *acc, int n,
+                                           int oh, int ow0, int ch) {
+  Lanes<T, V> bias = p.bias ? Lanes<T, V>::load(static_cast<const T *>(p.bias) + ch)
+                            : Lanes<T, V>::zero();
+  const T *z = p.z ? static_cast<const T *>(p.z) + n * p.zStrides[0] + oh * p.zStrides[2] + ch
+                   : nullptr;
+  T *y = static_cast<T *>(p.y) + n * p.yStrides[0] + oh * p.yStrides[2] + ch;
+  withActivation(p.activation, [&](auto act) {
+#pragma unroll
+    for (int q = 0; q < kNhwcColumns; ++q) {
+      const int ow = ow0 + q;
+      if (ow >= p.ow)
+        break;
+      // z may be y itself: read before the store.
+      Lanes<T, V> residual =
+          z ? Lanes<T, V>::load(z + ow * p.zStrides[3]) : Lanes<T, V>::zero();
+      Lanes<T, V> out;
+#pragma unroll
+      for (int l = 0; l < V; ++l)
+        out.v[l] = act(acc[q].v[l] + bias.v[l] + residual.v[l]);
+      out.store(y + ow * p.yStrides[3]);
+    }
+  });
+}
+
 /// K: the square window (0: any, p.r x p.s); S: the column stride with a
 /// column dilation of 1 (0: any); V: channels per thread. blockIdx.x: a run of
 /// p.strips strips (image, output row, strip of the row); blockIdx.y: a run
@@ -183,12 +225,7 @@ __device__ __forceinline__ void depthwiseNhwc(const DepthwiseParams &p) {
   const int r = K ? K : p.r, s = K ? K : p.s, taps = r * s;
   const int blockChannels = p.channelGroups * V;
   const int c0 = blockIdx.y * blockChannels;
-  // The block's filters are consecutive in memory: coalesced reads.
-  const T *w = static_cast<const T *>(p.w) + static_cast<int64_t>(c0) * taps;
-  for (int e = threadIdx.x; e < blockChannels * taps; e += blockDim.x) {
-    int channel = e / taps, tap = e % taps;
-    filter[tap * blockChannels + channel] = c0 + channel < p.c ? toFloat(__ldg(w + e)) : 0.0f;
-  }
+  loadBlockFilters<T>(p, filter, c0, blockChannels, taps);
   __syncthreads();
   const int group = threadIdx.x % p.channelGroups, inBlock = threadIdx.x / p.channelGroups;
   const int ch = c0 + group * V;
@@ -259,24 +296,7 @@ __device__ __forceinline__ void depthwiseNhwc(const DepthwiseParams &p) {
       }
     }
   }
-  Lanes<T, V> bias = p.bias ? Lanes<T, V>::load(static_cast<const T *>(p.bias) + ch)
-                            : Lanes<T, V>::zero();
-  const T *z = p.z ? static_cast<const T *>(p.z) + n * p.zStrides[0] + oh * p.zStrides[2] + ch
-                   : nullptr;
-  T *y = static_cast<T *>(p.y) + n * p.yStrides[0] + oh * p.yStrides[2] + ch;
-#pragma unroll
-  for (int q = 0; q < kNhwcColumns; ++q) {
-    const int ow = ow0 + q;
-    if (ow >= p.ow)
-      break;
-    Lanes<T, V> out = acc[q];
-    // z may be y itself: read before the store.
-    Lanes<T, V> residual = z ? Lanes<T, V>::load(z + ow * p.zStrides[3]) : Lanes<T, V>::zero();
-#pragma unroll
-    for (int l = 0; l < V; ++l)
-      out.v[l] = activate(p.activation, out.v[l] + bias.v[l] + residual.v[l]);
-    out.store(y + ow * p.yStrides[3]);
-  }
+  storeStrip<T, V>(p, acc, n, oh, ow0, ch);
 }
 
 /// The tiled NHWC kernel (DepthwiseParams.h): a K x K window at stride S in
@@ -295,12 +315,7 @@ __device__ __forceinline__ void depthwiseNhwcTiled(const DepthwiseParams &p) {
   const int c0 = blockIdx.y * blockChannels;
   float *filter = reinterpret_cast<float *>(shared);
   float4 *tile = shared + kTaps * groups;
-  // The block's filters are consecutive in memory: coalesced reads.
-  const T *w = static_cast<const T *>(p.w) + static_cast<int64_t>(c0) * kTaps;
-  for (int e = threadIdx.x; e < blockChannels * kTaps; e += blockDim.x) {
-    int channel = e / kTaps, tap = e % kTaps;
-    filter[tap * blockChannels + channel] = c0 + channel < p.c ? toFloat(__ldg(w + e)) : 0.0f;
-  }
+  loadBlockFilters<T>(p, filter, c0, blockChannels, kTaps);
   // 32-bit index arithmetic: the launch keeps the grid within INT_MAX.
   unsigned block = blockIdx.x;
   const int tileX = static_cast<int>(block % static_cast<unsigned>(p.tilesW));
@@ -342,7 +357,10 @@ __device__ __forceinline__ void depthwiseNhwcTiled(const DepthwiseParams &p) {
   const int oh = oh0 + row, owStart = ow0 + strip * kNhwcColumns;
   if (oh >= p.oh || owStart >= p.ow || ch >= p.c)
     return;
-  float acc[kNhwcColumns][V] = {};
+  Lanes<T, V> acc[kNhwcColumns];
+#pragma unroll
+  for (int q = 0; q < kNhwcColumns; ++q)
+    acc[q] = Lanes<T, V>::zero();
 #pragma unroll
   for (int i = 0; i < K; ++i) {
     // The strip's input columns of this filter row, read once.
@@ -358,34 +376,14 @@ __device__ __forceinline__ void depthwiseNhwcTiled(const DepthwiseParams &p) {
 #pragma unroll
       for (int q = 0; q < kNhwcColumns; ++q) {
         const float4 v = cols[q * S + j];
-        acc[q][0] = fmaf(v.x, weight.x, acc[q][0]);
-        acc[q][1] = fmaf(v.y, weight.y, acc[q][1]);
-        acc[q][2] = fmaf(v.z, weight.z, acc[q][2]);
-        acc[q][3] = fmaf(v.w, weight.w, acc[q][3]);
+        acc[q].v[0] = fmaf(v.x, weight.x, acc[q].v[0]);
+        acc[q].v[1] = fmaf(v.y, weight.y, acc[q].v[1]);
+        acc[q].v[2] = fmaf(v.z, weight.z, acc[q].v[2]);
+        acc[q].v[3] = fmaf(v.w, weight.w, acc[q].v[3]);
       }
     }
   }
-  Lanes<T, V> bias = p.bias ? Lanes<T, V>::load(static_cast<const T *>(p.bias) + ch)
-                            : Lanes<T, V>::zero();
-  const T *z = p.z ? static_cast<const T *>(p.z) + n * p.zStrides[0] + oh * p.zStrides[2] + ch
-                   : nullptr;
-  T *y = static_cast<T *>(p.y) + n * p.yStrides[0] + oh * p.yStrides[2] + ch;
-  withActivation(p.activation, [&](auto act) {
-#pragma unroll
-    for (int q = 0; q < kNhwcColumns; ++q) {
-      const int ow = owStart + q;
-      if (ow >= p.ow)
-        break;
-      // z may be y itself: read before the store.
-      Lanes<T, V> residual =
-          z ? Lanes<T, V>::load(z + ow * p.zStrides[3]) : Lanes<T, V>::zero();
-      Lanes<T, V> out;
-#pragma unroll
-      for (int l = 0; l < V; ++l)
-        out.v[l] = act(acc[q][l] + bias.v[l] + residual.v[l]);
-      out.store(y + ow * p.yStrides[3]);
-    }
-  });
+  storeStrip<T, V>(p, acc, n, oh, owStart, ch);
 }
 
 } // namespace
