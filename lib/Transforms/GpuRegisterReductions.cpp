@@ -29,6 +29,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 #define DEBUG_TYPE "tcc-gpu-register-reductions"
@@ -70,15 +71,22 @@ SmallVector<Value> buffersUsedBy(Operation *op) {
   return buffers;
 }
 
-/// Whether `op` may read or write a byte of `buffer`.
+/// Whether `op` may read or write a byte of `buffer`. Only ops that reach
+/// memory through memref operands are looked into: a call (a library
+/// kernel, given raw pointers) or an LLVM op may touch anything.
 bool mayTouch(Operation *op, Value buffer) {
   if (touchesNoMemory(op))
     return false;
-  SmallVector<Value> used = buffersUsedBy(op);
-  // An op with effects but no buffer (a call) may touch anything.
-  if (used.empty())
+  WalkResult opaque = op->walk([](Operation *inner) {
+    bool pointers = isa<CallOpInterface>(inner) ||
+                    inner->getDialect()->getNamespace() == "llvm";
+    return pointers && !touchesNoMemory(inner) ? WalkResult::interrupt() : WalkResult::advance();
+  });
+  if (opaque.wasInterrupted())
     return true;
-  return llvm::any_of(used, [&](Value v) { return tcc::mayShareBytes(v, buffer); });
+  SmallVector<Value> used = buffersUsedBy(op);
+  return used.empty() ||
+         llvm::any_of(used, [&](Value v) { return tcc::mayShareBytes(v, buffer); });
 }
 
 /// The fill of `op`'s output that its accumulators can start from: the last

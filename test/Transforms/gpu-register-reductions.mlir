@@ -147,3 +147,32 @@ func.func @nothing_joins(%x: memref<2x2x8xf32>, %out: memref<2x2xf32>, %other: m
   }
   return
 }
+
+// -----
+
+// A library call between the fill and the sum reaches memory through raw
+// pointers: it may write the output (its memref operand, an argument, is
+// not all it touches), so the fill stays a kernel of its own (the
+// accumulator starts from the output's value).
+// CHECK-LABEL: func.func @call_between(
+// CHECK:         linalg.fill
+// CHECK:         call @tcc_library_kernel
+// CHECK:         scf.parallel
+// CHECK:           %[[INIT:.*]] = memref.load
+// CHECK:           scf.for {{.*}} iter_args(%{{.*}} = %[[INIT]])
+func.func private @tcc_library_kernel(memref<2x8xf32>, !llvm.ptr)
+func.func @call_between(%x: memref<2x8xf32>, %arena: memref<?xi8> {tcc.arena}, %p: !llvm.ptr) attributes {tcc.target = "cuda"} {
+  %zero = arith.constant 0.0 : f32
+  %c0 = arith.constant 0 : index
+  %out = memref.view %arena[%c0][] : memref<?xi8> to memref<2xf32>
+  linalg.fill ins(%zero : f32) outs(%out : memref<2xf32>)
+  call @tcc_library_kernel(%x, %p) : (memref<2x8xf32>, !llvm.ptr) -> ()
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>],
+                  iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<2x8xf32>) outs(%out : memref<2xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %0 = arith.addf %in, %acc : f32
+    linalg.yield %0 : f32
+  }
+  return
+}
