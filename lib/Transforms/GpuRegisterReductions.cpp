@@ -126,8 +126,9 @@ linalg::GenericOp fusableEpilogue(linalg::GenericOp op) {
   while (next && touchesNoMemory(next))
     next = next->getNextNode();
   auto epilogue = dyn_cast_or_null<linalg::GenericOp>(next);
+  // (Its body is cloned outside any linalg op: no linalg.index in it.)
   if (!epilogue || !epilogue.hasPureBufferSemantics() || epilogue.getNumDpsInits() != 1 ||
-      epilogue.getNumLoops() != epilogue.getNumParallelLoops())
+      epilogue.getNumLoops() != epilogue.getNumParallelLoops() || epilogue.hasIndexSemantics())
     return nullptr;
   unsigned numParallel = op.getNumParallelLoops();
   auto ours = staticLeadingRanges(op, numParallel);

@@ -176,3 +176,35 @@ func.func @call_between(%x: memref<2x8xf32>, %arena: memref<?xi8> {tcc.arena}, %
   }
   return
 }
+
+// -----
+
+// A pointwise op after the sum that reads its own position (linalg.index)
+// stays a loop nest of its own.
+// CHECK-LABEL: func.func @indexed_epilogue(
+// CHECK:         scf.parallel
+// CHECK:           scf.for
+// CHECK:         linalg.generic
+// CHECK:           linalg.index 0
+func.func @indexed_epilogue(%x: memref<4x8xf32>, %y: memref<4xf32>, %arena: memref<?xi8> {tcc.arena}) attributes {tcc.target = "cuda"} {
+  %c0 = arith.constant 0 : index
+  %sum = memref.view %arena[%c0][] : memref<?xi8> to memref<4xf32>
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>],
+                  iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<4x8xf32>) outs(%sum : memref<4xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %0 = arith.addf %in, %acc : f32
+    linalg.yield %0 : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>],
+                  iterator_types = ["parallel"]}
+      ins(%sum : memref<4xf32>) outs(%y : memref<4xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    %i = linalg.index 0 : index
+    %j = arith.index_cast %i : index to i32
+    %f = arith.sitofp %j : i32 to f32
+    %r = arith.addf %in, %f : f32
+    linalg.yield %r : f32
+  }
+  return
+}
