@@ -7,7 +7,8 @@
 // arithmetic again (tcc-hoist-weight-expressions computes it once per weight
 // binding), and the convolution's epilogue no longer needs a pass over its
 // output. The same holds for any per-channel scale or shift by weight
-// expressions, batch norm or not.
+// expressions, batch norm or not. A per-column scale of a product by a
+// weight (ConvNeXt's layer scale) folds into the weight's columns likewise.
 //
 //===----------------------------------------------------------------------===//
 #include "dialects/TccGraph/IR/TccGraphOps.h"
@@ -50,7 +51,8 @@ private:
     Operation *op = v.getDefiningOp();
     if (isa<ConstantOp>(op))
       return true;
-    if (!isa<AddOp, SubOp, MulOp, DivOp, NegOp, RsqrtOp, SqrtOp, ReshapeOp, BroadcastOp>(op))
+    if (!isa<AddOp, SubOp, MulOp, DivOp, NegOp, RsqrtOp, SqrtOp, ReshapeOp, BroadcastOp,
+             TransposeOp>(op))
       return false;
     return llvm::all_of(op->getOperands(), [&](Value o) { return (*this)(o); });
   }
@@ -145,6 +147,103 @@ bool foldInto(Conv2dOp conv, WeightOnly &weightOnly) {
   return true;
 }
 
+/// `v` as an [N] vector when it broadcasts against a tensor of `rank` along
+/// dim `dim` only (aligned right: [N, 1, 1] against dim 1 of a rank-4
+/// tensor), or null.
+Value alongDim(OpBuilder &b, Location loc, Value v, int64_t rank, int64_t dim, int64_t n) {
+  auto t = typeOf(v);
+  if (!t.hasStaticShape() || t.getRank() > rank || t.getNumElements() != n)
+    return nullptr;
+  int64_t at = dim - (rank - t.getRank());
+  if (at < 0)
+    return nullptr;
+  for (int64_t d = 0; d < t.getRank(); ++d)
+    if (d != at && t.getDimSize(d) != 1)
+      return nullptr;
+  return makeReshape(b, loc, v, {n});
+}
+
+/// A per-column scale of a product by weights: `x · w (+ b)`, seen through
+/// one transpose, times a weight expression that varies along the product's
+/// columns only (ConvNeXt's layer scale after its second linear layer, the
+/// result permuted back to NCHW) becomes `x · (w · s) (+ b · s)`: weight
+/// arithmetic again, and the add after it (the residual) then follows the
+/// product (through the transpose), as the GEMM's epilogue takes it.
+/// Returns whether it folded.
+bool foldInto(MatmulOp matmul, WeightOnly &weightOnly) {
+  Value w = matmul.getRhs();
+  auto wt = typeOf(w);
+  RankedTensorType yt = typeOf(matmul.getResult());
+  if (wt.getRank() != 2 || !wt.hasStaticShape() || !weightOnly(w) || yt.getRank() < 2)
+    return false;
+  int64_t n = wt.getDimSize(1), rank = yt.getRank();
+  Value current = matmul.getResult();
+  AddOp biasAdd;
+  Value bias;
+  if (current.hasOneUse())
+    if (auto add = dyn_cast<AddOp>(*current.getUsers().begin())) {
+      Value other = otherOperand(add, current);
+      auto ot = other ? typeOf(other) : RankedTensorType();
+      if (other && other != current && weightOnly(other) && typeOf(add.getResult()) == yt &&
+          ot.hasStaticShape() && ot.getNumElements() == n && ot.getShape().back() == n) {
+        biasAdd = add;
+        bias = other;
+        current = add.getResult();
+      }
+    }
+  // Where the columns are after an optional transpose.
+  int64_t columns = rank - 1;
+  TransposeOp transpose;
+  if (current.hasOneUse())
+    if (auto t = dyn_cast<TransposeOp>(*current.getUsers().begin())) {
+      transpose = t;
+      ArrayRef<int64_t> perm = t.getPermutation();
+      columns = std::find(perm.begin(), perm.end(), rank - 1) - perm.begin();
+      current = t.getResult();
+    }
+  if (!current.hasOneUse())
+    return false;
+  auto mul = dyn_cast<MulOp>(*current.getUsers().begin());
+  if (!mul || typeOf(mul.getResult()) != typeOf(current))
+    return false;
+  Value other = otherOperand(mul, current);
+  if (!other || other == current || !weightOnly(other))
+    return false;
+  // The scale is computed where the product was: it must exist there.
+  if (Operation *def = other.getDefiningOp();
+      def && (def->getBlock() != matmul->getBlock() || !def->isBeforeInBlock(matmul)))
+    return false;
+  OpBuilder b(matmul);
+  Location loc = mul.getLoc();
+  Value scale = alongDim(b, loc, other, rank, columns, n);
+  if (!scale)
+    return false;
+  // x · w · s = x · (w · s[None, :]); (x · w + b) · s = x · (w · s) + b · s.
+  Value scaledW = makeBinary<MulOp>(b, loc, w, makeReshape(b, loc, scale, {1, n}));
+  Value folded = MatmulOp::create(b, matmul.getLoc(), yt, matmul.getLhs(), scaledW).getResult();
+  if (biasAdd) {
+    b.setInsertionPoint(biasAdd);
+    Value scaledBias = makeBinary<MulOp>(b, loc, makeReshape(b, loc, bias, {n}), scale);
+    folded = AddOp::create(b, biasAdd.getLoc(), yt, folded, scaledBias).getResult();
+  }
+  if (transpose) {
+    b.setInsertionPoint(transpose);
+    folded = TransposeOp::create(b, transpose.getLoc(), typeOf(transpose.getResult()), folded,
+                                 transpose.getPermutationAttr())
+                 .getResult();
+  }
+  LLVM_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] a per-column scale into the product at "
+                          << matmul.getLoc() << "\n");
+  mul.getResult().replaceAllUsesWith(folded);
+  mul.erase();
+  if (transpose)
+    transpose.erase();
+  if (biasAdd)
+    biasAdd.erase();
+  matmul.erase();
+  return true;
+}
+
 struct FoldConvAffinePass : tcc::graph::impl::FoldConvAffinePassBase<FoldConvAffinePass> {
   using FoldConvAffinePassBase::FoldConvAffinePassBase;
 
@@ -155,6 +254,10 @@ struct FoldConvAffinePass : tcc::graph::impl::FoldConvAffinePassBase<FoldConvAff
       func.walk([&](Conv2dOp op) { convs.push_back(op); });
       for (Conv2dOp conv : convs)
         foldInto(conv, weightOnly);
+      SmallVector<MatmulOp> matmuls;
+      func.walk([&](MatmulOp op) { matmuls.push_back(op); });
+      for (MatmulOp matmul : matmuls)
+        foldInto(matmul, weightOnly);
     }
   }
 };

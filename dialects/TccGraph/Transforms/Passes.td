@@ -88,7 +88,8 @@ def FoldEmptyTensorsPass : Pass<"tcc-fold-empty-tensors", "mlir::ModuleOp"> {
 }
 
 def FoldConvAffinePass : Pass<"tcc-fold-conv-affine", "mlir::ModuleOp"> {
-  let summary = "Fold per-channel scales and shifts of weights into the convolution before them";
+  let summary = "Fold per-channel scales and shifts of weights into the convolution (or "
+                "linear layer) before them";
   let description = [{
     An inference batch norm after a convolution is legalized to a per-channel
     `conv · scale + shift`, `scale` and `shift` computed from weights only.
@@ -115,6 +116,13 @@ def FoldConvAffinePass : Pass<"tcc-fold-conv-affine", "mlir::ModuleOp"> {
     %ws = tcc_graph.mul %w, %s41 : (tensor<4x3x3x3xf32>, tensor<4x1x1x1xf32>) -> tensor<4x3x3x3xf32>
     %z = tcc_graph.conv2d %x, %ws {...} : (tensor<2x3x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<2x4x6x6xf32>
     ```
+
+    A product by a weight `x · w (+ b)` followed (through at most one
+    transpose) by a multiply with a weight expression that varies along the
+    product's columns only takes the scale the same way:
+    `x · (w · s[None, :]) (+ b · s)`. That is ConvNeXt's layer scale after
+    its second linear layer (the result permuted back to NCHW); the residual
+    add after it then joins the GEMM's epilogue (tcc-form-kernels).
   }];
   let dependentDialects = ["::tcc::graph::TccGraphDialect"];
 }

@@ -8,7 +8,9 @@
 //     by a constant (alpha, before anything else), a bias over the last dim,
 //     ReLU or GELU-tanh, and a residual add of a tensor of the result's shape
 //     (without an activation: the libraries add it before the activation,
-//     PyTorch after).
+//     PyTorch after), also behind a transpose of the product where the
+//     residual is the same transpose of a tensor of the product's shape (the
+//     GEMM adds that tensor; its result is transposed after).
 // Exact GELU, SiLU and the like are not in the libraries' epilogues: they stay
 // tcc_graph ops and become a pointwise kernel of their own. A convolution
 // with stride equal to its kernel (a patch embedding) becomes such a product
@@ -170,6 +172,9 @@ struct GemmEpilogue {
   Value bias;     ///< [N]
   Value residual; ///< the matmul's shape
   kernel::Activation activation = kernel::Activation::none;
+  /// A residual added behind a transpose of the product: the gemm reads the
+  /// residual transposed back and its sum is transposed by `transposeAfter`.
+  SmallVector<int64_t> transposeAfter;
   /// The value the gemm (reshaped back) replaces, and the ops it absorbed.
   Value replaced;
   SmallVector<Operation *> absorbed;
@@ -244,6 +249,27 @@ GemmEpilogue followEpilogue(graph::MatmulOp matmul, bool cpuOnly) {
       e.activation = kernel::Activation::relu;
       absorb(relu);
       continue;
+    }
+    // A residual behind a transpose (ConvNeXt's block end: the product
+    // channels-last, permuted to NCHW, added to the block's input, itself
+    // channels-last permuted the same way): the GEMM adds the residual's
+    // channels-last source and its sum is permuted after. Where the residual
+    // is no such permutation it would need a transposing copy: not taken.
+    if (auto t = dyn_cast<graph::TransposeOp>(user);
+        t && !e.residual && e.activation == kernel::Activation::none && pending.empty() &&
+        typeOf(cur) == mmType && t.getResult().hasOneUse()) {
+      auto add = dyn_cast<graph::AddOp>(*t.getResult().getUsers().begin());
+      Value other = add ? (add.getLhs() == t.getResult() ? add.getRhs() : add.getLhs()) : Value();
+      auto source = other ? other.getDefiningOp<graph::TransposeOp>() : graph::TransposeOp();
+      if (!add || add.getLhs() == add.getRhs() || !source ||
+          source.getPermutation() != t.getPermutation() ||
+          typeOf(source.getInput()) != mmType || typeOf(add.getResult()) != typeOf(other))
+        break;
+      e.residual = source.getInput();
+      e.transposeAfter.assign(t.getPermutation().begin(), t.getPermutation().end());
+      e.absorbed.push_back(t);
+      absorb(add);
+      break;
     }
     if (auto add = dyn_cast<graph::AddOp>(user)) {
       Value other = add.getLhs() == cur ? add.getRhs() : add.getLhs();
@@ -360,7 +386,12 @@ void formGemm(graph::MatmulOp matmul, bool f32TensorCores, bool cpuOnly) {
                                      tb ? builder.getUnitAttr() : nullptr, activation,
                                      builder.getF64FloatAttr(e.alpha));
   Value product = gemm.getResult(0);
-  Value result = reshapeTo(builder, loc, product, typeOf(e.replaced).getShape());
+  Value result =
+      e.transposeAfter.empty()
+          ? reshapeTo(builder, loc, product, typeOf(e.replaced).getShape())
+          : graph::TransposeOp::create(builder, loc, typeOf(e.replaced), product,
+                                       builder.getDenseI64ArrayAttr(e.transposeAfter))
+                .getResult();
   LLVM_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] gemm at " << loc << ": " << e.absorbed.size()
                           << " epilogue ops\n");
   e.replaced.replaceAllUsesWith(result);

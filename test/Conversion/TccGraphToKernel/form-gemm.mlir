@@ -192,3 +192,42 @@ func.func @f64_stays_matmul(%a: tensor<4x8xf64>, %b: tensor<8x5xf64>) -> tensor<
   %0 = tcc_graph.matmul %a, %b : (tensor<4x8xf64>, tensor<8x5xf64>) -> tensor<4x5xf64>
   return %0 : tensor<4x5xf64>
 }
+
+// -----
+
+// A residual added behind a transpose of the product (ConvNeXt's block end:
+// the product channels-last, permuted back to NCHW, plus the block's input,
+// itself channels-last permuted the same way): the GEMM adds the residual's
+// channels-last source and its result is permuted after.
+// CHECK-LABEL: func @residual_behind_transpose
+// CHECK:     %[[Y:.*]] = tcc_kernel.gemm {{.*}} bias(%arg2 : tensor<6xf32>) residual(%arg3 : tensor<2x4x4x6xf32>)
+// CHECK:     %[[T:.*]] = tcc_graph.transpose %[[Y]] {permutation = array<i64: 0, 3, 1, 2>}
+// CHECK-NOT: tcc_graph.add
+// CHECK:     return %[[T]]
+// CPU-LABEL: func @residual_behind_transpose
+// CPU:       tcc_kernel.gemm {{.*}} residual(%arg3 : tensor<2x4x4x6xf32>)
+func.func @residual_behind_transpose(%x: tensor<2x4x4x8xf32>, %w: tensor<8x6xf32>, %b: tensor<6xf32>, %r: tensor<2x4x4x6xf32>) -> tensor<2x6x4x4xf32> {
+  %y = tcc_graph.matmul %x, %w : (tensor<2x4x4x8xf32>, tensor<8x6xf32>) -> tensor<2x4x4x6xf32>
+  %a = tcc_graph.add %y, %b : (tensor<2x4x4x6xf32>, tensor<6xf32>) -> tensor<2x4x4x6xf32>
+  %t = tcc_graph.transpose %a {permutation = array<i64: 0, 3, 1, 2>} : (tensor<2x4x4x6xf32>) -> tensor<2x6x4x4xf32>
+  %rt = tcc_graph.transpose %r {permutation = array<i64: 0, 3, 1, 2>} : (tensor<2x4x4x6xf32>) -> tensor<2x6x4x4xf32>
+  %s = tcc_graph.add %t, %rt : (tensor<2x6x4x4xf32>, tensor<2x6x4x4xf32>) -> tensor<2x6x4x4xf32>
+  return %s : tensor<2x6x4x4xf32>
+}
+
+// -----
+
+// A residual that is no permutation of a channels-last tensor would need a
+// transposing copy for the GEMM: the add stays after the transpose.
+// CHECK-LABEL: func @nchw_residual_stays
+// CHECK:     tcc_kernel.gemm {{.*}} bias(%arg2 : tensor<6xf32>) outs
+// CHECK:     tcc_graph.transpose
+// CHECK:     tcc_graph.add
+// CPU-LABEL: func @nchw_residual_stays
+func.func @nchw_residual_stays(%x: tensor<2x4x4x8xf32>, %w: tensor<8x6xf32>, %b: tensor<6xf32>, %r: tensor<2x6x4x4xf32>) -> tensor<2x6x4x4xf32> {
+  %y = tcc_graph.matmul %x, %w : (tensor<2x4x4x8xf32>, tensor<8x6xf32>) -> tensor<2x4x4x6xf32>
+  %a = tcc_graph.add %y, %b : (tensor<2x4x4x6xf32>, tensor<6xf32>) -> tensor<2x4x4x6xf32>
+  %t = tcc_graph.transpose %a {permutation = array<i64: 0, 3, 1, 2>} : (tensor<2x4x4x6xf32>) -> tensor<2x6x4x4xf32>
+  %s = tcc_graph.add %t, %r : (tensor<2x6x4x4xf32>, tensor<2x6x4x4xf32>) -> tensor<2x6x4x4xf32>
+  return %s : tensor<2x6x4x4xf32>
+}

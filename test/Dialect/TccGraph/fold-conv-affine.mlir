@@ -57,3 +57,45 @@ func.func @two_readers(%x: tensor<2x3x8x8xf32>, %w: tensor<4x3x1x1xf32> {tcc.rol
   %m = tcc_graph.mul %y, %s : (tensor<2x4x8x8xf32>, tensor<4x1x1xf32>) -> tensor<2x4x8x8xf32>
   return %m, %y : tensor<2x4x8x8xf32>, tensor<2x4x8x8xf32>
 }
+
+// -----
+
+// A per-column scale of a product by weights, seen through the transpose
+// back to NCHW (ConvNeXt's layer scale after its second linear layer): the
+// weight's columns and the bias are scaled instead (weight arithmetic), and
+// the residual add then follows the transposed product.
+// CHECK-LABEL: func @layer_scale
+// CHECK-SAME:    (%[[X:.*]]: tensor<2x4x4x8xf32>, %[[W:.*]]: tensor<8x6xf32> {{.*}}, %[[B:.*]]: tensor<6xf32> {{.*}}, %[[G:.*]]: tensor<6x1x1xf32> {{.*}}, %[[R:.*]]: tensor<2x6x4x4xf32>)
+// CHECK:     %[[S:.*]] = tcc_graph.reshape %[[G]] : (tensor<6x1x1xf32>) -> tensor<6xf32>
+// CHECK:     %[[S2:.*]] = tcc_graph.reshape %[[S]] : (tensor<6xf32>) -> tensor<1x6xf32>
+// CHECK:     %[[WS:.*]] = tcc_graph.mul %[[W]], %[[S2]]
+// CHECK:     %[[Y:.*]] = tcc_graph.matmul %[[X]], %[[WS]]
+// CHECK:     %[[BS:.*]] = tcc_graph.mul %{{.*}}, %[[S]]
+// CHECK:     %[[A:.*]] = tcc_graph.add %[[Y]], %[[BS]]
+// CHECK:     %[[T:.*]] = tcc_graph.transpose %[[A]] {permutation = array<i64: 0, 3, 1, 2>}
+// CHECK-NOT: tcc_graph.mul
+// CHECK:     tcc_graph.add %[[T]], %[[R]]
+func.func @layer_scale(%x: tensor<2x4x4x8xf32>, %w: tensor<8x6xf32> {tcc.role = "weight"},
+                       %b: tensor<6xf32> {tcc.role = "weight"}, %g: tensor<6x1x1xf32> {tcc.role = "weight"},
+                       %r: tensor<2x6x4x4xf32>) -> tensor<2x6x4x4xf32> {
+  %y = tcc_graph.matmul %x, %w : (tensor<2x4x4x8xf32>, tensor<8x6xf32>) -> tensor<2x4x4x6xf32>
+  %a = tcc_graph.add %y, %b : (tensor<2x4x4x6xf32>, tensor<6xf32>) -> tensor<2x4x4x6xf32>
+  %t = tcc_graph.transpose %a {permutation = array<i64: 0, 3, 1, 2>} : (tensor<2x4x4x6xf32>) -> tensor<2x6x4x4xf32>
+  %m = tcc_graph.mul %g, %t : (tensor<6x1x1xf32>, tensor<2x6x4x4xf32>) -> tensor<2x6x4x4xf32>
+  %s = tcc_graph.add %m, %r : (tensor<2x6x4x4xf32>, tensor<2x6x4x4xf32>) -> tensor<2x6x4x4xf32>
+  return %s : tensor<2x6x4x4xf32>
+}
+
+// -----
+
+// A scale that varies along the product's rows (the spatial dims) is not a
+// column scale: it stays.
+// CHECK-LABEL: func @row_scale_stays
+// CHECK:     %[[Y:.*]] = tcc_graph.matmul %arg0, %arg1
+// CHECK:     tcc_graph.mul %arg2, %[[Y]]
+func.func @row_scale_stays(%x: tensor<2x4x8xf32>, %w: tensor<8x6xf32> {tcc.role = "weight"},
+                           %g: tensor<4x1xf32> {tcc.role = "weight"}) -> tensor<2x4x6xf32> {
+  %y = tcc_graph.matmul %x, %w : (tensor<2x4x8xf32>, tensor<8x6xf32>) -> tensor<2x4x6xf32>
+  %m = tcc_graph.mul %g, %y : (tensor<4x1xf32>, tensor<2x4x6xf32>) -> tensor<2x4x6xf32>
+  return %m : tensor<2x4x6xf32>
+}
