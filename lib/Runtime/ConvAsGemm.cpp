@@ -91,21 +91,7 @@ void launchIm2colGemm(const DepthwiseShape &s, int32_t compute, const void *x, c
   p.w = w;
   p.wPadded = workspace;
   p.cols = static_cast<char *>(workspace) + filterBytes(s);
-  for (int i = 0; i < 4; ++i)
-    p.xStrides[i] = s.xStrides[i];
-  p.c = static_cast<int32_t>(s.c);
-  p.h = static_cast<int32_t>(s.h);
-  p.w_ = static_cast<int32_t>(s.w);
-  p.oh = static_cast<int32_t>(s.oh);
-  p.ow = static_cast<int32_t>(s.ow);
-  p.r = static_cast<int32_t>(s.r);
-  p.s = static_cast<int32_t>(s.s);
-  p.padH = static_cast<int32_t>(s.padH);
-  p.padW = static_cast<int32_t>(s.padW);
-  p.strideH = static_cast<int32_t>(s.strideH);
-  p.strideW = static_cast<int32_t>(s.strideW);
-  p.dilationH = static_cast<int32_t>(s.dilationH);
-  p.dilationW = static_cast<int32_t>(s.dilationW);
+  setWindowGeometry(p, s);
   p.terms = static_cast<int32_t>(s.r * s.s * s.c);
   p.rowLength = static_cast<int32_t>(rowLength);
   p.k = static_cast<int32_t>(s.k);

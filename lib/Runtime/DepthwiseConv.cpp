@@ -168,23 +168,10 @@ void tcc::launchDepthwiseKernel(const DepthwiseShape &d, const void *x, const vo
   p.z = z;
   p.y = y;
   for (int i = 0; i < 4; ++i) {
-    p.xStrides[i] = d.xStrides[i];
     p.yStrides[i] = d.yStrides[i];
     p.zStrides[i] = d.zStrides[i];
   }
-  p.c = static_cast<int32_t>(d.c);
-  p.h = static_cast<int32_t>(d.h);
-  p.w_ = static_cast<int32_t>(d.w);
-  p.oh = static_cast<int32_t>(d.oh);
-  p.ow = static_cast<int32_t>(d.ow);
-  p.r = static_cast<int32_t>(d.r);
-  p.s = static_cast<int32_t>(d.s);
-  p.padH = static_cast<int32_t>(d.padH);
-  p.padW = static_cast<int32_t>(d.padW);
-  p.strideH = static_cast<int32_t>(d.strideH);
-  p.strideW = static_cast<int32_t>(d.strideW);
-  p.dilationH = static_cast<int32_t>(d.dilationH);
-  p.dilationW = static_cast<int32_t>(d.dilationW);
+  setWindowGeometry(p, d);
   p.activation = convEpilogueActivation(activations);
   p.inputActivation = convInputActivation(activations);
   p.n = static_cast<int32_t>(d.n);

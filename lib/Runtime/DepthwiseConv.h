@@ -21,6 +21,26 @@ struct DepthwiseShape {
   int32_t dtype, layout;
 };
 
+/// The input's strides and the window's geometry of `s` into a kernel's
+/// parameter block (DepthwiseParams, Im2colParams: the same int32 fields).
+template <typename Params> void setWindowGeometry(Params &p, const DepthwiseShape &s) {
+  for (int i = 0; i < 4; ++i)
+    p.xStrides[i] = s.xStrides[i];
+  p.c = static_cast<int32_t>(s.c);
+  p.h = static_cast<int32_t>(s.h);
+  p.w_ = static_cast<int32_t>(s.w);
+  p.oh = static_cast<int32_t>(s.oh);
+  p.ow = static_cast<int32_t>(s.ow);
+  p.r = static_cast<int32_t>(s.r);
+  p.s = static_cast<int32_t>(s.s);
+  p.padH = static_cast<int32_t>(s.padH);
+  p.padW = static_cast<int32_t>(s.padW);
+  p.strideH = static_cast<int32_t>(s.strideH);
+  p.strideW = static_cast<int32_t>(s.strideW);
+  p.dilationH = static_cast<int32_t>(s.dilationH);
+  p.dilationW = static_cast<int32_t>(s.dilationW);
+}
+
 /// Whether a kernel computes it: depthwiseKernelTakes (DepthwiseKernel.h), and
 /// f32 NCHW with packed images (only the batch strides free), or f32/f16/bf16
 /// NHWC with packed channels (pixels and rows may be strided: a channel slice,
