@@ -19,10 +19,12 @@
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/IR/PatternMatch.h"
 
 #define DEBUG_TYPE "tcc-gpu-vectorize-elementwise"
 
@@ -48,6 +50,11 @@ enum class Access {
   /// The map ignores the innermost loop dim (a per-row value (d0, d1) ->
   /// (d0)): one scalar for the whole chunk.
   Broadcast,
+  /// Anything else read (a strided view, a transpose, a row broadcast whose
+  /// chunks straddle rows): one scalar load per lane at the lane's own
+  /// indices. The stores stay vectors and a thread has a chunk's loads in
+  /// flight at once, where the scalar loop has one.
+  Gathered,
 };
 
 struct VectorPlan {
@@ -57,13 +64,17 @@ struct VectorPlan {
   SmallVector<Access> access;
   /// Some operand is not Contiguous: chunks need their multi-dim indices.
   bool needsIndices = false;
+  /// Chunks may straddle rows (the innermost size is dynamic or not a
+  /// multiple of the width): a lane's indices are delinearized on their own.
+  bool straddles = false;
 };
 
 /// How to vectorize `op`, or nothing when it does not qualify: all loops
 /// parallel, no linalg.index, byte-sized scalar elements, contiguous outputs
-/// with identity maps, and inputs read as in Access; with a non-contiguous
-/// input, a static innermost loop size that is a multiple of the width, so
-/// that no chunk straddles two rows.
+/// with identity maps, and inputs read as in Access. Where chunks may
+/// straddle rows, every input that is not Contiguous is Gathered. An input
+/// that is also an output buffer is read in place only through the output's
+/// own map (Contiguous): gathering it would race the stores.
 std::optional<VectorPlan> planVectorization(linalg::GenericOp op) {
   unsigned numLoops = op.getNumLoops();
   if (numLoops == 0 || numLoops != op.getNumParallelLoops())
@@ -86,28 +97,33 @@ std::optional<VectorPlan> planVectorization(linalg::GenericOp op) {
     Access access;
     if (map.isIdentity() && contiguous)
       access = Access::Contiguous;
-    else if (op.isDpsInit(&operand) || !map.isProjectedPermutation(/*allowZeroInResults=*/true))
+    else if (op.isDpsInit(&operand) || llvm::is_contained(op.getDpsInits(), operand.get()))
       return std::nullopt;
+    else if (!map.isProjectedPermutation(/*allowZeroInResults=*/true))
+      access = Access::Gathered;
     else if (!map.isFunctionOfDim(numLoops - 1))
       access = Access::Broadcast;
     else if (contiguous && map.getResults().back() == getAffineDimExpr(numLoops - 1, op.getContext()))
       access = Access::InnerContiguous;
     else
-      return std::nullopt;
+      access = Access::Gathered;
     plan.access.push_back(access);
     plan.needsIndices |= access != Access::Contiguous;
-    if (access != Access::Broadcast)
+    if (access == Access::Contiguous || access == Access::InnerContiguous)
       widest = std::max<int64_t>(widest, element.getIntOrFloatBitWidth() / 8);
   }
-  plan.width = kVectorBytes / widest;
+  plan.width = widest ? kVectorBytes / widest : 0;
   if (plan.width < 2)
     return std::nullopt;
   auto shape = cast<MemRefType>(op.getDpsInitOperand(0)->get().getType()).getShape();
   // A static buffer smaller than one vector gains nothing.
   if (!ShapedType::isDynamicShape(shape) && ShapedType::getNumElements(shape) < plan.width)
     return std::nullopt;
-  if (plan.needsIndices && (ShapedType::isDynamic(shape.back()) || shape.back() % plan.width))
-    return std::nullopt;
+  plan.straddles = ShapedType::isDynamic(shape.back()) || shape.back() % plan.width;
+  if (plan.needsIndices && plan.straddles)
+    for (Access &access : plan.access)
+      if (access != Access::Contiguous)
+        access = Access::Gathered;
   return plan;
 }
 
@@ -182,7 +198,7 @@ void vectorize(linalg::GenericOp op, const VectorPlan &plan) {
   // the host decides once.
   Value aligned;
   for (auto [operand, access] : llvm::zip_equal(op->getOpOperands(), plan.access)) {
-    if (access == Access::Broadcast)
+    if (access == Access::Broadcast || access == Access::Gathered)
       continue;
     auto type = cast<MemRefType>(operand.get().getType());
     int64_t bytes = width * type.getElementTypeBitWidth() / 8;
@@ -208,8 +224,27 @@ void vectorize(linalg::GenericOp op, const VectorPlan &plan) {
 
   // Vector path: one access per buffer whose value the body reads.
   b.setInsertionPointToStart(branch.thenBlock());
-  ValueRange first = delinearize(base);
+  SmallVector<Value> first = llvm::to_vector(delinearize(base));
+  // The loop indices of each lane, for gathered inputs: the chunk's first
+  // ones stepped along the innermost dim, or where chunks straddle rows,
+  // each lane's linear index delinearized.
+  SmallVector<SmallVector<Value>> laneIndices;
+  if (llvm::is_contained(plan.access, Access::Gathered)) {
+    laneIndices.push_back(first);
+    for (int64_t lane = 1; lane < width; ++lane) {
+      Value step = arith::ConstantIndexOp::create(b, loc, lane);
+      if (plan.straddles) {
+        laneIndices.push_back(
+            llvm::to_vector(delinearize(arith::AddIOp::create(b, loc, base, step))));
+        continue;
+      }
+      SmallVector<Value> at = first;
+      at.back() = arith::AddIOp::create(b, loc, at.back(), step);
+      laneIndices.push_back(at);
+    }
+  }
   SmallVector<Value> vectors(flat.size()), scalars(flat.size());
+  SmallVector<SmallVector<Value>> gathered(flat.size());
   for (auto [i, operand] : llvm::enumerate(op->getOpOperands())) {
     if (body->getArgument(i).use_empty())
       continue;
@@ -230,13 +265,19 @@ void vectorize(linalg::GenericOp op, const VectorPlan &plan) {
       scalars[i] = memref::LoadOp::create(b, loc, operand.get(),
                                           elementIndices(b, loc, op, first, operand));
       break;
+    case Access::Gathered:
+      for (ArrayRef<Value> at : laneIndices)
+        gathered[i].push_back(memref::LoadOp::create(b, loc, operand.get(),
+                                                     elementIndices(b, loc, op, at, operand)));
+      break;
     }
   }
   SmallVector<SmallVector<Value>> lanes(op.getNumDpsInits());
   for (int64_t lane = 0; lane < width; ++lane) {
     SmallVector<Value> args;
-    for (auto [v, s] : llvm::zip_equal(vectors, scalars))
-      args.push_back(v ? vector::ExtractOp::create(b, loc, v, lane).getResult() : s);
+    for (auto [v, s, g] : llvm::zip_equal(vectors, scalars, gathered))
+      args.push_back(v ? vector::ExtractOp::create(b, loc, v, lane).getResult()
+                       : !g.empty() ? g[lane] : s);
     for (auto [j, y] : llvm::enumerate(cloneBody(b, op, args)))
       lanes[j].push_back(y);
   }
@@ -277,6 +318,18 @@ struct GpuVectorizeElementwisePass
     // Only the CUDA path's functions (tcc-split-targets).
     if (!tcc::isCudaFunction(getOperation()))
       return;
+    // A copy (an output filled from a view, a slice written out) is the
+    // pointwise op that yields its input.
+    SmallVector<linalg::CopyOp> copies;
+    getOperation().walk([&](linalg::CopyOp op) {
+      if (op.hasPureBufferSemantics() && !op->getParentOfType<scf::ParallelOp>())
+        copies.push_back(op);
+    });
+    IRRewriter rewriter(&getContext());
+    for (linalg::CopyOp copy : copies) {
+      rewriter.setInsertionPoint(copy);
+      (void)linalg::generalizeNamedOp(rewriter, copy);
+    }
     SmallVector<std::pair<linalg::GenericOp, VectorPlan>> candidates;
     getOperation().walk([&](linalg::GenericOp op) {
       if (op->getParentOfType<scf::ParallelOp>())

@@ -109,27 +109,17 @@ func.func @broadcasts(%x: memref<8x16xf32>, %b: memref<16xf32>, %m: memref<8xf32
 
 // -----
 
-// Left alone: a row broadcast where chunks would straddle rows (6 columns), a
-// transposed input, a body that reads its index, a strided view, a reduction,
-// and a buffer smaller than one vector.
+// Left alone: a transpose in place (its input is its output), a body that
+// reads its index, a reduction, and a buffer smaller than one vector.
 #id2 = affine_map<(d0, d1) -> (d0, d1)>
-#row = affine_map<(d0, d1) -> (d0)>
 #tr = affine_map<(d0, d1) -> (d1, d0)>
 #red = affine_map<(d0, d1) -> (d0)>
 // CHECK-LABEL: func.func @not_vectorized(
 // CHECK-NOT:     vector.load
-// CHECK-COUNT-6: linalg.generic
+// CHECK-COUNT-4: linalg.generic
 // CHECK-NOT:     vector.load
-func.func @not_vectorized(%x: memref<8x6xf32>, %m: memref<8xf32>, %y: memref<8x6xf32>,
-                          %sq: memref<16x16xf32>, %z: memref<8x16xf32>,
-                          %s: memref<8x16xf32, strided<[32, 1]>>, %r: memref<8xf32>,
+func.func @not_vectorized(%sq: memref<16x16xf32>, %z: memref<8x16xf32>, %r: memref<8xf32>,
                           %t: memref<3xf32>) {
-  linalg.generic {indexing_maps = [#id2, #row, #id2], iterator_types = ["parallel", "parallel"]}
-      ins(%x, %m : memref<8x6xf32>, memref<8xf32>) outs(%y : memref<8x6xf32>) {
-  ^bb0(%a: f32, %c: f32, %o: f32):
-    %s0 = arith.addf %a, %c : f32
-    linalg.yield %s0 : f32
-  }
   linalg.generic {indexing_maps = [#tr, #id2], iterator_types = ["parallel", "parallel"]}
       ins(%sq : memref<16x16xf32>) outs(%sq : memref<16x16xf32>) {
   ^bb0(%a: f32, %o: f32):
@@ -143,11 +133,6 @@ func.func @not_vectorized(%x: memref<8x6xf32>, %m: memref<8xf32>, %y: memref<8x6
     %f = arith.sitofp %ii : i32 to f32
     linalg.yield %f : f32
   }
-  linalg.generic {indexing_maps = [#id2, #id2], iterator_types = ["parallel", "parallel"]}
-      ins(%s : memref<8x16xf32, strided<[32, 1]>>) outs(%z : memref<8x16xf32>) {
-  ^bb0(%a: f32, %o: f32):
-    linalg.yield %a : f32
-  }
   linalg.generic {indexing_maps = [#id2, #red], iterator_types = ["parallel", "reduction"]}
       ins(%z : memref<8x16xf32>) outs(%r : memref<8xf32>) {
   ^bb0(%a: f32, %o: f32):
@@ -160,5 +145,80 @@ func.func @not_vectorized(%x: memref<8x6xf32>, %m: memref<8xf32>, %y: memref<8x6
     %n = arith.negf %o : f32
     linalg.yield %n : f32
   }
+  return
+}
+
+// -----
+
+// Gathered inputs: a strided view (rows padded to 32) and a transpose are
+// read one scalar per lane at the lane's indices (the chunk's first ones
+// stepped along the innermost dim); the stores stay vectors, and only the
+// contiguous output's alignment is checked.
+#id4 = affine_map<(d0, d1) -> (d0, d1)>
+#tr4 = affine_map<(d0, d1) -> (d1, d0)>
+// CHECK-LABEL: func.func @gathered(
+// CHECK-SAME:    %[[S:.*]]: memref<8x16xf32, strided<[32, 1]>>, %[[T:.*]]: memref<16x8xf32>, %[[Z:.*]]: memref<8x16xf32>)
+// CHECK-NOT:     memref.extract_aligned_pointer_as_index %[[S]]
+// CHECK-NOT:     memref.extract_aligned_pointer_as_index %[[T]]
+// CHECK:         scf.parallel
+// CHECK:           scf.if
+// CHECK:             %[[IDX:.*]]:2 = affine.delinearize_index %{{.*}} into (8, 16) : index, index
+// CHECK:             %[[C1:.*]] = arith.constant 1 : index
+// CHECK:             %[[COL1:.*]] = arith.addi %[[IDX]]#1, %[[C1]] : index
+// CHECK-COUNT-2:     arith.addi %[[IDX]]#1
+// CHECK:             memref.load %[[S]][%[[IDX]]#0, %[[IDX]]#1] : memref<8x16xf32, strided<[32, 1]>>
+// CHECK:             memref.load %[[S]][%[[IDX]]#0, %[[COL1]]] : memref<8x16xf32, strided<[32, 1]>>
+// CHECK-COUNT-2:     memref.load %[[S]]
+// CHECK:             memref.load %[[T]][%[[IDX]]#1, %[[IDX]]#0] : memref<16x8xf32>
+// CHECK:             memref.load %[[T]][%[[COL1]], %[[IDX]]#0] : memref<16x8xf32>
+// CHECK-COUNT-2:     memref.load %[[T]]
+// CHECK-COUNT-4:     arith.addf
+// CHECK:             vector.store %{{.*}} {alignment = 16 : i64} : memref<128xf32>, vector<4xf32>
+// CHECK:           } else {
+func.func @gathered(%s: memref<8x16xf32, strided<[32, 1]>>, %t: memref<16x8xf32>,
+                    %z: memref<8x16xf32>) {
+  linalg.generic {indexing_maps = [#id4, #tr4, #id4], iterator_types = ["parallel", "parallel"]}
+      ins(%s, %t : memref<8x16xf32, strided<[32, 1]>>, memref<16x8xf32>)
+      outs(%z : memref<8x16xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %s0 = arith.addf %a, %b : f32
+    linalg.yield %s0 : f32
+  }
+  return
+}
+
+// -----
+
+// Chunks straddling rows (6 columns, 4 lanes): the contiguous input stays a
+// vector, the per-row value is gathered with each lane's linear index
+// delinearized. A copy out of rows padded to 8 (bf16 logits written by a
+// GEMM into 16-byte rows) is a generic first, then the same: vector stores,
+// a load per lane.
+#id5 = affine_map<(d0, d1) -> (d0, d1)>
+#row5 = affine_map<(d0, d1) -> (d0)>
+// CHECK-LABEL: func.func @straddling(
+// CHECK-SAME:    %[[X:.*]]: memref<8x6xf32>, %[[M:.*]]: memref<8xf32>, %[[Y:.*]]: memref<8x6xf32>
+// CHECK:         scf.parallel
+// CHECK:           scf.if
+// CHECK-COUNT-4:     affine.delinearize_index %{{.*}} into (8, 6)
+// CHECK:             vector.load %{{.*}} : memref<48xf32>, vector<4xf32>
+// CHECK-COUNT-4:     memref.load %[[M]]
+// CHECK:             vector.store %{{.*}} : memref<48xf32>, vector<4xf32>
+// CHECK:         scf.parallel
+// CHECK:           scf.if
+// CHECK-COUNT-8:     affine.delinearize_index %{{.*}} into (4, 13)
+// CHECK-COUNT-8:     memref.load %{{.*}} : memref<4x13xbf16, strided<[16, 1]>>
+// CHECK:             vector.store %{{.*}} {alignment = 16 : i64} : memref<52xbf16>, vector<8xbf16>
+// CHECK-NOT:     linalg.copy
+func.func @straddling(%x: memref<8x6xf32>, %m: memref<8xf32>, %y: memref<8x6xf32>,
+                      %padded: memref<4x16xbf16>, %logits: memref<4x13xbf16>) {
+  linalg.generic {indexing_maps = [#id5, #row5, #id5], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %m : memref<8x6xf32>, memref<8xf32>) outs(%y : memref<8x6xf32>) {
+  ^bb0(%a: f32, %c: f32, %o: f32):
+    %s0 = arith.addf %a, %c : f32
+    linalg.yield %s0 : f32
+  }
+  %v = memref.subview %padded[0, 0] [4, 13] [1, 1] : memref<4x16xbf16> to memref<4x13xbf16, strided<[16, 1]>>
+  linalg.copy ins(%v : memref<4x13xbf16, strided<[16, 1]>>) outs(%logits : memref<4x13xbf16>)
   return
 }
