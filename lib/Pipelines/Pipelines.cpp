@@ -43,6 +43,8 @@ void tcc::buildGraphPassPipeline(OpPassManager &pm, const CompileOptions &) {
   // Removes the decompositions' redundant reshapes/casts and dead values.
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+  // Attention masks computed from positions alone: dropped or causal.
+  pm.addPass(graph::createSimplifyAttentionMasksPass());
   // Batch norms after convolutions into their weights and biases.
   pm.addPass(graph::createFoldConvAffinePass());
   // Linear layers over one input (query, key, value) as one wider product.

@@ -87,6 +87,37 @@ def FoldEmptyTensorsPass : Pass<"tcc-fold-empty-tensors", "mlir::ModuleOp"> {
   let dependentDialects = ["::tcc::graph::TccGraphDialect"];
 }
 
+def SimplifyAttentionMasksPass : Pass<"tcc-simplify-attention-masks", "mlir::ModuleOp"> {
+  let summary = "Attention masks known at compile time: dropped, or the causal flag";
+  let description = [{
+    transformers models build their attention mask from positions on every
+    call (an iota, comparisons, a cumulative sum over packed-sequence
+    boundaries, gathers): a dozen small kernels whose result depends on no
+    input, and a mask the attention kernel then loads for every score. Here
+    each `tcc_graph.attention` mask that depends only on constants and iotas
+    is evaluated on the host (ConstantEvaluator: static shapes, at most 2^22
+    elements per value); a mask that keeps every key (all true, or all 0.0
+    when added) is dropped, one that keeps exactly key `j <= i` for query
+    `i` (all false/-inf above the diagonal: at most -1e30 counts as -inf,
+    since no causal row is fully masked) becomes the `causal` flag. Any
+    other mask stays as it is; the ops that computed a dropped mask become
+    dead.
+
+    Before:
+    ```mlir
+    %i = tcc_graph.iota {start = 0.0 : f64, step = 1.0 : f64} : tensor<16xi64>
+    %r = tcc_graph.reshape %i : (tensor<16xi64>) -> tensor<16x1xi64>
+    %m = tcc_graph.compare %i, %r {predicate = "le"} : (tensor<16xi64>, tensor<16x1xi64>) -> tensor<16x16xi1>
+    %o = tcc_graph.attention %q, %k, %v, mask %m {scale = 0.125 : f64} : ...
+    ```
+    After:
+    ```mlir
+    %o = tcc_graph.attention %q, %k, %v {causal, scale = 0.125 : f64} : ...
+    ```
+  }];
+  let dependentDialects = ["::tcc::graph::TccGraphDialect"];
+}
+
 def FoldConvAffinePass : Pass<"tcc-fold-conv-affine", "mlir::ModuleOp"> {
   let summary = "Fold per-channel scales and shifts of weights into the convolution (or "
                 "linear layer) before them";
