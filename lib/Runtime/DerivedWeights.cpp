@@ -122,6 +122,8 @@ double applyUnary(DerivedOp op, double x) {
   case DerivedOp::Exp: return std::exp(x);
   case DerivedOp::Log: return std::log(x);
   case DerivedOp::Abs: return std::fabs(x);
+  case DerivedOp::Cos: return std::cos(x);
+  case DerivedOp::Sin: return std::sin(x);
   default: return NAN;
   }
 }
@@ -143,7 +145,8 @@ double applyCompare(const std::string &p, double a, double b) {
 }
 
 bool isUnary(DerivedOp op) {
-  return op >= DerivedOp::Neg && op <= DerivedOp::Abs;
+  return (op >= DerivedOp::Neg && op <= DerivedOp::Abs) || op == DerivedOp::Cos ||
+         op == DerivedOp::Sin;
 }
 
 std::optional<std::vector<int64_t>> parseIntList(std::string_view text) {
@@ -335,6 +338,24 @@ DerivedProgram DerivedProgram::parse(std::string_view name, DType dtype,
         fail(at + ": not a number");
       break;
     }
+    case DerivedOp::Iota: {
+      // SIZE,START,STEP
+      std::string text(t.argument);
+      size_t a = text.find(','), b = a == std::string::npos ? a : text.find(',', a + 1);
+      std::optional<std::vector<int64_t>> size =
+          a == std::string::npos ? std::nullopt : parseIntList(std::string_view(text).substr(0, a));
+      char *end1 = nullptr, *end2 = nullptr;
+      if (!size || size->size() != 1 || (*size)[0] < 0 || (*size)[0] > kMaxElements ||
+          b == std::string::npos)
+        fail(at + ": expected SIZE,START,STEP");
+      std::string start = text.substr(a + 1, b - a - 1), step = text.substr(b + 1);
+      s.value = std::strtod(start.c_str(), &end1);
+      s.increment = std::strtod(step.c_str(), &end2);
+      if (start.empty() || step.empty() || *end1 != '\0' || *end2 != '\0')
+        fail(at + ": expected SIZE,START,STEP");
+      s.shape = {(*size)[0]};
+      break;
+    }
     case DerivedOp::Cast: {
       std::optional<DType> to = parseDType(t.argument);
       if (!to || !isFloat(*to))
@@ -514,6 +535,11 @@ void DerivedProgram::evaluate(const void *const *weights, void *out) const {
     }
     case DerivedOp::Const:
       result.assign(1, s.value);
+      break;
+    case DerivedOp::Iota:
+      result.resize(static_cast<size_t>(s.shape[0]));
+      for (int64_t i = 0; i < s.shape[0]; ++i)
+        result[i] = s.value + static_cast<double>(i) * s.increment;
       break;
     case DerivedOp::Cast:
       result = pop().data;

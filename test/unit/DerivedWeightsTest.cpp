@@ -175,6 +175,31 @@ TEST_CASE("derived programs concatenate along any dim", "[derived]") {
         d + "token #1 'concat:0' has too few operands");
 }
 
+TEST_CASE("derived programs build rotary tables from positions", "[derived]") {
+  Sources s;
+  s.add("inv_freq", {2}, {1.0, 0.5});
+  // positions 0..3 (iota) times the frequencies, joined twice, cos and sin:
+  // a rotary embedding's tables, [4, 4].
+  std::vector<std::string> freqs = {"iota:4,0,1", "reshape:4,1", "weight:inv_freq", "mul",
+                                    "keep:0", "recall:0", "concat:1"};
+  std::vector<std::string> cos = freqs, sin = freqs;
+  cos.push_back("cos");
+  sin.push_back("sin");
+  std::vector<double> c = s.eval(cos, {4, 4}), n = s.eval(sin, {4, 4});
+  for (int i = 0; i < 4; ++i)
+    for (int j = 0; j < 4; ++j) {
+      double angle = i * (j % 2 == 0 ? 1.0 : 0.5);
+      CHECK(c[i * 4 + j] == std::cos(angle));
+      CHECK(n[i * 4 + j] == std::sin(angle));
+    }
+  // A fractional start and step.
+  CHECK(s.eval({"iota:3,0.5,-0.25"}, {3}) == std::vector<double>{0.5, 0.25, 0.0});
+  const std::string d = "invalid guard manifest: derived weight 'd': ";
+  CHECK(s.parseError({"iota:3,0"}, {3}) == d + "token #0 'iota:3,0': expected SIZE,START,STEP");
+  CHECK(s.parseError({"iota:x,0,1"}, {3}) == d + "token #0 'iota:x,0,1': expected SIZE,START,STEP");
+  CHECK(s.parseError({"iota:3,0,1"}, {4}) == d + "the program computes [3], the weight is [4]");
+}
+
 TEST_CASE("derived programs slice, compare, select and share values", "[derived]") {
   Sources s;
   s.add("m", {2, 4}, {1, 2, 3, 4, 5, 6, 7, 8});

@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "dialects/TccGraph/IR/TccGraphOps.h"
+#include "dialects/TccGraph/Transforms/ConstantEvaluator.h"
 #include "dialects/TccGraph/Transforms/Passes.h"
 #include "tcc/Support/DType.h"
 #include "tcc/Support/DerivedWeightProgram.h"
@@ -63,6 +64,8 @@ std::optional<DerivedOp> arithmeticOf(Operation *op) {
       .Case([](ExpOp) { return DerivedOp::Exp; })
       .Case([](LogOp) { return DerivedOp::Log; })
       .Case([](AbsOp) { return DerivedOp::Abs; })
+      .Case([](CosOp) { return DerivedOp::Cos; })
+      .Case([](SinOp) { return DerivedOp::Sin; })
       .Case([](CastOp c) -> R {
         // Between float types only: the runtime's values are doubles.
         if (floatDType(cast<RankedTensorType>(c.getInput().getType()).getElementType()))
@@ -110,6 +113,24 @@ std::optional<double> splatValue(ConstantOp c) {
   if (!dense || !isa<FloatType>(dense.getElementType()) || !dense.isSplat())
     return std::nullopt;
   return dense.getSplatValue<APFloat>().convertToDouble();
+}
+
+/// start, start + step, ... in row-major order, step not 0: the (start,
+/// step) of a value known at compile time whose elements are such a
+/// sequence (positions: an iota, reshaped, cast or offset). Splats are
+/// numbers, written as such.
+std::optional<std::pair<double, double>> arithmeticSequence(const KnownTensor &t) {
+  auto at = [&](int64_t i) {
+    return t.isFloat() ? t.floats[i] : static_cast<double>(t.ints[i]);
+  };
+  int64_t n = t.numElements();
+  if (n < 2 || t.elementType.isInteger(1) || at(1) == at(0))
+    return std::nullopt;
+  double start = at(0), step = at(1) - start;
+  for (int64_t i = 0; i < n; ++i)
+    if (at(i) != start + static_cast<double>(i) * step)
+      return std::nullopt;
+  return std::make_pair(start, step);
 }
 
 /// "%.17g": a double that reads back exactly.
@@ -190,31 +211,58 @@ private:
         indexWeights.insert(arg);
     }
     for (Operation &op : func.getBody().front()) {
-      if (op.getNumResults() != 1 || !fits(op.getResult(0).getType(), /*orBool=*/true))
+      if (op.getNumResults() != 1)
+        continue;
+      if (!fits(op.getResult(0).getType(), /*orBool=*/true) && !isPositions(op.getResult(0)))
         continue;
       bool member = false;
-      if (auto c = dyn_cast<ConstantOp>(op))
+      if (isPositions(op.getResult(0)))
+        member = true;
+      else if (auto c = dyn_cast<ConstantOp>(op))
         member = splatValue(c).has_value();
       else if (arithmeticOf(&op) || viewOf(&op) || isSelection(&op))
         member = llvm::all_of(op.getOperands(), [&](Value v) { return members.contains(v); });
       else if (auto take = dyn_cast<TakeOp>(op))
         member = members.contains(take.getInput()) && indexWeights.contains(take.getIndex());
       // i1 only from a comparison of floats, or a view of one.
-      if (member && !fits(op.getResult(0).getType()) && !isa<CompareOp>(op) && !viewOf(&op))
+      if (member && !fits(op.getResult(0).getType()) && !isa<CompareOp>(op) && !viewOf(&op) &&
+          !positions.contains(op.getResult(0)))
         member = false;
       if (member)
         members.insert(op.getResult(0));
     }
   }
 
+  /// Whether `v` is a sequence of positions known here (not a constant:
+  /// splats are numbers already); records its (start, step).
+  bool isPositions(Value v) {
+    if (v.getDefiningOp<ConstantOp>())
+      return false;
+    if (positions.contains(v))
+      return true;
+    auto type = dyn_cast<RankedTensorType>(v.getType());
+    if (!type || !type.hasStaticShape() || type.getNumElements() > maxElements ||
+        type.getElementType().isInteger(1))
+      return false;
+    const KnownTensor *known = evaluator.evaluate(v);
+    if (!known)
+      return false;
+    std::optional<std::pair<double, double>> sequence = arithmeticSequence(*known);
+    if (!sequence)
+      return false;
+    positions[v] = *sequence;
+    return true;
+  }
+
   /// How often each op result below `root` is read within its expression:
   /// those read more than once are computed once (keep/recall).
-  static DenseMap<Value, int> sharedValues(Value root) {
+  DenseMap<Value, int> sharedValues(Value root) const {
     DenseMap<Value, int> reads;
     SmallVector<Value> work{root};
     while (!work.empty()) {
-      Operation *op = work.pop_back_val().getDefiningOp();
-      if (!op || isa<ConstantOp>(op))
+      Value v = work.pop_back_val();
+      Operation *op = v.getDefiningOp();
+      if (!op || isa<ConstantOp>(op) || positions.contains(v))
         continue;
       for (Value operand : op->getOperands())
         if (++reads[operand] == 1)
@@ -258,6 +306,14 @@ private:
     }
     Operation *op = v.getDefiningOp();
     auto type = cast<RankedTensorType>(v.getType());
+    if (auto it = positions.find(v); it != positions.end()) {
+      tokens.push_back(derivedToken(
+          DerivedOp::Iota, std::to_string(type.getNumElements()) + "," +
+                               numberText(it->second.first) + "," + numberText(it->second.second)));
+      if (type.getRank() != 1)
+        tokens.push_back(derivedToken(DerivedOp::Reshape, derivedIntList(type.getShape())));
+      return true;
+    }
     if (auto c = dyn_cast<ConstantOp>(op)) {
       tokens.push_back(derivedToken(DerivedOp::Const, numberText(*splatValue(c))));
       if (type.getRank() != 0)
@@ -412,6 +468,9 @@ private:
   bool materializeTransposes;
   DenseSet<Value> members;
   DenseSet<Value> indexWeights;
+  /// Values known here that are sequences (start, step): a program's iota.
+  DenseMap<Value, std::pair<double, double>> positions;
+  ConstantEvaluator evaluator;
   DenseMap<Value, BlockArgument> derived;
   llvm::StringSet<> names;
 };

@@ -197,9 +197,12 @@ def FuseSiblingMatmulsPass : Pass<"tcc-fuse-sibling-matmuls", "mlir::ModuleOp"> 
 def HoistWeightExpressionsPass : Pass<"tcc-hoist-weight-expressions", "mlir::ModuleOp"> {
   let summary = "Turn arithmetic on weights alone into derived weights the runtime computes";
   let description = [{
-    A value computed only from weight arguments and constants, by elementwise
+    A value computed only from weight arguments, constants and positions
+    (a value known at compile time, ConstantEvaluator, whose elements are
+    start, start + step, ...: an iota, offset, reshaped or cast; written as
+    one `iota` token), by elementwise
     arithmetic (add, sub, mul, div, pow, maximum, minimum, neg, rsqrt, sqrt,
-    exp, log, abs, casts between float types), views (reshape, broadcast,
+    exp, log, abs, cos, sin, casts between float types), views (reshape, broadcast,
     transpose), slices, concatenation, comparisons, selects and takes indexed
     by an integer weight (a relative-position bias table), all of static
     shape, is a weight expression (a comparison only inside one: the derived

@@ -70,7 +70,8 @@ private:
     DerivedOp op = DerivedOp::Const;
     size_t source = 0;              ///< Weight: manifest index
     DType dtype = DType::Float32;   ///< Weight: source dtype; Cast: target
-    double value = 0;               ///< Const
+    double value = 0;               ///< Const; Iota: the start
+    double increment = 0;           ///< Iota: the step
     std::vector<int64_t> shape;     ///< the shape it leaves on the stack
     std::vector<int64_t> permutation; ///< Transpose
     int64_t dim = 0;                ///< Concat, Slice, Take

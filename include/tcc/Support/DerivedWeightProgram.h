@@ -71,16 +71,26 @@ enum class DerivedOp {
   // Pop index, pop input: numpy.take along a dim (argument: the dim); the
   // index is an integer weight, negative entries count from the end.
   Take,
+  // Unary (after the others: artifacts written before them still read).
+  Cos,
+  Sin,
+  // Leaf: start, start + step, ... as a 1-D tensor (argument:
+  // "SIZE,START,STEP", the numbers as %.17g): positions, as torch.arange.
+  Iota,
 };
+
+/// The last operation (the spellings and the parser run up to it).
+inline constexpr DerivedOp kLastDerivedOp = DerivedOp::Iota;
 
 /// Every operation with its spelling, in enum order.
 inline constexpr const char *kDerivedOpNames[] = {
     "weight", "const", "add",  "sub", "mul", "div", "pow",  "maximum",   "minimum", "neg",
     "rsqrt",  "sqrt",  "exp",  "log", "abs", "cast", "reshape", "broadcast", "transpose",
-    "concat", "slice", "compare", "select", "keep", "recall", "take"};
+    "concat", "slice", "compare", "select", "keep", "recall", "take",    "cos",     "sin",
+    "iota"};
 
 static_assert(sizeof(kDerivedOpNames) / sizeof(kDerivedOpNames[0]) ==
-                  static_cast<size_t>(DerivedOp::Take) + 1,
+                  static_cast<size_t>(kLastDerivedOp) + 1,
               "one spelling per DerivedOp");
 
 inline const char *derivedOpName(DerivedOp op) {
@@ -88,7 +98,7 @@ inline const char *derivedOpName(DerivedOp op) {
 }
 
 inline std::optional<DerivedOp> parseDerivedOp(std::string_view name) {
-  for (int i = 0; i <= static_cast<int>(DerivedOp::Take); ++i)
+  for (int i = 0; i <= static_cast<int>(kLastDerivedOp); ++i)
     if (name == kDerivedOpNames[i])
       return static_cast<DerivedOp>(i);
   return std::nullopt;
@@ -101,6 +111,7 @@ inline bool derivedOpHasArgument(DerivedOp op) {
   case DerivedOp::Reshape: case DerivedOp::Broadcast: case DerivedOp::Transpose:
   case DerivedOp::Concat: case DerivedOp::Slice: case DerivedOp::Compare:
   case DerivedOp::Keep: case DerivedOp::Recall: case DerivedOp::Take:
+  case DerivedOp::Iota:
     return true;
   default:
     return false;

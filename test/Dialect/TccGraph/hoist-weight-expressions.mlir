@@ -227,3 +227,35 @@ func.func @relative_position_bias(%x: tensor<4x2x3x3xf32> {tcc.name = "x", tcc.r
   %y = tcc_graph.add %x, %b : (tensor<4x2x3x3xf32>, tensor<1x2x3x3xf32>) -> tensor<4x2x3x3xf32>
   return %y : tensor<4x2x3x3xf32>
 }
+
+// -----
+
+// Rotary tables (LLaMA's): positions (an iota, offset by 0, cast to f32 —
+// known here, a sequence: one `iota` token) times the inverse frequencies,
+// joined twice, cos and sin, cast to bf16. Each table is a derived weight;
+// the positions feeding anything else stay in the graph.
+// CHECK-LABEL: func @rotary_tables
+// CHECK-SAME: tcc.derived = ["iota:4,0,1", "reshape:1,4,1", "weight:inv_freq", "mul", "keep:0", "recall:0", "concat:2", "cos", "cast:bfloat16"], tcc.name = "derived:inv_freq:0"
+// CHECK-SAME: tcc.derived = ["iota:4,0,1", "reshape:1,4,1", "weight:inv_freq", "mul", "keep:0", "recall:0", "concat:2", "sin", "cast:bfloat16"], tcc.name = "derived:inv_freq:1"
+// CHECK-NOT: tcc_graph.cos
+// CHECK-NOT: tcc_graph.sin
+// CHECK: tcc_graph.iota
+func.func @rotary_tables(%x: tensor<2x4x4xbf16> {tcc.name = "x", tcc.role = "input", tcc.sizes = [2, 4, 4]},
+                         %f: tensor<2xf32> {tcc.name = "inv_freq", tcc.role = "weight", tcc.sizes = [2]})
+    -> (tensor<2x4x4xbf16>, tensor<4xi64>) {
+  %i = tcc_graph.iota {start = 0.0 : f64, step = 1.0 : f64} : tensor<4xi64>
+  %zero = tcc_graph.constant dense<0> : tensor<i64>
+  %pos = tcc_graph.add %i, %zero : (tensor<4xi64>, tensor<i64>) -> tensor<4xi64>
+  %col = tcc_graph.reshape %pos : (tensor<4xi64>) -> tensor<1x4x1xi64>
+  %pf = tcc_graph.cast %col : (tensor<1x4x1xi64>) -> tensor<1x4x1xf32>
+  %freqs = tcc_graph.mul %pf, %f : (tensor<1x4x1xf32>, tensor<2xf32>) -> tensor<1x4x2xf32>
+  %emb = tcc_graph.concat %freqs, %freqs {dim = 2 : i64} : (tensor<1x4x2xf32>, tensor<1x4x2xf32>) -> tensor<1x4x4xf32>
+  %c = tcc_graph.cos %emb : tensor<1x4x4xf32>
+  %s = tcc_graph.sin %emb : tensor<1x4x4xf32>
+  %cb = tcc_graph.cast %c : (tensor<1x4x4xf32>) -> tensor<1x4x4xbf16>
+  %sb = tcc_graph.cast %s : (tensor<1x4x4xf32>) -> tensor<1x4x4xbf16>
+  %xc = tcc_graph.mul %x, %cb : (tensor<2x4x4xbf16>, tensor<1x4x4xbf16>) -> tensor<2x4x4xbf16>
+  %xs = tcc_graph.mul %x, %sb : (tensor<2x4x4xbf16>, tensor<1x4x4xbf16>) -> tensor<2x4x4xbf16>
+  %y = tcc_graph.add %xc, %xs : (tensor<2x4x4xbf16>, tensor<2x4x4xbf16>) -> tensor<2x4x4xbf16>
+  return %y, %pos : tensor<2x4x4xbf16>, tensor<4xi64>
+}
