@@ -353,18 +353,24 @@ MOBILENET_V2_DEPTHWISE = ((32, 112, 3, 1, 1), (96, 112, 3, 2, 1), (144, 56, 3, 1
                           (144, 56, 3, 2, 1), (192, 28, 3, 1, 2), (192, 28, 3, 2, 1),
                           (384, 14, 3, 1, 4), (576, 14, 3, 1, 2), (576, 14, 3, 2, 1),
                           (960, 7, 3, 1, 3))
+# ConvNeXt-T's at b16 (7x7, no activation around them).
+CONVNEXT_TINY_DEPTHWISE = ((96, 56, 7, 1, 3), (192, 28, 7, 1, 3), (384, 14, 7, 1, 9),
+                           (768, 7, 7, 1, 3))
 
 
 def time_depthwise_bf16(fn, report):
     """The bf16 channels-last layers of EfficientNet-B0 and MobileNetV2 at b32
     as tcc runs them (the activation before the layer on its input, bias, the
-    activation after) against PyTorch's cuDNN convolution alone and with its
-    activation kernels; the sums weigh each shape by its layers."""
-    for model, layers, act in (("efficientnet_b0 b32", EFFICIENTNET_B0_DEPTHWISE, "silu"),
-                               ("mobilenet_v2 b32", MOBILENET_V2_DEPTHWISE, "relu6")):
+    activation after), and ConvNeXt-T's at b16 (bias only), against PyTorch's
+    cuDNN convolution alone and with its activation kernels; the sums weigh
+    each shape by its layers."""
+    for model, layers, act, n in (
+            ("efficientnet_b0 b32", EFFICIENTNET_B0_DEPTHWISE, "silu", 32),
+            ("mobilenet_v2 b32", MOBILENET_V2_DEPTHWISE, "relu6", 32),
+            ("convnext_tiny b16", CONVNEXT_TINY_DEPTHWISE, None, 16)):
         totals = [0.0, 0.0, 0.0]
         for (c, hw, r, stride, count) in layers:
-            n, pad = 32, r // 2
+            pad = r // 2
             kw = dict(n=n, c=c, h=hw, w=hw, k=c, r=r, s=r, pad=pad, stride=stride, groups=c,
                       bias=True, layout=NHWC, act=act, input_act=act)
             tag = f"timed depthwise nhwc bf16 {model} c{c} {hw}x{hw} r{r} s{stride}"
@@ -374,7 +380,7 @@ def time_depthwise_bf16(fn, report):
             wt = torch.randn(c, 1, r, r, device="cuda", dtype=torch.bfloat16).to(
                 memory_format=torch.channels_last)
             b = torch.randn(c, device="cuda", dtype=torch.bfloat16)
-            f = ACTIVATIONS[act][1]
+            f = ACTIVATIONS[act][1] if act else (lambda t: t)
             conv = back_to_back_us(lambda: F.conv2d(x, wt, b, stride, pad, 1, c))
             whole = back_to_back_us(lambda: f(F.conv2d(f(x), wt, b, stride, pad, 1, c)))
             ours = back_to_back_us(call) if call else float("nan")
