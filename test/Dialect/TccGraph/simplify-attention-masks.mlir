@@ -117,3 +117,58 @@ func.func @left_alone(%q: tensor<1x2x4x8xf32>, %k: tensor<1x2x4x8xf32>, %v: tens
   %e = tcc_graph.attention %q, %k, %v, mask %strict {causal, scale = 0.125 : f64} : (tensor<1x2x4x8xf32>, tensor<1x2x4x8xf32>, tensor<1x2x4x8xf32>, tensor<4x4xi1>) -> tensor<1x2x4x8xf32>
   return %a, %b, %c, %d, %e : tensor<1x2x4x8xf32>, tensor<1x2x4x8xf32>, tensor<1x2x4x8xf32>, tensor<1x2x4x8xf32>, tensor<1x2x4x8xf32>
 }
+
+// -----
+
+// The evaluator through the other ops a mask is built with: a transposed
+// comparison, positions reversed by a take with negative indices and
+// subtracted from 3, a slice with a step (even keys against twice the
+// query's position), a concatenation. Each is causal.
+// CHECK-LABEL: func @causal_through_views
+// CHECK-COUNT-4: tcc_graph.attention %arg0, %arg1, %arg2 {causal, scale = 1.250000e-01 : f64}
+// CHECK-NOT:     mask
+func.func @causal_through_views(%q: tensor<1x2x4x8xf32>, %k: tensor<1x2x4x8xf32>, %v: tensor<1x2x4x8xf32>)
+    -> (tensor<1x2x4x8xf32>, tensor<1x2x4x8xf32>, tensor<1x2x4x8xf32>, tensor<1x2x4x8xf32>) {
+  %i = tcc_graph.iota {start = 0.0 : f64, step = 1.0 : f64} : tensor<4xi64>
+  %r = tcc_graph.reshape %i : (tensor<4xi64>) -> tensor<4x1xi64>
+  %upper = tcc_graph.compare %i, %r {predicate = "ge"} : (tensor<4xi64>, tensor<4x1xi64>) -> tensor<4x4xi1>
+  %lower = tcc_graph.transpose %upper {permutation = array<i64: 1, 0>} : (tensor<4x4xi1>) -> tensor<4x4xi1>
+  %a = tcc_graph.attention %q, %k, %v, mask %lower {scale = 0.125 : f64} : (tensor<1x2x4x8xf32>, tensor<1x2x4x8xf32>, tensor<1x2x4x8xf32>, tensor<4x4xi1>) -> tensor<1x2x4x8xf32>
+  %minus = tcc_graph.iota {start = -1.0 : f64, step = -1.0 : f64} : tensor<4xi64>
+  %rev = tcc_graph.take %i, %minus {dim = 0 : i64} : (tensor<4xi64>, tensor<4xi64>) -> tensor<4xi64>
+  %three = tcc_graph.constant dense<3> : tensor<i64>
+  %p = tcc_graph.sub %three, %rev : (tensor<i64>, tensor<4xi64>) -> tensor<4xi64>
+  %pr = tcc_graph.reshape %p : (tensor<4xi64>) -> tensor<4x1xi64>
+  %m2 = tcc_graph.compare %p, %pr {predicate = "le"} : (tensor<4xi64>, tensor<4x1xi64>) -> tensor<4x4xi1>
+  %b = tcc_graph.attention %q, %k, %v, mask %m2 {scale = 0.125 : f64} : (tensor<1x2x4x8xf32>, tensor<1x2x4x8xf32>, tensor<1x2x4x8xf32>, tensor<4x4xi1>) -> tensor<1x2x4x8xf32>
+  %e = tcc_graph.iota {start = 0.0 : f64, step = 1.0 : f64} : tensor<8xi64>
+  %even = tcc_graph.slice %e {dim = 0 : i64, start = 0 : i64, end = 8 : i64, step = 2 : i64} : (tensor<8xi64>) -> tensor<4xi64>
+  %c2x = tcc_graph.constant dense<2> : tensor<i64>
+  %twice = tcc_graph.mul %r, %c2x : (tensor<4x1xi64>, tensor<i64>) -> tensor<4x1xi64>
+  %m3 = tcc_graph.compare %even, %twice {predicate = "le"} : (tensor<4xi64>, tensor<4x1xi64>) -> tensor<4x4xi1>
+  %c = tcc_graph.attention %q, %k, %v, mask %m3 {scale = 0.125 : f64} : (tensor<1x2x4x8xf32>, tensor<1x2x4x8xf32>, tensor<1x2x4x8xf32>, tensor<4x4xi1>) -> tensor<1x2x4x8xf32>
+  %two = tcc_graph.iota {start = 0.0 : f64, step = 1.0 : f64} : tensor<2xi64>
+  %c2 = tcc_graph.constant dense<2> : tensor<i64>
+  %hi = tcc_graph.add %two, %c2 : (tensor<2xi64>, tensor<i64>) -> tensor<2xi64>
+  %cat = tcc_graph.concat %two, %hi {dim = 0 : i64} : (tensor<2xi64>, tensor<2xi64>) -> tensor<4xi64>
+  %cr = tcc_graph.reshape %cat : (tensor<4xi64>) -> tensor<4x1xi64>
+  %m4 = tcc_graph.compare %cat, %cr {predicate = "le"} : (tensor<4xi64>, tensor<4x1xi64>) -> tensor<4x4xi1>
+  %d = tcc_graph.attention %q, %k, %v, mask %m4 {scale = 0.125 : f64} : (tensor<1x2x4x8xf32>, tensor<1x2x4x8xf32>, tensor<1x2x4x8xf32>, tensor<4x4xi1>) -> tensor<1x2x4x8xf32>
+  return %a, %b, %c, %d : tensor<1x2x4x8xf32>, tensor<1x2x4x8xf32>, tensor<1x2x4x8xf32>, tensor<1x2x4x8xf32>
+}
+
+// -----
+
+// A take whose index is out of range is not evaluated (PyTorch would
+// raise): the mask stays, and with it the check at run time.
+// CHECK-LABEL: func @index_out_of_range
+// CHECK: tcc_graph.attention %arg0, %arg1, %arg2, mask
+func.func @index_out_of_range(%q: tensor<1x2x4x8xf32>, %k: tensor<1x2x4x8xf32>, %v: tensor<1x2x4x8xf32>) -> tensor<1x2x4x8xf32> {
+  %i = tcc_graph.iota {start = 0.0 : f64, step = 1.0 : f64} : tensor<4xi64>
+  %far = tcc_graph.iota {start = 1.0 : f64, step = 1.0 : f64} : tensor<4xi64>
+  %t = tcc_graph.take %i, %far {dim = 0 : i64} : (tensor<4xi64>, tensor<4xi64>) -> tensor<4xi64>
+  %r = tcc_graph.reshape %t : (tensor<4xi64>) -> tensor<4x1xi64>
+  %m = tcc_graph.compare %t, %r {predicate = "le"} : (tensor<4xi64>, tensor<4x1xi64>) -> tensor<4x4xi1>
+  %o = tcc_graph.attention %q, %k, %v, mask %m {scale = 0.125 : f64} : (tensor<1x2x4x8xf32>, tensor<1x2x4x8xf32>, tensor<1x2x4x8xf32>, tensor<4x4xi1>) -> tensor<1x2x4x8xf32>
+  return %o : tensor<1x2x4x8xf32>
+}
