@@ -444,6 +444,14 @@ def timing(report):
         bench(f"add+layer_norm 1024x768 {SHORT[dt]}", 4 * x.numel() * x.element_size(),
               lambda: call(LAYER_NORM, x, o, r, s, w, b, 1e-12, fn=fn),
               lambda: F.layer_norm(x + r, (768,), w, b, 1e-12))
+    # GPT-2 and ViT: layer_norm alone (the residual is in the GEMM before it)
+    for dt in (F32, BF16):
+        x = t((1024, 768), dt)
+        o = torch.empty_like(x)
+        w, b = t((768,), dt), t((768,), dt)
+        bench(f"layer_norm 1024x768 {SHORT[dt]}", 2 * x.numel() * x.element_size(),
+              lambda: call(LAYER_NORM, x, o, weight=w, bias=b, fn=fn),
+              lambda: F.layer_norm(x, (768,), w, b, 1e-5))
     # LLaMA: residual add + rms_norm, 1024x1024 bf16, sumOut kept
     x, r = t((1024, 1024), BF16), t((1024, 1024), BF16)
     s, o = torch.empty_like(x), torch.empty_like(x)
