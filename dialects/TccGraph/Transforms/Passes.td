@@ -101,7 +101,8 @@ def SimplifyAttentionMasksPass : Pass<"tcc-simplify-attention-masks", "mlir::Mod
     `i` (all false/-inf above the diagonal: at most -1e30 counts as -inf,
     since no causal row is fully masked) becomes the `causal` flag. Any
     other mask stays as it is; the ops that computed a dropped mask become
-    dead.
+    dead. Kernel formation applies the same to attention written out
+    (matmul, mask, softmax, matmul), which it raises only then.
 
     Before:
     ```mlir

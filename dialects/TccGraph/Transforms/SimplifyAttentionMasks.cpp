@@ -6,6 +6,7 @@
 #include "dialects/TccGraph/IR/TccGraphOps.h"
 #include "dialects/TccGraph/Transforms/ConstantEvaluator.h"
 #include "dialects/TccGraph/Transforms/Passes.h"
+#include "dialects/TccGraph/Transforms/SimplifyAttentionMasks.h"
 
 #include "mlir/IR/Builders.h"
 
@@ -69,37 +70,39 @@ MaskKind classify(const KnownTensor &mask, int64_t l, int64_t s) {
 
 struct SimplifyAttentionMasksPass
     : public tcc::graph::impl::SimplifyAttentionMasksPassBase<SimplifyAttentionMasksPass> {
-  void runOnOperation() override {
-    SmallVector<AttentionOp> candidates;
-    getOperation().walk([&](AttentionOp op) {
-      if (op.getMask())
-        candidates.push_back(op);
-    });
-    ConstantEvaluator evaluator;
-    for (AttentionOp op : candidates) {
-      auto qt = cast<RankedTensorType>(op.getQuery().getType());
-      auto kt = cast<RankedTensorType>(op.getKey().getType());
-      int64_t l = qt.getShape()[qt.getRank() - 2], s = kt.getShape()[kt.getRank() - 2];
-      if (ShapedType::isDynamic(l) || ShapedType::isDynamic(s))
-        continue;
-      const KnownTensor *mask = evaluator.evaluate(op.getMask());
-      if (!mask)
-        continue;
-      MaskKind kind = classify(*mask, l, s);
-      if (kind == MaskKind::Other)
-        continue;
-      LLVM_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] attention at " << op.getLoc() << ": mask "
-                              << (kind == MaskKind::Causal ? "is causal" : "keeps all")
-                              << "\n");
-      OpBuilder b(op);
-      bool causal = op.getCausal() || kind == MaskKind::Causal;
-      auto simpler = AttentionOp::create(b, op.getLoc(), op.getType(), op.getQuery(), op.getKey(),
-                                         op.getValue(), Value(), op.getScaleAttr(),
-                                         causal ? b.getUnitAttr() : nullptr);
-      op.getResult().replaceAllUsesWith(simpler.getResult());
-      op->erase();
-    }
-  }
+  void runOnOperation() override { simplifyKnownAttentionMasks(getOperation()); }
 };
 
 } // namespace
+
+void tcc::graph::simplifyKnownAttentionMasks(Operation *root) {
+  SmallVector<AttentionOp> candidates;
+  root->walk([&](AttentionOp op) {
+    if (op.getMask())
+      candidates.push_back(op);
+  });
+  ConstantEvaluator evaluator;
+  for (AttentionOp op : candidates) {
+    auto qt = cast<RankedTensorType>(op.getQuery().getType());
+    auto kt = cast<RankedTensorType>(op.getKey().getType());
+    int64_t l = qt.getShape()[qt.getRank() - 2], s = kt.getShape()[kt.getRank() - 2];
+    if (ShapedType::isDynamic(l) || ShapedType::isDynamic(s))
+      continue;
+    const KnownTensor *mask = evaluator.evaluate(op.getMask());
+    if (!mask)
+      continue;
+    MaskKind kind = classify(*mask, l, s);
+    if (kind == MaskKind::Other)
+      continue;
+    LLVM_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] attention at " << op.getLoc() << ": mask "
+                            << (kind == MaskKind::Causal ? "is causal" : "keeps all")
+                            << "\n");
+    OpBuilder b(op);
+    bool causal = op.getCausal() || kind == MaskKind::Causal;
+    auto simpler = AttentionOp::create(b, op.getLoc(), op.getType(), op.getQuery(), op.getKey(),
+                                       op.getValue(), Value(), op.getScaleAttr(),
+                                       causal ? b.getUnitAttr() : nullptr);
+    op.getResult().replaceAllUsesWith(simpler.getResult());
+    op->erase();
+  }
+}

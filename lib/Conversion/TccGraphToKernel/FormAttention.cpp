@@ -24,6 +24,7 @@
 
 #include "dialects/TccGraph/IR/TccGraphOps.h"
 #include "dialects/TccGraph/Transforms/Decompositions.h"
+#include "dialects/TccGraph/Transforms/SimplifyAttentionMasks.h"
 #include "dialects/TccKernel/IR/TccKernelOps.h"
 #include "tcc/Runtime/AttentionKernels.h"
 
@@ -516,6 +517,8 @@ void tcc::formation::formAttentionKernels(func::FuncOp func) {
   func.walk([&](graph::SoftmaxOp op) { softmaxes.push_back(op); });
   for (graph::SoftmaxOp op : softmaxes)
     raiseWrittenOutAttention(op);
+  // The raised ones' masks, as tcc-simplify-attention-masks did sdpa's.
+  graph::simplifyKnownAttentionMasks(func);
   SmallVector<graph::AttentionOp> ops;
   func.walk([&](graph::AttentionOp op) { ops.push_back(op); });
   for (graph::AttentionOp op : ops)

@@ -170,3 +170,26 @@ func.func @sequence_first_projection(%x: tensor<2x16x128xf32>, %w: tensor<128x38
   %o = tcc_graph.attention %q, %k, %v {scale = 0.125 : f64} : (tensor<2x2x16x64xf32>, tensor<2x2x16x64xf32>, tensor<2x2x16x64xf32>) -> tensor<2x2x16x64xf32>
   return %o : tensor<2x2x16x64xf32>
 }
+
+// -----
+
+// Attention written out with a causal mask it builds from positions
+// (masked_fill(j > i, -inf)): raised, then the mask known at compile time
+// is the kernel's causal flag, no mask read (its ops are dead: the
+// pipeline's canonicalizer removes them).
+// CHECK-LABEL: func @written_out_causal
+// CHECK:     tcc_kernel.attention ins(%arg0, %arg1, %arg2 : tensor<2x2x8x64xf32>, tensor<2x2x8x64xf32>, tensor<2x2x8x64xf32>) outs(%{{.*}} : tensor<2x2x8x64xf32>) {causal, scale = 1.250000e-01 : f64}
+func.func @written_out_causal(%q: tensor<2x2x8x64xf32>, %k: tensor<2x2x8x64xf32>, %v: tensor<2x2x8x64xf32>) -> tensor<2x2x8x64xf32> {
+  %kt = tcc_graph.transpose %k {permutation = array<i64: 0, 1, 3, 2>} : (tensor<2x2x8x64xf32>) -> tensor<2x2x64x8xf32>
+  %s = tcc_graph.matmul %q, %kt : (tensor<2x2x8x64xf32>, tensor<2x2x64x8xf32>) -> tensor<2x2x8x8xf32>
+  %c = tcc_graph.constant dense<1.250000e-01> : tensor<f32>
+  %ss = tcc_graph.mul %s, %c : (tensor<2x2x8x8xf32>, tensor<f32>) -> tensor<2x2x8x8xf32>
+  %i = tcc_graph.iota {start = 0.0 : f64, step = 1.0 : f64} : tensor<8xi64>
+  %r = tcc_graph.reshape %i : (tensor<8xi64>) -> tensor<8x1xi64>
+  %drop = tcc_graph.compare %i, %r {predicate = "gt"} : (tensor<8xi64>, tensor<8x1xi64>) -> tensor<8x8xi1>
+  %ninf = tcc_graph.constant dense<0xFF800000> : tensor<f32>
+  %m = tcc_graph.select %drop, %ninf, %ss : (tensor<8x8xi1>, tensor<f32>, tensor<2x2x8x8xf32>) -> tensor<2x2x8x8xf32>
+  %p = tcc_graph.softmax %m {dim = 3 : i64} : (tensor<2x2x8x8xf32>) -> tensor<2x2x8x8xf32>
+  %o = tcc_graph.matmul %p, %v : (tensor<2x2x8x8xf32>, tensor<2x2x8x64xf32>) -> tensor<2x2x8x64xf32>
+  return %o : tensor<2x2x8x64xf32>
+}
