@@ -70,19 +70,20 @@ MaskKind classify(const KnownTensor &mask, int64_t l, int64_t s) {
 
 struct SimplifyAttentionMasksPass
     : public tcc::graph::impl::SimplifyAttentionMasksPassBase<SimplifyAttentionMasksPass> {
-  void runOnOperation() override { simplifyKnownAttentionMasks(getOperation()); }
+  void runOnOperation() override {
+    SmallVector<AttentionOp> ops;
+    getOperation().walk([&](AttentionOp op) { ops.push_back(op); });
+    simplifyKnownAttentionMasks(ops);
+  }
 };
 
 } // namespace
 
-void tcc::graph::simplifyKnownAttentionMasks(Operation *root) {
-  SmallVector<AttentionOp> candidates;
-  root->walk([&](AttentionOp op) {
-    if (op.getMask())
-      candidates.push_back(op);
-  });
+void tcc::graph::simplifyKnownAttentionMasks(ArrayRef<AttentionOp> ops) {
   ConstantEvaluator evaluator;
-  for (AttentionOp op : candidates) {
+  for (AttentionOp op : ops) {
+    if (!op.getMask())
+      continue;
     auto qt = cast<RankedTensorType>(op.getQuery().getType());
     auto kt = cast<RankedTensorType>(op.getKey().getType());
     int64_t l = qt.getShape()[qt.getRank() - 2], s = kt.getShape()[kt.getRank() - 2];

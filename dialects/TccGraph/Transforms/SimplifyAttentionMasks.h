@@ -9,16 +9,16 @@
 #ifndef TCC_GRAPH_TRANSFORMS_SIMPLIFYATTENTIONMASKS_H
 #define TCC_GRAPH_TRANSFORMS_SIMPLIFYATTENTIONMASKS_H
 
-namespace mlir {
-class Operation;
-} // namespace mlir
+#include "dialects/TccGraph/IR/TccGraphOps.h"
+
+#include "llvm/ADT/ArrayRef.h"
 
 namespace tcc::graph {
 
-/// Every tcc_graph.attention under `root` whose mask depends on no input:
-/// dropped where it keeps every key, the causal flag where it keeps exactly
-/// key j <= i for query i (Passes.td, tcc-simplify-attention-masks).
-void simplifyKnownAttentionMasks(mlir::Operation *root);
+/// Each of `ops` whose mask depends on no input: its mask dropped where it
+/// keeps every key, the causal flag where it keeps exactly key j <= i for
+/// query i (Passes.td, tcc-simplify-attention-masks). The ops are replaced.
+void simplifyKnownAttentionMasks(llvm::ArrayRef<AttentionOp> ops);
 
 } // namespace tcc::graph
 

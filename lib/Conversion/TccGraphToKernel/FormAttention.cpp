@@ -277,14 +277,14 @@ Value negated(OpBuilder &b, Location loc, Value cond) {
 
 /// softmax(scale · q·kᵀ [masked]) · v written out, raised to one
 /// tcc_graph.attention when every intermediate has one use.
-void raiseWrittenOutAttention(graph::SoftmaxOp softmax) {
+graph::AttentionOp raiseWrittenOutAttention(graph::SoftmaxOp softmax) {
   auto st = typeOf(softmax.getInput());
   if (st.getRank() != 4 || softmax.getDim() != 3 || softmax.getLog() ||
       typeOf(softmax.getResult()) != st || !softmax->hasOneUse())
-    return;
+    return {};
   auto pv = dyn_cast<graph::MatmulOp>(*softmax->getUsers().begin());
   if (!pv || pv.getLhs() != softmax.getResult() || typeOf(pv.getRhs()).getRank() != 4)
-    return;
+    return {};
   Value s = softmax.getInput();
   Value keep, additive, cond;
   SmallVector<Operation *> chain = {softmax};
@@ -299,7 +299,7 @@ void raiseWrittenOutAttention(graph::SoftmaxOp softmax) {
   };
   if (auto select = s.getDefiningOp<graph::SelectOp>(); select && select->hasOneUse()) {
     if (window)
-      return; // a bool mask and a windowed float mask: not one kernel mask
+      return {}; // a bool mask and a windowed float mask: not one kernel mask
     if (negInf(select.getLhs()) && typeOf(select.getRhs()) == st) { // masked_fill(m, -inf)
       cond = select.getCondition();
       s = select.getRhs();
@@ -307,7 +307,7 @@ void raiseWrittenOutAttention(graph::SoftmaxOp softmax) {
       keep = select.getCondition();
       s = select.getLhs();
     } else {
-      return;
+      return {};
     }
     chain.push_back(select);
   } else if (auto add = s.getDefiningOp<graph::AddOp>(); add && add->hasOneUse()) {
@@ -318,7 +318,7 @@ void raiseWrittenOutAttention(graph::SoftmaxOp softmax) {
     s = lhsScores ? lhs : rhs;
     additive = lhsScores ? rhs : lhs;
     if (typeOf(s) != st)
-      return;
+      return {};
     chain.push_back(add);
   }
   double scale = 1.0;
@@ -330,17 +330,17 @@ void raiseWrittenOutAttention(graph::SoftmaxOp softmax) {
       std::swap(x, c);
     std::optional<double> k = splatConstant(c);
     if (!k || *k == 0.0 || typeOf(x) != st)
-      return;
+      return {};
     scale = isDiv ? 1.0 / *k : *k;
     s = x;
     chain.push_back(op);
   }
   auto qk = s.getDefiningOp<graph::MatmulOp>();
   if (!qk || !s.hasOneUse())
-    return;
+    return {};
   Value k = transposeInput(qk.getRhs(), {0, 1, 3, 2});
   if (!k || typeOf(qk.getLhs()).getRank() != 4)
-    return;
+    return {};
   chain.push_back(qk);
   // A constant scale on the query (q * d^-0.5, as torchvision writes it):
   // the kernel's scale, so the query is read where its linear layer wrote it.
@@ -367,7 +367,7 @@ void raiseWrittenOutAttention(graph::SoftmaxOp softmax) {
     mask = keep;
   if (mask && typeOf(mask).getElementType() != st.getElementType() &&
       !typeOf(mask).getElementType().isInteger(1))
-    return;
+    return {};
   if (window)
     mask = windowedMask(b, loc, st, window->mask, mask);
   auto attention = graph::AttentionOp::create(b, loc, typeOf(pv.getResult()), q, k,
@@ -380,6 +380,7 @@ void raiseWrittenOutAttention(graph::SoftmaxOp softmax) {
   eraseDead(llvm::to_vector(llvm::reverse(chain)));
   if (kt && kt->use_empty())
     kt->erase();
+  return attention;
 }
 
 /// Whether every use of `v` reaches an attention operand through reshapes,
@@ -515,10 +516,12 @@ void tcc::formation::formAttentionKernels(func::FuncOp func) {
   moveRowTransposesTowardAttention(func);
   SmallVector<graph::SoftmaxOp> softmaxes;
   func.walk([&](graph::SoftmaxOp op) { softmaxes.push_back(op); });
+  SmallVector<graph::AttentionOp> raised;
   for (graph::SoftmaxOp op : softmaxes)
-    raiseWrittenOutAttention(op);
+    if (graph::AttentionOp attention = raiseWrittenOutAttention(op))
+      raised.push_back(attention);
   // The raised ones' masks, as tcc-simplify-attention-masks did sdpa's.
-  graph::simplifyKnownAttentionMasks(func);
+  graph::simplifyKnownAttentionMasks(raised);
   SmallVector<graph::AttentionOp> ops;
   func.walk([&](graph::AttentionOp op) { ops.push_back(op); });
   for (graph::AttentionOp op : ops)
