@@ -278,6 +278,7 @@ def main():
     write_wrong_answer_cases(args.out)
     write_derived_weights_case(args.out)
     write_indexing_tail_cases(args.out)
+    write_window7_attention_cases(args.out)
 
 
 class MoreOps(nn.Module):
@@ -730,17 +731,32 @@ class ShiftedWindowBlock(nn.Module):
     size, shifted: the query scaled by a constant, the relative-position bias
     and the per-window mask added to the scores (the mask through a 5-D
     view), softmax, the product with the values; one fused attention kernel
-    in tcc (head size 16, windows of 4x4, 4 windows per image)."""
+    in tcc (head size 16; by default windows of 4x4, 4 windows per image)."""
 
-    def __init__(self):
+    def __init__(self, window=(4, 4), shift=(2, 2)):
         super().__init__()
         from torchvision.models.swin_transformer import ShiftedWindowAttention
-        self.attn = ShiftedWindowAttention(32, [4, 4], [2, 2], num_heads=2)
+        self.attn = ShiftedWindowAttention(32, list(window), list(shift), num_heads=2)
         with torch.no_grad():  # a bias table that is not all zeros
             self.attn.relative_position_bias_table.normal_(0, 0.5)
 
     def forward(self, x):
         return self.attn(x)
+
+
+def write_window7_attention_cases(out):
+    """ShiftedWindowAttention as Swin-T runs it: windows of 7x7, so the
+    relative-position bias and the window mask (one derived weight) have
+    rows of 49 keys, which tcc pads to 16 bytes for the GPU's attention
+    (tcc-pad-attention-masks); 4 windows of a 14x14 image, 2 heads of 16.
+    In fp32 and as a bf16 model (the same weights)."""
+    torch.manual_seed(163)
+    model = ShiftedWindowBlock([7, 7], [3, 3])
+    x = torch.randn(2, 14, 14, 32)
+    write_case(out, "window7_attention", model, [x])
+    half = ShiftedWindowBlock([7, 7], [3, 3])
+    half.load_state_dict(model.state_dict())
+    write_case(out, "window7_attention_bf16", half.to(torch.bfloat16), [x.to(torch.bfloat16)])
 
 
 class DoubleToBFloat16(nn.Module):

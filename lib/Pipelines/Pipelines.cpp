@@ -69,6 +69,10 @@ void tcc::buildKernelPassPipeline(OpPassManager &pm, const CompileOptions &optio
   graph::HoistWeightExpressionsPassOptions hoist;
   hoist.materializeTransposes = true;
   pm.addPass(graph::createHoistWeightExpressionsPass(hoist));
+  // Masks that are weights, in rows the GPU's attention copies 16 bytes at
+  // a time (Swin-T's rows of 49 keys).
+  if (options.target != "cpu")
+    pm.addPass(createPadAttentionMasksPass());
   pm.addPass(createCanonicalizerPass());
 }
 

@@ -122,6 +122,19 @@ bool splitKAllowed(int64_t batch, int64_t m, int64_t n, int64_t k) {
   return uint64_t(k) >= kMinSplitKTerms || (batch * m * n <= narrowOutputs && k >= kMinNarrowTerms);
 }
 
+/// The reduction schemes (cublasLtReductionScheme_t bits: 1 in place, 2 and
+/// 4 a second kernel over partial sums in the workspace) cuBLASLt may pick
+/// from where split-K is allowed; 0 when TCC_CUBLASLT_REDUCTION_SCHEMES is
+/// unset: no preference, the heuristic's choice (for A/B benchmarks; read
+/// once).
+uint32_t splitKReductionSchemes() {
+  static const uint32_t mask = [] {
+    const char *env = std::getenv("TCC_CUBLASLT_REDUCTION_SCHEMES");
+    return env && *env ? static_cast<uint32_t>(std::atoi(env)) : 0u;
+  }();
+  return mask;
+}
+
 /// cublasStatus_t names, for a library too old to have cublasLtGetStatusName.
 const char *fallbackStatusName(cublasStatus_t s) {
   switch (s) {
@@ -430,6 +443,8 @@ std::unique_ptr<Plan> makePlan(const CublasLt &lib, ContextState &state, const P
   if (!splitKAllowed(key.batch, m, n, k)) // mask 0: only REDUCTION_SCHEME_NONE, one kernel
     setPreference(CUBLASLT_MATMUL_PREF_REDUCTION_SCHEME_MASK, static_cast<uint32_t>(0),
                   "REDUCTION_SCHEME_MASK");
+  else if (uint32_t schemes = splitKReductionSchemes())
+    setPreference(CUBLASLT_MATMUL_PREF_REDUCTION_SCHEME_MASK, schemes, "REDUCTION_SCHEME_MASK");
   // Swapped too: cuBLASLt's A is our B.
   setPreference(CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_A_BYTES, static_cast<uint32_t>(key.alignB),
                 "MIN_ALIGNMENT_A_BYTES");

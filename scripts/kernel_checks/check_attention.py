@@ -422,7 +422,19 @@ def _timing_mask(kind, B, L, dtype):
     """A GPT-2/BERT-style mask for the timing rows: "causal_pad" bool [B, 1, L,
     L] (causal and the last few keys of each batch hidden), "causal_pad_odd"
     the same with rows of L + 1 (element by element), "keypad" additive [B,
-    1, 1, L] (0 or -inf)."""
+    1, 1, L] (0 or -inf). Swin-T's shifted windows: "window" additive [B/64,
+    64, H, L, L] expanded from one [64, H, L, L] (rows of L elements: odd L
+    loads element by element), "window_pitch8" the same in rows padded to a
+    multiple of 8 elements (16 bytes: cp.async)."""
+    if kind in ("window", "window_pitch8"):
+        H = 3
+        pitch = L if kind == "window" else (L + 7) // 8 * 8
+        base = torch.full((64, H, L, pitch), math.nan, dtype=dtype, device=DEVICE)
+        m = torch.randn(64, H, L, L, device=DEVICE).to(dtype)
+        m[:, :, :, L // 2:] = m[:, :, :, L // 2:].masked_fill(
+            torch.rand(64, H, L, L - L // 2, device=DEVICE) < 0.3, -100.0)
+        base[..., :L] = m
+        return MASK_ADD, base[..., :L][None].expand(B // 64, 64, H, L, L)
     pad = torch.zeros(B, L, dtype=torch.bool, device=DEVICE)
     for b in range(B):
         pad[b, L - (b * 7) % 23:] = True
@@ -468,6 +480,14 @@ TIMINGS = [
     ("GPT-2 b8 h12 s128 d64 mask", "f32", 8, 12, 12, 128, 64, False, "causal_pad", [ELEMENT]),
     ("BERT b8 h12 s128 d64 keypad", "bf16", 8, 12, 12, 128, 64, False, "keypad", [ELEMENT]),
     ("b2 h16 s2048 d128 mask", "bf16", 2, 16, 16, 2048, 128, False, "causal_pad", [ELEMENT, ROWS128]),
+    # Swin-T stage 1: 1024 windows of 49 tokens, 3 heads, the shifted
+    # windows' additive mask per window, rows of 49 and padded to 56.
+    ("Swin-T b1024 h3 s49 d32 window mask", "bf16", 1024, 3, 3, 49, 32, False, "window", []),
+    ("Swin-T b1024 h3 s49 d32 mask rows 56", "bf16", 1024, 3, 3, 49, 32, False, "window_pitch8",
+     []),
+    ("Swin-T b1024 h3 s49 d32 window mask", "f32", 1024, 3, 3, 49, 32, False, "window", []),
+    ("Swin-T b1024 h3 s49 d32 mask rows 56", "f32", 1024, 3, 3, 49, 32, False, "window_pitch8",
+     []),
 ]
 
 
@@ -487,7 +507,11 @@ def _timings(report):
             mask, kind = None, MASK_NONE
             if mask_spec:
                 kind, mask = _timing_mask(mask_spec, B, L, dtype)
-            mask4 = mask.expand(B, H, L, L) if mask is not None else None
+            mask4 = mask
+            if mask is not None and mask.dim() == 4:
+                mask4 = mask.expand(B, H, L, L)
+            elif mask is not None:  # per window: torch reads it whole
+                mask = mask.reshape(B, H, L, L)
             # torch: one mask (causal folded in where both are given).
             t_mask = mask
             if mask is not None and causal:

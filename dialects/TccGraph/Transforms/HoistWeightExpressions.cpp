@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 #include "dialects/TccGraph/IR/TccGraphOps.h"
 #include "dialects/TccGraph/Transforms/ConstantEvaluator.h"
+#include "dialects/TccGraph/Transforms/DerivedWeightArguments.h"
 #include "dialects/TccGraph/Transforms/Passes.h"
 #include "tcc/Support/DType.h"
 #include "tcc/Support/DerivedWeightProgram.h"
@@ -146,7 +147,7 @@ public:
   WeightExpressions(func::FuncOp func, int64_t maxElements, int64_t maxTokens,
                     bool materializeTransposes)
       : func(func), maxElements(maxElements), maxTokens(maxTokens),
-        materializeTransposes(materializeTransposes) {}
+        materializeTransposes(materializeTransposes), names(func) {}
 
   void run() {
     collect();
@@ -200,9 +201,6 @@ private:
   /// them, in block order (operands come first).
   void collect() {
     for (BlockArgument arg : func.getArguments()) {
-      if (StringRef name = argString(arg.getArgNumber(), TccGraphDialect::getPublicNameAttrName());
-          !name.empty())
-        names.insert(name);
       if (argString(arg.getArgNumber(), TccGraphDialect::getRoleAttrName()) != "weight")
         continue;
       if (fits(arg.getType()))
@@ -365,15 +363,6 @@ private:
     return true;
   }
 
-  /// "derived:<source>:<k>" with the first k no argument has taken.
-  std::string uniqueName(StringRef source) {
-    for (int k = 0;; ++k) {
-      std::string name = ("derived:" + source + ":" + std::to_string(k)).str();
-      if (names.insert(name).second)
-        return name;
-    }
-  }
-
   /// The argument holding `root`'s value, appended on first use; null if its
   /// program is too long or reads no weight (arithmetic on constants alone
   /// stays a constant expression, for the kernels to inline).
@@ -393,23 +382,13 @@ private:
       return a.getArgNumber() < b.getArgNumber();
     });
     StringRef source = argString(first.getArgNumber(), TccGraphDialect::getPublicNameAttrName());
-    MLIRContext *ctx = func.getContext();
-    Builder b(ctx);
     auto type = cast<RankedTensorType>(root.getType());
-    SmallVector<Attribute> program;
-    for (const std::string &t : tokens)
-      program.push_back(b.getStringAttr(t));
-    std::string name = uniqueName(source);
-    auto attrs = b.getDictionaryAttr(
-        {b.getNamedAttr(TccGraphDialect::getSizesAttrName(), b.getI64ArrayAttr(type.getShape())),
-         b.getNamedAttr(TccGraphDialect::getRoleAttrName(), b.getStringAttr("weight")),
-         b.getNamedAttr(TccGraphDialect::getPublicNameAttrName(), b.getStringAttr(name)),
-         b.getNamedAttr(TccGraphDialect::getDerivedAttrName(), b.getArrayAttr(program))});
-    unsigned index = func.getNumArguments();
-    if (failed(func.insertArgument(index, type, attrs, root.getLoc())))
+    std::string name = names.fresh(source);
+    BlockArgument arg = appendDerivedWeight(func, type, name, tokens, root.getLoc());
+    if (!arg)
       return derived[root] = BlockArgument();
     LLVM_DEBUG(llvm::dbgs() << "derived weight '" << name << "': " << tokens.size() << " tokens\n");
-    return derived[root] = func.getArgument(index);
+    return derived[root] = arg;
   }
 
   /// Reads `v` from a derived weight in every op outside the expressions.
@@ -472,7 +451,7 @@ private:
   DenseMap<Value, std::pair<double, double>> positions;
   ConstantEvaluator evaluator;
   DenseMap<Value, BlockArgument> derived;
-  llvm::StringSet<> names;
+  DerivedWeightNames names;
 };
 
 struct HoistWeightExpressionsPass

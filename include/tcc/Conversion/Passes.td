@@ -64,6 +64,42 @@ def FormKernelsPass : Pass<"tcc-form-kernels", "mlir::ModuleOp"> {
   ];
 }
 
+def PadAttentionMasksPass : Pass<"tcc-pad-attention-masks", "mlir::ModuleOp"> {
+  let summary = "Attention masks that are weights, in rows of 16 bytes";
+  let description = [{
+    The GPU's fused attention copies a mask's tiles into shared memory with
+    16-byte copies only when every row starts on 16 bytes; other masks are
+    loaded element by element (Swin-T's window masks, rows of 49 bf16 keys:
+    twice the kernel's time). A float weight argument, bound or derived
+    (`tcc-hoist-weight-expressions`: computed once per binding), that is
+    read only as attention masks (directly or through reshapes that keep its
+    rows) and whose rows are not a multiple of 16 bytes is replaced by a
+    derived weight of padded rows (its program, or `weight:NAME`, then zeros
+    joined along the last dim) that each mask reads through a slice: a view
+    with the padded row stride, nothing computed per call. A derived
+    argument is replaced in place (same name, appended last); a bound
+    weight gets a new `derived:NAME:k` and, no longer read, `tcc.host_only`.
+    For the CUDA target (run after the hoisting).
+
+    Before:
+    ```mlir
+    func.func @f(..., %m: tensor<3x49x49xbf16> {tcc.role = "weight", tcc.name = "bias", ...}) {
+      %r = tcc_graph.reshape %m : (tensor<3x49x49xbf16>) -> tensor<1x3x49x49xbf16>
+      %o = tcc_kernel.attention ins(%q, %k, %v : ...) mask(%r : tensor<1x3x49x49xbf16>) ...
+    ```
+    After:
+    ```mlir
+    func.func @f(..., %m: tensor<3x49x49xbf16> {..., tcc.host_only},
+                 %p: tensor<3x49x56xbf16> {tcc.name = "derived:bias:0",
+                   tcc.derived = ["weight:bias", "const:0", "broadcast:3,49,7", "concat:2"], ...}) {
+      %r = tcc_graph.reshape %p : (tensor<3x49x56xbf16>) -> tensor<1x3x49x56xbf16>
+      %s = tcc_graph.slice %r {dim = 3, start = 0, end = 49, step = 1} : ... -> tensor<1x3x49x49xbf16>
+      %o = tcc_kernel.attention ins(%q, %k, %v : ...) mask(%s : tensor<1x3x49x49xbf16>) ...
+    ```
+  }];
+  let dependentDialects = ["::tcc::graph::TccGraphDialect"];
+}
+
 def ConvertTccGraphToLinalgPass
     : Pass<"convert-tcc-graph-to-linalg", "mlir::ModuleOp"> {
   let summary = "Lower typed tcc_graph ops to linalg, tensor, arith and math";
