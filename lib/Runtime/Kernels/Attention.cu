@@ -396,13 +396,17 @@ template <int K, int D, int MT = 1, int Stages = kDefaultStages<K, D>> struct Co
   /// memory at 2 anyway (so are f16/bf16 D = 80, 96 on sm_80's 164 KB).
   /// f16/bf16 D = 16 asks for 3: its scalar kernel (16 loads in flight per
   /// key tile) spills at 128 on sm_80, and the vectorized one needs ~120.
+  /// f16/bf16 D = 32 asks for 5 (96 registers, 12 bytes spilled; shared
+  /// memory allows 5): Swin-T's windows of 49 keys, one key tile per block,
+  /// are latency-bound, and its stage-1 attention took 34.3 us at 4 blocks,
+  /// 30.3 at 5, 34.5 at 6 (H200, check_attention.py's Swin rows).
   /// The 128-row kernels (O and S of two row tiles) ask for 2; single-
   /// buffered f32/tf32 (D <= 64: 55-70 KB) for 3.
   static constexpr int kMinBlocks = MT == 2                  ? 2
                                     : !kHalf && kStages == 1 ? 3
                                     : !kHalf                 ? (D <= 32 ? 3 : 1)
                                     : D <= 16                ? 3
-                                    : D <= 32                ? 4
+                                    : D <= 32                ? 5
                                     : D <= 64                ? 3
                                     : D <= 96                ? kD96Blocks
                                                              : 1;
