@@ -135,7 +135,8 @@ private:
       return 0;
     int64_t bytes = type.getElementTypeBitWidth() / 8;
     int64_t lastDim = type.getShape().back();
-    if (bytes == 0 || kRowAlignmentBytes % bytes != 0 || (lastDim * bytes) % kRowAlignmentBytes == 0)
+    if (bytes == 0 || kRowAlignmentBytes % bytes != 0 ||
+        (lastDim * bytes) % kRowAlignmentBytes == 0)
       return 0;
     int64_t perRow = kRowAlignmentBytes / bytes;
     int64_t pitch = (lastDim + perRow - 1) / perRow * perRow;
@@ -165,8 +166,8 @@ private:
       name = names.fresh(argName);
     }
     tokens.push_back(derivedToken(DerivedOp::Const, "0"));
-    tokens.push_back(
-        derivedToken(DerivedOp::Broadcast, derivedIntList(withLastDim(type, pitch - lastDim).getShape())));
+    RankedTensorType zeros = withLastDim(type, pitch - lastDim);
+    tokens.push_back(derivedToken(DerivedOp::Broadcast, derivedIntList(zeros.getShape())));
     tokens.push_back(derivedToken(DerivedOp::Concat, std::to_string(type.getRank() - 1)));
     BlockArgument padded =
         graph::appendDerivedWeight(func, withLastDim(type, pitch), name, tokens, arg.getLoc());
