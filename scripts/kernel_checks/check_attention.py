@@ -418,16 +418,15 @@ def _per_call_us(fn, reps=20):
         return common.time_cuda(fn)
 
 
-def _timing_mask(kind, B, L, dtype):
+def _timing_mask(kind, B, H, L, dtype):
     """A GPT-2/BERT-style mask for the timing rows: "causal_pad" bool [B, 1, L,
     L] (causal and the last few keys of each batch hidden), "causal_pad_odd"
     the same with rows of L + 1 (element by element), "keypad" additive [B,
     1, 1, L] (0 or -inf). Swin-T's shifted windows: "window" additive [B/64,
-    64, H, L, L] expanded from one [64, H, L, L] (rows of L elements: odd L
+    64, H, L, L] expanded from one [64, H, L, L] (H heads) (rows of L elements: odd L
     loads element by element), "window_pitch8" the same in rows padded to a
     multiple of 8 elements (16 bytes: cp.async)."""
     if kind in ("window", "window_pitch8"):
-        H = 3
         pitch = L if kind == "window" else (L + 7) // 8 * 8
         base = torch.full((64, H, L, pitch), math.nan, dtype=dtype, device=DEVICE)
         m = torch.randn(64, H, L, L, device=DEVICE).to(dtype)
@@ -506,7 +505,7 @@ def _timings(report):
             out = torch.empty_like(q)
             mask, kind = None, MASK_NONE
             if mask_spec:
-                kind, mask = _timing_mask(mask_spec, B, L, dtype)
+                kind, mask = _timing_mask(mask_spec, B, H, L, dtype)
             mask4 = mask
             if mask is not None and mask.dim() == 4:
                 mask4 = mask.expand(B, H, L, L)

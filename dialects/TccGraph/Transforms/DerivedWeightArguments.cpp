@@ -6,10 +6,16 @@ using namespace mlir;
 
 namespace tcc::graph {
 
+StringRef argumentString(func::FuncOp func, BlockArgument arg, StringRef attr) {
+  auto s = func.getArgAttrOfType<StringAttr>(arg.getArgNumber(), attr);
+  return s ? s.getValue() : StringRef();
+}
+
 DerivedWeightNames::DerivedWeightNames(func::FuncOp func) {
-  for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i)
-    if (auto name = func.getArgAttrOfType<StringAttr>(i, TccGraphDialect::getPublicNameAttrName()))
-      names.insert(name.getValue());
+  for (BlockArgument arg : func.getArguments())
+    if (StringRef name = argumentString(func, arg, TccGraphDialect::getPublicNameAttrName());
+        !name.empty())
+      names.insert(name);
 }
 
 std::string DerivedWeightNames::fresh(StringRef source) {

@@ -17,6 +17,11 @@
 
 namespace tcc::graph {
 
+/// The string attribute `attr` of `func`'s argument `arg` (tcc.role,
+/// tcc.name); empty if it has none.
+llvm::StringRef argumentString(mlir::func::FuncOp func, mlir::BlockArgument arg,
+                               llvm::StringRef attr);
+
 /// The public names of a function's arguments, and new derived weights'
 /// names unique among them.
 class DerivedWeightNames {

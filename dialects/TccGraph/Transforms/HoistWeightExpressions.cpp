@@ -193,8 +193,7 @@ private:
   }
 
   StringRef argString(unsigned i, StringRef attr) {
-    auto s = func.getArgAttrOfType<StringAttr>(i, attr);
-    return s ? s.getValue() : StringRef();
+    return argumentString(func, func.getArgument(i), attr);
   }
 
   /// The weight arguments, splat constants and the ops computing only from

@@ -114,8 +114,7 @@ public:
 
 private:
   StringRef stringAttr(BlockArgument arg, StringRef name) {
-    auto s = func.getArgAttrOfType<StringAttr>(arg.getArgNumber(), name);
-    return s ? s.getValue() : StringRef();
+    return graph::argumentString(func, arg, name);
   }
 
   ArrayAttr program(BlockArgument arg) {
