@@ -103,6 +103,11 @@ constexpr size_t kMaxWorkspaceBytes = size_t(256) << 20;
 constexpr size_t kPreferredWorkspaceBytes = size_t(32) << 20;
 constexpr float kWorkspaceWorthIt = 1.10f;
 
+/// A way whose single call takes more than this many times the fastest so
+/// far, and more than kHopelessFloorUs (a call timed alone includes the
+/// legacy API's host work), is not timed further (timePlan).
+constexpr float kHopelessFactor = 8.0f, kHopelessFloorUs = 1000.0f;
+
 //===----------------------------------------------------------------------===//
 // The library
 //===----------------------------------------------------------------------===//
@@ -495,14 +500,24 @@ std::vector<Candidate> candidates(const Cudnn &lib, ContextState &state, Plan &p
   return out;
 }
 
+/// A way timed alone at more than timePlan's limit.
+struct HopelessWay {
+  float us;
+};
+
 /// Device microseconds per enqueue of `plan`, or a negative value when the
 /// driver cannot tell. A few calls are captured into a CUDA graph on a
 /// private stream and the graph's replays timed with events: the legacy
 /// API's host work per call (tens of microseconds, more than many of these
 /// convolutions take on the GPU) would otherwise be what events measure.
+/// One call is timed alone first: a way slower than `hopelessUs` there is
+/// not worth a graph, and is reported at that time. (cuDNN runs its FFT and
+/// non-fused Winograd algorithms one group at a time: for a depthwise layer
+/// of 576 channels a call is thousands of kernels, 3-10 ms, and capturing
+/// four of them into a graph took minutes: MobileNetV2 b1's first call.)
 float timePlan(const Cudnn &lib, ContextState &state, const Plan &plan, const PlanKey &key,
                const void *x, const void *w, const void *bias, const void *z, void *y,
-               void *stream) {
+               void *stream, float hopelessUs) {
   const cuda::Driver &d = cuda::Driver::get();
   if (!d.hasEvents() || !d.hasGraphs())
     return -1.0f;
@@ -517,6 +532,16 @@ float timePlan(const Cudnn &lib, ContextState &state, const Plan &plan, const Pl
     lib.check(lib.setStream(state.handle, timing), "cudnnSetStream");
     enqueue(lib, state, plan, key, x, w, bias, z, y, timing); // loads its kernels
     d.check(d.cuStreamSynchronize(timing), "cuStreamSynchronize");
+    d.check(d.cuEventCreate(&start, 0), "cuEventCreate");
+    d.check(d.cuEventCreate(&stop, 0), "cuEventCreate");
+    d.check(d.cuEventRecord(start, timing), "cuEventRecord");
+    enqueue(lib, state, plan, key, x, w, bias, z, y, timing);
+    d.check(d.cuEventRecord(stop, timing), "cuEventRecord");
+    d.check(d.cuEventSynchronize(stop), "cuEventSynchronize");
+    float alone = 0;
+    d.check(d.cuEventElapsedTime(&alone, start, stop), "cuEventElapsedTime");
+    if (alone * 1000.0f > hopelessUs)
+      throw HopelessWay{alone * 1000.0f};
     d.check(d.cuStreamBeginCapture(timing, cuda::kCaptureModeThreadLocal), "cuStreamBeginCapture");
     try {
       for (int i = 0; i < kCallsPerGraph; ++i)
@@ -527,8 +552,6 @@ float timePlan(const Cudnn &lib, ContextState &state, const Plan &plan, const Pl
     }
     d.check(d.cuStreamEndCapture(timing, &graph), "cuStreamEndCapture");
     d.check(d.cuGraphInstantiateWithFlags(&exec, graph, 0), "cuGraphInstantiateWithFlags");
-    d.check(d.cuEventCreate(&start, 0), "cuEventCreate");
-    d.check(d.cuEventCreate(&stop, 0), "cuEventCreate");
     d.check(d.cuGraphLaunch(exec, timing), "cuGraphLaunch");
     std::vector<float> times;
     for (int i = 0; i < kReplays; ++i) {
@@ -543,6 +566,8 @@ float timePlan(const Cudnn &lib, ContextState &state, const Plan &plan, const Pl
     std::sort(times.begin(), times.end());
     result = times[times.size() / 2];
   } catch (const RuntimeError &) {
+  } catch (const HopelessWay &slow) {
+    result = slow.us;
   }
   if (start) (void)d.cuEventDestroy(start);
   if (stop) (void)d.cuEventDestroy(stop);
@@ -683,7 +708,8 @@ std::unique_ptr<Plan> makePlan(const Cudnn &lib, ContextState &state, const Plan
     const Candidate *small = nullptr;
     for (const Candidate &c : ways) {
       take(c);
-      float us = timePlan(lib, state, *plan, key, x, w, bias, zIn, scratch.data(), stream);
+      float us = timePlan(lib, state, *plan, key, x, w, bias, zIn, scratch.data(), stream,
+                          std::max(kHopelessFactor * fastest, kHopelessFloorUs));
       if (us < 0)
         break; // no events: cuDNN's order
       if (us < fastest) {

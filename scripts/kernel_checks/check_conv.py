@@ -175,6 +175,10 @@ def run(quick=False):
         ("depthwise 3x3 hardswish residual", dict(n=2, c=24, h=9, w=11, k=24, r=3, s=3, pad=1, groups=24, bias=True, residual=True, act="hardswish")),
         ("depthwise 7x7 silu input odd channels", dict(n=1, c=13, h=10, w=10, k=13, r=7, s=7, pad=3, groups=13, input_act="silu")),
         ("depthwise 3x3 dilated relu6 into padded interior", dict(n=2, c=32, h=12, w=12, k=32, r=3, s=3, pad=2, dilation=2, groups=32, act="relu6", input_act="hardswish", interior=True)),
+        # MobileNetV2 b1's: cuDNN's FFT and non-fused Winograd run it one group
+        # at a time (thousands of kernels a call); timing them stalled its
+        # first call for minutes until slow ways were cut after one call.
+        ("depthwise 3x3 b1 576 channels", dict(n=1, c=576, h=14, w=14, k=576, r=3, s=3, pad=1, groups=576, bias=True)),
         ("grouped 3x3 g4", dict(n=2, c=64, h=16, w=16, k=128, r=3, s=3, pad=1, groups=4, bias=True, relu=True)),
         ("identity residual, no bias", dict(n=2, c=32, h=16, w=16, k=32, r=3, s=3, pad=1, residual=True)),
         ("channel slices", dict(n=3, c=32, h=16, w=16, k=48, r=3, s=3, pad=1, bias=True, residual=True, relu=True, slices=True)),
