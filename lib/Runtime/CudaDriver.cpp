@@ -88,6 +88,7 @@ struct LoadedDriver {
               optional(handle, "cuGraphDestroy", d.cuGraphDestroy);
     if (!ok)
       d.cuStreamBeginCapture = nullptr; // hasGraphs() is false
+    (void)optional(handle, "cuGraphGetNodes", d.cuGraphGetNodes);
   }
 
   template <typename Fn> bool optional(void *handle, const char *name, Fn &fn) {

@@ -37,6 +37,7 @@
 #include "tcc/Runtime/MlirGpuRuntime.h"
 #include "tcc/Runtime/RuntimeError.h"
 
+#include <cstdio>
 #include <dlfcn.h>
 
 #include <limits>
@@ -500,6 +501,34 @@ std::vector<Candidate> candidates(const Cudnn &lib, ContextState &state, Plan &p
   return out;
 }
 
+/// TCC_CONV_TIMINGS=1: each shape's candidates, as timed on the first call,
+/// and the choice, on stderr (read once).
+bool reportTimings() {
+  static const bool on = [] {
+    const char *v = std::getenv("TCC_CONV_TIMINGS");
+    return v && std::string(v) == "1";
+  }();
+  return on;
+}
+
+/// A candidate's name: cuDNN's algorithm (cudnnConvolutionFwdAlgo_t) or tcc's own way.
+const char *wayName(int algo) {
+  switch (algo) {
+  case -3: return "tcc im2col GEMM";
+  case -2: return "tcc 1x1 GEMM";
+  case -1: return "tcc depthwise kernel";
+  case 0: return "IMPLICIT_GEMM";
+  case 1: return "IMPLICIT_PRECOMP_GEMM";
+  case 2: return "GEMM";
+  case 3: return "DIRECT";
+  case 4: return "FFT";
+  case 5: return "FFT_TILING";
+  case 6: return "WINOGRAD";
+  case 7: return "WINOGRAD_NONFUSED";
+  default: return "unknown";
+  }
+}
+
 /// A way timed alone at more than timePlan's limit.
 struct HopelessWay {
   float us;
@@ -515,9 +544,12 @@ struct HopelessWay {
 /// non-fused Winograd algorithms one group at a time: for a depthwise layer
 /// of 576 channels a call is thousands of kernels, 3-10 ms, and capturing
 /// four of them into a graph took minutes: MobileNetV2 b1's first call.)
+/// `kernels` receives the launches per call (the graph's nodes; 0 when not
+/// known).
 float timePlan(const Cudnn &lib, ContextState &state, const Plan &plan, const PlanKey &key,
                const void *x, const void *w, const void *bias, const void *z, void *y,
-               void *stream, float hopelessUs) {
+               void *stream, float hopelessUs, size_t &kernels) {
+  kernels = 0;
   const cuda::Driver &d = cuda::Driver::get();
   if (!d.hasEvents() || !d.hasGraphs())
     return -1.0f;
@@ -551,6 +583,9 @@ float timePlan(const Cudnn &lib, ContextState &state, const Plan &plan, const Pl
       throw;
     }
     d.check(d.cuStreamEndCapture(timing, &graph), "cuStreamEndCapture");
+    size_t nodes = 0;
+    if (d.cuGraphGetNodes && d.cuGraphGetNodes(graph, nullptr, &nodes) == 0)
+      kernels = nodes / kCallsPerGraph;
     d.check(d.cuGraphInstantiateWithFlags(&exec, graph, 0), "cuGraphInstantiateWithFlags");
     d.check(d.cuGraphLaunch(exec, timing), "cuGraphLaunch");
     std::vector<float> times;
@@ -708,8 +743,13 @@ std::unique_ptr<Plan> makePlan(const Cudnn &lib, ContextState &state, const Plan
     const Candidate *small = nullptr;
     for (const Candidate &c : ways) {
       take(c);
+      size_t kernels = 0;
       float us = timePlan(lib, state, *plan, key, x, w, bias, zIn, scratch.data(), stream,
-                          std::max(kHopelessFactor * fastest, kHopelessFloorUs));
+                          std::max(kHopelessFactor * fastest, kHopelessFloorUs), kernels);
+      if (reportTimings())
+        std::fprintf(stderr, "tcc conv timing: %s: %s (math %d, workspace %zu bytes): %.1f us, "
+                     "%zu kernels\n", shapeText(key).c_str(), wayName(c.algo), c.mathType,
+                     c.workspaceBytes, us, kernels);
       if (us < 0)
         break; // no events: cuDNN's order
       if (us < fastest) {
@@ -734,6 +774,9 @@ std::unique_ptr<Plan> makePlan(const Cudnn &lib, ContextState &state, const Plan
       }
   }
   take(*best);
+  if (measure && reportTimings())
+    std::fprintf(stderr, "tcc conv timing: %s: chose %s\n", shapeText(key).c_str(),
+                 wayName(best->algo));
   if (!capturing)
     state.reserveWorkspace(plan->workspaceBytes);
   return plan;

@@ -76,6 +76,9 @@ struct Driver {
   CUresult (*cuGraphLaunch)(CUgraphExec, CUstream);
   CUresult (*cuGraphExecDestroy)(CUgraphExec);
   CUresult (*cuGraphDestroy)(CUgraph);
+  /// Optional apart from the others (counting a graph's nodes is only
+  /// reported, never needed): null when the driver lacks it.
+  CUresult (*cuGraphGetNodes)(CUgraph, void **nodes, size_t *count);
 
   // Optional: without it, kernels are launched with the grid they ask for.
   CUresult (*cuOccupancyMaxActiveBlocksPerMultiprocessor)(int *, CUfunction, int blockSize,
