@@ -53,7 +53,7 @@ std::optional<Part> matchPart(Value v, int64_t dim) {
 }
 
 struct ConcatRotationPattern : OpConversionPattern<ConcatOp> {
-  ConcatRotationPattern(MLIRContext *context) : OpConversionPattern(context, /*benefit=*/2) {}
+  ConcatRotationPattern(MLIRContext *context) : OpConversionPattern(context, /*benefit=*/3) {}
 
   LogicalResult matchAndRewrite(ConcatOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {

@@ -15,6 +15,7 @@ void populateConvPoolToLinalgPatterns(mlir::RewritePatternSet &patterns);
 void populateReductionToLinalgPatterns(mlir::RewritePatternSet &patterns);
 void populateDataMovementToLinalgPatterns(mlir::RewritePatternSet &patterns);
 void populateConcatRotationToLinalgPatterns(mlir::RewritePatternSet &patterns);
+void populateConcatGatherToLinalgPatterns(mlir::RewritePatternSet &patterns);
 void populateSequenceToLinalgPatterns(mlir::RewritePatternSet &patterns);
 void populateIndexingToLinalgPatterns(mlir::RewritePatternSet &patterns);
 void populateSpecialFunctionToLinalgPatterns(mlir::RewritePatternSet &patterns);

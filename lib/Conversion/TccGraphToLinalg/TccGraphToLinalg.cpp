@@ -79,6 +79,7 @@ struct ConvertTccGraphToLinalgPass
     tcc::populateReductionToLinalgPatterns(patterns);
     tcc::populateDataMovementToLinalgPatterns(patterns);
     tcc::populateConcatRotationToLinalgPatterns(patterns);
+    tcc::populateConcatGatherToLinalgPatterns(patterns);
     tcc::populateSequenceToLinalgPatterns(patterns);
     tcc::populateIndexingToLinalgPatterns(patterns);
     tcc::populateSpecialFunctionToLinalgPatterns(patterns);

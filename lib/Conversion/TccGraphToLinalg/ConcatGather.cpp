@@ -1,0 +1,136 @@
+//===- ConcatGather.cpp - a concat read only pointwise, as one generic ----===//
+//
+// A concatenation is lowered as insert_slices into one buffer, which its
+// inputs' producers can often write in place. When every reader of the
+// concatenation is a pointwise op, there is a cheaper form: one generic whose
+// element picks the input it lies in, so that elementwise fusion folds the
+// concatenation into its readers and it is never written out. ViT's
+//
+//   x = torch.cat([class_token.expand(n, -1, -1), patches], dim=1)
+//   x = x + pos_embedding
+//
+// was a copy of the class token, a copy of the patches and the add (three
+// kernels); it is one kernel. Concatenations of more than a few inputs, and
+// those that share inputs with another concatenation or extend one
+// (DenseNet's features, which tcc-share-concat-buffers builds in one
+// buffer), stay insert_slices.
+//
+//===----------------------------------------------------------------------===//
+#include "lib/Conversion/TccGraphToLinalg/Patterns.h"
+
+#include "dialects/TccGraph/IR/TccGraphOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+using namespace mlir;
+using namespace tcc::graph;
+
+namespace {
+
+/// The most inputs a gathered concatenation reads: each element loads one
+/// element of every input (the others at a clamped index) and selects.
+constexpr size_t kMaxGatheredInputs = 4;
+
+/// Whether `op` is computed element by element from operands of (or
+/// broadcast to) its result's shape, so that elementwise fusion takes a
+/// generic producing one of its operands.
+bool isPointwise(Operation *op) {
+  return (op->hasTrait<OpTrait::SameOperandsAndResultType>() && !isa<CumsumOp>(op)) ||
+         isa<AddOp, SubOp, MulOp, DivOp, MaximumOp, MinimumOp, CastOp, SelectOp>(op);
+}
+
+struct ConcatGatherPattern : OpConversionPattern<ConcatOp> {
+  ConcatGatherPattern(MLIRContext *context) : OpConversionPattern(context, /*benefit=*/2) {}
+
+  LogicalResult matchAndRewrite(ConcatOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    int64_t dim = op.getDim();
+    auto resultType = cast<RankedTensorType>(op.getType());
+    ValueRange inputs = adaptor.getInputs();
+    if (inputs.size() < 2 || inputs.size() > kMaxGatheredInputs || !resultType.hasStaticShape())
+      return rewriter.notifyMatchFailure(op, "not a few static inputs");
+    if (op->use_empty() || !llvm::all_of(op->getUsers(), isPointwise))
+      return rewriter.notifyMatchFailure(op, "a reader that is not pointwise");
+    // DenseNet's layers concatenate all features so far (each concatenation
+    // shares its inputs with the next, or extends it): one buffer holds them.
+    auto concatenatedElsewhere = [&](Value v) {
+      return v.getDefiningOp<ConcatOp>() || llvm::any_of(v.getUsers(), [&](Operation *u) {
+               return u != op.getOperation() && isa<ConcatOp>(u);
+             });
+    };
+    if (llvm::any_of(op.getInputs(), concatenatedElsewhere) ||
+        llvm::any_of(op->getUsers(), [](Operation *u) { return isa<ConcatOp>(u); }))
+      return rewriter.notifyMatchFailure(op, "shares inputs with another concatenation");
+    // Where each input starts along `dim`.
+    SmallVector<int64_t> starts;
+    int64_t at = 0;
+    for (Value v : inputs) {
+      starts.push_back(at);
+      at += cast<RankedTensorType>(v.getType()).getShape()[dim];
+    }
+    // An input that broadcasts a smaller tensor (the class token expanded to
+    // the batch) is read from that tensor: size-1 dims at index 0, missing
+    // leading dims dropped. A generic reading through tensor.extract cannot
+    // fold a broadcast into its indexing map, which would leave it a kernel.
+    SmallVector<Value> sources(inputs);
+    for (auto [k, v] : llvm::enumerate(op.getInputs()))
+      if (auto broadcast = v.getDefiningOp<BroadcastOp>())
+        if (broadcast.getDynamicSizes().empty())
+          if (Value source = rewriter.getRemappedValue(broadcast.getInput()))
+            sources[k] = source;
+    Location loc = op.getLoc();
+    int64_t rank = resultType.getRank();
+    Value init = tensor::EmptyOp::create(rewriter, loc, resultType.getShape(),
+                                         resultType.getElementType());
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{resultType}, ValueRange{}, ValueRange{init},
+        ArrayRef<AffineMap>{rewriter.getMultiDimIdentityMap(rank)},
+        SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),
+        [&](OpBuilder &b, Location l, ValueRange) {
+          SmallVector<Value> coords;
+          for (int64_t d = 0; d < rank; ++d)
+            coords.push_back(linalg::IndexOp::create(b, l, d));
+          Value i = coords[dim];
+          // The last input whose start is at or before i holds the element;
+          // every input is read at an index clamped into it, so no read is
+          // out of bounds.
+          Value result;
+          for (auto [k, v] : llvm::enumerate(inputs)) {
+            int64_t length = cast<RankedTensorType>(v.getType()).getShape()[dim];
+            Value start = arith::ConstantIndexOp::create(b, l, starts[k]);
+            Value last = arith::ConstantIndexOp::create(b, l, length - 1);
+            Value zero = arith::ConstantIndexOp::create(b, l, 0);
+            Value local = arith::SubIOp::create(b, l, i, start);
+            local = arith::MaxSIOp::create(b, l, local, zero);
+            local = arith::MinSIOp::create(b, l, local, last);
+            SmallVector<Value> at(coords);
+            at[dim] = local;
+            auto sourceType = cast<RankedTensorType>(sources[k].getType());
+            int64_t lead = rank - sourceType.getRank();
+            SmallVector<Value> sourceAt;
+            for (int64_t d = lead; d < rank; ++d)
+              sourceAt.push_back(sourceType.getShape()[d - lead] == 1 &&
+                                         cast<RankedTensorType>(v.getType()).getShape()[d] != 1
+                                     ? zero
+                                     : at[d]);
+            Value element = tensor::ExtractOp::create(b, l, sources[k], sourceAt);
+            if (k == 0) {
+              result = element;
+              continue;
+            }
+            Value inside = arith::CmpIOp::create(b, l, arith::CmpIPredicate::sge, i, start);
+            result = arith::SelectOp::create(b, l, inside, element, result);
+          }
+          linalg::YieldOp::create(b, l, result);
+        });
+    rewriter.replaceOp(op, generic.getResult(0));
+    return success();
+  }
+};
+
+} // namespace
+
+void tcc::populateConcatGatherToLinalgPatterns(RewritePatternSet &patterns) {
+  patterns.add<ConcatGatherPattern>(patterns.getContext());
+}
