@@ -110,16 +110,27 @@ constexpr uint64_t kMinSplitKTerms = 2048;
 /// split, the fp32 1024x256x1024 product (LLaMA's grouped key and value
 /// projections) ran 64 blocks over 132 SMs in 207 us on an H100, where
 /// cuBLAS's split-K takes 51 us; Swin-T's stage-3 fc2 (3136x384x1536, 74
-/// tiles) took 138 us unsplit where split-K takes 94 us (H200).
+/// tiles) took 138 us unsplit where split-K takes 94 us (H200). That
+/// exception is not for fp32 products of at most kFewRows rows (a classifier
+/// over a small batch): cuBLASLt's kernel for them streams the weight once,
+/// and a split only adds its reduction kernel (H200: ViT-B/16's head,
+/// 8x1000x768, 8.9 us in two kernels split against 5.4 us whole; 8x1024x1024
+/// 8.8 against 6.7; 16 rows, 16x1000x768, 9.0 against 15.4, so they keep
+/// it; from kMinSplitKTerms terms, 4x256x8192 needs it: 13.4 against 143.6).
 /// TCC_CUBLASLT_SPLIT_K_OUTPUTS=N replaces the 2^22 (for A/B benchmarks of
 /// this rule; read once).
-bool splitKAllowed(int64_t batch, int64_t m, int64_t n, int64_t k) {
-  constexpr int64_t kMinNarrowTerms = 512;
+bool splitKAllowed(int32_t dtype, int32_t compute, int64_t batch, int64_t m, int64_t n,
+                   int64_t k) {
+  constexpr int64_t kMinNarrowTerms = 512, kFewRows = 8;
   static const int64_t narrowOutputs = [] {
     const char *env = std::getenv("TCC_CUBLASLT_SPLIT_K_OUTPUTS");
     return env && *env ? std::atoll(env) : int64_t(1) << 22;
   }();
-  return uint64_t(k) >= kMinSplitKTerms || (batch * m * n <= narrowOutputs && k >= kMinNarrowTerms);
+  if (uint64_t(k) >= kMinSplitKTerms)
+    return true;
+  if (dtype == kKernelF32 && compute == kGemmComputeF32 && m <= kFewRows)
+    return false;
+  return batch * m * n <= narrowOutputs && k >= kMinNarrowTerms;
 }
 
 /// The reduction schemes (cublasLtReductionScheme_t bits: 1 in place, 2 and
@@ -440,7 +451,8 @@ std::unique_ptr<Plan> makePlan(const CublasLt &lib, ContextState &state, const P
   };
   setPreference(CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, static_cast<uint64_t>(state.workspace.bytes()),
                 "MAX_WORKSPACE_BYTES");
-  if (!splitKAllowed(key.batch, m, n, k)) // mask 0: only REDUCTION_SCHEME_NONE, one kernel
+  // Mask 0: only REDUCTION_SCHEME_NONE, one kernel.
+  if (!splitKAllowed(key.dtype, key.compute, key.batch, m, n, k))
     setPreference(CUBLASLT_MATMUL_PREF_REDUCTION_SCHEME_MASK, static_cast<uint32_t>(0),
                   "REDUCTION_SCHEME_MASK");
   else if (uint32_t schemes = splitKReductionSchemes())
