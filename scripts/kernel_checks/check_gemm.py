@@ -119,6 +119,9 @@ def run(quick=False):
                  1030, 64, trans_b=True, bias=True, act=GELU, pad=10)
         run_case(fn, report, f"{tag} ragged n, padded rows, residual, shared B", dtype, compute,
                  2, 3, 24, 1027, 32, residual=True, shared_b=True, alpha=0.5, pad=13)
+        # A classifier over 8 images (ViT-B/16's head): fp32 runs it unsplit.
+        run_case(fn, report, f"{tag} 8-row head", dtype, compute, 1, 1, 8, 1000, 768,
+                 trans_b=True, bias=True)
         # An empty reduction: PyTorch's zeros, then the epilogue.
         run_case(fn, report, f"{tag} k = 0, bias+gelu", dtype, compute, 1, 1, 5, 24, 0,
                  trans_b=True, bias=True, act=GELU)
