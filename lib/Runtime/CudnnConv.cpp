@@ -544,8 +544,8 @@ struct HopelessWay {
 /// non-fused Winograd algorithms one group at a time: for a depthwise layer
 /// of 576 channels a call is thousands of kernels, 3-10 ms, and capturing
 /// four of them into a graph took minutes: MobileNetV2 b1's first call.)
-/// `kernels` receives the launches per call (the graph's nodes; 0 when not
-/// known).
+/// `kernels` receives the launches per call (kernels and memsets: the
+/// graph's nodes; 0 when the driver cannot count them).
 float timePlan(const Cudnn &lib, ContextState &state, const Plan &plan, const PlanKey &key,
                const void *x, const void *w, const void *bias, const void *z, void *y,
                void *stream, float hopelessUs, size_t &kernels) {
