@@ -48,8 +48,9 @@ struct ConcatGatherPattern : OpConversionPattern<ConcatOp> {
     int64_t dim = op.getDim();
     auto resultType = cast<RankedTensorType>(op.getType());
     ValueRange inputs = adaptor.getInputs();
-    if (inputs.size() < 2 || inputs.size() > kMaxGatheredInputs || !resultType.hasStaticShape())
-      return rewriter.notifyMatchFailure(op, "not a few static inputs");
+    if (inputs.size() < 2 || inputs.size() > kMaxGatheredInputs || !resultType.hasStaticShape() ||
+        resultType.getNumElements() == 0)
+      return rewriter.notifyMatchFailure(op, "not a few static inputs with elements");
     if (op->use_empty() || !llvm::all_of(op->getUsers(), isPointwise))
       return rewriter.notifyMatchFailure(op, "a reader that is not pointwise");
     // DenseNet's layers concatenate all features so far (each concatenation
@@ -98,6 +99,8 @@ struct ConcatGatherPattern : OpConversionPattern<ConcatOp> {
           Value result;
           for (auto [k, v] : llvm::enumerate(inputs)) {
             int64_t length = cast<RankedTensorType>(v.getType()).getShape()[dim];
+            if (length == 0)
+              continue; // nothing to read (and no index to clamp into)
             Value start = arith::ConstantIndexOp::create(b, l, starts[k]);
             Value last = arith::ConstantIndexOp::create(b, l, length - 1);
             Value zero = arith::ConstantIndexOp::create(b, l, 0);
@@ -115,7 +118,7 @@ struct ConcatGatherPattern : OpConversionPattern<ConcatOp> {
                                      ? zero
                                      : at[d]);
             Value element = tensor::ExtractOp::create(b, l, sources[k], sourceAt);
-            if (k == 0) {
+            if (!result) {
               result = element;
               continue;
             }

@@ -76,3 +76,17 @@ func.func @shares(%a: tensor<2x3xf32>, %b: tensor<2x3xf32>, %c: tensor<2x3xf32>)
   %z = tcc_graph.neg %abc : tensor<2x9xf32>
   return %y, %z : tensor<2x6xf32>, tensor<2x9xf32>
 }
+
+// -----
+
+// An input with no elements along the dim is never read.
+// CHECK-LABEL: func.func @empty_part(
+// CHECK-SAME:    %[[A:[^:]*]]: tensor<2x0xf32>, %[[B:[^:]*]]: tensor<2x3xf32>
+// CHECK-NOT:     tensor.extract %[[A]]
+// CHECK:         tensor.extract %[[B]]
+// CHECK-NOT:     tensor.extract %[[A]]
+func.func @empty_part(%a: tensor<2x0xf32>, %b: tensor<2x3xf32>) -> tensor<2x3xf32> {
+  %cat = tcc_graph.concat %a, %b {dim = 1 : i64} : (tensor<2x0xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+  %y = tcc_graph.neg %cat : tensor<2x3xf32>
+  return %y : tensor<2x3xf32>
+}
