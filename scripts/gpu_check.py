@@ -23,7 +23,7 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SAMPLES = ["foo", "mymodule", "outer_module", "mymodule_dynamic_batch", "small_cnn",
            "ops_mix", "tiny_transformer", "masks_attention", "grad_mode_region", "indexing",
-           "inplace", "multi_index", "pad_roll_scatter", "shifted_window_mask", "shifted_window_attention", "relative_position_bias", "double_to_bfloat16", "conv1d", "upsample_nearest", "upsample_bilinear", "einsum", "conv_transpose", "pool1d", "more_ops", "pooling_3d_adaptive", "half_precision", "write_through_select", "kernel_layer", "kernel_layer_bf16", "window7_attention", "window7_attention_bf16", "whisper_encoder_bf16", "vision_attention", "llama_tiny",
+           "inplace", "multi_index", "pad_roll_scatter", "shifted_window_mask", "shifted_window_attention", "relative_position_bias", "double_to_bfloat16", "conv1d", "upsample_nearest", "upsample_bilinear", "einsum", "conv_transpose", "pool1d", "more_ops", "pooling_3d_adaptive", "half_precision", "write_through_select", "kernel_layer", "kernel_layer_bf16", "window7_attention", "window7_attention_bf16", "patch_merging", "whisper_encoder_bf16", "vision_attention", "llama_tiny",
            "elu_scaled", "sdpa_masked_rows", "var_far_from_zero", "conv2d_half", "as_strided_views", "lm_head_unaligned", "swapaxes_clamp_one_side", "norms_zero_dead_draw",
            "sweep_wrong_answers", "math_ops", "reductions_more", "shapes_more", "empty_tensors", "dense_block", "dense_stem", "creation_more",
            "derived_weights", "depthwise_blocks", "convnext_blocks", "uint8_conversions", "ops_sweep_more",

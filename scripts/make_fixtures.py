@@ -279,6 +279,7 @@ def main():
     write_derived_weights_case(args.out)
     write_indexing_tail_cases(args.out)
     write_window7_attention_cases(args.out)
+    write_patch_merging_case(args.out)
 
 
 class MoreOps(nn.Module):
@@ -757,6 +758,29 @@ def write_window7_attention_cases(out):
     half = ShiftedWindowBlock([7, 7], [3, 3])
     half.load_state_dict(model.state_dict())
     write_case(out, "window7_attention_bf16", half.to(torch.bfloat16), [x.to(torch.bfloat16)])
+
+
+class PatchMergingPair(nn.Module):
+    """torchvision's Swin PatchMerging (four strided slices of the image
+    concatenated along channels, layer norm, linear reduction) on an image of
+    even size and on one of odd size (padded first)."""
+
+    def __init__(self, dim=32):
+        super().__init__()
+        from torchvision.models.swin_transformer import PatchMerging
+        self.even = PatchMerging(dim)
+        self.odd = PatchMerging(dim)
+
+    def forward(self, x, y):
+        return self.even(x), self.odd(y)
+
+
+def write_patch_merging_case(out):
+    """Swin's patch merging, whose concatenation of strided slices tcc reads
+    as one generic (ConcatGather.cpp): 8x8 and 7x7 images of 32 channels."""
+    torch.manual_seed(167)
+    write_case(out, "patch_merging", PatchMergingPair(), [torch.randn(2, 8, 8, 32),
+                                                          torch.randn(2, 7, 7, 32)])
 
 
 class DoubleToBFloat16(nn.Module):

@@ -10,7 +10,11 @@
 //   x = x + pos_embedding
 //
 // was a copy of the class token, a copy of the patches and the add (three
-// kernels); it is one kernel. Concatenations of more than a few inputs, and
+// kernels); it is one kernel. Where every input is a view of another tensor
+// (slices with steps, a broadcast), the generic reads that tensor through the
+// view whatever reads the concatenation: Swin's patch merging (four strided
+// slices of one image, concatenated along channels for a layer norm) was four
+// copies, each a kernel; it is one. Concatenations of more than a few inputs, and
 // those that share inputs with another concatenation or extend one
 // (DenseNet's features, which tcc-share-concat-buffers builds in one
 // buffer), stay insert_slices.
@@ -40,6 +44,51 @@ bool isPointwise(Operation *op) {
          isa<AddOp, SubOp, MulOp, DivOp, MaximumOp, MinimumOp, CastOp, SelectOp>(op);
 }
 
+/// How an input is read from the tensor it views: root dim r (result dim
+/// r + lead) at offset[r] + step[r] * index, or at 0 where it broadcasts.
+struct ViewRead {
+  Value root; ///< the original (unconverted) value
+  int64_t lead = 0;
+  SmallVector<int64_t> offset, step;
+  SmallVector<bool> broadcast;
+  bool isView = false; ///< a slice chain or a broadcast, not the input itself
+};
+
+/// The view `v` is (static slices with steps, or one static broadcast).
+ViewRead readThrough(Value v) {
+  auto type = cast<RankedTensorType>(v.getType());
+  ViewRead read;
+  read.root = v;
+  read.offset.assign(type.getRank(), 0);
+  read.step.assign(type.getRank(), 1);
+  read.broadcast.assign(type.getRank(), false);
+  if (auto broadcast = v.getDefiningOp<BroadcastOp>()) {
+    if (!broadcast.getDynamicSizes().empty())
+      return read;
+    auto in = cast<RankedTensorType>(broadcast.getInput().getType());
+    read.root = broadcast.getInput();
+    read.lead = type.getRank() - in.getRank();
+    read.offset.assign(in.getRank(), 0);
+    read.step.assign(in.getRank(), 1);
+    read.broadcast.assign(in.getRank(), false);
+    for (int64_t r = 0; r < in.getRank(); ++r)
+      read.broadcast[r] = in.getShape()[r] == 1 && type.getShape()[r + read.lead] != 1;
+    read.isView = true;
+    return read;
+  }
+  // Slice i of a slice of x is x's element start + step * i: compose upward.
+  while (auto slice = read.root.getDefiningOp<SliceOp>()) {
+    if (!slice.getDynamicSizes().empty() || slice.getStart() < 0 || slice.getStep() < 1)
+      break;
+    int64_t d = slice.getDim();
+    read.offset[d] = slice.getStart() + slice.getStep() * read.offset[d];
+    read.step[d] *= slice.getStep();
+    read.root = slice.getInput();
+    read.isView = true;
+  }
+  return read;
+}
+
 struct ConcatGatherPattern : OpConversionPattern<ConcatOp> {
   ConcatGatherPattern(MLIRContext *context) : OpConversionPattern(context, /*benefit=*/2) {}
 
@@ -51,7 +100,11 @@ struct ConcatGatherPattern : OpConversionPattern<ConcatOp> {
     if (inputs.size() < 2 || inputs.size() > kMaxGatheredInputs || !resultType.hasStaticShape() ||
         resultType.getNumElements() == 0)
       return rewriter.notifyMatchFailure(op, "not a few static inputs with elements");
-    if (op->use_empty() || !llvm::all_of(op->getUsers(), isPointwise))
+    SmallVector<ViewRead> reads;
+    for (Value v : op.getInputs())
+      reads.push_back(readThrough(v));
+    bool allViews = llvm::all_of(reads, [](const ViewRead &r) { return r.isView; });
+    if (op->use_empty() || (!allViews && !llvm::all_of(op->getUsers(), isPointwise)))
       return rewriter.notifyMatchFailure(op, "a reader that is not pointwise");
     // DenseNet's layers concatenate all features so far (each concatenation
     // shares its inputs with the next, or extends it): one buffer holds them.
@@ -70,16 +123,17 @@ struct ConcatGatherPattern : OpConversionPattern<ConcatOp> {
       starts.push_back(at);
       at += cast<RankedTensorType>(v.getType()).getShape()[dim];
     }
-    // An input that broadcasts a smaller tensor (the class token expanded to
-    // the batch) is read from that tensor: size-1 dims at index 0, missing
-    // leading dims dropped. A generic reading through tensor.extract cannot
-    // fold a broadcast into its indexing map, which would leave it a kernel.
-    SmallVector<Value> sources(inputs);
-    for (auto [k, v] : llvm::enumerate(op.getInputs()))
-      if (auto broadcast = v.getDefiningOp<BroadcastOp>())
-        if (broadcast.getDynamicSizes().empty())
-          if (Value source = rewriter.getRemappedValue(broadcast.getInput()))
-            sources[k] = source;
+    // Each input is read from the tensor it views (the class token itself,
+    // not its broadcast; the image, not its strided slices): a generic
+    // reading through tensor.extract cannot fold a view into its indexing
+    // map, which would leave the view a kernel (a broadcast) or a copy.
+    SmallVector<Value> roots;
+    for (auto [k, read] : llvm::enumerate(reads)) {
+      Value root = read.isView ? rewriter.getRemappedValue(read.root) : Value(inputs[k]);
+      if (!root)
+        return rewriter.notifyMatchFailure(op, "a view's source is not converted");
+      roots.push_back(root);
+    }
     Location loc = op.getLoc();
     int64_t rank = resultType.getRank();
     Value init = tensor::EmptyOp::create(rewriter, loc, resultType.getShape(),
@@ -109,15 +163,21 @@ struct ConcatGatherPattern : OpConversionPattern<ConcatOp> {
             local = arith::MinSIOp::create(b, l, local, last);
             SmallVector<Value> at(coords);
             at[dim] = local;
-            auto sourceType = cast<RankedTensorType>(sources[k].getType());
-            int64_t lead = rank - sourceType.getRank();
-            SmallVector<Value> sourceAt;
-            for (int64_t d = lead; d < rank; ++d)
-              sourceAt.push_back(sourceType.getShape()[d - lead] == 1 &&
-                                         cast<RankedTensorType>(v.getType()).getShape()[d] != 1
-                                     ? zero
-                                     : at[d]);
-            Value element = tensor::ExtractOp::create(b, l, sources[k], sourceAt);
+            const ViewRead &read = reads[k];
+            SmallVector<Value> rootAt;
+            for (int64_t r = 0; r < static_cast<int64_t>(read.offset.size()); ++r) {
+              Value index = at[r + read.lead];
+              if (read.broadcast[r]) {
+                index = zero;
+              } else if (read.step[r] != 1 || read.offset[r] != 0) {
+                Value step = arith::ConstantIndexOp::create(b, l, read.step[r]);
+                Value offset = arith::ConstantIndexOp::create(b, l, read.offset[r]);
+                index = arith::AddIOp::create(b, l, arith::MulIOp::create(b, l, index, step),
+                                              offset);
+              }
+              rootAt.push_back(index);
+            }
+            Value element = tensor::ExtractOp::create(b, l, roots[k], rootAt);
             if (!result) {
               result = element;
               continue;

@@ -90,3 +90,31 @@ func.func @empty_part(%a: tensor<2x0xf32>, %b: tensor<2x3xf32>) -> tensor<2x3xf3
   %y = tcc_graph.neg %cat : tensor<2x3xf32>
   return %y : tensor<2x3xf32>
 }
+
+// -----
+
+// Swin's patch merging: four strided slices of one image concatenated along
+// channels, read by a layer norm (here: returned). Every input is a view, so
+// whatever reads it, the concatenation is one generic reading the image at
+// (2i + a, 2j + b): not four copies.
+// CHECK-LABEL: func.func @patch_merging(
+// CHECK-SAME:    %[[X:[^:]*]]: tensor<2x4x4x3xf32>
+// CHECK-NOT:     tensor.insert_slice
+// CHECK:         linalg.generic {{.*}} outs(%{{.*}} : tensor<2x2x2x12xf32>)
+// CHECK:           %[[I:.*]] = linalg.index 1 : index
+// CHECK:           %[[J:.*]] = linalg.index 2 : index
+// CHECK:           arith.muli %[[I]], %{{.*}} : index
+// CHECK:           arith.muli %[[J]], %{{.*}} : index
+// CHECK:           tensor.extract %[[X]][{{.*}}] : tensor<2x4x4x3xf32>
+// CHECK-COUNT-3:   tensor.extract %[[X]]
+// CHECK-NOT:     tensor.insert_slice
+func.func @patch_merging(%x: tensor<2x4x4x3xf32>) -> tensor<2x2x2x12xf32> {
+  %r0 = tcc_graph.slice %x {dim = 1 : i64, start = 0 : i64, end = 4 : i64, step = 2 : i64} : (tensor<2x4x4x3xf32>) -> tensor<2x2x4x3xf32>
+  %r1 = tcc_graph.slice %x {dim = 1 : i64, start = 1 : i64, end = 4 : i64, step = 2 : i64} : (tensor<2x4x4x3xf32>) -> tensor<2x2x4x3xf32>
+  %x0 = tcc_graph.slice %r0 {dim = 2 : i64, start = 0 : i64, end = 4 : i64, step = 2 : i64} : (tensor<2x2x4x3xf32>) -> tensor<2x2x2x3xf32>
+  %x1 = tcc_graph.slice %r1 {dim = 2 : i64, start = 0 : i64, end = 4 : i64, step = 2 : i64} : (tensor<2x2x4x3xf32>) -> tensor<2x2x2x3xf32>
+  %x2 = tcc_graph.slice %r0 {dim = 2 : i64, start = 1 : i64, end = 4 : i64, step = 2 : i64} : (tensor<2x2x4x3xf32>) -> tensor<2x2x2x3xf32>
+  %x3 = tcc_graph.slice %r1 {dim = 2 : i64, start = 1 : i64, end = 4 : i64, step = 2 : i64} : (tensor<2x2x4x3xf32>) -> tensor<2x2x2x3xf32>
+  %cat = tcc_graph.concat %x0, %x1, %x2, %x3 {dim = 3 : i64} : (tensor<2x2x2x3xf32>, tensor<2x2x2x3xf32>, tensor<2x2x2x3xf32>, tensor<2x2x2x3xf32>) -> tensor<2x2x2x12xf32>
+  return %cat : tensor<2x2x2x12xf32>
+}
