@@ -1,4 +1,4 @@
-//===- ConcatGather.cpp - a concat read only pointwise, as one generic ----===//
+//===- ConcatGather.cpp - a concatenation as one generic picking inputs --===//
 //
 // A concatenation is lowered as insert_slices into one buffer, which its
 // inputs' producers can often write in place. When every reader of the
@@ -14,9 +14,9 @@
 // (slices with steps, a broadcast), the generic reads that tensor through the
 // view whatever reads the concatenation: Swin's patch merging (four strided
 // slices of one image, concatenated along channels for a layer norm) was four
-// copies, each a kernel; it is one. Concatenations of more than a few inputs, and
-// those that share inputs with another concatenation or extend one
-// (DenseNet's features, which tcc-share-concat-buffers builds in one
+// copies, each a kernel; it is one. Concatenations of more than a few
+// inputs, and those that share inputs with another concatenation or extend
+// one (DenseNet's features, which tcc-share-concat-buffers builds in one
 // buffer), stay insert_slices.
 //
 //===----------------------------------------------------------------------===//
