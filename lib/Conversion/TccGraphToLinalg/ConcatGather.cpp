@@ -136,13 +136,10 @@ struct ConcatGatherPattern : OpConversionPattern<ConcatOp> {
     }
     Location loc = op.getLoc();
     int64_t rank = resultType.getRank();
-    Value init = tensor::EmptyOp::create(rewriter, loc, resultType.getShape(),
-                                         resultType.getElementType());
-    auto generic = linalg::GenericOp::create(
-        rewriter, loc, TypeRange{resultType}, ValueRange{}, ValueRange{init},
-        ArrayRef<AffineMap>{rewriter.getMultiDimIdentityMap(rank)},
-        SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),
-        [&](OpBuilder &b, Location l, ValueRange) {
+    // An all-parallel generic of no operands: each element reads its input.
+    Value gathered = tcc::buildPointwise(
+        rewriter, loc, resultType, ValueRange{},
+        [&](OpBuilder &b, Location l, ValueRange) -> Value {
           SmallVector<Value> coords;
           for (int64_t d = 0; d < rank; ++d)
             coords.push_back(linalg::IndexOp::create(b, l, d));
@@ -185,9 +182,11 @@ struct ConcatGatherPattern : OpConversionPattern<ConcatOp> {
             Value inside = arith::CmpIOp::create(b, l, arith::CmpIPredicate::sge, i, start);
             result = arith::SelectOp::create(b, l, inside, element, result);
           }
-          linalg::YieldOp::create(b, l, result);
+          return result;
         });
-    rewriter.replaceOp(op, generic.getResult(0));
+    if (!gathered)
+      return rewriter.notifyMatchFailure(op, "no sizes for the result");
+    rewriter.replaceOp(op, gathered);
     return success();
   }
 };
