@@ -30,6 +30,7 @@
 #include "tcc/Runtime/CudnnConv.h"
 #include "ConvAsGemm.h"
 #include "DepthwiseConv.h"
+#include "WinogradConv.h"
 #include "tcc/Runtime/CudaLibraryLoader.h"
 #include "tcc/Runtime/KernelTypes.h"
 
@@ -270,6 +271,7 @@ enum class Epilogue {
   Own,   ///< not cuDNN: tcc's depthwise kernel, epilogue included (DepthwiseConv.h)
   Gemm,  ///< not cuDNN: one cuBLASLt GEMM, epilogue included (ConvAsGemm.h)
   Im2colGemm, ///< not cuDNN: the windows as rows, then cuBLASLt GEMMs (ConvAsGemm.h)
+  Winograd, ///< not cuDNN: F(4x4, 3x3), a cuBLASLt GEMM between two kernels (WinogradConv.h)
 };
 
 struct Plan {
@@ -400,6 +402,11 @@ void enqueue(const Cudnn &lib, ContextState &state, const Plan &plan, const Plan
                      state.workspace.data(), stream);
     return;
   }
+  if (plan.epilogue == Epilogue::Winograd) {
+    launchWinogradConv(depthwiseShape(key), x, w, bias, z, y, key.activation,
+                       state.workspace.data(), stream);
+    return;
+  }
   if (plan.epilogue == Epilogue::Gemm) {
     launchConvAsGemm(depthwiseShape(key), key.compute, x, w, bias, z, y, key.activation,
                      stream);
@@ -498,6 +505,14 @@ std::vector<Candidate> candidates(const Cudnn &lib, ContextState &state, Plan &p
     if (bytes <= limit)
       out.push_back({-3, CUDNN_DEFAULT_MATH, bytes, Epilogue::Im2colGemm});
   }
+  // TCC_CONV_WINOGRAD=0 leaves tcc's Winograd way out (to compare).
+  const char *winograd = std::getenv("TCC_CONV_WINOGRAD");
+  if ((!winograd || std::string(winograd) != "0") &&
+      winogradConvApplies(depthwiseShape(key), key.compute, key.activation)) {
+    size_t bytes = winogradConvWorkspaceBytes(depthwiseShape(key));
+    if (bytes <= limit)
+      out.push_back({-4, CUDNN_DEFAULT_MATH, bytes, Epilogue::Winograd});
+  }
   return out;
 }
 
@@ -514,6 +529,7 @@ bool reportTimings() {
 /// A candidate's name: cuDNN's algorithm (cudnnConvolutionFwdAlgo_t) or tcc's own way.
 const char *wayName(int algo) {
   switch (algo) {
+  case -4: return "tcc Winograd F(4x4,3x3)";
   case -3: return "tcc im2col GEMM";
   case -2: return "tcc 1x1 GEMM";
   case -1: return "tcc depthwise kernel";
@@ -702,16 +718,19 @@ std::unique_ptr<Plan> makePlan(const Cudnn &lib, ContextState &state, const Plan
     plan->epilogue = c.epilogue;
   };
   // TCC_CUDNN_ALGO=heuristic: cuDNN's first choice; =own: tcc's own kernel,
-  // =gemm: the 1x1 cuBLASLt GEMM, =im2col: the windows' GEMM, where they
-  // apply (for their tests); otherwise the fastest, timed.
+  // =gemm: the 1x1 cuBLASLt GEMM, =im2col: the windows' GEMM, =winograd:
+  // tcc's Winograd, where they apply (for their tests); otherwise the
+  // fastest, timed.
   const char *mode = std::getenv("TCC_CUDNN_ALGO");
   std::string chosenMode = mode ? mode : "";
-  bool forcedMode = chosenMode == "own" || chosenMode == "gemm" || chosenMode == "im2col";
+  bool forcedMode = chosenMode == "own" || chosenMode == "gemm" || chosenMode == "im2col" ||
+                    chosenMode == "winograd";
   bool measure = !capturing && ways.size() > 1 && chosenMode != "heuristic" && !forcedMode;
   const Candidate *best = &ways.front();
-  const Epilogue forced = chosenMode == "own"    ? Epilogue::Own
-                          : chosenMode == "gemm" ? Epilogue::Gemm
-                                                 : Epilogue::Im2colGemm;
+  const Epilogue forced = chosenMode == "own"        ? Epilogue::Own
+                          : chosenMode == "gemm"     ? Epilogue::Gemm
+                          : chosenMode == "winograd" ? Epilogue::Winograd
+                                                     : Epilogue::Im2colGemm;
   bool forcedApplies = false;
   for (const Candidate &c : ways)
     if (forcedMode && c.epilogue == forced) {

@@ -18,6 +18,8 @@ extern const unsigned char tccKernelImageDepthwise[];
 extern const size_t tccKernelImageDepthwise_size;
 extern const unsigned char tccKernelImageIm2col[];
 extern const size_t tccKernelImageIm2col_size;
+extern const unsigned char tccKernelImageWinograd[];
+extern const size_t tccKernelImageWinograd_size;
 
 using namespace tcc;
 using namespace tcc::cuda;
@@ -47,6 +49,11 @@ LazyCudaModule &moduleOf(KernelImage image) {
   case KernelImage::Im2col: {
     static LazyCudaModule m(tccKernelImageIm2col, tccKernelImageIm2col_size,
                             "tcc's im2col kernels");
+    return m;
+  }
+  case KernelImage::Winograd: {
+    static LazyCudaModule m(tccKernelImageWinograd, tccKernelImageWinograd_size,
+                            "tcc's Winograd convolution kernels");
     return m;
   }
   }

@@ -1,6 +1,7 @@
 """tcc_conv2d (cuDNN, and tcc's depthwise kernel or, for 1x1 channels-last
-convolutions, one cuBLASLt GEMM where they are faster; with TCC_CUDNN_ALGO=own
-or =gemm, always, for their own checks) against PyTorch: NCHW and NHWC, padding, stride,
+convolutions, one cuBLASLt GEMM, or for 3x3 fp32 ones Winograd F(4x4, 3x3),
+where they are faster; with TCC_CUDNN_ALGO=own, =gemm, =im2col or =winograd,
+always, for their own checks) against PyTorch: NCHW and NHWC, padding, stride,
 dilation, grouped and depthwise, bias / residual / ReLU epilogues (fused and
 not, a residual in the output's own buffer), channel slices of larger
 buffers (NCHW: a batch stride; NHWC: a pixel stride too) and, channels-last,
@@ -131,17 +132,19 @@ ALL_PRECISIONS = ((torch.float32, F32), (torch.float32, TF32), (torch.float16, F
                   (torch.bfloat16, F32))
 
 
-def run_forced(fn, report, mode, cases, precisions=ALL_PRECISIONS):
-    """Each case channels-last with TCC_CUDNN_ALGO=mode: that way forced
-    where it applies (a plan is kept per shape: cases of their own)."""
+def run_forced(fn, report, mode, cases, precisions=ALL_PRECISIONS, layouts=(NHWC,)):
+    """Each case (channels-last unless `layouts` says) with TCC_CUDNN_ALGO=mode:
+    that way forced where it applies (a plan is kept per shape: cases of their own)."""
     import os
     saved = os.environ.get("TCC_CUDNN_ALGO")
     os.environ["TCC_CUDNN_ALGO"] = mode
     try:
-        for dtype, compute in precisions:
-            for name, kw in cases:
-                tag = f"nhwc {str(dtype)[6:]}{' tf32' if compute else ''} {name}"
-                run_case(fn, report, tag, dtype, compute, layout=NHWC, **kw)
+        for layout in layouts:
+            for dtype, compute in precisions:
+                for name, kw in cases:
+                    tag = (f"{'nhwc' if layout else 'nchw'} {str(dtype)[6:]}"
+                           f"{' tf32' if compute else ''} {name}")
+                    run_case(fn, report, tag, dtype, compute, layout=layout, **kw)
     finally:
         if saved is None:
             del os.environ["TCC_CUDNN_ALGO"]
@@ -243,6 +246,27 @@ def run(quick=False):
     ]
     run_forced(fn, report, "own", own_cases,
                ((torch.float32, F32), (torch.float16, F32), (torch.bfloat16, F32)))
+    # tcc's Winograd F(4x4, 3x3) forced (TCC_CUDNN_ALGO=winograd), fp32 in both
+    # layouts, on shapes of its own: outputs that cut the 4x4 tiles, padding
+    # 0 and 2, channels not a multiple of 4, every epilogue, a residual in
+    # place, NCHW rows read and written 4 at a time (widths a multiple of 4,
+    # channel slices: refused channels-last), ResNet's deepest stage (7x7
+    # images, 512 channels).
+    winograd_cases = [
+        ("winograd 3x3 bias relu", dict(n=2, c=64, h=16, w=16, k=32, r=3, s=3, pad=1, bias=True, relu=True)),
+        ("winograd 3x3 edges cut tiles", dict(n=3, c=13, h=11, w=17, k=21, r=3, s=3, pad=1, bias=True)),
+        ("winograd 3x3 no padding", dict(n=2, c=8, h=9, w=10, k=8, r=3, s=3)),
+        ("winograd 3x3 padding 2 residual relu", dict(n=1, c=24, h=6, w=5, k=40, r=3, s=3, pad=2, bias=True, residual=True, relu=True)),
+        ("winograd 3x3 residual in place", dict(n=2, c=32, h=14, w=14, k=32, r=3, s=3, pad=1, bias=True, residual=True, relu=True, in_place=True)),
+        ("winograd 3x3 identity residual", dict(n=2, c=16, h=8, w=12, k=16, r=3, s=3, pad=1, residual=True)),
+        ("winograd 3x3 one pixel", dict(n=2, c=7, h=1, w=1, k=5, r=3, s=3, pad=1, bias=True)),
+        ("winograd rows of 4, residual relu", dict(n=2, c=24, h=10, w=12, k=16, r=3, s=3, pad=1, bias=True, residual=True, relu=True)),
+        ("winograd rows of 4, residual in place", dict(n=1, c=8, h=8, w=8, k=8, r=3, s=3, pad=1, residual=True, in_place=True)),
+        ("winograd rows of 4, channel slices", dict(n=2, c=12, h=6, w=8, k=12, r=3, s=3, pad=1, bias=True, slices=True)),
+        ("winograd resnet stage 4", dict(n=4, c=512, h=7, w=7, k=512, r=3, s=3, pad=1, bias=True, residual=True, relu=True)),
+    ]
+    run_forced(fn, report, "winograd", winograd_cases, ((torch.float32, F32),), (NCHW, NHWC))
+    winograd_ran(fn, report)
     # A bad shape is a recorded error, not a crash.
     fn(2, 3, 8, 8, 4, 3, 3, 9, 9, 0, 0, 1, 1, 1, 1, 2, 192, 64, 8, 1, 324, 81, 9, 1, 0, 0, 0, 0,
        None, None, None, None, None, 0, 0, 0, 0, common.stream())
@@ -285,6 +309,7 @@ def run(quick=False):
                 report.note(f"time {str(dtype)[6:]}{' tf32' if compute else ''} {'nhwc' if layout else 'nchw'} "
                             f"c{c} {hw}x{hw} k{k} r{r}: tcc {ours:.1f} µs, torch {theirs:.1f} µs")
         torch.backends.cudnn.allow_tf32 = True
+        time_winograd(fn, report)
         time_stems(fn, report)
         time_depthwise(fn, report)
     return report
@@ -395,6 +420,56 @@ def time_depthwise_bf16(fn, report):
                         f"{whole:.1f} µs")
         report.note(f"time depthwise bf16 {model}, all layers: tcc {totals[0]:.0f} µs, torch "
                     f"conv {totals[1]:.0f} µs, torch {act}+conv+{act} {totals[2]:.0f} µs")
+
+
+def winograd_ran(fn, report):
+    """The forced Winograd way runs tcc's two kernels (a forced way that does
+    not apply falls back to cuDNN silently: its numbers alone cannot tell)."""
+    import os
+    os.environ["TCC_CUDNN_ALGO"] = "winograd"
+    try:
+        call = run_case(fn, report, "nhwc float32 winograd (profiled)", torch.float32, F32,
+                        n=1, c=16, h=12, w=12, k=16, r=3, s=3, pad=1, bias=True, relu=True,
+                        layout=NHWC)
+    finally:
+        del os.environ["TCC_CUDNN_ALGO"]
+    if call is None:
+        return
+    with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
+        call()
+        torch.cuda.synchronize()
+    names = {e.name for e in prof.events()}
+    ran = all(any(k in n for n in names)
+              for k in ("tcc_winograd_transform_f32", "tcc_winograd_output_f32"))
+    report.check("winograd kernels ran when forced", 0.0 if ran else 1.0, 0.5)
+
+
+def time_winograd(fn, report):
+    """ResNet's 3x3 convolutions at b32, fp32 channels-last, as tcc runs them
+    (its timed choice; TCC_CONV_TIMINGS=1 prints every candidate), tcc's
+    Winograd forced (without a bias: a plan of its own), and PyTorch's."""
+    import os
+    torch.backends.cudnn.allow_tf32 = False
+    for c, hw in ((64, 56), (128, 28), (256, 14), (512, 7)):
+        kw = dict(n=32, c=c, h=hw, w=hw, k=c, r=3, s=3, pad=1, bias=True, relu=True,
+                  layout=NHWC)
+        tag = f"timed winograd fp32 c{c} {hw}x{hw}"
+        call = run_case(fn, report, tag, torch.float32, F32, **kw)
+        os.environ["TCC_CUDNN_ALGO"] = "winograd"
+        try:
+            forced = run_case(fn, report, tag + " forced", torch.float32, F32,
+                              **dict(kw, bias=False))
+        finally:
+            del os.environ["TCC_CUDNN_ALGO"]
+        x = torch.randn(32, c, hw, hw, device="cuda").to(memory_format=torch.channels_last)
+        wt = torch.randn(c, c, 3, 3, device="cuda").to(memory_format=torch.channels_last)
+        b = torch.randn(c, device="cuda")
+        theirs = back_to_back_us(lambda: F.conv2d(x, wt, b, 1, 1).relu_())
+        ours = back_to_back_us(call) if call else float("nan")
+        wino = back_to_back_us(forced) if forced else float("nan")
+        report.note(f"time {tag[6:]}: tcc {ours:.1f} µs (Winograd forced {wino:.1f}), "
+                    f"torch conv+relu {theirs:.1f} µs")
+    torch.backends.cudnn.allow_tf32 = True
 
 
 def time_stems(fn, report):
