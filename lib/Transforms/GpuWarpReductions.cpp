@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "InnermostReduction.h"
+#include "ReductionNeighbours.h"
 #include "tcc/Transforms/GpuConventions.h"
 #include "tcc/Transforms/Passes.h"
 #include "tcc/Transforms/PlannedEntry.h"
@@ -139,11 +140,17 @@ FailureOr<WarpReduction> matchWarpReduction(linalg::GenericOp op) {
 }
 
 /// Replaces `r.op` by `scf.parallel (parallel dims..., lane)`, each lane
-/// reducing every 32nd element, a shuffle butterfly and lane 0's store.
+/// reducing every 32nd element, a shuffle butterfly and lane 0's store;
+/// lane 0 starts from the output's fill and computes its epilogue where
+/// they join the kernel (ReductionNeighbours.h).
 void rewriteAsWarpReduction(RewriterBase &rewriter, const WarpReduction &r) {
   linalg::GenericOp op = r.op;
   Location loc = op.getLoc();
-  rewriter.setInsertionPoint(op);
+  linalg::FillOp fill = tcc::foldableFill(op);
+  linalg::GenericOp epilogue = tcc::fusableEpilogue(op);
+  // With an epilogue, where the epilogue was: the views it writes may be
+  // defined after the reduction (only ops touching no memory are between).
+  rewriter.setInsertionPoint(epilogue ? epilogue.getOperation() : op.getOperation());
   SmallVector<OpFoldResult> sizes =
       llvm::map_to_vector(cast<linalg::LinalgOp>(*op).createLoopRanges(rewriter, loc),
                           [](const Range &range) { return range.size; });
@@ -217,10 +224,17 @@ void rewriteAsWarpReduction(RewriterBase &rewriter, const WarpReduction &r) {
   SmallVector<Value> outputIndices = llvm::map_to_vector(
       op.getMatchingIndexingMap(op.getDpsInitOperand(0)).getResults(),
       [&](AffineExpr e) -> Value { return parallelIvs[cast<AffineDimExpr>(e).getPosition()]; });
-  Value initial = memref::LoadOp::create(rewriter, loc, output, outputIndices);
-  memref::StoreOp::create(rewriter, loc, r.combineAt(rewriter, initial, total), output,
-                          outputIndices);
+  Value initial = fill ? fill.getInputs()[0]
+                       : memref::LoadOp::create(rewriter, loc, output, outputIndices).getResult();
+  Value result = r.combineAt(rewriter, initial, total);
+  memref::StoreOp::create(rewriter, loc, result, output, outputIndices);
+  if (epilogue)
+    tcc::emitReductionEpilogue(rewriter, epilogue, output, parallelIvs, result);
   rewriter.eraseOp(op);
+  if (epilogue)
+    rewriter.eraseOp(epilogue);
+  if (fill)
+    rewriter.eraseOp(fill);
 }
 
 struct GpuWarpReductionsPass : tcc::impl::GpuWarpReductionsPassBase<GpuWarpReductionsPass> {

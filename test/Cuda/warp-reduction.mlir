@@ -1,5 +1,6 @@
 // tcc-gpu-warp-reductions: one warp of 32 lanes per output element of a
-// reduction (pass.mlir, one case per `// -----`), and the whole CUDA pipeline
+// reduction, with the fill before it and the pointwise epilogue after it
+// where they join (pass.mlir, one case per `// -----`), and the whole CUDA pipeline
 // on a row sum, whose PTX shuffles with shfl.sync.bfly and assembles for
 // sm_90 (pipeline.mlir).
 // RUN: split-file %s %t
@@ -278,6 +279,89 @@ func.func @inside_parallel(%x: memref<768xf32>, %out: memref<f32>) {
       %0 = arith.addf %in, %acc : f32
       linalg.yield %0 : f32
     }
+  }
+  return
+}
+
+// -----
+
+// A planned entry's mean over H and W (49 elements a row: a warp each): the
+// fill before the sum and the division after it join the warp's kernel
+// (arena views at disjoint offsets; the division's output an argument, not
+// in the arena): lane 0 starts from the fill's value instead of loading the
+// output, stores the sum, then the mean.
+// CHECK-LABEL: func.func @mean_hw(
+// CHECK-SAME:      %[[Y:.*]]: memref<4x8xf32>, %[[ARENA:.*]]: memref<?xi8> {tcc.arena})
+// CHECK-DAG:     %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK-DAG:     %[[N:.*]] = arith.constant 4.900000e+01 : f32
+// CHECK-NOT:     linalg.fill
+// CHECK:         scf.parallel (%[[I:.*]], %[[J:.*]], %[[LANE:.*]]) =
+// CHECK-COUNT-5:   gpu.shuffle xor
+// CHECK:           scf.if
+// CHECK-NOT:         memref.load
+// CHECK:             %[[SUM:.*]] = arith.addf %{{.*}}, %[[ZERO]] : f32
+// CHECK:             memref.store %[[SUM]], %{{.*}}[%[[I]], %[[J]]] : memref<4x8xf32>
+// CHECK:             %[[MEAN:.*]] = arith.divf %[[SUM]], %[[N]] : f32
+// CHECK:             memref.store %[[MEAN]], %[[Y]][%{{.*}}, %{{.*}}] : memref<4x8xf32>
+// CHECK-NOT:     linalg.generic
+// CHECK:         return
+func.func @mean_hw(%y: memref<4x8xf32>, %arena: memref<?xi8> {tcc.arena}) attributes {tcc.target = "cuda"} {
+  %zero = arith.constant 0.0 : f32
+  %n = arith.constant 49.0 : f32
+  %c0 = arith.constant 0 : index
+  %c8192 = arith.constant 8192 : index
+  %x = memref.view %arena[%c0][] : memref<?xi8> to memref<4x8x7x7xf32>
+  %sum = memref.view %arena[%c8192][] : memref<?xi8> to memref<4x8xf32>
+  linalg.fill ins(%zero : f32) outs(%sum : memref<4x8xf32>)
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>,
+                                   affine_map<(d0, d1, d2, d3) -> (d0, d1)>],
+                  iterator_types = ["parallel", "parallel", "reduction", "reduction"]}
+      ins(%x : memref<4x8x7x7xf32>) outs(%sum : memref<4x8xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %0 = arith.addf %in, %acc : f32
+    linalg.yield %0 : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%sum : memref<4x8xf32>) outs(%y : memref<4x8xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %0 = arith.divf %in, %n : f32
+    linalg.yield %0 : f32
+  }
+  return
+}
+
+// -----
+
+// The same mean with its input and the division's output both arguments
+// (they may be one buffer): the division, whose writes other warps' reads
+// could see, stays a kernel of its own; the fill still joins.
+// CHECK-LABEL: func.func @mean_into_argument(
+// CHECK-NOT:     linalg.fill
+// CHECK:         scf.parallel
+// CHECK:           gpu.shuffle
+// CHECK:         linalg.generic
+// CHECK:           arith.divf
+func.func @mean_into_argument(%x: memref<4x8x7x7xf32>, %y: memref<4x8xf32>, %arena: memref<?xi8> {tcc.arena}) attributes {tcc.target = "cuda"} {
+  %zero = arith.constant 0.0 : f32
+  %n = arith.constant 49.0 : f32
+  %c0 = arith.constant 0 : index
+  %sum = memref.view %arena[%c0][] : memref<?xi8> to memref<4x8xf32>
+  linalg.fill ins(%zero : f32) outs(%sum : memref<4x8xf32>)
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>,
+                                   affine_map<(d0, d1, d2, d3) -> (d0, d1)>],
+                  iterator_types = ["parallel", "parallel", "reduction", "reduction"]}
+      ins(%x : memref<4x8x7x7xf32>) outs(%sum : memref<4x8xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %0 = arith.addf %in, %acc : f32
+    linalg.yield %0 : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%sum : memref<4x8xf32>) outs(%y : memref<4x8xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %0 = arith.divf %in, %n : f32
+    linalg.yield %0 : f32
   }
   return
 }
