@@ -445,14 +445,15 @@ def winograd_ran(fn, report):
 
 
 def time_winograd(fn, report):
-    """ResNet's 3x3 convolutions at b32, fp32 channels-last, as tcc runs them
-    (its timed choice; TCC_CONV_TIMINGS=1 prints every candidate), tcc's
-    Winograd forced (without a bias: a plan of its own), and PyTorch's."""
+    """ResNet's 3x3 convolutions at b32, fp32 NCHW (the layout fp32 models run
+    in), as tcc runs them (its timed choice; TCC_CONV_TIMINGS=1 prints every
+    candidate), tcc's Winograd forced (without a bias: a plan of its own), and
+    PyTorch's."""
     import os
     torch.backends.cudnn.allow_tf32 = False
     for c, hw in ((64, 56), (128, 28), (256, 14), (512, 7)):
         kw = dict(n=32, c=c, h=hw, w=hw, k=c, r=3, s=3, pad=1, bias=True, relu=True,
-                  layout=NHWC)
+                  layout=NCHW)
         tag = f"timed winograd fp32 c{c} {hw}x{hw}"
         call = run_case(fn, report, tag, torch.float32, F32, **kw)
         os.environ["TCC_CUDNN_ALGO"] = "winograd"
@@ -461,8 +462,8 @@ def time_winograd(fn, report):
                               **dict(kw, bias=False))
         finally:
             del os.environ["TCC_CUDNN_ALGO"]
-        x = torch.randn(32, c, hw, hw, device="cuda").to(memory_format=torch.channels_last)
-        wt = torch.randn(c, c, 3, 3, device="cuda").to(memory_format=torch.channels_last)
+        x = torch.randn(32, c, hw, hw, device="cuda")
+        wt = torch.randn(c, c, 3, 3, device="cuda")
         b = torch.randn(c, device="cuda")
         theirs = back_to_back_us(lambda: F.conv2d(x, wt, b, 1, 1).relu_())
         ours = back_to_back_us(call) if call else float("nan")

@@ -75,31 +75,26 @@ __device__ __forceinline__ void transformInput(const WinogradParams &p, int64_t 
       d[kTile * i + 4] = mid.w;
       d[kTile * i + 5] = after;
     }
-    transformInputTile(d);
-    float *v = p.v + e;
+  } else {
 #pragma unroll
-    for (int x = 0; x < kElements; ++x)
-      v[x * tiles * p.c] = d[x];
-    return;
-  }
+    for (int i = 0; i < kTile; ++i) {
+      const int ih = ih0 + i;
+      const bool row = ih >= 0 && ih < p.h;
 #pragma unroll
-  for (int i = 0; i < kTile; ++i) {
-    const int ih = ih0 + i;
-    const bool row = ih >= 0 && ih < p.h;
-#pragma unroll
-    for (int j = 0; j < kTile; ++j) {
-      const int iw = iw0 + j;
-      d[kTile * i + j] = row && iw >= 0 && iw < p.w_
-                             ? __ldg(x + ih * p.xStrides[2] + iw * p.xStrides[3])
-                             : 0.0f;
+      for (int j = 0; j < kTile; ++j) {
+        const int iw = iw0 + j;
+        d[kTile * i + j] = row && iw >= 0 && iw < p.w_
+                               ? __ldg(x + ih * p.xStrides[2] + iw * p.xStrides[3])
+                               : 0.0f;
+      }
     }
   }
   transformInputTile(d);
   const int64_t plane = tiles * p.c;
   float *v = p.v + e;
 #pragma unroll
-  for (int x = 0; x < kElements; ++x)
-    v[x * plane] = d[x];
+  for (int xi = 0; xi < kElements; ++xi)
+    v[xi * plane] = d[xi];
 }
 
 /// G g Gᵀ of the filter and channel of thread `e` (filter * c + channel).
@@ -113,8 +108,8 @@ __device__ __forceinline__ void transformFilterAt(const WinogradParams &p, int64
   transformFilter(g, u);
   const int64_t plane = static_cast<int64_t>(p.k) * p.c;
 #pragma unroll
-  for (int x = 0; x < kElements; ++x)
-    p.u[x * plane + e] = u[x];
+  for (int xi = 0; xi < kElements; ++xi)
+    p.u[xi * plane + e] = u[xi];
 }
 
 /// Aᵀ m A of the tile and filter of thread `e` (placeOf), with the epilogue,
@@ -125,8 +120,8 @@ __device__ __forceinline__ void transformOutput(const WinogradParams &p, int64_t
   const int64_t plane = tiles * p.k;
   float m[kElements], out[kOut * kOut];
 #pragma unroll
-  for (int x = 0; x < kElements; ++x)
-    m[x] = p.m[x * plane + e];
+  for (int xi = 0; xi < kElements; ++xi)
+    m[xi] = p.m[xi * plane + e];
   transformOutputTile(m, out);
   const float bias = p.bias ? __ldg(p.bias + f) : 0.0f;
   float *y = p.y + image * p.yStrides[0] + f * p.yStrides[1];
