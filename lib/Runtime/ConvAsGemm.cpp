@@ -22,7 +22,7 @@ static_assert((kIm2colMaxTerms + 7) / 8 * 8 <= tcc_im2col::kMaxRowLength,
 namespace {
 /// Packed NHWC strides (batch, channel, row, column order) of [n, c, h, w].
 bool packedNhwc(const std::array<int64_t, 4> &s, int64_t c, int64_t h, int64_t w) {
-  return s[1] == 1 && s[3] == c && s[2] == w * c && s[0] == h * w * c;
+  return packedChannelsLastPixels(s, c, w) && s[0] == h * w * c;
 }
 
 /// Epilogue activations the GEMM applies (the input's must be none): none,

@@ -692,13 +692,10 @@ std::unique_ptr<Plan> makePlan(const Cudnn &lib, ContextState &state, const Plan
   std::vector<Candidate> ways = candidates(lib, state, *plan, key, limit, plan->zeroBias.bytes() > 0);
   if (ways.empty()) {
     // cuDNN's channels-last convolutions take packed images only.
-    auto packedNhwc = [&](const std::array<int64_t, 4> &st, int64_t c, int64_t h, int64_t w) {
-      return st[1] == 1 && st[3] == c && st[2] == w * c;
-    };
     bool stridedNhwc = key.layout == kConvLayoutNhwc &&
-                       (!packedNhwc(key.xStrides, key.c, key.h, key.w) ||
-                        !packedNhwc(key.yStrides, key.k, key.oh, key.ow) ||
-                        (key.residual && !packedNhwc(key.zStrides, key.k, key.oh, key.ow)));
+                       (!packedChannelsLastPixels(key.xStrides, key.c, key.w) ||
+                        !packedChannelsLastPixels(key.yStrides, key.k, key.ow) ||
+                        (key.residual && !packedChannelsLastPixels(key.zStrides, key.k, key.ow)));
     bool ownActivation = key.activation != kConvActivationNone &&
                          key.activation != kConvActivationRelu;
     throw RuntimeError(TCC_ERROR_UNSUPPORTED,

@@ -21,6 +21,15 @@ struct DepthwiseShape {
   int32_t dtype, layout;
 };
 
+/// Whether `strides` (batch, channel, row, column) are channels-last with
+/// packed pixels over images `w` wide with `c` channels: channels innermost,
+/// then columns, then rows (any batch stride), as cuDNN's channels-last
+/// convolutions and tcc's GEMM and Winograd ways take them.
+inline bool packedChannelsLastPixels(const std::array<int64_t, 4> &strides, int64_t c,
+                                     int64_t w) {
+  return strides[1] == 1 && strides[3] == c && strides[2] == w * c;
+}
+
 /// The input's strides and the window's geometry of `s` into a kernel's
 /// parameter block (DepthwiseParams, Im2colParams: the same int32 fields).
 template <typename Params> void setWindowGeometry(Params &p, const DepthwiseShape &s) {

@@ -29,11 +29,6 @@ int64_t tiles(const DepthwiseShape &s) {
 /// aligned for cuBLASLt).
 int64_t planeSetBytes(int64_t elements) { return (elements * 4 + 255) / 256 * 256; }
 
-/// Channels-last with packed pixels: channels innermost, then columns, rows.
-bool packedPixels(const std::array<int64_t, 4> &st, int64_t c, int64_t w) {
-  return st[1] == 1 && st[3] == c && st[2] == w * c;
-}
-
 /// Rows of an NCHW tensor that start 16-byte aligned with packed columns.
 bool rowsOfFour(const void *base, const std::array<int64_t, 4> &st) {
   return reinterpret_cast<uintptr_t>(base) % 16 == 0 && st[3] == 1 && st[2] % 4 == 0 &&
@@ -59,9 +54,10 @@ bool winogradConvApplies(const DepthwiseShape &s, int32_t compute, int32_t activ
   if (t * kElements * std::max(s.c, s.k) > (int64_t(1) << 31) || kElements * s.k * s.c > INT_MAX)
     return false;
   if (s.layout == kConvLayoutNhwc)
-    return packedPixels(s.xStrides, s.c, s.w) && packedPixels(s.yStrides, s.k, s.ow) &&
+    return packedChannelsLastPixels(s.xStrides, s.c, s.w) &&
+           packedChannelsLastPixels(s.yStrides, s.k, s.ow) &&
            (s.zStrides == std::array<int64_t, 4>{0, 0, 0, 0} ||
-            packedPixels(s.zStrides, s.k, s.ow));
+            packedChannelsLastPixels(s.zStrides, s.k, s.ow));
   return true;
 }
 
