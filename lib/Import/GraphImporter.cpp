@@ -93,6 +93,14 @@ private:
   llvm::StringMap<SliceOf> slices;
   /// Views whose base was written in place after they were taken.
   llvm::StringSet<> stale;
+  /// The last in-place node that wrote each value (training IR: the writes
+  /// into graph inputs that the signature does not list).
+  llvm::StringMap<const Node *> lastWriter;
+  /// The node that computes `value`, or null for a graph input.
+  const Node *producerOf(const std::string &value) const;
+  /// Refuses what the program writes into its buffers and parameters:
+  /// in-place writes (training IR) and mutation outputs (functional IR).
+  LogicalResult checkWrites(ArrayRef<Value> arguments, ArrayRef<std::string> argValueNames);
 };
 } // namespace
 
@@ -438,8 +446,10 @@ LogicalResult Importer::importNode(const Node &node) {
                 b.getDenseI64ArrayAttr(complexResults));
   for (auto [name, result] : llvm::zip(resultNames, op.getResults()))
     values[name] = result;
-  if (!mutated.empty() && op.getNumResults() > 0)
+  if (!mutated.empty() && op.getNumResults() > 0) {
     values[mutated] = op.getResult(0);
+    lastWriter[mutated] = &node;
+  }
   if ((StringRef(node.target) == "torch.ops.aten.slice.Tensor" ||
        StringRef(node.target) == "torch.ops.aten.select.int") &&
       !viewedBase.empty() && resultNames.size() == 1)
@@ -476,6 +486,7 @@ void Importer::writeBack(ArrayRef<std::string> chain, Value written, Location lo
     if (auto sizes = sizesOf(self))
       scatter->setAttr("tcc.sizes", b.getArrayAttr({sizes}));
     values[base] = written = scatter.getResult(0);
+    lastWriter[base] = &node;
   }
   // Other views of these tensors still hold the old values.
   llvm::StringSet<> rebound;
@@ -549,6 +560,55 @@ Attribute Importer::sizesOf(Value v) {
   return nullptr;
 }
 
+const Node *Importer::producerOf(const std::string &value) const {
+  for (const Node &node : program.nodes)
+    for (const Argument &out : node.outputs)
+      if ((out.kind == Argument::Tensor && out.tensor == value) ||
+          ((out.kind == Argument::Tensors || out.kind == Argument::OptionalTensors) &&
+           llvm::is_contained(out.tensors, value)))
+        return &node;
+  return nullptr;
+}
+
+LogicalResult Importer::checkWrites(ArrayRef<Value> arguments,
+                                    ArrayRef<std::string> argValueNames) {
+  auto refuse = [&](const Node *writer, StringRef what, StringRef name) {
+    Location loc = writer ? locationOf(*writer) : FileLineColLoc::get(&ctx, program.sourcePath, 0, 0);
+    InFlightDiagnostic d = emitError(loc);
+    if (writer)
+      d << "node '" << writer->name << "' (" << writer->target << ") ";
+    else
+      d << "the program ";
+    d << "writes " << what << " '" << name
+      << "': tcc does not carry state from one call to the next yet, and dropping the "
+      << "write would give wrong answers from the second call on";
+    return failure();
+  };
+  // Training IR: an in-place operator rebound the graph input's value.
+  for (const InputSpec &spec : program.inputSpecs) {
+    if (spec.kind != InputKind::Parameter && spec.kind != InputKind::Buffer)
+      continue;
+    auto at = llvm::find(argValueNames, spec.graphName);
+    auto value = values.find(spec.graphName);
+    if (at == argValueNames.end() || value == values.end() ||
+        value->second == arguments[at - argValueNames.begin()])
+      continue;
+    auto writer = lastWriter.find(spec.graphName);
+    return refuse(writer == lastWriter.end() ? nullptr : writer->second,
+                  spec.kind == InputKind::Buffer ? "buffer" : "parameter", spec.target);
+  }
+  // Functional IR: the signature lists the writes.
+  for (const OutputSpec &spec : program.outputSpecs)
+    if (spec.kind == OutputKind::BufferMutation || spec.kind == OutputKind::ParameterMutation ||
+        spec.kind == OutputKind::UserInputMutation)
+      return refuse(producerOf(spec.graphName),
+                    spec.kind == OutputKind::BufferMutation      ? "buffer"
+                    : spec.kind == OutputKind::ParameterMutation ? "parameter"
+                                                                 : "user input",
+                    spec.target);
+  return success();
+}
+
 OwningOpRef<ModuleOp> Importer::run() {
   Location unknown = FileLineColLoc::get(&ctx, program.sourcePath, 0, 0);
   OwningOpRef<ModuleOp> module = ModuleOp::create(unknown);
@@ -616,10 +676,13 @@ OwningOpRef<ModuleOp> Importer::run() {
 
   SmallVector<Type> resultTypes;
   for (const OutputSpec &spec : program.outputSpecs) {
+    if (spec.kind == OutputKind::BufferMutation || spec.kind == OutputKind::ParameterMutation ||
+        spec.kind == OutputKind::UserInputMutation)
+      continue; // checkWrites, once the nodes are imported
     if (spec.kind != OutputKind::UserOutput)
-      return emitError(unknown, "the graph mutates '")
-             << spec.target << "' (a buffer or input mutation); export the model in "
-             << "eval mode for inference", nullptr;
+      return emitError(unknown, "graph output '")
+             << spec.graphName << "' is a kind of output tcc does not support (a loss, a "
+             << "gradient or a token): export the model for inference", nullptr;
     if (spec.graphName.empty())
       return emitError(unknown, "a user output is a constant, not supported yet"), nullptr;
     FailureOr<RankedTensorType> t = tensorType(spec.graphName, unknown);
@@ -642,6 +705,8 @@ OwningOpRef<ModuleOp> Importer::run() {
   for (const Node &node : program.nodes)
     if (failed(importNode(node)))
       return nullptr;
+  if (failed(checkWrites(SmallVector<Value>(entry->getArguments()), argValueNames)))
+    return nullptr;
   SmallVector<Value> results;
   for (const std::string &name : sig.outputs) {
     auto it = values.find(name);

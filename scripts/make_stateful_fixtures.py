@@ -1,0 +1,253 @@
+#!/usr/bin/env python3
+#===- scripts/make_stateful_fixtures.py - multi-call references ---------===#
+#
+# Reference outputs for models with state: buffers their forward writes (a
+# running sum, a key/value cache), so that each call's answer depends on the
+# calls before it. Run with PyTorch 2.11 (and transformers 5.17 for the
+# transformers case); it never uses tcc:
+#
+#   python3 scripts/make_stateful_fixtures.py --out samples [--only NAME]
+#
+# For each model it writes samples/<name>/: model.pt2 (torch.export.save,
+# exported from the model's fresh state), model.json, and steps/<k>/ for each
+# call k = 000, 001, ...: input_<i>.npy and expected_<i>.npy, the outputs of
+# eager PyTorch on CPU in fp32 when the calls are made in that order on one
+# module. `tcc run model.so --steps samples/<name>/steps` makes the same calls
+# on one instance and compares every one.
+#
+#===----------------------------------------------------------------------===#
+import argparse
+import copy
+import math
+import os
+import shutil
+import zipfile
+
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+from fixture_paths import relative_traces
+from make_fixtures import save_npy
+
+torch.backends.cuda.matmul.allow_tf32 = False
+torch.backends.cudnn.allow_tf32 = False
+
+ONLY = None
+
+
+def write_model(d, ep):
+    torch.export.save(ep, os.path.join(d, "model.pt2"))
+    with zipfile.ZipFile(os.path.join(d, "model.pt2")) as z:
+        j = [n for n in z.namelist() if n.endswith("models/model.json")][0]
+        with open(os.path.join(d, "model.json"), "wb") as f:
+            f.write(z.read(j))
+
+
+def write_steps(d, model, steps):
+    """Runs `model` (eagerly, in order, on its own state) over `steps`, a list
+    of argument tuples, and writes steps/<k>/input_<i>.npy, expected_<i>.npy.
+    The inputs are saved before the call: a call may write into them."""
+    sd = os.path.join(d, "steps")
+    shutil.rmtree(sd, ignore_errors=True)
+    with torch.no_grad():
+        for k, inputs in enumerate(steps):
+            kd = os.path.join(sd, f"{k:03d}")
+            os.makedirs(kd)
+            for i, t in enumerate(inputs):
+                save_npy(os.path.join(kd, f"input_{i}.npy"), t)
+            out = model(*[t.clone() for t in inputs])
+            if not isinstance(out, (tuple, list)):
+                out = (out,)
+            for i, t in enumerate(out):
+                save_npy(os.path.join(kd, f"expected_{i}.npy"), t)
+
+
+def write_stateful_case(out, name, model, steps, dynamic_shapes=None):
+    """Exports `model` from its current state with the first step's inputs,
+    then writes the eager outputs of every step (on a copy, so the export's
+    example call leaves no trace)."""
+    if ONLY and name != ONLY:
+        return
+    d = os.path.join(out, name)
+    os.makedirs(d, exist_ok=True)
+    model.eval()
+    fresh = copy.deepcopy(model)
+    with torch.no_grad():
+        ep = torch.export.export(model, tuple(steps[0]), dynamic_shapes=dynamic_shapes)
+    relative_traces(ep)
+    write_model(d, ep)
+    write_steps(d, fresh, steps)
+    print(f"wrote {d} ({len(steps)} steps)")
+
+
+#===----------------------------------------------------------------------===#
+# A running sum
+#===----------------------------------------------------------------------===#
+
+
+class RunningSum(nn.Module):
+    """The smallest state: a buffer each call adds its input to (add_ on the
+    buffer), read after the write; a second buffer counts the calls through
+    a view of it (fill_ into a slice); a third is written and never read."""
+
+    def __init__(self):
+        super().__init__()
+        self.register_buffer("total", torch.zeros(4))
+        self.register_buffer("calls", torch.zeros(2))
+        self.register_buffer("last", torch.zeros(4), persistent=False)
+
+    def forward(self, x):
+        self.total.add_(x)
+        self.calls[0:1] += 1.0
+        self.last.copy_(x * 3.0)
+        return self.total * 2.0 + self.calls[0]
+
+
+#===----------------------------------------------------------------------===#
+# A hand-written decoder with a static key/value cache
+#===----------------------------------------------------------------------===#
+
+
+class CachedAttention(nn.Module):
+    """Causal self-attention over a preallocated cache [B, H, L, D]: the
+    step's keys go in with index_copy_, its values by indexed assignment
+    (index_put_), at the
+    positions `cache_position` names; the query attends to the cache with a
+    mask of the positions written so far."""
+
+    def __init__(self, dim, heads, batch, max_len):
+        super().__init__()
+        self.heads, self.head_dim = heads, dim // heads
+        self.qkv = nn.Linear(dim, 3 * dim, bias=False)
+        self.out = nn.Linear(dim, dim, bias=False)
+        shape = (batch, heads, max_len, self.head_dim)
+        self.register_buffer("k_cache", torch.zeros(shape))
+        self.register_buffer("v_cache", torch.zeros(shape))
+
+    def forward(self, x, cache_position, mask):
+        b, s, _ = x.shape
+        q, k, v = self.qkv(x).split(x.shape[-1], dim=-1)
+        q, k, v = (t.view(b, s, self.heads, self.head_dim).transpose(1, 2) for t in (q, k, v))
+        self.k_cache.index_copy_(2, cache_position, k)
+        self.v_cache[:, :, cache_position] = v
+        y = F.scaled_dot_product_attention(q, self.k_cache, self.v_cache, attn_mask=mask)
+        return self.out(y.transpose(1, 2).reshape(b, s, -1))
+
+
+class CachedDecoder(nn.Module):
+    """Token ids [B, S] and their positions [S] -> next-token logits [B, S, V],
+    with two pre-norm layers of CachedAttention and an MLP."""
+
+    def __init__(self, vocab=64, dim=32, heads=2, layers=2, batch=1, max_len=80):
+        super().__init__()
+        self.embed = nn.Embedding(vocab, dim)
+        self.max_len = max_len
+        self.attn = nn.ModuleList(CachedAttention(dim, heads, batch, max_len)
+                                  for _ in range(layers))
+        self.norm1 = nn.ModuleList(nn.LayerNorm(dim) for _ in range(layers))
+        self.norm2 = nn.ModuleList(nn.LayerNorm(dim) for _ in range(layers))
+        self.mlp = nn.ModuleList(nn.Sequential(nn.Linear(dim, 2 * dim), nn.GELU(),
+                                               nn.Linear(2 * dim, dim)) for _ in range(layers))
+        self.head = nn.Linear(dim, vocab, bias=False)
+
+    def forward(self, ids, cache_position):
+        keys = torch.arange(self.max_len)
+        mask = keys[None, :] <= cache_position[:, None]  # [S, L]: written and not after
+        h = self.embed(ids)
+        for attn, n1, n2, mlp in zip(self.attn, self.norm1, self.norm2, self.mlp):
+            h = h + attn(n1(h), cache_position, mask)
+            h = h + mlp(n2(h))
+        return self.head(h)
+
+
+def greedy_steps(model, batch, prompt, steps, vocab):
+    """The calls of a greedy generation: the prompt's tokens one per call,
+    then each call's argmax fed back, run eagerly on a copy of `model`."""
+    m = copy.deepcopy(model).eval()
+    calls = []
+    with torch.no_grad():
+        ids = prompt[:, :1]
+        for pos in range(steps):
+            position = torch.tensor([pos])
+            calls.append((ids.clone(), position))
+            logits = m(ids, position)
+            nxt = prompt[:, pos + 1:pos + 2] if pos + 1 < prompt.shape[1] else \
+                logits[:, -1:].argmax(-1)
+            ids = nxt
+    return calls
+
+
+def write_cached_decoder_cases(out):
+    for batch in (1, 8):
+        name = f"kv_cache_decoder_b{batch}"
+        torch.manual_seed(300 + batch)
+        model = CachedDecoder(batch=batch)
+        prompt = torch.randint(0, 64, (batch, 5))
+        write_stateful_case(out, name, model, greedy_steps(model, batch, prompt, 70, 64))
+
+
+#===----------------------------------------------------------------------===#
+# transformers' static-cache export
+#===----------------------------------------------------------------------===#
+
+
+def write_transformers_static_cache_case(out):
+    """LlamaForCausalLM at toy size exported the way transformers documents
+    for generation (convert_and_export_with_cache): inputs input_ids [1, 1]
+    and cache_position [1]; a static key/value cache written with
+    index_copy_, and a cumulative length written with copy_ and add_."""
+    name = "llama_static_cache"
+    if ONLY and name != ONLY:
+        return
+    from transformers import LlamaConfig, LlamaForCausalLM
+    from transformers.integrations.executorch import convert_and_export_with_cache
+    torch.manual_seed(310)
+    cfg = LlamaConfig(vocab_size=128, hidden_size=64, intermediate_size=128,
+                      num_hidden_layers=2, num_attention_heads=4, num_key_value_heads=2,
+                      max_position_embeddings=128)
+    model = LlamaForCausalLM(cfg).eval()
+    model.generation_config.cache_implementation = "static"
+    model.generation_config.cache_config = {"batch_size": 1, "max_cache_len": 80,
+                                            "device": "cpu"}
+    d = os.path.join(out, name)
+    os.makedirs(d, exist_ok=True)
+    ep = convert_and_export_with_cache(model)
+    relative_traces(ep)
+    write_model(d, ep)
+    # The exported program as a module holds its own cache: run it call
+    # after call, greedy, from a 4-token prompt (on a copy: the references
+    # are made again from a fresh one).
+    fresh = copy.deepcopy(ep.module())
+    runner = copy.deepcopy(ep.module())
+    prompt = torch.randint(0, 128, (1, 4))
+    calls = []
+    ids = prompt[:, :1]
+    with torch.no_grad():
+        for pos in range(70):
+            position = torch.tensor([pos])
+            calls.append((ids.clone(), position))
+            logits = runner(ids, position)
+            ids = prompt[:, pos + 1:pos + 2] if pos + 1 < prompt.shape[1] else \
+                logits[:, -1:].argmax(-1)
+    write_steps(d, fresh, calls)
+    print(f"wrote {d} ({len(calls)} steps)")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--out", default="samples")
+    ap.add_argument("--only", help="write only the case of this name")
+    args = ap.parse_args()
+    global ONLY
+    ONLY = args.only
+
+    torch.manual_seed(200)
+    write_stateful_case(args.out, "running_sum", RunningSum(),
+                        [(torch.randn(4),) for _ in range(6)])
+    write_cached_decoder_cases(args.out)
+    write_transformers_static_cache_case(args.out)
+
+
+if __name__ == "__main__":
+    main()
