@@ -198,6 +198,9 @@ def main():
     torch.manual_seed(41)
     write_case(args.out, "inplace", InPlace(), [torch.randn(3, 8), torch.randn(8)])
 
+    torch.manual_seed(45)
+    write_case(args.out, "write_through_diagonal", WriteThroughDiagonal(), [torch.randn(4, 4)])
+
     torch.manual_seed(42)
     write_case(args.out, "indexing", Indexing(),
                [torch.randn(2, 6, 5), torch.tensor([[1, 9, 0], [4, 4, 7]]),
@@ -389,12 +392,22 @@ class WriteThroughSelect(nn.Module):
 
 
 class WriteThroughReshape(nn.Module):
-    """A write into a slice of a reshaped view (m.view(16)[2:5] = 1), which
-    tcc does not carry back yet: refused with the source line."""
+    """A write into a slice of a reshaped view (m.view(16)[2:5] = 1), carried
+    back through the slice and the reshape."""
 
     def forward(self, x):
         m = x.new_zeros(4, 4)
         m.view(16)[2:5] = 1.0
+        return x + m
+
+
+class WriteThroughDiagonal(nn.Module):
+    """A write into a diagonal view (m.diagonal().fill_(1)), which tcc does
+    not carry back yet: refused with the source line."""
+
+    def forward(self, x):
+        m = x.new_zeros(4, 4)
+        m.diagonal().fill_(1.0)
         return x + m
 
 
@@ -856,7 +869,7 @@ class InPlace(nn.Module):
         F.silu(h, inplace=True)      # later reads of h see silu(h)
         g = h + 1.0
         h.add_(y)                    # aten.add_.Tensor on the same value
-        y.relu_()                    # mutates a graph input: no write-back
+        y.relu_()                    # mutates a graph input: written through
         F.hardtanh(g, -1.0, 1.0, inplace=True)
         return h * g + y
 

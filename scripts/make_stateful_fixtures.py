@@ -47,7 +47,8 @@ def write_model(d, ep):
 def write_steps(d, model, steps):
     """Runs `model` (eagerly, in order, on its own state) over `steps`, a list
     of argument tuples, and writes steps/<k>/input_<i>.npy, expected_<i>.npy.
-    The inputs are saved before the call: a call may write into them."""
+    The inputs are saved before the call: a call may write into them. After
+    the last call, each buffer's value goes to state_after/<name>.npy."""
     sd = os.path.join(d, "steps")
     shutil.rmtree(sd, ignore_errors=True)
     with torch.no_grad():
@@ -61,12 +62,19 @@ def write_steps(d, model, steps):
                 out = (out,)
             for i, t in enumerate(out):
                 save_npy(os.path.join(kd, f"expected_{i}.npy"), t)
+    ad = os.path.join(d, "state_after")
+    shutil.rmtree(ad, ignore_errors=True)
+    os.makedirs(ad)
+    for name, t in model.named_buffers():
+        save_npy(os.path.join(ad, f"{name}.npy"), t)
 
 
-def write_stateful_case(out, name, model, steps, dynamic_shapes=None):
+def write_stateful_case(out, name, model, steps, dynamic_shapes=None, core=False):
     """Exports `model` from its current state with the first step's inputs,
     then writes the eager outputs of every step (on a copy, so the export's
-    example call leaves no trace)."""
+    example call leaves no trace). core: the core ATen form
+    (run_decompositions), which lists the writes as mutation outputs instead
+    of keeping in-place operators."""
     if ONLY and name != ONLY:
         return
     d = os.path.join(out, name)
@@ -75,6 +83,8 @@ def write_stateful_case(out, name, model, steps, dynamic_shapes=None):
     fresh = copy.deepcopy(model)
     with torch.no_grad():
         ep = torch.export.export(model, tuple(steps[0]), dynamic_shapes=dynamic_shapes)
+        if core:
+            ep = ep.run_decompositions()
     relative_traces(ep)
     write_model(d, ep)
     write_steps(d, fresh, steps)
@@ -243,8 +253,9 @@ def main():
     ONLY = args.only
 
     torch.manual_seed(200)
-    write_stateful_case(args.out, "running_sum", RunningSum(),
-                        [(torch.randn(4),) for _ in range(6)])
+    steps = [(torch.randn(4),) for _ in range(6)]
+    write_stateful_case(args.out, "running_sum", RunningSum(), steps)
+    write_stateful_case(args.out, "running_sum_core", RunningSum(), steps, core=True)
     write_cached_decoder_cases(args.out)
     write_transformers_static_cache_case(args.out)
 

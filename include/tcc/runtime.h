@@ -30,6 +30,14 @@
  *  - Instances are independent: different instances may be used from
  *    different threads concurrently. Calls on one instance are serialized
  *    internally (its arena is shared by its runs).
+ *  - A model whose forward writes its buffers (a running statistic, a
+ *    key/value cache: the manifest's "states") keeps them per instance:
+ *    each call reads what the calls before it on that instance wrote, as
+ *    the PyTorch module would. Two instances never share state; calls on one
+ *    instance are serialized, and its CUDA runs (which write the state on
+ *    the device in place) must stay on one stream, as for its arena. An
+ *    input the forward writes in place (manifest input "written": true) is
+ *    written through its pointer, as PyTorch writes the caller's tensor.
  *  - Strings and arrays returned by a query stay valid until the model is
  *    destroyed.
  *
@@ -233,6 +241,36 @@ TCC_API tcc_status tcc_model_bind_weight(tcc_model *model, const char *name,
  *  --external-weights` writes it). The file must be at least as long as the
  *  end of the last weight. The instance keeps its own copy. */
 TCC_API tcc_status tcc_model_load_weights(tcc_model *model, const char *path);
+
+/*--- State --------------------------------------------------------------*/
+/* The buffers a model's forward writes (model.acc.add_(x), a static
+ * key/value cache), which each instance carries from one run to the next.
+ * Each starts at its value in the export (zeros with --external-weights
+ * until tcc_model_load_weights reads the file's), and lives where the last
+ * run left it: in host memory after a CPU run, in device memory after a CUDA
+ * run, where the kernels write it in place; a run on the other path moves it
+ * first. The calls below wait for a CUDA run that is still writing it. */
+
+/** Number of states (0 for a model without). */
+TCC_API int32_t tcc_model_num_states(const tcc_model *model);
+
+/** Fill *info for state `index` (name: the buffer's, e.g. "layers.0.k_cache";
+ *  bytes: its size; embedded: 1 if its initial value is in the model). */
+TCC_API tcc_status tcc_model_state_info(const tcc_model *model, int32_t index,
+                                        tcc_tensor_info *info);
+
+/** Copies state `index` into `dst` (`bytes`: exactly its byte size) on
+ *  `dst_device` (a tcc_device). */
+TCC_API tcc_status tcc_model_read_state(tcc_model *model, int32_t index, void *dst,
+                                        int32_t dst_device, size_t bytes);
+
+/** Replaces state `index` with `bytes` (exactly its byte size) from `src` on
+ *  `src_device`. The next run reads it. */
+TCC_API tcc_status tcc_model_write_state(tcc_model *model, int32_t index, const void *src,
+                                         int32_t src_device, size_t bytes);
+
+/** Every state back to its initial value (a new sequence, a new prompt). */
+TCC_API tcc_status tcc_model_reset_state(tcc_model *model);
 
 /*--- Running ------------------------------------------------------------*/
 

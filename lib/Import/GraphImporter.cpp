@@ -4,6 +4,7 @@
 #include "StridedStorage.h"
 
 #include "dialects/TccGraph/IR/ComplexForm.h"
+#include "dialects/TccGraph/IR/TccGraphDialect.h"
 #include "dialects/TccGraph/IR/TccGraphOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
@@ -12,6 +13,8 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
+
+#include <map>
 
 using namespace mlir;
 using namespace tcc;
@@ -63,9 +66,10 @@ private:
   ImportedSignature &sig;
   OpBuilder b;
   llvm::StringMap<Value> values;
-  /// Carries an in-place write into the chain `chain` of slices and selects
-  /// (the written view first) back to the tensor it views, with
-  /// slice_scatter / select_scatter.
+  /// Carries an in-place write into the chain `chain` of writable views
+  /// (the written view first) back to the tensor it views: slice_scatter /
+  /// select_scatter for slices and selects, the inverse reshape or
+  /// permutation for the others.
   void writeBack(ArrayRef<std::string> chain, Value written, Location loc, const Node &node);
   /// The `tcc.sizes` of a value (argument or operator result), or null.
   Attribute sizesOf(Value v);
@@ -77,20 +81,32 @@ private:
                                  SmallVectorImpl<NamedAttribute> &args,
                                  SmallVectorImpl<NamedAttribute> &attrs);
 
+  /// The name every later use of `name` reads: values that are the same
+  /// tensor as another (an in-place operator's result is its operand; alias,
+  /// detach, `to` without a conversion) stand for the first of them.
+  std::string canonical(const std::string &name) const {
+    auto it = sameTensorAs.find(name);
+    return it == sameTensorAs.end() ? name : it->second;
+  }
+  /// Whether `node` returns its tensor operand itself (no new tensor).
+  bool returnsOperandItself(const Node &node) const;
+  llvm::StringMap<std::string> sameTensorAs;
+
   /// Values that are views, or have views taken of them (see importNode).
   llvm::StringSet<> aliased;
   /// Outputs of view operators, and the views taken of each value.
   llvm::StringSet<> viewOutputs;
   llvm::StringMap<SmallVector<std::string>> viewsOf;
-  /// The tensor each view operator's output views.
+  /// The tensor each view operator's output views (by graph name).
   llvm::StringMap<std::string> viewedBy;
-  /// Outputs of aten.slice.Tensor and aten.select.int: the viewed value and
-  /// the imported op.
-  struct SliceOf {
+  /// Views a write can be carried back through to the tensor they view
+  /// (slice, select, and views that only reshape or permute it): the viewed
+  /// value's name and the imported op.
+  struct WritableView {
     std::string base;
     tcc::graph::OperatorOp op;
   };
-  llvm::StringMap<SliceOf> slices;
+  llvm::StringMap<WritableView> writableViews;
   /// Views whose base was written in place after they were taken.
   llvm::StringSet<> stale;
   /// The last in-place node that wrote each value (training IR: the writes
@@ -98,9 +114,13 @@ private:
   llvm::StringMap<const Node *> lastWriter;
   /// The node that computes `value`, or null for a graph input.
   const Node *producerOf(const std::string &value) const;
-  /// Refuses what the program writes into its buffers and parameters:
-  /// in-place writes (training IR) and mutation outputs (functional IR).
-  LogicalResult checkWrites(ArrayRef<Value> arguments, ArrayRef<std::string> argValueNames);
+  /// What the program writes into its inputs, buffers and parameters:
+  /// in-place writes (training IR, the graph input's value rebound) and
+  /// mutation outputs (functional IR). Buffers and parameters become state
+  /// arguments, user inputs are written through; each gets a result holding
+  /// its value after the call. Refuses what cannot be honoured.
+  LogicalResult collectWrites(func::FuncOp func, ArrayRef<std::string> argValueNames,
+                              SmallVectorImpl<Value> &results);
 };
 } // namespace
 
@@ -129,12 +149,12 @@ ArrayAttr Importer::sizesAttr(const TensorMeta &meta) {
 }
 
 FailureOr<Value> Importer::lookup(const std::string &name, Location loc, const Node &node) {
-  if (stale.count(name))
+  if (stale.count(name) || stale.count(canonical(name)))
     return emitError(loc, "node '") << node.name << "' reads '" << name
                                     << "', a view of a tensor that was written in place "
                                     << "after the view was taken; this is not supported yet",
            failure();
-  auto it = values.find(name);
+  auto it = values.find(canonical(name));
   if (it == values.end())
     return emitError(loc, "node '") << node.name << "' uses undefined value '" << name << "'",
            failure();
@@ -200,6 +220,54 @@ static bool isViewTarget(StringRef target) {
   return llvm::is_contained(views, name);
 }
 
+/// Whether a write into the output of view `node` can be carried back to
+/// the tensor it views (Importer::writeBack): slices and selects, and views
+/// that only reshape or permute it. reshape is a view only of a contiguous
+/// tensor (of another it copies, and writes into the copy stay there).
+static bool isWritableView(const Node &node, const ExportedProgram &program) {
+  StringRef target = node.target;
+  target.consume_front("torch.ops.aten.");
+  StringRef name = target.split('.').first;
+  static const char *const writable[] = {"slice", "select", "view", "_unsafe_view",
+                                         "unsqueeze", "squeeze", "flatten", "unflatten",
+                                         "view_as", "transpose", "permute", "t"};
+  if (llvm::is_contained(writable, name))
+    return true;
+  if (name != "reshape")
+    return false;
+  const Argument *self = node.input("self");
+  auto meta = self ? program.tensorValues.find(self->tensor) : program.tensorValues.end();
+  return meta != program.tensorValues.end() && meta->second.contiguous;
+}
+
+bool Importer::returnsOperandItself(const Node &node) const {
+  StringRef target = node.target;
+  if (!target.consume_front("torch.ops.aten.") || node.outputs.size() != 1 ||
+      node.outputs[0].kind != Argument::Tensor)
+    return false;
+  const Argument *self = node.input("self");
+  if (!self || self->kind != Argument::Tensor)
+    return false;
+  StringRef name = target.split('.').first;
+  if (name == "alias" || name == "detach")
+    return true;
+  if (name != "to")
+    return false;
+  // `to` returns its operand when nothing changes: the dtype, the device,
+  // and no copy=True or memory format asked for.
+  if (const Argument *copy = node.input("copy"); copy && copy->kind == Argument::Bool && copy->b)
+    return false;
+  if (const Argument *format = node.input("memory_format"); format && format->kind != Argument::None)
+    return false;
+  auto in = program.tensorValues.find(self->tensor);
+  auto out = program.tensorValues.find(node.outputs[0].tensor);
+  if (in == program.tensorValues.end() || out == program.tensorValues.end())
+    return false;
+  auto deviceType = [](const std::string &d) { return d.substr(0, d.find(':')); };
+  return in->second.dtype == out->second.dtype &&
+         deviceType(in->second.device) == deviceType(out->second.device);
+}
+
 LogicalResult Importer::importNode(const Node &node) {
   Location loc = locationOf(node);
   if (onlySymbolicOutputs(node))
@@ -213,36 +281,49 @@ LogicalResult Importer::importNode(const Node &node) {
   if (StringRef(functional).starts_with("torch.ops.aten.dropout."))
     if (const Argument *train = node.input("train"); !train || !train->b)
       writes = false;
-  // A write into a chain of slices and selects of a tensor that is no view
-  // itself (m[1:3, :2] = 5, m[1] = 5) is carried back with slice_scatter /
-  // select_scatter after the op.
+  // A write into a chain of writable views of a tensor that is no view
+  // itself (m[1:3, :2] = 5, m[1] = 5, m.view(16)[2:5] = 1) is carried back
+  // to that tensor after the op. A write into a tensor that has views makes
+  // them stale: reading one later is refused.
   SmallVector<std::string> writeBackChain;
   if (writes) {
     for (const NamedArgument &in : node.inputs) {
       if (in.arg.kind != Argument::Tensor)
         continue;
-      if (aliased.count(in.arg.tensor)) {
-        std::string cur = in.arg.tensor;
-        while (slices.count(cur)) {
+      std::string cur = canonical(in.arg.tensor);
+      if (aliased.count(cur)) {
+        while (writableViews.count(cur)) {
           writeBackChain.push_back(cur);
-          cur = slices.find(cur)->second.base;
+          cur = writableViews.find(cur)->second.base;
         }
-        if (writeBackChain.empty() || viewOutputs.count(cur))
+        if (viewOutputs.count(cur))
           return emitError(loc, "in-place operator '")
                  << node.target << "' (node '" << node.name << "') writes into '"
-                 << in.arg.tensor << "', which shares memory with another tensor (a view); "
-                 << "this is not supported yet. Export the core ATen form "
+                 << in.arg.tensor << "', which shares memory with another tensor through "
+                 << "a view tcc cannot carry the write back through (expand, as_strided, "
+                 << "diagonal, ...); this is not supported yet. Export the core ATen form "
                  << "(ep.run_decompositions()), which makes such writes explicit",
                  failure();
+        if (writeBackChain.empty())
+          for (const std::string &view : viewsOf[cur])
+            stale.insert(view);
       }
       break;
     }
+  }
+  // An operator that returns its operand itself (alias, detach, `to`
+  // without a conversion) imports as nothing: its result is the operand.
+  if (returnsOperandItself(node)) {
+    const std::string &in = node.input("self")->tensor, &out = node.outputs[0].tensor;
+    sameTensorAs[out] = canonical(in);
+    viewedBy[out] = in;
+    return success();
   }
   std::string viewedBase;
   if (isViewTarget(node.target)) {
     for (const NamedArgument &in : node.inputs)
       if (in.arg.kind == Argument::Tensor) {
-        viewedBase = in.arg.tensor;
+        viewedBase = canonical(in.arg.tensor);
         aliased.insert(viewedBase);
         break;
       }
@@ -259,8 +340,8 @@ LogicalResult Importer::importNode(const Node &node) {
     }
   }
   // An in-place op mutates its first tensor argument; later readers of that
-  // value must see the result. Inputs and weights are not written back
-  // (inference only needs the value inside the graph).
+  // value (and of the op's result, the same tensor) must see the result.
+  // What it writes into graph inputs is collected at the end (collectWrites).
   std::string mutated;
   SmallVector<Value> operands;
   SmallVector<Attribute> operandNames;
@@ -287,7 +368,7 @@ LogicalResult Importer::importNode(const Node &node) {
       if (failed(addOperand(a.tensor, in.name)))
         return failure();
       if (!functional.empty() && mutated.empty())
-        mutated = a.tensor;
+        mutated = canonical(a.tensor);
       break;
     case Argument::Tensors:
     case Argument::OptionalTensors:
@@ -449,11 +530,11 @@ LogicalResult Importer::importNode(const Node &node) {
   if (!mutated.empty() && op.getNumResults() > 0) {
     values[mutated] = op.getResult(0);
     lastWriter[mutated] = &node;
+    if (!resultNames.empty())
+      sameTensorAs[resultNames[0]] = mutated;
   }
-  if ((StringRef(node.target) == "torch.ops.aten.slice.Tensor" ||
-       StringRef(node.target) == "torch.ops.aten.select.int") &&
-      !viewedBase.empty() && resultNames.size() == 1)
-    slices[resultNames[0]] = SliceOf{viewedBase, op};
+  if (!viewedBase.empty() && resultNames.size() == 1 && isWritableView(node, program))
+    writableViews[resultNames[0]] = WritableView{viewedBase, op};
   if (!writeBackChain.empty())
     writeBack(writeBackChain, op.getResult(0), loc, node);
   return success();
@@ -461,31 +542,68 @@ LogicalResult Importer::importNode(const Node &node) {
 
 void Importer::writeBack(ArrayRef<std::string> chain, Value written, Location loc,
                          const Node &node) {
-  // Up the chain: each base gets the written part scattered into it.
+  // Up the chain: each base gets the written view's value carried into it.
   std::string base;
   for (const std::string &view : chain) {
-    SliceOf slice = slices.find(view)->second;
-    base = slice.base;
+    WritableView v = writableViews.find(view)->second;
+    base = v.base;
     Value self = values[base];
-    // select(dim, index) has the same arguments as select_scatter.
-    bool select = slice.op.getName() == "torch.ops.aten.select.int";
-    auto scatter = b.create<tcc::graph::OperatorOp>(
-        loc, TypeRange{self.getType()},
-        b.getStringAttr(select ? "torch.ops.aten.select_scatter.default"
-                               : "torch.ops.aten.slice_scatter.default"),
-        ValueRange{self, written}, b.getStrArrayAttr({"self", "src"}), slice.op.getArgs());
-    scatter->setAttr("tcc.node", b.getStringAttr(node.name + ".write_back"));
-    if (auto meta = program.tensorValues.find(base);
-        meta != program.tensorValues.end() && isComplex(meta->second.dtype)) {
-      // Refused at legalization: no scatter takes the (re, im) form.
-      scatter->setAttr(tcc::graph::kComplexOperandsAttrName,
-                       b.getDenseI64ArrayAttr({0, 1}));
-      scatter->setAttr(tcc::graph::kComplexResultsAttrName,
-                       b.getDenseI64ArrayAttr({0}));
+    const TensorMeta &baseMeta = program.tensorValues.at(base);
+    StringRef target = v.op.getName();
+    std::string inverse;
+    SmallVector<Value> operands{written};
+    SmallVector<StringRef> names{"self"};
+    DictionaryAttr args = v.op.getArgs();
+    SmallVector<Attribute> symbolic;
+    if (target == "torch.ops.aten.select.int" || target == "torch.ops.aten.slice.Tensor") {
+      // select(dim, index) and slice(dim, start, end, step) have the
+      // arguments of their scatters.
+      inverse = target == "torch.ops.aten.select.int" ? "torch.ops.aten.select_scatter.default"
+                                                      : "torch.ops.aten.slice_scatter.default";
+      operands = {self, written};
+      names = {"self", "src"};
+    } else if (target == "torch.ops.aten.transpose.int" || target == "torch.ops.aten.t.default") {
+      inverse = target.str(); // its own inverse
+    } else if (target == "torch.ops.aten.permute.default") {
+      inverse = target.str();
+      ArrayRef<int64_t> dims = cast<DenseI64ArrayAttr>(args.get("dims")).asArrayRef();
+      SmallVector<int64_t> back(dims.size());
+      for (auto [i, d] : llvm::enumerate(dims))
+        back[d < 0 ? d + static_cast<int64_t>(dims.size()) : d] = static_cast<int64_t>(i);
+      args = b.getDictionaryAttr(b.getNamedAttr("dims", b.getDenseI64ArrayAttr(back)));
+    } else {
+      // A reshape of the base: reshaped back to the base's sizes.
+      inverse = "torch.ops.aten.view.default";
+      SmallVector<Attribute> sizes;
+      SmallVector<int64_t> ints;
+      for (const SymDim &d : baseMeta.sizes) {
+        sizes.push_back(d.isStatic() ? Attribute(b.getI64IntegerAttr(*d.value))
+                                     : Attribute(b.getStringAttr(d.expr)));
+        if (d.isStatic())
+          ints.push_back(*d.value);
+      }
+      bool dynamic = ints.size() != sizes.size();
+      args = b.getDictionaryAttr(b.getNamedAttr(
+          "size", dynamic ? Attribute(b.getArrayAttr(sizes)) : Attribute(b.getDenseI64ArrayAttr(ints))));
+      if (dynamic)
+        symbolic.push_back(b.getStringAttr("size"));
     }
-    if (auto sizes = sizesOf(self))
-      scatter->setAttr("tcc.sizes", b.getArrayAttr({sizes}));
-    values[base] = written = scatter.getResult(0);
+    auto back = b.create<tcc::graph::OperatorOp>(loc, TypeRange{self.getType()},
+                                                 b.getStringAttr(inverse), operands,
+                                                 b.getStrArrayAttr(names), args);
+    back->setAttr("tcc.node", b.getStringAttr(node.name + ".write_back"));
+    if (!symbolic.empty())
+      back->setAttr("tcc.symbolic_args", b.getArrayAttr(symbolic));
+    if (isComplex(baseMeta.dtype)) {
+      // Refused at legalization: the write-backs do not take the (re, im) form.
+      SmallVector<int64_t> complexOperands;
+      for (size_t i = 0; i < operands.size(); ++i)
+        complexOperands.push_back(static_cast<int64_t>(i));
+      back->setAttr(tcc::graph::kComplexOperandsAttrName, b.getDenseI64ArrayAttr(complexOperands));
+      back->setAttr(tcc::graph::kComplexResultsAttrName, b.getDenseI64ArrayAttr({0}));
+    }
+    back->setAttr("tcc.sizes", b.getArrayAttr({sizesAttr(baseMeta)}));
+    values[base] = written = back.getResult(0);
     lastWriter[base] = &node;
   }
   // Other views of these tensors still hold the old values.
@@ -570,42 +688,89 @@ const Node *Importer::producerOf(const std::string &value) const {
   return nullptr;
 }
 
-LogicalResult Importer::checkWrites(ArrayRef<Value> arguments,
-                                    ArrayRef<std::string> argValueNames) {
-  auto refuse = [&](const Node *writer, StringRef what, StringRef name) {
-    Location loc = writer ? locationOf(*writer) : FileLineColLoc::get(&ctx, program.sourcePath, 0, 0);
-    InFlightDiagnostic d = emitError(loc);
-    if (writer)
-      d << "node '" << writer->name << "' (" << writer->target << ") ";
-    else
-      d << "the program ";
-    d << "writes " << what << " '" << name
-      << "': tcc does not carry state from one call to the next yet, and dropping the "
-      << "write would give wrong answers from the second call on";
-    return failure();
+LogicalResult Importer::collectWrites(func::FuncOp func, ArrayRef<std::string> argValueNames,
+                                      SmallVectorImpl<Value> &results) {
+  Location unknown = FileLineColLoc::get(&ctx, program.sourcePath, 0, 0);
+  struct Write {
+    unsigned arg;
+    Value value;
+    const Node *writer;
   };
+  std::map<unsigned, Write> writes;
   // Training IR: an in-place operator rebound the graph input's value.
-  for (const InputSpec &spec : program.inputSpecs) {
-    if (spec.kind != InputKind::Parameter && spec.kind != InputKind::Buffer)
-      continue;
-    auto at = llvm::find(argValueNames, spec.graphName);
-    auto value = values.find(spec.graphName);
-    if (at == argValueNames.end() || value == values.end() ||
-        value->second == arguments[at - argValueNames.begin()])
-      continue;
-    auto writer = lastWriter.find(spec.graphName);
-    return refuse(writer == lastWriter.end() ? nullptr : writer->second,
-                  spec.kind == InputKind::Buffer ? "buffer" : "parameter", spec.target);
+  for (auto [i, name] : llvm::enumerate(argValueNames)) {
+    auto it = values.find(name);
+    if (it != values.end() && it->second != func.getArgument(i))
+      writes[i] = Write{static_cast<unsigned>(i), it->second, lastWriter.lookup(name)};
   }
   // Functional IR: the signature lists the writes.
-  for (const OutputSpec &spec : program.outputSpecs)
-    if (spec.kind == OutputKind::BufferMutation || spec.kind == OutputKind::ParameterMutation ||
-        spec.kind == OutputKind::UserInputMutation)
-      return refuse(producerOf(spec.graphName),
-                    spec.kind == OutputKind::BufferMutation      ? "buffer"
-                    : spec.kind == OutputKind::ParameterMutation ? "parameter"
-                                                                 : "user input",
-                    spec.target);
+  for (const OutputSpec &spec : program.outputSpecs) {
+    if (spec.kind != OutputKind::BufferMutation && spec.kind != OutputKind::ParameterMutation &&
+        spec.kind != OutputKind::UserInputMutation)
+      continue;
+    auto written = llvm::find_if(program.inputSpecs, [&](const InputSpec &in) {
+      switch (spec.kind) {
+      case OutputKind::BufferMutation:
+        return in.kind == InputKind::Buffer && in.target == spec.target;
+      case OutputKind::ParameterMutation:
+        return in.kind == InputKind::Parameter && in.target == spec.target;
+      default:
+        return in.kind == InputKind::UserInput && in.graphName == spec.target;
+      }
+    });
+    auto at = written == program.inputSpecs.end() ? argValueNames.end()
+                                                  : llvm::find(argValueNames, written->graphName);
+    if (at == argValueNames.end())
+      return emitError(unknown, "graph output '")
+             << spec.graphName << "' writes '" << spec.target
+             << "', which is no tensor input, buffer or parameter of the graph";
+    auto value = values.find(canonical(spec.graphName));
+    if (value == values.end())
+      return emitError(unknown, "output '") << spec.graphName << "' is never computed";
+    unsigned i = static_cast<unsigned>(at - argValueNames.begin());
+    writes[i] = Write{i, value->second, producerOf(spec.graphName)};
+  }
+
+  sig.states.clear();
+  std::vector<frontend::InputSpec> weights;
+  for (const InputSpec &w : sig.weights) {
+    auto at = llvm::find(argValueNames, w.graphName);
+    unsigned i = static_cast<unsigned>(at - argValueNames.begin());
+    (writes.count(i) ? sig.states : weights).push_back(w);
+  }
+  for (auto &[i, w] : writes) {
+    Location loc = w.writer ? locationOf(*w.writer) : unknown;
+    const std::string &name = argValueNames[i];
+    auto role = func.getArgAttrOfType<StringAttr>(i, graph::TccGraphDialect::getRoleAttrName());
+    auto publicName =
+        func.getArgAttrOfType<StringAttr>(i, graph::TccGraphDialect::getPublicNameAttrName());
+    auto type = cast<RankedTensorType>(func.getArgument(i).getType());
+    bool input = role && role.getValue() == "input";
+    auto describe = [&](InFlightDiagnostic d) -> InFlightDiagnostic {
+      if (w.writer)
+        d << "node '" << w.writer->name << "' (" << w.writer->target << ") ";
+      d << "writes " << (input ? "input" : "buffer") << " '" << publicName.getValue() << "'";
+      return d;
+    };
+    if (w.value.getType() != type)
+      return describe(emitError(loc)) << " with a value of type " << w.value.getType()
+                                      << ", not its own " << type
+                                      << "; tcc keeps a written tensor's type";
+    if (!input && !type.hasStaticShape())
+      return describe(emitError(loc))
+             << " of symbolic shape " << type
+             << "; state carried between calls needs a static shape";
+    if (!input)
+      func.setArgAttr(i, graph::TccGraphDialect::getRoleAttrName(),
+                      b.getStringAttr(graph::TccGraphDialect::kStateRole));
+    else
+      sig.writtenInputs.push_back(static_cast<size_t>(
+          llvm::find(sig.inputs, name) - sig.inputs.begin()));
+    func.setArgAttr(i, graph::TccGraphDialect::getWrittenByAttrName(),
+                    b.getI64IntegerAttr(static_cast<int64_t>(results.size())));
+    results.push_back(w.value);
+  }
+  sig.weights = std::move(weights);
   return success();
 }
 
@@ -678,7 +843,7 @@ OwningOpRef<ModuleOp> Importer::run() {
   for (const OutputSpec &spec : program.outputSpecs) {
     if (spec.kind == OutputKind::BufferMutation || spec.kind == OutputKind::ParameterMutation ||
         spec.kind == OutputKind::UserInputMutation)
-      continue; // checkWrites, once the nodes are imported
+      continue; // collectWrites, once the nodes are imported
     if (spec.kind != OutputKind::UserOutput)
       return emitError(unknown, "graph output '")
              << spec.graphName << "' is a kind of output tcc does not support (a loss, a "
@@ -705,15 +870,25 @@ OwningOpRef<ModuleOp> Importer::run() {
   for (const Node &node : program.nodes)
     if (failed(importNode(node)))
       return nullptr;
-  if (failed(checkWrites(SmallVector<Value>(entry->getArguments()), argValueNames)))
-    return nullptr;
   SmallVector<Value> results;
   for (const std::string &name : sig.outputs) {
-    auto it = values.find(name);
+    auto it = values.find(canonical(name));
     if (it == values.end())
       return emitError(unknown, "output '") << name << "' is never computed", nullptr;
     results.push_back(it->second);
   }
+  // The tensors the call writes: their values after it, as extra results.
+  if (failed(collectWrites(func, argValueNames, results)))
+    return nullptr;
+  SmallVector<Type> allResultTypes;
+  for (Value r : results)
+    allResultTypes.push_back(r.getType());
+  SmallVector<DictionaryAttr> resultAttrs;
+  for (unsigned i = 0; i < results.size(); ++i)
+    resultAttrs.push_back(i < sig.outputs.size() ? func.getResultAttrDict(i)
+                                                 : DictionaryAttr::get(&ctx));
+  func.setType(b.getFunctionType(argTypes, allResultTypes));
+  func.setAllResultAttrs(resultAttrs);
   b.create<func::ReturnOp>(unknown, results);
   return module;
 }

@@ -38,6 +38,8 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "llvm/IR/LLVMContext.h"
+
+#include <map>
 #include "llvm/IR/Module.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
@@ -191,7 +193,8 @@ struct CompiledVariant {
 /// Whether two variants read the same weights (every variant is called with
 /// the entry arguments the manifest lists once).
 bool sameWeightUse(const ManifestInfo &a, const ManifestInfo &b) {
-  if (a.hostOnlyWeights != b.hostOnlyWeights || a.derivedWeights.size() != b.derivedWeights.size())
+  if (a.hostOnlyWeights != b.hostOnlyWeights || a.derivedWeights.size() != b.derivedWeights.size() ||
+      a.entryArgs != b.entryArgs)
     return false;
   for (size_t i = 0; i < a.derivedWeights.size(); ++i) {
     const DerivedWeight &x = a.derivedWeights[i], &y = b.derivedWeights[i];
@@ -214,9 +217,10 @@ bool writeFile(const std::string &path, const std::string &text) {
 }
 
 /// The weights tcc-hoist-weight-expressions derived (the entry's weight
-/// arguments after the exported ones) and the exported weights it left
-/// unread, from the planned entry's argument attributes. False if the
-/// arguments do not follow the exported weights as expected (a tcc bug).
+/// arguments after the exported ones), the exported weights it left unread
+/// and every entry argument's role and index, from the planned entry's
+/// argument attributes. False if the arguments do not follow the export's
+/// signature as expected (a tcc bug).
 bool readWeightUse(ModuleOp module, const ImportedSignature &signature, ManifestInfo &info) {
   using graph::TccGraphDialect;
   func::FuncOp entry;
@@ -227,9 +231,18 @@ bool readWeightUse(ModuleOp module, const ImportedSignature &signature, Manifest
   if (!entry)
     return true;
   size_t weightIndex = 0;
+  std::map<std::string, int64_t> counts;
   for (unsigned i = 0; i < entry.getNumArguments(); ++i) {
     auto role = entry.getArgAttrOfType<StringAttr>(i, TccGraphDialect::getRoleAttrName());
-    if (!role || role.getValue() != "weight")
+    auto shaped = dyn_cast<ShapedType>(entry.getArgumentTypes()[i]);
+    // Out-params (tcc-bufferize's) are the arguments without a role.
+    std::string roleName = entry.getArgAttr(i, kArenaAttrName) ? "arena"
+                           : role                              ? role.str()
+                                                               : "output";
+    if (!shaped)
+      return false;
+    info.entryArgs.push_back({roleName, counts[roleName]++, shaped.getRank()});
+    if (roleName != "weight")
       continue;
     auto name = entry.getArgAttrOfType<StringAttr>(i, TccGraphDialect::getPublicNameAttrName());
     auto program = entry.getArgAttrOfType<ArrayAttr>(i, TccGraphDialect::getDerivedAttrName());
@@ -256,7 +269,12 @@ bool readWeightUse(ModuleOp module, const ImportedSignature &signature, Manifest
       d.program.push_back(cast<StringAttr>(token).str());
     info.derivedWeights.push_back(std::move(d));
   }
-  return weightIndex == signature.weights.size() + info.derivedWeights.size();
+  return weightIndex == signature.weights.size() + info.derivedWeights.size() &&
+         counts["input"] == static_cast<int64_t>(signature.inputs.size()) &&
+         counts[TccGraphDialect::kStateRole.str()] ==
+             static_cast<int64_t>(signature.states.size()) &&
+         counts["output"] == static_cast<int64_t>(signature.outputs.size()) &&
+         counts["arena"] == 1 && counts.size() <= 5;
 }
 } // namespace
 

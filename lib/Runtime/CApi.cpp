@@ -72,6 +72,8 @@ tcc_model::tcc_model(std::unique_ptr<Model> m) : model(std::move(m)) {
     outputInfo.push_back(infoStorage(spec));
   for (const TensorSpec &spec : manifest.weights)
     weightInfo.push_back(infoStorage(spec));
+  for (const TensorSpec &spec : manifest.states)
+    stateInfo.push_back(infoStorage(spec));
 }
 
 #define TCC_CHECK_MODEL(model, failure)                                        \
@@ -197,6 +199,57 @@ TCC_API tcc_status tcc_model_weight_info(const tcc_model *model, int32_t index,
     info->embedded = weights[index].isDerived() ? 2 : weights[index].embedded ? 1 : 0;
   }
   return status;
+}
+
+TCC_API int32_t tcc_model_num_states(const tcc_model *model) {
+  TCC_CHECK_MODEL(model, -1);
+  return static_cast<int32_t>(model->model->manifest().states.size());
+}
+
+TCC_API tcc_status tcc_model_state_info(const tcc_model *model, int32_t index,
+                                        tcc_tensor_info *info) {
+  TCC_CHECK_MODEL(model, TCC_ERROR_INVALID_ARGUMENT);
+  const auto &states = model->model->manifest().states;
+  tcc_status status = tensorInfo(model, index, info, states, model->stateInfo, "state");
+  if (status == TCC_OK)
+    info->embedded = states[index].embedded ? 1 : 0;
+  return status;
+}
+
+TCC_API tcc_status tcc_model_read_state(tcc_model *model, int32_t index, void *dst,
+                                        int32_t dst_device, size_t bytes) {
+  TCC_CHECK_MODEL(model, TCC_ERROR_INVALID_ARGUMENT);
+  if (index < 0)
+    return invalidArgument("state index " + std::to_string(index) + " is negative");
+  try {
+    model->model->readState(static_cast<size_t>(index), dst, dst_device, bytes);
+    return TCC_OK;
+  } catch (...) {
+    return reportCurrentException();
+  }
+}
+
+TCC_API tcc_status tcc_model_write_state(tcc_model *model, int32_t index, const void *src,
+                                         int32_t src_device, size_t bytes) {
+  TCC_CHECK_MODEL(model, TCC_ERROR_INVALID_ARGUMENT);
+  if (index < 0)
+    return invalidArgument("state index " + std::to_string(index) + " is negative");
+  try {
+    model->model->writeState(static_cast<size_t>(index), src, src_device, bytes);
+    return TCC_OK;
+  } catch (...) {
+    return reportCurrentException();
+  }
+}
+
+TCC_API tcc_status tcc_model_reset_state(tcc_model *model) {
+  TCC_CHECK_MODEL(model, TCC_ERROR_INVALID_ARGUMENT);
+  try {
+    model->model->resetState();
+    return TCC_OK;
+  } catch (...) {
+    return reportCurrentException();
+  }
 }
 
 TCC_API tcc_status tcc_model_symbol_info(const tcc_model *model, int32_t index,

@@ -379,6 +379,13 @@ extern "C" void tcc_cpu_attention(int32_t dtype, int32_t, int64_t batch, int64_t
   constexpr int64_t kQueryBlock = 64, kKeyBlock = 256;
   auto product = [&](bool transB, int64_t m, int64_t n, int64_t kk, float alpha, const float *a,
                      int64_t lda, const float *bm, int64_t ldb, float beta, float *c, int64_t ldc) {
+    // A matrix of one row has no row stride to speak of (a view's unit dim
+    // may carry 0: one query over a cache); BLAS wants one at least as long
+    // as a row.
+    if (m == 1)
+      lda = std::max(lda, kk), ldc = std::max(ldc, n);
+    if (transB ? n == 1 : kk == 1)
+      ldb = std::max(ldb, transB ? kk : n);
     if (sgemm && kk > 0)
       sgemm(kCblasRowMajor, kCblasNoTrans, transB ? kCblasTrans : kCblasNoTrans,
             static_cast<int>(m), static_cast<int>(n), static_cast<int>(kk), alpha, a,

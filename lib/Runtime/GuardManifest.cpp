@@ -108,6 +108,37 @@ void parseTensor(const json &j, const std::string &where, TensorSpec &spec) {
   }
 }
 
+/// A weight or state: a tensor of static sizes with a `bytes` size that
+/// matches them and, where `inImage`, an `offset` into the weights image
+/// (a derived weight has none). Returns the sizes.
+std::vector<int64_t> parseStoredTensor(const json &j, const std::string &where,
+                                       const char *defaultKind, bool inImage, WeightSpec &w) {
+  parseTensor(j, where, w);
+  w.kind = j.value("kind", std::string(defaultKind));
+  int64_t offset = inImage ? intMember(j, "offset", where) : 0;
+  int64_t bytes = intMember(j, "bytes", where);
+  if (offset < 0 || bytes < 0)
+    invalidManifest(where + " has a negative offset or byte size");
+  w.offset = static_cast<uint64_t>(offset);
+  w.bytes = static_cast<uint64_t>(bytes);
+  if (j.contains("embedded") && !j["embedded"].is_boolean())
+    invalidManifest(where + ".embedded is not a boolean");
+  w.embedded = j.value("embedded", inImage);
+  std::vector<int64_t> sizes;
+  uint64_t elements = 1;
+  for (const SymbolicExpr &size : w.sizes) {
+    std::optional<int64_t> c = size.asConstant();
+    if (!c)
+      invalidManifest(where + " ('" + w.name + "') has a symbolic size");
+    sizes.push_back(*c);
+    elements *= static_cast<uint64_t>(*c);
+  }
+  if (elements * dtypeSize(w.dtype) != w.bytes)
+    invalidManifest(where + " ('" + w.name + "'): " + std::to_string(w.bytes) +
+                    " bytes do not match " + dtypeName(w.dtype) + " " + w.shapeText());
+  return sizes;
+}
+
 /// "s77 in [1, 1024]" for a bare symbol, the expression text otherwise.
 std::string expectedText(const SymbolicExpr &expr, const GuardManifest &manifest) {
   if (std::optional<std::string> sym = expr.asSymbol())
@@ -254,7 +285,13 @@ GuardManifest parseManifest(std::string_view text) {
   const json &inputs = arrayMember(j, "inputs", "manifest");
   for (size_t i = 0; i < inputs.size(); ++i) {
     TensorSpec spec;
-    parseTensor(inputs[i], "inputs[" + std::to_string(i) + "]", spec);
+    std::string where = "inputs[" + std::to_string(i) + "]";
+    parseTensor(inputs[i], where, spec);
+    if (inputs[i].contains("written")) {
+      if (!inputs[i]["written"].is_boolean())
+        invalidManifest(where + ".written is not a boolean");
+      spec.written = inputs[i]["written"].get<bool>();
+    }
     m.inputs.push_back(std::move(spec));
   }
   const json &outputs = arrayMember(j, "outputs", "manifest");
@@ -268,37 +305,12 @@ GuardManifest parseManifest(std::string_view text) {
     for (size_t i = 0; i < weights.size(); ++i) {
       std::string where = "weights[" + std::to_string(i) + "]";
       WeightSpec w;
-      parseTensor(weights[i], where, w);
-      w.kind = weights[i].value("kind", std::string("parameter"));
       bool derived = weights[i].contains("derived");
-      // A derived weight has no place in the image.
-      int64_t offset = derived ? 0 : intMember(weights[i], "offset", where);
-      int64_t bytes = intMember(weights[i], "bytes", where);
-      if (offset < 0 || bytes < 0)
-        invalidManifest(where + " has a negative offset or byte size");
-      w.offset = static_cast<uint64_t>(offset);
-      w.bytes = static_cast<uint64_t>(bytes);
-      w.embedded = weights[i].value("embedded", !derived);
+      m.weightSizes.push_back(parseStoredTensor(weights[i], where, "parameter", !derived, w));
       w.hostOnly = weights[i].value("host_only", false);
       if (derived && (w.embedded || w.hostOnly))
         invalidManifest(where + " ('" + w.name + "') is derived, so neither embedded nor host-only");
-      uint64_t elements = 1;
-      for (const SymbolicExpr &size : w.sizes) {
-        std::optional<int64_t> c = size.asConstant();
-        if (!c)
-          invalidManifest(where + " ('" + w.name + "') has a symbolic size");
-        elements *= static_cast<uint64_t>(*c);
-      }
-      if (elements * dtypeSize(w.dtype) != w.bytes)
-        invalidManifest(where + " ('" + w.name + "'): " + std::to_string(w.bytes) +
-                        " bytes do not match " + dtypeName(w.dtype) + " " + w.shapeText());
       m.weights.push_back(std::move(w));
-    }
-    for (const WeightSpec &w : m.weights) {
-      std::vector<int64_t> sizes;
-      for (const SymbolicExpr &e : w.sizes)
-        sizes.push_back(*e.asConstant());
-      m.weightSizes.push_back(std::move(sizes));
     }
     // Programs name their sources, which may come later in the list.
     for (size_t i = 0; i < weights.size(); ++i) {
@@ -319,6 +331,18 @@ GuardManifest parseManifest(std::string_view text) {
       w.program = program.get<std::vector<std::string>>();
       w.derived = std::make_shared<const DerivedProgram>(
           DerivedProgram::parse(w.name, w.dtype, m.weightSizes[i], w.program, lookup));
+    }
+  }
+
+  // States: stored like weights (an initial value in the image), never
+  // derived, and written by every call.
+  if (j.contains("states")) {
+    const json &states = arrayMember(j, "states", "manifest");
+    for (size_t i = 0; i < states.size(); ++i) {
+      WeightSpec st;
+      m.stateSizes.push_back(
+          parseStoredTensor(states[i], "states[" + std::to_string(i) + "]", "buffer", true, st));
+      m.states.push_back(std::move(st));
     }
   }
 
@@ -356,6 +380,8 @@ GuardManifest parseManifest(std::string_view text) {
         a.role = EntryArgRole::Input;
       else if (role == "weight")
         a.role = EntryArgRole::Weight;
+      else if (role == "state")
+        a.role = EntryArgRole::State;
       else if (role == "output")
         a.role = EntryArgRole::Output;
       else if (role == "arena")
@@ -373,6 +399,8 @@ GuardManifest parseManifest(std::string_view text) {
           {EntryArgRole::Input, int32_t(i), entryRank(m.inputs[i].dtype, m.inputs[i].rank())});
     for (size_t i = 0; i < m.weights.size(); ++i)
       m.entryArgs.push_back({EntryArgRole::Weight, int32_t(i), m.weights[i].rank()});
+    for (size_t i = 0; i < m.states.size(); ++i)
+      m.entryArgs.push_back({EntryArgRole::State, int32_t(i), m.states[i].rank()});
     for (size_t i = 0; i < m.outputs.size(); ++i)
       m.entryArgs.push_back(
           {EntryArgRole::Output, int32_t(i), entryRank(m.outputs[i].dtype, m.outputs[i].rank())});
@@ -392,6 +420,11 @@ GuardManifest parseManifest(std::string_view text) {
       what = "weight", count = m.weights.size();
       if (a.index >= 0 && size_t(a.index) < count)
         spec = &m.weights[a.index];
+      break;
+    case EntryArgRole::State:
+      what = "state", count = m.states.size();
+      if (a.index >= 0 && size_t(a.index) < count)
+        spec = &m.states[a.index];
       break;
     case EntryArgRole::Output:
       what = "output", count = m.outputs.size();

@@ -72,6 +72,7 @@ struct cuda::DeviceState {
   cuda::DeviceBuffer arena;
   cuda::DeviceBuffer weights;
   std::vector<const void *> weightPointers;
+  cuda::DeviceBuffer state; ///< the instance's state on the device (stateHost_'s layout)
   KernelTable kernels;
   cuda::CudaGraphCache graphs;
 };
@@ -147,6 +148,18 @@ Model::Model(std::string manifestJson, const uint8_t *weights, size_t weightsSiz
         derivedSlots_.push_back({i, at});
         weights_[i] = at;
       }
+  }
+  // State: one host buffer for every state, each slot 64-byte aligned; the
+  // initial values beside it, in the same layout.
+  for (const WeightSpec &st : manifest_.states) {
+    stateOffsets_.push_back(stateBytes_);
+    stateBytes_ += (static_cast<size_t>(st.bytes) + kRuntimeAlignment - 1) / kRuntimeAlignment *
+                   kRuntimeAlignment;
+  }
+  if (!manifest_.states.empty()) {
+    stateHost_ = allocateAligned(stateBytes_);
+    stateInitial_ = allocateAligned(stateBytes_);
+    setInitialState(weights, weightsSize, /*all=*/false);
   }
   // One arena at the largest variant's size, allocated once: a call may take
   // any variant, and the generic one (planned at the symbols' upper bounds)
@@ -288,6 +301,8 @@ void Model::loadWeightsFile(const std::string &path) {
   for (const WeightSpec &w : manifest_.weights)
     if (!w.isDerived())
       needed = std::max(needed, w.offset + w.bytes);
+  for (const WeightSpec &st : manifest_.states)
+    needed = std::max(needed, st.offset + st.bytes);
   if (size < needed)
     throw RuntimeError(TCC_ERROR_IO, path + ": weights file has " + std::to_string(size) +
                                          " bytes, the manifest needs " +
@@ -300,10 +315,134 @@ void Model::loadWeightsFile(const std::string &path) {
   for (size_t i = 0; i < manifest_.weights.size(); ++i)
     if (!manifest_.weights[i].isDerived())
       weights_[i] = buffer.get() + manifest_.weights[i].offset;
+  // The file holds the states' initial values too: the state restarts there.
+  if (!manifest_.states.empty())
+    setInitialState(buffer.get(), static_cast<size_t>(needed), /*all=*/true);
   loadedWeights_ = std::move(buffer);
   deviceWeightsStale_ = true;
   derivedWeightsStale_ = true;
   cpu::boundWeightsChanged();
+}
+
+//===----------------------------------------------------------------------===//
+// State
+//===----------------------------------------------------------------------===//
+
+void Model::setInitialState(const uint8_t *image, size_t imageSize, bool all) {
+  for (size_t i = 0; i < manifest_.states.size(); ++i) {
+    const WeightSpec &st = manifest_.states[i];
+    uint8_t *initial = stateInitial_.get() + stateOffsets_[i];
+    if (!(all || st.embedded) || !image) {
+      std::memset(initial, 0, static_cast<size_t>(st.bytes));
+      continue;
+    }
+    if (st.offset > imageSize || st.bytes > imageSize - st.offset)
+      throw RuntimeError(TCC_ERROR_INVALID_MANIFEST,
+                         "invalid guard manifest: state '" + st.name + "' lies outside the " +
+                             std::to_string(imageSize) + "-byte weights image");
+    std::memcpy(initial, image + st.offset, static_cast<size_t>(st.bytes));
+  }
+  restoreInitialState();
+}
+
+void Model::restoreInitialState() {
+  // A CUDA run still writing the device's copy finishes first; that copy
+  // is then stale, and the next CUDA run takes the host's.
+  if (device_ && stateOnDevice_)
+    cuda::Driver::get().check(
+        cuda::Driver::get().cuStreamSynchronize(static_cast<cuda::CUstream>(stateStream_)),
+        "waiting for model '" + manifest_.model + "' before resetting its state");
+  std::memcpy(stateHost_.get(), stateInitial_.get(), stateBytes_);
+  stateOnDevice_ = false;
+}
+
+void Model::stateToHost() {
+  if (!stateOnDevice_)
+    return;
+  const cuda::Driver &d = cuda::Driver::get();
+  d.check(d.cuStreamSynchronize(static_cast<cuda::CUstream>(stateStream_)),
+          "waiting for model '" + manifest_.model + "' to write its state");
+  d.check(d.cuMemcpyDtoH(stateHost_.get(), device_->state.get(), stateBytes_),
+          "copying the state of model '" + manifest_.model + "' from the device");
+  stateOnDevice_ = false;
+}
+
+void Model::checkStateCopy(size_t index, int32_t device, size_t bytes) const {
+  if (index >= manifest_.states.size())
+    throw RuntimeError(TCC_ERROR_INVALID_ARGUMENT,
+                       "model '" + manifest_.model + "' has " +
+                           std::to_string(manifest_.states.size()) + " state(s), no #" +
+                           std::to_string(index));
+  const WeightSpec &st = manifest_.states[index];
+  if (bytes != st.bytes)
+    throw RuntimeError(TCC_ERROR_INVALID_ARGUMENT,
+                       "state '" + st.name + "': expected " + std::to_string(st.bytes) +
+                           " bytes (" + dtypeName(st.dtype) + " " + st.shapeText() + "), got " +
+                           std::to_string(bytes));
+  if (device != TCC_DEVICE_CPU && device != TCC_DEVICE_CUDA)
+    throw RuntimeError(TCC_ERROR_INVALID_ARGUMENT, "unknown device code " + std::to_string(device));
+}
+
+void Model::readState(size_t index, void *dst, int32_t device, size_t bytes) {
+  checkStateCopy(index, device, bytes);
+  if (!dst && bytes)
+    throw RuntimeError(TCC_ERROR_INVALID_ARGUMENT, "state '" + manifest_.states[index].name +
+                                                       "': the destination is NULL");
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (device == TCC_DEVICE_CPU) {
+    stateToHost();
+    std::memcpy(dst, hostState(index), bytes);
+    return;
+  }
+  const cuda::Driver &d = cuda::Driver::get();
+  cuda::ensureContext();
+  auto to = static_cast<cuda::CUdeviceptr>(reinterpret_cast<uintptr_t>(dst));
+  if (stateOnDevice_) {
+    d.check(d.cuStreamSynchronize(static_cast<cuda::CUstream>(stateStream_)),
+            "waiting for model '" + manifest_.model + "' to write its state");
+    d.check(d.cuMemcpyDtoD(to, device_->state.get() + stateOffsets_[index], bytes),
+            "copying state '" + manifest_.states[index].name + "'");
+  } else {
+    d.check(d.cuMemcpyHtoD(to, hostState(index), bytes),
+            "copying state '" + manifest_.states[index].name + "' to the device");
+  }
+}
+
+void Model::writeState(size_t index, const void *src, int32_t device, size_t bytes) {
+  checkStateCopy(index, device, bytes);
+  if (!src && bytes)
+    throw RuntimeError(TCC_ERROR_INVALID_ARGUMENT,
+                       "state '" + manifest_.states[index].name + "': the source is NULL");
+  std::lock_guard<std::mutex> lock(mutex_);
+  // Written where the latest values lie, so the others stay current.
+  if (stateOnDevice_) {
+    const cuda::Driver &d = cuda::Driver::get();
+    d.check(d.cuStreamSynchronize(static_cast<cuda::CUstream>(stateStream_)),
+            "waiting for model '" + manifest_.model + "' to write its state");
+    cuda::CUdeviceptr to = device_->state.get() + stateOffsets_[index];
+    if (device == TCC_DEVICE_CPU)
+      d.check(d.cuMemcpyHtoD(to, src, bytes), "copying state '" + manifest_.states[index].name + "'");
+    else
+      d.check(d.cuMemcpyDtoD(to, static_cast<cuda::CUdeviceptr>(reinterpret_cast<uintptr_t>(src)),
+                             bytes),
+              "copying state '" + manifest_.states[index].name + "'");
+    return;
+  }
+  if (device == TCC_DEVICE_CPU) {
+    std::memcpy(hostState(index), src, bytes);
+  } else {
+    const cuda::Driver &d = cuda::Driver::get();
+    cuda::ensureContext();
+    d.check(d.cuMemcpyDtoH(hostState(index),
+                           static_cast<cuda::CUdeviceptr>(reinterpret_cast<uintptr_t>(src)), bytes),
+            "copying state '" + manifest_.states[index].name + "' from the device");
+  }
+}
+
+void Model::resetState() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (!manifest_.states.empty())
+    restoreInitialState();
 }
 
 void Model::computeDerivedWeights() {
@@ -356,7 +495,7 @@ void Model::checkOutputs(const tcc_tensor *outputs, size_t numOutputs,
 }
 
 void Model::packArguments(const tcc_tensor *inputs, const tcc_tensor *outputs, size_t variant,
-                          const void *const *weights, const void *arena) {
+                          const void *const *weights, uint8_t *state, const void *arena) {
   packed_.clear();
   for (const EntryArg &a : manifest_.entryArgs) {
     switch (a.role) {
@@ -375,6 +514,11 @@ void Model::packArguments(const tcc_tensor *inputs, const tcc_tensor *outputs, s
     case EntryArgRole::Weight: {
       appendDescriptor(packed_, weights[a.index], manifest_.weightSizes[a.index].data(),
                        a.rank);
+      break;
+    }
+    case EntryArgRole::State: {
+      appendDescriptor(packed_, state + stateOffsets_[a.index],
+                       manifest_.stateSizes[a.index].data(), a.rank);
       break;
     }
     case EntryArgRole::Arena: {
@@ -449,7 +593,8 @@ void Model::runOnStream(const tcc_tensor *inputs, size_t numInputs, const tcc_te
     computeDerivedWeights();
   if (device == TCC_DEVICE_CUDA)
     return runCuda(inputs, outputs, variant, stream, synchronize);
-  packArguments(inputs, outputs, variant, weights_.data(), arena_.get());
+  stateToHost();
+  packArguments(inputs, outputs, variant, weights_.data(), stateHost_.get(), arena_.get());
   // A failed run-time check (RuntimeChecks.h) is the first error of the run.
   (void)takeKernelLaunchError();
   if (profile_ && profile_->enabled) {
@@ -508,7 +653,16 @@ void Model::runCuda(const tcc_tensor *inputs, const tcc_tensor *outputs, size_t 
     device_->graphs.clear(); // they point at the old weights
     deviceWeightsStale_ = false;
   }
-  packArguments(inputs, outputs, variant, device_->weightPointers.data(), device_->arena.data());
+  if (stateBytes_ && !stateOnDevice_) {
+    // The device's copy of the state: allocated once (its address stays in
+    // the captured graphs), refreshed from the host where that is newer.
+    if (!device_->state.bytes())
+      device_->state = cuda::DeviceBuffer(stateBytes_);
+    d.check(d.cuMemcpyHtoD(device_->state.get(), stateHost_.get(), stateBytes_),
+            "copying the state of model '" + manifest_.model + "' to the device");
+  }
+  packArguments(inputs, outputs, variant, device_->weightPointers.data(),
+                static_cast<uint8_t *>(device_->state.data()), device_->arena.data());
   // The packed words hold every pointer and size the launches depend on:
   // they are the graph cache's key.
   ScopedKernelTable kernels(&device_->kernels);
@@ -538,6 +692,11 @@ void Model::runCuda(const tcc_tensor *inputs, const tcc_tensor *outputs, size_t 
     if (!error.empty())
       throw RuntimeError(TCC_ERROR_INTERNAL, error);
   };
+  if (stateBytes_) {
+    // From here the device holds the latest state, whatever the run does.
+    stateOnDevice_ = true;
+    stateStream_ = stream;
+  }
   device_->graphs.run(packed_.data(), packed_.size(), static_cast<cuda::CUstream>(stream),
                       launch);
   if (session) {

@@ -52,7 +52,9 @@ WeightLayout WeightLayout::build(const ExportedProgram &program,
                                  const ImportedSignature &signature, bool copyBytes) {
   WeightLayout layout;
   int64_t offset = 0;
-  for (const InputSpec &spec : signature.weights) {
+  std::vector<InputSpec> specs(signature.weights);
+  specs.insert(specs.end(), signature.states.begin(), signature.states.end());
+  for (const InputSpec &spec : specs) {
     const TensorMeta &meta = program.tensorValues.at(spec.graphName);
     int64_t bytes = static_cast<int64_t>(dtypeSize(meta.dtype));
     for (const SymDim &d : meta.sizes)
@@ -131,6 +133,8 @@ json tcc::buildManifest(const ExportedProgram &program, const ImportedSignature 
     }
     checks.push_back(name + ": contiguous");
   }
+  for (size_t i : signature.writtenInputs)
+    inputs[i]["written"] = true;
   m["inputs"] = inputs;
   m["checks"] = checks;
 
@@ -141,18 +145,21 @@ json tcc::buildManifest(const ExportedProgram &program, const ImportedSignature 
   }
   m["outputs"] = outputs;
 
+  // A weight or state, with its place in the weights image.
+  auto stored = [&](const InputSpec &spec, const WeightLayout::Entry &e) -> json {
+    const TensorMeta &meta = program.tensorValues.at(spec.graphName);
+    return {{"name", spec.target},
+            {"kind", kindName(spec.kind)},
+            {"dtype", dtypeName(meta.dtype)},
+            {"sizes", sizesJson(meta)},
+            {"offset", e.offset},
+            {"bytes", e.bytes},
+            {"embedded", e.embedded && info.weightsEmbedded}};
+  };
   json ws = json::array();
   for (size_t i = 0; i < signature.weights.size(); ++i) {
     const InputSpec &spec = signature.weights[i];
-    const TensorMeta &meta = program.tensorValues.at(spec.graphName);
-    const WeightLayout::Entry &e = weights.entries[i];
-    ws.push_back({{"name", spec.target},
-                  {"kind", kindName(spec.kind)},
-                  {"dtype", dtypeName(meta.dtype)},
-                  {"sizes", sizesJson(meta)},
-                  {"offset", e.offset},
-                  {"bytes", e.bytes},
-                  {"embedded", e.embedded && info.weightsEmbedded}});
+    ws.push_back(stored(spec, weights.entries[i]));
     if (std::find(info.hostOnlyWeights.begin(), info.hostOnlyWeights.end(), spec.target) !=
         info.hostOnlyWeights.end())
       ws.back()["host_only"] = true;
@@ -172,6 +179,15 @@ json tcc::buildManifest(const ExportedProgram &program, const ImportedSignature 
   }
   m["weights"] = ws;
 
+  // State: what the forward writes into its buffers, carried by the model
+  // instance from one call to the next; its initial value lies in the
+  // weights image like a weight's.
+  json states = json::array();
+  for (size_t i = 0; i < signature.states.size(); ++i)
+    states.push_back(stored(signature.states[i], weights.entries[signature.weights.size() + i]));
+  if (!states.empty())
+    m["states"] = states;
+
   json plannedAt = json::object();
   for (const auto &[name, range] : program.rangeConstraints)
     plannedAt[name] = range.max;
@@ -181,22 +197,30 @@ json tcc::buildManifest(const ExportedProgram &program, const ImportedSignature 
   m["arena"] = {{"bytes", arena.bytes}, {"planned_at", plannedAt}, {"buffers", buffers}};
 
   json args = json::array();
-  // The compiled code's rank: a complex tensor's (re, im) pairs are one more dim.
-  auto rankOf = [&](const std::string &value) {
-    const frontend::TensorMeta &meta = program.tensorValues.at(value);
-    return entryRank(meta.dtype, static_cast<int32_t>(meta.sizes.size()));
-  };
-  for (size_t i = 0; i < signature.inputs.size(); ++i)
-    args.push_back({{"role", "input"}, {"index", i}, {"rank", rankOf(signature.inputs[i])}});
-  for (size_t i = 0; i < signature.weights.size(); ++i)
-    args.push_back({{"role", "weight"}, {"index", i},
-                    {"rank", rankOf(signature.weights[i].graphName)}});
-  for (size_t i = 0; i < info.derivedWeights.size(); ++i)
-    args.push_back({{"role", "weight"}, {"index", signature.weights.size() + i},
-                    {"rank", info.derivedWeights[i].sizes.size()}});
-  for (size_t i = 0; i < signature.outputs.size(); ++i)
-    args.push_back({{"role", "output"}, {"index", i}, {"rank", rankOf(signature.outputs[i])}});
-  args.push_back({{"role", "arena"}, {"index", 0}, {"rank", 1}});
+  if (!info.entryArgs.empty()) {
+    for (const EntryArgument &a : info.entryArgs)
+      args.push_back({{"role", a.role}, {"index", a.index}, {"rank", a.rank}});
+  } else {
+    // The compiled code's rank: a complex tensor's (re, im) pairs are one more dim.
+    auto rankOf = [&](const std::string &value) {
+      const frontend::TensorMeta &meta = program.tensorValues.at(value);
+      return entryRank(meta.dtype, static_cast<int32_t>(meta.sizes.size()));
+    };
+    for (size_t i = 0; i < signature.inputs.size(); ++i)
+      args.push_back({{"role", "input"}, {"index", i}, {"rank", rankOf(signature.inputs[i])}});
+    for (size_t i = 0; i < signature.weights.size(); ++i)
+      args.push_back({{"role", "weight"}, {"index", i},
+                      {"rank", rankOf(signature.weights[i].graphName)}});
+    for (size_t i = 0; i < signature.states.size(); ++i)
+      args.push_back({{"role", "state"}, {"index", i},
+                      {"rank", rankOf(signature.states[i].graphName)}});
+    for (size_t i = 0; i < info.derivedWeights.size(); ++i)
+      args.push_back({{"role", "weight"}, {"index", signature.weights.size() + i},
+                      {"rank", info.derivedWeights[i].sizes.size()}});
+    for (size_t i = 0; i < signature.outputs.size(); ++i)
+      args.push_back({{"role", "output"}, {"index", i}, {"rank", rankOf(signature.outputs[i])}});
+    args.push_back({{"role", "arena"}, {"index", 0}, {"rank", 1}});
+  }
   m["entry"] = {{"symbol", entrySymbol(0, false)}, {"args", args}};
 
   // The generic variant, then each static one: the symbols it binds pinned

@@ -162,6 +162,8 @@ class Model:
         self._lock = threading.Lock()
         self._num_inputs = len(self.manifest["inputs"])
         self._output_dtype_names = [o["dtype"] for o in self.manifest["outputs"]]
+        self._written_inputs = [i for i, t in enumerate(self.manifest["inputs"])
+                                if t.get("written")]
 
     def _last_error(self):
         msg = self._lib.tcc_last_error()
@@ -303,6 +305,64 @@ class Model:
         self._check(self._lib.tcc_model_load_weights(self._handle, os.fsencode(path)))
         return self
 
+    @property
+    def state_names(self):
+        """The buffers the model's forward writes, which this instance keeps
+        from one call to the next (a running statistic, a key/value cache)."""
+        return [st["name"] for st in self.manifest.get("states", [])]
+
+    def _state_index(self, name):
+        names = self.state_names
+        if name not in names:
+            raise TccError(f"model '{self.manifest.get('model', '')}' has no state named "
+                           f"'{name}' (its states: {', '.join(names) or 'none'})")
+        return names.index(name)
+
+    def state(self, device="cpu"):
+        """A copy of every state, {name: tensor} on `device` ("cpu" or a CUDA
+        device), as the calls so far left it (waiting for a CUDA run still
+        writing it)."""
+        torch = _torch()
+        fn = self._lib.tcc_model_read_state
+        fn.argtypes = [ctypes.c_void_p, ctypes.c_int32, ctypes.c_void_p, ctypes.c_int32,
+                       ctypes.c_size_t]
+        device = torch.device(device)
+        result = {}
+        for i, st in enumerate(self.manifest.get("states", [])):
+            t = torch.empty(st["sizes"], dtype=getattr(torch, st["dtype"]), device=device)
+            code = _CUDA if device.type == "cuda" else _CPU
+            self._check(fn(self._handle, i, ctypes.c_void_p(t.data_ptr()), code,
+                           t.numel() * t.element_size()))
+            result[st["name"]] = t
+        return result
+
+    def set_state(self, states):
+        """Replaces states from {name: tensor} (each of the state's dtype and
+        shape, on the CPU or a CUDA device); the next call reads them."""
+        torch = _torch()
+        fn = self._lib.tcc_model_write_state
+        fn.argtypes = [ctypes.c_void_p, ctypes.c_int32, ctypes.c_void_p, ctypes.c_int32,
+                       ctypes.c_size_t]
+        specs = self.manifest.get("states", [])
+        for name, value in states.items():
+            i = self._state_index(name)
+            _check_tensor(value, f"state '{name}'", torch)
+            dtype = str(value.dtype).replace("torch.", "")
+            if dtype != specs[i]["dtype"] or list(value.shape) != list(specs[i]["sizes"]):
+                raise TccError(f"state '{name}': expected {specs[i]['dtype']} "
+                               f"{list(specs[i]['sizes'])}, got {dtype} {list(value.shape)}")
+            t = _dense(value.detach())
+            code = _CUDA if t.device.type == "cuda" else _CPU
+            self._check(fn(self._handle, i, ctypes.c_void_p(t.data_ptr()), code,
+                           t.numel() * t.element_size()))
+        return self
+
+    def reset_state(self):
+        """Every state back to its value in the export (a new sequence)."""
+        self._lib.tcc_model_reset_state.argtypes = [ctypes.c_void_p]
+        self._check(self._lib.tcc_model_reset_state(self._handle))
+        return self
+
     def _plan(self, inputs, key):
         """Builds (once per input signature) what a call needs: checks the
         inputs against the guards and computes the output shapes in C."""
@@ -340,6 +400,7 @@ class Model:
                 _check_tensor(t, f"input #{i}", torch)
             plan = self._plan(inputs, key)
         keep = None
+        given = inputs
         for t in inputs:
             # Negated and conjugated views keep their sign in a flag, not in
             # the bytes tcc reads: materialized like non-contiguous ones.
@@ -359,6 +420,12 @@ class Model:
             status = plan.run(*plan.args)
         if status != 0:
             raise TccError(self._last_error())
+        if keep is not None:
+            # An input the forward writes in place was written into its
+            # dense copy: into the caller's tensor too, as PyTorch would.
+            for i in self._written_inputs:
+                if keep[i] is not given[i]:
+                    given[i].copy_(keep[i])
         del keep
         return results
 

@@ -42,6 +42,9 @@ struct RunOptions {
   bool printOutputs = true;             // print a short summary of each output
   bool profile = false;                 // --profile: per-kernel times (a --profile artifact)
   std::string profileJson;              // --profile-json: write them here as JSON
+  std::string steps;                    // --steps DIR: one call per DIR/<k>/ (input_<i>.npy,
+                                        // expected_<i>.npy), in order, on one instance
+  std::string stateOut;                 // --state-out DIR: each state after the runs, as .npy
 };
 int runRunCommand(const RunOptions &opts);
 

@@ -93,6 +93,13 @@ ModelLibrary::ModelLibrary(const std::string &path) {
     api_.profile = reinterpret_cast<decltype(api_.profile)>(dlsym(handle_, "tcc_model_profile"));
     api_.resetProfile =
         reinterpret_cast<decltype(api_.resetProfile)>(dlsym(handle_, "tcc_model_reset_profile"));
+    auto optional = [&](const char *name, auto &slot) {
+      slot = reinterpret_cast<std::remove_reference_t<decltype(slot)>>(dlsym(handle_, name));
+    };
+    optional("tcc_model_num_states", api_.numStates);
+    optional("tcc_model_state_info", api_.stateInfo);
+    optional("tcc_model_read_state", api_.readState);
+    optional("tcc_model_reset_state", api_.resetState);
     model_ = api_.create();
     if (!model_)
       throw ModelLibraryError(path + ": cannot create the model: " + api_.lastError());

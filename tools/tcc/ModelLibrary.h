@@ -44,6 +44,11 @@ struct ModelApi {
   decltype(&tcc_model_set_profiling) setProfiling = nullptr;
   decltype(&tcc_model_profile) profile = nullptr;
   decltype(&tcc_model_reset_profile) resetProfile = nullptr;
+  // Optional (null in a model.so built before state was carried).
+  decltype(&tcc_model_num_states) numStates = nullptr;
+  decltype(&tcc_model_state_info) stateInfo = nullptr;
+  decltype(&tcc_model_read_state) readState = nullptr;
+  decltype(&tcc_model_reset_state) resetState = nullptr;
 };
 
 /// Owns the dlopen handle and one model instance created from it.

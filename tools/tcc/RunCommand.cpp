@@ -319,8 +319,8 @@ void printOutput(const TensorInfo &info, const Output &out) {
   std::printf("%s]\n", n > shown ? ", ..." : "");
 }
 
-void writeOutput(const std::string &dir, size_t index, const Output &out) {
-  std::filesystem::path file = std::filesystem::path(dir) / ("output_" + std::to_string(index) + ".npy");
+void writeOutput(const std::string &dir, const std::string &name, const Output &out) {
+  std::filesystem::path file = std::filesystem::path(dir) / (name + ".npy");
   try {
     if (out.dtype == DType::BFloat16) {
       // NumPy has no bfloat16: write the exactly representable float32 values.
@@ -338,17 +338,18 @@ void writeOutput(const std::string &dir, size_t index, const Output &out) {
 
 /// Compares with a reference; prints one line; returns whether it passes.
 bool compareOutput(const TensorInfo &info, const Output &out, const std::string &file,
-                   double rtol) {
+                   double rtol, const std::string &prefix = "") {
   NpyArray ref = loadNpy(file);
   if (ref.shape != out.sizes) {
-    std::printf("%s: FAIL shape %s, expected %s (%s)\n", info.name.c_str(),
+    std::printf("%s%s: FAIL shape %s, expected %s (%s)\n", prefix.c_str(), info.name.c_str(),
                 shapeText(out.sizes).c_str(), shapeText(ref.shape).c_str(), file.c_str());
     return false;
   }
   double maxAbsErr = 0, maxAbsRef = 0;
   bool nanMismatch = false;
   if (ref.dtype != out.dtype && (isComplex(ref.dtype) || isComplex(out.dtype))) {
-    std::printf("%s: FAIL dtype %s, expected %s (%s)\n", info.name.c_str(), dtypeName(out.dtype),
+    std::printf("%s%s: FAIL dtype %s, expected %s (%s)\n", prefix.c_str(), info.name.c_str(),
+                dtypeName(out.dtype),
                 dtypeName(ref.dtype), file.c_str());
     return false;
   }
@@ -369,7 +370,8 @@ bool compareOutput(const TensorInfo &info, const Output &out, const std::string 
   }
   double maxRelErr = maxAbsRef > 0 ? maxAbsErr / maxAbsRef : maxAbsErr;
   bool pass = !nanMismatch && maxRelErr <= rtol;
-  std::printf("%s: max_abs_err %.3g max_rel_err %.3g %s%s\n", info.name.c_str(), maxAbsErr,
+  std::printf("%s%s: max_abs_err %.3g max_rel_err %.3g %s%s\n", prefix.c_str(),
+              info.name.c_str(), maxAbsErr,
               maxRelErr, pass ? "PASS" : "FAIL", nanMismatch ? " (NaN/Inf mismatch)" : "");
   return pass;
 }
@@ -402,49 +404,37 @@ std::map<size_t, std::string> expectedFiles(const RunOptions &opts,
   return files;
 }
 
-int run(const RunOptions &opts) {
-  ModelLibrary lib(opts.model);
-  const ModelApi &api = lib.api();
-  std::vector<TensorInfo> inputs = queryInfo(lib, api.numInputs(lib.model()), api.inputInfo);
-  std::vector<TensorInfo> outputs = queryInfo(lib, api.numOutputs(lib.model()), api.outputInfo);
-  std::vector<TensorInfo> weights = queryInfo(lib, api.numWeights(lib.model()), api.weightInfo);
-
-  std::vector<NpyArray> weightArrays;
-  bindWeights(opts, lib, weights, weightArrays);
-
-  std::vector<NpyArray> inputArrays = readInputs(opts, inputs);
-  std::vector<tcc_tensor> inputTensors;
-  for (NpyArray &a : inputArrays)
-    inputTensors.push_back({a.data.data(), static_cast<int32_t>(a.dtype), TCC_DEVICE_CPU,
-                            static_cast<int32_t>(a.shape.size()), a.shape.data()});
-
-  std::vector<Output> results(outputs.size());
-  std::vector<int64_t *> sizePtrs;
-  for (size_t i = 0; i < outputs.size(); ++i) {
-    results[i].dtype = outputs[i].dtype;
-    results[i].sizes.resize(outputs[i].sizeExprs.size());
-    sizePtrs.push_back(results[i].sizes.data());
-  }
-  check(lib, api.outputSizes(lib.model(), inputTensors.data(),
-                             static_cast<int32_t>(inputTensors.size()), sizePtrs.data(),
-                             static_cast<int32_t>(sizePtrs.size())));
-  std::vector<tcc_tensor> outputTensors;
-  for (Output &out : results) {
-    out.data.resize(static_cast<size_t>(out.numElements()) * dtypeSize(out.dtype));
-    outputTensors.push_back({out.data.data(), static_cast<int32_t>(out.dtype), TCC_DEVICE_CPU,
-                             static_cast<int32_t>(out.sizes.size()), out.sizes.data()});
-  }
-  // --device cuda: the same tensors in device memory, copied in before and
-  // out after every run (through the CUDA driver, opened on demand).
-  std::vector<cuda::DeviceBuffer> deviceBuffers;
-  std::vector<tcc_tensor> runInputs = inputTensors, runOutputs = outputTensors;
-  auto bytesOf = [](const tcc_tensor &t) {
-    size_t n = dtypeSize(static_cast<DType>(t.dtype));
-    for (int32_t d = 0; d < t.rank; ++d)
-      n *= static_cast<size_t>(t.sizes[d]);
-    return n;
-  };
-  if (opts.device == "cuda") {
+/// One set of inputs bound for calls: the output buffers their sizes need
+/// and, with --device cuda, device copies of both, copied in before and out
+/// after every call (through the CUDA driver, opened on demand).
+class Call {
+public:
+  Call(const RunOptions &opts, const ModelLibrary &lib, const std::vector<TensorInfo> &outputs,
+       std::vector<NpyArray> &inputArrays)
+      : lib(lib), cuda(opts.device == "cuda") {
+    const ModelApi &api = lib.api();
+    for (NpyArray &a : inputArrays)
+      inputTensors.push_back({a.data.data(), static_cast<int32_t>(a.dtype), TCC_DEVICE_CPU,
+                              static_cast<int32_t>(a.shape.size()), a.shape.data()});
+    results.resize(outputs.size());
+    std::vector<int64_t *> sizePtrs;
+    for (size_t i = 0; i < outputs.size(); ++i) {
+      results[i].dtype = outputs[i].dtype;
+      results[i].sizes.resize(outputs[i].sizeExprs.size());
+      sizePtrs.push_back(results[i].sizes.data());
+    }
+    check(lib, api.outputSizes(lib.model(), inputTensors.data(),
+                               static_cast<int32_t>(inputTensors.size()), sizePtrs.data(),
+                               static_cast<int32_t>(sizePtrs.size())));
+    for (Output &out : results) {
+      out.data.resize(static_cast<size_t>(out.numElements()) * dtypeSize(out.dtype));
+      outputTensors.push_back({out.data.data(), static_cast<int32_t>(out.dtype), TCC_DEVICE_CPU,
+                               static_cast<int32_t>(out.sizes.size()), out.sizes.data()});
+    }
+    runInputs = inputTensors;
+    runOutputs = outputTensors;
+    if (!cuda)
+      return;
     try {
       cuda::ensureContext();
       for (std::vector<tcc_tensor> *ts : {&runInputs, &runOutputs})
@@ -457,8 +447,10 @@ int run(const RunOptions &opts) {
       throw RunFailure{kExitUserError, e.what()};
     }
   }
-  auto runOnce = [&] {
-    const cuda::Driver *d = opts.device == "cuda" ? &cuda::Driver::get() : nullptr;
+
+  void call() {
+    const ModelApi &api = lib.api();
+    const cuda::Driver *d = cuda ? &cuda::Driver::get() : nullptr;
     if (d)
       for (size_t i = 0; i < runInputs.size(); ++i)
         d->check(d->cuMemcpyHtoD(reinterpret_cast<uintptr_t>(runInputs[i].data),
@@ -472,7 +464,118 @@ int run(const RunOptions &opts) {
                                  reinterpret_cast<uintptr_t>(runOutputs[i].data),
                                  bytesOf(outputTensors[i])),
                  "copying output " + std::to_string(i) + " from the device");
-  };
+  }
+
+  std::vector<Output> results;
+
+private:
+  static size_t bytesOf(const tcc_tensor &t) {
+    size_t n = dtypeSize(static_cast<DType>(t.dtype));
+    for (int32_t d = 0; d < t.rank; ++d)
+      n *= static_cast<size_t>(t.sizes[d]);
+    return n;
+  }
+  const ModelLibrary &lib;
+  bool cuda;
+  std::vector<tcc_tensor> inputTensors, outputTensors, runInputs, runOutputs;
+  std::vector<cuda::DeviceBuffer> deviceBuffers;
+};
+
+/// --state-out DIR: each state as DIR/<name>.npy ('/' in a name becomes '_').
+void writeStates(const RunOptions &opts, const ModelLibrary &lib) {
+  const ModelApi &api = lib.api();
+  if (!api.numStates || !api.stateInfo || !api.readState)
+    userError(opts.model + ": its runtime predates state (recompile it)");
+  std::error_code ec;
+  std::filesystem::create_directories(opts.stateOut, ec);
+  if (ec)
+    userError(opts.stateOut + ": " + ec.message());
+  for (int32_t i = 0, n = api.numStates(lib.model()); i < n; ++i) {
+    tcc_tensor_info info;
+    check(lib, api.stateInfo(lib.model(), i, &info));
+    Output out;
+    out.dtype = static_cast<DType>(info.dtype);
+    out.sizes.assign(info.sizes, info.sizes + info.rank);
+    out.data.resize(static_cast<size_t>(info.bytes));
+    check(lib, api.readState(lib.model(), i, out.data.data(), TCC_DEVICE_CPU, out.data.size()));
+    std::string name = info.name;
+    std::replace(name.begin(), name.end(), '/', '_');
+    writeOutput(opts.stateOut, name, out);
+  }
+}
+
+/// --steps DIR: one call per subdirectory of DIR (in name order) on this
+/// instance, each compared with its expected_<i>.npy.
+int runSteps(const RunOptions &opts, const ModelLibrary &lib,
+             const std::vector<TensorInfo> &inputs, const std::vector<TensorInfo> &outputs) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (!fs::is_directory(opts.steps, ec))
+    userError("--steps " + opts.steps + ": not a directory");
+  std::vector<fs::path> steps;
+  for (const fs::directory_entry &e : fs::directory_iterator(opts.steps, ec))
+    if (e.is_directory())
+      steps.push_back(e.path());
+  if (ec)
+    userError("--steps " + opts.steps + ": " + ec.message());
+  if (steps.empty())
+    userError("--steps " + opts.steps + ": no step directories in it");
+  std::sort(steps.begin(), steps.end());
+  size_t failed = 0;
+  for (const fs::path &step : steps) {
+    RunOptions one = opts;
+    one.inputs.clear();
+    for (size_t i = 0; i < inputs.size(); ++i)
+      one.inputs.push_back((step / ("input_" + std::to_string(i) + ".npy")).string());
+    std::vector<NpyArray> arrays = readInputs(one, inputs);
+    Call call(opts, lib, outputs, arrays);
+    call.call();
+    std::string prefix = "step " + step.filename().string() + " ";
+    bool pass = true;
+    for (size_t i = 0; i < outputs.size(); ++i) {
+      fs::path expected = step / ("expected_" + std::to_string(i) + ".npy");
+      if (!fs::exists(expected))
+        userError(expected.string() + ": missing (each step holds expected_<i>.npy for every "
+                                      "output)");
+      pass &= compareOutput(outputs[i], call.results[i], expected.string(), opts.rtol, prefix);
+    }
+    failed += pass ? 0 : 1;
+    if (!opts.outDir.empty()) {
+      std::string dir = (fs::path(opts.outDir) / step.filename()).string();
+      fs::create_directories(dir, ec);
+      if (ec)
+        userError(dir + ": " + ec.message());
+      for (size_t i = 0; i < call.results.size(); ++i)
+        writeOutput(dir, "output_" + std::to_string(i), call.results[i]);
+    }
+  }
+  std::printf("steps: %zu run, %zu failed\n", steps.size(), failed);
+  if (!opts.stateOut.empty())
+    writeStates(opts, lib);
+  return failed ? kExitUserError : kExitOk;
+}
+
+int run(const RunOptions &opts) {
+  ModelLibrary lib(opts.model);
+  const ModelApi &api = lib.api();
+  std::vector<TensorInfo> inputs = queryInfo(lib, api.numInputs(lib.model()), api.inputInfo);
+  std::vector<TensorInfo> outputs = queryInfo(lib, api.numOutputs(lib.model()), api.outputInfo);
+  std::vector<TensorInfo> weights = queryInfo(lib, api.numWeights(lib.model()), api.weightInfo);
+
+  std::vector<NpyArray> weightArrays;
+  bindWeights(opts, lib, weights, weightArrays);
+
+  if (!opts.steps.empty()) {
+    if (!opts.inputs.empty() || !opts.expect.empty() || opts.bench > 0 || opts.profile)
+      userError("--steps takes each call's inputs and expected outputs from its directories: "
+                "it cannot be combined with --input, --expect, --bench or --profile");
+    return runSteps(opts, lib, inputs, outputs);
+  }
+
+  std::vector<NpyArray> inputArrays = readInputs(opts, inputs);
+  Call call(opts, lib, outputs, inputArrays);
+  std::vector<Output> &results = call.results;
+  auto runOnce = [&] { call.call(); };
   runOnce();
   printSpecialization(lib);
   // --profile: the runs after this first one (a warm-up) are timed per
@@ -493,7 +596,7 @@ int run(const RunOptions &opts) {
     if (ec)
       userError(opts.outDir + ": " + ec.message());
     for (size_t i = 0; i < results.size(); ++i)
-      writeOutput(opts.outDir, i, results[i]);
+      writeOutput(opts.outDir, "output_" + std::to_string(i), results[i]);
   }
 
   bool allPass = true;
@@ -520,6 +623,8 @@ int run(const RunOptions &opts) {
         runOnce();
     reportProfile(opts, lib);
   }
+  if (!opts.stateOut.empty())
+    writeStates(opts, lib);
   return allPass ? kExitOk : kExitUserError;
 }
 

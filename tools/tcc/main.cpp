@@ -190,6 +190,14 @@ int main(int argc, char **argv) {
   runCmd->add_option("--device", run.device,
                      "cpu, or cuda: copy inputs to the GPU, run the CUDA path, copy outputs back")
       ->check(CLI::IsMember({"cpu", "cuda"}));
+  runCmd->add_option("--steps", run.steps,
+                     "Call the model once per subdirectory of DIR, in name order, on one "
+                     "instance (a model with state sees what the calls before wrote): each "
+                     "holds input_<i>.npy and expected_<i>.npy (compared with --rtol); "
+                     "make_stateful_fixtures.py writes them");
+  runCmd->add_option("--state-out", run.stateOut,
+                     "After the runs, write each state the model carries (the buffers its "
+                     "forward writes) as DIR/<name>.npy");
   runCmd->add_flag("--profile", run.profile,
                    "Time every kernel (an artifact compiled with tcc compile --profile) and "
                    "print them ordered by cost: index, kind, detail, calls, mean us, share");

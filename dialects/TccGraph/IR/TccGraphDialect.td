@@ -19,7 +19,8 @@ def TccGraph_Dialect : Dialect {
   let cppNamespace = "::tcc::graph";
   let extraClassDeclaration = [{
     /// Attributes of the entry function's arguments that later stages read
-    /// (the manifest builder): the argument's role ("input" or "weight"),
+    /// (the manifest builder): the argument's role ("input", "weight" or
+    /// "state"),
     /// its public name, the derived weight's program
     /// (tcc-hoist-weight-expressions, docs/ARTIFACT.md) and the mark of a
     /// weight the function no longer reads (kept on the host only).
@@ -28,6 +29,14 @@ def TccGraph_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral getSizesAttrName() { return "tcc.sizes"; }
     static constexpr ::llvm::StringLiteral getDerivedAttrName() { return "tcc.derived"; }
     static constexpr ::llvm::StringLiteral getHostOnlyAttrName() { return "tcc.host_only"; }
+    /// An argument the call writes (a buffer the forward updates, carried to
+    /// the next call as state; an input written in place): the index of the
+    /// result that holds its value after the call. tcc-bufferize writes that
+    /// result into the argument's memory and drops it from the results.
+    static constexpr ::llvm::StringLiteral getWrittenByAttrName() { return "tcc.written_by"; }
+    /// The role of a buffer or parameter the forward writes: memory of the
+    /// model instance that one call leaves for the next (docs/ARTIFACT.md).
+    static constexpr ::llvm::StringLiteral kStateRole = "state";
     /// The reason tcc-legalize-graph refused a `tcc_graph.operator`, left on
     /// every refused occurrence when the pass records refusals (`tcc explain`).
     static constexpr ::llvm::StringLiteral getRefusalAttrName() { return "tcc.refusal"; }

@@ -17,6 +17,12 @@ struct ImportedSignature {
   std::vector<frontend::InputSpec> weights;
   /// Graph value names of the user outputs, in result order.
   std::vector<std::string> outputs;
+  /// Input specs of the buffers and parameters the program writes (state
+  /// the model instance carries from call to call), in argument order. They
+  /// are not among `weights`.
+  std::vector<frontend::InputSpec> states;
+  /// Indices in `inputs` of the user inputs the program writes in place.
+  std::vector<size_t> writtenInputs;
 };
 
 } // namespace tcc

@@ -39,6 +39,9 @@ struct TensorSpec {
   DType dtype = DType::Float32;
   tcc_device device = TCC_DEVICE_CPU;
   std::vector<SymbolicExpr> sizes;
+  /// Inputs only ("written"): the program writes it in place, as PyTorch
+  /// writes the caller's tensor (x.add_(1) in forward).
+  bool written = false;
 
   int32_t rank() const { return static_cast<int32_t>(sizes.size()); }
   /// "[s77, 100]"
@@ -46,7 +49,8 @@ struct TensorSpec {
 };
 
 /// A parameter, buffer or constant, located in the weights image; or a
-/// derived weight, computed by the runtime from others.
+/// derived weight, computed by the runtime from others. Also a state: a
+/// buffer the forward writes, whose initial value lies in the image.
 struct WeightSpec : TensorSpec {
   std::string kind; // "parameter", "buffer", "constant", "derived"
   uint64_t offset = 0;
@@ -81,7 +85,7 @@ struct ArenaPlan {
 };
 
 /// Role of an argument of the forward function.
-enum class EntryArgRole { Input, Weight, Output, Arena };
+enum class EntryArgRole { Input, Weight, State, Output, Arena };
 
 /// One memref argument of the forward function, in order.
 struct EntryArg {
@@ -159,6 +163,9 @@ public:
   std::vector<TensorSpec> inputs;
   std::vector<TensorSpec> outputs;
   std::vector<WeightSpec> weights;
+  /// "states": the buffers the forward writes, which each model instance
+  /// keeps from one call to the next (static sizes; never derived).
+  std::vector<WeightSpec> states;
   ArenaPlan arena;
   std::string entrySymbol = "tcc_model_forward";
   std::vector<EntryArg> entryArgs;
@@ -188,8 +195,9 @@ public:
   /// Input and output sizes when allStatic.
   std::vector<std::vector<int64_t>> staticInputSizes;
   std::vector<std::vector<int64_t>> staticOutputSizes;
-  /// The sizes of every weight (always constants).
+  /// The sizes of every weight and state (always constants).
   std::vector<std::vector<int64_t>> weightSizes;
+  std::vector<std::vector<int64_t>> stateSizes;
 
   /// For an allStatic manifest: true if `inputs` pass every guard, with no
   /// allocation. False means "call bindInputs", which finds the violation

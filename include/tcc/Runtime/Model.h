@@ -132,6 +132,21 @@ public:
   /// binding).
   const void *weightData(size_t index) const { return weights_[index]; }
 
+  /// State (the manifest's "states"): the buffers the forward writes, which
+  /// this instance keeps from one call to the next. Each starts at its
+  /// initial value (the buffer's value in the export, zeros where the
+  /// model was compiled without it) and lives where the last run left it:
+  /// on the host after a CPU run, on the device after a CUDA run (read and
+  /// written there in place by the kernels); a run on the other path moves
+  /// it first.
+  /// Copies state `index` (exactly its `bytes`) to `dst` on `device`
+  /// (TCC_DEVICE_CPU or TCC_DEVICE_CUDA), waiting for the run that wrote it.
+  void readState(size_t index, void *dst, int32_t device, size_t bytes);
+  /// Replaces state `index` with `bytes` from `src` on `device`.
+  void writeState(size_t index, const void *src, int32_t device, size_t bytes);
+  /// Every state back to its initial value.
+  void resetState();
+
 private:
   struct FreeDeleter {
     void operator()(void *p) const;
@@ -142,11 +157,22 @@ private:
   void checkOutputs(const tcc_tensor *outputs, size_t numOutputs,
                     const std::vector<std::vector<int64_t>> &expected, int32_t device) const;
   void packArguments(const tcc_tensor *inputs, const tcc_tensor *outputs, size_t variant,
-                     const void *const *weights, const void *arena);
+                     const void *const *weights, uint8_t *state, const void *arena);
   void runCuda(const tcc_tensor *inputs, const tcc_tensor *outputs, size_t variant,
                void *stream, bool synchronize);
   /// Recomputes every derived weight from the bound ones (caller holds mutex_).
   void computeDerivedWeights();
+  /// Where state `index` lies in stateHost_ (and the device's copy).
+  uint8_t *hostState(size_t index) { return stateHost_.get() + stateOffsets_[index]; }
+  /// The state's latest values on the host: waits for the CUDA run that
+  /// wrote them last and copies them back (caller holds mutex_).
+  void stateToHost();
+  /// Sets every state's initial values from `image` (the weights image or a
+  /// loaded weights file; null: zeros where not embedded) and resets.
+  void setInitialState(const uint8_t *image, size_t imageSize, bool all);
+  /// Every state back to its initial value (caller holds mutex_).
+  void restoreInitialState();
+  void checkStateCopy(size_t index, int32_t device, size_t bytes) const;
 
   std::string manifestJson_;
   GuardManifest manifest_;
@@ -164,6 +190,12 @@ private:
   AlignedBuffer derivedWeights_;              ///< every derived weight, 64-byte aligned
   /// Each derived weight's manifest index and place in derivedWeights_.
   std::vector<std::pair<size_t, uint8_t *>> derivedSlots_;
+  AlignedBuffer stateHost_;                   ///< every state, 64-byte aligned slots
+  AlignedBuffer stateInitial_;                ///< their initial values, same layout
+  std::vector<size_t> stateOffsets_;
+  size_t stateBytes_ = 0;
+  bool stateOnDevice_ = false;                ///< the latest values are device_->state's
+  void *stateStream_ = nullptr;               ///< the stream of the CUDA run that wrote them
   std::vector<int64_t> packed_;
   std::unique_ptr<profile::Accumulator> profile_; ///< set while or since profiling
   mutable std::mutex mutex_;
@@ -180,7 +212,7 @@ struct tcc_model {
     std::vector<const char *> sizeExprs;
   };
   std::unique_ptr<tcc::Model> model;
-  std::vector<TensorInfoStorage> inputInfo, outputInfo, weightInfo;
+  std::vector<TensorInfoStorage> inputInfo, outputInfo, weightInfo, stateInfo;
 };
 
 #endif // TCC_RUNTIME_MODEL_H

@@ -29,14 +29,15 @@ struct PlannedArena {
   std::vector<PlannedBuffer> buffers;
 };
 
-/// Where each weight's bytes live in the weights blob, in signature order.
+/// Where each weight's bytes live in the weights blob, in signature order,
+/// then each state's initial value (its buffer's value in the export).
 struct WeightLayout {
   struct Entry {
     std::string name;
     int64_t offset = 0, bytes = 0;
     bool embedded = false;  ///< bytes are in the blob (else bound at run time)
   };
-  std::vector<Entry> entries;
+  std::vector<Entry> entries;       ///< signature.weights, then signature.states
   std::vector<uint8_t> blob;  ///< 64-byte aligned entries, concatenated
 
   /// Lays out the weights of `signature`, taking bytes from the program's
@@ -54,6 +55,18 @@ struct DerivedWeight {
   DType dtype = DType::Float32;
   std::vector<int64_t> sizes;
   std::vector<std::string> program;
+};
+
+/// One argument of the compiled entry, in order (docs/ARTIFACT.md): its
+/// role ("input", "weight", "state", "output" or "arena"), its index among
+/// the manifest's tensors of that role, and its rank.
+struct EntryArgument {
+  std::string role;
+  int64_t index = 0;
+  int64_t rank = 0;
+  bool operator==(const EntryArgument &o) const {
+    return role == o.role && index == o.index && rank == o.rank;
+  }
 };
 
 /// A static shape specialization compiled beside the generic variant
@@ -75,6 +88,9 @@ struct ManifestInfo {
   std::vector<std::string> hostOnlyWeights;
   /// The static specializations, in entry order after the generic variant.
   std::vector<SpecializationInfo> specializations;
+  /// The compiled entry's arguments as the planned function has them; empty:
+  /// inputs, weights, states, derived weights, outputs, arena.
+  std::vector<EntryArgument> entryArgs;
 };
 
 nlohmann::json buildManifest(const frontend::ExportedProgram &program,

@@ -3,10 +3,13 @@
 
 #include "SplitSharedInits.h"
 
+#include "dialects/TccGraph/IR/TccGraphDialect.h"
+#include "dialects/TccKernel/IR/TccKernelDialect.h"
 #include "dialects/TccKernel/IR/TccKernelOps.h"
 #include "dialects/TccKernel/Transforms/BufferizableOpInterfaceImpl.h"
 
 #include "mlir/Dialect/Bufferization/IR/BufferizableOpInterface.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Bufferization/Transforms/OneShotAnalysis.h"
 #include "mlir/Dialect/Bufferization/Transforms/OneShotModuleBufferize.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
@@ -83,6 +86,12 @@ bool keepsTrailingDimsPacked(tensor::InsertSliceOp insert, int64_t dims) {
 /// buffer and the copy.
 Value sliceForProducer(RewriterBase &rewriter, SubsetInsertionOpInterface op,
                        tensor::EmptyOp empty, Operation *user) {
+  // A written argument's new value (materializeWrittenArguments): any
+  // producer writes the whole argument in place, packed as it is.
+  if (isa<bufferization::MaterializeInDestinationOp>(op.getOperation()))
+    return isa<linalg::LinalgOp>(user) || isa<tcc::kernel::TccKernelDialect>(user->getDialect())
+               ? bufferization::buildSubsetExtraction(rewriter, op, empty, user)
+               : nullptr;
   auto insert = dyn_cast<tensor::InsertSliceOp>(op.getOperation());
   if (!insert)
     return nullptr;
@@ -125,6 +134,75 @@ bool isSameView(Value a, Value b) {
          x.getSizes() == y.getSizes() && x.getStrides() == y.getStrides();
 }
 
+/// The arguments a call writes (tcc.written_by, from the importer): each
+/// may be written in place, the others never are (by default one-shot
+/// bufferization would write into any argument). Each written argument's
+/// result becomes its value materialized in the argument's memory, so that
+/// the producer of the new value can write there directly.
+void materializeWrittenArguments(ModuleOp module) {
+  StringRef writtenBy = tcc::graph::TccGraphDialect::getWrittenByAttrName();
+  module.walk([&](func::FuncOp func) {
+    if (func.isExternal())
+      return;
+    auto ret = cast<func::ReturnOp>(func.getBody().front().getTerminator());
+    OpBuilder b(ret);
+    // A value that is the new value of two arguments is computed into the
+    // first and copied from there into the second.
+    llvm::DenseMap<Value, Value> materialized;
+    for (BlockArgument arg : func.getArguments()) {
+      if (!isa<TensorType>(arg.getType()))
+        continue;
+      auto result = func.getArgAttrOfType<IntegerAttr>(arg.getArgNumber(), writtenBy);
+      func.setArgAttr(arg.getArgNumber(), bufferization::BufferizationDialect::kWritableAttrName,
+                      b.getBoolAttr(static_cast<bool>(result)));
+      if (!result)
+        continue;
+      OpOperand &operand = ret->getOpOperand(static_cast<unsigned>(result.getInt()));
+      if (operand.get() == arg)
+        continue;
+      Value source = materialized.lookup(operand.get());
+      auto m = b.create<bufferization::MaterializeInDestinationOp>(
+          ret.getLoc(), source ? source : operand.get(), arg);
+      if (!source)
+        materialized[operand.get()] = m.getResult();
+      operand.set(m.getResult());
+    }
+  });
+}
+
+/// After bufferization: each written argument holds its new value (a copy
+/// into it where the value was computed elsewhere), and its result goes;
+/// the arguments' writability marks go too.
+void dropWrittenResults(ModuleOp module) {
+  StringRef writtenBy = tcc::graph::TccGraphDialect::getWrittenByAttrName();
+  module.walk([&](func::FuncOp func) {
+    if (func.isExternal())
+      return;
+    auto ret = cast<func::ReturnOp>(func.getBody().front().getTerminator());
+    llvm::BitVector dropped(func.getNumResults());
+    OpBuilder b(ret);
+    for (BlockArgument arg : func.getArguments()) {
+      auto result = func.getArgAttrOfType<IntegerAttr>(arg.getArgNumber(), writtenBy);
+      if (!result)
+        continue;
+      func.removeArgAttr(arg.getArgNumber(), writtenBy);
+      unsigned r = static_cast<unsigned>(result.getInt());
+      dropped.set(r);
+      Value v = ret.getOperand(r);
+      while (auto cast = v.getDefiningOp<memref::CastOp>())
+        v = cast.getSource();
+      if (v != arg)
+        (void)copyAsLinalg(b, ret.getLoc(), ret.getOperand(r), arg);
+    }
+    for (BlockArgument arg : func.getArguments())
+      func.removeArgAttr(arg.getArgNumber(), bufferization::BufferizationDialect::kWritableAttrName);
+    if (dropped.none())
+      return;
+    ret->eraseOperands(dropped);
+    (void)func.eraseResults(dropped);
+  });
+}
+
 struct BufferizePass : public tcc::impl::BufferizePassBase<BufferizePass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
@@ -146,6 +224,7 @@ struct BufferizePass : public tcc::impl::BufferizePassBase<BufferizePass> {
     // Each writer its own fresh init: no copies of a shared fill, and an
     // analysis linear in the number of writers.
     tcc::splitSharedInits(module);
+    materializeWrittenArguments(module);
     {
       // Producers write straight into the slice a concatenation inserts them
       // at (tcc-share-concat-buffers built DenseNet's in one buffer), or a
@@ -170,6 +249,7 @@ struct BufferizePass : public tcc::impl::BufferizePassBase<BufferizePass> {
       if (isSameView(copy.getInputs()[0], copy.getOutputs()[0]))
         copy.erase();
     });
+    dropWrittenResults(module);
     separateRepeatedResults(module);
     bufferization::BufferResultsToOutParamsOpts outParams;
     outParams.memCpyFn = copyAsLinalg;
