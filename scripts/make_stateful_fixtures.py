@@ -171,21 +171,35 @@ class CachedDecoder(nn.Module):
         return self.head(h)
 
 
-def greedy_steps(model, batch, prompt, steps, vocab):
+def greedy_steps(model, prompt, steps):
     """The calls of a greedy generation: the prompt's tokens one per call,
-    then each call's argmax fed back, run eagerly on a copy of `model`."""
-    m = copy.deepcopy(model).eval()
-    calls = []
+    then each call's argmax fed back, run eagerly on `model` (a copy of a
+    module; it is changed). Returns the calls' arguments and the generated
+    tokens [batch, steps - prompt + 1] (the last call's argmax included)."""
+    calls, generated = [], []
     with torch.no_grad():
         ids = prompt[:, :1]
         for pos in range(steps):
             position = torch.tensor([pos])
             calls.append((ids.clone(), position))
-            logits = m(ids, position)
-            nxt = prompt[:, pos + 1:pos + 2] if pos + 1 < prompt.shape[1] else \
-                logits[:, -1:].argmax(-1)
-            ids = nxt
-    return calls
+            logits = model(ids, position)
+            if pos + 1 < prompt.shape[1]:
+                ids = prompt[:, pos + 1:pos + 2]
+            else:
+                ids = logits[:, -1:].argmax(-1)
+                generated.append(ids)
+    return calls, torch.cat(generated, dim=1)
+
+
+def write_generation(out, name, prompt, tokens):
+    """<name>/generate/prompt.npy and tokens.npy: what `tcc generate
+    --prompt-file ... --expect ...` must reproduce, token for token."""
+    if ONLY and name != ONLY:
+        return
+    gd = os.path.join(out, name, "generate")
+    os.makedirs(gd, exist_ok=True)
+    save_npy(os.path.join(gd, "prompt.npy"), prompt)
+    save_npy(os.path.join(gd, "tokens.npy"), tokens)
 
 
 def write_cached_decoder_cases(out):
@@ -194,7 +208,9 @@ def write_cached_decoder_cases(out):
         torch.manual_seed(300 + batch)
         model = CachedDecoder(batch=batch)
         prompt = torch.randint(0, 64, (batch, 5))
-        write_stateful_case(out, name, model, greedy_steps(model, batch, prompt, 70, 64))
+        calls, tokens = greedy_steps(copy.deepcopy(model).eval(), prompt, 70)
+        write_stateful_case(out, name, model, calls)
+        write_generation(out, name, prompt, tokens)
 
 
 #===----------------------------------------------------------------------===#
@@ -229,18 +245,10 @@ def write_transformers_static_cache_case(out):
     # after call, greedy, from a 4-token prompt (on a copy: the references
     # are made again from a fresh one).
     fresh = copy.deepcopy(ep.module())
-    runner = copy.deepcopy(ep.module())
     prompt = torch.randint(0, 128, (1, 4))
-    calls = []
-    ids = prompt[:, :1]
-    with torch.no_grad():
-        for pos in range(70):
-            position = torch.tensor([pos])
-            calls.append((ids.clone(), position))
-            logits = runner(ids, position)
-            ids = prompt[:, pos + 1:pos + 2] if pos + 1 < prompt.shape[1] else \
-                logits[:, -1:].argmax(-1)
+    calls, tokens = greedy_steps(copy.deepcopy(ep.module()), prompt, 70)
     write_steps(d, fresh, calls)
+    write_generation(out, name, prompt, tokens)
     print(f"wrote {d} ({len(calls)} steps)")
 
 

@@ -272,6 +272,50 @@ TCC_API tcc_status tcc_model_write_state(tcc_model *model, int32_t index, const 
 /** Every state back to its initial value (a new sequence, a new prompt). */
 TCC_API tcc_status tcc_model_reset_state(tcc_model *model);
 
+/*--- Generation ---------------------------------------------------------*/
+/* A decoder with a key/value cache as transformers and ExecuTorch export it
+ * for generation: input 0 the token ids [batch, tokens] (int64 or int32),
+ * input 1 their positions in the cache [tokens] (same dtype), output 0 the
+ * logits [batch, tokens, vocab] (float32, bfloat16 or float16); the cache is
+ * the model's state. tcc_model_generate resets the state, feeds the prompt
+ * (in one call where the tokens dim is symbolic and the prompt fits it, else
+ * a token per call), then one token per call, each the argmax of the last
+ * logits (or a sample of the top_k most likely at `temperature`), until
+ * max_new_tokens or every row has produced eos_token. */
+
+typedef struct tcc_generate_options {
+  int32_t max_new_tokens;  /* tokens to generate after the prompt (>= 0) */
+  int64_t eos_token;       /* a row stops after producing it; -1: none */
+  int32_t top_k;           /* 0 or 1: greedy; k > 1: sample among the k largest */
+  float temperature;       /* > 0; with top_k > 1: logits / temperature */
+  uint64_t seed;           /* sampling's random stream (tcc's own, not PyTorch's) */
+  int32_t device;          /* TCC_DEVICE_CPU or TCC_DEVICE_CUDA: the path that runs */
+  void *stream;            /* CUDA: the stream (a CUstream; NULL: the default) */
+  /* Called after the prompt (step 0) and after each generated token, with
+   * the batch's new tokens (a finished row repeats eos_token); NULL: none.
+   * A non-zero return stops the generation. */
+  int32_t (*on_token)(void *user, int32_t step, const int64_t *tokens, int32_t batch);
+  void *user;
+} tcc_generate_options;
+
+/** What a generation took: the prompt's calls and the generated tokens'. */
+typedef struct tcc_generate_stats {
+  int32_t prompt_calls;    /* calls that fed the prompt */
+  int32_t decode_calls;    /* calls that fed a generated token */
+  double prompt_ms;        /* wall time of the prompt's calls */
+  double decode_ms;        /* wall time of the rest (tokens/s = decode_calls / decode_ms) */
+} tcc_generate_stats;
+
+/** Generates from `prompt` (batch rows of prompt_len token ids, row-major)
+ *  into `tokens` (batch rows of max_new_tokens each); *num_tokens receives
+ *  how many each row got (rows that stopped early are padded with
+ *  eos_token); `stats` may be NULL. Refuses a model without the decoder's
+ *  inputs and outputs (TCC_ERROR_INVALID_ARGUMENT, naming what differs). */
+TCC_API tcc_status tcc_model_generate(tcc_model *model, const int64_t *prompt, int32_t batch,
+                                      int32_t prompt_len, const tcc_generate_options *options,
+                                      int64_t *tokens, int32_t *num_tokens,
+                                      tcc_generate_stats *stats);
+
 /*--- Running ------------------------------------------------------------*/
 
 /** Checks `inputs` against the guards (data may be NULL here) and writes the

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "tcc/Runtime/CudaDriver.h"
 #include "tcc/Runtime/CudaGraphCache.h"
+#include "tcc/Runtime/Generate.h"
 #include "tcc/Runtime/Model.h"
 #include "tcc/Runtime/RuntimeError.h"
 #include "tcc/runtime.h"
@@ -246,6 +247,21 @@ TCC_API tcc_status tcc_model_reset_state(tcc_model *model) {
   TCC_CHECK_MODEL(model, TCC_ERROR_INVALID_ARGUMENT);
   try {
     model->model->resetState();
+    return TCC_OK;
+  } catch (...) {
+    return reportCurrentException();
+  }
+}
+
+TCC_API tcc_status tcc_model_generate(tcc_model *model, const int64_t *prompt, int32_t batch,
+                                      int32_t prompt_len, const tcc_generate_options *options,
+                                      int64_t *tokens, int32_t *num_tokens,
+                                      tcc_generate_stats *stats) {
+  TCC_CHECK_MODEL(model, TCC_ERROR_INVALID_ARGUMENT);
+  if (!options)
+    return invalidArgument("tcc_model_generate: options is NULL");
+  try {
+    generate(*model->model, prompt, batch, prompt_len, *options, tokens, num_tokens, stats);
     return TCC_OK;
   } catch (...) {
     return reportCurrentException();

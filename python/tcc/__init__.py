@@ -51,6 +51,23 @@ class _Tensor(ctypes.Structure):
                 ("sizes", ctypes.POINTER(ctypes.c_int64))]
 
 
+_ON_TOKEN = ctypes.CFUNCTYPE(ctypes.c_int32, ctypes.c_void_p, ctypes.c_int32,
+                             ctypes.POINTER(ctypes.c_int64), ctypes.c_int32)
+
+
+class _GenerateOptions(ctypes.Structure):
+    _fields_ = [("max_new_tokens", ctypes.c_int32), ("eos_token", ctypes.c_int64),
+                ("top_k", ctypes.c_int32), ("temperature", ctypes.c_float),
+                ("seed", ctypes.c_uint64), ("device", ctypes.c_int32),
+                ("stream", ctypes.c_void_p), ("on_token", _ON_TOKEN),
+                ("user", ctypes.c_void_p)]
+
+
+class _GenerateStats(ctypes.Structure):
+    _fields_ = [("prompt_calls", ctypes.c_int32), ("decode_calls", ctypes.c_int32),
+                ("prompt_ms", ctypes.c_double), ("decode_ms", ctypes.c_double)]
+
+
 # tcc_dtype codes (include/tcc/runtime.h, tcc::DType).
 _DTYPE_NAMES = ["float32", "float64", "float16", "bfloat16", "int64", "int32",
                 "int16", "int8", "uint8", "bool", "complex64", "complex128"]
@@ -362,6 +379,65 @@ class Model:
         self._lib.tcc_model_reset_state.argtypes = [ctypes.c_void_p]
         self._check(self._lib.tcc_model_reset_state(self._handle))
         return self
+
+    def generate(self, prompt, max_new_tokens=32, eos_token=None, top_k=0, temperature=1.0,
+                 seed=0, device="cpu", on_token=None):
+        """Generates with a decoder whose key/value cache is its state (inputs:
+        token ids [batch, tokens] and their positions [tokens]; output: logits
+        [batch, tokens, vocab]; include/tcc/runtime.h, tcc_model_generate):
+        resets the state, feeds `prompt` (token ids [batch, tokens] or
+        [tokens]), then one token per call, greedy (the argmax) or sampled
+        among the `top_k` most likely at `temperature` with `seed` (tcc's own
+        random stream, not PyTorch's), until `max_new_tokens` or every row has
+        produced `eos_token`. `on_token(step, tokens)` (a list per row) is
+        called after each; a true return stops. Returns the generated tokens,
+        an int64 tensor [batch, n] (rows that ended early padded with
+        eos_token), and sets `last_generate_stats`."""
+        torch = _torch()
+        p = torch.as_tensor(prompt, dtype=torch.int64).cpu()
+        if p.dim() == 1:
+            p = p.unsqueeze(0)
+        if p.dim() != 2 or p.numel() == 0:
+            raise TccError("the prompt is token ids [batch, tokens] or [tokens]")
+        p = p.contiguous()
+        batch, length = p.shape
+        fn = self._lib.tcc_model_generate
+        fn.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int32, ctypes.c_int32,
+                       ctypes.POINTER(_GenerateOptions), ctypes.c_void_p, ctypes.c_void_p,
+                       ctypes.POINTER(_GenerateStats)]
+        options = _GenerateOptions()
+        options.max_new_tokens = int(max_new_tokens)
+        options.eos_token = -1 if eos_token is None else int(eos_token)
+        options.top_k = int(top_k)
+        options.temperature = float(temperature)
+        options.seed = int(seed)
+        dev = torch.device(device)
+        options.device = _CUDA if dev.type == "cuda" else _CPU
+        if dev.type == "cuda":
+            options.stream = torch.cuda.current_stream(dev).cuda_stream
+        failure = []
+
+        def callback(_user, step, tokens, n):
+            try:
+                return 1 if on_token(step, [tokens[i] for i in range(n)]) else 0
+            except BaseException as e:  # noqa: BLE001 - raised again below
+                failure.append(e)
+                return 1
+        options.on_token = _ON_TOKEN(callback) if on_token else _ON_TOKEN()
+        tokens = torch.empty((batch, max(int(max_new_tokens), 0)), dtype=torch.int64)
+        counts = (ctypes.c_int32 * batch)()
+        stats = _GenerateStats()
+        with self._lock:
+            status = fn(self._handle, ctypes.c_void_p(p.data_ptr()), batch, length,
+                        ctypes.byref(options), ctypes.c_void_p(tokens.data_ptr()), counts,
+                        ctypes.byref(stats))
+        if failure:
+            raise failure[0]
+        self._check(status)
+        self.last_generate_stats = {"prompt_calls": stats.prompt_calls,
+                                    "decode_calls": stats.decode_calls,
+                                    "prompt_ms": stats.prompt_ms, "decode_ms": stats.decode_ms}
+        return tokens[:, :max(counts) if batch else 0]
 
     def _plan(self, inputs, key):
         """Builds (once per input signature) what a call needs: checks the

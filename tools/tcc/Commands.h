@@ -48,6 +48,23 @@ struct RunOptions {
 };
 int runRunCommand(const RunOptions &opts);
 
+/// `tcc generate model.so --prompt 1,2,3 ...`
+struct GenerateOptions {
+  std::string model;                    // path to model.so
+  std::string prompt;                   // "1,2,3" or "1,2;3,4" (rows of equal length)
+  std::string promptFile;               // .npy of int64/int32 [tokens] or [batch, tokens]
+  int maxNewTokens = 32;
+  int64_t eos = -1;
+  int topK = 0;
+  double temperature = 1.0;
+  uint64_t seed = 0;
+  std::string device = "cpu";
+  std::string out;                      // write the generated tokens here (.npy)
+  std::string expect;                   // compare them with this .npy (exit 1 on a difference)
+  bool quiet = false;                   // no progress line
+};
+int runGenerateCommand(const GenerateOptions &opts);
+
 /// `tcc inspect model.so|model.guards.json`
 struct InspectOptions {
   std::string model;

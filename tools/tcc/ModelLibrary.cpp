@@ -100,6 +100,7 @@ ModelLibrary::ModelLibrary(const std::string &path) {
     optional("tcc_model_state_info", api_.stateInfo);
     optional("tcc_model_read_state", api_.readState);
     optional("tcc_model_reset_state", api_.resetState);
+    optional("tcc_model_generate", api_.generate);
     model_ = api_.create();
     if (!model_)
       throw ModelLibraryError(path + ": cannot create the model: " + api_.lastError());

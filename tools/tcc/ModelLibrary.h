@@ -49,6 +49,7 @@ struct ModelApi {
   decltype(&tcc_model_state_info) stateInfo = nullptr;
   decltype(&tcc_model_read_state) readState = nullptr;
   decltype(&tcc_model_reset_state) resetState = nullptr;
+  decltype(&tcc_model_generate) generate = nullptr;
 };
 
 /// Owns the dlopen handle and one model instance created from it.

@@ -205,6 +205,39 @@ int main(int argc, char **argv) {
                      "With --profile: also write the times as JSON to FILE (for tcc inspect "
                      "--html --profile)");
 
+  // generate
+  GenerateOptions gen;
+  CLI::App *genCmd = app.add_subcommand(
+      "generate",
+      "Generate tokens with a compiled decoder whose key/value cache is its state (inputs: "
+      "token ids [batch, tokens] and their positions [tokens]; output: logits [batch, tokens, "
+      "vocab], as transformers' convert_and_export_with_cache exports them)");
+  genCmd->add_option("model", gen.model, "model.so")->required();
+  genCmd->add_option("-p,--prompt", gen.prompt,
+                     "Prompt token ids: 1,2,3 (one row, repeated to a static batch) or "
+                     "1,2;3,4 (one row per batch entry, of equal length)");
+  genCmd->add_option("--prompt-file", gen.promptFile,
+                     "Prompt token ids from a .npy (int64 or int32, [tokens] or [batch, tokens])");
+  genCmd->add_option("-n,--max-new-tokens", gen.maxNewTokens,
+                     "Tokens to generate after the prompt (default 32)")
+      ->check(CLI::NonNegativeNumber);
+  genCmd->add_option("--eos", gen.eos, "End token id: a row stops after producing it");
+  genCmd->add_option("--top-k", gen.topK,
+                     "Sample among the K most likely tokens (default 0: greedy, the argmax)")
+      ->check(CLI::NonNegativeNumber);
+  genCmd->add_option("--temperature", gen.temperature,
+                     "With --top-k: divide the logits by T before sampling (default 1)")
+      ->check(CLI::PositiveNumber);
+  genCmd->add_option("--seed", gen.seed,
+                     "Sampling's random seed (tcc's own stream: samples differ from PyTorch's)");
+  genCmd->add_option("--device", gen.device, "cpu or cuda: the path that runs")
+      ->check(CLI::IsMember({"cpu", "cuda"}));
+  genCmd->add_option("--out", gen.out, "Write the generated tokens [batch, n] as .npy (int64)");
+  genCmd->add_option("--expect", gen.expect,
+                     "Compare the generated tokens with a .npy [batch, n] (exit 1 on the first "
+                     "difference, named by row and position)");
+  genCmd->add_flag("-q,--quiet", gen.quiet, "No progress line on a terminal");
+
   // inspect
   InspectOptions inspect;
   CLI::App *inspectCmd = app.add_subcommand(
@@ -263,6 +296,8 @@ int main(int argc, char **argv) {
     }
     if (*inspectCmd)
       return runInspectCommand(inspect);
+    if (*genCmd)
+      return runGenerateCommand(gen);
   } catch (const std::exception &e) {
     std::cerr << "tcc: internal error: " << e.what() << "\n";
     return kExitInternal;

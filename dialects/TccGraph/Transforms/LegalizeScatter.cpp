@@ -128,6 +128,17 @@ FailureOr<Value> scatterDense(OperatorArgs &args, OpBuilder &b, Value self, int6
   Value negative = makeCompare(b, loc, "lt", idx, makeScalar(b, loc, i64, 0));
   Value wrapped = makeBinary<AddOp>(b, loc, idx, makeScalar(b, loc, i64, (double)n));
   idx = b.create<SelectOp>(loc, typeOf(idx), negative, wrapped, idx);
+  // PyTorch raises on an index outside [-n, n): so does the call (a write
+  // that lands nowhere would be a silent wrong answer, e.g. a key/value
+  // cache written past its end).
+  Value zero = makeScalar(b, loc, i64, 0), size = makeScalar(b, loc, i64, (double)n);
+  Value notBelow = makeCompare(b, loc, "ge", idx, zero);
+  Value below = makeCompare(b, loc, "lt", idx, size);
+  Value inRange = makeBinary<BitwiseAndOp>(b, loc, notBelow, below);
+  idx = b.create<CheckOp>(loc, typeOf(idx), inRange, idx,
+                          b.getStringAttr(operatorName(args) + ": index out of range for dim " +
+                                          std::to_string(dim) + " of size " +
+                                          std::to_string(n)));
   idx = makeReshape(b, loc, idx, unitShape);
   Value targets = makeIotaAt(b, loc, n, i64, rank + 1, dim);
   Value hits = makeCompare(b, loc, "eq", idx, targets);

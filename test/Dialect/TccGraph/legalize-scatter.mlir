@@ -5,8 +5,10 @@
 // over the index's dim, and positions nobody hits keep self. include_self
 // false: no combining with self.
 // CHECK-LABEL: func @scatter_sum
+// An index outside [-4, 4) fails the call, as PyTorch raises.
 // CHECK: %[[WRAP:.*]] = tcc_graph.select %{{.*}}, %{{.*}}, %arg1
-// CHECK: %[[IDX:.*]] = tcc_graph.reshape %[[WRAP]] : (tensor<2x3xi64>) -> tensor<1x2x3xi64>
+// CHECK: %[[CHECKED:.*]] = tcc_graph.check %{{.*}}, %[[WRAP]] "aten.scatter_reduce.two: index out of range for dim 0 of size 4"
+// CHECK: %[[IDX:.*]] = tcc_graph.reshape %[[CHECKED]] : (tensor<2x3xi64>) -> tensor<1x2x3xi64>
 // CHECK: %[[J:.*]] = tcc_graph.iota {{.*}} : tensor<4xi64>
 // CHECK: %[[JR:.*]] = tcc_graph.reshape %[[J]] : (tensor<4xi64>) -> tensor<4x1x1xi64>
 // CHECK: %[[HITS:.*]] = tcc_graph.compare %[[IDX]], %[[JR]] {predicate = "eq"} : (tensor<1x2x3xi64>, tensor<4x1x1xi64>) -> tensor<4x2x3xi1>
@@ -82,8 +84,9 @@ func.func @index_add(%x: tensor<3x4xf32>, %i: tensor<2xi64>, %s: tensor<3x2xf32>
 // CHECK: %[[V:.*]] = tcc_graph.reshape %arg0 : (tensor<1x2x2x2xf32>) -> tensor<2x4xf32>
 // CHECK: %[[I:.*]] = tcc_graph.reshape %arg1 : (tensor<1x2x2x2xi64>) -> tensor<2x4xi64>
 // CHECK: %[[Z:.*]] = tcc_graph.constant dense<0.000000e+00> : tensor<2x16xf32>
+// CHECK: tcc_graph.check {{.*}} "aten.max_unpool2d.default: index out of range for dim 1 of size 16"
 // CHECK: tcc_graph.compare {{.*}} {predicate = "eq"} : (tensor<2x1x4xi64>, tensor<1x16x1xi64>) -> tensor<2x16x4xi1>
-// CHECK: %[[R:.*]] = tcc_graph.select %{{.*}}, %{{.*}}, %[[Z]]
+// CHECK: %[[R:.*]] = tcc_graph.select %{{.*}}, %{{.*}}, %[[Z]] :
 // CHECK: tcc_graph.reshape %[[R]] : (tensor<2x16xf32>) -> tensor<1x2x4x4xf32>
 func.func @max_unpool(%x: tensor<1x2x2x2xf32>, %i: tensor<1x2x2x2xi64>) -> tensor<1x2x4x4xf32> {
   %0 = tcc_graph.operator "torch.ops.aten.max_unpool2d.default"(%x, %i) {operand_names = ["self", "indices"], args = {output_size = array<i64: 4, 4>}} : (tensor<1x2x2x2xf32>, tensor<1x2x2x2xi64>) -> tensor<1x2x4x4xf32>
