@@ -78,6 +78,22 @@ def run_sample(path, sample, mode, tol):
     return len(steps), worst, first_fail, replays
 
 
+def generate_sample(path, sample):
+    """Greedy generation on the CUDA path against PyTorch's greedy tokens
+    (SAMPLE/generate/), token for token; with the decode calls' time."""
+    import numpy as np
+    import tcc
+    g = os.path.join(ROOT, "samples", sample, "generate")
+    if not os.path.isdir(g):
+        return None
+    m = tcc.load(path)
+    ref = np.load(os.path.join(g, "tokens.npy"))
+    tokens = m.generate(np.load(os.path.join(g, "prompt.npy")), ref.shape[1], device="cuda")
+    stats = m.last_generate_stats
+    equal = tokens.shape == ref.shape and bool((tokens.numpy() == ref).all())
+    return equal, stats["decode_ms"] / max(stats["decode_calls"], 1)
+
+
 def run_all(out, precisions):
     import torch
     print("device:", torch.cuda.get_device_name(0), "torch", torch.__version__)
@@ -101,6 +117,18 @@ def run_all(out, precisions):
                 failed += fail is not None
                 print(f"{s:24} {precision:9} {mode:10} {n:5} {worst:10.3g} {replays:13}  "
                       f"{'PASS' if fail is None else 'FAIL ' + fail}")
+            if precision == "fp32":
+                try:
+                    result = generate_sample(path, s)
+                except Exception as e:  # noqa: BLE001 - reported as a failure
+                    result = (False, 0.0)
+                    print(f"{s:24} {precision:9} generate   error: {e}")
+                if result is not None:
+                    equal, ms = result
+                    failed += not equal
+                    print(f"{s:24} {precision:9} generate   greedy tokens "
+                          f"{'equal PyTorch' if equal else 'DIFFER'}, {ms:.3f} ms per token "
+                          f"(host loop, logits copied back)")
     print(f"gpu state check: {failed} failed")
     return 1 if failed else 0
 

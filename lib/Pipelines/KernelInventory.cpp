@@ -126,6 +126,10 @@ std::optional<std::pair<std::string, std::string>> classify(Operation *op) {
           parts.push_back(r.getSumInit() ? "residual (sum written)" : "residual");
         return std::make_pair(std::string("row"), join(parts));
       })
+      .Case([](kernel::ScatterOp s) -> std::optional<std::pair<std::string, std::string>> {
+        return std::make_pair(std::string("scatter"),
+                              join({typeName(s.getInit()), "dim " + std::to_string(s.getDim())}));
+      })
       .Case([](linalg::CopyOp) { return std::make_pair(std::string("copy"), std::string()); })
       .Case([](memref::CopyOp) { return std::make_pair(std::string("copy"), std::string()); })
       .Case([](linalg::FillOp) { return std::make_pair(std::string("fill"), std::string()); })

@@ -25,8 +25,8 @@ bool tcc::isPlannedEntry(func::FuncOp f) {
 
 bool tcc::isKernelOp(Operation *op) {
   namespace kernel = tcc::kernel;
-  return isa<kernel::GemmOp, kernel::ConvOp, kernel::AttentionOp, kernel::RowOp, memref::CopyOp,
-             linalg::LinalgOp>(op);
+  return isa<kernel::GemmOp, kernel::ConvOp, kernel::AttentionOp, kernel::RowOp,
+             kernel::ScatterOp, memref::CopyOp, linalg::LinalgOp>(op);
 }
 
 namespace {

@@ -1,5 +1,6 @@
 //===- TccGraphOps.cpp - tcc_graph operation verifiers --------------------===//
 #include "dialects/TccGraph/IR/TccGraphOps.h"
+#include "tcc/Support/IndexCopyShapes.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
@@ -368,6 +369,19 @@ LogicalResult GatherOp::verify() {
     if (i != getDim() && !ShapedType::isDynamic(in.getShape()[i]) &&
         !ShapedType::isDynamic(idx.getShape()[i]) && idx.getShape()[i] > in.getShape()[i])
       return emitOpError("index dim ") << i << " is larger than the input's";
+  return success();
+}
+
+LogicalResult IndexCopyOp::verify() {
+  auto self = rankedType(getSelf());
+  if (rankedType(getResult()) != self)
+    return emitOpError("result type must be self's");
+  if (rankedType(getSource()).getElementType() != self.getElementType())
+    return emitOpError("source and self must have one element type");
+  std::string error = tcc::indexCopyShapeError(self.getShape(), rankedType(getIndex()).getShape(),
+                                               rankedType(getSource()).getShape(), getDim());
+  if (!error.empty())
+    return emitOpError(error);
   return success();
 }
 

@@ -596,6 +596,33 @@ def TccGraph_GatherOp : TccGraph_Op<"gather", [Pure]> {
   let hasVerifier = 1;
 }
 
+def TccGraph_IndexCopyOp : TccGraph_Op<"index_copy", [Pure]> {
+  let summary = "`self` with `source`'s slices along `dim` at the positions `index` names";
+  let description = [{
+    `result = self; result[i.., index[j], k..] = source[i.., j, k..]` with
+    `i..` the dims before `dim` and `k..` those after (torch.index_copy;
+    also index_put with one index tensor and whole slices elsewhere). Only
+    the written slices are touched: a key/value cache updated at a step's
+    positions costs what the step writes, not the cache's size. Negative
+    indices count from the end; one outside `[-n, n)` fails the call with
+    `message` (after the op's source line), as PyTorch raises. Where an
+    index repeats, which slice lands there is unspecified (as in PyTorch).
+
+    ```mlir
+    %k = tcc_graph.index_copy %cache[%pos], %new {dim = 2 : i64, message = "..."}
+           : (tensor<1x4x2048x64xbf16>, tensor<?xi64>, tensor<1x4x?x64xbf16>)
+           -> tensor<1x4x2048x64xbf16>
+    ```
+  }];
+  let arguments = (ins TccGraph_Tensor:$self, RankedTensorOf<[AnySignlessInteger]>:$index,
+                       TccGraph_Tensor:$source, I64Attr:$dim, StrAttr:$message);
+  let results = (outs TccGraph_Tensor:$result);
+  let assemblyFormat = [{
+    $self `[` $index `]` `,` $source attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
 def TccGraph_AsStridedOp : TccGraph_Op<"as_strided", [Pure]> {
   let summary = "A strided view of the input's row-major storage";
   let description = [{

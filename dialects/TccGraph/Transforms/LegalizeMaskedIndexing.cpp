@@ -213,6 +213,13 @@ Results legalizeIndexPut(OperatorArgs &args, OpBuilder &b) {
   FailureOr<IndexList> indices = indexOperands(args, *self);
   if (failed(indices))
     return failure();
+  bool accumulate = args.getBool("accumulate").value_or(false);
+  // self[:, :, positions] = values: one index tensor, whole slices along
+  // every other dim (a key/value cache written at a step's positions).
+  if (!accumulate && indices->size() == 1 && typeOf(*self).getRank() > 0)
+    if (std::optional<Value> r = indexCopyAlong(args, b, *self, indices->front().first,
+                                                indices->front().second, *values))
+      return SmallVector<Value>{*r};
   if (numElements(typeOf(*self).getShape()) == 0)
     return SmallVector<Value>{*self};
   if (indices->size() == 1 && typeOf(indices->front().second).getElementType().isInteger(1)) {

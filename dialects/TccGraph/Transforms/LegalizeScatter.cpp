@@ -315,6 +315,23 @@ LegalizeFn indexLegalizer(std::optional<Combine> fixed) {
   };
 }
 
+/// index_copy(self, dim, index, source): the copied slices alone
+/// (tcc_graph.index_copy), whatever the shapes; the dense scatter where the
+/// source does not fit the slices as it is.
+Results legalizeIndexCopy(OperatorArgs &args, OpBuilder &b) {
+  FailureOr<Value> self = requiredTensor(args, "self"), index = requiredTensor(args, "index"),
+                   source = requiredTensor(args, "source");
+  if (failed(self) || failed(index) || failed(source))
+    return failure();
+  FailureOr<int64_t> dim = scatterDim(args, *self);
+  if (failed(dim))
+    return failure();
+  if (typeOf(*self).getRank() > 0)
+    if (std::optional<Value> r = indexCopyAlong(args, b, *self, *dim, *index, *source))
+      return SmallVector<Value>{*r};
+  return indexLegalizer(Combine::Set)(args, b);
+}
+
 /// put(self, index, source, accumulate): a scatter into flattened self.
 Results legalizePut(OperatorArgs &args, OpBuilder &b) {
   Location loc = args.getOp().getLoc();
@@ -388,6 +405,40 @@ LegalizeFn maxPoolBackward(int64_t spatial) {
 }
 } // namespace
 
+std::optional<Value> tcc::graph::indexCopyAlong(OperatorArgs &args, OpBuilder &b, Value self,
+                                                int64_t dim, Value index, Value source) {
+  Location loc = args.getOp().getLoc();
+  RankedTensorType st = typeOf(self), it = typeOf(index);
+  if (!isa<IntegerType>(it.getElementType()) || it.getElementType().isInteger(1) ||
+      it.getRank() > 1)
+    return std::nullopt;
+  if (it.getRank() == 0)
+    index = makeReshape(b, loc, index, {1});
+  // The written slices: self's shape with the index's length at dim.
+  SmallVector<int64_t> slices(st.getShape());
+  slices[dim] = typeOf(index).getShape()[0];
+  Value s = makeCast(b, loc, source, st.getElementType());
+  auto target = RankedTensorType::get(slices, st.getElementType());
+  if (typeOf(s).getShape() != ArrayRef<int64_t>(slices)) {
+    if (!target.hasStaticShape() || !typeOf(s).hasStaticShape())
+      return std::nullopt;
+    // index_copy and index_put take a source of fewer or unit dims too.
+    ArrayRef<int64_t> have = typeOf(s).getShape();
+    if (have.size() > slices.size())
+      return std::nullopt;
+    for (auto [h, w] : llvm::zip(have, ArrayRef<int64_t>(slices).take_back(have.size())))
+      if (h != 1 && h != w)
+        return std::nullopt;
+    s = b.create<BroadcastOp>(loc, target, s);
+  }
+  std::string message = operatorName(args).str() + ": index out of range for dim " +
+                        std::to_string(dim) + " of size " +
+                        (st.isDynamicDim(dim) ? std::string("?")
+                                              : std::to_string(st.getDimSize(dim)));
+  return Value(b.create<IndexCopyOp>(loc, st, self, index, s, b.getI64IntegerAttr(dim),
+                                     b.getStringAttr(message)));
+}
+
 FailureOr<Value> tcc::graph::scatterAlongDim(OperatorArgs &args, OpBuilder &b, Value self,
                                              int64_t dim, Value index, Value src,
                                              bool accumulate) {
@@ -401,7 +452,7 @@ void tcc::graph::populateScatterLegalizers(LegalizerTable &t) {
     t[n] = scatterLegalizer(std::nullopt);
   t["aten.scatter_add.default"] = scatterLegalizer(Combine::Sum);
   t["aten.index_add.default"] = indexLegalizer(Combine::Sum);
-  t["aten.index_copy.default"] = indexLegalizer(Combine::Set);
+  t["aten.index_copy.default"] = legalizeIndexCopy;
   t["aten.index_fill.int_Scalar"] = indexLegalizer(Combine::Set);
   t["aten.index_fill.int_Tensor"] = indexLegalizer(Combine::Set);
   t["aten.index_reduce.default"] = indexLegalizer(std::nullopt);

@@ -96,6 +96,15 @@ mlir::FailureOr<mlir::Value> scatterAlongDim(OperatorArgs &args, mlir::OpBuilder
                                              mlir::Value self, int64_t dim, mlir::Value index,
                                              mlir::Value src, bool accumulate);
 
+/// `self` with `source`'s slices along `dim` written at the positions of
+/// `index` (1-D or 0-d integers): a tcc_graph.index_copy, which touches only
+/// the written slices (any shapes, symbolic ones too). `source` is cast to
+/// self's element type and, where its shape is static, broadcast to the
+/// written slices' shape; nullopt when it cannot be (LegalizeScatter.cpp).
+std::optional<mlir::Value> indexCopyAlong(OperatorArgs &args, mlir::OpBuilder &b,
+                                          mlir::Value self, int64_t dim, mlir::Value index,
+                                          mlir::Value source);
+
 /// A rank-0 constant of `elementType` holding `value`.
 mlir::Value makeScalar(mlir::OpBuilder &b, mlir::Location loc,
                        mlir::Type elementType, double value);

@@ -1,5 +1,6 @@
 //===- TccKernelOps.cpp - tcc_kernel verifiers and memory effects ---------===//
 #include "dialects/TccKernel/IR/TccKernelOps.h"
+#include "tcc/Support/IndexCopyShapes.h"
 #include "tcc/Runtime/DepthwiseKernel.h"
 
 #include "mlir/IR/Builders.h"
@@ -302,6 +303,35 @@ LogicalResult RowOp::verify() {
 void RowOp::getEffects(
     SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>> &effects) {
   getDestinationStyleEffects(*this, effects);
+}
+
+//===----------------------------------------------------------------------===//
+// scatter
+//===----------------------------------------------------------------------===//
+
+LogicalResult ScatterOp::verify() {
+  if (failed(verifyDestinationStyle(*this)))
+    return failure();
+  ShapedType source = shapedOf(getSource()), index = shapedOf(getIndex()),
+             init = shapedOf(getInit());
+  if (source.getElementType() != init.getElementType())
+    return emitOpError("source and init must have one element type");
+  if (!isa<IntegerType>(index.getElementType()))
+    return emitOpError("the index must be integers, got ") << index.getElementType();
+  std::string error =
+      tcc::indexCopyShapeError(init.getShape(), index.getShape(), source.getShape(), getDim());
+  if (!error.empty())
+    return emitOpError(error);
+  return success();
+}
+
+void ScatterOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>> &effects) {
+  getDestinationStyleEffects(*this, effects);
+  // What it does not write of its init stays: the init is read too.
+  if (isa<MemRefType>(getInit().getType()))
+    effects.emplace_back(MemoryEffects::Read::get(), &getInitMutable(),
+                         SideEffects::DefaultResource::get());
 }
 
 //===----------------------------------------------------------------------===//

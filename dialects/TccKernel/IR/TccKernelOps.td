@@ -205,6 +205,40 @@ def TccKernel_RowOp : TccKernel_DpsOp<"row", [AttrSizedOperandSegments]> {
 }
 
 //===----------------------------------------------------------------------===//
+// scatter
+//===----------------------------------------------------------------------===//
+
+def TccKernel_ScatterOp : TccKernel_DpsOp<"scatter"> {
+  let summary = "Slices of `source` written into `init` at the positions `index` names";
+  let description = [{
+    ```
+    result = init;  result[i.., index[j], k..] = source[i.., j, k..]
+    ```
+    along `dim` (tcc_graph.index_copy): one kernel over `source`'s elements,
+    which writes only them; the rest of `init` is kept (the init is read, as
+    its buffer is the result's: a key/value cache written in place). A
+    negative index counts from the end; one outside `[-n, n)` fails the call
+    with `message` (a run error on the CPU path, a device assertion on the
+    CUDA path) and writes nothing.
+
+    ```mlir
+    %k = tcc_kernel.scatter ins(%new, %pos : tensor<1x4x1x64xbf16>, tensor<1xi64>)
+           outs(%cache : tensor<1x4x2048x64xbf16>) {dim = 2 : i64, message = "..."}
+           -> tensor<1x4x2048x64xbf16>
+    ```
+  }];
+  let arguments = (ins AnyShaped:$source, AnyShaped:$index, AnyShaped:$init, I64Attr:$dim,
+                       StrAttr:$message);
+  let assemblyFormat = [{
+    `ins` `(` $source `,` $index `:` type($source) `,` type($index) `)`
+    `outs` `(` $init `:` type($init) `)` attr-dict (`->` type($results)^)?
+  }];
+  let extraClassDeclaration = [{
+    ::mlir::MutableOperandRange getDpsInitsMutable() { return getInitMutable(); }
+  }];
+}
+
+//===----------------------------------------------------------------------===//
 // conv
 //===----------------------------------------------------------------------===//
 

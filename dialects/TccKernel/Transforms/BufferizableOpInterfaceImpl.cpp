@@ -3,7 +3,8 @@
 // A tcc_kernel op on tensors becomes the same op on memrefs: inputs read in
 // place, each init's buffer written (the results alias their inits, as
 // linalg's do). Kernels overwrite their outputs entirely, so an init is never
-// read: a tensor.empty init becomes a fresh allocation, with no copy.
+// read: a tensor.empty init becomes a fresh allocation, with no copy. The
+// exception is the scatter, which writes only some of its init.
 //
 // The libraries need each row contiguous (a GEMM operand's innermost dim, a
 // row kernel's whole row, an NCHW convolution's whole image, an NHWC one's
@@ -83,6 +84,8 @@ int64_t tcc::kernel::packedTrailingDims(Operation *op, OpOperand &operand) {
         return c.getChannelsLast() && c.isDepthwiseKernelConv() ? int64_t(1)
                                                                 : std::min<int64_t>(rank, 3);
       })
+      // A scatter's loops index every operand through its strides.
+      .Case([&](tcc::kernel::ScatterOp) { return int64_t(0); })
       .Default([](Operation *) { return 1; });
 }
 
@@ -125,7 +128,9 @@ template <typename OpTy>
 struct KernelOpInterface
     : public DstBufferizableOpInterfaceExternalModel<KernelOpInterface<OpTy>, OpTy> {
   bool bufferizesToMemoryRead(Operation *op, OpOperand &operand, const AnalysisState &) const {
-    return !cast<DestinationStyleOpInterface>(op).isDpsInit(&operand);
+    // A scatter keeps what it does not write of its init.
+    return isa<tcc::kernel::ScatterOp>(op) ||
+           !cast<DestinationStyleOpInterface>(op).isDpsInit(&operand);
   }
 
   /// A kernel that reads one slice of a buffer and writes another, disjoint
@@ -203,5 +208,6 @@ void tcc::kernel::registerBufferizableOpInterfaceExternalModels(DialectRegistry 
     AttentionOp::attachInterface<KernelOpInterface<AttentionOp>>(*ctx);
     RowOp::attachInterface<KernelOpInterface<RowOp>>(*ctx);
     ConvOp::attachInterface<KernelOpInterface<ConvOp>>(*ctx);
+    ScatterOp::attachInterface<KernelOpInterface<ScatterOp>>(*ctx);
   });
 }

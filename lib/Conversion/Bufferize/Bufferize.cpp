@@ -160,11 +160,17 @@ void materializeWrittenArguments(ModuleOp module) {
       OpOperand &operand = ret->getOpOperand(static_cast<unsigned>(result.getInt()));
       if (operand.get() == arg)
         continue;
-      Value source = materialized.lookup(operand.get());
+      Value value = operand.get();
+      Value source = materialized.lookup(value);
       auto m = b.create<bufferization::MaterializeInDestinationOp>(
-          ret.getLoc(), source ? source : operand.get(), arg);
+          ret.getLoc(), source ? source : value, arg);
       if (!source)
-        materialized[operand.get()] = m.getResult();
+        materialized[value] = m.getResult();
+      // The same value returned as an output too is read from the argument
+      // (read after the write into it, the value itself would conflict).
+      for (OpOperand &other : ret->getOpOperands())
+        if (other.get() == value)
+          other.set(source ? source : m.getResult());
       operand.set(m.getResult());
     }
   });

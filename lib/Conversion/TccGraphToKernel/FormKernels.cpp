@@ -91,6 +91,7 @@ struct FormKernelsPass : tcc::impl::FormKernelsPassBase<FormKernelsPass> {
       // Convolutions that became GEMMs leave NHWC ↔ NCHW round trips.
       tcc::formation::foldContiguousViews(func);
       tcc::formation::formRowKernels(func);
+      tcc::formation::formScatterKernels(func);
       tcc::formation::sinkLayoutTransposes(func);
     }
   }

@@ -60,6 +60,10 @@ llvm::SmallVector<int64_t> channelsFirstShape(llvm::ArrayRef<int64_t> nhwc);
 /// it folded in; the rest is decomposed.
 void formRowKernels(mlir::func::FuncOp func);
 
+/// Every tcc_graph.index_copy as a tcc_kernel.scatter into the tensor it
+/// writes (FormScatters.cpp).
+void formScatterKernels(mlir::func::FuncOp func);
+
 /// An activation tcc_graph ops compute, as one a kernel can apply (relu6,
 /// silu, hardswish): its input, its result and its ops.
 struct ActivationMatch {

@@ -4,9 +4,12 @@
 // op of a planned entry becomes one call of the runtime on the entry's stream
 // (lib/Conversion/KernelCalls: GemmCalls.cpp: cuBLASLt; ConvCalls.cpp: cuDNN;
 // AttentionCalls.cpp and RowCalls.cpp: tcc's kernel library). The calls enqueue work and return; nothing synchronizes.
+// A scatter becomes the loop nest of the CPU path (ScatterLoops.cpp), which
+// the CUDA path's loop mapping makes a kernel of.
 //
 //===----------------------------------------------------------------------===//
 #include "lib/Conversion/KernelCalls/KernelCalls.h"
+#include "lib/Conversion/TccKernelToLoops/KernelLoops.h"
 
 #include "tcc/Conversion/Passes.h"
 #include "tcc/Runtime/KernelTypes.h"
@@ -37,7 +40,7 @@ struct ConvertTccKernelToCudaPass
       SmallVector<Operation *> ops;
       func.walk([&](Operation *op) {
         if (isa<tcc::kernel::GemmOp, tcc::kernel::AttentionOp, tcc::kernel::RowOp,
-                tcc::kernel::ConvOp>(op))
+                tcc::kernel::ConvOp, tcc::kernel::ScatterOp>(op))
           ops.push_back(op);
       });
       if (ops.empty())
@@ -56,7 +59,9 @@ struct ConvertTccKernelToCudaPass
             .Case([&](tcc::kernel::GemmOp o) { lowerGemm(b, o, ctx); })
             .Case([&](tcc::kernel::AttentionOp o) { lowerAttention(b, o, ctx); })
             .Case([&](tcc::kernel::RowOp o) { lowerRow(b, o, ctx); })
-            .Case([&](tcc::kernel::ConvOp o) { lowerConv(b, o, ctx); });
+            .Case([&](tcc::kernel::ConvOp o) { lowerConv(b, o, ctx); })
+            // A loop nest, which the CUDA path makes a kernel of.
+            .Case([&](tcc::kernel::ScatterOp o) { tcc::loops::lowerScatter(b, o); });
         op->erase();
       }
     }

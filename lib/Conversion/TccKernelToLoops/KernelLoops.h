@@ -1,6 +1,7 @@
 //===- KernelLoops.h - tcc_kernel ops as loops, by family -----------------===//
 //
-// Private to convert-tcc-kernel-to-loops: each function replaces one
+// Private to convert-tcc-kernel-to-loops (and lowerScatter to
+// convert-tcc-kernel-to-cuda too): each function replaces one
 // tcc_kernel op on memrefs with scf loops that compute it in f32 (rounding
 // once to the output's type), and the helpers they share.
 //
@@ -18,6 +19,9 @@ void lowerGemm(mlir::OpBuilder &b, kernel::GemmOp op);
 void lowerAttention(mlir::OpBuilder &b, kernel::AttentionOp op);
 void lowerRow(mlir::OpBuilder &b, kernel::RowOp op);
 void lowerConv(mlir::OpBuilder &b, kernel::ConvOp op);
+/// One scf.parallel over the source's elements; the CUDA path's lowering
+/// uses it too (a loop nest becomes a kernel there).
+void lowerScatter(mlir::OpBuilder &b, kernel::ScatterOp op);
 
 /// Index and float arithmetic at one location.
 struct Emitter {

@@ -79,7 +79,7 @@ struct ConvertTccKernelToLoopsPass
       // The CPU path's functions only (tcc-split-targets).
       auto func = op->getParentOfType<func::FuncOp>();
       if (isa<tcc::kernel::GemmOp, tcc::kernel::AttentionOp, tcc::kernel::RowOp,
-              tcc::kernel::ConvOp>(op) &&
+              tcc::kernel::ConvOp, tcc::kernel::ScatterOp>(op) &&
           (!func || tcc::isCpuFunction(func)))
         ops.push_back(op);
     });
@@ -104,6 +104,7 @@ struct ConvertTccKernelToLoopsPass
               lowerAttention(b, o);
           })
           .Case([&](tcc::kernel::RowOp o) { lowerRow(b, o); })
+          .Case([&](tcc::kernel::ScatterOp o) { lowerScatter(b, o); })
           .Case([&](tcc::kernel::ConvOp o) {
             // Any layout and strides: oneDNN reads them (OneDnnConv.h).
             if (libraryCalls && isF32(o))

@@ -173,3 +173,19 @@ func.func @check_result(%ok: tensor<2x1x1xi1>, %x: tensor<2x5x5xf32>) -> tensor<
   %0 = tcc_graph.check %ok, %x "m" : (tensor<2x1x1xi1>, tensor<2x5x5xf32>) -> tensor<2x5x5xf64>
   return %0 : tensor<2x5x5xf64>
 }
+
+// -----
+
+func.func @index_copy_index_rank(%c: tensor<4x8xf32>, %p: tensor<2x1xi64>, %s: tensor<4x2xf32>) -> tensor<4x8xf32> {
+  // expected-error @+1 {{'tcc_graph.index_copy' op the index must be 1-D, got rank 2}}
+  %0 = tcc_graph.index_copy %c[%p], %s {dim = 1 : i64, message = ""} : (tensor<4x8xf32>, tensor<2x1xi64>, tensor<4x2xf32>) -> tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
+}
+
+// -----
+
+func.func @index_copy_source(%c: tensor<4x8xf32>, %p: tensor<2xi64>, %s: tensor<3x2xf32>) -> tensor<4x8xf32> {
+  // expected-error @+1 {{'tcc_graph.index_copy' op source dim 0 must be self's}}
+  %0 = tcc_graph.index_copy %c[%p], %s {dim = 1 : i64, message = ""} : (tensor<4x8xf32>, tensor<2xi64>, tensor<3x2xf32>) -> tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
+}

@@ -150,3 +150,16 @@ func.func @index_put_mask_counted(%x: tensor<5x4xf32>, %m: tensor<5xi1>, %v: ten
   %0 = tcc_graph.operator "torch.ops.aten.index_put.default"(%x, %m, %v) {operand_names = ["self", "indices.0", "values"], args = {accumulate = false}} : (tensor<5x4xf32>, tensor<5xi1>, tensor<2x4xf32>) -> tensor<5x4xf32>
   return %0 : tensor<5x4xf32>
 }
+
+// -----
+
+// cache[:, :, positions] = values: one index tensor, whole slices elsewhere,
+// no accumulation: an index_copy along that dim (only the slices written);
+// values of unit dims are broadcast to them first.
+// CHECK-LABEL: func @index_put_slices
+// CHECK: %[[V:.*]] = tcc_graph.broadcast %arg2 : (tensor<1x1x1x16xf32>) -> tensor<1x2x1x16xf32>
+// CHECK: tcc_graph.index_copy %arg0[%arg1], %[[V]] {dim = 2 : i64, message = "aten.index_put.default: index out of range for dim 2 of size 64"}
+func.func @index_put_slices(%cache: tensor<1x2x64x16xf32>, %pos: tensor<1xi64>, %v: tensor<1x1x1x16xf32>) -> tensor<1x2x64x16xf32> {
+  %0 = tcc_graph.operator "torch.ops.aten.index_put.default"(%cache, %pos, %v) {operand_names = ["self", "indices.2", "values"], args = {accumulate = false}} : (tensor<1x2x64x16xf32>, tensor<1xi64>, tensor<1x1x1x16xf32>) -> tensor<1x2x64x16xf32>
+  return %0 : tensor<1x2x64x16xf32>
+}

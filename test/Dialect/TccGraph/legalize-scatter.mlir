@@ -117,3 +117,27 @@ func.func @ints(%x: tensor<4xi64>, %i: tensor<2xi64>, %s: tensor<2xi64>) -> tens
   %0 = tcc_graph.operator "torch.ops.aten.scatter_add.default"(%x, %i, %s) {operand_names = ["self", "index", "src"], args = {dim = 0 : i64}} : (tensor<4xi64>, tensor<2xi64>, tensor<2xi64>) -> tensor<4xi64>
   return %0 : tensor<4xi64>
 }
+
+// -----
+
+// index_copy: the copied slices alone (tcc_graph.index_copy), whatever the
+// shapes; a prefill's positions are a symbolic count.
+// CHECK-LABEL: func @index_copy_cache
+// CHECK: %[[R:.*]] = tcc_graph.index_copy %arg0[%arg1], %arg2 {dim = 2 : i64, message = "aten.index_copy.default: index out of range for dim 2 of size 64"} : (tensor<1x2x64x16xf32>, tensor<?xi64>, tensor<1x2x?x16xf32>) -> tensor<1x2x64x16xf32>
+// CHECK: return %[[R]]
+func.func @index_copy_cache(%cache: tensor<1x2x64x16xf32>, %pos: tensor<?xi64>, %new: tensor<1x2x?x16xf32>) -> tensor<1x2x64x16xf32> {
+  %0 = tcc_graph.operator "torch.ops.aten.index_copy.default"(%cache, %pos, %new) {operand_names = ["self", "index", "source"], args = {dim = 2 : i64}} : (tensor<1x2x64x16xf32>, tensor<?xi64>, tensor<1x2x?x16xf32>) -> tensor<1x2x64x16xf32>
+  return %0 : tensor<1x2x64x16xf32>
+}
+
+// -----
+
+// A 0-d index is one position; a source of another dtype is cast.
+// CHECK-LABEL: func @index_copy_scalar_index
+// CHECK: %[[I:.*]] = tcc_graph.reshape %arg1 : (tensor<i64>) -> tensor<1xi64>
+// CHECK: %[[S:.*]] = tcc_graph.cast %arg2 : (tensor<3x1xf16>) -> tensor<3x1xf32>
+// CHECK: tcc_graph.index_copy %arg0[%[[I]]], %[[S]] {dim = 1 : i64
+func.func @index_copy_scalar_index(%x: tensor<3x5xf32>, %i: tensor<i64>, %s: tensor<3x1xf16>) -> tensor<3x5xf32> {
+  %0 = tcc_graph.operator "torch.ops.aten.index_copy.default"(%x, %i, %s) {operand_names = ["self", "index", "source"], args = {dim = -1 : i64}} : (tensor<3x5xf32>, tensor<i64>, tensor<3x1xf16>) -> tensor<3x5xf32>
+  return %0 : tensor<3x5xf32>
+}

@@ -58,3 +58,10 @@ func.func @check(%ok: tensor<2x1x1xi1>, %x: tensor<2x5x5xf32>) -> tensor<2x5x5xf
   %0 = tcc_graph.check %ok, %x "linalg.inv: singular" : (tensor<2x1x1xi1>, tensor<2x5x5xf32>) -> tensor<2x5x5xf32>
   return %0 : tensor<2x5x5xf32>
 }
+
+// CHECK-LABEL: func @index_copy
+// CHECK: tcc_graph.index_copy %{{.*}}[%{{.*}}], %{{.*}} {dim = 2 : i64, message = "out of range"} : (tensor<1x4x64x8xbf16>, tensor<?xi64>, tensor<1x4x?x8xbf16>) -> tensor<1x4x64x8xbf16>
+func.func @index_copy(%c: tensor<1x4x64x8xbf16>, %p: tensor<?xi64>, %s: tensor<1x4x?x8xbf16>) -> tensor<1x4x64x8xbf16> {
+  %0 = tcc_graph.index_copy %c[%p], %s {dim = 2 : i64, message = "out of range"} : (tensor<1x4x64x8xbf16>, tensor<?xi64>, tensor<1x4x?x8xbf16>) -> tensor<1x4x64x8xbf16>
+  return %0 : tensor<1x4x64x8xbf16>
+}

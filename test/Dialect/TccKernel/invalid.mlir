@@ -225,3 +225,27 @@ func.func @gemm_silu(%a: tensor<4x8xf32>, %b: tensor<8x16xf32>, %c: tensor<4x16x
   %y = tcc_kernel.gemm ins(%a, %b : tensor<4x8xf32>, tensor<8x16xf32>) outs(%c : tensor<4x16xf32>) activation(silu) -> tensor<4x16xf32>
   return %y : tensor<4x16xf32>
 }
+
+// -----
+
+func.func @scatter_source_shape(%s: tensor<2x3xf32>, %i: tensor<4xi64>, %m: tensor<2x8xf32>) -> tensor<2x8xf32> {
+  // expected-error @+1 {{'tcc_kernel.scatter' op source dim 1 must be the index's length}}
+  %y = tcc_kernel.scatter ins(%s, %i : tensor<2x3xf32>, tensor<4xi64>) outs(%m : tensor<2x8xf32>) {dim = 1 : i64, message = ""} -> tensor<2x8xf32>
+  return %y : tensor<2x8xf32>
+}
+
+// -----
+
+func.func @scatter_float_index(%s: tensor<2x3xf32>, %i: tensor<3xf32>, %m: tensor<2x8xf32>) -> tensor<2x8xf32> {
+  // expected-error @+1 {{'tcc_kernel.scatter' op the index must be integers, got 'f32'}}
+  %y = tcc_kernel.scatter ins(%s, %i : tensor<2x3xf32>, tensor<3xf32>) outs(%m : tensor<2x8xf32>) {dim = 1 : i64, message = ""} -> tensor<2x8xf32>
+  return %y : tensor<2x8xf32>
+}
+
+// -----
+
+func.func @scatter_dim(%s: tensor<2x3xf32>, %i: tensor<3xi64>, %m: tensor<2x8xf32>) -> tensor<2x8xf32> {
+  // expected-error @+1 {{'tcc_kernel.scatter' op dim 2 is out of range for rank 2}}
+  %y = tcc_kernel.scatter ins(%s, %i : tensor<2x3xf32>, tensor<3xi64>) outs(%m : tensor<2x8xf32>) {dim = 2 : i64, message = ""} -> tensor<2x8xf32>
+  return %y : tensor<2x8xf32>
+}

@@ -1,0 +1,51 @@
+// RUN: tcc-opt %s -tcc-bufferize -split-input-file | FileCheck %s
+
+// A state argument (tcc.written_by: result 1 is its value after the call):
+// the scatter writes the step's slice into the argument itself, the result
+// goes, and nothing is copied.
+// CHECK-LABEL: func @cache_in_place(
+// CHECK-SAME:    %[[NEW:[a-z0-9]+]]: memref<1x2x1x16xf32>, %[[POS:[a-z0-9]+]]: memref<1xi64>, %[[CACHE:[a-z0-9]+]]: memref<1x2x64x16xf32> {tcc.role = "state"}, %[[OUT:[a-z0-9]+]]: memref<1x2x64x16xf32>)
+// CHECK-NOT:     memref.alloc
+// CHECK:         tcc_kernel.scatter ins(%[[NEW]], %[[POS]] : memref<1x2x1x16xf32>, memref<1xi64>) outs(%[[CACHE]] : memref<1x2x64x16xf32>)
+// CHECK:         linalg.copy ins(%[[CACHE]] : memref<1x2x64x16xf32>) outs(%[[OUT]] : memref<1x2x64x16xf32>)
+// CHECK-NEXT:    return
+func.func @cache_in_place(%new: tensor<1x2x1x16xf32>, %pos: tensor<1xi64>,
+                          %cache: tensor<1x2x64x16xf32> {tcc.role = "state", tcc.written_by = 1 : i64})
+    -> (tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32>) {
+  %k = tcc_kernel.scatter ins(%new, %pos : tensor<1x2x1x16xf32>, tensor<1xi64>) outs(%cache : tensor<1x2x64x16xf32>) {dim = 2 : i64, message = ""} -> tensor<1x2x64x16xf32>
+  return %k, %k : tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32>
+}
+
+// -----
+
+// An argument nobody writes is never written in place: a scatter into an
+// input works on a copy of it.
+// CHECK-LABEL: func @input_not_written(
+// CHECK-SAME:    %[[X:[a-z0-9]+]]: memref<4x8xf32>, %{{.*}}: memref<2xi64>, %{{.*}}: memref<4x2xf32>, %[[OUT:[a-z0-9]+]]: memref<4x8xf32>)
+// CHECK:         linalg.copy ins(%[[X]] : memref<4x8xf32>) outs(%[[OUT]] : memref<4x8xf32>)
+// CHECK:         tcc_kernel.scatter ins({{.*}}) outs(%[[OUT]] : memref<4x8xf32>)
+// CHECK-NOT:     outs(%[[X]]
+func.func @input_not_written(%x: tensor<4x8xf32>, %i: tensor<2xi64>, %s: tensor<4x2xf32>) -> tensor<4x8xf32> {
+  %y = tcc_kernel.scatter ins(%s, %i : tensor<4x2xf32>, tensor<2xi64>) outs(%x : tensor<4x8xf32>) {dim = 1 : i64, message = ""} -> tensor<4x8xf32>
+  return %y : tensor<4x8xf32>
+}
+
+// -----
+
+// A running sum: the elementwise producer of the new value writes straight
+// into the state (its init is the argument) instead of a temporary.
+// CHECK-LABEL: func @sum_in_place(
+// CHECK-SAME:    %[[X:[a-z0-9]+]]: memref<4xf32>, %[[TOTAL:[a-z0-9]+]]: memref<4xf32> {tcc.role = "state"})
+// CHECK-NOT:     memref.alloc
+// CHECK:         linalg.generic {{.*}} ins(%[[TOTAL]], %[[X]] : memref<4xf32>, memref<4xf32>) outs(%[[TOTAL]] : memref<4xf32>)
+// CHECK-NOT:     linalg.copy
+#map = affine_map<(d0) -> (d0)>
+func.func @sum_in_place(%x: tensor<4xf32>, %total: tensor<4xf32> {tcc.role = "state", tcc.written_by = 0 : i64}) -> tensor<4xf32> {
+  %e = tensor.empty() : tensor<4xf32>
+  %s = linalg.generic {indexing_maps = [#map, #map, #map], iterator_types = ["parallel"]} ins(%total, %x : tensor<4xf32>, tensor<4xf32>) outs(%e : tensor<4xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %r = arith.addf %a, %b : f32
+    linalg.yield %r : f32
+  } -> tensor<4xf32>
+  return %s : tensor<4xf32>
+}
