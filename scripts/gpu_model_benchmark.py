@@ -8,6 +8,16 @@ tcc); the artifacts are compiled here:
   GPU: python3 scripts/gpu_model_benchmark.py --artifacts A [--only NAME...]
        [--precisions fp32,tf32,bf16] [--modes eager,default,reduce-overhead,tcc]
 
+--generate times generation instead (decode_models.py's decoders, bf16, a
+static key/value cache): scripts/decode_models.py --export E, then
+`tcc compile E/<name>/model.pt2 --target cuda --external-weights -o A/<name>.so`;
+GPU: python3 scripts/gpu_model_benchmark.py --generate --artifacts A. Per row:
+the median device ms of one decode step (a token at position --position
+after a prompt of as many tokens), kernels per step, the logits' error
+against eager after the same prompt, and the step's share of the memory
+bound (weights plus the whole static cache over the copy bandwidth measured
+in the same run).
+
 Per row: median device ms per call (CUDA events around each call, after
 warm-up), kernels per call (torch.profiler), max relative error against eager
 in the same precision and against fp32 eager, peak memory. Weights are rebuilt
@@ -127,6 +137,85 @@ def bench(name, precision, modes, artifacts, iters, reference, log, sequence=Fal
     return rows
 
 
+def copy_bandwidth():
+    """Device-to-device copy bandwidth (bytes read + written per second)."""
+    src = torch.empty(1 << 30, dtype=torch.uint8, device="cuda")
+    dst = torch.empty_like(src)
+    ms = median_ms(lambda: dst.copy_(src), 20)
+    return 2 * src.numel() / (ms / 1000.0)
+
+
+def bench_generate(name, modes, artifacts, iters, position, bandwidth, log):
+    import decode_models
+    wrapper, (ids, pos) = decode_models.build_decoder(name, torch.bfloat16, "cuda")
+    batch = ids.shape[0]
+    vocab = decode_models.DECODERS[name][5]
+    torch.manual_seed(7)
+    prompt = torch.randint(0, vocab, (batch, position + 1), device="cuda")
+    bytes_needed = decode_models.weight_bytes(wrapper) + decode_models.cache_bytes(name)
+    bound_ms = bytes_needed / bandwidth * 1000.0
+    rows = []
+    with torch.no_grad():
+        def feed(step_fn):
+            """The prompt a token per call; the logits of its last call."""
+            out = None
+            for p in range(position + 1):
+                out = step_fn(prompt[:, p:p + 1].contiguous(), torch.tensor([p], device="cuda"))
+            return out
+        eager_logits = feed(lambda i, p: wrapper(input_ids=i, cache_position=p)).float()
+        for mode in modes:
+            torch._dynamo.reset()
+            torch.cuda.empty_cache()
+            t0 = time.perf_counter()
+            try:
+                if mode == "eager":
+                    step = lambda i, p: wrapper(input_ids=i, cache_position=p)  # noqa: E731
+                elif mode == "tcc":
+                    so = os.path.join(artifacts, f"{name}.so")
+                    if not os.path.exists(so):
+                        continue
+                    weights = dict(wrapper.state_dict())
+                    weights.update(dict(wrapper.named_buffers()))
+                    model = tcc.load(so).bind_weights(weights)
+                    model.reset_state()
+                    step = lambda i, p: model(i, p)  # noqa: E731
+                else:
+                    compiled = torch.compile(wrapper, mode=None if mode == "default" else mode)
+                    step = lambda i, p: compiled(input_ids=i, cache_position=p)  # noqa: E731
+                logits = feed(step).float()
+                torch.cuda.synchronize()
+            except Exception as e:  # a failing variant is reported, not fatal
+                log(f"| {name} | {mode} | error: {type(e).__name__}: {str(e)[:160]} |")
+                continue
+            first_s = time.perf_counter() - t0
+            err = rel_err(logits, eager_logits)
+            token = prompt[:, position:position + 1].contiguous()
+            at = torch.tensor([position], device="cuda")
+            call = lambda: step(token, at)  # noqa: E731
+            for _ in range(10):
+                call()
+            ms = median_ms(call, iters)
+            count, top = kernels(call)
+            tokens_s = batch * 1000.0 / ms
+            rows.append(dict(model=name, mode=mode, ms=ms, kernels=count, err=err,
+                             bound_ms=bound_ms, tokens_s=tokens_s, first_s=first_s, top=top))
+            log(f"| {name} | {mode} | {ms:.3f} | {count:.0f} | {err:.1e} | {tokens_s:.0f} | "
+                f"{100.0 * bound_ms / ms:.0f}% | {first_s:.1f} |")
+            if mode in ("tcc", "eager", "reduce-overhead"):
+                for k, n, us in top[:8]:
+                    print(f"      {n:5.1f} x {us:8.1f} µs  {k[:100]}", flush=True)
+            if mode == "tcc":
+                # The runtime's own loop (host argmax, logits copied back).
+                tokens = model.generate(prompt[:, :position + 1].cpu(), 64, device="cuda")
+                st = model.last_generate_stats
+                log(f"|   tcc generate() | {st['decode_ms'] / max(st['decode_calls'], 1):.3f} "
+                    f"ms per token over {st['decode_calls']} calls, {tuple(tokens.shape)} |")
+            del step
+    log(f"|   bound: {bytes_needed / 2**20:.0f} MiB (weights + cache) at "
+        f"{bandwidth / 1e12:.2f} TB/s = {bound_ms:.3f} ms |")
+    return rows
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--artifacts", required=True)
@@ -138,10 +227,29 @@ def main():
     ap.add_argument("--kernel-sequence", action="store_true",
                     help="with --json: each row also gets the kernels of one call in launch "
                          "order (name, device µs), to line up two variants' layers")
+    ap.add_argument("--generate", action="store_true",
+                    help="time decode steps of decode_models.py's decoders instead")
+    ap.add_argument("--position", type=int, default=512,
+                    help="with --generate: the cache position of the timed step")
     a = ap.parse_args()
-    names = a.only or list(bench_models.MODEL_WORKLOADS)
     print(f"Device: {torch.cuda.get_device_name(0)}, torch {torch.__version__}, "
           f"date {time.strftime('%Y-%m-%d')}")
+    if a.generate:
+        import decode_models
+        bandwidth = copy_bandwidth()
+        print("| decoder | variant | ms per step (median) | kernels/step | logits rel err vs "
+              "eager | tokens/s | % of memory bound | first call s |")
+        print("|---|---|---|---|---|---|---|---|")
+        log = lambda line: print(line, flush=True)  # noqa: E731
+        rows = []
+        for name in a.only or list(decode_models.DECODERS):
+            rows += bench_generate(name, a.modes.split(","), a.artifacts, a.iters, a.position,
+                                   bandwidth, log)
+        if a.json:
+            with open(a.json, "w") as f:
+                json.dump(rows, f, indent=1)
+        return
+    names = a.only or list(bench_models.MODEL_WORKLOADS)
     print("| model | precision | variant | ms (median) | kernels/call | rel err vs eager "
           "| vs fp32 eager | peak MiB | first call s |")
     print("|---|---|---|---|---|---|---|---|---|")

@@ -79,8 +79,9 @@ void printSummary(const GuardManifest &m, const std::string &path) {
   std::printf("\ninputs (%zu):\n", m.inputs.size());
   for (size_t i = 0; i < m.inputs.size(); ++i) {
     const TensorSpec &t = m.inputs[i];
-    std::printf("  #%zu %-20s %-8s %s on %s\n", i, t.name.c_str(), dtypeName(t.dtype),
-                t.shapeText().c_str(), t.device == TCC_DEVICE_CUDA ? "cuda" : "cpu");
+    std::printf("  #%zu %-20s %-8s %s on %s%s\n", i, t.name.c_str(), dtypeName(t.dtype),
+                t.shapeText().c_str(), t.device == TCC_DEVICE_CUDA ? "cuda" : "cpu",
+                t.written ? ", written in place" : "");
   }
   std::printf("\noutputs (%zu):\n", m.outputs.size());
   for (size_t i = 0; i < m.outputs.size(); ++i) {
@@ -139,6 +140,23 @@ void printSummary(const GuardManifest &m, const std::string &path) {
     }
   }
 
+  if (!m.states.empty()) {
+    uint64_t stateBytes = 0;
+    for (const WeightSpec &st : m.states)
+      stateBytes += st.bytes;
+    std::printf("\nstates (%zu, %s; written by every call, kept per instance from one call to "
+                "the next):\n",
+                m.states.size(), bytesText(static_cast<int64_t>(stateBytes)).c_str());
+    for (size_t i = 0; i < m.states.size(); ++i) {
+      const WeightSpec &st = m.states[i];
+      std::printf("  #%zu %-28s %-9s %-8s %-14s %10llu bytes @%-10llu initial value %s\n", i,
+                  st.name.c_str(), st.kind.c_str(), dtypeName(st.dtype), st.shapeText().c_str(),
+                  static_cast<unsigned long long>(st.bytes),
+                  static_cast<unsigned long long>(st.offset),
+                  st.embedded ? "embedded" : "external (zeros until loaded)");
+    }
+  }
+
   std::printf("\narena: %s", bytesText(m.arena.bytes).c_str());
   if (!m.arena.plannedAt.empty()) {
     std::string at;
@@ -162,6 +180,7 @@ void printSummary(const GuardManifest &m, const std::string &path) {
     const EntryArg &a = m.entryArgs[i];
     const char *role = a.role == EntryArgRole::Input    ? "input"
                        : a.role == EntryArgRole::Weight ? "weight"
+                       : a.role == EntryArgRole::State  ? "state"
                        : a.role == EntryArgRole::Output ? "output"
                                                         : "arena";
     std::printf("%s%s#%d", i ? ", " : "", role, a.index);
