@@ -38,6 +38,8 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "llvm/IR/LLVMContext.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Process.h"
 
 #include <map>
 #include "llvm/IR/Module.h"
@@ -216,6 +218,52 @@ bool writeFile(const std::string &path, const std::string &text) {
   return static_cast<bool>(out);
 }
 
+/// The compile's files (the artifact, its guards.json and weights.bin),
+/// written under temporary names beside their final ones and renamed into
+/// place together once all are written: a compile that fails late leaves
+/// the previous outputs as they were, never a new manifest beside an old
+/// model. Temporaries not committed are removed.
+class StagedOutputs {
+public:
+  ~StagedOutputs() {
+    for (const auto &[temporary, final] : files)
+      llvm::sys::fs::remove(temporary);
+  }
+  /// The name to write `path` under until commit().
+  std::string stage(const std::string &path) {
+    std::string temporary = path + ".tcc-tmp-" + std::to_string(llvm::sys::Process::getProcessId());
+    files.push_back({temporary, path});
+    return temporary;
+  }
+  /// Renames every staged file into place; "" or why one could not be.
+  std::string commit() {
+    for (const auto &[temporary, final] : files)
+      if (std::error_code ec = llvm::sys::fs::rename(temporary, final))
+        return "cannot write " + final + ": " + ec.message();
+    files.clear();
+    return "";
+  }
+
+private:
+  std::vector<std::pair<std::string, std::string>> files;
+};
+
+/// Why writing `output` (and the files written beside it) would destroy the
+/// input, or "".
+std::string outputOverwritesInput(const CompileOptions &options) {
+  if (options.output == "-")
+    return "";
+  for (const std::string &path :
+       {options.output, replaceExtension(options.output, ".guards.json"),
+        replaceExtension(options.output, ".weights.bin")}) {
+    bool same = false;
+    if (!llvm::sys::fs::equivalent(path, options.input, same) && same)
+      return "the output " + path + " is the input " + options.input +
+             ": it would be overwritten; choose another -o";
+  }
+  return "";
+}
+
 /// The weights tcc-hoist-weight-expressions derived (the entry's weight
 /// arguments after the exported ones), the exported weights it left unread
 /// and every entry argument's role and index, from the planned entry's
@@ -289,6 +337,22 @@ int tcc::compileModel(const CompileOptions &options, const char *argv0) {
     return llvm::errs();
   };
   PhaseTimer timer(options.timing, progress);
+
+  if (options.output.empty()) {
+    err() << "tcc compile: error: -o names no file\n";
+    return kExitUsage;
+  }
+  if (std::string why = outputOverwritesInput(options); !why.empty()) {
+    err() << "tcc compile: error: " << why << "\n";
+    return kExitUsage;
+  }
+  if (options.output != "-" && llvm::sys::fs::is_directory(options.output)) {
+    err() << "tcc compile: error: -o " << options.output
+          << " is a directory; name the file to write (e.g. " << options.output
+          << "/model.so)\n";
+    return kExitUsage;
+  }
+  StagedOutputs staged;
 
   // Flags naming passes must name real ones: a typo would silently print nothing.
   if (!options.printIRAfter.empty()) {
@@ -487,10 +551,13 @@ int tcc::compileModel(const CompileOptions &options, const char *argv0) {
   }
   // Textual outputs (PTX, IR at a phase) go to the output path or stdout.
   auto writeTextOutput = [&](const std::string &text) {
-    if (options.output == "-")
+    if (options.output == "-") {
       llvm::outs() << text;
-    else if (!writeFile(options.output, text)) {
+    } else if (!writeFile(staged.stage(options.output), text)) {
       err() << "tcc: error: cannot write " << options.output << "\n";
+      return kExitUserError;
+    } else if (std::string why = staged.commit(); !why.empty()) {
+      err() << "tcc: error: " << why << "\n";
       return kExitUserError;
     }
     timer.report();
@@ -553,18 +620,27 @@ int tcc::compileModel(const CompileOptions &options, const char *argv0) {
   }
   std::string manifest = manifestJson.dump(2);
   std::string guardsPath = replaceExtension(options.output, ".guards.json");
-  if (!writeFile(guardsPath, manifest + "\n")) {
+  if (!writeFile(staged.stage(guardsPath), manifest + "\n")) {
     err() << "tcc: error: cannot write " << guardsPath << "\n";
     return kExitUserError;
   }
   std::vector<uint8_t> embedded = options.externalWeights ? std::vector<uint8_t>{} : weights.blob;
   if (options.externalWeights) {
     std::string path = replaceExtension(options.output, ".weights.bin");
-    if (!writeFile(path, std::string(weights.blob.begin(), weights.blob.end()))) {
+    if (!writeFile(staged.stage(path), std::string(weights.blob.begin(), weights.blob.end()))) {
       err() << "tcc: error: cannot write " << path << "\n";
       return kExitUserError;
     }
   }
+  // The artifact last; then every file takes its name at once.
+  auto commit = [&]() {
+    if (std::string why = staged.commit(); !why.empty()) {
+      err() << "tcc: error: " << why << "\n";
+      return kExitUserError;
+    }
+    timer.report();
+    return kExitOk;
+  };
   llvm::LLVMContext llvmContext;
   ModelSymbols symbols;
   symbols.name = info.modelName;
@@ -585,22 +661,20 @@ int tcc::compileModel(const CompileOptions &options, const char *argv0) {
       progress.step(where, milestone);
     };
   if (options.emit == OutputKind::LLVMIR) {
-    if (llvm::Error e = emitHostIR(**llvmModule, options.output, hostOptions)) {
+    if (llvm::Error e = emitHostIR(**llvmModule, staged.stage(options.output), hostOptions)) {
       err() << "tcc: error: " << llvm::toString(std::move(e)) << "\n";
       return kExitUserError;
     }
-    timer.report();
-    return kExitOk;
+    return commit();
   }
   // A model object is the model alone (its descriptor and private code): the
   // program that links it links the runtime once for all its models.
   if (options.emit == OutputKind::Object) {
-    if (llvm::Error e = emitHostObject(**llvmModule, options.output, hostOptions)) {
+    if (llvm::Error e = emitHostObject(**llvmModule, staged.stage(options.output), hostOptions)) {
       err() << "tcc: error: " << llvm::toString(std::move(e)) << "\n";
       return kExitUserError;
     }
-    timer.report();
-    return kExitOk;
+    return commit();
   }
   llvm::SmallString<128> objectPath;
   if (std::error_code ec = llvm::sys::fs::createTemporaryFile("tcc-model", "o", objectPath)) {
@@ -618,10 +692,9 @@ int tcc::compileModel(const CompileOptions &options, const char *argv0) {
   LinkOptions link;
   link.cxx = options.cxx;
   link.argv0 = argv0;
-  if (llvm::Error e = linkSharedObject(std::string(objectPath), options.output, link)) {
+  if (llvm::Error e = linkSharedObject(std::string(objectPath), staged.stage(options.output), link)) {
     err() << "tcc: error: " << llvm::toString(std::move(e)) << "\n";
     return kExitInternal;
   }
-  timer.report();
-  return kExitOk;
+  return commit();
 }

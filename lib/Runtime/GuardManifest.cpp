@@ -360,12 +360,18 @@ GuardManifest parseManifest(std::string_view text) {
         ArenaBuffer buffer;
         buffer.offset = intMember(b, "offset", "arena buffer");
         buffer.bytes = intMember(b, "bytes", "arena buffer");
-        buffer.first = b.value("first", int64_t(0));
-        buffer.last = b.value("last", int64_t(0));
-        if (buffer.offset < 0 || buffer.bytes < 0 ||
-            buffer.offset + buffer.bytes > m.arena.bytes)
+        buffer.first = b.contains("first") ? intMember(b, "first", "arena buffer") : 0;
+        buffer.last = b.contains("last") ? intMember(b, "last", "arena buffer") : 0;
+        if (buffer.offset < 0 || buffer.bytes < 0 || buffer.bytes > m.arena.bytes ||
+            buffer.offset > m.arena.bytes - buffer.bytes)
           invalidManifest("arena buffer at offset " + std::to_string(buffer.offset) +
                           " lies outside the arena");
+        // Steps of the program, in order: at most one per op of the entry.
+        constexpr int64_t kMaxSteps = 1 << 24;
+        if (buffer.first < 0 || buffer.last < buffer.first || buffer.last > kMaxSteps)
+          invalidManifest("arena buffer at offset " + std::to_string(buffer.offset) +
+                          " is live from step " + std::to_string(buffer.first) + " to " +
+                          std::to_string(buffer.last));
         m.arena.buffers.push_back(buffer);
       }
   }

@@ -339,6 +339,8 @@ tcc::buildHostModule(ArrayRef<mlir::ModuleOp> variants, LLVMContext &llvmContext
   GlobalVariable *manifest = addBlob(*m, "tcc.manifest",
                                      ArrayRef<char>(manifestJson.data(), manifestJson.size()), 8,
                                      /*nulTerminate=*/true);
+  // A section of its own, which tools read from the file (ElfSection.h).
+  manifest->setSection(tcc::kManifestSectionName);
   GlobalVariable *weightBlob = addBlob(
       *m, "tcc.weights",
       ArrayRef<char>(reinterpret_cast<const char *>(weights.data()), weights.size()), 64,

@@ -1,25 +1,29 @@
 """python -m tcc: where the package finds tcc and what its cache holds.
 
     python -m tcc                 # the package, the tcc executable, the cache
-    python -m tcc --clear-cache   # delete the cache's artifacts
+    python -m tcc --clear-cache   # delete the cache's artifacts (and nothing else)
 """
 import argparse
 import os
-import shutil
 import sys
 
 from . import TccError
+from .cache import Cache, CacheError, check_private
 from .compiler import _version, default_cache_dir, find_executable
 
 
 def _describe_cache(cache_dir):
     if not os.path.isdir(cache_dir):
         return f"{cache_dir} (empty: no such directory yet)"
-    entries = [e for e in os.listdir(cache_dir)
-               if os.path.isfile(os.path.join(cache_dir, e, "model.so"))]
+    try:
+        check_private(cache_dir)
+    except CacheError as e:
+        return f"{cache_dir} (refused: {e})"
+    entries = Cache(cache_dir).entries()
     size = 0
-    for root, _, files in os.walk(cache_dir):
-        size += sum(os.path.getsize(os.path.join(root, f)) for f in files)
+    for e in entries:
+        for root, _, files in os.walk(os.path.join(cache_dir, e)):
+            size += sum(os.path.getsize(os.path.join(root, f)) for f in files)
     return f"{cache_dir} ({len(entries)} artifacts, {size / 1e6:.1f} MB)"
 
 
@@ -32,12 +36,21 @@ def main(argv=None):
     parser.add_argument("--cache-dir", help="the cache to show or clear "
                         "(default: $TCC_CACHE_DIR, else ~/.cache/tcc)")
     parser.add_argument("--clear-cache", action="store_true",
-                        help="delete the cache directory and everything in it")
+                        help="delete the artifacts tcc cached there, and nothing else the "
+                             "directory holds")
     args = parser.parse_args(argv)
     cache_dir = os.path.abspath(args.cache_dir or default_cache_dir())
     if args.clear_cache:
-        shutil.rmtree(cache_dir, ignore_errors=True)
-        print(f"cleared {cache_dir}")
+        if not os.path.isdir(cache_dir):
+            print(f"{cache_dir}: no cache there, nothing to clear")
+            return 0
+        try:
+            removed, kept = Cache(cache_dir).clear()
+        except CacheError as e:
+            print(f"python -m tcc: error: {e}", file=sys.stderr)
+            return 1
+        print(f"cleared {cache_dir}: {removed} item(s) tcc wrote removed" +
+              (f", {kept} other item(s) left as they were" if kept else ""))
         return 0
     print(f"package:    {os.path.dirname(os.path.abspath(__file__))}")
     status = 0

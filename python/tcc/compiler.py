@@ -101,6 +101,9 @@ def find_executable():
         f"installed with `pip install -e ./python` also looks in the build tree ({tree})")
 
 
+from .cache import Cache, is_key  # noqa: E402
+
+
 def default_cache_dir():
     """$TCC_CACHE_DIR, else ~/.cache/tcc (under $XDG_CACHE_HOME where set)."""
     env = os.environ.get("TCC_CACHE_DIR")
@@ -182,12 +185,9 @@ class _Compiler:
                            f"program; it holds artifacts of {self.version})")
         return self.executable
 
-    def record(self, cache_dir):
+    def record(self, cache):
         """Writes the version beside the artifacts (see above)."""
-        fd, tmp = tempfile.mkstemp(dir=cache_dir, suffix=".tmp")
-        with os.fdopen(fd, "w") as f:
-            f.write(self.version + "\n")
-        os.replace(tmp, os.path.join(cache_dir, "tcc-version"))
+        cache.write_file("tcc-version", self.version + "\n")
 
 
 def compile_exported(ep, target="cpu,cuda", precision="fp32", cache_dir=None, compiler=None):
@@ -195,19 +195,16 @@ def compile_exported(ep, target="cpu,cuda", precision="fp32", cache_dir=None, co
     finds it in the cache; returns the path of its model.so and whether tcc ran."""
     import torch
     options = {"target": target, "precision": precision}
-    cache_dir = os.path.abspath(cache_dir or default_cache_dir())
-    compiler = compiler or _Compiler(cache_dir)
+    cache = Cache(cache_dir or default_cache_dir())
+    compiler = compiler or _Compiler(cache.path)
     key = _cache_key(ep, compiler.version, options)
-    entry = os.path.join(cache_dir, key)
-    so = os.path.join(entry, "model.so")
-    if os.path.isfile(so):
+    # Only an artifact whose hash the cache recorded is loaded (tcc.cache).
+    so = cache.lookup(key)
+    if so is not None:
         return so, False
-    exe = compiler.require(cache_dir)
-    os.makedirs(cache_dir, exist_ok=True)
-    # Built in a private directory, then renamed into place: another process
-    # sees a complete entry or none (the first rename wins).
-    work = tempfile.mkdtemp(prefix=f".{key}.", dir=cache_dir)
-    try:
+    exe = compiler.require(cache.path)
+
+    def fill(work):
         pt2 = os.path.join(work, "model.pt2")
         torch.export.save(ep, pt2)
         command = [exe, "compile", pt2, "--external-weights", "--target", target,
@@ -223,17 +220,10 @@ def compile_exported(ep, target="cpu,cuda", precision="fp32", cache_dir=None, co
             path = os.path.join(work, name)
             if os.path.exists(path):
                 os.remove(path)
-        with open(os.path.join(work, "entry.json"), "w") as f:
-            json.dump({"options": options, "tcc": compiler.version,
-                       "torch": torch.__version__}, f, indent=1)
-        compiler.record(cache_dir)
-        try:
-            os.rename(work, entry)
-        except OSError:
-            if not os.path.isfile(so):  # not a concurrent compile that won
-                raise
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
+        return {"options": options, "tcc": compiler.version, "torch": torch.__version__}
+
+    so = cache.store(key, fill)
+    compiler.record(cache)
     return so, True
 
 
@@ -514,10 +504,6 @@ def _module_tensor(module, name):
     return value if isinstance(value, torch.Tensor) else None
 
 
-def _trace_index(cache_dir, key):
-    return os.path.join(cache_dir, "traces", key + ".json")
-
-
 def _write_trace_index(cache_dir, trace_key, so, module, weights, names, out_spec):
     """Records the artifact for a trace key, where every weight the model
     binds is the module's own tensor at the path of its name."""
@@ -528,26 +514,30 @@ def _write_trace_index(cache_dir, trace_key, so, module, weights, names, out_spe
                                                  or own.shape != bound.shape
                                                  or own.dtype != bound.dtype)):
             return
-    path = _trace_index(cache_dir, trace_key)
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path), suffix=".tmp")
-    with os.fdopen(fd, "w") as f:
-        json.dump({"program": os.path.basename(os.path.dirname(so)),
-                   "out_spec": pytree.treespec_dumps(out_spec)}, f)
-    os.replace(tmp, path)
+    program = os.path.basename(os.path.dirname(so))
+    if not is_key(program):
+        return  # compiled outside the cache (it could not be written)
+    Cache(cache_dir).write_file(
+        os.path.join("traces", trace_key + ".json"),
+        json.dumps({"program": program, "out_spec": pytree.treespec_dumps(out_spec)}))
 
 
 def _from_trace_index(cache_dir, trace_key, module):
     """(model, out_spec, weights) from the trace index, or None."""
     from torch.utils import _pytree as pytree
+    cache = Cache(cache_dir)
     try:
-        with open(_trace_index(cache_dir, trace_key)) as f:
+        with open(os.path.join(cache.path, "traces", trace_key + ".json")) as f:
             index = json.load(f)
-        so = os.path.join(cache_dir, index["program"], "model.so")
-        if not os.path.isfile(so):
+        # The program is a key of this cache, never a path; its artifact is
+        # loaded only with the hash its entry recorded.
+        if not is_key(index.get("program")):
+            return None
+        so = cache.lookup(index["program"])
+        if so is None:
             return None
         out_spec = pytree.treespec_loads(index["out_spec"])
-    except (OSError, ValueError, KeyError, TypeError):
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return None
     model = load(so)
     weights = {}

@@ -58,8 +58,15 @@ std::string mib(int64_t bytes) {
   return buf;
 }
 
+/// `s` cut to at most n bytes with an ellipsis, on a code point boundary
+/// (never inside a UTF-8 sequence: the SVG stays well-formed).
 std::string truncated(const std::string &s, size_t n) {
-  return s.size() <= n ? s : s.substr(0, n - 1) + "\xe2\x80\xa6";
+  if (s.size() <= n)
+    return s;
+  size_t cut = n - 1;
+  while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80)
+    --cut;
+  return s.substr(0, cut) + "\xe2\x80\xa6";
 }
 
 const char *kindColour(const std::string &kind) {
@@ -370,8 +377,8 @@ std::string guardTable(const json &guards) {
            escape(str(x["dtype"])) + "</td><td>[" + escape(joined(x["sizes"], ", ")) +
            "]</td></tr>\n";
   for (const auto &[name, s] : guards["symbols"].items())
-    t += "<tr><td>symbol</td><td>" + escape(name) + "</td><td></td><td>[" + str(s["min"]) + ", " +
-         str(s["max"]) + "]</td></tr>\n";
+    t += "<tr><td>symbol</td><td>" + escape(name) + "</td><td></td><td>[" +
+         escape(str(s["min"])) + ", " + escape(str(s["max"])) + "]</td></tr>\n";
   return t + "</table>\n";
 }
 

@@ -9,7 +9,8 @@
 //===----------------------------------------------------------------------===//
 #include "Commands.h"
 #include "ExplainHtml.h"
-#include "ModelLibrary.h"
+#include "tcc/Support/ElfSection.h"
+#include "tcc/Support/EntrySymbols.h"
 
 #include "tcc/Pipelines/ArenaPlan.h"
 
@@ -18,6 +19,8 @@
 
 #include <cstdio>
 #include <fstream>
+
+#include <sys/stat.h>
 #include <iterator>
 #include <sstream>
 
@@ -29,14 +32,40 @@ bool endsWith(const std::string &s, const std::string &suffix) {
   return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
+/// A manifest larger than this is damage, not a model.
+constexpr uint64_t kMaxManifestBytes = 64u << 20;
+
+/// The manifest of a guards.json, or of a model.so read from its
+/// .tcc.manifest section: never by loading the library, which would run its
+/// code.
 std::string readManifest(const std::string &path) {
   if (endsWith(path, ".json")) {
+    struct stat st;
+    if (::stat(path.c_str(), &st) != 0)
+      throw std::runtime_error(path + ": cannot open file");
+    if (!S_ISREG(st.st_mode))
+      throw std::runtime_error(path + ": not a regular file");
+    if (static_cast<uint64_t>(st.st_size) > kMaxManifestBytes)
+      throw std::runtime_error(path + ": " + std::to_string(st.st_size) +
+                               " bytes, more than a manifest's " +
+                               std::to_string(kMaxManifestBytes));
     std::ifstream in(path, std::ios::binary);
     if (!in)
       throw std::runtime_error(path + ": cannot open file");
     return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
   }
-  return ModelLibrary(path).manifestJson();
+  try {
+    std::string text = readElfSection(path, kManifestSectionName, kMaxManifestBytes);
+    while (!text.empty() && text.back() == '\0')
+      text.pop_back();
+    return text;
+  } catch (const ElfError &e) {
+    std::string why = e.what();
+    if (why.find("no " + std::string(kManifestSectionName)) != std::string::npos)
+      why += " (not a model tcc compiled, or one compiled by a tcc before the section existed: "
+             "inspect the .guards.json written beside it)";
+    throw std::runtime_error(why);
+  }
 }
 
 std::string symbolText(const SymbolRange &s) {
@@ -60,11 +89,28 @@ std::string bytesText(int64_t bytes) {
   return buf;
 }
 
+/// `s` with control characters (a terminal's escape sequences among them)
+/// shown as \xNN: names come from the model file and reach the terminal.
+std::string printable(const std::string &s) {
+  std::string out;
+  for (char c : s) {
+    auto u = static_cast<unsigned char>(c);
+    if (u < 0x20 || u == 0x7f) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\x%02x", u);
+      out += buf;
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
 void printSummary(const GuardManifest &m, const std::string &path) {
-  std::printf("model: %s\n", m.model.empty() ? "(unnamed)" : m.model.c_str());
+  std::printf("model: %s\n", m.model.empty() ? "(unnamed)" : printable(m.model).c_str());
   std::printf("file: %s\n", path.c_str());
   if (!m.source.empty())
-    std::printf("source: %s\n", m.source.c_str());
+    std::printf("source: %s\n", printable(m.source).c_str());
   std::string targets;
   for (const std::string &t : m.targets)
     targets += (targets.empty() ? "" : ", ") + t;
@@ -79,14 +125,14 @@ void printSummary(const GuardManifest &m, const std::string &path) {
   std::printf("\ninputs (%zu):\n", m.inputs.size());
   for (size_t i = 0; i < m.inputs.size(); ++i) {
     const TensorSpec &t = m.inputs[i];
-    std::printf("  #%zu %-20s %-8s %s on %s%s\n", i, t.name.c_str(), dtypeName(t.dtype),
+    std::printf("  #%zu %-20s %-8s %s on %s%s\n", i, printable(t.name).c_str(), dtypeName(t.dtype),
                 t.shapeText().c_str(), t.device == TCC_DEVICE_CUDA ? "cuda" : "cpu",
                 t.written ? ", written in place" : "");
   }
   std::printf("\noutputs (%zu):\n", m.outputs.size());
   for (size_t i = 0; i < m.outputs.size(); ++i) {
     const TensorSpec &t = m.outputs[i];
-    std::printf("  #%zu %-20s %-8s %s\n", i, t.name.c_str(), dtypeName(t.dtype),
+    std::printf("  #%zu %-20s %-8s %s\n", i, printable(t.name).c_str(), dtypeName(t.dtype),
                 t.shapeText().c_str());
   }
 
@@ -118,7 +164,7 @@ void printSummary(const GuardManifest &m, const std::string &path) {
     const WeightSpec &w = m.weights[i];
     if (w.isDerived())
       continue;
-    std::printf("  #%zu %-28s %-9s %-8s %-14s %10llu bytes @%-10llu %s%s\n", i, w.name.c_str(),
+    std::printf("  #%zu %-28s %-9s %-8s %-14s %10llu bytes @%-10llu %s%s\n", i, printable(w.name).c_str(),
                 w.kind.c_str(), dtypeName(w.dtype), w.shapeText().c_str(),
                 static_cast<unsigned long long>(w.bytes),
                 static_cast<unsigned long long>(w.offset), w.embedded ? "embedded" : "external",
@@ -134,7 +180,7 @@ void printSummary(const GuardManifest &m, const std::string &path) {
       std::string program;
       for (const std::string &token : w.program)
         program += (program.empty() ? "" : " ") + token;
-      std::printf("  #%zu %-28s %-8s %-14s %10llu bytes = %s\n", i, w.name.c_str(),
+      std::printf("  #%zu %-28s %-8s %-14s %10llu bytes = %s\n", i, printable(w.name).c_str(),
                   dtypeName(w.dtype), w.shapeText().c_str(),
                   static_cast<unsigned long long>(w.bytes), program.c_str());
     }
@@ -150,7 +196,7 @@ void printSummary(const GuardManifest &m, const std::string &path) {
     for (size_t i = 0; i < m.states.size(); ++i) {
       const WeightSpec &st = m.states[i];
       std::printf("  #%zu %-28s %-9s %-8s %-14s %10llu bytes @%-10llu initial value %s\n", i,
-                  st.name.c_str(), st.kind.c_str(), dtypeName(st.dtype), st.shapeText().c_str(),
+                  printable(st.name).c_str(), st.kind.c_str(), dtypeName(st.dtype), st.shapeText().c_str(),
                   static_cast<unsigned long long>(st.bytes),
                   static_cast<unsigned long long>(st.offset),
                   st.embedded ? "embedded" : "external (zeros until loaded)");
@@ -197,16 +243,16 @@ void printSummary(const GuardManifest &m, const std::string &path) {
           s += (s.empty() ? "" : " ") + x;
         return s;
       };
-      std::printf("  #%-4zu %-10s %-34s %s%s%s\n", i, k.kind.c_str(), k.detail.c_str(),
-                  join(k.sources).c_str(), k.lines.empty() ? "" : "  at ",
-                  join(k.lines).c_str());
+      std::printf("  #%-4zu %-10s %-34s %s%s%s\n", i, printable(k.kind).c_str(),
+                  printable(k.detail).c_str(), printable(join(k.sources)).c_str(),
+                  k.lines.empty() ? "" : "  at ", printable(join(k.lines)).c_str());
     }
   }
 
   if (!m.checks.empty()) {
     std::printf("\nchecks (%zu):\n", m.checks.size());
     for (const std::string &c : m.checks)
-      std::printf("  %s\n", c.c_str());
+      std::printf("  %s\n", printable(c).c_str());
   }
   // Each variant with the guard that selects it (the most specific whose
   // guard passes; the generic one otherwise), its entry and its arena.
@@ -218,49 +264,125 @@ void printSummary(const GuardManifest &m, const std::string &path) {
       ranges += (ranges.empty() ? "" : ", ") + name + " in [" + std::to_string(range.first) +
                 ", " + std::to_string(range.second) + "]";
     std::string entries = s.entrySymbol + (s.cudaSymbol.empty() ? "" : ", " + s.cudaSymbol);
-    std::printf("  #%zu %s%s%s\n", i, s.name.c_str(), ranges.empty() ? "" : ": ", ranges.c_str());
+    std::printf("  #%zu %s%s%s\n", i, printable(s.name).c_str(), ranges.empty() ? "" : ": ", ranges.c_str());
     std::printf("     selected when %s; entry %s; arena %s\n",
                 i == 0 ? "no other variant's guard passes" : s.guardText().c_str(),
                 entries.c_str(), bytesText(s.arenaBytes).c_str());
   }
 }
 
+/// A manifest's "kernel_graph", as explain's report shapes it, where every
+/// field has the type the page reads: {inputs: [string], outputs: [string],
+/// edges: [{from, to: string, shape: [int or string], dtype: string}]}. Anything else
+/// is an error (the page is built only from what was checked).
+nlohmann::json checkedKernelGraph(const nlohmann::json &g) {
+  using nlohmann::json;
+  auto fail = [](const std::string &why) {
+    throw std::runtime_error("kernel_graph: " + why);
+  };
+  if (!g.is_object())
+    fail("not an object");
+  auto strings = [&](const char *key) {
+    json out = json::array();
+    if (!g.contains(key))
+      return out;
+    if (!g[key].is_array())
+      fail(std::string(key) + " is not an array");
+    for (const json &x : g[key]) {
+      if (!x.is_string())
+        fail(std::string(key) + " holds a non-string");
+      out.push_back(x);
+    }
+    return out;
+  };
+  json graph = {{"inputs", strings("inputs")}, {"outputs", strings("outputs")},
+                {"edges", json::array()}};
+  if (g.contains("edges")) {
+    if (!g["edges"].is_array())
+      fail("edges is not an array");
+    for (const json &e : g["edges"]) {
+      if (!e.is_object() || !e.contains("from") || !e["from"].is_string() || !e.contains("to") ||
+          !e["to"].is_string())
+        fail("an edge lacks its from/to names");
+      json shape = json::array();
+      if (e.contains("shape")) {
+        if (!e["shape"].is_array())
+          fail("an edge's shape is not an array");
+        for (const json &d : e["shape"]) {
+          if (!d.is_number_integer() && !d.is_string())
+            fail("an edge's shape holds something that is no size (an integer or a symbolic "
+                 "expression)");
+          shape.push_back(d);
+        }
+      }
+      std::string dtype = e.contains("dtype") && e["dtype"].is_string() ? e["dtype"].get<std::string>()
+                                                                        : std::string();
+      graph["edges"].push_back({{"from", e["from"]}, {"to", e["to"]}, {"shape", shape},
+                                {"dtype", dtype}});
+    }
+  }
+  return graph;
+}
+
 /// The manifest in the shape of tcc explain's report (docs/EXPLAIN.md), for
 /// its HTML page: the kernels and their graph, the memory plan, the guards.
-nlohmann::json manifestReport(const nlohmann::json &m, const std::string &path) {
+/// Built from the manifest as GuardManifest::parse validated it (and the
+/// kernel graph as checkedKernelGraph checks it), never from raw fields.
+nlohmann::json manifestReport(const GuardManifest &m, const nlohmann::json &raw,
+                              const std::string &path) {
   using nlohmann::json;
   std::string targets;
-  for (const json &t : m.value("targets", json::array()))
-    targets += (targets.empty() ? "" : ",") + t.get<std::string>();
-  json kernels = m.value("kernels", json::array());
+  for (const std::string &t : m.targets)
+    targets += (targets.empty() ? "" : ",") + t;
+  json kernels = json::array();
+  for (const KernelInfo &k : m.kernels)
+    kernels.push_back({{"kind", k.kind}, {"detail", k.detail}, {"sources", k.sources},
+                       {"lines", k.lines}});
   json report = {{"source", path},
                  {"title", "tcc inspect: " + path},
-                 {"verdict", "compiled model '" + m.value("model", std::string()) + "'"},
+                 {"verdict", "compiled model '" + m.model + "'"},
                  {"target", targets},
-                 {"precision", m.value("precision", std::string("fp32"))},
+                 {"precision", m.precision.empty() ? std::string("fp32") : m.precision},
                  {"supported", true},
                  {"errors", json::array()},
                  {"kernels", {{"count", kernels.size()}, {"list", kernels}}}};
-  if (m.contains("kernel_graph"))
-    report["kernels"]["graph"] = m["kernel_graph"];
-  if (m.contains("torch_version"))
-    report["torch_version"] = m["torch_version"];
-  const json &arena = m.value("arena", json::object());
+  if (raw.contains("kernel_graph"))
+    report["kernels"]["graph"] = checkedKernelGraph(raw["kernel_graph"]);
+  if (raw.contains("torch_version") && raw["torch_version"].is_string())
+    report["torch_version"] = raw["torch_version"];
   PlannedArena plan;
-  plan.bytes = arena.value("bytes", int64_t(0));
-  json buffers = arena.value("buffers", json::array());
-  for (const json &b : buffers)
-    plan.buffers.push_back({b.value("offset", int64_t(0)), b.value("bytes", int64_t(0)),
-                            b.value("first", int64_t(0)), b.value("last", int64_t(0))});
+  plan.bytes = m.arena.bytes;
+  json buffers = json::array();
+  for (const ArenaBuffer &b : m.arena.buffers) {
+    plan.buffers.push_back({b.offset, b.bytes, b.first, b.last});
+    buffers.push_back({{"offset", b.offset}, {"bytes", b.bytes}, {"first", b.first},
+                       {"last", b.last}});
+  }
+  json plannedAt = json::object();
+  for (const auto &[name, value] : m.arena.plannedAt)
+    plannedAt[name] = value;
   report["memory"] = {{"arena_bytes", plan.bytes},
                       {"peak_bytes", peakLiveBytes(plan)},
                       {"buffers", buffers.size()},
-                      {"planned_at", arena.value("planned_at", json::object())},
+                      {"planned_at", plannedAt},
                       {"plan", buffers}};
-  report["guards"] = {{"inputs", m.value("inputs", json::array())},
-                      {"outputs", m.value("outputs", json::array())},
-                      {"symbols", m.value("symbols", json::object())},
-                      {"checks", m.value("checks", json::array())}};
+  auto tensors = [](const std::vector<TensorSpec> &specs) {
+    json list = json::array();
+    for (const TensorSpec &t : specs) {
+      json sizes = json::array();
+      for (const SymbolicExpr &e : t.sizes)
+        sizes.push_back(e.text());
+      list.push_back({{"name", t.name}, {"dtype", dtypeName(t.dtype)}, {"sizes", sizes}});
+    }
+    return list;
+  };
+  json symbols = json::object();
+  for (const SymbolRange &sym : m.symbols)
+    symbols[sym.name] = {{"min", sym.min}, {"max", sym.max}};
+  report["guards"] = {{"inputs", tensors(m.inputs)},
+                      {"outputs", tensors(m.outputs)},
+                      {"symbols", symbols},
+                      {"checks", m.checks}};
   return report;
 }
 
@@ -283,7 +405,10 @@ int runInspectCommand(const InspectOptions &opts) {
     std::string page;
     nlohmann::json report;
     try {
-      report = manifestReport(nlohmann::json::parse(json), opts.model);
+      // The one schema first: nothing of the page is built from a manifest
+      // that does not pass it.
+      GuardManifest manifest = GuardManifest::parse(json);
+      report = manifestReport(manifest, nlohmann::json::parse(json), opts.model);
     } catch (const std::exception &e) {
       std::fprintf(stderr, "tcc inspect: error: %s: not a valid manifest: %s\n",
                    opts.model.c_str(), e.what());

@@ -220,6 +220,13 @@ void bindWeights(const RunOptions &opts, const ModelLibrary &lib,
     if (!std::filesystem::is_directory(opts.weightsDir))
       userError(opts.weightsDir + ": not a directory");
     for (const TensorInfo &w : weights) {
+      // Names come from the model file: a name that is a path ("../x",
+      // "/etc/x") would read outside the directory.
+      if (w.name.empty() || w.name == "." || w.name == ".." ||
+          w.name.find_first_of(std::string("/\0", 2)) != std::string::npos)
+        userError("weight name '" + w.name + "' of model " + opts.model +
+                  " is no plain file name; --weights-dir cannot bind it (use --weight "
+                  "NAME=FILE.npy)");
       std::filesystem::path file = std::filesystem::path(opts.weightsDir) / (w.name + ".npy");
       if (std::filesystem::exists(file))
         files[w.name] = file.string();

@@ -15,6 +15,11 @@
 
 namespace tcc {
 
+/// The ELF section of a model object that holds its guard manifest (the
+/// JSON text, NUL-terminated): `tcc inspect` reads it from the file without
+/// loading it (loading a library runs its code).
+constexpr const char *kManifestSectionName = ".tcc.manifest";
+
 /// The manifest's name of the generic variant (the dynamic fallback).
 constexpr const char *kGenericSpecializationName = "generic";
 
