@@ -235,11 +235,16 @@ TCC_API tcc_status tcc_model_bind_weight(tcc_model *model, const char *name,
                                          const void *data, size_t bytes);
 
 /** Loads every weight from a weights file and binds it (replacing embedded
- *  weights too). Format: raw little-endian bytes, no header; weight i of the
- *  manifest lies at its manifest `offset` and spans its `bytes` (the same
- *  layout as the embedded tcc_model_weights image; `tcc compile
- *  --external-weights` writes it). The file must be at least as long as the
- *  end of the last weight. The instance keeps its own copy. */
+ *  weights too), and restarts the state from the file's initial values.
+ *  Format (`tcc compile --external-weights` writes it; tcc/Support/
+ *  WeightsFile.h): a 64-byte header ("TCCWEIGH", format 1, the image's byte
+ *  count and SHA-256), then the image: weight i at its manifest `offset`,
+ *  spanning its `bytes`, as embedded. Refused (TCC_ERROR_IO, naming why): a
+ *  file that is not regular, has no header, has bytes after the image, does
+ *  not match its hash (damaged), or holds another image than the one the
+ *  model was compiled with (the manifest's "weights_file" hash: another
+ *  model's weights, or another compile's). The file is read once, hashed as
+ *  it is read; the instance keeps its own copy. */
 TCC_API tcc_status tcc_model_load_weights(tcc_model *model, const char *path);
 
 /*--- State --------------------------------------------------------------*/

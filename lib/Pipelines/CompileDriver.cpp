@@ -26,6 +26,8 @@
 #include "tcc/Target/ModelLinker.h"
 #include "tcc/Target/ModelName.h"
 #include "tcc/Support/EntrySymbols.h"
+#include "tcc/Support/Sha256.h"
+#include "tcc/Support/WeightsFile.h"
 #include "tcc/Transforms/PlannedEntry.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -591,6 +593,17 @@ int tcc::compileModel(const CompileOptions &options, const char *argv0) {
     info.specializations.push_back(
         {specializations[i - 1].name, specializations[i - 1].values, variants[i].arena.bytes});
   nlohmann::json manifestJson = buildManifest(program, signature, weights, generic.arena, info);
+  // The weights the model was compiled with, by hash: a weights file must
+  // hold exactly these (tcc/Support/WeightsFile.h). None without weight data.
+  std::array<uint8_t, 32> weightsDigest{};
+  if (!weights.blob.empty()) {
+    Sha256 hash;
+    hash.update(weights.blob.data(), weights.blob.size());
+    weightsDigest = hash.finish();
+    manifestJson["weights_file"] = {{"format", weightsfile::kVersion},
+                                    {"bytes", weights.blob.size()},
+                                    {"sha256", Sha256::toHex(weightsDigest)}};
+  }
   manifestJson["kernels"] = generic.kernels;
   manifestJson["kernel_graph"] = generic.kernelGraph;
   // --profile: the entries call tcc_profile_mark before every kernel (the
@@ -627,7 +640,13 @@ int tcc::compileModel(const CompileOptions &options, const char *argv0) {
   std::vector<uint8_t> embedded = options.externalWeights ? std::vector<uint8_t>{} : weights.blob;
   if (options.externalWeights) {
     std::string path = replaceExtension(options.output, ".weights.bin");
-    if (!writeFile(staged.stage(path), std::string(weights.blob.begin(), weights.blob.end()))) {
+    std::string file = weightsfile::encode(weights.blob.size(), weightsDigest);
+    if (weights.blob.empty()) {
+      Sha256 hash;
+      file = weightsfile::encode(0, hash.finish());
+    }
+    file.append(weights.blob.begin(), weights.blob.end());
+    if (!writeFile(staged.stage(path), file)) {
       err() << "tcc: error: cannot write " << path << "\n";
       return kExitUserError;
     }

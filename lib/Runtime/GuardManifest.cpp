@@ -334,6 +334,19 @@ GuardManifest parseManifest(std::string_view text) {
     }
   }
 
+  if (j.contains("weights_file")) {
+    const json &w = j["weights_file"];
+    if (!w.is_object())
+      invalidManifest("'weights_file' is not an object");
+    int64_t bytes = intMember(w, "bytes", "weights_file");
+    std::string hash = stringMember(w, "sha256", "weights_file");
+    if (bytes < 0 || hash.size() != 64 ||
+        hash.find_first_not_of("0123456789abcdef") != std::string::npos)
+      invalidManifest("'weights_file' needs bytes >= 0 and a sha256 of 64 hex digits");
+    m.weightsImageBytes = static_cast<uint64_t>(bytes);
+    m.weightsImageSha256 = hash;
+  }
+
   // States: stored like weights (an initial value in the image), never
   // derived, and written by every call.
   if (j.contains("states")) {

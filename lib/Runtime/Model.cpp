@@ -15,6 +15,10 @@
 #include "tcc/Runtime/Profile.h"
 #include "tcc/Runtime/RuntimeError.h"
 #include "tcc/Support/EntrySymbols.h"
+#include "tcc/Support/Sha256.h"
+#include "tcc/Support/WeightsFile.h"
+
+#include <sys/stat.h>
 
 #include <cstdlib>
 #include <cstring>
@@ -293,24 +297,66 @@ void Model::bindWeight(std::string_view name, const void *data, size_t bytes) {
 }
 
 void Model::loadWeightsFile(const std::string &path) {
-  std::ifstream in(path, std::ios::binary | std::ios::ate);
+  // A regular file only (a FIFO would block forever), checked against its
+  // header and the manifest before a byte of the image is used.
+  struct stat st;
+  if (::stat(path.c_str(), &st) != 0)
+    throw RuntimeError(TCC_ERROR_IO, path + ": cannot open weights file");
+  if (!S_ISREG(st.st_mode))
+    throw RuntimeError(TCC_ERROR_IO, path + ": not a regular file");
+  std::ifstream in(path, std::ios::binary);
   if (!in)
     throw RuntimeError(TCC_ERROR_IO, path + ": cannot open weights file");
-  auto size = static_cast<uint64_t>(in.tellg());
+  auto size = static_cast<uint64_t>(st.st_size);
+  unsigned char headerBytes[weightsfile::kHeaderBytes];
+  if (size < weightsfile::kHeaderBytes ||
+      !in.read(reinterpret_cast<char *>(headerBytes), sizeof headerBytes))
+    throw RuntimeError(TCC_ERROR_IO, path + ": not a tcc weights file (" + std::to_string(size) +
+                                         " bytes, shorter than its header)");
+  weightsfile::Header header;
+  if (std::string why = weightsfile::decode(headerBytes, header); !why.empty())
+    throw RuntimeError(TCC_ERROR_IO, path + ": " + why);
+  if (size - weightsfile::kHeaderBytes != header.imageBytes)
+    throw RuntimeError(TCC_ERROR_IO,
+                       path + ": " + std::to_string(size - weightsfile::kHeaderBytes) +
+                           " bytes follow its header, which says " +
+                           std::to_string(header.imageBytes) + " (damaged, or bytes appended)");
+  if (!manifest_.weightsImageSha256.empty() &&
+      (header.sha256 != manifest_.weightsImageSha256 ||
+       header.imageBytes != manifest_.weightsImageBytes))
+    throw RuntimeError(TCC_ERROR_IO,
+                       path + ": the weights of another model or compile (image " +
+                           header.sha256.substr(0, 16) + "..., " +
+                           std::to_string(header.imageBytes) + " bytes; model '" +
+                           manifest_.model + "' was compiled with " +
+                           manifest_.weightsImageSha256.substr(0, 16) + "..., " +
+                           std::to_string(manifest_.weightsImageBytes) + " bytes)");
   uint64_t needed = 0;
   for (const WeightSpec &w : manifest_.weights)
     if (!w.isDerived())
       needed = std::max(needed, w.offset + w.bytes);
   for (const WeightSpec &st : manifest_.states)
     needed = std::max(needed, st.offset + st.bytes);
-  if (size < needed)
-    throw RuntimeError(TCC_ERROR_IO, path + ": weights file has " + std::to_string(size) +
-                                         " bytes, the manifest needs " +
+  if (header.imageBytes < needed)
+    throw RuntimeError(TCC_ERROR_IO, path + ": weights file has " +
+                                         std::to_string(header.imageBytes) +
+                                         " bytes of weights, the manifest needs " +
                                          std::to_string(needed));
+  needed = header.imageBytes;
   AlignedBuffer buffer = allocateAligned(static_cast<size_t>(needed));
-  in.seekg(0);
-  if (!in.read(reinterpret_cast<char *>(buffer.get()), static_cast<std::streamsize>(needed)))
-    throw RuntimeError(TCC_ERROR_IO, path + ": read error");
+  // Read once, hashed as it comes, and checked against the header.
+  Sha256 hash;
+  constexpr uint64_t kChunk = 1 << 20;
+  for (uint64_t at = 0; at < needed; at += kChunk) {
+    auto n = static_cast<std::streamsize>(std::min(kChunk, needed - at));
+    char *into = reinterpret_cast<char *>(buffer.get()) + at;
+    if (!in.read(into, n))
+      throw RuntimeError(TCC_ERROR_IO, path + ": read error");
+    hash.update(into, static_cast<size_t>(n));
+  }
+  if (Sha256::toHex(hash.finish()) != header.sha256)
+    throw RuntimeError(TCC_ERROR_IO, path + ": damaged: its weights do not match the hash in "
+                                            "its header");
   std::lock_guard<std::mutex> lock(mutex_);
   for (size_t i = 0; i < manifest_.weights.size(); ++i)
     if (!manifest_.weights[i].isDerived())

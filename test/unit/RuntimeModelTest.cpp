@@ -10,6 +10,8 @@
 #include "tcc/Runtime/RuntimeError.h"
 #include "tcc/runtime.h"
 
+#include "TestWeightsFile.h"
+
 #include <catch2/catch.hpp>
 
 #include <cstring>
@@ -189,10 +191,7 @@ TEST_CASE("Model loads a weights file at manifest offsets", "[runtime]") {
     image[i] = 100.0f + i; // w at offset 0
   for (int i = 0; i < 4; ++i)
     image[16 + i] = 0.5f * i; // bias at offset 64
-  {
-    std::ofstream out(path, std::ios::binary);
-    out.write(reinterpret_cast<const char *>(image), sizeof(image));
-  }
+  writeWeightsFile(path, image, sizeof(image));
   auto model = makeModel();
   model->loadWeightsFile(path.string());
   const auto *w = static_cast<const float *>(model->weightData(0));
@@ -201,10 +200,33 @@ TEST_CASE("Model loads a weights file at manifest offsets", "[runtime]") {
   CHECK(w[7] == 107.0f);
   CHECK(bias[3] == 1.5f);
 
-  std::filesystem::resize_file(path, 70);
+  writeWeightsFile(path, image, 70);
   auto shortFile = failure([&] { makeModel()->loadWeightsFile(path.string()); });
   CHECK(shortFile.first == TCC_ERROR_IO);
-  CHECK(shortFile.second == path.string() + ": weights file has 70 bytes, the manifest needs 80");
+  CHECK(shortFile.second ==
+        path.string() + ": weights file has 70 bytes of weights, the manifest needs 80");
+  // Bytes appended after the image, a changed byte, no header at all.
+  writeWeightsFile(path, image, sizeof(image));
+  {
+    std::ofstream out(path, std::ios::binary | std::ios::app);
+    out << "garbage";
+  }
+  CHECK(failure([&] { makeModel()->loadWeightsFile(path.string()); }).second ==
+        path.string() + ": 87 bytes follow its header, which says 80 (damaged, or bytes appended)");
+  writeWeightsFile(path, image, sizeof(image));
+  {
+    std::fstream f(path, std::ios::binary | std::ios::in | std::ios::out);
+    f.seekp(64 + 5);
+    f.put('\x7f');
+  }
+  CHECK(failure([&] { makeModel()->loadWeightsFile(path.string()); }).second ==
+        path.string() + ": damaged: its weights do not match the hash in its header");
+  {
+    std::ofstream out(path, std::ios::binary);
+    out.write(reinterpret_cast<const char *>(image), sizeof(image));
+  }
+  CHECK(failure([&] { makeModel()->loadWeightsFile(path.string()); }).second.find(
+            "not a tcc weights file") != std::string::npos);
   std::filesystem::remove(path);
   CHECK(failure([&] { makeModel()->loadWeightsFile(path.string()); }).second ==
         path.string() + ": cannot open weights file");

@@ -11,6 +11,8 @@
 #include "tcc/Runtime/RuntimeError.h"
 #include "tcc/runtime.h"
 
+#include "TestWeightsFile.h"
+
 #include <catch2/catch.hpp>
 
 #include <cstring>
@@ -136,17 +138,14 @@ TEST_CASE("A weights file carries the state's initial value", "[runtime][state]"
   CHECK(state(m) == std::vector<float>{0, 0, 0});
   auto path = std::filesystem::temp_directory_path() /
               ("tcc-state-test-" + std::to_string(getpid()) + ".bin");
-  {
-    std::ofstream out(path, std::ios::binary);
-    float image[19] = {1, 2, 3};
-    image[16] = 5, image[17] = 6, image[18] = 7;
-    out.write(reinterpret_cast<const char *>(image), sizeof(image));
-  }
+  float image[19] = {1, 2, 3};
+  image[16] = 5, image[17] = 6, image[18] = 7;
+  writeWeightsFile(path, image, sizeof(image));
   m.loadWeightsFile(path.string());
   CHECK(state(m) == std::vector<float>{5, 6, 7});
   CHECK(call(m, {1, 1, 1}) == std::vector<float>{6, 8, 10});
   // A file too short for the state is refused.
-  std::filesystem::resize_file(path, 70);
+  writeWeightsFile(path, image, 70);
   CHECK_THROWS_WITH(m.loadWeightsFile(path.string()),
                     Catch::Contains("the manifest needs 76"));
   std::filesystem::remove(path);

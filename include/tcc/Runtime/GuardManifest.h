@@ -163,6 +163,11 @@ public:
   std::vector<TensorSpec> inputs;
   std::vector<TensorSpec> outputs;
   std::vector<WeightSpec> weights;
+  /// "weights_file": the weights image the model was compiled with, which
+  /// a weights file (WeightsFile.h) must hold: its bytes and SHA-256 (hex).
+  /// Absent (bytes 0, "") for a model compiled without weight data.
+  uint64_t weightsImageBytes = 0;
+  std::string weightsImageSha256;
   /// "states": the buffers the forward writes, which each model instance
   /// keeps from one call to the next (static sizes; never derived).
   std::vector<WeightSpec> states;
