@@ -252,6 +252,48 @@ def write_transformers_static_cache_case(out):
     print(f"wrote {d} ({len(calls)} steps)")
 
 
+def write_transformers_prefill_case(out):
+    """The same export with a symbolic number of tokens per call (1 to 64):
+    one artifact takes the whole prompt in one call (prefill) and then one
+    token per call (decode). Steps: a 6-token prompt, then 40 greedy tokens."""
+    name = "llama_static_cache_prefill"
+    if ONLY and name != ONLY:
+        return
+    from transformers import LlamaConfig, LlamaForCausalLM
+    from transformers.integrations.executorch import convert_and_export_with_cache
+    torch.manual_seed(320)
+    cfg = LlamaConfig(vocab_size=128, hidden_size=64, intermediate_size=128,
+                      num_hidden_layers=2, num_attention_heads=4, num_key_value_heads=2,
+                      max_position_embeddings=128)
+    model = LlamaForCausalLM(cfg).eval()
+    model.generation_config.cache_implementation = "static"
+    model.generation_config.cache_config = {"batch_size": 1, "max_cache_len": 80,
+                                            "device": "cpu"}
+    seq = torch.export.Dim("tokens", min=1, max=64)
+    prompt = torch.randint(0, 128, (1, 6))
+    ep = convert_and_export_with_cache(
+        model, example_input_ids=prompt, example_cache_position=torch.arange(6),
+        dynamic_shapes={"input_ids": {1: seq}, "cache_position": {0: seq}})
+    d = os.path.join(out, name)
+    os.makedirs(d, exist_ok=True)
+    relative_traces(ep)
+    write_model(d, ep)
+    fresh = copy.deepcopy(ep.module())
+    runner = copy.deepcopy(ep.module())
+    calls, generated = [(prompt, torch.arange(6))], []
+    with torch.no_grad():
+        logits = runner(prompt, torch.arange(6))
+        for pos in range(6, 46):
+            ids = logits[:, -1:].argmax(-1)
+            generated.append(ids)
+            calls.append((ids, torch.tensor([pos])))
+            logits = runner(ids, torch.tensor([pos]))
+        generated.append(logits[:, -1:].argmax(-1))
+    write_steps(d, fresh, calls)
+    write_generation(out, name, prompt, torch.cat(generated, dim=1))
+    print(f"wrote {d} ({len(calls)} steps)")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--out", default="samples")
@@ -266,6 +308,7 @@ def main():
     write_stateful_case(args.out, "running_sum_core", RunningSum(), steps, core=True)
     write_cached_decoder_cases(args.out)
     write_transformers_static_cache_case(args.out)
+    write_transformers_prefill_case(args.out)
 
 
 if __name__ == "__main__":

@@ -10,6 +10,7 @@
 #include "dialects/TccGraph/Transforms/SpecialFormula.h"
 #include "dialects/TccGraph/Transforms/Passes.h"
 #include "mlir/IR/Verifier.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinAttributes.h"
@@ -185,6 +186,65 @@ Value tcc::graph::makeReshape(OpBuilder &b, Location loc, Value v,
 //===----------------------------------------------------------------------===//
 
 namespace {
+/// Elementwise arithmetic whose scalar operand may be a symbolic size.
+bool takesSymbolicScalars(StringRef name) {
+  static const llvm::StringSet<> names = {
+      "aten.add.Tensor", "aten.add.Scalar", "aten.sub.Tensor", "aten.sub.Scalar",
+      "aten.mul.Tensor", "aten.mul.Scalar", "aten.rsub.Scalar", "aten.rsub.Tensor",
+      "aten.div.Tensor", "aten.div.Scalar", "aten.floor_divide.default",
+      "aten.remainder.Scalar", "aten.remainder.Tensor", "aten.eq.Scalar", "aten.ne.Scalar",
+      "aten.lt.Scalar", "aten.le.Scalar", "aten.gt.Scalar", "aten.ge.Scalar",
+      "aten.minimum.default", "aten.maximum.default", "aten.clamp.default"};
+  return names.contains(name);
+}
+
+/// Turns each symbolic scalar argument of `op` that is a bare symbol (a
+/// dimension of an input: s11) into a rank-0 i64 tensor operand of the same
+/// name, read with tcc_graph.dim_size; the argument leaves tcc.symbolic_args.
+/// Compound expressions stay (and are refused by name).
+LogicalResult materializeSymbolicScalars(OperatorOp op) {
+  auto symbolic = op->getAttrOfType<ArrayAttr>("tcc.symbolic_args");
+  auto fn = op->getParentOfType<mlir::func::FuncOp>();
+  if (!symbolic || !fn)
+    return success();
+  OpBuilder b(op);
+  SmallVector<Value> operands(op.getOperands());
+  SmallVector<Attribute> names(op.getOperandNames().getValue());
+  NamedAttrList args(op.getArgs());
+  SmallVector<Attribute> left;
+  for (Attribute a : symbolic) {
+    StringRef arg = cast<StringAttr>(a).getValue();
+    auto expr = dyn_cast_or_null<StringAttr>(args.get(arg));
+    Value size;
+    for (BlockArgument in : expr ? fn.getArguments() : ArrayRef<BlockArgument>{}) {
+      auto sizes = fn.getArgAttrOfType<ArrayAttr>(in.getArgNumber(), "tcc.sizes");
+      for (auto [d, s] : llvm::enumerate(sizes ? sizes.getValue() : ArrayRef<Attribute>{}))
+        if (auto e = dyn_cast<StringAttr>(s); e && e == expr && !size)
+          size = DimSizeOp::create(b, op.getLoc(), RankedTensorType::get({}, b.getI64Type()),
+                                   in, b.getI64IntegerAttr(static_cast<int64_t>(d)));
+    }
+    if (!size) {
+      left.push_back(a);
+      continue;
+    }
+    operands.push_back(size);
+    names.push_back(b.getStringAttr(arg));
+    args.erase(arg);
+  }
+  if (left.size() == symbolic.size())
+    return success();
+  op->setOperands(operands);
+  op.setOperandNamesAttr(b.getArrayAttr(names));
+  op.setArgsAttr(args.getDictionary(op.getContext()));
+  if (left.empty())
+    op->removeAttr("tcc.symbolic_args");
+  else
+    op->setAttr("tcc.symbolic_args", b.getArrayAttr(left));
+  return success();
+}
+} // namespace
+
+namespace {
 /// Replaces the operator's results, casting where the legalized type is more
 /// or less static than the export's; a result a legalizer leaves null (an
 /// unneeded extra output such as batch_norm's saved statistics) must be unused.
@@ -326,6 +386,11 @@ struct LegalizeGraphPass
           op.emitError("unsupported operator '") << name << "'";
         return false;
       }
+      // A size used as a number (cache_length.add_(seq_len)): the operand
+      // read from an input's dimension, for the arithmetic operators.
+      if (op->hasAttr("tcc.symbolic_args") && takesSymbolicScalars(name) &&
+          failed(materializeSymbolicScalars(op)))
+        return false;
       if (auto symbolic = op->getAttrOfType<ArrayAttr>("tcc.symbolic_args");
           symbolic && !symbolAware.contains(name)) {
         // Its legalizer would read a symbolic argument as absent: refuse

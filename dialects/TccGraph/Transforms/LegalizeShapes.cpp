@@ -370,8 +370,36 @@ Results legalizeSplit(OperatorArgs &args, OpBuilder &b) {
   return splitInto(args, b, sizes, d->x, d->dim);
 }
 
-/// select(x, dim, i) = slice of length 1, reshaped without the dim.
+/// select(x, dim, i) = slice of length 1, reshaped without the dim. Along a
+/// symbolic dim, a non-negative index (x[0] of a prompt's positions): a
+/// slice of static length 1, the index checked against the size at run time.
 Results legalizeSelect(OperatorArgs &args, OpBuilder &b) {
+  if (Value x = args.tensor("self")) {
+    auto t = cast<RankedTensorType>(x.getType());
+    int64_t dim = normalizeDim(args.getInt("dim").value_or(0), t.getRank());
+    std::optional<int64_t> index = args.getInt("index");
+    if (dim >= 0 && dim < t.getRank() && t.isDynamicDim(dim)) {
+      if (!index || *index < 0)
+        return operatorError(args) << "selects along a symbolic dimension by a negative or "
+                                      "symbolic index, which is not supported yet";
+      Location loc = args.getOp().getLoc();
+      SmallVector<int64_t> shape(t.getShape());
+      shape[dim] = 1;
+      Value s = b.create<SliceOp>(loc, RankedTensorType::get(shape, t.getElementType()), x,
+                                  b.getI64IntegerAttr(dim), b.getI64IntegerAttr(*index),
+                                  b.getI64IntegerAttr(*index + 1), b.getI64IntegerAttr(1));
+      // PyTorch raises on an index past the size: so does the call.
+      Value size = b.create<DimSizeOp>(loc, RankedTensorType::get({}, b.getI64Type()), x,
+                                       b.getI64IntegerAttr(dim));
+      Value inRange = makeCompare(b, loc, "gt", size, makeScalar(b, loc, b.getI64Type(),
+                                                                 static_cast<double>(*index)));
+      s = b.create<CheckOp>(loc, s.getType(), inRange, s,
+                            b.getStringAttr(operatorName(args).str() + ": index " +
+                                            std::to_string(*index) + " out of range for dim " +
+                                            std::to_string(dim)));
+      return SmallVector<Value>{b.create<ReshapeOp>(loc, args.resultType(), s)};
+    }
+  }
   FailureOr<SlicedDim> d = slicedDim(args);
   if (failed(d))
     return failure();

@@ -37,3 +37,31 @@ func.func @unknown_symbol(%x: tensor<4xf32>) -> tensor<?xi64> {
   %0 = tcc_graph.operator "torch.ops.aten.arange.default"() {operand_names = [], args = {end = "s9"}, tcc.symbolic_args = ["end"], tcc.sizes = [["s9"]]} : () -> tensor<?xi64>
   return %0 : tensor<?xi64>
 }
+
+// -----
+
+// select along a symbolic dim by a non-negative literal index (a prompt's
+// first position): a slice of static length 1, the index checked against
+// the size at run time.
+// CHECK-LABEL: func @select_symbolic_dim
+// CHECK: %[[S:.*]] = tcc_graph.slice %arg0 {dim = 0 : i64, end = 1 : i64, start = 0 : i64, step = 1 : i64} : (tensor<?xi64>) -> tensor<1xi64>
+// CHECK: %[[N:.*]] = tcc_graph.dim_size %arg0 {dim = 0 : i64} : (tensor<?xi64>) -> tensor<i64>
+// CHECK: %[[OK:.*]] = tcc_graph.compare %[[N]], %{{.*}} {predicate = "gt"}
+// CHECK: %[[C:.*]] = tcc_graph.check %[[OK]], %[[S]] "aten.select.int: index 0 out of range for dim 0"
+// CHECK: tcc_graph.reshape %[[C]] : (tensor<1xi64>) -> tensor<i64>
+func.func @select_symbolic_dim(%pos: tensor<?xi64> {tcc.sizes = ["s11"]}) -> tensor<i64> {
+  %0 = tcc_graph.operator "torch.ops.aten.select.int"(%pos) {operand_names = ["self"], args = {dim = 0 : i64, index = 0 : i64}} : (tensor<?xi64>) -> tensor<i64>
+  return %0 : tensor<i64>
+}
+
+// -----
+
+// A size used as a number (a cache's length grown by the call's token
+// count): the symbol read from the input that has it as a dimension.
+// CHECK-LABEL: func @add_symbolic_scalar
+// CHECK: %[[N:.*]] = tcc_graph.dim_size %arg0 {dim = 1 : i64} : (tensor<1x?xi64>) -> tensor<i64>
+// CHECK: tcc_graph.add %arg1, %[[N]] : (tensor<i64>, tensor<i64>) -> tensor<i64>
+func.func @add_symbolic_scalar(%ids: tensor<1x?xi64> {tcc.sizes = [1, "s11"]}, %len: tensor<i64>) -> tensor<i64> {
+  %0 = tcc_graph.operator "torch.ops.aten.add.Tensor"(%len) {operand_names = ["self"], args = {other = "s11"}, tcc.symbolic_args = ["other"]} : (tensor<i64>) -> tensor<i64>
+  return %0 : tensor<i64>
+}
