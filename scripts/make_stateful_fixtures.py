@@ -218,6 +218,22 @@ def write_cached_decoder_cases(out):
 #===----------------------------------------------------------------------===#
 
 
+def tiny_static_cache_llama(seed):
+    """LlamaForCausalLM at toy size (2 layers, GQA 4:2, vocab 128) from
+    `seed`, set up for transformers' static-cache export (batch 1, 80
+    positions)."""
+    from transformers import LlamaConfig, LlamaForCausalLM
+    torch.manual_seed(seed)
+    cfg = LlamaConfig(vocab_size=128, hidden_size=64, intermediate_size=128,
+                      num_hidden_layers=2, num_attention_heads=4, num_key_value_heads=2,
+                      max_position_embeddings=128)
+    model = LlamaForCausalLM(cfg).eval()
+    model.generation_config.cache_implementation = "static"
+    model.generation_config.cache_config = {"batch_size": 1, "max_cache_len": 80,
+                                            "device": "cpu"}
+    return model
+
+
 def write_transformers_static_cache_case(out):
     """LlamaForCausalLM at toy size exported the way transformers documents
     for generation (convert_and_export_with_cache): inputs input_ids [1, 1]
@@ -226,16 +242,8 @@ def write_transformers_static_cache_case(out):
     name = "llama_static_cache"
     if ONLY and name != ONLY:
         return
-    from transformers import LlamaConfig, LlamaForCausalLM
     from transformers.integrations.executorch import convert_and_export_with_cache
-    torch.manual_seed(310)
-    cfg = LlamaConfig(vocab_size=128, hidden_size=64, intermediate_size=128,
-                      num_hidden_layers=2, num_attention_heads=4, num_key_value_heads=2,
-                      max_position_embeddings=128)
-    model = LlamaForCausalLM(cfg).eval()
-    model.generation_config.cache_implementation = "static"
-    model.generation_config.cache_config = {"batch_size": 1, "max_cache_len": 80,
-                                            "device": "cpu"}
+    model = tiny_static_cache_llama(310)
     d = os.path.join(out, name)
     os.makedirs(d, exist_ok=True)
     ep = convert_and_export_with_cache(model)
@@ -259,16 +267,8 @@ def write_transformers_prefill_case(out):
     name = "llama_static_cache_prefill"
     if ONLY and name != ONLY:
         return
-    from transformers import LlamaConfig, LlamaForCausalLM
     from transformers.integrations.executorch import convert_and_export_with_cache
-    torch.manual_seed(320)
-    cfg = LlamaConfig(vocab_size=128, hidden_size=64, intermediate_size=128,
-                      num_hidden_layers=2, num_attention_heads=4, num_key_value_heads=2,
-                      max_position_embeddings=128)
-    model = LlamaForCausalLM(cfg).eval()
-    model.generation_config.cache_implementation = "static"
-    model.generation_config.cache_config = {"batch_size": 1, "max_cache_len": 80,
-                                            "device": "cpu"}
+    model = tiny_static_cache_llama(320)
     seq = torch.export.Dim("tokens", min=1, max=64)
     prompt = torch.randint(0, 128, (1, 6))
     ep = convert_and_export_with_cache(
