@@ -201,6 +201,13 @@ def main():
     torch.manual_seed(45)
     write_case(args.out, "write_through_diagonal", WriteThroughDiagonal(), [torch.randn(4, 4)])
 
+    torch.manual_seed(46)
+    x = torch.randn(5, 8)
+    x[1, 2], x[3, 0], x[4, 7] = float("nan"), float("inf"), float("-inf")
+    img = torch.randn(2, 3, 6, 6)
+    img[0, 1, 2, 3], img[1, 0, 0, 0], img[1, 2, 5, 5] = float("nan"), float("inf"), float("-inf")
+    write_case(args.out, "nan_epilogues", NanEpilogues(), [x, img])
+
     torch.manual_seed(42)
     write_case(args.out, "indexing", Indexing(),
                [torch.randn(2, 6, 5), torch.tensor([[1, 9, 0], [4, 4, 7]]),
@@ -409,6 +416,26 @@ class WriteThroughDiagonal(nn.Module):
         m = x.new_zeros(4, 4)
         m.diagonal().fill_(1.0)
         return x + m
+
+
+class NanEpilogues(nn.Module):
+    """Fused epilogues on inputs with NaN and Inf: Linear + ReLU (with and
+    without a residual), Conv + ReLU, Conv + ReLU6, Conv + residual + ReLU.
+    PyTorch keeps NaN through ReLU and ReLU6 (oneDNN's post-ops would not)."""
+
+    def __init__(self):
+        super().__init__()
+        self.lin = nn.Linear(8, 8)
+        self.conv = nn.Conv2d(3, 4, 3, padding=1)
+        self.conv2 = nn.Conv2d(4, 4, 3, padding=1)
+
+    def forward(self, x, img):
+        a = F.relu(self.lin(x))
+        b = F.relu(self.lin(x)) + x
+        c = F.relu(self.conv(img))
+        d = F.relu6(self.conv(img))
+        e = F.relu(self.conv2(c) + c)
+        return a, b, c, d, e
 
 
 class Conv1dStack(nn.Module):

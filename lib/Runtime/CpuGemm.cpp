@@ -137,14 +137,22 @@ extern "C" void tcc_cpu_gemm(int32_t dtype, int32_t, int64_t batch0, int64_t bat
       if (m <= 0 || n <= 0)
         continue;
       // On oneDNN where it is there (a linear layer's weight packed once per
-      // binding), else OpenBLAS.
-      if (alpha == 1.0f && k > 0 &&
+      // binding), else OpenBLAS. oneDNN's ReLU post-op turns NaN into 0
+      // (PyTorch keeps it): with ReLU, oneDNN computes a·b + bias and the
+      // ReLU and residual follow here (not where the residual is C itself,
+      // which oneDNN would add before the ReLU could run).
+      const bool relu = (epilogue & tcc::kGemmEpilogueRelu) != 0;
+      if (alpha == 1.0f && k > 0 && !(relu && ri == ci) &&
           tcc::cpu::oneDnnGemm({m, n, k, ai, lda, transA != 0, bi, ldb, transB != 0, bIsWeight,
-                                ci, ldc, ri, ldr,
+                                ci, ldc, relu ? nullptr : ri, ldr,
                                 (epilogue & tcc::kGemmEpilogueBias) ? bias32 : nullptr,
-                                epilogue & (tcc::kGemmEpilogueRelu | tcc::kGemmEpilogueGelu |
-                                            tcc::kGemmEpilogueGeluErf)}))
+                                relu ? 0
+                                     : epilogue & (tcc::kGemmEpilogueGelu |
+                                                   tcc::kGemmEpilogueGeluErf)})) {
+        if (relu)
+          applyEpilogue(ci, ldc, ri, ldr, nullptr, tcc::kGemmEpilogueRelu, m, n);
         continue;
+      }
       // A residual in C's own buffer (accumulated onto): the product adds to it.
       bool accumulate = ri == ci && ldr == ldc;
       if (sgemm && k > 0) {

@@ -8,6 +8,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <cmath>
 #include <cstring>
 #include <map>
 #include <memory>
@@ -42,14 +43,15 @@ struct ConvPrimitive {
 
 PrimitiveCache<ConvPrimitive> primitives;
 
+/// The activation as a oneDNN post-op, or undef where it is applied after
+/// the primitive instead: oneDNN's ReLU and clip (ReLU6) turn NaN into 0,
+/// where PyTorch keeps NaN (clampNanKeeping).
 dnnl_alg_kind_t eltwiseOf(int32_t activation, float &alpha, float &beta) {
   alpha = beta = 0.0f;
   switch (activation) {
   case tcc::kConvActivationRelu:
-    return dnnl_eltwise_relu;
   case tcc::kConvActivationRelu6:
-    beta = 6.0f;
-    return dnnl_eltwise_clip;
+    return dnnl_alg_kind_undef;
   case tcc::kConvActivationSilu:
     alpha = 1.0f; // x · sigmoid(alpha · x)
     return dnnl_eltwise_swish;
@@ -58,6 +60,21 @@ dnnl_alg_kind_t eltwiseOf(int32_t activation, float &alpha, float &beta) {
   default:
     return dnnl_alg_kind_undef;
   }
+}
+
+/// y = min(max(y, 0), hi) in place, through y's strides, with NaN kept (as
+/// torch.relu and relu6 keep it: every comparison with NaN is false).
+void clampNanKeeping(const tcc::cpu::ConvArgs &a, float hi) {
+  float *y = a.y;
+  for (int64_t n = 0; n < a.n; ++n)
+    for (int64_t k = 0; k < a.k; ++k)
+      for (int64_t i = 0; i < a.oh; ++i) {
+        float *row = y + n * a.yStrides[0] + k * a.yStrides[1] + i * a.yStrides[2];
+        for (int64_t j = 0; j < a.ow; ++j) {
+          float &v = row[j * a.yStrides[3]];
+          v = v < 0.0f ? 0.0f : v > hi ? hi : v;
+        }
+      }
 }
 
 /// Creates the primitive for `a`, or leaves `p.conv` null.
@@ -205,5 +222,7 @@ bool tcc::cpu::oneDnnConv2d(const ConvArgs &a) {
                  (long long)a.r, (long long)a.s);
     std::abort();
   }
+  if (a.activation == tcc::kConvActivationRelu || a.activation == tcc::kConvActivationRelu6)
+    clampNanKeeping(a, a.activation == tcc::kConvActivationRelu6 ? 6.0f : INFINITY);
   return true;
 }
