@@ -136,6 +136,8 @@ ExportedProgram readExportedProgram(const std::string &path) {
     throw FrontendError(path + ": cannot open: " + std::strerror(errno));
   if (S_ISDIR(info.st_mode))
     throw FrontendError(path + ": is a directory, not a .pt2 or model.json");
+  if (!S_ISREG(info.st_mode))
+    throw FrontendError(path + ": not a regular file");
   std::ifstream file(path, std::ios::binary);
   if (!file)
     throw FrontendError(path + ": cannot open: " + std::strerror(errno));
@@ -144,17 +146,27 @@ ExportedProgram readExportedProgram(const std::string &path) {
   if (hasZipMagic(head, static_cast<size_t>(file.gcount())))
     return readArchive(path);
 
+  // What it is, from its first bytes, before the whole file is read (a
+  // large file that is neither would cost its size in memory to refuse).
+  file.clear();
+  file.seekg(0);
+  char c = 0;
+  while (file.get(c) && (c == ' ' || c == '\t' || c == '\r' || c == '\n')) {
+  }
+  if (!file || c != '{')
+    throw FrontendError(path + ": neither a .pt2 (zip) archive nor a "
+                               "model.json (it starts with neither 'PK' nor "
+                               "'{')");
+  constexpr uint64_t kMaxJsonBytes = uint64_t(1) << 30;
+  if (static_cast<uint64_t>(info.st_size) > kMaxJsonBytes)
+    throw FrontendError(path + ": a model.json of " + std::to_string(info.st_size) +
+                        " bytes, more than tcc reads (1 GiB): weights belong in a .pt2 archive");
   file.clear();
   file.seekg(0);
   std::string text((std::istreambuf_iterator<char>(file)),
                    std::istreambuf_iterator<char>());
   if (file.bad())
     throw FrontendError(path + ": read error");
-  size_t first = text.find_first_not_of(" \t\r\n");
-  if (first == std::string::npos || text[first] != '{')
-    throw FrontendError(path + ": neither a .pt2 (zip) archive nor a "
-                               "model.json (it starts with neither 'PK' nor "
-                               "'{')");
   return readExportedProgramJson(text, path);
 }
 

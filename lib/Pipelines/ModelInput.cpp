@@ -5,9 +5,17 @@
 #include "tcc/Frontend/FrontendError.h"
 #include "tcc/Frontend/TorchScript/TorchScriptReader.h"
 
+#include <sys/stat.h>
+
 int tcc::readModelInput(const CompileOptions &options, frontend::ExportedProgram &program,
                         std::string &error) {
   try {
+    // A FIFO or a device would block the readers or never end: a regular
+    // file (or a directory, which the reader names as such) only.
+    struct stat info;
+    if (::stat(options.input.c_str(), &info) == 0 && !S_ISREG(info.st_mode) &&
+        !S_ISDIR(info.st_mode))
+      throw frontend::FrontendError(options.input + ": not a regular file");
     if (frontend::isTorchScriptInput(options.input)) {
       // A TorchScript dump (text starting with "graph(") or torch.jit.save archive.
       frontend::TorchScriptOptions ts;

@@ -12,6 +12,8 @@
 #include <cctype>
 #include <cstring>
 #include <fstream>
+
+#include <sys/stat.h>
 #include <iterator>
 #include <optional>
 
@@ -274,6 +276,14 @@ NpyArray parseNpy(const uint8_t *bytes, size_t size, const std::string &what) {
 }
 
 NpyArray readNpy(const std::string &path) {
+  // A directory, FIFO or device is no .npy: refused before it is read (a
+  // FIFO would block forever).
+  struct stat info;
+  if (::stat(path.c_str(), &info) != 0)
+    throw NpyError(path + ": cannot open file");
+  if (!S_ISREG(info.st_mode))
+    throw NpyError(path + (S_ISDIR(info.st_mode) ? ": a directory, not a .npy file"
+                                                  : ": not a regular file"));
   std::ifstream in(path, std::ios::binary);
   if (!in)
     throw NpyError(path + ": cannot open file");

@@ -394,8 +394,12 @@ std::map<size_t, std::string> expectedFiles(const RunOptions &opts,
     std::optional<size_t> index;
     if (eq != std::string::npos) {
       std::string key = spec.substr(0, eq);
-      if (!key.empty() && std::all_of(key.begin(), key.end(), ::isdigit))
+      if (!key.empty() && std::all_of(key.begin(), key.end(), ::isdigit)) {
+        if (key.size() > 9)
+          userError("--expect '" + spec + "': the model has " +
+                    std::to_string(outputs.size()) + " output(s)");
         index = std::stoul(key);
+      }
       for (size_t i = 0; i < outputs.size() && !index; ++i)
         if (outputs[i].name == key)
           index = i;

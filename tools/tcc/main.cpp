@@ -7,6 +7,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include <cmath>
+#include <cstdlib>
 #include <iostream>
 
 using namespace tcc;
@@ -185,8 +187,16 @@ int main(int argc, char **argv) {
   runCmd->add_option("--out", run.outDir, "Write output_<i>.npy into DIR");
   runCmd->add_option("--expect", run.expect,
                      "Expected output FILE.npy per output (or I=FILE.npy); exit 1 on mismatch");
-  runCmd->add_option("--rtol", run.rtol, "Tolerance for --expect: max|out-ref| / max|ref|");
-  runCmd->add_option("--bench", run.bench, "Time N runs after a warm-up");
+  runCmd->add_option("--rtol", run.rtol, "Tolerance for --expect: max|out-ref| / max|ref|")
+      ->check(CLI::Validator(
+          [](const std::string &text) {
+            double v = std::strtod(text.c_str(), nullptr);
+            return std::isfinite(v) && v >= 0 ? std::string()
+                                              : "--rtol must be a finite number >= 0";
+          },
+          "NUMBER >= 0"));
+  runCmd->add_option("--bench", run.bench, "Time N runs after a warm-up")
+      ->check(CLI::NonNegativeNumber);
   runCmd->add_option("--device", run.device,
                      "cpu, or cuda: copy inputs to the GPU, run the CUDA path, copy outputs back")
       ->check(CLI::IsMember({"cpu", "cuda"}));
