@@ -277,6 +277,16 @@ TCC_API tcc_status tcc_model_write_state(tcc_model *model, int32_t index, const 
 /** Every state back to its initial value (a new sequence, a new prompt). */
 TCC_API tcc_status tcc_model_reset_state(tcc_model *model);
 
+/** Keeps state `index` in the caller's memory: `data` (exactly its byte
+ *  size, on `device`), which runs on that device then read and write in
+ *  place, as PyTorch writes a module's own buffer (the Python loader binds
+ *  the module's buffers so). A run on the other path is refused
+ *  (TCC_ERROR_INVALID_ARGUMENT). The memory must outlive the runs that use
+ *  it. NULL: the state goes back to the instance's own memory, with the
+ *  value the caller's memory held. */
+TCC_API tcc_status tcc_model_bind_state(tcc_model *model, int32_t index, void *data,
+                                        int32_t device, size_t bytes);
+
 /*--- Generation ---------------------------------------------------------*/
 /* A decoder with a key/value cache as transformers and ExecuTorch export it
  * for generation: input 0 the token ids [batch, tokens] (int64 or int32),

@@ -243,6 +243,19 @@ TCC_API tcc_status tcc_model_write_state(tcc_model *model, int32_t index, const 
   }
 }
 
+TCC_API tcc_status tcc_model_bind_state(tcc_model *model, int32_t index, void *data,
+                                        int32_t device, size_t bytes) {
+  TCC_CHECK_MODEL(model, TCC_ERROR_INVALID_ARGUMENT);
+  if (index < 0)
+    return invalidArgument("state index " + std::to_string(index) + " is negative");
+  try {
+    model->model->bindState(static_cast<size_t>(index), data, device, bytes);
+    return TCC_OK;
+  } catch (...) {
+    return reportCurrentException();
+  }
+}
+
 TCC_API tcc_status tcc_model_reset_state(tcc_model *model) {
   TCC_CHECK_MODEL(model, TCC_ERROR_INVALID_ARGUMENT);
   try {

@@ -160,6 +160,7 @@ Model::Model(std::string manifestJson, const uint8_t *weights, size_t weightsSiz
     stateBytes_ += (static_cast<size_t>(st.bytes) + kRuntimeAlignment - 1) / kRuntimeAlignment *
                    kRuntimeAlignment;
   }
+  stateBindings_.resize(manifest_.states.size());
   if (!manifest_.states.empty()) {
     stateHost_ = allocateAligned(stateBytes_);
     stateInitial_ = allocateAligned(stateBytes_);
@@ -429,29 +430,54 @@ void Model::checkStateCopy(size_t index, int32_t device, size_t bytes) const {
     throw RuntimeError(TCC_ERROR_INVALID_ARGUMENT, "unknown device code " + std::to_string(device));
 }
 
+namespace {
+/// Copies `bytes` between host and device memory, either way.
+void copyBytes(void *dst, int32_t dstDevice, const void *src, int32_t srcDevice, size_t bytes,
+               const std::string &what) {
+  if (dstDevice == TCC_DEVICE_CPU && srcDevice == TCC_DEVICE_CPU) {
+    std::memcpy(dst, src, bytes);
+    return;
+  }
+  const cuda::Driver &d = cuda::Driver::get();
+  cuda::ensureContext();
+  auto dptr = [](const void *p) {
+    return static_cast<cuda::CUdeviceptr>(reinterpret_cast<uintptr_t>(p));
+  };
+  if (dstDevice == TCC_DEVICE_CPU)
+    d.check(d.cuMemcpyDtoH(dst, dptr(src), bytes), "copying " + what + " from the device");
+  else if (srcDevice == TCC_DEVICE_CPU)
+    d.check(d.cuMemcpyHtoD(dptr(dst), src, bytes), "copying " + what + " to the device");
+  else
+    d.check(d.cuMemcpyDtoD(dptr(dst), dptr(src), bytes), "copying " + what);
+}
+} // namespace
+
+void Model::waitForStateWriters() {
+  if (device_)
+    cuda::Driver::get().check(
+        cuda::Driver::get().cuStreamSynchronize(static_cast<cuda::CUstream>(stateStream_)),
+        "waiting for model '" + manifest_.model + "' to write its state");
+}
+
+std::pair<void *, int32_t> Model::stateLocation(size_t index) {
+  const StateBinding &bound = stateBindings_[index];
+  if (bound.data)
+    return {bound.data, bound.device};
+  if (stateOnDevice_)
+    return {static_cast<uint8_t *>(device_->state.data()) + stateOffsets_[index],
+            TCC_DEVICE_CUDA};
+  return {hostState(index), TCC_DEVICE_CPU};
+}
+
 void Model::readState(size_t index, void *dst, int32_t device, size_t bytes) {
   checkStateCopy(index, device, bytes);
   if (!dst && bytes)
     throw RuntimeError(TCC_ERROR_INVALID_ARGUMENT, "state '" + manifest_.states[index].name +
                                                        "': the destination is NULL");
   std::lock_guard<std::mutex> lock(mutex_);
-  if (device == TCC_DEVICE_CPU) {
-    stateToHost();
-    std::memcpy(dst, hostState(index), bytes);
-    return;
-  }
-  const cuda::Driver &d = cuda::Driver::get();
-  cuda::ensureContext();
-  auto to = static_cast<cuda::CUdeviceptr>(reinterpret_cast<uintptr_t>(dst));
-  if (stateOnDevice_) {
-    d.check(d.cuStreamSynchronize(static_cast<cuda::CUstream>(stateStream_)),
-            "waiting for model '" + manifest_.model + "' to write its state");
-    d.check(d.cuMemcpyDtoD(to, device_->state.get() + stateOffsets_[index], bytes),
-            "copying state '" + manifest_.states[index].name + "'");
-  } else {
-    d.check(d.cuMemcpyHtoD(to, hostState(index), bytes),
-            "copying state '" + manifest_.states[index].name + "' to the device");
-  }
+  waitForStateWriters();
+  auto [at, where] = stateLocation(index);
+  copyBytes(dst, device, at, where, bytes, "state '" + manifest_.states[index].name + "'");
 }
 
 void Model::writeState(size_t index, const void *src, int32_t device, size_t bytes) {
@@ -461,34 +487,43 @@ void Model::writeState(size_t index, const void *src, int32_t device, size_t byt
                        "state '" + manifest_.states[index].name + "': the source is NULL");
   std::lock_guard<std::mutex> lock(mutex_);
   // Written where the latest values lie, so the others stay current.
-  if (stateOnDevice_) {
-    const cuda::Driver &d = cuda::Driver::get();
-    d.check(d.cuStreamSynchronize(static_cast<cuda::CUstream>(stateStream_)),
-            "waiting for model '" + manifest_.model + "' to write its state");
-    cuda::CUdeviceptr to = device_->state.get() + stateOffsets_[index];
-    if (device == TCC_DEVICE_CPU)
-      d.check(d.cuMemcpyHtoD(to, src, bytes), "copying state '" + manifest_.states[index].name + "'");
-    else
-      d.check(d.cuMemcpyDtoD(to, static_cast<cuda::CUdeviceptr>(reinterpret_cast<uintptr_t>(src)),
-                             bytes),
-              "copying state '" + manifest_.states[index].name + "'");
+  waitForStateWriters();
+  auto [at, where] = stateLocation(index);
+  copyBytes(at, where, src, device, bytes, "state '" + manifest_.states[index].name + "'");
+}
+
+void Model::bindState(size_t index, void *data, int32_t device, size_t bytes) {
+  checkStateCopy(index, device, bytes);
+  std::lock_guard<std::mutex> lock(mutex_);
+  waitForStateWriters();
+  const WeightSpec &st = manifest_.states[index];
+  StateBinding &binding = stateBindings_[index];
+  if (!data) {
+    // Back to the instance's own memory, with the value the binding held.
+    if (binding.data) {
+      StateBinding was = binding;
+      binding = StateBinding{};
+      auto [at, where] = stateLocation(index);
+      copyBytes(at, where, was.data, was.device, static_cast<size_t>(st.bytes),
+                "state '" + st.name + "'");
+    }
     return;
   }
-  if (device == TCC_DEVICE_CPU) {
-    std::memcpy(hostState(index), src, bytes);
-  } else {
-    const cuda::Driver &d = cuda::Driver::get();
-    cuda::ensureContext();
-    d.check(d.cuMemcpyDtoH(hostState(index),
-                           static_cast<cuda::CUdeviceptr>(reinterpret_cast<uintptr_t>(src)), bytes),
-            "copying state '" + manifest_.states[index].name + "' from the device");
-  }
+  binding = StateBinding{data, device};
+  device_ ? device_->graphs.clear() : void(); // they point at the old state
 }
 
 void Model::resetState() {
   std::lock_guard<std::mutex> lock(mutex_);
-  if (!manifest_.states.empty())
-    restoreInitialState();
+  if (manifest_.states.empty())
+    return;
+  restoreInitialState();
+  for (size_t i = 0; i < stateBindings_.size(); ++i)
+    if (stateBindings_[i].data)
+      copyBytes(stateBindings_[i].data, stateBindings_[i].device,
+                stateInitial_.get() + stateOffsets_[i], TCC_DEVICE_CPU,
+                static_cast<size_t>(manifest_.states[i].bytes),
+                "state '" + manifest_.states[i].name + "'");
 }
 
 void Model::computeDerivedWeights() {
@@ -563,7 +598,8 @@ void Model::packArguments(const tcc_tensor *inputs, const tcc_tensor *outputs, s
       break;
     }
     case EntryArgRole::State: {
-      appendDescriptor(packed_, state + stateOffsets_[a.index],
+      const StateBinding &bound = stateBindings_[a.index];
+      appendDescriptor(packed_, bound.data ? bound.data : state + stateOffsets_[a.index],
                        manifest_.stateSizes[a.index].data(), a.rank);
       break;
     }
@@ -625,6 +661,15 @@ void Model::runOnStream(const tcc_tensor *inputs, size_t numInputs, const tcc_te
     checkOutputs(outputs, numOutputs, manifest_.outputSizes(symbols), device);
 
   std::lock_guard<std::mutex> lock(mutex_);
+  for (size_t i = 0; i < stateBindings_.size(); ++i)
+    if (stateBindings_[i].data && stateBindings_[i].device != device)
+      throw RuntimeError(TCC_ERROR_INVALID_ARGUMENT,
+                         "state '" + manifest_.states[i].name + "' is bound to " +
+                             (stateBindings_[i].device == TCC_DEVICE_CUDA ? "device" : "host") +
+                             " memory; a " + (device == TCC_DEVICE_CUDA ? "CUDA" : "CPU") +
+                             " run needs it in " +
+                             (device == TCC_DEVICE_CUDA ? "device" : "host") +
+                             " memory (bind it there, or run on the other path)");
   size_t variant = specializations_ ? manifest_.selectSpecialization(symbols) : 0;
   lastSpecialization_.store(static_cast<int64_t>(variant), std::memory_order_relaxed);
   for (size_t i = 0; i < weights_.size(); ++i)
@@ -738,11 +783,9 @@ void Model::runCuda(const tcc_tensor *inputs, const tcc_tensor *outputs, size_t 
     if (!error.empty())
       throw RuntimeError(TCC_ERROR_INTERNAL, error);
   };
-  if (stateBytes_) {
-    // From here the device holds the latest state, whatever the run does.
-    stateOnDevice_ = true;
-    stateStream_ = stream;
-  }
+  stateStream_ = stream; // the stream whose runs write the state, owned or bound
+  if (stateBytes_)
+    stateOnDevice_ = true; // from here the device holds the latest owned state
   device_->graphs.run(packed_.data(), packed_.size(), static_cast<cuda::CUstream>(stream),
                       launch);
   if (session) {

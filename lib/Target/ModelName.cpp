@@ -11,8 +11,8 @@ namespace {
 /// Suffixes that would make `tcc_model_<name>` one of include/tcc/runtime.h's
 /// functions or types, or an entry of the model's own object
 /// (test/Tools/model-name.test checks this list against the header).
-constexpr std::array<std::string_view, 38> kReserved = {
-    "arena_bytes", "bind_weight", "create", "create_from", "descriptor", "destroy", "entry",
+constexpr std::array<std::string_view, 39> kReserved = {
+    "arena_bytes", "bind_state", "bind_weight", "create", "create_from", "descriptor", "destroy", "entry",
     "forward", "forward_cuda", "generate", "get_option", "input_info", "load_weights", "manifest",
     "manifest_json", "manifest_size", "name", "num_inputs", "num_outputs", "num_states",
     "num_symbols", "num_weights", "output_info", "output_sizes", "profile", "read_state",

@@ -374,6 +374,34 @@ class Model:
                            t.numel() * t.element_size()))
         return self
 
+    def bind_state(self, states):
+        """Keeps states in the caller's tensors, {name: tensor} (each of the
+        state's dtype and shape, dense, on the CPU or a CUDA device): calls on
+        that device read and write them in place, as PyTorch writes a
+        module's own buffers. tcc.compile binds a module's buffers so."""
+        torch = _torch()
+        fn = self._lib.tcc_model_bind_state
+        fn.argtypes = [ctypes.c_void_p, ctypes.c_int32, ctypes.c_void_p, ctypes.c_int32,
+                       ctypes.c_size_t]
+        specs = self.manifest.get("states", [])
+        kept = getattr(self, "_bound_states", {})
+        for name, value in states.items():
+            i = self._state_index(name)
+            _check_tensor(value, f"state '{name}'", torch)
+            dtype = str(value.dtype).replace("torch.", "")
+            if dtype != specs[i]["dtype"] or list(value.shape) != list(specs[i]["sizes"]):
+                raise TccError(f"state '{name}': expected {specs[i]['dtype']} "
+                               f"{list(specs[i]['sizes'])}, got {dtype} {list(value.shape)}")
+            if not value.is_contiguous():
+                raise TccError(f"state '{name}': the tensor is not contiguous; tcc writes the "
+                               "state in place, so it needs the tensor's own dense memory")
+            code = _CUDA if value.device.type == "cuda" else _CPU
+            self._check(fn(self._handle, i, ctypes.c_void_p(value.data_ptr()), code,
+                           value.numel() * value.element_size()))
+            kept[name] = value
+        self._bound_states = kept
+        return self
+
     def reset_state(self):
         """Every state back to its value in the export (a new sequence)."""
         self._lib.tcc_model_reset_state.argtypes = [ctypes.c_void_p]

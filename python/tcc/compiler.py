@@ -241,12 +241,16 @@ def program_weights(ep):
 
 def bind_program_weights(model, weights):
     """Binds `weights` to `model`; a TccError names any weight the manifest
-    needs that is not among them."""
-    missing = [n for n in model.weight_names if n not in weights]
+    needs that is not among them. The buffers the program writes (its
+    states) are bound in place: calls write the module's own buffers, as
+    PyTorch does."""
+    missing = [n for n in model.weight_names + model.state_names if n not in weights]
     if missing:
         raise TccError("the compiled model needs weights the exported program does not "
                        "hold: " + ", ".join(missing))
     model.bind_weights({n: weights[n] for n in model.weight_names})
+    if model.state_names:
+        model.bind_state({n: weights[n] for n in model.state_names})
     return model
 
 
@@ -541,12 +545,12 @@ def _from_trace_index(cache_dir, trace_key, module):
         return None
     model = load(so)
     weights = {}
-    for name in model.weight_names:
+    for name in model.weight_names + model.state_names:
         tensor = _module_tensor(module, name)
         if tensor is None:
             return None
         weights[name] = tensor
-    model.bind_weights(weights)
+    bind_program_weights(model, weights)
     return model, out_spec, weights
 
 
@@ -588,13 +592,14 @@ def compile(module, example_inputs, dynamic_shapes=None, target="cpu,cuda",
                                   exported=False, compiled=False)
     ep = torch.export.export(module, example_inputs, example_kwargs,
                              dynamic_shapes=dynamic_shapes)
-    _check_mutations(ep)
+    # Writes into buffers and inputs are honoured: the states are the
+    # module's buffers (bind_program_weights), inputs are written through.
     so, compiled = compile_exported(ep, target=target, precision=precision,
                                     cache_dir=cache_dir, compiler=compiler)
     weights = program_weights(ep)
     model = bind_program_weights(load(so), weights)
     if trace_key is not None:
-        _write_trace_index(cache_dir, trace_key, so, module, weights, model.weight_names,
-                           ep.call_spec.out_spec)
+        _write_trace_index(cache_dir, trace_key, so, module, weights,
+                           model.weight_names + model.state_names, ep.call_spec.out_spec)
     return CompiledModule(model, ep.call_spec.out_spec, example_inputs, example_kwargs,
                           weights, exported=True, compiled=compiled)

@@ -206,3 +206,28 @@ TEST_CASE("Runs on one instance from several threads keep every update",
   // 1000 serialized runs, none lost.
   CHECK(state(*m) == std::vector<float>{1010, 2020, 3030});
 }
+
+TEST_CASE("A state bound to the caller's memory is written there in place", "[runtime][state]") {
+  auto m = makeModel();
+  std::vector<float> mine = {100, 200, 300};
+  m->bindState(0, mine.data(), TCC_DEVICE_CPU, 12);
+  CHECK(call(*m, {1, 1, 1}) == std::vector<float>{101, 202, 303});
+  CHECK(mine == std::vector<float>{101, 202, 303});
+  CHECK(state(*m) == mine);
+  // Reset writes the initial value into the caller's memory.
+  m->resetState();
+  CHECK(mine == std::vector<float>{10, 20, 30});
+  call(*m, {1, 0, 0});
+  // Unbound: the instance's memory takes the value the binding held.
+  m->bindState(0, nullptr, TCC_DEVICE_CPU, 12);
+  mine.assign(3, -1.0f);
+  CHECK(call(*m, {1, 1, 1}) == std::vector<float>{12, 22, 33});
+  // Memory of the other path: a CPU run is refused by name.
+  float fake[3];
+  m->bindState(0, fake, TCC_DEVICE_CUDA, 12);
+  CHECK_THROWS_WITH(call(*m, {1, 1, 1}),
+                    Catch::Contains("state 'total' is bound to device memory; a CPU run needs it "
+                                    "in host memory"));
+  CHECK_THROWS_WITH(m->bindState(0, mine.data(), TCC_DEVICE_CPU, 8),
+                    Catch::Contains("expected 12 bytes"));
+}

@@ -146,6 +146,12 @@ public:
   void writeState(size_t index, const void *src, int32_t device, size_t bytes);
   /// Every state back to its initial value.
   void resetState();
+  /// Keeps state `index` in the caller's memory (`data`, exactly its bytes,
+  /// on `device`) instead of the instance's: runs on that device read and
+  /// write it there in place (a PyTorch module's own buffer); runs on the
+  /// other path are refused. NULL: back to the instance's memory, with the
+  /// value the binding held.
+  void bindState(size_t index, void *data, int32_t device, size_t bytes);
 
 private:
   struct FreeDeleter {
@@ -173,6 +179,15 @@ private:
   /// Every state back to its initial value (caller holds mutex_).
   void restoreInitialState();
   void checkStateCopy(size_t index, int32_t device, size_t bytes) const;
+  /// Waits for the CUDA runs that may be writing a state (caller holds mutex_).
+  void waitForStateWriters();
+  /// Where state `index`'s latest values are: a pointer and its device.
+  std::pair<void *, int32_t> stateLocation(size_t index);
+  struct StateBinding {
+    void *data = nullptr;
+    int32_t device = TCC_DEVICE_CPU;
+  };
+  std::vector<StateBinding> stateBindings_;
 
   std::string manifestJson_;
   GuardManifest manifest_;
