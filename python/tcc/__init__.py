@@ -335,6 +335,18 @@ class Model:
                            f"'{name}' (its states: {', '.join(names) or 'none'})")
         return names.index(name)
 
+    def _checked_state(self, name, value, torch):
+        """The index of state `name`, after checking that `value` is a tensor
+        of its dtype and shape."""
+        i = self._state_index(name)
+        spec = self.manifest["states"][i]
+        _check_tensor(value, f"state '{name}'", torch)
+        dtype = str(value.dtype).replace("torch.", "")
+        if dtype != spec["dtype"] or list(value.shape) != list(spec["sizes"]):
+            raise TccError(f"state '{name}': expected {spec['dtype']} {list(spec['sizes'])}, "
+                           f"got {dtype} {list(value.shape)}")
+        return i
+
     def state(self, device="cpu"):
         """A copy of every state, {name: tensor} on `device` ("cpu" or a CUDA
         device), as the calls so far left it (waiting for a CUDA run still
@@ -360,14 +372,8 @@ class Model:
         fn = self._lib.tcc_model_write_state
         fn.argtypes = [ctypes.c_void_p, ctypes.c_int32, ctypes.c_void_p, ctypes.c_int32,
                        ctypes.c_size_t]
-        specs = self.manifest.get("states", [])
         for name, value in states.items():
-            i = self._state_index(name)
-            _check_tensor(value, f"state '{name}'", torch)
-            dtype = str(value.dtype).replace("torch.", "")
-            if dtype != specs[i]["dtype"] or list(value.shape) != list(specs[i]["sizes"]):
-                raise TccError(f"state '{name}': expected {specs[i]['dtype']} "
-                               f"{list(specs[i]['sizes'])}, got {dtype} {list(value.shape)}")
+            i = self._checked_state(name, value, torch)
             t = _dense(value.detach())
             code = _CUDA if t.device.type == "cuda" else _CPU
             self._check(fn(self._handle, i, ctypes.c_void_p(t.data_ptr()), code,
@@ -383,15 +389,9 @@ class Model:
         fn = self._lib.tcc_model_bind_state
         fn.argtypes = [ctypes.c_void_p, ctypes.c_int32, ctypes.c_void_p, ctypes.c_int32,
                        ctypes.c_size_t]
-        specs = self.manifest.get("states", [])
         kept = getattr(self, "_bound_states", {})
         for name, value in states.items():
-            i = self._state_index(name)
-            _check_tensor(value, f"state '{name}'", torch)
-            dtype = str(value.dtype).replace("torch.", "")
-            if dtype != specs[i]["dtype"] or list(value.shape) != list(specs[i]["sizes"]):
-                raise TccError(f"state '{name}': expected {specs[i]['dtype']} "
-                               f"{list(specs[i]['sizes'])}, got {dtype} {list(value.shape)}")
+            i = self._checked_state(name, value, torch)
             if not value.is_contiguous():
                 raise TccError(f"state '{name}': the tensor is not contiguous; tcc writes the "
                                "state in place, so it needs the tensor's own dense memory")
