@@ -208,6 +208,11 @@ def main():
     img[0, 1, 2, 3], img[1, 0, 0, 0], img[1, 2, 5, 5] = float("nan"), float("inf"), float("-inf")
     write_case(args.out, "nan_epilogues", NanEpilogues(), [x, img])
 
+    torch.manual_seed(47)
+    write_case(args.out, "mixed_dtype_cat", MixedDtypeCat(),
+               [torch.arange(6, dtype=torch.int64).reshape(2, 3), torch.randn(2, 3),
+                torch.ones(2, 3, dtype=torch.int32)])
+
     torch.manual_seed(42)
     write_case(args.out, "indexing", Indexing(),
                [torch.randn(2, 6, 5), torch.tensor([[1, 9, 0], [4, 4, 7]]),
@@ -436,6 +441,14 @@ class NanEpilogues(nn.Module):
         d = F.relu6(self.conv(img))
         e = F.relu(self.conv2(c) + c)
         return a, b, c, d, e
+
+
+class MixedDtypeCat(nn.Module):
+    """cat and stack of tensors of different dtypes: PyTorch promotes them to
+    one (int64 with float32 gives float32; int64 with int32, int64)."""
+
+    def forward(self, a, b, c):
+        return torch.cat([a, b], dim=0), torch.stack([a, c], dim=1)
 
 
 class Conv1dStack(nn.Module):

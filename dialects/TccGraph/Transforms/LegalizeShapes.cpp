@@ -114,6 +114,9 @@ Results legalizeCat(OperatorArgs &args, OpBuilder &b) {
     });
   if (inputs.empty())
     return args.getOp().emitError("cat of empty tensors only");
+  // PyTorch promotes the inputs to one dtype (the result's).
+  for (Value &v : inputs)
+    v = makeCast(b, args.getOp().getLoc(), v, type.getElementType());
   if (inputs.size() == 1)
     return SmallVector<Value>{inputs[0]};
   return SmallVector<Value>{b.create<ConcatOp>(args.getOp().getLoc(), type, inputs,
@@ -533,7 +536,8 @@ Results legalizeStack(OperatorArgs &args, OpBuilder &b) {
       return args.getOp().emitError("stack of tensors with several symbolic dims is not supported yet");
     SmallVector<int64_t> shape(t.getShape());
     shape.insert(shape.begin() + dim, 1);
-    expanded.push_back(makeReshape(b, loc, v, shape));
+    // PyTorch promotes the inputs to one dtype (the result's).
+    expanded.push_back(makeReshape(b, loc, makeCast(b, loc, v, type.getElementType()), shape));
   }
   if (expanded.size() == 1)
     return SmallVector<Value>{expanded[0]};
