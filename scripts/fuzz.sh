@@ -35,7 +35,7 @@ seconds=${TCC_FUZZ_SECONDS:-60}
 fuzz_seed=${TCC_FUZZ_SEED:-1}
 jobs=${TCC_FUZZ_JOBS:-$(nproc)}
 replay_only=0
-all=(exported-program npy guard-manifest torchscript-graph torchscript-archive)
+all=(exported-program npy guard-manifest torchscript-graph torchscript-archive kernel-profile)
 names=()
 for a in "$@"; do
   case "$a" in

@@ -15,6 +15,8 @@
 #include <string>
 #include <vector>
 
+#include <sys/stat.h>
+
 using nlohmann::json;
 
 namespace tcc {
@@ -414,9 +416,51 @@ window.addEventListener('load', function () {
 
 } // namespace
 
-std::string profileMismatch(const json &report, const json &profile) {
+namespace {
+
+/// Why `profile` is not shaped as tcc run --profile-json writes it, or "".
+/// The page reads every member it draws with these types; a file of another
+/// shape is the user's mistake (or a planted file), not tcc's failure.
+std::string profileShapeError(const json &profile) {
   if (!profile.is_object() || !profile.contains("kernels") || !profile["kernels"].is_array())
     return "not a kernel profile (tcc run --profile-json writes one): no \"kernels\" list";
+  auto count = [](const json &o, const char *key) {
+    return !o.contains(key) || (o[key].is_number_integer() && o[key].get<int64_t>() >= 0);
+  };
+  auto time = [](const json &o, const char *key) {
+    // A kernel's milliseconds: finite, not negative, below a year.
+    return !o.contains(key) || (o[key].is_number() && o[key].get<double>() >= 0 &&
+                                o[key].get<double>() < 3.2e10);
+  };
+  auto text = [](const json &o, const char *key) {
+    return !o.contains(key) || o[key].is_string();
+  };
+  auto texts = [](const json &o, const char *key) {
+    if (!o.contains(key))
+      return true;
+    if (!o[key].is_array())
+      return false;
+    return std::all_of(o[key].begin(), o[key].end(), [](const json &x) { return x.is_string(); });
+  };
+  if (!count(profile, "calls") || !text(profile, "device") || !text(profile, "model"))
+    return "not a kernel profile: \"calls\" must be a count, \"device\" and \"model\" text";
+  size_t i = 0;
+  for (const json &k : profile["kernels"]) {
+    if (!k.is_object() || !count(k, "calls") || !time(k, "mean_ms") || !time(k, "total_ms") ||
+        !text(k, "kind") || !text(k, "detail") || !texts(k, "sources") || !texts(k, "lines"))
+      return "not a kernel profile: kernel entry " + std::to_string(i) +
+             " needs \"calls\" as a count, \"mean_ms\" and \"total_ms\" as times in ms, "
+             "\"kind\" and \"detail\" as text, \"sources\" and \"lines\" as lists of text";
+    ++i;
+  }
+  return "";
+}
+
+} // namespace
+
+std::string profileMismatch(const json &report, const json &profile) {
+  if (std::string why = profileShapeError(profile); !why.empty())
+    return why;
   size_t expected = report.contains("kernels") ? report["kernels"]["count"].get<size_t>() : 0;
   for (const json &k : profile["kernels"])
     if (!k.is_object() || !k.contains("index") || !k["index"].is_number_integer() ||
@@ -430,6 +474,16 @@ std::string profileMismatch(const json &report, const json &profile) {
 }
 
 std::string addProfile(json &report, const std::string &path) {
+  // A regular file of a profile's size only: a FIFO would block, a device
+  // or a huge file would be read without end.
+  struct stat info;
+  if (::stat(path.c_str(), &info) != 0)
+    return "cannot read it";
+  if (!S_ISREG(info.st_mode))
+    return S_ISDIR(info.st_mode) ? "a directory, not a profile" : "not a regular file";
+  if (info.st_size > kMaxProfileBytes)
+    return "larger than a kernel profile can be (" + std::to_string(kMaxProfileBytes >> 20) +
+           " MiB)";
   std::ifstream in(path);
   if (!in)
     return "cannot read it";

@@ -20,8 +20,13 @@ namespace tcc {
 std::string explainHtml(const nlohmann::json &report);
 
 /// Why `profile` (tcc run --profile-json) cannot be the report's kernels'
-/// times (another model's, or not a profile), or "" when it fits.
+/// times (another model's, or not shaped as a profile), or "" when it fits:
+/// explainHtml draws a profile that fits without failing.
 std::string profileMismatch(const nlohmann::json &report, const nlohmann::json &profile);
+
+/// The largest profile file read: ~200 bytes a kernel, so a million
+/// kernels fit.
+constexpr long long kMaxProfileBytes = 256ll << 20;
 
 /// Reads the times at `path` into report["profile"] (--profile of tcc
 /// inspect/explain --html), or says why not ("" when done).
