@@ -50,6 +50,23 @@
 // multiples of 16 bytes (AttentionParams::maskAsync), else element by
 // element.
 //
+// Split keys (flash-decoding). A grid of few blocks (decoding: one query
+// row, batch x heads blocks) walks a long key range block by block while
+// most SMs idle; the H100 ran a decode step's 16 blocks over 2048 cached
+// keys in 68 us, 125 GB/s. Where the unsplit grid has fewer blocks than
+// two per SM, there is no causal mask and lk >= 256, the keys are split
+// into up to 4 x SMs / blocks ranges of at least 128 keys (whole 64-key
+// tiles): each block writes its rows' fp32 O and log2-sum-exp to a
+// workspace and tcc_attention_combine_* merges them into out, so the
+// result is the same softmax, rounded once. NOT YET ON BY DEFAULT: the
+// split path was written without a GPU at hand and has not run yet
+// (kAutoSplitKeys below); tcc_attention_tune(kAttentionTuneKvSplits, N)
+// forces it, which scripts/kernel_checks/check_attention.py does (variant
+// "keys in 3 splits") and time_decode_attention.py times. The workspace is grown (never
+// shrunk, never freed while the thread lives: a captured CUDA graph keeps
+// its address) per thread and context on a shape's first call; a call
+// under graph capture that would need a larger one runs unsplit.
+//
 // The CUfunction of each variant is cached per thread and CUDA context, so
 // a call after the first costs a few compares and cuLaunchKernel. The
 // first launch of a function asks for the most dynamic shared memory any
@@ -65,11 +82,13 @@
 #include "tcc/Runtime/MlirGpuRuntime.h"
 #include "tcc/Runtime/RuntimeError.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <cstdlib>
 #include <exception>
 #include <string>
+#include <vector>
 
 using namespace tcc;
 using tcc_attn::AttentionParams;
@@ -170,13 +189,19 @@ struct FunctionCache {
   CachedKernel kernels[4][kTileCount][2] = {};
   CachedKernel rows128[2][4] = {};
   CachedKernel twoStages[2] = {};
+  CachedKernel combine[3] = {}; ///< f16, bf16, f32 (also tf32)
 };
+
+/// "tcc_attention_combine_<f16|bf16|f32>", indexed as FunctionCache::combine.
+const char *const kCombineNames[3] = {"tcc_attention_combine_f16", "tcc_attention_combine_bf16",
+                                      "tcc_attention_combine_f32"};
 
 /// The kernel of a variant in the current context (its name in `name`); the
 /// first lookup in a context also checks that its GPU can run the kernels
 /// at all (mma.sync, ldmatrix and cp.async need compute capability 8.0).
 /// Throws RuntimeError.
-CachedKernel &kernelFor(Kind kind, int tile, bool vec, Shape shape, const char *&name) {
+CachedKernel &kernelFor(Kind kind, int tile, bool vec, Shape shape, const char *&name,
+                        bool combine = false) {
   thread_local FunctionCache cache;
   cuda::CUcontext ctx = cuda::ensureContext();
   if (ctx != cache.context) {
@@ -189,7 +214,11 @@ CachedKernel &kernelFor(Kind kind, int tile, bool vec, Shape shape, const char *
     cache.context = ctx;
   }
   CachedKernel *k;
-  if (shape == kRows128) {
+  if (combine) {
+    int i = kind == kF16 ? 0 : kind == kBf16 ? 1 : 2;
+    k = &cache.combine[i];
+    name = kCombineNames[i];
+  } else if (shape == kRows128) {
     k = &cache.rows128[kind][tile - kRows128First];
     name = kRows128Names[kind][tile - kRows128First];
   } else if (shape == kTwoStages) {
@@ -225,6 +254,53 @@ unsigned sharedLimit(int cc) {
     return 163 * 1024;
   return 99 * 1024;
 }
+
+/// Whether work enqueued on `stream` is being captured into a CUDA graph
+/// (false when the driver cannot tell).
+bool isCapturing(void *stream) {
+  const cuda::Driver &d = cuda::Driver::get();
+  int status = 0;
+  return d.cuStreamIsCapturing &&
+         d.cuStreamIsCapturing(static_cast<cuda::CUstream>(stream), &status) == 0 && status != 0;
+}
+
+/// The split-key workspace of this thread in the current context, at
+/// least `bytes`, or null where it would have to grow while `stream` is
+/// captured into a graph. Buffers it outgrows stay allocated until the
+/// thread ends: a CUDA graph captured earlier may still read them. One per
+/// thread and context, as cuBLASLt's workspace (CublasLtGemm.cpp): one
+/// thread's calls on two streams must not overlap in time (a capture and
+/// the replays of its graph share the buffer of the call made before it).
+void *splitWorkspace(void *stream, size_t bytes) {
+  struct Workspace {
+    cuda::CUcontext context;
+    cuda::DeviceBuffer buffer;
+  };
+  thread_local std::vector<Workspace> workspaces;
+  thread_local std::vector<cuda::DeviceBuffer> outgrown;
+  cuda::CUcontext ctx = cuda::ensureContext();
+  Workspace *found = nullptr;
+  for (Workspace &w : workspaces)
+    if (w.context == ctx)
+      found = &w;
+  if (found && found->buffer.bytes() >= bytes)
+    return found->buffer.data();
+  if (isCapturing(stream))
+    return nullptr;
+  cuda::DeviceBuffer grown(bytes);
+  if (!found) {
+    workspaces.push_back({ctx, std::move(grown)});
+    return workspaces.back().buffer.data();
+  }
+  outgrown.push_back(std::move(found->buffer));
+  found->buffer = std::move(grown);
+  return found->buffer.data();
+}
+
+/// Whether the launcher splits keys on its own (file comment). Off until
+/// the split path has passed scripts/kernel_checks on a GPU (issue 37):
+/// a wrong answer is worse than a slow one.
+constexpr bool kAutoSplitKeys = false;
 
 /// Benchmarking overrides (tcc_attention_tune).
 std::atomic<int32_t> gTuning[kAttentionTuneCount];
@@ -411,10 +487,65 @@ extern "C" void tcc_attention(int32_t dtype, int32_t math, int64_t batch, int64_
         most = sharedBytes(kind, d, shape, 0, widest);
       smem = most > smem ? most : smem;
     }
+    // Split keys where the grid leaves SMs idle (file comment).
+    const int64_t blocks = qTiles * batch * heads;
+    int64_t splits = 1, splitKeys = lk;
+    const int32_t splitsTune = gTuning[kAttentionTuneKvSplits].load(std::memory_order_relaxed);
+    if (!causal && splitsTune != 1) {
+      int sms = currentMultiprocessorCount();
+      sms = sms > 0 ? sms : 132;
+      int64_t want = 1;
+      if (splitsTune >= 2)
+        want = std::min<int64_t>(splitsTune, (lk + 63) / 64);
+      else if (kAutoSplitKeys && blocks < 2 * int64_t(sms) && lk >= 256)
+        want = std::min<int64_t>((4 * int64_t(sms) + blocks - 1) / blocks, lk / 128);
+      want = std::min<int64_t>(want, 64);
+      if (blocks * want > INT32_MAX)
+        want = 1;
+      if (want >= 2) {
+        splitKeys = ((lk + want - 1) / want + 63) / 64 * 64;
+        splits = (lk + splitKeys - 1) / splitKeys;
+      }
+    }
+    void *workspace = nullptr;
+    const int64_t rows = batch * heads * lq;
+    if (splits >= 2) {
+      size_t bytes = size_t(rows * splits) * size_t(headDim + 1) * sizeof(float);
+      workspace = splitWorkspace(stream, bytes);
+      if (!workspace)
+        splits = 1;
+    }
+    if (splits >= 2) {
+      params.kvSplits = static_cast<int32_t>(splits);
+      params.splitKeys = static_cast<int32_t>(splitKeys);
+      params.partialO = static_cast<float *>(workspace);
+      params.partialLse = params.partialO + rows * splits * headDim;
+    } else {
+      params.kvSplits = 1;
+      params.splitKeys = static_cast<int32_t>(lk);
+    }
     void *args[] = {&params};
-    launchLibraryKernel(kernel.function, name, static_cast<unsigned>(qTiles * batch * heads), 1, 1,
+    launchLibraryKernel(kernel.function, name, static_cast<unsigned>(blocks * splits), 1, 1,
                         kThreads, smem, stream, args);
     kernel.sized = true;
+    if (splits >= 2) {
+      tcc_attn::AttentionCombineParams combine{};
+      combine.partialO = params.partialO;
+      combine.partialLse = params.partialLse;
+      combine.out = out;
+      combine.oStrideB = outStrideB;
+      combine.oStrideH = outStrideH;
+      combine.oStrideL = outStrideL;
+      combine.heads = static_cast<int32_t>(heads);
+      combine.lq = static_cast<int32_t>(lq);
+      combine.kvSplits = static_cast<int32_t>(splits);
+      combine.headDim = static_cast<int32_t>(headDim);
+      const char *combineName = nullptr;
+      CachedKernel &merge = kernelFor(kind, tile, vec, shape, combineName, /*combine=*/true);
+      void *combineArgs[] = {&combine};
+      launchLibraryKernel(merge.function, combineName, static_cast<unsigned>(rows), 1, 1, 64, 0,
+                          stream, combineArgs);
+    }
   } catch (const std::exception &e) {
     fail(e.what());
   } catch (...) {

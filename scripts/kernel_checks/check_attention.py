@@ -32,6 +32,7 @@ MASK_NONE, MASK_BOOL, MASK_ADD = 0, 1, 2
 MATH_F32, MATH_TF32 = 0, 1
 # tcc::AttentionTune knobs
 TUNE_ROWS, TUNE_MASK_TILES, TUNE_RESCALE, TUNE_STAGES, TUNE_MASK_BUFFERS = 0, 1, 2, 3, 4
+TUNE_KV_SPLITS = 5
 
 _I32, _I64, _PTR = ctypes.c_int32, ctypes.c_int64, ctypes.c_void_p
 _ARGTYPES = (
@@ -181,9 +182,17 @@ def _mask(kind, shape, B, H, Lq, Lk, dtype, gen, empty_rows, min_rows, pitch=Non
     """A mask expanded to [B, H, Lq, Lk]. shape "full" [B, H, Lq, Lk], "qk"
     [Lq, Lk] broadcast over batch and heads, "keys" [B, 1, 1, Lk] (padding),
     "window" [1, 2, H, Lq, Lk] expanded to [B / 2, 2, H, Lq, Lk] (a mask per
-    window, as Swin's shifted windows: 5-D, the batch split by 2).
+    window, as Swin's shifted windows: 5-D, the batch split by 2), "prefix"
+    [B, 1, Lq, Lk] additive, 0 on the first keys and -inf after (a static
+    KV cache filled to a different position per batch row: 1 + 97 b keys,
+    so that whole key splits see nothing).
     `pitch`: rows of that many elements, a view of the first Lk (the others
     would make a difference if read: visible / NaN)."""
+    if shape == "prefix":
+        m = torch.full((B, 1, Lq, Lk), -math.inf, dtype=dtype, device=DEVICE)
+        for b in range(B):
+            m[b, :, :, :min(Lk, 1 + 97 * b)] = 0.0
+        return m.expand(B, H, Lq, Lk)
     if shape == "window":
         m = _mask(kind, "full", 2, H, Lq, Lk, dtype, gen, empty_rows, min_rows, pitch)
         return m.contiguous()[None].expand(B // 2, 2, H, Lq, Lk)
@@ -323,6 +332,15 @@ def _cases(quick):
         add("lq=lk=520 causal, bool mask rows of 528", B=1, Lq=520, mask="bool", mask_pitch=528,
             causal=True, empty_rows=(3,))
         add("lq 600 lk 333, gqa 4/2", B=1, KVH=2, Lq=600, Lk=333)
+        # Decoding (one query row, a long cache): the launcher splits the keys
+        # over blocks and combines them (flash-decoding); whole splits past the
+        # filled prefix see no key.
+        add("decode lq 1 lk 2048, gqa 16/4, cache prefix mask", B=3, H=16, KVH=4, Lq=1,
+            Lk=2048, mask="add", mask_shape="prefix")
+        add("decode lq 1 lk 2051, gqa 16/4, BLHD views", B=2, H=16, KVH=4, Lq=1, Lk=2051,
+            layouts=("blhd",) * 3, out_layout="blhd")
+        add("decode lq 4 lk 1500 misaligned, bool mask", B=1, H=4, Lq=4, Lk=1500, mask="bool",
+            layouts=("offset",) * 3, out_layout="offset", empty_rows=(2,))
         add("empty: lq 0", Lq=0, Lk=5)
         add("no keys: lk 0 gives zeros", Lq=5, Lk=0)
     return cases
@@ -338,6 +356,8 @@ VARIANTS = [
     ("one mask buffer", {TUNE_MASK_BUFFERS: 1}, lambda c: c.mask is not None),
     ("rescale every tile", {TUNE_RESCALE: 1}, lambda c: c.D in (32, 64, 128)),
     ("f32/tf32 two stages", {TUNE_STAGES: 2}, lambda c: c.dtype == "f32" and 32 < c.D <= 64),
+    ("keys unsplit", {TUNE_KV_SPLITS: 1}, lambda c: not c.causal and c.Lk >= 256),
+    ("keys in 3 splits", {TUNE_KV_SPLITS: 3}, lambda c: not c.causal and c.Lk > 64),
 ]
 
 

@@ -63,7 +63,12 @@ enum AttentionTune : int32_t {
   /// 0: the double-buffered kernels prefetch the next tile's mask where
   /// its second buffer fits in shared memory; 1: never (one mask buffer).
   kAttentionTuneMaskBuffers = 4,
-  kAttentionTuneCount = 5,
+  /// Key splits (flash-decoding, AttentionKernels.cpp): 0 the launcher's
+  /// choice (unsplit until the split path has run on a GPU; then where the
+  /// unsplit grid leaves most SMs idle: decoding), 1 never, N >= 2 at most
+  /// N (each split at least 64 keys; never with causal).
+  kAttentionTuneKvSplits = 5,
+  kAttentionTuneCount = 6,
 };
 
 } // namespace tcc

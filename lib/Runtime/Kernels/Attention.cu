@@ -110,6 +110,16 @@
 // limits: the key loop has no test of its own. (D = 80 and 96 would need
 // one per 16-byte chunk; they run only their own head dim.)
 //
+// Split keys (flash-decoding; the launcher decides, AttentionKernels.cpp).
+// With p.kvSplits > 1 a block runs one range of p.splitKeys keys as if
+// they were the whole sequence (its k, v and mask bases moved to the
+// range's first key, lk its length), and instead of out writes its rows'
+// O normalized by their own sum, in fp32, with the log2-sum-exp of the
+// scores (m + log2 l; -inf where it saw no key) to p.partialO/partialLse.
+// combineRow merges a row's splits: weights 2^(lse_s - max lse), one
+// rounding to the element type. Never with causal (its limits are
+// absolute key positions).
+//
 // Block order: non-causal grids run the query tiles of one (batch, head)
 // together (K/V reuse in L2); causal grids run the longest query tiles
 // (the last ones) of all heads first, so the short ones fill the tail.
@@ -448,6 +458,7 @@ template <int MT, int NT> struct Frag<kF32, MT, NT> {
 };
 
 TCC_DEVICE int imin(int a, int b) { return a < b ? a : b; }
+TCC_DEVICE int imax(int a, int b) { return a > b ? a : b; }
 
 template <class E> TCC_DEVICE float toFloat(E x);
 template <> TCC_DEVICE float toFloat<float>(float x) { return x; }
@@ -560,7 +571,7 @@ TCC_DEVICE void loadTile(uint32_t offset, const Elem *src, int64_t srcStride, in
 /// keys.
 template <class Elem, int Rows, int Bc>
 TCC_DEVICE void loadMaskTile(uint32_t offset, const unsigned char *mask, const AttentionParams &p,
-                             int r0, int c0, int pitch, bool async, int tid) {
+                             int lk, int r0, int c0, int pitch, bool async, int tid) {
   const int eb = p.maskKind == kMaskBool ? 1 : int(sizeof(Elem));
   const int rows = p.maskStrideQ == 0 ? 1 : Rows;
   if (async) {
@@ -569,7 +580,7 @@ TCC_DEVICE void loadMaskTile(uint32_t offset, const unsigned char *mask, const A
     for (int c = tid; c < rows * chunksPerRow; c += kThreads) {
       const int row = c / chunksPerRow, chunk = c % chunksPerRow;
       const int key = c0 + chunk * (16 / eb);
-      int bytes = (p.lk - key) * eb;
+      int bytes = (lk - key) * eb;
       bytes = r0 + row < p.lq ? (bytes < 0 ? 0 : bytes > 16 ? 16 : bytes) : 0;
       const unsigned char *src =
           bytes > 0 ? mask + (int64_t(r0 + row) * p.maskStrideQ + key) * eb : mask;
@@ -581,7 +592,7 @@ TCC_DEVICE void loadMaskTile(uint32_t offset, const unsigned char *mask, const A
   for (int e = tid; e < rows * Bc; e += kThreads) {
     const int row = e / Bc, key = e % Bc;
     const int i = r0 + row, j = c0 + key;
-    const bool in = i < p.lq && j < p.lk;
+    const bool in = i < p.lq && j < lk;
     const int64_t at = int64_t(i) * p.maskStrideQ + int64_t(j) * p.maskStrideK;
     const uint32_t to = offset + row * pitch + key * eb;
     if (eb == 1)
@@ -697,6 +708,8 @@ TCC_DEVICE void scoresF32(float (&s)[4][NT], uint32_t qWarp, uint32_t kTile, int
 /// where the mask tile is.
 struct SoftmaxContext {
   const AttentionParams *p;
+  /// Keys of this block (its split's with kvSplits > 1, else p.lk).
+  int lk;
   /// 1 (raw scores, p = 2^(s sc - m)) or p.scaleLog2 folded in first.
   float sc;
   bool prescale;
@@ -775,7 +788,7 @@ TCC_DEVICE void softmaxTile(float (&s)[F::kR][F::kC], float (&m)[F::kR], float (
 #pragma unroll
     for (int r = 0; r < R; ++r) {
       const int i = warpRow + F::row(r, lane);
-      const int limit = (p.causal && i + 1 < p.lk ? i + 1 : p.lk) - c0;
+      const int limit = (p.causal && i + 1 < ctx.lk ? i + 1 : ctx.lk) - c0;
 #pragma unroll
       for (int c = 0; c < NC; ++c)
         if (F::key(c, lane) >= limit)
@@ -998,6 +1011,50 @@ TCC_DEVICE void stageOutput(const float (&o)[R][OC], const float (&inv)[R], uint
   }
 }
 
+/// Writes the warp's rows of one key split (kvSplits > 1) in fp32: O
+/// normalized by its own sum, and the row's log2-sum-exp `lse` (one lane of
+/// each row group), at row index rowBase + the row within the warp (the
+/// layout of AttentionParams::partialO). Columns past p.headDim are not
+/// written, as in the output.
+template <int K, int D, int MT, int Stages, int R, int OC>
+TCC_DEVICE void writePartial(const float (&o)[R][OC], const float (&inv)[R], const float (&lse)[R],
+                             const AttentionParams &p, int64_t rowBase, int warpRow, int split,
+                             int lane) {
+  using F = Frag<K, MT, 1>;
+#pragma unroll
+  for (int r = 0; r < R; ++r) {
+    if (warpRow + F::row(r, lane) >= p.lq)
+      continue;
+    const int64_t at = (rowBase + F::row(r, lane)) * p.kvSplits + split;
+    float *dst = p.partialO + at * p.headDim;
+    if ((lane & (F::kLanesPerRow - 1)) == 0)
+      p.partialLse[at] = lse[r];
+    if constexpr (K == kF32) {
+      constexpr int VW = D % 32 == 0 ? 4 : 2;
+      constexpr int U = D / VW / 8;
+      const int kg = lane & 7;
+#pragma unroll
+      for (int c = 0; c < U; ++c) {
+        const int col = VW * (kg + 8 * c);
+        if (col < p.headDim)
+#pragma unroll
+          for (int j = 0; j < VW; ++j)
+            dst[col + j] = o[r][VW * c + j] * inv[r];
+      }
+    } else {
+      const int t = lane & 3;
+#pragma unroll
+      for (int m = 0; m < D / 8; ++m) {
+        const int col = 8 * m + 2 * t;
+        if (col < p.headDim) {
+          dst[col] = o[r][2 * m] * inv[r];
+          dst[col + 1] = o[r][2 * m + 1] * inv[r];
+        }
+      }
+    }
+  }
+}
+
 template <int K, int D, bool Vec, int MT, int Stages>
 TCC_DEVICE void attentionBlock(const AttentionParams &p) {
   using C = Config<K, D, MT, Stages>;
@@ -1027,9 +1084,14 @@ TCC_DEVICE void attentionBlock(const AttentionParams &p) {
   const int tid = threadIndex();
   const int warp = tid >> 5, lane = tid & 31, g = lane >> 2, t = lane & 3;
 
-  // Block -> (query tile, head, batch); see the file comment for the order.
+  // Block -> (key split, query tile, head, batch); see the file comment
+  // for the order. A split sees its keys only, as if lk were its length.
+  const int splits = p.kvSplits > 1 ? p.kvSplits : 1;
+  const int split = blockIndex() % splits;
+  const int key0 = split * p.splitKeys;
+  const int lk = splits > 1 ? imax(0, imin(p.splitKeys, p.lk - key0)) : p.lk;
   const int pairs = p.batch * p.heads;
-  const int bx = blockIndex();
+  const int bx = blockIndex() / splits;
   int qTile, pair;
   if (p.causal) {
     pair = bx % pairs;
@@ -1042,19 +1104,21 @@ TCC_DEVICE void attentionBlock(const AttentionParams &p) {
   const int kvh = h / p.headsPerKv;
   const int r0 = qTile * C::kRows;
   const int rowsHere = imin(C::kRows, p.lq - r0);
-  int keyTiles = (p.lk + Bc - 1) / Bc;
+  int keyTiles = (lk + Bc - 1) / Bc;
   if (p.causal) // keys after the block's last row are invisible to all of it
     keyTiles = imin(keyTiles, (r0 + rowsHere - 1) / Bc + 1);
 
   const Elem *q = static_cast<const Elem *>(p.q) + b * p.qStrideB + h * p.qStrideH +
                   r0 * p.qStrideL;
-  const Elem *k = static_cast<const Elem *>(p.k) + b * p.kStrideB + kvh * p.kStrideH;
-  const Elem *v = static_cast<const Elem *>(p.v) + b * p.vStrideB + kvh * p.vStrideH;
+  const Elem *k = static_cast<const Elem *>(p.k) + b * p.kStrideB + kvh * p.kStrideH +
+                  int64_t(key0) * p.kStrideL;
+  const Elem *v = static_cast<const Elem *>(p.v) + b * p.vStrideB + kvh * p.vStrideH +
+                  int64_t(key0) * p.vStrideL;
   const unsigned char *mask = nullptr;
   if (hasMask)
     mask = static_cast<const unsigned char *>(p.mask) +
            ((b % p.maskBatchPeriod) * p.maskStrideB + (b / p.maskBatchPeriod) * p.maskStrideOuter +
-            h * p.maskStrideH) * maskElemBytes;
+            h * p.maskStrideH + int64_t(key0) * p.maskStrideK) * maskElemBytes;
 
   const int warpRowInBlock = warp * C::kWarpRows;
   const int warpRow = r0 + warpRowInBlock; // the warp's first query row
@@ -1081,6 +1145,7 @@ TCC_DEVICE void attentionBlock(const AttentionParams &p) {
 
   SoftmaxContext ctx;
   ctx.p = &p;
+  ctx.lk = lk;
   // Scores are scaled first where the max of the raw scores is not the
   // max of the scaled ones, or where an additive mask joins them.
   ctx.prescale = !(p.scaleLog2 > 0.0f) || p.maskKind == kMaskAdditive;
@@ -1099,19 +1164,19 @@ TCC_DEVICE void attentionBlock(const AttentionParams &p) {
 
   auto loadK = [&](int tile, int buf) {
     const int c0 = tile * Bc;
-    const int valid = imin(Bc, (loadsColumn ? p.lk : 0) - c0);
+    const int valid = imin(Bc, (loadsColumn ? lk : 0) - c0);
     loadTile<Elem, Vec, D, Bc, C::kKStride>(C::kKOffset + buf * C::kKBytes, k + c0 * p.kStrideL,
                                             p.kStrideL, valid, tid);
   };
   auto loadV = [&](int tile, int buf) {
     const int c0 = tile * Bc;
-    const int valid = imin(Bc, (loadsColumn ? p.lk : 0) - c0);
+    const int valid = imin(Bc, (loadsColumn ? lk : 0) - c0);
     loadTile<Elem, Vec, D, Bc, C::kVStride>(C::kVOffset + buf * C::kVBytes, v + c0 * p.vStrideL,
                                             p.vStrideL, valid, tid);
   };
   auto loadMask = [&](int tile, int buf) {
     if (hasMask)
-      loadMaskTile<Elem, C::kRows, Bc>(C::kMaskOffset + buf * maskBufferBytes, mask, p, r0,
+      loadMaskTile<Elem, C::kRows, Bc>(C::kMaskOffset + buf * maskBufferBytes, mask, p, lk, r0,
                                        tile * Bc, maskPitch, p.maskAsync != 0, tid);
   };
   auto loadQ = [&] {
@@ -1125,7 +1190,7 @@ TCC_DEVICE void attentionBlock(const AttentionParams &p) {
   const uint32_t pWarp = C::kPOffset + warp * 16 * C::kPStride * 4; // f32
   auto computeScores = [&](int it, int buf, int maskBuf, int sub, float (&s)[R][NC]) -> int {
     const int c0 = it * Bc + sub * Bs;
-    int liveKeys = imin(Bs, p.lk - c0);
+    int liveKeys = imin(Bs, lk - c0);
     if (p.causal)
       liveKeys = imin(liveKeys, warpRow + C::kWarpRows - c0);
     if (liveKeys <= 0)
@@ -1160,7 +1225,7 @@ TCC_DEVICE void attentionBlock(const AttentionParams &p) {
         scoresF32<D, Stages, NT, NT>(s, qWarp, kTile, lane);
     }
     const bool needMask =
-        c0 + Bs > p.lk || (p.causal && c0 + Bs - 1 > warpRow) || hasMask;
+        c0 + Bs > lk || (p.causal && c0 + Bs - 1 > warpRow) || hasMask;
     ctx.maskTile = C::kMaskOffset + maskBuf * maskBufferBytes + sub * Bs * maskElemBytes;
     softmaxTile<Elem, F, OC>(s, m, l, o, ctx, needMask, warpRow, warpRowInBlock, c0, lane);
     if constexpr (K == kF32)
@@ -1277,7 +1342,7 @@ TCC_DEVICE void attentionBlock(const AttentionParams &p) {
 
   if (!warpHasRows)
     return;
-  float inv[R];
+  float inv[R], lse[R];
 #pragma unroll
   for (int r = 0; r < R; ++r) {
     float sum = l[r];
@@ -1285,6 +1350,13 @@ TCC_DEVICE void attentionBlock(const AttentionParams &p) {
     for (int x = 1; x < F::kLanesPerRow; x <<= 1)
       sum += shflXor(sum, x);
     inv[r] = sum > 0.0f ? 1.0f / sum : 0.0f; // no visible key: 0
+    // log2 of the row's sum of 2^x: p = 2^(x - m) summed to `sum`.
+    lse[r] = sum > 0.0f ? m[r] + log2f(sum) : -INFINITY;
+  }
+  if (splits > 1) {
+    writePartial<K, D, MT, Stages>(o, inv, lse, p, (int64_t(pair) * p.lq + warpRow), warpRow,
+                                   split, lane);
+    return;
   }
   // The warp's own Q rows: in the single-buffered order other warps may
   // still be in their last P V, but never touch these rows.
@@ -1319,11 +1391,61 @@ TCC_DEVICE void attentionBlock(const AttentionParams &p) {
   }
 }
 
+/// One row (b, h, i) of out from its key splits: the splits' rows weighted
+/// by 2^(lse_s - max lse) (a split with no visible key weighs 0; a row
+/// with none anywhere is 0, as unsplit), rounded once to the element type.
+template <int K> TCC_DEVICE void combineRow(const AttentionCombineParams &p) {
+  const int row = blockIndex();
+  const int i = row % p.lq, pair = row / p.lq;
+  const int h = pair % p.heads, b = pair / p.heads;
+  const float *lse = p.partialLse + int64_t(row) * p.kvSplits;
+  float most = -INFINITY;
+  for (int s = 0; s < p.kvSplits; ++s)
+    most = fmaxf(most, lse[s]);
+  const int col = 2 * threadIndex();
+  if (col >= p.headDim)
+    return;
+  float a0 = 0.0f, a1 = 0.0f, weights = 0.0f;
+  if (most != -INFINITY) {
+    for (int s = 0; s < p.kvSplits; ++s) {
+      const float w = ex2(lse[s] - most); // 0 for -inf
+      const float *o = p.partialO + (int64_t(row) * p.kvSplits + s) * p.headDim + col;
+      a0 += w * o[0];
+      a1 += w * o[1];
+      weights += w;
+    }
+  }
+  const float inv = weights > 0.0f ? 1.0f / weights : 0.0f;
+  const int64_t at = b * p.oStrideB + h * p.oStrideH + i * p.oStrideL + col;
+  if constexpr (K == kF32) {
+    float *out = static_cast<float *>(p.out) + at;
+    stg(out, a0 * inv);
+    stg(out + 1, a1 * inv);
+  } else {
+    const uint32_t pair2 = packPair<K>(a0 * inv, a1 * inv);
+    uint16_t *out = static_cast<uint16_t *>(p.out) + at;
+    stg(out, static_cast<uint16_t>(pair2 & 0xffffu));
+    stg(out + 1, static_cast<uint16_t>(pair2 >> 16));
+  }
+}
+
 } // namespace tcc_attn
 
 //===----------------------------------------------------------------------===//
 // Entry points
 //===----------------------------------------------------------------------===//
+
+#ifndef TCC_ATTENTION_EMULATION
+/// The combine of split keys, per element type (tf32 writes f32).
+#define TCC_ATTENTION_COMBINE_KERNEL(NAME, KIND)                                                \
+  extern "C" __global__ void __launch_bounds__(64)                                              \
+      NAME(const tcc_attn::AttentionCombineParams params) {                                     \
+    tcc_attn::combineRow<KIND>(params);                                                         \
+  }
+TCC_ATTENTION_COMBINE_KERNEL(tcc_attention_combine_f16, tcc_attn::kF16)
+TCC_ATTENTION_COMBINE_KERNEL(tcc_attention_combine_bf16, tcc_attn::kBf16)
+TCC_ATTENTION_COMBINE_KERNEL(tcc_attention_combine_f32, tcc_attn::kF32)
+#endif
 
 #define TCC_ATTENTION_KERNELS_OF(KIND, kindName, D)                                             \
   TCC_ATTENTION_KERNEL(tcc_attention_##kindName##_d##D, tcc_attn::KIND, D, false, 1,            \

@@ -53,17 +53,41 @@ struct AttentionParams {
   /// as well. Negative: rescale on every tile (the textbook order).
   float rescaleThreshold;
   int32_t maskBatchPeriod; ///< P above; at least 1
+  /// Split keys (flash-decoding): with kvSplits > 1, block x runs key split
+  /// x % kvSplits (keys [s·splitKeys, (s+1)·splitKeys), splitKeys a multiple
+  /// of 64) of the (query tile, head, batch) x / kvSplits, and writes its
+  /// rows normalized in fp32 to partialO[(row·kvSplits + s)·headDim + d]
+  /// with their log2-sum-exp in partialLse[row·kvSplits + s] (-inf: no
+  /// visible key), row = (b·heads + h)·lq + i; tcc_attention_combine_*
+  /// then writes out. Never with causal. 1: out directly.
+  float *partialO;
+  float *partialLse;
+  int32_t kvSplits;
+  int32_t splitKeys;
+};
+
+/// The argument of tcc_attention_combine_<f16|bf16|f32>: one block per
+/// row (b, h, i) of out; thread t writes head dims 2t and 2t + 1.
+struct AttentionCombineParams {
+  const float *partialO;
+  const float *partialLse;
+  void *out;
+  int64_t oStrideB, oStrideH, oStrideL;
+  int32_t heads, lq, kvSplits, headDim;
 };
 
 // The layout is the ABI between two compilers (g++ or clang on the host,
 // nvcc's device side); checking it in every translation unit that includes
 // this header catches a compiler or target that packs it differently.
-static_assert(sizeof(AttentionParams) == 232, "tcc_attn::AttentionParams layout");
+static_assert(sizeof(AttentionParams) == 256, "tcc_attn::AttentionParams layout");
 static_assert(offsetof(AttentionParams, batch) == 176, "tcc_attn::AttentionParams layout");
 static_assert(offsetof(AttentionParams, scaleLog2) == 208, "tcc_attn::AttentionParams layout");
 static_assert(offsetof(AttentionParams, headDim) == 212, "tcc_attn::AttentionParams layout");
 static_assert(offsetof(AttentionParams, rescaleThreshold) == 224, "tcc_attn::AttentionParams layout");
 static_assert(offsetof(AttentionParams, maskBatchPeriod) == 228, "tcc_attn::AttentionParams layout");
+static_assert(offsetof(AttentionParams, partialO) == 232, "tcc_attn::AttentionParams layout");
+static_assert(offsetof(AttentionParams, splitKeys) == 252, "tcc_attn::AttentionParams layout");
+static_assert(sizeof(AttentionCombineParams) == 64, "tcc_attn::AttentionCombineParams layout");
 
 } // namespace tcc_attn
 
