@@ -213,6 +213,10 @@ def main():
                [torch.arange(6, dtype=torch.int64).reshape(2, 3), torch.randn(2, 3),
                 torch.ones(2, 3, dtype=torch.int32)])
 
+    torch.manual_seed(49)
+    write_case(args.out, "upsample_bf16", UpsampleHalf().to(torch.bfloat16),
+               [torch.randn(2, 4, 5, 6).to(torch.bfloat16)])
+
     torch.manual_seed(42)
     write_case(args.out, "indexing", Indexing(),
                [torch.randn(2, 6, 5), torch.tensor([[1, 9, 0], [4, 4, 7]]),
@@ -449,6 +453,24 @@ class MixedDtypeCat(nn.Module):
 
     def forward(self, a, b, c):
         return torch.cat([a, b], dim=0), torch.stack([a, c], dim=1)
+
+
+class UpsampleHalf(nn.Module):
+    """A UNet decoder's upsampling as a bf16 model: nearest x2 (exact copies),
+    nearest to a size, bilinear with and without align_corners (computed in
+    f32, rounded once), each after a 1x1 conv so that the values are not
+    all representable on a coarse grid."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(4, 4, 1)
+
+    def forward(self, x):
+        h = self.conv(x)
+        return (F.interpolate(h, scale_factor=2, mode="nearest"),
+                F.interpolate(h, size=(7, 9), mode="nearest"),
+                F.interpolate(h, scale_factor=2, mode="bilinear"),
+                F.interpolate(h, size=(9, 11), mode="bilinear", align_corners=True))
 
 
 class Conv1dStack(nn.Module):

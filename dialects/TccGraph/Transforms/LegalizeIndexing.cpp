@@ -1115,15 +1115,20 @@ struct Interpolation {
   }
 };
 
-FailureOr<Interpolation> interpolation(OperatorArgs &args) {
+/// `anyType`: nearest modes copy elements, so any element type; the others
+/// compute in f32 and take f16, bf16 and f32 (the caller converts).
+FailureOr<Interpolation> interpolation(OperatorArgs &args, bool anyType) {
   FailureOr<Value> x = requiredTensor(args, "input");
   if (failed(x))
     return failure();
   Interpolation r{*x, cast<RankedTensorType>(x->getType()), args.resultType(), std::nullopt};
-  if (r.in.getRank() < 3 || r.in.getRank() > 5 || r.out.getRank() != r.in.getRank() ||
-      !r.in.getElementType().isF32())
-    return args.getOp().emitError("operator '") << operatorName(args)
-                                                << "': expects an f32 (N, C, spatial...) tensor";
+  Type elt = r.in.getElementType();
+  bool typeOk = anyType || elt.isF32() || elt.isF16() || elt.isBF16();
+  if (r.in.getRank() < 3 || r.in.getRank() > 5 || r.out.getRank() != r.in.getRank() || !typeOk)
+    return args.getOp().emitError("operator '")
+           << operatorName(args)
+           << (anyType ? "': expects an (N, C, spatial...) tensor"
+                       : "': expects an f32, f16 or bf16 (N, C, spatial...) tensor");
   for (int64_t d : r.spatialDims())
     if (ShapedType::isDynamic(r.in.getShape()[d]) || ShapedType::isDynamic(r.out.getShape()[d]))
       return args.getOp().emitError("operator '")
@@ -1143,10 +1148,11 @@ FailureOr<Interpolation> interpolation(OperatorArgs &args) {
 LegalizeFn upsampleNearest(bool exact) {
   return [exact](OperatorArgs &args, OpBuilder &b) -> Results {
     Location loc = args.getOp().getLoc();
-    FailureOr<Interpolation> ip = interpolation(args);
+    FailureOr<Interpolation> ip = interpolation(args, /*anyType=*/true);
     if (failed(ip))
       return failure();
     Value y = ip->x;
+    Type elt = ip->in.getElementType();
     for (int64_t d : ip->spatialDims()) {
       int64_t in = ip->in.getShape()[d], n = ip->out.getShape()[d];
       float scale = ip->scale(d);
@@ -1163,7 +1169,7 @@ LegalizeFn upsampleNearest(bool exact) {
       src = makeBinary<MinimumOp>(b, loc, src, makeScalar(b, loc, b.getI64Type(), in - 1));
       SmallVector<int64_t> shape(cast<RankedTensorType>(y.getType()).getShape());
       shape[d] = n;
-      y = b.create<TakeOp>(loc, RankedTensorType::get(shape, f32), y, src,
+      y = b.create<TakeOp>(loc, RankedTensorType::get(shape, elt), y, src,
                            b.getI64IntegerAttr(d));
     }
     return SmallVector<Value>{y};
@@ -1177,12 +1183,13 @@ LegalizeFn upsampleNearest(bool exact) {
 /// at floor(src) and the next index.
 Results legalizeUpsampleLinear(OperatorArgs &args, OpBuilder &b) {
   Location loc = args.getOp().getLoc();
-  FailureOr<Interpolation> ip = interpolation(args);
+  FailureOr<Interpolation> ip = interpolation(args, /*anyType=*/false);
   if (failed(ip))
     return failure();
   Type f32 = b.getF32Type(), i64 = b.getI64Type(), elt = f32;
   bool alignCorners = args.getBool("align_corners").value_or(false);
-  Value y = ip->x;
+  // f16/bf16 are computed in f32 and rounded once, as PyTorch's kernels do.
+  Value y = makeCast(b, loc, ip->x, f32);
   int64_t rank = ip->in.getRank();
   for (int64_t d : ip->spatialDims()) {
     int64_t in = ip->in.getShape()[d], n = ip->out.getShape()[d];
@@ -1220,7 +1227,7 @@ Results legalizeUpsampleLinear(OperatorArgs &args, OpBuilder &b) {
     Value high = makeBinary<MulOp>(b, loc, hi, w1);
     y = makeBinary<AddOp>(b, loc, low, high);
   }
-  return SmallVector<Value>{y};
+  return SmallVector<Value>{makeCast(b, loc, y, ip->in.getElementType())};
 }
 } // namespace
 

@@ -110,3 +110,13 @@ func.func @as_strided_scatter_past_end(%x: tensor<3x3xf32>, %s: tensor<2x2xf32>)
   %0 = tcc_graph.operator "torch.ops.aten.as_strided_scatter.default"(%x, %s) {operand_names = ["self", "src"], args = {size = array<i64: 2, 2>, stride = array<i64: 3, 4>, storage_offset = 2 : i64}} : (tensor<3x3xf32>, tensor<2x2xf32>) -> tensor<3x3xf32>
   return %0 : tensor<3x3xf32>
 }
+
+// -----
+
+// bilinear of f64 is refused (its f32 arithmetic would not be PyTorch's),
+// by name.
+func.func @interpolate_f64(%y: tensor<1x2x4x5xf64>) -> tensor<1x2x4x10xf64> {
+  // expected-error @+1 {{operator 'aten.upsample_bilinear2d.vec': expects an f32, f16 or bf16 (N, C, spatial...) tensor}}
+  %0 = tcc_graph.operator "torch.ops.aten.upsample_bilinear2d.vec"(%y) {operand_names = ["input"], args = {output_size = array<i64: 4, 10>, align_corners = false}} : (tensor<1x2x4x5xf64>) -> tensor<1x2x4x10xf64>
+  return %0 : tensor<1x2x4x10xf64>
+}

@@ -190,6 +190,22 @@ func.func @interpolate(%x: tensor<2x3x4xf32>, %y: tensor<1x1x4x5xf32>) -> (tenso
 
 // -----
 
+// bf16 (a UNet as a bf16 model): nearest takes bf16 elements as they are;
+// linear computes in f32 and rounds once, as PyTorch's kernels.
+// CHECK-LABEL: func @interpolate_bf16
+// CHECK: %[[NEAREST:.*]] = tcc_graph.take %arg0, %{{.*}} {dim = 3 : i64} : (tensor<1x2x4x5xbf16>, tensor<10xi64>) -> tensor<1x2x4x10xbf16>
+// CHECK: %[[WIDE:.*]] = tcc_graph.cast %arg0 : (tensor<1x2x4x5xbf16>) -> tensor<1x2x4x5xf32>
+// CHECK: tcc_graph.take %[[WIDE]]
+// CHECK: %[[LINEAR:.*]] = tcc_graph.cast %{{.*}} : (tensor<1x2x4x10xf32>) -> tensor<1x2x4x10xbf16>
+// CHECK: return %[[NEAREST]], %[[LINEAR]]
+func.func @interpolate_bf16(%y: tensor<1x2x4x5xbf16>) -> (tensor<1x2x4x10xbf16>, tensor<1x2x4x10xbf16>) {
+  %0 = tcc_graph.operator "torch.ops.aten.upsample_nearest2d.vec"(%y) {operand_names = ["input"], args = {output_size = array<i64: 4, 10>}} : (tensor<1x2x4x5xbf16>) -> tensor<1x2x4x10xbf16>
+  %1 = tcc_graph.operator "torch.ops.aten.upsample_bilinear2d.vec"(%y) {operand_names = ["input"], args = {output_size = array<i64: 4, 10>, align_corners = false}} : (tensor<1x2x4x5xbf16>) -> tensor<1x2x4x10xbf16>
+  return %0, %1 : tensor<1x2x4x10xbf16>, tensor<1x2x4x10xbf16>
+}
+
+// -----
+
 // diagonal_scatter: src laid out in self's dims (its diagonal along dim1
 // for offset >= 0, 1 along dim2), padded by zeros to dim1's size, selected
 // where idx(dim2) - idx(dim1) == offset.
