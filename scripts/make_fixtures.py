@@ -1721,6 +1721,82 @@ def write_two_dynamic_dims(out):
         print(f"wrote {d} {b}x{n}")
 
 
+class AudioFrontEnd(nn.Module):
+    """A speech model's Conv1d front end over a symbolic time dim (issue 39):
+    a stride-2 stem with GLU, a depthwise k7 and a k15 convolution with
+    BatchNorm1d and SiLU, a pointwise one and a residual."""
+
+    def __init__(self):
+        super().__init__()
+        self.stem = nn.Conv1d(8, 32, 3, stride=2, padding=1)
+        self.dw7 = nn.Conv1d(16, 16, 7, padding=3, groups=16)
+        self.dw15 = nn.Conv1d(16, 16, 15, padding=7, groups=16)
+        self.bn = nn.BatchNorm1d(16)
+        self.pw = nn.Conv1d(16, 16, 1)
+
+    def forward(self, x):
+        h = F.glu(self.stem(x), dim=1)
+        h = F.silu(self.bn(self.dw15(self.dw7(h))))
+        return self.pw(h) + h
+
+
+class SpatialDynamicCnn(nn.Module):
+    """Convolutions and pooling over symbolic heights and widths: a stride-2
+    stem, BatchNorm and ReLU, 2x2 and ceil_mode 3x3 max pooling, a grouped
+    dilated convolution, an asymmetric kernel and stride, average pooling
+    (padding not counted) and a global average."""
+
+    def __init__(self):
+        super().__init__()
+        self.c1 = nn.Conv2d(3, 16, 3, stride=2, padding=1)
+        self.bn = nn.BatchNorm2d(16)
+        self.c2 = nn.Conv2d(16, 16, 3, padding=2, dilation=2, groups=4)
+        self.c3 = nn.Conv2d(16, 8, (3, 5), stride=(1, 2), padding=(1, 0))
+
+    def forward(self, x):
+        h = F.relu(self.bn(self.c1(x)))
+        h = F.max_pool2d(h, 2)
+        h = h + F.relu(self.c2(h))
+        return (self.c3(h), F.adaptive_avg_pool2d(h, 1),
+                F.max_pool2d(h, 3, stride=2, padding=1, ceil_mode=True),
+                F.avg_pool2d(h, 3, stride=2, padding=1, count_include_pad=False))
+
+
+def write_spatial_dynamic(out):
+    """audio_front_end (time 4..4096) and spatial_dynamic_cnn (H 16..512,
+    W 24..512), each at its export size and at more sizes as
+    input_<size>.npy / expected_<size>_<i>.npy, each run by PyTorch."""
+    cases = [
+        ("audio_front_end", AudioFrontEnd, torch.randn(2, 8, 50),
+         {2: torch.export.Dim("time", min=4, max=4096)}, [(2, 8, 77), (2, 8, 4), (2, 8, 301)]),
+        ("spatial_dynamic_cnn", SpatialDynamicCnn, torch.randn(2, 3, 40, 52),
+         {2: torch.export.Dim.AUTO(min=16, max=512), 3: torch.export.Dim.AUTO(min=24, max=512)},
+         [(2, 3, 33, 61), (2, 3, 17, 25), (2, 3, 64, 100)]),
+    ]
+    for name, cls, x, dims, sizes in cases:
+        if ONLY and name != ONLY:
+            continue
+        torch.manual_seed(83)
+        model = cls().eval()
+        with torch.no_grad():
+            for mod in model.modules():
+                if isinstance(mod, (nn.BatchNorm1d, nn.BatchNorm2d)):
+                    mod.running_mean.normal_()
+                    mod.running_var.uniform_(0.5, 2.0)
+        write_case(out, name, model, [x], dynamic_shapes=(dims,))
+        d = os.path.join(out, name)
+        for shape in sizes:
+            xi = torch.randn(*shape)
+            with torch.no_grad():
+                ys = model(xi)
+            ys = ys if isinstance(ys, tuple) else (ys,)
+            tag = "x".join(str(v) for v in shape[2:])
+            save_npy(os.path.join(d, f"input_{tag}.npy"), xi)
+            for i, y in enumerate(ys):
+                save_npy(os.path.join(d, f"expected_{tag}_{i}.npy"), y)
+            print(f"wrote {d} {tag}")
+
+
 class Float64Products(nn.Module):
     """Matrix products in float64 (a linear layer, a batched matmul): they
     once stopped with an internal error (the GEMM kernels' f32 loops
@@ -2331,6 +2407,7 @@ def write_wrong_answer_cases(out):
                [torch.randn(4, 8, dtype=torch.float64), torch.randn(2, 3, 6, dtype=torch.float64)])
 
     write_two_dynamic_dims(out)
+    write_spatial_dynamic(out)
 
     torch.manual_seed(81)
     a = torch.randn(2, 3, 4, 4) + 3 * torch.eye(4)

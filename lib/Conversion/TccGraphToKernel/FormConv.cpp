@@ -30,6 +30,7 @@
 
 #include "tcc/Runtime/DepthwiseKernel.h"
 
+#include "tcc/Conversion/WindowCount.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "llvm/Support/Debug.h"
 
@@ -72,18 +73,15 @@ ConvEpilogue followEpilogue(graph::Conv2dOp conv) {
   return e;
 }
 
-/// Whether the kernel takes `conv`: 2-D, a kernel element type, static
-/// weight and spatial sizes (the batch may be symbolic).
+/// Whether the kernel takes `conv`: 2-D, a kernel element type, a static
+/// weight and static channels (batch and spatial sizes may be symbolic: the
+/// call reads them from the buffers at run time).
 bool formable(graph::Conv2dOp conv) {
   auto xt = typeOf(conv.getInput()), wt = typeOf(conv.getWeight()), yt = typeOf(conv.getResult());
   if (xt.getRank() != 4 || wt.getRank() != 4 || !wt.hasStaticShape() ||
       !kernelElementType(yt.getElementType()))
     return false;
-  for (RankedTensorType t : {xt, yt})
-    for (int64_t d = 1; d < 4; ++d)
-      if (t.isDynamicDim(d))
-        return false;
-  return true;
+  return !xt.isDynamicDim(1) && !yt.isDynamicDim(1);
 }
 
 /// Whether tcc's own depthwise kernel computes `conv` (in either layout).
@@ -109,6 +107,7 @@ bool takesActivations(graph::Conv2dOp conv, bool channelsLast) {
     return true;
   auto yt = typeOf(conv.getResult());
   return llvm::all_of(conv.getStride(), [](int64_t s) { return s == 1; }) &&
+         !yt.isDynamicDim(2) && !yt.isDynamicDim(3) &&
          yt.getDimSize(2) * yt.getDimSize(3) >= 28 * 28;
 }
 
@@ -188,8 +187,17 @@ void formConv(graph::Conv2dOp conv, ConvForm form) {
       residual = toChannelsLast(b, loc, residual);
     type = RankedTensorType::get(channelsLastShape(type.getShape()), type.getElementType());
   }
+  // A symbolic output size: the batch is the input's; a spatial size is
+  // the number of windows over the input's size at run time (a stride-2
+  // stem halves a symbolic length).
+  auto wt = typeOf(conv.getWeight());
   Value init = emptyTensor(b, loc, type, [&](int64_t d) -> Value {
-    return tensor::DimOp::create(b, loc, x, d);
+    Value in = tensor::DimOp::create(b, loc, x, d);
+    int64_t spatial = channelsLast ? d - 1 : d - 2;
+    if (spatial < 0 || spatial > 1)
+      return in;
+    return tcc::windowCount(b, loc, in, wt.getDimSize(2 + spatial), conv.getPadding()[spatial],
+                            conv.getStride()[spatial], conv.getDilation()[spatial]);
   });
   auto op = kernel::ConvOp::create(
       b, loc, TypeRange{type}, x, weight, bias, residual, init, conv.getStrideAttr(),

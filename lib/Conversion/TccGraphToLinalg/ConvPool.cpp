@@ -12,6 +12,7 @@
 #include "lib/Conversion/TccGraphToLinalg/Patterns.h"
 
 #include "dialects/TccGraph/IR/TccGraphOps.h"
+#include "tcc/Conversion/WindowCount.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -170,6 +171,38 @@ Value poolInput(ConversionPatternRewriter &rewriter, PoolOp op, Value input, Typ
   return padSpatial(rewriter, op.getLoc(), input, low, high, padValue, op.getChannelsLast());
 }
 
+/// Size `d` of tensor `t` read at run time where it is symbolic; null
+/// where it is static (the caller uses the constant).
+Value symbolicSize(OpBuilder &b, Location loc, Value t, int64_t d) {
+  if (!cast<RankedTensorType>(t.getType()).isDynamicDim(d))
+    return nullptr;
+  return b.create<tensor::DimOp>(loc, t, d);
+}
+
+/// The sizes of a pooling's result: symbolic spatial ones are the number of
+/// windows over the input's size at run time, the others the input's.
+template <typename PoolOp>
+SmallVector<OpFoldResult> poolSizes(OpBuilder &b, Location loc, PoolOp op, Value input) {
+  auto resultType = cast<RankedTensorType>(op.getType());
+  SmallVector<OpFoldResult> sizes;
+  for (int64_t d = 0; d < resultType.getRank(); ++d) {
+    if (!resultType.isDynamicDim(d)) {
+      sizes.push_back(b.getIndexAttr(resultType.getDimSize(d)));
+      continue;
+    }
+    Value in = symbolicSize(b, loc, input, d);
+    if (!in)
+      in = b.create<arith::ConstantIndexOp>(
+          loc, cast<RankedTensorType>(input.getType()).getDimSize(d));
+    for (int i = 0; i < 2; ++i)
+      if (d == op.getSpatialDim(i))
+        in = tcc::windowCount(b, loc, in, op.getKernel()[i], op.getPadding()[i],
+                              op.getStride()[i], op.getDilation()[i], op.getCeilMode());
+    sizes.push_back(in);
+  }
+  return sizes;
+}
+
 /// Windows of at most this many elements are read as one expression per
 /// output (below); larger ones stay a padded copy and a pooling loop nest.
 constexpr int64_t kMaxUnrolledWindow = 64;
@@ -182,10 +215,12 @@ constexpr int64_t kMaxUnrolledWindow = 64;
 /// are independent. NaN propagates as in PyTorch (arith.maximumf).
 Value windowedMaxPool(OpBuilder &b, Location loc, MaxPool2dOp op, Value x,
                       ArrayRef<OpFoldResult> sizes, TypedAttr lowest) {
-  auto inT = cast<RankedTensorType>(x.getType());
   auto resultType = cast<RankedTensorType>(op.getType());
   int64_t hd = op.getSpatialDim(0), wd = op.getSpatialDim(1);
+  // The input's spatial sizes: static, or read at run time.
+  auto inT = cast<RankedTensorType>(x.getType());
   int64_t in[2] = {inT.getShape()[hd], inT.getShape()[wd]};
+  Value symbolicIn[2] = {symbolicSize(b, loc, x, hd), symbolicSize(b, loc, x, wd)};
   auto k = op.getKernel(), s = op.getStride(), p = op.getPadding(), d = op.getDilation();
   Value empty = b.create<tensor::EmptyOp>(loc, sizes, resultType.getElementType());
   auto id = b.getMultiDimIdentityMap(4);
@@ -207,7 +242,8 @@ Value windowedMaxPool(OpBuilder &b, Location loc, MaxPool2dOp op, Value x,
                 Value c = nb.create<arith::AddIOp>(l, start, index(j * d[i]));
                 Value notBefore = nb.create<arith::CmpIOp>(l, arith::CmpIPredicate::sge, c, zero);
                 Value notAfter =
-                    nb.create<arith::CmpIOp>(l, arith::CmpIPredicate::slt, c, index(in[i]));
+                    nb.create<arith::CmpIOp>(l, arith::CmpIPredicate::slt, c,
+                                             symbolicIn[i] ? symbolicIn[i] : index(in[i]));
                 Value ok = nb.create<arith::AndIOp>(l, notBefore, notAfter);
                 at[i].push_back(nb.create<arith::SelectOp>(l, ok, c, zero));
                 inside[i].push_back(ok);
@@ -241,15 +277,15 @@ struct MaxPool2dPattern : OpConversionPattern<MaxPool2dOp> {
     auto resultType = cast<RankedTensorType>(op.getType());
     Type elt = resultType.getElementType();
     TypedAttr lowest = tcc::floatAttr(rewriter, elt, -std::numeric_limits<double>::infinity());
-    auto sizesOr = tcc::mixedSizes(rewriter, loc, resultType, batchFrom(adaptor.getInput(), 4));
-    if (failed(sizesOr))
-      return rewriter.notifyMatchFailure(op, "only the batch dimension may be dynamic");
-    SmallVector<OpFoldResult> sizes = *sizesOr;
+    SmallVector<OpFoldResult> sizes = poolSizes(rewriter, loc, op, adaptor.getInput());
     auto inT = cast<RankedTensorType>(adaptor.getInput().getType());
     bool staticWindows = !ShapedType::isDynamic(inT.getShape()[op.getSpatialDim(0)]) &&
                          !ShapedType::isDynamic(inT.getShape()[op.getSpatialDim(1)]);
+    bool smallWindows = op.getKernel()[0] * op.getKernel()[1] <= kMaxUnrolledWindow;
+    if (!staticWindows && !smallWindows)
+      return rewriter.notifyMatchFailure(op, "windows over symbolic sizes larger than 64");
     Value result;
-    if (staticWindows && op.getKernel()[0] * op.getKernel()[1] <= kMaxUnrolledWindow) {
+    if (smallWindows) {
       result = windowedMaxPool(rewriter, loc, op, adaptor.getInput(), sizes, lowest);
     } else {
       Value x = poolInput(rewriter, op, adaptor.getInput(), lowest);
@@ -287,15 +323,13 @@ struct AvgPool2dPattern : OpConversionPattern<AvgPool2dOp> {
     auto resultType = cast<RankedTensorType>(op.getType());
     auto inT = cast<RankedTensorType>(adaptor.getInput().getType());
     int64_t hd = op.getSpatialDim(0), wd = op.getSpatialDim(1);
-    if (ShapedType::isDynamic(inT.getShape()[hd]) || ShapedType::isDynamic(inT.getShape()[wd]))
-      return rewriter.notifyMatchFailure(op, "dynamic spatial sizes");
+    // ceil_mode's trailing padding depends on the sizes: static ones only.
+    if ((inT.isDynamicDim(hd) || inT.isDynamicDim(wd)) && op.getCeilMode())
+      return rewriter.notifyMatchFailure(op, "ceil_mode over symbolic sizes");
     Type elt = resultType.getElementType();
     TypedAttr zero = tcc::floatAttr(rewriter, elt, 0.0);
     Value x = poolInput(rewriter, op, adaptor.getInput(), zero);
-    auto sizesOr = tcc::mixedSizes(rewriter, loc, resultType, batchFrom(adaptor.getInput(), 4));
-    if (failed(sizesOr))
-      return rewriter.notifyMatchFailure(op, "only the batch dimension may be dynamic");
-    SmallVector<OpFoldResult> sizes = *sizesOr;
+    SmallVector<OpFoldResult> sizes = poolSizes(rewriter, loc, op, adaptor.getInput());
     Value init = tcc::makeFilled(rewriter, loc, resultType, sizes, zero);
     Value window = rewriter.create<tensor::EmptyOp>(loc, op.getKernel(), elt);
     auto strides = rewriter.getI64VectorAttr(op.getStride());
@@ -311,7 +345,10 @@ struct AvgPool2dPattern : OpConversionPattern<AvgPool2dOp> {
                                                     ValueRange{init}, strides, dilations)
                   .getResult(0);
     // divisor(oh, ow) = countH(oh) * countW(ow)
+    // The input's spatial sizes: static, or read at run time.
     int64_t in[2] = {inT.getShape()[hd], inT.getShape()[wd]};
+    Value symbolicIn[2] = {symbolicSize(rewriter, loc, adaptor.getInput(), hd),
+                           symbolicSize(rewriter, loc, adaptor.getInput(), wd)};
     auto k = op.getKernel(), s = op.getStride(), p = op.getPadding();
     bool includePad = op.getCountIncludePad();
     Value empty = rewriter.create<tensor::EmptyOp>(loc, sizes, elt);
@@ -334,10 +371,15 @@ struct AvgPool2dPattern : OpConversionPattern<AvgPool2dOp> {
                     Value scaled = b.create<arith::MulIOp>(l, o, cst(s[i]));
                     Value start = b.create<arith::SubIOp>(l, scaled, cst(p[i]));
                     Value past = b.create<arith::AddIOp>(l, start, cst(k[i]));
-                    Value end = b.create<arith::MinSIOp>(l, past, cst(in[i] + p[i]));
+                    // The end of the padded input.
+                    Value padEnd = symbolicIn[i]
+                                       ? b.create<arith::AddIOp>(l, symbolicIn[i], cst(p[i]))
+                                       : cst(in[i] + p[i]);
+                    Value end = b.create<arith::MinSIOp>(l, past, padEnd);
                     if (!includePad) {
                       start = b.create<arith::MaxSIOp>(l, start, cst(0));
-                      end = b.create<arith::MinSIOp>(l, end, cst(in[i]));
+                      end = b.create<arith::MinSIOp>(l, end,
+                                                     symbolicIn[i] ? symbolicIn[i] : cst(in[i]));
                     }
                     count = b.create<arith::MulIOp>(l, count,
                                                     b.create<arith::SubIOp>(l, end, start));

@@ -18,6 +18,28 @@ func.func @residual_relu(%x: tensor<?x8x16x16xf32>, %w: tensor<8x8x3x3xf32>, %b:
 
 // -----
 
+// Symbolic spatial sizes (a Conv1d front end over a symbolic time, as a
+// 1 x T convolution): the output's width is the number of windows over the
+// input's width at run time, (w + 2*1 - 1*(3 - 1) - 1) floordiv 2 + 1, not
+// the input's width; the batch still comes from the input.
+// CHECK-LABEL: func @symbolic_width_stride2
+// CHECK:     %[[N:.*]] = tensor.dim %arg0, %{{.*}} : tensor<?x8x1x?xf32>
+// CHECK:     %[[W:.*]] = tensor.dim %arg0, %{{.*}} : tensor<?x8x1x?xf32>
+// CHECK:     %[[CM1:.*]] = arith.constant -1 : index
+// CHECK:     %[[SPAN:.*]] = arith.addi %[[W]], %[[CM1]] : index
+// CHECK:     %[[C2:.*]] = arith.constant 2 : index
+// CHECK:     %[[STEPS:.*]] = arith.floordivsi %[[SPAN]], %[[C2]] : index
+// CHECK:     %[[C1:.*]] = arith.constant 1 : index
+// CHECK:     %[[OW:.*]] = arith.addi %[[STEPS]], %[[C1]] : index
+// CHECK:     %[[E:.*]] = tensor.empty(%[[N]], %[[OW]]) : tensor<?x16x1x?xf32>
+// CHECK:     tcc_kernel.conv ins(%arg0, %arg1 : tensor<?x8x1x?xf32>, tensor<16x8x1x3xf32>) outs(%[[E]] : tensor<?x16x1x?xf32>)
+func.func @symbolic_width_stride2(%x: tensor<?x8x1x?xf32>, %w: tensor<16x8x1x3xf32>) -> tensor<?x16x1x?xf32> {
+  %y = tcc_graph.conv2d %x, %w {dilation = array<i64: 1, 1>, groups = 1 : i64, padding = array<i64: 0, 1>, stride = array<i64: 1, 2>} : (tensor<?x8x1x?xf32>, tensor<16x8x1x3xf32>) -> tensor<?x16x1x?xf32>
+  return %y : tensor<?x16x1x?xf32>
+}
+
+// -----
+
 // ReLU6 (a clamp) is not in cuDNN's epilogue: after a convolution tcc's
 // depthwise kernel does not take (here grouped, two channels per group) it
 // stays a tcc_graph op after the kernel, and the bias joins it there (a bias

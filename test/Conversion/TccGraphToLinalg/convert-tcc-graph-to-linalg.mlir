@@ -298,6 +298,33 @@ func.func @max_pool2d(%x: tensor<2x8x8x8xf32>) -> tensor<2x8x4x4xf32> {
 
 // -----
 
+// Pooling over symbolic heights and widths: the result's sizes are the
+// windows over the input's sizes at run time (ceil_mode: rounded up, less a
+// window that would start in the trailing padding), and each window's
+// bounds test reads the input's size too. Average pooling divides by the
+// count of the window's elements inside the input and its padding.
+// CHECK-LABEL: func.func @pools_symbolic_spatial
+// CHECK: tensor.dim %arg0, %{{.*}} : tensor<2x8x?x?xf32>
+// CHECK: arith.floordivsi
+// CHECK: arith.cmpi sge
+// CHECK: %[[OH:.*]] = arith.select
+// CHECK: tensor.dim %arg0
+// CHECK: %[[OW:.*]] = arith.select
+// CHECK: %[[H:.*]] = tensor.dim %arg0, %{{.*}} : tensor<2x8x?x?xf32>
+// CHECK: tensor.empty(%[[OH]], %[[OW]]) : tensor<2x8x?x?xf32>
+// CHECK: linalg.generic
+// CHECK: arith.cmpi slt, %{{.*}}, %[[H]] : index
+// CHECK: arith.maximumf
+// CHECK: linalg.pooling_nchw_sum
+// CHECK: arith.divf
+func.func @pools_symbolic_spatial(%x: tensor<2x8x?x?xf32>) -> (tensor<2x8x?x?xf32>, tensor<2x8x?x?xf32>) {
+  %0 = tcc_graph.max_pool2d %x {kernel = array<i64: 3, 3>, stride = array<i64: 2, 2>, padding = array<i64: 1, 1>, dilation = array<i64: 1, 1>, ceil_mode = true, count_include_pad = false} : (tensor<2x8x?x?xf32>) -> tensor<2x8x?x?xf32>
+  %1 = tcc_graph.avg_pool2d %x {kernel = array<i64: 3, 3>, stride = array<i64: 2, 2>, padding = array<i64: 1, 1>, dilation = array<i64: 1, 1>, ceil_mode = false, count_include_pad = false} : (tensor<2x8x?x?xf32>) -> tensor<2x8x?x?xf32>
+  return %0, %1 : tensor<2x8x?x?xf32>, tensor<2x8x?x?xf32>
+}
+
+// -----
+
 // ceil_mode: 9 / 2 rounds up to 5 windows; the last one's second row and
 // column (coordinate 9) lie past the input: they read -inf.
 // CHECK-LABEL: func.func @max_pool2d_ceil_mode
