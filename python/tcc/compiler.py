@@ -20,7 +20,6 @@ import os
 import shutil
 import subprocess
 import tempfile
-import warnings
 
 from . import TccError, load
 
@@ -265,26 +264,6 @@ def _check_options(target, precision):
                          "'cuda'")
     if precision not in _PRECISIONS:
         raise ValueError(f"precision {precision!r}: expected one of {', '.join(_PRECISIONS)}")
-
-
-def _check_mutations(ep):
-    """A CompileError where the program writes to a buffer or a user input:
-    tcc runs in-place operators as their functional forms, so the caller's
-    tensor would keep its old value. torch.export's training IR keeps
-    in-place operators without listing what they mutate; a functionalized
-    copy of a program that has any lists it."""
-    import torch
-    sig = ep.graph_signature
-    if any(n.op == "call_function" and isinstance(n.target, torch._ops.OpOverload)
-           and n.target._schema.is_mutable for n in ep.graph.nodes):
-        with warnings.catch_warnings():  # torch's own deprecation notices
-            warnings.simplefilter("ignore", FutureWarning)
-            sig = ep.run_decompositions({}).graph_signature
-    mutated = list(sig.buffers_to_mutate.values()) + list(sig.user_inputs_to_mutate.values())
-    if mutated:
-        raise CompileError("the program writes to its buffers or inputs ("
-                           + ", ".join(mutated) + "): tcc compiles programs that do not "
-                           "(call module.eval() first for batch norm's running statistics)")
 
 
 class CompiledModule:

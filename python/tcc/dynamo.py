@@ -17,6 +17,16 @@ tcc.compile's machinery, through the same on-disk cache. The compiled graph
 is called with the user's tensors alone; weights are bound once (by pointer
 on the CPU) and bound again when Dynamo passes other weight tensors.
 
+Writes are honoured as tcc.compile honours them (issue 37): a buffer the
+graph writes in place (a running sum, a static key/value cache written with
+index_copy_ or an indexed assignment) is a state of the compiled model bound
+to the module's own tensor, so calls write that buffer as eager PyTorch
+does; a user input written in place is written through; an output that is a
+written tensor itself (`x.mul_(2); return x`) is that tensor, as in eager. A
+write tcc cannot honour (a non-contiguous buffer, a written tensor sharing
+memory with another argument) is refused naming the tensor Dynamo passed,
+never run with the write dropped.
+
 A graph that cannot be exported or that tcc refuses runs eagerly (the graph
 Dynamo captured, as backend="eager" would), with one warning carrying tcc's
 message (operator and Python line). Options (torch.compile's options= or
@@ -39,8 +49,8 @@ import os
 import warnings
 
 from . import GuardError, TccError, load
-from .compiler import (CompileError, _check_mutations, _check_options, bind_program_weights,
-                       compile_exported, program_weights)
+from .compiler import (CompileError, _check_options, bind_program_weights, compile_exported,
+                       program_weights)
 
 _OPTIONS = ("strict", "target", "precision", "cache_dir", "dynamic_max")
 
@@ -77,6 +87,71 @@ def _is_weight(node, value, torch):
     return False
 
 
+def _source_name(node):
+    """Where Dynamo read a placeholder from (L['self'].acc), else its name."""
+    source = getattr(node.meta.get("grapharg"), "source", None)
+    try:
+        return source.name if isinstance(source.name, str) else source.name()
+    except Exception:  # noqa: BLE001 - no source: the placeholder's name
+        return node.name
+
+
+def _aliased_outputs(ep, program):
+    """{flat output index: graph argument position} for the outputs that are
+    an argument itself, as written in place or as passed (`x.mul_(2); return
+    x`): eager returns that very tensor."""
+    import torch
+    sig = ep.graph_signature
+    user_inputs = [spec.arg.name for spec in sig.input_specs
+                   if spec.kind == torch.export.graph_signature.InputKind.USER_INPUT]
+    position = {name: program.user_positions[k] for k, name in enumerate(user_inputs)}
+    for spec in sig.input_specs:
+        if spec.target in program.weight_positions:
+            position[spec.arg.name] = program.weight_positions[spec.target]
+    nodes = {n.name: n for n in ep.graph.nodes}
+    user_outputs = [spec.arg.name for spec in sig.output_specs
+                    if spec.kind == torch.export.graph_signature.OutputKind.USER_OUTPUT]
+    aliases = {}
+    for k, name in enumerate(user_outputs):
+        node = nodes.get(name)
+        # In-place operators return their first argument (Tensor(a!) -> Tensor(a!)).
+        while (node is not None and node.op == "call_function"
+               and isinstance(node.target, torch._ops.OpOverload)
+               and node.target._schema.returns
+               and node.target._schema.returns[0].alias_info is not None
+               and node.target._schema.returns[0].alias_info.is_write
+               and node.args and isinstance(node.args[0], torch.fx.Node)):
+            node = node.args[0]
+        if node is not None and node.op == "placeholder" and node.name in position:
+            aliases[k] = position[node.name]
+    return aliases
+
+
+def _check_written_memory(model, program, examples, torch):
+    """A CompileError where a tensor the graph writes in place shares memory
+    with another argument: tcc reads its inputs while it writes its states,
+    so the other argument would not see the write where eager's does."""
+    written = {n: program.weights[n] for n in model.state_names}
+    written.update({program.user_names[i]: examples[i] for i in model._written_inputs})
+    others = dict(program.weights)
+    others.update(zip(program.user_names, examples))
+    for name, tensor in written.items():
+        storage = tensor.untyped_storage().data_ptr()
+        for other, value in others.items():
+            if other != name and value.untyped_storage().data_ptr() == storage:
+                raise CompileError(
+                    f"the graph writes {_shown(name, program)} in place and it shares memory "
+                    f"with {_shown(other, program)}: tcc cannot honour that write "
+                    "(pass a tensor of its own)")
+
+
+def _shown(name, program):
+    """A weight or input as the user knows it: Dynamo's source for a weight."""
+    if name in program.sources:
+        return f"{program.sources[name]} (tcc state '{name}')"
+    return f"input '{name}'"
+
+
 class _GraphProgram:
     """How the placeholders of a Dynamo graph map onto the exported program's
     inputs: ("weight", name), ("input", k) or ("size", (k, dim))."""
@@ -84,6 +159,7 @@ class _GraphProgram:
     def __init__(self, gm, example_inputs, torch):
         self.layout = []
         self.weights = {}
+        self.sources = {}  # weight name -> what Dynamo read it from (for messages)
         self.user_examples = []
         self.user_fakes = []
         placeholders = [n for n in gm.graph.nodes if n.op == "placeholder"]
@@ -96,6 +172,7 @@ class _GraphProgram:
                 if _is_weight(node, value, torch):
                     name = f"w{len(self.weights)}_{node.name}"
                     self.weights[name] = value
+                    self.sources[name] = _source_name(node)
                     self.layout.append(("weight", name))
                 else:
                     self.layout.append(("input", len(self.user_examples)))
@@ -263,12 +340,26 @@ def _build(gm, program, examples, maxima, options, target, torch):
     # among the guards of the frame Dynamo is compiling.
     with torch._guards.tracing(None), torch._guards.compile_context(None):
         ep = torch.export.export(module, tuple(examples), dynamic_shapes=dynamic_shapes)
-    _check_mutations(ep)
     so, _ = compile_exported(ep, target=target, precision=options.precision,
                              cache_dir=options.cache_dir)
     weights = program_weights(ep)
-    model = bind_program_weights(load(so), weights)
-    return model, ep.call_spec.out_spec, weights
+    model = load(so)
+    _check_written_memory(model, program, examples, torch)
+    try:
+        # The buffers the graph writes are bound as the model's states.
+        bind_program_weights(model, weights)
+    except TccError as e:
+        raise CompileError(_written_refusal(e, model, program)) from None
+    return model, ep.call_spec.out_spec, weights, _aliased_outputs(ep, program)
+
+
+def _written_refusal(error, model, program):
+    """`error` (binding a state failed) with the tensor named as Dynamo passed it."""
+    names = [n for n in model.state_names if f"'{n}'" in str(error)]
+    if not names:
+        return str(error)
+    return (f"the graph writes {_shown(names[0], program)} in place and tcc cannot "
+            f"honour that write: {error}")
 
 
 class _CompiledGraph:
@@ -291,10 +382,12 @@ class _CompiledGraph:
         self.warned = False
         self.use(*built)
 
-    def use(self, model, out_spec, weights_by_name):
+    def use(self, model, out_spec, weights_by_name, aliases):
         """Calls go to `model` from now on."""
         from torch.utils import _pytree as pytree
         self.model = model
+        self.states = frozenset(model.state_names)
+        self.aliases = tuple(aliases.items())
         self.run_flat = model.run_flat
         self.out_spec = out_spec
         # The graph's own output tuple is built directly; other structures
@@ -310,10 +403,24 @@ class _CompiledGraph:
     def rebind(self, args):
         """Binds the weights Dynamo passes where they are not the tensors bound
         (a module whose parameters were replaced, e.g. by load_state_dict with
-        assign=True)."""
+        assign=True, or another instance of the module running the same
+        graph); a written buffer is bound as the state, in place. Returns
+        False (after a warning, or raises where strict) where a written buffer
+        cannot be bound: the call then runs eagerly."""
         moved = {name: args[i] for i, name, bound in self.weight_args if args[i] is not bound}
-        self.model.bind_weights(moved)
+        self.model.bind_weights({n: t for n, t in moved.items() if n not in self.states})
+        try:
+            self.model.bind_state({n: t for n, t in moved.items() if n in self.states})
+        except TccError as e:
+            message = _written_refusal(e, self.model, self.program)
+            if self.options.strict:
+                raise CompileError(message) from None
+            if not self.warned:
+                warnings.warn(f"tcc: a call runs eagerly: {message}", stacklevel=3)
+                self.warned = True
+            return False
         self.weight_args = tuple((i, name, args[i]) for i, name, _ in self.weight_args)
+        return True
 
     def grow(self, args, guard_error):
         """After a guard failure: where a symbol Dynamo left unbounded
@@ -342,7 +449,8 @@ class _CompiledGraph:
     def __call__(self, *args):
         for i, _, bound in self.weight_args:
             if args[i] is not bound:
-                self.rebind(args)
+                if not self.rebind(args):
+                    return self.gm(*args)
                 break
         try:
             outputs = self.run_flat(self.pick(args))
@@ -350,6 +458,8 @@ class _CompiledGraph:
             if not self.grow(args, e):
                 return self.gm(*args)
             outputs = self.run_flat(self.pick(args))
+        for k, i in self.aliases:
+            outputs[k] = args[i]
         if self.tuple_out:
             return tuple(outputs)
         return self.unflatten(outputs, self.out_spec)

@@ -3,34 +3,17 @@ forward writes their buffers (a running sum; a small static key/value
 cache): calls match eager PyTorch call after call, and the module's own
 buffers hold what eager's hold (tcc writes them in place); a second compile
 (found in the cache) keeps doing so."""
+import os
 import sys
 
 sys.path.insert(0, sys.argv[1])
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Python",
+                                "Inputs"))
 import torch  # noqa: E402
 import tcc  # noqa: E402
+from stateful_modules import Cache, RunningSum  # noqa: E402
 
 cache = sys.argv[2]
-
-
-class RunningSum(torch.nn.Module):
-    def __init__(self):
-        super().__init__()
-        self.register_buffer("total", torch.zeros(4))
-
-    def forward(self, x):
-        self.total.add_(x)
-        return self.total * 2
-
-
-class Cache(torch.nn.Module):
-    def __init__(self):
-        super().__init__()
-        self.proj = torch.nn.Linear(8, 8)
-        self.register_buffer("k", torch.zeros(1, 16, 8))
-
-    def forward(self, x, pos):
-        self.k.index_copy_(1, pos, self.proj(x))
-        return self.k.sum(dim=1)
 
 
 torch.manual_seed(0)
