@@ -1797,6 +1797,48 @@ def write_spatial_dynamic(out):
             print(f"wrote {d} {tag}")
 
 
+class SymbolicPooling(nn.Module):
+    """Pooling over a symbolic height and width that failed to legalize (issue
+    39): average pooling with ceil_mode (padding counted; not counted, with a
+    stride of 3 whose ceil_mode window is dropped where it would start in the
+    trailing padding) and max pooling over windows of more than 64 elements
+    (9x9; 9x8 with ceil_mode)."""
+
+    def forward(self, x):
+        return (F.avg_pool2d(x, 3, stride=2, padding=1, ceil_mode=True),
+                F.avg_pool2d(x, 3, stride=3, padding=1, ceil_mode=True,
+                             count_include_pad=False),
+                F.max_pool2d(x, 9, stride=3, padding=2),
+                F.max_pool2d(x, (9, 8), stride=3, padding=(2, 4), ceil_mode=True))
+
+
+def write_symbolic_pooling(out):
+    """symbolic_pooling (H and W 12..512) at its export size and at more sizes
+    as input_<H>x<W>.npy / expected_<H>x<W>_<i>.npy, each run by PyTorch."""
+    name = "symbolic_pooling"
+    if ONLY and name != ONLY:
+        return
+    torch.manual_seed(84)
+    model = SymbolicPooling()
+    dims = {2: torch.export.Dim.AUTO(min=12, max=512), 3: torch.export.Dim.AUTO(min=12, max=512)}
+    write_case(out, name, model, [torch.randn(2, 3, 20, 26)], dynamic_shapes=(dims,))
+    d = os.path.join(out, name)
+    # torch.export keeps ceil_mode's choices at the export size (the last
+    # window dropped or not) as guards on the sizes: here each size is 2
+    # modulo 6. Sizes that pass them, checked by running the exported program
+    # (it raises where they do not).
+    exported = torch.export.load(os.path.join(d, "model.pt2")).module()
+    for h, w in ((14, 14), (32, 50), (62, 98), (38, 104)):
+        x = torch.randn(2, 3, h, w)
+        with torch.no_grad():
+            exported(x)
+            ys = model(x)
+        save_npy(os.path.join(d, f"input_{h}x{w}.npy"), x)
+        for i, y in enumerate(ys):
+            save_npy(os.path.join(d, f"expected_{h}x{w}_{i}.npy"), y)
+        print(f"wrote {d} {h}x{w}")
+
+
 class Float64Products(nn.Module):
     """Matrix products in float64 (a linear layer, a batched matmul): they
     once stopped with an internal error (the GEMM kernels' f32 loops
@@ -2408,6 +2450,7 @@ def write_wrong_answer_cases(out):
 
     write_two_dynamic_dims(out)
     write_spatial_dynamic(out)
+    write_symbolic_pooling(out)
 
     torch.manual_seed(81)
     a = torch.randn(2, 3, 4, 4) + 3 * torch.eye(4)

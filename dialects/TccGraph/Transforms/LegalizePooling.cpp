@@ -26,9 +26,16 @@ FailureOr<Value> adaptiveAlong(OpBuilder &b, Location loc, Operation *op, Value 
                                int64_t out) {
   RankedTensorType t = typeOf(x);
   int64_t in = t.getShape()[dim];
-  if (ShapedType::isDynamic(in))
-    return op->emitError("adaptive pooling over a symbolic size (dim ")
-           << dim << ") is not supported yet";
+  if (ShapedType::isDynamic(in)) {
+    // Named, with the operator: the windows' bounds would depend on the size.
+    StringRef name = "adaptive pooling";
+    if (auto call = dyn_cast<OperatorOp>(op))
+      name = call.getName();
+    return op->emitError() << name << ": input 'self' has a symbolic size in dim " << dim
+                           << "; adaptive pooling to " << out
+                           << " entries over a symbolic size is not supported yet (to 1 "
+                              "entry, a global pool, it is)";
+  }
   if (out <= 0 || in <= 0)
     return op->emitError("adaptive pooling from ") << in << " to " << out << " entries";
   if (in % out == 0) {

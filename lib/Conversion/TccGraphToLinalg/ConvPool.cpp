@@ -2,7 +2,8 @@
 //
 // Padding is an explicit tensor.pad (zero for convolution and average
 // pooling, -inf for max pooling over large windows); ceil_mode adds the extra
-// trailing padding that makes the last window exist. Max pooling over small
+// trailing padding that makes the last window exist, computed at run time
+// over symbolic sizes. Max pooling over small
 // windows reads each window directly, with bounds checks (windowedMaxPool). The bias initialises the convolution's
 // accumulator, so it costs no separate pass. f16/bf16 convolutions
 // accumulate in f32 (the named ops widen their inputs to the output's type)
@@ -14,8 +15,10 @@
 #include "dialects/TccGraph/IR/TccGraphOps.h"
 #include "tcc/Conversion/WindowCount.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 
 #include <limits>
 
@@ -24,11 +27,15 @@ using namespace tcc::graph;
 
 namespace {
 /// Pads the two spatial dims of an NCHW tensor (NHWC with `channelsLast`):
-/// `low` before, `high` after.
+/// `low` before, `high` after (a size computed at run time where the input's
+/// size is symbolic and ceil_mode adds a window).
 Value padSpatial(OpBuilder &b, Location loc, Value x, ArrayRef<int64_t> low,
-                 ArrayRef<int64_t> high, TypedAttr padValue, bool channelsLast = false) {
-  if (llvm::all_of(low, [](int64_t v) { return v == 0; }) &&
-      llvm::all_of(high, [](int64_t v) { return v == 0; }))
+                 ArrayRef<OpFoldResult> high, TypedAttr padValue, bool channelsLast = false) {
+  auto isZero = [](OpFoldResult v) {
+    std::optional<int64_t> c = getConstantIntValue(v);
+    return c && *c == 0;
+  };
+  if (llvm::all_of(low, [](int64_t v) { return v == 0; }) && llvm::all_of(high, isZero))
     return x;
   auto t = cast<RankedTensorType>(x.getType());
   SmallVector<int64_t> shape(t.getShape());
@@ -36,22 +43,46 @@ Value padSpatial(OpBuilder &b, Location loc, Value x, ArrayRef<int64_t> low,
   int64_t first = channelsLast ? 1 : 2;
   for (int i = 0; i < 2; ++i) {
     lo[first + i] = b.getIndexAttr(low[i]);
-    hi[first + i] = b.getIndexAttr(high[i]);
-    if (!ShapedType::isDynamic(shape[first + i]))
-      shape[first + i] += low[i] + high[i];
+    hi[first + i] = high[i];
+    std::optional<int64_t> constantHigh = getConstantIntValue(high[i]);
+    if (!constantHigh)
+      shape[first + i] = ShapedType::kDynamic;
+    else if (!ShapedType::isDynamic(shape[first + i]))
+      shape[first + i] += low[i] + *constantHigh;
   }
   Value pad = b.create<arith::ConstantOp>(loc, padValue);
   auto type = RankedTensorType::get(shape, t.getElementType());
   return b.create<tensor::PadOp>(loc, type, x, lo, hi, pad);
 }
 
-/// Trailing padding needed so that `outSize` windows fit (ceil_mode).
-int64_t extraHighPad(int64_t inSize, int64_t outSize, int64_t kernel, int64_t stride,
-                     int64_t dilation, int64_t pad) {
-  if (ShapedType::isDynamic(inSize) || ShapedType::isDynamic(outSize))
-    return pad;
-  int64_t needed = (outSize - 1) * stride + dilation * (kernel - 1) + 1;
-  return std::max(pad, needed - inSize - pad);
+Value padSpatial(OpBuilder &b, Location loc, Value x, ArrayRef<int64_t> low,
+                 ArrayRef<int64_t> high, TypedAttr padValue, bool channelsLast = false) {
+  SmallVector<OpFoldResult> hi;
+  for (int64_t v : high)
+    hi.push_back(b.getIndexAttr(v));
+  return padSpatial(b, loc, x, low, hi, padValue, channelsLast);
+}
+
+/// Trailing padding needed so that `outSize` windows fit (ceil_mode): at
+/// least `pad`, more where ceil_mode's last window runs past the padded input.
+/// Computed at run time from the symbolic sizes `inSize` and `outSize` (the
+/// window count) where the input's size is symbolic.
+OpFoldResult extraHighPad(OpBuilder &b, Location loc, OpFoldResult inSize,
+                          OpFoldResult outSize, int64_t kernel, int64_t stride,
+                          int64_t dilation, int64_t pad) {
+  std::optional<int64_t> in = getConstantIntValue(inSize), out = getConstantIntValue(outSize);
+  int64_t span = dilation * (kernel - 1) + 1;
+  if (in && out)
+    return b.getIndexAttr(std::max(pad, (*out - 1) * stride + span - *in - pad));
+  auto value = [&](OpFoldResult v) {
+    return getValueOrCreateConstantIndexOp(b, loc, v);
+  };
+  auto index = [&](int64_t v) { return b.create<arith::ConstantIndexOp>(loc, v); };
+  // (out - 1) * stride + span - in - pad
+  Value lastStart = b.create<arith::MulIOp>(loc, value(outSize), index(stride));
+  Value needed = b.create<arith::AddIOp>(loc, lastStart, index(span - stride - pad));
+  Value extra = b.create<arith::SubIOp>(loc, needed, value(inSize));
+  return b.create<arith::MaxSIOp>(loc, extra, index(pad)).getResult();
 }
 
 SmallVector<std::pair<Value, int64_t>> batchFrom(Value x, int64_t rank) {
@@ -156,19 +187,23 @@ struct Conv2dPattern : OpConversionPattern<Conv2dOp> {
   }
 };
 
+/// The pooling's input padded for its windows; `sizes` are the result's
+/// (the window counts, read at run time where symbolic).
 template <typename PoolOp>
-Value poolInput(ConversionPatternRewriter &rewriter, PoolOp op, Value input, TypedAttr padValue) {
-  auto inT = cast<RankedTensorType>(input.getType());
-  auto outT = cast<RankedTensorType>(op.getType());
-  SmallVector<int64_t> low(op.getPadding()), high;
+Value poolInput(ConversionPatternRewriter &rewriter, PoolOp op, Value input,
+                ArrayRef<OpFoldResult> sizes, TypedAttr padValue) {
+  Location loc = op.getLoc();
+  SmallVector<int64_t> low(op.getPadding());
+  SmallVector<OpFoldResult> high;
   for (int i = 0; i < 2; ++i) {
     int64_t d = op.getSpatialDim(i);
     high.push_back(op.getCeilMode()
-                       ? extraHighPad(inT.getShape()[d], outT.getShape()[d], op.getKernel()[i],
-                                      op.getStride()[i], op.getDilation()[i], low[i])
-                       : low[i]);
+                       ? extraHighPad(rewriter, loc, tensor::getMixedSize(rewriter, loc, input, d),
+                                      sizes[d], op.getKernel()[i], op.getStride()[i],
+                                      op.getDilation()[i], low[i])
+                       : rewriter.getIndexAttr(low[i]));
   }
-  return padSpatial(rewriter, op.getLoc(), input, low, high, padValue, op.getChannelsLast());
+  return padSpatial(rewriter, loc, input, low, high, padValue, op.getChannelsLast());
 }
 
 /// Size `d` of tensor `t` read at run time where it is symbolic; null
@@ -278,17 +313,12 @@ struct MaxPool2dPattern : OpConversionPattern<MaxPool2dOp> {
     Type elt = resultType.getElementType();
     TypedAttr lowest = tcc::floatAttr(rewriter, elt, -std::numeric_limits<double>::infinity());
     SmallVector<OpFoldResult> sizes = poolSizes(rewriter, loc, op, adaptor.getInput());
-    auto inT = cast<RankedTensorType>(adaptor.getInput().getType());
-    bool staticWindows = !ShapedType::isDynamic(inT.getShape()[op.getSpatialDim(0)]) &&
-                         !ShapedType::isDynamic(inT.getShape()[op.getSpatialDim(1)]);
     bool smallWindows = op.getKernel()[0] * op.getKernel()[1] <= kMaxUnrolledWindow;
-    if (!staticWindows && !smallWindows)
-      return rewriter.notifyMatchFailure(op, "windows over symbolic sizes larger than 64");
     Value result;
     if (smallWindows) {
       result = windowedMaxPool(rewriter, loc, op, adaptor.getInput(), sizes, lowest);
     } else {
-      Value x = poolInput(rewriter, op, adaptor.getInput(), lowest);
+      Value x = poolInput(rewriter, op, adaptor.getInput(), sizes, lowest);
       Value init = tcc::makeFilled(rewriter, loc, resultType, sizes, lowest);
       Value window = rewriter.create<tensor::EmptyOp>(loc, op.getKernel(), elt);
       auto strides = rewriter.getI64VectorAttr(op.getStride());
@@ -323,13 +353,10 @@ struct AvgPool2dPattern : OpConversionPattern<AvgPool2dOp> {
     auto resultType = cast<RankedTensorType>(op.getType());
     auto inT = cast<RankedTensorType>(adaptor.getInput().getType());
     int64_t hd = op.getSpatialDim(0), wd = op.getSpatialDim(1);
-    // ceil_mode's trailing padding depends on the sizes: static ones only.
-    if ((inT.isDynamicDim(hd) || inT.isDynamicDim(wd)) && op.getCeilMode())
-      return rewriter.notifyMatchFailure(op, "ceil_mode over symbolic sizes");
     Type elt = resultType.getElementType();
     TypedAttr zero = tcc::floatAttr(rewriter, elt, 0.0);
-    Value x = poolInput(rewriter, op, adaptor.getInput(), zero);
     SmallVector<OpFoldResult> sizes = poolSizes(rewriter, loc, op, adaptor.getInput());
+    Value x = poolInput(rewriter, op, adaptor.getInput(), sizes, zero);
     Value init = tcc::makeFilled(rewriter, loc, resultType, sizes, zero);
     Value window = rewriter.create<tensor::EmptyOp>(loc, op.getKernel(), elt);
     auto strides = rewriter.getI64VectorAttr(op.getStride());

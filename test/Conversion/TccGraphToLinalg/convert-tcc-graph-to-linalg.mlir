@@ -325,6 +325,32 @@ func.func @pools_symbolic_spatial(%x: tensor<2x8x?x?xf32>) -> (tensor<2x8x?x?xf3
 
 // -----
 
+// ceil_mode over symbolic sizes (average pooling) and windows of more than
+// 64 elements over symbolic sizes (max pooling): the input is padded at the
+// end by max(pad, (windows - 1) * stride + span - size - pad), computed at
+// run time from the window count, so the last window exists; the divisor
+// reads the input's size. Without ceil_mode the padding stays a constant.
+// CHECK-LABEL: func.func @pools_symbolic_ceil_and_large
+// CHECK: %[[OH:.*]] = arith.select
+// CHECK: %[[OW:.*]] = arith.select
+// CHECK: %[[EH:.*]] = arith.muli %[[OH]], %{{.*}} : index
+// CHECK: %[[XH:.*]] = arith.maxsi
+// CHECK: %[[EW:.*]] = arith.muli %[[OW]], %{{.*}} : index
+// CHECK: %[[XW:.*]] = arith.maxsi
+// CHECK: tensor.pad %arg0 low[0, 0, 1, 1] high[0, 0, %[[XH]], %[[XW]]]
+// CHECK: tensor.empty(%[[OH]], %[[OW]]) : tensor<2x8x?x?xf32>
+// CHECK: linalg.pooling_nchw_sum {{.*}} strides = dense<3>
+// CHECK: arith.divf
+// CHECK: tensor.pad %arg0 low[0, 0, 2, 2] high[0, 0, 2, 2]
+// CHECK: linalg.pooling_nchw_max {{.*}} ins(%{{.*}}, %{{.*}} : tensor<2x8x?x?xf32>, tensor<9x9xf32>)
+func.func @pools_symbolic_ceil_and_large(%x: tensor<2x8x?x?xf32>) -> (tensor<2x8x?x?xf32>, tensor<2x8x?x?xf32>) {
+  %0 = tcc_graph.avg_pool2d %x {kernel = array<i64: 3, 3>, stride = array<i64: 3, 3>, padding = array<i64: 1, 1>, dilation = array<i64: 1, 1>, ceil_mode = true, count_include_pad = true} : (tensor<2x8x?x?xf32>) -> tensor<2x8x?x?xf32>
+  %1 = tcc_graph.max_pool2d %x {kernel = array<i64: 9, 9>, stride = array<i64: 3, 3>, padding = array<i64: 2, 2>, dilation = array<i64: 1, 1>, ceil_mode = false, count_include_pad = false} : (tensor<2x8x?x?xf32>) -> tensor<2x8x?x?xf32>
+  return %0, %1 : tensor<2x8x?x?xf32>, tensor<2x8x?x?xf32>
+}
+
+// -----
+
 // ceil_mode: 9 / 2 rounds up to 5 windows; the last one's second row and
 // column (coordinate 9) lie past the input: they read -inf.
 // CHECK-LABEL: func.func @max_pool2d_ceil_mode

@@ -105,3 +105,23 @@ func.func @avg_pool2d_divisor_ceil(%x: tensor<1x2x5x5xf32>) -> tensor<1x2x3x3xf3
   %0 = tcc_graph.operator "torch.ops.aten.avg_pool2d.default"(%x) {operand_names = ["self"], args = {kernel_size = array<i64: 2, 2>, stride = array<i64: 2, 2>, padding = array<i64: 0, 0>, ceil_mode = true, count_include_pad = true, divisor_override = 3 : i64}} : (tensor<1x2x5x5xf32>) -> tensor<1x2x3x3xf32>
   return %0 : tensor<1x2x3x3xf32>
 }
+
+// -----
+
+// Adaptive pooling over a symbolic height (issue 39): a named refusal naming
+// the operator, the input and the dim, not an internal failure later; a global
+// pool over the same symbolic sizes is one reduction.
+func.func @adaptive_symbolic(%x: tensor<2x3x?x9xf32>) -> tensor<2x3x3x3xf32> {
+  // expected-error @+1 {{torch.ops.aten.adaptive_avg_pool2d.default: input 'self' has a symbolic size in dim 2; adaptive pooling to 3 entries over a symbolic size is not supported yet}}
+  %0 = tcc_graph.operator "torch.ops.aten.adaptive_avg_pool2d.default"(%x) {operand_names = ["self"], args = {output_size = array<i64: 3, 3>}} : (tensor<2x3x?x9xf32>) -> tensor<2x3x3x3xf32>
+  return %0 : tensor<2x3x3x3xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func @adaptive_global_symbolic
+// CHECK: tcc_graph.reduce
+func.func @adaptive_global_symbolic(%x: tensor<2x3x?x?xf32>) -> tensor<2x3x1x1xf32> {
+  %0:2 = tcc_graph.operator "torch.ops.aten.adaptive_max_pool2d.default"(%x) {operand_names = ["self"], args = {output_size = array<i64: 1, 1>}} : (tensor<2x3x?x?xf32>) -> (tensor<2x3x1x1xf32>, tensor<2x3x1x1xi64>)
+  return %0#0 : tensor<2x3x1x1xf32>
+}
