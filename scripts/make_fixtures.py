@@ -1762,6 +1762,22 @@ class SpatialDynamicCnn(nn.Module):
                 F.avg_pool2d(h, 3, stride=2, padding=1, count_include_pad=False))
 
 
+def write_more_shapes(d, model, shapes, first_dim):
+    """The one-input `model` run by PyTorch at more input shapes, beside its
+    case in `d`: input_<tag>.npy and expected_<tag>_<i>.npy, the tag the
+    shape's dims from `first_dim` on joined by "x"."""
+    for shape in shapes:
+        xi = torch.randn(*shape)
+        with torch.no_grad():
+            ys = model(xi)
+        ys = ys if isinstance(ys, tuple) else (ys,)
+        tag = "x".join(str(v) for v in shape[first_dim:])
+        save_npy(os.path.join(d, f"input_{tag}.npy"), xi)
+        for i, y in enumerate(ys):
+            save_npy(os.path.join(d, f"expected_{tag}_{i}.npy"), y)
+        print(f"wrote {d} {tag}")
+
+
 def write_spatial_dynamic(out):
     """audio_front_end (time 4..4096) and spatial_dynamic_cnn (H 16..512,
     W 24..512), each at its export size and at more sizes as
@@ -1784,17 +1800,7 @@ def write_spatial_dynamic(out):
                     mod.running_mean.normal_()
                     mod.running_var.uniform_(0.5, 2.0)
         write_case(out, name, model, [x], dynamic_shapes=(dims,))
-        d = os.path.join(out, name)
-        for shape in sizes:
-            xi = torch.randn(*shape)
-            with torch.no_grad():
-                ys = model(xi)
-            ys = ys if isinstance(ys, tuple) else (ys,)
-            tag = "x".join(str(v) for v in shape[2:])
-            save_npy(os.path.join(d, f"input_{tag}.npy"), xi)
-            for i, y in enumerate(ys):
-                save_npy(os.path.join(d, f"expected_{tag}_{i}.npy"), y)
-            print(f"wrote {d} {tag}")
+        write_more_shapes(os.path.join(out, name), model, sizes, first_dim=2)
 
 
 class SymbolicPooling(nn.Module):
@@ -1837,6 +1843,87 @@ def write_symbolic_pooling(out):
         for i, y in enumerate(ys):
             save_npy(os.path.join(d, f"expected_{h}x{w}_{i}.npy"), y)
         print(f"wrote {d} {h}x{w}")
+
+
+class MoeDynamic(nn.Module):
+    """A Mixtral-style mixture-of-experts block over a symbolic batch and
+    sequence (issue 39: topk needed a static shape, einsum and unbind a
+    result with one symbolic dim): a softmax router's top 2 of 4 experts,
+    every expert's MLP by einsum, the chosen ones gathered and unbound."""
+
+    def __init__(self, d=32, experts=4, hidden=48, k=2):
+        super().__init__()
+        self.gate = nn.Linear(d, experts, bias=False)
+        self.w1 = nn.Parameter(torch.randn(experts, d, hidden) * 0.2)
+        self.w2 = nn.Parameter(torch.randn(experts, hidden, d) * 0.2)
+        self.k = k
+
+    def forward(self, x):
+        b, t, d = x.shape
+        weights, chosen = torch.topk(self.gate(x).softmax(-1), self.k, dim=-1)
+        h = torch.einsum("btd,edf->btef", x, self.w1).relu()
+        y = torch.einsum("btef,efd->bted", h, self.w2)
+        picked = torch.gather(y, 2, chosen[..., None].expand(b, t, self.k, d))
+        out = sum(p * weights[..., i:i + 1] for i, p in enumerate(torch.unbind(picked, 2)))
+        return out, chosen
+
+
+class PixelShuffleDynamic(nn.Module):
+    """ESPCN-style super-resolution over a symbolic batch, height and width
+    (issue 39: pixel_shuffle needed static C, H and W): convolutions, a x2
+    pixel shuffle, and the pixel unshuffle of the result."""
+
+    def __init__(self):
+        super().__init__()
+        self.c1 = nn.Conv2d(3, 16, 5, padding=2)
+        self.c2 = nn.Conv2d(16, 3 * 4, 3, padding=1)
+
+    def forward(self, x):
+        y = F.pixel_shuffle(self.c2(torch.tanh(self.c1(x))), 2)
+        return y, F.pixel_unshuffle(y, 2) - x.repeat(1, 4, 1, 1)
+
+
+class UpsampleSymbolic(nn.Module):
+    """Resampling over a symbolic batch, height and width (issue 39: "'output_size'
+    depends on an input's size", "symbolic spatial sizes are not supported
+    yet"): sizes from the input's (2h, 2w; h + 3, 3w; h // 2, w) and scale
+    factors (1.5: an output size of floor(1.5 h), 2.0), nearest,
+    nearest-exact, bilinear and bicubic with and without align_corners."""
+
+    def forward(self, x):
+        h, w = x.shape[2], x.shape[3]
+        return (F.interpolate(x, size=(h * 2, w * 2), mode="nearest"),
+                F.interpolate(x, scale_factor=1.5, mode="nearest"),
+                F.interpolate(x, size=(h + 3, w * 3), mode="bilinear", align_corners=True),
+                F.interpolate(x, scale_factor=2.0, mode="bilinear", align_corners=False),
+                F.interpolate(x, size=(h // 2, w), mode="nearest-exact"),
+                F.interpolate(x, size=(h * 2, w * 2), mode="bicubic", align_corners=False),
+                F.interpolate(x, scale_factor=1.5, mode="bicubic", align_corners=True))
+
+
+def write_dynamic_tail(out):
+    """moe_dynamic (batch 1..16, sequence 2..128), pixel_shuffle_dynamic and
+    upsample_symbolic (batch 1..8, H and W 4..128) at their export sizes and at more shapes as
+    input_<shape>.npy / expected_<shape>_<i>.npy, each run by PyTorch."""
+    dim = torch.export.Dim
+    cases = [
+        ("moe_dynamic", MoeDynamic, torch.randn(2, 8, 32),
+         {0: dim("batch", min=1, max=16), 1: dim("seq", min=2, max=128)},
+         [(1, 2, 32), (3, 17, 32), (16, 128, 32)]),
+        ("pixel_shuffle_dynamic", PixelShuffleDynamic, torch.randn(2, 3, 16, 20),
+         {0: dim("batch", min=1, max=8), 2: dim("h", min=4, max=128), 3: dim("w", min=4, max=128)},
+         [(1, 3, 4, 4), (3, 3, 17, 9), (2, 3, 64, 128)]),
+        ("upsample_symbolic", UpsampleSymbolic, torch.randn(2, 3, 16, 20),
+         {0: dim("batch", min=1, max=8), 2: dim("h", min=4, max=128), 3: dim("w", min=4, max=128)},
+         [(1, 3, 4, 4), (3, 3, 17, 9), (2, 3, 61, 128)]),
+    ]
+    for name, cls, x, dims, shapes in cases:
+        if ONLY and name != ONLY:
+            continue
+        torch.manual_seed(85)
+        model = cls().eval()
+        write_case(out, name, model, [x], dynamic_shapes=(dims,))
+        write_more_shapes(os.path.join(out, name), model, shapes, first_dim=0)
 
 
 class Float64Products(nn.Module):
@@ -2451,6 +2538,7 @@ def write_wrong_answer_cases(out):
     write_two_dynamic_dims(out)
     write_spatial_dynamic(out)
     write_symbolic_pooling(out)
+    write_dynamic_tail(out)
 
     torch.manual_seed(81)
     a = torch.randn(2, 3, 4, 4) + 3 * torch.eye(4)

@@ -9,6 +9,9 @@
 #include "tcc/Frontend/FrontendError.h"
 
 #include <cstdint>
+#include <cmath>
+#include <algorithm>
+#include <cstdlib>
 #include <limits>
 #include <memory>
 #include <vector>
@@ -347,6 +350,63 @@ private:
     return e;
   }
 
+  /// Float('1.5', precision=53): the double's exact value p / 2^k, as an
+  /// integer where it is one.
+  ExprPtr parseFloat() {
+    if (tok.kind != Token::String)
+      fail("Float needs a quoted number");
+    std::string text = tok.text;
+    char *end = nullptr;
+    double v = std::strtod(text.c_str(), &end);
+    if (text.empty() || end != text.c_str() + text.size() || !std::isfinite(v))
+      fail("Float('" + text + "') is not a finite number");
+    advance();
+    while (isPunct(",")) { // precision=53
+      advance();
+      if (tok.kind != Token::Ident)
+        fail("expected precision=N in Float");
+      advance();
+      expect("=");
+      if (tok.kind != Token::Integer)
+        fail("expected precision=N in Float");
+      advance();
+    }
+    expect(")");
+    int64_t denominator = 1;
+    while (v != std::floor(v)) {
+      if (denominator > (int64_t(1) << 40))
+        fail("Float('" + text + "') is not a fraction with a small denominator");
+      v *= 2;
+      denominator *= 2;
+    }
+    if (std::fabs(v) > 9.0e15)
+      fail("Float('" + text + "') is too large for a size");
+    ExprPtr numerator = makeInt(static_cast<int64_t>(v));
+    if (denominator == 1)
+      return numerator;
+    return makeBinary(Expr::TrueDiv, std::move(numerator), makeInt(denominator));
+  }
+
+  /// A product with one factor a / b (a Float's fraction) as (a * rest) / b.
+  ExprPtr pullDivisionOut(ExprPtr x) {
+    if (x->op != Expr::Mul)
+      return x;
+    auto division = std::find_if(x->operands.begin(), x->operands.end(), [](const ExprPtr &f) {
+      return f->op == Expr::TrueDiv;
+    });
+    if (division == x->operands.end())
+      return x;
+    ExprPtr quotient = std::move(*division);
+    x->operands.erase(division);
+    std::vector<ExprPtr> factors;
+    if (quotient->operands[0]->op != Expr::Int || quotient->operands[0]->value != 1)
+      factors.push_back(std::move(quotient->operands[0]));
+    for (ExprPtr &f : x->operands)
+      factors.push_back(std::move(f));
+    return makeBinary(Expr::TrueDiv, makeNary(Expr::Mul, std::move(factors)),
+                      std::move(quotient->operands[1]));
+  }
+
   std::vector<ExprPtr> parseArguments() {
     std::vector<ExprPtr> args;
     if (isPunct(")")) {
@@ -376,6 +436,8 @@ private:
     advance(); // '('
     if (name == "Symbol")
       return parseSymbol();
+    if (name == "Float")
+      return parseFloat();
     std::vector<ExprPtr> args = parseArguments();
     auto arity = [&](size_t n) {
       if (args.size() != n)
@@ -405,14 +467,35 @@ private:
       arity(2);
       return makePower(std::move(args[0]), *args[1]);
     }
-    if (name == "floor") {
+    // A size computed in floating point (interpolate's scale_factor:
+    // TruncToInt(2.0 * ToFloat(s0))): ToFloat keeps the integer expression,
+    // a float constant is an exact fraction p / 2^k, and rounding the
+    // product of a fraction and an integer expression to an integer is a
+    // floor division. Sizes are not negative, so truncation is the floor.
+    if (name == "ToFloat") {
       arity(1);
-      ExprPtr &x = args[0];
-      if (x->op == Expr::TrueDiv)
+      return std::move(args[0]);
+    }
+    if (name == "floor" || name == "FloorToInt" || name == "TruncToInt" ||
+        name == "CeilToInt" || name == "ceiling") {
+      arity(1);
+      ExprPtr x = pullDivisionOut(std::move(args[0]));
+      bool ceil = name == "CeilToInt" || name == "ceiling";
+      if (x->op == Expr::TrueDiv) {
+        if (ceil) {
+          // ceil(a / b) = (a + b - 1) // b for b > 0.
+          if (x->operands[1]->op != Expr::Int || x->operands[1]->value < 1)
+            fail(name + " of a division by a non-constant");
+          std::vector<ExprPtr> terms;
+          terms.push_back(std::move(x->operands[0]));
+          terms.push_back(makeInt(x->operands[1]->value - 1));
+          x->operands[0] = makeNary(Expr::Add, std::move(terms));
+        }
         x->op = Expr::FloorDiv;
+      }
       if (hasTrueDiv(*x))
-        fail("floor of a non-integer expression");
-      return std::move(x);
+        fail(name + " of a non-integer expression");
+      return x;
     }
     fail("function '" + name + "' is not supported");
   }

@@ -58,12 +58,27 @@ TEST_CASE("infix sympy text passes through normalized", "[frontend]") {
     CHECK(sympyToInfix(text) == text);
 }
 
+TEST_CASE("sizes computed in floating point become floor divisions", "[frontend]") {
+  // interpolate(scale_factor=2.0) over a symbolic size, as torch 2.11 exports it.
+  CHECK(sympyToInfix("TruncToInt(Mul(Float('2.0', precision=53), "
+                     "ToFloat(Symbol('s53', positive=True, integer=True))))") == "2*s53");
+  CHECK(sympyToInfix("TruncToInt(Mul(Float('1.5', precision=53), ToFloat(Symbol('s0'))))") ==
+        "3*s0//2");
+  CHECK(sympyToInfix("FloorToInt(Mul(Float('0.25', precision=53), ToFloat(Symbol('s0'))))") ==
+        "s0//4");
+  CHECK(sympyToInfix("CeilToInt(Mul(Float('0.5', precision=53), ToFloat(Symbol('s0'))))") ==
+        "(s0 + 1)//2");
+  CHECK(sympyToInfix("TruncToInt(Float('3.0', precision=53))") == "3");
+}
+
 TEST_CASE("unsupported sympy text is a FrontendError naming it",
           "[frontend]") {
   for (const char *text :
        {"Max(s0, 2)", "s0/2", "1.5*s0", "Symbol('s0'", "", "s0 +", "oo",
         "Rational(1, 2)", "Pow(s0, -1)", "Symbol('not valid')", "s0 $ 1",
-        "99999999999999999999", "floor(s0/2/3)", "Add()"}) {
+        "99999999999999999999", "floor(s0/2/3)", "Add()",
+        "ToFloat(Float('0.1', precision=53))", "Mul(Float('0.5'), Symbol('s0'))",
+        "TruncToInt(Float('nan'))", "TruncToInt(Float('1e300'))", "Float(s0)"}) {
     INFO(text);
     try {
       sympyToInfix(text);

@@ -80,20 +80,28 @@ FailureOr<Labeled> contract(OpBuilder &b, Location loc, OperatorOp op, const Lab
   auto sizes = [](Value v, size_t from, size_t n) {
     return typeOf(v).getShape().slice(from, n);
   };
-  size_t nb = batch.size();
-  int64_t bs = product(sizes(a, 0, nb)), m = product(sizes(a, nb, freeA.size()));
-  int64_t k = product(sizes(a, nb + freeA.size(), contracted.size()));
-  int64_t n = product(sizes(c, nb + contracted.size(), freeB.size()));
-  if (llvm::count(SmallVector<int64_t>{bs, m, k, n}, ShapedType::kDynamic) > 1 ||
-      ShapedType::isDynamic(k))
-    return op.emitError("einsum over symbolic sizes is not supported yet");
+  size_t nb = batch.size(), na = freeA.size(), nk = contracted.size();
+  int64_t bs = product(sizes(a, 0, nb)), m = product(sizes(a, nb, na));
+  int64_t k = product(sizes(a, nb + na, nk));
+  int64_t n = product(sizes(c, nb + nk, freeB.size()));
+  // Symbolic sizes: each merged group's size is the product of its dims'
+  // run-time sizes, and the product is split back by the same sizes.
+  Value bsSize = dimProduct(b, loc, a, 0, nb);
+  Value mSize = dimProduct(b, loc, a, nb, nb + na);
+  Value kSize = dimProduct(b, loc, a, nb + na, nb + na + nk);
+  Value nSize = dimProduct(b, loc, c, nb + nk, nb + nk + freeB.size());
   // One op per statement: argument order is the compiler's (issue 17).
-  Value lhs = makeReshape(b, loc, a, {bs, m, k});
-  Value rhs = makeReshape(b, loc, c, {bs, k, n});
+  Value lhs = makeReshape(b, loc, a, {bs, m, k}, {bsSize, mSize, kSize});
+  Value rhs = makeReshape(b, loc, c, {bs, k, n}, {bsSize, kSize, nSize});
   Value prod = makeMatmul(b, loc, lhs, rhs);
-  SmallVector<int64_t> shape(sizes(a, 0, nb + freeA.size()));
-  llvm::append_range(shape, sizes(c, nb + contracted.size(), freeB.size()));
-  return Labeled{makeReshape(b, loc, prod, shape), batch + freeA + freeB};
+  SmallVector<int64_t> shape(sizes(a, 0, nb + na));
+  llvm::append_range(shape, sizes(c, nb + nk, freeB.size()));
+  SmallVector<Value> shapeSizes;
+  for (int64_t d = 0; d < int64_t(nb + na); ++d)
+    shapeSizes.push_back(dimIndex(b, loc, a, d));
+  for (int64_t d = nb + nk; d < int64_t(nb + nk + freeB.size()); ++d)
+    shapeSizes.push_back(dimIndex(b, loc, c, d));
+  return Labeled{makeReshape(b, loc, prod, shape, shapeSizes), batch + freeA + freeB};
 }
 
 Results legalizeEinsum(OperatorArgs &args, OpBuilder &b) {

@@ -10,6 +10,7 @@
 #include "dialects/TccGraph/Transforms/SpecialFormula.h"
 #include "dialects/TccGraph/Transforms/Passes.h"
 #include "mlir/IR/Verifier.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -178,7 +179,70 @@ Value tcc::graph::makeReshape(OpBuilder &b, Location loc, Value v,
   auto t = cast<RankedTensorType>(v.getType());
   if (t.getShape() == shape)
     return v;
-  return b.create<ReshapeOp>(loc, RankedTensorType::get(shape, t.getElementType()), v);
+  auto type = RankedTensorType::get(shape, t.getElementType());
+  if (llvm::count_if(shape, ShapedType::isDynamic) > 1) {
+    // Unit dims inserted or dropped (a keepdim, a select, a pairwise view):
+    // the symbolic sizes are the input's own, in order.
+    SmallVector<int64_t> kept;
+    for (auto [d, size] : llvm::enumerate(t.getShape()))
+      if (size != 1)
+        kept.push_back(d);
+    SmallVector<Value> sizes;
+    size_t k = 0;
+    for (int64_t size : shape) {
+      if (size == 1)
+        continue;
+      if (k == kept.size())
+        break;
+      int64_t from = t.getShape()[kept[k]];
+      if (ShapedType::isDynamic(size) != ShapedType::isDynamic(from) ||
+          (!ShapedType::isDynamic(size) && size != from))
+        break;
+      if (ShapedType::isDynamic(size))
+        sizes.push_back(b.create<tensor::DimOp>(loc, v, kept[k]));
+      ++k;
+    }
+    if (k == kept.size() && (int64_t)sizes.size() == type.getNumDynamicDims())
+      return b.create<ReshapeOp>(loc, type, v, sizes);
+  }
+  return b.create<ReshapeOp>(loc, type, v);
+}
+
+Value tcc::graph::dimIndex(OpBuilder &b, Location loc, Value v, int64_t d) {
+  int64_t size = typeOf(v).getShape()[d];
+  if (!ShapedType::isDynamic(size))
+    return b.create<arith::ConstantIndexOp>(loc, size);
+  return b.create<tensor::DimOp>(loc, v, d);
+}
+
+Value tcc::graph::dimProduct(OpBuilder &b, Location loc, Value v, int64_t from, int64_t to) {
+  int64_t known = 1;
+  Value symbolic;
+  for (int64_t d = from; d < to; ++d) {
+    int64_t size = typeOf(v).getShape()[d];
+    if (!ShapedType::isDynamic(size)) {
+      known *= size;
+      continue;
+    }
+    Value dim = dimIndex(b, loc, v, d);
+    symbolic = symbolic ? b.create<arith::MulIOp>(loc, symbolic, dim).getResult() : dim;
+  }
+  Value constant = b.create<arith::ConstantIndexOp>(loc, known);
+  if (!symbolic)
+    return constant;
+  return known == 1 ? symbolic : b.create<arith::MulIOp>(loc, symbolic, constant).getResult();
+}
+
+Value tcc::graph::makeReshape(OpBuilder &b, Location loc, Value v, ArrayRef<int64_t> shape,
+                              ArrayRef<Value> sizes) {
+  auto t = typeOf(v);
+  if (t.getShape() == shape || llvm::count_if(shape, ShapedType::isDynamic) <= 1)
+    return makeReshape(b, loc, v, shape);
+  SmallVector<Value> dynamic;
+  for (auto [size, value] : llvm::zip_equal(shape, sizes))
+    if (ShapedType::isDynamic(size))
+      dynamic.push_back(value);
+  return b.create<ReshapeOp>(loc, RankedTensorType::get(shape, t.getElementType()), v, dynamic);
 }
 
 //===----------------------------------------------------------------------===//
@@ -348,7 +412,18 @@ struct LegalizeGraphPass
         "aten.arange.start", "aten.arange.start_step", "aten.full.default", "aten.zeros.default", "aten.ones.default",
         "aten.new_ones.default", "aten.new_zeros.default", "aten.new_full.default",
         "aten.empty.memory_format", "aten.new_empty.default", "aten._assert_scalar.default",
-        "aten.sym_constrain_range_for_size.default", "aten.unflatten.int"};
+        "aten.sym_constrain_range_for_size.default", "aten.unflatten.int",
+        // interpolate(size=(2 * h, 2 * w)): the result's sizes
+        "aten.upsample_nearest1d.vec", "aten.upsample_nearest2d.vec",
+        "aten.upsample_nearest3d.vec", "aten._upsample_nearest_exact1d.vec",
+        "aten._upsample_nearest_exact2d.vec", "aten._upsample_nearest_exact3d.vec",
+        "aten.upsample_linear1d.vec", "aten.upsample_bilinear2d.vec",
+        "aten.upsample_trilinear3d.vec", "aten.upsample_nearest1d.default",
+        "aten.upsample_nearest2d.default", "aten.upsample_nearest3d.default",
+        "aten._upsample_nearest_exact1d.default", "aten._upsample_nearest_exact2d.default",
+        "aten._upsample_nearest_exact3d.default", "aten.upsample_linear1d.default",
+        "aten.upsample_bilinear2d.default", "aten.upsample_trilinear3d.default",
+        "aten.upsample_bicubic2d.vec", "aten.upsample_bicubic2d.default"};
     // Report every unsupported operator name once, at its first occurrence.
     llvm::StringSet<> reported;
     bool failedAny = false;

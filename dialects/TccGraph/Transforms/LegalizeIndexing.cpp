@@ -1104,6 +1104,13 @@ struct Interpolation {
   Value x;
   RankedTensorType in, out;
   std::optional<SmallVector<double>> factors;
+  /// The result's size along each dim as an index value where symbolic
+  /// (the export's expression of the input sizes), else null.
+  SmallVector<Value> outSizes;
+
+  bool symbolic(int64_t d) const {
+    return ShapedType::isDynamic(in.getShape()[d]) || ShapedType::isDynamic(out.getShape()[d]);
+  }
 
   /// The spatial dims: 2 .. rank - 1 of (N, C, spatial...).
   auto spatialDims() const { return llvm::seq<int64_t>(2, in.getRank()); }
@@ -1129,13 +1136,80 @@ FailureOr<Interpolation> interpolation(OperatorArgs &args, bool anyType) {
            << operatorName(args)
            << (anyType ? "': expects an (N, C, spatial...) tensor"
                        : "': expects an f32, f16 or bf16 (N, C, spatial...) tensor");
-  for (int64_t d : r.spatialDims())
-    if (ShapedType::isDynamic(r.in.getShape()[d]) || ShapedType::isDynamic(r.out.getShape()[d]))
-      return args.getOp().emitError("operator '")
-             << operatorName(args) << "': symbolic spatial sizes are not supported yet";
   if (auto f = dyn_cast_or_null<DenseF64ArrayAttr>(args.getOp().getArgs().get("scale_factors")))
     r.factors = SmallVector<double>(f.asArrayRef());
+  r.outSizes.assign(r.out.getRank(), Value());
+  if (!r.out.hasStaticShape()) {
+    OpBuilder b(args.getOp());
+    FailureOr<SmallVector<Value>> sizes = symbolicSizes(args, b);
+    if (failed(sizes))
+      return failure();
+    size_t k = 0;
+    for (int64_t d = 0; d < r.out.getRank(); ++d)
+      if (ShapedType::isDynamic(r.out.getShape()[d]))
+        r.outSizes[d] = (*sizes)[k++];
+  }
   return r;
+}
+
+/// Run-time quantities of one spatial dim `d` of a resampling over symbolic
+/// sizes: the output positions 0 .. n-1 (f32, `start` added), n and the
+/// input size as f32 scalars, and the last input index as an i64 scalar.
+struct SymbolicAxis {
+  Value positions, outF, inF, lastIndex;
+};
+SymbolicAxis symbolicAxis(OpBuilder &b, Location loc, const Interpolation &ip, Value y,
+                          int64_t d, double start) {
+  Type f32 = b.getF32Type(), i64 = b.getI64Type();
+  auto scalarI64 = RankedTensorType::get({}, i64);
+  int64_t n = ip.out.getShape()[d];
+  SmallVector<Value> length;
+  if (ShapedType::isDynamic(n))
+    length.push_back(ip.outSizes[d]);
+  Value positions = b.create<IotaOp>(loc, RankedTensorType::get({n}, f32),
+                                     b.getF64FloatAttr(start), b.getF64FloatAttr(1), length);
+  // n as a scalar: the length of the positions just made.
+  Value outI = b.create<DimSizeOp>(loc, scalarI64, positions, b.getI64IntegerAttr(0));
+  Value inI = b.create<DimSizeOp>(loc, scalarI64, y, b.getI64IntegerAttr(d));
+  Value last = makeBinary<SubOp>(b, loc, inI, makeScalar(b, loc, i64, 1.0));
+  return {positions, makeCast(b, loc, outI, f32), makeCast(b, loc, inI, f32), last};
+}
+
+/// `v` where `cond` holds, else `otherwise` (f32 scalars).
+Value pick(OpBuilder &b, Location loc, Value cond, Value v, Value otherwise) {
+  return b.create<SelectOp>(loc, typeOf(v), cond, v, otherwise);
+}
+
+/// upsampleNearest's steps along a symbolic dim `d`, with n and in read at
+/// run time (the same f32 arithmetic, its cases chosen by selects).
+Value nearestAlongSymbolic(OpBuilder &b, Location loc, const Interpolation &ip, Value y,
+                           int64_t d, bool exact) {
+  Type f32 = b.getF32Type(), i64 = b.getI64Type();
+  auto c = [&](double v) { return makeScalar(b, loc, f32, v); };
+  SymbolicAxis axis = symbolicAxis(b, loc, ip, y, d, exact ? 0.5 : 0.0);
+  bool twoD = ip.in.getRank() == 4;
+  bool given = ip.factors && (int64_t)ip.factors->size() == ip.in.getRank() - 2;
+  Value scale = given ? c(float(1.0 / (*ip.factors)[d - 2]))
+                      : makeBinary<DivOp>(b, loc, axis.inF, axis.outF);
+  // One op per statement: argument order is the compiler's (issue 17).
+  if (!exact && (twoD || !given)) {  // out == in reads i
+    Value same = makeCompare(b, loc, "eq", axis.outF, axis.inF);
+    Value one = c(1.0);
+    scale = pick(b, loc, same, one, scale);
+  }
+  if (!exact && twoD) {  // out == 2 in reads i / 2
+    Value twice = makeBinary<MulOp>(b, loc, axis.inF, c(2.0));
+    Value doubled = makeCompare(b, loc, "eq", axis.outF, twice);
+    Value half = c(0.5);
+    scale = pick(b, loc, doubled, half, scale);
+  }
+  Value scaled = makeBinary<MulOp>(b, loc, axis.positions, scale);
+  Value src = makeCast(b, loc, scaled, i64); // truncation is floor: src >= 0
+  src = makeBinary<MinimumOp>(b, loc, src, axis.lastIndex);
+  SmallVector<int64_t> shape(typeOf(y).getShape());
+  shape[d] = ip.out.getShape()[d];
+  return b.create<TakeOp>(loc, RankedTensorType::get(shape, typeOf(y).getElementType()), y, src,
+                          b.getI64IntegerAttr(d));
 }
 
 /// interpolate(mode="nearest") over the spatial dims: output index i reads
@@ -1154,6 +1228,10 @@ LegalizeFn upsampleNearest(bool exact) {
     Value y = ip->x;
     Type elt = ip->in.getElementType();
     for (int64_t d : ip->spatialDims()) {
+      if (ip->symbolic(d)) {
+        y = nearestAlongSymbolic(b, loc, *ip, y, d, exact);
+        continue;
+      }
       int64_t in = ip->in.getShape()[d], n = ip->out.getShape()[d];
       float scale = ip->scale(d);
       bool twoD = ip->in.getRank() == 4;
@@ -1193,25 +1271,47 @@ Results legalizeUpsampleLinear(OperatorArgs &args, OpBuilder &b) {
   int64_t rank = ip->in.getRank();
   for (int64_t d : ip->spatialDims()) {
     int64_t in = ip->in.getShape()[d], n = ip->out.getShape()[d];
-    float scale = alignCorners ? (n > 1 ? float(in - 1) / float(n - 1) : 0.0f) : ip->scale(d);
-    Value pos = b.create<IotaOp>(loc, RankedTensorType::get({n}, f32), b.getF64FloatAttr(0),
-                                 b.getF64FloatAttr(1));
     auto c = [&](double v) { return makeScalar(b, loc, f32, v); };
+    Value pos, scaleV, lastIndex;
+    if (ip->symbolic(d)) {
+      // The same f32 arithmetic with n and in read at run time.
+      SymbolicAxis axis = symbolicAxis(b, loc, *ip, y, d, 0.0);
+      pos = axis.positions;
+      lastIndex = axis.lastIndex;
+      bool given = ip->factors && (int64_t)ip->factors->size() == rank - 2;
+      if (alignCorners) {
+        Value inLess = makeBinary<SubOp>(b, loc, axis.inF, c(1.0));
+        Value outLess = makeBinary<SubOp>(b, loc, axis.outF, c(1.0));
+        Value ratio = makeBinary<DivOp>(b, loc, inLess, outLess);
+        Value many = makeCompare(b, loc, "gt", axis.outF, c(1.0));
+        Value zero = c(0.0);
+        scaleV = pick(b, loc, many, ratio, zero);
+      } else {
+        scaleV = given ? c(float(1.0 / (*ip->factors)[d - 2]))
+                       : makeBinary<DivOp>(b, loc, axis.inF, axis.outF);
+      }
+    } else {
+      float scale = alignCorners ? (n > 1 ? float(in - 1) / float(n - 1) : 0.0f) : ip->scale(d);
+      pos = b.create<IotaOp>(loc, RankedTensorType::get({n}, f32), b.getF64FloatAttr(0),
+                             b.getF64FloatAttr(1));
+      scaleV = c(scale);
+      lastIndex = makeScalar(b, loc, i64, in - 1);
+    }
     // One op per statement: C++ leaves argument order unspecified, and the
     // IR must not depend on the compiler that built tcc.
     Value src;
     if (alignCorners) {
-      src = makeBinary<MulOp>(b, loc, pos, c(scale));
+      src = makeBinary<MulOp>(b, loc, pos, scaleV);
     } else {
       Value center = makeBinary<AddOp>(b, loc, pos, c(0.5));
-      Value scaled = makeBinary<MulOp>(b, loc, center, c(scale));
+      Value scaled = makeBinary<MulOp>(b, loc, center, scaleV);
       Value shifted = makeBinary<SubOp>(b, loc, scaled, c(0.5));
       src = makeBinary<MaximumOp>(b, loc, shifted, c(0.0));
     }
     Value i0 = makeCast(b, loc, src, i64);  // floor: src >= 0
-    i0 = makeBinary<MinimumOp>(b, loc, i0, makeScalar(b, loc, i64, in - 1));
+    i0 = makeBinary<MinimumOp>(b, loc, i0, lastIndex);
     Value next = makeBinary<AddOp>(b, loc, i0, makeScalar(b, loc, i64, 1));
-    Value i1 = makeBinary<MinimumOp>(b, loc, next, makeScalar(b, loc, i64, in - 1));
+    Value i1 = makeBinary<MinimumOp>(b, loc, next, lastIndex);
     Value w1 = makeBinary<SubOp>(b, loc, src, makeCast(b, loc, i0, f32));
     SmallVector<int64_t> shape(cast<RankedTensorType>(y.getType()).getShape());
     shape[d] = n;

@@ -60,7 +60,7 @@ Value where(OpBuilder &b, Location loc, Value cond, Value v, double otherwise) {
                             makeScalar(b, loc, elt, otherwise));
 }
 
-/// The operand `self` (float, static shape, dim length <= kMaxPairwise) and
+/// The operand `self` (float, static along dim, at most kMaxPairwise) and
 /// the normalized `dim` (default `dflt`); a 0-d self is taken as [1].
 struct Line {
   Value x;
@@ -72,13 +72,18 @@ FailureOr<Line> lineArgs(OperatorArgs &args, OpBuilder &b, int64_t dflt) {
   if (failed(self))
     return failure();
   RankedTensorType t = typeOf(*self);
-  if (!isa<FloatType>(t.getElementType()) || !t.hasStaticShape())
-    return operatorError(args) << "needs a floating-point tensor of static shape, not " << t;
+  if (!isa<FloatType>(t.getElementType()))
+    return operatorError(args) << "needs a floating-point tensor, not " << t;
   int64_t rank = std::max<int64_t>(t.getRank(), 1);
   int64_t raw = args.getInt("dim").value_or(dflt);
   int64_t dim = normalizeDim(raw, rank);
   if (dim < 0 || dim >= rank)
     return operatorError(args) << "dim " << raw << " out of range for rank " << t.getRank();
+  // The other dims may be symbolic (a batch, a sequence): each line is
+  // ordered on its own.
+  if (t.getRank() > 0 && t.isDynamicDim(dim))
+    return operatorError(args) << "needs a static size along dim " << raw
+                               << ", not a symbolic one (" << t << ")";
   Value x = t.getRank() == 0 ? makeReshape(b, args.getOp().getLoc(), *self, {1}) : *self;
   if (typeOf(x).getShape()[dim] > kMaxPairwise)
     return operatorError(args) << "a dim of " << typeOf(x).getShape()[dim]
@@ -108,7 +113,7 @@ LegalizeFn scan(Scan kind) {
     RankedTensorType out = args.resultType();
     Value x = makeCast(b, loc, line->x, out.getElementType());
     bool withIndices = args.getOp().getNumResults() == 2;
-    if (typeOf(x).getNumElements() == 0) {
+    if (typeOf(x).hasStaticShape() && typeOf(x).getNumElements() == 0) {
       SmallVector<Value> r{makeReshape(b, loc, x, out.getShape())};
       if (withIndices)
         r.push_back(makeSplat(b, loc, args.resultType(1), 0.0));

@@ -56,25 +56,70 @@ struct Arith {
 /// scale * (o + 0.5) - 0.5, base = min(floor(real), in - 1), t = real - base
 /// clamped to [0, 1]; tap k reads base - 1 + k clamped to the input, with
 /// the cubic convolution weights (A = -0.75) of t + 1, t, 1 - t, 2 - t.
-SmallVector<Tap> bicubicTaps(OpBuilder &b, Location loc, int64_t in, int64_t out,
-                             bool alignCorners, std::optional<double> factor) {
+/// One spatial dim of a resampling: the output positions 0 .. out-1 (f32),
+/// the scale (an f32 scalar) and the last input index (an i64 scalar), as
+/// constants for static sizes or read at run time for symbolic ones.
+struct Axis {
+  Value positions, scale, lastIndex;
+};
+
+Axis staticAxis(OpBuilder &b, Location loc, int64_t in, int64_t out, bool alignCorners,
+                std::optional<double> factor) {
+  Type f32 = b.getF32Type();
+  Value o = b.create<IotaOp>(loc, RankedTensorType::get({out}, f32), b.getF64FloatAttr(0),
+                             b.getF64FloatAttr(1));
+  return {o, makeScalar(b, loc, f32, pixelScale(in, out, alignCorners, factor)),
+          makeScalar(b, loc, b.getI64Type(), static_cast<double>(in - 1))};
+}
+
+/// pixelScale with `x`'s size along `dim` and `out` (an index value) read
+/// at run time.
+Axis symbolicAxis(OpBuilder &b, Location loc, Value x, int64_t dim, int64_t outStatic, Value out,
+                  bool alignCorners, std::optional<double> factor) {
+  Arith a{b, loc};
+  Type f32 = b.getF32Type(), i64 = b.getI64Type();
+  auto scalarI64 = RankedTensorType::get({}, i64);
+  SmallVector<Value> length;
+  if (ShapedType::isDynamic(outStatic))
+    length.push_back(out);
+  Value o = b.create<IotaOp>(loc, RankedTensorType::get({outStatic}, f32), b.getF64FloatAttr(0),
+                             b.getF64FloatAttr(1), length);
+  Value outI = b.create<DimSizeOp>(loc, scalarI64, o, b.getI64IntegerAttr(0));
+  Value inI = b.create<DimSizeOp>(loc, scalarI64, x, b.getI64IntegerAttr(dim));
+  Value outF = a.cast(outI, f32), inF = a.cast(inI, f32);
+  Value scale;
+  if (alignCorners) {
+    // One op per statement: argument order is the compiler's (issue 17).
+    Value inLess = a.op<SubOp>(inF, a.c(f32, 1.0));
+    Value outLess = a.op<SubOp>(outF, a.c(f32, 1.0));
+    Value ratio = a.op<DivOp>(inLess, outLess);
+    Value many = makeCompare(b, loc, "gt", outF, a.c(f32, 1.0));
+    Value zero = a.c(f32, 0.0);
+    scale = b.create<SelectOp>(loc, typeOf(ratio), many, ratio, zero);
+  } else if (factor && *factor > 0) {
+    scale = a.c(f32, static_cast<float>(1.0 / *factor));
+  } else {
+    scale = a.op<DivOp>(inF, outF);
+  }
+  return {o, scale, a.op<SubOp>(inI, a.c(i64, 1.0))};
+}
+
+SmallVector<Tap> bicubicTaps(OpBuilder &b, Location loc, const Axis &axis, bool alignCorners) {
   Arith a{b, loc};
   Type f32 = b.getF32Type(), i64 = b.getI64Type();
   const double A = -0.75;
-  float scale = pixelScale(in, out, alignCorners, factor);
-  Value o = b.create<IotaOp>(loc, RankedTensorType::get({out}, f32), b.getF64FloatAttr(0),
-                             b.getF64FloatAttr(1));
+  Value o = axis.positions;
   Value real;
   if (alignCorners) {
-    real = a.op<MulOp>(a.c(f32, scale), o);
+    real = a.op<MulOp>(axis.scale, o);
   } else {
     Value center = a.op<AddOp>(o, a.c(f32, 0.5));
-    Value scaled = a.op<MulOp>(a.c(f32, scale), center);
+    Value scaled = a.op<MulOp>(axis.scale, center);
     real = a.op<SubOp>(scaled, a.c(f32, 0.5));
   }
   Value floored = b.create<FloorOp>(loc, real);
   Value whole = a.cast(floored, i64);
-  Value base = a.op<MinimumOp>(whole, a.c(i64, in - 1));
+  Value base = a.op<MinimumOp>(whole, axis.lastIndex);
   Value offset = a.op<SubOp>(real, a.cast(base, f32));
   Value nonnegative = a.op<MaximumOp>(offset, a.c(f32, 0.0));
   Value t = a.op<MinimumOp>(nonnegative, a.c(f32, 1.0));
@@ -101,7 +146,7 @@ SmallVector<Tap> bicubicTaps(OpBuilder &b, Location loc, int64_t in, int64_t out
   for (int64_t k = 0; k < 4; ++k) {
     Value index = a.op<AddOp>(base, a.c(i64, k - 1));
     index = a.op<MaximumOp>(index, a.c(i64, 0));
-    index = a.op<MinimumOp>(index, a.c(i64, in - 1));
+    index = a.op<MinimumOp>(index, axis.lastIndex);
     taps.push_back({index, w[k], Value()});
   }
   return taps;
@@ -182,21 +227,22 @@ Value resampleAlong(OpBuilder &b, Location loc, Value y, int64_t dim, ArrayRef<T
   return sum;
 }
 
-using TapsFn = SmallVector<Tap> (*)(OpBuilder &, Location, int64_t, int64_t, bool,
-                                    std::optional<double>);
-
 /// upsample_bicubic2d / _upsample_bilinear2d_aa (.vec with scale_factors,
 /// or the sized form with scales_h and scales_w) on an f32 [N, C, H, W].
-/// `skipSameSize`: a dim whose size does not change is left as it is (the
-/// antialiased kernel's rule; the bicubic one interpolates it anyway).
-LegalizeFn resample2d(TapsFn tapsFor, bool skipSameSize) {
-  return [tapsFor, skipSameSize](OperatorArgs &args, OpBuilder &b) -> Results {
+/// Bicubic also over symbolic sizes (its taps are the same graph ops on
+/// run-time sizes); the antialiased filter's tap count depends on the
+/// scale, so it needs static ones. The antialiased kernel leaves a dim
+/// whose size does not change as it is; the bicubic one interpolates it.
+LegalizeFn resample2d(bool bicubic) {
+  return [bicubic](OperatorArgs &args, OpBuilder &b) -> Results {
     Location loc = args.getOp().getLoc();
     Value x = args.tensor("input") ? args.tensor("input") : args.tensor("self");
     RankedTensorType out = args.resultType();
-    if (!x || typeOf(x).getRank() != 4 || !typeOf(x).hasStaticShape() || !out.hasStaticShape() ||
-        !typeOf(x).getElementType().isF32())
-      return operatorError(args) << "expects a static f32 [N, C, H, W] tensor";
+    bool sized = x && typeOf(x).hasStaticShape() && out.hasStaticShape();
+    if (!x || typeOf(x).getRank() != 4 || !typeOf(x).getElementType().isF32() ||
+        (!bicubic && !sized))
+      return operatorError(args) << (bicubic ? "expects an f32 [N, C, H, W] tensor"
+                                             : "expects a static f32 [N, C, H, W] tensor");
     bool alignCorners = args.getBool("align_corners").value_or(false);
     std::optional<double> factors[2];
     if (auto f = dyn_cast_or_null<DenseF64ArrayAttr>(args.getOp().getArgs().get("scale_factors"));
@@ -207,14 +253,34 @@ LegalizeFn resample2d(TapsFn tapsFor, bool skipSameSize) {
       factors[0] = args.getFloat("scales_h");
       factors[1] = args.getFloat("scales_w");
     }
+    // The result's symbolic sizes (the export's expressions), by dim.
+    SmallVector<Value> outSizes(4);
+    if (!out.hasStaticShape()) {
+      FailureOr<SmallVector<Value>> sizes = symbolicSizes(args, b);
+      if (failed(sizes))
+        return failure();
+      for (int64_t d = 0, k = 0; d < 4; ++d)
+        if (out.isDynamicDim(d))
+          outSizes[d] = (*sizes)[k++];
+    }
     Value y = x;
     for (int64_t d : {3, 2}) {
       int64_t in = typeOf(x).getShape()[d], n = out.getShape()[d];
-      if (in == 0 || n == 0)
+      bool symbolic = ShapedType::isDynamic(in) || ShapedType::isDynamic(n);
+      if (!symbolic && (in == 0 || n == 0))
         return operatorError(args) << "empty spatial sizes are not supported";
-      if (skipSameSize && in == n)
+      if (!bicubic && in == n)
         continue;
-      SmallVector<Tap> taps = tapsFor(b, loc, in, n, alignCorners, factors[d - 2]);
+      SmallVector<Tap> taps;
+      if (!bicubic)
+        taps = antialiasTaps(b, loc, in, n, alignCorners, factors[d - 2]);
+      else if (symbolic)
+        taps = bicubicTaps(b, loc,
+                           symbolicAxis(b, loc, y, d, n, outSizes[d], alignCorners, factors[d - 2]),
+                           alignCorners);
+      else
+        taps = bicubicTaps(b, loc, staticAxis(b, loc, in, n, alignCorners, factors[d - 2]),
+                           alignCorners);
       y = resampleAlong(b, loc, y, d, taps);
     }
     return SmallVector<Value>{y};
@@ -224,7 +290,7 @@ LegalizeFn resample2d(TapsFn tapsFor, bool skipSameSize) {
 
 void tcc::graph::populateResamplingLegalizers(LegalizerTable &t) {
   for (const char *v : {".vec", ".default"}) {
-    t[std::string("aten.upsample_bicubic2d") + v] = resample2d(bicubicTaps, false);
-    t[std::string("aten._upsample_bilinear2d_aa") + v] = resample2d(antialiasTaps, true);
+    t[std::string("aten.upsample_bicubic2d") + v] = resample2d(/*bicubic=*/true);
+    t[std::string("aten._upsample_bilinear2d_aa") + v] = resample2d(/*bicubic=*/false);
   }
 }

@@ -1,5 +1,6 @@
 //===- LegalizeShapes.cpp - transposes, reshapes, concatenation -----------===//
 #include "dialects/TccGraph/Transforms/Legalizers.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 
 #include <algorithm>
 
@@ -400,7 +401,7 @@ Results legalizeSelect(OperatorArgs &args, OpBuilder &b) {
                             b.getStringAttr(operatorName(args).str() + ": index " +
                                             std::to_string(*index) + " out of range for dim " +
                                             std::to_string(dim)));
-      return SmallVector<Value>{b.create<ReshapeOp>(loc, args.resultType(), s)};
+      return SmallVector<Value>{makeReshape(b, loc, s, args.resultType().getShape())};
     }
   }
   FailureOr<SlicedDim> d = slicedDim(args);
@@ -412,7 +413,7 @@ Results legalizeSelect(OperatorArgs &args, OpBuilder &b) {
     return args.getOp().emitError("select index out of range");
   Location loc = args.getOp().getLoc();
   Value s = makeSlice(b, loc, d->x, d->dim, index, index + 1, 1);
-  return SmallVector<Value>{b.create<ReshapeOp>(loc, args.resultType(), s)};
+  return SmallVector<Value>{makeReshape(b, loc, s, args.resultType().getShape())};
 }
 /// unbind(x, dim) = select(x, dim, i) for every i.
 Results legalizeUnbind(OperatorArgs &args, OpBuilder &b) {
@@ -425,18 +426,21 @@ Results legalizeUnbind(OperatorArgs &args, OpBuilder &b) {
   Location loc = args.getOp().getLoc();
   SmallVector<Value> parts;
   for (int64_t i = 0; i < d->size; ++i)
-    parts.push_back(b.create<ReshapeOp>(loc, args.resultType(i),
-                                        makeSlice(b, loc, d->x, d->dim, i, i + 1, 1)));
+    parts.push_back(
+        makeReshape(b, loc, makeSlice(b, loc, d->x, d->dim, i, i + 1, 1),
+                    args.resultType(i).getShape()));
   return parts;
 }
 
 /// pixel_shuffle(x, r): (*, C*r*r, H, W) -> (*, C, r, r, H, W) ->
-/// (*, C, H, r, W, r) -> (*, C, H*r, W*r); leading dims static but one.
-/// x reshaped to `split`, its dims permuted (`perm` after the first `lead`
-/// dims, which stay), and reshaped to `out`.
-Value regroup(OpBuilder &b, Location loc, Value x, ArrayRef<int64_t> split, int64_t lead,
-              ArrayRef<int64_t> perm, ArrayRef<int64_t> out) {
-  Value v = makeReshape(b, loc, x, split);
+/// (*, C, H, r, W, r) -> (*, C, H*r, W*r).
+/// x reshaped to `split` (of run-time sizes `splitSizes` where symbolic),
+/// its dims permuted (`perm` after the first `lead` dims, which stay), and
+/// reshaped to `out` (`outSizes`).
+Value regroup(OpBuilder &b, Location loc, Value x, ArrayRef<int64_t> split,
+              ArrayRef<Value> splitSizes, int64_t lead, ArrayRef<int64_t> perm,
+              ArrayRef<int64_t> out, ArrayRef<Value> outSizes) {
+  Value v = makeReshape(b, loc, x, split, splitSizes);
   SmallVector<int64_t> order, permuted;
   for (int64_t i = 0; i < lead; ++i)
     order.push_back(i);
@@ -446,11 +450,13 @@ Value regroup(OpBuilder &b, Location loc, Value x, ArrayRef<int64_t> split, int6
     permuted.push_back(split[p]);
   v = b.create<TransposeOp>(loc, RankedTensorType::get(permuted, typeOf(x).getElementType()), v,
                             b.getDenseI64ArrayAttr(order));
-  return makeReshape(b, loc, v, out);
+  return makeReshape(b, loc, v, out, outSizes);
 }
 
 /// pixel_shuffle(self, r): (*, C*r*r, H, W) -> (*, C, H*r, W*r);
-/// pixel_unshuffle(self, r) the inverse.
+/// pixel_unshuffle(self, r) the inverse. C static; the leading dims, H and
+/// W may be symbolic (an unshuffled H or W not divisible by r fails the
+/// call, as PyTorch raises).
 Results legalizePixelShuffle(OperatorArgs &args, OpBuilder &b, bool unshuffle) {
   Location loc = args.getOp().getLoc();
   Value x = args.tensor("self");
@@ -461,19 +467,55 @@ Results legalizePixelShuffle(OperatorArgs &args, OpBuilder &b, bool unshuffle) {
   ArrayRef<int64_t> shape = t.getShape();
   int64_t rank = t.getRank(), lead = rank - 3;
   int64_t c = shape[lead], h = shape[lead + 1], w = shape[lead + 2], rr = *r * *r;
-  if (ShapedType::isDynamic(c) || ShapedType::isDynamic(h) || ShapedType::isDynamic(w) ||
-      t.getNumDynamicDims() > 1 || (!unshuffle && c % rr != 0) ||
-      (unshuffle && (h % *r != 0 || w % *r != 0)))
-    return operatorError(args) << "needs static C, H, W divisible by the factor";
+  auto dyn = [](int64_t v) { return ShapedType::isDynamic(v); };
+  if (dyn(c))
+    return operatorError(args) << "needs a static number of channels, not a symbolic one";
+  if ((!unshuffle && c % rr != 0) || (unshuffle && ((!dyn(h) && h % *r) || (!dyn(w) && w % *r))))
+    return operatorError(args) << (unshuffle ? "needs H and W divisible by the factor "
+                                             : "needs C divisible by the factor squared ")
+                               << *r;
+  auto scaled = [&](int64_t v, bool up) {
+    return dyn(v) ? ShapedType::kDynamic : up ? v * *r : v / *r;
+  };
+  Value R = b.create<arith::ConstantIndexOp>(loc, *r);
+  Value H = dimIndex(b, loc, x, lead + 1), W = dimIndex(b, loc, x, lead + 2);
   SmallVector<int64_t> split(shape.take_front(lead)), out(shape.take_front(lead));
+  SmallVector<Value> splitSizes, outSizes;
+  for (int64_t d = 0; d < lead; ++d)
+    splitSizes.push_back(dimIndex(b, loc, x, d));
+  outSizes = splitSizes;
+  auto index = [&](int64_t v) { return b.create<arith::ConstantIndexOp>(loc, v).getResult(); };
   if (unshuffle) {
-    split.append({c, h / *r, *r, w / *r, *r});
-    out.append({c * rr, h / *r, w / *r});
-    return SmallVector<Value>{regroup(b, loc, x, split, lead, {0, 2, 4, 1, 3}, out)};
+    if (dyn(h) || dyn(w)) {
+      // PyTorch raises on H or W not divisible by the factor: so does the call.
+      auto i64 = RankedTensorType::get({}, b.getI64Type());
+      Value factor = makeScalar(b, loc, b.getI64Type(), static_cast<double>(*r));
+      Value zero = makeScalar(b, loc, b.getI64Type(), 0.0);
+      for (int64_t d : {lead + 1, lead + 2}) {
+        Value size = b.create<DimSizeOp>(loc, i64, x, b.getI64IntegerAttr(d));
+        Value divisible = makeCompare(b, loc, "eq", makeBinary<FmodOp>(b, loc, size, factor),
+                                      zero);
+        x = b.create<CheckOp>(loc, x.getType(), divisible, x,
+                              b.getStringAttr(operatorName(args).str() + ": dim " +
+                                              std::to_string(d) + " is not divisible by " +
+                                              std::to_string(*r)));
+      }
+    }
+    Value Hr = b.create<arith::DivUIOp>(loc, H, R), Wr = b.create<arith::DivUIOp>(loc, W, R);
+    split.append({c, scaled(h, false), *r, scaled(w, false), *r});
+    llvm::append_range(splitSizes, SmallVector<Value>{index(c), Hr, R, Wr, R});
+    out.append({c * rr, scaled(h, false), scaled(w, false)});
+    llvm::append_range(outSizes, SmallVector<Value>{index(c * rr), Hr, Wr});
+    return SmallVector<Value>{
+        regroup(b, loc, x, split, splitSizes, lead, {0, 2, 4, 1, 3}, out, outSizes)};
   }
   split.append({c / rr, *r, *r, h, w});
-  out.append({c / rr, h * *r, w * *r});
-  return SmallVector<Value>{regroup(b, loc, x, split, lead, {0, 3, 1, 4, 2}, out)};
+  llvm::append_range(splitSizes, SmallVector<Value>{index(c / rr), R, R, H, W});
+  out.append({c / rr, scaled(h, true), scaled(w, true)});
+  llvm::append_range(outSizes, SmallVector<Value>{index(c / rr), b.create<arith::MulIOp>(loc, H, R),
+                                                  b.create<arith::MulIOp>(loc, W, R)});
+  return SmallVector<Value>{
+      regroup(b, loc, x, split, splitSizes, lead, {0, 3, 1, 4, 2}, out, outSizes)};
 }
 
 /// channel_shuffle(self, groups): (N, g * k, *) -> (N, k * g, *), the
@@ -490,7 +532,7 @@ Results legalizeChannelShuffle(OperatorArgs &args, OpBuilder &b) {
     split.push_back(shape[i]);
     perm.push_back(i + 1);
   }
-  return SmallVector<Value>{regroup(b, args.getOp().getLoc(), x, split, 0, perm, shape)};
+  return SmallVector<Value>{regroup(b, args.getOp().getLoc(), x, split, {}, 0, perm, shape, {})};
 }
 
 /// meshgrid(tensors, indexing): each 1-D (or 0-d) tensor stretched along its
@@ -610,22 +652,33 @@ Results legalizeRepeat(OperatorArgs &args, OpBuilder &b) {
   if (!counts || static_cast<int64_t>(repeats.size()) < t.getRank())
     return args.getOp().emitError("operator '") << operatorName(args)
                                                 << "' needs at least one repeat count per dim";
-  if (!t.hasStaticShape())
-    return args.getOp().emitError("operator '")
-           << operatorName(args) << "' of a tensor with symbolic sizes is not supported yet";
   Location loc = args.getOp().getLoc();
   SmallVector<int64_t> shape(repeats.size() - t.getRank(), 1);
   shape.append(t.getShape().begin(), t.getShape().end());
+  // Symbolic sizes (a batch repeated along channels): d at run time, the
+  // result's dims r * d.
+  int64_t lead = repeats.size() - t.getRank();
+  SmallVector<Value> sizes, stretchedSizes, resultSizes;
   SmallVector<int64_t> paired, stretched;
-  for (auto [r, d] : llvm::zip(repeats, shape)) {
+  for (auto [i, pair] : llvm::enumerate(llvm::zip(repeats, shape))) {
+    auto [r, d] = pair;
     paired.append({1, d});
     stretched.append({r, d});
+    Value size = (int64_t)i < lead ? b.create<arith::ConstantIndexOp>(loc, 1).getResult()
+                                   : dimIndex(b, loc, *x, i - lead);
+    if (ShapedType::isDynamic(d)) {
+      stretchedSizes.push_back(size);
+      resultSizes.push_back(
+          b.create<arith::MulIOp>(loc, size, b.create<arith::ConstantIndexOp>(loc, r)));
+    } else {
+      resultSizes.push_back(b.create<arith::ConstantIndexOp>(loc, r * d));
+    }
   }
   Value v = makeReshape(b, loc, *x, paired);
   auto stretchedType = RankedTensorType::get(stretched, t.getElementType());
   if (v.getType() != stretchedType)
-    v = b.create<BroadcastOp>(loc, stretchedType, v, ValueRange{});
-  return SmallVector<Value>{makeReshape(b, loc, v, args.resultType().getShape())};
+    v = b.create<BroadcastOp>(loc, stretchedType, v, stretchedSizes);
+  return SmallVector<Value>{makeReshape(b, loc, v, args.resultType().getShape(), resultSizes)};
 }
 
 /// sum_to_size(self, size): sums over the leading dims `size` lacks and over

@@ -249,6 +249,15 @@ llvm::SmallVector<int64_t> withDimSize(llvm::ArrayRef<int64_t> shape, int64_t di
 /// Reshape `v` to `shape` (may hold one kDynamic).
 mlir::Value makeReshape(mlir::OpBuilder &b, mlir::Location loc, mlir::Value v,
                         llvm::ArrayRef<int64_t> shape);
+/// Reshape `v` to `shape`, which may hold several kDynamic: `sizes` has an
+/// index value for every dim of `shape` (those of static dims are unused).
+mlir::Value makeReshape(mlir::OpBuilder &b, mlir::Location loc, mlir::Value v,
+                        llvm::ArrayRef<int64_t> shape, llvm::ArrayRef<mlir::Value> sizes);
+/// The size of dim `d` of `v` as an index value (a constant where static).
+mlir::Value dimIndex(mlir::OpBuilder &b, mlir::Location loc, mlir::Value v, int64_t d);
+/// The product of the sizes of dims [from, to) of `v`, as an index value.
+mlir::Value dimProduct(mlir::OpBuilder &b, mlir::Location loc, mlir::Value v, int64_t from,
+                       int64_t to);
 
 /// `before` and `after` elements of `value` along `dim` (static; negative
 /// amounts crop).

@@ -152,6 +152,40 @@ Value reshapeKeepingSymbolicDims(OpBuilder &b, Location loc, Value x, RankedTens
   return b.create<tensor::ExpandShapeOp>(loc, type, mid, outGroups, sizes);
 }
 
+/// A reshape that splits or merges several symbolic dims at once ([1, B*T,
+/// 256] to [B, T, 4, 64]) as a copy: element i of the result, in row-major
+/// order, is element i of the input. An expand_shape whose group holds two
+/// symbolic dims would be a view, but upstream expand-strided-metadata
+/// crashes on it (see reshapeKeepingSymbolicDims).
+Value reshapeByCopy(OpBuilder &b, Location loc, Value x, RankedTensorType type,
+                    ValueRange dynamicSizes) {
+  SmallVector<OpFoldResult> sizes = getMixedValues(type.getShape(), dynamicSizes, b);
+  SmallVector<Value> extent;
+  for (OpFoldResult size : sizes)
+    extent.push_back(getValueOrCreateConstantIndexOp(b, loc, size));
+  Value flat = tcc::flatten(b, loc, x);
+  Value init = b.create<tensor::EmptyOp>(loc, sizes, type.getElementType());
+  int64_t rank = type.getRank();
+  Value result =
+      b.create<linalg::GenericOp>(
+           loc, TypeRange{init.getType()}, ValueRange{}, ValueRange{init},
+           SmallVector<AffineMap>{b.getMultiDimIdentityMap(rank)},
+           SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),
+           [&](OpBuilder &nb, Location l, ValueRange) {
+             Value at = nb.create<linalg::IndexOp>(l, 0);
+             for (int64_t d = 1; d < rank; ++d) {
+               Value scaled = nb.create<arith::MulIOp>(l, at, extent[d]);
+               Value index = nb.create<linalg::IndexOp>(l, d);
+               at = nb.create<arith::AddIOp>(l, scaled, index);
+             }
+             nb.create<linalg::YieldOp>(l, nb.create<tensor::ExtractOp>(l, flat, at).getResult());
+           })
+          .getResult(0);
+  if (result.getType() != type)
+    result = b.create<tensor::CastOp>(loc, type, result);
+  return result;
+}
+
 /// Row-major reshape: collapse everything to 1-D, then expand. The pair of
 /// reshapes is free after bufferization (both are views of the same buffer).
 struct ReshapePattern : OpConversionPattern<ReshapeOp> {
@@ -183,10 +217,15 @@ struct ReshapePattern : OpConversionPattern<ReshapeOp> {
         rewriter.replaceOp(op, r);
         return success();
       }
-      if (resultType.getNumDynamicDims() > 1)
-        return op.emitOpError("reshape that merges symbolic dimensions with others is not "
-                              "supported yet: ")
-               << inT << " to " << resultType;
+      if (resultType.getNumDynamicDims() > 1) {
+        if (adaptor.getDynamicSizes().empty())
+          return op.emitOpError("reshape that merges symbolic dimensions with others needs "
+                                "its symbolic sizes: ")
+                 << inT << " to " << resultType;
+        rewriter.replaceOp(op, reshapeByCopy(rewriter, loc, x, resultType,
+                                             adaptor.getDynamicSizes()));
+        return success();
+      }
     }
     Value flat = tcc::flatten(rewriter, loc, x);
     Value result =

@@ -734,3 +734,24 @@ func.func @pools_nhwc(%x: tensor<2x8x8x4xf32>) -> (tensor<2x4x4x4xf32>, tensor<2
   %a = tcc_graph.avg_pool2d %x {ceil_mode = false, channels_last, count_include_pad = false, dilation = array<i64: 1, 1>, kernel = array<i64: 2, 2>, padding = array<i64: 0, 0>, stride = array<i64: 2, 2>} : (tensor<2x8x8x4xf32>) -> tensor<2x4x4x4xf32>
   return %m, %a : tensor<2x4x4x4xf32>, tensor<2x4x4x4xf32>
 }
+
+// -----
+
+// A reshape that splits one symbolic dim into two ([1, B*T, 12] to [B, T,
+// 4, 3], an einsum's product over a symbolic batch and sequence) is a copy:
+// element i of the result, row-major, is element i of the flattened input
+// (as a view it would be an expand_shape group of two symbolic dims, which
+// crashes upstream expand-strided-metadata).
+// CHECK-LABEL: func @reshape_split_two_symbolic
+// CHECK: %[[FLAT:.*]] = tensor.collapse_shape %arg0 {{\[\[}}0, 1, 2]]
+// CHECK: %[[E:.*]] = tensor.empty(%arg1, %arg2) : tensor<?x?x4x3xf32>
+// CHECK: linalg.generic {{.*}} outs(%[[E]] : tensor<?x?x4x3xf32>)
+// CHECK: %[[I0:.*]] = linalg.index 0
+// CHECK: %[[R0:.*]] = arith.muli %[[I0]], %arg2
+// CHECK: %[[I1:.*]] = linalg.index 1
+// CHECK: arith.addi %[[R0]], %[[I1]]
+// CHECK: tensor.extract %[[FLAT]]
+func.func @reshape_split_two_symbolic(%x: tensor<1x?x12xf32>, %b: index, %t: index) -> tensor<?x?x4x3xf32> {
+  %0 = tcc_graph.reshape %x sizes(%b, %t) : (tensor<1x?x12xf32>) -> tensor<?x?x4x3xf32>
+  return %0 : tensor<?x?x4x3xf32>
+}

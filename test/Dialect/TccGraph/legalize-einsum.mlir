@@ -54,3 +54,19 @@ func.func @unsupported(%a: tensor<4x4xf32>, %b: tensor<4xf32>) -> (tensor<4xf32>
   %2 = tcc_graph.operator "torch.ops.aten.einsum.default"(%b, %b) {operand_names = ["tensors.0", "tensors.1"], args = {equation = "i,i->j"}} : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
   return %0, %1, %2 : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>
 }
+
+// -----
+
+// Symbolic batch and sequence (a mixture of experts' "btd,edf->btef"): the
+// merged free dims' size is b * t read at run time, and the product is
+// split back into [b, t] by the same sizes (it once failed: "a result with
+// several dynamic dimensions needs dynamic_sizes").
+// CHECK-LABEL: func @symbolic_free_dims
+// CHECK: %[[M:.*]] = tcc_graph.matmul {{.*}} : (tensor<1x?x8xf32>, tensor<1x8x12xf32>) -> tensor<1x?x12xf32>
+// CHECK: %[[B:.*]] = tensor.dim %arg0, %c0
+// CHECK: %[[T:.*]] = tensor.dim %arg0, %c1
+// CHECK: tcc_graph.reshape %[[M]] sizes(%[[B]], %[[T]]) : (tensor<1x?x12xf32>) -> tensor<?x?x4x3xf32>
+func.func @symbolic_free_dims(%x: tensor<?x?x8xf32>, %w: tensor<4x8x3xf32>) -> tensor<?x?x4x3xf32> {
+  %0 = tcc_graph.operator "torch.ops.aten.einsum.default"(%x, %w) {operand_names = ["tensors.0", "tensors.1"], args = {equation = "btd,edf->btef"}} : (tensor<?x?x8xf32>, tensor<4x8x3xf32>) -> tensor<?x?x4x3xf32>
+  return %0 : tensor<?x?x4x3xf32>
+}

@@ -65,3 +65,26 @@ func.func @bucketize(%x: tensor<3xf32>, %b: tensor<4xf32>) -> tensor<3xi64> {
   %0 = tcc_graph.operator "torch.ops.aten.bucketize.Tensor"(%x, %b) {operand_names = ["self", "boundaries"], args = {}} : (tensor<3xf32>, tensor<4xf32>) -> tensor<3xi64>
   return %0 : tensor<3xi64>
 }
+
+// -----
+
+// topk over a symbolic batch and sequence (a router's top 2 of 4 experts):
+// the pairwise view's unit dims are inserted with the sizes read at run time.
+// CHECK-LABEL: func @topk_symbolic_rows
+// CHECK: %[[B:.*]] = tensor.dim %arg0, %c0
+// CHECK: %[[T:.*]] = tensor.dim %arg0, %c1
+// CHECK: tcc_graph.reshape %arg0 sizes(%[[B]], %[[T]]) : (tensor<?x?x4xf32>) -> tensor<?x?x4x1xf32>
+// CHECK: tcc_graph.gather
+func.func @topk_symbolic_rows(%x: tensor<?x?x4xf32>) -> (tensor<?x?x2xf32>, tensor<?x?x2xi64>) {
+  %0:2 = tcc_graph.operator "torch.ops.aten.topk.default"(%x) {operand_names = ["self"], args = {k = 2 : i64, dim = -1 : i64}} : (tensor<?x?x4xf32>) -> (tensor<?x?x2xf32>, tensor<?x?x2xi64>)
+  return %0#0, %0#1 : tensor<?x?x2xf32>, tensor<?x?x2xi64>
+}
+
+// -----
+
+// Along a symbolic dim, the pairwise view would be n x n of unknown n.
+func.func @topk_symbolic_dim(%x: tensor<2x?xf32>) -> (tensor<2x2xf32>, tensor<2x2xi64>) {
+  // expected-error @+1 {{needs a static size along dim -1, not a symbolic one}}
+  %0:2 = tcc_graph.operator "torch.ops.aten.topk.default"(%x) {operand_names = ["self"], args = {k = 2 : i64, dim = -1 : i64}} : (tensor<2x?xf32>) -> (tensor<2x2xf32>, tensor<2x2xi64>)
+  return %0#0, %0#1 : tensor<2x2xf32>, tensor<2x2xi64>
+}

@@ -56,7 +56,24 @@ func.func @bilinear_aa(%x: tensor<1x1x10x4xf32>) -> tensor<1x1x3x4xf32> {
 
 // Only f32 (ATen computes other types' weights in their own precision).
 func.func @bicubic_f64(%x: tensor<1x1x4x4xf64>) -> tensor<1x1x3x5xf64> {
-  // expected-error @+1 {{operator 'aten.upsample_bicubic2d.vec': expects a static f32 [N, C, H, W] tensor}}
+  // expected-error @+1 {{operator 'aten.upsample_bicubic2d.vec': expects an f32 [N, C, H, W] tensor}}
   %0 = tcc_graph.operator "torch.ops.aten.upsample_bicubic2d.vec"(%x) {operand_names = ["input"], args = {output_size = array<i64: 3, 5>, align_corners = true}} : (tensor<1x1x4x4xf64>) -> tensor<1x1x3x5xf64>
   return %0 : tensor<1x1x3x5xf64>
+}
+
+// -----
+
+// Over a symbolic height (interpolate(size=(2 * h, w))): the output
+// positions are an iota of the export's length 2 * s0, and n and h are read
+// at run time for the scale and the clamp (issue 39).
+// CHECK-LABEL: func @bicubic_symbolic
+// CHECK: %[[H:.*]] = tensor.dim %arg0, %c2
+// CHECK: %[[N:.*]] = arith.muli %c2{{.*}}, %[[H]]
+// CHECK: %[[O:.*]] = tcc_graph.iota sizes(%[[N]]) {{.*}} : tensor<?xf32>
+// CHECK: tcc_graph.dim_size %[[O]] {dim = 0 : i64}
+// CHECK: tcc_graph.dim_size %{{.*}} {dim = 2 : i64} : (tensor<1x1x?x4xf32>) -> tensor<i64>
+// CHECK: tcc_graph.take %{{.*}} {dim = 2 : i64} : (tensor<1x1x?x4xf32>, tensor<?xi64>) -> tensor<1x1x?x4xf32>
+func.func @bicubic_symbolic(%x: tensor<1x1x?x4xf32> {tcc.sizes = [1, 1, "s0", 4]}) -> tensor<1x1x?x4xf32> {
+  %0 = tcc_graph.operator "torch.ops.aten.upsample_bicubic2d.vec"(%x) {operand_names = ["input"], args = {align_corners = false}, tcc.sizes = [[1, 1, "2*s0", 4]]} : (tensor<1x1x?x4xf32>) -> tensor<1x1x?x4xf32>
+  return %0 : tensor<1x1x?x4xf32>
 }

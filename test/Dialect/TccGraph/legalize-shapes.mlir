@@ -133,3 +133,41 @@ func.func @chunk_cat(%a: tensor<2x5xf32>, %b: tensor<2x3x2xf32>) -> tensor<2x3x4
   %0 = tcc_graph.operator "torch.ops.aten._chunk_cat.default"(%a, %b) {operand_names = ["tensors.0", "tensors.1"], args = {dim = 1 : i64, num_chunks = 3 : i64}} : (tensor<2x5xf32>, tensor<2x3x2xf32>) -> tensor<2x3x4xf32>
   return %0 : tensor<2x3x4xf32>
 }
+
+// -----
+
+// Symbolic sizes (issue 39): pixel_shuffle over a symbolic batch, height
+// and width splits and merges with the sizes read at run time (H * 2,
+// W * 2); unbind drops the unit dim of each slice; repeat multiplies
+// the repeated dims' sizes.
+// CHECK-LABEL: func @pixel_shuffle_symbolic
+// CHECK-DAG: %[[H:.*]] = tensor.dim %arg0, %c2
+// CHECK-DAG: %[[W:.*]] = tensor.dim %arg0, %c3
+// CHECK-DAG: %[[N:.*]] = tensor.dim %arg0, %c0
+// CHECK-DAG: %[[H2:.*]] = arith.muli %[[H]], %c2
+// CHECK-DAG: %[[W2:.*]] = arith.muli %[[W]], %c2
+// CHECK: %[[S:.*]] = tcc_graph.reshape %arg0 sizes(%[[N]], %[[H]], %[[W]]) : (tensor<?x12x?x?xf32>) -> tensor<?x3x2x2x?x?xf32>
+// CHECK: %[[T:.*]] = tcc_graph.transpose %[[S]] {permutation = array<i64: 0, 1, 4, 2, 5, 3>}
+// CHECK: tcc_graph.reshape %[[T]] sizes(%[[N]], %[[H2]], %[[W2]]) : (tensor<?x3x?x2x?x2xf32>) -> tensor<?x3x?x?xf32>
+func.func @pixel_shuffle_symbolic(%x: tensor<?x12x?x?xf32>) -> tensor<?x3x?x?xf32> {
+  %0 = tcc_graph.operator "torch.ops.aten.pixel_shuffle.default"(%x) {operand_names = ["self"], args = {upscale_factor = 2 : i64}} : (tensor<?x12x?x?xf32>) -> tensor<?x3x?x?xf32>
+  return %0 : tensor<?x3x?x?xf32>
+}
+
+// CHECK-LABEL: func @unbind_symbolic
+// CHECK: %[[A:.*]] = tcc_graph.slice %arg0 {dim = 2 : i64, end = 1 : i64, start = 0 : i64, step = 1 : i64}
+// CHECK: %[[B:.*]] = tensor.dim %[[A]], %c0
+// CHECK: %[[T:.*]] = tensor.dim %[[A]], %c1
+// CHECK: tcc_graph.reshape %[[A]] sizes(%[[B]], %[[T]]) : (tensor<?x?x1x8xf32>) -> tensor<?x?x8xf32>
+func.func @unbind_symbolic(%x: tensor<?x?x2x8xf32>) -> (tensor<?x?x8xf32>, tensor<?x?x8xf32>) {
+  %0:2 = tcc_graph.operator "torch.ops.aten.unbind.int"(%x) {operand_names = ["self"], args = {dim = 2 : i64}} : (tensor<?x?x2x8xf32>) -> (tensor<?x?x8xf32>, tensor<?x?x8xf32>)
+  return %0#0, %0#1 : tensor<?x?x8xf32>, tensor<?x?x8xf32>
+}
+
+// CHECK-LABEL: func @repeat_symbolic
+// CHECK: tcc_graph.broadcast %{{.*}} sizes(%{{.*}}, %{{.*}}) : (tensor<1x?x1x3x1x?xf32>) -> tensor<1x?x4x3x1x?xf32>
+// CHECK: tcc_graph.reshape %{{.*}} sizes(%{{.*}}, %{{.*}}) : (tensor<1x?x4x3x1x?xf32>) -> tensor<?x12x?xf32>
+func.func @repeat_symbolic(%x: tensor<?x3x?xf32>) -> tensor<?x12x?xf32> {
+  %0 = tcc_graph.operator "torch.ops.aten.repeat.default"(%x) {operand_names = ["self"], args = {repeats = array<i64: 1, 4, 1>}} : (tensor<?x3x?xf32>) -> tensor<?x12x?xf32>
+  return %0 : tensor<?x12x?xf32>
+}
