@@ -1833,16 +1833,68 @@ def write_symbolic_pooling(out):
     # window dropped or not) as guards on the sizes: here each size is 2
     # modulo 6. Sizes that pass them, checked by running the exported program
     # (it raises where they do not).
+    write_image_sizes(d, model, [(14, 14, True), (32, 50, True), (62, 98, True), (38, 104, True)])
+
+
+def write_image_sizes(d, model, sizes):
+    """For each (H, W, admitted): a [2, 3, H, W] input and PyTorch's outputs
+    as input_<tag>.npy / expected_<tag>_<i>.npy, tag <H>x<W>, or
+    broken_<H>x<W> for a size the export's guards refuse; `admitted` is
+    checked by running the exported program in d (it raises where they do
+    not hold)."""
     exported = torch.export.load(os.path.join(d, "model.pt2")).module()
-    for h, w in ((14, 14), (32, 50), (62, 98), (38, 104)):
+    for h, w, admitted in sizes:
         x = torch.randn(2, 3, h, w)
         with torch.no_grad():
-            exported(x)
+            try:
+                exported(x)
+                passes = True
+            except Exception:
+                passes = False
+            assert passes == admitted, (d, h, w, passes)
             ys = model(x)
-        save_npy(os.path.join(d, f"input_{h}x{w}.npy"), x)
+        tag = f"{h}x{w}" if admitted else f"broken_{h}x{w}"
+        save_npy(os.path.join(d, f"input_{tag}.npy"), x)
         for i, y in enumerate(ys):
-            save_npy(os.path.join(d, f"expected_{h}x{w}_{i}.npy"), y)
-        print(f"wrote {d} {h}x{w}")
+            save_npy(os.path.join(d, f"expected_{tag}_{i}.npy"), y)
+        print(f"wrote {d} {tag}")
+
+
+class SymbolicWindowGuards(nn.Module):
+    """A stride-2 convolution, then max pooling with ceil_mode, and average
+    pooling with ceil_mode on the input, over a height and width exported
+    with Dim.AUTO (issue 39): torch.export records guards on the sizes under
+    which its expressions for the ceil_mode results hold. At sizes that
+    break them tcc sized the results by the export's expressions while the
+    kernels counted PyTorch's windows: a silent wrong answer, and a kernel
+    writing more rows than its result has. The manifest's size checks refuse
+    such a call."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(3, 4, 3, stride=2, padding=1)
+
+    def forward(self, x):
+        y = self.conv(x)
+        return (F.max_pool2d(y, 2, stride=3, padding=1, ceil_mode=True),
+                F.avg_pool2d(x, 3, stride=3, padding=1, ceil_mode=True))
+
+
+def write_symbolic_window_guards(out):
+    """symbolic_window_guards (H and W 8..256) at its export size and at
+    more sizes its guards admit, as input_<H>x<W>.npy /
+    expected_<H>x<W>_<i>.npy, and at a size that breaks them
+    (input_broken_<H>x<W>.npy, expected_broken_<H>x<W>_<i>.npy: PyTorch's
+    eager outputs, which the exported program refuses to compute)."""
+    if ONLY and ONLY != "symbolic_window_guards":
+        return
+    torch.manual_seed(85)
+    auto = torch.export.Dim.AUTO(min=8, max=256)
+    model = SymbolicWindowGuards()
+    write_case(out, "symbolic_window_guards", model, [torch.randn(2, 3, 20, 28)],
+               dynamic_shapes=({2: auto, 3: auto},))
+    write_image_sizes(os.path.join(out, "symbolic_window_guards"), model,
+                      [(14, 22, True), (44, 51, True), (12, 28, False)])
 
 
 class MoeDynamic(nn.Module):
@@ -2539,6 +2591,7 @@ def write_wrong_answer_cases(out):
     write_spatial_dynamic(out)
     write_symbolic_pooling(out)
     write_dynamic_tail(out)
+    write_symbolic_window_guards(out)
 
     torch.manual_seed(81)
     a = torch.randn(2, 3, 4, 4) + 3 * torch.eye(4)

@@ -27,6 +27,7 @@
 #include "tcc/Target/ModelName.h"
 #include "tcc/Support/EntrySymbols.h"
 #include "tcc/Support/Sha256.h"
+#include "tcc/Support/SizeChecks.h"
 #include "tcc/Support/WeightsFile.h"
 #include "tcc/Transforms/PlannedEntry.h"
 
@@ -186,6 +187,7 @@ struct CompiledVariant {
   PlannedArena arena;
   ManifestInfo weightUse; ///< its derived and host-only weights
   bool weightUseRead = false;
+  nlohmann::json sizeChecks; ///< tcc-legalize-graph's (readSizeChecks)
   nlohmann::json kernels, kernelGraph;
   std::string dumpDir; ///< where --dump-ir-after-all writes its IR
   int dumpCounter = 0;
@@ -264,6 +266,30 @@ std::string outputOverwritesInput(const CompileOptions &options) {
              ": it would be overwritten; choose another -o";
   }
   return "";
+}
+
+/// The window checks tcc-legalize-graph recorded on the module
+/// (tcc/Support/SizeChecks.h), as the manifest's "size_checks" entries.
+nlohmann::json readSizeChecks(ModuleOp module) {
+  nlohmann::json out = nlohmann::json::array();
+  auto checks = module->getAttrOfType<ArrayAttr>(kSizeChecksAttrName);
+  for (Attribute a : checks ? checks.getValue() : ArrayRef<Attribute>{}) {
+    auto dict = dyn_cast<DictionaryAttr>(a);
+    if (!dict)
+      continue;
+    nlohmann::json entry = nlohmann::json::object();
+    for (NamedAttribute field : dict) {
+      std::string key = field.getName().str();
+      if (auto s = dyn_cast<StringAttr>(field.getValue()))
+        entry[key] = s.str();
+      else if (auto b = dyn_cast<BoolAttr>(field.getValue()))
+        entry[key] = b.getValue();
+      else if (auto i = dyn_cast<IntegerAttr>(field.getValue()))
+        entry[key] = i.getInt();
+    }
+    out.push_back(std::move(entry));
+  }
+  return out;
 }
 
 /// The weights tcc-hoist-weight-expressions derived (the entry's weight
@@ -503,6 +529,7 @@ int tcc::compileModel(const CompileOptions &options, const char *argv0) {
     }
     // Read here, while the entry still carries its argument attributes.
     v.weightUseRead = readWeightUse(*v.module, v.signature, v.weightUse);
+    v.sizeChecks = readSizeChecks(*v.module);
     v.kernels = describeKernels(*v.module);
     v.kernelGraph = describeKernelEdges(*v.module);
     if (last >= CompilePhase::LLVM && !runPipeline(v, "lower", true))
@@ -541,6 +568,7 @@ int tcc::compileModel(const CompileOptions &options, const char *argv0) {
   const CompiledVariant &generic = variants[0];
   const ImportedSignature &signature = generic.signature;
   ManifestInfo info = generic.weightUse;
+  info.sizeChecks = generic.sizeChecks;
   bool weightUseRead = generic.weightUseRead;
   // Each variant's kernels are a PTX module of their own; with several, each
   // follows a line naming its variant (ptxas takes one module at a time).

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "tcc/Runtime/GuardManifest.h"
+#include "tcc/Support/SizeChecks.h"
 
 #include "tcc/Support/EntrySymbols.h"
 
@@ -279,6 +280,46 @@ GuardManifest parseManifest(std::string_view text) {
       if (s.min > s.max)
         invalidManifest(where + " has min > max");
       m.symbols.push_back(std::move(s));
+    }
+  }
+
+  if (j.contains("size_checks")) {
+    const json &checks = arrayMember(j, "size_checks", "manifest");
+    for (size_t i = 0; i < checks.size(); ++i) {
+      std::string where = "size_checks[" + std::to_string(i) + "]";
+      const json &c = checks[i];
+      if (!c.is_object())
+        invalidManifest(where + " is not an object");
+      SizeCheck check;
+      check.op = stringMember(c, "operator", where);
+      check.where = stringMember(c, "where", where);
+      check.dim = intMember(c, "dim", where);
+      try {
+        check.size = SymbolicExpr::parse(stringMember(c, "size", where));
+        check.input = SymbolicExpr::parse(stringMember(c, "input", where));
+      } catch (const SymbolicExprError &e) {
+        invalidManifest(where + ": " + e.what());
+      }
+      check.kernel = intMember(c, "kernel", where);
+      check.stride = intMember(c, "stride", where);
+      check.padding = intMember(c, "padding", where);
+      check.dilation = intMember(c, "dilation", where);
+      const json &ceil = member(c, "ceil_mode", where);
+      if (!ceil.is_boolean())
+        invalidManifest(where + ".ceil_mode is not a boolean");
+      check.ceilMode = ceil.get<bool>();
+      if (check.kernel < 1 || check.stride < 1 || check.padding < 0 || check.dilation < 1 ||
+          check.kernel > (int64_t(1) << 30) || check.stride > (int64_t(1) << 30) ||
+          check.padding > (int64_t(1) << 30) || check.dilation > (int64_t(1) << 30))
+        invalidManifest(where + ": a window of kernel " + std::to_string(check.kernel) +
+                        ", stride " + std::to_string(check.stride) + ", padding " +
+                        std::to_string(check.padding) + ", dilation " +
+                        std::to_string(check.dilation) + " is out of range");
+      for (const SymbolicExpr *e : {&check.size, &check.input})
+        for (const std::string &name : e->symbols())
+          if (!m.findSymbol(name))
+            invalidManifest(where + " names the unknown symbol '" + name + "'");
+      m.sizeChecks.push_back(std::move(check));
     }
   }
 
@@ -678,7 +719,32 @@ SymbolBindings GuardManifest::bindInputs(const tcc_tensor *tensors, size_t count
   }
   for (const Deferred &d : deferred)
     checkDim(d.input, d.dim);
+  checkSizes(bound);
   return bound;
+}
+
+void GuardManifest::checkSizes(const SymbolBindings &symbols) const {
+  for (const SizeCheck &c : sizeChecks) {
+    int64_t expected, in;
+    try {
+      expected = c.size.evaluate(symbols);
+      in = c.input.evaluate(symbols);
+    } catch (const SymbolicExprError &e) {
+      guardViolation("operator " + c.op + (c.where.empty() ? "" : " at " + c.where) + ": " +
+                     e.what());
+    }
+    int64_t windows =
+        slidingWindowCount(in, c.kernel, c.padding, c.stride, c.dilation, c.ceilMode);
+    if (windows == expected)
+      continue;
+    guardViolation("operator " + c.op + (c.where.empty() ? "" : " at " + c.where) +
+                   ": result dimension " + std::to_string(c.dim) + " has " +
+                   std::to_string(windows) + " windows over an input of size " +
+                   std::to_string(in) + " (" + c.input.text() + "), but the export sized it " +
+                   c.size.text() + " = " + std::to_string(expected) +
+                   "; these input sizes break a guard torch.export recorded for this operator "
+                   "(its result size expression holds only where they hold)");
+  }
 }
 
 std::vector<std::vector<int64_t>>

@@ -137,6 +137,8 @@ json tcc::buildManifest(const ExportedProgram &program, const ImportedSignature 
     inputs[i]["written"] = true;
   m["inputs"] = inputs;
   m["checks"] = checks;
+  if (!info.sizeChecks.empty())
+    m["size_checks"] = info.sizeChecks;
 
   json outputs = json::array();
   for (const std::string &name : signature.outputs) {

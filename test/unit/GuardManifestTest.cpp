@@ -6,6 +6,7 @@
 #include "tcc/Runtime/GuardManifest.h"
 #include "tcc/Frontend/ExportedProgramReader.h"
 #include "tcc/Runtime/RuntimeError.h"
+#include "tcc/Support/SizeChecks.h"
 #include "tcc/Target/ManifestBuilder.h"
 
 #include <catch2/catch.hpp>
@@ -339,4 +340,54 @@ TEST_CASE("GuardManifest rejects inconsistent specializations", "[runtime][speci
   CHECK(withSpecializations(R"([])").second ==
         "invalid guard manifest: 'specializations' is empty (it lists at least the generic "
         "variant)");
+}
+
+TEST_CASE("GuardManifest refuses sizes where a window count and the export's size differ",
+          "[runtime]") {
+  // symbolic_pooling's avg_pool2d(x, 3, stride=3, padding=1, ceil_mode=True):
+  // the export's (s0 + 1)//3 holds where (s0 + 1) % 3 == 0 (issue 39).
+  const char *manifest = R"json({
+    "format": "tcc-guard-manifest", "version": 1, "model": "pool",
+    "symbols": { "s0": { "min": 4, "max": 64 } },
+    "inputs":  [ { "name": "x", "dtype": "float32", "sizes": [1, "s0"] } ],
+    "outputs": [ { "name": "y", "dtype": "float32", "sizes": [1, "(s0 + 1)//3"] } ],
+    "size_checks": [ { "operator": "aten.avg_pool1d.default", "where": "m.py:3", "dim": 1,
+                       "size": "(s0 + 1)//3", "input": "s0", "kernel": 3, "stride": 3,
+                       "padding": 1, "dilation": 1, "ceil_mode": true } ],
+    "arena":   { "bytes": 0 }
+  })json";
+  GuardManifest m = GuardManifest::parse(manifest);
+  REQUIRE(m.sizeChecks.size() == 1);
+  for (int64_t n : {8, 11, 14}) {
+    Shape x{{1, n}};
+    tcc_tensor t = x.tensor();
+    CHECK(m.bindInputs(&t, 1).at("s0") == n);
+  }
+  Shape x{{1, 12}};
+  tcc_tensor t = x.tensor();
+  auto [status, message] = failure([&] { m.bindInputs(&t, 1); });
+  CHECK(status == TCC_ERROR_GUARD_VIOLATION);
+  CHECK(message == "operator aten.avg_pool1d.default at m.py:3: result dimension 1 has 5 windows "
+                   "over an input of size 12 (s0), but the export sized it (s0 + 1)//3 = 4; "
+                   "these input sizes break a guard torch.export recorded for this operator "
+                   "(its result size expression holds only where they hold)");
+  // A check naming a symbol the manifest lacks, or a stride of 0, is no manifest.
+  std::string bad = manifest;
+  bad.replace(bad.find("\"input\": \"s0\""), 13, "\"input\": \"s9\"");
+  CHECK(failure([&] { GuardManifest::parse(bad); }).first == TCC_ERROR_INVALID_MANIFEST);
+  bad = manifest;
+  bad.replace(bad.find("\"stride\": 3"), 11, "\"stride\": 0");
+  CHECK(failure([&] { GuardManifest::parse(bad); }).first == TCC_ERROR_INVALID_MANIFEST);
+}
+
+TEST_CASE("slidingWindowCount is PyTorch's pooling_output_shape", "[runtime]") {
+  // ceil_mode's last window dropped where it would start in the padding.
+  CHECK(slidingWindowCount(12, 3, 1, 3, 1, true) == 5);
+  CHECK(slidingWindowCount(11, 3, 1, 3, 1, true) == 4);
+  CHECK(slidingWindowCount(6, 2, 1, 3, 1, true) == 3);
+  CHECK(slidingWindowCount(5, 2, 1, 2, 1, true) == 3);
+  CHECK(slidingWindowCount(4, 2, 1, 2, 1, true) == 3);
+  CHECK(slidingWindowCount(3, 3, 1, 2, 1, true) == 2);
+  CHECK(slidingWindowCount(20, 3, 1, 2, 1, false) == 10);
+  CHECK(slidingWindowCount(10, 5, 0, 1, 2, false) == 2);
 }

@@ -111,6 +111,10 @@ Results legalizeConvolution(OperatorArgs &args, OpBuilder &b) {
   } else {
     pad = perDim(args.getInts("padding"), spatial, 0);
   }
+  // 'same' keeps the input's size, the asymmetric zero padded above.
+  auto mode = dyn_cast_or_null<StringAttr>(op.getArgs().get("padding"));
+  if (!mode || mode.getValue() == "valid")
+    recordWindowChecks(args, "input", wt.getShape().drop_front(2), stride, pad, dilation, false);
   SmallVector<int64_t> batchedOut(out.getShape());
   if (unbatched)
     batchedOut.insert(batchedOut.begin(), 1);

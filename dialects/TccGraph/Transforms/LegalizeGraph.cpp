@@ -438,6 +438,28 @@ struct LegalizeGraphPass
         op = nullptr;
       }
     llvm::erase(ops, nullptr);
+    // The export's sizes of each operand, kept on its reader while the
+    // producers still carry them (recordWindowChecks).
+    for (OperatorOp op : ops) {
+      if (llvm::all_of(op->getResultTypes(), [](Type t) {
+            auto r = dyn_cast<RankedTensorType>(t);
+            return !r || r.hasStaticShape();
+          }))
+        continue;
+      SmallVector<Attribute> sizes;
+      for (Value v : op.getOperands()) {
+        Attribute s;
+        if (auto arg = dyn_cast<BlockArgument>(v)) {
+          if (auto fn = dyn_cast<func::FuncOp>(arg.getOwner()->getParentOp()))
+            s = fn.getArgAttr(arg.getArgNumber(), "tcc.sizes");
+        } else if (auto all = v.getDefiningOp()->getAttrOfType<ArrayAttr>("tcc.sizes")) {
+          unsigned i = cast<OpResult>(v).getResultNumber();
+          s = i < all.size() ? all[i] : Attribute();
+        }
+        sizes.push_back(s ? s : UnitAttr::get(op.getContext()));
+      }
+      op->setAttr(kOperandSizesAttrName, ArrayAttr::get(op.getContext(), sizes));
+    }
     // Legalizes one operator; false when it is refused (its diagnostics say why).
     auto legalize = [&](OperatorOp op) -> bool {
       StringRef name = op.getName();

@@ -387,6 +387,8 @@ FailureOr<Value> pool1d(OperatorArgs &args, OpBuilder &b, bool isAvg, Value x,
   if (stride == 0)
     stride = kernel;
   bool ceilMode = args.getBool("ceil_mode").value_or(false);
+  recordWindowChecks(args, "self", {kernel}, {stride}, {one("padding", 0)}, {one("dilation", 1)},
+                     ceilMode);
   if (ceilModeByPadding(args)) {
     if (!typeOf(x).hasStaticShape() || !out.hasStaticShape())
       return operatorError(args) << "divisor_override with ceil_mode needs static shapes";
@@ -419,6 +421,7 @@ FailureOr<Value> pool2d(OperatorArgs &args, OpBuilder &b, bool isAvg, Value x,
   SmallVector<int64_t> padding = pair(args.getInts("padding"), 0);
   SmallVector<int64_t> dilation = pair(args.getInts("dilation"), 1);
   bool ceilMode = args.getBool("ceil_mode").value_or(false);
+  recordWindowChecks(args, "self", kernel, stride, padding, dilation, ceilMode);
   if (ceilModeByPadding(args)) {
     if (!typeOf(x).hasStaticShape() || !out.hasStaticShape())
       return operatorError(args) << "divisor_override with ceil_mode needs static shapes";

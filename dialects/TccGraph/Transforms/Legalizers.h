@@ -224,6 +224,19 @@ mlir::Value makeMatmul(mlir::OpBuilder &b, mlir::Location loc, mlir::Value lhs, 
 mlir::FailureOr<llvm::SmallVector<mlir::Value>> symbolicSizes(OperatorArgs &args,
                                                               mlir::OpBuilder &b,
                                                               unsigned result = 0);
+/// The export's sizes of an operator's operands (one `tcc.sizes` entry per
+/// operand, unit where unknown), set by tcc-legalize-graph on each operator
+/// of a symbolic result before any is legalized: a producer's tcc.sizes go
+/// with it.
+inline constexpr llvm::StringLiteral kOperandSizesAttrName = "tcc.operand_sizes";
+/// Records, for each symbolic one of the result's last `kernel.size()` dims,
+/// that the export's expression for it must equal PyTorch's window count over
+/// the same dim of the operand `input` (tcc/Support/SizeChecks.h): the
+/// module's tcc.size_checks, which the guard manifest carries and the runtime
+/// checks before each call. Without the export's sizes, nothing.
+void recordWindowChecks(OperatorArgs &args, llvm::StringRef input, llvm::ArrayRef<int64_t> kernel,
+                        llvm::ArrayRef<int64_t> stride, llvm::ArrayRef<int64_t> padding,
+                        llvm::ArrayRef<int64_t> dilation, bool ceilMode);
 /// A per-spatial-dim argument as `n` entries ([v] means n times v; absent or
 /// empty means n times dflt).
 llvm::SmallVector<int64_t> perDim(std::optional<llvm::SmallVector<int64_t>> v, size_t n,

@@ -10,9 +10,13 @@
 //===----------------------------------------------------------------------===//
 #include "dialects/TccGraph/Transforms/Legalizers.h"
 
+#include "dialects/TccGraph/IR/SourceLocation.h"
+#include "tcc/Support/SizeChecks.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/BuiltinOps.h"
 
 #include <cctype>
 
@@ -142,4 +146,54 @@ FailureOr<SmallVector<Value>> tcc::graph::symbolicSizes(OperatorArgs &args, OpBu
     sizes.push_back(*v);
   }
   return sizes;
+}
+
+void tcc::graph::recordWindowChecks(OperatorArgs &args, StringRef input, ArrayRef<int64_t> kernel,
+                                    ArrayRef<int64_t> stride, ArrayRef<int64_t> padding,
+                                    ArrayRef<int64_t> dilation, bool ceilMode) {
+  OperatorOp op = args.getOp();
+  auto results = op->getAttrOfType<ArrayAttr>("tcc.sizes");
+  auto out = results && !results.empty() ? dyn_cast<ArrayAttr>(results[0]) : nullptr;
+  auto operands = op->getAttrOfType<ArrayAttr>(kOperandSizesAttrName);
+  ArrayAttr in;
+  for (auto [i, name] : llvm::enumerate(op.getOperandNames()))
+    if (operands && i < operands.size() && cast<StringAttr>(name).getValue() == input)
+      in = dyn_cast<ArrayAttr>(operands[i]);
+  auto module = op->getParentOfType<ModuleOp>();
+  size_t spatial = kernel.size();
+  if (!out || !in || !module || out.size() < spatial || in.size() < spatial)
+    return;
+  MLIRContext *ctx = op.getContext();
+  Builder b(ctx);
+  SmallVector<Attribute> checks;
+  if (auto old = module->getAttrOfType<ArrayAttr>(kSizeChecksAttrName))
+    llvm::append_range(checks, old.getValue());
+  StringRef name = op.getName();
+  name.consume_front("torch.ops.");
+  for (size_t i = 0; i < spatial; ++i) {
+    size_t od = out.size() - spatial + i, id = in.size() - spatial + i;
+    auto size = dyn_cast<StringAttr>(out[od]);
+    if (!size) // a static size: the kernel's own, checked by its type
+      continue;
+    std::string inText;
+    if (auto s = dyn_cast<StringAttr>(in[id]))
+      inText = s.str();
+    else if (auto v = dyn_cast<IntegerAttr>(in[id]))
+      inText = std::to_string(v.getInt());
+    else
+      continue;
+    checks.push_back(b.getDictionaryAttr({
+        b.getNamedAttr("operator", b.getStringAttr(name)),
+        b.getNamedAttr("where", b.getStringAttr(formatSourceLocation(op.getLoc()))),
+        b.getNamedAttr("dim", b.getI64IntegerAttr(od)),
+        b.getNamedAttr("size", size),
+        b.getNamedAttr("input", b.getStringAttr(inText)),
+        b.getNamedAttr("kernel", b.getI64IntegerAttr(kernel[i])),
+        b.getNamedAttr("stride", b.getI64IntegerAttr(stride[i])),
+        b.getNamedAttr("padding", b.getI64IntegerAttr(padding[i])),
+        b.getNamedAttr("dilation", b.getI64IntegerAttr(dilation[i])),
+        b.getNamedAttr("ceil_mode", b.getBoolAttr(ceilMode)),
+    }));
+  }
+  module->setAttr(kSizeChecksAttrName, b.getArrayAttr(checks));
 }

@@ -122,6 +122,19 @@ struct KernelInfo {
   std::vector<std::string> lines;   ///< their Python `file:line`s
 };
 
+/// "size_checks" (tcc/Support/SizeChecks.h): a result dim whose size the
+/// export gives as an expression and the operator computes as a window
+/// count over its input's dim; every call checks that they agree.
+struct SizeCheck {
+  std::string op;     ///< "aten.avg_pool2d.default"
+  std::string where;  ///< its Python `file:line` ("" if unknown)
+  int64_t dim = 0;    ///< the result dim
+  SymbolicExpr size;  ///< the export's size of that dim
+  SymbolicExpr input; ///< the export's size of the input's dim
+  int64_t kernel = 1, stride = 1, padding = 0, dilation = 1;
+  bool ceilMode = false;
+};
+
 /// The parsed manifest. Immutable after parse().
 class GuardManifest {
 public:
@@ -134,6 +147,11 @@ public:
   /// for a wrong count or NULL sizes, TCC_ERROR_GUARD_VIOLATION for a wrong
   /// dtype, device, rank or size. Data pointers are not looked at.
   SymbolBindings bindInputs(const tcc_tensor *inputs, size_t numInputs) const;
+
+  /// Checks every size check under `symbols` (bindInputs does); throws
+  /// RuntimeError TCC_ERROR_GUARD_VIOLATION naming the operator, its source
+  /// line and both sizes where the window count and the export's size differ.
+  void checkSizes(const SymbolBindings &symbols) const;
 
   /// The specialization a call with `symbols` runs: the most specific (most
   /// pinned symbols; the first of those) whose ranges hold every symbol, so
@@ -175,6 +193,7 @@ public:
   std::string entrySymbol = "tcc_model_forward";
   std::vector<EntryArg> entryArgs;
   std::vector<std::string> checks;
+  std::vector<SizeCheck> sizeChecks;
   /// Never empty after parse(): a manifest without the list gets the
   /// generic one, with the top-level entry and arena.
   std::vector<Specialization> specializations;

@@ -91,6 +91,9 @@ struct ManifestInfo {
   /// The compiled entry's arguments as the planned function has them; empty:
   /// inputs, weights, states, derived weights, outputs, arena.
   std::vector<EntryArgument> entryArgs;
+  /// "size_checks": the export's result sizes the runtime compares with the
+  /// operators' window counts (tcc/Support/SizeChecks.h); a JSON array.
+  nlohmann::json sizeChecks = nlohmann::json::array();
 };
 
 nlohmann::json buildManifest(const frontend::ExportedProgram &program,
