@@ -133,7 +133,8 @@ std::optional<std::pair<std::string, std::string>> classify(Operation *op) {
       .Case([](kernel::RnnOp r) -> std::optional<std::pair<std::string, std::string>> {
         SmallVector<std::string> parts = {kernel::stringifyRnnMode(r.getMode()).str(),
                                           typeName(r.getInput()),
-                                          std::to_string(r.getNumLayers()) + " layers"};
+                                          std::to_string(r.getNumLayers()) +
+                                              (r.getNumLayers() == 1 ? " layer" : " layers")};
         if (r.getBidirectional())
           parts.push_back("bidirectional");
         if (r.hasProjections())
