@@ -15,6 +15,7 @@
 #
 #===----------------------------------------------------------------------===#
 import argparse
+import contextlib
 import os
 import zipfile
 
@@ -1978,6 +1979,100 @@ def write_dynamic_tail(out):
         write_more_shapes(os.path.join(out, name), model, shapes, first_dim=0)
 
 
+class LstmStack(nn.Module):
+    """Recurrent layers as speech and tagging models use them (issue 39):
+    a 2-layer bidirectional batch_first LSTM from zero states, then a
+    time-major 2-layer LSTM with projections (proj_size) from given h0/c0,
+    every output returned (output, h_n, c_n of each)."""
+
+    def __init__(self):
+        super().__init__()
+        self.encoder = nn.LSTM(16, 32, num_layers=2, bidirectional=True, batch_first=True)
+        self.projected = nn.LSTM(64, 24, num_layers=2, proj_size=8)
+
+    def forward(self, x, h0, c0):
+        y, (h, c) = self.encoder(x)
+        z, (hp, cp) = self.projected(y.transpose(0, 1), (h0, c0))
+        return y, h, c, z, hp, cp
+
+
+class GruRnnStack(nn.Module):
+    """A 2-layer bidirectional time-major GRU from a given h0, a batch_first
+    GRU without biases, and plain tanh and ReLU RNNs (issue 39)."""
+
+    def __init__(self):
+        super().__init__()
+        self.gru = nn.GRU(16, 32, num_layers=2, bidirectional=True)
+        self.plain_gru = nn.GRU(64, 16, bias=False, batch_first=True)
+        self.tanh_rnn = nn.RNN(16, 24, num_layers=2)
+        self.relu_rnn = nn.RNN(16, 12, nonlinearity="relu", bidirectional=True)
+
+    def forward(self, x, h0):
+        y, h = self.gru(x, h0)
+        z, hz = self.plain_gru(y.transpose(0, 1))
+        t, ht = self.tanh_rnn(x)
+        r, hr = self.relu_rnn(x)
+        return y, h, z, hz, t, ht, r, hr
+
+
+def _recurrence_shapes_only(lstm):
+    """aten.lstm/gru/rnn_tanh/rnn_relu.input's result shapes without a loop
+    over time, for export only: PyTorch's own decomposition unrolls the time
+    steps (specializing a symbolic length), and the while-loop forms of
+    torch.export._patches (LSTM and GRU alone) record h_n as [L·D, 1, B, H]
+    where the operator returns [L·D, B, H]. The exported graph still records
+    the operator itself; eager PyTorch computes the fixtures."""
+    def shapes(input, hx, params, has_biases, num_layers, dropout, train, bidirectional,
+               batch_first):
+        h0 = hx[0] if lstm else hx
+        dirs = 2 if bidirectional else 1
+        out = input.new_zeros((input.size(0), input.size(1), dirs * h0.size(2)))
+        if lstm:
+            return out, torch.zeros_like(hx[0]), torch.zeros_like(hx[1])
+        return out, torch.zeros_like(hx)
+    return shapes
+
+
+def write_recurrent_cases(out):
+    """recurrent_lstm and recurrent_gru_rnn (issue 39), exported with a
+    symbolic batch and sequence length, at the export size and more
+    (sequence 1 with batch 1 among them) as input_<B>x<T>_<i>.npy /
+    expected_<B>x<T>_<i>.npy, each run by PyTorch."""
+    from torch.export import _patches
+    batch = torch.export.Dim("batch", min=1, max=32)
+    seq = torch.export.Dim("seq", min=1, max=512)
+    sizes = [(1, 1), (3, 20), (2, 64)]
+    cases = [
+        ("recurrent_lstm", LstmStack,
+         lambda b, t: [torch.randn(b, t, 16), torch.randn(2, b, 8), torch.randn(2, b, 24)],
+         ({0: batch, 1: seq}, {1: batch}, {1: batch})),
+        ("recurrent_gru_rnn", GruRnnStack,
+         lambda b, t: [torch.randn(t, b, 16), torch.randn(4, b, 32)],
+         ({0: seq, 1: batch}, {1: batch})),
+    ]
+    for name, cls, make_inputs, dims in cases:
+        if ONLY and name != ONLY:
+            continue
+        torch.manual_seed(89)
+        model = cls().eval()
+        with contextlib.ExitStack() as stack:
+            for op in ("lstm", "gru", "rnn_tanh", "rnn_relu"):
+                stack.enter_context(_patches._register_rnn_while_loop_decomposition(
+                    getattr(torch.ops.aten, op).input, _recurrence_shapes_only(op == "lstm")))
+            write_case(out, name, model, make_inputs(2, 7), dynamic_shapes=dims)
+        d = os.path.join(out, name)
+        for b, t in sizes:
+            inputs = make_inputs(b, t)
+            with torch.no_grad():
+                ys = model(*inputs)
+            tag = f"{b}x{t}"
+            for i, x in enumerate(inputs):
+                save_npy(os.path.join(d, f"input_{tag}_{i}.npy"), x)
+            for i, y in enumerate(ys):
+                save_npy(os.path.join(d, f"expected_{tag}_{i}.npy"), y)
+            print(f"wrote {d} {tag}")
+
+
 class Float64Products(nn.Module):
     """Matrix products in float64 (a linear layer, a batched matmul): they
     once stopped with an internal error (the GEMM kernels' f32 loops
@@ -2592,6 +2687,7 @@ def write_wrong_answer_cases(out):
     write_symbolic_pooling(out)
     write_dynamic_tail(out)
     write_symbolic_window_guards(out)
+    write_recurrent_cases(out)
 
     torch.manual_seed(81)
     a = torch.randn(2, 3, 4, 4) + 3 * torch.eye(4)

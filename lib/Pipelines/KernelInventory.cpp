@@ -130,6 +130,17 @@ std::optional<std::pair<std::string, std::string>> classify(Operation *op) {
         return std::make_pair(std::string("scatter"),
                               join({typeName(s.getInit()), "dim " + std::to_string(s.getDim())}));
       })
+      .Case([](kernel::RnnOp r) -> std::optional<std::pair<std::string, std::string>> {
+        SmallVector<std::string> parts = {kernel::stringifyRnnMode(r.getMode()).str(),
+                                          typeName(r.getInput()),
+                                          std::to_string(r.getNumLayers()) +
+                                              (r.getNumLayers() == 1 ? " layer" : " layers")};
+        if (r.getBidirectional())
+          parts.push_back("bidirectional");
+        if (r.hasProjections())
+          parts.push_back("projections");
+        return std::make_pair(std::string("rnn"), join(parts));
+      })
       .Case([](linalg::CopyOp) { return std::make_pair(std::string("copy"), std::string()); })
       .Case([](memref::CopyOp) { return std::make_pair(std::string("copy"), std::string()); })
       .Case([](linalg::FillOp) { return std::make_pair(std::string("fill"), std::string()); })

@@ -26,7 +26,7 @@ bool tcc::isPlannedEntry(func::FuncOp f) {
 bool tcc::isKernelOp(Operation *op) {
   namespace kernel = tcc::kernel;
   return isa<kernel::GemmOp, kernel::ConvOp, kernel::AttentionOp, kernel::RowOp,
-             kernel::ScatterOp, memref::CopyOp, linalg::LinalgOp>(op);
+             kernel::ScatterOp, kernel::RnnOp, memref::CopyOp, linalg::LinalgOp>(op);
 }
 
 namespace {

@@ -1,6 +1,7 @@
 //===- TccGraphOps.cpp - tcc_graph operation verifiers --------------------===//
 #include "dialects/TccGraph/IR/TccGraphOps.h"
 #include "tcc/Support/IndexCopyShapes.h"
+#include "tcc/Support/RecurrentShapes.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
@@ -191,6 +192,22 @@ LogicalResult Conv2dOp::verify() {
                                           << " x groups " << getGroups();
   if (getBias() && rankedType(getBias()).getRank() != 1)
     return emitOpError("bias must be rank 1");
+  return success();
+}
+
+LogicalResult RnnOp::verify() {
+  std::string error =
+      tcc::recurrentOpError(getMode(), getNumLayers(), getBidirectional(), getBatchFirst(),
+                            getHasBiases(), getInput(), getH0(), getC0(), getWeights(), getResults());
+  if (!error.empty())
+    return emitOpError(error);
+  Type elt = rankedType(getInput()).getElementType();
+  for (Value v : getOperation()->getOperands())
+    if (rankedType(v).getElementType() != elt)
+      return emitOpError("operands must have one element type");
+  for (Value v : getResults())
+    if (rankedType(v).getElementType() != elt)
+      return emitOpError("results must have the input's element type");
   return success();
 }
 

@@ -441,6 +441,39 @@ def TccGraph_AttentionOp : TccGraph_Op<"attention", [Pure]> {
   let hasVerifier = 1;
 }
 
+def TccGraph_RnnOp : TccGraph_Op<"rnn", [Pure, AttrSizedOperandSegments]> {
+  let summary = "A recurrent layer stack: nn.LSTM, nn.GRU or nn.RNN (tanh or relu)";
+  let description = [{
+    aten.lstm.input, gru.input, rnn_tanh.input and rnn_relu.input as one op,
+    so that the recurrence over a symbolic sequence length reaches a runtime
+    call whole (it is never unrolled). `input` is `[T, B, I]` (`[B, T, I]`
+    with `batch_first`); `weights` are PyTorch's flat parameter list, per
+    layer and direction `w_ih, w_hh[, b_ih, b_hh][, w_hr]`
+    (tcc/Support/RecurrentShapes.h states the shapes). `h0` (and, for an
+    LSTM, `c0`) are `[L·D, B, P]` (`[L·D, B, H]`); absent, zeros. Results:
+    the last layer's `h` at every step `[T, B, D·P]`, then `h_n` and, for an
+    LSTM, `c_n`. Gates in PyTorch's order (LSTM i, f, g, o; GRU r, z, n with
+    n = tanh(W_in x + b_in + r·(W_hn h + b_hn))). Inference only: no dropout
+    between layers.
+
+    ```mlir
+    %y, %h = tcc_graph.rnn %x, weights %wi, %wh, %bi, %bh {mode = "gru", num_layers = 1 : i64, has_biases}
+           : (tensor<?x2x8xf32>, tensor<48x8xf32>, tensor<48x16xf32>, tensor<48xf32>, tensor<48xf32>)
+           -> (tensor<?x2x16xf32>, tensor<1x2x16xf32>)
+    ```
+  }];
+  let arguments = (ins TccGraph_FloatTensor:$input, Optional<TccGraph_FloatTensor>:$h0,
+                       Optional<TccGraph_FloatTensor>:$c0,
+                       Variadic<TccGraph_FloatTensor>:$weights, StrAttr:$mode,
+                       I64Attr:$num_layers, UnitAttr:$bidirectional, UnitAttr:$batch_first,
+                       UnitAttr:$has_biases);
+  let results = (outs Variadic<TccGraph_FloatTensor>:$results);
+  let assemblyFormat = [{
+    $input (`h0` $h0^)? (`c0` $c0^)? `weights` $weights attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // Data movement
 //===----------------------------------------------------------------------===//

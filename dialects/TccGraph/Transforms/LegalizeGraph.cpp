@@ -397,6 +397,7 @@ struct LegalizeGraphPass
     populateMaskedIndexingLegalizers(table);
     populateSegmentReduceLegalizers(table);
     populateResamplingLegalizers(table);
+    populateRecurrentLegalizers(table);
     // Operators taking or giving complex tensors: from this table alone.
     LegalizerTable complexTable;
     populateComplexLegalizers(complexTable);

@@ -72,6 +72,8 @@ void populateCombinatoricsLegalizers(LegalizerTable &table);
 void populateMaskedIndexingLegalizers(LegalizerTable &table);
 void populateSegmentReduceLegalizers(LegalizerTable &table);
 void populateResamplingLegalizers(LegalizerTable &table);
+/// LSTM, GRU and RNN layers as tcc_graph.rnn (LegalizeRecurrent.cpp).
+void populateRecurrentLegalizers(LegalizerTable &table);
 /// Max pooling's indices; wraps the pooling legalizers, so it runs after them.
 void populatePoolingIndexLegalizers(LegalizerTable &table);
 /// A tcc_graph.special_function `function` of the operands named `first` and

@@ -62,4 +62,15 @@ def TccKernel_RowKind : I32EnumAttr<"RowKind", "What a row kernel computes",
   let cppNamespace = "::tcc::kernel";
 }
 
+def TccKernel_RnnLstm : I32EnumAttrCase<"lstm", 0>;
+def TccKernel_RnnGru : I32EnumAttrCase<"gru", 1>;
+def TccKernel_RnnTanh : I32EnumAttrCase<"rnn_tanh", 2>;
+def TccKernel_RnnRelu : I32EnumAttrCase<"rnn_relu", 3>;
+
+def TccKernel_RnnMode : I32EnumAttr<"RnnMode",
+    "The cell of a recurrent layer (tcc_graph.rnn's mode names)",
+    [TccKernel_RnnLstm, TccKernel_RnnGru, TccKernel_RnnTanh, TccKernel_RnnRelu]> {
+  let cppNamespace = "::tcc::kernel";
+}
+
 #endif // TCC_KERNEL_DIALECT

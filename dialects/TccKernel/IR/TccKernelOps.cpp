@@ -1,6 +1,7 @@
 //===- TccKernelOps.cpp - tcc_kernel verifiers and memory effects ---------===//
 #include "dialects/TccKernel/IR/TccKernelOps.h"
 #include "tcc/Support/IndexCopyShapes.h"
+#include "tcc/Support/RecurrentShapes.h"
 #include "tcc/Runtime/DepthwiseKernel.h"
 
 #include "mlir/IR/Builders.h"
@@ -418,6 +419,41 @@ bool ConvOp::isDepthwiseKernelConv() {
 }
 
 void ConvOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>> &effects) {
+  getDestinationStyleEffects(*this, effects);
+}
+
+//===----------------------------------------------------------------------===//
+// rnn
+//===----------------------------------------------------------------------===//
+
+LogicalResult RnnOp::verify() {
+  if (failed(verifyDestinationStyle(*this)))
+    return failure();
+  std::string error = tcc::recurrentOpError(
+      stringifyRnnMode(getMode()), getNumLayers(), getBidirectional(), getBatchFirst(),
+      getHasBiases(), getInput(), getH0(), getC0(), getWeights(), getInits());
+  if (!error.empty())
+    return emitOpError(error);
+  for (Value v : getOperands())
+    if (!shapedOf(v).getElementType().isF32())
+      return emitOpError("computes f32 tensors only, got ") << shapedOf(v).getElementType();
+  return success();
+}
+
+int64_t RnnOp::getHiddenSize() {
+  auto sizes = tcc::recurrentHiddenSizes(tcc::recurrentGates(stringifyRnnMode(getMode())),
+                                         shapedOf(getWeights()[1]).getShape());
+  return sizes ? sizes->first : 0;
+}
+
+int64_t RnnOp::getStateSize() {
+  auto sizes = tcc::recurrentHiddenSizes(tcc::recurrentGates(stringifyRnnMode(getMode())),
+                                         shapedOf(getWeights()[1]).getShape());
+  return sizes ? sizes->second : 0;
+}
+
+void RnnOp::getEffects(
     SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>> &effects) {
   getDestinationStyleEffects(*this, effects);
 }

@@ -321,4 +321,51 @@ def TccKernel_ConvOp : TccKernel_DpsOp<"conv", [AttrSizedOperandSegments]> {
   }];
 }
 
+//===----------------------------------------------------------------------===//
+// rnn
+//===----------------------------------------------------------------------===//
+
+def TccKernel_RnnOp : TccKernel_DpsOp<"rnn", [AttrSizedOperandSegments]> {
+  let summary = "A recurrent layer stack (LSTM, GRU, RNN): one runtime call";
+  let description = [{
+    tcc_graph.rnn as one call, whatever the sequence length: per layer and
+    direction, the input projection of every step as one GEMM, then per step
+    h·W_hhᵀ and the gates. Operands and layout as tcc_graph.rnn
+    (tcc/Support/RecurrentShapes.h); `inits` are the output, h_n and, for an
+    LSTM, c_n, each written whole. Every operand is read packed (row-major,
+    no gaps): bufferization copies a view that is not. f32 only, on the CPU
+    path (tcc_cpu_rnn, tcc/Runtime/CpuRecurrent.h); kernel formation refuses
+    a recurrence for the CUDA path.
+
+    ```mlir
+    %y, %h, %c = tcc_kernel.rnn lstm ins(%x : tensor<?x2x8xf32>)
+           weights(%wi, %wh, %bi, %bh : tensor<64x8xf32>, tensor<64x16xf32>, tensor<64xf32>, tensor<64xf32>)
+           outs(%e0, %e1, %e2 : tensor<?x2x16xf32>, tensor<1x2x16xf32>, tensor<1x2x16xf32>)
+           {num_layers = 1 : i64, has_biases}
+           -> tensor<?x2x16xf32>, tensor<1x2x16xf32>, tensor<1x2x16xf32>
+    ```
+  }];
+  let arguments = (ins TccKernel_RnnMode:$mode, AnyShaped:$input, Optional<AnyShaped>:$h0,
+                       Optional<AnyShaped>:$c0, Variadic<AnyShaped>:$weights,
+                       Variadic<AnyShaped>:$inits, I64Attr:$num_layers,
+                       UnitAttr:$bidirectional, UnitAttr:$batch_first, UnitAttr:$has_biases);
+  let assemblyFormat = [{
+    $mode `ins` `(` $input `:` type($input) `)`
+    (`h0` `(` $h0^ `:` type($h0) `)`)?
+    (`c0` `(` $c0^ `:` type($c0) `)`)?
+    `weights` `(` $weights `:` type($weights) `)`
+    `outs` `(` $inits `:` type($inits) `)`
+    attr-dict (`->` type($results)^)?
+  }];
+  let extraClassDeclaration = [{
+    ::mlir::MutableOperandRange getDpsInitsMutable() { return getInitsMutable(); }
+    /// The hidden size H (the rows of w_hh over the gates).
+    int64_t getHiddenSize();
+    /// The size of h: proj_size with projections, else H.
+    int64_t getStateSize();
+    /// Whether the LSTM's h is projected (weights w_hr).
+    bool hasProjections() { return getStateSize() != getHiddenSize(); }
+  }];
+}
+
 #endif // TCC_KERNEL_OPS

@@ -84,6 +84,10 @@ int64_t tcc::kernel::packedTrailingDims(Operation *op, OpOperand &operand) {
         return c.getChannelsLast() && c.isDepthwiseKernelConv() ? int64_t(1)
                                                                 : std::min<int64_t>(rank, 3);
       })
+      // tcc_cpu_rnn reads and writes every tensor whole, packed.
+      .Case([&](tcc::kernel::RnnOp) {
+        return cast<ShapedType>(operand.get().getType()).getRank();
+      })
       // A scatter's loops index every operand through its strides.
       .Case([&](tcc::kernel::ScatterOp) { return int64_t(0); })
       .Default([](Operation *) { return 1; });
@@ -209,5 +213,6 @@ void tcc::kernel::registerBufferizableOpInterfaceExternalModels(DialectRegistry 
     RowOp::attachInterface<KernelOpInterface<RowOp>>(*ctx);
     ConvOp::attachInterface<KernelOpInterface<ConvOp>>(*ctx);
     ScatterOp::attachInterface<KernelOpInterface<ScatterOp>>(*ctx);
+    RnnOp::attachInterface<KernelOpInterface<RnnOp>>(*ctx);
   });
 }

@@ -25,7 +25,10 @@ def FormKernelsPass : Pass<"tcc-form-kernels", "mlir::ModuleOp"> {
       (f16/bf16, or f32 under `f32-tensor-cores`) channels-last, and the
       NCHW ↔ NHWC transposes around it are then moved through pointwise ops,
       concatenations and reductions until they cancel or reach the model's
-      edges.
+      edges;
+    - each `tcc_graph.rnn` (LSTM, GRU, RNN) becomes one `tcc_kernel.rnn`
+      with `cpu-only`; with a CUDA path it is refused at its source line
+      (the CUDA path has no recurrence yet).
     A whole op that no kernel takes is decomposed as tcc-decompose-graph does.
 
     A large GEMM whose rows are not a multiple of 16 bytes (a vocabulary of

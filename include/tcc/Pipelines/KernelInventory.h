@@ -11,7 +11,7 @@ class ModuleOp;
 namespace tcc {
 
 /// One JSON object per kernel or library call of the planned entry, in
-/// program order: "kind" (gemm, attention, row, conv, pointwise, reduction,
+/// program order: "kind" (gemm, attention, row, conv, rnn, pointwise, reduction,
 /// copy, fill), "detail", the "sources" fused into it (source op names, from
 /// kernel formation's locations or the kernel's body) and their Python
 /// "lines". Written into the manifest's "kernels" for `tcc inspect`.

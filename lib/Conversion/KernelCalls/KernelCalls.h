@@ -4,8 +4,8 @@
 // function per kernel family that replaces a bufferized tcc_kernel op with a
 // call of its runtime entry point (tcc_gemm, tcc_attention, tcc_row,
 // tcc_conv2d; the CPU path's tcc_cpu_gemm, tcc_cpu_attention, tcc_cpu_conv2d
-// take the same arguments: include/tcc/Runtime/*.h define the ABIs), and the
-// helpers they share.
+// take the same arguments; tcc_cpu_rnn the CPU path's alone:
+// include/tcc/Runtime/*.h define the ABIs), and the helpers they share.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TCC_LIB_CONVERSION_KERNELCALLS_KERNELCALLS_H
@@ -38,6 +38,9 @@ void lowerRow(mlir::OpBuilder &b, kernel::RowOp op, const CallContext &ctx);
 /// `entry`: tcc_conv2d (cuDNN), or tcc_cpu_conv2d (same ABI, null stream).
 void lowerConv(mlir::OpBuilder &b, kernel::ConvOp op, const CallContext &ctx,
                llvm::StringRef entry = "tcc_conv2d");
+/// `entry`: tcc_cpu_rnn (CpuRecurrent.h; the CPU path only, no stream).
+void lowerRnn(mlir::OpBuilder &b, kernel::RnnOp op, const CallContext &ctx,
+              llvm::StringRef entry = "tcc_cpu_rnn");
 
 /// Builds the arguments of one runtime call, in ABI order.
 struct CallBuilder {

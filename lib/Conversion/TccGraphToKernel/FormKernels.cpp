@@ -5,7 +5,8 @@
 // become GEMMs), then GEMMs and convolutions with their epilogues (a residual
 // add is cheapest there), then row kernels, which take the residual adds left. Whatever whole
 // op a family cannot take is decomposed at once (tcc-decompose-graph's
-// functions), so that its matrix products still become GEMMs.
+// functions), so that its matrix products still become GEMMs. Recurrent
+// layers become one call each, on the CPU path only.
 //
 //===----------------------------------------------------------------------===//
 #include "FormKernels.h"
@@ -92,6 +93,8 @@ struct FormKernelsPass : tcc::impl::FormKernelsPassBase<FormKernelsPass> {
       tcc::formation::foldContiguousViews(func);
       tcc::formation::formRowKernels(func);
       tcc::formation::formScatterKernels(func);
+      if (failed(tcc::formation::formRecurrentKernels(func, cpuOnly)))
+        signalPassFailure();
       tcc::formation::sinkLayoutTransposes(func);
     }
   }

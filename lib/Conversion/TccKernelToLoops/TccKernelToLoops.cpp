@@ -3,7 +3,8 @@
 // The CPU path's lowering of the kernel layer: every tcc_kernel op on
 // memrefs becomes an scf loop nest (GemmLoops.cpp, ConvLoops.cpp,
 // AttentionLoops.cpp, RowLoops.cpp) that computes in f32 and rounds once, as the CUDA path's
-// library calls do.
+// library calls do, or a runtime call (f32 products and convolutions with
+// library-calls; a recurrence always: tcc_cpu_rnn).
 //
 //===----------------------------------------------------------------------===//
 #include "KernelLoops.h"
@@ -79,7 +80,7 @@ struct ConvertTccKernelToLoopsPass
       // The CPU path's functions only (tcc-split-targets).
       auto func = op->getParentOfType<func::FuncOp>();
       if (isa<tcc::kernel::GemmOp, tcc::kernel::AttentionOp, tcc::kernel::RowOp,
-              tcc::kernel::ConvOp, tcc::kernel::ScatterOp>(op) &&
+              tcc::kernel::ConvOp, tcc::kernel::ScatterOp, tcc::kernel::RnnOp>(op) &&
           (!func || tcc::isCpuFunction(func)))
         ops.push_back(op);
     });
@@ -111,6 +112,11 @@ struct ConvertTccKernelToLoopsPass
               tcc::kernelcalls::lowerConv(b, o, {getOperation(), nullptr}, "tcc_cpu_conv2d");
             else
               lowerConv(b, o);
+          })
+          // Always the runtime's: a recurrence has no loop nest of its own
+          // (the verifier takes f32 only).
+          .Case([&](tcc::kernel::RnnOp o) {
+            tcc::kernelcalls::lowerRnn(b, o, {getOperation(), nullptr});
           });
       op->erase();
     }

@@ -189,3 +189,19 @@ func.func @index_copy_source(%c: tensor<4x8xf32>, %p: tensor<2xi64>, %s: tensor<
   %0 = tcc_graph.index_copy %c[%p], %s {dim = 1 : i64, message = ""} : (tensor<4x8xf32>, tensor<2xi64>, tensor<3x2xf32>) -> tensor<4x8xf32>
   return %0 : tensor<4x8xf32>
 }
+
+// -----
+
+func.func @rnn_weight_count(%x: tensor<5x2x4xf32>, %w: tensor<24x4xf32>, %u: tensor<24x8xf32>) -> tensor<5x2x8xf32> {
+  // expected-error @+1 {{'tcc_graph.rnn' op expects 4 weights (2 layers x 1 directions x 2), got 2}}
+  %r:2 = tcc_graph.rnn %x weights %w, %u {mode = "gru", num_layers = 2 : i64} : (tensor<5x2x4xf32>, tensor<24x4xf32>, tensor<24x8xf32>) -> (tensor<5x2x8xf32>, tensor<2x2x8xf32>)
+  return %r#0 : tensor<5x2x8xf32>
+}
+
+// -----
+
+func.func @rnn_hn_shape(%x: tensor<?x2x4xf32>, %w: tensor<24x4xf32>, %u: tensor<24x8xf32>) -> tensor<?x2x8xf32> {
+  // expected-error @+1 {{'tcc_graph.rnn' op h_n must be [1, 2, 8], got [1, 3, 8]}}
+  %r:2 = tcc_graph.rnn %x weights %w, %u {mode = "gru", num_layers = 1 : i64} : (tensor<?x2x4xf32>, tensor<24x4xf32>, tensor<24x8xf32>) -> (tensor<?x2x8xf32>, tensor<1x3x8xf32>)
+  return %r#0 : tensor<?x2x8xf32>
+}

@@ -65,3 +65,10 @@ func.func @index_copy(%c: tensor<1x4x64x8xbf16>, %p: tensor<?xi64>, %s: tensor<1
   %0 = tcc_graph.index_copy %c[%p], %s {dim = 2 : i64, message = "out of range"} : (tensor<1x4x64x8xbf16>, tensor<?xi64>, tensor<1x4x?x8xbf16>) -> tensor<1x4x64x8xbf16>
   return %0 : tensor<1x4x64x8xbf16>
 }
+
+// CHECK-LABEL: func @rnn
+// CHECK: tcc_graph.rnn %{{.*}} h0 %{{.*}} c0 %{{.*}} weights %{{.*}}, %{{.*}} {batch_first, mode = "lstm", num_layers = 1 : i64} : (tensor<2x?x4xf32>, tensor<1x2x8xf32>, tensor<1x2x8xf32>, tensor<32x4xf32>, tensor<32x8xf32>) -> (tensor<2x?x8xf32>, tensor<1x2x8xf32>, tensor<1x2x8xf32>)
+func.func @rnn(%x: tensor<2x?x4xf32>, %h0: tensor<1x2x8xf32>, %c0: tensor<1x2x8xf32>, %w: tensor<32x4xf32>, %u: tensor<32x8xf32>) -> tensor<2x?x8xf32> {
+  %r:3 = tcc_graph.rnn %x h0 %h0 c0 %c0 weights %w, %u {batch_first, mode = "lstm", num_layers = 1 : i64} : (tensor<2x?x4xf32>, tensor<1x2x8xf32>, tensor<1x2x8xf32>, tensor<32x4xf32>, tensor<32x8xf32>) -> (tensor<2x?x8xf32>, tensor<1x2x8xf32>, tensor<1x2x8xf32>)
+  return %r#0 : tensor<2x?x8xf32>
+}

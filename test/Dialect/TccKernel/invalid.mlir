@@ -249,3 +249,21 @@ func.func @scatter_dim(%s: tensor<2x3xf32>, %i: tensor<3xi64>, %m: tensor<2x8xf3
   %y = tcc_kernel.scatter ins(%s, %i : tensor<2x3xf32>, tensor<3xi64>) outs(%m : tensor<2x8xf32>) {dim = 2 : i64, message = ""} -> tensor<2x8xf32>
   return %y : tensor<2x8xf32>
 }
+
+// -----
+
+func.func @rnn_missing_cell_state(%x: tensor<5x2x4xf32>, %w: tensor<32x4xf32>, %u: tensor<32x8xf32>,
+                                  %y: tensor<5x2x8xf32>, %h: tensor<1x2x8xf32>) -> tensor<5x2x8xf32> {
+  // expected-error @+1 {{'tcc_kernel.rnn' op has 3 outputs (output, h_n, c_n), got 2}}
+  %r:2 = tcc_kernel.rnn lstm ins(%x : tensor<5x2x4xf32>) weights(%w, %u : tensor<32x4xf32>, tensor<32x8xf32>) outs(%y, %h : tensor<5x2x8xf32>, tensor<1x2x8xf32>) {num_layers = 1 : i64} -> tensor<5x2x8xf32>, tensor<1x2x8xf32>
+  return %r#0 : tensor<5x2x8xf32>
+}
+
+// -----
+
+func.func @rnn_f16(%x: tensor<5x2x4xf16>, %w: tensor<8x4xf16>, %u: tensor<8x8xf16>,
+                   %y: tensor<5x2x8xf16>, %h: tensor<1x2x8xf16>) -> tensor<5x2x8xf16> {
+  // expected-error @+1 {{'tcc_kernel.rnn' op computes f32 tensors only, got 'f16'}}
+  %r:2 = tcc_kernel.rnn rnn_tanh ins(%x : tensor<5x2x4xf16>) weights(%w, %u : tensor<8x4xf16>, tensor<8x8xf16>) outs(%y, %h : tensor<5x2x8xf16>, tensor<1x2x8xf16>) {num_layers = 1 : i64} -> tensor<5x2x8xf16>, tensor<1x2x8xf16>
+  return %r#0 : tensor<5x2x8xf16>
+}

@@ -97,3 +97,11 @@ func.func @scatter(%new: tensor<1x4x?x64xbf16>, %pos: tensor<?xi64>, %cache: ten
   tcc_kernel.scatter ins(%s, %i : memref<2x3xf32>, memref<3xi32>) outs(%m : memref<2x8xf32>) {dim = 1 : i64, message = ""}
   return %k : tensor<1x4x2048x64xbf16>
 }
+
+// CHECK-LABEL: func @rnn
+// CHECK: tcc_kernel.rnn gru ins(%{{.*}} : tensor<?x2x4xf32>) h0(%{{.*}} : tensor<1x2x8xf32>) weights(%{{.*}}, %{{.*}} : tensor<24x4xf32>, tensor<24x8xf32>) outs(%{{.*}}, %{{.*}} : tensor<?x2x8xf32>, tensor<1x2x8xf32>) {num_layers = 1 : i64} -> tensor<?x2x8xf32>, tensor<1x2x8xf32>
+func.func @rnn(%x: tensor<?x2x4xf32>, %h0: tensor<1x2x8xf32>, %w: tensor<24x4xf32>, %u: tensor<24x8xf32>,
+               %y: tensor<?x2x8xf32>, %h: tensor<1x2x8xf32>) -> tensor<?x2x8xf32> {
+  %r:2 = tcc_kernel.rnn gru ins(%x : tensor<?x2x4xf32>) h0(%h0 : tensor<1x2x8xf32>) weights(%w, %u : tensor<24x4xf32>, tensor<24x8xf32>) outs(%y, %h : tensor<?x2x8xf32>, tensor<1x2x8xf32>) {num_layers = 1 : i64} -> tensor<?x2x8xf32>, tensor<1x2x8xf32>
+  return %r#0 : tensor<?x2x8xf32>
+}

@@ -1,0 +1,62 @@
+//===- CpuRecurrent.h - the CPU path's recurrent layers (LSTM, GRU, RNN) --===//
+//
+// The CPU lowering of tcc_kernel.rnn (convert-tcc-kernel-to-loops) calls
+// `tcc_cpu_rnn` once per recurrent layer stack, whatever the sequence
+// length: per layer and direction, x·W_ihᵀ + b_ih of every step as one
+// product, then per step h·W_hhᵀ + b_hh (and, for an LSTM with
+// projections, the projection of h), each in tcc_cpu_gemm (oneDNN or
+// OpenBLAS, CpuGemm.h), and the gates in f32 loops, in PyTorch's order and
+// formulas (LSTM i, f, g, o; GRU r, z, n with n = tanh(W_in x + b_in +
+// r·(W_hn h + b_hn)), h' = (1 - z)·n + z·h).
+//
+// Why not oneDNN's RNN primitives: they want the weights in their own
+// gate order and layout per direction (LSTM ifco vs PyTorch's ifgo, GRU's
+// "linear before reset" variant), a reorder per layer that the products here
+// avoid, and the GEMMs are where the time goes either way; the per-step code
+// below stays a direct transcription of PyTorch's cell, easy to check.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TCC_RUNTIME_CPURECURRENT_H
+#define TCC_RUNTIME_CPURECURRENT_H
+
+#include <cstdint>
+
+namespace tcc {
+
+/// A recurrence's cell: tcc_cpu_rnn's `mode` (tcc_kernel.rnn's RnnMode).
+enum RnnModeCode : int32_t {
+  kRnnModeLstm = 0,
+  kRnnModeGru = 1,
+  kRnnModeTanh = 2,
+  kRnnModeRelu = 3,
+};
+
+/// tcc_cpu_rnn's `flags`.
+constexpr int32_t kRnnBidirectional = 1;
+constexpr int32_t kRnnBatchFirst = 2;
+constexpr int32_t kRnnHasBiases = 4;
+/// Every weight is a bound weight: its products may keep it packed until
+/// weights are bound again (tcc_cpu_gemm's kGemmBIsBoundWeight).
+constexpr int32_t kRnnWeightsAreBound = 8;
+
+} // namespace tcc
+
+extern "C" {
+
+/// One recurrent layer stack on host memory, f32, every tensor packed:
+/// `x` [seq, batch, inputSize] ([batch, seq, inputSize] with
+/// kRnnBatchFirst); `h0` [layers·D, batch, stateSize] and, for an LSTM, `c0`
+/// [layers·D, batch, hidden], each null for zeros; `weights` PyTorch's flat
+/// list (tcc/Support/RecurrentShapes.h), `numWeights` of them; `y` the last
+/// layer's h at every step [seq, batch, D·stateSize] (batch first likewise),
+/// `hn` [layers·D, batch, stateSize], `cn` (LSTM) [layers·D, batch, hidden].
+/// `stateSize` is the LSTM's proj_size with projections, else `hidden`.
+/// A failure (a workspace that cannot be allocated) is a run error.
+void tcc_cpu_rnn(int32_t mode, int32_t flags, int64_t layers, int64_t seq, int64_t batch,
+                 int64_t inputSize, int64_t hidden, int64_t stateSize, const void *x,
+                 const void *h0, const void *c0, const void *const *weights,
+                 int64_t numWeights, void *y, void *hn, void *cn);
+
+} // extern "C"
+
+#endif // TCC_RUNTIME_CPURECURRENT_H
