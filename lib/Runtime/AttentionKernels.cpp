@@ -53,16 +53,16 @@
 // Split keys (flash-decoding). A grid of few blocks (decoding: one query
 // row, batch x heads blocks) walks a long key range block by block while
 // most SMs idle; the H100 ran a decode step's 16 blocks over 2048 cached
-// keys in 68 us, 125 GB/s. Where the unsplit grid has fewer blocks than
+// keys in 68 us, 125 GB/s (split: 13 us, 2026-12-07). Where the unsplit grid has fewer blocks than
 // two per SM, there is no causal mask and lk >= 256, the keys are split
 // into up to 4 x SMs / blocks ranges of at least 128 keys (whole 64-key
-// tiles): each block writes its rows' fp32 O and log2-sum-exp to a
+// tiles): each block writes its rows' fp32 O, score maximum and sum to a
 // workspace and tcc_attention_combine_* merges them into out, so the
-// result is the same softmax, rounded once. NOT YET ON BY DEFAULT: the
-// split path was written without a GPU at hand and has not run yet
-// (kAutoSplitKeys below); tcc_attention_tune(kAttentionTuneKvSplits, N)
-// forces it, which scripts/kernel_checks/check_attention.py does (variant
-// "keys in 3 splits") and time_decode_attention.py times. The workspace is grown (never
+// result is the same softmax, rounded once. On by default
+// (TCC_ATTENTION_SPLIT_KEYS=0 turns it off); tcc_attention_tune(
+// kAttentionTuneKvSplits, N) forces N splits, which scripts/kernel_checks/
+// check_attention.py does (variant "keys in 3 splits") and
+// time_decode_attention.py times. The workspace is grown (never
 // shrunk, never freed while the thread lives: a captured CUDA graph keeps
 // its address) per thread and context on a shape's first call; a call
 // under graph capture that would need a larger one runs unsplit.
@@ -297,10 +297,16 @@ void *splitWorkspace(void *stream, size_t bytes) {
   return found->buffer.data();
 }
 
-/// Whether the launcher splits keys on its own (file comment). Off until
-/// the split path has passed scripts/kernel_checks on a GPU (issue 37):
-/// a wrong answer is worse than a slow one.
-constexpr bool kAutoSplitKeys = false;
+/// Whether the launcher splits keys on its own (file comment):
+/// TCC_ATTENTION_SPLIT_KEYS=0 in the environment turns it off (a
+/// comparison against the unsplit path), read once per process.
+bool autoSplitKeys() {
+  static const bool on = [] {
+    const char *env = std::getenv("TCC_ATTENTION_SPLIT_KEYS");
+    return !(env && env[0] == '0' && env[1] == '\0');
+  }();
+  return on;
+}
 
 /// Benchmarking overrides (tcc_attention_tune).
 std::atomic<int32_t> gTuning[kAttentionTuneCount];
@@ -497,7 +503,7 @@ extern "C" void tcc_attention(int32_t dtype, int32_t math, int64_t batch, int64_
       int64_t want = 1;
       if (splitsTune >= 2)
         want = std::min<int64_t>(splitsTune, (lk + 63) / 64);
-      else if (kAutoSplitKeys && blocks < 2 * int64_t(sms) && lk >= 256)
+      else if (autoSplitKeys() && blocks < 2 * int64_t(sms) && lk >= 256)
         want = std::min<int64_t>((4 * int64_t(sms) + blocks - 1) / blocks, lk / 128);
       want = std::min<int64_t>(want, 64);
       if (blocks * want > INT32_MAX)
@@ -510,7 +516,7 @@ extern "C" void tcc_attention(int32_t dtype, int32_t math, int64_t batch, int64_
     void *workspace = nullptr;
     const int64_t rows = batch * heads * lq;
     if (splits >= 2) {
-      size_t bytes = size_t(rows * splits) * size_t(headDim + 1) * sizeof(float);
+      size_t bytes = size_t(rows * splits) * size_t(headDim + 2) * sizeof(float);
       workspace = splitWorkspace(stream, bytes);
       if (!workspace)
         splits = 1;
@@ -519,7 +525,7 @@ extern "C" void tcc_attention(int32_t dtype, int32_t math, int64_t batch, int64_
       params.kvSplits = static_cast<int32_t>(splits);
       params.splitKeys = static_cast<int32_t>(splitKeys);
       params.partialO = static_cast<float *>(workspace);
-      params.partialLse = params.partialO + rows * splits * headDim;
+      params.partialMaxSum = params.partialO + rows * splits * headDim;
     } else {
       params.kvSplits = 1;
       params.splitKeys = static_cast<int32_t>(lk);
@@ -531,7 +537,7 @@ extern "C" void tcc_attention(int32_t dtype, int32_t math, int64_t batch, int64_
     if (splits >= 2) {
       tcc_attn::AttentionCombineParams combine{};
       combine.partialO = params.partialO;
-      combine.partialLse = params.partialLse;
+      combine.partialMaxSum = params.partialMaxSum;
       combine.out = out;
       combine.oStrideB = outStrideB;
       combine.oStrideH = outStrideH;

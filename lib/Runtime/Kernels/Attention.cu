@@ -114,11 +114,13 @@
 // With p.kvSplits > 1 a block runs one range of p.splitKeys keys as if
 // they were the whole sequence (its k, v and mask bases moved to the
 // range's first key, lk its length), and instead of out writes its rows'
-// O normalized by their own sum, in fp32, with the log2-sum-exp of the
-// scores (m + log2 l; -inf where it saw no key) to p.partialO/partialLse.
-// combineRow merges a row's splits: weights 2^(lse_s - max lse), one
-// rounding to the element type. Never with causal (its limits are
-// absolute key positions).
+// O normalized by their own sum, in fp32, with their score maximum m
+// (-inf where it saw no key) and sum l to p.partialO/partialMaxSum.
+// combineRow merges a row's splits: weights l_s 2^(m_s - max m), one
+// rounding to the element type. (m and l are kept apart: a row of
+// PyTorch's finfo.min padding has m = -FLT_MAX, where m + log2 l would
+// round the key counts away and weigh a short split as a long one.) Never
+// with causal (its limits are absolute key positions).
 //
 // Block order: non-causal grids run the query tiles of one (batch, head)
 // together (K/V reuse in L2); causal grids run the longest query tiles
@@ -1012,12 +1014,13 @@ TCC_DEVICE void stageOutput(const float (&o)[R][OC], const float (&inv)[R], uint
 }
 
 /// Writes the warp's rows of one key split (kvSplits > 1) in fp32: O
-/// normalized by its own sum, and the row's log2-sum-exp `lse` (one lane of
-/// each row group), at row index rowBase + the row within the warp (the
+/// normalized by its own sum, and the row's score maximum and sum (one lane
+/// of each row group), at row index rowBase + the row within the warp (the
 /// layout of AttentionParams::partialO). Columns past p.headDim are not
 /// written, as in the output.
 template <int K, int D, int MT, int Stages, int R, int OC>
-TCC_DEVICE void writePartial(const float (&o)[R][OC], const float (&inv)[R], const float (&lse)[R],
+TCC_DEVICE void writePartial(const float (&o)[R][OC], const float (&inv)[R],
+                             const float (&rowMax)[R], const float (&rowSum)[R],
                              const AttentionParams &p, int64_t rowBase, int warpRow, int split,
                              int lane) {
   using F = Frag<K, MT, 1>;
@@ -1027,8 +1030,10 @@ TCC_DEVICE void writePartial(const float (&o)[R][OC], const float (&inv)[R], con
       continue;
     const int64_t at = (rowBase + F::row(r, lane)) * p.kvSplits + split;
     float *dst = p.partialO + at * p.headDim;
-    if ((lane & (F::kLanesPerRow - 1)) == 0)
-      p.partialLse[at] = lse[r];
+    if ((lane & (F::kLanesPerRow - 1)) == 0) {
+      p.partialMaxSum[2 * at] = rowMax[r];
+      p.partialMaxSum[2 * at + 1] = rowSum[r];
+    }
     if constexpr (K == kF32) {
       constexpr int VW = D % 32 == 0 ? 4 : 2;
       constexpr int U = D / VW / 8;
@@ -1342,7 +1347,7 @@ TCC_DEVICE void attentionBlock(const AttentionParams &p) {
 
   if (!warpHasRows)
     return;
-  float inv[R], lse[R];
+  float inv[R];
 #pragma unroll
   for (int r = 0; r < R; ++r) {
     float sum = l[r];
@@ -1350,11 +1355,13 @@ TCC_DEVICE void attentionBlock(const AttentionParams &p) {
     for (int x = 1; x < F::kLanesPerRow; x <<= 1)
       sum += shflXor(sum, x);
     inv[r] = sum > 0.0f ? 1.0f / sum : 0.0f; // no visible key: 0
-    // log2 of the row's sum of 2^x: p = 2^(x - m) summed to `sum`.
-    lse[r] = sum > 0.0f ? m[r] + log2f(sum) : -INFINITY;
+    // In place (no more registers): the row's sum of p = 2^(x - m), and
+    // m = -inf where no key was visible, so that such a split weighs 0.
+    l[r] = sum;
+    m[r] = sum > 0.0f ? m[r] : -INFINITY;
   }
   if (splits > 1) {
-    writePartial<K, D, MT, Stages>(o, inv, lse, p, (int64_t(pair) * p.lq + warpRow), warpRow,
+    writePartial<K, D, MT, Stages>(o, inv, m, l, p, (int64_t(pair) * p.lq + warpRow), warpRow,
                                    split, lane);
     return;
   }
@@ -1398,17 +1405,17 @@ template <int K> TCC_DEVICE void combineRow(const AttentionCombineParams &p) {
   const int row = blockIndex();
   const int i = row % p.lq, pair = row / p.lq;
   const int h = pair % p.heads, b = pair / p.heads;
-  const float *lse = p.partialLse + int64_t(row) * p.kvSplits;
+  const float *stats = p.partialMaxSum + 2 * int64_t(row) * p.kvSplits;
   float most = -INFINITY;
   for (int s = 0; s < p.kvSplits; ++s)
-    most = fmaxf(most, lse[s]);
+    most = fmaxf(most, stats[2 * s]);
   const int col = 2 * threadIndex();
   if (col >= p.headDim)
     return;
   float a0 = 0.0f, a1 = 0.0f, weights = 0.0f;
   if (most != -INFINITY) {
     for (int s = 0; s < p.kvSplits; ++s) {
-      const float w = ex2(lse[s] - most); // 0 for -inf
+      const float w = ex2(stats[2 * s] - most) * stats[2 * s + 1]; // 0 for -inf
       const float *o = p.partialO + (int64_t(row) * p.kvSplits + s) * p.headDim + col;
       a0 += w * o[0];
       a1 += w * o[1];

@@ -57,11 +57,14 @@ struct AttentionParams {
   /// x % kvSplits (keys [s·splitKeys, (s+1)·splitKeys), splitKeys a multiple
   /// of 64) of the (query tile, head, batch) x / kvSplits, and writes its
   /// rows normalized in fp32 to partialO[(row·kvSplits + s)·headDim + d]
-  /// with their log2-sum-exp in partialLse[row·kvSplits + s] (-inf: no
-  /// visible key), row = (b·heads + h)·lq + i; tcc_attention_combine_*
-  /// then writes out. Never with causal. 1: out directly.
+  /// with their score maximum m (log2 domain; -inf: no visible key) and
+  /// sum of 2^(x - m) in partialMaxSum[2·(row·kvSplits + s)] and [.. + 1],
+  /// row = (b·heads + h)·lq + i; tcc_attention_combine_* then writes out.
+  /// (Not m + log2 sum: at PyTorch's finfo.min padding m is -FLT_MAX and
+  /// the key count would be rounded away.) Never with causal. 1: out
+  /// directly.
   float *partialO;
-  float *partialLse;
+  float *partialMaxSum;
   int32_t kvSplits;
   int32_t splitKeys;
 };
@@ -70,7 +73,7 @@ struct AttentionParams {
 /// row (b, h, i) of out; thread t writes head dims 2t and 2t + 1.
 struct AttentionCombineParams {
   const float *partialO;
-  const float *partialLse;
+  const float *partialMaxSum;
   void *out;
   int64_t oStrideB, oStrideH, oStrideL;
   int32_t heads, lq, kvSplits, headDim;
