@@ -1954,6 +1954,52 @@ class UpsampleSymbolic(nn.Module):
                 F.interpolate(x, scale_factor=1.5, mode="bicubic", align_corners=True))
 
 
+class SpatialTransformer(nn.Module):
+    """A spatial transformer (issue 39: aten.affine_grid_generator was
+    unsupported; as core ATen, sub.Tensor(27, arange) was refused with
+    "expected a tensor operand 'self'"): a localization net's theta, its
+    affine grid and grid_sample, an align_corners grid to another size, and
+    a 3-d affine grid sampling a volume."""
+
+    def __init__(self):
+        super().__init__()
+        self.loc = nn.Sequential(nn.Conv2d(1, 4, 7), nn.MaxPool2d(2), nn.ReLU(), nn.Flatten(),
+                                 nn.Linear(4 * 9 * 9, 6))
+        with torch.no_grad():
+            self.loc[-1].weight.mul_(0.05)
+            self.loc[-1].bias.copy_(torch.tensor([0.9, 0.2, 0.05, -0.1, 1.1, -0.05]))
+        self.theta3 = nn.Parameter(torch.tensor([[[0.9, 0.1, 0.0, 0.05], [-0.1, 1.0, 0.1, 0.0],
+                                                  [0.05, 0.0, 0.8, -0.1]]]))
+
+    def forward(self, x, v):
+        theta = self.loc(x).view(-1, 2, 3)
+        grid = F.affine_grid(theta, list(x.size()), align_corners=False)
+        wide = F.affine_grid(theta, [x.shape[0], 1, 20, 24], align_corners=True)
+        grid3 = F.affine_grid(self.theta3.expand(v.shape[0], 3, 4), list(v.size()),
+                              align_corners=False)
+        return (F.grid_sample(x, grid, align_corners=False), wide,
+                F.grid_sample(x, wide, align_corners=True),
+                F.grid_sample(v, grid3, align_corners=False))
+
+
+def write_spatial_transformer(out):
+    """spatial_transformer: model.pt2 as exported, model_core.pt2 its core
+    ATen form (run_decompositions), the same inputs and outputs."""
+    name = "spatial_transformer"
+    if ONLY and name != ONLY:
+        return
+    torch.manual_seed(86)
+    model = SpatialTransformer().eval()
+    inputs = [torch.randn(2, 1, 24, 24), torch.randn(2, 2, 5, 6, 7)]
+    write_case(out, name, model, inputs)
+    d = os.path.join(out, name)
+    with torch.no_grad():
+        core = torch.export.export(model, tuple(inputs)).run_decompositions()
+    relative_traces(core)
+    torch.export.save(core, os.path.join(d, "model_core.pt2"))
+    print(f"wrote {d}/model_core.pt2")
+
+
 def write_dynamic_tail(out):
     """moe_dynamic (batch 1..16, sequence 2..128), pixel_shuffle_dynamic and
     upsample_symbolic (batch 1..8, H and W 4..128) at their export sizes and at more shapes as
@@ -2686,6 +2732,7 @@ def write_wrong_answer_cases(out):
     write_spatial_dynamic(out)
     write_symbolic_pooling(out)
     write_dynamic_tail(out)
+    write_spatial_transformer(out)
     write_symbolic_window_guards(out)
     write_recurrent_cases(out)
 

@@ -96,9 +96,15 @@ LegalizeFn binary(bool hasAlpha) {
   return [hasAlpha](OperatorArgs &args, OpBuilder &b) -> Results {
     Location loc = args.getOp().getLoc();
     Value x = args.tensor("self");
-    if (!x)
-      return args.getOp().emitError("expected a tensor operand 'self'");
     Type elt = args.resultType().getElementType();
+    if (!x) {
+      // A number on the left (core ATen's affine_grid: sub.Tensor(27,
+      // arange)): a scalar of the result's type.
+      std::optional<double> number = args.getFloat("self");
+      if (!number || !args.tensor("other"))
+        return operatorError(args) << "expects a tensor 'self', or a number with a tensor 'other'";
+      x = makeScalar(b, loc, elt, *number);
+    }
     x = makeCast(b, loc, x, elt);
     FailureOr<Value> other = tensorOrScalar(args, b, "other", x);
     if (failed(other))

@@ -286,6 +286,87 @@ LegalizeFn resample2d(bool bicubic) {
     return SmallVector<Value>{y};
   };
 }
+/// linspace(-1, 1, n) as ATen computes it (the first half from -1 up, the
+/// rest from 1 down), scaled by (n - 1) / n without align_corners
+/// (affine_grid's linspace_from_neg_one); [0] for n <= 1. In `elt`.
+Value linspaceFromNegOne(OpBuilder &b, Location loc, int64_t n, bool alignCorners, Type elt) {
+  Arith a{b, loc};
+  if (n <= 1)
+    return makeReshape(b, loc, a.c(elt, 0.0), {1});
+  Value i = b.create<IotaOp>(loc, RankedTensorType::get({n}, elt), b.getF64FloatAttr(0),
+                             b.getF64FloatAttr(1));
+  // step in the element type, as ATen's kernel computes it.
+  double step = elt.isF64() ? 2.0 / double(n - 1) : double(2.0f / float(n - 1));
+  // One op per statement: argument order is the compiler's (issue 17).
+  Value stepped = a.op<MulOp>(i, a.c(elt, step));
+  Value up = a.op<AddOp>(stepped, a.c(elt, -1.0));
+  Value fromEnd = a.op<SubOp>(a.c(elt, double(n - 1)), i);
+  Value back = a.op<MulOp>(fromEnd, a.c(elt, step));
+  Value down = a.op<SubOp>(a.c(elt, 1.0), back);
+  Value firstHalf = makeCompare(b, loc, "lt", i, a.c(elt, double(n / 2)));
+  Value range = b.create<SelectOp>(loc, typeOf(up), firstHalf, up, down);
+  if (alignCorners)
+    return range;
+  Value scaled = a.op<MulOp>(range, a.c(elt, double(n - 1)));
+  return a.op<DivOp>(scaled, a.c(elt, double(n)));
+}
+
+/// affine_grid_generator(theta, size, align_corners): theta [N, 2, 3]
+/// with size [N, C, H, W], or [N, 3, 4] with [N, C, D, H, W]. Output
+/// [N, (D,) H, W, 2 or 3]: the base grid's (x, y, (z,) 1) at each position
+/// (x along W, y along H, z along D) times theta's rows, summed in ATen's
+/// bmm order (x, y, z, then the constant column).
+Results legalizeAffineGrid(OperatorArgs &args, OpBuilder &b) {
+  Location loc = args.getOp().getLoc();
+  Arith a{b, loc};
+  FailureOr<Value> theta = requiredTensor(args, "theta");
+  std::optional<SmallVector<int64_t>> size = args.getInts("size");
+  if (failed(theta))
+    return failure();
+  RankedTensorType out = args.resultType();
+  int64_t spatial = size ? int64_t(size->size()) - 2 : 0;
+  RankedTensorType t = typeOf(*theta);
+  if (!size || (spatial != 2 && spatial != 3) || t.getRank() != 3 || !t.hasStaticShape() ||
+      t.getShape()[1] != spatial || t.getShape()[2] != spatial + 1 || !out.hasStaticShape() ||
+      !isa<FloatType>(t.getElementType()))
+    return operatorError(args) << "expects a static float theta of [N, 2, 3] with a 4-d size or "
+                                  "[N, 3, 4] with a 5-d size";
+  bool alignCorners = args.getBool("align_corners").value_or(false);
+  Type elt = t.getElementType().isF64() ? Type(b.getF64Type()) : Type(b.getF32Type());
+  Value th = makeCast(b, loc, *theta, elt);
+  int64_t n = t.getShape()[0];
+  // Output rank: N, spatial dims, then the coordinate.
+  int64_t rank = spatial + 2;
+  // coordinate k (x, y, z) varies along spatial dim spatial - 1 - k.
+  SmallVector<Value> coords;
+  for (int64_t k = 0; k < spatial; ++k) {
+    int64_t dim = spatial - k;  // the output dim this coordinate varies along
+    int64_t length = (*size)[2 + spatial - 1 - k];
+    Value line = linspaceFromNegOne(b, loc, length, alignCorners, elt);
+    SmallVector<int64_t> shape(rank, 1);
+    shape[dim] = length <= 1 ? 1 : length;
+    coords.push_back(makeReshape(b, loc, line, shape));
+  }
+  // theta[:, :, k] as [N, 1.., spatial] to broadcast against the coordinates.
+  auto column = [&](int64_t k) {
+    Value c = makeSlice(b, loc, th, 2, k, k + 1, 1);
+    SmallVector<int64_t> shape(rank, 1);
+    shape[0] = n;
+    shape[rank - 1] = spatial;
+    return makeReshape(b, loc, c, shape);
+  };
+  Value sum;
+  for (int64_t k = 0; k < spatial; ++k) {
+    Value term = a.op<MulOp>(coords[k], column(k));
+    sum = sum ? a.op<AddOp>(sum, term) : term;
+  }
+  Value constant = column(spatial);
+  Value grid = a.op<AddOp>(sum, constant);
+  if (typeOf(grid).getShape() != out.getShape())
+    grid = b.create<BroadcastOp>(loc, RankedTensorType::get(out.getShape(), elt), grid,
+                                 ValueRange{});
+  return SmallVector<Value>{makeCast(b, loc, grid, out.getElementType())};
+}
 } // namespace
 
 void tcc::graph::populateResamplingLegalizers(LegalizerTable &t) {
@@ -293,4 +374,5 @@ void tcc::graph::populateResamplingLegalizers(LegalizerTable &t) {
     t[std::string("aten.upsample_bicubic2d") + v] = resample2d(/*bicubic=*/true);
     t[std::string("aten._upsample_bilinear2d_aa") + v] = resample2d(/*bicubic=*/false);
   }
+  t["aten.affine_grid_generator.default"] = legalizeAffineGrid;
 }

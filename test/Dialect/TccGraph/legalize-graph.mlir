@@ -126,3 +126,15 @@ func.func @dead_nodes(%x: tensor<4xf32>) -> tensor<4xf32> {
   %y = tcc_graph.operator "torch.ops.aten.relu.default"(%x) {operand_names = ["self"], args = {}} : (tensor<4xf32>) -> tensor<4xf32>
   return %y : tensor<4xf32>
 }
+
+// -----
+
+// A number on the left (core ATen's affine_grid: sub.Tensor(27, arange)):
+// a scalar of the result's type (it was "expected a tensor operand 'self'").
+// CHECK-LABEL: func @number_minus_tensor
+// CHECK: %[[N:.*]] = tcc_graph.constant dense<27> : tensor<i64>
+// CHECK: tcc_graph.sub %[[N]], %arg0 : (tensor<i64>, tensor<5xi64>) -> tensor<5xi64>
+func.func @number_minus_tensor(%x: tensor<5xi64>) -> tensor<5xi64> {
+  %0 = tcc_graph.operator "torch.ops.aten.sub.Tensor"(%x) {operand_names = ["other"], args = {self = 27 : i64}} : (tensor<5xi64>) -> tensor<5xi64>
+  return %0 : tensor<5xi64>
+}

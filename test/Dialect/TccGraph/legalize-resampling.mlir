@@ -77,3 +77,23 @@ func.func @bicubic_symbolic(%x: tensor<1x1x?x4xf32> {tcc.sizes = [1, 1, "s0", 4]
   %0 = tcc_graph.operator "torch.ops.aten.upsample_bicubic2d.vec"(%x) {operand_names = ["input"], args = {align_corners = false}, tcc.sizes = [[1, 1, "2*s0", 4]]} : (tensor<1x1x?x4xf32>) -> tensor<1x1x?x4xf32>
   return %0 : tensor<1x1x?x4xf32>
 }
+
+// -----
+
+// affine_grid_generator (issue 39): x = linspace(-1, 1, W) * (W - 1) / W
+// along W, y the same along H, each times its column of theta, plus the
+// constant column, in bmm's order.
+// CHECK-LABEL: func @affine_grid
+// CHECK: %[[XS:.*]] = tcc_graph.iota {{.*}} : tensor<5xf32>
+// CHECK: %[[X:.*]] = tcc_graph.reshape %{{.*}} : (tensor<5xf32>) -> tensor<1x1x5x1xf32>
+// CHECK: %[[Y:.*]] = tcc_graph.reshape %{{.*}} : (tensor<4xf32>) -> tensor<1x4x1x1xf32>
+// CHECK: %[[T0:.*]] = tcc_graph.slice %arg0 {dim = 2 : i64, end = 1 : i64, start = 0 : i64, step = 1 : i64}
+// CHECK: %[[C0:.*]] = tcc_graph.reshape %[[T0]] : (tensor<2x2x1xf32>) -> tensor<2x1x1x2xf32>
+// CHECK: %[[XT:.*]] = tcc_graph.mul %[[X]], %[[C0]] : (tensor<1x1x5x1xf32>, tensor<2x1x1x2xf32>) -> tensor<2x1x5x2xf32>
+// CHECK: %[[YT:.*]] = tcc_graph.mul %[[Y]], %{{.*}} : (tensor<1x4x1x1xf32>, tensor<2x1x1x2xf32>) -> tensor<2x4x1x2xf32>
+// CHECK: %[[S:.*]] = tcc_graph.add %[[XT]], %[[YT]]
+// CHECK: tcc_graph.add %[[S]], %{{.*}} : (tensor<2x4x5x2xf32>, tensor<2x1x1x2xf32>) -> tensor<2x4x5x2xf32>
+func.func @affine_grid(%t: tensor<2x2x3xf32>) -> tensor<2x4x5x2xf32> {
+  %0 = tcc_graph.operator "torch.ops.aten.affine_grid_generator.default"(%t) {operand_names = ["theta"], args = {size = array<i64: 2, 1, 4, 5>, align_corners = false}} : (tensor<2x2x3xf32>) -> tensor<2x4x5x2xf32>
+  return %0 : tensor<2x4x5x2xf32>
+}
