@@ -1982,6 +1982,15 @@ class SpatialTransformer(nn.Module):
                 F.grid_sample(v, grid3, align_corners=False))
 
 
+def write_integer_sums(out):
+    """integer_sums: int64 inputs near 2^60 (sums wrap), and a symbolic batch."""
+    torch.manual_seed(87)
+    x = torch.randint(-(2 ** 60), 2 ** 60, (5, 9), dtype=torch.int64)
+    x[0, :] = 2 ** 62  # 9 of them wrap past 2^63
+    write_case(out, "integer_sums", IntegerSums(), [x],
+               dynamic_shapes=({0: torch.export.Dim("rows", min=2, max=64)},))
+
+
 def write_spatial_transformer(out):
     """spatial_transformer: model.pt2 as exported, model_core.pt2 its core
     ATen form (run_decompositions), the same inputs and outputs."""
@@ -1998,6 +2007,17 @@ def write_spatial_transformer(out):
     relative_traces(core)
     torch.export.save(core, os.path.join(d, "model_core.pt2"))
     print(f"wrote {d}/model_core.pt2")
+
+
+class IntegerSums(nn.Module):
+    """Sums of int64 values that f64 cannot hold exactly (issue 39: BEiT's
+    relative-position index as core ATen, aten.sum.dim_IntList "a sum of
+    'i64' values that f64 may not hold exactly is not supported"): along a
+    dim, with keepdim, over all elements, with terms near 2^60 whose sums
+    wrap around as PyTorch's int64 sums do."""
+
+    def forward(self, x):
+        return x.sum(-1), x.sum(0, keepdim=True), x.sum(), (x * 3).sum(1)
 
 
 def write_dynamic_tail(out):
@@ -2733,6 +2753,7 @@ def write_wrong_answer_cases(out):
     write_symbolic_pooling(out)
     write_dynamic_tail(out)
     write_spatial_transformer(out)
+    write_integer_sums(out)
     write_symbolic_window_guards(out)
     write_recurrent_cases(out)
 

@@ -324,7 +324,7 @@ def TccGraph_AvgPool2dOp : TccGraph_Pool2dOp<"avg_pool2d", "average">;
 // Reductions
 //===----------------------------------------------------------------------===//
 
-class TccGraph_ReduceOp<string mnemonic, string what> :
+class TccGraph_ReduceOp<string mnemonic, string what, Type tensor = TccGraph_FloatTensor> :
     TccGraph_Op<mnemonic, [Pure]> {
   let summary = what # " over `dims`";
   let description = [{
@@ -336,14 +336,14 @@ class TccGraph_ReduceOp<string mnemonic, string what> :
            : (tensor<4x18xf32>) -> tensor<4x1xf32>
     ```
   }];
-  let arguments = (ins TccGraph_FloatTensor:$input, DenseI64ArrayAttr:$dims,
-                       BoolAttr:$keepdim);
-  let results = (outs TccGraph_FloatTensor:$result);
+  let arguments = (ins tensor:$input, DenseI64ArrayAttr:$dims, BoolAttr:$keepdim);
+  let results = (outs tensor:$result);
   let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
   let hasVerifier = 1;
 }
 
-def TccGraph_ReduceSumOp : TccGraph_ReduceOp<"reduce_sum", "Sum">;
+// Integer sums too: an i64 sum that f64 cannot hold exactly adds integers.
+def TccGraph_ReduceSumOp : TccGraph_ReduceOp<"reduce_sum", "Sum", TccGraph_Tensor>;
 def TccGraph_ReduceMaxOp : TccGraph_ReduceOp<"reduce_max", "Maximum">;
 def TccGraph_ReduceMeanOp : TccGraph_ReduceOp<"reduce_mean", "Arithmetic mean">;
 def TccGraph_ReduceProdOp : TccGraph_ReduceOp<"reduce_prod", "Product">;

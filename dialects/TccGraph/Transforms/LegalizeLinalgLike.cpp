@@ -529,15 +529,18 @@ Results legalizeReduce(OperatorArgs &args, OpBuilder &b) {
   bool keepdim = args.getBool("keepdim").value_or(false);
   // An integer sum runs in f64 where that is exact: every partial sum below
   // 2^53, from a bound on the elements (counts of bools, 8 to 32 bit
-  // integers, constants). Otherwise it is refused rather than rounded.
+  // integers, constants). Otherwise it adds the integers themselves, in the
+  // result's type (i64 wraps around as PyTorch's does), keepdim as a reshape.
   if (std::is_same_v<ReduceOp, ReduceSumOp> && isa<IntegerType>(resultElt)) {
     std::optional<double> bound = integerBound(x);
     double terms = 1;
     for (int64_t d : dims)
       terms *= ShapedType::isDynamic(typeOf(x).getShape()[d]) ? INFINITY : typeOf(x).getShape()[d];
-    if (!bound || *bound * terms >= std::ldexp(1.0, 53))
-      return operatorError(args) << "a sum of " << typeOf(x).getElementType()
-                                 << " values that f64 may not hold exactly is not supported";
+    if (!bound || *bound * terms >= std::ldexp(1.0, 53)) {
+      Value whole = makeCast(b, loc, x, resultElt);
+      Value sum = makeReduce<ReduceOp>(b, loc, whole, dims, /*keepdim=*/false);
+      return SmallVector<Value>{makeReshape(b, loc, sum, args.resultType().getShape())};
+    }
     Value wide = makeCast(b, loc, x, b.getF64Type());
     Value sum = makeReduce<ReduceOp>(b, loc, wide, dims, keepdim);
     return SmallVector<Value>{makeCast(b, loc, sum, resultElt)};

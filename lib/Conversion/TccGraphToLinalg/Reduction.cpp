@@ -45,6 +45,19 @@ struct ReducePattern : OpConversionPattern<SrcOp> {
     if (failed(sizesOr))
       return rewriter.notifyMatchFailure(op, "dynamic size without a source");
     SmallVector<OpFoldResult> sizes = *sizesOr;
+    // An integer sum (an i64 sum the legalizer could not bound below 2^53,
+    // which f64 would round) adds integers: exact in any order, so no blocks.
+    if (kind == Kind::Sum && isa<IntegerType>(elt)) {
+      Value zero = tcc::makeFilled(rewriter, loc, keptType, sizes, rewriter.getIntegerAttr(elt, 0));
+      Value summed = tcc::reduceDims(rewriter, loc, x, dims, zero,
+                                     [](OpBuilder &b, Location l, Value element, Value acc) {
+                                       return b.create<arith::AddIOp>(l, element, acc).getResult();
+                                     });
+      if (op.getKeepdim() || summed.getType() != resultType)
+        return rewriter.notifyMatchFailure(op, "an integer sum with keepdim");
+      rewriter.replaceOp(op, summed);
+      return success();
+    }
     double initValue = kind == Kind::Max    ? -std::numeric_limits<double>::infinity()
                        : kind == Kind::Prod ? 1.0
                                             : 0.0;

@@ -755,3 +755,15 @@ func.func @reshape_split_two_symbolic(%x: tensor<1x?x12xf32>, %b: index, %t: ind
   %0 = tcc_graph.reshape %x sizes(%b, %t) : (tensor<1x?x12xf32>) -> tensor<?x?x4x3xf32>
   return %0 : tensor<?x?x4x3xf32>
 }
+
+// -----
+
+// An integer sum adds integers (exact in any order: no blocks).
+// CHECK-LABEL: func @i64_sum
+// CHECK: %[[Z:.*]] = linalg.fill ins(%{{.*}} : i64)
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]} ins(%arg0 : tensor<5x9xi64>) outs(%[[Z]] : tensor<5xi64>)
+// CHECK: arith.addi
+func.func @i64_sum(%x: tensor<5x9xi64>) -> tensor<5xi64> {
+  %0 = tcc_graph.reduce_sum %x {dims = array<i64: 1>, keepdim = false} : (tensor<5x9xi64>) -> tensor<5xi64>
+  return %0 : tensor<5xi64>
+}

@@ -421,10 +421,17 @@ func.func @integer_sums(%m: tensor<3x4xi1>) -> tensor<i64> {
 
 // -----
 
-func.func @int64_sum(%x: tensor<3x4xi64>) -> tensor<i64> {
-  // expected-error @+1 {{operator 'aten.sum.default': a sum of 'i64' values that f64 may not hold exactly is not supported}}
+// int64 values without a bound: f64 could round their sum, so the integers
+// are added themselves (it was refused: "f64 may not hold exactly"); keepdim
+// is a reshape of the sum.
+// CHECK-LABEL: func @int64_sum
+// CHECK: tcc_graph.reduce_sum %arg0 {dims = array<i64: 0, 1>, keepdim = false} : (tensor<3x4xi64>) -> tensor<i64>
+// CHECK: %[[S:.*]] = tcc_graph.reduce_sum %arg0 {dims = array<i64: 1>, keepdim = false} : (tensor<3x4xi64>) -> tensor<3xi64>
+// CHECK: tcc_graph.reshape %[[S]] : (tensor<3xi64>) -> tensor<3x1xi64>
+func.func @int64_sum(%x: tensor<3x4xi64>) -> (tensor<i64>, tensor<3x1xi64>) {
   %0 = tcc_graph.operator "torch.ops.aten.sum.default"(%x) {operand_names = ["self"], args = {}} : (tensor<3x4xi64>) -> tensor<i64>
-  return %0 : tensor<i64>
+  %1 = tcc_graph.operator "torch.ops.aten.sum.dim_IntList"(%x) {operand_names = ["self"], args = {dim = array<i64: 1>, keepdim = true}} : (tensor<3x4xi64>) -> tensor<3x1xi64>
+  return %0, %1 : tensor<i64>, tensor<3x1xi64>
 }
 
 // -----
