@@ -32,7 +32,7 @@ SAMPLES = ["foo", "mymodule", "outer_module", "mymodule_dynamic_batch", "small_c
            "convolutions_3d", "batch_norm_batch_stats",
            "unfold_diagonal_histc", "grid_sample_2d", "grid_sample_3d", "nextafter",
            "indexing_tail", "resampling_tail", "nan_epilogues", "upsample_bf16", "mixed_dtype_cat",
-           "audio_front_end", "spatial_dynamic_cnn", "moe_dynamic", "pixel_shuffle_dynamic", "upsample_symbolic", "spatial_transformer", "integer_sums", "symbolic_pooling",
+           "audio_front_end", "spatial_dynamic_cnn", "moe_dynamic", "pixel_shuffle_dynamic", "upsample_symbolic", "spatial_transformer", "integer_sums", "relative_position_index", "symbolic_pooling",
            "ops_special_tail", "many_weights_pointwise",
            # channels-last on the GPU (the CPU path computes f32 either way)
            "dense_stem:tf32", "depthwise_blocks:tf32", "small_cnn:tf32",

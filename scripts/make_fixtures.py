@@ -1991,6 +1991,12 @@ def write_integer_sums(out):
                dynamic_shapes=({0: torch.export.Dim("rows", min=2, max=64)},))
 
 
+def write_relative_position_index(out):
+    torch.manual_seed(88)
+    write_case(out, "relative_position_index", RelativePositionIndex(),
+               [torch.randn(3, 2, 16, 16)])
+
+
 def write_spatial_transformer(out):
     """spatial_transformer: model.pt2 as exported, model_core.pt2 its core
     ATen form (run_decompositions), the same inputs and outputs."""
@@ -2018,6 +2024,40 @@ class IntegerSums(nn.Module):
 
     def forward(self, x):
         return x.sum(-1), x.sum(0, keepdim=True), x.sum(), (x * 3).sum(1)
+
+
+class RelativePositionIndex(nn.Module):
+    """BEiT's relative-position bias built in forward, as exported (issue 39:
+    "in-place aten.add_.Tensor into a select view not supported"): the
+    index is a contiguous() copy of a permuted difference, written in place
+    through selects. contiguous() of a tensor that is not row-major copies
+    it, so the writes stay in the copy (the permuted view keeps the old
+    values); of a row-major tensor it is the tensor itself, so writes into it
+    reach the original."""
+
+    def __init__(self, window=(4, 4), heads=2):
+        super().__init__()
+        self.window = window
+        count = (2 * window[0] - 1) * (2 * window[1] - 1)
+        self.table = nn.Parameter(torch.randn(count, heads))
+
+    def forward(self, x):
+        wh, ww = self.window
+        coords = torch.stack(torch.meshgrid(torch.arange(wh), torch.arange(ww),
+                                            indexing="ij")).flatten(1)
+        diff = coords[:, :, None] - coords[:, None, :]
+        permuted = diff.permute(1, 2, 0)
+        rel = permuted.contiguous()
+        rel[:, :, 0] += wh - 1
+        rel[:, :, 1] += ww - 1
+        rel[:, :, 0] *= 2 * ww - 1
+        index = rel.sum(-1)
+        n = wh * ww
+        bias = self.table[index.view(-1)].view(n, n, -1).permute(2, 0, 1)
+        same = x.clone()
+        alias = same.contiguous()  # row-major: the tensor itself
+        alias[:, 0] += 1.0
+        return x + bias, permuted * 1, same
 
 
 def write_dynamic_tail(out):
@@ -2754,6 +2794,7 @@ def write_wrong_answer_cases(out):
     write_dynamic_tail(out)
     write_spatial_transformer(out)
     write_integer_sums(out)
+    write_relative_position_index(out)
     write_symbolic_window_guards(out)
     write_recurrent_cases(out)
 

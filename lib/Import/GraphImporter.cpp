@@ -220,10 +220,28 @@ static bool isViewTarget(StringRef target) {
   return llvm::is_contained(views, name);
 }
 
+/// Whether the input of a reshape or contiguous `node` is row-major (the
+/// export's strides): then the result is a view of it, else a copy.
+static bool readsContiguousInput(const Node &node, const ExportedProgram &program) {
+  const Argument *self = node.input("self");
+  auto meta = self ? program.tensorValues.find(self->tensor) : program.tensorValues.end();
+  return meta != program.tensorValues.end() && meta->second.contiguous;
+}
+
+/// reshape and contiguous of a tensor that is not row-major (a permute's
+/// output) copy it, as PyTorch does: writes into the copy stay there, and
+/// later writes into the input do not reach it.
+static bool copiesItsInput(const Node &node, const ExportedProgram &program) {
+  StringRef target = node.target;
+  target.consume_front("torch.ops.aten.");
+  StringRef name = target.split('.').first;
+  return (name == "reshape" || name == "contiguous") && !readsContiguousInput(node, program);
+}
+
 /// Whether a write into the output of view `node` can be carried back to
 /// the tensor it views (Importer::writeBack): slices and selects, and views
-/// that only reshape or permute it. reshape is a view only of a contiguous
-/// tensor (of another it copies, and writes into the copy stay there).
+/// that only reshape or permute it. reshape and contiguous are views only of
+/// a contiguous tensor (copiesItsInput).
 static bool isWritableView(const Node &node, const ExportedProgram &program) {
   StringRef target = node.target;
   target.consume_front("torch.ops.aten.");
@@ -233,11 +251,7 @@ static bool isWritableView(const Node &node, const ExportedProgram &program) {
                                          "view_as", "transpose", "permute", "t"};
   if (llvm::is_contained(writable, name))
     return true;
-  if (name != "reshape")
-    return false;
-  const Argument *self = node.input("self");
-  auto meta = self ? program.tensorValues.find(self->tensor) : program.tensorValues.end();
-  return meta != program.tensorValues.end() && meta->second.contiguous;
+  return (name == "reshape" || name == "contiguous") && readsContiguousInput(node, program);
 }
 
 bool Importer::returnsOperandItself(const Node &node) const {
@@ -320,7 +334,7 @@ LogicalResult Importer::importNode(const Node &node) {
     return success();
   }
   std::string viewedBase;
-  if (isViewTarget(node.target)) {
+  if (isViewTarget(node.target) && !copiesItsInput(node, program)) {
     for (const NamedArgument &in : node.inputs)
       if (in.arg.kind == Argument::Tensor) {
         viewedBase = canonical(in.arg.tensor);
