@@ -418,6 +418,13 @@ ExportedProgram parseExportedProgram(const Json &root) {
                  "graph_module.signature", program);
   if (const Json *ranges = optionalField(root, "range_constraints", ""))
     parseRangeConstraints(*ranges, program);
+  // Kept as text: the compiler parses them against the inputs it compiles
+  // (ManifestBuilder), warning about those it cannot enforce.
+  if (const Json *guards = optionalField(root, "guards_code", "")) {
+    const Json &list = asArray(*guards, "guards_code");
+    for (size_t k = 0; k < list.size(); ++k)
+      program.guardsCode.push_back(asString(list[k], elementPath("guards_code", k)));
+  }
   return program;
 }
 

@@ -621,6 +621,12 @@ int tcc::compileModel(const CompileOptions &options, const char *argv0) {
     info.specializations.push_back(
         {specializations[i - 1].name, specializations[i - 1].values, variants[i].arena.bytes});
   nlohmann::json manifestJson = buildManifest(program, signature, weights, generic.arena, info);
+  if (manifestJson.contains("input_guards"))
+    for (const nlohmann::json &guard : manifestJson["input_guards"])
+      if (!guard["enforced"].get<bool>())
+        err() << "tcc: warning: the export's guard " << guard["text"].dump()
+              << " is not checked at run time: " << guard["reason"].get<std::string>()
+              << "\n";
   // The weights the model was compiled with, by hash: a weights file must
   // hold exactly these (tcc/Support/WeightsFile.h). None without weight data.
   std::array<uint8_t, 32> weightsDigest{};

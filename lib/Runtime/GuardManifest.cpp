@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "tcc/Runtime/GuardManifest.h"
 #include "tcc/Support/SizeChecks.h"
+#include "tcc/Support/InputGuard.h"
 
 #include "tcc/Support/EntrySymbols.h"
 
@@ -341,6 +342,33 @@ GuardManifest parseManifest(std::string_view text) {
     parseTensor(outputs[i], "outputs[" + std::to_string(i) + "]", spec);
     m.outputs.push_back(std::move(spec));
   }
+  if (j.contains("input_guards")) {
+    std::vector<GuardInput> guardInputs;
+    for (const TensorSpec &in : m.inputs)
+      guardInputs.push_back({in.name, in.sizes.size()});
+    const json &guards = arrayMember(j, "input_guards", "manifest");
+    for (size_t i = 0; i < guards.size(); ++i) {
+      std::string where = "input_guards[" + std::to_string(i) + "]";
+      const json &g = guards[i];
+      if (!g.is_object())
+        invalidManifest(where + " is not an object");
+      std::string text = stringMember(g, "text", where);
+      const json &enforced = member(g, "enforced", where);
+      if (!enforced.is_boolean())
+        invalidManifest(where + ".enforced is not a boolean");
+      if (!enforced.get<bool>()) {
+        m.unenforcedGuards.push_back({text, g.value("reason", std::string())});
+        continue;
+      }
+      // The compiler parsed it against these inputs; failing now means the
+      // manifest was altered, and dropping the guard would be silent.
+      try {
+        m.inputGuards.push_back(InputGuard::parse(text, guardInputs));
+      } catch (const InputGuardError &e) {
+        invalidManifest(where + ": " + e.what());
+      }
+    }
+  }
   if (j.contains("weights")) {
     const json &weights = arrayMember(j, "weights", "manifest");
     for (size_t i = 0; i < weights.size(); ++i) {
@@ -555,8 +583,10 @@ GuardManifest parseManifest(std::string_view text) {
     return std::all_of(spec.sizes.begin(), spec.sizes.end(),
                        [](const SymbolicExpr &e) { return e.asConstant().has_value(); });
   };
+  // A guard is checked by bindInputs, which the static fast path skips.
   m.allStatic = std::all_of(m.inputs.begin(), m.inputs.end(), isStatic) &&
-                std::all_of(m.outputs.begin(), m.outputs.end(), isStatic);
+                std::all_of(m.outputs.begin(), m.outputs.end(), isStatic) &&
+                m.inputGuards.empty();
   if (m.allStatic) {
     for (const TensorSpec &in : m.inputs) {
       std::vector<int64_t> sizes;
@@ -719,8 +749,49 @@ SymbolBindings GuardManifest::bindInputs(const tcc_tensor *tensors, size_t count
   }
   for (const Deferred &d : deferred)
     checkDim(d.input, d.dim);
+  checkInputGuards(tensors);
   checkSizes(bound);
   return bound;
+}
+
+namespace {
+/// The sizes of one call's inputs, as InputGuard reads them.
+class TensorSizes : public GuardInputSizes {
+public:
+  explicit TensorSizes(const tcc_tensor *tensors) : tensors_(tensors) {}
+  int64_t size(size_t input, size_t dim) const override { return tensors_[input].sizes[dim]; }
+
+private:
+  const tcc_tensor *tensors_;
+};
+} // namespace
+
+void GuardManifest::checkInputGuards(const tcc_tensor *tensors) const {
+  TensorSizes sizes(tensors);
+  for (const InputGuard &guard : inputGuards) {
+    std::string failure;
+    try {
+      if (guard.holds(sizes))
+        continue;
+    } catch (const InputGuardError &e) {
+      failure = std::string(" (") + e.what() + ")";
+    }
+    // Name the first input it reads and every size it read.
+    size_t first = guard.dims().empty() ? 0 : guard.dims().front().input;
+    bool oneInput = std::all_of(guard.dims().begin(), guard.dims().end(),
+                                [&](const GuardDimRef &r) { return r.input == first; });
+    std::string got;
+    for (const GuardDimRef &r : guard.dims()) {
+      got += got.empty() ? "; got " : ", ";
+      if (!oneInput)
+        got += "L['" + inputs[r.input].name + "'].";
+      got += "size()[" + std::to_string(r.dim) + "] = " + std::to_string(sizes.size(r.input, r.dim));
+    }
+    std::string subject = guard.dims().empty() || inputs.empty()
+                              ? std::string("the inputs")
+                              : inputPrefix(inputs[first], first);
+    guardViolation(subject + ": the export holds only where " + guard.text() + failure + got);
+  }
 }
 
 void GuardManifest::checkSizes(const SymbolBindings &symbols) const {

@@ -1,5 +1,6 @@
 //===- ManifestBuilder.cpp - the guard manifest of a compiled model -------===//
 #include "tcc/Target/ManifestBuilder.h"
+#include "tcc/Support/InputGuard.h"
 
 #include "tcc/Support/EntrySymbols.h"
 #include "tcc/Support/Version.h"
@@ -75,6 +76,30 @@ WeightLayout WeightLayout::build(const ExportedProgram &program,
   return layout;
 }
 
+json tcc::inputGuardsJson(const ExportedProgram &program, const ImportedSignature &signature) {
+  std::vector<GuardInput> inputs;
+  for (const std::string &name : signature.inputs)
+    inputs.push_back({name, program.tensorValues.at(name).sizes.size()});
+  json guards = json::array();
+  for (const std::string &text : program.guardsCode) {
+    try {
+      InputGuard::parse(text, inputs);
+      guards.push_back({{"text", text}, {"enforced", true}});
+    } catch (const InputGuardError &e) {
+      // Many guards repeat the symbols' ranges, which are checked anyway:
+      // compile, and say which ones the runtime does not check.
+      // Cut an overlong one on a UTF-8 code point (the manifest is JSON).
+      size_t cut = std::min(text.size(), InputGuard::kMaxTextLength);
+      while (cut < text.size() && cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80)
+        --cut;
+      guards.push_back({{"text", text.substr(0, cut)},
+                        {"enforced", false},
+                        {"reason", e.what()}});
+    }
+  }
+  return guards;
+}
+
 json tcc::buildManifest(const ExportedProgram &program, const ImportedSignature &signature,
                         const WeightLayout &weights, const PlannedArena &arena,
                         const ManifestInfo &info) {
@@ -139,6 +164,8 @@ json tcc::buildManifest(const ExportedProgram &program, const ImportedSignature 
   m["checks"] = checks;
   if (!info.sizeChecks.empty())
     m["size_checks"] = info.sizeChecks;
+  if (!program.guardsCode.empty())
+    m["input_guards"] = inputGuardsJson(program, signature);
 
   json outputs = json::array();
   for (const std::string &name : signature.outputs) {

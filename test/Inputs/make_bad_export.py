@@ -23,6 +23,7 @@
 #                          each node NODE's target becomes OP
 #   range SYM MIN MAX      range_constraints[SYM] = [MIN, MAX] (JSON numbers;
 #                          a new entry if SYM has none)
+#   add-guards GUARD...    each GUARD appended to guards_code (Python text)
 #
 # ===----------------------------------------------------------------------=== #
 """usage: make_bad_export.py MODE SRC DST [ARG...] (modes: see the file header)"""
@@ -136,6 +137,10 @@ def main(argv):
         def edit(model):
             model.setdefault("range_constraints", {})[sym] = {"min_val": json.loads(lo),
                                                               "max_val": json.loads(hi)}
+        edit_model(src, dst, edit)
+    elif mode == "add-guards":
+        def edit(model):
+            model.setdefault("guards_code", []).extend(args)
         edit_model(src, dst, edit)
     elif mode == "dtype":
         value, code = args

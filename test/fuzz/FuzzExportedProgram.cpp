@@ -11,6 +11,7 @@
 
 #include "tcc/Frontend/ExportedProgramReader.h"
 #include "tcc/Frontend/FrontendError.h"
+#include "tcc/Support/InputGuard.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -26,6 +27,20 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       bytes += tcc::frontend::formatTensorType(meta).size();
     for (const auto &[name, tensor] : program.weights)
       bytes += tensor.bytes.size();
+    // guards_code as the compiler parses it (ManifestBuilder), then as the
+    // runtime evaluates it: refused or evaluated, never a crash.
+    static const std::vector<tcc::GuardInput> inputs{{"x", 4}, {"y", 2}};
+    struct Sizes : tcc::GuardInputSizes {
+      int64_t size(size_t input, size_t dim) const override {
+        return static_cast<int64_t>(input * 7 + dim * 3 + 1);
+      }
+    } sizes;
+    for (const std::string &text : program.guardsCode) {
+      try {
+        bytes += tcc::InputGuard::parse(text, inputs).holds(sizes);
+      } catch (const tcc::InputGuardError &) {
+      }
+    }
     (void)bytes;
   } catch (const tcc::frontend::FrontendError &) {
   }

@@ -391,3 +391,37 @@ TEST_CASE("slidingWindowCount is PyTorch's pooling_output_shape", "[runtime]") {
   CHECK(slidingWindowCount(20, 3, 1, 2, 1, false) == 10);
   CHECK(slidingWindowCount(10, 5, 0, 1, 2, false) == 2);
 }
+
+TEST_CASE("GuardManifest enforces the export's input guards", "[runtime]") {
+  const char *manifest = R"json({
+    "format": "tcc-guard-manifest", "version": 1, "model": "pool",
+    "symbols": { "s0": { "min": 4, "max": 64 } },
+    "inputs":  [ { "name": "x", "dtype": "float32", "sizes": [1, "s0"] } ],
+    "outputs": [ { "name": "y", "dtype": "float32", "sizes": [1, "s0"] } ],
+    "input_guards": [ { "text": "(L['x'].size()[1] % 2) == 0", "enforced": true },
+                      { "text": "L['x'].stride()[0] == 1", "enforced": false,
+                        "reason": "not supported" } ],
+    "arena":   { "bytes": 0 }
+  })json";
+  GuardManifest m = GuardManifest::parse(manifest);
+  REQUIRE(m.inputGuards.size() == 1);
+  REQUIRE(m.unenforcedGuards.size() == 1);
+  CHECK_FALSE(m.allStatic);
+  Shape even{{1, 14}};
+  tcc_tensor t = even.tensor();
+  CHECK(m.bindInputs(&t, 1).at("s0") == 14);
+  Shape odd{{1, 13}};
+  t = odd.tensor();
+  auto [status, message] = failure([&] { m.bindInputs(&t, 1); });
+  CHECK(status == TCC_ERROR_GUARD_VIOLATION);
+  CHECK(message == "input 'x' (#0): the export holds only where (L['x'].size()[1] % 2) == 0; "
+                   "got size()[1] = 13");
+  // An enforced guard the runtime cannot parse is an altered manifest, not
+  // a guard to drop.
+  std::string bad = manifest;
+  bad.replace(bad.find("size()[1] % 2"), 13, "size()[7] % 2");
+  CHECK(failure([&] { GuardManifest::parse(bad); }).first == TCC_ERROR_INVALID_MANIFEST);
+  bad = manifest;
+  bad.replace(bad.find("\"enforced\": true"), 16, "\"enforced\": 1");
+  CHECK(failure([&] { GuardManifest::parse(bad); }).first == TCC_ERROR_INVALID_MANIFEST);
+}

@@ -254,6 +254,15 @@ void printSummary(const GuardManifest &m, const std::string &path) {
     for (const std::string &c : m.checks)
       std::printf("  %s\n", printable(c).c_str());
   }
+  // The export's guards_code: checked on every call, or not (and why).
+  if (!m.inputGuards.empty() || !m.unenforcedGuards.empty()) {
+    std::printf("\nexport guards (%zu enforced, %zu not):\n", m.inputGuards.size(),
+                m.unenforcedGuards.size());
+    for (const InputGuard &g : m.inputGuards)
+      std::printf("  %s\n", printable(g.text()).c_str());
+    for (const auto &[text, reason] : m.unenforcedGuards)
+      std::printf("  not enforced: %s (%s)\n", printable(text).c_str(), printable(reason).c_str());
+  }
   // Each variant with the guard that selects it (the most specific whose
   // guard passes; the generic one otherwise), its entry and its arena.
   std::printf("\nspecializations (%zu):\n", m.specializations.size());
@@ -383,6 +392,12 @@ nlohmann::json manifestReport(const GuardManifest &m, const nlohmann::json &raw,
                       {"outputs", tensors(m.outputs)},
                       {"symbols", symbols},
                       {"checks", m.checks}};
+  json enforced = json::array(), unenforced = json::array();
+  for (const InputGuard &g : m.inputGuards)
+    enforced.push_back(g.text());
+  for (const auto &[text, reason] : m.unenforcedGuards)
+    unenforced.push_back({{"text", text}, {"reason", reason}});
+  report["guards"]["export_guards"] = {{"enforced", enforced}, {"not_enforced", unenforced}};
   return report;
 }
 

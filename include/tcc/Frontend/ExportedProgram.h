@@ -237,6 +237,10 @@ struct ExportedProgram {
   std::vector<OutputSpec> outputSpecs;
   /// By symbol name ("s77").
   std::map<std::string, RangeConstraint> rangeConstraints;
+  /// "guards_code": Python expressions over the inputs' sizes under which
+  /// the export is valid (tcc/Support/InputGuard.h), as written; empty when
+  /// the export records none.
+  std::vector<std::string> guardsCode;
 
   /// Parameters and persistent buffers by name ("lin.weight"); empty for a
   /// bare model.json, whose weights are bound at run time by name.

@@ -13,6 +13,7 @@
 
 #include "tcc/Runtime/DerivedWeights.h"
 #include "tcc/Support/DType.h"
+#include "tcc/Support/InputGuard.h"
 #include "tcc/Support/SymbolicExpr.h"
 #include "tcc/runtime.h"
 
@@ -153,6 +154,11 @@ public:
   /// line and both sizes where the window count and the export's size differ.
   void checkSizes(const SymbolBindings &symbols) const;
 
+  /// Checks every enforced export guard against the inputs' sizes
+  /// (bindInputs does, after ranks and sizes); throws RuntimeError
+  /// TCC_ERROR_GUARD_VIOLATION naming the guard and the sizes it read.
+  void checkInputGuards(const tcc_tensor *inputs) const;
+
   /// The specialization a call with `symbols` runs: the most specific (most
   /// pinned symbols; the first of those) whose ranges hold every symbol, so
   /// the generic one (index 0) when no static one does.
@@ -194,6 +200,10 @@ public:
   std::vector<EntryArg> entryArgs;
   std::vector<std::string> checks;
   std::vector<SizeCheck> sizeChecks;
+  /// "input_guards": the export's guards the runtime enforces...
+  std::vector<InputGuard> inputGuards;
+  /// ...and those it does not (outside InputGuard's subset): text, reason.
+  std::vector<std::pair<std::string, std::string>> unenforcedGuards;
   /// Never empty after parse(): a manifest without the list gets the
   /// generic one, with the top-level entry and arena.
   std::vector<Specialization> specializations;

@@ -96,6 +96,12 @@ struct ManifestInfo {
   nlohmann::json sizeChecks = nlohmann::json::array();
 };
 
+/// "input_guards": the export's guards_code, each with whether the runtime
+/// enforces it (InputGuard parses it against the compiled inputs) and, where
+/// not, why.
+nlohmann::json inputGuardsJson(const frontend::ExportedProgram &program,
+                               const ImportedSignature &signature);
+
 nlohmann::json buildManifest(const frontend::ExportedProgram &program,
                              const ImportedSignature &signature,
                              const WeightLayout &weights, const PlannedArena &arena,
