@@ -52,15 +52,22 @@ failed=$((failed + u_failed))
 
 echo "== lit tests"
 lit_log=$(mktemp)
-/usr/lib/llvm-22/bin/lit -sv "$build/test" 2>&1 | tee "$lit_log" | grep -vE "^(PASS|UNSUPPORTED|XFAIL):" | tail -n 60
+/usr/lib/llvm-22/bin/lit -sv --show-unsupported "$build/test" 2>&1 | tee "$lit_log" | grep -vE "^(PASS|UNSUPPORTED|XFAIL):" | tail -n 60
 l_passed=$(grep -oE "Passed *: *[0-9]+" "$lit_log" | grep -oE "[0-9]+" || echo 0)
 l_failed=$(grep -oE "Failed *: *[0-9]+" "$lit_log" | grep -oE "[0-9]+" || echo 0)
-l_passed=${l_passed:-0}; l_failed=${l_failed:-0}
+l_skipped=$(grep -oE "Unsupported *: *[0-9]+" "$lit_log" | grep -oE "[0-9]+" || echo 0)
+l_passed=${l_passed:-0}; l_failed=${l_failed:-0}; l_skipped=${l_skipped:-0}
 if ! grep -q "Passed" "$lit_log"; then l_failed=$((l_failed + 1)); fi
 passed=$((passed + l_passed))
 failed=$((failed + l_failed))
+# A skipped test checks nothing: name each (their REQUIRES, e.g. torch, is
+# not met on this machine) rather than let the count hide them.
+if [ "$l_skipped" -gt 0 ]; then
+  echo "lit: $l_skipped skipped (REQUIRES not met here):"
+  awk '/^Unsupported Tests/ {on = 1; next} on && /^  / {sub(/^  tcc :: /, "  "); print; next} {on = 0}' "$lit_log"
+fi
 
-summary="unit: $((u_total - u_failed)) passed, $u_failed failed; lit: $l_passed passed, $l_failed failed"
+summary="unit: $((u_total - u_failed)) passed, $u_failed failed; lit: $l_passed passed, $l_failed failed, $l_skipped skipped"
 
 # The hardening checks: each script ends with "<name>: N passed, M failed".
 for extra in sanitize fuzz clang; do
@@ -88,5 +95,5 @@ for extra in sanitize fuzz clang; do
 done
 
 echo "$summary"
-echo "tests: $passed passed, $failed failed"
+echo "tests: $passed passed, $failed failed, $l_skipped skipped"
 [ "$failed" -eq 0 ]
