@@ -1152,27 +1152,17 @@ FailureOr<Interpolation> interpolation(OperatorArgs &args, bool anyType) {
   return r;
 }
 
-/// Run-time quantities of one spatial dim `d` of a resampling over symbolic
-/// sizes: the output positions 0 .. n-1 (f32, `start` added), n and the
-/// input size as f32 scalars, and the last input index as an i64 scalar.
-struct SymbolicAxis {
-  Value positions, outF, inF, lastIndex;
-};
-SymbolicAxis symbolicAxis(OpBuilder &b, Location loc, const Interpolation &ip, Value y,
-                          int64_t d, double start) {
-  Type f32 = b.getF32Type(), i64 = b.getI64Type();
-  auto scalarI64 = RankedTensorType::get({}, i64);
-  int64_t n = ip.out.getShape()[d];
-  SmallVector<Value> length;
-  if (ShapedType::isDynamic(n))
-    length.push_back(ip.outSizes[d]);
-  Value positions = b.create<IotaOp>(loc, RankedTensorType::get({n}, f32),
-                                     b.getF64FloatAttr(start), b.getF64FloatAttr(1), length);
-  // n as a scalar: the length of the positions just made.
-  Value outI = b.create<DimSizeOp>(loc, scalarI64, positions, b.getI64IntegerAttr(0));
-  Value inI = b.create<DimSizeOp>(loc, scalarI64, y, b.getI64IntegerAttr(d));
-  Value last = makeBinary<SubOp>(b, loc, inI, makeScalar(b, loc, i64, 1.0));
-  return {positions, makeCast(b, loc, outI, f32), makeCast(b, loc, inI, f32), last};
+/// resampleAxis along `d` of `y`, the result's size from the export.
+ResampleAxis symbolicAxis(OpBuilder &b, Location loc, const Interpolation &ip, Value y, int64_t d,
+                          double start) {
+  return resampleAxis(b, loc, y, d, ip.out.getShape()[d], ip.outSizes[d], start);
+}
+
+/// The scale factor given for spatial dim `d`, if any.
+std::optional<double> givenFactor(const Interpolation &ip, int64_t d) {
+  if (ip.factors && (int64_t)ip.factors->size() == ip.in.getRank() - 2)
+    return (*ip.factors)[d - 2];
+  return std::nullopt;
 }
 
 /// `v` where `cond` holds, else `otherwise` (f32 scalars).
@@ -1186,11 +1176,10 @@ Value nearestAlongSymbolic(OpBuilder &b, Location loc, const Interpolation &ip, 
                            int64_t d, bool exact) {
   Type f32 = b.getF32Type(), i64 = b.getI64Type();
   auto c = [&](double v) { return makeScalar(b, loc, f32, v); };
-  SymbolicAxis axis = symbolicAxis(b, loc, ip, y, d, exact ? 0.5 : 0.0);
+  ResampleAxis axis = symbolicAxis(b, loc, ip, y, d, exact ? 0.5 : 0.0);
   bool twoD = ip.in.getRank() == 4;
-  bool given = ip.factors && (int64_t)ip.factors->size() == ip.in.getRank() - 2;
-  Value scale = given ? c(float(1.0 / (*ip.factors)[d - 2]))
-                      : makeBinary<DivOp>(b, loc, axis.inF, axis.outF);
+  bool given = givenFactor(ip, d).has_value();
+  Value scale = runtimePixelScale(b, loc, axis, /*alignCorners=*/false, givenFactor(ip, d));
   // One op per statement: argument order is the compiler's (issue 17).
   if (!exact && (twoD || !given)) {  // out == in reads i
     Value same = makeCompare(b, loc, "eq", axis.outF, axis.inF);
@@ -1275,21 +1264,10 @@ Results legalizeUpsampleLinear(OperatorArgs &args, OpBuilder &b) {
     Value pos, scaleV, lastIndex;
     if (ip->symbolic(d)) {
       // The same f32 arithmetic with n and in read at run time.
-      SymbolicAxis axis = symbolicAxis(b, loc, *ip, y, d, 0.0);
+      ResampleAxis axis = symbolicAxis(b, loc, *ip, y, d, 0.0);
       pos = axis.positions;
       lastIndex = axis.lastIndex;
-      bool given = ip->factors && (int64_t)ip->factors->size() == rank - 2;
-      if (alignCorners) {
-        Value inLess = makeBinary<SubOp>(b, loc, axis.inF, c(1.0));
-        Value outLess = makeBinary<SubOp>(b, loc, axis.outF, c(1.0));
-        Value ratio = makeBinary<DivOp>(b, loc, inLess, outLess);
-        Value many = makeCompare(b, loc, "gt", axis.outF, c(1.0));
-        Value zero = c(0.0);
-        scaleV = pick(b, loc, many, ratio, zero);
-      } else {
-        scaleV = given ? c(float(1.0 / (*ip->factors)[d - 2]))
-                       : makeBinary<DivOp>(b, loc, axis.inF, axis.outF);
-      }
+      scaleV = runtimePixelScale(b, loc, axis, alignCorners, givenFactor(*ip, d));
     } else {
       float scale = alignCorners ? (n > 1 ? float(in - 1) / float(n - 1) : 0.0f) : ip->scale(d);
       pos = b.create<IotaOp>(loc, RankedTensorType::get({n}, f32), b.getF64FloatAttr(0),

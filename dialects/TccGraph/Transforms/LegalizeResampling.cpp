@@ -72,36 +72,51 @@ Axis staticAxis(OpBuilder &b, Location loc, int64_t in, int64_t out, bool alignC
           makeScalar(b, loc, b.getI64Type(), static_cast<double>(in - 1))};
 }
 
-/// pixelScale with `x`'s size along `dim` and `out` (an index value) read
-/// at run time.
-Axis symbolicAxis(OpBuilder &b, Location loc, Value x, int64_t dim, int64_t outStatic, Value out,
-                  bool alignCorners, std::optional<double> factor) {
+} // namespace
+
+tcc::graph::ResampleAxis tcc::graph::resampleAxis(OpBuilder &b, Location loc, Value x, int64_t dim,
+                                                  int64_t outStatic, Value outSize, double start) {
   Arith a{b, loc};
   Type f32 = b.getF32Type(), i64 = b.getI64Type();
   auto scalarI64 = RankedTensorType::get({}, i64);
   SmallVector<Value> length;
   if (ShapedType::isDynamic(outStatic))
-    length.push_back(out);
-  Value o = b.create<IotaOp>(loc, RankedTensorType::get({outStatic}, f32), b.getF64FloatAttr(0),
-                             b.getF64FloatAttr(1), length);
-  Value outI = b.create<DimSizeOp>(loc, scalarI64, o, b.getI64IntegerAttr(0));
+    length.push_back(outSize);
+  Value positions = b.create<IotaOp>(loc, RankedTensorType::get({outStatic}, f32),
+                                     b.getF64FloatAttr(start), b.getF64FloatAttr(1), length);
+  // The output size as a scalar: the length of the positions just made.
+  Value outI = b.create<DimSizeOp>(loc, scalarI64, positions, b.getI64IntegerAttr(0));
   Value inI = b.create<DimSizeOp>(loc, scalarI64, x, b.getI64IntegerAttr(dim));
   Value outF = a.cast(outI, f32), inF = a.cast(inI, f32);
-  Value scale;
+  return {positions, outF, inF, a.op<SubOp>(inI, a.c(i64, 1.0))};
+}
+
+Value tcc::graph::runtimePixelScale(OpBuilder &b, Location loc, const ResampleAxis &axis,
+                                    bool alignCorners, std::optional<double> factor) {
+  Arith a{b, loc};
+  Type f32 = b.getF32Type();
   if (alignCorners) {
     // One op per statement: argument order is the compiler's (issue 17).
-    Value inLess = a.op<SubOp>(inF, a.c(f32, 1.0));
-    Value outLess = a.op<SubOp>(outF, a.c(f32, 1.0));
+    Value inLess = a.op<SubOp>(axis.inF, a.c(f32, 1.0));
+    Value outLess = a.op<SubOp>(axis.outF, a.c(f32, 1.0));
     Value ratio = a.op<DivOp>(inLess, outLess);
-    Value many = makeCompare(b, loc, "gt", outF, a.c(f32, 1.0));
+    Value many = makeCompare(b, loc, "gt", axis.outF, a.c(f32, 1.0));
     Value zero = a.c(f32, 0.0);
-    scale = b.create<SelectOp>(loc, typeOf(ratio), many, ratio, zero);
-  } else if (factor && *factor > 0) {
-    scale = a.c(f32, static_cast<float>(1.0 / *factor));
-  } else {
-    scale = a.op<DivOp>(inF, outF);
+    return b.create<SelectOp>(loc, typeOf(ratio), many, ratio, zero);
   }
-  return {o, scale, a.op<SubOp>(inI, a.c(i64, 1.0))};
+  if (factor && *factor > 0)
+    return a.c(f32, static_cast<float>(1.0 / *factor));
+  return a.op<DivOp>(axis.inF, axis.outF);
+}
+
+namespace {
+/// The bicubic taps' axis over symbolic sizes: resampleAxis with
+/// pixelScale's scale read at run time.
+Axis symbolicAxis(OpBuilder &b, Location loc, Value x, int64_t dim, int64_t outStatic, Value out,
+                  bool alignCorners, std::optional<double> factor) {
+  ResampleAxis axis = resampleAxis(b, loc, x, dim, outStatic, out, 0.0);
+  Value scale = runtimePixelScale(b, loc, axis, alignCorners, factor);
+  return {axis.positions, scale, axis.lastIndex};
 }
 
 SmallVector<Tap> bicubicTaps(OpBuilder &b, Location loc, const Axis &axis, bool alignCorners) {

@@ -268,6 +268,20 @@ mlir::Value makeReshape(mlir::OpBuilder &b, mlir::Location loc, mlir::Value v,
 /// index value for every dim of `shape` (those of static dims are unused).
 mlir::Value makeReshape(mlir::OpBuilder &b, mlir::Location loc, mlir::Value v,
                         llvm::ArrayRef<int64_t> shape, llvm::ArrayRef<mlir::Value> sizes);
+/// One spatial dim of a resampling over symbolic sizes (LegalizeResampling):
+/// the output positions start, start + 1, ... (f32; `outStatic` long, or
+/// `outSize` where that is kDynamic), the output and input sizes as f32
+/// scalars and the last input index as an i64 scalar, read at run time.
+struct ResampleAxis {
+  mlir::Value positions, outF, inF, lastIndex;
+};
+ResampleAxis resampleAxis(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x, int64_t dim,
+                          int64_t outStatic, mlir::Value outSize, double start);
+/// ATen's area_pixel_compute_scale on those sizes: (in - 1) / (out - 1)
+/// with align_corners (0 for one output), else 1 / factor where a positive
+/// factor was given, else in / out; an f32 scalar.
+mlir::Value runtimePixelScale(mlir::OpBuilder &b, mlir::Location loc, const ResampleAxis &axis,
+                              bool alignCorners, std::optional<double> factor);
 /// The size of dim `d` of `v` as an index value (a constant where static).
 mlir::Value dimIndex(mlir::OpBuilder &b, mlir::Location loc, mlir::Value v, int64_t d);
 /// The product of the sizes of dims [from, to) of `v`, as an index value.
