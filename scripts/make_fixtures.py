@@ -2060,9 +2060,27 @@ class RelativePositionIndex(nn.Module):
         return x + bias, permuted * 1, same
 
 
+class AdaptivePoolSymbolic(nn.Module):
+    """Adaptive pooling to more than one entry over symbolic H and W (issue
+    39: "adaptive pooling to 3 entries over a symbolic size is not supported
+    yet"): average and max over 2-D windows whose bounds follow the input's
+    size, and a 1-D average over the width."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(3, 6, 3, padding=1)
+
+    def forward(self, x):
+        y = self.conv(x)
+        return (nn.functional.adaptive_avg_pool2d(y, (3, 5)),
+                nn.functional.adaptive_max_pool2d(y, (2, 7)),
+                nn.functional.adaptive_avg_pool1d(y.mean(1), 4))
+
+
 def write_dynamic_tail(out):
-    """moe_dynamic (batch 1..16, sequence 2..128), pixel_shuffle_dynamic and
-    upsample_symbolic (batch 1..8, H and W 4..128) at their export sizes and at more shapes as
+    """moe_dynamic (batch 1..16, sequence 2..128), pixel_shuffle_dynamic,
+    upsample_symbolic and adaptive_pool_symbolic (batch 1..8, H and W 4..128) at their export
+    sizes and at more shapes as
     input_<shape>.npy / expected_<shape>_<i>.npy, each run by PyTorch."""
     dim = torch.export.Dim
     cases = [
@@ -2073,6 +2091,9 @@ def write_dynamic_tail(out):
          {0: dim("batch", min=1, max=8), 2: dim("h", min=4, max=128), 3: dim("w", min=4, max=128)},
          [(1, 3, 4, 4), (3, 3, 17, 9), (2, 3, 64, 128)]),
         ("upsample_symbolic", UpsampleSymbolic, torch.randn(2, 3, 16, 20),
+         {0: dim("batch", min=1, max=8), 2: dim("h", min=4, max=128), 3: dim("w", min=4, max=128)},
+         [(1, 3, 4, 4), (3, 3, 17, 9), (2, 3, 61, 128)]),
+        ("adaptive_pool_symbolic", AdaptivePoolSymbolic, torch.randn(2, 3, 16, 20),
          {0: dim("batch", min=1, max=8), 2: dim("h", min=4, max=128), 3: dim("w", min=4, max=128)},
          [(1, 3, 4, 4), (3, 3, 17, 9), (2, 3, 61, 128)]),
     ]

@@ -4,7 +4,9 @@
 // i's window [floor(i*n/m), ceil((i+1)*n/m)); the mean or max over a box of
 // such windows is the mean or max along one dim after another. An evenly
 // dividing dim is a reshape [.., m, n/m, ..] and one reduction; an uneven
-// one is m slices, each reduced, concatenated.
+// one is m slices, each reduced, concatenated; a symbolic one is m masked
+// reductions of the whole dim (the bounds known only at run time),
+// concatenated.
 //
 // A 3-D max or average pool is a 2-D pool over (H, W) with D folded into the
 // channels, then a 2-D pool over (D, 1) with H*W folded into the width. For
@@ -14,11 +16,82 @@
 //===----------------------------------------------------------------------===//
 #include "dialects/TccGraph/Transforms/Legalizers.h"
 
+#include <limits>
+#include <type_traits>
+
 using namespace mlir;
 using namespace tcc::graph;
 
 namespace {
 using Results = FailureOr<SmallVector<Value>>;
+
+/// `x` pooled adaptively along `dim`, whose size n is symbolic, to `out`
+/// entries: window i is [floor(i n / out), ceil((i + 1) n / out)), bounds
+/// computed at run time from n (f64: exact for these integers). Each
+/// window is a reduction of the whole dim with the elements outside it
+/// replaced (0 for the sum, -inf for the max: a NaN or infinity outside
+/// stays out), then the windows are concatenated. Averages of f16/bf16
+/// sum in f32 and round once, as ATen's kernels do.
+template <typename ReduceOp>
+FailureOr<Value> adaptiveAlongSymbolic(OpBuilder &b, Location loc, Operation *op, Value x,
+                                       int64_t dim, int64_t out) {
+  constexpr bool isMax = std::is_same_v<ReduceOp, ReduceMaxOp>;
+  RankedTensorType t = typeOf(x);
+  Type elt = t.getElementType();
+  if (!isa<FloatType>(elt))
+    return op->emitError("adaptive pooling over a symbolic size expects a floating-point "
+                         "tensor, got ")
+           << elt;
+  Type f64 = b.getF64Type(), i64 = b.getI64Type();
+  Type work = isMax || elt.isF32() || elt.isF64() ? elt : b.getF32Type();
+  Value xw = work == elt ? x : makeCast(b, loc, x, work);
+  // The positions j along the dim, shaped to broadcast against x.
+  auto scalarI64 = RankedTensorType::get({}, i64);
+  Value n = b.create<DimSizeOp>(loc, scalarI64, x, b.getI64IntegerAttr(dim));
+  Value length = dimIndex(b, loc, x, dim);
+  Value j = b.create<IotaOp>(loc, RankedTensorType::get({ShapedType::kDynamic}, i64),
+                             b.getF64FloatAttr(0), b.getF64FloatAttr(1), ValueRange{length});
+  SmallVector<int64_t> along(t.getRank(), 1);
+  along[dim] = ShapedType::kDynamic;
+  j = makeReshape(b, loc, j, along);
+  Value nf = makeCast(b, loc, n, f64);
+  Value outF = makeScalar(b, loc, f64, static_cast<double>(out));
+  Value fill = makeScalar(b, loc, work, isMax ? -std::numeric_limits<double>::infinity() : 0.0);
+  SmallVector<Value> windows;
+  for (int64_t i = 0; i < out; ++i) {
+    // One op per statement: argument order is the compiler's (issue 17).
+    Value iF = makeScalar(b, loc, f64, double(i));
+    Value lo = makeBinary<MulOp>(b, loc, iF, nf);
+    lo = makeBinary<DivOp>(b, loc, lo, outF);
+    Value loFloor = b.create<FloorOp>(loc, typeOf(lo), lo);
+    Value start = makeCast(b, loc, loFloor, i64);
+    Value nextF = makeScalar(b, loc, f64, double(i + 1));
+    Value hi = makeBinary<MulOp>(b, loc, nextF, nf);
+    hi = makeBinary<DivOp>(b, loc, hi, outF);
+    Value hiCeil = b.create<CeilOp>(loc, typeOf(hi), hi);
+    Value end = makeCast(b, loc, hiCeil, i64);
+    Value above = makeCompare(b, loc, "ge", j, start);
+    Value below = makeCompare(b, loc, "lt", j, end);
+    Value inside = makeBinary<BitwiseAndOp>(b, loc, above, below);
+    Value kept = b.create<SelectOp>(loc, RankedTensorType::get(t.getShape(), work), inside, xw,
+                                    fill);
+    Value window;
+    if constexpr (isMax) {
+      window = makeReduce<ReduceMaxOp>(b, loc, kept, {dim}, true);
+    } else {
+      Value sum = makeReduce<ReduceSumOp>(b, loc, kept, {dim}, true);
+      Value width = makeBinary<SubOp>(b, loc, end, start);
+      Value count = makeCast(b, loc, width, work);
+      window = makeBinary<DivOp>(b, loc, sum, count);
+    }
+    windows.push_back(work == elt ? window : makeCast(b, loc, window, elt));
+  }
+  return b
+      .create<ConcatOp>(
+          loc, RankedTensorType::get(withDimSize(t.getShape(), dim, out), elt), windows,
+          b.getI64IntegerAttr(dim))
+      .getResult();
+}
 
 /// `x` pooled adaptively along `dim` to `out` entries.
 template <typename ReduceOp>
@@ -26,16 +99,10 @@ FailureOr<Value> adaptiveAlong(OpBuilder &b, Location loc, Operation *op, Value 
                                int64_t out) {
   RankedTensorType t = typeOf(x);
   int64_t in = t.getShape()[dim];
-  if (ShapedType::isDynamic(in)) {
-    // Named, with the operator: the windows' bounds would depend on the size.
-    StringRef name = "adaptive pooling";
-    if (auto call = dyn_cast<OperatorOp>(op))
-      name = call.getName();
-    return op->emitError() << name << ": input 'self' has a symbolic size in dim " << dim
-                           << "; adaptive pooling to " << out
-                           << " entries over a symbolic size is not supported yet (to 1 "
-                              "entry, a global pool, it is)";
-  }
+  if (ShapedType::isDynamic(in))
+    return out > 0 ? adaptiveAlongSymbolic<ReduceOp>(b, loc, op, x, dim, out)
+                   : FailureOr<Value>(op->emitError("adaptive pooling to ")
+                                      << out << " entries");
   if (out <= 0 || in <= 0)
     return op->emitError("adaptive pooling from ") << in << " to " << out << " entries";
   if (in % out == 0) {

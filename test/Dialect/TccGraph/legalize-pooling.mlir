@@ -108,13 +108,28 @@ func.func @avg_pool2d_divisor_ceil(%x: tensor<1x2x5x5xf32>) -> tensor<1x2x3x3xf3
 
 // -----
 
-// Adaptive pooling over a symbolic height (issue 39): a named refusal naming
-// the operator, the input and the dim, not an internal failure later; a global
-// pool over the same symbolic sizes is one reduction.
+// Adaptive pooling over a symbolic height (issue 39): the window bounds are
+// computed from the size at run time (dim_size, floor and ceil of i*n/3 and
+// (i+1)*n/3), and each of the 3 windows is a reduction of the whole dim with
+// the elements outside it replaced by 0, divided by its width; the static
+// width (9 -> 3) stays a reshape and one reduction.
+// CHECK-LABEL: func @adaptive_symbolic
+// CHECK: tcc_graph.dim_size
+// CHECK: tcc_graph.iota sizes
+// CHECK-COUNT-3: tcc_graph.select
+// CHECK: tcc_graph.concat
 func.func @adaptive_symbolic(%x: tensor<2x3x?x9xf32>) -> tensor<2x3x3x3xf32> {
-  // expected-error @+1 {{torch.ops.aten.adaptive_avg_pool2d.default: input 'self' has a symbolic size in dim 2; adaptive pooling to 3 entries over a symbolic size is not supported yet}}
   %0 = tcc_graph.operator "torch.ops.aten.adaptive_avg_pool2d.default"(%x) {operand_names = ["self"], args = {output_size = array<i64: 3, 3>}} : (tensor<2x3x?x9xf32>) -> tensor<2x3x3x3xf32>
   return %0 : tensor<2x3x3x3xf32>
+}
+
+// -----
+
+// Over a symbolic size, only floating-point inputs (the max's fill is -inf).
+func.func @adaptive_symbolic_int(%x: tensor<2x3x?x9xi32>) -> tensor<2x3x3x3xi32> {
+  // expected-error @+1 {{adaptive pooling over a symbolic size expects a floating-point tensor, got 'i32'}}
+  %0:2 = tcc_graph.operator "torch.ops.aten.adaptive_max_pool2d.default"(%x) {operand_names = ["self"], args = {output_size = array<i64: 3, 3>}} : (tensor<2x3x?x9xi32>) -> (tensor<2x3x3x3xi32>, tensor<2x3x3x3xi64>)
+  return %0#0 : tensor<2x3x3x3xi32>
 }
 
 // -----
