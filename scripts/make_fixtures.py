@@ -201,6 +201,7 @@ def main():
 
     torch.manual_seed(45)
     write_case(args.out, "write_through_diagonal", WriteThroughDiagonal(), [torch.randn(4, 4)])
+    write_case(args.out, "write_through_split", WriteThroughSplit(), [torch.randn(3, 4)])
 
     torch.manual_seed(46)
     x = torch.randn(5, 8)
@@ -419,13 +420,26 @@ class WriteThroughReshape(nn.Module):
 
 
 class WriteThroughDiagonal(nn.Module):
-    """A write into a diagonal view (m.diagonal().fill_(1)), which tcc does
-    not carry back yet: refused with the source line."""
+    """Writes into diagonal views (m.diagonal().fill_(1), an offset diagonal
+    of a transpose scaled in place): carried back to m by diagonal_scatter."""
 
     def forward(self, x):
         m = x.new_zeros(4, 4)
         m.diagonal().fill_(1.0)
-        return x + m
+        y = x.clone()
+        y.t().diagonal(1).mul_(3.0)
+        return x + m, y
+
+
+class WriteThroughSplit(nn.Module):
+    """A write into one piece of a split (a view of several results), which
+    tcc does not carry back yet: refused with the source line."""
+
+    def forward(self, x):
+        y = x.clone()
+        first, _ = y.split(2, dim=1)
+        first.mul_(2.0)
+        return y
 
 
 class NanEpilogues(nn.Module):

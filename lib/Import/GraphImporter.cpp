@@ -239,16 +239,16 @@ static bool copiesItsInput(const Node &node, const ExportedProgram &program) {
 }
 
 /// Whether a write into the output of view `node` can be carried back to
-/// the tensor it views (Importer::writeBack): slices and selects, and views
-/// that only reshape or permute it. reshape and contiguous are views only of
+/// the tensor it views (Importer::writeBack): slices, selects and diagonals,
+/// and views that only reshape or permute it. reshape and contiguous are views only of
 /// a contiguous tensor (copiesItsInput).
 static bool isWritableView(const Node &node, const ExportedProgram &program) {
   StringRef target = node.target;
   target.consume_front("torch.ops.aten.");
   StringRef name = target.split('.').first;
-  static const char *const writable[] = {"slice", "select", "view", "_unsafe_view",
-                                         "unsqueeze", "squeeze", "flatten", "unflatten",
-                                         "view_as", "transpose", "permute", "t"};
+  static const char *const writable[] = {"slice", "select", "diagonal", "view",
+                                         "_unsafe_view", "unsqueeze", "squeeze", "flatten",
+                                         "unflatten", "view_as", "transpose", "permute", "t"};
   if (llvm::is_contained(writable, name))
     return true;
   return (name == "reshape" || name == "contiguous") && readsContiguousInput(node, program);
@@ -315,7 +315,7 @@ LogicalResult Importer::importNode(const Node &node) {
                  << node.target << "' (node '" << node.name << "') writes into '"
                  << in.arg.tensor << "', which shares memory with another tensor through "
                  << "a view tcc cannot carry the write back through (expand, as_strided, "
-                 << "diagonal, ...); this is not supported yet. Export the core ATen form "
+                 << "unfold, a split's pieces, ...); this is not supported yet. Export the core ATen form "
                  << "(ep.run_decompositions()), which makes such writes explicit",
                  failure();
         if (writeBackChain.empty())
@@ -569,11 +569,13 @@ void Importer::writeBack(ArrayRef<std::string> chain, Value written, Location lo
     SmallVector<StringRef> names{"self"};
     DictionaryAttr args = v.op.getArgs();
     SmallVector<Attribute> symbolic;
-    if (target == "torch.ops.aten.select.int" || target == "torch.ops.aten.slice.Tensor") {
-      // select(dim, index) and slice(dim, start, end, step) have the
-      // arguments of their scatters.
-      inverse = target == "torch.ops.aten.select.int" ? "torch.ops.aten.select_scatter.default"
-                                                      : "torch.ops.aten.slice_scatter.default";
+    if (target == "torch.ops.aten.select.int" || target == "torch.ops.aten.slice.Tensor" ||
+        target == "torch.ops.aten.diagonal.default") {
+      // select(dim, index), slice(dim, start, end, step) and
+      // diagonal(offset, dim1, dim2) have the arguments of their scatters.
+      inverse = target == "torch.ops.aten.select.int"  ? "torch.ops.aten.select_scatter.default"
+                : target == "torch.ops.aten.slice.Tensor" ? "torch.ops.aten.slice_scatter.default"
+                                                          : "torch.ops.aten.diagonal_scatter.default";
       operands = {self, written};
       names = {"self", "src"};
     } else if (target == "torch.ops.aten.transpose.int" || target == "torch.ops.aten.t.default") {
