@@ -201,7 +201,9 @@ def main():
 
     torch.manual_seed(45)
     write_case(args.out, "write_through_diagonal", WriteThroughDiagonal(), [torch.randn(4, 4)])
-    write_case(args.out, "write_through_split", WriteThroughSplit(), [torch.randn(3, 4)])
+    write_case(args.out, "write_through_split", WriteThroughSplit(), [torch.randn(3, 5)])
+    write_case(args.out, "write_through_unfold", WriteThroughUnfold(), [torch.randn(3, 4)])
+    write_case(args.out, "views_see_writes", ViewsSeeWrites(), [torch.randn(3, 5)])
 
     torch.manual_seed(46)
     x = torch.randn(5, 8)
@@ -432,13 +434,46 @@ class WriteThroughDiagonal(nn.Module):
 
 
 class WriteThroughSplit(nn.Module):
-    """A write into one piece of a split (a view of several results), which
-    tcc does not carry back yet: refused with the source line."""
+    """Writes into the pieces of views with several results: a split's first
+    piece and its shorter last one, split_with_sizes, an unbind's row; each
+    carried back to the split tensor (slice_scatter / select_scatter)."""
 
     def forward(self, x):
         y = x.clone()
-        first, _ = y.split(2, dim=1)
+        first, _, last = y.split(2, dim=1)  # widths 2, 2, 1
         first.mul_(2.0)
+        last.add_(10.0)
+        a, b = y.split_with_sizes([1, 2], dim=0)
+        b.sub_(1.0)
+        rows = y.unbind(0)
+        rows[0].fill_(7.0)
+        return y, x * 1
+
+
+class ViewsSeeWrites(nn.Module):
+    """Views taken before their base is written in place see the write, as
+    in PyTorch: two slices of one tensor written one after the other, a
+    transpose read after both, a row of a slice written after its slice
+    was."""
+
+    def forward(self, x):
+        y = x.clone()
+        a, b, t = y[:, :2], y[:, 2:], y.t()
+        r = b[1]
+        a.mul_(2.0)
+        b.add_(1.0)
+        seen = t * 1
+        r.sub_(5.0)
+        return y, b * 1, seen, r * 1
+
+
+class WriteThroughUnfold(nn.Module):
+    """A write into an unfold's windows, which tcc does not carry back yet:
+    refused with the source line."""
+
+    def forward(self, x):
+        y = x.clone()
+        y.unfold(1, 2, 2).mul_(2.0)
         return y
 
 

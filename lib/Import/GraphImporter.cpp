@@ -71,6 +71,9 @@ private:
   /// select_scatter for slices and selects, the inverse reshape or
   /// permutation for the others.
   void writeBack(ArrayRef<std::string> chain, Value written, Location loc, const Node &node);
+  /// Takes the writable view `view` again from its base's current value
+  /// (the base refreshed first if it is a stale view itself).
+  Value refreshView(const std::string &view);
   /// The `tcc.sizes` of a value (argument or operator result), or null.
   Attribute sizesOf(Value v);
   /// Points an aten.as_strided at the tensor holding the storage it reads
@@ -105,6 +108,9 @@ private:
   struct WritableView {
     std::string base;
     tcc::graph::OperatorOp op;
+    /// Which result of `op` the view is: a split's or unbind's piece (-1:
+    /// the op has one result).
+    int64_t piece = -1;
   };
   llvm::StringMap<WritableView> writableViews;
   /// Views whose base was written in place after they were taken.
@@ -148,7 +154,23 @@ ArrayAttr Importer::sizesAttr(const TensorMeta &meta) {
   return b.getArrayAttr(sizes);
 }
 
+Value Importer::refreshView(const std::string &view) {
+  WritableView v = writableViews.find(view)->second;
+  Value base = stale.count(v.base) && writableViews.count(v.base) ? refreshView(v.base)
+                                                                  : values[canonical(v.base)];
+  Operation *again = b.clone(*v.op.getOperation());
+  again->setOperand(0, base);
+  Value fresh = again->getResult(v.piece >= 0 ? v.piece : 0);
+  values[canonical(view)] = fresh;
+  stale.erase(view);
+  return fresh;
+}
+
 FailureOr<Value> Importer::lookup(const std::string &name, Location loc, const Node &node) {
+  // A view taken before its base was written in place sees the write, as
+  // in PyTorch: a writable view is taken again from the base's value now.
+  if (stale.count(name) && writableViews.count(name))
+    return refreshView(name);
   if (stale.count(name) || stale.count(canonical(name)))
     return emitError(loc, "node '") << node.name << "' reads '" << name
                                     << "', a view of a tensor that was written in place "
@@ -254,6 +276,51 @@ static bool isWritableView(const Node &node, const ExportedProgram &program) {
   return (name == "reshape" || name == "contiguous") && readsContiguousInput(node, program);
 }
 
+/// Whether a write into one result of the view `op` can be carried back
+/// (pieceWriteBack): split and split_with_sizes of static sizes, unbind.
+static bool hasStaticPieces(tcc::graph::OperatorOp op) {
+  StringRef target = op.getName();
+  DictionaryAttr args = op.getArgs();
+  if (target == "torch.ops.aten.split.Tensor")
+    return isa_and_nonnull<IntegerAttr>(args.get("split_size"));
+  if (target == "torch.ops.aten.split_with_sizes.default")
+    return isa_and_nonnull<DenseI64ArrayAttr>(args.get("split_sizes"));
+  return target == "torch.ops.aten.unbind.int";
+}
+
+/// The scatter that writes piece `piece` of the split or unbind `op` back
+/// into its input of rank `rank`: slice_scatter over the piece's keys
+/// along the dim, or select_scatter of one index.
+static std::pair<std::string, DictionaryAttr> pieceWriteBack(OpBuilder &b,
+                                                             tcc::graph::OperatorOp op,
+                                                             int64_t piece, int64_t rank) {
+  StringRef target = op.getName();
+  DictionaryAttr args = op.getArgs();
+  int64_t dim = 0;
+  if (auto d = dyn_cast_or_null<IntegerAttr>(args.get("dim")))
+    dim = d.getInt();
+  if (dim < 0)
+    dim += rank;
+  auto named = [&](StringRef name, int64_t v) { return b.getNamedAttr(name, b.getI64IntegerAttr(v)); };
+  if (target == "torch.ops.aten.unbind.int")
+    return {"torch.ops.aten.select_scatter.default",
+            b.getDictionaryAttr({named("dim", dim), named("index", piece)})};
+  int64_t start = 0, length = 0;
+  if (auto size = dyn_cast_or_null<IntegerAttr>(args.get("split_size"))) {
+    start = piece * size.getInt();
+    length = size.getInt();
+  } else {
+    ArrayRef<int64_t> sizes = cast<DenseI64ArrayAttr>(args.get("split_sizes")).asArrayRef();
+    for (int64_t i = 0; i < piece; ++i)
+      start += sizes[i];
+    length = sizes[piece];
+  }
+  // The last piece of a split may be shorter: slice_scatter clamps the end.
+  return {"torch.ops.aten.slice_scatter.default",
+          b.getDictionaryAttr({named("dim", dim), named("start", start),
+                               named("end", start + length), named("step", 1)})};
+}
+
 bool Importer::returnsOperandItself(const Node &node) const {
   StringRef target = node.target;
   if (!target.consume_front("torch.ops.aten.") || node.outputs.size() != 1 ||
@@ -315,7 +382,7 @@ LogicalResult Importer::importNode(const Node &node) {
                  << node.target << "' (node '" << node.name << "') writes into '"
                  << in.arg.tensor << "', which shares memory with another tensor through "
                  << "a view tcc cannot carry the write back through (expand, as_strided, "
-                 << "unfold, a split's pieces, ...); this is not supported yet. Export the core ATen form "
+                 << "unfold, ...); this is not supported yet. Export the core ATen form "
                  << "(ep.run_decompositions()), which makes such writes explicit",
                  failure();
         if (writeBackChain.empty())
@@ -549,6 +616,9 @@ LogicalResult Importer::importNode(const Node &node) {
   }
   if (!viewedBase.empty() && resultNames.size() == 1 && isWritableView(node, program))
     writableViews[resultNames[0]] = WritableView{viewedBase, op};
+  if (!viewedBase.empty() && resultNames.size() > 1 && hasStaticPieces(op))
+    for (auto [i, name] : llvm::enumerate(resultNames))
+      writableViews[name] = WritableView{viewedBase, op, static_cast<int64_t>(i)};
   if (!writeBackChain.empty())
     writeBack(writeBackChain, op.getResult(0), loc, node);
   return success();
@@ -569,7 +639,12 @@ void Importer::writeBack(ArrayRef<std::string> chain, Value written, Location lo
     SmallVector<StringRef> names{"self"};
     DictionaryAttr args = v.op.getArgs();
     SmallVector<Attribute> symbolic;
-    if (target == "torch.ops.aten.select.int" || target == "torch.ops.aten.slice.Tensor" ||
+    if (v.piece >= 0) {
+      std::tie(inverse, args) =
+          pieceWriteBack(b, v.op, v.piece, static_cast<int64_t>(baseMeta.sizes.size()));
+      operands = {self, written};
+      names = {"self", "src"};
+    } else if (target == "torch.ops.aten.select.int" || target == "torch.ops.aten.slice.Tensor" ||
         target == "torch.ops.aten.diagonal.default") {
       // select(dim, index), slice(dim, start, end, step) and
       // diagonal(offset, dim1, dim2) have the arguments of their scatters.
