@@ -147,6 +147,27 @@ def _vision(name, **kwargs):
     return make
 
 
+class RecurrentOutput(nn.Module):
+    """A recurrent layer stack's output sequence (not its final states)."""
+
+    def __init__(self, layer):
+        super().__init__()
+        self.layer = layer
+
+    def forward(self, x):
+        return self.layer(x)[0]
+
+
+def _recurrent(kind):
+    """issue 39's CPU measurement: 2 layers, bidirectional, input 128, hidden 256."""
+    return lambda: RecurrentOutput(getattr(nn, kind)(128, 256, num_layers=2,
+                                                     bidirectional=True, batch_first=True))
+
+
+def _sequence(batch, steps):
+    return lambda: (torch.randn(batch, steps, 128),)
+
+
 def _tokens(vocab, batch, seq):
     return lambda: (torch.randint(0, vocab, (batch, seq), dtype=torch.int64),)
 
@@ -179,13 +200,18 @@ MODEL_WORKLOADS = {
     "t5_small_encoder_b8_s128": (_t5_encoder, _tokens(32128, 8, 128)),
     "t5_small_decoder_b8_s128": (T5Decoder, lambda: (
         torch.randint(0, 32128, (8, 128), dtype=torch.int64), torch.randn(8, 128, 512))),
+    # recurrent layers on the CPU path (scripts/cpu_benchmark.py, issue 39)
+    "lstm_2x256_b8_t100": (_recurrent("LSTM"), _sequence(8, 100)),
+    "gru_2x256_b8_t100": (_recurrent("GRU"), _sequence(8, 100)),
+    "lstm_2x256_b1_t100": (_recurrent("LSTM"), _sequence(1, 100)),
 }
 # Seeds follow this order, so that adding a workload changes no other's weights.
 SEED_ORDER = ["bert_base_b8_s128", "densenet121_b16_128", "gpt2_b8_s128",
               "llama_h1024_b4_s256", "mobilenet_v2_b32", "resnet50_b32", "vit_b16_b8",
               "efficientnet_b0_b32", "convnext_tiny_b16", "bert_base_b1_s128", "resnet18_b1",
               "mobilenet_v2_b1", "resnet18_b32", "regnet_y_400mf_b32", "swin_t_b16",
-              "t5_small_encoder_b8_s128", "t5_small_decoder_b8_s128"]
+              "t5_small_encoder_b8_s128", "t5_small_decoder_b8_s128", "lstm_2x256_b8_t100",
+              "gru_2x256_b8_t100", "lstm_2x256_b1_t100"]
 MODEL_DTYPES = {"fp32": torch.float32, "bf16": torch.bfloat16}
 
 

@@ -64,7 +64,9 @@ void create(const OneDnn &lib, const tcc::cpu::GemmArgs &g, GemmPrimitive &p) {
       lib.postOpsDestroy(ops);
     return;
   }
-  p.matmul.create(lib, &desc, ops, b);
+  // Under a ThreadShare, other threads may run products at the same time:
+  // each run gets a scratchpad of its thread's own.
+  p.matmul.create(lib, &desc, ops, b, threadShare() != 0);
 }
 
 } // namespace
@@ -79,7 +81,8 @@ bool tcc::cpu::oneDnnGemm(const GemmArgs &g) {
   std::vector<int64_t> key = {g.m,      g.n,      g.k,           g.lda,
                               g.transA, g.ldb,    g.transB,      g.ldc,
                               g.ldr,    g.bias != nullptr, g.activation, g.bIsBoundWeight,
-                              g.residual == nullptr ? 0 : g.residual == g.c ? 1 : 2};
+                              g.residual == nullptr ? 0 : g.residual == g.c ? 1 : 2,
+                              threadShare()};
   std::shared_ptr<GemmPrimitive> p =
       primitives.get(key, [&](GemmPrimitive &made) { create(*lib, g, made); });
   if (!p->matmul.primitive)
@@ -101,6 +104,11 @@ bool tcc::cpu::oneDnnGemm(const GemmArgs &g) {
   if (g.residual && !p->residualIsSum)
     args.add(DNNL_ARG_ATTR_MULTIPLE_POST_OP(g.activation ? 1 : 0) | DNNL_ARG_SRC_1, p->residual,
              g.residual);
+  thread_local std::vector<char> scratchpad;
+  if (p->matmul.scratchpadBytes) {
+    scratchpad.resize(p->matmul.scratchpadBytes);
+    args.add(DNNL_ARG_SCRATCHPAD, p->matmul.scratchpad, scratchpad.data());
+  }
   if (!args.complete())
     return false;
   if (!args.run(stream, p->matmul.primitive)) {

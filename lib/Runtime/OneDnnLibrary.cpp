@@ -65,6 +65,8 @@ const OneDnn *load() {
             resolve(handle, "dnnl_primitive_execute", lib->execute) &&
             resolve(handle, "dnnl_memory_create", lib->memoryCreate) &&
             resolve(handle, "dnnl_memory_destroy", lib->memoryDestroy) &&
+            resolve(handle, "dnnl_primitive_attr_set_scratchpad_mode",
+                    lib->attrSetScratchpadMode) &&
             lib->engineCreate(&lib->engine, dnnl_cpu, 0) == dnnl_success;
   if (!ok) {
     const char *why = handle ? "a function or the CPU engine is missing" : dlerror();
@@ -77,6 +79,7 @@ const OneDnn *load() {
     return nullptr;
   }
   resolve(handle, "omp_set_num_threads", lib->setThreads);
+  resolve(handle, "omp_get_max_threads", lib->getThreads);
   if (const char *threads = std::getenv("TCC_NUM_THREADS"); threads && std::atoi(threads) > 0)
     lib->threads = std::atoi(threads);
   return lib;
@@ -97,9 +100,30 @@ uint64_t tcc::cpu::onednn::weightsEpoch() { return boundWeightsEpoch.load(); }
 
 void tcc::cpu::boundWeightsChanged() { boundWeightsEpoch.fetch_add(1); }
 
+namespace {
+thread_local int currentShare = 0; ///< ThreadShare's count on this thread, 0 outside one
+} // namespace
+
 void tcc::cpu::onednn::applyThreadCount(const OneDnn &lib) {
-  if (lib.threads && lib.setThreads)
-    lib.setThreads(lib.threads);
+  const int threads = currentShare ? currentShare : lib.threads;
+  if (threads && lib.setThreads)
+    lib.setThreads(threads);
+}
+
+int tcc::cpu::onednn::threadShare() { return currentShare; }
+
+tcc::cpu::onednn::ThreadShare::ThreadShare(int threads) : previousShare_(currentShare) {
+  const OneDnn *lib = library();
+  if (lib && lib->getThreads)
+    previousThreads_ = lib->getThreads();
+  currentShare = threads;
+}
+
+tcc::cpu::onednn::ThreadShare::~ThreadShare() {
+  currentShare = previousShare_;
+  const OneDnn *lib = library();
+  if (lib && lib->setThreads && previousThreads_ > 0)
+    lib->setThreads(previousThreads_);
 }
 
 /// A stream per calling thread (a stream is not for concurrent use).
@@ -120,11 +144,14 @@ dnnl_stream_t tcc::cpu::onednn::threadStream(const OneDnn &lib) {
 
 
 void WeightedPrimitive::create(const OneDnn &lib, const_dnnl_op_desc_t desc,
-                               dnnl_post_ops_t ops, const dnnl_memory_desc_t &user) {
+                               dnnl_post_ops_t ops, const dnnl_memory_desc_t &user,
+                               bool userScratchpad) {
   userWeights = user;
   dnnl_primitive_attr_t attr = nullptr;
   dnnl_primitive_desc_t pd = nullptr;
   bool built = ops && ok(lib.attrCreate(&attr)) && ok(lib.attrSetPostOps(attr, ops)) &&
+               (!userScratchpad ||
+                ok(lib.attrSetScratchpadMode(attr, dnnl_scratchpad_mode_user))) &&
                ok(lib.pdCreate(&pd, desc, attr, lib.engine, nullptr));
   if (ops)
     lib.postOpsDestroy(ops);
@@ -134,6 +161,10 @@ void WeightedPrimitive::create(const OneDnn &lib, const_dnnl_op_desc_t desc,
     return;
   weights = *lib.pdQueryMd(pd, dnnl_query_weights_md, 0);
   weightFloats = lib.mdSize(&weights) / sizeof(float);
+  if (userScratchpad) {
+    scratchpad = *lib.pdQueryMd(pd, dnnl_query_scratchpad_md, 0);
+    scratchpadBytes = lib.mdSize(&scratchpad);
+  }
   if (!ok(lib.primitiveCreate(&primitive, pd)))
     primitive = nullptr;
   lib.pdDestroy(pd);
