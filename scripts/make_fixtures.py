@@ -300,6 +300,7 @@ def main():
     write_indexing_tail_cases(args.out)
     write_window7_attention_cases(args.out)
     write_patch_merging_case(args.out)
+    write_sweep_columns_cases(args.out)
 
 
 class MoreOps(nn.Module):
@@ -2963,6 +2964,25 @@ def write_indexing_tail_cases(out):
                               [0, 1, 2, 3, 4, 5, 6], [5, 5, 1, 0, -1, 3, 3]])])
     torch.manual_seed(162)
     write_case(out, "many_weights_pointwise", ManyWeightsPointwise(), [torch.randn(4, 64)])
+
+
+class MaskedIndexPut(nn.Module):
+    """x[mask] = v (index_put with a boolean mask), exported with symbolic
+    sizes: tcc must refuse it, not return x unwritten (the sweep's dynamic
+    column)."""
+
+    def forward(self, x, mask, v):
+        return torch.ops.aten.index_put(x, [mask], v)
+
+
+def write_sweep_columns_cases(out):
+    torch.manual_seed(171)
+    auto = torch.export.Dim.AUTO
+    write_case(out, "index_put_mask_dynamic", MaskedIndexPut(),
+               [torch.randn(5, 4), torch.tensor([True, True, False, True, False]),
+                torch.randn(4)],
+               dynamic_shapes=({0: auto(max=64), 1: auto(max=64)}, {0: auto(max=64)},
+                               {0: auto(max=64)}))
 
 
 if __name__ == "__main__":
