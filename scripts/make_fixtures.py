@@ -2966,6 +2966,15 @@ def write_indexing_tail_cases(out):
     write_case(out, "many_weights_pointwise", ManyWeightsPointwise(), [torch.randn(4, 64)])
 
 
+class CumsumBFloat16(nn.Module):
+    """cumsum of a bf16 tensor along both dims: PyTorch accumulates in f32 and
+    rounds each output once; a running sum rounded to bf16 at every step is
+    several ulps off after a few dozen terms (the sweep's bf16 column)."""
+
+    def forward(self, x):
+        return torch.cumsum(x, 1), torch.cumsum(x, 0)
+
+
 class MaskedIndexPut(nn.Module):
     """x[mask] = v (index_put with a boolean mask), exported with symbolic
     sizes: tcc must refuse it, not return x unwritten (the sweep's dynamic
@@ -2976,6 +2985,9 @@ class MaskedIndexPut(nn.Module):
 
 
 def write_sweep_columns_cases(out):
+    torch.manual_seed(170)
+    write_case(out, "cumsum_bf16", CumsumBFloat16(),
+               [(torch.rand(8, 64) * 4 - 1).to(torch.bfloat16)])
     torch.manual_seed(171)
     auto = torch.export.Dim.AUTO
     write_case(out, "index_put_mask_dynamic", MaskedIndexPut(),
