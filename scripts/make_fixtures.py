@@ -2975,6 +2975,16 @@ class CumsumBFloat16(nn.Module):
         return torch.cumsum(x, 1), torch.cumsum(x, 0)
 
 
+class SplitWithEmptyPiece(nn.Module):
+    """split_with_sizes [1, 4, 0] along a static dim of 5 beside symbolic
+    ones: the empty last piece starts at 5 (an internal error once, the
+    sweep's dynamic column)."""
+
+    def forward(self, x):
+        a, b, c = torch.split_with_sizes(x, [1, 4, 0])
+        return a * 2, b + 1, c
+
+
 class MaskedIndexPut(nn.Module):
     """x[mask] = v (index_put with a boolean mask), exported with symbolic
     sizes: tcc must refuse it, not return x unwritten (the sweep's dynamic
@@ -2988,8 +2998,11 @@ def write_sweep_columns_cases(out):
     torch.manual_seed(170)
     write_case(out, "cumsum_bf16", CumsumBFloat16(),
                [(torch.rand(8, 64) * 4 - 1).to(torch.bfloat16)])
-    torch.manual_seed(171)
+    torch.manual_seed(173)
     auto = torch.export.Dim.AUTO
+    write_case(out, "split_empty_piece_dynamic", SplitWithEmptyPiece(), [torch.randn(5, 3, 4)],
+               dynamic_shapes=({1: auto(max=64), 2: auto(max=64)},))
+    torch.manual_seed(171)
     write_case(out, "index_put_mask_dynamic", MaskedIndexPut(),
                [torch.randn(5, 4), torch.tensor([True, True, False, True, False]),
                 torch.randn(4)],
