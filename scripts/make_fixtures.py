@@ -2975,6 +2975,17 @@ class CumsumBFloat16(nn.Module):
         return torch.cumsum(x, 1), torch.cumsum(x, 0)
 
 
+class AvgPoolBFloat16(nn.Module):
+    """Average pools of a bf16 image, 3x3 windows (with and without padding
+    counted) and adaptive to 3x3: PyTorch sums and divides in f32 and rounds
+    once (the sweep's bf16 column found bf16 running sums)."""
+
+    def forward(self, x):
+        return (F.avg_pool2d(x, 3, stride=2), F.avg_pool2d(x, 3, stride=2, padding=1,
+                                                          count_include_pad=False),
+                F.adaptive_avg_pool2d(x, 3))
+
+
 class SplitWithEmptyPiece(nn.Module):
     """split_with_sizes [1, 4, 0] along a static dim of 5 beside symbolic
     ones: the empty last piece starts at 5 (an internal error once, the
@@ -2998,6 +3009,9 @@ def write_sweep_columns_cases(out):
     torch.manual_seed(170)
     write_case(out, "cumsum_bf16", CumsumBFloat16(),
                [(torch.rand(8, 64) * 4 - 1).to(torch.bfloat16)])
+    torch.manual_seed(172)
+    write_case(out, "avg_pool_bf16", AvgPoolBFloat16(),
+               [(torch.randn(2, 3, 9, 9) * 4).to(torch.bfloat16)])
     torch.manual_seed(173)
     auto = torch.export.Dim.AUTO
     write_case(out, "split_empty_piece_dynamic", SplitWithEmptyPiece(), [torch.randn(5, 3, 4)],
