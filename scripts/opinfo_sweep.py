@@ -758,6 +758,21 @@ def message_kind(message):
     return re.sub(r"\b\d+\b", "N", m)[:200]
 
 
+def nearer(record):
+    """' (tcc nearer float64)' and the like for a bfloat16 mismatch, else ''."""
+    import re
+    m = re.search(r"off float64's answer: tcc (\d+) elements, eager (\d+)",
+                  record.get("message", ""))
+    if not m:
+        return ""
+    tcc_off, eager_off = int(m.group(1)), int(m.group(2))
+    if tcc_off < eager_off:
+        return " (tcc nearer float64)"
+    if tcc_off == eager_off:
+        return " (as near float64 as eager)"
+    return " (eager nearer float64)"
+
+
 def write_columns(args):
     """The columns (label=DIR, each DIR a sweep's --out) side by side: a summary row
     each, every mismatch and internal error, the refusals of each column grouped by
@@ -790,11 +805,12 @@ def write_columns(args):
         if whys:
             lines.append("No second shapes: " + "; ".join(f"{w} ({n})"
                                                          for w, n in whys.most_common()) + ".")
-    lines += ["", "Mismatches and internal errors:", ""]
+    lines += ["", "Mismatches and internal errors (a bfloat16 mismatch says which side is "
+              "nearer the op computed in float64):", ""]
     for label, records in columns:
         for r in records:
             if r["status"] in ("mismatch", "internal"):
-                lines.append(f"- {label}, {r['status']}: {r['op']} #{r['sample']}: "
+                lines.append(f"- {label}, {r['status']}{nearer(r)}: {r['op']} #{r['sample']}: "
                              f"{r.get('message', '').split(' error: ', 1)[-1]}")
     for label, records in columns:
         groups = collections.OrderedDict()
