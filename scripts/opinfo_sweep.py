@@ -383,7 +383,20 @@ def check_outputs(key, got, want_leaves, inputs, module, torch, pytree, args):
 
 
 def run_sample(key, index, module, inputs, torch, pytree, tcc, args):
-    """Exports one sample's module, compiles it, runs it; returns the record's fields."""
+    """Exports one sample's module, compiles it, runs it; returns the record's fields.
+    Its .pt2 and .so are kept only for a mismatch or an internal error (to reproduce
+    it), unless --keep: a whole sweep's models take gigabytes."""
+    record = sample_record(key, index, module, inputs, torch, pytree, tcc, args)
+    if not args.keep and record["status"] not in ("mismatch", "internal"):
+        stem = os.path.join(args.out, "work", key.replace("/", "_"), str(index))
+        for path in (stem + ".pt2", stem + ".so"):
+            if os.path.exists(path):
+                os.remove(path)
+    return record
+
+
+def sample_record(key, index, module, inputs, torch, pytree, tcc, args):
+    """run_sample's record."""
     if any(t.layout != torch.strided for t in inputs):
         return dict(status="not-exported", message="sparse input")
     try:
@@ -464,6 +477,8 @@ class Worker:
                "--max-samples", str(args.max_samples), "--dtype", args.dtype]
         if args.dynamic:
             cmd.append("--dynamic")
+        if args.keep:
+            cmd.append("--keep")
         self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      stderr=subprocess.DEVNULL, text=True, bufsize=1)
 
@@ -723,7 +738,8 @@ def summarize(records):
     line = (f"opinfo sweep: {exported} exported samples: {c['pass']} pass ({share:.1f}%), "
             f"{c['mismatch']} mismatch, {c['refused']} refused, {c['internal']} internal; "
             f"{c['not-exported']} not exported")
-    return dict(line=line, share=share, exported=exported, **c)
+    statuses = ("pass", "mismatch", "refused", "internal", "not-exported")
+    return dict(line=line, share=share, exported=exported, **{k: c[k] for k in statuses})
 
 
 def write_table(records, summary, args):
@@ -754,6 +770,10 @@ def message_kind(message):
     """A refusal's message without its source location and numbers, for grouping."""
     import re
     m = message.split(" error: ", 1)[-1]
+    m = re.sub(r"^\S+\.pt2: \S+: ", "", m)                    # the archive's path
+    m = re.sub(r"(torch\.ops\.)?aten\.[\w.]+", "aten.X", m)   # the operator
+    m = re.sub(r"'tensor<[^']*>'", "'tensor<..>'", m)
+    m = re.sub(r"tensor '[^']*'", "tensor '..'", m)
     m = re.sub(r"\[[0-9, x?]*\]|\([0-9, ]*\)", "[..]", m)
     return re.sub(r"\b\d+\b", "N", m)[:200]
 
@@ -777,6 +797,7 @@ def write_columns(args):
     """The columns (label=DIR, each DIR a sweep's --out) side by side: a summary row
     each, every mismatch and internal error, the refusals of each column grouped by
     message, and the ops whose columns differ."""
+    import re
     columns = []
     for item in args.columns.split(","):
         label, path = item.split("=", 1)
@@ -796,12 +817,16 @@ def write_columns(args):
         ran = [r for r in dyn if isinstance(r.get("second"), list)]
         symbolic = [r for r in dyn if r.get("symbols")]
         static = [r for r in dyn if r["dynamic"] == "static"]
-        passed = sum(r["status"] == "pass" for r in ran)
+        by_status = collections.Counter(r["status"] for r in ran)
         lines += ["", f"{label}: {len(dyn)} samples exported, {len(symbolic)} with at least one "
                   f"symbolic dim, {len(static)} only with static shapes (the dynamic export "
-                  f"failed); {len(ran)} also run at second shapes ({passed} of them pass)."]
-        whys = collections.Counter(message_kind(r["second"]).split(":")[0] for r in dyn
-                                   if isinstance(r.get("second"), str))
+                  f"failed); {len(ran)} have second shapes that the export admits and eager runs "
+                  f"on (" + ", ".join(f"{by_status[k]} {k}" for k in
+                                      ("pass", "mismatch", "refused", "internal")
+                                      if by_status[k]) +
+                  "; a pass there matched eager at both sets of shapes)."]
+        whys = collections.Counter(message_kind(r["second"]).split(":")[0].split(" [")[0]
+                                   for r in dyn if isinstance(r.get("second"), str))
         if whys:
             lines.append("No second shapes: " + "; ".join(f"{w} ({n})"
                                                          for w, n in whys.most_common()) + ".")
@@ -810,18 +835,25 @@ def write_columns(args):
     for label, records in columns:
         for r in records:
             if r["status"] in ("mismatch", "internal"):
+                message = r.get("message", "").split(" error: ", 1)[-1]
+                message = re.sub(r"\S*/work/", "OUT/work/", message)  # the sweep's directory
                 lines.append(f"- {label}, {r['status']}{nearer(r)}: {r['op']} #{r['sample']}: "
-                             f"{r.get('message', '').split(' error: ', 1)[-1]}")
+                             f"{message}")
     for label, records in columns:
         groups = collections.OrderedDict()
         for r in records:
             if r["status"] == "refused":
                 groups.setdefault(message_kind(r.get("message", "")), []).append(r["op"])
         lines += ["", f"Refused, {label} (samples, message, ops):", ""]
-        for kind, ops in sorted(groups.items(), key=lambda kv: -len(kv[1])):
+        ranked = sorted(groups.items(), key=lambda kv: -len(kv[1]))
+        for kind, ops in ranked[:args.groups]:
             names = sorted(set(ops))
             shown = ", ".join(names[:6]) + (f", ... ({len(names)} ops)" if len(names) > 6 else "")
             lines.append(f"- {len(ops)}: {kind.replace('|', '/')} ({shown})")
+        rest = ranked[args.groups:]
+        if rest:
+            lines.append(f"- {sum(len(ops) for _, ops in rest)} more, under {len(rest)} other "
+                         f"messages (by op in the table below)")
     per_op = collections.OrderedDict()
     for n, (label, records) in enumerate(columns):
         for r in records:
@@ -872,6 +904,9 @@ def main():
     p.add_argument("--timeout", type=int, default=120, help="seconds per compile")
     p.add_argument("--table", help="write the per-op table (Markdown) here")
     p.add_argument("--resume", action="store_true", help="skip ops already in results.jsonl")
+    p.add_argument("--keep", action="store_true",
+                   help="keep every sample's .pt2 and .so (by default only a mismatch's or an "
+                        "internal error's)")
     p.add_argument("--fail-on", default="", type=lambda v: [x for x in v.split(",") if x],
                    help="comma-separated statuses (mismatch, internal, refused) that make "
                         "the sweep exit 1, after listing those samples")
@@ -883,6 +918,8 @@ def main():
                    help="run the packed models of DIR on --device (on the GPU machine)")
     p.add_argument("--columns", metavar="LABEL=DIR,...",
                    help="write sweeps' results side by side (to --table, else stdout)")
+    p.add_argument("--groups", type=int, default=25,
+                   help="with --columns: the most frequent refusal messages listed per column")
     p.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = p.parse_args()
     if args.columns:
