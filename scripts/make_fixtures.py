@@ -2986,6 +2986,15 @@ class AvgPoolBFloat16(nn.Module):
                 F.adaptive_avg_pool2d(x, 3))
 
 
+class LerpBFloat16(nn.Module):
+    """lerp of bf16 tensors with a tensor weight (both of its formulas) and a
+    Python-number one: PyTorch computes in f32 and rounds once (the sweep's
+    bf16 column found each step rounded)."""
+
+    def forward(self, x, end, w):
+        return torch.lerp(x, end, w), torch.lerp(x, end, 0.3)
+
+
 class SplitWithEmptyPiece(nn.Module):
     """split_with_sizes [1, 4, 0] along a static dim of 5 beside symbolic
     ones: the empty last piece starts at 5 (an internal error once, the
@@ -3012,6 +3021,11 @@ def write_sweep_columns_cases(out):
     torch.manual_seed(172)
     write_case(out, "avg_pool_bf16", AvgPoolBFloat16(),
                [(torch.randn(2, 3, 9, 9) * 4).to(torch.bfloat16)])
+    torch.manual_seed(174)
+    write_case(out, "lerp_bf16", LerpBFloat16(),
+               [(torch.randn(8, 64) * 4).to(torch.bfloat16),
+                (torch.randn(8, 64) * 4).to(torch.bfloat16),
+                (torch.rand(8, 64) * 1.4 - 0.2).to(torch.bfloat16)])
     torch.manual_seed(173)
     auto = torch.export.Dim.AUTO
     write_case(out, "split_empty_piece_dynamic", SplitWithEmptyPiece(), [torch.randn(5, 3, 4)],
