@@ -303,6 +303,7 @@ def main():
     write_indexing_tail_cases(args.out)
     write_window7_attention_cases(args.out)
     write_patch_merging_case(args.out)
+    write_sweep_columns_cases(args.out)
 
 
 class MoreOps(nn.Module):
@@ -3033,6 +3034,78 @@ def write_indexing_tail_cases(out):
                               [0, 1, 2, 3, 4, 5, 6], [5, 5, 1, 0, -1, 3, 3]])])
     torch.manual_seed(162)
     write_case(out, "many_weights_pointwise", ManyWeightsPointwise(), [torch.randn(4, 64)])
+
+
+class CumsumBFloat16(nn.Module):
+    """cumsum of a bf16 tensor along both dims: PyTorch accumulates in f32 and
+    rounds each output once; a running sum rounded to bf16 at every step is
+    several ulps off after a few dozen terms (the sweep's bf16 column)."""
+
+    def forward(self, x):
+        return torch.cumsum(x, 1), torch.cumsum(x, 0)
+
+
+class AvgPoolBFloat16(nn.Module):
+    """Average pools of a bf16 image, 3x3 windows (with and without padding
+    counted) and adaptive to 3x3: PyTorch sums and divides in f32 and rounds
+    once (the sweep's bf16 column found bf16 running sums)."""
+
+    def forward(self, x):
+        return (F.avg_pool2d(x, 3, stride=2), F.avg_pool2d(x, 3, stride=2, padding=1,
+                                                          count_include_pad=False),
+                F.adaptive_avg_pool2d(x, 3))
+
+
+class LerpBFloat16(nn.Module):
+    """lerp of bf16 tensors with a tensor weight (both of its formulas) and a
+    Python-number one: PyTorch computes in f32 and rounds once (the sweep's
+    bf16 column found each step rounded)."""
+
+    def forward(self, x, end, w):
+        return torch.lerp(x, end, w), torch.lerp(x, end, 0.3)
+
+
+class SplitWithEmptyPiece(nn.Module):
+    """split_with_sizes [1, 4, 0] along a static dim of 5 beside symbolic
+    ones: the empty last piece starts at 5 (an internal error once, the
+    sweep's dynamic column)."""
+
+    def forward(self, x):
+        a, b, c = torch.split_with_sizes(x, [1, 4, 0])
+        return a * 2, b + 1, c
+
+
+class MaskedIndexPut(nn.Module):
+    """x[mask] = v (index_put with a boolean mask), exported with symbolic
+    sizes: tcc must refuse it, not return x unwritten (the sweep's dynamic
+    column)."""
+
+    def forward(self, x, mask, v):
+        return torch.ops.aten.index_put(x, [mask], v)
+
+
+def write_sweep_columns_cases(out):
+    torch.manual_seed(170)
+    write_case(out, "cumsum_bf16", CumsumBFloat16(),
+               [(torch.rand(8, 64) * 4 - 1).to(torch.bfloat16)])
+    torch.manual_seed(172)
+    write_case(out, "avg_pool_bf16", AvgPoolBFloat16(),
+               [(torch.randn(2, 3, 9, 9) * 4).to(torch.bfloat16)])
+    torch.manual_seed(174)
+    write_case(out, "lerp_bf16", LerpBFloat16(),
+               [(torch.randn(8, 64) * 4).to(torch.bfloat16),
+                (torch.randn(8, 64) * 4).to(torch.bfloat16),
+                (torch.rand(8, 64) * 1.4 - 0.2).to(torch.bfloat16)])
+    torch.manual_seed(173)
+    auto = torch.export.Dim.AUTO
+    write_case(out, "split_empty_piece_dynamic", SplitWithEmptyPiece(), [torch.randn(5, 3, 4)],
+               dynamic_shapes=({1: auto(max=64), 2: auto(max=64)},))
+    torch.manual_seed(171)
+    write_case(out, "index_put_mask_dynamic", MaskedIndexPut(),
+               [torch.randn(5, 4), torch.tensor([True, True, False, True, False]),
+                torch.randn(4)],
+               dynamic_shapes=({0: auto(max=64), 1: auto(max=64)}, {0: auto(max=64)},
+                               {0: auto(max=64)}))
 
 
 if __name__ == "__main__":

@@ -11,6 +11,10 @@ PyTorch eager on the same inputs.
     python3 scripts/opinfo_sweep.py --out .sweep-cuda --run-device .gpu/sweep --device cuda
     python3 scripts/opinfo_sweep.py --out .sweep --ops-file test/Scripts/opinfo-ci-ops.txt \
         --max-samples 3 --fail-on mismatch,internal                # CI's subset
+    python3 scripts/opinfo_sweep.py --out .sweep-dyn --dynamic     # symbolic sizes
+    python3 scripts/opinfo_sweep.py --out .sweep-bf16 --dtype bfloat16
+    python3 scripts/opinfo_sweep.py --columns float32=.sweep,dynamic=.sweep-dyn,\
+        bfloat16=.sweep-bf16 --table sweep-columns.md              # the three side by side
 
 Each sample ends in one of:
   pass         tcc's outputs match eager's (shapes, dtypes, values within tolerance)
@@ -30,8 +34,29 @@ triple, so U diag(S) Vh must still be eager's product). Everything else, eigenva
 singular values included, is compared as it is.
 
 Tolerances (stated per dtype): float32 |tcc - eager| <= 1e-5 + 1e-4 |eager| elementwise,
-NaN where eager has NaN, infinities equal; float64 1e-9 + 1e-7; half types 1e-3 + 1e-2;
-integer and bool outputs exact.
+NaN where eager has NaN, infinities equal; float64 1e-9 + 1e-7; float16 1e-3 + 1e-2;
+bfloat16 1e-3 + 1.6e-2 (two of bfloat16's ulps; torch.testing's rtol for it); integer and
+bool outputs exact. A bfloat16 mismatch also counts, for each side, the elements outside
+that tolerance of the op computed in float64 on the same inputs (where the op runs in
+float64), so a precision difference (tcc nearer the float64 answer than eager, or as near)
+reads apart from a wrong answer.
+
+--dtype bfloat16: the samples OpInfo draws in bfloat16 instead of float32 (ops without
+bfloat16 support left out), compared at bfloat16's tolerances.
+
+--dynamic: every dim of every tensor input exported as torch.export.Dim.AUTO (export
+keeps it symbolic unless the op's code specializes it: sizes 0 and 1 always are), at most
+max(64, twice its size) (tcc plans memory at the largest sizes an export allows, and
+refuses a product of unbounded dims: that one refusal would hide everything else); where
+that export fails the sample is exported with static shapes and says so (`dynamic:
+"static"`). The model is run at the export's shapes and then at a second set: each
+symbol of the export one larger (else two larger, else one smaller), every input dim
+recomputed from its symbolic size, the inputs grown by repeating their values along
+those dims (indices stay in range) with fresh float values drawn between the
+tensor's min and max in the new places (no new ties). A second set counts only where
+the export's own guards accept it (ExportedProgram.module()) and eager runs on it;
+otherwise the record says why none was run (`second`). The sample passes when both
+runs match eager.
 
 Samples run in long-lived worker processes (`--jobs`, default 2), one op at a time; a
 worker that dies takes only the sample it was running with it (reported as internal) and
@@ -63,7 +88,7 @@ NONDETERMINISTIC = (
 )
 
 TOLERANCES = {"float32": (1e-5, 1e-4), "float64": (1e-9, 1e-7),
-              "float16": (1e-3, 1e-2), "bfloat16": (1e-3, 1e-2)}
+              "float16": (1e-3, 1e-2), "bfloat16": (1e-3, 1.6e-2)}
 
 
 def op_key(op):
@@ -177,7 +202,7 @@ def worker_main(args):
 
     ops = {op_key(op): op for op in op_db}
     device = args.device
-    dtype = torch.float32
+    dtype = getattr(torch, args.dtype)
 
     def emit(**record):
         sys.stdout.write(json.dumps(record) + "\n")
@@ -206,8 +231,172 @@ def worker_main(args):
         emit(op=key, done=True)
 
 
+def export_sample(module, inputs, torch, args):
+    """The sample's ExportedProgram; with --dynamic, every dim Dim.AUTO where export
+    allows it, else static. Returns (program, how): how is None without --dynamic,
+    "auto" or "static" (the dynamic export failed) with it."""
+    xs = tuple(t.clone() for t in inputs)
+    if not args.dynamic:
+        return torch.export.export(module, xs), None
+    auto = torch.export.Dim.AUTO
+    spec = (tuple({d: auto(max=max(64, 2 * n)) for d, n in enumerate(t.shape)}
+                  for t in inputs),)  # forward(*xs)
+    try:
+        return torch.export.export(module, xs, dynamic_shapes=spec), "auto"
+    except Exception:
+        return torch.export.export(module, tuple(t.clone() for t in inputs)), "static"
+
+
+def symbolic_sizes(ep, inputs, torch):
+    """Each user input's sizes as the export sees them (ints or sympy expressions) and
+    each symbol's value at the export's shapes."""
+    names = set(ep.graph_signature.user_inputs)
+    placeholders = [n for n in ep.graph.nodes if n.op == "placeholder" and n.name in names]
+    sizes, values = [], {}
+    for node, t in zip(placeholders, inputs):
+        val = node.meta.get("val")
+        dims = []
+        for j, d in enumerate(val.shape if isinstance(val, torch.Tensor) else t.shape):
+            if isinstance(d, torch.SymInt):
+                expr = d.node.expr
+                if expr.is_Symbol:
+                    values[expr] = int(t.shape[j])
+                dims.append(expr)
+            else:
+                dims.append(int(d))
+        sizes.append(dims)
+    return sizes, values
+
+
+def grown(t, shape, gen, torch):
+    """t resized to shape: its values repeated along each dim that changed, fresh
+    floats between its min and max where it had none."""
+    out, new = t, torch.zeros((), dtype=torch.bool)
+    for d, (n, m) in enumerate(zip(t.shape, shape)):
+        if n == m:
+            continue
+        idx = torch.arange(m) % n
+        out = out.index_select(d, idx)
+        view = [1] * t.dim()
+        view[d] = m
+        new = new | (torch.arange(m) >= n).view(view)
+    if t.dtype.is_floating_point and out.numel() and t.numel():
+        fin = t[torch.isfinite(t)].double()
+        lo, hi = (float(fin.min()), float(fin.max())) if fin.numel() else (0.0, 1.0)
+        fresh = lo + (hi - lo) * torch.rand(tuple(shape), generator=gen, dtype=torch.float64)
+        out = torch.where(new, fresh.to(t.dtype), out)
+    return out.contiguous()
+
+
+def range_of(r):
+    """A symbol's (min, max or None) from the export's range constraints."""
+    if r is None:
+        return 0, None
+    try:
+        hi = int(r.upper)
+    except (TypeError, ValueError, OverflowError):
+        hi = None
+    try:
+        lo = int(r.lower)
+    except (TypeError, ValueError, OverflowError):
+        lo = 0
+    return lo, hi
+
+
+def second_shapes(ep, module, inputs, torch):
+    """(inputs, eager outputs) at a second set of shapes the export admits and eager
+    runs on, or (None, why not)."""
+    sizes, values = symbolic_sizes(ep, inputs, torch)
+    if not values:
+        return None, "no symbolic dim"
+    ranges = ep.range_constraints
+    why = "no second shapes"
+    for delta in (1, 2, -1):
+        vals = {}
+        for sym, v in values.items():
+            lo, hi = range_of(ranges.get(sym))
+            w = v + delta
+            if w < lo or (hi is not None and w > hi):
+                w = v
+            vals[sym] = w
+        if vals == values:
+            continue
+        shapes = [[d if isinstance(d, int) else int(d.xreplace(vals)) for d in dims]
+                  for dims in sizes]
+        if any(x < 0 for shape in shapes for x in shape):
+            continue
+        gen = torch.Generator().manual_seed(1)
+        xs = [grown(t, shape, gen, torch) for t, shape in zip(inputs, shapes)]
+        try:
+            ep.module()(*[x.clone() for x in xs])
+        except Exception as e:
+            why = f"the export's guards refuse {shapes}: {str(e).splitlines()[0][:120]}"
+            continue
+        try:
+            with torch.no_grad():
+                want = module(*[x.clone() for x in xs])
+        except Exception as e:
+            why = f"eager raises at {shapes}: {str(e).splitlines()[0][:120]}"
+            continue
+        return (xs, want), None
+    return None, why
+
+
+def float64_note(module, inputs, got, want, torch, pytree):
+    """For a bfloat16 mismatch: how many elements of tcc's and of eager's outputs are
+    outside bfloat16's tolerance of the op run in float64 on the same inputs, or ''
+    where it does not run there."""
+    try:
+        with torch.no_grad():
+            ref = pytree.tree_leaves(module(*[t.double() if t.dtype.is_floating_point else t
+                                              for t in inputs]))
+    except Exception:
+        return ""
+    atol, rtol = TOLERANCES["bfloat16"]
+    off = [0, 0]
+    for g, w, r in zip(got, want, ref):
+        if not (isinstance(r, torch.Tensor) and r.dtype.is_floating_point and
+                isinstance(g, torch.Tensor) and g.shape == r.shape == w.shape):
+            continue
+        fin = torch.isfinite(r)
+        for k, x in enumerate((g, w)):
+            x = x.cpu().double()
+            off[k] += int(((x[fin] - r[fin]).abs() > atol + rtol * r[fin].abs()).sum())
+    return f"; off float64's answer: tcc {off[0]} elements, eager {off[1]}"
+
+
+def check_outputs(key, got, want_leaves, inputs, module, torch, pytree, args):
+    """Why tcc's outputs differ from eager's, or None."""
+    got_leaves = list(got) if isinstance(got, tuple) else [got]
+    if len(got_leaves) != len(want_leaves):
+        return f"{len(got_leaves)} outputs, eager {len(want_leaves)}"
+    got_leaves = align_signs(key, got_leaves, want_leaves, torch)
+    for n, (g, w) in enumerate(zip(got_leaves, want_leaves)):
+        why = compare(g, w, torch)
+        if why:
+            shapes = [tuple(t.shape) for t in inputs]
+            note = ""
+            if args.dtype == "bfloat16":
+                note = float64_note(module, inputs, got_leaves, want_leaves, torch, pytree)
+            return f"output {n}: {why}; inputs {shapes}{note}"
+    return None
+
+
 def run_sample(key, index, module, inputs, torch, pytree, tcc, args):
-    """Exports one sample's module, compiles it, runs it; returns the record's fields."""
+    """Exports one sample's module, compiles it, runs it; returns the record's fields.
+    Its .pt2 and .so are kept only for a mismatch or an internal error (to reproduce
+    it), unless --keep: a whole sweep's models take gigabytes."""
+    record = sample_record(key, index, module, inputs, torch, pytree, tcc, args)
+    if not args.keep and record["status"] not in ("mismatch", "internal"):
+        stem = os.path.join(args.out, "work", key.replace("/", "_"), str(index))
+        for path in (stem + ".pt2", stem + ".so"):
+            if os.path.exists(path):
+                os.remove(path)
+    return record
+
+
+def sample_record(key, index, module, inputs, torch, pytree, tcc, args):
+    """run_sample's record."""
     if any(t.layout != torch.strided for t in inputs):
         return dict(status="not-exported", message="sparse input")
     try:
@@ -225,41 +414,57 @@ def run_sample(key, index, module, inputs, torch, pytree, tcc, args):
     pt2 = os.path.join(workdir, f"{index}.pt2")
     so = os.path.join(workdir, f"{index}.so")
     try:
-        ep = torch.export.export(module, tuple(t.clone() for t in inputs))
+        ep, how = export_sample(module, inputs, torch, args)
         torch.export.save(ep, pt2)
     except Exception as e:
         return dict(status="not-exported", message=str(e).splitlines()[0][:300] if str(e) else
                     type(e).__name__)
+    extra = {}
+    second = None
+    if how is not None:
+        extra["dynamic"] = how
+        extra["symbols"] = len(ep.range_constraints)
+        try:
+            second, why = second_shapes(ep, module, inputs, torch)
+        except Exception as e:
+            second, why = None, f"second shapes: {type(e).__name__}: {e}"[:200]
+        if second is None:
+            extra["second"] = why
+        else:
+            extra["second"] = [tuple(x.shape) for x in second[0]]
     t0 = time.time()
     target = "cuda" if args.device == "cuda" else "cpu"
     try:
         proc = subprocess.run([args.tcc, "compile", pt2, "--target", target, "-o", so],
                               capture_output=True, text=True, timeout=args.timeout)
     except subprocess.TimeoutExpired:
-        return dict(status="internal", message=f"tcc compile took over {args.timeout} s")
+        return dict(status="internal", message=f"tcc compile took over {args.timeout} s",
+                    **extra)
     compile_s = round(time.time() - t0, 2)
     if proc.returncode != 0:
         first = next((l for l in proc.stderr.splitlines() if l.strip()), "")
         status = "refused" if proc.returncode == 1 else "internal"
         return dict(status=status, exit=proc.returncode, message=first[:400],
-                    compile_s=compile_s)
+                    compile_s=compile_s, **extra)
+    runs = [(inputs, want_leaves, "")]
+    if second is not None:
+        runs.append((second[0], pytree.tree_leaves(second[1]), "at the second shapes: "))
     try:
         model = tcc.load(so)
-        got = model(*[t.clone() for t in inputs])
     except Exception as e:
-        return dict(status="internal", message=f"run: {e}"[:400], compile_s=compile_s)
-    got_leaves = list(got) if isinstance(got, tuple) else [got]
-    if len(got_leaves) != len(want_leaves):
-        return dict(status="mismatch", message=f"{len(got_leaves)} outputs, eager "
-                    f"{len(want_leaves)}", compile_s=compile_s)
-    got_leaves = align_signs(key, got_leaves, want_leaves, torch)
-    for n, (g, w) in enumerate(zip(got_leaves, want_leaves)):
-        why = compare(g, w, torch)
+        return dict(status="internal", message=f"load: {e}"[:400], compile_s=compile_s,
+                    **extra)
+    for xs, wants, where in runs:
+        try:
+            got = model(*[t.clone() for t in xs])
+        except Exception as e:
+            return dict(status="internal", message=f"{where}run: {e}"[:400],
+                        compile_s=compile_s, **extra)
+        why = check_outputs(key, got, wants, xs, module, torch, pytree, args)
         if why:
-            shapes = [tuple(t.shape) for t in inputs]
-            return dict(status="mismatch", message=f"output {n}: {why}; inputs {shapes}"[:400],
-                        compile_s=compile_s)
-    return dict(status="pass", compile_s=compile_s)
+            return dict(status="mismatch", message=(where + why)[:500], compile_s=compile_s,
+                        **extra)
+    return dict(status="pass", compile_s=compile_s, **extra)
 
 
 # ---------------------------------------------------------------------------
@@ -269,7 +474,11 @@ class Worker:
     def __init__(self, args):
         cmd = [sys.executable, os.path.abspath(__file__), "--worker", "--out", args.out,
                "--tcc", args.tcc, "--device", args.device, "--timeout", str(args.timeout),
-               "--max-samples", str(args.max_samples)]
+               "--max-samples", str(args.max_samples), "--dtype", args.dtype]
+        if args.dynamic:
+            cmd.append("--dynamic")
+        if args.keep:
+            cmd.append("--keep")
         self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      stderr=subprocess.DEVNULL, text=True, bufsize=1)
 
@@ -324,12 +533,12 @@ def orchestrate(args):
             continue
         if op.name in NONDETERMINISTIC or key in NONDETERMINISTIC:
             continue
-        if torch.float32 not in op.supported_dtypes(args.device):
+        if getattr(torch, args.dtype) not in op.supported_dtypes(args.device):
             continue
         if key not in done:
             keys.append(key)
     if wanted is not None and not keys and not done:
-        sys.exit(f"opinfo_sweep: no op named {sorted(wanted)} with float32 samples")
+        sys.exit(f"opinfo_sweep: no op named {sorted(wanted)} with {args.dtype} samples")
 
     lock = threading.Lock()
     out = open(results_path, "a")
@@ -404,7 +613,8 @@ def pack_device(args):
     members = []  # (op, sample, module, inputs)
     for key, indices in passing.items():
         torch.manual_seed(0)
-        samples = list(ops[key].sample_inputs("cpu", torch.float32, requires_grad=False))
+        samples = list(ops[key].sample_inputs("cpu", getattr(torch, args.dtype),
+                                              requires_grad=False))
         for i in sorted(indices):
             members.append((key, i) + sample_module(ops[key], samples[i], torch, pytree))
     os.makedirs(args.pack_device, exist_ok=True)
@@ -528,7 +738,8 @@ def summarize(records):
     line = (f"opinfo sweep: {exported} exported samples: {c['pass']} pass ({share:.1f}%), "
             f"{c['mismatch']} mismatch, {c['refused']} refused, {c['internal']} internal; "
             f"{c['not-exported']} not exported")
-    return dict(line=line, share=share, exported=exported, **c)
+    statuses = ("pass", "mismatch", "refused", "internal", "not-exported")
+    return dict(line=line, share=share, exported=exported, **{k: c[k] for k in statuses})
 
 
 def write_table(records, summary, args):
@@ -555,19 +766,147 @@ def write_table(records, summary, args):
         f.write("\n".join(lines) + "\n")
 
 
+def message_kind(message):
+    """A refusal's message without its source location and numbers, for grouping."""
+    import re
+    m = message.split(" error: ", 1)[-1]
+    m = re.sub(r"^\S+\.pt2: \S+: ", "", m)                    # the archive's path
+    m = re.sub(r"(torch\.ops\.)?aten\.[\w.]+", "aten.X", m)   # the operator
+    m = re.sub(r"'tensor<[^']*>'", "'tensor<..>'", m)
+    m = re.sub(r"tensor '[^']*'", "tensor '..'", m)
+    m = re.sub(r"\[[0-9, x?]*\]|\([0-9, ]*\)", "[..]", m)
+    return re.sub(r"\b\d+\b", "N", m)[:200]
+
+
+def nearer(record):
+    """' (tcc nearer float64)' and the like for a bfloat16 mismatch, else ''."""
+    import re
+    m = re.search(r"off float64's answer: tcc (\d+) elements, eager (\d+)",
+                  record.get("message", ""))
+    if not m:
+        return ""
+    tcc_off, eager_off = int(m.group(1)), int(m.group(2))
+    if tcc_off < eager_off:
+        return " (tcc nearer float64)"
+    if tcc_off == eager_off:
+        return " (as near float64 as eager)"
+    return " (eager nearer float64)"
+
+
+def write_columns(args):
+    """The columns (label=DIR, each DIR a sweep's --out) side by side: a summary row
+    each, every mismatch and internal error, the refusals of each column grouped by
+    message, and the ops whose columns differ."""
+    import re
+    columns = []
+    for item in args.columns.split(","):
+        label, path = item.split("=", 1)
+        columns.append((label, load_results(os.path.join(path, "results.jsonl"))))
+    lines = ["| column | ops | exported samples | pass | mismatch | refused | internal | "
+             "not exported |", "|---|---|---|---|---|---|---|---|"]
+    for label, records in columns:
+        s = summarize(records)
+        ops = len({r["op"] for r in records})
+        lines.append(f"| {label} | {ops} | {s['exported']} | {s['pass']} ({s['share']:.1f}%) | "
+                     f"{s['mismatch']} | {s['refused']} | {s['internal']} | "
+                     f"{s['not-exported']} |")
+    for label, records in columns:
+        dyn = [r for r in records if "dynamic" in r]
+        if not dyn:
+            continue
+        ran = [r for r in dyn if isinstance(r.get("second"), list)]
+        symbolic = [r for r in dyn if r.get("symbols")]
+        static = [r for r in dyn if r["dynamic"] == "static"]
+        by_status = collections.Counter(r["status"] for r in ran)
+        lines += ["", f"{label}: {len(dyn)} samples exported, {len(symbolic)} with at least one "
+                  f"symbolic dim, {len(static)} only with static shapes (the dynamic export "
+                  f"failed); {len(ran)} have second shapes that the export admits and eager runs "
+                  f"on (" + ", ".join(f"{by_status[k]} {k}" for k in
+                                      ("pass", "mismatch", "refused", "internal")
+                                      if by_status[k]) +
+                  "; a pass there matched eager at both sets of shapes)."]
+        whys = collections.Counter(message_kind(r["second"]).split(":")[0].split(" [")[0]
+                                   for r in dyn if isinstance(r.get("second"), str))
+        if whys:
+            lines.append("No second shapes: " + "; ".join(f"{w} ({n})"
+                                                         for w, n in whys.most_common()) + ".")
+    lines += ["", "Mismatches and internal errors (a bfloat16 mismatch says which side is "
+              "nearer the op computed in float64):", ""]
+    for label, records in columns:
+        for r in records:
+            if r["status"] in ("mismatch", "internal"):
+                message = r.get("message", "").split(" error: ", 1)[-1]
+                message = re.sub(r"\S*/work/", "OUT/work/", message)  # the sweep's directory
+                lines.append(f"- {label}, {r['status']}{nearer(r)}: {r['op']} #{r['sample']}: "
+                             f"{message}")
+    for label, records in columns:
+        groups = collections.OrderedDict()
+        for r in records:
+            if r["status"] == "refused":
+                groups.setdefault(message_kind(r.get("message", "")), []).append(r["op"])
+        lines += ["", f"Refused, {label} (samples, message, ops):", ""]
+        ranked = sorted(groups.items(), key=lambda kv: -len(kv[1]))
+        for kind, ops in ranked[:args.groups]:
+            names = sorted(set(ops))
+            shown = ", ".join(names[:6]) + (f", ... ({len(names)} ops)" if len(names) > 6 else "")
+            lines.append(f"- {len(ops)}: {kind.replace('|', '/')} ({shown})")
+        rest = ranked[args.groups:]
+        if rest:
+            lines.append(f"- {sum(len(ops) for _, ops in rest)} more, under {len(rest)} other "
+                         f"messages (by op in the table below)")
+    per_op = collections.OrderedDict()
+    for n, (label, records) in enumerate(columns):
+        for r in records:
+            per_op.setdefault(r["op"], [collections.Counter() for _ in columns])[n][
+                r["status"]] += 1
+
+    def cell(c):
+        if not c:
+            return "-"
+        exported = c["pass"] + c["mismatch"] + c["refused"] + c["internal"]
+        marks = "".join(f" {c[s]}{s[0].upper()}" for s in ("mismatch", "internal", "refused")
+                        if c[s])
+        return f"{c['pass']}/{exported}{marks}" + (f" ({c['not-exported']} n/e)"
+                                                   if c["not-exported"] else "")
+
+    lines += ["", "Ops whose columns differ (pass/exported; M mismatch, I internal, R refused, "
+              "n/e not exported; - no samples in that dtype):", "",
+              "| op | " + " | ".join(l for l, _ in columns) + " |",
+              "|---|" + "---|" * len(columns)]
+    for key in sorted(per_op):
+        cells = [cell(c) for c in per_op[key]]
+        shares = {(c["pass"], c["pass"] + c["mismatch"] + c["refused"] + c["internal"])
+                  for c in per_op[key] if c}
+        if len(shares) > 1 or any(c["mismatch"] or c["internal"] for c in per_op[key]):
+            lines.append(f"| {key} | " + " | ".join(cells) + " |")
+    text = "\n".join(lines) + "\n"
+    if args.table:
+        with open(args.table, "w") as f:
+            f.write(text)
+    else:
+        sys.stdout.write(text)
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0],
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--out", required=True, help="work directory (results.jsonl, models)")
+    p.add_argument("--out", help="work directory (results.jsonl, models)")
     p.add_argument("--ops", help="comma-separated op names (OpInfo name or name.variant)")
     p.add_argument("--ops-file", help="op names, one per line (# comments)")
     p.add_argument("--max-samples", type=int, default=4, help="samples per op; 0 = all")
     p.add_argument("--jobs", type=int, default=2, help="worker processes")
     p.add_argument("--device", default="cpu", choices=["cpu", "cuda"])
+    p.add_argument("--dtype", default="float32", choices=["float32", "bfloat16"],
+                   help="the dtype OpInfo draws the samples in")
+    p.add_argument("--dynamic", action="store_true",
+                   help="export every dim as Dim.AUTO; run at the export's and at second shapes")
     p.add_argument("--tcc", default=os.path.join(ROOT, "build", "bin", "tcc"))
     p.add_argument("--timeout", type=int, default=120, help="seconds per compile")
     p.add_argument("--table", help="write the per-op table (Markdown) here")
     p.add_argument("--resume", action="store_true", help="skip ops already in results.jsonl")
+    p.add_argument("--keep", action="store_true",
+                   help="keep every sample's .pt2 and .so (by default only a mismatch's or an "
+                        "internal error's)")
     p.add_argument("--fail-on", default="", type=lambda v: [x for x in v.split(",") if x],
                    help="comma-separated statuses (mismatch, internal, refused) that make "
                         "the sweep exit 1, after listing those samples")
@@ -577,8 +916,17 @@ def main():
     p.add_argument("--batch-size", type=int, default=64, help="samples per packed model")
     p.add_argument("--run-device", metavar="DIR",
                    help="run the packed models of DIR on --device (on the GPU machine)")
+    p.add_argument("--columns", metavar="LABEL=DIR,...",
+                   help="write sweeps' results side by side (to --table, else stdout)")
+    p.add_argument("--groups", type=int, default=25,
+                   help="with --columns: the most frequent refusal messages listed per column")
     p.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = p.parse_args()
+    if args.columns:
+        write_columns(args)
+        return
+    if not args.out:
+        p.error("--out is required")
     args.out = os.path.abspath(args.out)
     if args.worker:
         worker_main(args)

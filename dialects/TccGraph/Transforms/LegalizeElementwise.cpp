@@ -519,21 +519,28 @@ Results legalizeNanToNum(OperatorArgs &args, OpBuilder &b) {
 Results legalizeLerp(OperatorArgs &args, OpBuilder &b) {
   RankedTensorType type = args.resultType();
   Type elt = type.getElementType();
-  FailureOr<Value> x = operandAs(args, b, "self", elt), end = operandAs(args, b, "end", elt),
-                   w = operandAs(args, b, "weight", elt);
+  // f16/bf16 computed in f32 and rounded once, as PyTorch's kernel (its opmath
+  // type): each step rounded to bf16 was off by up to 5 ulps (the sweep's
+  // bf16 column).
+  Type calc = elt.isBF16() || elt.isF16() ? b.getF32Type() : elt;
+  FailureOr<Value> x = operandAs(args, b, "self", calc), end = operandAs(args, b, "end", calc),
+                   w = operandAs(args, b, "weight", calc);
   if (failed(x) || failed(end) || failed(w) || !isa<FloatType>(elt))
     return args.getOp().emitError("lerp expects float 'self', 'end' and 'weight'");
-  PointwiseBuilder p{b, args.getOp().getLoc(), elt};
+  PointwiseBuilder p{b, args.getOp().getLoc(), calc};
+  auto rounded = [&](Value v) { return calc == elt ? v : makeCast(b, p.loc, v, elt); };
   Value diff = p.bin<SubOp>(*end, *x);
   auto low = [&] { return p.bin<AddOp>(*x, p.bin<MulOp>(*w, diff)); };
   auto high = [&] { return p.bin<SubOp>(*end, p.bin<MulOp>(diff, p.bin<SubOp>(p.c(1.0), *w))); };
   if (std::optional<double> scalar = args.getFloat("weight"))
-    return SmallVector<Value>{std::abs(*scalar) < 0.5 ? low() : high()};
+    return SmallVector<Value>{rounded(std::abs(*scalar) < 0.5 ? low() : high())};
   Value nearSelf = low();
   Value nearEnd = high();
   Value magnitude = p.un<AbsOp>(*w);
   Value small = makeCompare(b, p.loc, "lt", magnitude, p.c(0.5));
-  return SmallVector<Value>{b.create<SelectOp>(p.loc, type, small, nearSelf, nearEnd).getResult()};
+  Value picked = b.create<SelectOp>(p.loc, RankedTensorType::get(type.getShape(), calc), small,
+                                    nearSelf, nearEnd);
+  return SmallVector<Value>{rounded(picked)};
 }
 
 /// A pointwise function of two operands in the result's float type (Python

@@ -28,6 +28,11 @@ int64_t numElements(ArrayRef<int64_t> shape) {
   return n;
 }
 
+/// Whether a tensor of `type` has no elements: a size of 0 (a symbolic size
+/// is not known to be 0, and the product of two symbolic sizes' kDynamic
+/// markers wraps to 0).
+bool hasNoElements(RankedTensorType type) { return llvm::is_contained(type.getShape(), 0); }
+
 /// The result as a constant when it has no elements.
 std::optional<Value> emptyResult(OperatorArgs &args, OpBuilder &b) {
   RankedTensorType type = args.resultType();
@@ -220,7 +225,7 @@ Results legalizeIndexPut(OperatorArgs &args, OpBuilder &b) {
     if (std::optional<Value> r = indexCopyAlong(args, b, *self, indices->front().first,
                                                 indices->front().second, *values))
       return SmallVector<Value>{*r};
-  if (numElements(typeOf(*self).getShape()) == 0)
+  if (hasNoElements(typeOf(*self)))
     return SmallVector<Value>{*self};
   if (indices->size() == 1 && typeOf(indices->front().second).getElementType().isInteger(1)) {
     FailureOr<Value> r = maskPut(args, b, *self, indices->front().first, indices->front().second,
@@ -247,7 +252,7 @@ Results legalizeMaskedIndexPutAccumulate(OperatorArgs &args, OpBuilder &b) {
   FailureOr<IndexList> indices = indexOperands(args, *self);
   if (failed(indices))
     return failure();
-  if (numElements(typeOf(*self).getShape()) == 0)
+  if (hasNoElements(typeOf(*self)))
     return SmallVector<Value>{*self};
   FailureOr<IndexList> clamped = clampIndices(args, b, *self, *indices);
   if (failed(clamped))

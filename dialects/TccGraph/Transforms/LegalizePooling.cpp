@@ -122,8 +122,14 @@ FailureOr<Value> adaptiveAlong(OpBuilder &b, Location loc, Operation *op, Value 
       .getResult();
 }
 
+template <typename ReduceOp> constexpr bool isAvg() {
+  return std::is_same_v<ReduceOp, ReduceMeanOp>;
+}
+
 /// adaptive_{avg,max}_pool{1,2,3}d over the trailing `spatial` dims. The
 /// max variants' indices result is not produced (an error if it is used).
+/// f16/bf16 averages are taken in f32 and rounded once, as PyTorch's kernels
+/// do: a mean per dim, each rounded, was an ulp off (the sweep's bf16 column).
 template <typename ReduceOp>
 Results legalizeAdaptivePool(OperatorArgs &args, OpBuilder &b, int64_t spatial) {
   Operation *op = args.getOp();
@@ -135,11 +141,16 @@ Results legalizeAdaptivePool(OperatorArgs &args, OpBuilder &b, int64_t spatial) 
            << spatial << " spatial dims and output_size";
   SmallVector<int64_t> out = perDim(size, spatial, 1);
   int64_t first = typeOf(x).getRank() - spatial;
+  Type elt = typeOf(x).getElementType();
+  bool widen = isAvg<ReduceOp>() && (elt.isBF16() || elt.isF16());
+  if (widen)
+    x = makeCast(b, loc, x, b.getF32Type());
   if (llvm::all_of(out, [](int64_t s) { return s == 1; })) { // global: one reduction
     SmallVector<int64_t> dims;
     for (int64_t d = first; d < first + spatial; ++d)
       dims.push_back(d);
-    SmallVector<Value> results{makeReduce<ReduceOp>(b, loc, x, dims, true)};
+    Value pooled = makeReduce<ReduceOp>(b, loc, x, dims, true);
+    SmallVector<Value> results{widen ? makeCast(b, loc, pooled, elt) : pooled};
     results.resize(op->getNumResults(), nullptr);
     return results;
   }
@@ -149,7 +160,7 @@ Results legalizeAdaptivePool(OperatorArgs &args, OpBuilder &b, int64_t spatial) 
       return failure();
     x = *pooled;
   }
-  SmallVector<Value> results{x};
+  SmallVector<Value> results{widen ? makeCast(b, loc, x, elt) : x};
   results.resize(op->getNumResults(), nullptr);
   return results;
 }
@@ -187,9 +198,15 @@ Results legalizePool3d(OperatorArgs &args, OpBuilder &b, bool isAvg) {
       ShapedType::isDynamic(w) || ShapedType::isDynamic(odhw[1]) ||
       ShapedType::isDynamic(odhw[2]))
     return op->emitError("3-D pooling over symbolic channel or spatial sizes is not supported yet");
+  // An f16/bf16 average as two pools in f32, rounded once (PyTorch's kernel
+  // sums the whole window in f32).
+  Type elt = out.getElementType();
+  Type poolElt = isAvg && (elt.isBF16() || elt.isF16()) ? b.getF32Type() : elt;
+  if (poolElt != elt)
+    x = makeCast(b, loc, x, poolElt);
   auto pool = [&](Value v, SmallVector<int64_t> shape, ArrayRef<int64_t> k,
                   ArrayRef<int64_t> s, ArrayRef<int64_t> p, ArrayRef<int64_t> dl) {
-    return b.create<PoolOp>(loc, RankedTensorType::get(shape, out.getElementType()), v,
+    return b.create<PoolOp>(loc, RankedTensorType::get(shape, poolElt), v,
                             b.getDenseI64ArrayAttr(k), b.getDenseI64ArrayAttr(s),
                             b.getDenseI64ArrayAttr(p), b.getDenseI64ArrayAttr(dl),
                             b.getBoolAttr(ceilMode), b.getBoolAttr(countPad));
@@ -205,7 +222,8 @@ Results legalizePool3d(OperatorArgs &args, OpBuilder &b, bool isAvg) {
   FailureOr<Value> scaled = applyDivisorOverride(args, b, dd, kernel[0] * kernel[1] * kernel[2]);
   if (failed(scaled))
     return failure();
-  SmallVector<Value> results{makeReshape(b, loc, *scaled, out.getShape())};
+  Value pooled = makeReshape(b, loc, *scaled, out.getShape());
+  SmallVector<Value> results{poolElt != elt ? makeCast(b, loc, pooled, elt) : pooled};
   results.resize(op->getNumResults(), nullptr);
   return results;
 }

@@ -354,10 +354,14 @@ struct AvgPool2dPattern : OpConversionPattern<AvgPool2dOp> {
     auto inT = cast<RankedTensorType>(adaptor.getInput().getType());
     int64_t hd = op.getSpatialDim(0), wd = op.getSpatialDim(1);
     Type elt = resultType.getElementType();
+    // f16/bf16 windows are summed and divided in f32, then rounded once, as
+    // PyTorch's kernels do (acc_type): a bf16 running sum loses a bit per term.
+    Type acc = tcc::accumulatorType(elt);
     TypedAttr zero = tcc::floatAttr(rewriter, elt, 0.0);
     SmallVector<OpFoldResult> sizes = poolSizes(rewriter, loc, op, adaptor.getInput());
     Value x = poolInput(rewriter, op, adaptor.getInput(), sizes, zero);
-    Value init = tcc::makeFilled(rewriter, loc, resultType, sizes, zero);
+    Value init = tcc::makeFilled(rewriter, loc, RankedTensorType::get(resultType.getShape(), acc),
+                                 sizes, tcc::floatAttr(rewriter, acc, 0.0));
     Value window = rewriter.create<tensor::EmptyOp>(loc, op.getKernel(), elt);
     auto strides = rewriter.getI64VectorAttr(op.getStride());
     auto dilations = rewriter.getI64VectorAttr(op.getDilation());
@@ -412,8 +416,11 @@ struct AvgPool2dPattern : OpConversionPattern<AvgPool2dOp> {
                                                     b.create<arith::SubIOp>(l, end, start));
                   }
                   Value c = b.create<arith::IndexCastOp>(l, b.getI64Type(), count);
-                  Value f = b.create<arith::SIToFPOp>(l, elt, c);
-                  b.create<linalg::YieldOp>(l, ValueRange{b.create<arith::DivFOp>(l, a[0], f)});
+                  Value f = b.create<arith::SIToFPOp>(l, acc, c);
+                  Value mean = b.create<arith::DivFOp>(l, a[0], f);
+                  if (acc != elt)
+                    mean = b.create<arith::TruncFOp>(l, elt, mean);
+                  b.create<linalg::YieldOp>(l, ValueRange{mean});
                 })
             .getResult(0);
     if (result.getType() != resultType)

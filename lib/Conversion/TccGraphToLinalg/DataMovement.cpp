@@ -317,8 +317,13 @@ struct SlicePattern : OpConversionPattern<tcc::graph::SliceOp> {
       sizes.push_back(ShapedType::isDynamic(inT.getShape()[i])
                           ? OpFoldResult(rewriter.create<tensor::DimOp>(loc, x, i).getResult())
                           : OpFoldResult(rewriter.getIndexAttr(inT.getShape()[i])));
-    offsets[dim] = rewriter.getIndexAttr(op.getStart());
-    strides[dim] = rewriter.getIndexAttr(op.getStep());
+    // An empty slice starts at 0: its start may be the dim's size (the last
+    // piece of split_with_sizes [.., 0]), which extract_slice's verifier
+    // rejects. FoldEmptyTensors takes such slices only when every size is
+    // static.
+    bool empty = adaptor.getDynamicSizes().empty() && resultType.getShape()[dim] == 0;
+    offsets[dim] = rewriter.getIndexAttr(empty ? 0 : op.getStart());
+    strides[dim] = rewriter.getIndexAttr(empty ? 1 : op.getStep());
     sizes[dim] = adaptor.getDynamicSizes().empty()
                      ? OpFoldResult(rewriter.getIndexAttr(resultType.getShape()[dim]))
                      : OpFoldResult(adaptor.getDynamicSizes()[0]);

@@ -82,9 +82,13 @@ struct CumsumPattern : OpConversionPattern<CumsumOp> {
     auto sizes = tcc::mixedSizes(rewriter, loc, type, from);
     if (failed(sizes))
       return rewriter.notifyMatchFailure(op, "dynamic size without a source");
-    TypedAttr zero = isa<FloatType>(elt) ? TypedAttr(rewriter.getFloatAttr(elt, 0.0))
+    // f16/bf16 scans accumulate in f32 and are rounded once, as PyTorch's
+    // (acc_type): a running sum rounded to 8 bits at every step drifts.
+    Type acc = tcc::accumulatorType(elt);
+    auto accType = RankedTensorType::get(type.getShape(), acc);
+    TypedAttr zero = isa<FloatType>(elt) ? TypedAttr(rewriter.getFloatAttr(acc, 0.0))
                                          : TypedAttr(rewriter.getIntegerAttr(elt, 0));
-    Value init = tcc::makeFilled(rewriter, loc, type, *sizes, zero);
+    Value init = tcc::makeFilled(rewriter, loc, accType, *sizes, zero);
     // Loops d0..d(rank-1) over the result, then k over the scanned dim.
     SmallVector<AffineExpr> inExprs;
     for (int64_t i = 0; i < rank; ++i)
@@ -96,19 +100,23 @@ struct CumsumPattern : OpConversionPattern<CumsumOp> {
     SmallVector<utils::IteratorType> iters(rank, utils::IteratorType::parallel);
     iters.push_back(utils::IteratorType::reduction);
     auto generic = rewriter.create<linalg::GenericOp>(
-        loc, TypeRange{type}, ValueRange{x}, ValueRange{init},
+        loc, TypeRange{accType}, ValueRange{x}, ValueRange{init},
         ArrayRef<AffineMap>{inMap, outMap}, iters,
         [&](OpBuilder &b, Location l, ValueRange a) {
           Value j = b.create<linalg::IndexOp>(l, dim);
           Value k = b.create<linalg::IndexOp>(l, rank);
           Value inPrefix = b.create<arith::CmpIOp>(l, arith::CmpIPredicate::ule, k, j);
+          Value element = a[0];
+          if (acc != elt)
+            element = b.create<arith::ExtFOp>(l, acc, element);
           Value zeroV = b.create<arith::ConstantOp>(l, zero);
-          Value term = b.create<arith::SelectOp>(l, inPrefix, a[0], zeroV);
+          Value term = b.create<arith::SelectOp>(l, inPrefix, element, zeroV);
           Value sum = isa<FloatType>(elt) ? b.create<arith::AddFOp>(l, a[1], term).getResult()
                                           : b.create<arith::AddIOp>(l, a[1], term).getResult();
           b.create<linalg::YieldOp>(l, sum);
         });
-    rewriter.replaceOp(op, generic.getResult(0));
+    Value result = tcc::convertElements(rewriter, loc, generic.getResult(0), elt);
+    rewriter.replaceOp(op, result);
     return success();
   }
 };

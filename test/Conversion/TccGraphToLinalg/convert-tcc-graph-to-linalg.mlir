@@ -713,6 +713,18 @@ func.func @reshape_two_symbolic(%x: tensor<8x?x?xf32>, %s: index) -> tensor<2x4x
 
 // -----
 
+// An empty slice at the dim's end (split_with_sizes [1, 4, 0]) beside
+// symbolic dims, which FoldEmptyTensors leaves: it starts at 0 (offset 5 of
+// 5 failed extract_slice's verifier, an internal error).
+// CHECK-LABEL: func.func @slice_empty_at_end
+// CHECK:         tensor.extract_slice %arg0[0, 0, 0] [0, %{{.*}}, %{{.*}}] [1, 1, 1] : tensor<5x?x?xf32> to tensor<0x?x?xf32>
+func.func @slice_empty_at_end(%x: tensor<5x?x?xf32>) -> tensor<0x?x?xf32> {
+  %0 = tcc_graph.slice %x {dim = 0 : i64, end = 5 : i64, start = 5 : i64, step = 1 : i64} : (tensor<5x?x?xf32>) -> tensor<0x?x?xf32>
+  return %0 : tensor<0x?x?xf32>
+}
+
+// -----
+
 // Channels-last pooling (between channels-last convolutions): the max reads
 // [n, h, w, c] windows (h and w from the output's dims 1 and 2), the sum is
 // linalg's NHWC pooling op; the average's divisor reads the spatial dims 1

@@ -64,3 +64,21 @@ func.func @conv2d_grouped_bf16(%x: tensor<1x4x6x6xbf16>, %w: tensor<8x2x3x3xbf16
   %0 = tcc_graph.conv2d %x, %w {stride = array<i64: 1, 1>, padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>, groups = 2 : i64} : (tensor<1x4x6x6xbf16>, tensor<8x2x3x3xbf16>) -> tensor<1x8x4x4xbf16>
   return %0 : tensor<1x8x4x4xbf16>
 }
+
+// -----
+
+// A bf16 average pool sums its windows into f32 (the named pooling op widens
+// each element), divides in f32 and rounds once, as PyTorch's kernels do: a
+// bf16 sum lost a bit per term (0.109 for 0.164 over a 3x3 window, the
+// sweep's bf16 column).
+// CHECK-LABEL: func.func @avg_pool2d_bf16
+// CHECK:         linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<1x3x4x4xf32>)
+// CHECK:         linalg.pooling_nchw_sum {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x3x9x9xbf16>, tensor<3x3xbf16>) outs(%{{.*}} : tensor<1x3x4x4xf32>)
+// CHECK:         linalg.generic
+// CHECK:           arith.sitofp %{{.*}} : i64 to f32
+// CHECK:           arith.divf %{{.*}} : f32
+// CHECK:           arith.truncf %{{.*}} : f32 to bf16
+func.func @avg_pool2d_bf16(%x: tensor<1x3x9x9xbf16>) -> tensor<1x3x4x4xbf16> {
+  %0 = tcc_graph.avg_pool2d %x {kernel = array<i64: 3, 3>, stride = array<i64: 2, 2>, padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>, ceil_mode = false, count_include_pad = true} : (tensor<1x3x9x9xbf16>) -> tensor<1x3x4x4xbf16>
+  return %0 : tensor<1x3x4x4xbf16>
+}

@@ -56,6 +56,22 @@ func.func @cumsum(%x: tensor<2x6xi64>) -> tensor<2x6xi64> {
 
 // -----
 
+// A bf16 cumsum accumulates in f32 and is rounded once, as PyTorch's: each
+// element widened, the running sums f32, one truncf at the end.
+// CHECK-LABEL: func @cumsum_bf16
+// CHECK: linalg.fill {{.*}} -> tensor<2x6xf32>
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "reduction"]
+// CHECK: arith.extf %{{.*}} : bf16 to f32
+// CHECK: arith.addf %{{.*}}, %{{.*}} : f32
+// CHECK: -> tensor<2x6xf32>
+// CHECK: arith.truncf %{{.*}} : f32 to bf16
+func.func @cumsum_bf16(%x: tensor<2x6xbf16>) -> tensor<2x6xbf16> {
+  %0 = tcc_graph.cumsum %x {dim = 1 : i64} : tensor<2x6xbf16>
+  return %0 : tensor<2x6xbf16>
+}
+
+// -----
+
 // A splat constant becomes a fill, not a stored array.
 // CHECK-LABEL: func @splat
 // CHECK: linalg.fill

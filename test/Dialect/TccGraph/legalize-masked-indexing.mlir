@@ -163,3 +163,23 @@ func.func @index_put_slices(%cache: tensor<1x2x64x16xf32>, %pos: tensor<1xi64>, 
   %0 = tcc_graph.operator "torch.ops.aten.index_put.default"(%cache, %pos, %v) {operand_names = ["self", "indices.2", "values"], args = {accumulate = false}} : (tensor<1x2x64x16xf32>, tensor<1xi64>, tensor<1x1x1x16xf32>) -> tensor<1x2x64x16xf32>
   return %0 : tensor<1x2x64x16xf32>
 }
+
+// -----
+
+// Over symbolic sizes: refused. (Their kDynamic markers multiplied to 0
+// elements once, so self came back unwritten, a silent wrong answer the
+// sweep's dynamic column found: index_put with a boolean mask, and
+// _unsafe_masked_index_put_accumulate.)
+func.func @index_put_mask_symbolic(%x: tensor<?x?xf32>, %m: tensor<?xi1>, %v: tensor<?xf32>) -> tensor<?x?xf32> {
+  // expected-error @+1 {{operator 'aten.index_put.default': a boolean mask of type 'tensor<?xi1>' for self 'tensor<?x?xf32>'}}
+  %0 = tcc_graph.operator "torch.ops.aten.index_put.default"(%x, %m, %v) {operand_names = ["self", "indices.0", "values"], args = {accumulate = false}} : (tensor<?x?xf32>, tensor<?xi1>, tensor<?xf32>) -> tensor<?x?xf32>
+  return %0 : tensor<?x?xf32>
+}
+
+// -----
+
+func.func @masked_index_put_accumulate_symbolic(%x: tensor<?x?xf32>, %m: tensor<?x?xi1>, %i: tensor<?x1xi64>, %j: tensor<1x?xi64>, %v: tensor<?x?xf32>) -> tensor<?x?xf32> {
+  // expected-error @+1 {{operator 'aten._unsafe_masked_index_put_accumulate.default': only static shapes are supported}}
+  %0 = tcc_graph.operator "torch.ops.aten._unsafe_masked_index_put_accumulate.default"(%x, %m, %i, %j, %v) {operand_names = ["self", "mask", "indices.0", "indices.1", "values"], args = {}} : (tensor<?x?xf32>, tensor<?x?xi1>, tensor<?x1xi64>, tensor<1x?xi64>, tensor<?x?xf32>) -> tensor<?x?xf32>
+  return %0 : tensor<?x?xf32>
+}

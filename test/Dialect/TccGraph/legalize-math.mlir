@@ -204,6 +204,23 @@ func.func @lerp(%x: tensor<4xf32>, %e: tensor<4xf32>, %w: tensor<4xf32>) -> (ten
 
 // -----
 
+// A bf16 lerp is computed in f32 and rounded once, as PyTorch's kernel: the
+// operands widened, the select in f32, one cast back.
+// CHECK-LABEL: func @lerp_bf16
+// CHECK: %[[X:.*]] = tcc_graph.cast %arg0 : (tensor<4xbf16>) -> tensor<4xf32>
+// CHECK: %[[E:.*]] = tcc_graph.cast %arg1 : (tensor<4xbf16>) -> tensor<4xf32>
+// CHECK: %[[W:.*]] = tcc_graph.cast %arg2 : (tensor<4xbf16>) -> tensor<4xf32>
+// CHECK: tcc_graph.sub %[[E]], %[[X]] : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+// CHECK: %[[T:.*]] = tcc_graph.select %{{.*}}, %{{.*}}, %{{.*}} : (tensor<4xi1>, tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+// CHECK: %[[R:.*]] = tcc_graph.cast %[[T]] : (tensor<4xf32>) -> tensor<4xbf16>
+// CHECK: return %[[R]]
+func.func @lerp_bf16(%x: tensor<4xbf16>, %e: tensor<4xbf16>, %w: tensor<4xbf16>) -> tensor<4xbf16> {
+  %0 = tcc_graph.operator "torch.ops.aten.lerp.Tensor"(%x, %e, %w) {operand_names = ["self", "end", "weight"], args = {}} : (tensor<4xbf16>, tensor<4xbf16>, tensor<4xbf16>) -> tensor<4xbf16>
+  return %0 : tensor<4xbf16>
+}
+
+// -----
+
 // heaviside: `values` at 0, else x > 0; hypot: m sqrt(1 + (n/m)^2), 0 where
 // m is 0, inf where either side is infinite.
 // CHECK-LABEL: func @heaviside_hypot

@@ -140,3 +140,32 @@ func.func @adaptive_global_symbolic(%x: tensor<2x3x?x?xf32>) -> tensor<2x3x1x1xf
   %0:2 = tcc_graph.operator "torch.ops.aten.adaptive_max_pool2d.default"(%x) {operand_names = ["self"], args = {output_size = array<i64: 1, 1>}} : (tensor<2x3x?x?xf32>) -> (tensor<2x3x1x1xf32>, tensor<2x3x1x1xi64>)
   return %0#0 : tensor<2x3x1x1xf32>
 }
+
+// -----
+
+// A bf16 adaptive average is taken in f32 and rounded once (PyTorch sums a
+// window in f32): a bf16 mean per spatial dim was an ulp off.
+// CHECK-LABEL: func @adaptive_avg_bf16
+// CHECK: %[[W:.*]] = tcc_graph.cast %arg0 : (tensor<2x3x9x9xbf16>) -> tensor<2x3x9x9xf32>
+// CHECK: tcc_graph.reduce_mean %{{.*}} {dims = array<i64: 3>, keepdim = false} : (tensor<2x3x3x3x9xf32>) -> tensor<2x3x3x9xf32>
+// CHECK: %[[M:.*]] = tcc_graph.reduce_mean %{{.*}} {dims = array<i64: 4>, keepdim = false} : (tensor<2x3x3x3x3xf32>) -> tensor<2x3x3x3xf32>
+// CHECK: %[[R:.*]] = tcc_graph.cast %[[M]] : (tensor<2x3x3x3xf32>) -> tensor<2x3x3x3xbf16>
+// CHECK: return %[[R]]
+func.func @adaptive_avg_bf16(%x: tensor<2x3x9x9xbf16>) -> tensor<2x3x3x3xbf16> {
+  %0 = tcc_graph.operator "torch.ops.aten.adaptive_avg_pool2d.default"(%x) {operand_names = ["self"], args = {output_size = array<i64: 3, 3>}} : (tensor<2x3x9x9xbf16>) -> tensor<2x3x3x3xbf16>
+  return %0 : tensor<2x3x3x3xbf16>
+}
+
+// -----
+
+// A bf16 avg_pool3d: both 2-D pools in f32, one rounding at the end.
+// CHECK-LABEL: func @avg_pool3d_bf16
+// CHECK: tcc_graph.cast %arg0 : (tensor<1x2x4x4x4xbf16>) -> tensor<1x2x4x4x4xf32>
+// CHECK: tcc_graph.avg_pool2d {{.*}} -> tensor<1x8x2x2xf32>
+// CHECK: tcc_graph.avg_pool2d {{.*}} -> tensor<1x2x2x4xf32>
+// CHECK: %[[R:.*]] = tcc_graph.cast %{{.*}} : (tensor<1x2x2x2x2xf32>) -> tensor<1x2x2x2x2xbf16>
+// CHECK: return %[[R]]
+func.func @avg_pool3d_bf16(%x: tensor<1x2x4x4x4xbf16>) -> tensor<1x2x2x2x2xbf16> {
+  %0 = tcc_graph.operator "torch.ops.aten.avg_pool3d.default"(%x) {operand_names = ["self"], args = {kernel_size = array<i64: 2, 2, 2>, stride = array<i64: 2, 2, 2>}} : (tensor<1x2x4x4x4xbf16>) -> tensor<1x2x2x2x2xbf16>
+  return %0 : tensor<1x2x2x2x2xbf16>
+}
