@@ -15,9 +15,11 @@
 //     while `llvm.maximum` reductions vectorize (LLVM 22).
 // So the hot transcendental functions become MLIR's polynomial
 // approximations (plain arithmetic, which vectorizes at the target's full
-// width), and float min/max stay intrinsics. Vectorizing in MLIR (the vector
-// dialect) instead would redo what LLVM already does for these loops (unit
-// strides, runtime alias checks, remainders); what it lacked was the math.
+// width), and float min/max stay intrinsics; selects of bf16 values become
+// selects of their bits, which x86 lowers without libgcc. Vectorizing in
+// MLIR (the vector dialect) instead would redo what LLVM already does for
+// these loops (unit strides, runtime alias checks, remainders); what it
+// lacked was the math.
 //
 //===----------------------------------------------------------------------===//
 #include "tcc/Transforms/Passes.h"
@@ -104,6 +106,31 @@ void scaleSubnormalLogs(ArrayRef<Operation *> ops) {
   }
 }
 
+/// A select of bf16 values as a select of their bits: the x86 backend has
+/// no bf16 registers and promotes a `select bfloat` through f32, rounding
+/// back with libgcc's __truncsfbf2, which libgcc 12 lacks (the model then
+/// fails to load: index_select, scatter, masked_scatter, ... in bf16). The
+/// bits are the value, so choosing them is the same select.
+void selectBF16AsBits(Operation *root) {
+  SmallVector<arith::SelectOp> selects;
+  root->walk([&](arith::SelectOp op) {
+    if (getElementTypeOrSelf(op.getType()).isBF16())
+      selects.push_back(op);
+  });
+  for (arith::SelectOp op : selects) {
+    OpBuilder b(op);
+    Location loc = op.getLoc();
+    Type type = op.getType(), i16 = b.getI16Type();
+    Type bits = isa<ShapedType>(type) ? cast<ShapedType>(type).clone(i16) : i16;
+    Value onTrue = arith::BitcastOp::create(b, loc, bits, op.getTrueValue());
+    Value onFalse = arith::BitcastOp::create(b, loc, bits, op.getFalseValue());
+    Value chosen = arith::SelectOp::create(b, loc, op.getCondition(), onTrue, onFalse);
+    Value back = arith::BitcastOp::create(b, loc, type, chosen);
+    op.replaceAllUsesWith(back);
+    op.erase();
+  }
+}
+
 struct ExpandCpuMathPass : tcc::impl::ExpandCpuMathPassBase<ExpandCpuMathPass> {
   using Base::Base;
 
@@ -131,7 +158,8 @@ struct ExpandCpuMathPass : tcc::impl::ExpandCpuMathPassBase<ExpandCpuMathPass> {
       return !isBF16To(op.getIn().getType(), op.getType(), /*extend=*/false);
     });
     if (failed(applyPartialConversion(root, target, std::move(patterns))))
-      signalPassFailure();
+      return signalPassFailure();
+    selectBF16AsBits(root);
   }
 
   LogicalResult approximate(Operation *root) {

@@ -103,3 +103,23 @@ func.func @subnormal_log(%x: f32) -> f32 {
   %l = math.log %x : f32
   return %l : f32
 }
+
+// -----
+
+// A select of bf16 values chooses their bits (i16): x86 would promote a
+// `select bfloat` through f32 and round back with __truncsfbf2, which
+// libgcc 12 lacks; scalars and vectors alike.
+// CHECK-LABEL: func @select_bf16
+// CHECK:     %[[A:.*]] = arith.bitcast %arg1 : bf16 to i16
+// CHECK:     %[[B:.*]] = arith.bitcast %arg2 : bf16 to i16
+// CHECK:     %[[S:.*]] = arith.select %arg0, %[[A]], %[[B]] : i16
+// CHECK:     %[[R:.*]] = arith.bitcast %[[S]] : i16 to bf16
+// CHECK:     arith.bitcast %{{.*}} : vector<8xbf16> to vector<8xi16>
+// CHECK:     arith.select %{{.*}} : vector<8xi1>, vector<8xi16>
+// CHECK:     arith.bitcast %{{.*}} : vector<8xi16> to vector<8xbf16>
+// CHECK-NOT: arith.select {{.*}} : {{.*}}bf16
+func.func @select_bf16(%c: i1, %a: bf16, %b: bf16, %cv: vector<8xi1>, %av: vector<8xbf16>, %bv: vector<8xbf16>) -> (bf16, vector<8xbf16>) {
+  %s = arith.select %c, %a, %b : bf16
+  %v = arith.select %cv, %av, %bv : vector<8xi1>, vector<8xbf16>
+  return %s, %v : bf16, vector<8xbf16>
+}
