@@ -2173,6 +2173,23 @@ class LstmStack(nn.Module):
         return y, h, c, z, hp, cp
 
 
+class RecurrentBf16(nn.Module):
+    """A bf16 LSTM and GRU (issue 39): 2-layer bidirectional batch_first
+    LSTM from zero states, then a GRU from a given h0. tcc computes them in
+    f32 and rounds once; PyTorch rounds between steps, so the fixtures
+    differ from tcc by a few bf16 ulps (e2e/recurrent.test's rtol)."""
+
+    def __init__(self):
+        super().__init__()
+        self.lstm = nn.LSTM(16, 32, num_layers=2, bidirectional=True, batch_first=True)
+        self.gru = nn.GRU(64, 24, batch_first=True)
+
+    def forward(self, x, h0):
+        y, (h, c) = self.lstm(x)
+        z, hz = self.gru(y, h0)
+        return y, h, c, z, hz
+
+
 class GruRnnStack(nn.Module):
     """A 2-layer bidirectional time-major GRU from a given h0, a batch_first
     GRU without biases, and plain tanh and ReLU RNNs (issue 39)."""
@@ -2226,6 +2243,9 @@ def write_recurrent_cases(out):
         ("recurrent_gru_rnn", GruRnnStack,
          lambda b, t: [torch.randn(t, b, 16), torch.randn(4, b, 32)],
          ({0: seq, 1: batch}, {1: batch})),
+        ("recurrent_bf16", lambda: RecurrentBf16().bfloat16(),
+         lambda b, t: [torch.randn(b, t, 16).bfloat16(), torch.randn(1, b, 24).bfloat16()],
+         ({0: batch, 1: seq}, {1: batch})),
     ]
     for name, cls, make_inputs, dims in cases:
         if ONLY and name != ONLY:

@@ -29,13 +29,13 @@ func.func @lstm_packed(%data: tensor<7x4xf32>, %sizes: tensor<3xi64>, %h0: tenso
 
 // -----
 
-// bf16 recurrences: refused by name, never computed in another precision
-// than PyTorch's.
-func.func @gru_bf16(%x: tensor<5x2x4xbf16>, %h0: tensor<1x2x8xbf16>, %w: tensor<24x4xbf16>,
-    %u: tensor<24x8xbf16>) -> tensor<5x2x8xbf16> {
-  // expected-error @+1 {{operator 'aten.gru.input': computes float32 recurrences only, got 'bf16' (export the layer in float32)}}
-  %0:2 = tcc_graph.operator "torch.ops.aten.gru.input"(%x, %h0, %w, %u) {operand_names = ["input", "hx", "params.0", "params.1"], args = {has_biases = false, num_layers = 1 : i64, dropout = 0.0 : f64, train = false, bidirectional = false, batch_first = false}} : (tensor<5x2x4xbf16>, tensor<1x2x8xbf16>, tensor<24x4xbf16>, tensor<24x8xbf16>) -> (tensor<5x2x8xbf16>, tensor<1x2x8xbf16>)
-  return %0#0 : tensor<5x2x8xbf16>
+// f64 recurrences: refused by name, never computed in less precision than
+// PyTorch's (bf16 and f16 compute in f32: legalize-recurrent.mlir).
+func.func @gru_f64(%x: tensor<5x2x4xf64>, %h0: tensor<1x2x8xf64>, %w: tensor<24x4xf64>,
+    %u: tensor<24x8xf64>) -> tensor<5x2x8xf64> {
+  // expected-error @+1 {{operator 'aten.gru.input': computes float32, bfloat16 and float16 recurrences, got 'f64' (export the layer in one of those)}}
+  %0:2 = tcc_graph.operator "torch.ops.aten.gru.input"(%x, %h0, %w, %u) {operand_names = ["input", "hx", "params.0", "params.1"], args = {has_biases = false, num_layers = 1 : i64, dropout = 0.0 : f64, train = false, bidirectional = false, batch_first = false}} : (tensor<5x2x4xf64>, tensor<1x2x8xf64>, tensor<24x4xf64>, tensor<24x8xf64>) -> (tensor<5x2x8xf64>, tensor<1x2x8xf64>)
+  return %0#0 : tensor<5x2x8xf64>
 }
 
 // -----

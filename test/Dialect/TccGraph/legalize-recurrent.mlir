@@ -64,3 +64,22 @@ func.func @while_loop_patch_shapes(%x: tensor<?x?x4xf32>, %h0: tensor<1x?x8xf32>
   %0:3 = tcc_graph.operator "torch.ops.aten.lstm.input"(%x, %h0, %c0, %wi, %wh) {operand_names = ["input", "hx.0", "hx.1", "params.0", "params.1"], args = {has_biases = false, num_layers = 1 : i64, dropout = 0.0 : f64, train = false, bidirectional = false, batch_first = false}} : (tensor<?x?x4xf32>, tensor<1x?x8xf32>, tensor<1x?x8xf32>, tensor<32x4xf32>, tensor<32x8xf32>) -> (tensor<?x?x8xf32>, tensor<1x1x?x8xf32>, tensor<1x1x?x8xf32>)
   return %0#0, %0#1, %0#2 : tensor<?x?x8xf32>, tensor<1x1x?x8xf32>, tensor<1x1x?x8xf32>
 }
+
+// -----
+
+// A bf16 layer computes in f32: its input, state and weights widened, its
+// results rounded once.
+// CHECK-LABEL: func @gru_bf16
+// CHECK-DAG: %[[X:.*]] = tcc_graph.cast %arg0 : (tensor<5x2x4xbf16>) -> tensor<5x2x4xf32>
+// CHECK-DAG: %[[H:.*]] = tcc_graph.cast %arg1 : (tensor<1x2x8xbf16>) -> tensor<1x2x8xf32>
+// CHECK-DAG: %[[W:.*]] = tcc_graph.cast %arg2 : (tensor<24x4xbf16>) -> tensor<24x4xf32>
+// CHECK-DAG: %[[U:.*]] = tcc_graph.cast %arg3 : (tensor<24x8xbf16>) -> tensor<24x8xf32>
+// CHECK: %[[R:.*]]:2 = tcc_graph.rnn %[[X]] h0 %[[H]] weights %[[W]], %[[U]] {mode = "gru", num_layers = 1 : i64}
+// CHECK-SAME: -> (tensor<5x2x8xf32>, tensor<1x2x8xf32>)
+// CHECK: %[[Y:.*]] = tcc_graph.cast %[[R]]#0 : (tensor<5x2x8xf32>) -> tensor<5x2x8xbf16>
+// CHECK: return %[[Y]]
+func.func @gru_bf16(%x: tensor<5x2x4xbf16>, %h0: tensor<1x2x8xbf16>, %w: tensor<24x4xbf16>,
+    %u: tensor<24x8xbf16>) -> tensor<5x2x8xbf16> {
+  %0:2 = tcc_graph.operator "torch.ops.aten.gru.input"(%x, %h0, %w, %u) {operand_names = ["input", "hx", "params.0", "params.1"], args = {has_biases = false, num_layers = 1 : i64, dropout = 0.0 : f64, train = false, bidirectional = false, batch_first = false}} : (tensor<5x2x4xbf16>, tensor<1x2x8xbf16>, tensor<24x4xbf16>, tensor<24x8xbf16>) -> (tensor<5x2x8xbf16>, tensor<1x2x8xbf16>)
+  return %0#0 : tensor<5x2x8xbf16>
+}
