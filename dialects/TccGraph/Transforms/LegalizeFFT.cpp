@@ -83,13 +83,21 @@ Value scaled(OpBuilder &b, Location loc, Value m, double factor) {
   return makeBinary<MulOp>(b, loc, m, f);
 }
 
+/// The refusal of a transform over a symbolic size: the transform matrices
+/// are built at compile time, so every transformed length must be known.
+InFlightDiagnostic symbolicTransformError(OperatorArgs &args, int64_t dim) {
+  return operatorError(args) << "transforms over a symbolic size (dim " << dim
+                             << ") are not supported: export with that dim static";
+}
+
 /// Everything about a transform the operator's shapes must allow, checked
 /// before any op is built: static sizes, no empty tensor, a matrix of at most
 /// kMaxTransformEntries entries.
 LogicalResult checkTransform(OperatorArgs &args, RankedTensorType type, int64_t rows,
                              int64_t cols) {
   if (!type.hasStaticShape())
-    return operatorError(args) << "transforms of tensors of symbolic shape are not supported";
+    return operatorError(args) << "transforms of tensors of symbolic shape are not supported: "
+                                  "export with static sizes";
   if (rows < 1 || cols < 1)
     return operatorError(args) << "invalid number of data points (" << std::min(rows, cols)
                                << ")";
@@ -257,6 +265,8 @@ FailureOr<TransformDims> transformDims(OperatorArgs &args, RankedTensorType type
     return operatorError(args) << "must transform at least one dim";
   for (size_t i = 0; i < out.dims.size(); ++i) {
     int64_t size = s && (*s)[i] != -1 ? (*s)[i] : type.getShape()[out.dims[i]];
+    if (ShapedType::isDynamic(size))
+      return symbolicTransformError(args, out.dims[i]);
     if (size < 1)
       return operatorError(args) << "invalid number of data points (" << size << ")";
     out.sizes.push_back(size);
@@ -399,7 +409,7 @@ Results legalizeComplexToReal(OperatorArgs &args, OpBuilder &b, bool hermitian,
   RankedTensorType type = userType(args, *self);
   int64_t last = td.dims.back();
   if (!type.hasStaticShape())
-    return operatorError(args) << "transforms of tensors of symbolic shape are not supported";
+    return symbolicTransformError(args, last);
   int64_t n = lastSize.value_or(2 * (type.getShape()[last] - 1));
   if (n < 1)
     return operatorError(args) << "invalid number of data points (" << n << ") specified";
@@ -432,6 +442,8 @@ FailureOr<TransformDims> oneDim(OperatorArgs &args) {
   if (dim < 0 || dim >= rank)
     return operatorError(args) << "dim " << raw << " out of range for rank " << rank;
   int64_t n = args.getInt("n").value_or(type.getShape()[dim]);
+  if (ShapedType::isDynamic(n))
+    return symbolicTransformError(args, dim);
   if (n < 1)
     return operatorError(args) << "invalid number of data points (" << n << ") specified";
   return TransformDims{{dim}, {n}};
