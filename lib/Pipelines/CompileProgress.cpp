@@ -1,11 +1,14 @@
 //===- CompileProgress.cpp - one updating progress line on a terminal -----===//
 #include "tcc/Pipelines/CompileProgress.h"
+#include "tcc/Support/CrashHandler.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
 #include "mlir/Pass/PassInstrumentation.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <sys/ioctl.h>
 #include <unistd.h>
@@ -172,4 +175,38 @@ void CompileProgress::eraseLocked() {
 
 std::unique_ptr<mlir::PassInstrumentation> CompileProgress::passSteps(int total) {
   return std::make_unique<PassSteps>(*this, total);
+}
+
+void PhaseTimer::start(const std::string &phase) {
+  stop();
+  current = phase;
+  progress.phase(phase);
+  setCrashContext(("phase '" + phase + "'").c_str());
+  begin = std::chrono::steady_clock::now();
+}
+
+void PhaseTimer::stop() {
+  if (current.empty())
+    return;
+  double ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - begin).count();
+  phases.push_back({current, ms});
+  current.clear();
+}
+
+void PhaseTimer::report() {
+  stop();
+  progress.stop();
+  if (!enabled)
+    return;
+  double total = 0;
+  int width = 12; // wider for the phases of --specialize's variants
+  for (auto &[name, ms] : phases)
+    width = std::max(width, static_cast<int>(name.size()));
+  llvm::errs() << "tcc: compile time by phase\n";
+  for (auto &[name, ms] : phases) {
+    llvm::errs() << llvm::format("  %-*s %9.1f ms\n", width, name.c_str(), ms);
+    total += ms;
+  }
+  llvm::errs() << llvm::format("  %-*s %9.1f ms\n", width, "total", total);
 }

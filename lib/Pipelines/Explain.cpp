@@ -8,18 +8,16 @@
 //
 //===----------------------------------------------------------------------===//
 #include "tcc/Pipelines/Explain.h"
+#include "tcc/Pipelines/CompileSession.h"
 #include "tcc/Pipelines/ShapeSpecialization.h"
 
 #include "dialects/TccGraph/IR/SourceLocation.h"
 #include "dialects/TccGraph/IR/TccGraphOps.h"
 #include "dialects/TccGraph/Transforms/Passes.h"
 
-#include "tcc/Import/GraphImporter.h"
 #include "tcc/Pipelines/ArenaPlan.h"
 #include "tcc/Pipelines/KernelInventory.h"
-#include "tcc/Pipelines/ModelInput.h"
 #include "tcc/Pipelines/Pipelines.h"
-#include "tcc/Pipelines/Registration.h"
 #include "tcc/Target/ManifestBuilder.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -34,6 +32,7 @@
 #include <map>
 
 using namespace mlir;
+using namespace tcc;
 using nlohmann::json;
 
 namespace {
@@ -157,6 +156,161 @@ json kernelsJson(ModuleOp planned) {
           {"graph", tcc::describeKernelEdges(planned)}};
 }
 
+/// The operators as exported, in order of first appearance, each with its
+/// count; `index` maps a name to its entry.
+json operatorsJson(ModuleOp module, std::map<std::string, size_t> &index) {
+  json operators = json::array();
+  module->walk([&](graph::OperatorOp op) {
+    auto [it, inserted] = index.try_emplace(operatorName(op), operators.size());
+    if (inserted)
+      operators.push_back({{"name", it->first},
+                           {"count", 0},
+                           {"refused", 0},
+                           {"status", "supported"},
+                           {"reasons", json::array()}});
+    json &entry = operators[it->second];
+    entry["count"] = entry["count"].get<int64_t>() + 1;
+  });
+  return operators;
+}
+
+/// Every refusal legalization recorded, at its operator's line; each also
+/// counted on its operator's entry.
+json refusalsJson(ModuleOp module, json &operators, const std::map<std::string, size_t> &index) {
+  json refusals = json::array();
+  module->walk([&](graph::OperatorOp op) {
+    auto reason = op->getAttrOfType<StringAttr>(graph::TccGraphDialect::getRefusalAttrName());
+    if (!reason)
+      return;
+    json r = locationJson(op.getLoc());
+    r["operator"] = operatorName(op);
+    r["reason"] = reason.str();
+    refusals.push_back(r);
+    json &entry = operators[index.at(operatorName(op))];
+    entry["refused"] = entry["refused"].get<int64_t>() + 1;
+    entry["status"] = "refused";
+    if (!std::count(entry["reasons"].begin(), entry["reasons"].end(), r["reason"]))
+      entry["reasons"].push_back(r["reason"]);
+  });
+  return refusals;
+}
+
+/// The guards every call of the compiled model checks, and the weights'
+/// count and bytes, from the manifest a compile would write.
+void guardsJson(CompileSession &session, const ImportedSignature &signature, json &report) {
+  ManifestInfo info;
+  for (const ShapeSpecialization &s : session.specializations())
+    info.specializations.push_back({s.name, s.values, 0});
+  const frontend::ExportedProgram &program = session.program();
+  json manifest = buildManifest(program, signature,
+                                WeightLayout::build(program, signature, /*copyBytes=*/false),
+                                PlannedArena(), info);
+  // Where inputs live depends on the path a call takes, not on the model.
+  for (json &input : manifest["inputs"])
+    input.erase("device");
+  report["guards"] = {{"inputs", manifest["inputs"]},
+                      {"outputs", manifest["outputs"]},
+                      {"symbols", manifest["symbols"]},
+                      {"checks", manifest["checks"]}};
+  // Which variant each call would run: each static one's symbols pinned.
+  if (!session.specializations().empty()) {
+    json variants = json::array();
+    for (const json &s : manifest["specializations"])
+      variants.push_back({{"name", s["name"]}, {"symbols", s["symbols"]}});
+    report["guards"]["specializations"] = variants;
+  }
+  int64_t weightBytes = 0;
+  for (const json &w : manifest["weights"])
+    weightBytes += w["bytes"].get<int64_t>();
+  report["weights"] = {{"count", manifest["weights"].size()}, {"bytes", weightBytes}};
+}
+
+/// The memory plan as the report shows it.
+json memoryJson(const PlannedArena &arena, const frontend::ExportedProgram &program) {
+  json plannedAt = json::object();
+  for (const auto &[name, range] : program.rangeConstraints)
+    plannedAt[name] = range.max;
+  json memory = {{"arena_bytes", arena.bytes},
+                 {"peak_bytes", peakLiveBytes(arena)},
+                 {"buffers", arena.buffers.size()},
+                 {"planned_at", plannedAt},
+                 {"plan", json::array()}};
+  for (const PlannedBuffer &b : arena.buffers)
+    memory["plan"].push_back(
+        {{"offset", b.offset}, {"bytes", b.bytes}, {"first", b.first}, {"last", b.last}});
+  return memory;
+}
+
+/// Legalization with every refusal recorded: the operators and refusals
+/// into the report. 0 when all is supported, else the exit code (1: refused
+/// operators, 3: a failure without a message, tcc's own).
+int legalize(MLIRContext &ctx, ModuleOp module, PhaseClock &clock,
+             const CollectedDiagnostics &diagnostics, json &report) {
+  std::map<std::string, size_t> operatorIndex;
+  json operators = operatorsJson(module, operatorIndex);
+  bool legalized = clock.time("legalize", [&] {
+    PassManager pm(&ctx);
+    graph::LegalizeGraphPassOptions legalize;
+    legalize.recordRefusals = true;
+    pm.addPass(graph::createLegalizeGraphPass(legalize));
+    return succeeded(pm.run(module));
+  });
+  json refusals = refusalsJson(module, operators, operatorIndex);
+  report["operators"] = operators;
+  report["refusals"] = refusals;
+  if (legalized)
+    return 0;
+  // A failure with no refusal and no message is tcc's own.
+  if (refusals.empty() && diagnostics.errors.empty()) {
+    report["errors"] = diagnostics.errors;
+    return 3;
+  }
+  // The refusals are the report; the rest are errors of another kind.
+  json others = json::array();
+  for (const json &e : diagnostics.errors) {
+    bool isRefusal = false;
+    for (const json &r : refusals)
+      isRefusal |= r["reason"] == e["message"] && r["location"] == e["location"];
+    if (!isRefusal)
+      others.push_back(e);
+  }
+  report["errors"] = others;
+  return 1;
+}
+
+/// The compile's own passes up to the memory plan, phase by phase: 0, or
+/// the exit code with "failed_phase" in the report.
+int runPhases(MLIRContext &ctx, ModuleOp module, const CompileOptions &options,
+              PhaseClock &clock, const CollectedDiagnostics &diagnostics, json &report) {
+  using Builder = std::function<void(OpPassManager &)>;
+  const std::pair<const char *, Builder> phases[] = {
+      {"graph", [&](OpPassManager &pm) { buildGraphPassPipeline(pm, options); }},
+      {"kernel", [&](OpPassManager &pm) { buildKernelPassPipeline(pm, options); }},
+      {"linalg", [&](OpPassManager &pm) { buildLinalgPassPipeline(pm, options); }},
+      {"bufferize", [&](OpPassManager &pm) { buildBufferizePassPipeline(pm, options); }},
+      {"plan", [&](OpPassManager &pm) { buildPlanningPassPipeline(pm, options); }},
+  };
+  for (const auto &[name, build] : phases) {
+    bool ok = clock.time(name, [&] {
+      PassManager pm(&ctx);
+      build(pm);
+      return succeeded(pm.run(module));
+    });
+    if (ok)
+      continue;
+    report["failed_phase"] = name;
+    report["errors"] = diagnostics.errors;
+    // As tcc compile: a failure without a message, or one that left IR
+    // that does not verify, is tcc's bug, whatever the message reads like.
+    bool valid = [&] {
+      ScopedDiagnosticHandler quiet(&ctx, [](Diagnostic &) { return success(); });
+      return succeeded(verify(module));
+    }();
+    return diagnostics.errors.empty() || !valid ? 3 : 1;
+  }
+  return 0;
+}
+
 } // namespace
 
 int tcc::explainModel(const CompileOptions &options, json &report) {
@@ -175,171 +329,49 @@ int tcc::explainModel(const CompileOptions &options, json &report) {
   };
 
   // 1. Read and import, as tcc compile does.
-  frontend::ExportedProgram program;
+  CompileSession session(options);
   std::string readError;
-  if (int rc = clock.time("read", [&] { return readModelInput(options, program, readError); })) {
+  if (int rc = clock.time("read", [&] { return session.read(readError); })) {
     report["errors"].push_back(
         {{"location", ""},
          {"message", rc == 1 ? readError : "internal error while reading: " + readError}});
     return finish(rc);
   }
-  report["torch_version"] = program.torchVersion;
-  DialectRegistry registry;
-  registerTccDialects(registry);
-  MLIRContext ctx(registry);
-  ctx.loadAllAvailableDialects();
-  ctx.printOpOnDiagnostic(false);
+  report["torch_version"] = session.program().torchVersion;
+  MLIRContext &ctx = session.context();
   CollectedDiagnostics diagnostics(ctx);
   ImportedSignature signature;
-  OwningOpRef<ModuleOp> module =
-      clock.time("import", [&] { return importExportedProgram(ctx, program, signature); });
-  // The end of the explanation, the diagnostics collected so far as its errors.
-  auto finishWithDiagnostics = [&](int rc) {
+  OwningOpRef<ModuleOp> module = clock.time("import", [&] { return session.import(signature); });
+  if (!module) {
     report["errors"] = diagnostics.errors;
-    return finish(rc);
-  };
-  if (!module)
-    return finishWithDiagnostics(1);
-
+    return finish(1);
+  }
   // --specialize: the variants a compile would add, read as tcc compile reads
   // them (a usage error, exit 2, before any pass runs).
-  std::vector<ShapeSpecialization> specializations;
-  if (std::string error = parseShapeSpecializations(options.specialize, program, specializations);
-      !error.empty()) {
+  if (std::string error = session.parseSpecializations(); !error.empty()) {
     report["errors"].push_back({{"location", ""}, {"message", error}});
     return finish(2);
   }
-  ManifestInfo info;
-  for (const ShapeSpecialization &s : specializations)
-    info.specializations.push_back({s.name, s.values, 0});
+  guardsJson(session, signature, report);
 
-  // The guards: what every call of the compiled model checks.
-  json manifest = buildManifest(program, signature,
-                                WeightLayout::build(program, signature, /*copyBytes=*/false),
-                                PlannedArena(), info);
-  // Where inputs live depends on the path a call takes, not on the model.
-  for (json &input : manifest["inputs"])
-    input.erase("device");
-  report["guards"] = {{"inputs", manifest["inputs"]},
-                      {"outputs", manifest["outputs"]},
-                      {"symbols", manifest["symbols"]},
-                      {"checks", manifest["checks"]}};
-  // Which variant each call would run: each static one's symbols pinned.
-  if (!specializations.empty()) {
-    json variants = json::array();
-    for (const json &s : manifest["specializations"])
-      variants.push_back({{"name", s["name"]}, {"symbols", s["symbols"]}});
-    report["guards"]["specializations"] = variants;
-  }
-  int64_t weightBytes = 0;
-  for (const json &w : manifest["weights"])
-    weightBytes += w["bytes"].get<int64_t>();
-  report["weights"] = {{"count", manifest["weights"].size()}, {"bytes", weightBytes}};
+  // 2. Legalization, every refusal recorded on its operator; 3. the compile's
+  // passes up to the memory plan.
+  if (int rc = legalize(ctx, *module, clock, diagnostics, report))
+    return finish(rc);
+  if (int rc = runPhases(ctx, *module, options, clock, diagnostics, report))
+    return finish(rc);
 
-  // 2. The operators as exported, in order of first appearance.
-  json operators = json::array();
-  std::map<std::string, size_t> operatorIndex;
-  module->walk([&](graph::OperatorOp op) {
-    auto [it, inserted] = operatorIndex.try_emplace(operatorName(op), operators.size());
-    if (inserted)
-      operators.push_back({{"name", it->first},
-                           {"count", 0},
-                           {"refused", 0},
-                           {"status", "supported"},
-                           {"reasons", json::array()}});
-    json &entry = operators[it->second];
-    entry["count"] = entry["count"].get<int64_t>() + 1;
-  });
-
-  // 3. Legalization, every refusal recorded on its operator.
-  bool legalized = clock.time("legalize", [&] {
-    PassManager pm(&ctx);
-    graph::LegalizeGraphPassOptions legalize;
-    legalize.recordRefusals = true;
-    pm.addPass(graph::createLegalizeGraphPass(legalize));
-    return succeeded(pm.run(*module));
-  });
-  json refusals = json::array();
-  module->walk([&](graph::OperatorOp op) {
-    auto reason = op->getAttrOfType<StringAttr>(graph::TccGraphDialect::getRefusalAttrName());
-    if (!reason)
-      return;
-    json r = locationJson(op.getLoc());
-    r["operator"] = operatorName(op);
-    r["reason"] = reason.str();
-    refusals.push_back(r);
-    json &entry = operators[operatorIndex.at(operatorName(op))];
-    entry["refused"] = entry["refused"].get<int64_t>() + 1;
-    entry["status"] = "refused";
-    if (!std::count(entry["reasons"].begin(), entry["reasons"].end(), r["reason"]))
-      entry["reasons"].push_back(r["reason"]);
-  });
-  report["operators"] = operators;
-  report["refusals"] = refusals;
-  if (!legalized) {
-    // A failure with no refusal and no message is tcc's own.
-    if (refusals.empty() && diagnostics.errors.empty())
-      return finishWithDiagnostics(3);
-    // The refusals are the report; the rest are errors of another kind.
-    json others = json::array();
-    for (const json &e : diagnostics.errors) {
-      bool isRefusal = false;
-      for (const json &r : refusals)
-        isRefusal |= r["reason"] == e["message"] && r["location"] == e["location"];
-      if (!isRefusal)
-        others.push_back(e);
-    }
-    report["errors"] = others;
-    return finish(1);
-  }
-
-  // 4. The compile's own passes up to the memory plan, phase by phase.
-  using Builder = std::function<void(OpPassManager &)>;
-  const std::pair<const char *, Builder> phases[] = {
-      {"graph", [&](OpPassManager &pm) { buildGraphPassPipeline(pm, options); }},
-      {"kernel", [&](OpPassManager &pm) { buildKernelPassPipeline(pm, options); }},
-      {"linalg", [&](OpPassManager &pm) { buildLinalgPassPipeline(pm, options); }},
-      {"bufferize", [&](OpPassManager &pm) { buildBufferizePassPipeline(pm, options); }},
-      {"plan", [&](OpPassManager &pm) { buildPlanningPassPipeline(pm, options); }},
-  };
-  for (const auto &[name, build] : phases) {
-    bool ok = clock.time(name, [&] {
-      PassManager pm(&ctx);
-      build(pm);
-      return succeeded(pm.run(*module));
-    });
-    if (!ok) {
-      report["failed_phase"] = name;
-      // As tcc compile: a failure without a message, or one that left IR
-      // that does not verify, is tcc's bug, whatever the message reads like.
-      bool valid = [&] {
-        ScopedDiagnosticHandler quiet(&ctx, [](Diagnostic &) { return success(); });
-        return succeeded(verify(*module));
-      }();
-      return finishWithDiagnostics(diagnostics.errors.empty() || !valid ? 3 : 1);
-    }
-  }
-
-  // 5. What the plan says.
+  // 4. What the plan says.
   report["kernels"] = clock.time("report", [&] { return kernelsJson(*module); });
   PlannedArena arena = readArenaPlan(*module);
-  json plannedAt = json::object();
-  for (const auto &[name, range] : program.rangeConstraints)
-    plannedAt[name] = range.max;
-  report["memory"] = {{"arena_bytes", arena.bytes},
-                      {"peak_bytes", peakLiveBytes(arena)},
-                      {"buffers", arena.buffers.size()},
-                      {"planned_at", plannedAt},
-                      {"plan", json::array()}};
-  for (const PlannedBuffer &b : arena.buffers)
-    report["memory"]["plan"].push_back(
-        {{"offset", b.offset}, {"bytes", b.bytes}, {"first", b.first}, {"last", b.last}});
+  report["memory"] = memoryJson(arena, session.program());
   // As tcc compile, which would refuse it here.
-  if (std::string error = arenaLimitError(arena, program); !error.empty()) {
+  if (std::string error = arenaLimitError(arena, session.program()); !error.empty()) {
     report["failed_phase"] = "plan";
     report["errors"] = json::array({{{"location", ""}, {"message", error}}});
     return finish(1);
   }
   report["supported"] = true;
-  return finishWithDiagnostics(0);
+  report["errors"] = diagnostics.errors;
+  return finish(0);
 }

@@ -21,6 +21,24 @@
 
 using namespace mlir;
 
+tcc::TargetSet tcc::TargetSet::parse(const std::string &flag) {
+  TargetSet set;
+  // Any token that is not "cuda" is the CPU: main.cpp's validator admits
+  // only "cpu" and "cuda".
+  for (llvm::StringRef t : llvm::split(llvm::StringRef(flag), ','))
+    (t.trim() == "cuda" ? set.cuda : set.cpu) = true;
+  return set;
+}
+
+std::vector<std::string> tcc::TargetSet::names() const {
+  std::vector<std::string> out;
+  if (cpu)
+    out.push_back("cpu");
+  if (cuda)
+    out.push_back("cuda");
+  return out;
+}
+
 bool tcc::parseCompilePhase(const std::string &name, CompilePhase &phase) {
   static const std::pair<const char *, CompilePhase> names[] = {
       {"graph", CompilePhase::Graph},       {"kernel", CompilePhase::Kernel},
@@ -55,7 +73,8 @@ void tcc::buildKernelPassPipeline(OpPassManager &pm, const CompileOptions &optio
   // Matmuls, attention and row ops become tcc_kernel ops with what they fuse.
   FormKernelsPassOptions form;
   form.f32TensorCores = options.precision == "tf32" || options.precision == "bf16";
-  form.cpuOnly = options.target == "cpu";
+  TargetSet targets = TargetSet::parse(options.target);
+  form.cpuOnly = !targets.cuda;
   pm.addPass(createFormKernelsPass(form));
   // The views and constants formation left unused.
   pm.addPass(createCanonicalizerPass());
@@ -71,7 +90,7 @@ void tcc::buildKernelPassPipeline(OpPassManager &pm, const CompileOptions &optio
   pm.addPass(graph::createHoistWeightExpressionsPass(hoist));
   // Masks that are weights, in rows the GPU's attention copies 16 bytes at
   // a time (Swin-T's rows of 49 keys).
-  if (options.target != "cpu")
+  if (targets.cuda)
     pm.addPass(createPadAttentionMasksPass());
   pm.addPass(createCanonicalizerPass());
 }

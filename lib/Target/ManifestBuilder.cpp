@@ -4,6 +4,7 @@
 
 #include "tcc/Support/EntrySymbols.h"
 #include "tcc/Support/Version.h"
+#include "tcc/Support/WeightsFile.h"
 
 #include <filesystem>
 
@@ -272,5 +273,33 @@ json tcc::buildManifest(const ExportedProgram &program, const ImportedSignature 
     specs.push_back(specialization(info.specializations[i].name, info.specializations[i].values,
                                    i + 1, info.specializations[i].arenaBytes));
   m["specializations"] = specs;
+
+  if (!info.cpuIsa.empty())
+    m["cpu_isa"] = info.cpuIsa;
+  if (std::find(info.targets.begin(), info.targets.end(), "cuda") != info.targets.end()) {
+    // The CUDA entry takes the same packed arguments, as device pointers: a
+    // symbol of its own beside the CPU entry, or the only one.
+    bool cpuToo = std::find(info.targets.begin(), info.targets.end(), "cpu") != info.targets.end();
+    const char *key = cpuToo ? "cuda_symbol" : "symbol";
+    if (!cpuToo)
+      for (json &input : m["inputs"])
+        input["device"] = "cuda";
+    m["entry"][key] = entrySymbol(0, true);
+    for (size_t i = 0; i < m["specializations"].size(); ++i)
+      m["specializations"][i]["entry"][key] = entrySymbol(i, true);
+    m["precision"] = info.precision;
+    if (!info.cudaGraphs)
+      m["cuda_graphs"] = false;
+  }
+  if (info.profile)
+    m["profile"] = true;
+  if (!info.kernels.is_null())
+    m["kernels"] = info.kernels;
+  if (!info.kernelGraph.is_null())
+    m["kernel_graph"] = info.kernelGraph;
+  if (!info.weightsFile.sha256.empty())
+    m["weights_file"] = {{"format", weightsfile::kVersion},
+                         {"bytes", info.weightsFile.bytes},
+                         {"sha256", info.weightsFile.sha256}};
   return m;
 }

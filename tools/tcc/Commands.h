@@ -14,18 +14,12 @@
 #define TCC_TOOLS_TCC_COMMANDS_H
 
 #include "tcc/Pipelines/Options.h"
+#include "tcc/Support/ExitCodes.h"
 
 #include <string>
 #include <vector>
 
 namespace tcc {
-
-enum ExitCode : int {
-  kExitOk = 0,
-  kExitUserError = 1,
-  kExitUsage = 2,
-  kExitInternal = 3,
-};
 
 /// `tcc run model.so --input x=x.npy ...`
 struct RunOptions {

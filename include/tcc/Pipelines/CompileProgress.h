@@ -15,6 +15,8 @@
 #include <mutex>
 #include <string>
 #include <thread>
+#include <utility>
+#include <vector>
 
 namespace mlir {
 class PassInstrumentation;
@@ -67,6 +69,27 @@ private:
   std::string phaseName, stepText;
   std::chrono::steady_clock::time_point begin, lastDraw;
   std::thread ticker;
+};
+
+/// Times the phases of a compile for --timing and names each on the
+/// progress line (and in the crash handler's report).
+class PhaseTimer {
+public:
+  PhaseTimer(bool enabled, CompileProgress &progress) : enabled(enabled), progress(progress) {}
+  /// Ends the phase in flight and starts `phase`.
+  void start(const std::string &phase);
+  /// Ends the phase in flight, if any.
+  void stop();
+  /// Ends the compile's progress line and, with --timing, prints each
+  /// phase's milliseconds and their total to stderr.
+  void report();
+
+private:
+  bool enabled;
+  CompileProgress &progress;
+  std::string current; // "" between phases
+  std::chrono::steady_clock::time_point begin;
+  std::vector<std::pair<std::string, double>> phases;
 };
 
 } // namespace tcc

@@ -20,6 +20,15 @@ bool parseCompilePhase(const std::string &name, CompilePhase &phase);
 
 enum class OutputKind { SharedObject, Object, MLIR, LLVMIR, PTX };
 
+/// The targets of --target ("cpu", "cuda", "cpu,cuda" or "cuda,cpu", which
+/// main.cpp admits), read in one place.
+struct TargetSet {
+  bool cpu = false, cuda = false;
+  static TargetSet parse(const std::string &flag);
+  /// The manifest's "targets", in order.
+  std::vector<std::string> names() const;
+};
+
 struct CompileOptions {
   std::string input;                    ///< model.pt2 or model.json
   std::string output;                   ///< model.so / model.o / .mlir / .ll

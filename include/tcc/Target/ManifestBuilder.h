@@ -94,6 +94,24 @@ struct ManifestInfo {
   /// "size_checks": the export's result sizes the runtime compares with the
   /// operators' window counts (tcc/Support/SizeChecks.h); a JSON array.
   nlohmann::json sizeChecks = nlohmann::json::array();
+  /// "cpu_isa": the x86-64 level the CPU path's code needs ("" without a
+  /// CPU target); the runtime refuses a CPU run on a processor without it.
+  std::string cpuIsa;
+  /// "precision": what a CUDA path's matrix products compute with (written
+  /// with a CUDA target only).
+  std::string precision = "fp32";
+  /// "cuda_graphs": false when CUDA runs must not be replayed as graphs.
+  bool cudaGraphs = true;
+  /// "profile": the entries mark every kernel (tcc compile --profile).
+  bool profile = false;
+  /// "kernels" and "kernel_graph" (KernelInventory.h); null: not written.
+  nlohmann::json kernels, kernelGraph;
+  /// "weights_file": the weights the model was compiled with, by size and
+  /// hash, which a weights file must hold (tcc/Support/WeightsFile.h).
+  struct WeightsFile {
+    int64_t bytes = 0;
+    std::string sha256; ///< hex; "" for a model without weight data
+  } weightsFile;
 };
 
 /// "input_guards": the export's guards_code, each with whether the runtime
