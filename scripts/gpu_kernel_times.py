@@ -98,10 +98,19 @@ def main():
     runs = times["calls"] or 1
     print(f"profile: {times['calls']} runs on {device}, {len(times['kernels'])} kernels, "
           f"{total * 1000 / runs:.1f} us per run in kernels")
-    print(f"  {'index':>5}  {'kind':<10} {'calls':>7} {'mean us':>11} {'share':>7}  detail")
+    print(f"  {'index':>5}  {'kind':<10} {'calls':>7} {'mean us':>11} {'share':>7} "
+          f"{'GFLOP/s':>9} {'GB/s':>8}  detail")
+    counted = model.manifest.get("kernels", [])
+
+    def rate(k, name):
+        """The kernel's rate from the compiler's count (KernelCost.h), or "-"."""
+        n = counted[k["index"]].get(name) if k["index"] < len(counted) else None
+        return f"{n / (k['mean_ms'] * 1e-3) / 1e9:.1f}" if n is not None and k["mean_ms"] > 0 else "-"
+
     for k in sorted(times["kernels"], key=lambda k: -k["total_ms"]):
         print(f"  {k['index']:>5}  {k['kind']:<10} {k['calls']:>7} {k['mean_ms'] * 1000:>11.2f} "
-              f"{100 * k['total_ms'] / total:>6.1f}%  {k['detail']}")
+              f"{100 * k['total_ms'] / total:>6.1f}% {rate(k, 'flops'):>9} {rate(k, 'bytes'):>8}  "
+              f"{k['detail']}")
     print(f"wrote {args.output}")
 
 

@@ -20,7 +20,10 @@ in the same run).
 
 Per row: median device ms per call (CUDA events around each call, after
 warm-up), kernels per call (torch.profiler), max relative error against eager
-in the same precision and against fp32 eager, peak memory. Weights are rebuilt
+in the same precision and against fp32 eager, peak memory, and the share of
+the roofline bound: the model's floating-point operations and bytes (summed
+over its kernels by the compiler, `tcc inspect`) at the GEMM peak and copy
+bandwidth measured at the start of the run. Weights are rebuilt
 from bench_models.py's seeds and bound to the tcc model by name. torch.compile
 reuses its compiled graph across modes (Inductor's cache), so reduce-overhead
 costs little compile time after default.
@@ -67,8 +70,48 @@ def set_tf32(on):
     torch.backends.cudnn.allow_tf32 = on
 
 
-def bench(name, precision, modes, artifacts, iters, reference, log, sequence=False):
+def model_cost(so):
+    """The compiled model's floating-point operations and bytes per call,
+    summed over its kernels (the compiler's counts, KernelCost.h), and how
+    many kernels had no count (symbolic sizes, row kernels' flops)."""
+    kernels = tcc.load(so).manifest.get("kernels", [])
+    flops = sum(k.get("flops", 0) for k in kernels)
+    moved = sum(k.get("bytes", 0) for k in kernels)
+    uncounted = sum(1 for k in kernels if "bytes" not in k)
+    return flops, moved, uncounted
+
+
+def bound_ms(cost, precision, peaks):
+    """The roofline's time for one call: the larger of its operations at the
+    GEMM peak measured for `precision` and its bytes at the measured copy
+    bandwidth (both in this run)."""
+    flops, moved, _ = cost
+    return max(flops / peaks[precision], moved / peaks["bandwidth"]) * 1000.0
+
+
+def measure_peaks():
+    """The GPU's measured limits: dense GEMM FLOP/s in fp32 (TF32 off), tf32
+    and bf16 (8192^3 products, cuBLAS through torch.matmul), and the copy
+    bandwidth."""
+    peaks = {}
+    n = 8192
+    for precision, dtype in (("fp32", torch.float32), ("tf32", torch.float32),
+                             ("bf16", torch.bfloat16)):
+        set_tf32(precision == "tf32")
+        a = torch.randn(n, n, device="cuda", dtype=dtype)
+        b = torch.randn(n, n, device="cuda", dtype=dtype)
+        ms = median_ms(lambda: torch.matmul(a, b), 10)
+        peaks[precision] = 2 * n ** 3 / (ms / 1000.0)
+        del a, b
+    set_tf32(False)
+    peaks["bandwidth"] = copy_bandwidth()
+    return peaks
+
+
+def bench(name, precision, modes, artifacts, iters, reference, log, sequence=False, peaks=None):
     dtype_name = "bf16" if precision == "bf16" else "fp32"
+    so = os.path.join(artifacts, f"{name}_{precision}.so")
+    cost = model_cost(so) if peaks and os.path.exists(so) else None
     module, inputs = bench_models.build_model(name, dtype_name)
     module = module.cuda()
     inputs = tuple(t.cuda() for t in inputs)
@@ -126,10 +169,16 @@ def bench(name, precision, modes, artifacts, iters, reference, log, sequence=Fal
             rows.append(dict(model=name, precision=precision, mode=mode, ms=ms, kernels=count,
                              err=err, err_fp32=err32, peak_mib=peak / 2**20, first_s=first_s,
                              top=top))
+            share = ""
+            if cost:
+                bound = bound_ms(cost, precision, peaks)
+                rows[-1].update(bound_ms=bound, flops=cost[0], bytes=cost[1])
+                # A kernel without a count makes the bound a lower one.
+                share = f"{'≥' if cost[2] else ''}{100.0 * bound / ms:.0f}%"
             if sequence:
                 rows[-1]["sequence"] = cuda_timing.kernel_sequence(call)
             log(f"| {name} | {precision} | {mode} | {ms:.3f} | {count:.0f} | {err:.1e} | "
-                f"{err32:.1e} | {peak / 2**20:.0f} | {first_s:.1f} |")
+                f"{err32:.1e} | {peak / 2**20:.0f} | {first_s:.1f} | {share} |")
             if mode in ("tcc", "eager"):
                 for k, n, us in top[:8]:
                     print(f"      {n:5.1f} x {us:8.1f} µs  {k[:100]}", flush=True)
@@ -250,15 +299,18 @@ def main():
                 json.dump(rows, f, indent=1)
         return
     names = a.only or list(bench_models.MODEL_WORKLOADS)
+    peaks = measure_peaks()
+    print(f"Measured: GEMM fp32 {peaks['fp32'] / 1e12:.1f}, tf32 {peaks['tf32'] / 1e12:.1f}, "
+          f"bf16 {peaks['bf16'] / 1e12:.1f} TFLOP/s; copy {peaks['bandwidth'] / 1e12:.2f} TB/s")
     print("| model | precision | variant | ms (median) | kernels/call | rel err vs eager "
-          "| vs fp32 eager | peak MiB | first call s |")
-    print("|---|---|---|---|---|---|---|---|---|")
+          "| vs fp32 eager | peak MiB | first call s | % of bound |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     log = lambda line: print(line, flush=True)  # noqa: E731
     rows, reference = [], {}
     for name in names:
         for precision in a.precisions.split(","):
             rows += bench(name, precision, a.modes.split(","), a.artifacts, a.iters, reference, log,
-                          a.kernel_sequence)
+                          a.kernel_sequence, peaks)
     if a.json:
         with open(a.json, "w") as f:
             json.dump(rows, f, indent=1)

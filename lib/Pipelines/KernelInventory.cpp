@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "tcc/Pipelines/KernelInventory.h"
+#include "tcc/Pipelines/KernelCost.h"
 
 #include "dialects/TccGraph/IR/TccGraphDialect.h"
 #include "dialects/TccKernel/IR/TccKernelOps.h"
@@ -182,10 +183,17 @@ nlohmann::json tcc::describeKernels(ModuleOp planned) {
           for (Operation &inner : op.getRegion(0).front().without_terminator())
             names.insert(inner.getName().getStringRef().str());
       }
-      kernels.push_back({{"kind", kind->first},
-                         {"detail", kind->second},
-                         {"sources", names.items},
-                         {"lines", lines.items}});
+      nlohmann::json entry = {{"kind", kind->first},
+                              {"detail", kind->second},
+                              {"sources", names.items},
+                              {"lines", lines.items}};
+      // The roofline's numbers, where the sizes are known at compile time.
+      KernelCost cost = kernelCost(&op);
+      if (cost.flops >= 0)
+        entry["flops"] = cost.flops;
+      if (cost.bytes >= 0)
+        entry["bytes"] = cost.bytes;
+      kernels.push_back(std::move(entry));
     }
   }
   return kernels;

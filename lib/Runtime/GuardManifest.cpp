@@ -257,10 +257,20 @@ GuardManifest parseManifest(std::string_view text) {
     if (j.contains("checks"))
       m.checks = j["checks"].get<std::vector<std::string>>();
     if (j.contains("kernels"))
-      for (const json &k : j["kernels"])
-        m.kernels.push_back({k.value("kind", std::string()), k.value("detail", std::string()),
-                             k.value("sources", std::vector<std::string>()),
-                             k.value("lines", std::vector<std::string>())});
+      for (const json &k : j["kernels"]) {
+        KernelInfo info{k.value("kind", std::string()), k.value("detail", std::string()),
+                        k.value("sources", std::vector<std::string>()),
+                        k.value("lines", std::vector<std::string>())};
+        // The roofline's numbers: non-negative integers when present.
+        for (auto [key, field] : {std::pair{"flops", &info.flops}, std::pair{"bytes", &info.bytes}})
+          if (k.contains(key)) {
+            int64_t v = intMember(k, key, "kernel");
+            if (v < 0)
+              invalidManifest(std::string("kernel.") + key + " is negative");
+            *field = v;
+          }
+        m.kernels.push_back(std::move(info));
+      }
   } catch (const json::exception &e) {
     invalidManifest(e.what());
   }

@@ -245,6 +245,28 @@ TEST_CASE("GuardManifest reports members of the wrong JSON type", "[runtime]") {
   CHECK_THAT(text, Catch::StartsWith("invalid guard manifest: "));
 }
 
+TEST_CASE("GuardManifest reads the kernels' counts and refuses bad ones", "[runtime]") {
+  GuardManifest m = GuardManifest::parse(
+      R"({"format": "tcc-guard-manifest", "version": 1, "inputs": [], "outputs": [],
+          "kernels": [{"kind": "gemm", "flops": 1572864, "bytes": 230912},
+                      {"kind": "row", "bytes": 17408}, {"kind": "copy"}]})");
+  REQUIRE(m.kernels.size() == 3);
+  CHECK(m.kernels[0].flops == 1572864);
+  CHECK(m.kernels[0].bytes == 230912);
+  CHECK(m.kernels[1].flops == -1); // not counted
+  CHECK(m.kernels[1].bytes == 17408);
+  CHECK(m.kernels[2].bytes == -1);
+  for (const char *kernel : {R"({"kind": "gemm", "flops": -5})", R"({"kind": "gemm", "bytes": "9"})",
+                             R"({"kind": "gemm", "flops": 1.5})"}) {
+    auto [status, text] = failure([&] {
+      GuardManifest::parse(std::string(R"({"format": "tcc-guard-manifest", "version": 1,
+          "inputs": [], "outputs": [], "kernels": [)") + kernel + "]}");
+    });
+    CHECK(status == TCC_ERROR_INVALID_MANIFEST);
+    CHECK_THAT(text, Catch::Contains("kernel."));
+  }
+}
+
 //===----------------------------------------------------------------------===//
 // Shape specializations (tcc compile --specialize)
 //===----------------------------------------------------------------------===//

@@ -106,6 +106,30 @@ std::string printable(const std::string &s) {
   return out;
 }
 
+/// `n` with a decimal prefix and three significant digits ("1.23 G").
+std::string siAmount(int64_t n) {
+  static const char *prefixes[] = {"", "k", "M", "G", "T", "P"};
+  double v = static_cast<double>(n);
+  size_t p = 0;
+  while (v >= 1000.0 && p + 1 < std::size(prefixes)) {
+    v /= 1000.0;
+    ++p;
+  }
+  char buf[32];
+  std::snprintf(buf, sizeof buf, p ? "%.3g %s" : "%.0f %s", v, prefixes[p]);
+  return buf;
+}
+
+/// A kernel's roofline numbers ("4.72 GFLOP, 9.44 MB"), the known ones.
+std::string costText(const KernelInfo &k) {
+  std::string text;
+  if (k.flops >= 0)
+    text = siAmount(k.flops) + "FLOP";
+  if (k.bytes >= 0)
+    text += (text.empty() ? "" : ", ") + siAmount(k.bytes) + "B";
+  return text;
+}
+
 void printSummary(const GuardManifest &m, const std::string &path) {
   std::printf("model: %s\n", m.model.empty() ? "(unnamed)" : printable(m.model).c_str());
   std::printf("file: %s\n", path.c_str());
@@ -243,9 +267,10 @@ void printSummary(const GuardManifest &m, const std::string &path) {
           s += (s.empty() ? "" : " ") + x;
         return s;
       };
-      std::printf("  #%-4zu %-10s %-34s %s%s%s\n", i, printable(k.kind).c_str(),
-                  printable(k.detail).c_str(), printable(join(k.sources)).c_str(),
-                  k.lines.empty() ? "" : "  at ", printable(join(k.lines)).c_str());
+      std::printf("  #%-4zu %-10s %-34s %-22s %s%s%s\n", i, printable(k.kind).c_str(),
+                  printable(k.detail).c_str(), costText(k).c_str(),
+                  printable(join(k.sources)).c_str(), k.lines.empty() ? "" : "  at ",
+                  printable(join(k.lines)).c_str());
     }
   }
 
@@ -344,9 +369,14 @@ nlohmann::json manifestReport(const GuardManifest &m, const nlohmann::json &raw,
   for (const std::string &t : m.targets)
     targets += (targets.empty() ? "" : ",") + t;
   json kernels = json::array();
-  for (const KernelInfo &k : m.kernels)
-    kernels.push_back({{"kind", k.kind}, {"detail", k.detail}, {"sources", k.sources},
-                       {"lines", k.lines}});
+  for (const KernelInfo &k : m.kernels) {
+    json entry = {{"kind", k.kind}, {"detail", k.detail}, {"sources", k.sources}, {"lines", k.lines}};
+    if (k.flops >= 0)
+      entry["flops"] = k.flops;
+    if (k.bytes >= 0)
+      entry["bytes"] = k.bytes;
+    kernels.push_back(std::move(entry));
+  }
   json report = {{"source", path},
                  {"title", "tcc inspect: " + path},
                  {"verdict", "compiled model '" + m.model + "'"},

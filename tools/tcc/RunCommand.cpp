@@ -169,17 +169,38 @@ void reportProfile(const RunOptions &opts, const ModelLibrary &lib) {
   std::printf("profile: %lld runs on %s, %d kernels, %.1f us per run in kernels\n",
               static_cast<long long>(runs), device.c_str(), n,
               runs ? sum * 1000.0 / static_cast<double>(runs) : 0.0);
-  std::printf("  %5s  %-10s %7s %11s %7s  %s\n", "index", "kind", "calls", "mean us", "share",
-              "detail");
+  std::printf("  %5s  %-10s %7s %11s %7s %9s %8s  %s\n", "index", "kind", "calls", "mean us",
+              "share", "GFLOP/s", "GB/s", "detail");
+  // A kernel's rate from the compiler's count (KernelCost.h) and its mean
+  // time, "-" where the count is unknown.
+  auto rate = [&](size_t k, const char *name, double mean) -> nlohmann::json {
+    if (k >= kernels.size() || !kernels[k].contains(name) || !kernels[k][name].is_number() ||
+        mean <= 0)
+      return nullptr;
+    return kernels[k][name].get<double>() / (mean * 1e-3) / 1e9;
+  };
+  auto rateText = [](const nlohmann::json &r) {
+    if (r.is_null())
+      return std::string("-");
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.1f", r.get<double>());
+    return std::string(buf);
+  };
   nlohmann::json list = nlohmann::json::array();
   for (size_t k : order) {
     double mean = calls[k] ? total[k] / static_cast<double>(calls[k]) : 0.0;
-    std::printf("  %5zu  %-10s %7lld %11.2f %6.1f%%  %s\n", k, field(k, "kind").c_str(),
+    nlohmann::json gflops = rate(k, "flops", mean), gbytes = rate(k, "bytes", mean);
+    std::printf("  %5zu  %-10s %7lld %11.2f %6.1f%% %9s %8s  %s\n", k, field(k, "kind").c_str(),
                 static_cast<long long>(calls[k]), mean * 1000.0,
-                sum > 0 ? 100.0 * total[k] / sum : 0.0, field(k, "detail").c_str());
+                sum > 0 ? 100.0 * total[k] / sum : 0.0, rateText(gflops).c_str(),
+                rateText(gbytes).c_str(), field(k, "detail").c_str());
     nlohmann::json entry = {{"index", k},         {"kind", field(k, "kind")},
                             {"detail", field(k, "detail")}, {"calls", calls[k]},
                             {"mean_ms", mean},    {"total_ms", total[k]}};
+    if (!gflops.is_null())
+      entry["gflop_per_s"] = gflops;
+    if (!gbytes.is_null())
+      entry["gbyte_per_s"] = gbytes;
     if (k < kernels.size()) {
       entry["sources"] = kernels[k].value("sources", nlohmann::json::array());
       entry["lines"] = kernels[k].value("lines", nlohmann::json::array());

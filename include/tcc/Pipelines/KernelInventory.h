@@ -14,7 +14,8 @@ namespace tcc {
 /// program order: "kind" (gemm, attention, row, conv, rnn, pointwise, reduction,
 /// copy, fill), "detail", the "sources" fused into it (source op names, from
 /// kernel formation's locations or the kernel's body) and their Python
-/// "lines". Written into the manifest's "kernels" for `tcc inspect`.
+/// "lines", and where the sizes are static its "flops" and "bytes"
+/// (KernelCost.h). Written into the manifest's "kernels" for `tcc inspect`.
 nlohmann::json describeKernels(mlir::ModuleOp planned);
 
 /// The data flow between the kernels of describeKernels (same order), for a

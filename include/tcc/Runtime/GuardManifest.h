@@ -121,6 +121,9 @@ struct KernelInfo {
   std::string detail;  ///< e.g. "bias, gelu_tanh, bf16" or "layer_norm + residual"
   std::vector<std::string> sources; ///< the source ops fused into it
   std::vector<std::string> lines;   ///< their Python `file:line`s
+  /// Floating-point operations and bytes moved per call (KernelCost.h);
+  /// -1 where the compiler could not count them (symbolic sizes).
+  int64_t flops = -1, bytes = -1;
 };
 
 /// "size_checks" (tcc/Support/SizeChecks.h): a result dim whose size the
