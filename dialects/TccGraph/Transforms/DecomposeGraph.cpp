@@ -133,15 +133,19 @@ Value causalMask(OpBuilder &b, Location loc, Value q, Value k) {
                              b.getStringAttr("le"));
 }
 
-/// softmax(q·kᵀ·scale + mask)·v; the softmax in f32 and 0 for a query that
-/// keeps no key. Grouped-query attention reshapes the query heads into
-/// groups so that the products broadcast over them instead of copying k, v.
+/// softmax(q·kᵀ·scale + mask)·v, all of it in f32 for bf16/f16 operands and
+/// the result rounded once (as the fused kernel and PyTorch's attention
+/// kernels compute it: rounding the scores and probabilities to bf16 put the
+/// result 5 ulps from PyTorch's), 0 for a query that keeps no key.
+/// Grouped-query attention reshapes the query heads into groups so that the
+/// products broadcast over them instead of copying k, v.
 Value decomposeAttention(OpBuilder &b, AttentionOp op) {
   Location loc = op.getLoc();
-  Value q = op.getQuery(), k = op.getKey(), v = op.getValue();
+  Type elt = typeOf(op.getQuery()).getElementType(), ct = computeType(elt);
+  Value q = makeCast(b, loc, op.getQuery(), ct), k = makeCast(b, loc, op.getKey(), ct);
+  Value v = makeCast(b, loc, op.getValue(), ct);
   auto qt = typeOf(q), kt = typeOf(k);
   int64_t rank = qt.getRank();
-  Type elt = qt.getElementType(), ct = computeType(elt);
   int64_t l = qt.getShape()[rank - 2], e = qt.getShape()[rank - 1];
   bool grouped = rank == 4 && qt.getShape()[1] != kt.getShape()[1];
   int64_t heads = qt.getShape()[1], kvHeads = grouped ? kt.getShape()[1] : 0;
@@ -154,7 +158,7 @@ Value decomposeAttention(OpBuilder &b, AttentionOp op) {
     k = addGroupDim(k);
     v = addGroupDim(v);
   }
-  Value scores = makeCast(b, loc, makeMatmul(b, loc, q, transposeLast2(b, loc, k)), ct);
+  Value scores = makeMatmul(b, loc, q, transposeLast2(b, loc, k));
   scores = makeBinary<MulOp>(b, loc, scores, makeScalar(b, loc, ct, op.getScale().convertToDouble()));
   Value negInf = makeScalar(b, loc, ct, -std::numeric_limits<double>::infinity());
   auto masked = [&](Value keep) {
@@ -176,10 +180,10 @@ Value decomposeAttention(OpBuilder &b, AttentionOp op) {
       scores = makeBinary<AddOp>(b, loc, scores, makeCast(b, loc, mask, ct));
   }
   Value p = softmax(b, loc, scores, typeOf(scores).getRank() - 1, false, /*safe=*/true);
-  Value out = makeMatmul(b, loc, makeCast(b, loc, p, elt), v);
+  Value out = makeMatmul(b, loc, p, v);
   if (grouped)
     out = makeReshape(b, loc, out, typeOf(op.getResult()).getShape());
-  return out;
+  return makeCast(b, loc, out, elt);
 }
 
 struct DecomposeGraphPass : tcc::graph::impl::DecomposeGraphPassBase<DecomposeGraphPass> {

@@ -125,14 +125,40 @@ Value matmulAnyRank(OpBuilder &b, Location loc, Value x, Value y) {
   return makeReshape(b, loc, z, shape);
 }
 
-Results matmulLike(OperatorArgs &args, OpBuilder &b, StringRef lhsName, StringRef rhsName) {
+/// The product of two named operands; with `compute`, of the operands
+/// converted to that type first.
+Results matmulLike(OperatorArgs &args, OpBuilder &b, StringRef lhsName, StringRef rhsName,
+                   Type compute = {}) {
   Value x = args.tensor(lhsName), y = args.tensor(rhsName);
   if (!x || !y)
     return args.getOp().emitError("expected tensor operands '") << lhsName << "' and '" << rhsName << "'";
   if (typeOf(x).getRank() < 1 || typeOf(y).getRank() < 1)
     return operatorError(args) << "matrix products of 0-d operands are not defined";
-  return SmallVector<Value>{matmulAnyRank(b, args.getOp().getLoc(), x, y)};
+  Location loc = args.getOp().getLoc();
+  if (compute) {
+    x = makeCast(b, loc, x, compute);
+    y = makeCast(b, loc, y, compute);
+  }
+  return SmallVector<Value>{matmulAnyRank(b, loc, x, y)};
 }
+
+/// f32 where beta * self + alpha * product of bf16/f16 operands would round
+/// more often than PyTorch, whose kernels scale and add in f32 and round
+/// once (a null type: the operands' own). Without scales (a linear layer's
+/// addmm) the product's epilogue adds in f32 already, and the operands stay
+/// in their type for the tensor cores; `always` for addbmm, whose sum over
+/// the batch would otherwise round each product.
+Type scaledProductType(OperatorArgs &args, StringRef lhsName, bool always = false) {
+  Value x = args.tensor(lhsName);
+  if (!x || !(typeOf(x).getElementType().isBF16() || typeOf(x).getElementType().isF16()))
+    return {};
+  double beta = args.getFloat("beta").value_or(1.0), alpha = args.getFloat("alpha").value_or(1.0);
+  if (always || alpha != 1.0 || (beta != 0.0 && beta != 1.0))
+    return Float32Type::get(x.getContext());
+  return {};
+}
+
+Results addScaledIn(OperatorArgs &args, OpBuilder &b, Value product, Value self, Type elt);
 
 /// beta * self + alpha * product (addmm, addmv, addr, addbmm, baddbmm); self
 /// is ignored when beta is 0 (its NaNs too, as PyTorch).
@@ -141,7 +167,22 @@ Results addScaled(OperatorArgs &args, OpBuilder &b, Value product) {
   Value self = args.tensor("self");
   if (!self)
     return operatorError(args) << "needs a tensor 'self'";
+  // A product computed wider than the result (scaledProductType): the sum
+  // too, rounded once at the end.
+  Type resultElt = args.resultType().getElementType();
   Type elt = typeOf(product).getElementType();
+  if (elt != resultElt) {
+    Results wide = addScaledIn(args, b, product, makeCast(b, loc, self, elt), elt);
+    if (failed(wide))
+      return failure();
+    return SmallVector<Value>{makeCast(b, loc, (*wide)[0], resultElt)};
+  }
+  return addScaledIn(args, b, product, self, elt);
+}
+
+/// beta * self + alpha * product in `elt`.
+Results addScaledIn(OperatorArgs &args, OpBuilder &b, Value product, Value self, Type elt) {
+  Location loc = args.getOp().getLoc();
   double beta = args.getFloat("beta").value_or(1.0), alpha = args.getFloat("alpha").value_or(1.0);
   Value y = product;
   if (alpha != 1.0)
@@ -149,8 +190,8 @@ Results addScaled(OperatorArgs &args, OpBuilder &b, Value product) {
   if (beta != 0.0) {
     Value s = beta == 1.0 ? self : makeBinary<MulOp>(b, loc, self, makeScalar(b, loc, elt, beta));
     y = makeBinary<AddOp>(b, loc, s, y);
-  } else if (typeOf(y) != args.resultType()) {
-    y = b.create<BroadcastOp>(loc, args.resultType(), y);
+  } else if (typeOf(y).getShape() != args.resultType().getShape()) {
+    y = b.create<BroadcastOp>(loc, args.resultType().clone(elt), y);
   }
   return SmallVector<Value>{y};
 }
@@ -158,7 +199,7 @@ Results addScaled(OperatorArgs &args, OpBuilder &b, Value product) {
 /// A product of two named operands (matmulAnyRank) added to self by addScaled.
 LegalizeFn addProduct(StringRef lhsName, StringRef rhsName) {
   return [lhsName, rhsName](OperatorArgs &args, OpBuilder &b) -> Results {
-    Results prod = matmulLike(args, b, lhsName, rhsName);
+    Results prod = matmulLike(args, b, lhsName, rhsName, scaledProductType(args, lhsName));
     if (failed(prod))
       return failure();
     return addScaled(args, b, (*prod)[0]);
@@ -1037,7 +1078,8 @@ Results legalizeBilinear(OperatorArgs &args, OpBuilder &b) {
 
 /// addbmm(self, b1, b2, beta, alpha): the batch of products summed.
 Results legalizeAddbmm(OperatorArgs &args, OpBuilder &b) {
-  Results prod = matmulLike(args, b, "batch1", "batch2");
+  Results prod = matmulLike(args, b, "batch1", "batch2",
+                            scaledProductType(args, "batch1", /*always=*/true));
   if (failed(prod))
     return failure();
   Value sum = makeReduce<ReduceSumOp>(b, args.getOp().getLoc(), (*prod)[0], {0}, false);

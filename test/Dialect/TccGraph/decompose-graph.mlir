@@ -77,3 +77,22 @@ func.func @attention_gqa(%q: tensor<1x4x6x8xf32>, %k: tensor<1x2x6x8xf32>, %v: t
   %0 = tcc_graph.attention %q, %k, %v {scale = 0.35355339059327373 : f64} : (tensor<1x4x6x8xf32>, tensor<1x2x6x8xf32>, tensor<1x2x6x8xf32>) -> tensor<1x4x6x8xf32>
   return %0 : tensor<1x4x6x8xf32>
 }
+
+// -----
+
+// A bf16 attention the kernels do not take (rank 3) decomposes in f32: both
+// products and the softmax, the result rounded once (rounding the scores and
+// probabilities put it 5 ulps from PyTorch's, whose kernels compute in f32).
+// CHECK-LABEL: func @attention_bf16_rank3
+// CHECK: %[[Q:.*]] = tcc_graph.cast %arg0 : (tensor<4x3x8xbf16>) -> tensor<4x3x8xf32>
+// CHECK: %[[K:.*]] = tcc_graph.cast %arg1 : (tensor<4x6x8xbf16>) -> tensor<4x6x8xf32>
+// CHECK: %[[V:.*]] = tcc_graph.cast %arg2 : (tensor<4x6x8xbf16>) -> tensor<4x6x8xf32>
+// CHECK: tcc_graph.matmul %[[Q]], %{{.*}} : (tensor<4x3x8xf32>, tensor<4x8x6xf32>) -> tensor<4x3x6xf32>
+// CHECK-NOT: bf16
+// CHECK: %[[O:.*]] = tcc_graph.matmul %{{.*}}, %[[V]] : (tensor<4x3x6xf32>, tensor<4x6x8xf32>) -> tensor<4x3x8xf32>
+// CHECK: %[[R:.*]] = tcc_graph.cast %[[O]] : (tensor<4x3x8xf32>) -> tensor<4x3x8xbf16>
+// CHECK: return %[[R]]
+func.func @attention_bf16_rank3(%q: tensor<4x3x8xbf16>, %k: tensor<4x6x8xbf16>, %v: tensor<4x6x8xbf16>) -> tensor<4x3x8xbf16> {
+  %0 = tcc_graph.attention %q, %k, %v {causal, scale = 0.35355339059327373 : f64} : (tensor<4x3x8xbf16>, tensor<4x6x8xbf16>, tensor<4x6x8xbf16>) -> tensor<4x3x8xbf16>
+  return %0 : tensor<4x3x8xbf16>
+}

@@ -112,6 +112,29 @@ func.func @unbind_baddbmm(%x: tensor<2x3xf32>, %s: tensor<2x4x6xf32>, %a: tensor
 
 // -----
 
+// bf16 baddbmm with scales, and addbmm: the product, scales and sum in f32,
+// rounded once (PyTorch's kernels scale and add in f32); a bf16 addmm
+// without scales keeps its bf16 product for the tensor cores.
+// CHECK-LABEL: func @scaled_products_bf16
+// CHECK: %[[A:.*]] = tcc_graph.cast %arg1 : (tensor<2x4x5xbf16>) -> tensor<2x4x5xf32>
+// CHECK: %[[B:.*]] = tcc_graph.cast %arg2 : (tensor<2x5x6xbf16>) -> tensor<2x5x6xf32>
+// CHECK: %[[MM:.*]] = tcc_graph.matmul %[[A]], %[[B]] : (tensor<2x4x5xf32>, tensor<2x5x6xf32>) -> tensor<2x4x6xf32>
+// CHECK: %[[S:.*]] = tcc_graph.cast %arg0 : (tensor<2x4x6xbf16>) -> tensor<2x4x6xf32>
+// CHECK: %[[SUM:.*]] = tcc_graph.add
+// CHECK: tcc_graph.cast %[[SUM]] : (tensor<2x4x6xf32>) -> tensor<2x4x6xbf16>
+// CHECK: tcc_graph.matmul %{{.*}}, %{{.*}} : (tensor<2x4x5xf32>, tensor<2x5x6xf32>) -> tensor<2x4x6xf32>
+// CHECK: tcc_graph.reduce_sum
+// CHECK: tcc_graph.cast %{{.*}} : (tensor<4x6xf32>) -> tensor<4x6xbf16>
+// CHECK: tcc_graph.matmul %arg4, %arg5 : (tensor<4x5xbf16>, tensor<5x6xbf16>) -> tensor<4x6xbf16>
+func.func @scaled_products_bf16(%s: tensor<2x4x6xbf16>, %a: tensor<2x4x5xbf16>, %b: tensor<2x5x6xbf16>, %s2: tensor<4x6xbf16>, %m1: tensor<4x5xbf16>, %m2: tensor<5x6xbf16>) -> (tensor<2x4x6xbf16>, tensor<4x6xbf16>, tensor<4x6xbf16>) {
+  %0 = tcc_graph.operator "torch.ops.aten.baddbmm.default"(%s, %a, %b) {operand_names = ["self", "batch1", "batch2"], args = {beta = 0.5 : f64, alpha = 2.0 : f64}} : (tensor<2x4x6xbf16>, tensor<2x4x5xbf16>, tensor<2x5x6xbf16>) -> tensor<2x4x6xbf16>
+  %1 = tcc_graph.operator "torch.ops.aten.addbmm.default"(%s2, %a, %b) {operand_names = ["self", "batch1", "batch2"], args = {}} : (tensor<4x6xbf16>, tensor<2x4x5xbf16>, tensor<2x5x6xbf16>) -> tensor<4x6xbf16>
+  %2 = tcc_graph.operator "torch.ops.aten.addmm.default"(%s2, %m1, %m2) {operand_names = ["self", "mat1", "mat2"], args = {}} : (tensor<4x6xbf16>, tensor<4x5xbf16>, tensor<5x6xbf16>) -> tensor<4x6xbf16>
+  return %0, %1, %2 : tensor<2x4x6xbf16>, tensor<4x6xbf16>, tensor<4x6xbf16>
+}
+
+// -----
+
 // rms_norm with eps=None uses f32's epsilon; native_group_norm views the
 // input as (N, G, -1), applies weight/bias per channel and returns mean/rstd.
 // CHECK-LABEL: func @norms
