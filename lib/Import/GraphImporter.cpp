@@ -593,7 +593,7 @@ LogicalResult Importer::importNode(const Node &node) {
   SmallVector<Attribute> resultSizes;
   for (const std::string &n : resultNames)
     resultSizes.push_back(sizesAttr(program.tensorValues.at(n)));
-  op->setAttr("tcc.sizes", b.getArrayAttr(resultSizes));
+  op->setAttr(graph::TccGraphDialect::getSizesAttrName(), b.getArrayAttr(resultSizes));
   // Complex operands and results, for the legalizers (only those that know
   // the (re, im) form may take them).
   SmallVector<int64_t> complexResults;
@@ -693,7 +693,7 @@ void Importer::writeBack(ArrayRef<std::string> chain, Value written, Location lo
       back->setAttr(tcc::graph::kComplexOperandsAttrName, b.getDenseI64ArrayAttr(complexOperands));
       back->setAttr(tcc::graph::kComplexResultsAttrName, b.getDenseI64ArrayAttr({0}));
     }
-    back->setAttr("tcc.sizes", b.getArrayAttr({sizesAttr(baseMeta)}));
+    back->setAttr(graph::TccGraphDialect::getSizesAttrName(), b.getArrayAttr({sizesAttr(baseMeta)}));
     values[base] = written = back.getResult(0);
     lastWriter[base] = &node;
   }
@@ -762,9 +762,9 @@ LogicalResult Importer::resolveAsStrided(const Node &node, Location loc,
 Attribute Importer::sizesOf(Value v) {
   if (auto arg = dyn_cast<BlockArgument>(v))
     if (auto func = dyn_cast<func::FuncOp>(arg.getOwner()->getParentOp()))
-      return func.getArgAttr(arg.getArgNumber(), "tcc.sizes");
+      return func.getArgAttr(arg.getArgNumber(), graph::TccGraphDialect::getSizesAttrName());
   if (Operation *def = v.getDefiningOp())
-    if (auto all = def->getAttrOfType<ArrayAttr>("tcc.sizes"))
+    if (auto all = def->getAttrOfType<ArrayAttr>(graph::TccGraphDialect::getSizesAttrName()))
       return all[cast<OpResult>(v).getResultNumber()];
   return nullptr;
 }
@@ -874,7 +874,7 @@ OwningOpRef<ModuleOp> Importer::run() {
   for (const auto &[name, range] : program.rangeConstraints)
     symbols.push_back(b.getNamedAttr(
         name, b.getArrayAttr({b.getI64IntegerAttr(range.min), b.getI64IntegerAttr(range.max)})));
-  (*module)->setAttr("tcc.symbols", b.getDictionaryAttr(symbols));
+  (*module)->setAttr(graph::TccGraphDialect::getSymbolsAttrName(), b.getDictionaryAttr(symbols));
   (*module)->setAttr("tcc.source", b.getStringAttr(program.sourcePath));
 
   // Signature: user inputs, then weights.
@@ -889,7 +889,7 @@ OwningOpRef<ModuleOp> Importer::run() {
     argTypes.push_back(*t);
     argValueNames.push_back(valueName);
     argAttrs.push_back(b.getDictionaryAttr(
-        {b.getNamedAttr("tcc.sizes", sizesAttr(program.tensorValues.at(valueName))),
+        {b.getNamedAttr(graph::TccGraphDialect::getSizesAttrName(), sizesAttr(program.tensorValues.at(valueName))),
          b.getNamedAttr("tcc.role", b.getStringAttr(role)),
          b.getNamedAttr("tcc.name", b.getStringAttr(publicName))}));
     return success();
@@ -953,7 +953,7 @@ OwningOpRef<ModuleOp> Importer::run() {
                                      b.getFunctionType(argTypes, resultTypes));
   func.setAllArgAttrs(argAttrs);
   for (auto [i, name] : llvm::enumerate(sig.outputs))
-    func.setResultAttr(i, "tcc.sizes", sizesAttr(program.tensorValues.at(name)));
+    func.setResultAttr(i, graph::TccGraphDialect::getSizesAttrName(), sizesAttr(program.tensorValues.at(name)));
   Block *entry = func.addEntryBlock();
   for (auto [name, arg] : llvm::zip(argValueNames, entry->getArguments()))
     values[name] = arg;

@@ -1,5 +1,6 @@
 //===- ArenaPlan.cpp - the memory plan recorded on a planned module -------===//
 #include "tcc/Pipelines/ArenaPlan.h"
+#include "tcc/Transforms/PlannedEntry.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -11,10 +12,10 @@ using namespace mlir;
 
 tcc::PlannedArena tcc::readArenaPlan(ModuleOp module) {
   PlannedArena plan;
-  if (auto size = module->getAttrOfType<IntegerAttr>("tcc.arena_size"))
+  if (auto size = module->getAttrOfType<IntegerAttr>(tcc::kArenaSizeAttrName))
     plan.bytes = size.getInt();
   module.walk([&](func::FuncOp f) {
-    auto buffers = f->getAttrOfType<ArrayAttr>("tcc.memory_plan");
+    auto buffers = f->getAttrOfType<ArrayAttr>(tcc::kMemoryPlanAttrName);
     if (!buffers)
       return;
     for (Attribute a : buffers) {

@@ -12,6 +12,7 @@
 #include "tcc/Transforms/PlannedEntry.h"
 
 #include "SizeBounds.h"
+#include "dialects/TccGraph/IR/TccGraphDialect.h"
 
 #include "tcc/Support/MemoryPlanner.h"
 
@@ -46,9 +47,9 @@ using tcc::SizeRange;
 
 namespace {
 
-constexpr llvm::StringLiteral kSymbolsAttr = "tcc.symbols";
-constexpr llvm::StringLiteral kArenaSizeAttr = "tcc.arena_size";
-constexpr llvm::StringLiteral kMemoryPlanAttr = "tcc.memory_plan";
+constexpr llvm::StringLiteral kSymbolsAttr = tcc::graph::TccGraphDialect::getSymbolsAttrName();
+constexpr llvm::StringLiteral kArenaSizeAttr = tcc::kArenaSizeAttrName;
+constexpr llvm::StringLiteral kMemoryPlanAttr = tcc::kMemoryPlanAttrName;
 
 //===----------------------------------------------------------------------===//
 // The pass

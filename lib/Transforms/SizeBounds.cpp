@@ -1,6 +1,8 @@
 //===- SizeBounds.cpp - upper bounds of a function's dynamic sizes --------===//
 #include "SizeBounds.h"
 
+#include "dialects/TccGraph/IR/TccGraphDialect.h"
+
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -18,8 +20,8 @@ using tcc::SizeRange;
 
 namespace {
 
-constexpr llvm::StringLiteral kSizesAttr = "tcc.sizes";
-constexpr llvm::StringLiteral kSymbolsAttr = "tcc.symbols";
+constexpr llvm::StringLiteral kSizesAttr = tcc::graph::TccGraphDialect::getSizesAttrName();
+constexpr llvm::StringLiteral kSymbolsAttr = tcc::graph::TccGraphDialect::getSymbolsAttrName();
 
 static std::optional<int64_t> checkedAdd(int64_t a, int64_t b) {
   return llvm::checkedAdd(a, b);

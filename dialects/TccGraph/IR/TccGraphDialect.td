@@ -27,6 +27,9 @@ def TccGraph_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral getRoleAttrName() { return "tcc.role"; }
     static constexpr ::llvm::StringLiteral getPublicNameAttrName() { return "tcc.name"; }
     static constexpr ::llvm::StringLiteral getSizesAttrName() { return "tcc.sizes"; }
+    /// The module's symbols, each `[min, max]` (the export's range
+    /// constraints): what tcc-plan-memory bounds dynamic sizes with.
+    static constexpr ::llvm::StringLiteral getSymbolsAttrName() { return "tcc.symbols"; }
     static constexpr ::llvm::StringLiteral getDerivedAttrName() { return "tcc.derived"; }
     static constexpr ::llvm::StringLiteral getHostOnlyAttrName() { return "tcc.host_only"; }
     /// An argument the call writes (a buffer the forward updates, carried to

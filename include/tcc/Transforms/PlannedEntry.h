@@ -16,6 +16,12 @@ namespace tcc {
 /// i8 buffer that every intermediate is a `memref.view` of.
 constexpr const char *kArenaAttrName = "tcc.arena";
 
+/// What tcc-plan-memory records for the manifest (lib/Pipelines/ArenaPlan.cpp
+/// reads them): the module's and each function's arena bytes, and each
+/// function's buffers as [offset, bytes, first, last] entries.
+inline constexpr llvm::StringLiteral kArenaSizeAttrName = "tcc.arena_size";
+inline constexpr llvm::StringLiteral kMemoryPlanAttrName = "tcc.memory_plan";
+
 /// True for a function with a body and a `tcc.arena` argument (one that
 /// tcc-plan-memory planned).
 bool isPlannedEntry(mlir::func::FuncOp f);

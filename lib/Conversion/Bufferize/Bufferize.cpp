@@ -273,7 +273,7 @@ struct BufferizePass : public tcc::impl::BufferizePassBase<BufferizePass> {
     module.walk([&](func::FuncOp func) {
       Outputs o{func, func.getNumArguments(), {}};
       for (unsigned i = 0; i < func.getNumResults(); ++i)
-        o.sizes.push_back(func.getResultAttr(i, "tcc.sizes"));
+        o.sizes.push_back(func.getResultAttr(i, tcc::graph::TccGraphDialect::getSizesAttrName()));
       outputs.push_back(o);
     });
     if (failed(bufferization::promoteBufferResultsToOutParams(module, outParams))) {
@@ -283,7 +283,7 @@ struct BufferizePass : public tcc::impl::BufferizePassBase<BufferizePass> {
     for (Outputs &o : outputs)
       for (auto [i, sizes] : llvm::enumerate(o.sizes))
         if (sizes && o.firstOutArg + i < o.func.getNumArguments())
-          o.func.setArgAttr(o.firstOutArg + i, "tcc.sizes", sizes);
+          o.func.setArgAttr(o.firstOutArg + i, tcc::graph::TccGraphDialect::getSizesAttrName(), sizes);
   }
 };
 } // namespace
