@@ -2127,6 +2127,22 @@ class AdaptivePoolSymbolic(nn.Module):
                 nn.functional.adaptive_avg_pool1d(y.mean(1), 4))
 
 
+class PadSymbolic(nn.Module):
+    """Padding and rolls over symbolic sizes (issue 39: "dimension N is
+    symbolic; only static sizes are supported"): constant padding with a
+    crop, reflect, replicate and circular padding along symbolic H and W,
+    fftshift/ifftshift and rolls (one flattened) along them."""
+
+    def forward(self, x):
+        return (F.pad(x, (1, 2, -1, 1), value=0.5),
+                F.pad(x, (2, 1, 1, 2), mode="reflect"),
+                F.pad(x, (1, 3, 2, 0), mode="replicate"),
+                F.pad(x, (2, 1, -1, 2), mode="circular"),
+                torch.fft.fftshift(x, dim=(-2, -1)),
+                torch.fft.ifftshift(x, dim=(0, 2)),
+                torch.roll(x, (3, -5), (2, 3)) + torch.roll(x, 7))
+
+
 def write_dynamic_tail(out):
     """moe_dynamic (batch 1..16, sequence 2..128), pixel_shuffle_dynamic,
     upsample_symbolic and adaptive_pool_symbolic (batch 1..8, H and W 4..128) at their export
@@ -2146,6 +2162,9 @@ def write_dynamic_tail(out):
         ("adaptive_pool_symbolic", AdaptivePoolSymbolic, torch.randn(2, 3, 16, 20),
          {0: dim("batch", min=1, max=8), 2: dim("h", min=4, max=128), 3: dim("w", min=4, max=128)},
          [(1, 3, 4, 4), (3, 3, 17, 9), (2, 3, 61, 128)]),
+        ("pad_symbolic", PadSymbolic, torch.randn(2, 3, 6, 7),
+         {0: dim.AUTO(max=16), 2: dim.AUTO(min=4, max=64), 3: dim.AUTO(min=4, max=64)},
+         [(3, 3, 4, 5), (2, 3, 9, 16), (4, 3, 33, 8)]),
     ]
     for name, cls, x, dims, shapes in cases:
         if ONLY and name != ONLY:

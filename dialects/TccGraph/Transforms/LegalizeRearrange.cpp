@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "dialects/TccGraph/Transforms/Legalizers.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 
 #include <algorithm>
 #include <limits>
@@ -36,8 +37,13 @@ Value concat(OpBuilder &b, Location loc, ArrayRef<Value> parts, int64_t dim) {
   RankedTensorType first = typeOf(parts.front());
   SmallVector<int64_t> shape(first.getShape());
   shape[dim] = 0;
-  for (Value p : parts)
-    shape[dim] += typeOf(p).getShape()[dim];
+  for (Value p : parts) {
+    int64_t size = typeOf(p).getShape()[dim];
+    if (ShapedType::isDynamic(size) || ShapedType::isDynamic(shape[dim]))
+      shape[dim] = ShapedType::kDynamic;
+    else
+      shape[dim] += size;
+  }
   return b.create<ConcatOp>(loc, RankedTensorType::get(shape, first.getElementType()), parts,
                             b.getI64IntegerAttr(dim));
 }
@@ -88,34 +94,31 @@ Results legalizeUnflatten(OperatorArgs &args, OpBuilder &b) {
 }
 
 /// The positions that reflect, replicate or circular padding reads along a
-/// dim of size n for `before` and `after` (negative ones crop replicate's):
-/// j = i - before for each output position i, brought into [0, n) by
-/// mirroring at the ends (without repeating them), clamping, or wrapping once. From an iota,
-/// not a constant table (the CUDA path reads no host tables).
-Value paddedPositions(OpBuilder &b, Location loc, StringRef mode, int64_t n, int64_t before,
-                      int64_t after) {
+/// dim of size `n` (a rank-0 i64 tensor) for the output positions `j`
+/// (i - before for each output position i, an i64 iota): j brought into
+/// [0, n) by mirroring at the ends (without repeating them), clamping, or
+/// wrapping once. From an iota, not a constant table (the CUDA path reads no
+/// host tables), so that n may be symbolic.
+Value paddedPositions(OpBuilder &b, Location loc, StringRef mode, Value j, Value n) {
   Type i64 = b.getI64Type();
   auto c = [&](int64_t v) { return makeScalar(b, loc, i64, (double)v); };
-  int64_t m = n + before + after;
-  Value j = b.create<IotaOp>(loc, RankedTensorType::get({m}, i64), b.getF64FloatAttr(-before),
-                             b.getF64FloatAttr(1));
+  Value last = makeBinary<SubOp>(b, loc, n, c(1));
   if (mode == "replicate") {
     Value low = makeBinary<MaximumOp>(b, loc, j, c(0));
-    return makeBinary<MinimumOp>(b, loc, low, c(n - 1));
+    return makeBinary<MinimumOp>(b, loc, low, last);
   }
   if (mode == "reflect") {
     // |j| mirrors the front; n-1 - |n-1 - |j|| the back.
     Value front = b.create<AbsOp>(loc, j);
-    Value fromEnd = makeBinary<SubOp>(b, loc, c(n - 1), front);
-    Value last = c(n - 1);
+    Value fromEnd = makeBinary<SubOp>(b, loc, last, front);
     Value back = b.create<AbsOp>(loc, fromEnd);
     return makeBinary<SubOp>(b, loc, last, back);
   }
   // circular: j + n before the start, j - n past the end.
   Value below = makeCompare(b, loc, "lt", j, c(0));
-  Value above = makeCompare(b, loc, "ge", j, c(n));
-  Value up = makeBinary<AddOp>(b, loc, j, c(n));
-  Value down = makeBinary<SubOp>(b, loc, j, c(n));
+  Value above = makeCompare(b, loc, "ge", j, n);
+  Value up = makeBinary<AddOp>(b, loc, j, n);
+  Value down = makeBinary<SubOp>(b, loc, j, n);
   Value wrapped = b.create<SelectOp>(loc, typeOf(j), above, down, j);
   return b.create<SelectOp>(loc, typeOf(j), below, up, wrapped);
 }
@@ -148,56 +151,108 @@ Results legalizePad(OperatorArgs &args, OpBuilder &b, StringRef fixedMode) {
     int64_t dim = rank - 1 - (int64_t)i, before = (*pad)[2 * i], after = (*pad)[2 * i + 1];
     if (before == 0 && after == 0)
       continue;
-    FailureOr<int64_t> size = staticSize(args, x, dim);
-    if (failed(size))
-      return failure();
-    if (mode != "constant") {
-      // Circular padding wraps around what negative amounts leave.
-      if (mode == "circular" && (before < 0 || after < 0)) {
-        x = makeSlice(b, loc, x, dim, std::max<int64_t>(0, -before),
-                      *size - std::max<int64_t>(0, -after), 1);
-        *size = typeOf(x).getShape()[dim];
-        before = std::max<int64_t>(before, 0);
-        after = std::max<int64_t>(after, 0);
-      }
-      bool inRange = mode == "replicate"   ? *size > 0
-                     : mode == "circular" ? before <= *size && after <= *size
-                                          : before >= 0 && after >= 0 && before < *size && after < *size;
-      if (!inRange || *size + before + after < 0)
-        return operatorError(args) << mode << " padding of " << before << " and " << after
-                                   << " for a dim of size " << *size << " is not supported";
-      Value at = paddedPositions(b, loc, mode, *size, before, after);
-      x = b.create<TakeOp>(loc,
-                           RankedTensorType::get(withDimSize(typeOf(x).getShape(), dim,
-                                                             *size + before + after),
-                                                 typeOf(x).getElementType()),
-                           x, at, b.getI64IntegerAttr(dim));
+    RankedTensorType t = typeOf(x);
+    if (mode == "constant") {
+      x = padConstant(b, loc, x, dim, before, after, value);
       continue;
     }
-    RankedTensorType t = typeOf(x);
-    if ((before > 0 || after > 0) && t.getNumDynamicDims() > 0)
-      return operatorError(args) << "padding a tensor of symbolic shape " << t
-                                 << " is not supported yet";
-    x = padConstant(b, loc, x, dim, before, after, value);
+    // Circular padding wraps around what negative amounts leave.
+    if (mode == "circular" && (before < 0 || after < 0)) {
+      x = cropDim(b, loc, x, dim, std::max<int64_t>(0, -before), std::max<int64_t>(0, -after));
+      t = typeOf(x);
+      before = std::max<int64_t>(before, 0);
+      after = std::max<int64_t>(after, 0);
+    }
+    int64_t size = t.getShape()[dim];
+    bool symbolic = ShapedType::isDynamic(size);
+    // The least size each mode reads within: reflect's amounts below the
+    // size, circular's at most it, replicate one element and a result of
+    // at least none.
+    int64_t least = mode == "reflect"    ? std::max(before, after) + 1
+                    : mode == "circular" ? std::max<int64_t>({1, before, after})
+                                         : std::max<int64_t>(1, -(before + after));
+    if ((mode == "reflect" && (before < 0 || after < 0)) || (!symbolic && size < least))
+      return operatorError(args) << mode << " padding of " << before << " and " << after
+                                 << " for a dim of size "
+                                 << (symbolic ? std::string("?") : std::to_string(size))
+                                 << " is not supported";
+    Type i64 = b.getI64Type();
+    auto scalarI64 = RankedTensorType::get({}, i64);
+    SmallVector<Value> length;
+    Value n;
+    if (symbolic) {
+      Value grow = b.create<arith::ConstantIndexOp>(loc, before + after);
+      Value dimSize = dimIndex(b, loc, x, dim);
+      length.push_back(b.create<arith::AddIOp>(loc, dimSize, grow));
+      n = b.create<DimSizeOp>(loc, scalarI64, x, b.getI64IntegerAttr(dim));
+    } else {
+      n = makeScalar(b, loc, i64, (double)size);
+    }
+    int64_t outSize = symbolic ? ShapedType::kDynamic : size + before + after;
+    Value j = b.create<IotaOp>(loc, RankedTensorType::get({outSize}, i64),
+                               b.getF64FloatAttr(-before), b.getF64FloatAttr(1), length);
+    Value at = paddedPositions(b, loc, mode, j, n);
+    x = b.create<TakeOp>(loc,
+                         RankedTensorType::get(withDimSize(t.getShape(), dim, outSize),
+                                               t.getElementType()),
+                         x, at, b.getI64IntegerAttr(dim));
+    if (symbolic) {
+      // PyTorch raises for a size the amounts do not fit; so does the call.
+      Value enough = makeCompare(b, loc, "ge", n, makeScalar(b, loc, i64, (double)least));
+      std::string message = (operatorName(args) + ": " + mode + " padding of " +
+                             std::to_string(before) + " and " + std::to_string(after) +
+                             " needs a size of at least " + std::to_string(least) + " in dim " +
+                             std::to_string(dim))
+                                .str();
+      x = b.create<CheckOp>(loc, x.getType(), enough, x, b.getStringAttr(message));
+    }
   }
   return SmallVector<Value>{x};
+}
+
+/// x rolled along a symbolic `dim` of size `n` (a rank-0 i64 tensor) by
+/// `shift` (one too, of any sign): a take at (i + n - s) mod n, s = shift mod
+/// n brought into [0, n). The divisor is at least 1, so an empty dim takes
+/// nothing instead of dividing by zero.
+Value rollSymbolic(OpBuilder &b, Location loc, Value x, int64_t dim, Value n, Value shift) {
+  Type i64 = b.getI64Type();
+  Value one = makeScalar(b, loc, i64, 1.0);
+  Value divisor = makeBinary<MaximumOp>(b, loc, n, one);
+  Value rem = makeBinary<FmodOp>(b, loc, shift, divisor);
+  Value positive = makeBinary<AddOp>(b, loc, rem, divisor);
+  Value s = makeBinary<FmodOp>(b, loc, positive, divisor);
+  Value offset = makeBinary<SubOp>(b, loc, divisor, s);
+  SmallVector<Value> length{dimIndex(b, loc, x, dim)};
+  Value i = b.create<IotaOp>(loc, RankedTensorType::get({ShapedType::kDynamic}, i64),
+                             b.getF64FloatAttr(0), b.getF64FloatAttr(1), length);
+  Value moved = makeBinary<AddOp>(b, loc, i, offset);
+  Value at = makeBinary<FmodOp>(b, loc, moved, divisor);
+  return b.create<TakeOp>(loc, typeOf(x), x, at, b.getI64IntegerAttr(dim));
+}
+
+/// The size of `x` along a symbolic `dim` as a rank-0 i64 tensor.
+Value symbolicSize(OpBuilder &b, Location loc, Value x, int64_t dim) {
+  return b.create<DimSizeOp>(loc, RankedTensorType::get({}, b.getI64Type()), x,
+                             b.getI64IntegerAttr(dim));
 }
 
 /// x rolled by `shift` along `dim`: x[n-s:] followed by x[:n-s].
 FailureOr<Value> rollDim(OperatorArgs &args, OpBuilder &b, Value x, int64_t shift,
                          int64_t dim) {
-  FailureOr<int64_t> size = staticSize(args, x, dim);
-  if (failed(size))
-    return failure();
-  if (*size == 0)
+  Location loc = args.getOp().getLoc();
+  int64_t size = typeOf(x).getShape()[dim];
+  if (ShapedType::isDynamic(size)) {
+    Value n = symbolicSize(b, loc, x, dim);
+    return rollSymbolic(b, loc, x, dim, n, makeScalar(b, loc, b.getI64Type(), (double)shift));
+  }
+  if (size == 0)
     return x;
-  int64_t s = ((shift % *size) + *size) % *size;
+  int64_t s = ((shift % size) + size) % size;
   if (s == 0)
     return x;
-  Location loc = args.getOp().getLoc();
   return concat(b, loc,
-                {makeSlice(b, loc, x, dim, *size - s, *size, 1),
-                 makeSlice(b, loc, x, dim, 0, *size - s, 1)},
+                {makeSlice(b, loc, x, dim, size - s, size, 1),
+                 makeSlice(b, loc, x, dim, 0, size - s, 1)},
                 dim);
 }
 
@@ -220,10 +275,17 @@ LegalizeFn legalizeFFTShift(bool inverse) {
       int64_t dim = normalizeDim(raw, rank);
       if (dim < 0 || dim >= rank)
         return operatorError(args) << "dim " << raw << " out of range for rank " << rank;
-      FailureOr<int64_t> size = staticSize(args, x, dim);
-      if (failed(size))
-        return failure();
-      FailureOr<Value> rolled = rollDim(args, b, x, inverse ? -(*size / 2) : *size / 2, dim);
+      int64_t size = typeOf(x).getShape()[dim];
+      if (ShapedType::isDynamic(size)) {
+        // A roll by n // 2 (forward) or -(n // 2), n read at run time.
+        Location loc = args.getOp().getLoc();
+        Value n = symbolicSize(b, loc, x, dim);
+        Value half = makeBinary<TruncDivOp>(b, loc, n, makeScalar(b, loc, b.getI64Type(), 2.0));
+        Value shift = inverse ? b.create<NegOp>(loc, half).getResult() : half;
+        x = rollSymbolic(b, loc, x, dim, n, shift);
+        continue;
+      }
+      FailureOr<Value> rolled = rollDim(args, b, x, inverse ? -(size / 2) : size / 2, dim);
       if (failed(rolled))
         return failure();
       x = *rolled;
@@ -248,13 +310,14 @@ Results legalizeRoll(OperatorArgs &args, OpBuilder &b) {
   if (dims.empty()) {
     if (shifts->size() != 1)
       return operatorError(args) << "without dims, shifts must hold one value";
-    if (!type.hasStaticShape())
-      return operatorError(args) << "rolling a flattened tensor of symbolic shape is not supported";
-    FailureOr<Value> rolled =
-        rollDim(args, b, makeReshape(b, loc, x, {type.getNumElements()}), shifts->front(), 0);
+    int64_t count = type.hasStaticShape() ? type.getNumElements() : ShapedType::kDynamic;
+    FailureOr<Value> rolled = rollDim(args, b, makeReshape(b, loc, x, {count}), shifts->front(), 0);
     if (failed(rolled))
       return failure();
-    return SmallVector<Value>{makeReshape(b, loc, *rolled, type.getShape())};
+    SmallVector<Value> sizes;
+    for (int64_t d = 0; d < type.getRank(); ++d)
+      sizes.push_back(dimIndex(b, loc, x, d));
+    return SmallVector<Value>{makeReshape(b, loc, *rolled, type.getShape(), sizes)};
   }
   if (dims.size() != shifts->size())
     return operatorError(args) << shifts->size() << " shifts for " << dims.size() << " dims";
@@ -419,6 +482,22 @@ Results legalizeTriangle(OperatorArgs &args, OpBuilder &b, bool lower) {
   return SmallVector<Value>{b.create<SelectOp>(loc, t, keep, x, zero).getResult()};
 }
 } // namespace
+
+Value tcc::graph::cropDim(OpBuilder &b, Location loc, Value x, int64_t dim, int64_t front,
+                         int64_t back) {
+  RankedTensorType t = typeOf(x);
+  int64_t size = t.getShape()[dim];
+  if (front == 0 && back == 0)
+    return x;
+  if (!ShapedType::isDynamic(size))
+    return makeSlice(b, loc, x, dim, front, size - back, 1);
+  Value n = dimIndex(b, loc, x, dim);
+  Value cut = b.create<arith::ConstantIndexOp>(loc, front + back);
+  Value length = b.create<arith::SubIOp>(loc, n, cut);
+  return b.create<SliceOp>(loc, t, x, b.getI64IntegerAttr(dim), b.getI64IntegerAttr(front),
+                           b.getI64IntegerAttr(std::numeric_limits<int64_t>::max()),
+                           b.getI64IntegerAttr(1), ValueRange{length});
+}
 
 void tcc::graph::populateRearrangeLegalizers(LegalizerTable &t) {
   t["aten.tril.default"] = [](OperatorArgs &a, OpBuilder &b) { return legalizeTriangle(a, b, true); };

@@ -288,8 +288,13 @@ mlir::Value dimIndex(mlir::OpBuilder &b, mlir::Location loc, mlir::Value v, int6
 mlir::Value dimProduct(mlir::OpBuilder &b, mlir::Location loc, mlir::Value v, int64_t from,
                        int64_t to);
 
-/// `before` and `after` elements of `value` along `dim` (static; negative
-/// amounts crop).
+/// `x` without `front` elements at the start and `back` at the end of `dim`
+/// (both >= 0); a symbolic dim keeps a symbolic size, n - front - back
+/// (LegalizeRearrange.cpp).
+mlir::Value cropDim(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x, int64_t dim,
+                    int64_t front, int64_t back);
+/// `before` and `after` elements of `value` along `dim` (negative amounts
+/// crop); any of x's sizes may be symbolic.
 mlir::Value padConstant(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x, int64_t dim,
                         int64_t before, int64_t after, double value = 0.0);
 /// A plain 2-D or 3-D convolution (by the rank of `resultType`: 4 or 5) of
