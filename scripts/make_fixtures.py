@@ -2143,6 +2143,17 @@ class PadSymbolic(nn.Module):
                 torch.roll(x, (3, -5), (2, 3)) + torch.roll(x, 7))
 
 
+class VarSymbolic(nn.Module):
+    """var/std over symbolic dims (issue 39: "var/std over a symbolic
+    dimension is not supported yet"): the count of reduced elements read
+    at run time, with corrections 1, 0 and 2."""
+
+    def forward(self, x):
+        v, m = torch.var_mean(x, dim=2, keepdim=True)
+        s, n = torch.std_mean(x, dim=(0, 3), correction=0)
+        return x.var(dim=(2, 3)), x.std(dim=3, correction=2), v, m, s, n, x.var()
+
+
 def write_dynamic_tail(out):
     """moe_dynamic (batch 1..16, sequence 2..128), pixel_shuffle_dynamic,
     upsample_symbolic and adaptive_pool_symbolic (batch 1..8, H and W 4..128) at their export
@@ -2163,6 +2174,9 @@ def write_dynamic_tail(out):
          {0: dim("batch", min=1, max=8), 2: dim("h", min=4, max=128), 3: dim("w", min=4, max=128)},
          [(1, 3, 4, 4), (3, 3, 17, 9), (2, 3, 61, 128)]),
         ("pad_symbolic", PadSymbolic, torch.randn(2, 3, 6, 7),
+         {0: dim.AUTO(max=16), 2: dim.AUTO(min=4, max=64), 3: dim.AUTO(min=4, max=64)},
+         [(3, 3, 4, 5), (2, 3, 9, 16), (4, 3, 33, 8)]),
+        ("var_symbolic", VarSymbolic, torch.randn(2, 3, 6, 7),
          {0: dim.AUTO(max=16), 2: dim.AUTO(min=4, max=64), 3: dim.AUTO(min=4, max=64)},
          [(3, 3, 4, 5), (2, 3, 9, 16), (4, 3, 33, 8)]),
     ]

@@ -948,22 +948,29 @@ Results legalizeExtremumWithIndex(OperatorArgs &args, OpBuilder &b, bool isMax) 
 }
 
 /// var(x, dims, correction) = (sum(c^2) - sum(c)^2 / N) / max(N - correction, 0)
-/// with c = x - mean and N the number of reduced elements (static): two
+/// with c = x - mean and N the number of reduced elements: two
 /// passes, the mean first, so values far from zero do not cancel as in
 /// E[x^2] - E[x]^2; the sum(c)^2 / N term takes out the rounding error of
 /// the mean itself (sum(c^2) exceeds the exact one by N (mean error)^2, which
 /// matters where the spread is tiny beside the mean). Computed in `ct` (f32
-/// for f16/bf16 inputs, as PyTorch's). Also returns the mean (kept dims).
+/// for f16/bf16 inputs, as PyTorch's). Over symbolic dims N is read at run
+/// time (their sizes times the static ones, in `ct`), and so is N -
+/// correction. Also returns the mean (kept dims).
 FailureOr<std::pair<Value, Value>> makeVarMean(OperatorArgs &args, OpBuilder &b, Value x,
                                                ArrayRef<int64_t> dims, double correction,
                                                bool keepdim, Type ct) {
   Location loc = args.getOp().getLoc();
   auto t = typeOf(x);
   int64_t count = 1;
+  Value symbolicCount;  // the product of the symbolic reduced sizes, i64
   for (int64_t d : dims) {
-    if (ShapedType::isDynamic(t.getShape()[d]))
-      return args.getOp().emitError("var/std over a symbolic dimension is not supported yet");
-    count *= t.getShape()[d];
+    if (!ShapedType::isDynamic(t.getShape()[d])) {
+      count *= t.getShape()[d];
+      continue;
+    }
+    Value size = b.create<DimSizeOp>(loc, RankedTensorType::get({}, b.getI64Type()), x,
+                                     b.getI64IntegerAttr(d));
+    symbolicCount = symbolicCount ? makeBinary<MulOp>(b, loc, symbolicCount, size) : size;
   }
   x = makeCast(b, loc, x, ct);
   Value mean = makeReduce<ReduceMeanOp>(b, loc, x, dims, true);
@@ -971,12 +978,26 @@ FailureOr<std::pair<Value, Value>> makeVarMean(OperatorArgs &args, OpBuilder &b,
   Value squares = makeReduce<ReduceSumOp>(b, loc, makeBinary<MulOp>(b, loc, c, c), dims, keepdim);
   Value drift = makeReduce<ReduceSumOp>(b, loc, c, dims, keepdim);
   Value drift2 = makeBinary<MulOp>(b, loc, drift, drift);
-  Value n = makeScalar(b, loc, ct, static_cast<double>(count));
-  Value spread = makeBinary<SubOp>(b, loc, squares, makeBinary<DivOp>(b, loc, drift2, n));
+  Value n;
+  if (symbolicCount) {
+    Value known = makeScalar(b, loc, b.getI64Type(), static_cast<double>(count));
+    Value all = makeBinary<MulOp>(b, loc, symbolicCount, known);
+    n = makeCast(b, loc, all, ct);
+  } else {
+    n = makeScalar(b, loc, ct, static_cast<double>(count));
+  }
+  Value meanDrift = makeBinary<DivOp>(b, loc, drift2, n);
+  Value spread = makeBinary<SubOp>(b, loc, squares, meanDrift);
   // Rounding may leave a spread of ~0 slightly negative: std would be NaN.
   Value zero = makeScalar(b, loc, ct, 0.0);
   Value s = makeBinary<MaximumOp>(b, loc, spread, zero);
-  Value dof = makeScalar(b, loc, ct, std::max(count - correction, 0.0));
+  Value dof;
+  if (symbolicCount) {
+    Value corrected = makeBinary<SubOp>(b, loc, n, makeScalar(b, loc, ct, correction));
+    dof = makeBinary<MaximumOp>(b, loc, corrected, zero);
+  } else {
+    dof = makeScalar(b, loc, ct, std::max(count - correction, 0.0));
+  }
   Value var = makeBinary<DivOp>(b, loc, s, dof);
   if (!keepdim)
     mean = makeReshape(b, loc, mean, typeOf(var).getShape());

@@ -546,3 +546,27 @@ func.func @frexp(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xi32>) {
   %0:2 = tcc_graph.operator "torch.ops.aten.frexp.Tensor"(%x) {operand_names = ["self"], args = {}} : (tensor<4xf32>) -> (tensor<4xf32>, tensor<4xi32>)
   return %0#0, %0#1 : tensor<4xf32>, tensor<4xi32>
 }
+
+// -----
+
+// var over a symbolic dim: the count of reduced elements is the symbolic
+// size read at run time times the static ones (3), in f32, and so is
+// max(N - correction, 0).
+// CHECK-LABEL: func @var_symbolic
+// CHECK: %[[S:.*]] = tcc_graph.dim_size %arg0 {dim = 1 : i64} : (tensor<3x?xf32>) -> tensor<i64>
+// CHECK: %[[SQ:.*]] = tcc_graph.reduce_sum %{{.*}} {dims = array<i64: 0, 1>, keepdim = false}
+// CHECK: %[[D2:.*]] = tcc_graph.mul
+// CHECK: %[[THREE:.*]] = tcc_graph.constant dense<3> : tensor<i64>
+// CHECK: %[[ALL:.*]] = tcc_graph.mul %[[S]], %[[THREE]] : (tensor<i64>, tensor<i64>) -> tensor<i64>
+// CHECK: %[[N:.*]] = tcc_graph.cast %[[ALL]] : (tensor<i64>) -> tensor<f32>
+// CHECK: tcc_graph.div %[[D2]], %[[N]]
+// CHECK: %[[SPREAD:.*]] = tcc_graph.maximum
+// CHECK: %[[C:.*]] = tcc_graph.constant dense<2.000000e+00> : tensor<f32>
+// CHECK: %[[NC:.*]] = tcc_graph.sub %[[N]], %[[C]]
+// CHECK: %[[DOF:.*]] = tcc_graph.maximum %[[NC]], %{{.*}}
+// CHECK: %[[V:.*]] = tcc_graph.div %[[SPREAD]], %[[DOF]]
+// CHECK: return %[[V]]
+func.func @var_symbolic(%x: tensor<3x?xf32> {tcc.sizes = [3, "s1"]}) -> tensor<f32> {
+  %0 = tcc_graph.operator "torch.ops.aten.var.correction"(%x) {operand_names = ["self"], args = {dim = array<i64: 0, 1>, correction = 2 : i64, keepdim = false}} : (tensor<3x?xf32>) -> tensor<f32>
+  return %0 : tensor<f32>
+}
