@@ -2154,6 +2154,21 @@ class VarSymbolic(nn.Module):
         return x.var(dim=(2, 3)), x.std(dim=3, correction=2), v, m, s, n, x.var()
 
 
+class SplitSymbolic(nn.Module):
+    """Slicing and splitting along symbolic dims (issue 39: "slicing along a
+    symbolic dimension is not supported yet"): chunk, tensor_split by
+    sections and by indices, narrow from the start and from the end,
+    hsplit, each piece as long as the sizes say at run time."""
+
+    def forward(self, x):
+        a, b = x.chunk(2, dim=2)
+        c, d = torch.tensor_split(x, 2, dim=3)
+        e, f, g = torch.tensor_split(x, (1, 3), dim=2)
+        h = x.narrow(3, 1, 2) + x.narrow(3, -2, 2)
+        i, j = torch.hsplit(x.transpose(1, 2), [2])
+        return a * 2, b - 1, c, d, e, f, g, h, i, j
+
+
 def write_dynamic_tail(out):
     """moe_dynamic (batch 1..16, sequence 2..128), pixel_shuffle_dynamic,
     upsample_symbolic and adaptive_pool_symbolic (batch 1..8, H and W 4..128) at their export
@@ -2179,6 +2194,10 @@ def write_dynamic_tail(out):
         ("var_symbolic", VarSymbolic, torch.randn(2, 3, 6, 7),
          {0: dim.AUTO(max=16), 2: dim.AUTO(min=4, max=64), 3: dim.AUTO(min=4, max=64)},
          [(3, 3, 4, 5), (2, 3, 9, 16), (4, 3, 33, 8)]),
+        # The export holds for an odd W (tensor_split's pieces of 7) and H != 4.
+        ("split_symbolic", SplitSymbolic, torch.randn(2, 3, 6, 7),
+         {0: dim.AUTO(max=16), 2: dim.AUTO(min=4, max=64), 3: dim.AUTO(min=4, max=64)},
+         [(3, 3, 5, 5), (2, 3, 9, 15), (4, 3, 33, 9)]),
     ]
     for name, cls, x, dims, shapes in cases:
         if ONLY and name != ONLY:

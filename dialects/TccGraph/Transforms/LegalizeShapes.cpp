@@ -3,6 +3,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 
 #include <algorithm>
+#include <limits>
 
 using namespace mlir;
 using namespace tcc::graph;
@@ -200,6 +201,106 @@ FailureOr<SlicedDim> slicedDim(OperatorArgs &args) {
   return SlicedDim{x, dim, size};
 }
 
+/// `self` and its normalized `dim` when that dim is symbolic (null
+/// otherwise, or when out of range: slicedDim reports that).
+std::pair<Value, int64_t> symbolicDim(OperatorArgs &args) {
+  Value x = args.tensor("self");
+  if (!x)
+    return {nullptr, 0};
+  auto t = typeOf(x);
+  int64_t dim = normalizeDim(args.getInt("dim").value_or(0), t.getRank());
+  if (dim < 0 || dim >= t.getRank() || !t.isDynamicDim(dim))
+    return {nullptr, 0};
+  return {x, dim};
+}
+
+/// The size along `dim` of result `result`: static, or the export's
+/// expression for it as an index value.
+FailureOr<Value> resultSizeAlong(OperatorArgs &args, OpBuilder &b, unsigned result, int64_t dim) {
+  RankedTensorType type = args.resultType(result);
+  if (!type.isDynamicDim(dim))
+    return b.create<arith::ConstantIndexOp>(args.getOp().getLoc(), type.getDimSize(dim))
+        .getResult();
+  FailureOr<SmallVector<Value>> sizes = symbolicSizes(args, b, result);
+  if (failed(sizes))
+    return failure();
+  return (*sizes)[llvm::count_if(type.getShape().take_front(dim), ShapedType::isDynamic)];
+}
+
+/// x[start : start + length] along `dim` where start is a rank-0 i64 tensor
+/// read at run time: a take at start + iota(length), `type` the result's
+/// (`length` is used where its size along `dim` is symbolic).
+Value takeRange(OpBuilder &b, Location loc, Value x, int64_t dim, Value start, Value length,
+                RankedTensorType type) {
+  Type i64 = b.getI64Type();
+  int64_t staticLength = type.getDimSize(dim);
+  SmallVector<Value> lengths;
+  if (ShapedType::isDynamic(staticLength))
+    lengths.push_back(length);
+  Value i = b.create<IotaOp>(loc, RankedTensorType::get({staticLength}, i64),
+                             b.getF64FloatAttr(0), b.getF64FloatAttr(1), lengths);
+  Value at = makeBinary<AddOp>(b, loc, i, start);
+  return b.create<TakeOp>(loc, type, x, at, b.getI64IntegerAttr(dim));
+}
+
+/// The operator's results as consecutive pieces of `x` along a symbolic
+/// `dim`, each as long as the export says: a slice while the start is
+/// static (the first piece, and those after static ones), else a take from
+/// the start read at run time (the sizes of the pieces before it).
+Results splitSymbolic(OperatorArgs &args, OpBuilder &b, Value x, int64_t dim) {
+  Location loc = args.getOp().getLoc();
+  Type i64 = b.getI64Type();
+  auto scalarI64 = RankedTensorType::get({}, i64);
+  int64_t staticStart = 0;
+  Value start;  // the run-time start once a piece before was symbolic
+  SmallVector<Value> parts;
+  for (unsigned r = 0; r < args.getOp().getNumResults(); ++r) {
+    RankedTensorType type = args.resultType(r);
+    if (type.getRank() != typeOf(x).getRank())
+      return operatorError(args) << "result #" << r << " of type " << type
+                                 << " is not a piece of " << typeOf(x);
+    type = RankedTensorType::get(type.getShape(), typeOf(x).getElementType());
+    FailureOr<Value> length = resultSizeAlong(args, b, r, dim);
+    if (failed(length))
+      return failure();
+    Value piece;
+    if (!start) {
+      SmallVector<Value> dynamicSize;
+      if (type.isDynamicDim(dim))
+        dynamicSize.push_back(*length);
+      int64_t end = type.isDynamicDim(dim) ? std::numeric_limits<int64_t>::max()
+                                           : staticStart + type.getDimSize(dim);
+      piece = b.create<SliceOp>(loc, type, x, b.getI64IntegerAttr(dim),
+                                b.getI64IntegerAttr(staticStart), b.getI64IntegerAttr(end),
+                                b.getI64IntegerAttr(1), dynamicSize);
+    } else {
+      piece = takeRange(b, loc, x, dim, start, *length, type);
+    }
+    parts.push_back(piece);
+    if (!start && !type.isDynamicDim(dim)) {
+      staticStart += type.getDimSize(dim);
+      continue;
+    }
+    Value size = b.create<DimSizeOp>(loc, scalarI64, piece, b.getI64IntegerAttr(dim));
+    if (!start && staticStart == 0) {
+      start = size;
+      continue;
+    }
+    if (!start)
+      start = makeScalar(b, loc, i64, (double)staticStart);
+    start = makeBinary<AddOp>(b, loc, start, size);
+  }
+  // PyTorch's pieces cover the dim; the export's sizes say so, the call checks.
+  Value n = b.create<DimSizeOp>(loc, scalarI64, x, b.getI64IntegerAttr(dim));
+  Value covered = start ? start : makeScalar(b, loc, i64, (double)staticStart);
+  Value whole = makeCompare(b, loc, "eq", covered, n);
+  std::string message =
+      (operatorName(args) + ": the pieces do not cover dim " + std::to_string(dim)).str();
+  for (Value &p : parts)
+    p = b.create<CheckOp>(loc, p.getType(), whole, p, b.getStringAttr(message));
+  return parts;
+}
+
 /// A slice whose result or input is symbolic along `dim` (x[:, :seq] of a
 /// position buffer, x[:, 1:] of a sequence): a non-negative start, and the
 /// result's size from the export's expression for it.
@@ -254,6 +355,16 @@ Results legalizeSlice(OperatorArgs &args, OpBuilder &b) {
 /// points, clamped as slices are) and tensor_split.sections(self, sections,
 /// dim) (the first size % sections parts one longer).
 Results legalizeTensorSplit(OperatorArgs &args, OpBuilder &b) {
+  if (auto [x, dim] = symbolicDim(args); x) {
+    // Consecutive pieces when the split points are non-negative and
+    // non-decreasing; other points (from the end, backwards) are not.
+    std::optional<SmallVector<int64_t>> indices = args.getInts("indices");
+    if (indices && (llvm::any_of(*indices, [](int64_t i) { return i < 0; }) ||
+                    !llvm::is_sorted(*indices)))
+      return operatorError(args) << "split points that are negative or decreasing along a "
+                                    "symbolic dimension are not supported yet";
+    return splitSymbolic(args, b, x, dim);
+  }
   FailureOr<SlicedDim> d = slicedDim(args);
   if (failed(d))
     return failure();
@@ -325,6 +436,38 @@ Results legalizeAtLeastSequence(OperatorArgs &args, OpBuilder &b) {
 /// narrow(self, dim, start, length) = self[start : start + length] along
 /// dim; a negative start counts from the end.
 Results legalizeNarrow(OperatorArgs &args, OpBuilder &b) {
+  if (auto [x, dim] = symbolicDim(args); x) {
+    // start and length literal; a negative start counts from the size read
+    // at run time. A range past the end fails the call, as PyTorch raises.
+    std::optional<int64_t> start = args.getInt("start"), length = args.getInt("length");
+    if (!start || !length || *length < 0)
+      return operatorError(args) << "needs a literal start and length along a symbolic dimension";
+    Location loc = args.getOp().getLoc();
+    Type i64 = b.getI64Type();
+    auto t = typeOf(x);
+    RankedTensorType type = RankedTensorType::get(withDimSize(t.getShape(), dim, *length),
+                                                  t.getElementType());
+    Value n = b.create<DimSizeOp>(loc, RankedTensorType::get({}, i64), x, b.getI64IntegerAttr(dim));
+    Value from = makeScalar(b, loc, i64, (double)*start);
+    Value piece;
+    if (*start >= 0) {
+      piece = b.create<SliceOp>(loc, type, x, b.getI64IntegerAttr(dim), b.getI64IntegerAttr(*start),
+                                b.getI64IntegerAttr(*start + *length), b.getI64IntegerAttr(1));
+    } else {
+      from = makeBinary<AddOp>(b, loc, n, from);
+      piece = takeRange(b, loc, x, dim, from, /*length=*/Value(), type);
+    }
+    Value notBefore = makeCompare(b, loc, "ge", from, makeScalar(b, loc, i64, 0.0));
+    Value to = makeBinary<AddOp>(b, loc, from, makeScalar(b, loc, i64, (double)*length));
+    Value notPast = makeCompare(b, loc, "le", to, n);
+    Value inRange = makeBinary<BitwiseAndOp>(b, loc, notBefore, notPast);
+    std::string message = (operatorName(args) + ": start " + std::to_string(*start) +
+                           " and length " + std::to_string(*length) +
+                           " out of range for dim " + std::to_string(dim))
+                              .str();
+    piece = b.create<CheckOp>(loc, type, inRange, piece, b.getStringAttr(message));
+    return SmallVector<Value>{piece};
+  }
   FailureOr<SlicedDim> d = slicedDim(args);
   if (failed(d))
     return failure();
@@ -354,6 +497,8 @@ Results splitInto(OperatorArgs &args, OpBuilder &b, ArrayRef<int64_t> sizes, Val
 }
 
 Results legalizeSplit(OperatorArgs &args, OpBuilder &b) {
+  if (auto [x, dim] = symbolicDim(args); x)
+    return splitSymbolic(args, b, x, dim);
   FailureOr<SlicedDim> d = slicedDim(args);
   if (failed(d))
     return failure();
@@ -781,9 +926,17 @@ LegalizeFn splitAlong(int64_t axis) {
       return args.getOp().emitError("operator '") << operatorName(args) << "' of a rank-"
                                                   << t.getRank() << " tensor";
     int64_t size = t.getDimSize(dim);
-    if (ShapedType::isDynamic(size))
-      return args.getOp().emitError("operator '")
-             << operatorName(args) << "' along a symbolic dimension is not supported yet";
+    if (ShapedType::isDynamic(size)) {
+      // Equal sections (the export's sizes; PyTorch raises where they do not
+      // divide, and the export guards it) or non-negative, non-decreasing
+      // indices: consecutive pieces.
+      std::optional<SmallVector<int64_t>> indices = args.getInts("indices");
+      if (indices && (llvm::any_of(*indices, [](int64_t i) { return i < 0; }) ||
+                      !llvm::is_sorted(*indices)))
+        return operatorError(args) << "split points that are negative or decreasing along a "
+                                      "symbolic dimension are not supported yet";
+      return splitSymbolic(args, b, *x, dim);
+    }
     SmallVector<int64_t> bounds;
     if (std::optional<int64_t> sections = args.getInt("sections")) {
       if (*sections < 1 || size % *sections != 0)
