@@ -2169,10 +2169,26 @@ class SplitSymbolic(nn.Module):
         return a * 2, b - 1, c, d, e, f, g, h, i, j
 
 
+class FlipStackSymbolic(nn.Module):
+    """flip, rot90, broadcast_tensors, the losses built on it and the
+    stackings over symbolic sizes (issue 39: "flip of dim N ... not
+    supported", "broadcast_tensors to a symbolic shape", "of tensors with
+    symbolic sizes is not supported yet")."""
+
+    def forward(self, x):
+        y = torch.sin(x)
+        p, q = torch.broadcast_tensors(x, x[:, :1, :, :1])
+        return (torch.flip(x, (0, 2, 3)), torch.rot90(x, 1, (2, 3)), torch.fliplr(x),
+                p + q, F.mse_loss(x, y), F.smooth_l1_loss(x, y, reduction="none"),
+                torch.hstack((x, y)), torch.vstack((x, y)), torch.dstack((x, y)),
+                torch.column_stack((x[0, 0], y[0, 0])), torch.stack((x, y), dim=2))
+
+
 def write_dynamic_tail(out):
     """moe_dynamic (batch 1..16, sequence 2..128), pixel_shuffle_dynamic,
-    upsample_symbolic and adaptive_pool_symbolic (batch 1..8, H and W 4..128) at their export
-    sizes and at more shapes as
+    upsample_symbolic and adaptive_pool_symbolic (batch 1..8, H and W 4..128),
+    pad_symbolic, var_symbolic, split_symbolic and flip_stack_symbolic (Dim.AUTO:
+    batch 2..16, H and W 4..64) at their export sizes and at more shapes as
     input_<shape>.npy / expected_<shape>_<i>.npy, each run by PyTorch."""
     dim = torch.export.Dim
     cases = [
@@ -2198,6 +2214,9 @@ def write_dynamic_tail(out):
         ("split_symbolic", SplitSymbolic, torch.randn(2, 3, 6, 7),
          {0: dim.AUTO(max=16), 2: dim.AUTO(min=4, max=64), 3: dim.AUTO(min=4, max=64)},
          [(3, 3, 5, 5), (2, 3, 9, 15), (4, 3, 33, 9)]),
+        ("flip_stack_symbolic", FlipStackSymbolic, torch.randn(2, 3, 6, 7),
+         {0: dim.AUTO(max=16), 2: dim.AUTO(min=4, max=64), 3: dim.AUTO(min=4, max=64)},
+         [(3, 3, 4, 5), (2, 3, 9, 16), (4, 3, 33, 8)]),
     ]
     for name, cls, x, dims, shapes in cases:
         if ONLY and name != ONLY:

@@ -719,8 +719,6 @@ Results legalizeStack(OperatorArgs &args, OpBuilder &b) {
     if (t.getRank() + 1 != type.getRank())
       return args.getOp().emitError("stack input of rank ") << t.getRank() << " for a rank-"
                                                              << type.getRank() << " result";
-    if (t.getNumDynamicDims() > 1)
-      return args.getOp().emitError("stack of tensors with several symbolic dims is not supported yet");
     SmallVector<int64_t> shape(t.getShape());
     shape.insert(shape.begin() + dim, 1);
     // PyTorch promotes the inputs to one dtype (the result's).
@@ -760,20 +758,23 @@ Results legalizeReverseDims(OperatorArgs &args, OpBuilder &b) {
                                                   *x, b.getDenseI64ArrayAttr(perm))};
 }
 
-/// broadcast_tensors(tensors): each stretched to the common (static) shape.
+/// broadcast_tensors(tensors): each stretched to the common shape.
 Results legalizeBroadcastTensors(OperatorArgs &args, OpBuilder &b) {
   SmallVector<Value> inputs = args.tensorList("tensors");
   if (inputs.size() != args.getOp().getNumResults())
     return args.getOp().emitError("broadcast_tensors expects one result per tensor");
   SmallVector<Value> results;
-  for (auto [v, result] : llvm::zip(inputs, args.getOp().getResults())) {
-    auto type = cast<RankedTensorType>(result.getType());
-    if (!type.hasStaticShape())
-      return args.getOp().emitError("broadcast_tensors to a symbolic shape is not supported yet");
-    results.push_back(v.getType() == type
-                          ? v
-                          : b.create<BroadcastOp>(args.getOp().getLoc(), type, v, ValueRange{})
-                                .getResult());
+  for (auto [i, v] : llvm::enumerate(inputs)) {
+    RankedTensorType type = args.resultType(i);
+    if (v.getType() == type) {
+      results.push_back(v);
+      continue;
+    }
+    // Symbolic result sizes: the export's expressions for them.
+    FailureOr<SmallVector<Value>> sizes = symbolicSizes(args, b, i);
+    if (failed(sizes))
+      return failure();
+    results.push_back(b.create<BroadcastOp>(args.getOp().getLoc(), type, v, *sizes).getResult());
   }
   return results;
 }
@@ -896,9 +897,6 @@ LegalizeFn stackAlong(StackKind kind) {
     RankedTensorType type = args.resultType();
     SmallVector<Value> parts;
     for (Value v : inputs) {
-      if (typeOf(v).getNumDynamicDims() > 0)
-        return args.getOp().emitError("operator '")
-               << operatorName(args) << "' of tensors with symbolic sizes is not supported yet";
       Value part = makeCast(b, loc, v, type.getElementType());
       parts.push_back(makeReshape(b, loc, part, stackedShape(kind, typeOf(v).getShape())));
     }

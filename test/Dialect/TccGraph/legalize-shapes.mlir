@@ -212,3 +212,18 @@ func.func @narrow_symbolic(%x: tensor<2x?xf32> {tcc.sizes = [2, "s1"]}) -> tenso
   %0 = tcc_graph.operator "torch.ops.aten.narrow.default"(%x) {operand_names = ["self"], args = {dim = 1 : i64, start = -4 : i64, length = 3 : i64}} : (tensor<2x?xf32>) -> tensor<2x3xf32>
   return %0 : tensor<2x3xf32>
 }
+
+// -----
+
+// broadcast_tensors to a symbolic shape (the export's sizes) and hstack of
+// tensors with symbolic sizes.
+// CHECK-LABEL: func @broadcast_stack_symbolic
+// CHECK: %[[S:.*]] = tensor.dim %arg0, %{{.*}} : tensor<?x4xf32>
+// CHECK: %[[B:.*]] = tcc_graph.broadcast %arg1 sizes(%[[S]]) : (tensor<?x1xf32>) -> tensor<?x4xf32>
+// CHECK: %[[C:.*]] = tcc_graph.concat %arg0, %arg1 {dim = 1 : i64} : (tensor<?x4xf32>, tensor<?x1xf32>) -> tensor<?x5xf32>
+// CHECK: return %arg0, %[[B]], %[[C]]
+func.func @broadcast_stack_symbolic(%x: tensor<?x4xf32> {tcc.sizes = ["s0", 4]}, %y: tensor<?x1xf32> {tcc.sizes = ["s0", 1]}) -> (tensor<?x4xf32>, tensor<?x4xf32>, tensor<?x5xf32>) {
+  %0:2 = tcc_graph.operator "torch.ops.aten.broadcast_tensors.default"(%x, %y) {operand_names = ["tensors.0", "tensors.1"], args = {}, tcc.sizes = [["s0", 4], ["s0", 4]]} : (tensor<?x4xf32>, tensor<?x1xf32>) -> (tensor<?x4xf32>, tensor<?x4xf32>)
+  %1 = tcc_graph.operator "torch.ops.aten.hstack.default"(%x, %y) {operand_names = ["tensors.0", "tensors.1"], args = {}} : (tensor<?x4xf32>, tensor<?x1xf32>) -> tensor<?x5xf32>
+  return %0#0, %0#1, %1 : tensor<?x4xf32>, tensor<?x4xf32>, tensor<?x5xf32>
+}
