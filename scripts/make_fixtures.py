@@ -2184,10 +2184,30 @@ class FlipStackSymbolic(nn.Module):
                 torch.column_stack((x[0, 0], y[0, 0])), torch.stack((x, y), dim=2))
 
 
+class OrderingSymbolic(nn.Module):
+    """Scans and sorts along symbolic dims (issue 39: "needs a static size
+    along dim N, not a symbolic one"): cumprod, cummax/cummin with their
+    indices, logcumsumexp, sort, argsort, msort (along the batch), topk,
+    kthvalue, median and mode."""
+
+    def forward(self, x):
+        mx, imx = torch.cummax(x, 3)
+        mn, imn = torch.cummin(x, 2)
+        sv, si = torch.sort(x, dim=3)
+        tv, ti = torch.topk(x, 2, dim=3)
+        kv, ki = torch.kthvalue(x, 2, dim=2)
+        md, mi = torch.median(x, dim=3)
+        mo, moi = torch.mode(x, dim=2)
+        return (torch.cumprod(x, 2), mx, imx, mn, imn, torch.logcumsumexp(x, 3), sv, si,
+                torch.argsort(x, dim=2, descending=True), torch.msort(x), tv, ti, kv, ki,
+                md, mi, mo, moi)
+
+
 def write_dynamic_tail(out):
     """moe_dynamic (batch 1..16, sequence 2..128), pixel_shuffle_dynamic,
     upsample_symbolic and adaptive_pool_symbolic (batch 1..8, H and W 4..128),
-    pad_symbolic, var_symbolic, split_symbolic and flip_stack_symbolic (Dim.AUTO:
+    pad_symbolic, var_symbolic, split_symbolic, flip_stack_symbolic and
+    ordering_symbolic (Dim.AUTO:
     batch 2..16, H and W 4..64) at their export sizes and at more shapes as
     input_<shape>.npy / expected_<shape>_<i>.npy, each run by PyTorch."""
     dim = torch.export.Dim
@@ -2215,6 +2235,9 @@ def write_dynamic_tail(out):
          {0: dim.AUTO(max=16), 2: dim.AUTO(min=4, max=64), 3: dim.AUTO(min=4, max=64)},
          [(3, 3, 5, 5), (2, 3, 9, 15), (4, 3, 33, 9)]),
         ("flip_stack_symbolic", FlipStackSymbolic, torch.randn(2, 3, 6, 7),
+         {0: dim.AUTO(max=16), 2: dim.AUTO(min=4, max=64), 3: dim.AUTO(min=4, max=64)},
+         [(3, 3, 4, 5), (2, 3, 9, 16), (4, 3, 33, 8)]),
+        ("ordering_symbolic", OrderingSymbolic, torch.randn(2, 3, 6, 7),
          {0: dim.AUTO(max=16), 2: dim.AUTO(min=4, max=64), 3: dim.AUTO(min=4, max=64)},
          [(3, 3, 4, 5), (2, 3, 9, 16), (4, 3, 33, 8)]),
     ]

@@ -211,9 +211,10 @@ mlir::Value padForCeilMode(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x
                            llvm::ArrayRef<int64_t> dilation);
 /// Swaps the last two dimensions.
 mlir::Value transposeLast2(mlir::OpBuilder &b, mlir::Location loc, mlir::Value v);
-/// A 1-D iota 0..n-1 of `elt`, reshaped to rank `rank` with n at `at`.
+/// A 1-D iota 0..n-1 of `elt`, reshaped to rank `rank` with n at `at`; a
+/// symbolic n (kDynamic) is `length`, an index value.
 mlir::Value makeIotaAt(mlir::OpBuilder &b, mlir::Location loc, int64_t n, mlir::Type elt,
-                       int64_t rank, int64_t at);
+                       int64_t rank, int64_t at, mlir::Value length = {});
 /// log(sum(exp(x))) over `dims` (kept as size 1), as PyTorch's logsumexp:
 /// the max m taken out (as 0 where infinite), so all -inf (or no elements)
 /// gives -inf and an inf gives inf.
