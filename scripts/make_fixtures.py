@@ -2203,11 +2203,22 @@ class OrderingSymbolic(nn.Module):
                 md, mi, mo, moi)
 
 
+class TrapezoidSymbolic(nn.Module):
+    """trapezoid/trapz and cumulative_trapezoid along symbolic dims (issue
+    39: "along a symbolic dimension is not supported yet"), with a spacing
+    and with sample points of the same symbolic length."""
+
+    def forward(self, y):
+        x = torch.cumsum(y[0, 0, :, 0].abs() + 0.1, 0)
+        return (torch.trapezoid(y, dx=0.5, dim=3), torch.trapz(y, x, dim=2),
+                torch.cumulative_trapezoid(y, dim=3), torch.cumulative_trapezoid(y, x, dim=2))
+
+
 def write_dynamic_tail(out):
     """moe_dynamic (batch 1..16, sequence 2..128), pixel_shuffle_dynamic,
     upsample_symbolic and adaptive_pool_symbolic (batch 1..8, H and W 4..128),
-    pad_symbolic, var_symbolic, split_symbolic, flip_stack_symbolic and
-    ordering_symbolic (Dim.AUTO:
+    pad_symbolic, var_symbolic, split_symbolic, flip_stack_symbolic,
+    ordering_symbolic and trapezoid_symbolic (Dim.AUTO:
     batch 2..16, H and W 4..64) at their export sizes and at more shapes as
     input_<shape>.npy / expected_<shape>_<i>.npy, each run by PyTorch."""
     dim = torch.export.Dim
@@ -2238,6 +2249,9 @@ def write_dynamic_tail(out):
          {0: dim.AUTO(max=16), 2: dim.AUTO(min=4, max=64), 3: dim.AUTO(min=4, max=64)},
          [(3, 3, 4, 5), (2, 3, 9, 16), (4, 3, 33, 8)]),
         ("ordering_symbolic", OrderingSymbolic, torch.randn(2, 3, 6, 7),
+         {0: dim.AUTO(max=16), 2: dim.AUTO(min=4, max=64), 3: dim.AUTO(min=4, max=64)},
+         [(3, 3, 4, 5), (2, 3, 9, 16), (4, 3, 33, 8)]),
+        ("trapezoid_symbolic", TrapezoidSymbolic, torch.randn(2, 3, 6, 7),
          {0: dim.AUTO(max=16), 2: dim.AUTO(min=4, max=64), 3: dim.AUTO(min=4, max=64)},
          [(3, 3, 4, 5), (2, 3, 9, 16), (4, 3, 33, 8)]),
     ]
