@@ -2214,11 +2214,23 @@ class TrapezoidSymbolic(nn.Module):
                 torch.cumulative_trapezoid(y, dim=3), torch.cumulative_trapezoid(y, x, dim=2))
 
 
+class ScatterGluSymbolic(nn.Module):
+    """slice_scatter / select_scatter along a symbolic dim ("dimension N is
+    symbolic; only static sizes are supported") and glu halving one (issue
+    39: "does not halve (static, even)")."""
+
+    def forward(self, x):
+        return (torch.slice_scatter(x, torch.tanh(x[:, :, 2:]), dim=2, start=2),
+                torch.slice_scatter(x, -x[:, :, 1:3], dim=2, start=1, end=3),
+                torch.select_scatter(x, x[..., 0] * 2, dim=3, index=2),
+                F.glu(x, dim=2))
+
+
 def write_dynamic_tail(out):
     """moe_dynamic (batch 1..16, sequence 2..128), pixel_shuffle_dynamic,
     upsample_symbolic and adaptive_pool_symbolic (batch 1..8, H and W 4..128),
     pad_symbolic, var_symbolic, split_symbolic, flip_stack_symbolic,
-    ordering_symbolic and trapezoid_symbolic (Dim.AUTO:
+    ordering_symbolic, trapezoid_symbolic and scatter_glu_symbolic (Dim.AUTO:
     batch 2..16, H and W 4..64) at their export sizes and at more shapes as
     input_<shape>.npy / expected_<shape>_<i>.npy, each run by PyTorch."""
     dim = torch.export.Dim
@@ -2254,6 +2266,10 @@ def write_dynamic_tail(out):
         ("trapezoid_symbolic", TrapezoidSymbolic, torch.randn(2, 3, 6, 7),
          {0: dim.AUTO(max=16), 2: dim.AUTO(min=4, max=64), 3: dim.AUTO(min=4, max=64)},
          [(3, 3, 4, 5), (2, 3, 9, 16), (4, 3, 33, 8)]),
+        # glu halves H: the export holds for an even H.
+        ("scatter_glu_symbolic", ScatterGluSymbolic, torch.randn(2, 3, 6, 7),
+         {0: dim.AUTO(max=16), 2: dim.AUTO(min=4, max=64), 3: dim.AUTO(min=4, max=64)},
+         [(3, 3, 4, 5), (2, 3, 10, 16), (4, 3, 32, 8)]),
     ]
     for name, cls, x, dims, shapes in cases:
         if ONLY and name != ONLY:

@@ -48,15 +48,6 @@ Value concat(OpBuilder &b, Location loc, ArrayRef<Value> parts, int64_t dim) {
                             b.getI64IntegerAttr(dim));
 }
 
-/// The static size of `x` along `dim`, or an error naming the operator.
-FailureOr<int64_t> staticSize(OperatorArgs &args, Value x, int64_t dim) {
-  int64_t size = typeOf(x).getShape()[dim];
-  if (ShapedType::isDynamic(size))
-    return operatorError(args) << "dimension " << dim << " is symbolic; only static sizes are "
-                         << "supported";
-  return size;
-}
-
 /// fill.Scalar / fill.Tensor: `value` at every position of self's shape.
 Results legalizeFill(OperatorArgs &args, OpBuilder &b) {
   FailureOr<Value> self = requiredTensor(args, "self");
@@ -355,10 +346,56 @@ FailureOr<ScatterTarget> scatterTarget(OperatorArgs &args) {
   int64_t dim = normalizeDim(rawDim, rank);
   if (dim < 0 || dim >= rank)
     return operatorError(args) << "dim " << rawDim << " out of range for rank " << rank;
-  FailureOr<int64_t> size = staticSize(args, *self, dim);
-  if (failed(size))
-    return failure();
-  return ScatterTarget{*self, *src, type, dim, *size};
+  // A symbolic size (kDynamic) takes literal, non-negative bounds
+  // (replaceSymbolicRange).
+  return ScatterTarget{*self, *src, type, dim, type.getShape()[dim]};
+}
+
+/// `self` with [start, end) along a symbolic `dim` replaced by `update`
+/// (end kDynamic: to the end): self[:start], update and self[end:] (of
+/// symbolic size n - end) concatenated. The call checks that the bounds lie
+/// within n and that the result keeps it, as PyTorch raises for an update
+/// of another size.
+Value replaceSymbolicRange(OperatorArgs &args, OpBuilder &b, Value self, Value update,
+                           int64_t dim, int64_t start, int64_t end) {
+  Location loc = args.getOp().getLoc();
+  auto scalarI64 = RankedTensorType::get({}, b.getI64Type());
+  // The start within the size before any slice reads there (PyTorch would
+  // clamp it to n, leaving an empty update: not supported).
+  Type i64 = b.getI64Type();
+  Value n = b.create<DimSizeOp>(loc, scalarI64, self, b.getI64IntegerAttr(dim));
+  Value within = makeCompare(b, loc, "ge", n, makeScalar(b, loc, i64, (double)start));
+  std::string outside = (operatorName(args) + ": start " + std::to_string(start) +
+                         " past the size of dim " + std::to_string(dim))
+                            .str();
+  self = b.create<CheckOp>(loc, self.getType(), within, self, b.getStringAttr(outside));
+  SmallVector<Value> parts;
+  RankedTensorType t = typeOf(self);
+  if (start > 0)
+    parts.push_back(b.create<SliceOp>(
+        loc, RankedTensorType::get(withDimSize(t.getShape(), dim, start), t.getElementType()),
+        self, b.getI64IntegerAttr(dim), b.getI64IntegerAttr(0), b.getI64IntegerAttr(start),
+        b.getI64IntegerAttr(1)));
+  parts.push_back(update);
+  if (!ShapedType::isDynamic(end)) {
+    // self[min(end, n):], of max(n - end, 0) elements: the end clamps to
+    // the size read at run time, as PyTorch's.
+    Value endValue = makeScalar(b, loc, i64, (double)end);
+    Value from = makeBinary<MinimumOp>(b, loc, endValue, n);
+    Value size = dimIndex(b, loc, self, dim);
+    Value endIndex = b.create<arith::ConstantIndexOp>(loc, end);
+    Value rest = b.create<arith::SubIOp>(loc, size, endIndex);
+    Value zero = b.create<arith::ConstantIndexOp>(loc, 0);
+    Value length = b.create<arith::MaxSIOp>(loc, rest, zero);
+    parts.push_back(takeRange(b, loc, self, dim, from, length, t));
+  }
+  Value result = concat(b, loc, parts, dim);
+  Value have = b.create<DimSizeOp>(loc, scalarI64, result, b.getI64IntegerAttr(dim));
+  Value same = makeCompare(b, loc, "eq", have, n);
+  std::string message = (operatorName(args) + ": the update does not fit dim " +
+                         std::to_string(dim) + " at " + std::to_string(start))
+                            .str();
+  return b.create<CheckOp>(loc, result.getType(), same, result, b.getStringAttr(message));
 }
 
 /// `self` with [start, end) along `dim` (of size `size`) replaced by `update`.
@@ -386,6 +423,16 @@ Results legalizeSliceScatter(OperatorArgs &args, OpBuilder &b) {
     return operatorError(args) << "step must be positive";
   int64_t start = args.getInt("start").value_or(0);
   int64_t end = args.getInt("end").value_or(std::numeric_limits<int64_t>::max());
+  if (ShapedType::isDynamic(size)) {
+    if (step != 1 || start < 0 || end < start)
+      return operatorError(args) << "dimension " << dim << " is symbolic; only a slice ["
+                                 << start << ":" << end << ":" << step
+                                 << "] of literal non-negative bounds and step 1 is supported";
+    Value update = makeCast(b, loc, src, type.getElementType());
+    bool toEnd = end == std::numeric_limits<int64_t>::max();
+    return SmallVector<Value>{replaceSymbolicRange(args, b, self, update, dim, start,
+                                                   toEnd ? ShapedType::kDynamic : end)};
+  }
   if (start < 0) start += size;
   if (end < 0) end += size;
   start = std::clamp<int64_t>(start, 0, size);
@@ -440,7 +487,11 @@ Results legalizeSelectScatter(OperatorArgs &args, OpBuilder &b) {
   if (failed(t))
     return failure();
   int64_t index = args.getInt("index").value_or(0);
-  if (index < -t->size || index >= t->size)
+  bool symbolic = ShapedType::isDynamic(t->size);
+  if (symbolic && index < 0)
+    return operatorError(args) << "dimension " << t->dim
+                               << " is symbolic; only a non-negative literal index is supported";
+  if (!symbolic && (index < -t->size || index >= t->size))
     return operatorError(args) << "index " << index << " out of range for size " << t->size;
   if (index < 0)
     index += t->size;
@@ -450,6 +501,9 @@ Results legalizeSelectScatter(OperatorArgs &args, OpBuilder &b) {
                          << t->type;
   unit.insert(unit.begin() + t->dim, 1);
   Value update = makeReshape(b, loc, makeCast(b, loc, t->src, t->type.getElementType()), unit);
+  if (symbolic)  // an index past the size leaves a result too long: checked
+    return SmallVector<Value>{
+        replaceSymbolicRange(args, b, t->self, update, t->dim, index, index + 1)};
   return SmallVector<Value>{
       replaceRange(b, loc, t->self, update, t->dim, index, index + 1, t->size)};
 }

@@ -164,6 +164,19 @@ Results legalizeChunkCat(OperatorArgs &args, OpBuilder &b) {
 }
 } // namespace
 
+Value tcc::graph::takeRange(OpBuilder &b, Location loc, Value x, int64_t dim, Value start,
+                            Value length, RankedTensorType type) {
+  Type i64 = b.getI64Type();
+  int64_t staticLength = type.getDimSize(dim);
+  SmallVector<Value> lengths;
+  if (ShapedType::isDynamic(staticLength))
+    lengths.push_back(length);
+  Value i = b.create<IotaOp>(loc, RankedTensorType::get({staticLength}, i64),
+                             b.getF64FloatAttr(0), b.getF64FloatAttr(1), lengths);
+  Value at = makeBinary<AddOp>(b, loc, i, start);
+  return b.create<TakeOp>(loc, type, x, at, b.getI64IntegerAttr(dim));
+}
+
 Value tcc::graph::makeSlice(OpBuilder &b, Location loc, Value x, int64_t dim, int64_t start,
                             int64_t end, int64_t step) {
   auto t = cast<RankedTensorType>(x.getType());
@@ -225,22 +238,6 @@ FailureOr<Value> resultSizeAlong(OperatorArgs &args, OpBuilder &b, unsigned resu
   if (failed(sizes))
     return failure();
   return (*sizes)[llvm::count_if(type.getShape().take_front(dim), ShapedType::isDynamic)];
-}
-
-/// x[start : start + length] along `dim` where start is a rank-0 i64 tensor
-/// read at run time: a take at start + iota(length), `type` the result's
-/// (`length` is used where its size along `dim` is symbolic).
-Value takeRange(OpBuilder &b, Location loc, Value x, int64_t dim, Value start, Value length,
-                RankedTensorType type) {
-  Type i64 = b.getI64Type();
-  int64_t staticLength = type.getDimSize(dim);
-  SmallVector<Value> lengths;
-  if (ShapedType::isDynamic(staticLength))
-    lengths.push_back(length);
-  Value i = b.create<IotaOp>(loc, RankedTensorType::get({staticLength}, i64),
-                             b.getF64FloatAttr(0), b.getF64FloatAttr(1), lengths);
-  Value at = makeBinary<AddOp>(b, loc, i, start);
-  return b.create<TakeOp>(loc, type, x, at, b.getI64IntegerAttr(dim));
 }
 
 /// The operator's results as consecutive pieces of `x` along a symbolic

@@ -256,6 +256,12 @@ mlir::Value makeCompare(mlir::OpBuilder &b, mlir::Location loc, llvm::StringRef 
 /// out-of-range and negative bounds.
 mlir::Value makeSlice(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x, int64_t dim,
                       int64_t start, int64_t end, int64_t step);
+/// x[start : start + length] along `dim` where start is a rank-0 i64 tensor
+/// read at run time: a take at start + iota(length), `type` the result's
+/// (`length`, an index value, is used where its size along `dim` is
+/// symbolic) (LegalizeShapes.cpp).
+mlir::Value takeRange(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x, int64_t dim,
+                      mlir::Value start, mlir::Value length, mlir::RankedTensorType type);
 /// The ranked tensor type of `v` (every tcc_graph tensor has one).
 inline mlir::RankedTensorType typeOf(mlir::Value v) {
   return llvm::cast<mlir::RankedTensorType>(v.getType());

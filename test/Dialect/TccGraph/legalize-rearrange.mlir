@@ -295,3 +295,34 @@ func.func @roll_symbolic(%x: tensor<2x?xf32> {tcc.sizes = [2, "s1"]}) -> (tensor
   %1 = tcc_graph.operator "torch.ops.aten.fft_fftshift.default"(%x) {operand_names = ["self"], args = {dim = array<i64: 1>}} : (tensor<2x?xf32>) -> tensor<2x?xf32>
   return %0, %1 : tensor<2x?xf32>, tensor<2x?xf32>
 }
+
+// -----
+
+// slice_scatter and select_scatter along a symbolic dim: self[:start], the
+// update and self[min(end, n):] (a take of max(n - end, 0) elements)
+// concatenated; the start is checked against n before any slice reads, and
+// the result against n.
+// CHECK-LABEL: func @scatter_symbolic
+// CHECK: %[[N:.*]] = tcc_graph.dim_size %arg0 {dim = 0 : i64}
+// CHECK: %[[IN:.*]] = tcc_graph.compare %[[N]], %{{.*}} {predicate = "ge"}
+// CHECK: %[[X:.*]] = tcc_graph.check %[[IN]], %arg0 "aten.slice_scatter.default: start 1 past the size of dim 0"
+// CHECK: %[[HEAD:.*]] = tcc_graph.slice %[[X]] {dim = 0 : i64, end = 1 : i64, start = 0 : i64, step = 1 : i64} : (tensor<?x4xf32>) -> tensor<1x4xf32>
+// CHECK: %[[C:.*]] = tcc_graph.concat %[[HEAD]], %arg1 {dim = 0 : i64} : (tensor<1x4xf32>, tensor<?x4xf32>) -> tensor<?x4xf32>
+// CHECK: %[[M:.*]] = tcc_graph.dim_size %[[C]] {dim = 0 : i64}
+// CHECK: %[[SAME:.*]] = tcc_graph.compare %[[M]], %[[N]] {predicate = "eq"}
+// CHECK: %[[S:.*]] = tcc_graph.check %[[SAME]], %[[C]] "aten.slice_scatter.default: the update does not fit dim 0 at 1"
+// CHECK: %[[U:.*]] = tcc_graph.reshape %arg2 : (tensor<4xf32>) -> tensor<1x4xf32>
+// CHECK: %[[Y:.*]] = tcc_graph.check %{{.*}}, %arg0 "aten.select_scatter.default: start 2 past the size of dim 0"
+// CHECK: %[[H2:.*]] = tcc_graph.slice %[[Y]] {dim = 0 : i64, end = 2 : i64, start = 0 : i64, step = 1 : i64}
+// CHECK: %[[FROM:.*]] = tcc_graph.minimum %{{.*}}, %{{.*}} : (tensor<i64>, tensor<i64>) -> tensor<i64>
+// CHECK: %[[LEN:.*]] = arith.maxsi
+// CHECK: %[[I:.*]] = tcc_graph.iota sizes(%[[LEN]])
+// CHECK: %[[AT:.*]] = tcc_graph.add %[[I]], %[[FROM]]
+// CHECK: %[[T:.*]] = tcc_graph.take %[[Y]], %[[AT]] {dim = 0 : i64}
+// CHECK: tcc_graph.concat %[[H2]], %[[U]], %[[T]] {dim = 0 : i64} : (tensor<2x4xf32>, tensor<1x4xf32>, tensor<?x4xf32>) -> tensor<?x4xf32>
+// CHECK: return %[[S]]
+func.func @scatter_symbolic(%x: tensor<?x4xf32> {tcc.sizes = ["s0", 4]}, %s: tensor<?x4xf32> {tcc.sizes = ["s1", 4]}, %r: tensor<4xf32>) -> (tensor<?x4xf32>, tensor<?x4xf32>) {
+  %0 = tcc_graph.operator "torch.ops.aten.slice_scatter.default"(%x, %s) {operand_names = ["self", "src"], args = {dim = 0 : i64, start = 1 : i64, step = 1 : i64}} : (tensor<?x4xf32>, tensor<?x4xf32>) -> tensor<?x4xf32>
+  %1 = tcc_graph.operator "torch.ops.aten.select_scatter.default"(%x, %r) {operand_names = ["self", "src"], args = {dim = 0 : i64, index = 2 : i64}} : (tensor<?x4xf32>, tensor<4xf32>) -> tensor<?x4xf32>
+  return %0, %1 : tensor<?x4xf32>, tensor<?x4xf32>
+}
