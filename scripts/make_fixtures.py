@@ -2127,10 +2127,111 @@ class AdaptivePoolSymbolic(nn.Module):
                 nn.functional.adaptive_avg_pool1d(y.mean(1), 4))
 
 
+class PadSymbolic(nn.Module):
+    """Padding and rolls over symbolic sizes (issue 39: "dimension N is
+    symbolic; only static sizes are supported"): constant padding with a
+    crop, reflect, replicate and circular padding along symbolic H and W,
+    fftshift/ifftshift and rolls (one flattened) along them."""
+
+    def forward(self, x):
+        return (F.pad(x, (1, 2, -1, 1), value=0.5),
+                F.pad(x, (2, 1, 1, 2), mode="reflect"),
+                F.pad(x, (1, 3, 2, 0), mode="replicate"),
+                F.pad(x, (2, 1, -1, 2), mode="circular"),
+                torch.fft.fftshift(x, dim=(-2, -1)),
+                torch.fft.ifftshift(x, dim=(0, 2)),
+                torch.roll(x, (3, -5), (2, 3)) + torch.roll(x, 7))
+
+
+class VarSymbolic(nn.Module):
+    """var/std over symbolic dims (issue 39: "var/std over a symbolic
+    dimension is not supported yet"): the count of reduced elements read
+    at run time, with corrections 1, 0 and 2."""
+
+    def forward(self, x):
+        v, m = torch.var_mean(x, dim=2, keepdim=True)
+        s, n = torch.std_mean(x, dim=(0, 3), correction=0)
+        return x.var(dim=(2, 3)), x.std(dim=3, correction=2), v, m, s, n, x.var()
+
+
+class SplitSymbolic(nn.Module):
+    """Slicing and splitting along symbolic dims (issue 39: "slicing along a
+    symbolic dimension is not supported yet"): chunk, tensor_split by
+    sections and by indices, narrow from the start and from the end,
+    hsplit, each piece as long as the sizes say at run time."""
+
+    def forward(self, x):
+        a, b = x.chunk(2, dim=2)
+        c, d = torch.tensor_split(x, 2, dim=3)
+        e, f, g = torch.tensor_split(x, (1, 3), dim=2)
+        h = x.narrow(3, 1, 2) + x.narrow(3, -2, 2)
+        i, j = torch.hsplit(x.transpose(1, 2), [2])
+        return a * 2, b - 1, c, d, e, f, g, h, i, j
+
+
+class FlipStackSymbolic(nn.Module):
+    """flip, rot90, broadcast_tensors, the losses built on it and the
+    stackings over symbolic sizes (issue 39: "flip of dim N ... not
+    supported", "broadcast_tensors to a symbolic shape", "of tensors with
+    symbolic sizes is not supported yet")."""
+
+    def forward(self, x):
+        y = torch.sin(x)
+        p, q = torch.broadcast_tensors(x, x[:, :1, :, :1])
+        return (torch.flip(x, (0, 2, 3)), torch.rot90(x, 1, (2, 3)), torch.fliplr(x),
+                p + q, F.mse_loss(x, y), F.smooth_l1_loss(x, y, reduction="none"),
+                torch.hstack((x, y)), torch.vstack((x, y)), torch.dstack((x, y)),
+                torch.column_stack((x[0, 0], y[0, 0])), torch.stack((x, y), dim=2))
+
+
+class OrderingSymbolic(nn.Module):
+    """Scans and sorts along symbolic dims (issue 39: "needs a static size
+    along dim N, not a symbolic one"): cumprod, cummax/cummin with their
+    indices, logcumsumexp, sort, argsort, msort (along the batch), topk,
+    kthvalue, median and mode."""
+
+    def forward(self, x):
+        mx, imx = torch.cummax(x, 3)
+        mn, imn = torch.cummin(x, 2)
+        sv, si = torch.sort(x, dim=3)
+        tv, ti = torch.topk(x, 2, dim=3)
+        kv, ki = torch.kthvalue(x, 2, dim=2)
+        md, mi = torch.median(x, dim=3)
+        mo, moi = torch.mode(x, dim=2)
+        return (torch.cumprod(x, 2), mx, imx, mn, imn, torch.logcumsumexp(x, 3), sv, si,
+                torch.argsort(x, dim=2, descending=True), torch.msort(x), tv, ti, kv, ki,
+                md, mi, mo, moi)
+
+
+class TrapezoidSymbolic(nn.Module):
+    """trapezoid/trapz and cumulative_trapezoid along symbolic dims (issue
+    39: "along a symbolic dimension is not supported yet"), with a spacing
+    and with sample points of the same symbolic length."""
+
+    def forward(self, y):
+        x = torch.cumsum(y[0, 0, :, 0].abs() + 0.1, 0)
+        return (torch.trapezoid(y, dx=0.5, dim=3), torch.trapz(y, x, dim=2),
+                torch.cumulative_trapezoid(y, dim=3), torch.cumulative_trapezoid(y, x, dim=2))
+
+
+class ScatterGluSymbolic(nn.Module):
+    """slice_scatter / select_scatter along a symbolic dim ("dimension N is
+    symbolic; only static sizes are supported") and glu halving one (issue
+    39: "does not halve (static, even)")."""
+
+    def forward(self, x):
+        return (torch.slice_scatter(x, torch.tanh(x[:, :, 2:]), dim=2, start=2),
+                torch.slice_scatter(x, -x[:, :, 1:3], dim=2, start=1, end=3),
+                torch.select_scatter(x, x[..., 0] * 2, dim=3, index=2),
+                F.glu(x, dim=2))
+
+
 def write_dynamic_tail(out):
     """moe_dynamic (batch 1..16, sequence 2..128), pixel_shuffle_dynamic,
-    upsample_symbolic and adaptive_pool_symbolic (batch 1..8, H and W 4..128) at their export
-    sizes and at more shapes as
+    upsample_symbolic and adaptive_pool_symbolic (batch 1..8, H and W 4..128),
+    pad_symbolic, var_symbolic, split_symbolic, flip_stack_symbolic,
+    ordering_symbolic, trapezoid_symbolic and scatter_glu_symbolic (Dim.AUTO:
+    batch 2..16, H and W 4..64) at their export sizes and at more shapes as
     input_<shape>.npy / expected_<shape>_<i>.npy, each run by PyTorch."""
     dim = torch.export.Dim
     cases = [
@@ -2146,6 +2247,29 @@ def write_dynamic_tail(out):
         ("adaptive_pool_symbolic", AdaptivePoolSymbolic, torch.randn(2, 3, 16, 20),
          {0: dim("batch", min=1, max=8), 2: dim("h", min=4, max=128), 3: dim("w", min=4, max=128)},
          [(1, 3, 4, 4), (3, 3, 17, 9), (2, 3, 61, 128)]),
+        ("pad_symbolic", PadSymbolic, torch.randn(2, 3, 6, 7),
+         {0: dim.AUTO(max=16), 2: dim.AUTO(min=4, max=64), 3: dim.AUTO(min=4, max=64)},
+         [(3, 3, 4, 5), (2, 3, 9, 16), (4, 3, 33, 8)]),
+        ("var_symbolic", VarSymbolic, torch.randn(2, 3, 6, 7),
+         {0: dim.AUTO(max=16), 2: dim.AUTO(min=4, max=64), 3: dim.AUTO(min=4, max=64)},
+         [(3, 3, 4, 5), (2, 3, 9, 16), (4, 3, 33, 8)]),
+        # The export holds for an odd W (tensor_split's pieces of 7) and H != 4.
+        ("split_symbolic", SplitSymbolic, torch.randn(2, 3, 6, 7),
+         {0: dim.AUTO(max=16), 2: dim.AUTO(min=4, max=64), 3: dim.AUTO(min=4, max=64)},
+         [(3, 3, 5, 5), (2, 3, 9, 15), (4, 3, 33, 9)]),
+        ("flip_stack_symbolic", FlipStackSymbolic, torch.randn(2, 3, 6, 7),
+         {0: dim.AUTO(max=16), 2: dim.AUTO(min=4, max=64), 3: dim.AUTO(min=4, max=64)},
+         [(3, 3, 4, 5), (2, 3, 9, 16), (4, 3, 33, 8)]),
+        ("ordering_symbolic", OrderingSymbolic, torch.randn(2, 3, 6, 7),
+         {0: dim.AUTO(max=16), 2: dim.AUTO(min=4, max=64), 3: dim.AUTO(min=4, max=64)},
+         [(3, 3, 4, 5), (2, 3, 9, 16), (4, 3, 33, 8)]),
+        ("trapezoid_symbolic", TrapezoidSymbolic, torch.randn(2, 3, 6, 7),
+         {0: dim.AUTO(max=16), 2: dim.AUTO(min=4, max=64), 3: dim.AUTO(min=4, max=64)},
+         [(3, 3, 4, 5), (2, 3, 9, 16), (4, 3, 33, 8)]),
+        # glu halves H: the export holds for an even H.
+        ("scatter_glu_symbolic", ScatterGluSymbolic, torch.randn(2, 3, 6, 7),
+         {0: dim.AUTO(max=16), 2: dim.AUTO(min=4, max=64), 3: dim.AUTO(min=4, max=64)},
+         [(3, 3, 4, 5), (2, 3, 10, 16), (4, 3, 32, 8)]),
     ]
     for name, cls, x, dims, shapes in cases:
         if ONLY and name != ONLY:

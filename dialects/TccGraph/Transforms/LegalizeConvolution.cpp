@@ -206,28 +206,37 @@ Results legalizeIm2col(OperatorArgs &args, OpBuilder &b) {
 } // namespace
 
 /// `before` and `after` elements of `value` along `dim` (negative amounts
-/// crop).
+/// crop). Symbolic sizes: the blocks of `value` stretched to x's other
+/// sizes, a symbolic `dim` cropped to n - crops.
 Value tcc::graph::padConstant(OpBuilder &b, Location loc, Value x, int64_t dim, int64_t before,
                               int64_t after, double value) {
-  int64_t size = typeOf(x).getShape()[dim];
-  if (before < 0 || after < 0)
-    x = makeSlice(b, loc, x, dim, std::max<int64_t>(0, -before),
-                  size - std::max<int64_t>(0, -after), 1);
+  x = cropDim(b, loc, x, dim, std::max<int64_t>(0, -before), std::max<int64_t>(0, -after));
   auto t = typeOf(x);
-  auto zeros = [&](int64_t count) {
-    return makeSplat(
-        b, loc, RankedTensorType::get(withDimSize(t.getShape(), dim, count), t.getElementType()),
-        value);
+  Value scalar;  // stretched where the blocks have symbolic sizes
+  auto fill = [&](int64_t count) -> Value {
+    auto type = RankedTensorType::get(withDimSize(t.getShape(), dim, count), t.getElementType());
+    if (type.hasStaticShape())
+      return makeSplat(b, loc, type, value);
+    if (!scalar)
+      scalar = makeScalar(b, loc, t.getElementType(), value);
+    SmallVector<Value> sizes;
+    for (int64_t d = 0; d < t.getRank(); ++d)
+      if (d != dim && t.isDynamicDim(d))
+        sizes.push_back(dimIndex(b, loc, x, d));
+    return b.create<BroadcastOp>(loc, type, scalar, sizes);
   };
   SmallVector<Value> parts;
   if (before > 0)
-    parts.push_back(zeros(before));
+    parts.push_back(fill(before));
   parts.push_back(x);
   if (after > 0)
-    parts.push_back(zeros(after));
+    parts.push_back(fill(after));
   if (parts.size() == 1)
     return x;
-  int64_t total = t.getShape()[dim] + std::max<int64_t>(0, before) + std::max<int64_t>(0, after);
+  int64_t size = t.getShape()[dim];
+  int64_t total = ShapedType::isDynamic(size)
+                      ? ShapedType::kDynamic
+                      : size + std::max<int64_t>(0, before) + std::max<int64_t>(0, after);
   return b.create<ConcatOp>(
       loc, RankedTensorType::get(withDimSize(t.getShape(), dim, total), t.getElementType()), parts,
       b.getI64IntegerAttr(dim));

@@ -1,5 +1,8 @@
 //===- LegalizeElementwise.cpp - pointwise ATen operators -----------------===//
 #include "dialects/TccGraph/Transforms/Legalizers.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+
+#include <limits>
 
 #include <cmath>
 
@@ -475,10 +478,35 @@ Results legalizeGlu(OperatorArgs &args, OpBuilder &b) {
   if (dim < 0 || dim >= rank || !isa<FloatType>(t.getElementType()))
     return args.getOp().emitError("glu expects a float tensor of rank >= 1 and a dim in range");
   int64_t n = t.getDimSize(dim);
-  if (ShapedType::isDynamic(n) || n % 2 != 0)
-    return args.getOp().emitError("glu: dim ") << raw << " of size " << n
-                                               << " does not halve (static, even)";
   PointwiseBuilder p{b, args.getOp().getLoc(), t.getElementType()};
+  if (ShapedType::isDynamic(n)) {
+    // Halves of n / 2 read at run time, an odd n failing the call as
+    // PyTorch raises: x[:h] a slice, x[h:] a take from h.
+    Type i64 = b.getI64Type();
+    auto scalarI64 = RankedTensorType::get({}, i64);
+    Value size = b.create<DimSizeOp>(p.loc, scalarI64, *x, b.getI64IntegerAttr(dim));
+    Value two = makeScalar(b, p.loc, i64, 2.0);
+    Value rest = makeBinary<FmodOp>(b, p.loc, size, two);
+    Value even = makeCompare(b, p.loc, "eq", rest, makeScalar(b, p.loc, i64, 0.0));
+    Value checked = b.create<CheckOp>(
+        p.loc, t, even, *x,
+        b.getStringAttr(operatorName(args).str() + ": dim " + std::to_string(raw) +
+                        " of an odd size does not halve"));
+    Value half = makeBinary<TruncDivOp>(b, p.loc, size, two);
+    Value sizeIndex = dimIndex(b, p.loc, *x, dim);
+    Value twoIndex = b.create<arith::ConstantIndexOp>(p.loc, 2);
+    Value length = b.create<arith::DivUIOp>(p.loc, sizeIndex, twoIndex);
+    auto halfType = RankedTensorType::get(t.getShape(), t.getElementType());
+    Value first = b.create<SliceOp>(p.loc, halfType, checked, b.getI64IntegerAttr(dim),
+                                    b.getI64IntegerAttr(0),
+                                    b.getI64IntegerAttr(std::numeric_limits<int64_t>::max()),
+                                    b.getI64IntegerAttr(1), ValueRange{length});
+    Value second = takeRange(b, p.loc, checked, dim, half, length, halfType);
+    return SmallVector<Value>{p.bin<MulOp>(first, p.sigmoid(second))};
+  }
+  if (n % 2 != 0)
+    return args.getOp().emitError("glu: dim ") << raw << " of size " << n
+                                               << " does not halve (even)";
   Value first = makeSlice(b, p.loc, *x, dim, 0, n / 2, 1);
   Value second = makeSlice(b, p.loc, *x, dim, n / 2, n, 1);
   return SmallVector<Value>{p.bin<MulOp>(first, p.sigmoid(second))};

@@ -162,9 +162,12 @@ Value tcc::graph::makeCast(OpBuilder &b, Location loc, Value v, Type elt) {
 }
 
 Value tcc::graph::makeIotaAt(OpBuilder &b, Location loc, int64_t n, Type elt, int64_t rank,
-                             int64_t at) {
+                             int64_t at, Value length) {
+  SmallVector<Value> lengths;
+  if (ShapedType::isDynamic(n))
+    lengths.push_back(length);
   Value iota = b.create<IotaOp>(loc, RankedTensorType::get({n}, elt), b.getF64FloatAttr(0),
-                                b.getF64FloatAttr(1));
+                                b.getF64FloatAttr(1), lengths);
   SmallVector<int64_t> shape(rank, 1);
   shape[at] = n;
   return makeReshape(b, loc, iota, shape);

@@ -1,6 +1,7 @@
 //===- LegalizeIndexing.cpp - expand, gathers by index, as_strided --------===//
 #include "dialects/TccGraph/Transforms/Legalizers.h"
 
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Verifier.h"
 
@@ -239,13 +240,26 @@ FailureOr<Value> flipDim(OperatorArgs &args, OpBuilder &b, Value v, int64_t raw)
   int64_t d = normalizeDim(raw, rank);
   bool inRange = d >= 0 && d < std::max<int64_t>(rank, 1);
   int64_t n = rank && inRange ? cast<RankedTensorType>(v.getType()).getDimSize(d) : 1;
-  if (!inRange || ShapedType::isDynamic(n))
+  if (!inRange)
     return args.getOp().emitError("operator '") << operatorName(args) << "': flip of dim "
-                                                << raw << " of a rank-" << rank
-                                                << " tensor with that size is not supported";
-  if (rank == 0 || n <= 1)
+                                                << raw << " out of range for a rank-" << rank
+                                                << " tensor";
+  // (kDynamic is negative: a symbolic size is not "at most 1".)
+  if (rank == 0 || (!ShapedType::isDynamic(n) && n <= 1))
     return v;
   Location loc = args.getOp().getLoc();
+  if (ShapedType::isDynamic(n)) {
+    // A symbolic size: n - 1 - i over an iota of the size read at run time.
+    Type i64 = b.getI64Type();
+    Value length = b.create<tensor::DimOp>(loc, v, d);
+    Value i = b.create<IotaOp>(loc, RankedTensorType::get({n}, i64), b.getF64FloatAttr(0),
+                               b.getF64FloatAttr(1), ValueRange{length});
+    Value size = b.create<DimSizeOp>(loc, RankedTensorType::get({}, i64), v,
+                                     b.getI64IntegerAttr(d));
+    Value last = makeBinary<SubOp>(b, loc, size, makeScalar(b, loc, i64, 1.0));
+    Value backwards = makeBinary<SubOp>(b, loc, last, i);
+    return takeAlong(b, loc, v, backwards, d);
+  }
   Value index = b.create<IotaOp>(loc, RankedTensorType::get({n}, b.getI64Type()),
                                  b.getF64FloatAttr(static_cast<double>(n - 1)),
                                  b.getF64FloatAttr(-1), ValueRange{});

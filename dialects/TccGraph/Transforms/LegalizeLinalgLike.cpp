@@ -660,7 +660,7 @@ FailureOr<Value> sampleSpacing(OperatorArgs &args, OpBuilder &b, Value x, Type e
   Location loc = args.getOp().getLoc();
   x = makeCast(b, loc, x, elt);
   auto xt = typeOf(x);
-  if (xt.getRank() > rank || xt.getNumDynamicDims() > 0)
+  if (xt.getRank() > rank)
     return args.getOp().emitError("operator '") << operatorName(args)
                                                 << "': sample points of type " << xt;
   SmallVector<int64_t> shape(xt.getShape());
@@ -670,10 +670,9 @@ FailureOr<Value> sampleSpacing(OperatorArgs &args, OpBuilder &b, Value x, Type e
   } else {
     shape.insert(shape.begin(), rank - xt.getRank(), 1);
   }
-  x = makeReshape(b, loc, x, shape);
-  int64_t m = shape[dim];
-  Value xRight = makeSlice(b, loc, x, dim, 1, m, 1);
-  Value xLeft = makeSlice(b, loc, x, dim, 0, m - 1, 1);
+  x = makeReshape(b, loc, x, shape);  // unit dims added: symbolic sizes kept
+  Value xRight = cropDim(b, loc, x, dim, 1, 0);
+  Value xLeft = cropDim(b, loc, x, dim, 0, 1);
   return makeBinary<SubOp>(b, loc, xRight, xLeft);
 }
 
@@ -701,7 +700,8 @@ FailureOr<Samples> samplesArgs(OperatorArgs &args, OpBuilder &b) {
 /// trapezoid / trapz (.x with sample points, .dx with a spacing) along dim,
 /// PyTorch's formulas: sum((x[1:] - x[:-1]) (y[1:] + y[:-1])) / 2, and
 /// (sum(y) - (y[0] + y[-1]) / 2) dx; a 1-D x lies along dim, a lower-rank x
-/// gets leading unit dims. No samples give zeros.
+/// gets leading unit dims. No samples give zeros. Along a symbolic dim the
+/// slices have symbolic sizes and y[-1] is taken at the size less one.
 Results legalizeTrapezoid(OperatorArgs &args, OpBuilder &b) {
   FailureOr<Samples> samples = samplesArgs(args, b);
   if (failed(samples))
@@ -710,9 +710,7 @@ Results legalizeTrapezoid(OperatorArgs &args, OpBuilder &b) {
   Location loc = args.getOp().getLoc();
   RankedTensorType resultType = args.resultType();
   int64_t n = typeOf(y).getDimSize(dim);
-  if (ShapedType::isDynamic(n))
-    return args.getOp().emitError("operator '") << operatorName(args)
-                                                << "' along a symbolic dimension is not supported yet";
+  bool symbolic = ShapedType::isDynamic(n);
   if (n == 0) {
     if (!resultType.hasStaticShape())
       return args.getOp().emitError("operator '") << operatorName(args)
@@ -723,8 +721,21 @@ Results legalizeTrapezoid(OperatorArgs &args, OpBuilder &b) {
   if (!x) {
     double dx = args.getFloat("dx").value_or(1.0);
     Value sum = makeReduce<ReduceSumOp>(b, loc, y, {dim}, false);
-    Value first = makeSlice(b, loc, y, dim, 0, 1, 1);
-    Value last = makeSlice(b, loc, y, dim, n - 1, n, 1);
+    Value first, last;
+    if (symbolic) {
+      first = b.create<SliceOp>(loc, RankedTensorType::get(withDimSize(typeOf(y).getShape(), dim, 1), elt),
+                                y, b.getI64IntegerAttr(dim), b.getI64IntegerAttr(0),
+                                b.getI64IntegerAttr(1), b.getI64IntegerAttr(1));
+      Type i64 = b.getI64Type();
+      Value size = b.create<DimSizeOp>(loc, RankedTensorType::get({}, i64), y,
+                                       b.getI64IntegerAttr(dim));
+      Value lastAt = makeBinary<SubOp>(b, loc, size, makeScalar(b, loc, i64, 1.0));
+      Value index = makeReshape(b, loc, lastAt, {1});
+      last = b.create<TakeOp>(loc, typeOf(first), y, index, b.getI64IntegerAttr(dim));
+    } else {
+      first = makeSlice(b, loc, y, dim, 0, 1, 1);
+      last = makeSlice(b, loc, y, dim, n - 1, n, 1);
+    }
     Value ends = makeReshape(b, loc, makeBinary<AddOp>(b, loc, first, last),
                              typeOf(sum).getShape());
     Value inner = makeBinary<SubOp>(b, loc, sum,
@@ -734,8 +745,8 @@ Results legalizeTrapezoid(OperatorArgs &args, OpBuilder &b) {
   FailureOr<Value> dx = sampleSpacing(args, b, x, elt, rank, dim);
   if (failed(dx))
     return failure();
-  Value yRight = makeSlice(b, loc, y, dim, 1, n, 1);
-  Value yLeft = makeSlice(b, loc, y, dim, 0, n - 1, 1);
+  Value yRight = cropDim(b, loc, y, dim, 1, 0);
+  Value yLeft = cropDim(b, loc, y, dim, 0, 1);
   Value pairs = makeBinary<AddOp>(b, loc, yRight, yLeft);
   Value sum = makeReduce<ReduceSumOp>(b, loc, makeBinary<MulOp>(b, loc, *dx, pairs), {dim}, false);
   return SmallVector<Value>{makeBinary<DivOp>(b, loc, sum, makeScalar(b, loc, elt, 2.0))};
@@ -750,13 +761,14 @@ Results legalizeCumulativeTrapezoid(OperatorArgs &args, OpBuilder &b) {
   auto [y, rank, dim, elt] = *samples;
   Location loc = args.getOp().getLoc();
   RankedTensorType resultType = args.resultType();
-  if (!typeOf(y).hasStaticShape())
-    return operatorError(args) << "needs a static shape";
   int64_t n = typeOf(y).getDimSize(dim);
-  if (n <= 1)
+  if (!ShapedType::isDynamic(n) && n <= 1) {
+    if (!resultType.hasStaticShape())
+      return operatorError(args) << "of at most one sample with a symbolic shape";
     return SmallVector<Value>{makeSplat(b, loc, resultType, 0.0)};
-  Value yLeft = makeSlice(b, loc, y, dim, 0, n - 1, 1);
-  Value yRight = makeSlice(b, loc, y, dim, 1, n, 1);
+  }
+  Value yLeft = cropDim(b, loc, y, dim, 0, 1);
+  Value yRight = cropDim(b, loc, y, dim, 1, 0);
   Value pairs = makeBinary<AddOp>(b, loc, yLeft, yRight);
   Value terms;
   if (Value x = args.tensor("x")) {
@@ -769,8 +781,12 @@ Results legalizeCumulativeTrapezoid(OperatorArgs &args, OpBuilder &b) {
     double dx = args.getFloat("dx").value_or(1.0);
     terms = makeBinary<MulOp>(b, loc, makeScalar(b, loc, elt, dx / 2.0), pairs);
   }
-  if (typeOf(terms) != resultType)
-    terms = b.create<BroadcastOp>(loc, resultType, terms);
+  if (typeOf(terms) != resultType) {
+    FailureOr<SmallVector<Value>> sizes = symbolicSizes(args, b);  // none where static
+    if (failed(sizes))
+      return failure();
+    terms = b.create<BroadcastOp>(loc, resultType, terms, *sizes);
+  }
   return SmallVector<Value>{b.create<CumsumOp>(loc, terms, b.getI64IntegerAttr(dim))};
 }
 
@@ -989,22 +1005,29 @@ Results legalizeExtremumWithIndex(OperatorArgs &args, OpBuilder &b, bool isMax) 
 }
 
 /// var(x, dims, correction) = (sum(c^2) - sum(c)^2 / N) / max(N - correction, 0)
-/// with c = x - mean and N the number of reduced elements (static): two
+/// with c = x - mean and N the number of reduced elements: two
 /// passes, the mean first, so values far from zero do not cancel as in
 /// E[x^2] - E[x]^2; the sum(c)^2 / N term takes out the rounding error of
 /// the mean itself (sum(c^2) exceeds the exact one by N (mean error)^2, which
 /// matters where the spread is tiny beside the mean). Computed in `ct` (f32
-/// for f16/bf16 inputs, as PyTorch's). Also returns the mean (kept dims).
+/// for f16/bf16 inputs, as PyTorch's). Over symbolic dims N is read at run
+/// time (their sizes times the static ones, in `ct`), and so is N -
+/// correction. Also returns the mean (kept dims).
 FailureOr<std::pair<Value, Value>> makeVarMean(OperatorArgs &args, OpBuilder &b, Value x,
                                                ArrayRef<int64_t> dims, double correction,
                                                bool keepdim, Type ct) {
   Location loc = args.getOp().getLoc();
   auto t = typeOf(x);
   int64_t count = 1;
+  Value symbolicCount;  // the product of the symbolic reduced sizes, i64
   for (int64_t d : dims) {
-    if (ShapedType::isDynamic(t.getShape()[d]))
-      return args.getOp().emitError("var/std over a symbolic dimension is not supported yet");
-    count *= t.getShape()[d];
+    if (!ShapedType::isDynamic(t.getShape()[d])) {
+      count *= t.getShape()[d];
+      continue;
+    }
+    Value size = b.create<DimSizeOp>(loc, RankedTensorType::get({}, b.getI64Type()), x,
+                                     b.getI64IntegerAttr(d));
+    symbolicCount = symbolicCount ? makeBinary<MulOp>(b, loc, symbolicCount, size) : size;
   }
   x = makeCast(b, loc, x, ct);
   Value mean = makeReduce<ReduceMeanOp>(b, loc, x, dims, true);
@@ -1012,12 +1035,26 @@ FailureOr<std::pair<Value, Value>> makeVarMean(OperatorArgs &args, OpBuilder &b,
   Value squares = makeReduce<ReduceSumOp>(b, loc, makeBinary<MulOp>(b, loc, c, c), dims, keepdim);
   Value drift = makeReduce<ReduceSumOp>(b, loc, c, dims, keepdim);
   Value drift2 = makeBinary<MulOp>(b, loc, drift, drift);
-  Value n = makeScalar(b, loc, ct, static_cast<double>(count));
-  Value spread = makeBinary<SubOp>(b, loc, squares, makeBinary<DivOp>(b, loc, drift2, n));
+  Value n;
+  if (symbolicCount) {
+    Value known = makeScalar(b, loc, b.getI64Type(), static_cast<double>(count));
+    Value all = makeBinary<MulOp>(b, loc, symbolicCount, known);
+    n = makeCast(b, loc, all, ct);
+  } else {
+    n = makeScalar(b, loc, ct, static_cast<double>(count));
+  }
+  Value meanDrift = makeBinary<DivOp>(b, loc, drift2, n);
+  Value spread = makeBinary<SubOp>(b, loc, squares, meanDrift);
   // Rounding may leave a spread of ~0 slightly negative: std would be NaN.
   Value zero = makeScalar(b, loc, ct, 0.0);
   Value s = makeBinary<MaximumOp>(b, loc, spread, zero);
-  Value dof = makeScalar(b, loc, ct, std::max(count - correction, 0.0));
+  Value dof;
+  if (symbolicCount) {
+    Value corrected = makeBinary<SubOp>(b, loc, n, makeScalar(b, loc, ct, correction));
+    dof = makeBinary<MaximumOp>(b, loc, corrected, zero);
+  } else {
+    dof = makeScalar(b, loc, ct, std::max(count - correction, 0.0));
+  }
   Value var = makeBinary<DivOp>(b, loc, s, dof);
   if (!keepdim)
     mean = makeReshape(b, loc, mean, typeOf(var).getShape());

@@ -17,6 +17,9 @@
 //===----------------------------------------------------------------------===//
 #include "dialects/TccGraph/Transforms/Legalizers.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
+
 #include <limits>
 
 using namespace mlir;
@@ -27,7 +30,7 @@ using Results = FailureOr<SmallVector<Value>>;
 
 constexpr int64_t kMaxPairwise = 4096;
 
-/// x (static, rank >= 1) seen pairwise along dim: element i at `dim`,
+/// x (rank >= 1) seen pairwise along dim: element i at `dim`,
 /// element j at dim + 1, with their positions as f32 iotas.
 struct Pairwise {
   Value xi, xj, i, j;
@@ -42,8 +45,9 @@ Pairwise pairwise(OpBuilder &b, Location loc, Value x, int64_t dim) {
   int64_t n = t.getShape()[dim], rank = t.getRank() + 1;
   Value xi = makeReshape(b, loc, x, iShape);
   Value xj = makeReshape(b, loc, x, jShape);
-  Value i = makeIotaAt(b, loc, n, b.getF32Type(), rank, dim);
-  Value j = makeIotaAt(b, loc, n, b.getF32Type(), rank, dim + 1);
+  Value length = t.isDynamicDim(dim) ? dimIndex(b, loc, x, dim) : Value();
+  Value i = makeIotaAt(b, loc, n, b.getF32Type(), rank, dim, length);
+  Value j = makeIotaAt(b, loc, n, b.getF32Type(), rank, dim + 1, length);
   return {xi, xj, i, j, dim, n};
 }
 
@@ -60,8 +64,36 @@ Value where(OpBuilder &b, Location loc, Value cond, Value v, double otherwise) {
                             makeScalar(b, loc, elt, otherwise));
 }
 
-/// The operand `self` (float, static along dim, at most kMaxPairwise) and
-/// the normalized `dim` (default `dflt`); a 0-d self is taken as [1].
+/// The largest size the export allows along `dim` of the operand `self`
+/// where the export states it as one symbol (its range's maximum, from the
+/// module's tcc.symbols) or a number; nullopt otherwise.
+std::optional<int64_t> largestSize(OperatorArgs &args, Value self, int64_t dim) {
+  OperatorOp op = args.getOp();
+  ArrayAttr sizes;
+  if (auto arg = dyn_cast<BlockArgument>(self)) {
+    if (auto fn = dyn_cast<func::FuncOp>(arg.getOwner()->getParentOp()))
+      sizes = fn.getArgAttrOfType<ArrayAttr>(arg.getArgNumber(), "tcc.sizes");
+  } else if (auto operands = op->getAttrOfType<ArrayAttr>(kOperandSizesAttrName)) {
+    for (auto [i, name] : llvm::enumerate(op.getOperandNames()))
+      if (i < operands.size() && cast<StringAttr>(name).getValue() == "self")
+        sizes = dyn_cast<ArrayAttr>(operands[i]);
+  }
+  if (!sizes || dim >= (int64_t)sizes.size())
+    return std::nullopt;
+  if (auto v = dyn_cast<IntegerAttr>(sizes[dim]))
+    return v.getInt();
+  auto symbol = dyn_cast<StringAttr>(sizes[dim]);
+  auto module = op->getParentOfType<ModuleOp>();
+  auto ranges = module ? module->getAttrOfType<DictionaryAttr>("tcc.symbols") : nullptr;
+  auto range = symbol && ranges ? ranges.getAs<ArrayAttr>(symbol.getValue()) : nullptr;
+  if (!range || range.size() != 2)
+    return std::nullopt;
+  return cast<IntegerAttr>(range[1]).getInt();
+}
+
+/// The operand `self` (float, at most kMaxPairwise along dim) and the
+/// normalized `dim` (default `dflt`); a 0-d self is taken as [1]. A
+/// symbolic size along dim is checked against kMaxPairwise at run time.
 struct Line {
   Value x;
   int64_t dim;
@@ -81,10 +113,25 @@ FailureOr<Line> lineArgs(OperatorArgs &args, OpBuilder &b, int64_t dflt) {
     return operatorError(args) << "dim " << raw << " out of range for rank " << t.getRank();
   // The other dims may be symbolic (a batch, a sequence): each line is
   // ordered on its own.
-  if (t.getRank() > 0 && t.isDynamicDim(dim))
-    return operatorError(args) << "needs a static size along dim " << raw
-                               << ", not a symbolic one (" << t << ")";
-  Value x = t.getRank() == 0 ? makeReshape(b, args.getOp().getLoc(), *self, {1}) : *self;
+  Location loc = args.getOp().getLoc();
+  Value x = t.getRank() == 0 ? makeReshape(b, loc, *self, {1}) : *self;
+  if (typeOf(x).isDynamicDim(dim)) {
+    std::optional<int64_t> largest = largestSize(args, *self, t.getRank() == 0 ? 0 : dim);
+    if (largest && *largest > kMaxPairwise)
+      return operatorError(args) << "dim " << raw << " is symbolic with up to " << *largest
+                                 << " elements; at most " << kMaxPairwise
+                                 << " are supported (export it with a smaller maximum)";
+    // Where the export states no maximum here, the size is checked at run time.
+    Type i64 = b.getI64Type();
+    Value n = b.create<DimSizeOp>(loc, RankedTensorType::get({}, i64), x, b.getI64IntegerAttr(dim));
+    Value most = makeScalar(b, loc, i64, (double)kMaxPairwise);
+    Value fits = makeCompare(b, loc, "le", n, most);
+    std::string message = (operatorName(args) + ": a dim of more than " +
+                           std::to_string(kMaxPairwise) + " elements is not supported")
+                              .str();
+    x = b.create<CheckOp>(loc, x.getType(), fits, x, b.getStringAttr(message));
+    return Line{x, dim, false};
+  }
   if (typeOf(x).getShape()[dim] > kMaxPairwise)
     return operatorError(args) << "a dim of " << typeOf(x).getShape()[dim]
                                << " elements is longer than the " << kMaxPairwise
@@ -160,7 +207,7 @@ LegalizeFn scan(Scan kind) {
 // Sorting
 //===----------------------------------------------------------------------===//
 
-/// The stable sorting permutation of x along dim (static shape, float):
+/// The stable sorting permutation of x along dim (float):
 /// ascending with NaN last, or descending with NaN first; i64, x's shape.
 Value sortPermutation(OpBuilder &b, Location loc, Value x, int64_t dim, bool descending) {
   Pairwise p = pairwise(b, loc, x, dim);
@@ -196,10 +243,11 @@ Value gatherAt(OpBuilder &b, Location loc, Value v, Value index, int64_t dim) {
 LegalizeFn sortLike(bool values, bool indices, std::optional<int64_t> fixedDim) {
   return [=](OperatorArgs &args, OpBuilder &b) -> Results {
     Location loc = args.getOp().getLoc();
-    FailureOr<Line> line = lineArgs(args, b, -1);
+    // msort has no dim argument: its line (checked as any) is dim 0's.
+    FailureOr<Line> line = lineArgs(args, b, fixedDim.value_or(-1));
     if (failed(line))
       return failure();
-    int64_t dim = fixedDim.value_or(line->dim);
+    int64_t dim = line->dim;
     Value index = sortPermutation(b, loc, line->x, dim, args.getBool("descending").value_or(false));
     SmallVector<Value> results;
     if (values)
@@ -217,7 +265,14 @@ Results sortedRange(OperatorArgs &args, OpBuilder &b, const Line &line, int64_t 
                     bool descending) {
   Location loc = args.getOp().getLoc();
   Value index = sortPermutation(b, loc, line.x, line.dim, descending);
-  index = makeSlice(b, loc, index, line.dim, from, to, 1);
+  // [from, to) lies within the dim (kSmallest checks it): a slice of static
+  // size, also of a symbolic dim.
+  RankedTensorType it = typeOf(index);
+  index = b.create<SliceOp>(loc,
+                            RankedTensorType::get(withDimSize(it.getShape(), line.dim, to - from),
+                                                  it.getElementType()),
+                            index, b.getI64IntegerAttr(line.dim), b.getI64IntegerAttr(from),
+                            b.getI64IntegerAttr(to), b.getI64IntegerAttr(1));
   Value v = gatherAt(b, loc, line.x, index, line.dim);
   return SmallVector<Value>{makeReshape(b, loc, v, args.resultType(0).getShape()),
                             makeReshape(b, loc, index, args.resultType(1).getShape())};
@@ -232,8 +287,22 @@ LegalizeFn kSmallest(bool topk) {
     if (failed(line))
       return failure();
     int64_t k = args.getInt("k").value_or(1), n = typeOf(line->x).getShape()[line->dim];
-    if (k < (topk ? 0 : 1) || k > n)
+    bool symbolic = ShapedType::isDynamic(n);
+    if (k < (topk ? 0 : 1) || (!symbolic && k > n))
       return operatorError(args) << "k " << k << " out of range for a dim of " << n;
+    if (symbolic) {
+      // PyTorch raises for k past the size read at run time; so does the call.
+      Location loc = args.getOp().getLoc();
+      Type i64 = b.getI64Type();
+      Value size = b.create<DimSizeOp>(loc, RankedTensorType::get({}, i64), line->x,
+                                       b.getI64IntegerAttr(line->dim));
+      Value enough = makeCompare(b, loc, "ge", size, makeScalar(b, loc, i64, (double)k));
+      std::string message = (operatorName(args) + ": k " + std::to_string(k) +
+                             " out of range for dim " + std::to_string(line->dim))
+                                .str();
+      line->x = b.create<CheckOp>(loc, line->x.getType(), enough, line->x,
+                                  b.getStringAttr(message));
+    }
     if (topk)
       return sortedRange(args, b, *line, 0, k, args.getBool("largest").value_or(true));
     return sortedRange(args, b, *line, k - 1, k, false);
@@ -277,10 +346,19 @@ LegalizeFn median(bool ignoreNan) {
     Value nanCount = makeReduce<ReduceSumOp>(b, loc, makeCast(b, loc, nan, b.getF32Type()), {dim}, true);
     Type f32 = b.getF32Type();
     int64_t n = typeOf(x).getShape()[dim];
-    // The position in the sorted line, as f32 (exact: n <= kMaxPairwise).
+    // The line's length as f32 (exact: n <= kMaxPairwise), read at run time
+    // where symbolic.
+    auto length = [&]() -> Value {
+      if (!ShapedType::isDynamic(n))
+        return makeScalar(b, loc, f32, (double)n);
+      Value size = b.create<DimSizeOp>(loc, RankedTensorType::get({}, b.getI64Type()), x,
+                                       b.getI64IntegerAttr(dim));
+      return makeCast(b, loc, size, f32);
+    };
+    // The position in the sorted line, as f32.
     Value position;
-    Value counted = ignoreNan ? makeBinary<SubOp>(b, loc, makeScalar(b, loc, f32, (double)n), nanCount)
-                              : makeScalar(b, loc, f32, (double)n);
+    Value total = length();
+    Value counted = ignoreNan ? makeBinary<SubOp>(b, loc, total, nanCount) : total;
     Value lessOne = makeBinary<SubOp>(b, loc, counted, makeScalar(b, loc, f32, 1.0));
     Value half = makeBinary<DivOp>(b, loc, lessOne, makeScalar(b, loc, f32, 2.0));
     position = b.create<FloorOp>(loc, half);
@@ -288,7 +366,8 @@ LegalizeFn median(bool ignoreNan) {
     // sorts at position n - nanCount.
     Value noMedian = ignoreNan ? makeCompare(b, loc, "eq", counted, makeScalar(b, loc, f32, 0.0))
                                : makeCompare(b, loc, "gt", nanCount, makeScalar(b, loc, f32, 0.0));
-    Value firstNan = makeBinary<SubOp>(b, loc, makeScalar(b, loc, f32, (double)n), nanCount);
+    Value lineLength = length();
+    Value firstNan = makeBinary<SubOp>(b, loc, lineLength, nanCount);
     position = b.create<SelectOp>(loc, typeOf(firstNan), noMedian, firstNan, position);
     Value at = makeCast(b, loc, position, b.getI64Type());
     Value picked = gatherAt(b, loc, index, at, dim);
@@ -331,7 +410,9 @@ Results legalizeMode(OperatorArgs &args, OpBuilder &b) {
       makeReduce<ReduceMaxOp>(b, loc, where(b, loc, candidate, negated, -inf), {dim}, true);
   Value value = b.create<NegOp>(loc, largestNegated);
   Value at = makeCompare(b, loc, "eq", x, value);
-  Value positions = makeIotaAt(b, loc, typeOf(x).getShape()[dim], f32, typeOf(x).getRank(), dim);
+  Value length = typeOf(x).isDynamicDim(dim) ? dimIndex(b, loc, x, dim) : Value();
+  Value positions = makeIotaAt(b, loc, typeOf(x).getShape()[dim], f32, typeOf(x).getRank(), dim,
+                               length);
   Value last = makeReduce<ReduceMaxOp>(b, loc, where(b, loc, at, positions, -1.0), {dim}, true);
   Value index = makeCast(b, loc, last, b.getI64Type());
   return SmallVector<Value>{makeReshape(b, loc, value, args.resultType(0).getShape()),

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "dialects/TccGraph/Transforms/Legalizers.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 
 #include <algorithm>
 #include <limits>
@@ -36,19 +37,15 @@ Value concat(OpBuilder &b, Location loc, ArrayRef<Value> parts, int64_t dim) {
   RankedTensorType first = typeOf(parts.front());
   SmallVector<int64_t> shape(first.getShape());
   shape[dim] = 0;
-  for (Value p : parts)
-    shape[dim] += typeOf(p).getShape()[dim];
+  for (Value p : parts) {
+    int64_t size = typeOf(p).getShape()[dim];
+    if (ShapedType::isDynamic(size) || ShapedType::isDynamic(shape[dim]))
+      shape[dim] = ShapedType::kDynamic;
+    else
+      shape[dim] += size;
+  }
   return b.create<ConcatOp>(loc, RankedTensorType::get(shape, first.getElementType()), parts,
                             b.getI64IntegerAttr(dim));
-}
-
-/// The static size of `x` along `dim`, or an error naming the operator.
-FailureOr<int64_t> staticSize(OperatorArgs &args, Value x, int64_t dim) {
-  int64_t size = typeOf(x).getShape()[dim];
-  if (ShapedType::isDynamic(size))
-    return operatorError(args) << "dimension " << dim << " is symbolic; only static sizes are "
-                         << "supported";
-  return size;
 }
 
 /// fill.Scalar / fill.Tensor: `value` at every position of self's shape.
@@ -88,34 +85,31 @@ Results legalizeUnflatten(OperatorArgs &args, OpBuilder &b) {
 }
 
 /// The positions that reflect, replicate or circular padding reads along a
-/// dim of size n for `before` and `after` (negative ones crop replicate's):
-/// j = i - before for each output position i, brought into [0, n) by
-/// mirroring at the ends (without repeating them), clamping, or wrapping once. From an iota,
-/// not a constant table (the CUDA path reads no host tables).
-Value paddedPositions(OpBuilder &b, Location loc, StringRef mode, int64_t n, int64_t before,
-                      int64_t after) {
+/// dim of size `n` (a rank-0 i64 tensor) for the output positions `j`
+/// (i - before for each output position i, an i64 iota): j brought into
+/// [0, n) by mirroring at the ends (without repeating them), clamping, or
+/// wrapping once. From an iota, not a constant table (the CUDA path reads no
+/// host tables), so that n may be symbolic.
+Value paddedPositions(OpBuilder &b, Location loc, StringRef mode, Value j, Value n) {
   Type i64 = b.getI64Type();
   auto c = [&](int64_t v) { return makeScalar(b, loc, i64, (double)v); };
-  int64_t m = n + before + after;
-  Value j = b.create<IotaOp>(loc, RankedTensorType::get({m}, i64), b.getF64FloatAttr(-before),
-                             b.getF64FloatAttr(1));
+  Value last = makeBinary<SubOp>(b, loc, n, c(1));
   if (mode == "replicate") {
     Value low = makeBinary<MaximumOp>(b, loc, j, c(0));
-    return makeBinary<MinimumOp>(b, loc, low, c(n - 1));
+    return makeBinary<MinimumOp>(b, loc, low, last);
   }
   if (mode == "reflect") {
     // |j| mirrors the front; n-1 - |n-1 - |j|| the back.
     Value front = b.create<AbsOp>(loc, j);
-    Value fromEnd = makeBinary<SubOp>(b, loc, c(n - 1), front);
-    Value last = c(n - 1);
+    Value fromEnd = makeBinary<SubOp>(b, loc, last, front);
     Value back = b.create<AbsOp>(loc, fromEnd);
     return makeBinary<SubOp>(b, loc, last, back);
   }
   // circular: j + n before the start, j - n past the end.
   Value below = makeCompare(b, loc, "lt", j, c(0));
-  Value above = makeCompare(b, loc, "ge", j, c(n));
-  Value up = makeBinary<AddOp>(b, loc, j, c(n));
-  Value down = makeBinary<SubOp>(b, loc, j, c(n));
+  Value above = makeCompare(b, loc, "ge", j, n);
+  Value up = makeBinary<AddOp>(b, loc, j, n);
+  Value down = makeBinary<SubOp>(b, loc, j, n);
   Value wrapped = b.create<SelectOp>(loc, typeOf(j), above, down, j);
   return b.create<SelectOp>(loc, typeOf(j), below, up, wrapped);
 }
@@ -148,56 +142,108 @@ Results legalizePad(OperatorArgs &args, OpBuilder &b, StringRef fixedMode) {
     int64_t dim = rank - 1 - (int64_t)i, before = (*pad)[2 * i], after = (*pad)[2 * i + 1];
     if (before == 0 && after == 0)
       continue;
-    FailureOr<int64_t> size = staticSize(args, x, dim);
-    if (failed(size))
-      return failure();
-    if (mode != "constant") {
-      // Circular padding wraps around what negative amounts leave.
-      if (mode == "circular" && (before < 0 || after < 0)) {
-        x = makeSlice(b, loc, x, dim, std::max<int64_t>(0, -before),
-                      *size - std::max<int64_t>(0, -after), 1);
-        *size = typeOf(x).getShape()[dim];
-        before = std::max<int64_t>(before, 0);
-        after = std::max<int64_t>(after, 0);
-      }
-      bool inRange = mode == "replicate"   ? *size > 0
-                     : mode == "circular" ? before <= *size && after <= *size
-                                          : before >= 0 && after >= 0 && before < *size && after < *size;
-      if (!inRange || *size + before + after < 0)
-        return operatorError(args) << mode << " padding of " << before << " and " << after
-                                   << " for a dim of size " << *size << " is not supported";
-      Value at = paddedPositions(b, loc, mode, *size, before, after);
-      x = b.create<TakeOp>(loc,
-                           RankedTensorType::get(withDimSize(typeOf(x).getShape(), dim,
-                                                             *size + before + after),
-                                                 typeOf(x).getElementType()),
-                           x, at, b.getI64IntegerAttr(dim));
+    RankedTensorType t = typeOf(x);
+    if (mode == "constant") {
+      x = padConstant(b, loc, x, dim, before, after, value);
       continue;
     }
-    RankedTensorType t = typeOf(x);
-    if ((before > 0 || after > 0) && t.getNumDynamicDims() > 0)
-      return operatorError(args) << "padding a tensor of symbolic shape " << t
-                                 << " is not supported yet";
-    x = padConstant(b, loc, x, dim, before, after, value);
+    // Circular padding wraps around what negative amounts leave.
+    if (mode == "circular" && (before < 0 || after < 0)) {
+      x = cropDim(b, loc, x, dim, std::max<int64_t>(0, -before), std::max<int64_t>(0, -after));
+      t = typeOf(x);
+      before = std::max<int64_t>(before, 0);
+      after = std::max<int64_t>(after, 0);
+    }
+    int64_t size = t.getShape()[dim];
+    bool symbolic = ShapedType::isDynamic(size);
+    // The least size each mode reads within: reflect's amounts below the
+    // size, circular's at most it, replicate one element and a result of
+    // at least none.
+    int64_t least = mode == "reflect"    ? std::max(before, after) + 1
+                    : mode == "circular" ? std::max<int64_t>({1, before, after})
+                                         : std::max<int64_t>(1, -(before + after));
+    if ((mode == "reflect" && (before < 0 || after < 0)) || (!symbolic && size < least))
+      return operatorError(args) << mode << " padding of " << before << " and " << after
+                                 << " for a dim of size "
+                                 << (symbolic ? std::string("?") : std::to_string(size))
+                                 << " is not supported";
+    Type i64 = b.getI64Type();
+    auto scalarI64 = RankedTensorType::get({}, i64);
+    SmallVector<Value> length;
+    Value n;
+    if (symbolic) {
+      Value grow = b.create<arith::ConstantIndexOp>(loc, before + after);
+      Value dimSize = dimIndex(b, loc, x, dim);
+      length.push_back(b.create<arith::AddIOp>(loc, dimSize, grow));
+      n = b.create<DimSizeOp>(loc, scalarI64, x, b.getI64IntegerAttr(dim));
+    } else {
+      n = makeScalar(b, loc, i64, (double)size);
+    }
+    int64_t outSize = symbolic ? ShapedType::kDynamic : size + before + after;
+    Value j = b.create<IotaOp>(loc, RankedTensorType::get({outSize}, i64),
+                               b.getF64FloatAttr(-before), b.getF64FloatAttr(1), length);
+    Value at = paddedPositions(b, loc, mode, j, n);
+    x = b.create<TakeOp>(loc,
+                         RankedTensorType::get(withDimSize(t.getShape(), dim, outSize),
+                                               t.getElementType()),
+                         x, at, b.getI64IntegerAttr(dim));
+    if (symbolic) {
+      // PyTorch raises for a size the amounts do not fit; so does the call.
+      Value enough = makeCompare(b, loc, "ge", n, makeScalar(b, loc, i64, (double)least));
+      std::string message = (operatorName(args) + ": " + mode + " padding of " +
+                             std::to_string(before) + " and " + std::to_string(after) +
+                             " needs a size of at least " + std::to_string(least) + " in dim " +
+                             std::to_string(dim))
+                                .str();
+      x = b.create<CheckOp>(loc, x.getType(), enough, x, b.getStringAttr(message));
+    }
   }
   return SmallVector<Value>{x};
+}
+
+/// x rolled along a symbolic `dim` of size `n` (a rank-0 i64 tensor) by
+/// `shift` (one too, of any sign): a take at (i + n - s) mod n, s = shift mod
+/// n brought into [0, n). The divisor is at least 1, so an empty dim takes
+/// nothing instead of dividing by zero.
+Value rollSymbolic(OpBuilder &b, Location loc, Value x, int64_t dim, Value n, Value shift) {
+  Type i64 = b.getI64Type();
+  Value one = makeScalar(b, loc, i64, 1.0);
+  Value divisor = makeBinary<MaximumOp>(b, loc, n, one);
+  Value rem = makeBinary<FmodOp>(b, loc, shift, divisor);
+  Value positive = makeBinary<AddOp>(b, loc, rem, divisor);
+  Value s = makeBinary<FmodOp>(b, loc, positive, divisor);
+  Value offset = makeBinary<SubOp>(b, loc, divisor, s);
+  SmallVector<Value> length{dimIndex(b, loc, x, dim)};
+  Value i = b.create<IotaOp>(loc, RankedTensorType::get({ShapedType::kDynamic}, i64),
+                             b.getF64FloatAttr(0), b.getF64FloatAttr(1), length);
+  Value moved = makeBinary<AddOp>(b, loc, i, offset);
+  Value at = makeBinary<FmodOp>(b, loc, moved, divisor);
+  return b.create<TakeOp>(loc, typeOf(x), x, at, b.getI64IntegerAttr(dim));
+}
+
+/// The size of `x` along a symbolic `dim` as a rank-0 i64 tensor.
+Value symbolicSize(OpBuilder &b, Location loc, Value x, int64_t dim) {
+  return b.create<DimSizeOp>(loc, RankedTensorType::get({}, b.getI64Type()), x,
+                             b.getI64IntegerAttr(dim));
 }
 
 /// x rolled by `shift` along `dim`: x[n-s:] followed by x[:n-s].
 FailureOr<Value> rollDim(OperatorArgs &args, OpBuilder &b, Value x, int64_t shift,
                          int64_t dim) {
-  FailureOr<int64_t> size = staticSize(args, x, dim);
-  if (failed(size))
-    return failure();
-  if (*size == 0)
+  Location loc = args.getOp().getLoc();
+  int64_t size = typeOf(x).getShape()[dim];
+  if (ShapedType::isDynamic(size)) {
+    Value n = symbolicSize(b, loc, x, dim);
+    return rollSymbolic(b, loc, x, dim, n, makeScalar(b, loc, b.getI64Type(), (double)shift));
+  }
+  if (size == 0)
     return x;
-  int64_t s = ((shift % *size) + *size) % *size;
+  int64_t s = ((shift % size) + size) % size;
   if (s == 0)
     return x;
-  Location loc = args.getOp().getLoc();
   return concat(b, loc,
-                {makeSlice(b, loc, x, dim, *size - s, *size, 1),
-                 makeSlice(b, loc, x, dim, 0, *size - s, 1)},
+                {makeSlice(b, loc, x, dim, size - s, size, 1),
+                 makeSlice(b, loc, x, dim, 0, size - s, 1)},
                 dim);
 }
 
@@ -220,10 +266,17 @@ LegalizeFn legalizeFFTShift(bool inverse) {
       int64_t dim = normalizeDim(raw, rank);
       if (dim < 0 || dim >= rank)
         return operatorError(args) << "dim " << raw << " out of range for rank " << rank;
-      FailureOr<int64_t> size = staticSize(args, x, dim);
-      if (failed(size))
-        return failure();
-      FailureOr<Value> rolled = rollDim(args, b, x, inverse ? -(*size / 2) : *size / 2, dim);
+      int64_t size = typeOf(x).getShape()[dim];
+      if (ShapedType::isDynamic(size)) {
+        // A roll by n // 2 (forward) or -(n // 2), n read at run time.
+        Location loc = args.getOp().getLoc();
+        Value n = symbolicSize(b, loc, x, dim);
+        Value half = makeBinary<TruncDivOp>(b, loc, n, makeScalar(b, loc, b.getI64Type(), 2.0));
+        Value shift = inverse ? b.create<NegOp>(loc, half).getResult() : half;
+        x = rollSymbolic(b, loc, x, dim, n, shift);
+        continue;
+      }
+      FailureOr<Value> rolled = rollDim(args, b, x, inverse ? -(size / 2) : size / 2, dim);
       if (failed(rolled))
         return failure();
       x = *rolled;
@@ -248,13 +301,14 @@ Results legalizeRoll(OperatorArgs &args, OpBuilder &b) {
   if (dims.empty()) {
     if (shifts->size() != 1)
       return operatorError(args) << "without dims, shifts must hold one value";
-    if (!type.hasStaticShape())
-      return operatorError(args) << "rolling a flattened tensor of symbolic shape is not supported";
-    FailureOr<Value> rolled =
-        rollDim(args, b, makeReshape(b, loc, x, {type.getNumElements()}), shifts->front(), 0);
+    int64_t count = type.hasStaticShape() ? type.getNumElements() : ShapedType::kDynamic;
+    FailureOr<Value> rolled = rollDim(args, b, makeReshape(b, loc, x, {count}), shifts->front(), 0);
     if (failed(rolled))
       return failure();
-    return SmallVector<Value>{makeReshape(b, loc, *rolled, type.getShape())};
+    SmallVector<Value> sizes;
+    for (int64_t d = 0; d < type.getRank(); ++d)
+      sizes.push_back(dimIndex(b, loc, x, d));
+    return SmallVector<Value>{makeReshape(b, loc, *rolled, type.getShape(), sizes)};
   }
   if (dims.size() != shifts->size())
     return operatorError(args) << shifts->size() << " shifts for " << dims.size() << " dims";
@@ -292,10 +346,56 @@ FailureOr<ScatterTarget> scatterTarget(OperatorArgs &args) {
   int64_t dim = normalizeDim(rawDim, rank);
   if (dim < 0 || dim >= rank)
     return operatorError(args) << "dim " << rawDim << " out of range for rank " << rank;
-  FailureOr<int64_t> size = staticSize(args, *self, dim);
-  if (failed(size))
-    return failure();
-  return ScatterTarget{*self, *src, type, dim, *size};
+  // A symbolic size (kDynamic) takes literal, non-negative bounds
+  // (replaceSymbolicRange).
+  return ScatterTarget{*self, *src, type, dim, type.getShape()[dim]};
+}
+
+/// `self` with [start, end) along a symbolic `dim` replaced by `update`
+/// (end kDynamic: to the end): self[:start], update and self[end:] (of
+/// symbolic size n - end) concatenated. The call checks that the bounds lie
+/// within n and that the result keeps it, as PyTorch raises for an update
+/// of another size.
+Value replaceSymbolicRange(OperatorArgs &args, OpBuilder &b, Value self, Value update,
+                           int64_t dim, int64_t start, int64_t end) {
+  Location loc = args.getOp().getLoc();
+  auto scalarI64 = RankedTensorType::get({}, b.getI64Type());
+  // The start within the size before any slice reads there (PyTorch would
+  // clamp it to n, leaving an empty update: not supported).
+  Type i64 = b.getI64Type();
+  Value n = b.create<DimSizeOp>(loc, scalarI64, self, b.getI64IntegerAttr(dim));
+  Value within = makeCompare(b, loc, "ge", n, makeScalar(b, loc, i64, (double)start));
+  std::string outside = (operatorName(args) + ": start " + std::to_string(start) +
+                         " past the size of dim " + std::to_string(dim))
+                            .str();
+  self = b.create<CheckOp>(loc, self.getType(), within, self, b.getStringAttr(outside));
+  SmallVector<Value> parts;
+  RankedTensorType t = typeOf(self);
+  if (start > 0)
+    parts.push_back(b.create<SliceOp>(
+        loc, RankedTensorType::get(withDimSize(t.getShape(), dim, start), t.getElementType()),
+        self, b.getI64IntegerAttr(dim), b.getI64IntegerAttr(0), b.getI64IntegerAttr(start),
+        b.getI64IntegerAttr(1)));
+  parts.push_back(update);
+  if (!ShapedType::isDynamic(end)) {
+    // self[min(end, n):], of max(n - end, 0) elements: the end clamps to
+    // the size read at run time, as PyTorch's.
+    Value endValue = makeScalar(b, loc, i64, (double)end);
+    Value from = makeBinary<MinimumOp>(b, loc, endValue, n);
+    Value size = dimIndex(b, loc, self, dim);
+    Value endIndex = b.create<arith::ConstantIndexOp>(loc, end);
+    Value rest = b.create<arith::SubIOp>(loc, size, endIndex);
+    Value zero = b.create<arith::ConstantIndexOp>(loc, 0);
+    Value length = b.create<arith::MaxSIOp>(loc, rest, zero);
+    parts.push_back(takeRange(b, loc, self, dim, from, length, t));
+  }
+  Value result = concat(b, loc, parts, dim);
+  Value have = b.create<DimSizeOp>(loc, scalarI64, result, b.getI64IntegerAttr(dim));
+  Value same = makeCompare(b, loc, "eq", have, n);
+  std::string message = (operatorName(args) + ": the update does not fit dim " +
+                         std::to_string(dim) + " at " + std::to_string(start))
+                            .str();
+  return b.create<CheckOp>(loc, result.getType(), same, result, b.getStringAttr(message));
 }
 
 /// `self` with [start, end) along `dim` (of size `size`) replaced by `update`.
@@ -323,6 +423,16 @@ Results legalizeSliceScatter(OperatorArgs &args, OpBuilder &b) {
     return operatorError(args) << "step must be positive";
   int64_t start = args.getInt("start").value_or(0);
   int64_t end = args.getInt("end").value_or(std::numeric_limits<int64_t>::max());
+  if (ShapedType::isDynamic(size)) {
+    if (step != 1 || start < 0 || end < start)
+      return operatorError(args) << "dimension " << dim << " is symbolic; only a slice ["
+                                 << start << ":" << end << ":" << step
+                                 << "] of literal non-negative bounds and step 1 is supported";
+    Value update = makeCast(b, loc, src, type.getElementType());
+    bool toEnd = end == std::numeric_limits<int64_t>::max();
+    return SmallVector<Value>{replaceSymbolicRange(args, b, self, update, dim, start,
+                                                   toEnd ? ShapedType::kDynamic : end)};
+  }
   if (start < 0) start += size;
   if (end < 0) end += size;
   start = std::clamp<int64_t>(start, 0, size);
@@ -377,7 +487,11 @@ Results legalizeSelectScatter(OperatorArgs &args, OpBuilder &b) {
   if (failed(t))
     return failure();
   int64_t index = args.getInt("index").value_or(0);
-  if (index < -t->size || index >= t->size)
+  bool symbolic = ShapedType::isDynamic(t->size);
+  if (symbolic && index < 0)
+    return operatorError(args) << "dimension " << t->dim
+                               << " is symbolic; only a non-negative literal index is supported";
+  if (!symbolic && (index < -t->size || index >= t->size))
     return operatorError(args) << "index " << index << " out of range for size " << t->size;
   if (index < 0)
     index += t->size;
@@ -387,6 +501,9 @@ Results legalizeSelectScatter(OperatorArgs &args, OpBuilder &b) {
                          << t->type;
   unit.insert(unit.begin() + t->dim, 1);
   Value update = makeReshape(b, loc, makeCast(b, loc, t->src, t->type.getElementType()), unit);
+  if (symbolic)  // an index past the size leaves a result too long: checked
+    return SmallVector<Value>{
+        replaceSymbolicRange(args, b, t->self, update, t->dim, index, index + 1)};
   return SmallVector<Value>{
       replaceRange(b, loc, t->self, update, t->dim, index, index + 1, t->size)};
 }
@@ -419,6 +536,22 @@ Results legalizeTriangle(OperatorArgs &args, OpBuilder &b, bool lower) {
   return SmallVector<Value>{b.create<SelectOp>(loc, t, keep, x, zero).getResult()};
 }
 } // namespace
+
+Value tcc::graph::cropDim(OpBuilder &b, Location loc, Value x, int64_t dim, int64_t front,
+                         int64_t back) {
+  RankedTensorType t = typeOf(x);
+  int64_t size = t.getShape()[dim];
+  if (front == 0 && back == 0)
+    return x;
+  if (!ShapedType::isDynamic(size))
+    return makeSlice(b, loc, x, dim, front, size - back, 1);
+  Value n = dimIndex(b, loc, x, dim);
+  Value cut = b.create<arith::ConstantIndexOp>(loc, front + back);
+  Value length = b.create<arith::SubIOp>(loc, n, cut);
+  return b.create<SliceOp>(loc, t, x, b.getI64IntegerAttr(dim), b.getI64IntegerAttr(front),
+                           b.getI64IntegerAttr(std::numeric_limits<int64_t>::max()),
+                           b.getI64IntegerAttr(1), ValueRange{length});
+}
 
 void tcc::graph::populateRearrangeLegalizers(LegalizerTable &t) {
   t["aten.tril.default"] = [](OperatorArgs &a, OpBuilder &b) { return legalizeTriangle(a, b, true); };

@@ -3,6 +3,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 
 #include <algorithm>
+#include <limits>
 
 using namespace mlir;
 using namespace tcc::graph;
@@ -163,6 +164,19 @@ Results legalizeChunkCat(OperatorArgs &args, OpBuilder &b) {
 }
 } // namespace
 
+Value tcc::graph::takeRange(OpBuilder &b, Location loc, Value x, int64_t dim, Value start,
+                            Value length, RankedTensorType type) {
+  Type i64 = b.getI64Type();
+  int64_t staticLength = type.getDimSize(dim);
+  SmallVector<Value> lengths;
+  if (ShapedType::isDynamic(staticLength))
+    lengths.push_back(length);
+  Value i = b.create<IotaOp>(loc, RankedTensorType::get({staticLength}, i64),
+                             b.getF64FloatAttr(0), b.getF64FloatAttr(1), lengths);
+  Value at = makeBinary<AddOp>(b, loc, i, start);
+  return b.create<TakeOp>(loc, type, x, at, b.getI64IntegerAttr(dim));
+}
+
 Value tcc::graph::makeSlice(OpBuilder &b, Location loc, Value x, int64_t dim, int64_t start,
                             int64_t end, int64_t step) {
   auto t = cast<RankedTensorType>(x.getType());
@@ -198,6 +212,90 @@ FailureOr<SlicedDim> slicedDim(OperatorArgs &args) {
   if (ShapedType::isDynamic(size))
     return args.getOp().emitError("slicing along a symbolic dimension is not supported yet");
   return SlicedDim{x, dim, size};
+}
+
+/// `self` and its normalized `dim` when that dim is symbolic (null
+/// otherwise, or when out of range: slicedDim reports that).
+std::pair<Value, int64_t> symbolicDim(OperatorArgs &args) {
+  Value x = args.tensor("self");
+  if (!x)
+    return {nullptr, 0};
+  auto t = typeOf(x);
+  int64_t dim = normalizeDim(args.getInt("dim").value_or(0), t.getRank());
+  if (dim < 0 || dim >= t.getRank() || !t.isDynamicDim(dim))
+    return {nullptr, 0};
+  return {x, dim};
+}
+
+/// The size along `dim` of result `result`: static, or the export's
+/// expression for it as an index value.
+FailureOr<Value> resultSizeAlong(OperatorArgs &args, OpBuilder &b, unsigned result, int64_t dim) {
+  RankedTensorType type = args.resultType(result);
+  if (!type.isDynamicDim(dim))
+    return b.create<arith::ConstantIndexOp>(args.getOp().getLoc(), type.getDimSize(dim))
+        .getResult();
+  FailureOr<SmallVector<Value>> sizes = symbolicSizes(args, b, result);
+  if (failed(sizes))
+    return failure();
+  return (*sizes)[llvm::count_if(type.getShape().take_front(dim), ShapedType::isDynamic)];
+}
+
+/// The operator's results as consecutive pieces of `x` along a symbolic
+/// `dim`, each as long as the export says: a slice while the start is
+/// static (the first piece, and those after static ones), else a take from
+/// the start read at run time (the sizes of the pieces before it).
+Results splitSymbolic(OperatorArgs &args, OpBuilder &b, Value x, int64_t dim) {
+  Location loc = args.getOp().getLoc();
+  Type i64 = b.getI64Type();
+  auto scalarI64 = RankedTensorType::get({}, i64);
+  int64_t staticStart = 0;
+  Value start;  // the run-time start once a piece before was symbolic
+  SmallVector<Value> parts;
+  for (unsigned r = 0; r < args.getOp().getNumResults(); ++r) {
+    RankedTensorType type = args.resultType(r);
+    if (type.getRank() != typeOf(x).getRank())
+      return operatorError(args) << "result #" << r << " of type " << type
+                                 << " is not a piece of " << typeOf(x);
+    type = RankedTensorType::get(type.getShape(), typeOf(x).getElementType());
+    FailureOr<Value> length = resultSizeAlong(args, b, r, dim);
+    if (failed(length))
+      return failure();
+    Value piece;
+    if (!start) {
+      SmallVector<Value> dynamicSize;
+      if (type.isDynamicDim(dim))
+        dynamicSize.push_back(*length);
+      int64_t end = type.isDynamicDim(dim) ? std::numeric_limits<int64_t>::max()
+                                           : staticStart + type.getDimSize(dim);
+      piece = b.create<SliceOp>(loc, type, x, b.getI64IntegerAttr(dim),
+                                b.getI64IntegerAttr(staticStart), b.getI64IntegerAttr(end),
+                                b.getI64IntegerAttr(1), dynamicSize);
+    } else {
+      piece = takeRange(b, loc, x, dim, start, *length, type);
+    }
+    parts.push_back(piece);
+    if (!start && !type.isDynamicDim(dim)) {
+      staticStart += type.getDimSize(dim);
+      continue;
+    }
+    Value size = b.create<DimSizeOp>(loc, scalarI64, piece, b.getI64IntegerAttr(dim));
+    if (!start && staticStart == 0) {
+      start = size;
+      continue;
+    }
+    if (!start)
+      start = makeScalar(b, loc, i64, (double)staticStart);
+    start = makeBinary<AddOp>(b, loc, start, size);
+  }
+  // PyTorch's pieces cover the dim; the export's sizes say so, the call checks.
+  Value n = b.create<DimSizeOp>(loc, scalarI64, x, b.getI64IntegerAttr(dim));
+  Value covered = start ? start : makeScalar(b, loc, i64, (double)staticStart);
+  Value whole = makeCompare(b, loc, "eq", covered, n);
+  std::string message =
+      (operatorName(args) + ": the pieces do not cover dim " + std::to_string(dim)).str();
+  for (Value &p : parts)
+    p = b.create<CheckOp>(loc, p.getType(), whole, p, b.getStringAttr(message));
+  return parts;
 }
 
 /// A slice whose result or input is symbolic along `dim` (x[:, :seq] of a
@@ -254,6 +352,16 @@ Results legalizeSlice(OperatorArgs &args, OpBuilder &b) {
 /// points, clamped as slices are) and tensor_split.sections(self, sections,
 /// dim) (the first size % sections parts one longer).
 Results legalizeTensorSplit(OperatorArgs &args, OpBuilder &b) {
+  if (auto [x, dim] = symbolicDim(args); x) {
+    // Consecutive pieces when the split points are non-negative and
+    // non-decreasing; other points (from the end, backwards) are not.
+    std::optional<SmallVector<int64_t>> indices = args.getInts("indices");
+    if (indices && (llvm::any_of(*indices, [](int64_t i) { return i < 0; }) ||
+                    !llvm::is_sorted(*indices)))
+      return operatorError(args) << "split points that are negative or decreasing along a "
+                                    "symbolic dimension are not supported yet";
+    return splitSymbolic(args, b, x, dim);
+  }
   FailureOr<SlicedDim> d = slicedDim(args);
   if (failed(d))
     return failure();
@@ -325,6 +433,38 @@ Results legalizeAtLeastSequence(OperatorArgs &args, OpBuilder &b) {
 /// narrow(self, dim, start, length) = self[start : start + length] along
 /// dim; a negative start counts from the end.
 Results legalizeNarrow(OperatorArgs &args, OpBuilder &b) {
+  if (auto [x, dim] = symbolicDim(args); x) {
+    // start and length literal; a negative start counts from the size read
+    // at run time. A range past the end fails the call, as PyTorch raises.
+    std::optional<int64_t> start = args.getInt("start"), length = args.getInt("length");
+    if (!start || !length || *length < 0)
+      return operatorError(args) << "needs a literal start and length along a symbolic dimension";
+    Location loc = args.getOp().getLoc();
+    Type i64 = b.getI64Type();
+    auto t = typeOf(x);
+    RankedTensorType type = RankedTensorType::get(withDimSize(t.getShape(), dim, *length),
+                                                  t.getElementType());
+    Value n = b.create<DimSizeOp>(loc, RankedTensorType::get({}, i64), x, b.getI64IntegerAttr(dim));
+    Value from = makeScalar(b, loc, i64, (double)*start);
+    Value piece;
+    if (*start >= 0) {
+      piece = b.create<SliceOp>(loc, type, x, b.getI64IntegerAttr(dim), b.getI64IntegerAttr(*start),
+                                b.getI64IntegerAttr(*start + *length), b.getI64IntegerAttr(1));
+    } else {
+      from = makeBinary<AddOp>(b, loc, n, from);
+      piece = takeRange(b, loc, x, dim, from, /*length=*/Value(), type);
+    }
+    Value notBefore = makeCompare(b, loc, "ge", from, makeScalar(b, loc, i64, 0.0));
+    Value to = makeBinary<AddOp>(b, loc, from, makeScalar(b, loc, i64, (double)*length));
+    Value notPast = makeCompare(b, loc, "le", to, n);
+    Value inRange = makeBinary<BitwiseAndOp>(b, loc, notBefore, notPast);
+    std::string message = (operatorName(args) + ": start " + std::to_string(*start) +
+                           " and length " + std::to_string(*length) +
+                           " out of range for dim " + std::to_string(dim))
+                              .str();
+    piece = b.create<CheckOp>(loc, type, inRange, piece, b.getStringAttr(message));
+    return SmallVector<Value>{piece};
+  }
   FailureOr<SlicedDim> d = slicedDim(args);
   if (failed(d))
     return failure();
@@ -354,6 +494,8 @@ Results splitInto(OperatorArgs &args, OpBuilder &b, ArrayRef<int64_t> sizes, Val
 }
 
 Results legalizeSplit(OperatorArgs &args, OpBuilder &b) {
+  if (auto [x, dim] = symbolicDim(args); x)
+    return splitSymbolic(args, b, x, dim);
   FailureOr<SlicedDim> d = slicedDim(args);
   if (failed(d))
     return failure();
@@ -574,8 +716,6 @@ Results legalizeStack(OperatorArgs &args, OpBuilder &b) {
     if (t.getRank() + 1 != type.getRank())
       return args.getOp().emitError("stack input of rank ") << t.getRank() << " for a rank-"
                                                              << type.getRank() << " result";
-    if (t.getNumDynamicDims() > 1)
-      return args.getOp().emitError("stack of tensors with several symbolic dims is not supported yet");
     SmallVector<int64_t> shape(t.getShape());
     shape.insert(shape.begin() + dim, 1);
     // PyTorch promotes the inputs to one dtype (the result's).
@@ -615,20 +755,23 @@ Results legalizeReverseDims(OperatorArgs &args, OpBuilder &b) {
                                                   *x, b.getDenseI64ArrayAttr(perm))};
 }
 
-/// broadcast_tensors(tensors): each stretched to the common (static) shape.
+/// broadcast_tensors(tensors): each stretched to the common shape.
 Results legalizeBroadcastTensors(OperatorArgs &args, OpBuilder &b) {
   SmallVector<Value> inputs = args.tensorList("tensors");
   if (inputs.size() != args.getOp().getNumResults())
     return args.getOp().emitError("broadcast_tensors expects one result per tensor");
   SmallVector<Value> results;
-  for (auto [v, result] : llvm::zip(inputs, args.getOp().getResults())) {
-    auto type = cast<RankedTensorType>(result.getType());
-    if (!type.hasStaticShape())
-      return args.getOp().emitError("broadcast_tensors to a symbolic shape is not supported yet");
-    results.push_back(v.getType() == type
-                          ? v
-                          : b.create<BroadcastOp>(args.getOp().getLoc(), type, v, ValueRange{})
-                                .getResult());
+  for (auto [i, v] : llvm::enumerate(inputs)) {
+    RankedTensorType type = args.resultType(i);
+    if (v.getType() == type) {
+      results.push_back(v);
+      continue;
+    }
+    // Symbolic result sizes: the export's expressions for them.
+    FailureOr<SmallVector<Value>> sizes = symbolicSizes(args, b, i);
+    if (failed(sizes))
+      return failure();
+    results.push_back(b.create<BroadcastOp>(args.getOp().getLoc(), type, v, *sizes).getResult());
   }
   return results;
 }
@@ -751,9 +894,6 @@ LegalizeFn stackAlong(StackKind kind) {
     RankedTensorType type = args.resultType();
     SmallVector<Value> parts;
     for (Value v : inputs) {
-      if (typeOf(v).getNumDynamicDims() > 0)
-        return args.getOp().emitError("operator '")
-               << operatorName(args) << "' of tensors with symbolic sizes is not supported yet";
       Value part = makeCast(b, loc, v, type.getElementType());
       parts.push_back(makeReshape(b, loc, part, stackedShape(kind, typeOf(v).getShape())));
     }
@@ -781,9 +921,17 @@ LegalizeFn splitAlong(int64_t axis) {
       return args.getOp().emitError("operator '") << operatorName(args) << "' of a rank-"
                                                   << t.getRank() << " tensor";
     int64_t size = t.getDimSize(dim);
-    if (ShapedType::isDynamic(size))
-      return args.getOp().emitError("operator '")
-             << operatorName(args) << "' along a symbolic dimension is not supported yet";
+    if (ShapedType::isDynamic(size)) {
+      // Equal sections (the export's sizes; PyTorch raises where they do not
+      // divide, and the export guards it) or non-negative, non-decreasing
+      // indices: consecutive pieces.
+      std::optional<SmallVector<int64_t>> indices = args.getInts("indices");
+      if (indices && (llvm::any_of(*indices, [](int64_t i) { return i < 0; }) ||
+                      !llvm::is_sorted(*indices)))
+        return operatorError(args) << "split points that are negative or decreasing along a "
+                                      "symbolic dimension are not supported yet";
+      return splitSymbolic(args, b, *x, dim);
+    }
     SmallVector<int64_t> bounds;
     if (std::optional<int64_t> sections = args.getInt("sections")) {
       if (*sections < 1 || size % *sections != 0)

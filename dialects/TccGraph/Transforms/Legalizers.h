@@ -211,9 +211,10 @@ mlir::Value padForCeilMode(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x
                            llvm::ArrayRef<int64_t> dilation);
 /// Swaps the last two dimensions.
 mlir::Value transposeLast2(mlir::OpBuilder &b, mlir::Location loc, mlir::Value v);
-/// A 1-D iota 0..n-1 of `elt`, reshaped to rank `rank` with n at `at`.
+/// A 1-D iota 0..n-1 of `elt`, reshaped to rank `rank` with n at `at`; a
+/// symbolic n (kDynamic) is `length`, an index value.
 mlir::Value makeIotaAt(mlir::OpBuilder &b, mlir::Location loc, int64_t n, mlir::Type elt,
-                       int64_t rank, int64_t at);
+                       int64_t rank, int64_t at, mlir::Value length = {});
 /// log(sum(exp(x))) over `dims` (kept as size 1), as PyTorch's logsumexp:
 /// the max m taken out (as 0 where infinite), so all -inf (or no elements)
 /// gives -inf and an inf gives inf.
@@ -255,6 +256,12 @@ mlir::Value makeCompare(mlir::OpBuilder &b, mlir::Location loc, llvm::StringRef 
 /// out-of-range and negative bounds.
 mlir::Value makeSlice(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x, int64_t dim,
                       int64_t start, int64_t end, int64_t step);
+/// x[start : start + length] along `dim` where start is a rank-0 i64 tensor
+/// read at run time: a take at start + iota(length), `type` the result's
+/// (`length`, an index value, is used where its size along `dim` is
+/// symbolic) (LegalizeShapes.cpp).
+mlir::Value takeRange(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x, int64_t dim,
+                      mlir::Value start, mlir::Value length, mlir::RankedTensorType type);
 /// The ranked tensor type of `v` (every tcc_graph tensor has one).
 inline mlir::RankedTensorType typeOf(mlir::Value v) {
   return llvm::cast<mlir::RankedTensorType>(v.getType());
@@ -288,8 +295,13 @@ mlir::Value dimIndex(mlir::OpBuilder &b, mlir::Location loc, mlir::Value v, int6
 mlir::Value dimProduct(mlir::OpBuilder &b, mlir::Location loc, mlir::Value v, int64_t from,
                        int64_t to);
 
-/// `before` and `after` elements of `value` along `dim` (static; negative
-/// amounts crop).
+/// `x` without `front` elements at the start and `back` at the end of `dim`
+/// (both >= 0); a symbolic dim keeps a symbolic size, n - front - back
+/// (LegalizeRearrange.cpp).
+mlir::Value cropDim(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x, int64_t dim,
+                    int64_t front, int64_t back);
+/// `before` and `after` elements of `value` along `dim` (negative amounts
+/// crop); any of x's sizes may be symbolic.
 mlir::Value padConstant(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x, int64_t dim,
                         int64_t before, int64_t after, double value = 0.0);
 /// A plain 2-D or 3-D convolution (by the rank of `resultType`: 4 or 5) of

@@ -327,6 +327,16 @@ struct SlicePattern : OpConversionPattern<tcc::graph::SliceOp> {
     sizes[dim] = adaptor.getDynamicSizes().empty()
                      ? OpFoldResult(rewriter.getIndexAttr(resultType.getShape()[dim]))
                      : OpFoldResult(adaptor.getDynamicSizes()[0]);
+    // Another dim of static size 0 (beside symbolic ones, which
+    // FoldEmptyTensors leaves): the result holds nothing, and extract_slice's
+    // verifier rejects any offset into that dim.
+    if (llvm::is_contained(inT.getShape(), 0)) {
+      Value nothing = rewriter.create<tensor::EmptyOp>(loc, sizes, resultType.getElementType());
+      if (nothing.getType() != resultType)
+        nothing = rewriter.create<tensor::CastOp>(loc, resultType, nothing);
+      rewriter.replaceOp(op, nothing);
+      return success();
+    }
     Value result = rewriter.create<tensor::ExtractSliceOp>(loc, x, offsets, sizes, strides);
     if (result.getType() != resultType)
       result = rewriter.create<tensor::CastOp>(loc, resultType, result);

@@ -725,6 +725,21 @@ func.func @slice_empty_at_end(%x: tensor<5x?x?xf32>) -> tensor<0x?x?xf32> {
 
 // -----
 
+// A slice of a tensor with a static 0 beside symbolic dims (glu of a
+// [0, n] sample): nothing to read, an empty tensor of the slice's sizes
+// (extract_slice's verifier rejects offset 0 of a dim of 0).
+// CHECK-LABEL: func.func @slice_of_empty
+// CHECK:         %[[N:.*]] = tensor.dim %arg0, %{{.*}} : tensor<0x?xf32>
+// CHECK:         %[[E:.*]] = tensor.empty(%{{.*}}) : tensor<0x?xf32>
+// CHECK-NOT:     tensor.extract_slice
+// CHECK:         return %[[E]]
+func.func @slice_of_empty(%x: tensor<0x?xf32>, %h: index) -> tensor<0x?xf32> {
+  %0 = tcc_graph.slice %x sizes(%h) {dim = 1 : i64, end = 9223372036854775807 : i64, start = 1 : i64, step = 1 : i64} : (tensor<0x?xf32>) -> tensor<0x?xf32>
+  return %0 : tensor<0x?xf32>
+}
+
+// -----
+
 // Channels-last pooling (between channels-last convolutions): the max reads
 // [n, h, w, c] windows (h and w from the output's dims 1 and 2), the sum is
 // linalg's NHWC pooling op; the average's divisor reads the spatial dims 1

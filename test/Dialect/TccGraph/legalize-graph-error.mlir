@@ -77,7 +77,7 @@ func.func @rot90_same_dims(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
 // -----
 
 func.func @glu_odd(%x: tensor<2x3xf32>) -> tensor<2x1xf32> {
-  // expected-error @+1 {{glu: dim -1 of size 3 does not halve (static, even)}}
+  // expected-error @+1 {{glu: dim -1 of size 3 does not halve (even)}}
   %0 = tcc_graph.operator "torch.ops.aten.glu.default"(%x) {operand_names = ["self"], args = {dim = -1 : i64}} : (tensor<2x3xf32>) -> tensor<2x1xf32>
   return %0 : tensor<2x1xf32>
 }

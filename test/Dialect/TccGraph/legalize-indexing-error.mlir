@@ -64,9 +64,9 @@ func.func @reflect_pad(%x: tensor<2x4xf32>) -> tensor<2x6xf32> {
 
 // -----
 
-func.func @roll_symbolic(%x: tensor<?x4xf32>) -> tensor<?x4xf32> {
-  // expected-error @+1 {{operator 'aten.roll.default': dimension 0 is symbolic; only static sizes are supported}}
-  %0 = tcc_graph.operator "torch.ops.aten.roll.default"(%x) {operand_names = ["self"], args = {shifts = array<i64: 1>, dims = array<i64: 0>}} : (tensor<?x4xf32>) -> tensor<?x4xf32>
+func.func @slice_scatter_symbolic(%x: tensor<?x4xf32>, %s: tensor<2x4xf32>) -> tensor<?x4xf32> {
+  // expected-error @+1 {{operator 'aten.slice_scatter.default': dimension 0 is symbolic; only a slice [0:4:2] of literal non-negative bounds and step 1 is supported}}
+  %0 = tcc_graph.operator "torch.ops.aten.slice_scatter.default"(%x, %s) {operand_names = ["self", "src"], args = {dim = 0 : i64, start = 0 : i64, end = 4 : i64, step = 2 : i64}} : (tensor<?x4xf32>, tensor<2x4xf32>) -> tensor<?x4xf32>
   return %0 : tensor<?x4xf32>
 }
 

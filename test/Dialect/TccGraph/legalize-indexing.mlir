@@ -367,3 +367,20 @@ func.func @embedding_bag_mean(%w: tensor<5x3xf32>, %i: tensor<6xi64>, %o: tensor
   %0:4 = tcc_graph.operator "torch.ops.aten.embedding_bag.padding_idx"(%w, %i, %o) {operand_names = ["weight", "indices", "offsets"], args = {scale_grad_by_freq = false, mode = 1 : i64, sparse = false, include_last_offset = false, padding_idx = -1 : i64}} : (tensor<5x3xf32>, tensor<6xi64>, tensor<2xi64>) -> (tensor<2x3xf32>, tensor<6xi64>, tensor<2xi64>, tensor<2xi64>)
   return %0#0 : tensor<2x3xf32>
 }
+
+// -----
+
+// flip of a symbolic dim: a take at n - 1 - i, n read at run time (a
+// symbolic size is not one of the sizes 0 or 1 that flip leaves alone).
+// CHECK-LABEL: func @flip_symbolic
+// CHECK: %[[D:.*]] = tensor.dim %arg0, %{{.*}} : tensor<2x?xf32>
+// CHECK: %[[I:.*]] = tcc_graph.iota sizes(%[[D]]) {start = 0.000000e+00 : f64, step = 1.000000e+00 : f64} : tensor<?xi64>
+// CHECK: %[[N:.*]] = tcc_graph.dim_size %arg0 {dim = 1 : i64}
+// CHECK: %[[LAST:.*]] = tcc_graph.sub %[[N]], %{{.*}} : (tensor<i64>, tensor<i64>) -> tensor<i64>
+// CHECK: %[[AT:.*]] = tcc_graph.sub %[[LAST]], %[[I]] : (tensor<i64>, tensor<?xi64>) -> tensor<?xi64>
+// CHECK: %[[F:.*]] = tcc_graph.take %arg0, %[[AT]] {dim = 1 : i64} : (tensor<2x?xf32>, tensor<?xi64>) -> tensor<2x?xf32>
+// CHECK: return %[[F]]
+func.func @flip_symbolic(%x: tensor<2x?xf32> {tcc.sizes = [2, "s1"]}) -> tensor<2x?xf32> {
+  %0 = tcc_graph.operator "torch.ops.aten.flip.default"(%x) {operand_names = ["self"], args = {dims = array<i64: 1>}} : (tensor<2x?xf32>) -> tensor<2x?xf32>
+  return %0 : tensor<2x?xf32>
+}

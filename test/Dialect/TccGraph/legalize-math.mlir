@@ -392,3 +392,26 @@ func.func @nextafter(%x: tensor<4xf32>, %y: tensor<4xf32>) -> tensor<4xf32> {
   %0 = tcc_graph.operator "torch.ops.aten.nextafter.default"(%x, %y) {operand_names = ["self", "other"], args = {}} : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
   return %0 : tensor<4xf32>
 }
+
+// -----
+
+// glu along a symbolic dim: halves of n / 2 read at run time (x[:h] a
+// slice, x[h:] a take from h), an odd n failing the call.
+// CHECK-LABEL: func @glu_symbolic
+// CHECK: %[[N:.*]] = tcc_graph.dim_size %arg0 {dim = 0 : i64}
+// CHECK: %[[TWO:.*]] = tcc_graph.constant dense<2> : tensor<i64>
+// CHECK: %[[R:.*]] = tcc_graph.fmod %[[N]], %[[TWO]]
+// CHECK: %[[EVEN:.*]] = tcc_graph.compare %[[R]], %{{.*}} {predicate = "eq"}
+// CHECK: %[[X:.*]] = tcc_graph.check %[[EVEN]], %arg0 "aten.glu.default: dim 0 of an odd size does not halve"
+// CHECK: %[[H:.*]] = tcc_graph.trunc_div %[[N]], %[[TWO]]
+// CHECK: %[[L:.*]] = arith.divui
+// CHECK: %[[A:.*]] = tcc_graph.slice %[[X]] sizes(%[[L]]) {dim = 0 : i64, end = 9223372036854775807 : i64, start = 0 : i64, step = 1 : i64}
+// CHECK: %[[I:.*]] = tcc_graph.iota sizes(%[[L]])
+// CHECK: %[[AT:.*]] = tcc_graph.add %[[I]], %[[H]]
+// CHECK: %[[B:.*]] = tcc_graph.take %[[X]], %[[AT]] {dim = 0 : i64} : (tensor<?x4xf32>, tensor<?xi64>) -> tensor<?x4xf32>
+// CHECK: tcc_graph.neg %[[B]]
+// CHECK: tcc_graph.mul %[[A]]
+func.func @glu_symbolic(%x: tensor<?x4xf32> {tcc.sizes = ["s0", 4]}) -> tensor<?x4xf32> {
+  %0 = tcc_graph.operator "torch.ops.aten.glu.default"(%x) {operand_names = ["self"], args = {dim = 0 : i64}} : (tensor<?x4xf32>) -> tensor<?x4xf32>
+  return %0 : tensor<?x4xf32>
+}

@@ -569,3 +569,51 @@ func.func @frexp(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xi32>) {
   %0:2 = tcc_graph.operator "torch.ops.aten.frexp.Tensor"(%x) {operand_names = ["self"], args = {}} : (tensor<4xf32>) -> (tensor<4xf32>, tensor<4xi32>)
   return %0#0, %0#1 : tensor<4xf32>, tensor<4xi32>
 }
+
+// -----
+
+// var over a symbolic dim: the count of reduced elements is the symbolic
+// size read at run time times the static ones (3), in f32, and so is
+// max(N - correction, 0).
+// CHECK-LABEL: func @var_symbolic
+// CHECK: %[[S:.*]] = tcc_graph.dim_size %arg0 {dim = 1 : i64} : (tensor<3x?xf32>) -> tensor<i64>
+// CHECK: %[[SQ:.*]] = tcc_graph.reduce_sum %{{.*}} {dims = array<i64: 0, 1>, keepdim = false}
+// CHECK: %[[D2:.*]] = tcc_graph.mul
+// CHECK: %[[THREE:.*]] = tcc_graph.constant dense<3> : tensor<i64>
+// CHECK: %[[ALL:.*]] = tcc_graph.mul %[[S]], %[[THREE]] : (tensor<i64>, tensor<i64>) -> tensor<i64>
+// CHECK: %[[N:.*]] = tcc_graph.cast %[[ALL]] : (tensor<i64>) -> tensor<f32>
+// CHECK: tcc_graph.div %[[D2]], %[[N]]
+// CHECK: %[[SPREAD:.*]] = tcc_graph.maximum
+// CHECK: %[[C:.*]] = tcc_graph.constant dense<2.000000e+00> : tensor<f32>
+// CHECK: %[[NC:.*]] = tcc_graph.sub %[[N]], %[[C]]
+// CHECK: %[[DOF:.*]] = tcc_graph.maximum %[[NC]], %{{.*}}
+// CHECK: %[[V:.*]] = tcc_graph.div %[[SPREAD]], %[[DOF]]
+// CHECK: return %[[V]]
+func.func @var_symbolic(%x: tensor<3x?xf32> {tcc.sizes = [3, "s1"]}) -> tensor<f32> {
+  %0 = tcc_graph.operator "torch.ops.aten.var.correction"(%x) {operand_names = ["self"], args = {dim = array<i64: 0, 1>, correction = 2 : i64, keepdim = false}} : (tensor<3x?xf32>) -> tensor<f32>
+  return %0 : tensor<f32>
+}
+
+// -----
+
+// trapezoid and cumulative_trapezoid along a symbolic dim: y[1:] and y[:-1]
+// (and x's) as slices of symbolic size n - 1, y[-1] a take at n - 1.
+// CHECK-LABEL: func @trapezoid_symbolic
+// CHECK: %[[SUM:.*]] = tcc_graph.reduce_sum %arg0 {dims = array<i64: 1>, keepdim = false}
+// CHECK: %[[FIRST:.*]] = tcc_graph.slice %arg0 {dim = 1 : i64, end = 1 : i64, start = 0 : i64, step = 1 : i64} : (tensor<2x?xf32>) -> tensor<2x1xf32>
+// CHECK: %[[N:.*]] = tcc_graph.dim_size %arg0 {dim = 1 : i64}
+// CHECK: %[[AT:.*]] = tcc_graph.sub %[[N]], %{{.*}}
+// CHECK: %[[I:.*]] = tcc_graph.reshape %[[AT]] : (tensor<i64>) -> tensor<1xi64>
+// CHECK: %[[LAST:.*]] = tcc_graph.take %arg0, %[[I]] {dim = 1 : i64} : (tensor<2x?xf32>, tensor<1xi64>) -> tensor<2x1xf32>
+// CHECK: tcc_graph.add %[[FIRST]], %[[LAST]]
+// CHECK: %[[X:.*]] = tcc_graph.reshape %arg1 : (tensor<?xf32>) -> tensor<1x?xf32>
+// CHECK: %[[XR:.*]] = tcc_graph.slice %[[X]] sizes(%{{.*}}) {dim = 1 : i64, end = 9223372036854775807 : i64, start = 1 : i64, step = 1 : i64}
+// CHECK: %[[XL:.*]] = tcc_graph.slice %[[X]] sizes(%{{.*}}) {dim = 1 : i64, end = 9223372036854775807 : i64, start = 0 : i64, step = 1 : i64}
+// CHECK: tcc_graph.sub %[[XR]], %[[XL]] : (tensor<1x?xf32>, tensor<1x?xf32>) -> tensor<1x?xf32>
+// CHECK: tcc_graph.cumsum %{{.*}} {dim = 1 : i64} : tensor<2x?xf32>
+func.func @trapezoid_symbolic(%y: tensor<2x?xf32> {tcc.sizes = [2, "s1"]}, %x: tensor<?xf32> {tcc.sizes = ["s1"]}) -> (tensor<2xf32>, tensor<2xf32>, tensor<2x?xf32>) {
+  %0 = tcc_graph.operator "torch.ops.aten.trapezoid.dx"(%y) {operand_names = ["y"], args = {dx = 2.0 : f64, dim = -1 : i64}} : (tensor<2x?xf32>) -> tensor<2xf32>
+  %1 = tcc_graph.operator "torch.ops.aten.trapezoid.x"(%y, %x) {operand_names = ["y", "x"], args = {dim = -1 : i64}} : (tensor<2x?xf32>, tensor<?xf32>) -> tensor<2xf32>
+  %2 = tcc_graph.operator "torch.ops.aten.cumulative_trapezoid.x"(%y, %x) {operand_names = ["y", "x"], args = {dim = -1 : i64}, tcc.sizes = [[2, "s1 - 1"]]} : (tensor<2x?xf32>, tensor<?xf32>) -> tensor<2x?xf32>
+  return %0, %1, %2 : tensor<2xf32>, tensor<2xf32>, tensor<2x?xf32>
+}

@@ -82,9 +82,36 @@ func.func @topk_symbolic_rows(%x: tensor<?x?x4xf32>) -> (tensor<?x?x2xf32>, tens
 
 // -----
 
-// Along a symbolic dim, the pairwise view would be n x n of unknown n.
+// Along a symbolic dim, the pairwise view is n x n of the n read at run
+// time (at most 4096, checked): the positions are iotas of n, the result's
+// k = 2 a static slice of the permutation, k checked against n.
+// CHECK-LABEL: func @topk_symbolic_dim
+// CHECK: %[[N:.*]] = tcc_graph.dim_size %arg0 {dim = 1 : i64}
+// CHECK: %[[FITS:.*]] = tcc_graph.compare %[[N]], %{{.*}} {predicate = "le"}
+// CHECK: %[[X:.*]] = tcc_graph.check %[[FITS]], %arg0 "aten.topk.default: a dim of more than 4096 elements is not supported"
+// CHECK: %[[K:.*]] = tcc_graph.dim_size %[[X]] {dim = 1 : i64}
+// CHECK: %[[ENOUGH:.*]] = tcc_graph.compare %[[K]], %{{.*}} {predicate = "ge"}
+// CHECK: %[[LINE:.*]] = tcc_graph.check %[[ENOUGH]], %[[X]] "aten.topk.default: k 2 out of range for dim 1"
+// CHECK: tcc_graph.reshape %[[LINE]] : (tensor<2x?xf32>) -> tensor<2x?x1xf32>
+// CHECK: %[[L:.*]] = tensor.dim %[[LINE]], %{{.*}} : tensor<2x?xf32>
+// CHECK: tcc_graph.iota sizes(%[[L]]) {start = 0.000000e+00 : f64, step = 1.000000e+00 : f64} : tensor<?xf32>
+// CHECK: %[[P:.*]] = tcc_graph.cast %{{.*}} : (tensor<2x?xf32>) -> tensor<2x?xi64>
+// CHECK: %[[TOP:.*]] = tcc_graph.slice %[[P]] {dim = 1 : i64, end = 2 : i64, start = 0 : i64, step = 1 : i64} : (tensor<2x?xi64>) -> tensor<2x2xi64>
+// CHECK: %[[V:.*]] = tcc_graph.gather %[[LINE]], %[[TOP]] {dim = 1 : i64} : (tensor<2x?xf32>, tensor<2x2xi64>) -> tensor<2x2xf32>
+// CHECK: return %[[V]], %[[TOP]]
 func.func @topk_symbolic_dim(%x: tensor<2x?xf32>) -> (tensor<2x2xf32>, tensor<2x2xi64>) {
-  // expected-error @+1 {{needs a static size along dim -1, not a symbolic one}}
   %0:2 = tcc_graph.operator "torch.ops.aten.topk.default"(%x) {operand_names = ["self"], args = {k = 2 : i64, dim = -1 : i64}} : (tensor<2x?xf32>) -> (tensor<2x2xf32>, tensor<2x2xi64>)
   return %0#0, %0#1 : tensor<2x2xf32>, tensor<2x2xi64>
+}
+
+// -----
+
+// A symbolic dim whose range allows more than 4096 elements: the n x n
+// pairwise view is refused by name at compile time.
+module attributes {tcc.symbols = {s1 = [2, 8001]}} {
+  func.func @sort_symbolic_too_long(%x: tensor<?xf32> {tcc.sizes = ["s1"]}) -> (tensor<?xf32>, tensor<?xi64>) {
+    // expected-error @+1 {{operator 'aten.sort.default': dim -1 is symbolic with up to 8001 elements; at most 4096 are supported (export it with a smaller maximum)}}
+    %0:2 = tcc_graph.operator "torch.ops.aten.sort.default"(%x) {operand_names = ["self"], args = {dim = -1 : i64, descending = false}} : (tensor<?xf32>) -> (tensor<?xf32>, tensor<?xi64>)
+    return %0#0, %0#1 : tensor<?xf32>, tensor<?xi64>
+  }
 }

@@ -210,3 +210,119 @@ func.func @narrow_view_as(%x: tensor<2x4xf32>, %y: tensor<8xf32>) -> (tensor<2x2
   %1 = tcc_graph.operator "torch.ops.aten.view_as.default"(%x, %y) {operand_names = ["self", "other"], args = {}} : (tensor<2x4xf32>, tensor<8xf32>) -> tensor<8xf32>
   return %0, %1 : tensor<2x2xf32>, tensor<8xf32>
 }
+
+// -----
+
+// Padding along symbolic dims: constant blocks stretched to the other
+// sizes and concatenated (a negative amount crops with a slice of symbolic
+// size n - 1); reflect reads at positions from an iota of n + 3, n read at
+// run time, and checks that the amounts are below n, as PyTorch raises.
+// CHECK-LABEL: func @pad_symbolic
+// CHECK: %[[V:.*]] = tcc_graph.constant dense<5.000000e-01> : tensor<f32>
+// CHECK: %[[D1:.*]] = tensor.dim %arg0, %{{.*}} : tensor<2x?x?xf32>
+// CHECK: %[[L:.*]] = tcc_graph.broadcast %[[V]] sizes(%[[D1]]) : (tensor<f32>) -> tensor<2x?x1xf32>
+// CHECK: %[[R:.*]] = tcc_graph.broadcast %[[V]] sizes(%{{.*}}) : (tensor<f32>) -> tensor<2x?x2xf32>
+// CHECK: %[[C:.*]] = tcc_graph.concat %[[L]], %arg0, %[[R]] {dim = 2 : i64} : (tensor<2x?x1xf32>, tensor<2x?x?xf32>, tensor<2x?x2xf32>) -> tensor<2x?x?xf32>
+// CHECK: %[[N1:.*]] = tensor.dim %[[C]], %{{.*}} : tensor<2x?x?xf32>
+// CHECK: %[[CROP:.*]] = arith.subi %[[N1]], %{{.*}} : index
+// CHECK: %[[PAD:.*]] = tcc_graph.slice %[[C]] sizes(%[[CROP]]) {dim = 1 : i64, end = 9223372036854775807 : i64, start = 1 : i64, step = 1 : i64}
+// CHECK: %[[C3:.*]] = arith.constant 3 : index
+// CHECK: %[[D2:.*]] = tensor.dim %arg0, %{{.*}} : tensor<2x?x?xf32>
+// CHECK: %[[M:.*]] = arith.addi %[[D2]], %[[C3]] : index
+// CHECK: %[[N:.*]] = tcc_graph.dim_size %arg0 {dim = 2 : i64}
+// CHECK: %[[J:.*]] = tcc_graph.iota sizes(%[[M]]) {start = -2.000000e+00 : f64, step = 1.000000e+00 : f64} : tensor<?xi64>
+// CHECK: %[[LAST:.*]] = tcc_graph.sub %[[N]], %{{.*}} : (tensor<i64>, tensor<i64>) -> tensor<i64>
+// CHECK: %[[A:.*]] = tcc_graph.abs %[[J]]
+// CHECK: tcc_graph.sub %[[LAST]], %[[A]]
+// CHECK: %[[AT:.*]] = tcc_graph.sub %[[LAST]], %{{.*}} : (tensor<i64>, tensor<?xi64>) -> tensor<?xi64>
+// CHECK: %[[T:.*]] = tcc_graph.take %arg0, %[[AT]] {dim = 2 : i64} : (tensor<2x?x?xf32>, tensor<?xi64>) -> tensor<2x?x?xf32>
+// CHECK: %[[THREE:.*]] = tcc_graph.constant dense<3> : tensor<i64>
+// CHECK: %[[OK:.*]] = tcc_graph.compare %[[N]], %[[THREE]] {predicate = "ge"}
+// CHECK: %[[REFL:.*]] = tcc_graph.check %[[OK]], %[[T]] "aten.reflection_pad1d.default: reflect padding of 2 and 1 needs a size of at least 3 in dim 2"
+// CHECK: return %[[PAD]], %[[REFL]]
+func.func @pad_symbolic(%x: tensor<2x?x?xf32> {tcc.sizes = [2, "s1", "s2"]}) -> (tensor<2x?x?xf32>, tensor<2x?x?xf32>) {
+  %0 = tcc_graph.operator "torch.ops.aten.constant_pad_nd.default"(%x) {operand_names = ["self"], args = {pad = array<i64: 1, 2, -1, 0>, value = 5.000000e-01 : f64}} : (tensor<2x?x?xf32>) -> tensor<2x?x?xf32>
+  %1 = tcc_graph.operator "torch.ops.aten.reflection_pad1d.default"(%x) {operand_names = ["self"], args = {padding = array<i64: 2, 1>}} : (tensor<2x?x?xf32>) -> tensor<2x?x?xf32>
+  return %0, %1 : tensor<2x?x?xf32>, tensor<2x?x?xf32>
+}
+
+// -----
+
+// Replicate and circular padding of a symbolic dim: clamped and wrapped
+// positions against n read at run time.
+// CHECK-LABEL: func @pad_symbolic_modes
+// CHECK: %[[N:.*]] = tcc_graph.dim_size %arg0 {dim = 1 : i64}
+// CHECK: %[[J:.*]] = tcc_graph.iota sizes(%{{.*}}) {start = -1.000000e+00 : f64, step = 1.000000e+00 : f64} : tensor<?xi64>
+// CHECK: %[[LAST:.*]] = tcc_graph.sub %[[N]], %{{.*}}
+// CHECK: %[[LOW:.*]] = tcc_graph.maximum %[[J]], %{{.*}}
+// CHECK: %[[AT:.*]] = tcc_graph.minimum %[[LOW]], %[[LAST]]
+// CHECK: tcc_graph.take %arg0, %[[AT]] {dim = 1 : i64}
+// CHECK: %[[N2:.*]] = tcc_graph.dim_size %arg0 {dim = 1 : i64}
+// CHECK: %[[J2:.*]] = tcc_graph.iota sizes(%{{.*}}) {start = -2.000000e+00 : f64, step = 1.000000e+00 : f64} : tensor<?xi64>
+// CHECK: %[[ABOVE:.*]] = tcc_graph.compare %[[J2]], %[[N2]] {predicate = "ge"}
+// CHECK: %[[UP:.*]] = tcc_graph.add %[[J2]], %[[N2]]
+// CHECK: %[[DOWN:.*]] = tcc_graph.sub %[[J2]], %[[N2]]
+// CHECK: tcc_graph.select %[[ABOVE]], %[[DOWN]], %[[J2]]
+// CHECK: tcc_graph.check {{.*}} "aten.pad.default: circular padding of 2 and 2 needs a size of at least 2 in dim 1"
+func.func @pad_symbolic_modes(%x: tensor<2x?xf32> {tcc.sizes = [2, "s1"]}) -> (tensor<2x?xf32>, tensor<2x?xf32>) {
+  %0 = tcc_graph.operator "torch.ops.aten.replication_pad1d.default"(%x) {operand_names = ["self"], args = {padding = array<i64: 1, 3>}} : (tensor<2x?xf32>) -> tensor<2x?xf32>
+  %1 = tcc_graph.operator "torch.ops.aten.pad.default"(%x) {operand_names = ["self"], args = {pad = array<i64: 2, 2>, mode = "circular"}} : (tensor<2x?xf32>) -> tensor<2x?xf32>
+  return %0, %1 : tensor<2x?xf32>, tensor<2x?xf32>
+}
+
+// -----
+
+// roll and fftshift along a symbolic dim: a take at (i + n - s) mod n, the
+// shift s brought into [0, n) at run time (n // 2 for fftshift).
+// CHECK-LABEL: func @roll_symbolic
+// CHECK: %[[N:.*]] = tcc_graph.dim_size %arg0 {dim = 1 : i64}
+// CHECK: %[[SHIFT:.*]] = tcc_graph.constant dense<-3> : tensor<i64>
+// CHECK: %[[DIV:.*]] = tcc_graph.maximum %[[N]], %{{.*}}
+// CHECK: %[[R:.*]] = tcc_graph.fmod %[[SHIFT]], %[[DIV]]
+// CHECK: %[[P:.*]] = tcc_graph.add %[[R]], %[[DIV]]
+// CHECK: %[[S:.*]] = tcc_graph.fmod %[[P]], %[[DIV]]
+// CHECK: %[[OFF:.*]] = tcc_graph.sub %[[DIV]], %[[S]]
+// CHECK: %[[I:.*]] = tcc_graph.iota sizes(%{{.*}}) {start = 0.000000e+00 : f64, step = 1.000000e+00 : f64} : tensor<?xi64>
+// CHECK: %[[M:.*]] = tcc_graph.add %[[I]], %[[OFF]]
+// CHECK: %[[AT:.*]] = tcc_graph.fmod %[[M]], %[[DIV]]
+// CHECK: tcc_graph.take %arg0, %[[AT]] {dim = 1 : i64} : (tensor<2x?xf32>, tensor<?xi64>) -> tensor<2x?xf32>
+// CHECK: %[[N2:.*]] = tcc_graph.dim_size %arg0 {dim = 1 : i64}
+// CHECK: %[[HALF:.*]] = tcc_graph.trunc_div %[[N2]], %{{.*}}
+// CHECK: tcc_graph.fmod %[[HALF]], %{{.*}}
+// CHECK: tcc_graph.take %arg0
+func.func @roll_symbolic(%x: tensor<2x?xf32> {tcc.sizes = [2, "s1"]}) -> (tensor<2x?xf32>, tensor<2x?xf32>) {
+  %0 = tcc_graph.operator "torch.ops.aten.roll.default"(%x) {operand_names = ["self"], args = {shifts = array<i64: -3>, dims = array<i64: 1>}} : (tensor<2x?xf32>) -> tensor<2x?xf32>
+  %1 = tcc_graph.operator "torch.ops.aten.fft_fftshift.default"(%x) {operand_names = ["self"], args = {dim = array<i64: 1>}} : (tensor<2x?xf32>) -> tensor<2x?xf32>
+  return %0, %1 : tensor<2x?xf32>, tensor<2x?xf32>
+}
+
+// -----
+
+// slice_scatter and select_scatter along a symbolic dim: self[:start], the
+// update and self[min(end, n):] (a take of max(n - end, 0) elements)
+// concatenated; the start is checked against n before any slice reads, and
+// the result against n.
+// CHECK-LABEL: func @scatter_symbolic
+// CHECK: %[[N:.*]] = tcc_graph.dim_size %arg0 {dim = 0 : i64}
+// CHECK: %[[IN:.*]] = tcc_graph.compare %[[N]], %{{.*}} {predicate = "ge"}
+// CHECK: %[[X:.*]] = tcc_graph.check %[[IN]], %arg0 "aten.slice_scatter.default: start 1 past the size of dim 0"
+// CHECK: %[[HEAD:.*]] = tcc_graph.slice %[[X]] {dim = 0 : i64, end = 1 : i64, start = 0 : i64, step = 1 : i64} : (tensor<?x4xf32>) -> tensor<1x4xf32>
+// CHECK: %[[C:.*]] = tcc_graph.concat %[[HEAD]], %arg1 {dim = 0 : i64} : (tensor<1x4xf32>, tensor<?x4xf32>) -> tensor<?x4xf32>
+// CHECK: %[[M:.*]] = tcc_graph.dim_size %[[C]] {dim = 0 : i64}
+// CHECK: %[[SAME:.*]] = tcc_graph.compare %[[M]], %[[N]] {predicate = "eq"}
+// CHECK: %[[S:.*]] = tcc_graph.check %[[SAME]], %[[C]] "aten.slice_scatter.default: the update does not fit dim 0 at 1"
+// CHECK: %[[U:.*]] = tcc_graph.reshape %arg2 : (tensor<4xf32>) -> tensor<1x4xf32>
+// CHECK: %[[Y:.*]] = tcc_graph.check %{{.*}}, %arg0 "aten.select_scatter.default: start 2 past the size of dim 0"
+// CHECK: %[[H2:.*]] = tcc_graph.slice %[[Y]] {dim = 0 : i64, end = 2 : i64, start = 0 : i64, step = 1 : i64}
+// CHECK: %[[FROM:.*]] = tcc_graph.minimum %{{.*}}, %{{.*}} : (tensor<i64>, tensor<i64>) -> tensor<i64>
+// CHECK: %[[LEN:.*]] = arith.maxsi
+// CHECK: %[[I:.*]] = tcc_graph.iota sizes(%[[LEN]])
+// CHECK: %[[AT:.*]] = tcc_graph.add %[[I]], %[[FROM]]
+// CHECK: %[[T:.*]] = tcc_graph.take %[[Y]], %[[AT]] {dim = 0 : i64}
+// CHECK: tcc_graph.concat %[[H2]], %[[U]], %[[T]] {dim = 0 : i64} : (tensor<2x4xf32>, tensor<1x4xf32>, tensor<?x4xf32>) -> tensor<?x4xf32>
+// CHECK: return %[[S]]
+func.func @scatter_symbolic(%x: tensor<?x4xf32> {tcc.sizes = ["s0", 4]}, %s: tensor<?x4xf32> {tcc.sizes = ["s1", 4]}, %r: tensor<4xf32>) -> (tensor<?x4xf32>, tensor<?x4xf32>) {
+  %0 = tcc_graph.operator "torch.ops.aten.slice_scatter.default"(%x, %s) {operand_names = ["self", "src"], args = {dim = 0 : i64, start = 1 : i64, step = 1 : i64}} : (tensor<?x4xf32>, tensor<?x4xf32>) -> tensor<?x4xf32>
+  %1 = tcc_graph.operator "torch.ops.aten.select_scatter.default"(%x, %r) {operand_names = ["self", "src"], args = {dim = 0 : i64, index = 2 : i64}} : (tensor<?x4xf32>, tensor<4xf32>) -> tensor<?x4xf32>
+  return %0, %1 : tensor<?x4xf32>, tensor<?x4xf32>
+}

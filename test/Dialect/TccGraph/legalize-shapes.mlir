@@ -171,3 +171,59 @@ func.func @repeat_symbolic(%x: tensor<?x3x?xf32>) -> tensor<?x12x?xf32> {
   %0 = tcc_graph.operator "torch.ops.aten.repeat.default"(%x) {operand_names = ["self"], args = {repeats = array<i64: 1, 4, 1>}} : (tensor<?x3x?xf32>) -> tensor<?x12x?xf32>
   return %0 : tensor<?x12x?xf32>
 }
+
+// -----
+
+// chunk along a symbolic dim: the pieces as long as the export's
+// expressions say; the first a slice, the next a take from where the first
+// ends (its size read at run time); the call checks that they cover the dim.
+// CHECK-LABEL: func @chunk_symbolic
+// CHECK: %[[H:.*]] = arith.floordivsi
+// CHECK: %[[A:.*]] = tcc_graph.slice %arg0 sizes(%[[H]]) {dim = 1 : i64, end = 9223372036854775807 : i64, start = 0 : i64, step = 1 : i64}
+// CHECK: %[[START:.*]] = tcc_graph.dim_size %[[A]] {dim = 1 : i64}
+// CHECK: %[[REST:.*]] = arith.subi
+// CHECK: %[[I:.*]] = tcc_graph.iota sizes(%[[REST]]) {start = 0.000000e+00 : f64, step = 1.000000e+00 : f64} : tensor<?xi64>
+// CHECK: %[[AT:.*]] = tcc_graph.add %[[I]], %[[START]]
+// CHECK: %[[B:.*]] = tcc_graph.take %arg0, %[[AT]] {dim = 1 : i64} : (tensor<2x?xf32>, tensor<?xi64>) -> tensor<2x?xf32>
+// CHECK: %[[BN:.*]] = tcc_graph.dim_size %[[B]] {dim = 1 : i64}
+// CHECK: %[[END:.*]] = tcc_graph.add %[[START]], %[[BN]]
+// CHECK: %[[N:.*]] = tcc_graph.dim_size %arg0 {dim = 1 : i64}
+// CHECK: %[[OK:.*]] = tcc_graph.compare %[[END]], %[[N]] {predicate = "eq"}
+// CHECK: %[[A2:.*]] = tcc_graph.check %[[OK]], %[[A]] "aten.chunk.default: the pieces do not cover dim 1"
+// CHECK: %[[B2:.*]] = tcc_graph.check %[[OK]], %[[B]]
+// CHECK: return %[[A2]], %[[B2]]
+func.func @chunk_symbolic(%x: tensor<2x?xf32> {tcc.sizes = [2, "s1"]}) -> (tensor<2x?xf32>, tensor<2x?xf32>) {
+  %0:2 = tcc_graph.operator "torch.ops.aten.chunk.default"(%x) {operand_names = ["self"], args = {chunks = 2 : i64, dim = 1 : i64}, tcc.sizes = [[2, "(s1 + 1)//2"], [2, "s1 - (s1 + 1)//2"]]} : (tensor<2x?xf32>) -> (tensor<2x?xf32>, tensor<2x?xf32>)
+  return %0#0, %0#1 : tensor<2x?xf32>, tensor<2x?xf32>
+}
+
+// -----
+
+// narrow along a symbolic dim from the end: a take from n - 4, checked to
+// lie within [0, n) at run time.
+// CHECK-LABEL: func @narrow_symbolic
+// CHECK: %[[N:.*]] = tcc_graph.dim_size %arg0 {dim = 1 : i64}
+// CHECK: %[[FROM:.*]] = tcc_graph.add %[[N]], %{{.*}}
+// CHECK: %[[I:.*]] = tcc_graph.iota {start = 0.000000e+00 : f64, step = 1.000000e+00 : f64} : tensor<3xi64>
+// CHECK: %[[AT:.*]] = tcc_graph.add %[[I]], %[[FROM]]
+// CHECK: %[[T:.*]] = tcc_graph.take %arg0, %[[AT]] {dim = 1 : i64} : (tensor<2x?xf32>, tensor<3xi64>) -> tensor<2x3xf32>
+// CHECK: tcc_graph.check %{{.*}}, %[[T]] "aten.narrow.default: start -4 and length 3 out of range for dim 1"
+func.func @narrow_symbolic(%x: tensor<2x?xf32> {tcc.sizes = [2, "s1"]}) -> tensor<2x3xf32> {
+  %0 = tcc_graph.operator "torch.ops.aten.narrow.default"(%x) {operand_names = ["self"], args = {dim = 1 : i64, start = -4 : i64, length = 3 : i64}} : (tensor<2x?xf32>) -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}
+
+// -----
+
+// broadcast_tensors to a symbolic shape (the export's sizes) and hstack of
+// tensors with symbolic sizes.
+// CHECK-LABEL: func @broadcast_stack_symbolic
+// CHECK: %[[S:.*]] = tensor.dim %arg0, %{{.*}} : tensor<?x4xf32>
+// CHECK: %[[B:.*]] = tcc_graph.broadcast %arg1 sizes(%[[S]]) : (tensor<?x1xf32>) -> tensor<?x4xf32>
+// CHECK: %[[C:.*]] = tcc_graph.concat %arg0, %arg1 {dim = 1 : i64} : (tensor<?x4xf32>, tensor<?x1xf32>) -> tensor<?x5xf32>
+// CHECK: return %arg0, %[[B]], %[[C]]
+func.func @broadcast_stack_symbolic(%x: tensor<?x4xf32> {tcc.sizes = ["s0", 4]}, %y: tensor<?x1xf32> {tcc.sizes = ["s0", 1]}) -> (tensor<?x4xf32>, tensor<?x4xf32>, tensor<?x5xf32>) {
+  %0:2 = tcc_graph.operator "torch.ops.aten.broadcast_tensors.default"(%x, %y) {operand_names = ["tensors.0", "tensors.1"], args = {}, tcc.sizes = [["s0", 4], ["s0", 4]]} : (tensor<?x4xf32>, tensor<?x1xf32>) -> (tensor<?x4xf32>, tensor<?x4xf32>)
+  %1 = tcc_graph.operator "torch.ops.aten.hstack.default"(%x, %y) {operand_names = ["tensors.0", "tensors.1"], args = {}} : (tensor<?x4xf32>, tensor<?x1xf32>) -> tensor<?x5xf32>
+  return %0#0, %0#1, %1 : tensor<?x4xf32>, tensor<?x4xf32>, tensor<?x5xf32>
+}
