@@ -818,7 +818,10 @@ TCC_DEVICE int2 scanMaskTiles(const unsigned char *mask, bool isBool, bool async
     atomicMaxShared(scratch + 12, anyHi);
   }
   // Every row may leave its negligible keys out (it has an anchor, or no
-  // negligible key); the barrier also publishes the atomics above.
+  // negligible key). Thread r reads row r's flags, which any thread may
+  // have set: a barrier first (the and-barrier after it publishes the
+  // atomics above).
+  syncThreads();
   const bool rowOk = tid >= rows || lds<int>(anchorAt + 4 * tid) != 0 ||
                      lds<int>(negligibleAt + 4 * tid) == 0;
   const bool allowSkip = syncThreadsAnd(rowOk);
