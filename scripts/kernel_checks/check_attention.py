@@ -10,9 +10,14 @@ compiled ones (16, 32, 64, 80, 96, 128) and some that run in a larger
 kernel with zero columns (8, 40, 72, 120), whose row padding must be neither
 read nor written. Masks come in layouts that reach the kernels' shared
 memory by cp.async (16-byte aligned rows, with a ragged lk) and element by
-element. Then the launcher's alternative choices (tcc_attention_tune: 128
+element. Static KV-cache masks (prefixes of 1 to 2048 of 2048 keys per
+sequence, bands inside the cache, rows of one block seeing different keys,
+-inf, finfo.min and bool padding, a row of only finfo.min) check the
+kernel's mask scan, which reads only the key tiles a block's rows must see
+(AttentionMaskScan.h). Then the launcher's alternative choices (tcc_attention_tune: 128
 or 64 query rows per block, masks element by element with one buffer, a
-rescale on every tile, double-buffered f32/tf32) rerun the cases they
+rescale on every tile, double-buffered f32/tf32, key splits, the mask scan
+off or forced) rerun the cases they
 touch. Then (unless quick) tcc and
 torch.nn.functional.scaled_dot_product_attention are timed on the same
 inputs, and tcc under each of those choices where it applies (an A/B of
