@@ -67,6 +67,18 @@
 // its address) per thread and context on a shape's first call; a call
 // under graph capture that would need a larger one runs unsplit.
 //
+// Visible keys only. A static KV cache's mask hides the positions not yet
+// filled; the launcher cannot read it (it is on the device, and the call
+// may be captured into a graph), so it asks the kernel to: where a block's
+// mask rows are at most 32768 elements and the keys at least 4 tiles, no
+// causal flag (Kernels/AttentionMaskScan.h: maskScanWorthwhile), each block
+// scans its rows of the mask and reads only the key tiles one of them must
+// see; the key splits chosen above from lk divide those tiles. On the H100
+// a decode step at position 512 of a 2048-position cache read all 2048
+// keys under the mask (13-21 us against SDPA's 6.4-6.9). tcc_attention_tune(
+// kAttentionTuneMaskScan, 1) turns it off, 2 forces it for every mask
+// without causal (tests).
+//
 // The CUfunction of each variant is cached per thread and CUDA context, so
 // a call after the first costs a few compares and cuLaunchKernel. The
 // first launch of a function asks for the most dynamic shared memory any
@@ -76,6 +88,7 @@
 //===----------------------------------------------------------------------===//
 #include "tcc/Runtime/AttentionKernels.h"
 
+#include "Kernels/AttentionMaskScan.h"
 #include "Kernels/AttentionParams.h"
 #include "tcc/Runtime/CudaDriver.h"
 #include "tcc/Runtime/KernelLibrary.h"
@@ -513,6 +526,18 @@ extern "C" void tcc_attention(int32_t dtype, int32_t math, int64_t batch, int64_
         splits = (lk + splitKeys - 1) / splitKeys;
       }
     }
+    // Only the key tiles the mask leaves visible (Kernels/AttentionMaskScan.h):
+    // each block scans its rows of the mask first where that is cheap beside
+    // the key loop (a decode step's one row over a static cache). The splits
+    // above then divide the visible tiles.
+    const int32_t scanTune = gTuning[kAttentionTuneMaskScan].load(std::memory_order_relaxed);
+    const int64_t scanRows = maskStrideQ == 0 ? 1 : std::min<int64_t>(lq, blockRows);
+    const int tileKeys = (!half && d > 64) ? 32 : 64;
+    params.scanMask =
+        scanTune == 1 ? 0
+        : scanTune == 2
+            ? (hasMask && !causal)
+            : tcc_attn::maskScanWorthwhile(hasMask, causal != 0, scanRows, lk, tileKeys);
     void *workspace = nullptr;
     const int64_t rows = batch * heads * lq;
     if (splits >= 2) {

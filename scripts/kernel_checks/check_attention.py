@@ -10,9 +10,14 @@ compiled ones (16, 32, 64, 80, 96, 128) and some that run in a larger
 kernel with zero columns (8, 40, 72, 120), whose row padding must be neither
 read nor written. Masks come in layouts that reach the kernels' shared
 memory by cp.async (16-byte aligned rows, with a ragged lk) and element by
-element. Then the launcher's alternative choices (tcc_attention_tune: 128
+element. Static KV-cache masks (prefixes of 1 to 2048 of 2048 keys per
+sequence, bands inside the cache, rows of one block seeing different keys,
+-inf, finfo.min and bool padding, a row of only finfo.min) check the
+kernel's mask scan, which reads only the key tiles a block's rows must see
+(AttentionMaskScan.h). Then the launcher's alternative choices (tcc_attention_tune: 128
 or 64 query rows per block, masks element by element with one buffer, a
-rescale on every tile, double-buffered f32/tf32) rerun the cases they
+rescale on every tile, double-buffered f32/tf32, key splits, the mask scan
+off or forced) rerun the cases they
 touch. Then (unless quick) tcc and
 torch.nn.functional.scaled_dot_product_attention are timed on the same
 inputs, and tcc under each of those choices where it applies (an A/B of
@@ -32,7 +37,7 @@ MASK_NONE, MASK_BOOL, MASK_ADD = 0, 1, 2
 MATH_F32, MATH_TF32 = 0, 1
 # tcc::AttentionTune knobs
 TUNE_ROWS, TUNE_MASK_TILES, TUNE_RESCALE, TUNE_STAGES, TUNE_MASK_BUFFERS = 0, 1, 2, 3, 4
-TUNE_KV_SPLITS = 5
+TUNE_KV_SPLITS, TUNE_MASK_SCAN = 5, 6
 
 _I32, _I64, _PTR = ctypes.c_int32, ctypes.c_int64, ctypes.c_void_p
 _ARGTYPES = (
@@ -178,7 +183,34 @@ def _output(B, H, L, D, dtype, layout):
     return buf, buf
 
 
-def _mask(kind, shape, B, H, Lq, Lk, dtype, gen, empty_rows, min_rows, pitch=None):
+def _span_mask(kind, B, H, Lq, Lk, dtype, spans, pad, pitch=None):
+    """A static KV cache's mask [B, 1, Lq, Lk] expanded to [B, H, Lq, Lk]:
+    spans[b][i] (or spans[b] for every row, or "min" for a row of only
+    finfo.min) is the (lo, hi) range of keys row i of batch b sees (0 or
+    True); the others are `pad`: "inf" (-inf, or False for bool) or "min"
+    (PyTorch's finfo.min, as transformers pads). `pitch`: rows of that
+    many elements, a view of the first Lk (the rest NaN / True)."""
+    width = pitch or Lk
+    if kind == MASK_BOOL:
+        m = torch.zeros(B, 1, Lq, width, dtype=torch.bool, device=DEVICE)
+        m[..., Lk:] = True
+    else:
+        fill = -math.inf if pad == "inf" else torch.finfo(dtype).min
+        m = torch.full((B, 1, Lq, width), fill, dtype=dtype, device=DEVICE)
+        m[..., Lk:] = math.nan
+    for b in range(B):
+        for i in range(Lq):
+            span = spans[b][i] if isinstance(spans[b], list) else spans[b]
+            if span == "min":
+                m[b, :, i, :Lk] = torch.finfo(dtype).min
+                continue
+            lo, hi = span
+            m[b, :, i, lo:hi] = True if kind == MASK_BOOL else 0.0
+    return m[..., :Lk].expand(B, H, Lq, Lk)
+
+
+def _mask(kind, shape, B, H, Lq, Lk, dtype, gen, empty_rows, min_rows, pitch=None, spans=None,
+          pad="inf"):
     """A mask expanded to [B, H, Lq, Lk]. shape "full" [B, H, Lq, Lk], "qk"
     [Lq, Lk] broadcast over batch and heads, "keys" [B, 1, 1, Lk] (padding),
     "window" [1, 2, H, Lq, Lk] expanded to [B / 2, 2, H, Lq, Lk] (a mask per
@@ -188,6 +220,10 @@ def _mask(kind, shape, B, H, Lq, Lk, dtype, gen, empty_rows, min_rows, pitch=Non
     so that whole key splits see nothing).
     `pitch`: rows of that many elements, a view of the first Lk (the others
     would make a difference if read: visible / NaN)."""
+    if shape == "spans":
+        return _span_mask(kind, B, H, Lq, Lk, dtype, spans, pad, pitch)
+    if shape == "spans_keys":  # [B, 1, 1, Lk], broadcast over the queries
+        return _span_mask(kind, B, H, 1, Lk, dtype, spans, pad, pitch).expand(B, H, Lq, Lk)
     if shape == "prefix":
         m = torch.full((B, 1, Lq, Lk), -math.inf, dtype=dtype, device=DEVICE)
         for b in range(B):
@@ -220,7 +256,7 @@ class Case:
     def __init__(self, name, dtype="bf16", math_mode=MATH_F32, B=2, H=4, KVH=None, Lq=128, Lk=None,
                  D=64, causal=False, mask=None, mask_shape="full", empty_rows=(), min_rows=(),
                  layouts=("contig",) * 3, out_layout="contig", scale=None, magnitude=1.0,
-                 mask_pitch=None):
+                 mask_pitch=None, spans=None, pad="inf"):
         self.__dict__.update(locals())
         del self.__dict__["self"]
         self.KVH = KVH or H
@@ -238,7 +274,7 @@ def _run_case(report, c, gen, variant=""):
     if c.mask:
         kind = MASK_BOOL if c.mask == "bool" else MASK_ADD
         mask = _mask(kind, c.mask_shape, c.B, c.H, c.Lq, c.Lk, dtype, gen, c.empty_rows, c.min_rows,
-                     c.mask_pitch)
+                     c.mask_pitch, c.spans, c.pad)
     common.take_error()
     call(q, k, v, out, mask, kind, c.causal, c.scale, c.math_mode)
     err = common.take_error()
@@ -341,6 +377,53 @@ def _cases(quick):
             layouts=("blhd",) * 3, out_layout="blhd")
         add("decode lq 4 lk 1500 misaligned, bool mask", B=1, H=4, Lq=4, Lk=1500, mask="bool",
             layouts=("offset",) * 3, out_layout="offset", empty_rows=(2,))
+        # Static-cache masks: the kernel scans a block's mask rows and reads only
+        # the key tiles one of them must see (AttentionMaskScan.h); splits then
+        # divide those tiles. Prefixes filled to 1 .. 2048 of 2048 keys, one
+        # per sequence of the batch; padding of -inf, or of finfo.min, which
+        # may be left out only where every row of the block has an anchor
+        # (a row of only finfo.min averages every key: fill 0 below).
+        fills = (1, 63, 64, 65, 513, 2047, 2048)
+        spans = [(0, f) for f in fills]
+        add("cache prefixes 1..2048 of 2048, -inf padding, gqa 8/2", B=7, H=8, KVH=2, Lq=1,
+            Lk=2048, mask="add", mask_shape="spans", spans=spans)
+        add("cache prefixes 0..2048 of 2048, finfo.min padding, gqa 8/2", B=8, H=8, KVH=2, Lq=1,
+            Lk=2048, mask="add", mask_shape="spans", spans=[(0, 0)] + spans, pad="min")
+        add("cache prefixes 0..2048 of 2048, bool", B=8, H=4, KVH=2, Lq=1, Lk=2048, mask="bool",
+            mask_shape="spans", spans=[(0, 0)] + spans)
+        bands = [(700, 900), (1000, 1001), (0, 2048), (1990, 2048), (64, 128), (0, 0)]
+        add("bands inside the cache, -inf padding", B=6, H=4, Lq=1, Lk=2048, mask="add",
+            mask_shape="spans", spans=bands)
+        add("bands inside the cache, finfo.min padding", B=6, H=4, Lq=1, Lk=2048, mask="add",
+            mask_shape="spans", spans=bands, pad="min")
+        add("bands inside the cache, bool", B=6, H=4, Lq=1, Lk=2048, mask="bool",
+            mask_shape="spans", spans=bands)
+        # The rows of one block differ (a block holds all 5 query rows).
+        rows = [(0, 64), (512, 576), (0, 0), (1000, 1024), (100, 101)]
+        add("5 rows seeing different bands, -inf padding", B=2, H=4, Lq=5, Lk=1024, mask="add",
+            mask_shape="spans", spans=[rows, rows[::-1]])
+        add("5 rows, finfo.min padding, anchors in every row", B=2, H=4, Lq=5, Lk=1024, mask="add",
+            mask_shape="spans", spans=[[(0, 64), (512, 576), (300, 301), (1000, 1024), (100, 101)]] * 2,
+            pad="min")
+        add("5 rows, finfo.min padding, one row of only finfo.min", B=2, H=4, Lq=5, Lk=1024,
+            mask="add", mask_shape="spans", spans=[[(0, 64), "min", (512, 576), (0, 1), (9, 10)],
+                                                    [(700, 710)] * 4 + ["min"]], pad="min")
+        add("5 rows seeing different bands, bool", B=2, H=4, Lq=5, Lk=1024, mask="bool",
+            mask_shape="spans", spans=[rows, rows[::-1]])
+        # One prefix for every query row (mask [B, 1, 1, Lk] broadcast over 3 rows).
+        add("3 rows, one broadcast prefix per sequence", B=3, H=4, Lq=3, Lk=1024, mask="add",
+            mask_shape="spans_keys", spans=[(0, 1), (0, 200), (0, 1024)], pad="min")
+        # Ragged lk (the last 16-byte chunk of a row is partial), a mask in
+        # rows of lk + 1 elements (read element by element), every head dim.
+        add("lk 2051, prefix 2049", B=1, H=4, Lq=1, Lk=2051, mask="add", mask_shape="spans",
+            spans=[(0, 2049)])
+        add("lk 2051, band at the end, bool", B=1, H=4, Lq=1, Lk=2051, mask="bool",
+            mask_shape="spans", spans=[(2050, 2051)])
+        add("cache prefixes, mask rows of lk + 1", B=3, H=4, Lq=1, Lk=1024, mask="add",
+            mask_shape="spans", spans=[(0, 5), (0, 700), (300, 1024)], mask_pitch=1025, pad="min")
+        for D in (16, 32, 64, 80, 96, 128):
+            add(f"cache prefixes 1, 333, 4096 of 4096, d{D}", D=D, B=3, H=4, KVH=2, Lq=1, Lk=4096,
+                mask="add", mask_shape="spans", spans=[(0, 1), (0, 333), (0, 4096)])
         add("empty: lq 0", Lq=0, Lk=5)
         add("no keys: lk 0 gives zeros", Lq=5, Lk=0)
     return cases
@@ -358,6 +441,16 @@ VARIANTS = [
     ("f32/tf32 two stages", {TUNE_STAGES: 2}, lambda c: c.dtype == "f32" and 32 < c.D <= 64),
     ("keys unsplit", {TUNE_KV_SPLITS: 1}, lambda c: not c.causal and c.Lk >= 256),
     ("keys in 3 splits", {TUNE_KV_SPLITS: 3}, lambda c: not c.causal and c.Lk > 64),
+    ("keys in 16 splits", {TUNE_KV_SPLITS: 16}, lambda c: not c.causal and c.Lk >= 1024),
+    ("mask scan off", {TUNE_MASK_SCAN: 1}, lambda c: c.mask is not None and not c.causal),
+    # Every mask without causal scanned (the launcher's size limits aside),
+    # unsplit and split.
+    ("mask scan forced", {TUNE_MASK_SCAN: 2, TUNE_KV_SPLITS: 1},
+     lambda c: c.mask is not None and not c.causal),
+    ("mask scan forced, keys in 3 splits", {TUNE_MASK_SCAN: 2, TUNE_KV_SPLITS: 3},
+     lambda c: c.mask is not None and not c.causal and c.Lk > 64),
+    ("mask scan forced, mask per element", {TUNE_MASK_SCAN: 2, TUNE_MASK_TILES: 1},
+     lambda c: c.mask is not None and not c.causal),
 ]
 
 

@@ -68,7 +68,13 @@ enum AttentionTune : int32_t {
   /// unsplit grid leaves most SMs idle: decoding), 1 never, N >= 2 at most
   /// N (each split at least 64 keys; never with causal).
   kAttentionTuneKvSplits = 5,
-  kAttentionTuneCount = 6,
+  /// Reading only the key tiles a mask leaves visible (the kernel scans the
+  /// mask rows of its block first; Kernels/AttentionMaskScan.h): 0 where
+  /// the launcher's test says it pays (a mask, no causal flag, at least 4
+  /// key tiles, at most 32768 mask elements per block), 1 never, 2 for
+  /// every mask without the causal flag (tests).
+  kAttentionTuneMaskScan = 6,
+  kAttentionTuneCount = 7,
 };
 
 } // namespace tcc

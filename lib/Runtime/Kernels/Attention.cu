@@ -122,6 +122,21 @@
 // round the key counts away and weigh a short split as a long one.) Never
 // with causal (its limits are absolute key positions).
 //
+// Visible tiles only (p.scanMask; the launcher asks where it is cheap:
+// AttentionKernels.cpp). A decode step over a static KV cache has one query
+// row over every cached position, most of them hidden by the mask. Before
+// its key loop, the block reads its rows of the mask (all lk keys; 16-byte
+// loads where the mask tiles would use cp.async) and keeps the key tiles
+// from the first to the last one that a row must see; those run as a split
+// does (bases moved, lk their length), and with key splits the splits
+// divide them (ceil(n / kvSplits) tiles each; a split left without a tile
+// writes m = -inf, l = 0, which the combine weighs 0). Hidden keys (-inf,
+// false) are always left out; PyTorch's finfo.min padding only where every
+// row of the block has an anchor (a key of mask >= -1e20): a row of only
+// finfo.min averages all its keys. The result is the same softmax: a left-
+// out key's p is exactly 0 (AttentionMaskScan.h). Variants whose registers
+// it would spill leave it out (Config::kScanMask).
+//
 // Block order: non-causal grids run the query tiles of one (batch, head)
 // together (K/V reuse in L2); causal grids run the longest query tiles
 // (the last ones) of all heads first, so the short ones fill the tail.
@@ -133,6 +148,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "AttentionMaskScan.h"
 #include "AttentionParams.h"
 
 #include <cfloat>
@@ -186,6 +202,20 @@ TCC_DEVICE float ldg(const float *p) { return __ldg(p); }
 TCC_DEVICE uint16_t ldg(const uint16_t *p) { return __ldg(reinterpret_cast<const unsigned short *>(p)); }
 TCC_DEVICE uint8_t ldg(const uint8_t *p) { return __ldg(reinterpret_cast<const unsigned char *>(p)); }
 template <class V> TCC_DEVICE void stg(V *p, V value) { *p = value; }
+/// 16 bytes from a 16-byte aligned global address (read-only path).
+TCC_DEVICE uint4 ldg16(const void *p) { return __ldg(reinterpret_cast<const uint4 *>(p)); }
+/// Block-wide AND of `pred`, and a barrier (__syncthreads_and).
+TCC_DEVICE bool syncThreadsAnd(bool pred) { return __syncthreads_and(pred) != 0; }
+/// The warp's minimum / maximum / OR of an int (redux.sync, sm_80+).
+TCC_DEVICE int warpMin(int v) { return __reduce_min_sync(0xffffffffu, v); }
+TCC_DEVICE int warpMax(int v) { return __reduce_max_sync(0xffffffffu, v); }
+/// Shared-memory atomics on the int at byte `offset`.
+TCC_DEVICE void atomicMinShared(uint32_t offset, int v) {
+  atomicMin(reinterpret_cast<int *>(sharedBase + offset), v);
+}
+TCC_DEVICE void atomicMaxShared(uint32_t offset, int v) {
+  atomicMax(reinterpret_cast<int *>(sharedBase + offset), v);
+}
 
 /// 16 bytes global -> shared, asynchronously, of which the first `bytes`
 /// (0 to 16) are read from `src` and the rest zero-filled; `src` must be
@@ -433,6 +463,15 @@ template <int K, int D, int MT = 1, int Stages = kDefaultStages<K, D>> struct Co
   static_assert(!kNarrowerHeads || (TileLayout<Elem, true, D>::kOneColumn &&
                                     TileLayout<Elem, false, D>::kOneColumn),
                 "a narrower head dim is a per-thread test");
+  /// Whether the kernel scans its mask rows for the key tiles it must read
+  /// when the launcher asks (p.scanMask; AttentionMaskScan.h). A variant
+  /// whose registers the scan would push into spills leaves it out (the
+  /// launcher's request is then ignored: every tile is read, as before):
+  /// on sm_90 the 64-row f16/bf16 vectorized kernel of D = 80 (capped at
+  /// 168 registers for three blocks per SM) spilled 20 bytes with it, and
+  /// those of D = 32 (96 registers for five blocks per SM; they spill 24-64
+  /// bytes without it) spilled more.
+  static constexpr bool kScanMask = MT == 1 && !(kHalf && (D == 32 || D == 80));
   static_assert(D % 16 == 0 && D >= 16 && D <= 128, "head dims 16, 32, ..., 128");
   static_assert(MT == 1 || (kHalf && D >= 64), "128-row blocks: f16/bf16, D >= 64");
   static_assert(kStages == 2 || !kHalf, "f16/bf16 double-buffer (the mask tiles rely on it)");
@@ -604,6 +643,193 @@ TCC_DEVICE void loadMaskTile(uint32_t offset, const unsigned char *mask, const A
     else
       sts<float>(to, in ? ldg(reinterpret_cast<const float *>(mask) + at) : 0.0f);
   }
+}
+
+//===----------------------------------------------------------------------===//
+// The mask scan: which key tiles the block must read (AttentionMaskScan.h)
+//===----------------------------------------------------------------------===//
+
+/// Folds the mask elements [key, key + n) of one row (n <= 16), given as
+/// their bits (bit j of `needed` / `notHidden`: element key + j), into the
+/// thread's first/last needed and not-hidden keys.
+TCC_DEVICE void foldKeyMasks(unsigned needed, unsigned notHidden, int key, int &needLo,
+                             int &needHi, int &anyLo, int &anyHi) {
+  if (needed) {
+    needLo = imin(needLo, key + __ffs(needed) - 1);
+    needHi = imax(needHi, key + 31 - __clz(needed));
+  }
+  if (notHidden) {
+    anyLo = imin(anyLo, key + __ffs(notHidden) - 1);
+    anyHi = imax(anyHi, key + 31 - __clz(notHidden));
+  }
+}
+
+/// Element j's bits (MaskKeyBits) into the chunk's per-element masks and
+/// the row's OR.
+TCC_DEVICE void keyBitsOf(unsigned bits, int j, unsigned &needed, unsigned &notHidden,
+                          unsigned &rowBits) {
+  needed |= (bits & kKeyNeeded ? 1u : 0u) << j;
+  notHidden |= (bits & kKeyNotHidden ? 1u : 0u) << j;
+  rowBits |= bits;
+}
+
+/// One 32-bit word of a 16-byte mask chunk (4 bool bytes, 2 halves or one
+/// float), its first element j0 of the chunk, into the chunk's masks and
+/// the row's OR (keyBitsOf).
+template <class Elem>
+TCC_DEVICE void foldMaskWord(uint32_t word, bool isBool, int j0, unsigned &needed,
+                             unsigned &notHidden, unsigned &rowBits) {
+  if (isBool) {
+    // The top bit of each nonzero byte, then one bit per byte.
+    const uint32_t nz = (((word & 0x7f7f7f7fu) + 0x7f7f7f7fu) | word) & 0x80808080u;
+    const unsigned four = ((nz >> 7) & 1u) | ((nz >> 14) & 2u) | ((nz >> 21) & 4u) | (nz >> 28);
+    needed |= four << j0;
+    notHidden |= four << j0;
+    rowBits |= four ? boolKeyBits(1) : 0u;
+  } else if constexpr (sizeof(Elem) == 2) {
+    keyBitsOf(additiveKeyBits(halfToFloat<Elem>(word, false)), j0, needed, notHidden, rowBits);
+    keyBitsOf(additiveKeyBits(halfToFloat<Elem>(word, true)), j0 + 1, needed, notHidden,
+              rowBits);
+  } else {
+    keyBitsOf(additiveKeyBits(__uint_as_float(word)), j0, needed, notHidden, rowBits);
+  }
+}
+
+/// The key tiles [.x, .y) (tiles of Bc keys from key 0) that the query
+/// rows [r0, r0 + rowsHere) of the block must read: every thread reads part
+/// of the rows' mask (`mask`: the (b, h) base at key 0; rows `strideQ`,
+/// keys `strideK` elements apart), 16 bytes at a time where `async` (the
+/// layout p.maskAsync describes; element by element in a row's last,
+/// partial chunk), else element by element; the block reduces through
+/// `scratch` in shared memory (free: nothing is loaded yet). The rules are
+/// AttentionMaskScan.h's. Ends with a barrier. Written for code size (it
+/// is inlined into every kernel): four chunks in flight per thread, then
+/// folded one by one in a loop.
+template <class Elem, int Rows, int Bc>
+TCC_DEVICE int2 scanMaskTiles(const unsigned char *mask, bool isBool, bool async, int64_t strideQ,
+                              int64_t strideK, int lk, int r0, int rowsHere, uint32_t scratch,
+                              int tid) {
+  const int eb = isBool ? 1 : int(sizeof(Elem));
+  const int rows = strideQ == 0 ? 1 : rowsHere;
+  // scratch: needLo, needHi, anyLo, anyHi, then per row "has an anchor"
+  // and "has a negligible key" (ints; plain stores of 1, no atomics).
+  const uint32_t anchorAt = scratch + 16, negligibleAt = anchorAt + 4 * Rows;
+  if (tid < 4)
+    sts<int>(scratch + 4 * tid, (tid & 1) ? -1 : 0x7fffffff);
+  if (tid < Rows) {
+    sts<int>(anchorAt + 4 * tid, 0);
+    sts<int>(negligibleAt + 4 * tid, 0);
+  }
+  syncThreads();
+
+  auto bitsOf = [&](const unsigned char *at) -> unsigned {
+    if (isBool)
+      return boolKeyBits(ldg(reinterpret_cast<const uint8_t *>(at)));
+    if constexpr (sizeof(Elem) == 2)
+      return additiveKeyBits(toFloat(Elem{ldg(reinterpret_cast<const uint16_t *>(at))}));
+    else
+      return additiveKeyBits(ldg(reinterpret_cast<const float *>(at)));
+  };
+  int needLo = 0x7fffffff, needHi = -1, anyLo = 0x7fffffff, anyHi = -1;
+  auto noteRow = [&](int row, unsigned rowBits) {
+    if (rowBits & kKeyAnchor)
+      sts<int>(anchorAt + 4 * row, 1);
+    if (rowBits & kKeyNegligible)
+      sts<int>(negligibleAt + 4 * row, 1);
+  };
+  if (async) {
+    // 16-byte chunks of per = 16 / eb keys, the row's last one partial.
+    const int per = 16 / eb;
+    const int chunksPerRow = (lk + per - 1) / per;
+    const int total = rows * chunksPerRow;
+    // Chunk c is (row, chunk) = (c / chunksPerRow, c % chunksPerRow); a
+    // thread steps by kThreads chunks: rowStep rows and chunkStep chunks.
+    const int rowStep = kThreads / chunksPerRow, chunkStep = kThreads % chunksPerRow;
+    int nextRow = tid / chunksPerRow, nextChunk = tid % chunksPerRow;
+#pragma unroll 1
+    for (int c0 = tid; c0 < total; c0 += 4 * kThreads) {
+      uint4 w[4];
+      int rowOf[4], keyOf[4];
+#pragma unroll
+      for (int u = 0; u < 4; ++u) {
+        rowOf[u] = nextRow;
+        keyOf[u] = nextChunk * per;
+        nextChunk += chunkStep;
+        const bool wrap = nextChunk >= chunksPerRow;
+        nextChunk -= wrap ? chunksPerRow : 0;
+        nextRow += rowStep + (wrap ? 1 : 0);
+        w[u] = make_uint4(0, 0, 0, 0);
+        if (c0 + u * kThreads < total && keyOf[u] + per <= lk)
+          w[u] = ldg16(mask + (int64_t(r0 + rowOf[u]) * strideQ + keyOf[u]) * eb);
+      }
+#pragma unroll 1
+      for (int u = 0; u < 4 && c0 + u * kThreads < total; ++u) {
+        // The chunks move down (no indexing by u, which would put them in
+        // local memory).
+        const uint4 cur = w[0];
+        const int row = rowOf[0], key = keyOf[0];
+#pragma unroll
+        for (int x = 0; x < 3; ++x) {
+          w[x] = w[x + 1];
+          rowOf[x] = rowOf[x + 1];
+          keyOf[x] = keyOf[x + 1];
+        }
+        const unsigned char *at = mask + (int64_t(r0 + row) * strideQ + key) * eb;
+        unsigned needed = 0, notHidden = 0, rowBits = 0;
+        if (key + per <= lk) {
+          const int step = 4 / eb; // elements per word
+          foldMaskWord<Elem>(cur.x, isBool, 0, needed, notHidden, rowBits);
+          foldMaskWord<Elem>(cur.y, isBool, step, needed, notHidden, rowBits);
+          foldMaskWord<Elem>(cur.z, isBool, 2 * step, needed, notHidden, rowBits);
+          foldMaskWord<Elem>(cur.w, isBool, 3 * step, needed, notHidden, rowBits);
+        } else {
+#pragma unroll 1
+          for (int j = 0; j < lk - key; ++j)
+            keyBitsOf(bitsOf(at + j * eb), j, needed, notHidden, rowBits);
+        }
+        foldKeyMasks(needed, notHidden, key, needLo, needHi, anyLo, anyHi);
+        noteRow(row, rowBits);
+      }
+    }
+  } else {
+    // Element by element, consecutive threads on consecutive keys.
+#pragma unroll 1
+    for (int row = 0; row < rows; ++row) {
+      const unsigned char *rowAt = mask + int64_t(r0 + row) * strideQ * eb;
+      unsigned rowBits = 0;
+#pragma unroll 1
+      for (int key = tid; key < lk; key += kThreads) {
+        const unsigned bits = bitsOf(rowAt + int64_t(key) * strideK * eb);
+        foldKeyMasks(bits & kKeyNeeded, bits & kKeyNotHidden ? 1u : 0u, key, needLo, needHi,
+                     anyLo, anyHi);
+        rowBits |= bits;
+      }
+      noteRow(row, rowBits);
+    }
+  }
+  needLo = warpMin(needLo);
+  needHi = warpMax(needHi);
+  anyLo = warpMin(anyLo);
+  anyHi = warpMax(anyHi);
+  if ((tid & 31) == 0) {
+    atomicMinShared(scratch, needLo);
+    atomicMaxShared(scratch + 4, needHi);
+    atomicMinShared(scratch + 8, anyLo);
+    atomicMaxShared(scratch + 12, anyHi);
+  }
+  // Every row may leave its negligible keys out (it has an anchor, or no
+  // negligible key). Thread r reads row r's flags, which any thread may
+  // have set: a barrier first (the and-barrier after it publishes the
+  // atomics above).
+  syncThreads();
+  const bool rowOk = tid >= rows || lds<int>(anchorAt + 4 * tid) != 0 ||
+                     lds<int>(negligibleAt + 4 * tid) == 0;
+  const bool allowSkip = syncThreadsAnd(rowOk);
+  int2 tiles;
+  visibleTiles(lds<int>(scratch), lds<int>(scratch + 4), lds<int>(scratch + 8),
+               lds<int>(scratch + 12), allowSkip, Bc, &tiles.x, &tiles.y);
+  syncThreads(); // everyone has read scratch before the tiles overwrite it
+  return tiles;
 }
 
 //===----------------------------------------------------------------------===//
@@ -1093,8 +1319,8 @@ TCC_DEVICE void attentionBlock(const AttentionParams &p) {
   // for the order. A split sees its keys only, as if lk were its length.
   const int splits = p.kvSplits > 1 ? p.kvSplits : 1;
   const int split = blockIndex() % splits;
-  const int key0 = split * p.splitKeys;
-  const int lk = splits > 1 ? imax(0, imin(p.splitKeys, p.lk - key0)) : p.lk;
+  int key0 = split * p.splitKeys;
+  int lk = splits > 1 ? imax(0, imin(p.splitKeys, p.lk - key0)) : p.lk;
   const int pairs = p.batch * p.heads;
   const int bx = blockIndex() / splits;
   int qTile, pair;
@@ -1109,6 +1335,37 @@ TCC_DEVICE void attentionBlock(const AttentionParams &p) {
   const int kvh = h / p.headsPerKv;
   const int r0 = qTile * C::kRows;
   const int rowsHere = imin(C::kRows, p.lq - r0);
+
+  // The block's keys [key0, key0 + lk): its split's, or with the mask
+  // scanned, the tiles any of its rows must read (divided among the splits).
+  // Q's tile loads while the mask is scanned (the scan's scratch is in the
+  // mask tiles, which load after it). (Written apart from loadQ below, so
+  // that the variants without the scan compile as they did before it.)
+  bool qLoading = false; // Q's cp.async group is in flight already
+  if constexpr (C::kScanMask) {
+    if (p.scanMask && hasMask) {
+      bool columnHere = true; // as loadsColumn below
+      if constexpr (C::kNarrowerHeads)
+        columnHere = TileLayout<Elem, Vec, D>::column(tid) < p.headDim;
+      loadTile<Elem, Vec, D, C::kRows, C::kQStride>(
+          0, static_cast<const Elem *>(p.q) + b * p.qStrideB + h * p.qStrideH + r0 * p.qStrideL,
+          p.qStrideL, columnHere ? rowsHere : 0, tid);
+      cpAsyncCommit();
+      qLoading = true;
+      const unsigned char *maskBH = // the mask of (b, h) at key 0
+          static_cast<const unsigned char *>(p.mask) +
+          ((b % p.maskBatchPeriod) * p.maskStrideB + (b / p.maskBatchPeriod) * p.maskStrideOuter +
+           h * p.maskStrideH) * maskElemBytes;
+      const int2 tiles = scanMaskTiles<Elem, C::kRows, Bc>(
+          maskBH, p.maskKind == kMaskBool, p.maskAsync != 0, p.maskStrideQ, p.maskStrideK, p.lk,
+          r0, rowsHere, C::kMaskOffset, tid);
+      int begin = tiles.x, end = tiles.y;
+      if (splits > 1)
+        splitTiles(begin, end, splits, split, &begin, &end);
+      key0 = begin * Bc;
+      lk = imax(0, imin(end * Bc, p.lk) - key0);
+    }
+  }
   int keyTiles = (lk + Bc - 1) / Bc;
   if (p.causal) // keys after the block's last row are invisible to all of it
     keyTiles = imin(keyTiles, (r0 + rowsHere - 1) / Bc + 1);
@@ -1266,7 +1523,8 @@ TCC_DEVICE void attentionBlock(const AttentionParams &p) {
     // loads when the tile starts (its buffer is free since the barrier that
     // ended iteration it-1).
     if (keyTiles > 0) {
-      loadQ();
+      if (!qLoading)
+        loadQ();
       loadK(0, 0);
       loadV(0, 0);
       if (maskTwoBuffers)
@@ -1318,7 +1576,8 @@ TCC_DEVICE void attentionBlock(const AttentionParams &p) {
     // loads during S_it and its softmax, K_it+1 (and its mask) during
     // P_it V_it.
     if (keyTiles > 0) {
-      loadQ();
+      if (!qLoading)
+        loadQ();
       loadK(0, 0);
       loadMask(0, 0);
       cpAsyncCommit();
@@ -1345,6 +1604,8 @@ TCC_DEVICE void attentionBlock(const AttentionParams &p) {
     }
   }
 
+  if (qLoading && keyTiles == 0)
+    cpAsyncWait<0>(); // Q, loaded for nothing: no copy outlives the block
   if (!warpHasRows)
     return;
   float inv[R];

@@ -67,6 +67,13 @@ struct AttentionParams {
   float *partialMaxSum;
   int32_t kvSplits;
   int32_t splitKeys;
+  /// Nonzero: before its key loop, a block reads the mask rows of its
+  /// queries (all lk keys) and reads only the key tiles one of them must
+  /// see (AttentionMaskScan.h); with kvSplits > 1 the splits divide those
+  /// tiles (ceil(n / kvSplits) each) instead of taking splitKeys keys each.
+  /// A mask, no causal (the launcher asks only then).
+  int32_t scanMask;
+  int32_t unused0;
 };
 
 /// The argument of tcc_attention_combine_<f16|bf16|f32>: one block per
@@ -82,7 +89,8 @@ struct AttentionCombineParams {
 // The layout is the ABI between two compilers (g++ or clang on the host,
 // nvcc's device side); checking it in every translation unit that includes
 // this header catches a compiler or target that packs it differently.
-static_assert(sizeof(AttentionParams) == 256, "tcc_attn::AttentionParams layout");
+static_assert(sizeof(AttentionParams) == 264, "tcc_attn::AttentionParams layout");
+static_assert(offsetof(AttentionParams, scanMask) == 256, "tcc_attn::AttentionParams layout");
 static_assert(offsetof(AttentionParams, batch) == 176, "tcc_attn::AttentionParams layout");
 static_assert(offsetof(AttentionParams, scaleLog2) == 208, "tcc_attn::AttentionParams layout");
 static_assert(offsetof(AttentionParams, headDim) == 212, "tcc_attn::AttentionParams layout");

@@ -1,0 +1,212 @@
+//===- AttentionScanEmulationTest.cpp - the kernel's mask scan, on the host -===//
+//
+// Runs scanMaskTiles of Kernels/Attention.cu itself (compiled here against
+// AttentionEmulation.h: one block of 128 threads) over random masks and
+// layouts, and compares the key tiles it returns with a plain fold of the
+// rules of Kernels/AttentionMaskScan.h: bool, f16, bf16 and f32 masks,
+// 16-byte chunks (with a row's last chunk partial) and element by element
+// (key strides 0, 1, 2; rows not 16-byte aligned), one row or up to 64, a
+// mask broadcast over queries, rows of -inf, finfo.min, NaN and values
+// between the thresholds. Tiles of one key make the range exact (the first
+// and last key), tiles of 32 and 64 as the kernels use them.
+//
+//===----------------------------------------------------------------------===//
+#include "AttentionEmulation.h"
+
+// Attention.cu includes it again (a no-op after the include guard), by a
+// path relative to its own directory.
+#define TCC_ATTENTION_EMULATION "../../../test/unit/AttentionEmulation.h"
+#include "Kernels/Attention.cu"
+
+#include <catch2/catch.hpp>
+
+#include <random>
+#include <thread>
+#include <type_traits>
+#include <vector>
+
+using namespace tcc_attn;
+
+namespace {
+
+template <class Elem> unsigned bitsAt(const unsigned char *at, bool isBool) {
+  if (isBool)
+    return boolKeyBits(*at);
+  if constexpr (sizeof(Elem) == 2) {
+    uint16_t h;
+    std::memcpy(&h, at, 2);
+    return additiveKeyBits(toFloat(Elem{h}));
+  } else {
+    float f;
+    std::memcpy(&f, at, 4);
+    return additiveKeyBits(f);
+  }
+}
+
+/// The tiles the rules give, folded key by key.
+template <class Elem, int Bc>
+int2 expected(const unsigned char *mask, bool isBool, int64_t strideQ, int64_t strideK, int lk,
+              int r0, int rowsHere) {
+  const int eb = isBool ? 1 : int(sizeof(Elem));
+  int needLo = INT32_MAX, needHi = -1, anyLo = INT32_MAX, anyHi = -1;
+  bool allowSkip = true;
+  for (int r = 0; r < (strideQ == 0 ? 1 : rowsHere); ++r) {
+    unsigned rowBits = 0;
+    for (int j = 0; j < lk; ++j) {
+      const unsigned bits = bitsAt<Elem>(mask + ((r0 + r) * strideQ + j * strideK) * eb, isBool);
+      rowBits |= bits;
+      if (bits & kKeyNeeded) {
+        needLo = std::min(needLo, j);
+        needHi = std::max(needHi, j);
+      }
+      if (bits & kKeyNotHidden) {
+        anyLo = std::min(anyLo, j);
+        anyHi = std::max(anyHi, j);
+      }
+    }
+    allowSkip = allowSkip && rowAllowsSkip(rowBits);
+  }
+  int2 t;
+  visibleTiles(needLo, needHi, anyLo, anyHi, allowSkip, Bc, &t.x, &t.y);
+  return t;
+}
+
+/// scanMaskTiles run by one emulated block; every thread must return the
+/// same tiles.
+template <class Elem, int Bc>
+int2 scanned(const unsigned char *mask, bool isBool, bool async, int64_t strideQ, int64_t strideK,
+             int lk, int r0, int rowsHere) {
+  tcc_attn_emulation::Block block;
+  std::memset(block.shared, 0xab, sizeof(block.shared)); // garbage where the scratch goes
+  tcc_attn_emulation::currentBlock() = &block;
+  std::vector<int2> tiles(128);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 128; ++t)
+    threads.emplace_back([&, t] {
+      tcc_attn_emulation::threadId() = t;
+      tiles[size_t(t)] = scanMaskTiles<Elem, 64, Bc>(mask, isBool, async, strideQ, strideK, lk, r0,
+                                                     rowsHere, 4096, t);
+    });
+  for (std::thread &t : threads)
+    t.join();
+  tcc_attn_emulation::currentBlock() = nullptr;
+  for (const int2 &t : tiles)
+    REQUIRE((t.x == tiles[0].x && t.y == tiles[0].y));
+  return tiles[0];
+}
+
+std::mt19937 rng(20261207);
+int pick(int n) { return std::uniform_int_distribution<int>(0, n - 1)(rng); }
+
+enum Value { kVisible, kHidden, kFinfoMin, kBetween, kNaN, kBias };
+
+template <class Elem> void put(unsigned char *at, bool isBool, Value what) {
+  if (isBool) {
+    *at = what == kVisible ? uint8_t(1 + pick(255)) : what == kHidden ? 0 : uint8_t(pick(2) * 0x80);
+    return;
+  }
+  const float v = what == kVisible  ? 0.0f
+                  : what == kHidden ? -INFINITY
+                  : what == kFinfoMin ? -FLT_MAX
+                  : what == kBetween  ? -1e25f
+                  : what == kNaN      ? NAN
+                                      : float(pick(100) - 50) * 0.1f;
+  if constexpr (std::is_same_v<Elem, F16>) {
+    // f16 holds no -1e25: finfo.min (-65504) stands in, as PyTorch pads.
+    const uint16_t h = what == kVisible ? 0
+                       : what == kHidden ? 0xfc00
+                       : what == kFinfoMin || what == kBetween ? 0xfbff
+                       : what == kNaN ? 0x7e00
+                                      : uint16_t(0x3c00 | (pick(2) << 15));
+    std::memcpy(at, &h, 2);
+  } else if constexpr (std::is_same_v<Elem, Bf16>) {
+    uint32_t u;
+    std::memcpy(&u, &v, 4);
+    const uint16_t h = uint16_t(u >> 16);
+    std::memcpy(at, &h, 2);
+  } else {
+    std::memcpy(at, &v, 4);
+  }
+}
+
+/// `trials` random masks: a band of visible keys per row in -inf or
+/// finfo.min padding, some rows of only finfo.min, only -inf, ordinary
+/// biases, or NaN / in-between values sprinkled in.
+/// Returns how many of them left tiles out.
+template <class Elem, int Bc> int randomScans(int trials, bool isBool) {
+  const int eb = isBool ? 1 : int(sizeof(Elem));
+  int narrowed = 0;
+  for (int trial = 0; trial < trials; ++trial) {
+    const int lk = 1 + pick(pick(2) ? 2100 : 300);
+    const int rowsHere = 1 + (pick(2) ? 0 : pick(64));
+    const int r0 = pick(3);
+    const bool broadcast = pick(6) == 0;
+    const bool aligned = pick(3) != 0;
+    const int64_t strideK = aligned ? 1 : (pick(3) == 0 ? 0 : 1 + pick(2));
+    const int64_t rowElems = int64_t(lk) * std::max<int64_t>(strideK, 1);
+    const int64_t strideQ = broadcast ? 0
+                            : aligned ? (rowElems * eb + 15) / 16 * 16 / eb
+                                      : rowElems + pick(3);
+    const bool async = aligned && strideK == 1;
+    const int rows = broadcast ? 1 : r0 + rowsHere;
+    std::vector<unsigned char> buffer(size_t(rows * std::max(strideQ, rowElems) * eb + 32));
+    unsigned char *mask =
+        buffer.data() + (16 - reinterpret_cast<uintptr_t>(buffer.data()) % 16) % 16;
+    for (int r = 0; r < rows; ++r) {
+      const int lo = pick(lk + 1), hi = lo + pick(lk - lo + 1);
+      const Value pad = pick(2) ? kHidden : kFinfoMin;
+      const int style = pick(6);
+      for (int j = 0; j < lk; ++j) {
+        Value what = j >= lo && j < hi ? (style == 1 ? kBias : kVisible) : pad;
+        if (style == 2)
+          what = kFinfoMin; // a padded query row: it reads every key
+        else if (style == 3 && pick(50) == 0)
+          what = pick(2) ? kBetween : kNaN;
+        else if (style == 4)
+          what = kHidden;
+        put<Elem>(mask + (r * strideQ + j * strideK) * eb, isBool, what);
+      }
+    }
+    const int2 want = expected<Elem, Bc>(mask, isBool, strideQ, strideK, lk, r0, rowsHere);
+    const int2 got = scanned<Elem, Bc>(mask, isBool, async, strideQ, strideK, lk, r0, rowsHere);
+    narrowed += want.y - want.x < (lk + Bc - 1) / Bc;
+    INFO("trial " << trial << " (" << eb << "-byte " << (isBool ? "bool" : "additive") << " mask, tiles of " << Bc << "): lk " << lk << ", rows " << rowsHere << " from " << r0
+                  << ", strides " << strideQ << " / " << strideK << ", 16-byte chunks " << async);
+    CHECK(got.x == want.x);
+    CHECK(got.y == want.y);
+  }
+  return narrowed;
+}
+
+} // namespace
+
+TEST_CASE("the kernel's mask scan: a decode step's prefix", "[attention][maskscan][emulation]") {
+  // One bf16 row of a 2048-position cache, 513 keys filled, finfo.min past
+  // them (transformers' padding): tiles 0 .. 8 of 64; -inf the same.
+  std::vector<uint16_t> row(2048 + 8);
+  uint16_t *mask = row.data() + (16 - reinterpret_cast<uintptr_t>(row.data()) % 16) % 16 / 2;
+  for (int j = 0; j < 2048; ++j)
+    mask[j] = j < 513 ? 0 : 0xff7f; // bf16 finfo.min
+  const auto *bytes = reinterpret_cast<const unsigned char *>(mask);
+  int2 t = scanned<Bf16, 64>(bytes, false, true, 2048, 1, 2048, 0, 1);
+  CHECK((t.x == 0 && t.y == 9));
+  for (int j = 513; j < 2048; ++j)
+    mask[j] = 0xff80; // -inf
+  t = scanned<Bf16, 64>(bytes, false, true, 2048, 1, 2048, 0, 1);
+  CHECK((t.x == 0 && t.y == 9));
+  // Nothing filled, finfo.min everywhere: no anchor, every key is read.
+  for (int j = 0; j < 2048; ++j)
+    mask[j] = 0xff7f;
+  t = scanned<Bf16, 64>(bytes, false, true, 2048, 1, 2048, 0, 1);
+  CHECK((t.x == 0 && t.y == 32));
+}
+
+TEST_CASE("the kernel's mask scan on random masks", "[attention][maskscan][emulation]") {
+  int narrowed = randomScans<Bf16, 64>(8, false);
+  narrowed += randomScans<Bf16, 1>(10, false);
+  narrowed += randomScans<Bf16, 1>(10, true);
+  narrowed += randomScans<F16, 1>(8, false);
+  narrowed += randomScans<float, 32>(6, false);
+  narrowed += randomScans<float, 1>(8, false);
+  CHECK(narrowed > 15); // of 50: the masks left keys out
+}
