@@ -326,11 +326,13 @@ std::unique_ptr<Network> makeNetwork(const Rnn &lib, ContextState &state, const 
                                   net->scratchWeights.data(), linear, matrix.t, &m, bias.t, &b),
               "cudnnGetRNNWeightParams for " + c.layer);
     void *to = isBias ? b : m;
-    int64_t stated = isBias ? bias.elements() : matrix.elements();
-    if (!to || stated != elements)
+    int64_t stated = 0;
+    if (to)
+      stated = isBias ? bias.elements() : matrix.elements();
+    if (stated != elements)
       throw RuntimeError(TCC_ERROR_INTERNAL,
                          "cudnn: the weight space of " + c.layer + " has " +
-                             std::to_string(to ? stated : 0) + " elements for linear layer " +
+                             std::to_string(stated) + " elements for linear layer " +
                              std::to_string(linear) + " of pseudo-layer " + std::to_string(unit) +
                              (isBias ? " (bias)" : "") + ", expected " +
                              std::to_string(elements));
