@@ -362,7 +362,7 @@ std::unique_ptr<Network> makeNetwork(const Rnn &lib, ContextState &state, const 
 
 /// The descriptors of `c`'s sequence length, batch and layout.
 std::unique_ptr<Shape> makeShape(const Rnn &lib, ContextState &state, const Network &net,
-                                 const Call &c) {
+                                 const Call &c, void *stream) {
   auto shape = std::make_unique<Shape>();
   shape->lib = &lib;
   const int seq = toInt(c.seq, "sequence length", c), batch = toInt(c.batch, "batch", c);
@@ -388,10 +388,15 @@ std::unique_ptr<Shape> makeShape(const Rnn &lib, ContextState &state, const Netw
   };
   setState(shape->h, c.stateSize, "h");
   setState(shape->c, c.hidden, "c");
-  // cudnnRNNForward reads the lengths from device memory, after it returns.
+  // cudnnRNNForward reads the lengths from device memory, after it returns:
+  // copied on the call's stream and waited for, so that any stream of this
+  // thread may use the shape from here on.
   shape->seqLengths = cuda::DeviceBuffer(lengths.size() * sizeof(int));
   const cuda::Driver &d = cuda::Driver::get();
-  d.check(d.cuMemcpyHtoD(shape->seqLengths.get(), lengths.data(), lengths.size() * sizeof(int)),
+  d.check(d.cuMemcpyHtoDAsync(shape->seqLengths.get(), lengths.data(),
+                              lengths.size() * sizeof(int), static_cast<cuda::CUstream>(stream)),
+          "copying the sequence lengths of " + c.layer);
+  d.check(d.cuStreamSynchronize(static_cast<cuda::CUstream>(stream)),
           "copying the sequence lengths of " + c.layer);
   size_t reserve = 0;
   lib.check(lib.getTempSpaceSizes(state.handle, net.rnn, CUDNN_FWD_MODE_INFERENCE, shape->x,
@@ -496,7 +501,7 @@ void run(const Call &c, void *stream) {
       throw firstUnderCapture(("with sequence length " + std::to_string(c.seq) + " and batch " +
                                std::to_string(c.batch))
                                   .c_str());
-    shape = makeShape(lib, state, *net, c);
+    shape = makeShape(lib, state, *net, c, stream);
   }
   if (shape->workspaceBytes > state.workspace.bytes()) {
     if (capturing)
