@@ -98,7 +98,7 @@ json kernelKindJson(const std::string &kind, int64_t count) {
       {"conv", "library", "cuDNN (depthwise: tcc's kernel)", "oneDNN (f32; else loops)"},
       {"attention", "library", "tcc kernel library", "tcc runtime (tcc_cpu_attention)"},
       {"row", "library", "tcc kernel library", "generated loops"},
-      {"rnn", "library", "none yet (refused)", "tcc runtime (tcc_cpu_rnn: oneDNN / OpenBLAS products)"},
+      {"rnn", "library", "cuDNN (tcc_cuda_rnn: cudnnRNNForward)", "tcc runtime (tcc_cpu_rnn: oneDNN / OpenBLAS products)"},
       {"pool", "generated", "generated", "generated loops"},
       {"pointwise", "generated", "generated", "generated loops"},
       {"reduction", "generated", "generated (warp per output)", "generated loops"},

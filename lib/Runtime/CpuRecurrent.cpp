@@ -38,10 +38,7 @@ struct RowOrder {
 };
 
 /// A recurrence's sizes and operands, as tcc_cpu_rnn receives them.
-struct Recurrence {
-  int32_t mode;
-  int64_t layers, dirs, seq, batch, inputSize, hidden, stateSize, gates, perDirection;
-  bool batchFirst, hasBiases, projections, weightsBound;
+struct Recurrence : tcc::RnnSizes {
   const float *x, *h0, *c0;
   const float *const *weights;
   float *y, *hn, *cn;
@@ -344,29 +341,13 @@ extern "C" void tcc_cpu_rnn(int32_t mode, int32_t flags, int64_t layers, int64_t
                             const void *x, const void *h0, const void *c0,
                             const void *const *weights, int64_t numWeights, void *y, void *hn,
                             void *cn) {
-  const bool hasBiases = (flags & tcc::kRnnHasBiases) != 0;
-  const int64_t dirs = (flags & tcc::kRnnBidirectional) ? 2 : 1;
-  const int64_t gates = mode == tcc::kRnnModeLstm ? 4 : mode == tcc::kRnnModeGru ? 3 : 1;
-  const bool projections = stateSize != hidden;
-  const int64_t perDirection = 2 + (hasBiases ? 2 : 0) + (projections ? 1 : 0);
-  if (numWeights != layers * dirs * perDirection) {
+  const tcc::RnnSizes sizes = tcc::RnnSizes::decode(mode, flags, layers, seq, batch, inputSize,
+                                                    hidden, stateSize);
+  if (numWeights != sizes.numWeights()) {
     tcc_assert_failed("tcc_cpu_rnn: the weights do not match the layers (internal error)");
     return;
   }
-  Recurrence r{mode,
-               layers,
-               dirs,
-               seq,
-               batch,
-               inputSize,
-               hidden,
-               stateSize,
-               gates,
-               perDirection,
-               (flags & tcc::kRnnBatchFirst) != 0,
-               hasBiases,
-               projections,
-               (flags & tcc::kRnnWeightsAreBound) != 0,
+  Recurrence r{sizes,
                static_cast<const float *>(x),
                static_cast<const float *>(h0),
                static_cast<const float *>(c0),

@@ -3,6 +3,7 @@
 
 #include "tcc/Runtime/RuntimeError.h"
 
+#include <atomic>
 #include <dlfcn.h>
 
 #include <mutex>
@@ -54,6 +55,8 @@ struct LoadedDriver {
               resolve(handle, "cuMemcpyDtoH_v2", driver.cuMemcpyDtoH) &&
               resolve(handle, "cuMemcpyHtoDAsync_v2", driver.cuMemcpyHtoDAsync) &&
               resolve(handle, "cuMemcpyDtoD_v2", driver.cuMemcpyDtoD) &&
+              resolve(handle, "cuMemcpyDtoDAsync_v2", driver.cuMemcpyDtoDAsync) &&
+              resolve(handle, "cuMemsetD8Async", driver.cuMemsetD8Async) &&
               resolve(handle, "cuGetErrorName", driver.cuGetErrorName) &&
               resolve(handle, "cuGetErrorString", driver.cuGetErrorString);
     if (!ok)
@@ -150,6 +153,14 @@ CUcontext ensureContext() {
   d.check(d.cuCtxSetCurrent(ctx), "cuCtxSetCurrent");
   return ctx;
 }
+
+namespace {
+std::atomic<uint64_t> weightsEpoch{1};
+} // namespace
+
+uint64_t deviceWeightsEpoch() { return weightsEpoch.load(); }
+
+void deviceWeightsCopied() { weightsEpoch.fetch_add(1); }
 
 DeviceBuffer::DeviceBuffer(size_t bytes) : bytes_(bytes) {
   const Driver &d = Driver::get();

@@ -13,25 +13,25 @@
 // 8 us as the fused call with another algorithm. The descriptors are
 // declared in cudnn_ops.h / cudnn_cnn.h and live in libcudnn_ops.so.9 /
 // libcudnn_cnn.so.9; cudnnCreate, cudnnSetStream and cudnnGetErrorString in
-// libcudnn_graph.so.9. libcudnn.so.9, the one opened here, is the shim that
-// exports all of them and loads the sub-libraries on demand.
+// libcudnn_graph.so.9. libcudnn.so.9, the one CudnnLibrary.cpp opens, is the shim that
+// exports all of them and loads the sub-libraries on demand (CudnnLibrary.h).
 //
-// State: the library is loaded once per process; a handle, a workspace and
-// the per-shape plans (descriptors, algorithm, workspace size) are created
-// lazily per (thread, CUDA context), so a call after the first of its shape
-// only sets the stream and enqueues cudnnConvolutionForward: nothing
-// allocates or synchronizes, and it can be captured in a CUDA graph. The
-// workspace grows (when a new shape needs more) only outside stream capture;
-// a replaced workspace is kept until the thread ends, since graphs captured
-// earlier still use it. Under capture a new shape takes an algorithm that
-// fits the workspace there is.
+// State: the library is loaded once per process, and a handle and a
+// workspace are kept per (thread, CUDA context), as CudnnLibrary.h does for
+// every user of cuDNN; the per-shape plans (descriptors, algorithm,
+// workspace size) are this file's part of that state, made lazily, so a
+// call after the first of its shape only sets the stream and enqueues
+// cudnnConvolutionForward: nothing allocates or synchronizes, and it can be
+// captured in a CUDA graph. The workspace grows (when a new shape needs
+// more) only outside stream capture. Under capture a new shape takes an
+// algorithm that fits the workspace there is.
 //
 //===----------------------------------------------------------------------===//
 #include "tcc/Runtime/CudnnConv.h"
 #include "ConvAsGemm.h"
+#include "CudnnLibrary.h"
 #include "DepthwiseConv.h"
 #include "WinogradConv.h"
-#include "tcc/Runtime/CudaLibraryLoader.h"
 #include "tcc/Runtime/KernelTypes.h"
 
 #include "tcc/Runtime/CudaDriver.h"
@@ -39,7 +39,6 @@
 #include "tcc/Runtime/RuntimeError.h"
 
 #include <cstdio>
-#include <dlfcn.h>
 
 #include <limits>
 
@@ -61,8 +60,13 @@ namespace {
 // The subset of cudnn.h used here (cuDNN 9 values), without the header
 //===----------------------------------------------------------------------===//
 
-using cudnnStatus_t = int;
-using cudnnHandle_t = struct cudnnContext *;
+using cudnn::cudnnHandle_t;
+using cudnn::cudnnStatus_t;
+using cudnn::ContextState;
+using cudnn::CUDNN_STATUS_SUCCESS;
+using cudnn::isCapturing;
+using cudnn::kMaxWorkspaceBytes;
+using cudnn::stateForCurrentContext;
 using cudnnTensorDescriptor_t = struct cudnnTensorStruct *;
 using cudnnFilterDescriptor_t = struct cudnnFilterStruct *;
 using cudnnConvolutionDescriptor_t = struct cudnnConvolutionStruct *;
@@ -77,7 +81,6 @@ struct cudnnConvolutionFwdAlgoPerf_t {
   int reserved[3];
 };
 
-constexpr cudnnStatus_t CUDNN_STATUS_SUCCESS = 0;
 constexpr int CUDNN_DATA_FLOAT = 0;
 constexpr int CUDNN_DATA_HALF = 2;
 constexpr int CUDNN_DATA_BFLOAT16 = 9;
@@ -93,9 +96,6 @@ constexpr int CUDNN_ACTIVATION_RELU = 1;
 constexpr int CUDNN_ACTIVATION_IDENTITY = 5;
 constexpr int CUDNN_NOT_PROPAGATE_NAN = 0;
 
-/// The initial workspace, and the most any algorithm may ask for.
-constexpr size_t kMinWorkspaceBytes = size_t(8) << 20;
-constexpr size_t kMaxWorkspaceBytes = size_t(256) << 20;
 /// The workspace an algorithm may keep without having to earn it: one that
 /// needs more (FFT, Winograd-nonfused variants) is chosen only when it is
 /// more than kWorkspaceWorthIt faster than the fastest within this, since the
@@ -114,12 +114,9 @@ constexpr float kHopelessFactor = 8.0f, kHopelessFloorUs = 1000.0f;
 // The library
 //===----------------------------------------------------------------------===//
 
-struct Cudnn {
-  size_t (*getVersion)();
-  const char *(*getErrorString)(cudnnStatus_t);
-  cudnnStatus_t (*create)(cudnnHandle_t *);
-  cudnnStatus_t (*destroy)(cudnnHandle_t);
-  cudnnStatus_t (*setStream)(cudnnHandle_t, void *);
+/// The convolution API, beside what every user of cuDNN needs
+/// (CudnnLibrary.h).
+struct Cudnn : cudnn::Library {
   cudnnStatus_t (*createTensor)(cudnnTensorDescriptor_t *);
   cudnnStatus_t (*setTensor4dEx)(cudnnTensorDescriptor_t, int, int, int, int, int, int, int, int,
                                  int);
@@ -156,19 +153,6 @@ struct Cudnn {
                              const void *, cudnnTensorDescriptor_t, void *);
 
   static const Cudnn &get();
-
-  std::string statusText(cudnnStatus_t s) const {
-    const char *name = getErrorString ? getErrorString(s) : nullptr;
-    return name ? std::string(name) : "cuDNN status " + std::to_string(s);
-  }
-
-  void check(cudnnStatus_t s, const std::string &what) const {
-    if (s == CUDNN_STATUS_SUCCESS)
-      return;
-    // 4003/4004: host/device allocation failed.
-    throw RuntimeError(s == 4003 || s == 4004 ? TCC_ERROR_OUT_OF_MEMORY : TCC_ERROR_INTERNAL,
-                       "cudnn: " + what + " failed: " + statusText(s));
-  }
 };
 
 struct LoadedCudnn {
@@ -176,56 +160,28 @@ struct LoadedCudnn {
   std::string error; // empty when usable
 
   LoadedCudnn() {
-    // Search order: see CudaLibraryLoader.h.
-    std::string tried;
-    void *handle = openCudaLibrary("libcudnn.so.9", "cudnnConvolutionForward", tried);
-    if (!handle) {
-      error = "cuDNN not found (libcudnn.so.9, needed for the model's convolutions on the "
-              "GPU; install cuDNN 9, add its lib directory to LD_LIBRARY_PATH, or import "
-              "torch first). Tried:" +
-              tried;
-      return;
-    }
-    bool ok = resolve(handle, "cudnnGetVersion", lib.getVersion) &&
-              resolve(handle, "cudnnGetErrorString", lib.getErrorString) &&
-              resolve(handle, "cudnnCreate", lib.create) &&
-              resolve(handle, "cudnnDestroy", lib.destroy) &&
-              resolve(handle, "cudnnSetStream", lib.setStream) &&
-              resolve(handle, "cudnnCreateTensorDescriptor", lib.createTensor) &&
-              resolve(handle, "cudnnSetTensor4dDescriptorEx", lib.setTensor4dEx) &&
-              resolve(handle, "cudnnDestroyTensorDescriptor", lib.destroyTensor) &&
-              resolve(handle, "cudnnCreateFilterDescriptor", lib.createFilter) &&
-              resolve(handle, "cudnnSetFilter4dDescriptor", lib.setFilter4d) &&
-              resolve(handle, "cudnnDestroyFilterDescriptor", lib.destroyFilter) &&
-              resolve(handle, "cudnnCreateConvolutionDescriptor", lib.createConv) &&
-              resolve(handle, "cudnnSetConvolution2dDescriptor", lib.setConv2d) &&
-              resolve(handle, "cudnnSetConvolutionGroupCount", lib.setConvGroupCount) &&
-              resolve(handle, "cudnnSetConvolutionMathType", lib.setConvMathType) &&
-              resolve(handle, "cudnnDestroyConvolutionDescriptor", lib.destroyConv) &&
-              resolve(handle, "cudnnCreateActivationDescriptor", lib.createActivation) &&
-              resolve(handle, "cudnnSetActivationDescriptor", lib.setActivation) &&
-              resolve(handle, "cudnnDestroyActivationDescriptor", lib.destroyActivation) &&
-              resolve(handle, "cudnnGetConvolutionForwardAlgorithm_v7",
-                      lib.getForwardAlgorithm) &&
-              resolve(handle, "cudnnGetConvolutionForwardWorkspaceSize",
-                      lib.getForwardWorkspaceSize) &&
-              resolve(handle, "cudnnConvolutionForward", lib.forward) &&
-              resolve(handle, "cudnnConvolutionBiasActivationForward",
-                      lib.biasActivationForward) &&
-              resolve(handle, "cudnnAddTensor", lib.addTensor);
-    if (!ok)
-      return;
-    size_t version = lib.getVersion();
-    if (version < 90000 || version >= 100000)
-      error = "cuDNN found, but it is version " + std::to_string(version) +
-              " (tcc needs cuDNN 9)";
-  }
-
-  template <typename Fn> bool resolve(void *handle, const char *name, Fn &fn) {
-    fn = reinterpret_cast<Fn>(dlsym(handle, name));
-    if (!fn)
-      error = std::string("cuDNN found, but it lacks '") + name + "' (not cuDNN 9?)";
-    return fn != nullptr;
+    // Throws where cuDNN cannot be opened: the next call tries again.
+    static_cast<cudnn::Library &>(lib) =
+        cudnn::Library::get("the model's convolutions on the GPU");
+    (void)(lib.resolve("cudnnCreateTensorDescriptor", lib.createTensor, error) &&
+              lib.resolve("cudnnSetTensor4dDescriptorEx", lib.setTensor4dEx, error) &&
+              lib.resolve("cudnnDestroyTensorDescriptor", lib.destroyTensor, error) &&
+              lib.resolve("cudnnCreateFilterDescriptor", lib.createFilter, error) &&
+              lib.resolve("cudnnSetFilter4dDescriptor", lib.setFilter4d, error) &&
+              lib.resolve("cudnnDestroyFilterDescriptor", lib.destroyFilter, error) &&
+              lib.resolve("cudnnCreateConvolutionDescriptor", lib.createConv, error) &&
+              lib.resolve("cudnnSetConvolution2dDescriptor", lib.setConv2d, error) &&
+              lib.resolve("cudnnSetConvolutionGroupCount", lib.setConvGroupCount, error) &&
+              lib.resolve("cudnnSetConvolutionMathType", lib.setConvMathType, error) &&
+              lib.resolve("cudnnDestroyConvolutionDescriptor", lib.destroyConv, error) &&
+              lib.resolve("cudnnCreateActivationDescriptor", lib.createActivation, error) &&
+              lib.resolve("cudnnSetActivationDescriptor", lib.setActivation, error) &&
+              lib.resolve("cudnnDestroyActivationDescriptor", lib.destroyActivation, error) &&
+              lib.resolve("cudnnGetConvolutionForwardAlgorithm_v7", lib.getForwardAlgorithm, error) &&
+              lib.resolve("cudnnGetConvolutionForwardWorkspaceSize", lib.getForwardWorkspaceSize, error) &&
+              lib.resolve("cudnnConvolutionForward", lib.forward, error) &&
+              lib.resolve("cudnnConvolutionBiasActivationForward", lib.biasActivationForward, error) &&
+              lib.resolve("cudnnAddTensor", lib.addTensor, error));
   }
 };
 
@@ -299,61 +255,11 @@ struct Plan {
   }
 };
 
-struct ContextState {
-  const Cudnn *lib = nullptr;
-  cuda::CUcontext context = nullptr;
-  cudnnHandle_t handle = nullptr;
-  cuda::DeviceBuffer workspace;
-  std::vector<cuda::DeviceBuffer> retired; // earlier workspaces, maybe in graphs
+/// The plans of this (thread, context), its part of cuDNN's state.
+struct ConvPlans : cudnn::StatePart {
   std::map<PlanKey, std::unique_ptr<Plan>> plans;
-
-  ContextState(const Cudnn &l, cuda::CUcontext ctx) : lib(&l), context(ctx) {
-    lib->check(lib->create(&handle), "cudnnCreate");
-  }
-  ContextState(const ContextState &) = delete;
-  ContextState &operator=(const ContextState &) = delete;
-  ~ContextState() {
-    plans.clear();
-    if (handle)
-      (void)lib->destroy(handle);
-  }
-
-  /// Grows the workspace to at least `bytes` (never during stream capture:
-  /// graphs captured earlier keep the old one alive).
-  void reserveWorkspace(size_t bytes) {
-    if (bytes <= workspace.bytes())
-      return;
-    size_t grown = std::max(bytes, std::max(kMinWorkspaceBytes, 2 * workspace.bytes()));
-    grown = std::max(bytes, std::min(grown, kMaxWorkspaceBytes));
-    cuda::DeviceBuffer next(grown);
-    if (workspace.bytes())
-      retired.push_back(std::move(workspace));
-    workspace = std::move(next);
-  }
+  explicit ConvPlans(ContextState &) {}
 };
-
-thread_local std::vector<std::unique_ptr<ContextState>> threadStates;
-
-ContextState &stateForCurrentContext(const Cudnn &lib) {
-  cuda::CUcontext ctx = cuda::ensureContext();
-  for (auto &s : threadStates)
-    if (s->context == ctx)
-      return *s;
-  threadStates.push_back(std::make_unique<ContextState>(lib, ctx));
-  return *threadStates.back();
-}
-
-/// Whether work enqueued on `stream` is being captured into a graph (false
-/// when the driver cannot tell).
-bool isCapturing(void *stream) {
-  const cuda::Driver &d = cuda::Driver::get();
-  if (!d.cuStreamIsCapturing)
-    return false;
-  int status = 0;
-  if (d.cuStreamIsCapturing(static_cast<cuda::CUstream>(stream), &status) != 0)
-    return false;
-  return status != 0; // CU_STREAM_CAPTURE_STATUS_NONE
-}
 
 int toInt(int64_t v, const char *what) {
   if (v < 0 || v > INT_MAX)
@@ -846,7 +752,7 @@ extern "C" void tcc_conv2d(int64_t n, int64_t c, int64_t h, int64_t w, int64_t k
     const Cudnn &lib = Cudnn::get();
     ContextState &state = stateForCurrentContext(lib);
     lib.check(lib.setStream(state.handle, stream), "cudnnSetStream");
-    auto &slot = state.plans[key];
+    auto &slot = state.part<ConvPlans>(cudnn::Part::Convolution).plans[key];
     if (!slot)
       slot = makePlan(lib, state, key, x, weight, bias, z, y, stream);
     enqueue(lib, state, *slot, key, x, weight, bias, z, y, stream);

@@ -742,6 +742,7 @@ void Model::runCuda(const tcc_tensor *inputs, const tcc_tensor *outputs, size_t 
     }
     device_->weights = std::move(buffer);
     device_->graphs.clear(); // they point at the old weights
+    cuda::deviceWeightsCopied(); // packs of weights kept by their pointers are stale
     deviceWeightsStale_ = false;
   }
   if (stateBytes_ && !stateOnDevice_) {

@@ -333,9 +333,9 @@ def TccKernel_RnnOp : TccKernel_DpsOp<"rnn", [AttrSizedOperandSegments]> {
     h·W_hhᵀ and the gates. Operands and layout as tcc_graph.rnn
     (tcc/Support/RecurrentShapes.h); `inits` are the output, h_n and, for an
     LSTM, c_n, each written whole. Every operand is read packed (row-major,
-    no gaps): bufferization copies a view that is not. f32 only, on the CPU
-    path (tcc_cpu_rnn, tcc/Runtime/CpuRecurrent.h); kernel formation refuses
-    a recurrence for the CUDA path.
+    no gaps): bufferization copies a view that is not. f32 only: on the CPU
+    path one tcc_cpu_rnn call (tcc/Runtime/CpuRecurrent.h), on the CUDA
+    path one tcc_cuda_rnn call, cuDNN's RNN API (tcc/Runtime/CudnnRecurrent.h).
 
     ```mlir
     %y, %h, %c = tcc_kernel.rnn lstm ins(%x : tensor<?x2x8xf32>)

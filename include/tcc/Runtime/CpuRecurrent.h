@@ -47,6 +47,40 @@ constexpr int32_t kRnnHasBiases = 4;
 /// weights are bound again (tcc_cpu_gemm's kGemmBIsBoundWeight).
 constexpr int32_t kRnnWeightsAreBound = 8;
 
+/// A recurrence's sizes as tcc_cpu_rnn and tcc_cuda_rnn receive them, with
+/// what their flags say decoded.
+struct RnnSizes {
+  int32_t mode, flags;
+  int64_t layers, dirs, seq, batch, inputSize, hidden, stateSize;
+  int64_t gates;        ///< LSTM 4, GRU 3, plain RNN 1
+  int64_t perDirection; ///< weights per layer and direction (RecurrentShapes.h's order)
+  bool batchFirst, hasBiases, weightsBound;
+  bool projections; ///< an LSTM's h is stateSize (proj_size) wide, not hidden
+
+  static constexpr RnnSizes decode(int32_t mode, int32_t flags, int64_t layers, int64_t seq,
+                                   int64_t batch, int64_t inputSize, int64_t hidden,
+                                   int64_t stateSize) {
+    const bool biases = (flags & kRnnHasBiases) != 0, projected = stateSize != hidden;
+    return {mode,
+            flags,
+            layers,
+            (flags & kRnnBidirectional) ? 2 : 1,
+            seq,
+            batch,
+            inputSize,
+            hidden,
+            stateSize,
+            mode == kRnnModeLstm ? 4 : mode == kRnnModeGru ? 3 : 1,
+            2 + (biases ? 2 : 0) + (projected ? 1 : 0),
+            (flags & kRnnBatchFirst) != 0,
+            biases,
+            (flags & kRnnWeightsAreBound) != 0,
+            projected};
+  }
+  /// Every weight of the stack.
+  int64_t numWeights() const { return layers * dirs * perDirection; }
+};
+
 } // namespace tcc
 
 extern "C" {

@@ -63,6 +63,8 @@ struct Driver {
   CUresult (*cuMemcpyDtoH)(void *, CUdeviceptr, size_t);
   CUresult (*cuMemcpyHtoDAsync)(CUdeviceptr, const void *, size_t, CUstream);
   CUresult (*cuMemcpyDtoD)(CUdeviceptr, CUdeviceptr, size_t);
+  CUresult (*cuMemcpyDtoDAsync)(CUdeviceptr, CUdeviceptr, size_t, CUstream);
+  CUresult (*cuMemsetD8Async)(CUdeviceptr, unsigned char, size_t, CUstream);
   CUresult (*cuGetErrorName)(CUresult, const char **);
   CUresult (*cuGetErrorString)(CUresult, const char **);
 
@@ -124,6 +126,14 @@ struct Driver {
 /// context is retained and made current (what the CUDA runtime and PyTorch
 /// use, so pointers from either are valid here). Throws RuntimeError.
 CUcontext ensureContext();
+
+/// A count that grows whenever a model copies its weights to the device (a
+/// new copy, perhaps at the address of a freed one): what the runtime derives
+/// from device weights and keeps, keyed on their pointers (CudnnRecurrent.cpp's
+/// packed weight spaces), is derived again when it was made at another count.
+uint64_t deviceWeightsEpoch();
+/// Called by a model after it copied its weights to the device.
+void deviceWeightsCopied();
 
 /// Device memory owned by one object (cuMemAlloc / cuMemFree).
 class DeviceBuffer {

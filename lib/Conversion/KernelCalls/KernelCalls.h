@@ -3,8 +3,9 @@
 // Shared by convert-tcc-kernel-to-cuda and convert-tcc-kernel-to-loops: one
 // function per kernel family that replaces a bufferized tcc_kernel op with a
 // call of its runtime entry point (tcc_gemm, tcc_attention, tcc_row,
-// tcc_conv2d; the CPU path's tcc_cpu_gemm, tcc_cpu_attention, tcc_cpu_conv2d
-// take the same arguments; tcc_cpu_rnn the CPU path's alone:
+// tcc_conv2d, tcc_cuda_rnn; the CPU path's tcc_cpu_gemm, tcc_cpu_attention,
+// tcc_cpu_conv2d take the same arguments, tcc_cpu_rnn all but the last three
+// of tcc_cuda_rnn's:
 // include/tcc/Runtime/*.h define the ABIs), and the helpers they share.
 //
 //===----------------------------------------------------------------------===//
@@ -38,7 +39,9 @@ void lowerRow(mlir::OpBuilder &b, kernel::RowOp op, const CallContext &ctx);
 /// `entry`: tcc_conv2d (cuDNN), or tcc_cpu_conv2d (same ABI, null stream).
 void lowerConv(mlir::OpBuilder &b, kernel::ConvOp op, const CallContext &ctx,
                llvm::StringRef entry = "tcc_conv2d");
-/// `entry`: tcc_cpu_rnn (CpuRecurrent.h; the CPU path only, no stream).
+/// `entry`: tcc_cpu_rnn (CpuRecurrent.h) with a null `ctx.stream`, or
+/// tcc_cuda_rnn (CudnnRecurrent.h: the same arguments, then the arithmetic,
+/// the layer's name and the stream).
 void lowerRnn(mlir::OpBuilder &b, kernel::RnnOp op, const CallContext &ctx,
               llvm::StringRef entry = "tcc_cpu_rnn");
 

@@ -1,14 +1,20 @@
-//===- RnnCalls.cpp - tcc_kernel.rnn as a tcc_cpu_rnn call ----------------===//
+//===- RnnCalls.cpp - tcc_kernel.rnn as a tcc_cpu_rnn / tcc_cuda_rnn call -===//
 //
 // One call per recurrent layer stack. Every operand is packed (bufferization
 // copies a view that is not: packedTrailingDims), so the call takes
 // first-element pointers and sizes; the weights, as many as the layers and
-// directions need, go as an array of pointers on the caller's stack.
+// directions need, go as an array of pointers on the caller's stack. The
+// CUDA path's call (tcc_cuda_rnn, cuDNN) takes three more: the arithmetic,
+// the layer's name for errors (its operator, Python line and shape, a
+// constant string) and the stream.
 //
 //===----------------------------------------------------------------------===//
 #include "KernelCalls.h"
 
+#include "dialects/TccGraph/IR/SourceLocation.h"
 #include "tcc/Runtime/CpuRecurrent.h"
+#include "tcc/Runtime/CudnnRecurrent.h"
+#include "tcc/Support/RecurrentShapes.h"
 #include "tcc/Transforms/BufferMetadata.h"
 #include "tcc/Transforms/PlannedEntry.h"
 
@@ -48,6 +54,43 @@ Value pointerArray(OpBuilder &b, Location loc, ArrayRef<Value> pointers) {
   return array;
 }
 
+/// How errors name the layer: "aten.lstm.input (2 layers, bidirectional,
+/// hidden 256) at model.py:12".
+std::string layerName(kernel::RnnOp op) {
+  std::string name = tcc::recurrentOperatorName(kernel::stringifyRnnMode(op.getMode())) + " (" +
+                     std::to_string(op.getNumLayers()) +
+                     (op.getNumLayers() == 1 ? " layer" : " layers") +
+                     (op.getBidirectional() ? ", bidirectional" : "") + ", hidden " +
+                     std::to_string(op.getHiddenSize()) + ")";
+  std::string where = tcc::graph::formatSourceLocation(op.getLoc());
+  return where.empty() ? name : name + " at " + where;
+}
+
+/// A pointer to a NUL-terminated constant holding `text` (one global per
+/// distinct text in `module`).
+Value constantString(OpBuilder &b, Location loc, ModuleOp module, StringRef text) {
+  MLIRContext *ctx = b.getContext();
+  std::string bytes = text.str();
+  bytes.push_back('\0');
+  LLVM::GlobalOp global;
+  unsigned n = 0;
+  std::string name;
+  for (;; ++n) {
+    name = "tcc_rnn_layer_name_" + std::to_string(n);
+    global = module.lookupSymbol<LLVM::GlobalOp>(name);
+    if (!global)
+      break;
+    if (auto value = dyn_cast_or_null<StringAttr>(global.getValueOrNull());
+        value && value.getValue() == bytes)
+      return LLVM::AddressOfOp::create(b, loc, global);
+  }
+  OpBuilder top = OpBuilder::atBlockBegin(module.getBody());
+  auto type = LLVM::LLVMArrayType::get(IntegerType::get(ctx, 8), bytes.size());
+  global = LLVM::GlobalOp::create(top, loc, type, /*isConstant=*/true, LLVM::Linkage::Internal,
+                                  name, b.getStringAttr(bytes));
+  return LLVM::AddressOfOp::create(b, loc, global);
+}
+
 } // namespace
 
 void tcc::kernelcalls::lowerRnn(OpBuilder &b, kernel::RnnOp op, const CallContext &ctx,
@@ -77,5 +120,12 @@ void tcc::kernelcalls::lowerRnn(OpBuilder &b, kernel::RnnOp op, const CallContex
           cb.i64(op.getHiddenSize()), cb.i64(op.getStateSize())});
   cb.add({x.pointer, h0, c0, weightArray, cb.i64(static_cast<int64_t>(weights.size())),
           outputs[0], outputs[1], outputs.size() > 2 ? outputs[2] : cb.null()});
+  if (ctx.stream) {
+    // --precision bf16 keeps f32 recurrences on TF32, as convolutions.
+    bool tensorCores = ctx.tf32 || ctx.bf16;
+    Value compute = cb.i32(tensorCores ? tcc::kRnnComputeTf32 : tcc::kRnnComputeF32);
+    Value name = constantString(b, loc, ctx.module, layerName(op));
+    cb.add({compute, name, ctx.stream});
+  }
   cb.call(ctx.module, entry);
 }

@@ -93,8 +93,7 @@ struct FormKernelsPass : tcc::impl::FormKernelsPassBase<FormKernelsPass> {
       tcc::formation::foldContiguousViews(func);
       tcc::formation::formRowKernels(func);
       tcc::formation::formScatterKernels(func);
-      if (failed(tcc::formation::formRecurrentKernels(func, cpuOnly)))
-        signalPassFailure();
+      tcc::formation::formRecurrentKernels(func);
       tcc::formation::sinkLayoutTransposes(func);
     }
   }

@@ -64,10 +64,9 @@ void formRowKernels(mlir::func::FuncOp func);
 /// writes (FormScatters.cpp).
 void formScatterKernels(mlir::func::FuncOp func);
 
-/// Every tcc_graph.rnn as one tcc_kernel.rnn (FormRecurrences.cpp); without
-/// `cpuOnly` (a CUDA path, which has no recurrence yet) each is refused at
-/// its source line instead, and the result is failure.
-mlir::LogicalResult formRecurrentKernels(mlir::func::FuncOp func, bool cpuOnly);
+/// Every tcc_graph.rnn as one tcc_kernel.rnn (FormRecurrences.cpp), for
+/// either path (tcc_cpu_rnn, or cuDNN's through tcc_cuda_rnn).
+void formRecurrentKernels(mlir::func::FuncOp func);
 
 /// An activation tcc_graph ops compute, as one a kernel can apply (relu6,
 /// silu, hardswish): its input, its result and its ops.

@@ -2,8 +2,9 @@
 //
 // The CUDA path's lowering of the kernel layer: every bufferized tcc_kernel
 // op of a planned entry becomes one call of the runtime on the entry's stream
-// (lib/Conversion/KernelCalls: GemmCalls.cpp: cuBLASLt; ConvCalls.cpp: cuDNN;
-// AttentionCalls.cpp and RowCalls.cpp: tcc's kernel library). The calls enqueue work and return; nothing synchronizes.
+// (lib/Conversion/KernelCalls: GemmCalls.cpp: cuBLASLt; ConvCalls.cpp and
+// RnnCalls.cpp: cuDNN; AttentionCalls.cpp and RowCalls.cpp: tcc's kernel
+// library). The calls enqueue work and return; nothing synchronizes.
 // A scatter becomes the loop nest of the CPU path (ScatterLoops.cpp), which
 // the CUDA path's loop mapping makes a kernel of.
 //
@@ -54,18 +55,13 @@ struct ConvertTccKernelToCudaPass
           op->emitOpError("must be bufferized before it becomes a runtime call");
           return signalPassFailure();
         }
-        // Kernel formation refuses a recurrence for a CUDA path at its line;
-        // one that reaches here came another way (tcc-opt).
-        if (isa<tcc::kernel::RnnOp>(op)) {
-          op->emitOpError("has no CUDA lowering yet");
-          return signalPassFailure();
-        }
         OpBuilder b(op);
         llvm::TypeSwitch<Operation *>(op)
             .Case([&](tcc::kernel::GemmOp o) { lowerGemm(b, o, ctx); })
             .Case([&](tcc::kernel::AttentionOp o) { lowerAttention(b, o, ctx); })
             .Case([&](tcc::kernel::RowOp o) { lowerRow(b, o, ctx); })
             .Case([&](tcc::kernel::ConvOp o) { lowerConv(b, o, ctx); })
+            .Case([&](tcc::kernel::RnnOp o) { lowerRnn(b, o, ctx, "tcc_cuda_rnn"); })
             // A loop nest, which the CUDA path makes a kernel of.
             .Case([&](tcc::kernel::ScatterOp o) { tcc::loops::lowerScatter(b, o); });
         op->erase();

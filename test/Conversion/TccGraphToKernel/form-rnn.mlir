@@ -1,6 +1,8 @@
 // RUN: tcc-opt %s -split-input-file -tcc-form-kernels="cpu-only=1" | FileCheck %s
+// RUN: tcc-opt %s -split-input-file -tcc-form-kernels | FileCheck %s
 
-// A recurrence is one kernel; its inits take the sequence length and the
+// A recurrence is one kernel, for the CPU path and for a program with a
+// CUDA path alike (cuDNN computes it there); its inits take the sequence length and the
 // batch from the input at run time (batch first: dim 0 is the batch).
 // CHECK-LABEL: func @lstm_batch_first
 // CHECK: %[[C0:.*]] = arith.constant 0 : index
