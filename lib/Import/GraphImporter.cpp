@@ -575,7 +575,7 @@ LogicalResult Importer::importNode(const Node &node) {
       auto meta = program.tensorValues.find(self->tensor);
       if (meta != program.tensorValues.end() && !meta->second.contiguous)
         extraAttrs.push_back(b.getNamedAttr(
-            "tcc.storage_error",
+            graph::TccGraphDialect::getStorageErrorAttrName(),
             b.getStringAttr("self is not contiguous (its clone's storage is not row-major)")));
     }
 
@@ -587,7 +587,7 @@ LogicalResult Importer::importNode(const Node &node) {
   for (NamedAttribute a : extraAttrs)
     op->setAttr(a.getName(), a.getValue());
   if (!symbolicArgs.empty())
-    op->setAttr("tcc.symbolic_args", b.getArrayAttr(symbolicArgs));
+    op->setAttr(graph::TccGraphDialect::getSymbolicArgsAttrName(), b.getArrayAttr(symbolicArgs));
   // Each result's sizes, symbolic ones as expressions ("s70", "2*s70"): what
   // a legalizer needs to create a tensor of symbolic shape.
   SmallVector<Attribute> resultSizes;
@@ -684,7 +684,7 @@ void Importer::writeBack(ArrayRef<std::string> chain, Value written, Location lo
                                                  b.getStrArrayAttr(names), args);
     back->setAttr("tcc.node", b.getStringAttr(node.name + ".write_back"));
     if (!symbolic.empty())
-      back->setAttr("tcc.symbolic_args", b.getArrayAttr(symbolic));
+      back->setAttr(graph::TccGraphDialect::getSymbolicArgsAttrName(), b.getArrayAttr(symbolic));
     if (isComplex(baseMeta.dtype)) {
       // Refused at legalization: the write-backs do not take the (re, im) form.
       SmallVector<int64_t> complexOperands;
@@ -740,7 +740,7 @@ LogicalResult Importer::resolveAsStrided(const Node &node, Location loc,
       program.tensorValues, viewBase, self->tensor, *sizes, *strides, offset);
   // Refused by the legalizer, which lists it with the other unsupported ops.
   if (!source) {
-    attrs.push_back(b.getNamedAttr("tcc.storage_error",
+    attrs.push_back(b.getNamedAttr(graph::TccGraphDialect::getStorageErrorAttrName(),
                                    b.getStringAttr(llvm::toString(source.takeError()))));
     return success();
   }
@@ -755,7 +755,7 @@ LogicalResult Importer::resolveAsStrided(const Node &node, Location loc,
     args.push_back(offsetAttr);
   if (!source->storageOrder.empty())
     attrs.push_back(
-        b.getNamedAttr("tcc.storage_order", b.getDenseI64ArrayAttr(source->storageOrder)));
+        b.getNamedAttr(graph::TccGraphDialect::getStorageOrderAttrName(), b.getDenseI64ArrayAttr(source->storageOrder)));
   return success();
 }
 
@@ -890,8 +890,8 @@ OwningOpRef<ModuleOp> Importer::run() {
     argValueNames.push_back(valueName);
     argAttrs.push_back(b.getDictionaryAttr(
         {b.getNamedAttr(graph::TccGraphDialect::getSizesAttrName(), sizesAttr(program.tensorValues.at(valueName))),
-         b.getNamedAttr("tcc.role", b.getStringAttr(role)),
-         b.getNamedAttr("tcc.name", b.getStringAttr(publicName))}));
+         b.getNamedAttr(graph::TccGraphDialect::getRoleAttrName(), b.getStringAttr(role)),
+         b.getNamedAttr(graph::TccGraphDialect::getPublicNameAttrName(), b.getStringAttr(publicName))}));
     return success();
   };
   for (const InputSpec &spec : program.inputSpecs) {

@@ -79,12 +79,12 @@ struct GpuFinalizeLaunchesPass
     // convert-tcc-kernel-to-cuda may have added it already, for its library calls.
     unsigned index = forward.getNumArguments();
     for (unsigned i = 0; i < forward.getNumArguments(); ++i)
-      if (forward.getArgAttr(i, "tcc.stream"))
+      if (forward.getArgAttr(i, tcc::kStreamAttrName))
         index = i;
     if (index == forward.getNumArguments() &&
         failed(forward.insertArgument(index, ptrTy,
                                       DictionaryAttr::get(ctx, {NamedAttribute(
-                                          StringAttr::get(ctx, "tcc.stream"),
+                                          StringAttr::get(ctx, tcc::kStreamAttrName),
                                           UnitAttr::get(ctx))}),
                                       forward.getLoc())))
       return signalPassFailure();

@@ -9,6 +9,8 @@
 #include "tcc/Transforms/Passes.h"
 #include "tcc/Transforms/PlannedEntry.h"
 
+#include "dialects/TccGraph/IR/TccGraphDialect.h"
+
 #define DEBUG_TYPE "tcc-outline-kernels"
 
 namespace tcc {
@@ -51,7 +53,7 @@ void outline(Operation *op, func::FuncOp parent, unsigned index, SymbolTable &sy
   // what it derives from one until weights are bound again).
   for (auto [i, v] : llvm::enumerate(args))
     if (tcc::isBoundWeight(v))
-      kernel.setArgAttr(i, tcc::kRoleAttrName, b.getStringAttr(tcc::kWeightRole));
+      kernel.setArgAttr(i, tcc::graph::TccGraphDialect::getRoleAttrName(), b.getStringAttr(tcc::kWeightRole));
   Block *body = kernel.addEntryBlock();
   b.setInsertionPointToEnd(body);
   IRMapping map;

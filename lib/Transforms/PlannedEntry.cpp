@@ -1,6 +1,8 @@
 //===- PlannedEntry.cpp - facts about a memory-planned entry function -----===//
 #include "tcc/Transforms/PlannedEntry.h"
 
+#include "dialects/TccGraph/IR/TccGraphDialect.h"
+
 #include "dialects/TccKernel/IR/TccKernelOps.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -97,19 +99,19 @@ bool tcc::isBoundWeight(Value v) {
   auto func = arg ? dyn_cast<func::FuncOp>(arg.getOwner()->getParentOp()) : nullptr;
   if (!func || arg.getOwner() != &func.getBody().front())
     return false;
-  auto role = func.getArgAttrOfType<StringAttr>(arg.getArgNumber(), kRoleAttrName);
+  auto role = func.getArgAttrOfType<StringAttr>(arg.getArgNumber(), tcc::graph::TccGraphDialect::getRoleAttrName());
   return role && role.getValue() == kWeightRole;
 }
 
 FailureOr<Value> tcc::streamArgument(func::FuncOp func) {
   for (unsigned i = 0; i < func.getNumArguments(); ++i)
-    if (func.getArgAttr(i, "tcc.stream"))
+    if (func.getArgAttr(i, tcc::kStreamAttrName))
       return Value(func.getArgument(i));
   MLIRContext *ctx = func.getContext();
   unsigned index = func.getNumArguments();
   if (failed(func.insertArgument(
           index, LLVM::LLVMPointerType::get(ctx),
-          DictionaryAttr::get(ctx, {NamedAttribute(StringAttr::get(ctx, "tcc.stream"),
+          DictionaryAttr::get(ctx, {NamedAttribute(StringAttr::get(ctx, tcc::kStreamAttrName),
                                                    UnitAttr::get(ctx))}),
           func.getLoc())))
     return failure();

@@ -30,6 +30,12 @@ def TccGraph_Dialect : Dialect {
     /// The module's symbols, each `[min, max]` (the export's range
     /// constraints): what tcc-plan-memory bounds dynamic sizes with.
     static constexpr ::llvm::StringLiteral getSymbolsAttrName() { return "tcc.symbols"; }
+    /// Set by the importer on a `tcc_graph.operator`, read by legalization:
+    /// the arguments that are symbolic scalars (sizes), the message of a
+    /// storage view the importer could not resolve, and its storage order.
+    static constexpr ::llvm::StringLiteral getSymbolicArgsAttrName() { return "tcc.symbolic_args"; }
+    static constexpr ::llvm::StringLiteral getStorageErrorAttrName() { return "tcc.storage_error"; }
+    static constexpr ::llvm::StringLiteral getStorageOrderAttrName() { return "tcc.storage_order"; }
     static constexpr ::llvm::StringLiteral getDerivedAttrName() { return "tcc.derived"; }
     static constexpr ::llvm::StringLiteral getHostOnlyAttrName() { return "tcc.host_only"; }
     /// An argument the call writes (a buffer the forward updates, carried to

@@ -270,7 +270,7 @@ bool takesSymbolicScalars(StringRef name) {
 /// name, read with tcc_graph.dim_size; the argument leaves tcc.symbolic_args.
 /// Compound expressions stay (and are refused by name).
 LogicalResult materializeSymbolicScalars(OperatorOp op) {
-  auto symbolic = op->getAttrOfType<ArrayAttr>("tcc.symbolic_args");
+  auto symbolic = op->getAttrOfType<ArrayAttr>(TccGraphDialect::getSymbolicArgsAttrName());
   auto fn = op->getParentOfType<mlir::func::FuncOp>();
   if (!symbolic || !fn)
     return success();
@@ -284,7 +284,7 @@ LogicalResult materializeSymbolicScalars(OperatorOp op) {
     auto expr = dyn_cast_or_null<StringAttr>(args.get(arg));
     Value size;
     for (BlockArgument in : expr ? fn.getArguments() : ArrayRef<BlockArgument>{}) {
-      auto sizes = fn.getArgAttrOfType<ArrayAttr>(in.getArgNumber(), "tcc.sizes");
+      auto sizes = fn.getArgAttrOfType<ArrayAttr>(in.getArgNumber(), TccGraphDialect::getSizesAttrName());
       for (auto [d, s] : llvm::enumerate(sizes ? sizes.getValue() : ArrayRef<Attribute>{}))
         if (auto e = dyn_cast<StringAttr>(s); e && e == expr && !size)
           size = DimSizeOp::create(b, op.getLoc(), RankedTensorType::get({}, b.getI64Type()),
@@ -304,9 +304,9 @@ LogicalResult materializeSymbolicScalars(OperatorOp op) {
   op.setOperandNamesAttr(b.getArrayAttr(names));
   op.setArgsAttr(args.getDictionary(op.getContext()));
   if (left.empty())
-    op->removeAttr("tcc.symbolic_args");
+    op->removeAttr(TccGraphDialect::getSymbolicArgsAttrName());
   else
-    op->setAttr("tcc.symbolic_args", b.getArrayAttr(left));
+    op->setAttr(TccGraphDialect::getSymbolicArgsAttrName(), b.getArrayAttr(left));
   return success();
 }
 } // namespace
@@ -455,8 +455,8 @@ struct LegalizeGraphPass
         Attribute s;
         if (auto arg = dyn_cast<BlockArgument>(v)) {
           if (auto fn = dyn_cast<func::FuncOp>(arg.getOwner()->getParentOp()))
-            s = fn.getArgAttr(arg.getArgNumber(), "tcc.sizes");
-        } else if (auto all = v.getDefiningOp()->getAttrOfType<ArrayAttr>("tcc.sizes")) {
+            s = fn.getArgAttr(arg.getArgNumber(), TccGraphDialect::getSizesAttrName());
+        } else if (auto all = v.getDefiningOp()->getAttrOfType<ArrayAttr>(TccGraphDialect::getSizesAttrName())) {
           unsigned i = cast<OpResult>(v).getResultNumber();
           s = i < all.size() ? all[i] : Attribute();
         }
@@ -489,10 +489,10 @@ struct LegalizeGraphPass
       }
       // A size used as a number (cache_length.add_(seq_len)): the operand
       // read from an input's dimension, for the arithmetic operators.
-      if (op->hasAttr("tcc.symbolic_args") && takesSymbolicScalars(name) &&
+      if (op->hasAttr(TccGraphDialect::getSymbolicArgsAttrName()) && takesSymbolicScalars(name) &&
           failed(materializeSymbolicScalars(op)))
         return false;
-      if (auto symbolic = op->getAttrOfType<ArrayAttr>("tcc.symbolic_args");
+      if (auto symbolic = op->getAttrOfType<ArrayAttr>(TccGraphDialect::getSymbolicArgsAttrName());
           symbolic && !symbolAware.contains(name)) {
         // Its legalizer would read a symbolic argument as absent: refuse
         // rather than compute with a default.

@@ -1020,7 +1020,7 @@ Results legalizeGather(OperatorArgs &args, OpBuilder &b) {
 /// (tcc.storage_order), or says why none holds it (tcc.storage_error).
 Results legalizeAsStrided(OperatorArgs &args, OpBuilder &b) {
   Operation *op = args.getOp();
-  if (auto error = op->getAttrOfType<StringAttr>("tcc.storage_error"))
+  if (auto error = op->getAttrOfType<StringAttr>(TccGraphDialect::getStorageErrorAttrName()))
     return op->emitError("operator '") << operatorName(args) << "': " << error.getValue();
   FailureOr<Value> x = requiredTensor(args, "self");
   std::optional<SmallVector<int64_t>> strides = args.getInts("stride");
@@ -1030,7 +1030,7 @@ Results legalizeAsStrided(OperatorArgs &args, OpBuilder &b) {
     return op->emitError("operator '") << operatorName(args) << "' needs static strides";
   int64_t offset = args.getInt("storage_offset").value_or(0);
   Value storage = *x;
-  if (auto order = op->getAttrOfType<DenseI64ArrayAttr>("tcc.storage_order")) {
+  if (auto order = op->getAttrOfType<DenseI64ArrayAttr>(TccGraphDialect::getStorageOrderAttrName())) {
     auto t = cast<RankedTensorType>(storage.getType());
     SmallVector<int64_t> shape;
     for (int64_t d : order.asArrayRef())
@@ -1049,7 +1049,7 @@ Results legalizeAsStrided(OperatorArgs &args, OpBuilder &b) {
 Results legalizeAsStridedScatter(OperatorArgs &args, OpBuilder &b) {
   Operation *op = args.getOp();
   Location loc = op->getLoc();
-  if (auto error = op->getAttrOfType<StringAttr>("tcc.storage_error"))
+  if (auto error = op->getAttrOfType<StringAttr>(TccGraphDialect::getStorageErrorAttrName()))
     return operatorError(args) << error.getValue();
   FailureOr<Value> self = requiredTensor(args, "self"), src = requiredTensor(args, "src");
   if (failed(self) || failed(src))

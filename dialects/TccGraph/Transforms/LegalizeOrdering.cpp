@@ -72,7 +72,7 @@ std::optional<int64_t> largestSize(OperatorArgs &args, Value self, int64_t dim) 
   ArrayAttr sizes;
   if (auto arg = dyn_cast<BlockArgument>(self)) {
     if (auto fn = dyn_cast<func::FuncOp>(arg.getOwner()->getParentOp()))
-      sizes = fn.getArgAttrOfType<ArrayAttr>(arg.getArgNumber(), "tcc.sizes");
+      sizes = fn.getArgAttrOfType<ArrayAttr>(arg.getArgNumber(), TccGraphDialect::getSizesAttrName());
   } else if (auto operands = op->getAttrOfType<ArrayAttr>(kOperandSizesAttrName)) {
     for (auto [i, name] : llvm::enumerate(op.getOperandNames()))
       if (i < operands.size() && cast<StringAttr>(name).getValue() == "self")
@@ -84,7 +84,7 @@ std::optional<int64_t> largestSize(OperatorArgs &args, Value self, int64_t dim) 
     return v.getInt();
   auto symbol = dyn_cast<StringAttr>(sizes[dim]);
   auto module = op->getParentOfType<ModuleOp>();
-  auto ranges = module ? module->getAttrOfType<DictionaryAttr>("tcc.symbols") : nullptr;
+  auto ranges = module ? module->getAttrOfType<DictionaryAttr>(TccGraphDialect::getSymbolsAttrName()) : nullptr;
   auto range = symbol && ranges ? ranges.getAs<ArrayAttr>(symbol.getValue()) : nullptr;
   if (!range || range.size() != 2)
     return std::nullopt;

@@ -106,7 +106,7 @@ private:
   Value symbol(StringRef name) {
     auto func = anchor->getParentOfType<func::FuncOp>();
     for (BlockArgument arg : func ? func.getArguments() : ArrayRef<BlockArgument>{}) {
-      auto sizes = func.getArgAttrOfType<ArrayAttr>(arg.getArgNumber(), "tcc.sizes");
+      auto sizes = func.getArgAttrOfType<ArrayAttr>(arg.getArgNumber(), TccGraphDialect::getSizesAttrName());
       for (auto [d, size] : llvm::enumerate(sizes ? sizes.getValue() : ArrayRef<Attribute>{}))
         if (auto s = dyn_cast<StringAttr>(size); s && s.getValue() == name)
           return b.create<tensor::DimOp>(loc, arg, d);
@@ -130,7 +130,7 @@ FailureOr<SmallVector<Value>> tcc::graph::symbolicSizes(OperatorArgs &args, OpBu
   RankedTensorType type = args.resultType(result);
   if (type.hasStaticShape())
     return sizes;
-  auto all = args.getOp()->getAttrOfType<ArrayAttr>("tcc.sizes");
+  auto all = args.getOp()->getAttrOfType<ArrayAttr>(TccGraphDialect::getSizesAttrName());
   auto mine = all && result < all.size() ? dyn_cast<ArrayAttr>(all[result]) : nullptr;
   if (!mine || (int64_t)mine.size() != type.getRank())
     return args.getOp().emitError("the export gives no symbolic sizes for this result");
@@ -152,7 +152,7 @@ void tcc::graph::recordWindowChecks(OperatorArgs &args, StringRef input, ArrayRe
                                     ArrayRef<int64_t> stride, ArrayRef<int64_t> padding,
                                     ArrayRef<int64_t> dilation, bool ceilMode) {
   OperatorOp op = args.getOp();
-  auto results = op->getAttrOfType<ArrayAttr>("tcc.sizes");
+  auto results = op->getAttrOfType<ArrayAttr>(TccGraphDialect::getSizesAttrName());
   auto out = results && !results.empty() ? dyn_cast<ArrayAttr>(results[0]) : nullptr;
   auto operands = op->getAttrOfType<ArrayAttr>(kOperandSizesAttrName);
   ArrayAttr in;

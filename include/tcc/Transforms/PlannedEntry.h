@@ -22,6 +22,10 @@ constexpr const char *kArenaAttrName = "tcc.arena";
 inline constexpr llvm::StringLiteral kArenaSizeAttrName = "tcc.arena_size";
 inline constexpr llvm::StringLiteral kMemoryPlanAttrName = "tcc.memory_plan";
 
+/// The argument attribute of a CUDA entry's stream (the runtime's CUstream,
+/// which every launch and library call of the entry is queued on).
+inline constexpr llvm::StringLiteral kStreamAttrName = "tcc.stream";
+
 /// True for a function with a body and a `tcc.arena` argument (one that
 /// tcc-plan-memory planned).
 bool isPlannedEntry(mlir::func::FuncOp f);
@@ -54,11 +58,10 @@ constexpr const char *kTargetAttrName = "tcc.target";
 bool isCpuFunction(mlir::func::FuncOp f);
 bool isCudaFunction(mlir::func::FuncOp f);
 
-/// The argument attribute naming an entry argument's role ("input", "weight",
-/// ...; the importer sets it), and the role of a bound weight. Outlined
-/// kernels carry the weight role on the arguments their entry passes a
-/// weight to (tcc-outline-kernels).
-constexpr const char *kRoleAttrName = "tcc.role";
+/// The role of a bound weight on an entry argument (its role attribute is
+/// the TccGraph dialect's getRoleAttrName(), which the importer sets).
+/// Outlined kernels carry the weight role on the arguments their entry passes
+/// a weight to (tcc-outline-kernels).
 constexpr const char *kWeightRole = "weight";
 
 /// Whether `v` is (a view of) a weight argument of its function: values that
