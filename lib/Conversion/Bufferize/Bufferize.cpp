@@ -2,6 +2,7 @@
 #include "tcc/Conversion/Passes.h"
 
 #include "SplitSharedInits.h"
+#include "WidenSharedStateProducers.h"
 
 #include "dialects/TccGraph/IR/TccGraphDialect.h"
 #include "dialects/TccKernel/IR/TccKernelDialect.h"
@@ -20,6 +21,7 @@
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "llvm/ADT/SmallBitVector.h"
 
 #define DEBUG_TYPE "tcc-bufferize"
 
@@ -144,11 +146,17 @@ void materializeWrittenArguments(ModuleOp module) {
   module.walk([&](func::FuncOp func) {
     if (func.isExternal())
       return;
+    tcc::widenSharedStateProducers(func);
     auto ret = cast<func::ReturnOp>(func.getBody().front().getTerminator());
     OpBuilder b(ret);
-    // A value that is the new value of two arguments is computed into the
-    // first and copied from there into the second.
+    // A value that is the new value of two arguments (and whose producer
+    // could not be widened) is computed into the first and copied from
+    // there into the second.
     llvm::DenseMap<Value, Value> materialized;
+    llvm::SmallBitVector writtenResult(ret->getNumOperands());
+    for (BlockArgument arg : func.getArguments())
+      if (auto result = func.getArgAttrOfType<IntegerAttr>(arg.getArgNumber(), writtenBy))
+        writtenResult.set(static_cast<unsigned>(result.getInt()));
     for (BlockArgument arg : func.getArguments()) {
       if (!isa<TensorType>(arg.getType()))
         continue;
@@ -168,8 +176,10 @@ void materializeWrittenArguments(ModuleOp module) {
         materialized[value] = m.getResult();
       // The same value returned as an output too is read from the argument
       // (read after the write into it, the value itself would conflict).
+      // Another argument's new value stays the value: it is copied from the
+      // first argument, not from each argument before it.
       for (OpOperand &other : ret->getOpOperands())
-        if (other.get() == value)
+        if (other.get() == value && !writtenResult.test(other.getOperandNumber()))
           other.set(source ? source : m.getResult());
       operand.set(m.getResult());
     }

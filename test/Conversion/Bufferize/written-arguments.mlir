@@ -49,3 +49,57 @@ func.func @sum_in_place(%x: tensor<4xf32>, %total: tensor<4xf32> {tcc.role = "st
   } -> tensor<4xf32>
   return %s : tensor<4xf32>
 }
+
+// -----
+
+// One value is the new value of three states (transformers' static cache
+// stores cache_position[0] in every layer's cumulative_length): its
+// elementwise producer writes all three in place, one generic, no copies.
+// CHECK-LABEL: func @one_value_three_states(
+// CHECK-SAME:    %[[POS:[a-z0-9]+]]: memref<i64>, %[[A:[a-z0-9]+]]: memref<i64> {tcc.role = "state"}, %[[B:[a-z0-9]+]]: memref<i64> {tcc.role = "state"}, %[[C:[a-z0-9]+]]: memref<i64> {tcc.role = "state"})
+// CHECK-NOT:     memref.alloc
+// CHECK:         linalg.generic {{.*}} ins(%[[POS]] : memref<i64>) outs(%[[A]], %[[B]], %[[C]] : memref<i64>, memref<i64>, memref<i64>)
+// CHECK:           linalg.yield %[[V:.*]], %[[V]], %[[V]] : i64, i64, i64
+// CHECK-NOT:     linalg.copy
+// CHECK:         return
+#scalar = affine_map<() -> ()>
+func.func @one_value_three_states(%pos: tensor<i64>,
+    %a: tensor<i64> {tcc.role = "state", tcc.written_by = 0 : i64},
+    %b: tensor<i64> {tcc.role = "state", tcc.written_by = 1 : i64},
+    %c: tensor<i64> {tcc.role = "state", tcc.written_by = 2 : i64})
+    -> (tensor<i64>, tensor<i64>, tensor<i64>) {
+  %e = tensor.empty() : tensor<i64>
+  %one = arith.constant 1 : i64
+  %next = linalg.generic {indexing_maps = [#scalar, #scalar], iterator_types = []} ins(%pos : tensor<i64>) outs(%e : tensor<i64>) {
+  ^bb0(%p: i64, %o: i64):
+    %r = arith.addi %p, %one : i64
+    linalg.yield %r : i64
+  } -> tensor<i64>
+  return %next, %next, %next : tensor<i64>, tensor<i64>, tensor<i64>
+}
+
+// -----
+
+// A producer that reads its output cannot be widened: the value is computed
+// into the first state and copied from that one into each other state (not
+// from state to state, and never back).
+// CHECK-LABEL: func @one_value_copied_from_the_first(
+// CHECK-SAME:    %[[X:[a-z0-9]+]]: memref<4xf32>, %[[A:[a-z0-9]+]]: memref<4xf32> {tcc.role = "state"}, %[[B:[a-z0-9]+]]: memref<4xf32> {tcc.role = "state"}, %[[C:[a-z0-9]+]]: memref<4xf32> {tcc.role = "state"})
+// CHECK:         linalg.generic {{.*}} outs(%[[A]] : memref<4xf32>)
+// CHECK-NEXT:    ^bb0
+// CHECK:         linalg.copy ins(%[[A]] : memref<4xf32>) outs(%[[B]] : memref<4xf32>)
+// CHECK-NEXT:    linalg.copy ins(%[[A]] : memref<4xf32>) outs(%[[C]] : memref<4xf32>)
+// CHECK-NEXT:    return
+#vec = affine_map<(d0) -> (d0)>
+func.func @one_value_copied_from_the_first(%x: tensor<4xf32>,
+    %a: tensor<4xf32> {tcc.role = "state", tcc.written_by = 0 : i64},
+    %b: tensor<4xf32> {tcc.role = "state", tcc.written_by = 1 : i64},
+    %c: tensor<4xf32> {tcc.role = "state", tcc.written_by = 2 : i64})
+    -> (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) {
+  %s = linalg.generic {indexing_maps = [#vec, #vec], iterator_types = ["parallel"]} ins(%x : tensor<4xf32>) outs(%a : tensor<4xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %r = arith.addf %v, %o : f32
+    linalg.yield %r : f32
+  } -> tensor<4xf32>
+  return %s, %s, %s : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>
+}
