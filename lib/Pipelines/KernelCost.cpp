@@ -175,5 +175,12 @@ tcc::KernelCost tcc::kernelCost(Operation *op) {
                                                 : bytes + elementsOf(mask) * elementBytes(mask);
     cost.bytes = bytes;
   }
+  // A scatter reads its slices and the index and writes the slices: the
+  // rest of its init (a whole key/value cache) is not touched.
+  if (auto s = dyn_cast<kernel::ScatterOp>(op)) {
+    int64_t slices = times(elementsOf(s.getSource()), elementBytes(s.getSource()));
+    int64_t index = times(elementsOf(s.getIndex()), elementBytes(s.getIndex()));
+    cost.bytes = slices < 0 || index < 0 ? kUnknown : 2 * slices + index;
+  }
   return cost;
 }

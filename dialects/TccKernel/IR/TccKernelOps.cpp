@@ -310,6 +310,13 @@ void RowOp::getEffects(
 // scatter
 //===----------------------------------------------------------------------===//
 
+SmallVector<int64_t> ScatterOp::getSourceShape() {
+  if (DictionaryAttr view = getSourceViewAttr())
+    if (auto sizes = view.getAs<DenseI64ArrayAttr>("sizes"))
+      return llvm::to_vector(sizes.asArrayRef());
+  return llvm::to_vector(shapedOf(getSource()).getShape());
+}
+
 LogicalResult ScatterOp::verify() {
   if (failed(verifyDestinationStyle(*this)))
     return failure();
@@ -319,8 +326,32 @@ LogicalResult ScatterOp::verify() {
     return emitOpError("source and init must have one element type");
   if (!isa<IntegerType>(index.getElementType()))
     return emitOpError("the index must be integers, got ") << index.getElementType();
+  if (DictionaryAttr view = getSourceViewAttr()) {
+    auto sizes = view.getAs<DenseI64ArrayAttr>("sizes");
+    auto strides = view.getAs<DenseI64ArrayAttr>("strides");
+    auto offset = view.getAs<IntegerAttr>("offset");
+    if (!sizes || !strides || !offset || sizes.size() != strides.size())
+      return emitOpError("source_view needs sizes and strides of one rank and an offset");
+    if (!source.hasStaticShape())
+      return emitOpError("a source_view needs a source of static shape");
+    // The view stays inside the base's storage.
+    int64_t first = offset.getInt(), last = offset.getInt();
+    for (auto [size, stride] : llvm::zip(sizes.asArrayRef(), strides.asArrayRef())) {
+      if (size < 0)
+        return emitOpError("source_view sizes must be static");
+      if (size == 0) {
+        first = 0;
+        last = -1;
+        break;
+      }
+      (stride < 0 ? first : last) += (size - 1) * stride;
+    }
+    if (last >= first && (first < 0 || last >= source.getNumElements()))
+      return emitOpError("source_view reaches outside its base's ")
+             << source.getNumElements() << " elements";
+  }
   std::string error =
-      tcc::indexCopyShapeError(init.getShape(), index.getShape(), source.getShape(), getDim());
+      tcc::indexCopyShapeError(init.getShape(), index.getShape(), getSourceShape(), getDim());
   if (!error.empty())
     return emitOpError(error);
   return success();

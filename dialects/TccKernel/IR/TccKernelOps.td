@@ -221,6 +221,13 @@ def TccKernel_ScatterOp : TccKernel_DpsOp<"scatter"> {
     with `message` (a run error on the CPU path, a device assertion on the
     CUDA path) and writes nothing.
 
+    `source_view`, when given, is `{sizes, strides, offset}`: the operand is
+    a base tensor of any shape whose row-major storage holds the source
+    (shape `sizes`) at `offset + sum_d i_d * strides[d]`. Kernel formation
+    folds the slices, reshapes and transposes before a scatter into it (a
+    value projection's head view, written into a cache), and bufferization
+    turns it into a memref view, so the source is not copied first.
+
     ```mlir
     %k = tcc_kernel.scatter ins(%new, %pos : tensor<1x4x1x64xbf16>, tensor<1xi64>)
            outs(%cache : tensor<1x4x2048x64xbf16>) {dim = 2 : i64, message = "..."}
@@ -228,13 +235,15 @@ def TccKernel_ScatterOp : TccKernel_DpsOp<"scatter"> {
     ```
   }];
   let arguments = (ins AnyShaped:$source, AnyShaped:$index, AnyShaped:$init, I64Attr:$dim,
-                       StrAttr:$message);
+                       StrAttr:$message, OptionalAttr<DictionaryAttr>:$source_view);
   let assemblyFormat = [{
     `ins` `(` $source `,` $index `:` type($source) `,` type($index) `)`
     `outs` `(` $init `:` type($init) `)` attr-dict (`->` type($results)^)?
   }];
   let extraClassDeclaration = [{
     ::mlir::MutableOperandRange getDpsInitsMutable() { return getInitMutable(); }
+    /// The shape of the slices written: the source's, or its view's sizes.
+    ::llvm::SmallVector<int64_t> getSourceShape();
   }];
 }
 

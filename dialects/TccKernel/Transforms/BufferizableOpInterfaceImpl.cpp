@@ -34,9 +34,12 @@ using namespace tcc::kernel;
 
 namespace {
 
-/// The `views` entry of an attention operand (query, key, value or init),
-/// or null.
+/// The view an operand is read or written through: the `views` entry of an
+/// attention operand (query, key, value or init), a scatter's
+/// `source_view`; or null.
 DictionaryAttr viewOf(Operation *op, OpOperand &operand) {
+  if (auto scatter = dyn_cast<tcc::kernel::ScatterOp>(op))
+    return &operand == &scatter.getSourceMutable() ? scatter.getSourceViewAttr() : nullptr;
   auto attention = dyn_cast<tcc::kernel::AttentionOp>(op);
   if (!attention || !attention.getViewsAttr())
     return nullptr;
@@ -48,7 +51,8 @@ DictionaryAttr viewOf(Operation *op, OpOperand &operand) {
   return nullptr;
 }
 
-/// The canonical [B, H, L, D] view `view` of an identity-layout `buffer`.
+/// `buffer` (identity layout) seen through `view`: an attention operand's
+/// canonical [B, H, L, D] tensor, a scatter's source.
 Value viewedBuffer(RewriterBase &rewriter, Location loc, Value buffer, DictionaryAttr view) {
   auto type = cast<MemRefType>(buffer.getType());
   ArrayRef<int64_t> sizes = view.getAs<DenseI64ArrayAttr>("sizes").asArrayRef();
@@ -197,6 +201,8 @@ struct KernelOpInterface
     // The views are now the operands themselves.
     if (auto attention = dyn_cast<tcc::kernel::AttentionOp>(result))
       attention.removeViewsAttr();
+    if (auto scatter = dyn_cast<tcc::kernel::ScatterOp>(result))
+      scatter.removeSourceViewAttr();
     for (auto [written, destination] : copyBack)
       linalg::CopyOp::create(rewriter, loc, written, destination);
     replaceOpWithBufferizedValues(rewriter, op, outputs);

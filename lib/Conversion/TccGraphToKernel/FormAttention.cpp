@@ -66,13 +66,6 @@ Value repeatedHeads(Value v) {
   return x0;
 }
 
-/// {sizes, strides, offset} of a view, as the op's `views` entry.
-DictionaryAttr viewAttr(OpBuilder &b, const StridedView &view) {
-  return b.getDictionaryAttr({b.getNamedAttr("sizes", b.getDenseI64ArrayAttr(view.sizes)),
-                              b.getNamedAttr("strides", b.getDenseI64ArrayAttr(view.strides)),
-                              b.getNamedAttr("offset", b.getI64IntegerAttr(view.offset))});
-}
-
 /// A view the kernel can read: the head dim contiguous.
 bool kernelView(const std::optional<StridedView> &view) {
   return view && view->sizes.size() == 4 && (view->strides[3] == 1 || view->sizes[3] == 1);

@@ -193,6 +193,12 @@ std::optional<StridedView> tcc::formation::viewOfProducers(Value v) {
   return std::nullopt;
 }
 
+DictionaryAttr tcc::formation::viewAttr(OpBuilder &b, const StridedView &view) {
+  return b.getDictionaryAttr({b.getNamedAttr("sizes", b.getDenseI64ArrayAttr(view.sizes)),
+                              b.getNamedAttr("strides", b.getDenseI64ArrayAttr(view.strides)),
+                              b.getNamedAttr("offset", b.getI64IntegerAttr(view.offset))});
+}
+
 std::optional<StridedView> tcc::formation::viewInConsumers(Value v) {
   if (!staticShape(v))
     return std::nullopt;

@@ -12,6 +12,7 @@
 #define TCC_LIB_CONVERSION_TCCGRAPHTOKERNEL_STRIDEDVIEWS_H
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
 #include "mlir/IR/Value.h"
 #include "llvm/ADT/SmallVector.h"
 
@@ -39,6 +40,10 @@ std::optional<StridedView> viewOfProducers(mlir::Value v);
 /// and `v` as a strided view of its row-major storage; nullopt when there is
 /// no such chain.
 std::optional<StridedView> viewInConsumers(mlir::Value v);
+
+/// {sizes, strides, offset} of a view: an attention's `views` entry, a
+/// scatter's `source_view`.
+mlir::DictionaryAttr viewAttr(mlir::OpBuilder &b, const StridedView &view);
 
 /// Replaces each transpose whose chain of views leaves its base's elements in
 /// row-major order (transpose, reshape, transpose back) by one reshape of the

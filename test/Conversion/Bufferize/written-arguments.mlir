@@ -103,3 +103,19 @@ func.func @one_value_copied_from_the_first(%x: tensor<4xf32>,
   } -> tensor<4xf32>
   return %s, %s, %s : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>
 }
+
+// -----
+
+// A scatter's source_view becomes a view of its base's buffer: the head of
+// a fused projection is written into the cache without a copy.
+// CHECK-LABEL: func @source_view_in_place(
+// CHECK-SAME:    %[[QKV:[a-z0-9]+]]: memref<1x1x48xf32>, %[[POS:[a-z0-9]+]]: memref<1xi64>, %[[CACHE:[a-z0-9]+]]: memref<1x2x64x8xf32> {tcc.role = "state"})
+// CHECK-NOT:     linalg.copy
+// CHECK:         %[[V:.*]] = memref.reinterpret_cast %[[QKV]] to offset: [32], sizes: [1, 2, 1, 8], strides: [0, 8, 0, 1]
+// CHECK:         tcc_kernel.scatter ins(%[[V]], %[[POS]] : memref<1x2x1x8xf32, strided<[0, 8, 0, 1], offset: 32>>, memref<1xi64>) outs(%[[CACHE]] : memref<1x2x64x8xf32>) {dim = 2 : i64, message = ""}
+// CHECK-NOT:     linalg.copy
+func.func @source_view_in_place(%qkv: tensor<1x1x48xf32>, %pos: tensor<1xi64>,
+    %cache: tensor<1x2x64x8xf32> {tcc.role = "state", tcc.written_by = 0 : i64}) -> tensor<1x2x64x8xf32> {
+  %k = tcc_kernel.scatter ins(%qkv, %pos : tensor<1x1x48xf32>, tensor<1xi64>) outs(%cache : tensor<1x2x64x8xf32>) {dim = 2 : i64, message = "", source_view = {offset = 32 : i64, sizes = array<i64: 1, 2, 1, 8>, strides = array<i64: 0, 8, 0, 1>}} -> tensor<1x2x64x8xf32>
+  return %k : tensor<1x2x64x8xf32>
+}

@@ -267,3 +267,19 @@ func.func @rnn_f16(%x: tensor<5x2x4xf16>, %w: tensor<8x4xf16>, %u: tensor<8x8xf1
   %r:2 = tcc_kernel.rnn rnn_tanh ins(%x : tensor<5x2x4xf16>) weights(%w, %u : tensor<8x4xf16>, tensor<8x8xf16>) outs(%y, %h : tensor<5x2x8xf16>, tensor<1x2x8xf16>) {num_layers = 1 : i64} -> tensor<5x2x8xf16>, tensor<1x2x8xf16>
   return %r#0 : tensor<5x2x8xf16>
 }
+
+// -----
+
+func.func @scatter_view_outside_base(%s: tensor<16xf32>, %i: tensor<1xi64>, %m: tensor<2x8x4xf32>) -> tensor<2x8x4xf32> {
+  // expected-error @+1 {{'tcc_kernel.scatter' op source_view reaches outside its base's 16 elements}}
+  %y = tcc_kernel.scatter ins(%s, %i : tensor<16xf32>, tensor<1xi64>) outs(%m : tensor<2x8x4xf32>) {dim = 1 : i64, message = "", source_view = {offset = 9 : i64, sizes = array<i64: 2, 1, 4>, strides = array<i64: 8, 0, 1>}} -> tensor<2x8x4xf32>
+  return %y : tensor<2x8x4xf32>
+}
+
+// -----
+
+func.func @scatter_view_shape(%s: tensor<16xf32>, %i: tensor<1xi64>, %m: tensor<2x8x4xf32>) -> tensor<2x8x4xf32> {
+  // expected-error @+1 {{'tcc_kernel.scatter' op source dim 1 must be the index's length}}
+  %y = tcc_kernel.scatter ins(%s, %i : tensor<16xf32>, tensor<1xi64>) outs(%m : tensor<2x8x4xf32>) {dim = 1 : i64, message = "", source_view = {offset = 0 : i64, sizes = array<i64: 2, 2, 4>, strides = array<i64: 8, 4, 1>}} -> tensor<2x8x4xf32>
+  return %y : tensor<2x8x4xf32>
+}
