@@ -442,6 +442,24 @@ void rewritePatchConvolution(graph::Conv2dOp conv) {
 
 } // namespace
 
+/// A product over one term, [..., M, 1] x [..., 1, N] (an outer product:
+/// a rotary embedding's inv_freq @ positions), as the broadcast multiply it
+/// is: each element is one product rounded once, as the GEMM's, and it
+/// fuses with its neighbours where a library call would be a launch of its
+/// own. Returns whether `matmul` was replaced.
+static bool replaceOuterProduct(graph::MatmulOp matmul) {
+  auto lhs = typeOf(matmul.getLhs()), rhs = typeOf(matmul.getRhs());
+  if (lhs.getRank() < 2 || rhs.getRank() < 2 || lhs.getShape().back() != 1 ||
+      rhs.getShape()[rhs.getRank() - 2] != 1)
+    return false;
+  OpBuilder b(matmul);
+  Value product = graph::MulOp::create(b, matmul.getLoc(), matmul.getType(), matmul.getLhs(),
+                                       matmul.getRhs());
+  matmul.replaceAllUsesWith(product);
+  matmul.erase();
+  return true;
+}
+
 void tcc::formation::formGemmKernels(func::FuncOp func, bool f32TensorCores, bool cpuOnly) {
   SmallVector<graph::Conv2dOp> convs;
   func.walk([&](graph::Conv2dOp op) { convs.push_back(op); });
@@ -455,7 +473,8 @@ void tcc::formation::formGemmKernels(func::FuncOp func, bool f32TensorCores, boo
     // f64 product stays a linalg matmul, accumulating in f64.
     if (!kernelElementType(typeOf(matmul.getResult()).getElementType()))
       continue;
-    formGemm(matmul, f32TensorCores, cpuOnly);
+    if (!replaceOuterProduct(matmul))
+      formGemm(matmul, f32TensorCores, cpuOnly);
     // Transposes folded into the flags die with their last reader.
     for (Value v : {lhs, rhs})
       if (auto t = v.getDefiningOp<graph::TransposeOp>(); t && t->use_empty())

@@ -231,3 +231,30 @@ func.func @nchw_residual_stays(%x: tensor<2x4x4x8xf32>, %w: tensor<8x6xf32>, %b:
   %s = tcc_graph.add %t, %r : (tensor<2x6x4x4xf32>, tensor<2x6x4x4xf32>) -> tensor<2x6x4x4xf32>
   return %s : tensor<2x6x4x4xf32>
 }
+
+// -----
+
+// A product over one term is an outer product: a broadcast multiply (one
+// rounding of each exact product, as the GEMM's), no library call.
+// CHECK-LABEL: func @outer_product
+// CHECK-NOT: tcc_kernel.gemm
+// CHECK: %[[P:.*]] = tcc_graph.mul %arg0, %arg1 : (tensor<1x32x1xf32>, tensor<1x1x7xf32>) -> tensor<1x32x7xf32>
+// CHECK: return %[[P]]
+func.func @outer_product(%freq: tensor<1x32x1xf32>, %pos: tensor<1x1x7xf32>) -> tensor<1x32x7xf32> {
+  %0 = tcc_graph.matmul %freq, %pos : (tensor<1x32x1xf32>, tensor<1x1x7xf32>) -> tensor<1x32x7xf32>
+  return %0 : tensor<1x32x7xf32>
+}
+
+// -----
+
+// A weight transposed into an outer product is read by the multiply (the
+// transpose of a [3, 1] weight folds to a reshape).
+// CHECK-LABEL: func @outer_product_transposed
+// CHECK-NOT: tcc_kernel.gemm
+// CHECK: %[[T:.*]] = tcc_graph.reshape %arg1
+// CHECK: tcc_graph.mul %arg0, %[[T]] : (tensor<4x1xbf16>, tensor<1x3xbf16>) -> tensor<4x3xbf16>
+func.func @outer_product_transposed(%x: tensor<4x1xbf16>, %w: tensor<3x1xbf16>) -> tensor<4x3xbf16> {
+  %t = tcc_graph.transpose %w {permutation = array<i64: 1, 0>} : (tensor<3x1xbf16>) -> tensor<1x3xbf16>
+  %0 = tcc_graph.matmul %x, %t : (tensor<4x1xbf16>, tensor<1x3xbf16>) -> tensor<4x3xbf16>
+  return %0 : tensor<4x3xbf16>
+}
