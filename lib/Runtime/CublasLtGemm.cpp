@@ -25,6 +25,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "tcc/Runtime/CublasLtGemm.h"
+#include "tcc/Runtime/GemvKernels.h"
 #include "tcc/Runtime/CudaLibraryLoader.h"
 
 #include "tcc/Runtime/CudaDriver.h"
@@ -601,6 +602,12 @@ extern "C" void tcc_gemm(int32_t dtype, int32_t compute, int64_t batch0, int64_t
           return;
       }
     };
+    // A few rows times a linear layer's weight (a decode step): tcc's GEMV
+    // kernels, where the product has their form (GemvKernels.h).
+    if (outer == 1 && batch == 1 && !transA && transB &&
+        tryGemv(dtype, m, n, k, a, lda, b, ldb, c, ldc, residual, ldr, bias, epilogue, alpha,
+                stream))
+      return;
     // cuBLASLt's tensor-core kernels want the contiguous extent of C, n, a
     // multiple of 16 bytes as well as its row stride: with an aligned
     // stride (rows padded by the compiler, FormGemm.cpp) but n = 50257

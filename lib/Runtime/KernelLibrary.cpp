@@ -20,6 +20,8 @@ extern const unsigned char tccKernelImageIm2col[];
 extern const size_t tccKernelImageIm2col_size;
 extern const unsigned char tccKernelImageWinograd[];
 extern const size_t tccKernelImageWinograd_size;
+extern const unsigned char tccKernelImageGemv[];
+extern const size_t tccKernelImageGemv_size;
 
 using namespace tcc;
 using namespace tcc::cuda;
@@ -54,6 +56,10 @@ LazyCudaModule &moduleOf(KernelImage image) {
   case KernelImage::Winograd: {
     static LazyCudaModule m(tccKernelImageWinograd, tccKernelImageWinograd_size,
                             "tcc's Winograd convolution kernels");
+    return m;
+  }
+  case KernelImage::Gemv: {
+    static LazyCudaModule m(tccKernelImageGemv, tccKernelImageGemv_size, "tcc's GEMV kernels");
     return m;
   }
   }

@@ -1,7 +1,10 @@
 """tcc_gemm (cuBLASLt) against PyTorch: every element type and compute mode,
 transposes, bias/ReLU/GELU-tanh epilogues, a residual, alpha, two batch dims
 that collapse into one strided batch and two that do not, a weight shared by
-the batch, and pointers only element-aligned. See common.py for the harness.
+the batch, and pointers only element-aligned. Products of 1-8 rows with a
+linear layer's weight go through tcc's GEMV kernels (GemvKernels.h): each of
+those cases runs twice, GEMV path on and off (tcc_gemv_tune). See common.py
+for the harness.
 """
 import ctypes
 
@@ -95,10 +98,65 @@ def run_case(fn, report, name, dtype, compute, b0, b1, m, n, k, trans_a=False, t
     report.check(name, common.rel_err(c, ref), TOL[(dtype, compute)])
 
 
+def gemv_cases(fn, report, quick):
+    """Decode-shaped products (1-8 rows, f16/bf16, a linear weight): tcc's
+    GEMV kernels (tune 0) and cuBLASLt (tune 1) on the same cases."""
+    tune = common.lib().tcc_gemv_tune
+    tune.argtypes = [ctypes.c_int32]
+    tune.restype = ctypes.c_int32
+    shapes = [(1, 1, 8), (1, 7, 64), (3, 64, 1000), (1, 2048, 2048), (8, 1024, 2816),
+              (5, 33, 5632), (2, 1000, 768), (7, 129, 136)]
+    if quick:
+        shapes = shapes[:5]
+    for mode, label in ((0, "gemv"), (1, "gemv off")):
+        tune(mode)
+        for dtype in (torch.bfloat16, torch.float16):
+            tag = f"{str(dtype)[6:]} {label}"
+            for (m, n, k) in shapes:
+                run_case(fn, report, f"{tag} {m}x{n}x{k}", dtype, F32, 1, 1, m, n, k,
+                         trans_b=True)
+            run_case(fn, report, f"{tag} bias+relu", dtype, F32, 1, 1, 4, 300, 512,
+                     trans_b=True, bias=True, act=RELU)
+            run_case(fn, report, f"{tag} bias+gelu", dtype, F32, 1, 1, 8, 256, 1024,
+                     trans_b=True, bias=True, act=GELU)
+            run_case(fn, report, f"{tag} residual+alpha, padded rows", dtype, F32, 1, 1, 6, 500,
+                     256, trans_b=True, residual=True, alpha=0.5, pad=3)
+            run_case(fn, report, f"{tag} bias (a decode residual)", dtype, F32, 1, 1, 1, 2048,
+                     2048, trans_b=True, bias=True)
+            run_case(fn, report, f"{tag} 8 rows of a shared weight", dtype, F32, 8, 1, 1, 96, 64,
+                     trans_b=True, shared_b=True)
+            run_case(fn, report, f"{tag} misaligned (cuBLASLt)", dtype, F32, 1, 1, 2, 40, 64,
+                     trans_b=True, misalign=True)
+    tune(0)
+    if quick:
+        return
+    # Timing: a ~1B LLaMA decode step's products (qkv, o, gate/up, down, LM
+    # head) at 1 and 8 rows, bf16, GEMV against cuBLASLt and torch.
+    dtype = torch.bfloat16
+    for m in (1, 8):
+        for (n, k) in ((3072, 2048), (2048, 2048), (11264, 2048), (2048, 5632), (32000, 2048)):
+            a = torch.randn(m, k, device="cuda", dtype=dtype)
+            w = torch.randn(n, k, device="cuda", dtype=dtype)
+            c = torch.empty(m, n, device="cuda", dtype=dtype)
+            call = lambda: fn(common.DTYPE_CODE[dtype], 0, 1, 1, m, n, k, common.ptr(a), k, 0, 0, 0,
+                              common.ptr(w), k, 0, 0, 1, common.ptr(c), n, 0, 0,
+                              None, 0, 0, 0, None, 0, 1.0, common.stream())
+            tune(0)
+            ours = common.time_cuda(call, iters=100)
+            tune(1)
+            lt = common.time_cuda(call, iters=100)
+            tune(0)
+            torch_us = common.time_cuda(lambda: torch.mm(a, w.t()), iters=100)
+            gbs = (n * k + m * k + m * n) * 2 / (ours * 1e-6) / 1e9
+            report.note(f"time gemv bf16 {m}x{n}x{k}: gemv {ours:.1f} µs ({gbs:.0f} GB/s), "
+                        f"cuBLASLt {lt:.1f} µs, torch {torch_us:.1f} µs")
+
+
 def run(quick=False):
     fn = setup()
     report = common.Report("gemm")
     torch.manual_seed(0)
+    gemv_cases(fn, report, quick)
     for dtype, compute in TOL:
         tag = f"{str(dtype)[6:]}/{['f32', 'tf32', 'bf16'][compute]}"
         run_case(fn, report, f"{tag} linear+bias+relu", dtype, compute, 1, 1, 100, 64, 96,

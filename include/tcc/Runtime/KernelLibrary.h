@@ -20,7 +20,7 @@
 namespace tcc {
 
 /// One embedded fatbin per source file of lib/Runtime/Kernels.
-enum class KernelImage { Attention, Rows, Depthwise, Im2col, Winograd };
+enum class KernelImage { Attention, Rows, Depthwise, Im2col, Winograd, Gemv };
 
 /// The kernel `name` (an `extern "C"` __global__ function) of `image` in the
 /// current context, loaded on first use. Throws RuntimeError.
