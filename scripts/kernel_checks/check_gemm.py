@@ -98,6 +98,13 @@ def run_case(fn, report, name, dtype, compute, b0, b1, m, n, k, trans_a=False, t
     report.check(name, common.rel_err(c, ref), TOL[(dtype, compute)])
 
 
+def linear_call(fn, dtype, m, n, k, a, w, c, ldc=None):
+    """A call of tcc_gemm computing c = a @ w.T (a [m, k], w [n, k], c rows of ldc)."""
+    return lambda: fn(common.DTYPE_CODE[dtype], 0, 1, 1, m, n, k, common.ptr(a), k, 0, 0, 0,
+                      common.ptr(w), k, 0, 0, 1, common.ptr(c), ldc or n, 0, 0,
+                      None, 0, 0, 0, None, 0, 1.0, common.stream())
+
+
 def gemv_cases(fn, report, quick):
     """Decode-shaped products (1-8 rows, f16/bf16, a linear weight): tcc's
     GEMV kernels (tune 0) and cuBLASLt (tune 1) on the same cases."""
@@ -138,9 +145,7 @@ def gemv_cases(fn, report, quick):
             a = torch.randn(m, k, device="cuda", dtype=dtype)
             w = torch.randn(n, k, device="cuda", dtype=dtype)
             c = torch.empty(m, n, device="cuda", dtype=dtype)
-            call = lambda: fn(common.DTYPE_CODE[dtype], 0, 1, 1, m, n, k, common.ptr(a), k, 0, 0, 0,
-                              common.ptr(w), k, 0, 0, 1, common.ptr(c), n, 0, 0,
-                              None, 0, 0, 0, None, 0, 1.0, common.stream())
+            call = linear_call(fn, dtype, m, n, k, a, w, c)
             tune(0)
             ours = common.time_cuda(call, iters=100)
             tune(1)
@@ -202,18 +207,14 @@ def run(quick=False):
                 a = torch.randn(m, k, device="cuda", dtype=dtype)
                 w = torch.randn(n, k, device="cuda", dtype=dtype)
                 c = torch.empty(m, n, device="cuda", dtype=dtype)
-                call = lambda: fn(common.DTYPE_CODE[dtype], 0, 1, 1, m, n, k, common.ptr(a), k, 0, 0, 0,
-                                  common.ptr(w), k, 0, 0, 1, common.ptr(c), n, 0, 0,
-                                  None, 0, 0, 0, None, 0, 1.0, common.stream())
+                call = linear_call(fn, dtype, m, n, k, a, w, c)
                 ours = common.time_cuda(call, iters=50)
                 torch_us = common.time_cuda(lambda: torch.mm(a, w.t()), iters=50)
                 report.note(f"time {str(dtype)[6:]} {m}x{n}x{k}: tcc {ours:.1f} µs, torch {torch_us:.1f} µs")
                 if n % 8:  # C in rows padded to 16 bytes, as tcc compiles an LM head
                     ldc = (n + 7) // 8 * 8
                     cp = torch.empty(m, ldc, device="cuda", dtype=dtype)
-                    call = lambda: fn(common.DTYPE_CODE[dtype], 0, 1, 1, m, n, k, common.ptr(a), k, 0, 0, 0,
-                                      common.ptr(w), k, 0, 0, 1, common.ptr(cp), ldc, 0, 0,
-                                      None, 0, 0, 0, None, 0, 1.0, common.stream())
+                    call = linear_call(fn, dtype, m, n, k, a, w, cp, ldc)
                     padded = common.time_cuda(call, iters=50)
                     report.note(f"time {str(dtype)[6:]} {m}x{n}x{k}, C rows of {ldc}: tcc {padded:.1f} µs")
     return report
