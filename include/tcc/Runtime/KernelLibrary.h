@@ -19,8 +19,12 @@
 
 namespace tcc {
 
-/// One embedded fatbin per source file of lib/Runtime/Kernels.
-enum class KernelImage { Attention, Rows, Depthwise, Im2col, Winograd, Gemv };
+/// One embedded fatbin per source file of lib/Runtime/Kernels (the list is
+/// KernelImages.def).
+enum class KernelImage {
+#define TCC_KERNEL_IMAGE(name, description) name,
+#include "tcc/Runtime/KernelImages.def"
+};
 
 /// The kernel `name` (an `extern "C"` __global__ function) of `image` in the
 /// current context, loaded on first use. Throws RuntimeError.
