@@ -178,9 +178,12 @@ tcc::KernelCost tcc::kernelCost(Operation *op) {
   // A scatter reads its slices and the index and writes the slices: the
   // rest of its init (a whole key/value cache) is not touched.
   if (auto s = dyn_cast<kernel::ScatterOp>(op)) {
-    int64_t slices = times(elementsOf(s.getSource()), elementBytes(s.getSource()));
-    int64_t index = times(elementsOf(s.getIndex()), elementBytes(s.getIndex()));
-    cost.bytes = slices < 0 || index < 0 ? kUnknown : 2 * slices + index;
+    int64_t bytes = times(elementsOf(s.getIndex()), elementBytes(s.getIndex()));
+    for (Value source : s.getSources()) {
+      int64_t slices = times(elementsOf(source), elementBytes(source));
+      bytes = slices < 0 || bytes < 0 ? kUnknown : bytes + 2 * slices;
+    }
+    cost.bytes = bytes;
   }
   return cost;
 }

@@ -128,8 +128,11 @@ std::optional<std::pair<std::string, std::string>> classify(Operation *op) {
         return std::make_pair(std::string("row"), join(parts));
       })
       .Case([](kernel::ScatterOp s) -> std::optional<std::pair<std::string, std::string>> {
-        return std::make_pair(std::string("scatter"),
-                              join({typeName(s.getInit()), "dim " + std::to_string(s.getDim())}));
+        SmallVector<std::string> parts = {typeName(s.getInits().front()),
+                                          "dim " + std::to_string(s.getDim())};
+        if (s.getInits().size() > 1)
+          parts.push_back(std::to_string(s.getInits().size()) + " tensors");
+        return std::make_pair(std::string("scatter"), join(parts));
       })
       .Case([](kernel::RnnOp r) -> std::optional<std::pair<std::string, std::string>> {
         SmallVector<std::string> parts = {kernel::stringifyRnnMode(r.getMode()).str(),

@@ -310,60 +310,84 @@ void RowOp::getEffects(
 // scatter
 //===----------------------------------------------------------------------===//
 
-SmallVector<int64_t> ScatterOp::getSourceShape() {
-  if (DictionaryAttr view = getSourceViewAttr())
+DictionaryAttr ScatterOp::getSourceView(unsigned t) {
+  ArrayAttr views = getSourceViewsAttr();
+  if (!views || t >= views.size())
+    return nullptr;
+  return dyn_cast<DictionaryAttr>(views[t]);
+}
+
+SmallVector<int64_t> ScatterOp::getSourceShape(unsigned t) {
+  if (DictionaryAttr view = getSourceView(t))
     if (auto sizes = view.getAs<DenseI64ArrayAttr>("sizes"))
       return llvm::to_vector(sizes.asArrayRef());
-  return llvm::to_vector(shapedOf(getSource()).getShape());
+  return llvm::to_vector(shapedOf(getSources()[t]).getShape());
+}
+
+/// Why `view` cannot be a view of `base` (empty if it can).
+static std::string sourceViewError(DictionaryAttr view, ShapedType base) {
+  auto sizes = view.getAs<DenseI64ArrayAttr>("sizes");
+  auto strides = view.getAs<DenseI64ArrayAttr>("strides");
+  auto offset = view.getAs<IntegerAttr>("offset");
+  if (!sizes || !strides || !offset || sizes.size() != strides.size())
+    return "a source view needs sizes and strides of one rank and an offset";
+  if (!base.hasStaticShape())
+    return "a source view needs a source of static shape";
+  // The view stays inside the base's storage.
+  int64_t first = offset.getInt(), last = offset.getInt();
+  for (auto [size, stride] : llvm::zip(sizes.asArrayRef(), strides.asArrayRef())) {
+    if (size < 0)
+      return "source view sizes must be static";
+    if (size == 0)
+      return "";
+    (stride < 0 ? first : last) += (size - 1) * stride;
+  }
+  if (first < 0 || last >= base.getNumElements())
+    return "a source view reaches outside its base's " + std::to_string(base.getNumElements()) +
+           " elements";
+  return "";
 }
 
 LogicalResult ScatterOp::verify() {
   if (failed(verifyDestinationStyle(*this)))
     return failure();
-  ShapedType source = shapedOf(getSource()), index = shapedOf(getIndex()),
-             init = shapedOf(getInit());
-  if (source.getElementType() != init.getElementType())
-    return emitOpError("source and init must have one element type");
+  if (getSources().empty() || getSources().size() != getInits().size())
+    return emitOpError("needs one init per source, and at least one source; got ")
+           << getSources().size() << " sources and " << getInits().size() << " inits";
+  ShapedType index = shapedOf(getIndex());
   if (!isa<IntegerType>(index.getElementType()))
     return emitOpError("the index must be integers, got ") << index.getElementType();
-  if (DictionaryAttr view = getSourceViewAttr()) {
-    auto sizes = view.getAs<DenseI64ArrayAttr>("sizes");
-    auto strides = view.getAs<DenseI64ArrayAttr>("strides");
-    auto offset = view.getAs<IntegerAttr>("offset");
-    if (!sizes || !strides || !offset || sizes.size() != strides.size())
-      return emitOpError("source_view needs sizes and strides of one rank and an offset");
-    if (!source.hasStaticShape())
-      return emitOpError("a source_view needs a source of static shape");
-    // The view stays inside the base's storage.
-    int64_t first = offset.getInt(), last = offset.getInt();
-    for (auto [size, stride] : llvm::zip(sizes.asArrayRef(), strides.asArrayRef())) {
-      if (size < 0)
-        return emitOpError("source_view sizes must be static");
-      if (size == 0) {
-        first = 0;
-        last = -1;
-        break;
-      }
-      (stride < 0 ? first : last) += (size - 1) * stride;
+  ArrayAttr views = getSourceViewsAttr();
+  if (views && views.size() != getSources().size())
+    return emitOpError("source_views needs one entry per source");
+  for (unsigned t = 0; t < getSources().size(); ++t) {
+    ShapedType source = shapedOf(getSources()[t]), init = shapedOf(getInits()[t]);
+    if (source.getElementType() != init.getElementType())
+      return emitOpError("source and init ") << t << " must have one element type";
+    if (DictionaryAttr view = getSourceView(t)) {
+      std::string error = sourceViewError(view, source);
+      if (!error.empty())
+        return emitOpError(error);
+    } else if (views && !isa<UnitAttr>(views[t])) {
+      return emitOpError("a source_views entry is unit or {sizes, strides, offset}");
     }
-    if (last >= first && (first < 0 || last >= source.getNumElements()))
-      return emitOpError("source_view reaches outside its base's ")
-             << source.getNumElements() << " elements";
+    if (getSourceShape(t) != getSourceShape(0))
+      return emitOpError("every source must have one shape");
+    std::string error =
+        tcc::indexCopyShapeError(init.getShape(), index.getShape(), getSourceShape(t), getDim());
+    if (!error.empty())
+      return emitOpError(error);
   }
-  std::string error =
-      tcc::indexCopyShapeError(init.getShape(), index.getShape(), getSourceShape(), getDim());
-  if (!error.empty())
-    return emitOpError(error);
   return success();
 }
 
 void ScatterOp::getEffects(
     SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>> &effects) {
   getDestinationStyleEffects(*this, effects);
-  // What it does not write of its init stays: the init is read too.
-  if (isa<MemRefType>(getInit().getType()))
-    effects.emplace_back(MemoryEffects::Read::get(), &getInitMutable(),
-                         SideEffects::DefaultResource::get());
+  // What it does not write of its inits stays: the inits are read too.
+  for (OpOperand &init : getInitsMutable())
+    if (isa<MemRefType>(init.get().getType()))
+      effects.emplace_back(MemoryEffects::Read::get(), &init, SideEffects::DefaultResource::get());
 }
 
 //===----------------------------------------------------------------------===//

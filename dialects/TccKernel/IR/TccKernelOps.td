@@ -208,42 +208,49 @@ def TccKernel_RowOp : TccKernel_DpsOp<"row", [AttrSizedOperandSegments]> {
 // scatter
 //===----------------------------------------------------------------------===//
 
-def TccKernel_ScatterOp : TccKernel_DpsOp<"scatter"> {
-  let summary = "Slices of `source` written into `init` at the positions `index` names";
+def TccKernel_ScatterOp : TccKernel_DpsOp<"scatter", [AttrSizedOperandSegments]> {
+  let summary = "Slices of each source written into its init at the positions `index` names";
   let description = [{
     ```
-    result = init;  result[i.., index[j], k..] = source[i.., j, k..]
+    result_t = init_t;  result_t[i.., index[j], k..] = source_t[i.., j, k..]
     ```
-    along `dim` (tcc_graph.index_copy): one kernel over `source`'s elements,
-    which writes only them; the rest of `init` is kept (the init is read, as
-    its buffer is the result's: a key/value cache written in place). A
+    along `dim` for each pair t of `sources` and `inits` (tcc_graph.index_copy;
+    a decoder's key and value caches written at one step's positions are one
+    op): one kernel over the sources' elements (every source has one shape),
+    which writes only them; the rest of each init is kept (the init is read,
+    as its buffer is the result's: a key/value cache written in place). A
     negative index counts from the end; one outside `[-n, n)` fails the call
     with `message` (a run error on the CPU path, a device assertion on the
     CUDA path) and writes nothing.
 
-    `source_view`, when given, is `{sizes, strides, offset}`: the operand is
-    a base tensor of any shape whose row-major storage holds the source
-    (shape `sizes`) at `offset + sum_d i_d * strides[d]`. Kernel formation
-    folds the slices, reshapes and transposes before a scatter into it (a
-    value projection's head view, written into a cache), and bufferization
-    turns it into a memref view, so the source is not copied first.
+    `source_views`, when given, has one entry per source: `unit`, or
+    `{sizes, strides, offset}` saying that the operand is a base tensor of
+    any shape whose row-major storage holds the source (shape `sizes`) at
+    `offset + sum_d i_d * strides[d]`. Kernel formation folds the slices,
+    reshapes and transposes before a scatter into it (a value projection's
+    head view, written into a cache), and bufferization turns it into a
+    memref view, so the source is not copied first.
 
     ```mlir
-    %k = tcc_kernel.scatter ins(%new, %pos : tensor<1x4x1x64xbf16>, tensor<1xi64>)
-           outs(%cache : tensor<1x4x2048x64xbf16>) {dim = 2 : i64, message = "..."}
-           -> tensor<1x4x2048x64xbf16>
+    %k, %v = tcc_kernel.scatter ins(%key, %value : tensor<1x4x1x64xbf16>, tensor<1x4x1x64xbf16>)
+           index(%pos : tensor<1xi64>)
+           outs(%kcache, %vcache : tensor<1x4x2048x64xbf16>, tensor<1x4x2048x64xbf16>)
+           {dim = 2 : i64, message = "..."} -> tensor<1x4x2048x64xbf16>, tensor<1x4x2048x64xbf16>
     ```
   }];
-  let arguments = (ins AnyShaped:$source, AnyShaped:$index, AnyShaped:$init, I64Attr:$dim,
-                       StrAttr:$message, OptionalAttr<DictionaryAttr>:$source_view);
+  let arguments = (ins Variadic<AnyShaped>:$sources, AnyShaped:$index, Variadic<AnyShaped>:$inits,
+                       I64Attr:$dim, StrAttr:$message, OptionalAttr<ArrayAttr>:$source_views);
   let assemblyFormat = [{
-    `ins` `(` $source `,` $index `:` type($source) `,` type($index) `)`
-    `outs` `(` $init `:` type($init) `)` attr-dict (`->` type($results)^)?
+    `ins` `(` $sources `:` type($sources) `)` `index` `(` $index `:` type($index) `)`
+    `outs` `(` $inits `:` type($inits) `)` attr-dict (`->` type($results)^)?
   }];
   let extraClassDeclaration = [{
-    ::mlir::MutableOperandRange getDpsInitsMutable() { return getInitMutable(); }
-    /// The shape of the slices written: the source's, or its view's sizes.
-    ::llvm::SmallVector<int64_t> getSourceShape();
+    ::mlir::MutableOperandRange getDpsInitsMutable() { return getInitsMutable(); }
+    /// The view of source `t` (`source_views` entry), or null.
+    ::mlir::DictionaryAttr getSourceView(unsigned t);
+    /// The shape of the slices written: source 0's, or its view's sizes
+    /// (every source has it).
+    ::llvm::SmallVector<int64_t> getSourceShape(unsigned t = 0);
   }];
 }
 

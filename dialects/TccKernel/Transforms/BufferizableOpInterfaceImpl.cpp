@@ -38,8 +38,10 @@ namespace {
 /// attention operand (query, key, value or init), a scatter's
 /// `source_view`; or null.
 DictionaryAttr viewOf(Operation *op, OpOperand &operand) {
-  if (auto scatter = dyn_cast<tcc::kernel::ScatterOp>(op))
-    return &operand == &scatter.getSourceMutable() ? scatter.getSourceViewAttr() : nullptr;
+  if (auto scatter = dyn_cast<tcc::kernel::ScatterOp>(op)) {
+    unsigned n = operand.getOperandNumber();
+    return n < scatter.getSources().size() ? scatter.getSourceView(n) : nullptr;
+  }
   auto attention = dyn_cast<tcc::kernel::AttentionOp>(op);
   if (!attention || !attention.getViewsAttr())
     return nullptr;
@@ -202,7 +204,7 @@ struct KernelOpInterface
     if (auto attention = dyn_cast<tcc::kernel::AttentionOp>(result))
       attention.removeViewsAttr();
     if (auto scatter = dyn_cast<tcc::kernel::ScatterOp>(result))
-      scatter.removeSourceViewAttr();
+      scatter.removeSourceViewsAttr();
     for (auto [written, destination] : copyBack)
       linalg::CopyOp::create(rewriter, loc, written, destination);
     replaceOpWithBufferizedValues(rewriter, op, outputs);

@@ -1,7 +1,7 @@
 //===- ScatterLoops.cpp - tcc_kernel.scatter as one parallel loop nest ----===//
 //
-// Both paths lower a scatter here: one scf.parallel over the source's
-// elements, each stored at its index's position of the init. The CPU path
+// Both paths lower a scatter here: one scf.parallel over the sources'
+// elements (one shape), each stored at its index's position of its init. The CPU path
 // runs the nest on its thread pool (tcc-parallelize-cpu-loops), the CUDA
 // path makes it a kernel (tcc-gpu-map-parallel-loops), as any loop nest.
 //
@@ -18,13 +18,15 @@ using namespace mlir;
 void tcc::loops::lowerScatter(OpBuilder &b, kernel::ScatterOp op) {
   Location loc = op.getLoc();
   Emitter e{b, loc};
-  Value source = op.getSource(), index = op.getIndex(), init = op.getInit();
-  int64_t rank = cast<MemRefType>(source.getType()).getRank();
+  SmallVector<Value> sources(op.getSources()), inits(op.getInits());
+  Value index = op.getIndex();
+  int64_t rank = cast<MemRefType>(sources.front().getType()).getRank();
   int64_t dim = op.getDim();
   SmallVector<Value> lbs(rank, e.index(0)), steps(rank, e.index(1)), ubs;
   for (int64_t d = 0; d < rank; ++d)
-    ubs.push_back(e.dim(source, d));
-  Value size = e.dim(init, dim);
+    ubs.push_back(e.dim(sources.front(), d));
+  // Every init has the size of the first along dim (the verifier's shapes).
+  Value size = e.dim(inits.front(), dim);
   std::string message = op.getMessage().str();
   scf::ParallelOp::create(
       b, loc, lbs, ubs, steps, [&](OpBuilder &nb, Location nloc, ValueRange ivs) {
@@ -45,7 +47,8 @@ void tcc::loops::lowerScatter(OpBuilder &b, kernel::ScatterOp op) {
           Emitter t{tb, tloc};
           SmallVector<Value> to(ivs.begin(), ivs.end());
           to[dim] = at;
-          t.store(t.load(source, ivs), init, to);
+          for (auto [source, init] : llvm::zip(sources, inits))
+            t.store(t.load(source, ivs), init, to);
           scf::YieldOp::create(tb, tloc);
         });
       });

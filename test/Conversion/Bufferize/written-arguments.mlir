@@ -6,13 +6,13 @@
 // CHECK-LABEL: func @cache_in_place(
 // CHECK-SAME:    %[[NEW:[a-z0-9]+]]: memref<1x2x1x16xf32>, %[[POS:[a-z0-9]+]]: memref<1xi64>, %[[CACHE:[a-z0-9]+]]: memref<1x2x64x16xf32> {tcc.role = "state"}, %[[OUT:[a-z0-9]+]]: memref<1x2x64x16xf32>)
 // CHECK-NOT:     memref.alloc
-// CHECK:         tcc_kernel.scatter ins(%[[NEW]], %[[POS]] : memref<1x2x1x16xf32>, memref<1xi64>) outs(%[[CACHE]] : memref<1x2x64x16xf32>)
+// CHECK:         tcc_kernel.scatter ins(%[[NEW]] : memref<1x2x1x16xf32>) index(%[[POS]] : memref<1xi64>) outs(%[[CACHE]] : memref<1x2x64x16xf32>)
 // CHECK:         linalg.copy ins(%[[CACHE]] : memref<1x2x64x16xf32>) outs(%[[OUT]] : memref<1x2x64x16xf32>)
 // CHECK-NEXT:    return
 func.func @cache_in_place(%new: tensor<1x2x1x16xf32>, %pos: tensor<1xi64>,
                           %cache: tensor<1x2x64x16xf32> {tcc.role = "state", tcc.written_by = 1 : i64})
     -> (tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32>) {
-  %k = tcc_kernel.scatter ins(%new, %pos : tensor<1x2x1x16xf32>, tensor<1xi64>) outs(%cache : tensor<1x2x64x16xf32>) {dim = 2 : i64, message = ""} -> tensor<1x2x64x16xf32>
+  %k = tcc_kernel.scatter ins(%new : tensor<1x2x1x16xf32>) index(%pos : tensor<1xi64>) outs(%cache : tensor<1x2x64x16xf32>) {dim = 2 : i64, message = ""} -> tensor<1x2x64x16xf32>
   return %k, %k : tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32>
 }
 
@@ -23,10 +23,10 @@ func.func @cache_in_place(%new: tensor<1x2x1x16xf32>, %pos: tensor<1xi64>,
 // CHECK-LABEL: func @input_not_written(
 // CHECK-SAME:    %[[X:[a-z0-9]+]]: memref<4x8xf32>, %{{.*}}: memref<2xi64>, %{{.*}}: memref<4x2xf32>, %[[OUT:[a-z0-9]+]]: memref<4x8xf32>)
 // CHECK:         linalg.copy ins(%[[X]] : memref<4x8xf32>) outs(%[[OUT]] : memref<4x8xf32>)
-// CHECK:         tcc_kernel.scatter ins({{.*}}) outs(%[[OUT]] : memref<4x8xf32>)
+// CHECK:         tcc_kernel.scatter ins({{.*}}) index({{.*}}) outs(%[[OUT]] : memref<4x8xf32>)
 // CHECK-NOT:     outs(%[[X]]
 func.func @input_not_written(%x: tensor<4x8xf32>, %i: tensor<2xi64>, %s: tensor<4x2xf32>) -> tensor<4x8xf32> {
-  %y = tcc_kernel.scatter ins(%s, %i : tensor<4x2xf32>, tensor<2xi64>) outs(%x : tensor<4x8xf32>) {dim = 1 : i64, message = ""} -> tensor<4x8xf32>
+  %y = tcc_kernel.scatter ins(%s : tensor<4x2xf32>) index(%i : tensor<2xi64>) outs(%x : tensor<4x8xf32>) {dim = 1 : i64, message = ""} -> tensor<4x8xf32>
   return %y : tensor<4x8xf32>
 }
 
@@ -106,16 +106,16 @@ func.func @one_value_copied_from_the_first(%x: tensor<4xf32>,
 
 // -----
 
-// A scatter's source_view becomes a view of its base's buffer: the head of
+// A scatter's source view becomes a view of its base's buffer: the head of
 // a fused projection is written into the cache without a copy.
 // CHECK-LABEL: func @source_view_in_place(
 // CHECK-SAME:    %[[QKV:[a-z0-9]+]]: memref<1x1x48xf32>, %[[POS:[a-z0-9]+]]: memref<1xi64>, %[[CACHE:[a-z0-9]+]]: memref<1x2x64x8xf32> {tcc.role = "state"})
 // CHECK-NOT:     linalg.copy
 // CHECK:         %[[V:.*]] = memref.reinterpret_cast %[[QKV]] to offset: [32], sizes: [1, 2, 1, 8], strides: [0, 8, 0, 1]
-// CHECK:         tcc_kernel.scatter ins(%[[V]], %[[POS]] : memref<1x2x1x8xf32, strided<[0, 8, 0, 1], offset: 32>>, memref<1xi64>) outs(%[[CACHE]] : memref<1x2x64x8xf32>) {dim = 2 : i64, message = ""}
+// CHECK:         tcc_kernel.scatter ins(%[[V]] : memref<1x2x1x8xf32, strided<[0, 8, 0, 1], offset: 32>>) index(%[[POS]] : memref<1xi64>) outs(%[[CACHE]] : memref<1x2x64x8xf32>) {dim = 2 : i64, message = ""}
 // CHECK-NOT:     linalg.copy
 func.func @source_view_in_place(%qkv: tensor<1x1x48xf32>, %pos: tensor<1xi64>,
     %cache: tensor<1x2x64x8xf32> {tcc.role = "state", tcc.written_by = 0 : i64}) -> tensor<1x2x64x8xf32> {
-  %k = tcc_kernel.scatter ins(%qkv, %pos : tensor<1x1x48xf32>, tensor<1xi64>) outs(%cache : tensor<1x2x64x8xf32>) {dim = 2 : i64, message = "", source_view = {offset = 32 : i64, sizes = array<i64: 1, 2, 1, 8>, strides = array<i64: 0, 8, 0, 1>}} -> tensor<1x2x64x8xf32>
+  %k = tcc_kernel.scatter ins(%qkv : tensor<1x1x48xf32>) index(%pos : tensor<1xi64>) outs(%cache : tensor<1x2x64x8xf32>) {dim = 2 : i64, message = "", source_views = [{offset = 32 : i64, sizes = array<i64: 1, 2, 1, 8>, strides = array<i64: 0, 8, 0, 1>}]} -> tensor<1x2x64x8xf32>
   return %k : tensor<1x2x64x8xf32>
 }

@@ -230,7 +230,7 @@ func.func @gemm_silu(%a: tensor<4x8xf32>, %b: tensor<8x16xf32>, %c: tensor<4x16x
 
 func.func @scatter_source_shape(%s: tensor<2x3xf32>, %i: tensor<4xi64>, %m: tensor<2x8xf32>) -> tensor<2x8xf32> {
   // expected-error @+1 {{'tcc_kernel.scatter' op source dim 1 must be the index's length}}
-  %y = tcc_kernel.scatter ins(%s, %i : tensor<2x3xf32>, tensor<4xi64>) outs(%m : tensor<2x8xf32>) {dim = 1 : i64, message = ""} -> tensor<2x8xf32>
+  %y = tcc_kernel.scatter ins(%s : tensor<2x3xf32>) index(%i : tensor<4xi64>) outs(%m : tensor<2x8xf32>) {dim = 1 : i64, message = ""} -> tensor<2x8xf32>
   return %y : tensor<2x8xf32>
 }
 
@@ -238,7 +238,7 @@ func.func @scatter_source_shape(%s: tensor<2x3xf32>, %i: tensor<4xi64>, %m: tens
 
 func.func @scatter_float_index(%s: tensor<2x3xf32>, %i: tensor<3xf32>, %m: tensor<2x8xf32>) -> tensor<2x8xf32> {
   // expected-error @+1 {{'tcc_kernel.scatter' op the index must be integers, got 'f32'}}
-  %y = tcc_kernel.scatter ins(%s, %i : tensor<2x3xf32>, tensor<3xf32>) outs(%m : tensor<2x8xf32>) {dim = 1 : i64, message = ""} -> tensor<2x8xf32>
+  %y = tcc_kernel.scatter ins(%s : tensor<2x3xf32>) index(%i : tensor<3xf32>) outs(%m : tensor<2x8xf32>) {dim = 1 : i64, message = ""} -> tensor<2x8xf32>
   return %y : tensor<2x8xf32>
 }
 
@@ -246,7 +246,7 @@ func.func @scatter_float_index(%s: tensor<2x3xf32>, %i: tensor<3xf32>, %m: tenso
 
 func.func @scatter_dim(%s: tensor<2x3xf32>, %i: tensor<3xi64>, %m: tensor<2x8xf32>) -> tensor<2x8xf32> {
   // expected-error @+1 {{'tcc_kernel.scatter' op dim 2 is out of range for rank 2}}
-  %y = tcc_kernel.scatter ins(%s, %i : tensor<2x3xf32>, tensor<3xi64>) outs(%m : tensor<2x8xf32>) {dim = 2 : i64, message = ""} -> tensor<2x8xf32>
+  %y = tcc_kernel.scatter ins(%s : tensor<2x3xf32>) index(%i : tensor<3xi64>) outs(%m : tensor<2x8xf32>) {dim = 2 : i64, message = ""} -> tensor<2x8xf32>
   return %y : tensor<2x8xf32>
 }
 
@@ -271,8 +271,8 @@ func.func @rnn_f16(%x: tensor<5x2x4xf16>, %w: tensor<8x4xf16>, %u: tensor<8x8xf1
 // -----
 
 func.func @scatter_view_outside_base(%s: tensor<16xf32>, %i: tensor<1xi64>, %m: tensor<2x8x4xf32>) -> tensor<2x8x4xf32> {
-  // expected-error @+1 {{'tcc_kernel.scatter' op source_view reaches outside its base's 16 elements}}
-  %y = tcc_kernel.scatter ins(%s, %i : tensor<16xf32>, tensor<1xi64>) outs(%m : tensor<2x8x4xf32>) {dim = 1 : i64, message = "", source_view = {offset = 9 : i64, sizes = array<i64: 2, 1, 4>, strides = array<i64: 8, 0, 1>}} -> tensor<2x8x4xf32>
+  // expected-error @+1 {{'tcc_kernel.scatter' op a source view reaches outside its base's 16 elements}}
+  %y = tcc_kernel.scatter ins(%s : tensor<16xf32>) index(%i : tensor<1xi64>) outs(%m : tensor<2x8x4xf32>) {dim = 1 : i64, message = "", source_views = [{offset = 9 : i64, sizes = array<i64: 2, 1, 4>, strides = array<i64: 8, 0, 1>}]} -> tensor<2x8x4xf32>
   return %y : tensor<2x8x4xf32>
 }
 
@@ -280,6 +280,22 @@ func.func @scatter_view_outside_base(%s: tensor<16xf32>, %i: tensor<1xi64>, %m: 
 
 func.func @scatter_view_shape(%s: tensor<16xf32>, %i: tensor<1xi64>, %m: tensor<2x8x4xf32>) -> tensor<2x8x4xf32> {
   // expected-error @+1 {{'tcc_kernel.scatter' op source dim 1 must be the index's length}}
-  %y = tcc_kernel.scatter ins(%s, %i : tensor<16xf32>, tensor<1xi64>) outs(%m : tensor<2x8x4xf32>) {dim = 1 : i64, message = "", source_view = {offset = 0 : i64, sizes = array<i64: 2, 2, 4>, strides = array<i64: 8, 4, 1>}} -> tensor<2x8x4xf32>
+  %y = tcc_kernel.scatter ins(%s : tensor<16xf32>) index(%i : tensor<1xi64>) outs(%m : tensor<2x8x4xf32>) {dim = 1 : i64, message = "", source_views = [{offset = 0 : i64, sizes = array<i64: 2, 2, 4>, strides = array<i64: 8, 4, 1>}]} -> tensor<2x8x4xf32>
   return %y : tensor<2x8x4xf32>
+}
+
+// -----
+
+func.func @scatter_sources_inits(%s: tensor<2x3xf32>, %i: tensor<3xi64>, %m: tensor<2x8xf32>) -> tensor<2x8xf32> {
+  // expected-error @+1 {{'tcc_kernel.scatter' op needs one init per source, and at least one source; got 2 sources and 1 inits}}
+  %y = tcc_kernel.scatter ins(%s, %s : tensor<2x3xf32>, tensor<2x3xf32>) index(%i : tensor<3xi64>) outs(%m : tensor<2x8xf32>) {dim = 1 : i64, message = ""} -> tensor<2x8xf32>
+  return %y : tensor<2x8xf32>
+}
+
+// -----
+
+func.func @scatter_sources_shapes(%s: tensor<2x3xf32>, %t: tensor<1x3xf32>, %i: tensor<3xi64>, %m: tensor<2x8xf32>, %n: tensor<1x8xf32>) -> (tensor<2x8xf32>, tensor<1x8xf32>) {
+  // expected-error @+1 {{'tcc_kernel.scatter' op every source must have one shape}}
+  %y:2 = tcc_kernel.scatter ins(%s, %t : tensor<2x3xf32>, tensor<1x3xf32>) index(%i : tensor<3xi64>) outs(%m, %n : tensor<2x8xf32>, tensor<1x8xf32>) {dim = 1 : i64, message = ""} -> tensor<2x8xf32>, tensor<1x8xf32>
+  return %y#0, %y#1 : tensor<2x8xf32>, tensor<1x8xf32>
 }

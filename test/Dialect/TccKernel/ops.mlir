@@ -89,12 +89,12 @@ func.func @conv_residual_relu(%x: tensor<?x64x56x56xf32>, %w: tensor<64x64x3x3xf
 
 // A scatter on tensors (its init the tensor written) and on buffers.
 // CHECK-LABEL: func @scatter
-// CHECK: tcc_kernel.scatter ins(%{{.*}}, %{{.*}} : tensor<1x4x?x64xbf16>, tensor<?xi64>) outs(%{{.*}} : tensor<1x4x2048x64xbf16>) {dim = 2 : i64, message = "m.py:3: out of range"} -> tensor<1x4x2048x64xbf16>
-// CHECK: tcc_kernel.scatter ins(%{{.*}}, %{{.*}} : memref<2x3xf32>, memref<3xi32>) outs(%{{.*}} : memref<2x8xf32>) {dim = 1 : i64, message = ""}
+// CHECK: tcc_kernel.scatter ins(%{{.*}} : tensor<1x4x?x64xbf16>) index(%{{.*}} : tensor<?xi64>) outs(%{{.*}} : tensor<1x4x2048x64xbf16>) {dim = 2 : i64, message = "m.py:3: out of range"} -> tensor<1x4x2048x64xbf16>
+// CHECK: tcc_kernel.scatter ins(%{{.*}} : memref<2x3xf32>) index(%{{.*}} : memref<3xi32>) outs(%{{.*}} : memref<2x8xf32>) {dim = 1 : i64, message = ""}
 func.func @scatter(%new: tensor<1x4x?x64xbf16>, %pos: tensor<?xi64>, %cache: tensor<1x4x2048x64xbf16>,
                    %s: memref<2x3xf32>, %i: memref<3xi32>, %m: memref<2x8xf32>) -> tensor<1x4x2048x64xbf16> {
-  %k = tcc_kernel.scatter ins(%new, %pos : tensor<1x4x?x64xbf16>, tensor<?xi64>) outs(%cache : tensor<1x4x2048x64xbf16>) {dim = 2 : i64, message = "m.py:3: out of range"} -> tensor<1x4x2048x64xbf16>
-  tcc_kernel.scatter ins(%s, %i : memref<2x3xf32>, memref<3xi32>) outs(%m : memref<2x8xf32>) {dim = 1 : i64, message = ""}
+  %k = tcc_kernel.scatter ins(%new : tensor<1x4x?x64xbf16>) index(%pos : tensor<?xi64>) outs(%cache : tensor<1x4x2048x64xbf16>) {dim = 2 : i64, message = "m.py:3: out of range"} -> tensor<1x4x2048x64xbf16>
+  tcc_kernel.scatter ins(%s : memref<2x3xf32>) index(%i : memref<3xi32>) outs(%m : memref<2x8xf32>) {dim = 1 : i64, message = ""}
   return %k : tensor<1x4x2048x64xbf16>
 }
 
