@@ -74,7 +74,11 @@ enum AttentionTune : int32_t {
   /// key tiles, at most 32768 mask elements per block), 1 never, 2 for
   /// every mask without the causal flag (tests).
   kAttentionTuneMaskScan = 6,
-  kAttentionTuneCount = 7,
+  /// Key splits' merge: 0 in the split kernel itself (the last block of a
+  /// query tile to finish merges it); 1 by a second kernel,
+  /// tcc_attention_combine_* (the design before the fold, to compare).
+  kAttentionTuneCombine = 7,
+  kAttentionTuneCount = 8,
 };
 
 } // namespace tcc

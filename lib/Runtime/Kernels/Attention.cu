@@ -116,11 +116,21 @@
 // range's first key, lk its length), and instead of out writes its rows'
 // O normalized by their own sum, in fp32, with their score maximum m
 // (-inf where it saw no key) and sum l to p.partialO/partialMaxSum.
-// combineRow merges a row's splits: weights l_s 2^(m_s - max m), one
+// combineColumns merges a row's splits: weights l_s 2^(m_s - max m), one
 // rounding to the element type. (m and l are kept apart: a row of
 // PyTorch's finfo.min padding has m = -FLT_MAX, where m + log2 l would
 // round the key counts away and weigh a short split as a long one.) Never
-// with causal (its limits are absolute key positions).
+// with causal (its limits are absolute key positions). The merge is part
+// of the same launch (mergeSplits, the split-K semaphore): after writing
+// its partials a block fences and counts itself on its row group's
+// counter (p.splitCounters: one int per query tile, head and batch, zero
+// before the launch); the block that brings it to kvSplits reads every
+// split's partials of its rows through L2, writes out and sets the
+// counter back to 0, so the next launch, or a CUDA graph's next replay,
+// finds it zero. On the H100 the second kernel this replaced cost 4.9 us
+// of a decode step's 17.7 (2026-12-07); it stays, as
+// tcc_attention_combine_* (one block per row), for p.splitCounters null,
+// which a tuning knob asks for (comparisons).
 //
 // Visible tiles only (p.scanMask; the launcher asks where it is cheap:
 // AttentionKernels.cpp). A decode step over a static KV cache has one query
@@ -171,6 +181,19 @@ extern __shared__ __align__(16) unsigned char sharedBase[];
 
 TCC_DEVICE int threadIndex() { return static_cast<int>(threadIdx.x); }
 TCC_DEVICE int blockIndex() { return static_cast<int>(blockIdx.x); }
+/// The same, read again from the special register (volatile: never merged
+/// with an earlier read, whose register would then stay live across the
+/// key loop; the split merge at the end of the kernel spilled with that).
+TCC_DEVICE int blockIndexReread() {
+  int b;
+  asm volatile("mov.u32 %0, %%ctaid.x;" : "=r"(b));
+  return b;
+}
+TCC_DEVICE int threadIndexReread() {
+  int t;
+  asm volatile("mov.u32 %0, %%tid.x;" : "=r"(t));
+  return t;
+}
 TCC_DEVICE void syncThreads() { __syncthreads(); }
 TCC_DEVICE void syncWarp() { __syncwarp(); }
 TCC_DEVICE float shflXor(float v, int laneMask) {
@@ -206,6 +229,15 @@ template <class V> TCC_DEVICE void stg(V *p, V value) { *p = value; }
 TCC_DEVICE uint4 ldg16(const void *p) { return __ldg(reinterpret_cast<const uint4 *>(p)); }
 /// Block-wide AND of `pred`, and a barrier (__syncthreads_and).
 TCC_DEVICE bool syncThreadsAnd(bool pred) { return __syncthreads_and(pred) != 0; }
+/// Loads through L2 only (ld.global.cg): they see what other blocks of this
+/// launch stored before a fence (the split partials; __ldg may not).
+TCC_DEVICE float ldcg(const float *p) { return __ldcg(p); }
+TCC_DEVICE float2 ldcg2(const float *p) { return __ldcg(reinterpret_cast<const float2 *>(p)); }
+/// This thread's global stores before the fence are seen by every thread
+/// of the GPU before its stores and atomics after it (__threadfence).
+TCC_DEVICE void threadFence() { __threadfence(); }
+/// atomicAdd on a global int; returns the old value.
+TCC_DEVICE int atomicAddGlobal(int *p, int v) { return atomicAdd(p, v); }
 /// The warp's minimum / maximum / OR of an int (redux.sync, sm_80+).
 TCC_DEVICE int warpMin(int v) { return __reduce_min_sync(0xffffffffu, v); }
 TCC_DEVICE int warpMax(int v) { return __reduce_max_sync(0xffffffffu, v); }
@@ -1286,6 +1318,94 @@ TCC_DEVICE void writePartial(const float (&o)[R][OC], const float (&inv)[R],
   }
 }
 
+/// Columns col, col + 1 of one row (b, h, i) of out, `outAt` elements
+/// from out's base, from the row's `splits` partials (partial row index
+/// `row`): weights l_s 2^(m_s - max m) (a split with no visible key weighs
+/// 0; a row with none anywhere is 0, as unsplit), rounded once to the
+/// element type. The partials are read through L2 (ldcg): in the folded
+/// merge other blocks of the same launch wrote them.
+template <int K>
+TCC_DEVICE void combineColumns(const float *partialO, const float *partialMaxSum, void *outBase,
+                               int64_t outAt, int64_t row, int splits, int headDim, int col) {
+  const float *stats = partialMaxSum + 2 * row * splits;
+  float most = -INFINITY;
+  for (int s = 0; s < splits; ++s)
+    most = fmaxf(most, ldcg(stats + 2 * s));
+  float a0 = 0.0f, a1 = 0.0f, weights = 0.0f;
+  if (most != -INFINITY) {
+    for (int s = 0; s < splits; ++s) {
+      const float2 ml = ldcg2(stats + 2 * s);
+      const float w = ex2(ml.x - most) * ml.y; // 0 for -inf
+      const float2 o = ldcg2(partialO + (row * splits + s) * headDim + col);
+      a0 += w * o.x;
+      a1 += w * o.y;
+      weights += w;
+    }
+  }
+  const float inv = weights > 0.0f ? 1.0f / weights : 0.0f;
+  if constexpr (K == kF32 || K == kTf32) {
+    float *out = static_cast<float *>(outBase) + outAt;
+    stg(out, a0 * inv);
+    stg(out + 1, a1 * inv);
+  } else {
+    const uint32_t pair2 = packPair<K>(a0 * inv, a1 * inv);
+    uint16_t *out = static_cast<uint16_t *>(outBase) + outAt;
+    stg(out, static_cast<uint16_t>(pair2 & 0xffffu));
+    stg(out + 1, static_cast<uint16_t>(pair2 >> 16));
+  }
+}
+
+/// tcc_attention_combine_*: one block per row (b, h, i) of out, thread t
+/// writes head dims 2t and 2t + 1.
+template <int K> TCC_DEVICE void combineRow(const AttentionCombineParams &p) {
+  const int row = blockIndex();
+  const int i = row % p.lq, pair = row / p.lq;
+  const int h = pair % p.heads, b = pair / p.heads;
+  const int col = 2 * threadIndex();
+  if (col >= p.headDim)
+    return;
+  combineColumns<K>(p.partialO, p.partialMaxSum, p.out,
+                    b * p.oStrideB + h * p.oStrideH + i * p.oStrideL + col, row, p.kvSplits,
+                    p.headDim, col);
+}
+
+/// The end of a split block's work, after its partials are written (the
+/// whole block calls it, kvSplits > 1, p.splitCounters set; blocks of
+/// `Rows` query rows): the block counts itself done on its (query tile,
+/// head, batch)'s counter; the last of the kvSplits blocks to do so merges
+/// the tile's rows into out, then sets the counter back to 0 for the next
+/// launch (or graph replay). The split-K semaphore: every thread fences its
+/// partial stores before the barrier that precedes the count, and the
+/// merging block fences after it, before its L2 reads. (Everything is
+/// derived here from the block and thread indexes, read again, rather than
+/// kept live across the key loop: the D = 96 kernels spilled otherwise.)
+template <int K, int Rows> TCC_DEVICE void mergeSplits(const AttentionParams &p) {
+  const int tid = threadIndexReread();
+  const int group = blockIndexReread() / p.kvSplits; // (query tile, head, batch); never causal
+  threadFence();
+  syncThreads();
+  // Thread 0 counts; the barrier's OR tells every thread whether it was
+  // the last.
+  const bool last =
+      !syncThreadsAnd(!(tid == 0 && atomicAddGlobal(p.splitCounters + group, 1) == p.kvSplits - 1));
+  if (!last)
+    return;
+  threadFence();
+  const int qTile = group % p.qTiles, pair = group / p.qTiles;
+  const int r0 = qTile * Rows, rowsHere = imin(Rows, p.lq - r0);
+  const int h = pair % p.heads, b = pair / p.heads;
+  const int colPairs = p.headDim / 2;
+  const int64_t outBH = b * p.oStrideB + h * p.oStrideH;
+#pragma unroll 1
+  for (int e = tid; e < rowsHere * colPairs; e += kThreads) {
+    const int i = r0 + e / colPairs, col = 2 * (e % colPairs);
+    combineColumns<K>(p.partialO, p.partialMaxSum, p.out, outBH + i * p.oStrideL + col,
+                      int64_t(pair) * p.lq + i, p.kvSplits, p.headDim, col);
+  }
+  if (tid == 0)
+    p.splitCounters[group] = 0; // every split has counted: none reads it again
+}
+
 template <int K, int D, bool Vec, int MT, int Stages>
 TCC_DEVICE void attentionBlock(const AttentionParams &p) {
   using C = Config<K, D, MT, Stages>;
@@ -1606,26 +1726,36 @@ TCC_DEVICE void attentionBlock(const AttentionParams &p) {
 
   if (qLoading && keyTiles == 0)
     cpAsyncWait<0>(); // Q, loaded for nothing: no copy outlives the block
+  float inv[R];
+  auto finishRows = [&] {
+#pragma unroll
+    for (int r = 0; r < R; ++r) {
+      float sum = l[r];
+#pragma unroll
+      for (int x = 1; x < F::kLanesPerRow; x <<= 1)
+        sum += shflXor(sum, x);
+      inv[r] = sum > 0.0f ? 1.0f / sum : 0.0f; // no visible key: 0
+      // In place (no more registers): the row's sum of p = 2^(x - m), and
+      // m = -inf where no key was visible, so that such a split weighs 0.
+      l[r] = sum;
+      m[r] = sum > 0.0f ? m[r] : -INFINITY;
+    }
+  };
+  if (splits > 1) {
+    if (warpHasRows) {
+      finishRows();
+      writePartial<K, D, MT, Stages>(o, inv, m, l, p, (int64_t(pair) * p.lq + warpRow), warpRow,
+                                     split, lane);
+    }
+    // The last split of the row group merges (every warp takes part in
+    // its barriers, those without rows too).
+    if (p.splitCounters)
+      mergeSplits<K, C::kRows>(p);
+    return;
+  }
   if (!warpHasRows)
     return;
-  float inv[R];
-#pragma unroll
-  for (int r = 0; r < R; ++r) {
-    float sum = l[r];
-#pragma unroll
-    for (int x = 1; x < F::kLanesPerRow; x <<= 1)
-      sum += shflXor(sum, x);
-    inv[r] = sum > 0.0f ? 1.0f / sum : 0.0f; // no visible key: 0
-    // In place (no more registers): the row's sum of p = 2^(x - m), and
-    // m = -inf where no key was visible, so that such a split weighs 0.
-    l[r] = sum;
-    m[r] = sum > 0.0f ? m[r] : -INFINITY;
-  }
-  if (splits > 1) {
-    writePartial<K, D, MT, Stages>(o, inv, m, l, p, (int64_t(pair) * p.lq + warpRow), warpRow,
-                                   split, lane);
-    return;
-  }
+  finishRows();
   // The warp's own Q rows: in the single-buffered order other warps may
   // still be in their last P V, but never touch these rows.
   stageOutput<K, D, MT, Stages>(o, inv, qWarp, lane);
@@ -1656,44 +1786,6 @@ TCC_DEVICE void attentionBlock(const AttentionParams &p) {
         stg(out + row * p.oStrideL + col,
             lds<Elem>(qWarp + (row * C::kQStride + col) * C::kElemBytes));
     }
-  }
-}
-
-/// One row (b, h, i) of out from its key splits: the splits' rows weighted
-/// by 2^(lse_s - max lse) (a split with no visible key weighs 0; a row
-/// with none anywhere is 0, as unsplit), rounded once to the element type.
-template <int K> TCC_DEVICE void combineRow(const AttentionCombineParams &p) {
-  const int row = blockIndex();
-  const int i = row % p.lq, pair = row / p.lq;
-  const int h = pair % p.heads, b = pair / p.heads;
-  const float *stats = p.partialMaxSum + 2 * int64_t(row) * p.kvSplits;
-  float most = -INFINITY;
-  for (int s = 0; s < p.kvSplits; ++s)
-    most = fmaxf(most, stats[2 * s]);
-  const int col = 2 * threadIndex();
-  if (col >= p.headDim)
-    return;
-  float a0 = 0.0f, a1 = 0.0f, weights = 0.0f;
-  if (most != -INFINITY) {
-    for (int s = 0; s < p.kvSplits; ++s) {
-      const float w = ex2(stats[2 * s] - most) * stats[2 * s + 1]; // 0 for -inf
-      const float *o = p.partialO + (int64_t(row) * p.kvSplits + s) * p.headDim + col;
-      a0 += w * o[0];
-      a1 += w * o[1];
-      weights += w;
-    }
-  }
-  const float inv = weights > 0.0f ? 1.0f / weights : 0.0f;
-  const int64_t at = b * p.oStrideB + h * p.oStrideH + i * p.oStrideL + col;
-  if constexpr (K == kF32) {
-    float *out = static_cast<float *>(p.out) + at;
-    stg(out, a0 * inv);
-    stg(out + 1, a1 * inv);
-  } else {
-    const uint32_t pair2 = packPair<K>(a0 * inv, a1 * inv);
-    uint16_t *out = static_cast<uint16_t *>(p.out) + at;
-    stg(out, static_cast<uint16_t>(pair2 & 0xffffu));
-    stg(out + 1, static_cast<uint16_t>(pair2 >> 16));
   }
 }
 
