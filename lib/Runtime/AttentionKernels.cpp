@@ -78,11 +78,14 @@
 // mask rows are at most 32768 elements and the keys at least 4 tiles, no
 // causal flag (Kernels/AttentionMaskScan.h: maskScanWorthwhile), each block
 // scans its rows of the mask and reads only the key tiles one of them must
-// see; the key splits chosen above from lk divide those tiles. On the H100
-// a decode step at position 512 of a 2048-position cache read all 2048
-// keys under the mask (13-21 us against SDPA's 6.4-6.9). tcc_attention_tune(
+// see. With key splits chosen above from lk, a split of at most 2 key tiles
+// scans only its own keys and keeps to them; longer ones all lk keys, and
+// the splits divide the tiles found (kMaskScanSplit / kMaskScanRows: the
+// cost of each is in AttentionMaskScan.h). On the H100 a decode step at
+// position 512 of a 2048-position cache read all 2048 keys under the mask
+// (13-21 us against SDPA's 6.4-6.9). tcc_attention_tune(
 // kAttentionTuneMaskScan, 1) turns it off, 2 forces it for every mask
-// without causal (tests).
+// without causal (tests); kAttentionTuneScanRange picks the mode.
 //
 // The CUfunction of each variant is cached per thread and CUDA context, so
 // a call after the first costs a few compares and cuLaunchKernel. The
@@ -569,11 +572,18 @@ extern "C" void tcc_attention(int32_t dtype, int32_t math, int64_t batch, int64_
     const int32_t scanTune = gTuning[kAttentionTuneMaskScan].load(std::memory_order_relaxed);
     const int64_t scanRows = maskStrideQ == 0 ? 1 : std::min<int64_t>(lq, blockRows);
     const int tileKeys = (!half && d > 64) ? 32 : 64;
-    params.scanMask =
-        scanTune == 1 ? 0
+    const bool scan =
+        scanTune == 1 ? false
         : scanTune == 2
             ? (hasMask && !causal)
             : tcc_attn::maskScanWorthwhile(hasMask, causal != 0, scanRows, lk, tileKeys);
+    // With splits: each scans its own keys where they are few, else every
+    // block scans all of them and the splits divide what it finds.
+    const int32_t rangeTune = gTuning[kAttentionTuneScanRange].load(std::memory_order_relaxed);
+    params.scanMask = !scan            ? tcc_attn::kMaskScanOff
+                      : rangeTune == 1 ? tcc_attn::kMaskScanRows
+                      : rangeTune == 2 ? tcc_attn::kMaskScanSplit
+                                       : tcc_attn::maskScanMode(splits, splitKeys, tileKeys);
     SplitSpace space;
     const int64_t rows = batch * heads * lq;
     if (splits >= 2) {

@@ -17,7 +17,8 @@ kernel's mask scan, which reads only the key tiles a block's rows must see
 (AttentionMaskScan.h). Then the launcher's alternative choices (tcc_attention_tune: 128
 or 64 query rows per block, masks element by element with one buffer, a
 rescale on every tile, double-buffered f32/tf32, key splits, the mask scan
-off or forced, the splits merged by a second kernel) rerun the cases they
+off or forced, splits scanning their own keys or all of them, the splits
+merged by a second kernel) rerun the cases they
 touch; split calls captured in a CUDA graph are replayed with new inputs. Then (unless quick) tcc and
 torch.nn.functional.scaled_dot_product_attention are timed on the same
 inputs, and tcc under each of those choices where it applies (an A/B of
@@ -37,7 +38,7 @@ MASK_NONE, MASK_BOOL, MASK_ADD = 0, 1, 2
 MATH_F32, MATH_TF32 = 0, 1
 # tcc::AttentionTune knobs
 TUNE_ROWS, TUNE_MASK_TILES, TUNE_RESCALE, TUNE_STAGES, TUNE_MASK_BUFFERS = 0, 1, 2, 3, 4
-TUNE_KV_SPLITS, TUNE_MASK_SCAN, TUNE_COMBINE = 5, 6, 7
+TUNE_KV_SPLITS, TUNE_MASK_SCAN, TUNE_COMBINE, TUNE_SCAN_RANGE = 5, 6, 7, 8
 
 _I32, _I64, _PTR = ctypes.c_int32, ctypes.c_int64, ctypes.c_void_p
 _ARGTYPES = (
@@ -455,6 +456,15 @@ VARIANTS = [
      lambda c: c.mask is not None and not c.causal and c.Lk > 64),
     ("mask scan forced, mask per element", {TUNE_MASK_SCAN: 2, TUNE_MASK_TILES: 1},
      lambda c: c.mask is not None and not c.causal),
+    # How splits scan (the launcher: each split its own keys where it has at
+    # most 2 tiles, else every block all keys): both, each way round.
+    ("mask scan forced, 3 splits, each its own keys",
+     {TUNE_MASK_SCAN: 2, TUNE_KV_SPLITS: 3, TUNE_SCAN_RANGE: 2},
+     lambda c: c.mask is not None and not c.causal and c.Lk > 64),
+    ("mask scan, 16 splits, each its own keys", {TUNE_KV_SPLITS: 16, TUNE_SCAN_RANGE: 2},
+     lambda c: c.mask is not None and not c.causal and c.Lk >= 1024),
+    ("mask scan, every block all keys", {TUNE_SCAN_RANGE: 1},
+     lambda c: c.mask is not None and not c.causal and c.Lk >= 256),
 ]
 
 

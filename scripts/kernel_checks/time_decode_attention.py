@@ -2,12 +2,13 @@
 """Decoding attention (one query row per sequence, a long static KV cache
 with an additive mask hiding the keys past the filled prefix, by -inf or by
 PyTorch's finfo.min as transformers pads): tcc_attention as the launcher
-chooses, with the mask scan off (every key tile read under the mask; the
-kernel before it scanned the mask, AttentionMaskScan.h), unsplit, with its
-keys in 16 splits over blocks (flash-decoding; tcc_attention_tune), with
-the splits merged by a second kernel (the design before the merge moved
-into the split kernel), and torch's scaled_dot_product_attention on the
-same inputs. Device
+chooses; with the mask scan off (every key tile read under the mask; the
+kernel before it scanned the mask, AttentionMaskScan.h); with every split
+block scanning all keys of its rows, or only its split's (the launcher
+picks one by the split length); unsplit; with its keys in 16 splits over
+blocks (flash-decoding; tcc_attention_tune); with the splits merged by a
+second kernel (the design before the merge moved into the split kernel);
+and torch's scaled_dot_product_attention on the same inputs. Device
 microseconds per call from CUDA graphs of 20 calls; the error of each
 against a float64 reference. On the GPU machine:
 
@@ -52,6 +53,8 @@ SHAPES = [
 COLUMNS = [
     ("default", {}),
     ("scan off", {ca.TUNE_MASK_SCAN: 1}),
+    ("scan all keys", {ca.TUNE_SCAN_RANGE: 1}),
+    ("scan split's keys", {ca.TUNE_SCAN_RANGE: 2}),
     ("unsplit", {ca.TUNE_KV_SPLITS: 1}),
     ("16 splits", {ca.TUNE_KV_SPLITS: 16}),
     ("separate combine", {ca.TUNE_COMBINE: 1}),

@@ -2,8 +2,8 @@
 //
 // Runs scanMaskTiles of Kernels/Attention.cu itself (compiled here against
 // AttentionEmulation.h: one block of 128 threads) over random masks and
-// layouts, and compares the key tiles it returns with a plain fold of the
-// rules of Kernels/AttentionMaskScan.h: bool, f16, bf16 and f32 masks,
+// layouts, over all keys or one split's, and compares the key tiles it
+// returns with a plain fold of the rules of Kernels/AttentionMaskScan.h: bool, f16, bf16 and f32 masks,
 // 16-byte chunks (with a row's last chunk partial) and element by element
 // (key strides 0, 1, 2; rows not 16-byte aligned), one row or up to 64, a
 // mask broadcast over queries, rows of -inf, finfo.min, NaN and values
@@ -49,31 +49,43 @@ template <class Elem> unsigned bitsAt(const unsigned char *at, bool isBool) {
   }
 }
 
-/// The tiles the rules give, folded key by key.
+/// The tiles the rules give, folded key by key, for the keys [kb, ke) of
+/// lk: bounds from those keys; negligible keys left out where every row
+/// has an anchor among them or at key 0 (kb > 0), or no negligible key
+/// among them; failing that, the same over all lk keys.
 template <class Elem, int Bc>
 int2 expected(const unsigned char *mask, bool isBool, int64_t strideQ, int64_t strideK, int lk,
-              int r0, int rowsHere) {
+              int kb, int ke, int r0, int rowsHere) {
   const int eb = isBool ? 1 : int(sizeof(Elem));
+  auto bits = [&](int r, int j) {
+    return bitsAt<Elem>(mask + ((r0 + r) * strideQ + j * strideK) * eb, isBool);
+  };
+  const int rows = strideQ == 0 ? 1 : rowsHere;
   int needLo = INT32_MAX, needHi = -1, anyLo = INT32_MAX, anyHi = -1;
-  bool allowSkip = true;
-  for (int r = 0; r < (strideQ == 0 ? 1 : rowsHere); ++r) {
-    unsigned rowBits = 0;
-    for (int j = 0; j < lk; ++j) {
-      const unsigned bits = bitsAt<Elem>(mask + ((r0 + r) * strideQ + j * strideK) * eb, isBool);
-      rowBits |= bits;
-      if (bits & kKeyNeeded) {
+  bool allowSkip = true, allowSkipAll = true;
+  for (int r = 0; r < rows; ++r) {
+    unsigned rowBits = 0, allBits = 0;
+    for (int j = 0; j < lk; ++j)
+      allBits |= bits(r, j);
+    for (int j = kb; j < ke; ++j) {
+      const unsigned b = bits(r, j);
+      rowBits |= b;
+      if (b & kKeyNeeded) {
         needLo = std::min(needLo, j);
         needHi = std::max(needHi, j);
       }
-      if (bits & kKeyNotHidden) {
+      if (b & kKeyNotHidden) {
         anyLo = std::min(anyLo, j);
         anyHi = std::max(anyHi, j);
       }
     }
+    if (kb > 0)
+      rowBits |= bits(r, 0) & kKeyAnchor;
     allowSkip = allowSkip && rowAllowsSkip(rowBits);
+    allowSkipAll = allowSkipAll && rowAllowsSkip(allBits);
   }
   int2 t;
-  visibleTiles(needLo, needHi, anyLo, anyHi, allowSkip, Bc, &t.x, &t.y);
+  visibleTiles(needLo, needHi, anyLo, anyHi, allowSkip || allowSkipAll, Bc, &t.x, &t.y);
   return t;
 }
 
@@ -81,7 +93,7 @@ int2 expected(const unsigned char *mask, bool isBool, int64_t strideQ, int64_t s
 /// same tiles.
 template <class Elem, int Bc>
 int2 scanned(const unsigned char *mask, bool isBool, bool async, int64_t strideQ, int64_t strideK,
-             int lk, int r0, int rowsHere) {
+             int lk, int kb, int ke, int r0, int rowsHere) {
   tcc_attn_emulation::Block block;
   std::memset(block.shared, 0xab, sizeof(block.shared)); // garbage where the scratch goes
   tcc_attn_emulation::currentBlock() = &block;
@@ -90,8 +102,8 @@ int2 scanned(const unsigned char *mask, bool isBool, bool async, int64_t strideQ
   for (int t = 0; t < 128; ++t)
     threads.emplace_back([&, t] {
       tcc_attn_emulation::threadId() = t;
-      tiles[size_t(t)] = scanMaskTiles<Elem, 64, Bc>(mask, isBool, async, strideQ, strideK, lk, r0,
-                                                     rowsHere, 4096, t);
+      tiles[size_t(t)] = scanMaskTiles<Elem, 64, Bc>(mask, isBool, async, strideQ, strideK, lk, kb,
+                                                     ke, r0, rowsHere, 4096, t);
     });
   for (std::thread &t : threads)
     t.join();
@@ -173,10 +185,19 @@ template <class Elem, int Bc> int randomScans(int trials, bool isBool) {
         put<Elem>(mask + (r * strideQ + j * strideK) * eb, isBool, what);
       }
     }
-    const int2 want = expected<Elem, Bc>(mask, isBool, strideQ, strideK, lk, r0, rowsHere);
-    const int2 got = scanned<Elem, Bc>(mask, isBool, async, strideQ, strideK, lk, r0, rowsHere);
-    narrowed += want.y - want.x < (lk + Bc - 1) / Bc;
-    INFO("trial " << trial << " (" << eb << "-byte " << (isBool ? "bool" : "additive") << " mask, tiles of " << Bc << "): lk " << lk << ", rows " << rowsHere << " from " << r0
+    // All keys, or (half the trials) one split's: a multiple of 16 keys
+    // from 0, up to lk.
+    int kb = 0, ke = lk;
+    if (pick(2)) {
+      kb = pick(lk / 16 + 1) * 16;
+      ke = std::min(lk, kb + 16 * (1 + pick(40)));
+      kb = std::min(kb, ke);
+    }
+    const int2 want = expected<Elem, Bc>(mask, isBool, strideQ, strideK, lk, kb, ke, r0, rowsHere);
+    const int2 got =
+        scanned<Elem, Bc>(mask, isBool, async, strideQ, strideK, lk, kb, ke, r0, rowsHere);
+    narrowed += want.y - want.x < (ke - kb + Bc - 1) / Bc;
+    INFO("trial " << trial << " (" << eb << "-byte " << (isBool ? "bool" : "additive") << " mask, tiles of " << Bc << "): lk " << lk << ", keys " << kb << ".." << ke << ", rows " << rowsHere << " from " << r0
                   << ", strides " << strideQ << " / " << strideK << ", 16-byte chunks " << async);
     CHECK(got.x == want.x);
     CHECK(got.y == want.y);
@@ -194,17 +215,40 @@ TEST_CASE("the kernel's mask scan: a decode step's prefix", "[attention][masksca
   for (int j = 0; j < 2048; ++j)
     mask[j] = j < 513 ? 0 : 0xff7f; // bf16 finfo.min
   const auto *bytes = reinterpret_cast<const unsigned char *>(mask);
-  int2 t = scanned<Bf16, 64>(bytes, false, true, 2048, 1, 2048, 0, 1);
+  int2 t = scanned<Bf16, 64>(bytes, false, true, 2048, 1, 2048, 0, 2048, 0, 1);
   CHECK((t.x == 0 && t.y == 9));
   for (int j = 513; j < 2048; ++j)
     mask[j] = 0xff80; // -inf
-  t = scanned<Bf16, 64>(bytes, false, true, 2048, 1, 2048, 0, 1);
+  t = scanned<Bf16, 64>(bytes, false, true, 2048, 1, 2048, 0, 2048, 0, 1);
   CHECK((t.x == 0 && t.y == 9));
   // Nothing filled, finfo.min everywhere: no anchor, every key is read.
   for (int j = 0; j < 2048; ++j)
     mask[j] = 0xff7f;
-  t = scanned<Bf16, 64>(bytes, false, true, 2048, 1, 2048, 0, 1);
+  t = scanned<Bf16, 64>(bytes, false, true, 2048, 1, 2048, 0, 2048, 0, 1);
   CHECK((t.x == 0 && t.y == 32));
+  // Splits of 128 keys each scanning their own (kMaskScanSplit), 513 keys
+  // filled, finfo.min after: split 4 keeps tile 8 (key 512), split 5 none
+  // (key 0 is its anchor), split 0 both of its tiles.
+  for (int j = 0; j < 2048; ++j)
+    mask[j] = j < 513 ? 0 : 0xff7f;
+  t = scanned<Bf16, 64>(bytes, false, true, 2048, 1, 2048, 512, 640, 0, 1);
+  CHECK((t.x == 8 && t.y == 9));
+  t = scanned<Bf16, 64>(bytes, false, true, 2048, 1, 2048, 640, 768, 0, 1);
+  CHECK(t.x == t.y);
+  t = scanned<Bf16, 64>(bytes, false, true, 2048, 1, 2048, 0, 128, 0, 1);
+  CHECK((t.x == 0 && t.y == 2));
+  // Left padding: finfo.min before key 1000, filled to 1200. A split past
+  // the filled keys finds no anchor in its keys nor at key 0, reads every
+  // key for one, finds it (key 1000), and leaves its own keys out.
+  for (int j = 0; j < 2048; ++j)
+    mask[j] = j >= 1000 && j < 1200 ? 0 : 0xff7f;
+  t = scanned<Bf16, 64>(bytes, false, true, 2048, 1, 2048, 1280, 1408, 0, 1);
+  CHECK(t.x == t.y);
+  // A row of only finfo.min: the split reads all of its keys.
+  for (int j = 0; j < 2048; ++j)
+    mask[j] = 0xff7f;
+  t = scanned<Bf16, 64>(bytes, false, true, 2048, 1, 2048, 1280, 1408, 0, 1);
+  CHECK((t.x == 20 && t.y == 22));
 }
 
 TEST_CASE("the kernel's mask scan on random masks", "[attention][maskscan][emulation]") {

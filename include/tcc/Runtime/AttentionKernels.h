@@ -78,7 +78,12 @@ enum AttentionTune : int32_t {
   /// query tile to finish merges it); 1 by a second kernel,
   /// tcc_attention_combine_* (the design before the fold, to compare).
   kAttentionTuneCombine = 7,
-  kAttentionTuneCount = 8,
+  /// How split blocks scan their mask (Kernels/AttentionMaskScan.h): 0 the
+  /// launcher's choice (each split its own keys where a split has at most
+  /// 2 key tiles, else all keys), 1 every block all lk keys (the splits
+  /// divide the tiles found), 2 each split its own keys.
+  kAttentionTuneScanRange = 8,
+  kAttentionTuneCount = 9,
 };
 
 } // namespace tcc

@@ -135,17 +135,22 @@
 // Visible tiles only (p.scanMask; the launcher asks where it is cheap:
 // AttentionKernels.cpp). A decode step over a static KV cache has one query
 // row over every cached position, most of them hidden by the mask. Before
-// its key loop, the block reads its rows of the mask (all lk keys; 16-byte
-// loads where the mask tiles would use cp.async) and keeps the key tiles
-// from the first to the last one that a row must see; those run as a split
-// does (bases moved, lk their length), and with key splits the splits
-// divide them (ceil(n / kvSplits) tiles each; a split left without a tile
-// writes m = -inf, l = 0, which the combine weighs 0). Hidden keys (-inf,
-// false) are always left out; PyTorch's finfo.min padding only where every
-// row of the block has an anchor (a key of mask >= -1e20): a row of only
-// finfo.min averages all its keys. The result is the same softmax: a left-
-// out key's p is exactly 0 (AttentionMaskScan.h). Variants whose registers
-// it would spill leave it out (Config::kScanMask).
+// its key loop, the block reads its rows of the mask (16-byte loads where
+// the mask tiles would use cp.async; a chunk of equal elements classified
+// once) and keeps the key tiles from the first to the last one that a row
+// must see; those run as a split does (bases moved, lk their length). With
+// key splits, either every block reads all lk keys and the splits divide
+// the tiles found (kMaskScanRows: ceil(n / kvSplits) tiles each), or each
+// split reads only its own keys and keeps to them (kMaskScanSplit: short
+// splits, where reading all keys in every block cost more than the
+// balance saves; AttentionMaskScan.h). A split left without a tile writes
+// m = -inf, l = 0, which the merge weighs 0. Hidden keys (-inf, false) are
+// always left out; PyTorch's finfo.min padding only where every row of the
+// block has an anchor (a key of mask >= -1e20; a split also reads key 0,
+// and all keys again where a row has none there): a row of only finfo.min
+// averages all its keys. The result is the same softmax: a left-out key's
+// p is exactly 0 (AttentionMaskScan.h). Variants whose registers it would
+// spill leave it out (Config::kScanMask).
 //
 // Block order: non-causal grids run the query tiles of one (batch, head)
 // together (K/V reuse in L2); causal grids run the longest query tiles
@@ -727,20 +732,37 @@ TCC_DEVICE void foldMaskWord(uint32_t word, bool isBool, int j0, unsigned &neede
   }
 }
 
+/// The bits (MaskKeyBits) of the first element of a mask word.
+template <class Elem> TCC_DEVICE unsigned firstKeyBits(uint32_t word, bool isBool) {
+  if (isBool)
+    return boolKeyBits(static_cast<uint8_t>(word & 0xffu));
+  if constexpr (sizeof(Elem) == 2)
+    return additiveKeyBits(halfToFloat<Elem>(word, false));
+  else
+    return additiveKeyBits(__uint_as_float(word));
+}
+
 /// The key tiles [.x, .y) (tiles of Bc keys from key 0) that the query
-/// rows [r0, r0 + rowsHere) of the block must read: every thread reads part
-/// of the rows' mask (`mask`: the (b, h) base at key 0; rows `strideQ`,
-/// keys `strideK` elements apart), 16 bytes at a time where `async` (the
-/// layout p.maskAsync describes; element by element in a row's last,
-/// partial chunk), else element by element; the block reduces through
-/// `scratch` in shared memory (free: nothing is loaded yet). The rules are
-/// AttentionMaskScan.h's. Ends with a barrier. Written for code size (it
-/// is inlined into every kernel): four chunks in flight per thread, then
-/// folded one by one in a loop.
+/// rows [r0, r0 + rowsHere) of the block must read among the keys
+/// [keyBegin, keyEnd) (a split's, or all lk): every thread reads part of
+/// the rows' mask over those keys (`mask`: the (b, h) base at key 0; rows
+/// `strideQ`, keys `strideK` elements apart), 16 bytes at a time where
+/// `async` (the layout p.maskAsync describes; keyBegin then a multiple of
+/// 16 keys; element by element in a row's last, partial chunk), else
+/// element by element; the block reduces through `scratch` in shared
+/// memory (free: nothing is loaded yet). The rules are AttentionMaskScan.h's.
+/// A chunk whose elements are all equal (the padding and the filled part
+/// of a static cache) is classified once. Negligible keys are left out only
+/// where every row has an anchor: looked for in the keys scanned and in key
+/// 0 (a filled cache's first position), and, where some row has none there
+/// but has negligible keys, in a second pass over all lk keys of the rows
+/// (the tiles still come from [keyBegin, keyEnd) alone). Ends with a
+/// barrier. Written for code size (it is inlined into every kernel): four
+/// chunks in flight per thread, then folded one by one in a loop.
 template <class Elem, int Rows, int Bc>
 TCC_DEVICE int2 scanMaskTiles(const unsigned char *mask, bool isBool, bool async, int64_t strideQ,
-                              int64_t strideK, int lk, int r0, int rowsHere, uint32_t scratch,
-                              int tid) {
+                              int64_t strideK, int lk, int keyBegin, int keyEnd, int r0,
+                              int rowsHere, uint32_t scratch, int tid) {
   const int eb = isBool ? 1 : int(sizeof(Elem));
   const int rows = strideQ == 0 ? 1 : rowsHere;
   // scratch: needLo, needHi, anyLo, anyHi, then per row "has an anchor"
@@ -752,7 +774,6 @@ TCC_DEVICE int2 scanMaskTiles(const unsigned char *mask, bool isBool, bool async
     sts<int>(anchorAt + 4 * tid, 0);
     sts<int>(negligibleAt + 4 * tid, 0);
   }
-  syncThreads();
 
   auto bitsOf = [&](const unsigned char *at) -> unsigned {
     if (isBool)
@@ -762,6 +783,14 @@ TCC_DEVICE int2 scanMaskTiles(const unsigned char *mask, bool isBool, bool async
     else
       return additiveKeyBits(ldg(reinterpret_cast<const float *>(at)));
   };
+  // Key 0 of row tid, for its anchor only (loaded before the barrier,
+  // noted after it).
+  const bool keyZero = keyBegin > 0 && tid < rows;
+  const unsigned keyZeroBits = keyZero ? bitsOf(mask + int64_t(r0 + tid) * strideQ * eb) : 0u;
+  syncThreads();
+  if (keyZeroBits & kKeyAnchor)
+    sts<int>(anchorAt + 4 * tid, 1);
+
   int needLo = 0x7fffffff, needHi = -1, anyLo = 0x7fffffff, anyHi = -1;
   auto noteRow = [&](int row, unsigned rowBits) {
     if (rowBits & kKeyAnchor)
@@ -769,94 +798,119 @@ TCC_DEVICE int2 scanMaskTiles(const unsigned char *mask, bool isBool, bool async
     if (rowBits & kKeyNegligible)
       sts<int>(negligibleAt + 4 * row, 1);
   };
-  if (async) {
-    // 16-byte chunks of per = 16 / eb keys, the row's last one partial.
-    const int per = 16 / eb;
-    const int chunksPerRow = (lk + per - 1) / per;
-    const int total = rows * chunksPerRow;
-    // Chunk c is (row, chunk) = (c / chunksPerRow, c % chunksPerRow); a
-    // thread steps by kThreads chunks: rowStep rows and chunkStep chunks.
-    const int rowStep = kThreads / chunksPerRow, chunkStep = kThreads % chunksPerRow;
-    int nextRow = tid / chunksPerRow, nextChunk = tid % chunksPerRow;
+  bool allowSkip;
+  // Pass 0 folds [keyBegin, keyEnd) into the bounds and the row flags;
+  // pass 1 (rarely) all keys into the row flags only.
 #pragma unroll 1
-    for (int c0 = tid; c0 < total; c0 += 4 * kThreads) {
-      uint4 w[4];
-      int rowOf[4], keyOf[4];
+  for (int pass = 0;; ++pass) {
+    const int kb = pass == 0 ? keyBegin : 0, ke = pass == 0 ? keyEnd : lk;
+    if (async) {
+      // 16-byte chunks of per = 16 / eb keys, the row's last one partial.
+      const int per = 16 / eb;
+      const int chunksPerRow = imax(0, (ke - kb + per - 1) / per);
+      const int total = rows * chunksPerRow;
+      // Chunk c is (row, chunk) = (c / chunksPerRow, c % chunksPerRow); a
+      // thread steps by kThreads chunks: rowStep rows and chunkStep chunks.
+      const int perRow = imax(chunksPerRow, 1);
+      const int rowStep = kThreads / perRow, chunkStep = kThreads % perRow;
+      int nextRow = tid / perRow, nextChunk = tid % perRow;
+#pragma unroll 1
+      for (int c0 = tid; c0 < total; c0 += 4 * kThreads) {
+        uint4 w[4];
+        int rowOf[4], keyOf[4];
 #pragma unroll
-      for (int u = 0; u < 4; ++u) {
-        rowOf[u] = nextRow;
-        keyOf[u] = nextChunk * per;
-        nextChunk += chunkStep;
-        const bool wrap = nextChunk >= chunksPerRow;
-        nextChunk -= wrap ? chunksPerRow : 0;
-        nextRow += rowStep + (wrap ? 1 : 0);
-        w[u] = make_uint4(0, 0, 0, 0);
-        if (c0 + u * kThreads < total && keyOf[u] + per <= lk)
-          w[u] = ldg16(mask + (int64_t(r0 + rowOf[u]) * strideQ + keyOf[u]) * eb);
+        for (int u = 0; u < 4; ++u) {
+          rowOf[u] = nextRow;
+          keyOf[u] = kb + nextChunk * per;
+          nextChunk += chunkStep;
+          const bool wrap = nextChunk >= chunksPerRow;
+          nextChunk -= wrap ? chunksPerRow : 0;
+          nextRow += rowStep + (wrap ? 1 : 0);
+          w[u] = make_uint4(0, 0, 0, 0);
+          if (c0 + u * kThreads < total && keyOf[u] + per <= ke)
+            w[u] = ldg16(mask + (int64_t(r0 + rowOf[u]) * strideQ + keyOf[u]) * eb);
+        }
+#pragma unroll 1
+        for (int u = 0; u < 4 && c0 + u * kThreads < total; ++u) {
+          // The chunks move down (no indexing by u, which would put them in
+          // local memory).
+          const uint4 cur = w[0];
+          const int row = rowOf[0], key = keyOf[0];
+#pragma unroll
+          for (int x = 0; x < 3; ++x) {
+            w[x] = w[x + 1];
+            rowOf[x] = rowOf[x + 1];
+            keyOf[x] = keyOf[x + 1];
+          }
+          const unsigned char *at = mask + (int64_t(r0 + row) * strideQ + key) * eb;
+          unsigned needed = 0, notHidden = 0, rowBits = 0;
+          if (key + per <= ke) {
+            // All elements equal (words equal, and the bytes or halves of
+            // one): one classification for the chunk.
+            const uint32_t lane0 = eb == 1 ? (cur.x & 0xffu) * 0x01010101u
+                                   : eb == 2 ? (cur.x & 0xffffu) * 0x00010001u
+                                             : cur.x;
+            if (cur.x == lane0 && cur.y == cur.x && cur.z == cur.x && cur.w == cur.x) {
+              rowBits = firstKeyBits<Elem>(cur.x, isBool);
+              const unsigned all = (1u << per) - 1u;
+              needed = rowBits & kKeyNeeded ? all : 0u;
+              notHidden = rowBits & kKeyNotHidden ? all : 0u;
+            } else {
+              const int step = 4 / eb; // elements per word
+              foldMaskWord<Elem>(cur.x, isBool, 0, needed, notHidden, rowBits);
+              foldMaskWord<Elem>(cur.y, isBool, step, needed, notHidden, rowBits);
+              foldMaskWord<Elem>(cur.z, isBool, 2 * step, needed, notHidden, rowBits);
+              foldMaskWord<Elem>(cur.w, isBool, 3 * step, needed, notHidden, rowBits);
+            }
+          } else {
+#pragma unroll 1
+            for (int j = 0; j < ke - key; ++j)
+              keyBitsOf(bitsOf(at + j * eb), j, needed, notHidden, rowBits);
+          }
+          foldKeyMasks(needed, notHidden, key, needLo, needHi, anyLo, anyHi);
+          noteRow(row, rowBits);
+        }
       }
+    } else {
+      // Element by element, consecutive threads on consecutive keys.
 #pragma unroll 1
-      for (int u = 0; u < 4 && c0 + u * kThreads < total; ++u) {
-        // The chunks move down (no indexing by u, which would put them in
-        // local memory).
-        const uint4 cur = w[0];
-        const int row = rowOf[0], key = keyOf[0];
-#pragma unroll
-        for (int x = 0; x < 3; ++x) {
-          w[x] = w[x + 1];
-          rowOf[x] = rowOf[x + 1];
-          keyOf[x] = keyOf[x + 1];
-        }
-        const unsigned char *at = mask + (int64_t(r0 + row) * strideQ + key) * eb;
-        unsigned needed = 0, notHidden = 0, rowBits = 0;
-        if (key + per <= lk) {
-          const int step = 4 / eb; // elements per word
-          foldMaskWord<Elem>(cur.x, isBool, 0, needed, notHidden, rowBits);
-          foldMaskWord<Elem>(cur.y, isBool, step, needed, notHidden, rowBits);
-          foldMaskWord<Elem>(cur.z, isBool, 2 * step, needed, notHidden, rowBits);
-          foldMaskWord<Elem>(cur.w, isBool, 3 * step, needed, notHidden, rowBits);
-        } else {
+      for (int row = 0; row < rows; ++row) {
+        const unsigned char *rowAt = mask + int64_t(r0 + row) * strideQ * eb;
+        unsigned rowBits = 0;
 #pragma unroll 1
-          for (int j = 0; j < lk - key; ++j)
-            keyBitsOf(bitsOf(at + j * eb), j, needed, notHidden, rowBits);
+        for (int key = kb + tid; key < ke; key += kThreads) {
+          const unsigned bits = bitsOf(rowAt + int64_t(key) * strideK * eb);
+          foldKeyMasks(bits & kKeyNeeded, bits & kKeyNotHidden ? 1u : 0u, key, needLo, needHi,
+                       anyLo, anyHi);
+          rowBits |= bits;
         }
-        foldKeyMasks(needed, notHidden, key, needLo, needHi, anyLo, anyHi);
         noteRow(row, rowBits);
       }
     }
-  } else {
-    // Element by element, consecutive threads on consecutive keys.
-#pragma unroll 1
-    for (int row = 0; row < rows; ++row) {
-      const unsigned char *rowAt = mask + int64_t(r0 + row) * strideQ * eb;
-      unsigned rowBits = 0;
-#pragma unroll 1
-      for (int key = tid; key < lk; key += kThreads) {
-        const unsigned bits = bitsOf(rowAt + int64_t(key) * strideK * eb);
-        foldKeyMasks(bits & kKeyNeeded, bits & kKeyNotHidden ? 1u : 0u, key, needLo, needHi,
-                     anyLo, anyHi);
-        rowBits |= bits;
+    if (pass == 0) {
+      needLo = warpMin(needLo);
+      needHi = warpMax(needHi);
+      anyLo = warpMin(anyLo);
+      anyHi = warpMax(anyHi);
+      if ((tid & 31) == 0) {
+        atomicMinShared(scratch, needLo);
+        atomicMaxShared(scratch + 4, needHi);
+        atomicMinShared(scratch + 8, anyLo);
+        atomicMaxShared(scratch + 12, anyHi);
       }
-      noteRow(row, rowBits);
     }
+    // Every row may leave its negligible keys out (it has an anchor, or no
+    // negligible key). Thread r reads row r's flags, which any thread may
+    // have set: a barrier first (the and-barrier after it publishes the
+    // atomics above).
+    syncThreads();
+    const bool rowOk = tid >= rows || lds<int>(anchorAt + 4 * tid) != 0 ||
+                       lds<int>(negligibleAt + 4 * tid) == 0;
+    allowSkip = syncThreadsAnd(rowOk);
+    // (The flags only gain ones in pass 1: no barrier is needed before it.)
+    if (allowSkip || pass == 1 || (keyBegin == 0 && keyEnd >= lk))
+      break;
   }
-  needLo = warpMin(needLo);
-  needHi = warpMax(needHi);
-  anyLo = warpMin(anyLo);
-  anyHi = warpMax(anyHi);
-  if ((tid & 31) == 0) {
-    atomicMinShared(scratch, needLo);
-    atomicMaxShared(scratch + 4, needHi);
-    atomicMinShared(scratch + 8, anyLo);
-    atomicMaxShared(scratch + 12, anyHi);
-  }
-  // Every row may leave its negligible keys out (it has an anchor, or no
-  // negligible key). Thread r reads row r's flags, which any thread may
-  // have set: a barrier first (the and-barrier after it publishes the
-  // atomics above).
-  syncThreads();
-  const bool rowOk = tid >= rows || lds<int>(anchorAt + 4 * tid) != 0 ||
-                     lds<int>(negligibleAt + 4 * tid) == 0;
-  const bool allowSkip = syncThreadsAnd(rowOk);
   int2 tiles;
   visibleTiles(lds<int>(scratch), lds<int>(scratch + 4), lds<int>(scratch + 8),
                lds<int>(scratch + 12), allowSkip, Bc, &tiles.x, &tiles.y);
@@ -1476,11 +1530,13 @@ TCC_DEVICE void attentionBlock(const AttentionParams &p) {
           static_cast<const unsigned char *>(p.mask) +
           ((b % p.maskBatchPeriod) * p.maskStrideB + (b / p.maskBatchPeriod) * p.maskStrideOuter +
            h * p.maskStrideH) * maskElemBytes;
+      // kMaskScanSplit: the split's own keys (key0, lk as above); else all.
+      const bool ownKeys = p.scanMask == kMaskScanSplit && splits > 1;
       const int2 tiles = scanMaskTiles<Elem, C::kRows, Bc>(
           maskBH, p.maskKind == kMaskBool, p.maskAsync != 0, p.maskStrideQ, p.maskStrideK, p.lk,
-          r0, rowsHere, C::kMaskOffset, tid);
+          ownKeys ? key0 : 0, ownKeys ? key0 + lk : p.lk, r0, rowsHere, C::kMaskOffset, tid);
       int begin = tiles.x, end = tiles.y;
-      if (splits > 1)
+      if (splits > 1 && !ownKeys)
         splitTiles(begin, end, splits, split, &begin, &end);
       key0 = begin * Bc;
       lk = imax(0, imin(end * Bc, p.lk) - key0);

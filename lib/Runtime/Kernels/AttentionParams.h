@@ -69,11 +69,14 @@ struct AttentionParams {
   float *partialMaxSum;
   int32_t kvSplits;
   int32_t splitKeys;
-  /// Nonzero: before its key loop, a block reads the mask rows of its
-  /// queries (all lk keys) and reads only the key tiles one of them must
-  /// see (AttentionMaskScan.h); with kvSplits > 1 the splits divide those
-  /// tiles (ceil(n / kvSplits) each) instead of taking splitKeys keys each.
-  /// A mask, no causal (the launcher asks only then).
+  /// MaskScanMode (AttentionMaskScan.h). Nonzero: before its key loop, a
+  /// block reads the mask rows of its queries and reads only the key tiles
+  /// one of them must see. kMaskScanRows: it reads all lk keys, and with
+  /// kvSplits > 1 the splits divide the tiles found (ceil(n / kvSplits)
+  /// each) instead of taking splitKeys keys each; kMaskScanSplit: a split
+  /// reads its own splitKeys keys (and key 0, and where a row has no anchor
+  /// there, all keys for their anchors) and keeps to them. A mask, no
+  /// causal (the launcher asks only then).
   int32_t scanMask;
   int32_t unused0;
   /// With kvSplits > 1: one counter per (query tile, head, batch), in the
