@@ -14,16 +14,18 @@ element. Static KV-cache masks (prefixes of 1 to 2048 of 2048 keys per
 sequence, bands inside the cache, rows of one block seeing different keys,
 -inf, finfo.min and bool padding, a row of only finfo.min) check the
 kernel's mask scan, which reads only the key tiles a block's rows must see
-(AttentionMaskScan.h). Then the launcher's alternative choices (tcc_attention_tune: 128
-or 64 query rows per block, masks element by element with one buffer, a
-rescale on every tile, double-buffered f32/tf32, key splits, the mask scan
-off or forced, splits scanning their own keys or all of them, the splits
-merged by a second kernel) rerun the cases they
-touch; split calls captured in a CUDA graph are replayed with new inputs. Then (unless quick) tcc and
-torch.nn.functional.scaled_dot_product_attention are timed on the same
-inputs, and tcc under each of those choices where it applies (an A/B of
-the defaults); times are per call, from CUDA graphs of 20 calls (device
-time, no Python overhead), falling back to common.time_cuda per call.
+(AttentionMaskScan.h). Then the launcher's alternative choices
+(tcc_attention_tune: 128 or 64 query rows per block, masks element by
+element with one buffer, a rescale on every tile, double-buffered f32/tf32,
+key splits, the mask scan off or forced, splits scanning their own keys or
+all of them, the splits merged by a second kernel) rerun the cases they
+touch; split calls captured in a CUDA graph are replayed with new inputs
+(the merge's counters must be back at 0 after every launch). Then (unless
+quick) tcc and torch.nn.functional.scaled_dot_product_attention are timed
+on the same inputs, and tcc under each of those choices where it applies
+(an A/B of the defaults); times are per call, from CUDA graphs of 20 calls
+(device time, no Python overhead), falling back to common.time_cuda per
+call.
 """
 import ctypes
 import math
