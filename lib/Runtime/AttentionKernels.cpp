@@ -57,15 +57,20 @@
 // two per SM, there is no causal mask and lk >= 256, the keys are split
 // into up to 4 x SMs / blocks ranges of at least 128 keys (whole 64-key
 // tiles): each block writes its rows' fp32 O, score maximum and sum to a
-// workspace and tcc_attention_combine_* merges them into out, so the
-// result is the same softmax, rounded once. On by default
-// (TCC_ATTENTION_SPLIT_KEYS=0 turns it off); tcc_attention_tune(
-// kAttentionTuneKvSplits, N) forces N splits, which scripts/kernel_checks/
-// check_attention.py does (variant "keys in 3 splits") and
-// time_decode_attention.py times. The workspace is grown (never
-// shrunk, never freed while the thread lives: a captured CUDA graph keeps
-// its address) per thread and context on a shape's first call; a call
-// under graph capture that would need a larger one runs unsplit.
+// workspace, and the last block of each query tile to finish merges them
+// into out (a counter per query tile in the workspace; Attention.cu), so
+// the result is the same softmax, rounded once, in one launch.
+// tcc_attention_tune(kAttentionTuneCombine, 1) merges in a second kernel,
+// tcc_attention_combine_*, instead (the design before, for comparison).
+// On by default (TCC_ATTENTION_SPLIT_KEYS=0 turns it off);
+// tcc_attention_tune(kAttentionTuneKvSplits, N) forces N splits, which
+// scripts/kernel_checks/check_attention.py does (variant "keys in 3
+// splits") and time_decode_attention.py times. The workspace is grown
+// (never shrunk, never freed while the thread lives: a captured CUDA
+// graph keeps its address) per thread and context on a shape's first
+// call, its counters zeroed then on the call's stream (each launch leaves
+// them zero); a call under graph capture that would need a larger one
+// runs unsplit.
 //
 // Visible keys only. A static KV cache's mask hides the positions not yet
 // filled; the launcher cannot read it (it is on the device, and the call
@@ -73,11 +78,14 @@
 // mask rows are at most 32768 elements and the keys at least 4 tiles, no
 // causal flag (Kernels/AttentionMaskScan.h: maskScanWorthwhile), each block
 // scans its rows of the mask and reads only the key tiles one of them must
-// see; the key splits chosen above from lk divide those tiles. On the H100
-// a decode step at position 512 of a 2048-position cache read all 2048
-// keys under the mask (13-21 us against SDPA's 6.4-6.9). tcc_attention_tune(
+// see. With key splits chosen above from lk, a split of at most 2 key tiles
+// scans only its own keys and keeps to them; longer ones all lk keys, and
+// the splits divide the tiles found (kMaskScanSplit / kMaskScanRows: the
+// cost of each is in AttentionMaskScan.h). On the H100 a decode step at
+// position 512 of a 2048-position cache read all 2048 keys under the mask
+// (13-21 us against SDPA's 6.4-6.9). tcc_attention_tune(
 // kAttentionTuneMaskScan, 1) turns it off, 2 forces it for every mask
-// without causal (tests).
+// without causal (tests); kAttentionTuneScanRange picks the mode.
 //
 // The CUfunction of each variant is cached per thread and CUDA context, so
 // a call after the first costs a few compares and cuLaunchKernel. The
@@ -277,17 +285,30 @@ bool isCapturing(void *stream) {
          d.cuStreamIsCapturing(static_cast<cuda::CUstream>(stream), &status) == 0 && status != 0;
 }
 
-/// The split-key workspace of this thread in the current context, at
-/// least `bytes`, or null where it would have to grow while `stream` is
-/// captured into a graph. Buffers it outgrows stay allocated until the
-/// thread ends: a CUDA graph captured earlier may still read them. One per
-/// thread and context, as cuBLASLt's workspace (CublasLtGemm.cpp): one
-/// thread's calls on two streams must not overlap in time (a capture and
-/// the replays of its graph share the buffer of the call made before it).
-void *splitWorkspace(void *stream, size_t bytes) {
+/// Where a split launch keeps its partials and its row groups' counters.
+struct SplitSpace {
+  float *partials = nullptr;
+  int32_t *counters = nullptr;
+};
+
+/// The split-key workspace of this thread in the current context: at least
+/// `counters` ints, zero (AttentionParams::splitCounters), then at least
+/// `partialBytes`; null partials where it would have to grow while
+/// `stream` is captured into a graph. The counters sit first, at a fixed
+/// place: every launch leaves those it used at 0 (the merging block resets
+/// them), so only a grown buffer needs zeroing, once, on `stream` before
+/// the launch (cuMemsetD8Async; never under capture: a capture that
+/// would need to grow it runs unsplit). Buffers it outgrows stay allocated
+/// until the thread ends: a CUDA graph captured earlier may still read
+/// them (their counters stay zero between its replays). One per thread
+/// and context, as cuBLASLt's workspace (CublasLtGemm.cpp): one thread's
+/// calls on two streams must not overlap in time (a capture and the
+/// replays of its graph share the buffer of the call made before it).
+SplitSpace splitWorkspace(void *stream, size_t partialBytes, int64_t counters) {
   struct Workspace {
     cuda::CUcontext context;
     cuda::DeviceBuffer buffer;
+    size_t counterBytes; ///< the zeroed counters at the start (256-byte multiple)
   };
   thread_local std::vector<Workspace> workspaces;
   thread_local std::vector<cuda::DeviceBuffer> outgrown;
@@ -296,18 +317,36 @@ void *splitWorkspace(void *stream, size_t bytes) {
   for (Workspace &w : workspaces)
     if (w.context == ctx)
       found = &w;
-  if (found && found->buffer.bytes() >= bytes)
-    return found->buffer.data();
+  auto spaceOf = [](const Workspace &w) {
+    auto *base = static_cast<unsigned char *>(w.buffer.data());
+    return SplitSpace{reinterpret_cast<float *>(base + w.counterBytes),
+                      reinterpret_cast<int32_t *>(base)};
+  };
+  const size_t counterBytes = (size_t(counters) * sizeof(int32_t) + 255) / 256 * 256;
+  if (found && found->counterBytes >= counterBytes &&
+      found->buffer.bytes() - found->counterBytes >= partialBytes)
+    return spaceOf(*found);
   if (isCapturing(stream))
-    return nullptr;
-  cuda::DeviceBuffer grown(bytes);
+    return SplitSpace{};
+  Workspace grown{ctx, {}, counterBytes};
+  size_t bytes = partialBytes;
+  if (found) {
+    grown.counterBytes = std::max(counterBytes, found->counterBytes);
+    bytes = std::max(bytes, found->buffer.bytes() - found->counterBytes);
+  }
+  grown.buffer = cuda::DeviceBuffer(grown.counterBytes + bytes);
+  const cuda::Driver &d = cuda::Driver::get();
+  d.check(d.cuMemsetD8Async(grown.buffer.get(), 0, grown.counterBytes,
+                            static_cast<cuda::CUstream>(stream)),
+          "cuMemsetD8Async (the key splits' counters, " + std::to_string(grown.counterBytes) +
+              " bytes)");
   if (!found) {
-    workspaces.push_back({ctx, std::move(grown)});
-    return workspaces.back().buffer.data();
+    workspaces.push_back(std::move(grown));
+    return spaceOf(workspaces.back());
   }
   outgrown.push_back(std::move(found->buffer));
-  found->buffer = std::move(grown);
-  return found->buffer.data();
+  *found = std::move(grown);
+  return spaceOf(*found);
 }
 
 /// Whether the launcher splits keys on its own (file comment):
@@ -533,24 +572,36 @@ extern "C" void tcc_attention(int32_t dtype, int32_t math, int64_t batch, int64_
     const int32_t scanTune = gTuning[kAttentionTuneMaskScan].load(std::memory_order_relaxed);
     const int64_t scanRows = maskStrideQ == 0 ? 1 : std::min<int64_t>(lq, blockRows);
     const int tileKeys = (!half && d > 64) ? 32 : 64;
-    params.scanMask =
-        scanTune == 1 ? 0
+    const bool scan =
+        scanTune == 1 ? false
         : scanTune == 2
             ? (hasMask && !causal)
             : tcc_attn::maskScanWorthwhile(hasMask, causal != 0, scanRows, lk, tileKeys);
-    void *workspace = nullptr;
+    // With splits: each scans its own keys where they are few, else every
+    // block scans all of them and the splits divide what it finds.
+    const int32_t rangeTune = gTuning[kAttentionTuneScanRange].load(std::memory_order_relaxed);
+    params.scanMask = !scan            ? tcc_attn::kMaskScanOff
+                      : rangeTune == 1 ? tcc_attn::kMaskScanRows
+                      : rangeTune == 2 ? tcc_attn::kMaskScanSplit
+                                       : tcc_attn::maskScanMode(splits, splitKeys, tileKeys);
+    SplitSpace space;
     const int64_t rows = batch * heads * lq;
     if (splits >= 2) {
       size_t bytes = size_t(rows * splits) * size_t(headDim + 2) * sizeof(float);
-      workspace = splitWorkspace(stream, bytes);
-      if (!workspace)
+      space = splitWorkspace(stream, bytes, blocks);
+      if (!space.partials)
         splits = 1;
     }
+    // The splits merge in the split kernel (its last block of each query
+    // tile) unless tuned to merge in a second kernel.
+    const bool separateCombine =
+        splits >= 2 && gTuning[kAttentionTuneCombine].load(std::memory_order_relaxed) == 1;
     if (splits >= 2) {
       params.kvSplits = static_cast<int32_t>(splits);
       params.splitKeys = static_cast<int32_t>(splitKeys);
-      params.partialO = static_cast<float *>(workspace);
+      params.partialO = space.partials;
       params.partialMaxSum = params.partialO + rows * splits * headDim;
+      params.splitCounters = separateCombine ? nullptr : space.counters;
     } else {
       params.kvSplits = 1;
       params.splitKeys = static_cast<int32_t>(lk);
@@ -559,7 +610,7 @@ extern "C" void tcc_attention(int32_t dtype, int32_t math, int64_t batch, int64_
     launchLibraryKernel(kernel.function, name, static_cast<unsigned>(blocks * splits), 1, 1,
                         kThreads, smem, stream, args);
     kernel.sized = true;
-    if (splits >= 2) {
+    if (separateCombine) {
       tcc_attn::AttentionCombineParams combine{};
       combine.partialO = params.partialO;
       combine.partialMaxSum = params.partialMaxSum;

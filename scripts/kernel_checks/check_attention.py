@@ -14,15 +14,18 @@ element. Static KV-cache masks (prefixes of 1 to 2048 of 2048 keys per
 sequence, bands inside the cache, rows of one block seeing different keys,
 -inf, finfo.min and bool padding, a row of only finfo.min) check the
 kernel's mask scan, which reads only the key tiles a block's rows must see
-(AttentionMaskScan.h). Then the launcher's alternative choices (tcc_attention_tune: 128
-or 64 query rows per block, masks element by element with one buffer, a
-rescale on every tile, double-buffered f32/tf32, key splits, the mask scan
-off or forced) rerun the cases they
-touch. Then (unless quick) tcc and
-torch.nn.functional.scaled_dot_product_attention are timed on the same
-inputs, and tcc under each of those choices where it applies (an A/B of
-the defaults); times are per call, from CUDA graphs of 20 calls (device
-time, no Python overhead), falling back to common.time_cuda per call.
+(AttentionMaskScan.h). Then the launcher's alternative choices
+(tcc_attention_tune: 128 or 64 query rows per block, masks element by
+element with one buffer, a rescale on every tile, double-buffered f32/tf32,
+key splits, the mask scan off or forced, splits scanning their own keys or
+all of them, the splits merged by a second kernel) rerun the cases they
+touch; split calls captured in a CUDA graph are replayed with new inputs
+(the merge's counters must be back at 0 after every launch). Then (unless
+quick) tcc and torch.nn.functional.scaled_dot_product_attention are timed
+on the same inputs, and tcc under each of those choices where it applies
+(an A/B of the defaults); times are per call, from CUDA graphs of 20 calls
+(device time, no Python overhead), falling back to common.time_cuda per
+call.
 """
 import ctypes
 import math
@@ -37,7 +40,7 @@ MASK_NONE, MASK_BOOL, MASK_ADD = 0, 1, 2
 MATH_F32, MATH_TF32 = 0, 1
 # tcc::AttentionTune knobs
 TUNE_ROWS, TUNE_MASK_TILES, TUNE_RESCALE, TUNE_STAGES, TUNE_MASK_BUFFERS = 0, 1, 2, 3, 4
-TUNE_KV_SPLITS, TUNE_MASK_SCAN = 5, 6
+TUNE_KV_SPLITS, TUNE_MASK_SCAN, TUNE_COMBINE, TUNE_SCAN_RANGE = 5, 6, 7, 8
 
 _I32, _I64, _PTR = ctypes.c_int32, ctypes.c_int64, ctypes.c_void_p
 _ARGTYPES = (
@@ -442,6 +445,10 @@ VARIANTS = [
     ("keys unsplit", {TUNE_KV_SPLITS: 1}, lambda c: not c.causal and c.Lk >= 256),
     ("keys in 3 splits", {TUNE_KV_SPLITS: 3}, lambda c: not c.causal and c.Lk > 64),
     ("keys in 16 splits", {TUNE_KV_SPLITS: 16}, lambda c: not c.causal and c.Lk >= 1024),
+    # The splits merged by a second kernel (the default merges in the last
+    # block of each query tile).
+    ("keys in 3 splits, separate combine", {TUNE_KV_SPLITS: 3, TUNE_COMBINE: 1},
+     lambda c: not c.causal and c.Lk > 64),
     ("mask scan off", {TUNE_MASK_SCAN: 1}, lambda c: c.mask is not None and not c.causal),
     # Every mask without causal scanned (the launcher's size limits aside),
     # unsplit and split.
@@ -451,6 +458,15 @@ VARIANTS = [
      lambda c: c.mask is not None and not c.causal and c.Lk > 64),
     ("mask scan forced, mask per element", {TUNE_MASK_SCAN: 2, TUNE_MASK_TILES: 1},
      lambda c: c.mask is not None and not c.causal),
+    # How splits scan (the launcher: each split its own keys where it has at
+    # most 2 tiles, else every block all keys): both, each way round.
+    ("mask scan forced, 3 splits, each its own keys",
+     {TUNE_MASK_SCAN: 2, TUNE_KV_SPLITS: 3, TUNE_SCAN_RANGE: 2},
+     lambda c: c.mask is not None and not c.causal and c.Lk > 64),
+    ("mask scan, 16 splits, each its own keys", {TUNE_KV_SPLITS: 16, TUNE_SCAN_RANGE: 2},
+     lambda c: c.mask is not None and not c.causal and c.Lk >= 1024),
+    ("mask scan, every block all keys", {TUNE_SCAN_RANGE: 1},
+     lambda c: c.mask is not None and not c.causal and c.Lk >= 256),
 ]
 
 
@@ -465,6 +481,53 @@ def _check_variants(report, cases, gen):
                 except Exception as e:
                     report.fail(f"{c.name} [{name}]", f"{type(e).__name__}: {e}")
                     torch.cuda.synchronize()
+
+
+def _check_graph_replays(report, gen):
+    """Split calls captured in a CUDA graph, replayed with new inputs: each
+    launch must leave the merge's counters at 0 for the next (a stale count
+    merges early or never: NaN or old values in out). Three calls per graph
+    (the launcher's splits, 3, 16) over one workspace, grown before the
+    capture."""
+    dtype = torch.bfloat16
+    B, H, KVH, Lk, D = 2, 8, 2, 2048, 64
+    mask = _span_mask(MASK_ADD, B, H, 1, Lk, dtype, [(0, 513), (0, 2048)], "min")
+    q = _tensor(B, H, 1, D, dtype, "contig", gen)
+    k = _tensor(B, KVH, Lk, D, dtype, "contig", gen)
+    v = _tensor(B, KVH, Lk, D, dtype, "contig", gen)
+    runs = [("default", {}), ("3 splits", {TUNE_KV_SPLITS: 3}), ("16 splits", {TUNE_KV_SPLITS: 16})]
+    outs = [torch.full_like(q, math.nan) for _ in runs]
+
+    def calls():
+        for o, (_, knobs) in zip(outs, runs):
+            with Tuned(knobs):
+                call(q, k, v, o, mask, MASK_ADD)
+
+    try:
+        common.take_error()
+        calls()
+        torch.cuda.synchronize()
+        g = torch.cuda.CUDAGraph()
+        with torch.cuda.graph(g):
+            calls()
+        err = common.take_error()
+        if err is not None:
+            report.fail("graph replays of split calls", f"error recorded: {err}")
+            return
+        for replay in range(4):
+            for t in (q, k, v):
+                t.copy_(torch.randn(t.shape, generator=gen, device=DEVICE).to(dtype))
+            for o in outs:
+                o.fill_(math.nan)
+            g.replay()
+            torch.cuda.synchronize()
+            ref = reference(q, k, v, mask, MASK_ADD)
+            for o, (label, _) in zip(outs, runs):
+                report.check(f"bf16 d64 graph replay {replay}, decode lk 2048 [{label}]",
+                             common.rel_err(o, ref), TOL[("bf16", 0)])
+    except Exception as e:
+        report.fail("graph replays of split calls", f"{type(e).__name__}: {e}")
+        torch.cuda.synchronize()
 
 
 def _check_errors(report):
@@ -677,6 +740,7 @@ def run(quick=False):
             report.fail(c.name, f"{type(e).__name__}: {e}")
             torch.cuda.synchronize()
     _check_variants(report, cases, gen)
+    _check_graph_replays(report, gen)
     _check_errors(report)
     if not quick:
         _timings(report)

@@ -2,17 +2,22 @@
 """Decoding attention (one query row per sequence, a long static KV cache
 with an additive mask hiding the keys past the filled prefix, by -inf or by
 PyTorch's finfo.min as transformers pads): tcc_attention as the launcher
-chooses, with the mask scan off (every key tile read under the mask; the
-kernel before it scanned the mask, AttentionMaskScan.h), unsplit, and with
-its keys in 16 splits over blocks (flash-decoding; tcc_attention_tune), and
-torch's scaled_dot_product_attention on the same inputs. Device
+chooses; with the mask scan off (every key tile read under the mask; the
+kernel before it scanned the mask, AttentionMaskScan.h); with every split
+block scanning all keys of its rows, or only its split's (the launcher
+picks one by the split length); unsplit; with its keys in 16 splits over
+blocks (flash-decoding; tcc_attention_tune); with the splits merged by a
+second kernel (the design before the merge moved into the split kernel);
+and torch's scaled_dot_product_attention on the same inputs. Device
 microseconds per call from CUDA graphs of 20 calls; the error of each
 against a float64 reference. On the GPU machine:
 
     python3 scripts/kernel_checks/time_decode_attention.py [--lib PATH] [--label NAME]
 
-A library built before the scan existed ignores the scan knob (its two
-first columns then time the same thing).
+A library ignores the knobs it predates (a library built before the scan
+existed times the same thing in its first two columns; one built before
+the merge moved into the split kernel, in "default" and "separate
+combine").
 """
 import argparse
 import math
@@ -44,6 +49,17 @@ SHAPES = [
     ("f32 decode b1, 64 filled, finfo.min", 1, 16, 4, 2048, 64, 64, torch.float32, "min"),
 ]
 
+# The tcc columns: label, tcc_attention_tune knobs.
+COLUMNS = [
+    ("default", {}),
+    ("scan off", {ca.TUNE_MASK_SCAN: 1}),
+    ("scan all keys", {ca.TUNE_SCAN_RANGE: 1}),
+    ("scan split's keys", {ca.TUNE_SCAN_RANGE: 2}),
+    ("unsplit", {ca.TUNE_KV_SPLITS: 1}),
+    ("16 splits", {ca.TUNE_KV_SPLITS: 16}),
+    ("separate combine", {ca.TUNE_COMBINE: 1}),
+]
+
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -53,9 +69,9 @@ def main():
     common.lib(args.lib)
     torch.backends.cuda.matmul.allow_tf32 = False
     print("device:", torch.cuda.get_device_name(), args.label)
-    print("| shape | tcc default us | tcc scan off us | tcc unsplit us | tcc 16 splits us | sdpa us |"
-          " err default | err scan off | err unsplit | err 16 splits |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
+    print("| shape | " + " | ".join(f"tcc {label} us" for label, _ in COLUMNS) + " | sdpa us | "
+          + " | ".join(f"err {label}" for label, _ in COLUMNS) + " |")
+    print("|---" * (2 * len(COLUMNS) + 2) + "|")
     gen = torch.Generator(device="cuda").manual_seed(3)
     for name, B, H, KVH, Lk, filled, D, dtype, pad in SHAPES:
         q = torch.randn(B, H, 1, D, generator=gen, device="cuda").to(dtype)
@@ -68,8 +84,7 @@ def main():
         ref = ca.reference(q, k, v, mask4, ca.MASK_ADD)
         row = [name]
         errs = []
-        for knobs in ({ca.TUNE_KV_SPLITS: 0}, {ca.TUNE_MASK_SCAN: 1}, {ca.TUNE_KV_SPLITS: 1},
-                      {ca.TUNE_KV_SPLITS: 16}):
+        for _, knobs in COLUMNS:
             out = torch.full_like(q, math.nan)
             with ca.Tuned(knobs):
                 fn = lambda: ca.call(q, k, v, out, mask4, ca.MASK_ADD)  # noqa: E731

@@ -4,8 +4,9 @@
 // primitives when TCC_ATTENTION_EMULATION names it (see that file's
 // comment): one block of 128 std::threads, each with its thread index, a
 // shared-memory array, barriers for the block and for each warp, and the
-// warp reductions and shared atomics of the mask scan. Only what
-// scanMaskTiles uses runs; the tensor-core, ldmatrix and cp.async
+// warp reductions and shared atomics of the mask scan, and the global
+// atomics, fences and L2 loads of the split merge. Only what scanMaskTiles
+// and mergeSplits use runs; the tensor-core, ldmatrix and cp.async
 // primitives abort (AttentionScanEmulationTest.cpp never runs a key loop),
 // and TCC_ATTENTION_KERNEL defines no entry points.
 //
@@ -14,6 +15,7 @@
 #define TCC_TEST_UNIT_ATTENTIONEMULATION_H
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <condition_variable>
 #include <cstdint>
@@ -85,6 +87,11 @@ inline Block *&currentBlock() {
   static Block *b = nullptr;
   return b;
 }
+/// The emulated block's index (blocks run one at a time).
+inline int &blockId() {
+  static int b = 0;
+  return b;
+}
 inline int &threadId() {
   static thread_local int tid = 0;
   return tid;
@@ -98,7 +105,9 @@ namespace emu = tcc_attn_emulation;
 inline unsigned char *sharedBasePtr() { return emu::currentBlock()->shared; }
 #define sharedBase (::tcc_attn::sharedBasePtr())
 inline int threadIndex() { return emu::threadId(); }
-inline int blockIndex() { return 0; }
+inline int blockIndex() { return emu::blockId(); }
+inline int blockIndexReread() { return emu::blockId(); }
+inline int threadIndexReread() { return emu::threadId(); }
 inline void syncThreads() { emu::currentBlock()->block.wait(); }
 inline void syncWarp() { emu::currentBlock()->warps[emu::threadId() >> 5].wait(); }
 inline float shflXor(float, int) { std::abort(); }
@@ -126,6 +135,10 @@ inline uint4 ldg16(const void *p) {
   std::memcpy(&v, p, 16);
   return v;
 }
+inline float ldcg(const float *p) { return *p; }
+inline float2 ldcg2(const float *p) { return {p[0], p[1]}; }
+inline void threadFence() { std::atomic_thread_fence(std::memory_order_seq_cst); }
+inline int atomicAddGlobal(int *p, int v) { return __atomic_fetch_add(p, v, __ATOMIC_SEQ_CST); }
 inline bool syncThreadsAnd(bool pred) {
   emu::Block &b = *emu::currentBlock();
   b.block.wait();
@@ -189,8 +202,24 @@ inline void mmaTf32(float &, float &, float &, float &, const uint32_t (&)[4], u
 }
 inline float ex2(float x) { return std::exp2(x); }
 inline uint32_t toTf32(float) { std::abort(); }
-inline uint32_t packF16(float, float) { std::abort(); }
-inline uint32_t packBf16(float, float) { std::abort(); }
+/// Round to nearest even, as cvt.rn (NaN and overflow are not needed here).
+inline uint32_t packF16(float lo, float hi) {
+  auto half = [](float x) {
+    _Float16 h = static_cast<_Float16>(x);
+    uint16_t bits;
+    std::memcpy(&bits, &h, 2);
+    return uint32_t(bits);
+  };
+  return half(lo) | half(hi) << 16;
+}
+inline uint32_t packBf16(float lo, float hi) {
+  auto bf16 = [](float x) {
+    uint32_t u;
+    std::memcpy(&u, &x, 4);
+    return (u + 0x7fffu + ((u >> 16) & 1u)) >> 16;
+  };
+  return bf16(lo) | bf16(hi) << 16;
+}
 /// IEEE half -> float (exact).
 inline float f16ToFloat(uint16_t h) {
   const int e = (h >> 10) & 31, m = h & 1023;

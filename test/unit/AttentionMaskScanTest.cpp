@@ -8,7 +8,9 @@
 // finfo.min) as the kernel's scan does, and check that softmax attention
 // computed in fp32 as the kernel computes it (scores in the log2 domain,
 // finite values clamped to -FLT_MAX, p = 2^(x - max)) over the narrowed
-// tiles is bit for bit the one over every key.
+// tiles is bit for bit the one over every key; and that key splits which
+// scan only their own keys (kMaskScanSplit) merge, as the split kernel
+// merges, to the bits the unscanned splits give.
 //
 //===----------------------------------------------------------------------===//
 #include "Kernels/AttentionMaskScan.h"
@@ -85,6 +87,85 @@ std::vector<float> attendRow(const std::vector<float> &scores, const float *mask
   for (float &o : out)
     o = l > 0.0f ? o / l : 0.0f;
   return out;
+}
+
+/// A key split's partial of one row over keys [lo, hi), as writePartial
+/// leaves it: the score maximum (-inf with no key), the sum of 2^(x - m),
+/// and O normalized by it (attendRow's arithmetic).
+struct Partial {
+  float m, l;
+  std::vector<float> o;
+};
+Partial partialRow(const std::vector<float> &scores, const float *maskRow,
+                   const std::vector<float> &v, int dv, int lo, int hi) {
+  Partial part{-kInf, 0.0f, attendRow(scores, maskRow, v, dv, lo, hi)};
+  float mx = -kInf;
+  for (int j = lo; j < hi; ++j) {
+    const float add = maskRow[j];
+    mx = std::fmax(mx, add == -kInf ? -kInf : std::fmax(std::fma(add, kLog2e, scores[j]), -FLT_MAX));
+  }
+  const float ref = mx == -kInf ? 0.0f : mx;
+  for (int j = lo; j < hi; ++j) {
+    const float add = maskRow[j];
+    const float x = add == -kInf ? -kInf : std::fmax(std::fma(add, kLog2e, scores[j]), -FLT_MAX);
+    part.l += std::exp2(x - ref);
+  }
+  part.m = part.l > 0.0f ? mx : -kInf;
+  return part;
+}
+
+/// The merge of a row's partials (Attention.cu's combineColumns): weights
+/// l_s 2^(m_s - max m).
+std::vector<float> mergeRow(const std::vector<Partial> &parts, int dv) {
+  float most = -kInf;
+  for (const Partial &p : parts)
+    most = std::fmax(most, p.m);
+  std::vector<float> out(size_t(dv), 0.0f);
+  float weights = 0.0f;
+  for (const Partial &p : parts) {
+    if (most == -kInf)
+      break;
+    const float w = std::exp2(p.m - most) * p.l;
+    for (int d = 0; d < dv; ++d)
+      out[size_t(d)] += w * p.o[size_t(d)];
+    weights += w;
+  }
+  const float inv = weights > 0.0f ? 1.0f / weights : 0.0f;
+  for (float &o : out)
+    o *= inv;
+  return out;
+}
+
+/// A split's scan of its own keys [kb, ke) (kMaskScanSplit), as
+/// scanMaskTiles folds them: bounds from those keys; negligible keys left
+/// out where every row has an anchor among them or at key 0, or no
+/// negligible key among them, else where that holds over all lk keys.
+void scanSplit(const std::vector<float> &mask, int rows, int lk, int kb, int ke, int tile,
+               int *begin, int *end) {
+  int needLo = INT32_MAX, needHi = -1, anyLo = INT32_MAX, anyHi = -1;
+  bool allowSkip = true, allowSkipAll = true;
+  for (int r = 0; r < rows; ++r) {
+    unsigned rowBits = 0, allBits = 0;
+    for (int j = 0; j < lk; ++j) {
+      const unsigned bits = additiveKeyBits(mask[size_t(r) * lk + j]);
+      allBits |= bits;
+      if (j < kb || j >= ke)
+        continue;
+      rowBits |= bits;
+      if (has(bits, kKeyNeeded)) {
+        needLo = std::min(needLo, j);
+        needHi = std::max(needHi, j);
+      }
+      if (has(bits, kKeyNotHidden)) {
+        anyLo = std::min(anyLo, j);
+        anyHi = std::max(anyHi, j);
+      }
+    }
+    rowBits |= additiveKeyBits(mask[size_t(r) * lk]) & kKeyAnchor;
+    allowSkip = allowSkip && rowAllowsSkip(rowBits);
+    allowSkipAll = allowSkipAll && rowAllowsSkip(allBits);
+  }
+  visibleTiles(needLo, needHi, anyLo, anyHi, allowSkip || allowSkipAll, tile, begin, end);
 }
 
 bool sameBits(const std::vector<float> &a, const std::vector<float> &b) {
@@ -257,4 +338,69 @@ TEST_CASE("a row of only finfo.min keys keeps every key it can see", "[attention
   hidden[size_t(lk) + 100] = kFinfoMin;
   scanBlock(hidden, 2, lk, 64, &begin, &end);
   CHECK((begin == 0 && end == 2)); // row 1 has no anchor: its finfo.min key 100 is read
+}
+
+TEST_CASE("the launcher's scan mode: splits of at most 2 tiles scan their own keys",
+          "[attention][maskscan]") {
+  CHECK(maskScanMode(16, 128, 64) == kMaskScanSplit); // ~1B decode: 2048 keys in 16
+  CHECK(maskScanMode(5, 448, 64) == kMaskScanRows);   // h1024 b8: 5 splits of 7 tiles
+  CHECK(maskScanMode(16, 512, 64) == kMaskScanRows);  // an 8k cache
+  CHECK(maskScanMode(3, 64, 32) == kMaskScanSplit);
+  CHECK(maskScanMode(1, 2048, 64) == kMaskScanRows); // unsplit: all keys
+}
+
+TEST_CASE("splits scanning their own keys merge to the unscanned split result",
+          "[attention][maskscan]") {
+  std::mt19937 rng(20261208);
+  std::normal_distribution<float> normal(0.0f, 1.0f);
+  std::uniform_int_distribution<int> pick(0, 1 << 20);
+  constexpr int kTile = 64, kDv = 4;
+  int skippedSplits = 0;
+  for (int trial = 0; trial < 300; ++trial) {
+    const int lk = 256 + pick(rng) % 1800;
+    const int rows = 1 + pick(rng) % 3;
+    const int splitKeys = kTile * (1 + pick(rng) % 2);
+    const int splits = (lk + splitKeys - 1) / splitKeys;
+    std::vector<float> mask(size_t(rows) * lk), v(size_t(lk) * kDv);
+    for (float &x : v)
+      x = normal(rng);
+    for (int r = 0; r < rows; ++r) {
+      // A filled prefix or a band (left padding), finfo.min or -inf
+      // padding; some rows of only finfo.min; -inf gaps; biases.
+      const bool band = pick(rng) % 3 == 0;
+      int lo = band ? pick(rng) % lk : 0, hi = lo + pick(rng) % (lk - lo + 1);
+      const bool finfoPad = pick(rng) % 3 != 0;
+      const int kind = pick(rng) % 8;
+      for (int j = 0; j < lk; ++j) {
+        float x = (j >= lo && j < hi) ? 0.0f : (finfoPad ? kFinfoMin : -kInf);
+        if (kind == 0)
+          x = kFinfoMin;
+        else if (kind == 1 && j >= lo && j < hi && pick(rng) % 3 == 0)
+          x = -kInf;
+        else if (kind == 2 && x == 0.0f)
+          x = normal(rng) * 4.0f;
+        mask[size_t(r) * lk + j] = x;
+      }
+    }
+    for (int r = 0; r < rows; ++r) {
+      std::vector<float> scores(static_cast<size_t>(lk));
+      for (float &x : scores)
+        x = normal(rng) * 0.125f * kLog2e * 8.0f;
+      const float *row = mask.data() + size_t(r) * lk;
+      std::vector<Partial> all, narrowed;
+      for (int sp = 0; sp < splits; ++sp) {
+        const int kb = sp * splitKeys, ke = std::min(lk, kb + splitKeys);
+        int begin, end;
+        scanSplit(mask, rows, lk, kb, ke, kTile, &begin, &end);
+        const int lo = std::min(begin * kTile, lk), hi = std::min(end * kTile, lk);
+        REQUIRE((lo == hi || (lo >= kb && hi <= ke)));
+        skippedSplits += r == 0 && lo == hi;
+        all.push_back(partialRow(scores, row, v, kDv, kb, ke));
+        narrowed.push_back(partialRow(scores, row, v, kDv, lo, hi));
+      }
+      INFO("trial " << trial << " row " << r << " lk " << lk << " splits of " << splitKeys);
+      REQUIRE(sameBits(mergeRow(all, kDv), mergeRow(narrowed, kDv)));
+    }
+  }
+  CHECK(skippedSplits > 500);
 }

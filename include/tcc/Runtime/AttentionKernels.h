@@ -74,7 +74,16 @@ enum AttentionTune : int32_t {
   /// key tiles, at most 32768 mask elements per block), 1 never, 2 for
   /// every mask without the causal flag (tests).
   kAttentionTuneMaskScan = 6,
-  kAttentionTuneCount = 7,
+  /// Key splits' merge: 0 in the split kernel itself (the last block of a
+  /// query tile to finish merges it); 1 by a second kernel,
+  /// tcc_attention_combine_* (the design before the fold, to compare).
+  kAttentionTuneCombine = 7,
+  /// How split blocks scan their mask (Kernels/AttentionMaskScan.h): 0 the
+  /// launcher's choice (each split its own keys where a split has at most
+  /// 2 key tiles, else all keys), 1 every block all lk keys (the splits
+  /// divide the tiles found), 2 each split its own keys.
+  kAttentionTuneScanRange = 8,
+  kAttentionTuneCount = 9,
 };
 
 } // namespace tcc

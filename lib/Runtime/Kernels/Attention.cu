@@ -116,26 +116,41 @@
 // range's first key, lk its length), and instead of out writes its rows'
 // O normalized by their own sum, in fp32, with their score maximum m
 // (-inf where it saw no key) and sum l to p.partialO/partialMaxSum.
-// combineRow merges a row's splits: weights l_s 2^(m_s - max m), one
+// combineColumns merges a row's splits: weights l_s 2^(m_s - max m), one
 // rounding to the element type. (m and l are kept apart: a row of
 // PyTorch's finfo.min padding has m = -FLT_MAX, where m + log2 l would
 // round the key counts away and weigh a short split as a long one.) Never
-// with causal (its limits are absolute key positions).
+// with causal (its limits are absolute key positions). The merge is part
+// of the same launch (mergeSplits, the split-K semaphore): after writing
+// its partials a block fences and counts itself on its row group's
+// counter (p.splitCounters: one int per query tile, head and batch, zero
+// before the launch); the block that brings it to kvSplits reads every
+// split's partials of its rows through L2, writes out and sets the
+// counter back to 0, so the next launch, or a CUDA graph's next replay,
+// finds it zero. On the H100 the second kernel this replaced cost 4.9 us
+// of a decode step's 17.7 (2026-12-07); it stays, as
+// tcc_attention_combine_* (one block per row), for p.splitCounters null,
+// which a tuning knob asks for (comparisons).
 //
 // Visible tiles only (p.scanMask; the launcher asks where it is cheap:
 // AttentionKernels.cpp). A decode step over a static KV cache has one query
 // row over every cached position, most of them hidden by the mask. Before
-// its key loop, the block reads its rows of the mask (all lk keys; 16-byte
-// loads where the mask tiles would use cp.async) and keeps the key tiles
-// from the first to the last one that a row must see; those run as a split
-// does (bases moved, lk their length), and with key splits the splits
-// divide them (ceil(n / kvSplits) tiles each; a split left without a tile
-// writes m = -inf, l = 0, which the combine weighs 0). Hidden keys (-inf,
-// false) are always left out; PyTorch's finfo.min padding only where every
-// row of the block has an anchor (a key of mask >= -1e20): a row of only
-// finfo.min averages all its keys. The result is the same softmax: a left-
-// out key's p is exactly 0 (AttentionMaskScan.h). Variants whose registers
-// it would spill leave it out (Config::kScanMask).
+// its key loop, the block reads its rows of the mask (16-byte loads where
+// the mask tiles would use cp.async; a chunk of equal elements classified
+// once) and keeps the key tiles from the first to the last one that a row
+// must see; those run as a split does (bases moved, lk their length). With
+// key splits, either every block reads all lk keys and the splits divide
+// the tiles found (kMaskScanRows: ceil(n / kvSplits) tiles each), or each
+// split reads only its own keys and keeps to them (kMaskScanSplit: short
+// splits, where reading all keys in every block cost more than the
+// balance saves; AttentionMaskScan.h). A split left without a tile writes
+// m = -inf, l = 0, which the merge weighs 0. Hidden keys (-inf, false) are
+// always left out; PyTorch's finfo.min padding only where every row of the
+// block has an anchor (a key of mask >= -1e20; a split also reads key 0,
+// and all keys again where a row has none there): a row of only finfo.min
+// averages all its keys. The result is the same softmax: a left-out key's
+// p is exactly 0 (AttentionMaskScan.h). Variants whose registers it would
+// spill leave it out (Config::kScanMask).
 //
 // Block order: non-causal grids run the query tiles of one (batch, head)
 // together (K/V reuse in L2); causal grids run the longest query tiles
@@ -171,6 +186,19 @@ extern __shared__ __align__(16) unsigned char sharedBase[];
 
 TCC_DEVICE int threadIndex() { return static_cast<int>(threadIdx.x); }
 TCC_DEVICE int blockIndex() { return static_cast<int>(blockIdx.x); }
+/// The same, read again from the special register (volatile: never merged
+/// with an earlier read, whose register would then stay live across the
+/// key loop; the split merge at the end of the kernel spilled with that).
+TCC_DEVICE int blockIndexReread() {
+  int b;
+  asm volatile("mov.u32 %0, %%ctaid.x;" : "=r"(b));
+  return b;
+}
+TCC_DEVICE int threadIndexReread() {
+  int t;
+  asm volatile("mov.u32 %0, %%tid.x;" : "=r"(t));
+  return t;
+}
 TCC_DEVICE void syncThreads() { __syncthreads(); }
 TCC_DEVICE void syncWarp() { __syncwarp(); }
 TCC_DEVICE float shflXor(float v, int laneMask) {
@@ -206,6 +234,15 @@ template <class V> TCC_DEVICE void stg(V *p, V value) { *p = value; }
 TCC_DEVICE uint4 ldg16(const void *p) { return __ldg(reinterpret_cast<const uint4 *>(p)); }
 /// Block-wide AND of `pred`, and a barrier (__syncthreads_and).
 TCC_DEVICE bool syncThreadsAnd(bool pred) { return __syncthreads_and(pred) != 0; }
+/// Loads through L2 only (ld.global.cg): they see what other blocks of this
+/// launch stored before a fence (the split partials; __ldg may not).
+TCC_DEVICE float ldcg(const float *p) { return __ldcg(p); }
+TCC_DEVICE float2 ldcg2(const float *p) { return __ldcg(reinterpret_cast<const float2 *>(p)); }
+/// This thread's global stores before the fence are seen by every thread
+/// of the GPU before its stores and atomics after it (__threadfence).
+TCC_DEVICE void threadFence() { __threadfence(); }
+/// atomicAdd on a global int; returns the old value.
+TCC_DEVICE int atomicAddGlobal(int *p, int v) { return atomicAdd(p, v); }
 /// The warp's minimum / maximum / OR of an int (redux.sync, sm_80+).
 TCC_DEVICE int warpMin(int v) { return __reduce_min_sync(0xffffffffu, v); }
 TCC_DEVICE int warpMax(int v) { return __reduce_max_sync(0xffffffffu, v); }
@@ -695,20 +732,37 @@ TCC_DEVICE void foldMaskWord(uint32_t word, bool isBool, int j0, unsigned &neede
   }
 }
 
+/// The bits (MaskKeyBits) of the first element of a mask word.
+template <class Elem> TCC_DEVICE unsigned firstKeyBits(uint32_t word, bool isBool) {
+  if (isBool)
+    return boolKeyBits(static_cast<uint8_t>(word & 0xffu));
+  if constexpr (sizeof(Elem) == 2)
+    return additiveKeyBits(halfToFloat<Elem>(word, false));
+  else
+    return additiveKeyBits(__uint_as_float(word));
+}
+
 /// The key tiles [.x, .y) (tiles of Bc keys from key 0) that the query
-/// rows [r0, r0 + rowsHere) of the block must read: every thread reads part
-/// of the rows' mask (`mask`: the (b, h) base at key 0; rows `strideQ`,
-/// keys `strideK` elements apart), 16 bytes at a time where `async` (the
-/// layout p.maskAsync describes; element by element in a row's last,
-/// partial chunk), else element by element; the block reduces through
-/// `scratch` in shared memory (free: nothing is loaded yet). The rules are
-/// AttentionMaskScan.h's. Ends with a barrier. Written for code size (it
-/// is inlined into every kernel): four chunks in flight per thread, then
-/// folded one by one in a loop.
+/// rows [r0, r0 + rowsHere) of the block must read among the keys
+/// [keyBegin, keyEnd) (a split's, or all lk): every thread reads part of
+/// the rows' mask over those keys (`mask`: the (b, h) base at key 0; rows
+/// `strideQ`, keys `strideK` elements apart), 16 bytes at a time where
+/// `async` (the layout p.maskAsync describes; keyBegin then a multiple of
+/// 16 keys; element by element in a row's last, partial chunk), else
+/// element by element; the block reduces through `scratch` in shared
+/// memory (free: nothing is loaded yet). The rules are AttentionMaskScan.h's.
+/// A chunk whose elements are all equal (the padding and the filled part
+/// of a static cache) is classified once. Negligible keys are left out only
+/// where every row has an anchor: looked for in the keys scanned and in key
+/// 0 (a filled cache's first position), and, where some row has none there
+/// but has negligible keys, in a second pass over all lk keys of the rows
+/// (the tiles still come from [keyBegin, keyEnd) alone). Ends with a
+/// barrier. Written for code size (it is inlined into every kernel): four
+/// chunks in flight per thread, then folded one by one in a loop.
 template <class Elem, int Rows, int Bc>
 TCC_DEVICE int2 scanMaskTiles(const unsigned char *mask, bool isBool, bool async, int64_t strideQ,
-                              int64_t strideK, int lk, int r0, int rowsHere, uint32_t scratch,
-                              int tid) {
+                              int64_t strideK, int lk, int keyBegin, int keyEnd, int r0,
+                              int rowsHere, uint32_t scratch, int tid) {
   const int eb = isBool ? 1 : int(sizeof(Elem));
   const int rows = strideQ == 0 ? 1 : rowsHere;
   // scratch: needLo, needHi, anyLo, anyHi, then per row "has an anchor"
@@ -720,7 +774,6 @@ TCC_DEVICE int2 scanMaskTiles(const unsigned char *mask, bool isBool, bool async
     sts<int>(anchorAt + 4 * tid, 0);
     sts<int>(negligibleAt + 4 * tid, 0);
   }
-  syncThreads();
 
   auto bitsOf = [&](const unsigned char *at) -> unsigned {
     if (isBool)
@@ -730,6 +783,14 @@ TCC_DEVICE int2 scanMaskTiles(const unsigned char *mask, bool isBool, bool async
     else
       return additiveKeyBits(ldg(reinterpret_cast<const float *>(at)));
   };
+  // Key 0 of row tid, for its anchor only (loaded before the barrier,
+  // noted after it).
+  const bool keyZero = keyBegin > 0 && tid < rows;
+  const unsigned keyZeroBits = keyZero ? bitsOf(mask + int64_t(r0 + tid) * strideQ * eb) : 0u;
+  syncThreads();
+  if (keyZeroBits & kKeyAnchor)
+    sts<int>(anchorAt + 4 * tid, 1);
+
   int needLo = 0x7fffffff, needHi = -1, anyLo = 0x7fffffff, anyHi = -1;
   auto noteRow = [&](int row, unsigned rowBits) {
     if (rowBits & kKeyAnchor)
@@ -737,94 +798,119 @@ TCC_DEVICE int2 scanMaskTiles(const unsigned char *mask, bool isBool, bool async
     if (rowBits & kKeyNegligible)
       sts<int>(negligibleAt + 4 * row, 1);
   };
-  if (async) {
-    // 16-byte chunks of per = 16 / eb keys, the row's last one partial.
-    const int per = 16 / eb;
-    const int chunksPerRow = (lk + per - 1) / per;
-    const int total = rows * chunksPerRow;
-    // Chunk c is (row, chunk) = (c / chunksPerRow, c % chunksPerRow); a
-    // thread steps by kThreads chunks: rowStep rows and chunkStep chunks.
-    const int rowStep = kThreads / chunksPerRow, chunkStep = kThreads % chunksPerRow;
-    int nextRow = tid / chunksPerRow, nextChunk = tid % chunksPerRow;
+  bool allowSkip;
+  // Pass 0 folds [keyBegin, keyEnd) into the bounds and the row flags;
+  // pass 1 (rarely) all keys into the row flags only.
 #pragma unroll 1
-    for (int c0 = tid; c0 < total; c0 += 4 * kThreads) {
-      uint4 w[4];
-      int rowOf[4], keyOf[4];
+  for (int pass = 0;; ++pass) {
+    const int kb = pass == 0 ? keyBegin : 0, ke = pass == 0 ? keyEnd : lk;
+    if (async) {
+      // 16-byte chunks of per = 16 / eb keys, the row's last one partial.
+      const int per = 16 / eb;
+      const int chunksPerRow = imax(0, (ke - kb + per - 1) / per);
+      const int total = rows * chunksPerRow;
+      // Chunk c is (row, chunk) = (c / chunksPerRow, c % chunksPerRow); a
+      // thread steps by kThreads chunks: rowStep rows and chunkStep chunks.
+      const int perRow = imax(chunksPerRow, 1);
+      const int rowStep = kThreads / perRow, chunkStep = kThreads % perRow;
+      int nextRow = tid / perRow, nextChunk = tid % perRow;
+#pragma unroll 1
+      for (int c0 = tid; c0 < total; c0 += 4 * kThreads) {
+        uint4 w[4];
+        int rowOf[4], keyOf[4];
 #pragma unroll
-      for (int u = 0; u < 4; ++u) {
-        rowOf[u] = nextRow;
-        keyOf[u] = nextChunk * per;
-        nextChunk += chunkStep;
-        const bool wrap = nextChunk >= chunksPerRow;
-        nextChunk -= wrap ? chunksPerRow : 0;
-        nextRow += rowStep + (wrap ? 1 : 0);
-        w[u] = make_uint4(0, 0, 0, 0);
-        if (c0 + u * kThreads < total && keyOf[u] + per <= lk)
-          w[u] = ldg16(mask + (int64_t(r0 + rowOf[u]) * strideQ + keyOf[u]) * eb);
+        for (int u = 0; u < 4; ++u) {
+          rowOf[u] = nextRow;
+          keyOf[u] = kb + nextChunk * per;
+          nextChunk += chunkStep;
+          const bool wrap = nextChunk >= chunksPerRow;
+          nextChunk -= wrap ? chunksPerRow : 0;
+          nextRow += rowStep + (wrap ? 1 : 0);
+          w[u] = make_uint4(0, 0, 0, 0);
+          if (c0 + u * kThreads < total && keyOf[u] + per <= ke)
+            w[u] = ldg16(mask + (int64_t(r0 + rowOf[u]) * strideQ + keyOf[u]) * eb);
+        }
+#pragma unroll 1
+        for (int u = 0; u < 4 && c0 + u * kThreads < total; ++u) {
+          // The chunks move down (no indexing by u, which would put them in
+          // local memory).
+          const uint4 cur = w[0];
+          const int row = rowOf[0], key = keyOf[0];
+#pragma unroll
+          for (int x = 0; x < 3; ++x) {
+            w[x] = w[x + 1];
+            rowOf[x] = rowOf[x + 1];
+            keyOf[x] = keyOf[x + 1];
+          }
+          const unsigned char *at = mask + (int64_t(r0 + row) * strideQ + key) * eb;
+          unsigned needed = 0, notHidden = 0, rowBits = 0;
+          if (key + per <= ke) {
+            // All elements equal (words equal, and the bytes or halves of
+            // one): one classification for the chunk.
+            const uint32_t lane0 = eb == 1 ? (cur.x & 0xffu) * 0x01010101u
+                                   : eb == 2 ? (cur.x & 0xffffu) * 0x00010001u
+                                             : cur.x;
+            if (cur.x == lane0 && cur.y == cur.x && cur.z == cur.x && cur.w == cur.x) {
+              rowBits = firstKeyBits<Elem>(cur.x, isBool);
+              const unsigned all = (1u << per) - 1u;
+              needed = rowBits & kKeyNeeded ? all : 0u;
+              notHidden = rowBits & kKeyNotHidden ? all : 0u;
+            } else {
+              const int step = 4 / eb; // elements per word
+              foldMaskWord<Elem>(cur.x, isBool, 0, needed, notHidden, rowBits);
+              foldMaskWord<Elem>(cur.y, isBool, step, needed, notHidden, rowBits);
+              foldMaskWord<Elem>(cur.z, isBool, 2 * step, needed, notHidden, rowBits);
+              foldMaskWord<Elem>(cur.w, isBool, 3 * step, needed, notHidden, rowBits);
+            }
+          } else {
+#pragma unroll 1
+            for (int j = 0; j < ke - key; ++j)
+              keyBitsOf(bitsOf(at + j * eb), j, needed, notHidden, rowBits);
+          }
+          foldKeyMasks(needed, notHidden, key, needLo, needHi, anyLo, anyHi);
+          noteRow(row, rowBits);
+        }
       }
+    } else {
+      // Element by element, consecutive threads on consecutive keys.
 #pragma unroll 1
-      for (int u = 0; u < 4 && c0 + u * kThreads < total; ++u) {
-        // The chunks move down (no indexing by u, which would put them in
-        // local memory).
-        const uint4 cur = w[0];
-        const int row = rowOf[0], key = keyOf[0];
-#pragma unroll
-        for (int x = 0; x < 3; ++x) {
-          w[x] = w[x + 1];
-          rowOf[x] = rowOf[x + 1];
-          keyOf[x] = keyOf[x + 1];
-        }
-        const unsigned char *at = mask + (int64_t(r0 + row) * strideQ + key) * eb;
-        unsigned needed = 0, notHidden = 0, rowBits = 0;
-        if (key + per <= lk) {
-          const int step = 4 / eb; // elements per word
-          foldMaskWord<Elem>(cur.x, isBool, 0, needed, notHidden, rowBits);
-          foldMaskWord<Elem>(cur.y, isBool, step, needed, notHidden, rowBits);
-          foldMaskWord<Elem>(cur.z, isBool, 2 * step, needed, notHidden, rowBits);
-          foldMaskWord<Elem>(cur.w, isBool, 3 * step, needed, notHidden, rowBits);
-        } else {
+      for (int row = 0; row < rows; ++row) {
+        const unsigned char *rowAt = mask + int64_t(r0 + row) * strideQ * eb;
+        unsigned rowBits = 0;
 #pragma unroll 1
-          for (int j = 0; j < lk - key; ++j)
-            keyBitsOf(bitsOf(at + j * eb), j, needed, notHidden, rowBits);
+        for (int key = kb + tid; key < ke; key += kThreads) {
+          const unsigned bits = bitsOf(rowAt + int64_t(key) * strideK * eb);
+          foldKeyMasks(bits & kKeyNeeded, bits & kKeyNotHidden ? 1u : 0u, key, needLo, needHi,
+                       anyLo, anyHi);
+          rowBits |= bits;
         }
-        foldKeyMasks(needed, notHidden, key, needLo, needHi, anyLo, anyHi);
         noteRow(row, rowBits);
       }
     }
-  } else {
-    // Element by element, consecutive threads on consecutive keys.
-#pragma unroll 1
-    for (int row = 0; row < rows; ++row) {
-      const unsigned char *rowAt = mask + int64_t(r0 + row) * strideQ * eb;
-      unsigned rowBits = 0;
-#pragma unroll 1
-      for (int key = tid; key < lk; key += kThreads) {
-        const unsigned bits = bitsOf(rowAt + int64_t(key) * strideK * eb);
-        foldKeyMasks(bits & kKeyNeeded, bits & kKeyNotHidden ? 1u : 0u, key, needLo, needHi,
-                     anyLo, anyHi);
-        rowBits |= bits;
+    if (pass == 0) {
+      needLo = warpMin(needLo);
+      needHi = warpMax(needHi);
+      anyLo = warpMin(anyLo);
+      anyHi = warpMax(anyHi);
+      if ((tid & 31) == 0) {
+        atomicMinShared(scratch, needLo);
+        atomicMaxShared(scratch + 4, needHi);
+        atomicMinShared(scratch + 8, anyLo);
+        atomicMaxShared(scratch + 12, anyHi);
       }
-      noteRow(row, rowBits);
     }
+    // Every row may leave its negligible keys out (it has an anchor, or no
+    // negligible key). Thread r reads row r's flags, which any thread may
+    // have set: a barrier first (the and-barrier after it publishes the
+    // atomics above).
+    syncThreads();
+    const bool rowOk = tid >= rows || lds<int>(anchorAt + 4 * tid) != 0 ||
+                       lds<int>(negligibleAt + 4 * tid) == 0;
+    allowSkip = syncThreadsAnd(rowOk);
+    // (The flags only gain ones in pass 1: no barrier is needed before it.)
+    if (allowSkip || pass == 1 || (keyBegin == 0 && keyEnd >= lk))
+      break;
   }
-  needLo = warpMin(needLo);
-  needHi = warpMax(needHi);
-  anyLo = warpMin(anyLo);
-  anyHi = warpMax(anyHi);
-  if ((tid & 31) == 0) {
-    atomicMinShared(scratch, needLo);
-    atomicMaxShared(scratch + 4, needHi);
-    atomicMinShared(scratch + 8, anyLo);
-    atomicMaxShared(scratch + 12, anyHi);
-  }
-  // Every row may leave its negligible keys out (it has an anchor, or no
-  // negligible key). Thread r reads row r's flags, which any thread may
-  // have set: a barrier first (the and-barrier after it publishes the
-  // atomics above).
-  syncThreads();
-  const bool rowOk = tid >= rows || lds<int>(anchorAt + 4 * tid) != 0 ||
-                     lds<int>(negligibleAt + 4 * tid) == 0;
-  const bool allowSkip = syncThreadsAnd(rowOk);
   int2 tiles;
   visibleTiles(lds<int>(scratch), lds<int>(scratch + 4), lds<int>(scratch + 8),
                lds<int>(scratch + 12), allowSkip, Bc, &tiles.x, &tiles.y);
@@ -1286,6 +1372,94 @@ TCC_DEVICE void writePartial(const float (&o)[R][OC], const float (&inv)[R],
   }
 }
 
+/// Columns col, col + 1 of one row (b, h, i) of out, `outAt` elements
+/// from out's base, from the row's `splits` partials (partial row index
+/// `row`): weights l_s 2^(m_s - max m) (a split with no visible key weighs
+/// 0; a row with none anywhere is 0, as unsplit), rounded once to the
+/// element type. The partials are read through L2 (ldcg): in the folded
+/// merge other blocks of the same launch wrote them.
+template <int K>
+TCC_DEVICE void combineColumns(const float *partialO, const float *partialMaxSum, void *outBase,
+                               int64_t outAt, int64_t row, int splits, int headDim, int col) {
+  const float *stats = partialMaxSum + 2 * row * splits;
+  float most = -INFINITY;
+  for (int s = 0; s < splits; ++s)
+    most = fmaxf(most, ldcg(stats + 2 * s));
+  float a0 = 0.0f, a1 = 0.0f, weights = 0.0f;
+  if (most != -INFINITY) {
+    for (int s = 0; s < splits; ++s) {
+      const float2 ml = ldcg2(stats + 2 * s);
+      const float w = ex2(ml.x - most) * ml.y; // 0 for -inf
+      const float2 o = ldcg2(partialO + (row * splits + s) * headDim + col);
+      a0 += w * o.x;
+      a1 += w * o.y;
+      weights += w;
+    }
+  }
+  const float inv = weights > 0.0f ? 1.0f / weights : 0.0f;
+  if constexpr (K == kF32 || K == kTf32) {
+    float *out = static_cast<float *>(outBase) + outAt;
+    stg(out, a0 * inv);
+    stg(out + 1, a1 * inv);
+  } else {
+    const uint32_t pair2 = packPair<K>(a0 * inv, a1 * inv);
+    uint16_t *out = static_cast<uint16_t *>(outBase) + outAt;
+    stg(out, static_cast<uint16_t>(pair2 & 0xffffu));
+    stg(out + 1, static_cast<uint16_t>(pair2 >> 16));
+  }
+}
+
+/// tcc_attention_combine_*: one block per row (b, h, i) of out, thread t
+/// writes head dims 2t and 2t + 1.
+template <int K> TCC_DEVICE void combineRow(const AttentionCombineParams &p) {
+  const int row = blockIndex();
+  const int i = row % p.lq, pair = row / p.lq;
+  const int h = pair % p.heads, b = pair / p.heads;
+  const int col = 2 * threadIndex();
+  if (col >= p.headDim)
+    return;
+  combineColumns<K>(p.partialO, p.partialMaxSum, p.out,
+                    b * p.oStrideB + h * p.oStrideH + i * p.oStrideL + col, row, p.kvSplits,
+                    p.headDim, col);
+}
+
+/// The end of a split block's work, after its partials are written (the
+/// whole block calls it, kvSplits > 1, p.splitCounters set; blocks of
+/// `Rows` query rows): the block counts itself done on its (query tile,
+/// head, batch)'s counter; the last of the kvSplits blocks to do so merges
+/// the tile's rows into out, then sets the counter back to 0 for the next
+/// launch (or graph replay). The split-K semaphore: every thread fences its
+/// partial stores before the barrier that precedes the count, and the
+/// merging block fences after it, before its L2 reads. (Everything is
+/// derived here from the block and thread indexes, read again, rather than
+/// kept live across the key loop: the D = 96 kernels spilled otherwise.)
+template <int K, int Rows> TCC_DEVICE void mergeSplits(const AttentionParams &p) {
+  const int tid = threadIndexReread();
+  const int group = blockIndexReread() / p.kvSplits; // (query tile, head, batch); never causal
+  threadFence();
+  syncThreads();
+  // Thread 0 counts; the barrier's OR tells every thread whether it was
+  // the last.
+  const bool last =
+      !syncThreadsAnd(!(tid == 0 && atomicAddGlobal(p.splitCounters + group, 1) == p.kvSplits - 1));
+  if (!last)
+    return;
+  threadFence();
+  const int qTile = group % p.qTiles, pair = group / p.qTiles;
+  const int r0 = qTile * Rows, rowsHere = imin(Rows, p.lq - r0);
+  const int h = pair % p.heads, b = pair / p.heads;
+  const int colPairs = p.headDim / 2;
+  const int64_t outBH = b * p.oStrideB + h * p.oStrideH;
+#pragma unroll 1
+  for (int e = tid; e < rowsHere * colPairs; e += kThreads) {
+    const int i = r0 + e / colPairs, col = 2 * (e % colPairs);
+    combineColumns<K>(p.partialO, p.partialMaxSum, p.out, outBH + i * p.oStrideL + col,
+                      int64_t(pair) * p.lq + i, p.kvSplits, p.headDim, col);
+  }
+  if (tid == 0)
+    p.splitCounters[group] = 0; // every split has counted: none reads it again
+}
+
 template <int K, int D, bool Vec, int MT, int Stages>
 TCC_DEVICE void attentionBlock(const AttentionParams &p) {
   using C = Config<K, D, MT, Stages>;
@@ -1356,11 +1530,13 @@ TCC_DEVICE void attentionBlock(const AttentionParams &p) {
           static_cast<const unsigned char *>(p.mask) +
           ((b % p.maskBatchPeriod) * p.maskStrideB + (b / p.maskBatchPeriod) * p.maskStrideOuter +
            h * p.maskStrideH) * maskElemBytes;
+      // kMaskScanSplit: the split's own keys (key0, lk as above); else all.
+      const bool ownKeys = p.scanMask == kMaskScanSplit && splits > 1;
       const int2 tiles = scanMaskTiles<Elem, C::kRows, Bc>(
           maskBH, p.maskKind == kMaskBool, p.maskAsync != 0, p.maskStrideQ, p.maskStrideK, p.lk,
-          r0, rowsHere, C::kMaskOffset, tid);
+          ownKeys ? key0 : 0, ownKeys ? key0 + lk : p.lk, r0, rowsHere, C::kMaskOffset, tid);
       int begin = tiles.x, end = tiles.y;
-      if (splits > 1)
+      if (splits > 1 && !ownKeys)
         splitTiles(begin, end, splits, split, &begin, &end);
       key0 = begin * Bc;
       lk = imax(0, imin(end * Bc, p.lk) - key0);
@@ -1606,26 +1782,36 @@ TCC_DEVICE void attentionBlock(const AttentionParams &p) {
 
   if (qLoading && keyTiles == 0)
     cpAsyncWait<0>(); // Q, loaded for nothing: no copy outlives the block
+  float inv[R];
+  auto finishRows = [&] {
+#pragma unroll
+    for (int r = 0; r < R; ++r) {
+      float sum = l[r];
+#pragma unroll
+      for (int x = 1; x < F::kLanesPerRow; x <<= 1)
+        sum += shflXor(sum, x);
+      inv[r] = sum > 0.0f ? 1.0f / sum : 0.0f; // no visible key: 0
+      // In place (no more registers): the row's sum of p = 2^(x - m), and
+      // m = -inf where no key was visible, so that such a split weighs 0.
+      l[r] = sum;
+      m[r] = sum > 0.0f ? m[r] : -INFINITY;
+    }
+  };
+  if (splits > 1) {
+    if (warpHasRows) {
+      finishRows();
+      writePartial<K, D, MT, Stages>(o, inv, m, l, p, (int64_t(pair) * p.lq + warpRow), warpRow,
+                                     split, lane);
+    }
+    // The last split of the row group merges (every warp takes part in
+    // its barriers, those without rows too).
+    if (p.splitCounters)
+      mergeSplits<K, C::kRows>(p);
+    return;
+  }
   if (!warpHasRows)
     return;
-  float inv[R];
-#pragma unroll
-  for (int r = 0; r < R; ++r) {
-    float sum = l[r];
-#pragma unroll
-    for (int x = 1; x < F::kLanesPerRow; x <<= 1)
-      sum += shflXor(sum, x);
-    inv[r] = sum > 0.0f ? 1.0f / sum : 0.0f; // no visible key: 0
-    // In place (no more registers): the row's sum of p = 2^(x - m), and
-    // m = -inf where no key was visible, so that such a split weighs 0.
-    l[r] = sum;
-    m[r] = sum > 0.0f ? m[r] : -INFINITY;
-  }
-  if (splits > 1) {
-    writePartial<K, D, MT, Stages>(o, inv, m, l, p, (int64_t(pair) * p.lq + warpRow), warpRow,
-                                   split, lane);
-    return;
-  }
+  finishRows();
   // The warp's own Q rows: in the single-buffered order other warps may
   // still be in their last P V, but never touch these rows.
   stageOutput<K, D, MT, Stages>(o, inv, qWarp, lane);
@@ -1656,44 +1842,6 @@ TCC_DEVICE void attentionBlock(const AttentionParams &p) {
         stg(out + row * p.oStrideL + col,
             lds<Elem>(qWarp + (row * C::kQStride + col) * C::kElemBytes));
     }
-  }
-}
-
-/// One row (b, h, i) of out from its key splits: the splits' rows weighted
-/// by 2^(lse_s - max lse) (a split with no visible key weighs 0; a row
-/// with none anywhere is 0, as unsplit), rounded once to the element type.
-template <int K> TCC_DEVICE void combineRow(const AttentionCombineParams &p) {
-  const int row = blockIndex();
-  const int i = row % p.lq, pair = row / p.lq;
-  const int h = pair % p.heads, b = pair / p.heads;
-  const float *stats = p.partialMaxSum + 2 * int64_t(row) * p.kvSplits;
-  float most = -INFINITY;
-  for (int s = 0; s < p.kvSplits; ++s)
-    most = fmaxf(most, stats[2 * s]);
-  const int col = 2 * threadIndex();
-  if (col >= p.headDim)
-    return;
-  float a0 = 0.0f, a1 = 0.0f, weights = 0.0f;
-  if (most != -INFINITY) {
-    for (int s = 0; s < p.kvSplits; ++s) {
-      const float w = ex2(stats[2 * s] - most) * stats[2 * s + 1]; // 0 for -inf
-      const float *o = p.partialO + (int64_t(row) * p.kvSplits + s) * p.headDim + col;
-      a0 += w * o[0];
-      a1 += w * o[1];
-      weights += w;
-    }
-  }
-  const float inv = weights > 0.0f ? 1.0f / weights : 0.0f;
-  const int64_t at = b * p.oStrideB + h * p.oStrideH + i * p.oStrideL + col;
-  if constexpr (K == kF32) {
-    float *out = static_cast<float *>(p.out) + at;
-    stg(out, a0 * inv);
-    stg(out + 1, a1 * inv);
-  } else {
-    const uint32_t pair2 = packPair<K>(a0 * inv, a1 * inv);
-    uint16_t *out = static_cast<uint16_t *>(p.out) + at;
-    stg(out, static_cast<uint16_t>(pair2 & 0xffffu));
-    stg(out + 1, static_cast<uint16_t>(pair2 >> 16));
   }
 }
 

@@ -8,7 +8,7 @@
 // splits then divide that range (splitTiles), so the unfilled cache is
 // never read. This header holds the rules, shared by the kernel (nvcc) and
 // the unit tests (plain C++17), and the launcher's test of whether the
-// scan is worth doing (AttentionKernels.cpp).
+// scan is worth doing and how splits take part in it (AttentionKernels.cpp).
 //
 // Which keys may be left out, per query row:
 //   - hidden keys: false in a bool mask, -inf in an additive one (their
@@ -29,6 +29,34 @@
 // The result is exact: a left-out tile adds 2^-inf = 0 (or an underflowed
 // 0) to every sum in the unscanned kernel, and a split left without tiles
 // writes m = -inf, l = 0, which the combine weighs 0.
+//
+// What the scan costs, and how splits meet it (MaskScanMode). A block's K
+// and V loads wait for its scan: one round trip to the mask, the folding
+// of its elements, and five barriers. With key splits every block of a
+// query tile used to scan all lk keys of its rows (kMaskScanRows): a
+// decode step of the ~1B LLaMA (32 heads x 16 splits, a 2048-key bf16
+// cache) had 512 blocks each fold 2048 elements to run at most 2 of 32
+// key tiles, and a fully visible cache, where nothing is left out, went
+// from 18.5 to 23.0 us on the H100 (2026-12-07). Two changes:
+//   - kMaskScanSplit: each split scans only its own keys (splitKeys of
+//     them, 128 in that decode step: 16 threads with one 16-byte load) and
+//     runs the tiles of its range that its rows must see; the tiles found
+//     are no longer divided among the splits, so a split runs up to its
+//     splitKeys / tile tiles where kMaskScanRows would run ceil(n /
+//     splits). The launcher takes it where a split has at most
+//     kMaskScanSplitMaxTiles tiles (the imbalance is then at most one
+//     tile), kMaskScanRows otherwise (long splits: an 8k cache in 16 splits
+//     of 8 tiles, half of it filled, runs 4 tiles per split instead of 8).
+//     Skipping negligible keys needs an anchor in every row, which may lie
+//     outside the split (past a cache's filled prefix there is none): the
+//     block also reads key 0 of each row (a filled cache's first position),
+//     and only where some row still has negligible keys and no anchor does
+//     it read all lk keys of the rows again, for their anchors alone (left
+//     padding, a row of only finfo.min). A split left out that way is
+//     exact as above: the merge weighs its keys 2^(-FLT_MAX - max m) = 0
+//     beside the anchor's split, as it did when the split read them.
+//   - A 16-byte chunk of equal elements (a static cache's zeros, its -inf
+//     or finfo.min padding, all true) is classified once, not per element.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TCC_LIB_RUNTIME_KERNELS_ATTENTIONMASKSCAN_H
@@ -56,6 +84,21 @@ constexpr float kMaskNegligibleMax = -1e30f;
 /// tiles: below that the scan costs more than it can save.
 constexpr int64_t kMaskScanMaxElements = 32768;
 constexpr int kMaskScanMinTiles = 4;
+
+/// How the blocks of a split launch scan (AttentionParams::scanMask; file
+/// comment). Unsplit blocks scan all lk keys in either mode.
+enum MaskScanMode : int32_t {
+  kMaskScanOff = 0,
+  /// Every block scans all lk keys of its rows; the splits divide the
+  /// tiles found, ceil(n / kvSplits) each.
+  kMaskScanRows = 1,
+  /// Each split scans its own splitKeys keys and runs the tiles of them
+  /// its rows must see.
+  kMaskScanSplit = 2,
+};
+/// The launcher's choice of kMaskScanSplit: splits of at most this many
+/// key tiles.
+constexpr int kMaskScanSplitMaxTiles = 2;
 
 /// What one mask element says about its key, as bits.
 enum MaskKeyBits : unsigned {
@@ -133,6 +176,14 @@ TCC_MASK_SCAN_FN bool maskScanWorthwhile(bool hasMask, bool causal, int64_t rows
                                          int64_t lk, int tileKeys) {
   return hasMask && !causal && lk >= int64_t(kMaskScanMinTiles) * tileKeys &&
          rowsPerBlock * lk <= kMaskScanMaxElements;
+}
+
+/// The launcher's scan mode for a launch the scan is worth in: splits of
+/// `splitKeys` keys scan their own keys where they hold at most
+/// kMaskScanSplitMaxTiles tiles of `tileKeys`, else whole rows.
+TCC_MASK_SCAN_FN int32_t maskScanMode(int64_t splits, int64_t splitKeys, int tileKeys) {
+  return splits > 1 && splitKeys <= int64_t(kMaskScanSplitMaxTiles) * tileKeys ? kMaskScanSplit
+                                                                                : kMaskScanRows;
 }
 
 } // namespace tcc_attn

@@ -59,7 +59,9 @@ struct AttentionParams {
   /// rows normalized in fp32 to partialO[(row·kvSplits + s)·headDim + d]
   /// with their score maximum m (log2 domain; -inf: no visible key) and
   /// sum of 2^(x - m) in partialMaxSum[2·(row·kvSplits + s)] and [.. + 1],
-  /// row = (b·heads + h)·lq + i; tcc_attention_combine_* then writes out.
+  /// row = (b·heads + h)·lq + i. The last block of a (query tile, head,
+  /// batch) to finish merges its rows' splits into out (splitCounters), or
+  /// with splitCounters null tcc_attention_combine_* does, a second kernel.
   /// (Not m + log2 sum: at PyTorch's finfo.min padding m is -FLT_MAX and
   /// the key count would be rounded away.) Never with causal. 1: out
   /// directly.
@@ -67,13 +69,22 @@ struct AttentionParams {
   float *partialMaxSum;
   int32_t kvSplits;
   int32_t splitKeys;
-  /// Nonzero: before its key loop, a block reads the mask rows of its
-  /// queries (all lk keys) and reads only the key tiles one of them must
-  /// see (AttentionMaskScan.h); with kvSplits > 1 the splits divide those
-  /// tiles (ceil(n / kvSplits) each) instead of taking splitKeys keys each.
-  /// A mask, no causal (the launcher asks only then).
+  /// MaskScanMode (AttentionMaskScan.h). Nonzero: before its key loop, a
+  /// block reads the mask rows of its queries and reads only the key tiles
+  /// one of them must see. kMaskScanRows: it reads all lk keys, and with
+  /// kvSplits > 1 the splits divide the tiles found (ceil(n / kvSplits)
+  /// each) instead of taking splitKeys keys each; kMaskScanSplit: a split
+  /// reads its own splitKeys keys (and key 0, and where a row has no anchor
+  /// there, all keys for their anchors) and keeps to them. A mask, no
+  /// causal (the launcher asks only then).
   int32_t scanMask;
   int32_t unused0;
+  /// With kvSplits > 1: one counter per (query tile, head, batch), in the
+  /// order of the blocks (block x / kvSplits), zero before the launch; the
+  /// block that brings its counter to kvSplits merges the partials into
+  /// out and sets it back to 0. Null: the partials stay for
+  /// tcc_attention_combine_* (the launcher's fallback, a tuning knob).
+  int32_t *splitCounters;
 };
 
 /// The argument of tcc_attention_combine_<f16|bf16|f32>: one block per
@@ -89,7 +100,7 @@ struct AttentionCombineParams {
 // The layout is the ABI between two compilers (g++ or clang on the host,
 // nvcc's device side); checking it in every translation unit that includes
 // this header catches a compiler or target that packs it differently.
-static_assert(sizeof(AttentionParams) == 264, "tcc_attn::AttentionParams layout");
+static_assert(sizeof(AttentionParams) == 272, "tcc_attn::AttentionParams layout");
 static_assert(offsetof(AttentionParams, scanMask) == 256, "tcc_attn::AttentionParams layout");
 static_assert(offsetof(AttentionParams, batch) == 176, "tcc_attn::AttentionParams layout");
 static_assert(offsetof(AttentionParams, scaleLog2) == 208, "tcc_attn::AttentionParams layout");
@@ -98,6 +109,7 @@ static_assert(offsetof(AttentionParams, rescaleThreshold) == 224, "tcc_attn::Att
 static_assert(offsetof(AttentionParams, maskBatchPeriod) == 228, "tcc_attn::AttentionParams layout");
 static_assert(offsetof(AttentionParams, partialO) == 232, "tcc_attn::AttentionParams layout");
 static_assert(offsetof(AttentionParams, splitKeys) == 252, "tcc_attn::AttentionParams layout");
+static_assert(offsetof(AttentionParams, splitCounters) == 264, "tcc_attn::AttentionParams layout");
 static_assert(sizeof(AttentionCombineParams) == 64, "tcc_attn::AttentionCombineParams layout");
 
 } // namespace tcc_attn
