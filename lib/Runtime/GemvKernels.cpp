@@ -32,16 +32,27 @@ namespace {
 constexpr int kRowCounts = tcc_gemv::kGemvMaxRows;
 constexpr int64_t kWarpsPerBlock = tcc_gemv::kGemvBlock / 32;
 
+/// Whether the path is on without TCC_GEMV or tcc_gemv_tune saying. Off
+/// until a GPU run has checked the kernels against PyTorch
+/// (scripts/kernel_checks/check_gemm.py) and timed them against cuBLASLt.
+constexpr bool kGemvOnByDefault = false;
+
 std::atomic<int32_t> gMode{0};
 
-/// TCC_GEMV=0 turns the path off for the process (comparisons against
-/// cuBLASLt), read once.
+/// TCC_GEMV=1 turns the path on for the process, TCC_GEMV=0 off; read once.
 bool enabledByEnvironment() {
   static const bool on = [] {
     const char *env = std::getenv("TCC_GEMV");
-    return !(env && env[0] == '0' && env[1] == '\0');
+    if (env && env[0] != '\0' && env[1] == '\0' && (env[0] == '0' || env[0] == '1'))
+      return env[0] == '1';
+    return kGemvOnByDefault;
   }();
   return on;
+}
+
+bool enabled() {
+  int32_t mode = gMode.load(std::memory_order_relaxed);
+  return mode == 2 || (mode == 0 && enabledByEnvironment());
 }
 
 bool aligned16(const void *p) { return reinterpret_cast<uintptr_t>(p) % 16 == 0; }
@@ -70,7 +81,7 @@ cuda::CUfunction kernelFor(bool bf16, int64_t rows, std::string &name) {
 bool tcc::tryGemv(int32_t dtype, int64_t m, int64_t n, int64_t k, const void *a, int64_t lda,
                   const void *b, int64_t ldb, void *c, int64_t ldc, const void *residual,
                   int64_t ldr, const void *bias, int32_t epilogue, float alpha, void *stream) {
-  if (gMode.load(std::memory_order_relaxed) == 1 || !enabledByEnvironment())
+  if (!enabled())
     return false;
   if ((dtype != kKernelBF16 && dtype != kKernelF16) || m < 1 || m > kRowCounts || n < 1 ||
       k < 8 || k % 8 != 0 || k > (int64_t(1) << 30) || lda % 8 != 0 || ldb % 8 != 0 ||

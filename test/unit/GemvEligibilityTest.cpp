@@ -21,6 +21,12 @@ namespace {
 
 alignas(16) unsigned char gA[4096], gB[4096], gC[4096];
 
+/// Turns the path on (tcc_gemv_tune(2)) for one test's checks, then back.
+struct PathOn {
+  int32_t before = tcc_gemv_tune(2);
+  ~PathOn() { tcc_gemv_tune(before); }
+};
+
 /// tryGemv on a product of m rows, n columns and depth k whose A and B start
 /// `skew` bytes into 16-byte aligned buffers.
 bool offered(int32_t dtype, int64_t m, int64_t k, int64_t lda, int64_t ldb,
@@ -32,6 +38,7 @@ bool offered(int32_t dtype, int64_t m, int64_t k, int64_t lda, int64_t ldb,
 } // namespace
 
 TEST_CASE("GEMV declines the products its kernels do not compute", "[gemv]") {
+  PathOn on;
   CHECK_FALSE(offered(kKernelF32, 1, 64, 64, 64));
   CHECK_FALSE(offered(kKernelBF16, 9, 64, 64, 64));
   CHECK_FALSE(offered(kKernelBF16, 0, 64, 64, 64));

@@ -17,8 +17,9 @@ namespace tcc {
 /// transposed, B a linear layer's n × k weight) through a GEMV kernel when
 /// the call has that form: f16 or bf16, 1 ≤ m ≤ 8, k and the row strides of
 /// A and B multiples of 8, A and B 16-byte aligned, no erf GELU. Returns
-/// false, having done nothing, otherwise (or when TCC_GEMV=0, or
-/// tcc_gemv_tune turned it off); the caller then runs its GEMM. Launch
+/// false, having done nothing, otherwise, or while the path is off: it is
+/// off by default until checked on a GPU (GemvKernels.cpp), on with
+/// TCC_GEMV=1 or tcc_gemv_tune(2); the caller then runs its GEMM. Launch
 /// failures throw RuntimeError.
 bool tryGemv(int32_t dtype, int64_t m, int64_t n, int64_t k, const void *a, int64_t lda,
              const void *b, int64_t ldb, void *c, int64_t ldc, const void *residual,
@@ -27,9 +28,9 @@ bool tryGemv(int32_t dtype, int64_t m, int64_t n, int64_t k, const void *a, int6
 } // namespace tcc
 
 extern "C" {
-/// Benchmarking and tests: 0 lets tcc_gemm choose (the default), 1 turns the
-/// GEMV path off (every product through cuBLASLt). Returns the previous
-/// setting.
+/// Benchmarking and tests: 0 leaves the choice to TCC_GEMV and the default,
+/// 1 turns the GEMV path off (every product through cuBLASLt), 2 on.
+/// Returns the previous setting.
 int32_t tcc_gemv_tune(int32_t mode);
 }
 
