@@ -2226,12 +2226,37 @@ class ScatterGluSymbolic(nn.Module):
                 F.glu(x, dim=2))
 
 
+class ScatterSymbolic(nn.Module):
+    """The scatter family over symbolic sizes (issue 39: "only static shapes
+    are supported"): scatter, scatter_add (pairs of positions hit one, an
+    index narrower than self), scatter_reduce amax/mean, index_add,
+    index_fill, put (accumulating) and max_unpool2d, the indices drawn from
+    x by argsort (distinct floats: no ties)."""
+
+    def forward(self, x):
+        order = torch.argsort(x, dim=2)
+        half = order // 2
+        cols = torch.argsort(x, dim=3) // 3
+        rows = torch.argsort(x[0, 0, :, 0])
+        flat = x.flatten()
+        plane = torch.argsort(x.flatten(2), dim=2).view_as(x)
+        return (torch.scatter(x, 2, order, x * 2),
+                torch.scatter_add(torch.zeros_like(x), 2, half, x),
+                torch.scatter_add(x, 2, half[..., :2], x[..., :2]),
+                torch.scatter_reduce(x, 3, cols, x.exp(), "amax", include_self=False),
+                torch.scatter_reduce(x, 2, half, x, "mean"),
+                x.index_add(2, rows, x * 0.5),
+                x.index_fill(3, cols[0, 0, 0, :2], -1.0),
+                flat.put(torch.argsort(flat) // 3, flat * 3, accumulate=True).view_as(x),
+                F.max_unpool2d(x, plane, kernel_size=1))
+
+
 def write_dynamic_tail(out):
     """moe_dynamic (batch 1..16, sequence 2..128), pixel_shuffle_dynamic,
     upsample_symbolic and adaptive_pool_symbolic (batch 1..8, H and W 4..128),
     pad_symbolic, var_symbolic, split_symbolic, flip_stack_symbolic,
     ordering_symbolic, trapezoid_symbolic and scatter_glu_symbolic (Dim.AUTO:
-    batch 2..16, H and W 4..64) at their export sizes and at more shapes as
+    batch 2..16, H and W 4..64), scatter_symbolic (batch 2..8, H and W 4..16) at their export sizes and at more shapes as
     input_<shape>.npy / expected_<shape>_<i>.npy, each run by PyTorch."""
     dim = torch.export.Dim
     cases = [
@@ -2270,6 +2295,11 @@ def write_dynamic_tail(out):
         ("scatter_glu_symbolic", ScatterGluSymbolic, torch.randn(2, 3, 6, 7),
          {0: dim.AUTO(max=16), 2: dim.AUTO(min=4, max=64), 3: dim.AUTO(min=4, max=64)},
          [(3, 3, 4, 5), (2, 3, 10, 16), (4, 3, 32, 8)]),
+        # The dense scatter's temporaries grow as index elements x targets,
+        # sized by the export's maxima: H and W up to 16.
+        ("scatter_symbolic", ScatterSymbolic, torch.randn(2, 3, 6, 7),
+         {0: dim.AUTO(max=8), 2: dim.AUTO(min=4, max=16), 3: dim.AUTO(min=4, max=16)},
+         [(3, 3, 4, 5), (2, 3, 9, 16), (4, 3, 16, 8)]),
     ]
     for name, cls, x, dims, shapes in cases:
         if ONLY and name != ONLY:

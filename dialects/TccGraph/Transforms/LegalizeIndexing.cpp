@@ -877,15 +877,6 @@ Results legalizeTakeAlongDim(OperatorArgs &args, OpBuilder &b) {
                                            b.getI64IntegerAttr(dim)));
 }
 
-/// The size of dim `d` of `x` as a rank-0 i64 tensor (symbolic sizes too).
-Value sizeTensor(OpBuilder &b, Location loc, Value x, int64_t d) {
-  int64_t size = cast<RankedTensorType>(x.getType()).getShape()[d];
-  if (!ShapedType::isDynamic(size))
-    return makeScalar(b, loc, b.getI64Type(), size);
-  return b.create<DimSizeOp>(loc, RankedTensorType::get({}, b.getI64Type()), x,
-                             b.getI64IntegerAttr(d));
-}
-
 /// `index` as i64 with negative entries counted from the end of a dim whose
 /// size is the rank-0 tensor `size`.
 Value wrappedIndex(OpBuilder &b, Location loc, Value index, Value size) {

@@ -232,6 +232,14 @@ mlir::FailureOr<llvm::SmallVector<mlir::Value>> symbolicSizes(OperatorArgs &args
 /// of a symbolic result before any is legalized: a producer's tcc.sizes go
 /// with it.
 inline constexpr llvm::StringLiteral kOperandSizesAttrName = "tcc.operand_sizes";
+/// The export's sizes of `operand`, an operand of the operator (its
+/// tcc.operand_sizes entry: an expression or a number per dim); null where
+/// unknown (an operator of static result, a value the legalizer made).
+mlir::ArrayAttr exportSizes(OperatorArgs &args, mlir::Value operand);
+/// Whether dim `da` of `a` and dim `db` of `b` are known to have one size at
+/// run time: both static and equal, or both operands of the operator whose
+/// export states them as the same expression (the call's guards hold it).
+bool sameSize(OperatorArgs &args, mlir::Value a, int64_t da, mlir::Value b, int64_t db);
 /// Records, for each symbolic one of the result's last `kernel.size()` dims,
 /// that the export's expression for it must equal PyTorch's window count over
 /// the same dim of the operand `input` (tcc/Support/SizeChecks.h): the
@@ -291,6 +299,9 @@ mlir::Value runtimePixelScale(mlir::OpBuilder &b, mlir::Location loc, const Resa
                               bool alignCorners, std::optional<double> factor);
 /// The size of dim `d` of `v` as an index value (a constant where static).
 mlir::Value dimIndex(mlir::OpBuilder &b, mlir::Location loc, mlir::Value v, int64_t d);
+/// The size of dim `d` of `x` as a rank-0 i64 tensor (a constant where
+/// static, tcc_graph.dim_size where symbolic).
+mlir::Value sizeTensor(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x, int64_t d);
 /// The product of the sizes of dims [from, to) of `v`, as an index value.
 mlir::Value dimProduct(mlir::OpBuilder &b, mlir::Location loc, mlir::Value v, int64_t from,
                        int64_t to);
