@@ -2230,8 +2230,9 @@ class ScatterSymbolic(nn.Module):
     """The scatter family over symbolic sizes (issue 39: "only static shapes
     are supported"): scatter, scatter_add (pairs of positions hit one, an
     index narrower than self), scatter_reduce amax/mean, index_add,
-    index_fill, put (accumulating) and max_unpool2d, the indices drawn from
-    x by argsort (distinct floats: no ties)."""
+    index_fill, put (accumulating), max_unpool2d, masked_scatter and
+    index_put with a boolean mask, the indices drawn from x by argsort
+    (distinct floats: no ties)."""
 
     def forward(self, x):
         order = torch.argsort(x, dim=2)
@@ -2248,7 +2249,9 @@ class ScatterSymbolic(nn.Module):
                 x.index_add(2, rows, x * 0.5),
                 x.index_fill(3, cols[0, 0, 0, :2], -1.0),
                 flat.put(torch.argsort(flat) // 3, flat * 3, accumulate=True).view_as(x),
-                F.max_unpool2d(x, plane, kernel_size=1))
+                F.max_unpool2d(x, plane, kernel_size=1),
+                torch.masked_scatter(x, x > 0, x.flip(3) * 3),
+                torch.index_put(x, (x[:, 0, 0, 0] > 0,), x[0] * 2))
 
 
 def write_dynamic_tail(out):
@@ -3251,8 +3254,8 @@ class SplitWithEmptyPiece(nn.Module):
 
 class MaskedIndexPut(nn.Module):
     """x[mask] = v (index_put with a boolean mask), exported with symbolic
-    sizes: tcc must refuse it, not return x unwritten (the sweep's dynamic
-    column)."""
+    sizes: tcc returned x unwritten once (the sweep's dynamic column), then
+    refused it; now it writes x[mask] (issue 39)."""
 
     def forward(self, x, mask, v):
         return torch.ops.aten.index_put(x, [mask], v)
@@ -3280,6 +3283,15 @@ def write_sweep_columns_cases(out):
                 torch.randn(4)],
                dynamic_shapes=({0: auto(max=64), 1: auto(max=64)}, {0: auto(max=64)},
                                {0: auto(max=64)}))
+    if not ONLY or ONLY == "index_put_mask_dynamic":
+        # A second shape: input_9x6_<i>.npy and expected_9x6_0.npy.
+        d = os.path.join(out, "index_put_mask_dynamic")
+        xs = [torch.randn(9, 6), torch.rand(9) < 0.5, torch.randn(6)]
+        with torch.no_grad():
+            y = MaskedIndexPut()(*[t.clone() for t in xs])
+        for i, t in enumerate(xs):
+            save_npy(os.path.join(d, f"input_9x6_{i}.npy"), t)
+        save_npy(os.path.join(d, "expected_9x6_0.npy"), y)
 
 
 if __name__ == "__main__":

@@ -228,6 +228,10 @@ ArrayAttr tcc::graph::exportSizes(OperatorArgs &args, Value operand) {
   for (auto [i, v] : llvm::enumerate(op.getOperands()))
     if (v == operand && operands && i < operands.size())
       return dyn_cast<ArrayAttr>(operands[i]);
+  auto results = op->getAttrOfType<ArrayAttr>(TccGraphDialect::getSizesAttrName());
+  for (auto [i, v] : llvm::enumerate(op->getResults()))
+    if (v == operand && results && i < results.size())
+      return dyn_cast<ArrayAttr>(results[i]);
   return nullptr;
 }
 

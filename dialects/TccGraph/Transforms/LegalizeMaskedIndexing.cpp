@@ -170,16 +170,35 @@ FailureOr<Value> indexPut(OperatorArgs &args, OpBuilder &b, Value self,
 /// self[mask] = values (or +=) for one boolean mask over self's dims
 /// dim .. dim + mask rank, where values do not depend on how many elements
 /// the mask selects (at most the trailing dims, or a unit dim for the
-/// count): a select between values and self where the mask holds.
+/// count): a select between values and self where the mask holds. Symbolic
+/// sizes the export does not state as self's are checked by the call, and
+/// read fitted to self's.
 FailureOr<Value> maskPut(OperatorArgs &args, OpBuilder &b, Value self, int64_t dim, Value mask,
                          Value values, bool accumulate) {
   Location loc = args.getOp().getLoc();
   RankedTensorType st = typeOf(self), mt = typeOf(mask);
   ArrayRef<int64_t> shape = st.getShape();
   int64_t k = mt.getRank();
-  if (!st.hasStaticShape() || !mt.hasStaticShape() || !typeOf(values).hasStaticShape() ||
-      dim + k > st.getRank() || mt.getShape() != shape.slice(dim, k))
+  if (dim + k > st.getRank())
     return operatorError(args) << "a boolean mask of type " << mt << " for self " << st;
+  // `v`'s dim `i` as self's dim `d`: equal where static, else the same
+  // expression in the export or checked by the call (and `v` fitted).
+  Value fits;
+  auto fitTo = [&](Value given, Value &v, int64_t i, int64_t d) -> LogicalResult {
+    int64_t have = typeOf(given).getDimSize(i), want = shape[d];
+    if (!ShapedType::isDynamic(have) && !ShapedType::isDynamic(want))
+      return success(have == want);
+    if (sameSize(args, given, i, self, d))
+      return success();
+    Value eq = makeCompare(b, loc, "eq", sizeTensor(b, loc, given, i), sizeTensor(b, loc, self, d));
+    fits = conjoin(b, loc, fits, eq);
+    v = fitDim(b, loc, v, i, self, d, 0.0);
+    return success();
+  };
+  Value m = mask;
+  for (int64_t i = 0; i < k; ++i)
+    if (failed(fitTo(mask, m, i, dim + i)))
+      return operatorError(args) << "a boolean mask of type " << mt << " for self " << st;
   ArrayRef<int64_t> rest = shape.drop_front(dim + k);
   ArrayRef<int64_t> vshape = typeOf(values).getShape();
   // Values broadcast against [count, rest..]: a leading count dim must be 1.
@@ -188,26 +207,38 @@ FailureOr<Value> maskPut(OperatorArgs &args, OpBuilder &b, Value self, int64_t d
   if (vshape.size() > rest.size())
     return operatorError(args) << "values of type " << values.getType()
                                << " depend on the number of true mask elements";
-  SmallVector<int64_t> aligned(dim + k + rest.size() - vshape.size(), 1);
-  llvm::append_range(aligned, vshape);
-  for (auto [have, want] : llvm::zip(ArrayRef<int64_t>(aligned).take_back(rest.size()), rest))
-    if (have != 1 && have != want)
+  int64_t skipped = typeOf(values).getRank() - vshape.size();
+  int64_t offset = st.getRank() - vshape.size();
+  Value v = makeCast(b, loc, values, st.getElementType());
+  for (auto [j, have] : llvm::enumerate(vshape))
+    if (have != 1 && failed(fitTo(values, v, skipped + j, offset + j)))
       return operatorError(args) << "values of type " << values.getType()
                                  << " do not broadcast to the indexed shape";
-  Value v = makeReshape(b, loc, makeCast(b, loc, values, st.getElementType()), aligned);
+  SmallVector<int64_t> aligned(offset, 1);
+  llvm::append_range(aligned, typeOf(v).getShape().drop_front(skipped));
+  v = makeReshape(b, loc, v, aligned);
   SmallVector<int64_t> maskShape(dim, 1);
-  llvm::append_range(maskShape, mt.getShape());
+  llvm::append_range(maskShape, typeOf(m).getShape());
   maskShape.append(rest.size(), 1);
-  Value m = makeReshape(b, loc, mask, maskShape);
-  if (!accumulate)
-    return Value(b.create<SelectOp>(loc, st, m, v, self));
-  Value zero = makeScalar(b, loc, st.getElementType(), 0.0);
-  SmallVector<int64_t> pickedShape(maskShape);
-  for (size_t i = 0; i < pickedShape.size(); ++i)
-    pickedShape[i] = std::max(pickedShape[i], aligned[i]);
-  Value picked = b.create<SelectOp>(
-      loc, RankedTensorType::get(pickedShape, st.getElementType()), m, v, zero);
-  return makeBinary<AddOp>(b, loc, self, picked);
+  m = makeReshape(b, loc, m, maskShape);
+  Value result;
+  if (!accumulate) {
+    result = b.create<SelectOp>(loc, st, m, v, self);
+  } else {
+    Value zero = makeScalar(b, loc, st.getElementType(), 0.0);
+    FailureOr<SmallVector<int64_t>> pickedShape = broadcastShapes(maskShape, aligned);
+    if (failed(pickedShape))
+      return operatorError(args) << "values of type " << values.getType()
+                                 << " do not broadcast to the indexed shape";
+    Value picked = b.create<SelectOp>(
+        loc, RankedTensorType::get(*pickedShape, st.getElementType()), m, v, zero);
+    result = makeBinary<AddOp>(b, loc, self, picked);
+  }
+  if (fits)
+    result = b.create<CheckOp>(loc, st, fits, result,
+                               b.getStringAttr(operatorName(args) +
+                                               ": the mask or the values do not fit self's sizes"));
+  return result;
 }
 
 /// index_put(self, indices, values, accumulate).
@@ -309,7 +340,9 @@ Value runningCount(OpBuilder &b, Location loc, Value mask) {
 /// masked_scatter(self, mask, source): the true positions of mask
 /// (broadcast with self), in row-major order, take source's elements in
 /// order; the others keep self. Fewer source elements than true positions
-/// fail the call, as PyTorch raises.
+/// fail the call, as PyTorch raises. Over symbolic sizes, self and mask
+/// each stretch only static sizes of 1; a symbolic size must be the
+/// result's in the export.
 Results legalizeMaskedScatter(OperatorArgs &args, OpBuilder &b) {
   Location loc = args.getOp().getLoc();
   FailureOr<Value> self = requiredTensor(args, "self"), mask = requiredTensor(args, "mask"),
@@ -317,41 +350,79 @@ Results legalizeMaskedScatter(OperatorArgs &args, OpBuilder &b) {
   if (failed(self) || failed(mask) || failed(source))
     return failure();
   RankedTensorType type = args.resultType();
-  if (!type.hasStaticShape() || !typeOf(*source).hasStaticShape() ||
-      !typeOf(*mask).hasStaticShape())
-    return operatorError(args) << "only static shapes are supported";
-  if (type.getNumElements() == 0)
+  if (type.hasStaticShape() && type.getNumElements() == 0)
     return SmallVector<Value>{makeSplat(b, loc, type, 0.0)};
-  int64_t n = type.getNumElements(), available = numElements(typeOf(*source).getShape());
+  // The result's sizes, each an index value where symbolic.
+  SmallVector<Value> sizes(type.getRank());
+  if (!type.hasStaticShape()) {
+    Value result = args.getOp()->getResult(0);
+    for (Value operand : {*self, *mask}) {
+      RankedTensorType t = typeOf(operand);
+      int64_t lead = type.getRank() - t.getRank();
+      for (int64_t i = 0; i < t.getRank(); ++i)
+        if (t.isDynamicDim(i) && !sameSize(args, operand, i, result, lead + i))
+          return operatorError(args) << "only static shapes are supported (a symbolic size of "
+                                     << t << " the export does not state as the result's "
+                                     << type << ")";
+    }
+    FailureOr<SmallVector<Value>> symbolic = symbolicSizes(args, b);
+    if (failed(symbolic))
+      return failure();
+    for (int64_t d = 0, k = 0; d < type.getRank(); ++d)
+      if (type.isDynamicDim(d))
+        sizes[d] = (*symbolic)[k++];
+  }
+  SmallVector<Value> dynamicSizes;
+  for (Value size : sizes)
+    if (size)
+      dynamicSizes.push_back(size);
+  int64_t n = elementCount(args.getOp()->getResult(0));
+  int64_t available = elementCount(*source);
   Type i64 = b.getI64Type(), elt = type.getElementType();
   Value m = makeCast(b, loc, *mask, b.getI1Type());
   if (typeOf(m).getShape() != type.getShape())
-    m = b.create<BroadcastOp>(loc, RankedTensorType::get(type.getShape(), b.getI1Type()), m);
+    m = b.create<BroadcastOp>(loc, RankedTensorType::get(type.getShape(), b.getI1Type()), m,
+                              dynamicSizes);
   Value s = makeCast(b, loc, *self, elt);
   if (typeOf(s).getShape() != type.getShape())
-    s = b.create<BroadcastOp>(loc, type, s);
+    s = b.create<BroadcastOp>(loc, type, s, dynamicSizes);
   m = makeReshape(b, loc, m, {n});
   s = makeReshape(b, loc, s, {n});
   Value count = runningCount(b, loc, m);
   // Position k reads source element count[k] - 1 (clamped for the false ones).
   Value at = makeBinary<SubOp>(b, loc, count, makeScalar(b, loc, i64, 1.0));
   at = makeBinary<MaximumOp>(b, loc, at, makeScalar(b, loc, i64, 0.0));
-  Value result;
+  Value result, availableT;
   if (available == 0) {
     result = s;
   } else {
-    at = makeBinary<MinimumOp>(b, loc, at, makeScalar(b, loc, i64, available - 1));
-    Value flatSource = makeReshape(b, loc, makeCast(b, loc, *source, elt), {available});
+    Value flatSource, last;
+    if (ShapedType::isDynamic(available)) {
+      // A count that may be 0 at run time: one more element to read.
+      flatSource = makeReshape(b, loc, makeCast(b, loc, *source, elt), {available});
+      availableT = sizeTensor(b, loc, flatSource, 0);
+      flatSource = padConstant(b, loc, flatSource, 0, 0, 1);
+      last = availableT;
+    } else {
+      last = makeScalar(b, loc, i64, available - 1);
+    }
+    at = makeBinary<MinimumOp>(b, loc, at, last);
+    if (!flatSource)
+      flatSource = makeReshape(b, loc, makeCast(b, loc, *source, elt), {available});
     Value taken = b.create<TakeOp>(loc, RankedTensorType::get({n}, elt), flatSource, at,
                                    b.getI64IntegerAttr(0));
     result = b.create<SelectOp>(loc, typeOf(s), m, taken, s);
   }
-  Value total = makeSlice(b, loc, count, 0, n - 1, n, 1);
-  Value enough = makeCompare(b, loc, "le", total, makeScalar(b, loc, i64, available));
+  Value total = ShapedType::isDynamic(n)
+                    ? makeReduce<ReduceSumOp>(b, loc, makeCast(b, loc, m, i64), {0}, false)
+                    : makeSlice(b, loc, count, 0, n - 1, n, 1);
+  if (!availableT)
+    availableT = makeScalar(b, loc, i64, available);
+  Value enough = makeCompare(b, loc, "le", total, availableT);
   result = b.create<CheckOp>(loc, typeOf(result), enough, result,
                              b.getStringAttr("masked_scatter: the mask has more true "
                                              "elements than the source has elements"));
-  return SmallVector<Value>{makeReshape(b, loc, result, type.getShape())};
+  return SmallVector<Value>{makeReshape(b, loc, result, type.getShape(), sizes)};
 }
 
 /// nonzero_static(self, size, fill_value): the coordinates ([size, rank],

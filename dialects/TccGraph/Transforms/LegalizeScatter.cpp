@@ -49,56 +49,6 @@ std::optional<Combine> combineNamed(StringRef name) {
 /// garbage).
 bool hasNoElements(ArrayRef<int64_t> shape) { return llvm::is_contained(shape, 0); }
 
-/// `v` cut or extended at the end of dim `i` (with `fill`) to the size of dim
-/// `like` of `target`. Where either size is symbolic, `v` is first extended by
-/// max(want - have, 0) elements (none where they agree), then cut to want:
-/// every read stays inside `v` even where the sizes are not as the caller
-/// checked (a failed check lets the call run on).
-Value fitDim(OpBuilder &b, Location loc, Value v, int64_t i, Value target, int64_t like,
-             double fill) {
-  RankedTensorType t = typeOf(v);
-  Type elt = t.getElementType();
-  int64_t have = t.getDimSize(i), want = typeOf(target).getDimSize(like);
-  if (!ShapedType::isDynamic(have) && !ShapedType::isDynamic(want)) {
-    if (have > want)
-      return makeSlice(b, loc, v, i, 0, want, 1);
-    if (have == want)
-      return v;
-    Value extra =
-        makeSplat(b, loc, RankedTensorType::get(withDimSize(t.getShape(), i, want - have), elt), fill);
-    return b.create<ConcatOp>(loc, RankedTensorType::get(withDimSize(t.getShape(), i, want), elt),
-                              ValueRange{v, extra}, b.getI64IntegerAttr(i));
-  }
-  Value wantSize = dimIndex(b, loc, target, like);
-  Value haveSize = dimIndex(b, loc, v, i);
-  Value missing = b.create<arith::SubIOp>(loc, wantSize, haveSize);
-  Value zero = b.create<arith::ConstantIndexOp>(loc, 0);
-  Value count = b.create<arith::MaxSIOp>(loc, missing, zero);
-  SmallVector<int64_t> pieceShape = withDimSize(t.getShape(), i, ShapedType::kDynamic);
-  SmallVector<Value> pieceSizes;
-  for (int64_t d = 0; d < t.getRank(); ++d)
-    if (ShapedType::isDynamic(pieceShape[d]))
-      pieceSizes.push_back(d == i ? count : dimIndex(b, loc, v, d));
-  Value piece = b.create<BroadcastOp>(loc, RankedTensorType::get(pieceShape, elt),
-                                      makeScalar(b, loc, elt, fill), pieceSizes);
-  Value extended = b.create<ConcatOp>(loc, RankedTensorType::get(pieceShape, elt),
-                                      ValueRange{v, piece}, b.getI64IntegerAttr(i));
-  SmallVector<Value> cutSize;
-  if (ShapedType::isDynamic(want))
-    cutSize.push_back(wantSize);
-  return b.create<SliceOp>(loc, RankedTensorType::get(withDimSize(t.getShape(), i, want), elt),
-                           extended, b.getI64IntegerAttr(i), b.getI64IntegerAttr(0),
-                           b.getI64IntegerAttr(ShapedType::isDynamic(want)
-                                                   ? std::numeric_limits<int64_t>::max()
-                                                   : want),
-                           b.getI64IntegerAttr(1), cutSize);
-}
-
-/// `ok` and `next` (rank-0 i1), either absent.
-Value both(OpBuilder &b, Location loc, Value ok, Value next) {
-  return ok ? makeBinary<BitwiseAndOp>(b, loc, ok, next) : next;
-}
-
 /// self with `src` scattered along `dim` at `index` (see the file comment).
 /// `src` is a 0-d value for every index element, or at least index's shape.
 /// Symbolic sizes are read at run time; where the export does not say that
@@ -150,7 +100,7 @@ FailureOr<Value> scatterDense(OperatorArgs &args, OpBuilder &b, Value self, int6
       if (sameSize(args, index, i, other, i))
         return success();
       Value le = makeCompare(b, loc, "le", sizeTensor(b, loc, index, i), sizeTensor(b, loc, other, i));
-      fits = both(b, loc, fits, le);
+      fits = conjoin(b, loc, fits, le);
       return success();
     };
     if (i != dim && failed(check(self, "self")))
@@ -378,7 +328,7 @@ LegalizeFn indexLegalizer(std::optional<Combine> fixed) {
             continue;
           Value eq = makeCompare(b, loc, "eq", sizeTensor(b, loc, given, i),
                                  sizeTensor(b, loc, like, likeDim));
-          fits = both(b, loc, fits, eq);
+          fits = conjoin(b, loc, fits, eq);
           source = fitDim(b, loc, source, i, like, likeDim, 0.0);
         }
       } else if (!source || symbolic || !typeOf(source).hasStaticShape() ||
@@ -444,24 +394,9 @@ Results legalizeIndexCopy(OperatorArgs &args, OpBuilder &b) {
   return indexLegalizer(Combine::Set)(args, b);
 }
 
-/// The number of elements of `v` (static, or kDynamic where a size is
-/// symbolic: never a product of the kDynamic markers).
-int64_t elementCount(Value v) {
-  RankedTensorType t = typeOf(v);
-  return t.hasStaticShape() ? t.getNumElements() : ShapedType::kDynamic;
-}
-
 /// `v` flattened to 1-D.
 Value flatten(OpBuilder &b, Location loc, Value v) {
   return makeReshape(b, loc, v, {elementCount(v)});
-}
-
-/// `v` reshaped to the shape of `like`, whose symbolic sizes it takes.
-Value reshapeLike(OpBuilder &b, Location loc, Value v, Value like) {
-  SmallVector<Value> sizes;
-  for (int64_t d = 0; d < typeOf(like).getRank(); ++d)
-    sizes.push_back(typeOf(like).isDynamicDim(d) ? dimIndex(b, loc, like, d) : Value());
-  return makeReshape(b, loc, v, typeOf(like).getShape(), sizes);
 }
 
 /// put(self, index, source, accumulate): a scatter into flattened self.
@@ -528,7 +463,7 @@ Results scatterIntoPlanes(OperatorArgs &args, OpBuilder &b, int64_t spatial, Str
     if (sameSize(args, *indices, d, *self, d))
       continue;
     Value eq = makeCompare(b, loc, "eq", sizeTensor(b, loc, *indices, d), sizeTensor(b, loc, *self, d));
-    fits = both(b, loc, fits, eq);
+    fits = conjoin(b, loc, fits, eq);
     idxs = fitDim(b, loc, idxs, d, *self, d, 0.0);
   }
   FailureOr<SmallVector<Value>> outSizes = symbolicSizes(args, b);
@@ -601,6 +536,66 @@ LegalizeFn maxPoolBackward(int64_t spatial) {
   };
 }
 } // namespace
+
+//===----------------------------------------------------------------------===//
+// Shared helpers for symbolic sizes
+//===----------------------------------------------------------------------===//
+
+Value tcc::graph::fitDim(OpBuilder &b, Location loc, Value v, int64_t i, Value target,
+                         int64_t like, double fill) {
+  RankedTensorType t = typeOf(v);
+  Type elt = t.getElementType();
+  int64_t have = t.getDimSize(i), want = typeOf(target).getDimSize(like);
+  if (!ShapedType::isDynamic(have) && !ShapedType::isDynamic(want)) {
+    if (have > want)
+      return makeSlice(b, loc, v, i, 0, want, 1);
+    if (have == want)
+      return v;
+    Value extra =
+        makeSplat(b, loc, RankedTensorType::get(withDimSize(t.getShape(), i, want - have), elt), fill);
+    return b.create<ConcatOp>(loc, RankedTensorType::get(withDimSize(t.getShape(), i, want), elt),
+                              ValueRange{v, extra}, b.getI64IntegerAttr(i));
+  }
+  Value wantSize = dimIndex(b, loc, target, like);
+  Value haveSize = dimIndex(b, loc, v, i);
+  Value missing = b.create<arith::SubIOp>(loc, wantSize, haveSize);
+  Value zero = b.create<arith::ConstantIndexOp>(loc, 0);
+  Value count = b.create<arith::MaxSIOp>(loc, missing, zero);
+  SmallVector<int64_t> pieceShape = withDimSize(t.getShape(), i, ShapedType::kDynamic);
+  SmallVector<Value> pieceSizes;
+  for (int64_t d = 0; d < t.getRank(); ++d)
+    if (ShapedType::isDynamic(pieceShape[d]))
+      pieceSizes.push_back(d == i ? count : dimIndex(b, loc, v, d));
+  Value piece = b.create<BroadcastOp>(loc, RankedTensorType::get(pieceShape, elt),
+                                      makeScalar(b, loc, elt, fill), pieceSizes);
+  Value extended = b.create<ConcatOp>(loc, RankedTensorType::get(pieceShape, elt),
+                                      ValueRange{v, piece}, b.getI64IntegerAttr(i));
+  SmallVector<Value> cutSize;
+  if (ShapedType::isDynamic(want))
+    cutSize.push_back(wantSize);
+  return b.create<SliceOp>(loc, RankedTensorType::get(withDimSize(t.getShape(), i, want), elt),
+                           extended, b.getI64IntegerAttr(i), b.getI64IntegerAttr(0),
+                           b.getI64IntegerAttr(ShapedType::isDynamic(want)
+                                                   ? std::numeric_limits<int64_t>::max()
+                                                   : want),
+                           b.getI64IntegerAttr(1), cutSize);
+}
+
+Value tcc::graph::conjoin(OpBuilder &b, Location loc, Value ok, Value next) {
+  return ok ? makeBinary<BitwiseAndOp>(b, loc, ok, next) : next;
+}
+
+int64_t tcc::graph::elementCount(Value v) {
+  RankedTensorType t = typeOf(v);
+  return t.hasStaticShape() ? t.getNumElements() : ShapedType::kDynamic;
+}
+
+Value tcc::graph::reshapeLike(OpBuilder &b, Location loc, Value v, Value like) {
+  SmallVector<Value> sizes;
+  for (int64_t d = 0; d < typeOf(like).getRank(); ++d)
+    sizes.push_back(typeOf(like).isDynamicDim(d) ? dimIndex(b, loc, like, d) : Value());
+  return makeReshape(b, loc, v, typeOf(like).getShape(), sizes);
+}
 
 std::optional<Value> tcc::graph::indexCopyAlong(OperatorArgs &args, OpBuilder &b, Value self,
                                                 int64_t dim, Value index, Value source) {

@@ -233,12 +233,14 @@ mlir::FailureOr<llvm::SmallVector<mlir::Value>> symbolicSizes(OperatorArgs &args
 /// with it.
 inline constexpr llvm::StringLiteral kOperandSizesAttrName = "tcc.operand_sizes";
 /// The export's sizes of `operand`, an operand of the operator (its
-/// tcc.operand_sizes entry: an expression or a number per dim); null where
-/// unknown (an operator of static result, a value the legalizer made).
+/// tcc.operand_sizes entry: an expression or a number per dim) or one of its
+/// results (tcc.sizes); null where unknown (an operator of static result, a
+/// value the legalizer made).
 mlir::ArrayAttr exportSizes(OperatorArgs &args, mlir::Value operand);
 /// Whether dim `da` of `a` and dim `db` of `b` are known to have one size at
-/// run time: both static and equal, or both operands of the operator whose
-/// export states them as the same expression (the call's guards hold it).
+/// run time: both static and equal, or both operands or results of the
+/// operator whose export states them as the same expression (the call's
+/// guards hold it).
 bool sameSize(OperatorArgs &args, mlir::Value a, int64_t da, mlir::Value b, int64_t db);
 /// Records, for each symbolic one of the result's last `kernel.size()` dims,
 /// that the export's expression for it must equal PyTorch's window count over
@@ -315,6 +317,21 @@ mlir::Value cropDim(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x, int64
 /// crop); any of x's sizes may be symbolic.
 mlir::Value padConstant(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x, int64_t dim,
                         int64_t before, int64_t after, double value = 0.0);
+/// `v` cut or extended at the end of dim `i` (with `fill`) to the size of
+/// dim `like` of `target`. Where either size is symbolic, `v` is first
+/// extended by max(want - have, 0) elements (none where they agree), then
+/// cut to want: every read stays inside `v` even where the sizes are not
+/// what the caller checked (a failed check lets the call run on)
+/// (LegalizeScatter.cpp).
+mlir::Value fitDim(mlir::OpBuilder &b, mlir::Location loc, mlir::Value v, int64_t i,
+                   mlir::Value target, int64_t like, double fill);
+/// `ok` and `next` (rank-0 i1 conditions); `ok` may be absent.
+mlir::Value conjoin(mlir::OpBuilder &b, mlir::Location loc, mlir::Value ok, mlir::Value next);
+/// The number of elements of `v`: static, or kDynamic where a size is
+/// symbolic (never a product of the kDynamic markers).
+int64_t elementCount(mlir::Value v);
+/// `v` reshaped to the shape of `like`, whose symbolic sizes it takes.
+mlir::Value reshapeLike(mlir::OpBuilder &b, mlir::Location loc, mlir::Value v, mlir::Value like);
 /// A plain 2-D or 3-D convolution (by the rank of `resultType`: 4 or 5) of
 /// [N, C, spatial..] by [O, C/g, k..] as tcc_graph.conv2d ops.
 mlir::Value makeConvolution(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x, mlir::Value w,
