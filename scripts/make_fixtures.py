@@ -3261,6 +3261,15 @@ class MaskedIndexPut(nn.Module):
         return torch.ops.aten.index_put(x, [mask], v)
 
 
+class AdaptivePoolEmptyBatch(nn.Module):
+    """adaptive_avg_pool1d to 5 entries of an empty batch with symbolic
+    channels and length (the sweep's dynamic column: an internal error, the
+    concat of the windows inserting into a dim of 0)."""
+
+    def forward(self, x):
+        return F.adaptive_avg_pool1d(x, 5)
+
+
 def write_sweep_columns_cases(out):
     torch.manual_seed(170)
     write_case(out, "cumsum_bf16", CumsumBFloat16(),
@@ -3283,6 +3292,9 @@ def write_sweep_columns_cases(out):
                 torch.randn(4)],
                dynamic_shapes=({0: auto(max=64), 1: auto(max=64)}, {0: auto(max=64)},
                                {0: auto(max=64)}))
+    torch.manual_seed(175)
+    write_case(out, "adaptive_pool_empty_batch", AdaptivePoolEmptyBatch(), [torch.randn(0, 4, 9)],
+               dynamic_shapes=({1: auto(max=64), 2: auto(max=64)},))
     if not ONLY or ONLY == "index_put_mask_dynamic":
         # A second shape: input_9x6_<i>.npy and expected_9x6_0.npy.
         d = os.path.join(out, "index_put_mask_dynamic")
