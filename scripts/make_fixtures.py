@@ -2254,12 +2254,26 @@ class ScatterSymbolic(nn.Module):
                 torch.index_put(x, (x[:, 0, 0, 0] > 0,), x[0] * 2))
 
 
+class TakeSymbolic(nn.Module):
+    """take and take_along_dim without dim over symbolic sizes (issue 39:
+    "only static shapes are supported"), beside gathers (take_along_dim with
+    a dim exports with every size specialized)."""
+
+    def forward(self, x):
+        order = torch.argsort(x.flatten())
+        return (torch.take(x, order[:7]),
+                torch.take_along_dim(x, order),
+                torch.gather(x, 2, torch.argsort(x, dim=2)),
+                torch.gather(x, 3, torch.argsort(x, dim=3)[..., :2]))
+
+
 def write_dynamic_tail(out):
     """moe_dynamic (batch 1..16, sequence 2..128), pixel_shuffle_dynamic,
     upsample_symbolic and adaptive_pool_symbolic (batch 1..8, H and W 4..128),
     pad_symbolic, var_symbolic, split_symbolic, flip_stack_symbolic,
     ordering_symbolic, trapezoid_symbolic and scatter_glu_symbolic (Dim.AUTO:
-    batch 2..16, H and W 4..64), scatter_symbolic (batch 2..8, H and W 4..16) at their export sizes and at more shapes as
+    batch 2..16, H and W 4..64), scatter_symbolic (batch 2..8, H and W 4..16)
+    and take_symbolic (batch 2..16, H and W 4..64) at their export sizes and at more shapes as
     input_<shape>.npy / expected_<shape>_<i>.npy, each run by PyTorch."""
     dim = torch.export.Dim
     cases = [
@@ -2303,6 +2317,9 @@ def write_dynamic_tail(out):
         ("scatter_symbolic", ScatterSymbolic, torch.randn(2, 3, 6, 7),
          {0: dim.AUTO(max=8), 2: dim.AUTO(min=4, max=16), 3: dim.AUTO(min=4, max=16)},
          [(3, 3, 4, 5), (2, 3, 9, 16), (4, 3, 16, 8)]),
+        ("take_symbolic", TakeSymbolic, torch.randn(2, 3, 6, 7),
+         {0: dim.AUTO(max=16), 2: dim.AUTO(min=4, max=64), 3: dim.AUTO(min=4, max=64)},
+         [(3, 3, 4, 5), (2, 3, 9, 16), (4, 3, 33, 8)]),
     ]
     for name, cls, x, dims, shapes in cases:
         if ONLY and name != ONLY:

@@ -834,47 +834,86 @@ Results legalizeTakeFlat(OperatorArgs &args, OpBuilder &b) {
   FailureOr<Value> x = requiredTensor(args, "self"), index = requiredTensor(args, "index");
   if (failed(x) || failed(index))
     return failure();
-  if (!typeOf(*x).hasStaticShape())
-    return operatorError(args) << "only static shapes are supported";
-  Value flat = makeReshape(b, args.getOp().getLoc(), *x, {typeOf(*x).getNumElements()});
+  Value flat = makeReshape(b, args.getOp().getLoc(), *x, {elementCount(*x)});
   return makeTake(args, b, flat, *index, 0);
 }
 
 /// take_along_dim(self, indices, dim): self and indices broadcast against
 /// each other except along dim, then gathered; without dim both flattened.
+/// A symbolic size stretches nothing: it is the other side's where the
+/// export says so, else the call checks that they agree (and indices are
+/// read fitted to self's).
 Results legalizeTakeAlongDim(OperatorArgs &args, OpBuilder &b) {
   Location loc = args.getOp().getLoc();
   FailureOr<Value> x = requiredTensor(args, "self"), index = requiredTensor(args, "indices");
   if (failed(x) || failed(index))
     return failure();
   RankedTensorType xt = typeOf(*x), it = typeOf(*index);
-  if (!xt.hasStaticShape() || !it.hasStaticShape() || !isa<IntegerType>(it.getElementType()))
-    return operatorError(args) << "needs static shapes and integer indices";
-  Value self = *x, idx = *index;
+  if (!isa<IntegerType>(it.getElementType()))
+    return operatorError(args) << "needs integer indices";
+  Value self = *x, idx = *index, fits;
   int64_t dim = 0;
   if (std::optional<int64_t> given = args.getInt("dim")) {
     if (xt.getRank() != it.getRank())
       return operatorError(args) << "self and indices need one rank";
     dim = normalizeDim(*given, xt.getRank());
     SmallVector<int64_t> selfShape(xt.getShape()), indexShape(it.getShape());
+    // Symbolic sizes of the stretched results: the other side's.
+    SmallVector<Value> selfSizes(xt.getRank()), indexSizes(xt.getRank());
     for (int64_t i = 0; i < xt.getRank(); ++i) {
-      if (i == dim)
+      int64_t s = selfShape[i], t = indexShape[i];
+      if (i == dim) {
+        selfSizes[i] = ShapedType::isDynamic(s) ? dimIndex(b, loc, self, i) : Value();
+        indexSizes[i] = ShapedType::isDynamic(t) ? dimIndex(b, loc, idx, i) : Value();
         continue;
-      int64_t both = std::max(selfShape[i], indexShape[i]);
-      if ((selfShape[i] != both && selfShape[i] != 1) || (indexShape[i] != both && indexShape[i] != 1))
-        return operatorError(args) << "self " << xt << " and indices " << it << " do not broadcast";
-      selfShape[i] = indexShape[i] = both;
+      }
+      if (!ShapedType::isDynamic(s) && !ShapedType::isDynamic(t)) {
+        int64_t both = std::max(s, t);
+        if ((s != both && s != 1) || (t != both && t != 1))
+          return operatorError(args) << "self " << xt << " and indices " << it << " do not broadcast";
+        selfShape[i] = indexShape[i] = both;
+        continue;
+      }
+      if (s == 1 || t == 1) { // a static 1 stretches to the other's symbolic size
+        Value size = s == 1 ? dimIndex(b, loc, idx, i) : dimIndex(b, loc, self, i);
+        selfShape[i] = indexShape[i] = ShapedType::kDynamic;
+        selfSizes[i] = indexSizes[i] = size;
+        continue;
+      }
+      if (!sameSize(args, *x, i, *index, i)) {
+        Value eq = makeCompare(b, loc, "eq", sizeTensor(b, loc, *index, i),
+                               sizeTensor(b, loc, *x, i));
+        fits = conjoin(b, loc, fits, eq);
+        idx = fitDim(b, loc, idx, i, self, i, 0.0);
+        indexShape[i] = selfShape[i];
+      }
+      Value size = dimIndex(b, loc, self, i);
+      selfSizes[i] = ShapedType::isDynamic(selfShape[i]) ? size : Value();
+      indexSizes[i] = ShapedType::isDynamic(indexShape[i]) ? size : Value();
     }
-    if (selfShape != xt.getShape())
-      self = b.create<BroadcastOp>(loc, RankedTensorType::get(selfShape, xt.getElementType()), self);
-    if (indexShape != it.getShape())
-      idx = b.create<BroadcastOp>(loc, RankedTensorType::get(indexShape, it.getElementType()), idx);
+    auto stretch = [&](Value v, ArrayRef<int64_t> shape, ArrayRef<Value> sizes) -> Value {
+      if (typeOf(v).getShape() == shape)
+        return v;
+      SmallVector<Value> dynamic;
+      for (auto [size, value] : llvm::zip_equal(shape, sizes))
+        if (ShapedType::isDynamic(size))
+          dynamic.push_back(value);
+      return b.create<BroadcastOp>(loc, RankedTensorType::get(shape, typeOf(v).getElementType()),
+                                   v, dynamic);
+    };
+    self = stretch(self, selfShape, selfSizes);
+    idx = stretch(idx, indexShape, indexSizes);
   } else {
-    self = makeReshape(b, loc, self, {xt.getNumElements()});
-    idx = makeReshape(b, loc, idx, {it.getNumElements()});
+    self = makeReshape(b, loc, self, {elementCount(self)});
+    idx = makeReshape(b, loc, idx, {elementCount(idx)});
   }
-  return verified(args, b.create<GatherOp>(loc, args.resultType(), self, idx,
-                                           b.getI64IntegerAttr(dim)));
+  Results gathered = verified(args, b.create<GatherOp>(loc, args.resultType(), self, idx,
+                                                      b.getI64IntegerAttr(dim)));
+  if (failed(gathered) || !fits)
+    return gathered;
+  return SmallVector<Value>{b.create<CheckOp>(
+      loc, args.resultType(), fits, gathered->front(),
+      b.getStringAttr(operatorName(args) + ": self and indices do not broadcast"))};
 }
 
 /// `index` as i64 with negative entries counted from the end of a dim whose

@@ -160,6 +160,29 @@ func.func @embed_take(%x: tensor<2x3xf32>, %i: tensor<4xi64>, %j: tensor<1x1xi64
 
 // -----
 
+// Over symbolic sizes: take reads self flattened by its element count;
+// take_along_dim stretches a static 1 to the other side's symbolic size, and
+// where two symbolic sizes are not the export's one expression, the call
+// checks they agree and the indices are read fitted to self's.
+// CHECK-LABEL: func @take_symbolic
+// CHECK: %[[F:.*]] = tcc_graph.reshape %arg0 : (tensor<?x?xf32>) -> tensor<?xf32>
+// CHECK: %[[T:.*]] = tcc_graph.take %[[F]], %arg1 {dim = 0 : i64}
+// CHECK: %[[EQ:.*]] = tcc_graph.compare %{{.*}}, %{{.*}} {predicate = "eq"}
+// CHECK: %[[FIT:.*]] = tcc_graph.slice %{{.*}} sizes(%{{.*}}) {dim = 0 : i64
+// CHECK: %[[G:.*]] = tcc_graph.gather %arg0, %[[FIT]] {dim = 1 : i64} : (tensor<?x?xf32>, tensor<?x1xi64>) -> tensor<?x1xf32>
+// CHECK: %[[C:.*]] = tcc_graph.check %[[EQ]], %[[G]] "aten.take_along_dim.default: self and indices do not broadcast"
+// CHECK: %[[I:.*]] = tcc_graph.broadcast %arg2 sizes(%{{.*}}, %{{.*}}) : (tensor<?x1xi64>) -> tensor<?x?xi64>
+// CHECK: %[[G2:.*]] = tcc_graph.gather %arg0, %[[I]] {dim = 0 : i64}
+// CHECK: return %[[T]], %[[C]], %[[G2]]
+func.func @take_symbolic(%x: tensor<?x?xf32>, %i: tensor<?xi64>, %j: tensor<?x1xi64>) -> (tensor<?xf32>, tensor<?x1xf32>, tensor<?x?xf32>) {
+  %0 = tcc_graph.operator "torch.ops.aten.take.default"(%x, %i) {operand_names = ["self", "index"], args = {}} : (tensor<?x?xf32>, tensor<?xi64>) -> tensor<?xf32>
+  %1 = tcc_graph.operator "torch.ops.aten.take_along_dim.default"(%x, %j) {operand_names = ["self", "indices"], args = {dim = 1 : i64}} : (tensor<?x?xf32>, tensor<?x1xi64>) -> tensor<?x1xf32>
+  %2 = tcc_graph.operator "torch.ops.aten.take_along_dim.default"(%x, %j) {operand_names = ["self", "indices"], args = {dim = 0 : i64}} : (tensor<?x?xf32>, tensor<?x1xi64>) -> tensor<?x?xf32>
+  return %0, %1, %2 : tensor<?xf32>, tensor<?x1xf32>, tensor<?x?xf32>
+}
+
+// -----
+
 // interpolate over (N, C, spatial...) of any rank: nearest reads floor(i *
 // scale) (1 / 1.7 here), nearest-exact floor((i + 0.5) * scale); the 2-D
 // kernel reads i / 2 where the output is twice the input, whatever the
