@@ -2267,13 +2267,25 @@ class TakeSymbolic(nn.Module):
                 torch.gather(x, 3, torch.argsort(x, dim=3)[..., :2]))
 
 
+class UnfoldSymbolic(nn.Module):
+    """Tensor.unfold along symbolic dims and nn.functional.unfold (im2col)
+    over symbolic batch, H and W (issue 39: "along a symbolic dimension is
+    not supported yet", "needs a static (N, C, H, W) or (C, H, W) input")."""
+
+    def forward(self, x):
+        return (x.unfold(2, 3, 2),
+                x.unfold(3, 2, 1),
+                F.unfold(x, (2, 3), stride=(1, 2), padding=1),
+                F.unfold(x, 3, dilation=2, padding=1))
+
+
 def write_dynamic_tail(out):
     """moe_dynamic (batch 1..16, sequence 2..128), pixel_shuffle_dynamic,
     upsample_symbolic and adaptive_pool_symbolic (batch 1..8, H and W 4..128),
     pad_symbolic, var_symbolic, split_symbolic, flip_stack_symbolic,
     ordering_symbolic, trapezoid_symbolic and scatter_glu_symbolic (Dim.AUTO:
     batch 2..16, H and W 4..64), scatter_symbolic (batch 2..8, H and W 4..16)
-    and take_symbolic (batch 2..16, H and W 4..64) at their export sizes and at more shapes as
+    and take_symbolic, unfold_symbolic (batch 2..16, H and W 4..64) at their export sizes and at more shapes as
     input_<shape>.npy / expected_<shape>_<i>.npy, each run by PyTorch."""
     dim = torch.export.Dim
     cases = [
@@ -2318,6 +2330,9 @@ def write_dynamic_tail(out):
          {0: dim.AUTO(max=8), 2: dim.AUTO(min=4, max=16), 3: dim.AUTO(min=4, max=16)},
          [(3, 3, 4, 5), (2, 3, 9, 16), (4, 3, 16, 8)]),
         ("take_symbolic", TakeSymbolic, torch.randn(2, 3, 6, 7),
+         {0: dim.AUTO(max=16), 2: dim.AUTO(min=4, max=64), 3: dim.AUTO(min=4, max=64)},
+         [(3, 3, 4, 5), (2, 3, 9, 16), (4, 3, 33, 8)]),
+        ("unfold_symbolic", UnfoldSymbolic, torch.randn(2, 3, 6, 7),
          {0: dim.AUTO(max=16), 2: dim.AUTO(min=4, max=64), 3: dim.AUTO(min=4, max=64)},
          [(3, 3, 4, 5), (2, 3, 9, 16), (4, 3, 33, 8)]),
     ]

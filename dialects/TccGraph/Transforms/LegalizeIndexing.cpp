@@ -358,22 +358,43 @@ Results legalizeUnfold(OperatorArgs &args, OpBuilder &b) {
     return args.getOp().emitError("operator '") << operatorName(args) << "': dimension "
                                                 << *rawDim << " out of range for rank " << rank;
   int64_t n = cast<RankedTensorType>(x->getType()).getDimSize(dim);
-  if (ShapedType::isDynamic(n))
-    return args.getOp().emitError("operator '")
-           << operatorName(args) << "' along a symbolic dimension is not supported yet";
-  if (*size > n)
+  if (!ShapedType::isDynamic(n) && *size > n)
     return args.getOp().emitError("operator '") << operatorName(args) << "': windows of "
                                                 << *size << " along a dim of size " << n;
-  int64_t count = (n - *size) / *step + 1;
   auto i64 = b.getI64Type();
+  Value self = *x;
+  int64_t count = ShapedType::kDynamic;
+  SmallVector<Value> countSize;
+  if (ShapedType::isDynamic(n)) {
+    // A symbolic size: max(floor((n - size) / step) + 1, 0) windows, read at
+    // run time; a size longer than n fails the call, as PyTorch raises (and
+    // no window is read).
+    Value ok = makeCompare(b, loc, "ge", sizeTensor(b, loc, self, dim),
+                           makeScalar(b, loc, i64, static_cast<double>(*size)));
+    self = b.create<CheckOp>(loc, self.getType(), ok, self,
+                             b.getStringAttr(operatorName(args) + ": windows of " +
+                                             std::to_string(*size) + " along dim " +
+                                             std::to_string(dim) + " are longer than it"));
+    Value nIndex = dimIndex(b, loc, self, dim);
+    Value sizeIndex = b.create<arith::ConstantIndexOp>(loc, *size);
+    Value stepIndex = b.create<arith::ConstantIndexOp>(loc, *step);
+    Value rest = b.create<arith::SubIOp>(loc, nIndex, sizeIndex);
+    Value steps = b.create<arith::FloorDivSIOp>(loc, rest, stepIndex);
+    Value one = b.create<arith::ConstantIndexOp>(loc, 1);
+    Value windows = b.create<arith::AddIOp>(loc, steps, one);
+    Value zero = b.create<arith::ConstantIndexOp>(loc, 0);
+    countSize.push_back(b.create<arith::MaxSIOp>(loc, windows, zero));
+  } else {
+    count = (n - *size) / *step + 1;
+  }
   Value starts = b.create<IotaOp>(loc, RankedTensorType::get({count}, i64), b.getF64FloatAttr(0),
-                                  b.getF64FloatAttr(static_cast<double>(*step)), ValueRange{});
+                                  b.getF64FloatAttr(static_cast<double>(*step)), countSize);
   Value offsets = b.create<IotaOp>(loc, RankedTensorType::get({*size}, i64), b.getF64FloatAttr(0),
                                    b.getF64FloatAttr(1), ValueRange{});
   Value column = makeReshape(b, loc, starts, {count, 1});
   Value row = makeReshape(b, loc, offsets, {1, *size});
   Value index = makeBinary<AddOp>(b, loc, column, row);
-  Value windows = takeAlong(b, loc, *x, index, dim);
+  Value windows = takeAlong(b, loc, self, index, dim);
   if (dim == rank - 1)
     return SmallVector<Value>{windows};
   // [..., count, size, rest...] -> [..., count, rest..., size]

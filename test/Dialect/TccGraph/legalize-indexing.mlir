@@ -114,6 +114,23 @@ func.func @unfold_inner(%y: tensor<5x2xf32>) -> tensor<2x2x3xf32> {
 
 // -----
 
+// unfold along a symbolic dim: max(floor((n - size) / step) + 1, 0) windows
+// read at run time, the call checking that n holds one window.
+// CHECK-LABEL: func @unfold_symbolic
+// CHECK: %[[N:.*]] = tcc_graph.dim_size %arg0 {dim = 1 : i64}
+// CHECK: %[[OK:.*]] = tcc_graph.compare %[[N]], %{{.*}} {predicate = "ge"}
+// CHECK: %[[X:.*]] = tcc_graph.check %[[OK]], %arg0 "aten.unfold.default: windows of 3 along dim 1 are longer than it"
+// CHECK: %[[STEPS:.*]] = arith.floordivsi
+// CHECK: %[[COUNT:.*]] = arith.maxsi
+// CHECK: %[[STARTS:.*]] = tcc_graph.iota sizes(%[[COUNT]]) {start = 0.000000e+00 : f64, step = 2.000000e+00 : f64} : tensor<?xi64>
+// CHECK: tcc_graph.take %[[X]], %{{.*}} {dim = 1 : i64} : (tensor<2x?xf32>, tensor<?x3xi64>) -> tensor<2x?x3xf32>
+func.func @unfold_symbolic(%x: tensor<2x?xf32>) -> tensor<2x?x3xf32> {
+  %0 = tcc_graph.operator "torch.ops.aten.unfold.default"(%x) {operand_names = ["self"], args = {dimension = 1 : i64, size = 3 : i64, step = 2 : i64}} : (tensor<2x?xf32>) -> tensor<2x?x3xf32>
+  return %0 : tensor<2x?x3xf32>
+}
+
+// -----
+
 // diagonal: a strided read of the row-major storage (dims 0 and 2 of a
 // 2x3x4 tensor at offset -1: start 12, stride 12 + 1 along the diagonal);
 // diag of a vector: v padded to the side, placed where j - i == k.
