@@ -2255,16 +2255,21 @@ class ScatterSymbolic(nn.Module):
 
 
 class TakeSymbolic(nn.Module):
-    """take and take_along_dim without dim over symbolic sizes (issue 39:
+    """take, take_along_dim without dim and _unsafe_masked_index (indices
+    clamped, one -1 and one past the end) over symbolic sizes (issue 39:
     "only static shapes are supported"), beside gathers (take_along_dim with
     a dim exports with every size specialized)."""
 
     def forward(self, x):
         order = torch.argsort(x.flatten())
+        plane = x[0, 0]
+        rows = torch.argsort(plane[:, :1], dim=0) - 1
+        cols = torch.argsort(plane[:1, :], dim=1) + 1
         return (torch.take(x, order[:7]),
                 torch.take_along_dim(x, order),
                 torch.gather(x, 2, torch.argsort(x, dim=2)),
-                torch.gather(x, 3, torch.argsort(x, dim=3)[..., :2]))
+                torch.gather(x, 3, torch.argsort(x, dim=3)[..., :2]),
+                torch.ops.aten._unsafe_masked_index(plane, plane > 0, [rows, cols], 0.5))
 
 
 class UnfoldSymbolic(nn.Module):
@@ -2279,13 +2284,25 @@ class UnfoldSymbolic(nn.Module):
                 F.unfold(x, 3, dilation=2, padding=1))
 
 
+class PoolIndicesSymbolic(nn.Module):
+    """max_pool2d/1d with return_indices over symbolic sizes (issue 39:
+    "indices over symbolic sizes are not supported yet"), and the 2-D
+    indices unpooled again (SegNet's decoder) to the input's sizes."""
+
+    def forward(self, x):
+        y, i = F.max_pool2d(x, 2, return_indices=True)
+        z, j = F.max_pool1d(x.flatten(2), 3, stride=2, padding=1, return_indices=True)
+        return y, i, z, j, F.max_unpool2d(y, i, 2)
+
+
 def write_dynamic_tail(out):
     """moe_dynamic (batch 1..16, sequence 2..128), pixel_shuffle_dynamic,
     upsample_symbolic and adaptive_pool_symbolic (batch 1..8, H and W 4..128),
     pad_symbolic, var_symbolic, split_symbolic, flip_stack_symbolic,
     ordering_symbolic, trapezoid_symbolic and scatter_glu_symbolic (Dim.AUTO:
     batch 2..16, H and W 4..64), scatter_symbolic (batch 2..8, H and W 4..16)
-    and take_symbolic, unfold_symbolic (batch 2..16, H and W 4..64) at their export sizes and at more shapes as
+    take_symbolic, unfold_symbolic (batch 2..16, H and W 4..64) and
+    pool_indices_symbolic (H and W 4..32) at their export sizes and at more shapes as
     input_<shape>.npy / expected_<shape>_<i>.npy, each run by PyTorch."""
     dim = torch.export.Dim
     cases = [
@@ -2332,6 +2349,10 @@ def write_dynamic_tail(out):
         ("take_symbolic", TakeSymbolic, torch.randn(2, 3, 6, 7),
          {0: dim.AUTO(max=16), 2: dim.AUTO(min=4, max=64), 3: dim.AUTO(min=4, max=64)},
          [(3, 3, 4, 5), (2, 3, 9, 16), (4, 3, 33, 8)]),
+        # Pooling by 2 holds the export for even H and W.
+        ("pool_indices_symbolic", PoolIndicesSymbolic, torch.randn(2, 3, 6, 8),
+         {0: dim.AUTO(max=16), 2: dim.AUTO(min=4, max=32), 3: dim.AUTO(min=4, max=32)},
+         [(3, 3, 4, 6), (2, 3, 10, 16), (4, 3, 32, 8)]),
         ("unfold_symbolic", UnfoldSymbolic, torch.randn(2, 3, 6, 7),
          {0: dim.AUTO(max=16), 2: dim.AUTO(min=4, max=64), 3: dim.AUTO(min=4, max=64)},
          [(3, 3, 4, 5), (2, 3, 9, 16), (4, 3, 33, 8)]),

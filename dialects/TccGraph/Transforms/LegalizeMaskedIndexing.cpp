@@ -54,8 +54,16 @@ FailureOr<IndexList> clampIndices(OperatorArgs &args, OpBuilder &b, Value x, Ind
       return operatorError(args) << "only integer index tensors are supported";
     int64_t size = typeOf(x).getShape()[dim];
     Value wide = makeCast(b, loc, index, i64);
-    Value upper = makeBinary<MinimumOp>(b, loc, wide, makeScalar(b, loc, i64, size - 1));
-    index = makeBinary<MaximumOp>(b, loc, upper, makeScalar(b, loc, i64, -size));
+    // n - 1 and -n (a symbolic n read at run time).
+    Value n = ShapedType::isDynamic(size) ? sizeTensor(b, loc, x, dim) : Value();
+    auto plus = [&](int64_t sign, int64_t offset) -> Value {
+      if (!n)
+        return makeScalar(b, loc, i64, static_cast<double>(sign * size + offset));
+      Value c = makeScalar(b, loc, i64, static_cast<double>(offset));
+      return sign > 0 ? makeBinary<AddOp>(b, loc, n, c) : makeBinary<SubOp>(b, loc, c, n);
+    };
+    Value upper = makeBinary<MinimumOp>(b, loc, wide, plus(1, -1));
+    index = makeBinary<MaximumOp>(b, loc, upper, plus(-1, 0));
   }
   return indices;
 }
@@ -311,8 +319,6 @@ Results legalizeMaskedIndex(OperatorArgs &args, OpBuilder &b) {
     return failure();
   if (std::optional<Value> empty = emptyResult(args, b))
     return SmallVector<Value>{*empty};
-  if (!typeOf(*self).hasStaticShape())
-    return operatorError(args) << "only static shapes are supported";
   FailureOr<IndexList> indices = indexOperands(args, *self);
   if (failed(indices))
     return failure();

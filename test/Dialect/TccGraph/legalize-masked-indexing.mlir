@@ -222,3 +222,20 @@ func.func @masked_scatter_unknown_sizes(%x: tensor<?x?xf32>, %m: tensor<?x?xi1>,
   %0 = tcc_graph.operator "torch.ops.aten.masked_scatter.default"(%x, %m, %s) {operand_names = ["self", "mask", "source"], args = {}} : (tensor<?x?xf32>, tensor<?x?xi1>, tensor<?xf32>) -> tensor<?x?xf32>
   return %0 : tensor<?x?xf32>
 }
+
+// -----
+
+// _unsafe_masked_index over symbolic sizes: each index clamped to
+// [-n, n - 1] of the dim it indexes, n read at run time.
+// CHECK-LABEL: func @masked_index_symbolic
+// CHECK: %[[N:.*]] = tcc_graph.dim_size %arg0 {dim = 0 : i64}
+// CHECK: %[[LAST:.*]] = tcc_graph.add %[[N]], %{{.*}} : (tensor<i64>, tensor<i64>) -> tensor<i64>
+// CHECK: %[[UP:.*]] = tcc_graph.minimum %arg2, %[[LAST]]
+// CHECK: %[[FIRST:.*]] = tcc_graph.sub %{{.*}}, %[[N]] : (tensor<i64>, tensor<i64>) -> tensor<i64>
+// CHECK: tcc_graph.maximum %[[UP]], %[[FIRST]]
+// CHECK: tcc_graph.take
+// CHECK: tcc_graph.select %arg1
+func.func @masked_index_symbolic(%x: tensor<?x4xf32>, %m: tensor<?x4xi1>, %i: tensor<?xi64>) -> tensor<?x4xf32> {
+  %0 = tcc_graph.operator "torch.ops.aten._unsafe_masked_index.default"(%x, %m, %i) {operand_names = ["self", "mask", "indices.0"], args = {fill = 1.5 : f64}} : (tensor<?x4xf32>, tensor<?x4xi1>, tensor<?xi64>) -> tensor<?x4xf32>
+  return %0 : tensor<?x4xf32>
+}
