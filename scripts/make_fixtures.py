@@ -2230,9 +2230,10 @@ class ScatterSymbolic(nn.Module):
     """The scatter family over symbolic sizes (issue 39: "only static shapes
     are supported"): scatter, scatter_add (pairs of positions hit one, an
     index narrower than self), scatter_reduce amax/mean, index_add,
-    index_fill, put (accumulating), max_unpool2d, masked_scatter and
-    index_put with a boolean mask, the indices drawn from x by argsort
-    (distinct floats: no ties)."""
+    index_fill, put (accumulating), max_unpool2d, masked_scatter, index_put
+    with a boolean mask and with integer indices (adjacent, accumulating;
+    apart), the indices drawn from x by argsort (distinct floats: no
+    ties)."""
 
     def forward(self, x):
         order = torch.argsort(x, dim=2)
@@ -2241,6 +2242,8 @@ class ScatterSymbolic(nn.Module):
         rows = torch.argsort(x[0, 0, :, 0])
         flat = x.flatten()
         plane = torch.argsort(x.flatten(2), dim=2).view_as(x)
+        bs, hs, ws = (torch.argsort(x[:, 0, 0, 0]), torch.argsort(x[0, 0, :, 0]),
+                      torch.argsort(x[0, 0, 0, :]))
         return (torch.scatter(x, 2, order, x * 2),
                 torch.scatter_add(torch.zeros_like(x), 2, half, x),
                 torch.scatter_add(x, 2, half[..., :2], x[..., :2]),
@@ -2251,7 +2254,10 @@ class ScatterSymbolic(nn.Module):
                 flat.put(torch.argsort(flat) // 3, flat * 3, accumulate=True).view_as(x),
                 F.max_unpool2d(x, plane, kernel_size=1),
                 torch.masked_scatter(x, x > 0, x.flip(3) * 3),
-                torch.index_put(x, (x[:, 0, 0, 0] > 0,), x[0] * 2))
+                torch.index_put(x, (x[:, 0, 0, 0] > 0,), x[0] * 2),
+                torch.ops.aten.index_put(x, [None, None, hs[:, None], ws[None, :]], x * 3, True),
+                torch.ops.aten.index_put(x, [bs[:, None], None, hs[None, :]],
+                                         x.permute(0, 2, 1, 3) * 5))
 
 
 class TakeSymbolic(nn.Module):

@@ -13,6 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "dialects/TccGraph/Transforms/Legalizers.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 
 using namespace mlir;
 using namespace tcc::graph;
@@ -20,13 +21,6 @@ using namespace tcc::graph;
 namespace {
 using Results = FailureOr<SmallVector<Value>>;
 using IndexList = SmallVector<std::pair<int64_t, Value>>;
-
-int64_t numElements(ArrayRef<int64_t> shape) {
-  int64_t n = 1;
-  for (int64_t s : shape)
-    n *= s;
-  return n;
-}
 
 /// Whether a tensor of `type` has no elements: a size of 0 (a symbolic size
 /// is not known to be 0, and the product of two symbolic sizes' kDynamic
@@ -68,27 +62,56 @@ FailureOr<IndexList> clampIndices(OperatorArgs &args, OpBuilder &b, Value x, Ind
   return indices;
 }
 
-/// self with `values` written (or added) at self[indices] (static shapes).
+/// The product of `sizes` (kDynamic where one is).
+int64_t staticProduct(ArrayRef<int64_t> sizes) {
+  if (llvm::any_of(sizes, ShapedType::isDynamic))
+    return ShapedType::kDynamic;
+  return ShapedType::getNumElements(sizes);
+}
+
+/// The product of index values (1 for none).
+Value indexProduct(OpBuilder &b, Location loc, ArrayRef<Value> sizes) {
+  Value product = b.create<arith::ConstantIndexOp>(loc, 1);
+  for (Value size : sizes)
+    product = b.create<arith::MulIOp>(loc, product, size);
+  return product;
+}
+
+/// self with `values` written (or added) at self[indices]. Symbolic sizes
+/// are read at run time: the broadcast indices' from the index tensors (a
+/// symbolic size stretches nothing), the values' checked by the call where
+/// they are not those of the indexed shape, and read fitted to it.
 FailureOr<Value> indexPut(OperatorArgs &args, OpBuilder &b, Value self,
                           ArrayRef<std::pair<int64_t, Value>> indices, Value values,
                           bool accumulate) {
   Location loc = args.getOp().getLoc();
   RankedTensorType st = typeOf(self);
   int64_t rank = st.getRank();
-  if (!st.hasStaticShape() || !typeOf(values).hasStaticShape())
-    return operatorError(args) << "only static shapes are supported";
+  bool symbolic = !st.hasStaticShape() || !typeOf(values).hasStaticShape();
   // The index tensors broadcast together, as i64 with negatives wrapped.
   SmallVector<int64_t> bshape;
   for (auto [dim, index] : indices) {
     RankedTensorType it = typeOf(index);
     if (!isa<IntegerType>(it.getElementType()) || it.getElementType().isInteger(1))
       return operatorError(args) << "only integer index tensors are supported (boolean masks are not)";
-    if (!it.hasStaticShape())
-      return operatorError(args) << "only static shapes are supported";
+    symbolic |= !it.hasStaticShape();
     FailureOr<SmallVector<int64_t>> shape = broadcastShapes(bshape, it.getShape());
     if (failed(shape))
       return operatorError(args) << "index shapes do not broadcast";
     bshape = *shape;
+  }
+  // The broadcast shape's symbolic sizes: an index tensor's own.
+  SmallVector<Value> bsizes(bshape.size());
+  for (int64_t d = 0; d < (int64_t)bshape.size() && symbolic; ++d) {
+    if (!ShapedType::isDynamic(bshape[d]))
+      continue;
+    for (auto [dim, index] : indices) {
+      int64_t at = d - ((int64_t)bshape.size() - typeOf(index).getRank());
+      if (at >= 0 && typeOf(index).isDynamicDim(at)) {
+        bsizes[d] = dimIndex(b, loc, index, at);
+        break;
+      }
+    }
   }
   SmallVector<int64_t> positions;
   for (auto [dim, index] : indices)
@@ -114,23 +137,41 @@ FailureOr<Value> indexPut(OperatorArgs &args, OpBuilder &b, Value self,
     x = b.create<TransposeOp>(loc, RankedTensorType::get(permuted, st.getElementType()), self,
                               b.getDenseI64ArrayAttr(perm));
   int64_t first = adjacent ? positions.front() : 0;
+  auto dynamicOf = [](ArrayRef<int64_t> shape, ArrayRef<Value> sizes) {
+    SmallVector<Value> dynamic;
+    for (auto [size, value] : llvm::zip_equal(shape, sizes))
+      if (ShapedType::isDynamic(size))
+        dynamic.push_back(value);
+    return dynamic;
+  };
   // The linear index over the collapsed dims.
   Type i64 = b.getI64Type();
-  Value linear;
+  Value linear, strideT;
   int64_t stride = 1;
   for (int64_t j = n - 1; j >= 0; --j) {
     int64_t size = permuted[first + j];
     Value idx = makeCast(b, loc, indices[j].second, i64);
     Value negative = makeCompare(b, loc, "lt", idx, makeScalar(b, loc, i64, 0));
-    Value shifted = makeBinary<AddOp>(b, loc, idx, makeScalar(b, loc, i64, size));
+    Value sizeT = sizeTensor(b, loc, x, first + j);
+    Value shifted = makeBinary<AddOp>(b, loc, idx, sizeT);
     idx = b.create<SelectOp>(loc, typeOf(idx), negative, shifted, idx);
-    idx = b.create<BroadcastOp>(loc, RankedTensorType::get(bshape, i64), idx);
-    if (stride != 1)
+    if (typeOf(idx).getShape() != ArrayRef<int64_t>(bshape))
+      idx = b.create<BroadcastOp>(loc, RankedTensorType::get(bshape, i64), idx,
+                                  dynamicOf(bshape, bsizes));
+    if (strideT)
+      idx = makeBinary<MulOp>(b, loc, idx, strideT);
+    else if (stride != 1)
       idx = makeBinary<MulOp>(b, loc, idx, makeScalar(b, loc, i64, stride));
     linear = linear ? makeBinary<AddOp>(b, loc, idx, linear) : idx;
-    stride *= size;
+    if (ShapedType::isDynamic(size) || ShapedType::isDynamic(stride)) {
+      Value before = strideT ? strideT : makeScalar(b, loc, i64, stride);
+      strideT = makeBinary<MulOp>(b, loc, before, sizeT);
+      stride = ShapedType::kDynamic;
+    } else {
+      stride *= size;
+    }
   }
-  int64_t count = numElements(bshape);
+  int64_t count = staticProduct(bshape);
   // Self as [pre.., L, post..]; the values as [pre.., count, post..].
   SmallVector<int64_t> pre(ArrayRef<int64_t>(permuted).take_front(first));
   SmallVector<int64_t> post(ArrayRef<int64_t>(permuted).drop_front(first + n));
@@ -141,37 +182,95 @@ FailureOr<Value> indexPut(OperatorArgs &args, OpBuilder &b, Value self,
   llvm::append_range(collapsed, post);
   llvm::append_range(target, post);
   llvm::append_range(taken, post);
+  // Each dim of `taken` as (the value with that size, its dim).
+  SmallVector<std::pair<Value, int64_t>> takenFrom;
+  for (int64_t d = 0; d < first; ++d)
+    takenFrom.push_back({x, d});
+  for (int64_t d = 0; d < (int64_t)bshape.size(); ++d)
+    takenFrom.push_back({linear, d});
+  for (int64_t d = first + n; d < rank; ++d)
+    takenFrom.push_back({x, d});
   // The values broadcast to x[indices]'s shape, then collapsed.
   Value v = makeCast(b, loc, values, st.getElementType());
   if (typeOf(v).getRank() > (int64_t)taken.size())
     return operatorError(args) << "values of type " << values.getType()
                                << " do not broadcast to the indexed shape";
-  SmallVector<int64_t> aligned(taken.size() - typeOf(v).getRank(), 1);
-  llvm::append_range(aligned, typeOf(v).getShape());
-  for (auto [have, want] : llvm::zip(aligned, taken))
-    if (have != 1 && have != want)
+  int64_t lead = taken.size() - typeOf(v).getRank();
+  Value fits;
+  for (int64_t i = 0; i < typeOf(values).getRank(); ++i) {
+    int64_t have = typeOf(values).getDimSize(i), want = taken[lead + i];
+    if (have == 1 || (!ShapedType::isDynamic(have) && have == want))
+      continue;
+    if (!ShapedType::isDynamic(have) && !ShapedType::isDynamic(want))
       return operatorError(args) << "values of type " << values.getType()
                                  << " do not broadcast to the indexed shape";
-  v = makeReshape(b, loc, v, aligned);
+    auto [like, likeDim] = takenFrom[lead + i];
+    if (like == x && x == self && sameSize(args, values, i, self, likeDim))
+      continue;
+    Value eq = makeCompare(b, loc, "eq", sizeTensor(b, loc, values, i),
+                           sizeTensor(b, loc, like, likeDim));
+    fits = conjoin(b, loc, fits, eq);
+    v = fitDim(b, loc, v, i, like, likeDim, 0.0);
+  }
+  SmallVector<Value> takenSizes, targetSizes, collapsedSizes;
+  if (symbolic) {
+    for (auto [like, likeDim] : takenFrom)
+      takenSizes.push_back(dimIndex(b, loc, like, likeDim));
+    SmallVector<Value> preSizes(takenSizes.begin(), takenSizes.begin() + first);
+    SmallVector<Value> postSizes(takenSizes.begin() + first + bshape.size(), takenSizes.end());
+    Value countSize = indexProduct(
+        b, loc, ArrayRef<Value>(takenSizes).slice(first, bshape.size()));
+    SmallVector<Value> indexed;
+    for (int64_t j = 0; j < n; ++j)
+      indexed.push_back(dimIndex(b, loc, x, first + j));
+    Value strideSize = indexProduct(b, loc, indexed);
+    targetSizes = preSizes;
+    targetSizes.push_back(countSize);
+    llvm::append_range(targetSizes, postSizes);
+    collapsedSizes = preSizes;
+    collapsedSizes.push_back(strideSize);
+    llvm::append_range(collapsedSizes, postSizes);
+  } else {
+    takenSizes.assign(taken.size(), Value());
+    targetSizes.assign(target.size(), Value());
+    collapsedSizes.assign(collapsed.size(), Value());
+  }
+  SmallVector<int64_t> aligned(lead, 1);
+  llvm::append_range(aligned, typeOf(v).getShape());
+  SmallVector<Value> alignedSizes(lead, Value());
+  for (int64_t i = 0; i < typeOf(v).getRank(); ++i)
+    alignedSizes.push_back(typeOf(v).isDynamicDim(i) ? dimIndex(b, loc, v, i) : Value());
+  v = makeReshape(b, loc, v, aligned, alignedSizes);
   if (aligned != taken)
-    v = b.create<BroadcastOp>(loc, RankedTensorType::get(taken, st.getElementType()), v);
-  v = makeReshape(b, loc, v, target);
+    v = b.create<BroadcastOp>(loc, RankedTensorType::get(taken, st.getElementType()), v,
+                              dynamicOf(taken, takenSizes));
+  v = makeReshape(b, loc, v, target, targetSizes);
   SmallVector<int64_t> line(target.size(), 1);
   line[first] = count;
   Value index = makeReshape(b, loc, linear, {count});
   index = makeReshape(b, loc, index, line);
-  index = b.create<BroadcastOp>(loc, RankedTensorType::get(target, i64), index);
-  Value flat = makeReshape(b, loc, x, collapsed);
-  FailureOr<Value> written = scatterAlongDim(args, b, flat, first, index, v, accumulate);
+  index = b.create<BroadcastOp>(loc, RankedTensorType::get(target, i64), index,
+                                dynamicOf(target, targetSizes));
+  Value flat = makeReshape(b, loc, x, collapsed, collapsedSizes);
+  FailureOr<Value> written =
+      scatterAlongDim(args, b, flat, first, index, v, accumulate, /*shapesFit=*/true);
   if (failed(written))
     return failure();
-  Value out = makeReshape(b, loc, *written, permuted);
+  SmallVector<Value> permutedSizes;
+  for (int64_t d = 0; d < rank; ++d)
+    permutedSizes.push_back(symbolic && ShapedType::isDynamic(permuted[d]) ? dimIndex(b, loc, x, d)
+                                                                            : Value());
+  Value out = makeReshape(b, loc, *written, permuted, permutedSizes);
   if (!adjacent) {
     SmallVector<int64_t> inverse(rank);
     for (int64_t i = 0; i < rank; ++i)
       inverse[perm[i]] = i;
     out = b.create<TransposeOp>(loc, st, out, b.getDenseI64ArrayAttr(inverse));
   }
+  if (fits)
+    out = b.create<CheckOp>(loc, st, fits, out,
+                            b.getStringAttr(operatorName(args) +
+                                            ": values do not broadcast to the indexed shape"));
   return out;
 }
 

@@ -633,9 +633,9 @@ std::optional<Value> tcc::graph::indexCopyAlong(OperatorArgs &args, OpBuilder &b
 
 FailureOr<Value> tcc::graph::scatterAlongDim(OperatorArgs &args, OpBuilder &b, Value self,
                                              int64_t dim, Value index, Value src,
-                                             bool accumulate) {
+                                             bool accumulate, bool shapesFit) {
   return scatterDense(args, b, self, dim, index, src, accumulate ? Combine::Sum : Combine::Set,
-                      /*includeSelf=*/true);
+                      /*includeSelf=*/true, shapesFit);
 }
 
 void tcc::graph::populateScatterLegalizers(LegalizerTable &t) {

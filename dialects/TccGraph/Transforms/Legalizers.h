@@ -91,12 +91,14 @@ indexOperands(OperatorArgs &args, mlir::Value x);
 mlir::FailureOr<llvm::SmallVector<mlir::Value>>
 indexTensors(OperatorArgs &args, mlir::OpBuilder &b, mlir::Value x,
              llvm::ArrayRef<std::pair<int64_t, mlir::Value>> indices);
-/// `self` (static shape) with `src` written (or added, `accumulate`) along
-/// `dim` at `index` (self's rank; src at least index's shape), as scatter
+/// `self` with `src` written (or added, `accumulate`) along `dim` at `index`
+/// (self's rank; src at least index's shape), as scatter; `shapesFit`: the
+/// caller made index of self's sizes apart from `dim` and src of index's
 /// (LegalizeScatter.cpp).
 mlir::FailureOr<mlir::Value> scatterAlongDim(OperatorArgs &args, mlir::OpBuilder &b,
                                              mlir::Value self, int64_t dim, mlir::Value index,
-                                             mlir::Value src, bool accumulate);
+                                             mlir::Value src, bool accumulate,
+                                             bool shapesFit = false);
 
 /// `self` with `source`'s slices along `dim` written at the positions of
 /// `index` (1-D or 0-d integers): a tcc_graph.index_copy, which touches only

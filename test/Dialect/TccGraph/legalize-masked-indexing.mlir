@@ -186,8 +186,22 @@ func.func @index_put_mask_symbolic(%x: tensor<?x?xf32>, %m: tensor<?xi1>, %v: te
 
 // -----
 
+// Integer indices over symbolic sizes: the index tensors broadcast to their
+// own run-time sizes, the linear index's strides are the indexed sizes read
+// at run time, and the values' sizes (not the export's operands here) are
+// checked by the call and read fitted to the indexed shape.
+// CHECK-LABEL: func @masked_index_put_accumulate_symbolic
+// CHECK: %[[COLS:.*]] = tcc_graph.broadcast %{{.*}} sizes(%{{.*}}, %{{.*}}) : (tensor<1x?xi64>) -> tensor<?x?xi64>
+// CHECK: %[[STRIDE:.*]] = tcc_graph.mul %{{.*}}, %{{.*}} : (tensor<i64>, tensor<i64>) -> tensor<i64>
+// CHECK: %[[ROWS:.*]] = tcc_graph.broadcast %{{.*}} sizes(%{{.*}}, %{{.*}}) : (tensor<?x1xi64>) -> tensor<?x?xi64>
+// CHECK: %[[SCALED:.*]] = tcc_graph.mul %[[ROWS]], %[[STRIDE]]
+// CHECK: %[[LINEAR:.*]] = tcc_graph.add %[[SCALED]], %[[COLS]]
+// CHECK: tcc_graph.compare %{{.*}}, %{{.*}} {predicate = "eq"}
+// CHECK: tcc_graph.reshape %arg0 : (tensor<?x?xf32>) -> tensor<?xf32>
+// CHECK: %[[OUT:.*]] = tcc_graph.reshape %{{.*}} sizes(%{{.*}}, %{{.*}}) : (tensor<?xf32>) -> tensor<?x?xf32>
+// CHECK: %[[R:.*]] = tcc_graph.check %{{.*}}, %[[OUT]] "aten._unsafe_masked_index_put_accumulate.default: values do not broadcast to the indexed shape"
+// CHECK: return %[[R]]
 func.func @masked_index_put_accumulate_symbolic(%x: tensor<?x?xf32>, %m: tensor<?x?xi1>, %i: tensor<?x1xi64>, %j: tensor<1x?xi64>, %v: tensor<?x?xf32>) -> tensor<?x?xf32> {
-  // expected-error @+1 {{operator 'aten._unsafe_masked_index_put_accumulate.default': only static shapes are supported}}
   %0 = tcc_graph.operator "torch.ops.aten._unsafe_masked_index_put_accumulate.default"(%x, %m, %i, %j, %v) {operand_names = ["self", "mask", "indices.0", "indices.1", "values"], args = {}} : (tensor<?x?xf32>, tensor<?x?xi1>, tensor<?x1xi64>, tensor<1x?xi64>, tensor<?x?xf32>) -> tensor<?x?xf32>
   return %0 : tensor<?x?xf32>
 }
