@@ -2291,14 +2291,16 @@ class UnfoldSymbolic(nn.Module):
 
 
 class PoolIndicesSymbolic(nn.Module):
-    """max_pool2d/1d with return_indices over symbolic sizes (issue 39:
-    "indices over symbolic sizes are not supported yet"), and the 2-D
-    indices unpooled again (SegNet's decoder) to the input's sizes."""
+    """max_pool2d/1d and adaptive_max_pool2d with return_indices over
+    symbolic sizes (issue 39: "indices over symbolic sizes are not supported
+    yet"), and the 2-D indices unpooled again (SegNet's decoder) to the
+    input's sizes."""
 
     def forward(self, x):
         y, i = F.max_pool2d(x, 2, return_indices=True)
         z, j = F.max_pool1d(x.flatten(2), 3, stride=2, padding=1, return_indices=True)
-        return y, i, z, j, F.max_unpool2d(y, i, 2)
+        a, k = F.adaptive_max_pool2d(x, (3, 2), return_indices=True)
+        return y, i, z, j, F.max_unpool2d(y, i, 2), a, k
 
 
 def write_dynamic_tail(out):

@@ -13,6 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "dialects/TccGraph/Transforms/Legalizers.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 
 #include <limits>
 
@@ -35,7 +36,7 @@ struct Along {
 /// index value for the result's, whose product `outCount` is).
 struct Extent {
   SmallVector<int64_t> ins, outs;
-  SmallVector<Value> inSizes, outSizes;
+  SmallVector<Value> inSizes, inLengths, outSizes;
   Value outCount;
 };
 
@@ -43,7 +44,7 @@ struct Extent {
 /// position's window, -1 outside the input (row-major in both), computed
 /// from iotas (a constant table would sit in host memory on the CUDA path).
 Value positionTable(OpBuilder &b, Location loc, const Extent &e, ArrayRef<Along> along,
-                    int64_t numOut, int64_t numWindow) {
+                    int64_t numOut, int64_t numWindow, Value windowSize) {
   Type i64 = b.getI64Type();
   Value flat = along[0].position, inside = along[0].inside;
   for (size_t d = 1; d < along.size(); ++d) {
@@ -53,16 +54,17 @@ Value positionTable(OpBuilder &b, Location loc, const Extent &e, ArrayRef<Along>
   }
   Value outside = makeScalar(b, loc, i64, -1);
   Value table = b.create<SelectOp>(loc, typeOf(flat), inside, flat, outside);
-  return makeReshape(b, loc, table, {numOut, numWindow}, {e.outCount, Value()});
+  return makeReshape(b, loc, table, {numOut, numWindow}, {e.outCount, windowSize});
 }
 
 /// Output index o (at dim `d`) and window offset k (at dim `spatial + d`)
-/// as i64 iotas of rank 2 * spatial (`length`: a symbolic `outs`).
+/// as i64 iotas of rank 2 * spatial (the lengths: symbolic `outs`, `window`).
 std::pair<Value, Value> outAndOffset(OpBuilder &b, Location loc, int64_t spatial, int64_t d,
-                                     int64_t outs, int64_t window, Value length) {
+                                     int64_t outs, Value outLength, int64_t window,
+                                     Value windowLength) {
   Type i64 = b.getI64Type();
-  Value o = makeIotaAt(b, loc, outs, i64, 2 * spatial, d, length);
-  Value k = makeIotaAt(b, loc, window, i64, 2 * spatial, spatial + d);
+  Value o = makeIotaAt(b, loc, outs, i64, 2 * spatial, d, outLength);
+  Value k = makeIotaAt(b, loc, window, i64, 2 * spatial, spatial + d, windowLength);
   return {o, k};
 }
 
@@ -77,7 +79,7 @@ Value within(OpBuilder &b, Location loc, Value v, Value lo, Value hi) {
 /// given its position table, shaped `resultType` (i64).
 /// `values` is the pooled values result, of the indices' shape.
 Value windowArgmax(OpBuilder &b, Location loc, Value x, int64_t spatial, Value positions,
-                   int64_t numOut, int64_t numWindow, Value values) {
+                   int64_t numOut, int64_t numWindow, Value windowSize, Value values) {
   RankedTensorType xt = typeOf(x), resultType = typeOf(values);
   Type elt = xt.getElementType();
   Type f32 = b.getF32Type(), i64 = b.getI64Type();
@@ -114,8 +116,10 @@ Value windowArgmax(OpBuilder &b, Location loc, Value x, int64_t spatial, Value p
   Value largestInside = b.create<BitwiseAndOp>(loc, full, isLargest, inside);
   // Offsets as f32 (exact: windows are small): the first maximum is
   // window - max(window - k), the last NaN max(k + 1) - 1.
-  Value offsets = makeIotaAt(b, loc, numWindow, f32, 3, 2);
-  Value size = makeScalar(b, loc, f32, static_cast<double>(numWindow));
+  Value offsets = makeIotaAt(b, loc, numWindow, f32, 3, 2, windowSize);
+  Value size = ShapedType::isDynamic(numWindow)
+                   ? makeCast(b, loc, sizeTensor(b, loc, positions, 1), f32)
+                   : makeScalar(b, loc, f32, static_cast<double>(numWindow));
   Value zeroF = makeScalar(b, loc, f32, 0.0);
   Value oneF = makeScalar(b, loc, f32, 1.0);
   auto fullF = RankedTensorType::get({lead, numOut, numWindow}, f32);
@@ -137,6 +141,8 @@ Value windowArgmax(OpBuilder &b, Location loc, Value x, int64_t spatial, Value p
     tableSizes.push_back(leadSize);
   if (ShapedType::isDynamic(numOut))
     tableSizes.push_back(outSize);
+  if (ShapedType::isDynamic(numWindow))
+    tableSizes.push_back(windowSize);
   Value everyTable = b.create<BroadcastOp>(loc, leadTable, clamped, tableSizes);
   Value index = b.create<GatherOp>(loc, RankedTensorType::get({lead, numOut, 1}, i64),
                                    everyTable, chosenIndex, b.getI64IntegerAttr(2));
@@ -148,23 +154,26 @@ Value windowArgmax(OpBuilder &b, Location loc, Value x, int64_t spatial, Value p
 
 /// The spatial sizes of `x`'s trailing `spatial` dims and of the values
 /// result's (the indices' shape), symbolic ones read at run time; symbolic
-/// sizes only where `symbolic` (the sliding windows), else an error.
+/// result sizes only where `symbolicOuts` (the sliding windows), else an
+/// error.
 FailureOr<Extent> spatialExtent(OperatorArgs &args, OpBuilder &b, Value x, Value values,
-                                int64_t spatial, bool symbolic) {
+                                int64_t spatial, bool symbolicOuts) {
   Location loc = args.getOp().getLoc();
   ArrayRef<int64_t> xs = typeOf(x).getShape();
   ArrayRef<int64_t> rs = typeOf(values).getShape();
   if (static_cast<int64_t>(xs.size()) < spatial + 1 ||
       static_cast<int64_t>(rs.size()) < spatial + 1)
     return operatorError(args) << "expects " << spatial << " spatial dims after the channels";
-  if (!symbolic && (ShapedType::isDynamicShape(xs) || ShapedType::isDynamicShape(rs)))
-    return operatorError(args) << "indices over symbolic sizes are not supported yet";
+  if (!symbolicOuts && ShapedType::isDynamicShape(rs.take_back(spatial)))
+    return operatorError(args) << "indices over symbolic output sizes are not supported yet";
   Extent e;
   e.ins.assign(xs.end() - spatial, xs.end());
   e.outs.assign(rs.end() - spatial, rs.end());
   int64_t xLead = xs.size() - spatial, rLead = rs.size() - spatial;
   for (int64_t d = 0; d < spatial; ++d) {
     e.inSizes.push_back(sizeTensor(b, loc, x, xLead + d));
+    e.inLengths.push_back(ShapedType::isDynamic(e.ins[d]) ? dimIndex(b, loc, x, xLead + d)
+                                                          : Value());
     e.outSizes.push_back(ShapedType::isDynamic(e.outs[d]) ? dimIndex(b, loc, values, rLead + d)
                                                           : Value());
   }
@@ -179,14 +188,17 @@ struct Windows {
   Value table;
   int64_t numOut;
   int64_t numWindow;
+  Value windowSize; // where numWindow is symbolic
 };
 using WindowsFn = std::function<Windows(OperatorArgs &, OpBuilder &, const Extent &)>;
 
 /// The values from `values` (the pooling legalizer); where result #1 is
-/// read, the indices in the windows `windowsOf` gives (over symbolic sizes
-/// where `symbolic`).
-LegalizeFn withIndices(int64_t spatial, LegalizeFn values, WindowsFn windowsOf, bool symbolic) {
-  return [spatial, values, windowsOf, symbolic](OperatorArgs &args, OpBuilder &b) -> Results {
+/// read, the indices in the windows `windowsOf` gives (over symbolic output
+/// sizes where `symbolicOuts`).
+LegalizeFn withIndices(int64_t spatial, LegalizeFn values, WindowsFn windowsOf,
+                       bool symbolicOuts) {
+  return [spatial, values, windowsOf, symbolicOuts](OperatorArgs &args,
+                                                     OpBuilder &b) -> Results {
     Results results = values(args, b);
     if (failed(results) || args.getOp()->getResult(1).use_empty())
       return results;
@@ -194,12 +206,12 @@ LegalizeFn withIndices(int64_t spatial, LegalizeFn values, WindowsFn windowsOf, 
     if (!x)
       return failure();
     Value pooled = (*results)[0];
-    FailureOr<Extent> e = spatialExtent(args, b, x, pooled, spatial, symbolic);
+    FailureOr<Extent> e = spatialExtent(args, b, x, pooled, spatial, symbolicOuts);
     if (failed(e))
       return failure();
     Windows w = windowsOf(args, b, *e);
     Value index = windowArgmax(b, args.getOp().getLoc(), x, spatial, w.table, w.numOut,
-                               w.numWindow, pooled);
+                               w.numWindow, w.windowSize, pooled);
     (*results)[1] = makeCast(b, args.getOp().getLoc(), index,
                              args.resultType(1).getElementType());
     return results;
@@ -222,7 +234,7 @@ Windows slidingWindows(OperatorArgs &args, OpBuilder &b, const Extent &e) {
   int64_t numOut = 1, numWindow = 1;
   for (int64_t d = 0; d < spatial; ++d) {
     // o * stride - padding + k * dilation.
-    auto [o, k] = outAndOffset(b, loc, spatial, d, e.outs[d], kernel[d], e.outSizes[d]);
+    auto [o, k] = outAndOffset(b, loc, spatial, d, e.outs[d], e.outSizes[d], kernel[d], Value());
     Value start = makeBinary<MulOp>(b, loc, o, makeScalar(b, loc, i64, stride[d]));
     start = makeBinary<SubOp>(b, loc, start, makeScalar(b, loc, i64, padding[d]));
     Value step = makeBinary<MulOp>(b, loc, k, makeScalar(b, loc, i64, dilation[d]));
@@ -235,11 +247,14 @@ Windows slidingWindows(OperatorArgs &args, OpBuilder &b, const Extent &e) {
                  : numOut * e.outs[d];
     numWindow *= kernel[d];
   }
-  return {positionTable(b, loc, e, along, numOut, numWindow), numOut, numWindow};
+  return {positionTable(b, loc, e, along, numOut, numWindow, Value()), numOut, numWindow,
+          Value()};
 }
 
 /// adaptive_max_pool{spatial}d: output o's window along a dim of n inputs
-/// and m outputs is [floor(o n / m), ceil((o + 1) n / m)).
+/// and m outputs is [floor(o n / m), ceil((o + 1) n / m)). Over a symbolic
+/// n the window reads n positions from its start, those past its end
+/// outside (the longest window depends on n).
 Windows adaptiveWindows(OperatorArgs &args, OpBuilder &b, const Extent &e) {
   ArrayRef<int64_t> ins = e.ins, outs = e.outs;
   int64_t spatial = ins.size();
@@ -247,19 +262,28 @@ Windows adaptiveWindows(OperatorArgs &args, OpBuilder &b, const Extent &e) {
   Type i64 = b.getI64Type(), f64 = b.getF64Type();
   SmallVector<Along> along;
   int64_t numOut = 1, numWindow = 1;
+  SmallVector<int64_t> longests;
   for (int64_t d = 0; d < spatial; ++d) {
     int64_t n = ins[d], m = outs[d], longest = 0;
-    for (int64_t o = 0; o < m; ++o)
-      longest = std::max(longest, ((o + 1) * n + m - 1) / m - o * n / m);
+    if (ShapedType::isDynamic(n)) {
+      longest = ShapedType::kDynamic;
+    } else {
+      for (int64_t o = 0; o < m; ++o)
+        longest = std::max(longest, ((o + 1) * n + m - 1) / m - o * n / m);
+    }
+    longests.push_back(longest);
     // start = floor(o n / m) + k, inside below ceil((o + 1) n / m) (f64:
     // exact for these small integers).
-    auto [o, k] = outAndOffset(b, loc, spatial, d, m, longest, Value());
+    auto [o, k] = outAndOffset(b, loc, spatial, d, m, Value(), longest,
+                               ShapedType::isDynamic(n) ? e.inLengths[d] : Value());
+    Value nF = ShapedType::isDynamic(n) ? makeCast(b, loc, e.inSizes[d], f64)
+                                        : makeScalar(b, loc, f64, static_cast<double>(n));
     Value of = makeCast(b, loc, o, f64);
-    Value lo = makeBinary<MulOp>(b, loc, of, makeScalar(b, loc, f64, static_cast<double>(n)));
+    Value lo = makeBinary<MulOp>(b, loc, of, nF);
     lo = makeBinary<DivOp>(b, loc, lo, makeScalar(b, loc, f64, static_cast<double>(m)));
     Value start = makeCast(b, loc, b.create<FloorOp>(loc, lo), i64);
     Value next = makeBinary<AddOp>(b, loc, of, makeScalar(b, loc, f64, 1.0));
-    Value hi = makeBinary<MulOp>(b, loc, next, makeScalar(b, loc, f64, static_cast<double>(n)));
+    Value hi = makeBinary<MulOp>(b, loc, next, nF);
     hi = makeBinary<DivOp>(b, loc, hi, makeScalar(b, loc, f64, static_cast<double>(m)));
     Value end = makeCast(b, loc, b.create<CeilOp>(loc, hi), i64);
     Value position = makeBinary<AddOp>(b, loc, start, k);
@@ -267,9 +291,22 @@ Windows adaptiveWindows(OperatorArgs &args, OpBuilder &b, const Extent &e) {
     Value inside = within(b, loc, position, zero, end);
     along.push_back({position, inside});
     numOut *= m;
-    numWindow *= longest;
+    numWindow = ShapedType::isDynamic(numWindow) || ShapedType::isDynamic(longest)
+                    ? ShapedType::kDynamic
+                    : numWindow * longest;
   }
-  return {positionTable(b, loc, e, along, numOut, numWindow), numOut, numWindow};
+  Value windowSize;
+  if (ShapedType::isDynamic(numWindow)) {
+    for (auto [d, longest] : llvm::enumerate(longests)) {
+      Value length = ShapedType::isDynamic(longest)
+                         ? e.inLengths[d]
+                         : b.create<arith::ConstantIndexOp>(loc, longest).getResult();
+      windowSize = windowSize ? b.create<arith::MulIOp>(loc, windowSize, length).getResult()
+                              : length;
+    }
+  }
+  return {positionTable(b, loc, e, along, numOut, numWindow, windowSize), numOut, numWindow,
+          windowSize};
 }
 } // namespace
 
@@ -279,9 +316,9 @@ void tcc::graph::populatePoolingIndexLegalizers(LegalizerTable &t) {
     std::string d = std::to_string(spatial) + "d";
     t["aten.max_pool" + d + "_with_indices.default"] =
         withIndices(spatial, t.lookup("aten.max_pool" + d + ".default"), slidingWindows,
-                    /*symbolic=*/true);
-    // An adaptive window's longest length depends on the sizes: static only.
+                    /*symbolicOuts=*/true);
     std::string adaptive = "aten.adaptive_max_pool" + d + ".default";
-    t[adaptive] = withIndices(spatial, t.lookup(adaptive), adaptiveWindows, /*symbolic=*/false);
+    t[adaptive] = withIndices(spatial, t.lookup(adaptive), adaptiveWindows,
+                              /*symbolicOuts=*/false);
   }
 }

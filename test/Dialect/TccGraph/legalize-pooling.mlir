@@ -169,13 +169,3 @@ func.func @avg_pool3d_bf16(%x: tensor<1x2x4x4x4xbf16>) -> tensor<1x2x2x2x2xbf16>
   %0 = tcc_graph.operator "torch.ops.aten.avg_pool3d.default"(%x) {operand_names = ["self"], args = {kernel_size = array<i64: 2, 2, 2>, stride = array<i64: 2, 2, 2>}} : (tensor<1x2x4x4x4xbf16>) -> tensor<1x2x2x2x2xbf16>
   return %0 : tensor<1x2x2x2x2xbf16>
 }
-
-// -----
-
-// Adaptive windows' longest length depends on the sizes: refused over
-// symbolic ones.
-func.func @adaptive_indices_symbolic(%x: tensor<2x?xf32>) -> (tensor<2x3xf32>, tensor<2x3xi64>) {
-  // expected-error @+1 {{operator 'aten.adaptive_max_pool1d.default': indices over symbolic sizes are not supported yet}}
-  %0:2 = tcc_graph.operator "torch.ops.aten.adaptive_max_pool1d.default"(%x) {operand_names = ["self"], args = {output_size = array<i64: 3>}} : (tensor<2x?xf32>) -> (tensor<2x3xf32>, tensor<2x3xi64>)
-  return %0#0, %0#1 : tensor<2x3xf32>, tensor<2x3xi64>
-}
