@@ -2303,13 +2303,29 @@ class PoolIndicesSymbolic(nn.Module):
         return y, i, z, j, F.max_unpool2d(y, i, 2), a, k
 
 
+class GridSampleSymbolic(nn.Module):
+    """grid_sample over symbolic batch, H and W (issue 39: "needs a static
+    float [N, C, (D,) H, W] input and [N, (Do,) Ho, Wo, 2 or 3] grid"): the
+    grid drawn from x (tanh, a little past [-1, 1] for the padding modes),
+    bilinear with zeros, nearest with border, bilinear with reflection with
+    and without align_corners."""
+
+    def forward(self, x):
+        grid = torch.tanh(x[:, :2].permute(0, 2, 3, 1)) * 1.2
+        return (F.grid_sample(x, grid, align_corners=False),
+                F.grid_sample(x, grid, mode="nearest", padding_mode="border", align_corners=False),
+                F.grid_sample(x, grid, padding_mode="reflection", align_corners=True),
+                F.grid_sample(x, grid, padding_mode="reflection", align_corners=False))
+
+
 def write_dynamic_tail(out):
     """moe_dynamic (batch 1..16, sequence 2..128), pixel_shuffle_dynamic,
     upsample_symbolic and adaptive_pool_symbolic (batch 1..8, H and W 4..128),
     pad_symbolic, var_symbolic, split_symbolic, flip_stack_symbolic,
     ordering_symbolic, trapezoid_symbolic and scatter_glu_symbolic (Dim.AUTO:
     batch 2..16, H and W 4..64), scatter_symbolic (batch 2..8, H and W 4..16)
-    take_symbolic, unfold_symbolic (batch 2..16, H and W 4..64) and
+    take_symbolic, unfold_symbolic, grid_sample_symbolic (batch 2..16, H and
+    W 4..64) and
     pool_indices_symbolic (H and W 4..32) at their export sizes and at more shapes as
     input_<shape>.npy / expected_<shape>_<i>.npy, each run by PyTorch."""
     dim = torch.export.Dim
@@ -2361,6 +2377,9 @@ def write_dynamic_tail(out):
         ("pool_indices_symbolic", PoolIndicesSymbolic, torch.randn(2, 3, 6, 8),
          {0: dim.AUTO(max=16), 2: dim.AUTO(min=4, max=32), 3: dim.AUTO(min=4, max=32)},
          [(3, 3, 4, 6), (2, 3, 10, 16), (4, 3, 32, 8)]),
+        ("grid_sample_symbolic", GridSampleSymbolic, torch.randn(2, 3, 6, 7),
+         {0: dim.AUTO(max=16), 2: dim.AUTO(min=4, max=64), 3: dim.AUTO(min=4, max=64)},
+         [(3, 3, 4, 5), (2, 3, 9, 16), (4, 3, 33, 8)]),
         ("unfold_symbolic", UnfoldSymbolic, torch.randn(2, 3, 6, 7),
          {0: dim.AUTO(max=16), 2: dim.AUTO(min=4, max=64), 3: dim.AUTO(min=4, max=64)},
          [(3, 3, 4, 5), (2, 3, 9, 16), (4, 3, 33, 8)]),

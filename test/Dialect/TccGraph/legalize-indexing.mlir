@@ -424,3 +424,26 @@ func.func @flip_symbolic(%x: tensor<2x?xf32> {tcc.sizes = [2, "s1"]}) -> tensor<
   %0 = tcc_graph.operator "torch.ops.aten.flip.default"(%x) {operand_names = ["self"], args = {dims = array<i64: 1>}} : (tensor<2x?xf32>) -> tensor<2x?xf32>
   return %0 : tensor<2x?xf32>
 }
+
+// -----
+
+// grid_sampler_2d over symbolic sizes: each coordinate's pixel position uses
+// its input size read at run time (W for x, H for y; reflection's span and
+// the clip's last pixel alike), the corners' gathers read the image
+// flattened by its run-time sizes, and a grid batch the export does not
+// state as the input's is checked by the call.
+// CHECK-LABEL: func @grid_sample_symbolic
+// CHECK: %[[EQ:.*]] = tcc_graph.compare %{{.*}}, %{{.*}} {predicate = "eq"}
+// CHECK: %[[W:.*]] = tcc_graph.dim_size %arg0 {dim = 3 : i64}
+// CHECK: %[[WF:.*]] = tcc_graph.cast %[[W]] : (tensor<i64>) -> tensor<f32>
+// CHECK: %[[H:.*]] = tcc_graph.dim_size %arg0 {dim = 2 : i64}
+// CHECK: %[[HF:.*]] = tcc_graph.cast %[[H]] : (tensor<i64>) -> tensor<f32>
+// CHECK: tcc_graph.mul %[[WF]], %{{.*}}
+// CHECK: tcc_graph.reshape %arg0 sizes(%{{.*}}, %{{.*}}) : (tensor<?x3x?x?xf32>) -> tensor<?x3x?xf32>
+// CHECK: tcc_graph.gather
+// CHECK: %[[R:.*]] = tcc_graph.reshape %{{.*}} sizes(%{{.*}}, %{{.*}}, %{{.*}}) : (tensor<?x3x?xf32>) -> tensor<?x3x?x?xf32>
+// CHECK: tcc_graph.check %[[EQ]], %[[R]] "aten.grid_sampler_2d.default: the grid's batch is not the input's"
+func.func @grid_sample_symbolic(%x: tensor<?x3x?x?xf32>, %g: tensor<?x?x?x2xf32>) -> tensor<?x3x?x?xf32> {
+  %0 = tcc_graph.operator "torch.ops.aten.grid_sampler_2d.default"(%x, %g) {operand_names = ["input", "grid"], args = {interpolation_mode = 0 : i64, padding_mode = 2 : i64, align_corners = true}} : (tensor<?x3x?x?xf32>, tensor<?x?x?x2xf32>) -> tensor<?x3x?x?xf32>
+  return %0 : tensor<?x3x?x?xf32>
+}
