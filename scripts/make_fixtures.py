@@ -2318,14 +2318,22 @@ class GridSampleSymbolic(nn.Module):
                 F.grid_sample(x, grid, padding_mode="reflection", align_corners=False))
 
 
+class TriangleSymbolic(nn.Module):
+    """tril/triu of matrices of symbolic sizes (issue 39: "of a
+    symbolic-size matrix is not supported yet")."""
+
+    def forward(self, x):
+        return torch.tril(x, 1), torch.triu(x, -2)
+
+
 def write_dynamic_tail(out):
     """moe_dynamic (batch 1..16, sequence 2..128), pixel_shuffle_dynamic,
     upsample_symbolic and adaptive_pool_symbolic (batch 1..8, H and W 4..128),
     pad_symbolic, var_symbolic, split_symbolic, flip_stack_symbolic,
     ordering_symbolic, trapezoid_symbolic and scatter_glu_symbolic (Dim.AUTO:
     batch 2..16, H and W 4..64), scatter_symbolic (batch 2..8, H and W 4..16)
-    take_symbolic, unfold_symbolic, grid_sample_symbolic (batch 2..16, H and
-    W 4..64) and
+    take_symbolic, unfold_symbolic, grid_sample_symbolic, triangle_symbolic
+    (batch 2..16, H and W 4..64) and
     pool_indices_symbolic (H and W 4..32) at their export sizes and at more shapes as
     input_<shape>.npy / expected_<shape>_<i>.npy, each run by PyTorch."""
     dim = torch.export.Dim
@@ -2378,6 +2386,9 @@ def write_dynamic_tail(out):
          {0: dim.AUTO(max=16), 2: dim.AUTO(min=4, max=32), 3: dim.AUTO(min=4, max=32)},
          [(3, 3, 4, 6), (2, 3, 10, 16), (4, 3, 32, 8)]),
         ("grid_sample_symbolic", GridSampleSymbolic, torch.randn(2, 3, 6, 7),
+         {0: dim.AUTO(max=16), 2: dim.AUTO(min=4, max=64), 3: dim.AUTO(min=4, max=64)},
+         [(3, 3, 4, 5), (2, 3, 9, 16), (4, 3, 33, 8)]),
+        ("triangle_symbolic", TriangleSymbolic, torch.randn(2, 3, 6, 7),
          {0: dim.AUTO(max=16), 2: dim.AUTO(min=4, max=64), 3: dim.AUTO(min=4, max=64)},
          [(3, 3, 4, 5), (2, 3, 9, 16), (4, 3, 33, 8)]),
         ("unfold_symbolic", UnfoldSymbolic, torch.randn(2, 3, 6, 7),
