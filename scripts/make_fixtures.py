@@ -2226,12 +2226,115 @@ class ScatterGluSymbolic(nn.Module):
                 F.glu(x, dim=2))
 
 
+class ScatterSymbolic(nn.Module):
+    """The scatter family over symbolic sizes (issue 39: "only static shapes
+    are supported"): scatter, scatter_add (pairs of positions hit one, an
+    index narrower than self), scatter_reduce amax/mean, index_add,
+    index_fill, put (accumulating), max_unpool2d, masked_scatter, index_put
+    with a boolean mask and with integer indices (adjacent, accumulating;
+    apart), the indices drawn from x by argsort (distinct floats: no
+    ties)."""
+
+    def forward(self, x):
+        order = torch.argsort(x, dim=2)
+        half = order // 2
+        cols = torch.argsort(x, dim=3) // 3
+        rows = torch.argsort(x[0, 0, :, 0])
+        flat = x.flatten()
+        plane = torch.argsort(x.flatten(2), dim=2).view_as(x)
+        bs, hs, ws = (torch.argsort(x[:, 0, 0, 0]), torch.argsort(x[0, 0, :, 0]),
+                      torch.argsort(x[0, 0, 0, :]))
+        return (torch.scatter(x, 2, order, x * 2),
+                torch.scatter_add(torch.zeros_like(x), 2, half, x),
+                torch.scatter_add(x, 2, half[..., :2], x[..., :2]),
+                torch.scatter_reduce(x, 3, cols, x.exp(), "amax", include_self=False),
+                torch.scatter_reduce(x, 2, half, x, "mean"),
+                x.index_add(2, rows, x * 0.5),
+                x.index_fill(3, cols[0, 0, 0, :2], -1.0),
+                flat.put(torch.argsort(flat) // 3, flat * 3, accumulate=True).view_as(x),
+                F.max_unpool2d(x, plane, kernel_size=1),
+                torch.masked_scatter(x, x > 0, x.flip(3) * 3),
+                torch.index_put(x, (x[:, 0, 0, 0] > 0,), x[0] * 2),
+                torch.ops.aten.index_put(x, [None, None, hs[:, None], ws[None, :]], x * 3, True),
+                torch.ops.aten.index_put(x, [bs[:, None], None, hs[None, :]],
+                                         x.permute(0, 2, 1, 3) * 5))
+
+
+class TakeSymbolic(nn.Module):
+    """take, take_along_dim without dim and _unsafe_masked_index (indices
+    clamped, one -1 and one past the end) over symbolic sizes (issue 39:
+    "only static shapes are supported"), beside gathers (take_along_dim with
+    a dim exports with every size specialized)."""
+
+    def forward(self, x):
+        order = torch.argsort(x.flatten())
+        plane = x[0, 0]
+        rows = torch.argsort(plane[:, :1], dim=0) - 1
+        cols = torch.argsort(plane[:1, :], dim=1) + 1
+        return (torch.take(x, order[:7]),
+                torch.take_along_dim(x, order),
+                torch.gather(x, 2, torch.argsort(x, dim=2)),
+                torch.gather(x, 3, torch.argsort(x, dim=3)[..., :2]),
+                torch.ops.aten._unsafe_masked_index(plane, plane > 0, [rows, cols], 0.5))
+
+
+class UnfoldSymbolic(nn.Module):
+    """Tensor.unfold along symbolic dims and nn.functional.unfold (im2col)
+    over symbolic batch, H and W (issue 39: "along a symbolic dimension is
+    not supported yet", "needs a static (N, C, H, W) or (C, H, W) input")."""
+
+    def forward(self, x):
+        return (x.unfold(2, 3, 2),
+                x.unfold(3, 2, 1),
+                F.unfold(x, (2, 3), stride=(1, 2), padding=1),
+                F.unfold(x, 3, dilation=2, padding=1))
+
+
+class PoolIndicesSymbolic(nn.Module):
+    """max_pool2d/1d and adaptive_max_pool2d with return_indices over
+    symbolic sizes (issue 39: "indices over symbolic sizes are not supported
+    yet"), and the 2-D indices unpooled again (SegNet's decoder) to the
+    input's sizes."""
+
+    def forward(self, x):
+        y, i = F.max_pool2d(x, 2, return_indices=True)
+        z, j = F.max_pool1d(x.flatten(2), 3, stride=2, padding=1, return_indices=True)
+        a, k = F.adaptive_max_pool2d(x, (3, 2), return_indices=True)
+        return y, i, z, j, F.max_unpool2d(y, i, 2), a, k
+
+
+class GridSampleSymbolic(nn.Module):
+    """grid_sample over symbolic batch, H and W (issue 39: "needs a static
+    float [N, C, (D,) H, W] input and [N, (Do,) Ho, Wo, 2 or 3] grid"): the
+    grid drawn from x (tanh, a little past [-1, 1] for the padding modes),
+    bilinear with zeros, nearest with border, bilinear with reflection with
+    and without align_corners."""
+
+    def forward(self, x):
+        grid = torch.tanh(x[:, :2].permute(0, 2, 3, 1)) * 1.2
+        return (F.grid_sample(x, grid, align_corners=False),
+                F.grid_sample(x, grid, mode="nearest", padding_mode="border", align_corners=False),
+                F.grid_sample(x, grid, padding_mode="reflection", align_corners=True),
+                F.grid_sample(x, grid, padding_mode="reflection", align_corners=False))
+
+
+class TriangleSymbolic(nn.Module):
+    """tril/triu of matrices of symbolic sizes (issue 39: "of a
+    symbolic-size matrix is not supported yet")."""
+
+    def forward(self, x):
+        return torch.tril(x, 1), torch.triu(x, -2)
+
+
 def write_dynamic_tail(out):
     """moe_dynamic (batch 1..16, sequence 2..128), pixel_shuffle_dynamic,
     upsample_symbolic and adaptive_pool_symbolic (batch 1..8, H and W 4..128),
     pad_symbolic, var_symbolic, split_symbolic, flip_stack_symbolic,
     ordering_symbolic, trapezoid_symbolic and scatter_glu_symbolic (Dim.AUTO:
-    batch 2..16, H and W 4..64) at their export sizes and at more shapes as
+    batch 2..16, H and W 4..64), scatter_symbolic (batch 2..8, H and W 4..16)
+    take_symbolic, unfold_symbolic, grid_sample_symbolic, triangle_symbolic
+    (batch 2..16, H and W 4..64) and
+    pool_indices_symbolic (H and W 4..32) at their export sizes and at more shapes as
     input_<shape>.npy / expected_<shape>_<i>.npy, each run by PyTorch."""
     dim = torch.export.Dim
     cases = [
@@ -2270,6 +2373,27 @@ def write_dynamic_tail(out):
         ("scatter_glu_symbolic", ScatterGluSymbolic, torch.randn(2, 3, 6, 7),
          {0: dim.AUTO(max=16), 2: dim.AUTO(min=4, max=64), 3: dim.AUTO(min=4, max=64)},
          [(3, 3, 4, 5), (2, 3, 10, 16), (4, 3, 32, 8)]),
+        # The dense scatter's temporaries grow as index elements x targets,
+        # sized by the export's maxima: H and W up to 16.
+        ("scatter_symbolic", ScatterSymbolic, torch.randn(2, 3, 6, 7),
+         {0: dim.AUTO(max=8), 2: dim.AUTO(min=4, max=16), 3: dim.AUTO(min=4, max=16)},
+         [(3, 3, 4, 5), (2, 3, 9, 16), (4, 3, 16, 8)]),
+        ("take_symbolic", TakeSymbolic, torch.randn(2, 3, 6, 7),
+         {0: dim.AUTO(max=16), 2: dim.AUTO(min=4, max=64), 3: dim.AUTO(min=4, max=64)},
+         [(3, 3, 4, 5), (2, 3, 9, 16), (4, 3, 33, 8)]),
+        # Pooling by 2 holds the export for even H and W.
+        ("pool_indices_symbolic", PoolIndicesSymbolic, torch.randn(2, 3, 6, 8),
+         {0: dim.AUTO(max=16), 2: dim.AUTO(min=4, max=32), 3: dim.AUTO(min=4, max=32)},
+         [(3, 3, 4, 6), (2, 3, 10, 16), (4, 3, 32, 8)]),
+        ("grid_sample_symbolic", GridSampleSymbolic, torch.randn(2, 3, 6, 7),
+         {0: dim.AUTO(max=16), 2: dim.AUTO(min=4, max=64), 3: dim.AUTO(min=4, max=64)},
+         [(3, 3, 4, 5), (2, 3, 9, 16), (4, 3, 33, 8)]),
+        ("triangle_symbolic", TriangleSymbolic, torch.randn(2, 3, 6, 7),
+         {0: dim.AUTO(max=16), 2: dim.AUTO(min=4, max=64), 3: dim.AUTO(min=4, max=64)},
+         [(3, 3, 4, 5), (2, 3, 9, 16), (4, 3, 33, 8)]),
+        ("unfold_symbolic", UnfoldSymbolic, torch.randn(2, 3, 6, 7),
+         {0: dim.AUTO(max=16), 2: dim.AUTO(min=4, max=64), 3: dim.AUTO(min=4, max=64)},
+         [(3, 3, 4, 5), (2, 3, 9, 16), (4, 3, 33, 8)]),
     ]
     for name, cls, x, dims, shapes in cases:
         if ONLY and name != ONLY:
@@ -3221,11 +3345,20 @@ class SplitWithEmptyPiece(nn.Module):
 
 class MaskedIndexPut(nn.Module):
     """x[mask] = v (index_put with a boolean mask), exported with symbolic
-    sizes: tcc must refuse it, not return x unwritten (the sweep's dynamic
-    column)."""
+    sizes: tcc returned x unwritten once (the sweep's dynamic column), then
+    refused it; now it writes x[mask] (issue 39)."""
 
     def forward(self, x, mask, v):
         return torch.ops.aten.index_put(x, [mask], v)
+
+
+class AdaptivePoolEmptyBatch(nn.Module):
+    """adaptive_avg_pool1d to 5 entries of an empty batch with symbolic
+    channels and length (the sweep's dynamic column: an internal error, the
+    concat of the windows inserting into a dim of 0)."""
+
+    def forward(self, x):
+        return F.adaptive_avg_pool1d(x, 5)
 
 
 def write_sweep_columns_cases(out):
@@ -3250,6 +3383,18 @@ def write_sweep_columns_cases(out):
                 torch.randn(4)],
                dynamic_shapes=({0: auto(max=64), 1: auto(max=64)}, {0: auto(max=64)},
                                {0: auto(max=64)}))
+    torch.manual_seed(175)
+    write_case(out, "adaptive_pool_empty_batch", AdaptivePoolEmptyBatch(), [torch.randn(0, 4, 9)],
+               dynamic_shapes=({1: auto(max=64), 2: auto(max=64)},))
+    if not ONLY or ONLY == "index_put_mask_dynamic":
+        # A second shape: input_9x6_<i>.npy and expected_9x6_0.npy.
+        d = os.path.join(out, "index_put_mask_dynamic")
+        xs = [torch.randn(9, 6), torch.rand(9) < 0.5, torch.randn(6)]
+        with torch.no_grad():
+            y = MaskedIndexPut()(*[t.clone() for t in xs])
+        for i, t in enumerate(xs):
+            save_npy(os.path.join(d, f"input_9x6_{i}.npy"), t)
+        save_npy(os.path.join(d, "expected_9x6_0.npy"), y)
 
 
 if __name__ == "__main__":

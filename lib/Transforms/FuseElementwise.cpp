@@ -53,6 +53,32 @@ bool shouldFuse(OpOperand *fused) {
   return true;
 }
 
+/// Whether `op`, a collapse_shape or expand_shape, merges several symbolic
+/// dims into one. Folded by expansion, it would put an expand_shape with such
+/// a group on the generic's other operands, which upstream
+/// expand-strided-metadata crashes on (a masked_scatter over a tensor of
+/// symbolic shape, flattened for its running count).
+bool mergesSymbolicDims(Operation *op) {
+  auto merges = [](RankedTensorType expanded, ArrayRef<ReassociationIndices> groups) {
+    return llvm::any_of(groups, [&](const ReassociationIndices &group) {
+      return llvm::count_if(group, [&](int64_t d) { return expanded.isDynamicDim(d); }) > 1;
+    });
+  };
+  if (auto collapse = dyn_cast_or_null<tensor::CollapseShapeOp>(op))
+    return merges(collapse.getSrcType(), collapse.getReassociationIndices());
+  if (auto expand = dyn_cast_or_null<tensor::ExpandShapeOp>(op))
+    return merges(expand.getResultType(), expand.getReassociationIndices());
+  return false;
+}
+
+/// shouldFuse, for folding a reshape into a generic by expanding the
+/// generic: never a reshape that merges symbolic dims.
+bool shouldFoldReshape(OpOperand *fused) {
+  if (mergesSymbolicDims(fused->get().getDefiningOp()) || mergesSymbolicDims(fused->getOwner()))
+    return false;
+  return shouldFuse(fused);
+}
+
 /// A generic nobody reads whose only side effects are run-time checks
 /// (cf.assert, as gathers carry): once fused into its consumers, which carry
 /// the checks along, it is dead, but the asserts keep it from being erased
@@ -82,7 +108,7 @@ struct FuseElementwisePass : tcc::impl::FuseElementwisePassBase<FuseElementwiseP
     linalg::ControlFusionFn control = shouldFuse;
     // As upstream's LinalgElementwiseOpFusionPass, with `control`.
     linalg::populateElementwiseOpsFusionPatterns(patterns, control);
-    linalg::populateFoldReshapeOpsByExpansionPatterns(patterns, control);
+    linalg::populateFoldReshapeOpsByExpansionPatterns(patterns, shouldFoldReshape);
     affine::AffineApplyOp::getCanonicalizationPatterns(patterns, context);
     linalg::GenericOp::getCanonicalizationPatterns(patterns, context);
     tensor::ExpandShapeOp::getCanonicalizationPatterns(patterns, context);

@@ -125,3 +125,44 @@ func.func @checked_gather(%table: tensor<10xf32>, %ids: tensor<4xi64>, %y: tenso
   } -> tensor<4xf32>
   return %s : tensor<4xf32>
 }
+
+// -----
+
+// A collapse_shape that merges two symbolic dims is not folded into its
+// consumer by expanding the consumer: that would put an expand_shape with a
+// group of two symbolic dims on the consumer's other operand, which
+// expand-strided-metadata crashes on. A static merge still folds.
+// CHECK-LABEL: func.func @merge_of_symbolic_dims_kept(
+// CHECK:         %[[FLAT:.*]] = tensor.collapse_shape %{{.*}} {{\[\[}}0, 1]] : tensor<?x?xf32> into tensor<?xf32>
+// CHECK-NOT:     tensor.expand_shape
+// CHECK:         linalg.generic {{.*}} ins(%[[FLAT]], %{{.*}} : tensor<?xf32>, tensor<?xf32>)
+#flat = affine_map<(d0) -> (d0)>
+func.func @merge_of_symbolic_dims_kept(%x: tensor<?x?xf32>, %y: tensor<?xf32>) -> tensor<?xf32> {
+  %c0 = arith.constant 0 : index
+  %flat = tensor.collapse_shape %x [[0, 1]] : tensor<?x?xf32> into tensor<?xf32>
+  %n = tensor.dim %y, %c0 : tensor<?xf32>
+  %e = tensor.empty(%n) : tensor<?xf32>
+  %r = linalg.generic {indexing_maps = [#flat, #flat, #flat], iterator_types = ["parallel"]} ins(%flat, %y : tensor<?xf32>, tensor<?xf32>) outs(%e : tensor<?xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %s = arith.addf %a, %b : f32
+    linalg.yield %s : f32
+  } -> tensor<?xf32>
+  return %r : tensor<?xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @merge_of_static_dims_folds(
+// CHECK:         tensor.expand_shape
+// CHECK:         linalg.generic {{.*}} iterator_types = ["parallel", "parallel"]
+#flat2 = affine_map<(d0) -> (d0)>
+func.func @merge_of_static_dims_folds(%x: tensor<4x8xf32>, %y: tensor<32xf32>) -> tensor<32xf32> {
+  %flat = tensor.collapse_shape %x [[0, 1]] : tensor<4x8xf32> into tensor<32xf32>
+  %e = tensor.empty() : tensor<32xf32>
+  %r = linalg.generic {indexing_maps = [#flat2, #flat2, #flat2], iterator_types = ["parallel"]} ins(%flat, %y : tensor<32xf32>, tensor<32xf32>) outs(%e : tensor<32xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %s = arith.addf %a, %b : f32
+    linalg.yield %s : f32
+  } -> tensor<32xf32>
+  return %r : tensor<32xf32>
+}

@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "dialects/TccGraph/Transforms/Legalizers.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 
 using namespace mlir;
 using namespace tcc::graph;
@@ -150,6 +151,83 @@ Results legalizeConvolution(OperatorArgs &args, OpBuilder &b) {
   return SmallVector<Value>{y};
 }
 
+/// im2col of `x` ([N, C, H, W]) with symbolic sizes: per spatial dim the
+/// windows' positions k * dilation + o * stride ([kernel, windows], the
+/// window count read at run time, the call checking there is one), two
+/// takes giving [N, C, kh, oh, kw, ow], then [N, C * kh * kw, oh * ow].
+Results im2colSymbolic(OperatorArgs &args, OpBuilder &b, Value x, ArrayRef<int64_t> k,
+                       ArrayRef<int64_t> dil, ArrayRef<int64_t> pad, ArrayRef<int64_t> stride) {
+  Location loc = args.getOp().getLoc();
+  RankedTensorType out = args.resultType();
+  Type i64 = b.getI64Type();
+  SmallVector<Value> counts, indices;
+  for (int64_t i = 0; i < 2; ++i) {
+    int64_t d = 2 + i, span = dil[i] * (k[i] - 1) + 1;
+    x = padConstant(b, loc, x, d, pad[i], pad[i]);
+    int64_t padded = typeOf(x).getDimSize(d), count = ShapedType::kDynamic;
+    SmallVector<Value> countSize;
+    if (!ShapedType::isDynamic(padded)) {
+      count = (padded - span) / stride[i] + 1;
+      if (count <= 0)
+        return operatorError(args) << "has no output windows";
+      counts.push_back(b.create<arith::ConstantIndexOp>(loc, count));
+    } else {
+      // max(floor((n - span) / stride) + 1, 0) windows; none fails the call,
+      // as PyTorch raises.
+      Value ok = makeCompare(b, loc, "ge", sizeTensor(b, loc, x, d),
+                             makeScalar(b, loc, i64, static_cast<double>(span)));
+      x = b.create<CheckOp>(loc, x.getType(), ok, x,
+                            b.getStringAttr(operatorName(args) + ": no window of " +
+                                            std::to_string(span) + " fits spatial dim " +
+                                            std::to_string(i)));
+      Value spanIndex = b.create<arith::ConstantIndexOp>(loc, span);
+      Value rest = b.create<arith::SubIOp>(loc, dimIndex(b, loc, x, d), spanIndex);
+      Value strideIndex = b.create<arith::ConstantIndexOp>(loc, stride[i]);
+      Value steps = b.create<arith::FloorDivSIOp>(loc, rest, strideIndex);
+      Value one = b.create<arith::ConstantIndexOp>(loc, 1);
+      Value number = b.create<arith::AddIOp>(loc, steps, one);
+      Value zero = b.create<arith::ConstantIndexOp>(loc, 0);
+      countSize.push_back(b.create<arith::MaxSIOp>(loc, number, zero));
+      counts.push_back(countSize.back());
+    }
+    Value offsets = b.create<IotaOp>(loc, RankedTensorType::get({k[i]}, i64), b.getF64FloatAttr(0),
+                                     b.getF64FloatAttr(static_cast<double>(dil[i])), ValueRange{});
+    Value starts = b.create<IotaOp>(loc, RankedTensorType::get({count}, i64), b.getF64FloatAttr(0),
+                                    b.getF64FloatAttr(static_cast<double>(stride[i])), countSize);
+    Value column = makeReshape(b, loc, offsets, {k[i], 1});
+    Value row = makeReshape(b, loc, starts, {1, count});
+    indices.push_back(makeBinary<AddOp>(b, loc, column, row));
+  }
+  // [N, C, kh, oh, W] then [N, C, kh, oh, kw, ow].
+  auto take = [&](Value v, Value index, int64_t dim) -> Value {
+    ArrayRef<int64_t> shape = typeOf(v).getShape();
+    SmallVector<int64_t> taken(shape.take_front(dim));
+    llvm::append_range(taken, typeOf(index).getShape());
+    taken.append(shape.begin() + dim + 1, shape.end());
+    return b.create<TakeOp>(loc, RankedTensorType::get(taken, typeOf(v).getElementType()), v,
+                            index, b.getI64IntegerAttr(dim));
+  };
+  Value rows = take(x, indices[0], 2);
+  Value tiles = take(rows, indices[1], 4);
+  ArrayRef<int64_t> ts = typeOf(tiles).getShape();
+  SmallVector<int64_t> perm{0, 1, 2, 4, 3, 5}, moved;
+  for (int64_t p : perm)
+    moved.push_back(ts[p]);
+  Value ordered = b.create<TransposeOp>(
+      loc, RankedTensorType::get(moved, typeOf(tiles).getElementType()), tiles,
+      b.getDenseI64ArrayAttr(perm));
+  // The result's sizes: N (where kept), C * kh * kw, oh * ow.
+  Value kernel = b.create<arith::ConstantIndexOp>(loc, k[0] * k[1]);
+  Value channels = b.create<arith::MulIOp>(loc, dimIndex(b, loc, x, 1), kernel);
+  Value length = b.create<arith::MulIOp>(loc, counts[0], counts[1]);
+  SmallVector<Value> sizes;
+  if (out.getRank() == 3)
+    sizes.push_back(dimIndex(b, loc, x, 0));
+  sizes.push_back(channels);
+  sizes.push_back(length);
+  return SmallVector<Value>{makeReshape(b, loc, ordered, out.getShape(), sizes)};
+}
+
 /// im2col (nn.functional.unfold): [N, C, H, W] (or [C, H, W]) to
 /// [N, C * kh * kw, L], row c * kh * kw + i * kw + j holding the input at
 /// kernel offset (i, j) of each window: the input padded by zeros, one
@@ -161,9 +239,9 @@ Results legalizeIm2col(OperatorArgs &args, OpBuilder &b) {
     return operatorError(args) << "expects a 'self' tensor";
   auto xt = typeOf(x);
   RankedTensorType out = args.resultType();
-  if ((xt.getRank() != 3 && xt.getRank() != 4) || !xt.hasStaticShape() || !out.hasStaticShape())
-    return operatorError(args) << "needs a static (N, C, H, W) or (C, H, W) input";
-  if (out.getNumElements() == 0)  // an empty batch
+  if (xt.getRank() != 3 && xt.getRank() != 4)
+    return operatorError(args) << "needs an (N, C, H, W) or (C, H, W) input";
+  if (out.hasStaticShape() && out.getNumElements() == 0)  // an empty batch
     return SmallVector<Value>{makeSplat(b, loc, out, 0.0)};
   if (xt.getRank() == 3) {
     SmallVector<int64_t> shape{1};
@@ -175,6 +253,11 @@ Results legalizeIm2col(OperatorArgs &args, OpBuilder &b) {
   SmallVector<int64_t> dil = pair(args.getInts("dilation"), 1);
   SmallVector<int64_t> pad = pair(args.getInts("padding"), 0);
   SmallVector<int64_t> stride = pair(args.getInts("stride"), 1);
+  for (int i = 0; i < 2; ++i)
+    if (k[i] <= 0 || stride[i] <= 0 || dil[i] <= 0 || pad[i] < 0)
+      return operatorError(args) << "has no output windows";
+  if (!xt.hasStaticShape() || !out.hasStaticShape())
+    return im2colSymbolic(args, b, x, k, dil, pad, stride);
   int64_t n = xt.getShape()[0], c = xt.getShape()[1];
   int64_t oh[2];
   for (int i = 0; i < 2; ++i) {

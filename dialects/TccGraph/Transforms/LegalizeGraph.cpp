@@ -218,6 +218,42 @@ Value tcc::graph::dimIndex(OpBuilder &b, Location loc, Value v, int64_t d) {
   return b.create<tensor::DimOp>(loc, v, d);
 }
 
+ArrayAttr tcc::graph::exportSizes(OperatorArgs &args, Value operand) {
+  if (auto arg = dyn_cast<BlockArgument>(operand))
+    if (auto fn = dyn_cast<func::FuncOp>(arg.getOwner()->getParentOp()))
+      return fn.getArgAttrOfType<ArrayAttr>(arg.getArgNumber(),
+                                            TccGraphDialect::getSizesAttrName());
+  OperatorOp op = args.getOp();
+  auto operands = op->getAttrOfType<ArrayAttr>(kOperandSizesAttrName);
+  for (auto [i, v] : llvm::enumerate(op.getOperands()))
+    if (v == operand && operands && i < operands.size())
+      return dyn_cast<ArrayAttr>(operands[i]);
+  auto results = op->getAttrOfType<ArrayAttr>(TccGraphDialect::getSizesAttrName());
+  for (auto [i, v] : llvm::enumerate(op->getResults()))
+    if (v == operand && results && i < results.size())
+      return dyn_cast<ArrayAttr>(results[i]);
+  return nullptr;
+}
+
+bool tcc::graph::sameSize(OperatorArgs &args, Value a, int64_t da, Value b, int64_t db) {
+  int64_t x = typeOf(a).getDimSize(da), y = typeOf(b).getDimSize(db);
+  if (!ShapedType::isDynamic(x) || !ShapedType::isDynamic(y))
+    return x == y;
+  ArrayAttr sa = exportSizes(args, a), sb = exportSizes(args, b);
+  if (!sa || !sb || da >= (int64_t)sa.size() || db >= (int64_t)sb.size())
+    return false;
+  auto ea = dyn_cast<StringAttr>(sa[da]), eb = dyn_cast<StringAttr>(sb[db]);
+  return ea && ea == eb;
+}
+
+Value tcc::graph::sizeTensor(OpBuilder &b, Location loc, Value x, int64_t d) {
+  int64_t size = typeOf(x).getShape()[d];
+  if (!ShapedType::isDynamic(size))
+    return makeScalar(b, loc, b.getI64Type(), size);
+  return b.create<DimSizeOp>(loc, RankedTensorType::get({}, b.getI64Type()), x,
+                             b.getI64IntegerAttr(d));
+}
+
 Value tcc::graph::dimProduct(OpBuilder &b, Location loc, Value v, int64_t from, int64_t to) {
   int64_t known = 1;
   Value symbolic;
@@ -427,7 +463,9 @@ struct LegalizeGraphPass
         "aten._upsample_nearest_exact1d.default", "aten._upsample_nearest_exact2d.default",
         "aten._upsample_nearest_exact3d.default", "aten.upsample_linear1d.default",
         "aten.upsample_bilinear2d.default", "aten.upsample_trilinear3d.default",
-        "aten.upsample_bicubic2d.vec", "aten.upsample_bicubic2d.default"};
+        "aten.upsample_bicubic2d.vec", "aten.upsample_bicubic2d.default",
+        // The output size is the result's (the export's expressions).
+        "aten.max_unpool2d.default", "aten.max_unpool3d.default"};
     // Report every unsupported operator name once, at its first occurrence.
     llvm::StringSet<> reported;
     bool failedAny = false;

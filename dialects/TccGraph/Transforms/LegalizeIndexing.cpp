@@ -358,22 +358,43 @@ Results legalizeUnfold(OperatorArgs &args, OpBuilder &b) {
     return args.getOp().emitError("operator '") << operatorName(args) << "': dimension "
                                                 << *rawDim << " out of range for rank " << rank;
   int64_t n = cast<RankedTensorType>(x->getType()).getDimSize(dim);
-  if (ShapedType::isDynamic(n))
-    return args.getOp().emitError("operator '")
-           << operatorName(args) << "' along a symbolic dimension is not supported yet";
-  if (*size > n)
+  if (!ShapedType::isDynamic(n) && *size > n)
     return args.getOp().emitError("operator '") << operatorName(args) << "': windows of "
                                                 << *size << " along a dim of size " << n;
-  int64_t count = (n - *size) / *step + 1;
   auto i64 = b.getI64Type();
+  Value self = *x;
+  int64_t count = ShapedType::kDynamic;
+  SmallVector<Value> countSize;
+  if (ShapedType::isDynamic(n)) {
+    // A symbolic size: max(floor((n - size) / step) + 1, 0) windows, read at
+    // run time; a size longer than n fails the call, as PyTorch raises (and
+    // no window is read).
+    Value ok = makeCompare(b, loc, "ge", sizeTensor(b, loc, self, dim),
+                           makeScalar(b, loc, i64, static_cast<double>(*size)));
+    self = b.create<CheckOp>(loc, self.getType(), ok, self,
+                             b.getStringAttr(operatorName(args) + ": windows of " +
+                                             std::to_string(*size) + " along dim " +
+                                             std::to_string(dim) + " are longer than it"));
+    Value nIndex = dimIndex(b, loc, self, dim);
+    Value sizeIndex = b.create<arith::ConstantIndexOp>(loc, *size);
+    Value stepIndex = b.create<arith::ConstantIndexOp>(loc, *step);
+    Value rest = b.create<arith::SubIOp>(loc, nIndex, sizeIndex);
+    Value steps = b.create<arith::FloorDivSIOp>(loc, rest, stepIndex);
+    Value one = b.create<arith::ConstantIndexOp>(loc, 1);
+    Value windows = b.create<arith::AddIOp>(loc, steps, one);
+    Value zero = b.create<arith::ConstantIndexOp>(loc, 0);
+    countSize.push_back(b.create<arith::MaxSIOp>(loc, windows, zero));
+  } else {
+    count = (n - *size) / *step + 1;
+  }
   Value starts = b.create<IotaOp>(loc, RankedTensorType::get({count}, i64), b.getF64FloatAttr(0),
-                                  b.getF64FloatAttr(static_cast<double>(*step)), ValueRange{});
+                                  b.getF64FloatAttr(static_cast<double>(*step)), countSize);
   Value offsets = b.create<IotaOp>(loc, RankedTensorType::get({*size}, i64), b.getF64FloatAttr(0),
                                    b.getF64FloatAttr(1), ValueRange{});
   Value column = makeReshape(b, loc, starts, {count, 1});
   Value row = makeReshape(b, loc, offsets, {1, *size});
   Value index = makeBinary<AddOp>(b, loc, column, row);
-  Value windows = takeAlong(b, loc, *x, index, dim);
+  Value windows = takeAlong(b, loc, self, index, dim);
   if (dim == rank - 1)
     return SmallVector<Value>{windows};
   // [..., count, size, rest...] -> [..., count, rest..., size]
@@ -423,62 +444,88 @@ FailureOr<std::pair<Value, Value>> requiredPair(OperatorArgs &args, StringRef fi
   return std::make_pair(*a, *b);
 }
 
+/// The size of one input dim for grid sampling: static, or `value` (the
+/// size read at run time, in the grid's element type). at(a, b) is
+/// a * size + b (exact in either: small integers and halves).
+struct AxisSize {
+  int64_t size;
+  Value value;
+  Value at(PointwiseBuilder &p, double a, double b) const {
+    if (!value)
+      return p.c(a * static_cast<double>(size) + b);
+    Value scaled = a == 1.0 ? value : p.bin<MulOp>(value, p.c(a));
+    return b == 0.0 ? scaled : p.bin<AddOp>(scaled, p.c(b));
+  }
+};
+
 /// A grid coordinate in [-1, 1] as a pixel position along a dim of `size`,
 /// with ATen's padding: border clips to [0, size - 1]; reflection reflects
 /// about the edges (the pixels' centers with align_corners, else their outer
 /// borders), then clips. `scalar`: in the arithmetic of ATen's scalar
 /// kernels (3-D: ((g + 1) / 2) * (size - 1), fmod and the flips' parity),
 /// else of its vectorized 2-D kernel ((g + 1) * (size - 1) / 2).
-Value gridSourceIndex(PointwiseBuilder &p, Value g, int64_t size, bool align, int64_t padding,
-                      bool scalar) {
+Value gridSourceIndex(PointwiseBuilder &p, Value g, const AxisSize &size, bool align,
+                      int64_t padding, bool scalar) {
   Value shifted = p.bin<AddOp>(g, p.c(1));
   Value c;
   if (scalar && align) {
     Value half = p.bin<DivOp>(shifted, p.c(2));
-    c = p.bin<MulOp>(half, p.c(static_cast<double>(size - 1)));
+    c = p.bin<MulOp>(half, size.at(p, 1, -1));
   } else if (scalar) {
-    Value scaled = p.bin<MulOp>(shifted, p.c(static_cast<double>(size)));
+    Value scaled = p.bin<MulOp>(shifted, size.at(p, 1, 0));
     Value less = p.bin<SubOp>(scaled, p.c(1));
     c = p.bin<DivOp>(less, p.c(2));
   } else {
-    double scale = align ? (size - 1) / 2.0 : size / 2.0;
-    c = p.bin<MulOp>(shifted, p.c(scale));
+    // (size - 1) / 2 with align_corners, else size / 2.
+    c = p.bin<MulOp>(shifted, align ? size.at(p, 0.5, -0.5) : size.at(p, 0.5, 0));
     if (!align)
       c = p.bin<SubOp>(c, p.c(0.5));
   }
   if (padding == 2) {
-    if (align && size <= 1) {
-      c = p.bin<MulOp>(c, p.c(0));
+    // align_corners over one pixel: position 0 (a symbolic size: chosen at
+    // run time).
+    bool single = align && !size.value && size.size <= 1;
+    Value reflected;
+    if (single) {
+      reflected = p.bin<MulOp>(c, p.c(0));
     } else if (scalar) {
       // ATen's reflect_coordinates(c, twice_low, twice_high).
-      double low = align ? 0.0 : -0.5, span = align ? size - 1.0 : static_cast<double>(size);
+      double low = align ? 0.0 : -0.5;
+      auto span = [&] { return align ? size.at(p, 1, -1) : size.at(p, 1, 0); };
       Value from = p.bin<SubOp>(c, p.c(low));
       Value a = p.un<AbsOp>(from);
-      Value extra = p.bin<FmodOp>(a, p.c(span));
-      Value ratio = p.bin<DivOp>(a, p.c(span));
+      Value extra = p.bin<FmodOp>(a, span());
+      Value ratio = p.bin<DivOp>(a, span());
       Value flips = p.un<FloorOp>(ratio);
       Value parity = p.bin<FmodOp>(flips, p.c(2));
       Value even = makeCompare(p.b, p.loc, "eq", parity, p.c(0));
       Value up = p.bin<AddOp>(extra, p.c(low));
-      Value back = p.bin<SubOp>(p.c(span), extra);
+      Value back = p.bin<SubOp>(span(), extra);
       Value down = p.bin<AddOp>(back, p.c(low));
-      c = p.b.create<SelectOp>(p.loc, typeOf(up), even, up, down);
+      reflected = p.b.create<SelectOp>(p.loc, typeOf(up), even, up, down);
     } else {
-      double twice = align ? 2.0 * (size - 1) : 2.0 * size;
+      auto twice = [&] { return align ? size.at(p, 2, -2) : size.at(p, 2, 0); };
       Value from = align ? c : p.bin<AddOp>(c, p.c(0.5));
       Value a = p.un<AbsOp>(from);
-      Value flips = p.un<TruncOp>(p.bin<DivOp>(a, p.c(twice)));
-      Value whole = p.bin<MulOp>(flips, p.c(twice));
+      Value ratio = p.bin<DivOp>(a, twice());
+      Value flips = p.un<TruncOp>(ratio);
+      Value whole = p.bin<MulOp>(flips, twice());
       Value extra = p.bin<SubOp>(a, whole);
-      Value mirrored = p.bin<SubOp>(p.c(twice), extra);
-      c = p.bin<MinimumOp>(extra, mirrored);
+      Value mirrored = p.bin<SubOp>(twice(), extra);
+      reflected = p.bin<MinimumOp>(extra, mirrored);
       if (!align)
-        c = p.bin<SubOp>(c, p.c(0.5));
+        reflected = p.bin<SubOp>(reflected, p.c(0.5));
     }
+    if (align && size.value) {
+      Value one = makeCompare(p.b, p.loc, "le", size.value, p.c(1));
+      Value zeroed = p.bin<MulOp>(c, p.c(0));
+      reflected = p.b.create<SelectOp>(p.loc, typeOf(reflected), one, zeroed, reflected);
+    }
+    c = reflected;
   }
   if (padding != 0) {
     Value low = p.bin<MaximumOp>(c, p.c(0));
-    c = p.bin<MinimumOp>(low, p.c(static_cast<double>(size - 1)));
+    c = p.bin<MinimumOp>(low, size.at(p, 1, -1));
   }
   return c;
 }
@@ -500,34 +547,62 @@ Results legalizeGridSample(OperatorArgs &args, OpBuilder &b) {
   int64_t padding = args.getInt("padding_mode").value_or(0);
   bool align = args.getBool("align_corners").value_or(false);
   int64_t nd = xt.getRank() - 2;
-  if ((nd != 2 && nd != 3) || gt.getRank() != nd + 2 || !xt.hasStaticShape() ||
-      !gt.hasStaticShape() || gt.getShape().back() != nd || gt.getShape()[0] != xt.getShape()[0] ||
-      !isa<FloatType>(xt.getElementType()))
-    return operatorError(args) << "needs a static float [N, C, (D,) H, W] input and [N, (Do,) "
+  if ((nd != 2 && nd != 3) || gt.getRank() != nd + 2 || gt.getShape().back() != nd ||
+      !isa<FloatType>(xt.getElementType()) ||
+      (!xt.isDynamicDim(0) && !gt.isDynamicDim(0) && gt.getShape()[0] != xt.getShape()[0]))
+    return operatorError(args) << "needs a float [N, C, (D,) H, W] input and [N, (Do,) "
                                   "Ho, Wo, 2 or 3] grid";
   if (mode != 0 && mode != 1)
     return operatorError(args) << "mode 'bicubic' is not supported yet (bilinear and nearest are)";
   if (padding < 0 || padding > 2)
     return operatorError(args) << "unknown padding_mode " << padding;
-  int64_t n = xt.getShape()[0], ch = xt.getShape()[1], l = 1, pixels = 1;
-  for (int64_t d = 1; d <= nd; ++d)
-    l *= gt.getShape()[d];
-  // Coordinate k (x, y, z) runs along input dim rank - 1 - k.
-  SmallVector<int64_t> sizes;
-  for (int64_t k = 0; k < nd; ++k) {
-    sizes.push_back(xt.getShape()[xt.getRank() - 1 - k]);
-    pixels *= sizes.back();
+  // Symbolic sizes are read at run time; the grid's batch is the input's
+  // in the export, else the call checks it (and the grid is read fitted).
+  bool symbolic = !xt.hasStaticShape() || !gt.hasStaticShape();
+  Value fits;
+  if (xt.isDynamicDim(0) != gt.isDynamicDim(0) ||
+      (xt.isDynamicDim(0) && !sameSize(args, input, 0, grid, 0))) {
+    fits = makeCompare(b, loc, "eq", sizeTensor(b, loc, grid, 0), sizeTensor(b, loc, input, 0));
+    grid = fitDim(b, loc, grid, 0, input, 0, 0.0);
+    gt = typeOf(grid);
+  }
+  auto product = [](ArrayRef<int64_t> shape) {
+    return llvm::any_of(shape, ShapedType::isDynamic) ? ShapedType::kDynamic
+                                                      : ShapedType::getNumElements(shape);
+  };
+  int64_t n = xt.getShape()[0], ch = xt.getShape()[1];
+  int64_t l = product(gt.getShape().slice(1, nd)), pixels = product(xt.getShape().drop_front(2));
+  Value nSize, chSize, lSize, pixelSize;
+  if (symbolic) {
+    nSize = dimIndex(b, loc, input, 0);
+    chSize = dimIndex(b, loc, input, 1);
+    lSize = dimProduct(b, loc, grid, 1, nd + 1);
+    pixelSize = dimProduct(b, loc, input, 2, xt.getRank());
   }
   Type elt = xt.getElementType();
   PointwiseBuilder p{b, loc, elt};
+  // Coordinate k (x, y, z) runs along input dim rank - 1 - k.
+  SmallVector<AxisSize> sizes;
+  for (int64_t k = 0; k < nd; ++k) {
+    int64_t d = xt.getRank() - 1 - k, size = xt.getShape()[d];
+    Value value = ShapedType::isDynamic(size) ? makeCast(b, loc, sizeTensor(b, loc, input, d), elt)
+                                              : Value();
+    sizes.push_back({size, value});
+  }
   Value g = makeCast(b, loc, grid, elt);
   SmallVector<Value> at;
   for (int64_t k = 0; k < nd; ++k) {
-    Value gk = makeReshape(b, loc, makeSlice(b, loc, g, nd + 1, k, k + 1, 1), {n, 1, l});
+    Value gk = makeReshape(b, loc, makeSlice(b, loc, g, nd + 1, k, k + 1, 1), {n, 1, l},
+                           {nSize, Value(), lSize});
     at.push_back(gridSourceIndex(p, gk, sizes[k], align, padding, nd == 3));
   }
-  Value flat = makeReshape(b, loc, input, {n, ch, pixels});
+  Value flat = makeReshape(b, loc, input, {n, ch, pixels}, {nSize, chSize, pixelSize});
   auto gatherType = RankedTensorType::get({n, ch, l}, elt);
+  SmallVector<Value> gatherSizes;
+  for (auto [size, value] : llvm::zip_equal(gatherType.getShape(),
+                                            SmallVector<Value>{nSize, chSize, lSize}))
+    if (ShapedType::isDynamic(size))
+      gatherSizes.push_back(value);
   Value zero = p.c(0), one = p.c(1);
   // 1 where `cond`, else 0 (one op per statement: argument order is the
   // compiler's, issue 17).
@@ -540,7 +615,7 @@ Results legalizeGridSample(OperatorArgs &args, OpBuilder &b) {
   auto read = [&](ArrayRef<Value> pos) {
     Value ok, linear;
     for (int64_t k = nd - 1; k >= 0; --k) {
-      Value last = p.c(static_cast<double>(sizes[k] - 1));
+      Value last = sizes[k].at(p, 1, -1);
       Value low = indicator("ge", pos[k], zero);
       Value high = indicator("le", pos[k], last);
       Value inside = p.bin<MulOp>(low, high);
@@ -548,7 +623,7 @@ Results legalizeGridSample(OperatorArgs &args, OpBuilder &b) {
       Value above = p.bin<MaximumOp>(pos[k], zero);
       Value clamped = p.bin<MinimumOp>(above, last);
       if (linear) {
-        Value scaled = p.bin<MulOp>(linear, p.c(static_cast<double>(sizes[k])));
+        Value scaled = p.bin<MulOp>(linear, sizes[k].at(p, 1, 0));
         linear = p.bin<AddOp>(scaled, clamped);
       } else {
         linear = clamped;
@@ -556,7 +631,7 @@ Results legalizeGridSample(OperatorArgs &args, OpBuilder &b) {
     }
     Value index = makeCast(b, loc, linear, b.getI64Type());
     Value idx = b.create<BroadcastOp>(loc, RankedTensorType::get({n, ch, l}, b.getI64Type()),
-                                      index, ValueRange{});
+                                      index, gatherSizes);
     Value v = b.create<GatherOp>(loc, gatherType, flat, idx, b.getI64IntegerAttr(2));
     Value inside = makeCompare(b, loc, "ne", ok, zero);
     return b.create<SelectOp>(loc, gatherType, inside, v, zero).getResult();
@@ -606,9 +681,17 @@ Results legalizeGridSample(OperatorArgs &args, OpBuilder &b) {
     }
   }
   SmallVector<int64_t> outShape{n, ch};
-  for (int64_t d = 1; d <= nd; ++d)
+  SmallVector<Value> outSizes{nSize, chSize};
+  for (int64_t d = 1; d <= nd; ++d) {
     outShape.push_back(gt.getShape()[d]);
-  return SmallVector<Value>{makeReshape(b, loc, y, outShape)};
+    outSizes.push_back(symbolic ? dimIndex(b, loc, grid, d) : Value());
+  }
+  Value result = makeReshape(b, loc, y, outShape, outSizes);
+  if (fits)
+    result = b.create<CheckOp>(loc, typeOf(result), fits, result,
+                               b.getStringAttr(operatorName(args) +
+                                               ": the grid's batch is not the input's"));
+  return SmallVector<Value>{result};
 }
 
 /// histc(self, bins, min, max) as ATen's CPU kernel counts: edges lo and hi
@@ -834,56 +917,86 @@ Results legalizeTakeFlat(OperatorArgs &args, OpBuilder &b) {
   FailureOr<Value> x = requiredTensor(args, "self"), index = requiredTensor(args, "index");
   if (failed(x) || failed(index))
     return failure();
-  if (!typeOf(*x).hasStaticShape())
-    return operatorError(args) << "only static shapes are supported";
-  Value flat = makeReshape(b, args.getOp().getLoc(), *x, {typeOf(*x).getNumElements()});
+  Value flat = makeReshape(b, args.getOp().getLoc(), *x, {elementCount(*x)});
   return makeTake(args, b, flat, *index, 0);
 }
 
 /// take_along_dim(self, indices, dim): self and indices broadcast against
 /// each other except along dim, then gathered; without dim both flattened.
+/// A symbolic size stretches nothing: it is the other side's where the
+/// export says so, else the call checks that they agree (and indices are
+/// read fitted to self's).
 Results legalizeTakeAlongDim(OperatorArgs &args, OpBuilder &b) {
   Location loc = args.getOp().getLoc();
   FailureOr<Value> x = requiredTensor(args, "self"), index = requiredTensor(args, "indices");
   if (failed(x) || failed(index))
     return failure();
   RankedTensorType xt = typeOf(*x), it = typeOf(*index);
-  if (!xt.hasStaticShape() || !it.hasStaticShape() || !isa<IntegerType>(it.getElementType()))
-    return operatorError(args) << "needs static shapes and integer indices";
-  Value self = *x, idx = *index;
+  if (!isa<IntegerType>(it.getElementType()))
+    return operatorError(args) << "needs integer indices";
+  Value self = *x, idx = *index, fits;
   int64_t dim = 0;
   if (std::optional<int64_t> given = args.getInt("dim")) {
     if (xt.getRank() != it.getRank())
       return operatorError(args) << "self and indices need one rank";
     dim = normalizeDim(*given, xt.getRank());
     SmallVector<int64_t> selfShape(xt.getShape()), indexShape(it.getShape());
+    // Symbolic sizes of the stretched results: the other side's.
+    SmallVector<Value> selfSizes(xt.getRank()), indexSizes(xt.getRank());
     for (int64_t i = 0; i < xt.getRank(); ++i) {
-      if (i == dim)
+      int64_t s = selfShape[i], t = indexShape[i];
+      if (i == dim) {
+        selfSizes[i] = ShapedType::isDynamic(s) ? dimIndex(b, loc, self, i) : Value();
+        indexSizes[i] = ShapedType::isDynamic(t) ? dimIndex(b, loc, idx, i) : Value();
         continue;
-      int64_t both = std::max(selfShape[i], indexShape[i]);
-      if ((selfShape[i] != both && selfShape[i] != 1) || (indexShape[i] != both && indexShape[i] != 1))
-        return operatorError(args) << "self " << xt << " and indices " << it << " do not broadcast";
-      selfShape[i] = indexShape[i] = both;
+      }
+      if (!ShapedType::isDynamic(s) && !ShapedType::isDynamic(t)) {
+        int64_t both = std::max(s, t);
+        if ((s != both && s != 1) || (t != both && t != 1))
+          return operatorError(args) << "self " << xt << " and indices " << it << " do not broadcast";
+        selfShape[i] = indexShape[i] = both;
+        continue;
+      }
+      if (s == 1 || t == 1) { // a static 1 stretches to the other's symbolic size
+        Value size = s == 1 ? dimIndex(b, loc, idx, i) : dimIndex(b, loc, self, i);
+        selfShape[i] = indexShape[i] = ShapedType::kDynamic;
+        selfSizes[i] = indexSizes[i] = size;
+        continue;
+      }
+      if (!sameSize(args, *x, i, *index, i)) {
+        Value eq = makeCompare(b, loc, "eq", sizeTensor(b, loc, *index, i),
+                               sizeTensor(b, loc, *x, i));
+        fits = conjoin(b, loc, fits, eq);
+        idx = fitDim(b, loc, idx, i, self, i, 0.0);
+        indexShape[i] = selfShape[i];
+      }
+      Value size = dimIndex(b, loc, self, i);
+      selfSizes[i] = ShapedType::isDynamic(selfShape[i]) ? size : Value();
+      indexSizes[i] = ShapedType::isDynamic(indexShape[i]) ? size : Value();
     }
-    if (selfShape != xt.getShape())
-      self = b.create<BroadcastOp>(loc, RankedTensorType::get(selfShape, xt.getElementType()), self);
-    if (indexShape != it.getShape())
-      idx = b.create<BroadcastOp>(loc, RankedTensorType::get(indexShape, it.getElementType()), idx);
+    auto stretch = [&](Value v, ArrayRef<int64_t> shape, ArrayRef<Value> sizes) -> Value {
+      if (typeOf(v).getShape() == shape)
+        return v;
+      SmallVector<Value> dynamic;
+      for (auto [size, value] : llvm::zip_equal(shape, sizes))
+        if (ShapedType::isDynamic(size))
+          dynamic.push_back(value);
+      return b.create<BroadcastOp>(loc, RankedTensorType::get(shape, typeOf(v).getElementType()),
+                                   v, dynamic);
+    };
+    self = stretch(self, selfShape, selfSizes);
+    idx = stretch(idx, indexShape, indexSizes);
   } else {
-    self = makeReshape(b, loc, self, {xt.getNumElements()});
-    idx = makeReshape(b, loc, idx, {it.getNumElements()});
+    self = makeReshape(b, loc, self, {elementCount(self)});
+    idx = makeReshape(b, loc, idx, {elementCount(idx)});
   }
-  return verified(args, b.create<GatherOp>(loc, args.resultType(), self, idx,
-                                           b.getI64IntegerAttr(dim)));
-}
-
-/// The size of dim `d` of `x` as a rank-0 i64 tensor (symbolic sizes too).
-Value sizeTensor(OpBuilder &b, Location loc, Value x, int64_t d) {
-  int64_t size = cast<RankedTensorType>(x.getType()).getShape()[d];
-  if (!ShapedType::isDynamic(size))
-    return makeScalar(b, loc, b.getI64Type(), size);
-  return b.create<DimSizeOp>(loc, RankedTensorType::get({}, b.getI64Type()), x,
-                             b.getI64IntegerAttr(d));
+  Results gathered = verified(args, b.create<GatherOp>(loc, args.resultType(), self, idx,
+                                                      b.getI64IntegerAttr(dim)));
+  if (failed(gathered) || !fits)
+    return gathered;
+  return SmallVector<Value>{b.create<CheckOp>(
+      loc, args.resultType(), fits, gathered->front(),
+      b.getStringAttr(operatorName(args) + ": self and indices do not broadcast"))};
 }
 
 /// `index` as i64 with negative entries counted from the end of a dim whose

@@ -13,6 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "dialects/TccGraph/Transforms/Legalizers.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 
 using namespace mlir;
 using namespace tcc::graph;
@@ -20,13 +21,6 @@ using namespace tcc::graph;
 namespace {
 using Results = FailureOr<SmallVector<Value>>;
 using IndexList = SmallVector<std::pair<int64_t, Value>>;
-
-int64_t numElements(ArrayRef<int64_t> shape) {
-  int64_t n = 1;
-  for (int64_t s : shape)
-    n *= s;
-  return n;
-}
 
 /// Whether a tensor of `type` has no elements: a size of 0 (a symbolic size
 /// is not known to be 0, and the product of two symbolic sizes' kDynamic
@@ -54,33 +48,70 @@ FailureOr<IndexList> clampIndices(OperatorArgs &args, OpBuilder &b, Value x, Ind
       return operatorError(args) << "only integer index tensors are supported";
     int64_t size = typeOf(x).getShape()[dim];
     Value wide = makeCast(b, loc, index, i64);
-    Value upper = makeBinary<MinimumOp>(b, loc, wide, makeScalar(b, loc, i64, size - 1));
-    index = makeBinary<MaximumOp>(b, loc, upper, makeScalar(b, loc, i64, -size));
+    // n - 1 and -n (a symbolic n read at run time).
+    Value n = ShapedType::isDynamic(size) ? sizeTensor(b, loc, x, dim) : Value();
+    auto plus = [&](int64_t sign, int64_t offset) -> Value {
+      if (!n)
+        return makeScalar(b, loc, i64, static_cast<double>(sign * size + offset));
+      Value c = makeScalar(b, loc, i64, static_cast<double>(offset));
+      return sign > 0 ? makeBinary<AddOp>(b, loc, n, c) : makeBinary<SubOp>(b, loc, c, n);
+    };
+    Value upper = makeBinary<MinimumOp>(b, loc, wide, plus(1, -1));
+    index = makeBinary<MaximumOp>(b, loc, upper, plus(-1, 0));
   }
   return indices;
 }
 
-/// self with `values` written (or added) at self[indices] (static shapes).
+/// The product of `sizes` (kDynamic where one is).
+int64_t staticProduct(ArrayRef<int64_t> sizes) {
+  if (llvm::any_of(sizes, ShapedType::isDynamic))
+    return ShapedType::kDynamic;
+  return ShapedType::getNumElements(sizes);
+}
+
+/// The product of index values (1 for none).
+Value indexProduct(OpBuilder &b, Location loc, ArrayRef<Value> sizes) {
+  Value product = b.create<arith::ConstantIndexOp>(loc, 1);
+  for (Value size : sizes)
+    product = b.create<arith::MulIOp>(loc, product, size);
+  return product;
+}
+
+/// self with `values` written (or added) at self[indices]. Symbolic sizes
+/// are read at run time: the broadcast indices' from the index tensors (a
+/// symbolic size stretches nothing), the values' checked by the call where
+/// they are not those of the indexed shape, and read fitted to it.
 FailureOr<Value> indexPut(OperatorArgs &args, OpBuilder &b, Value self,
                           ArrayRef<std::pair<int64_t, Value>> indices, Value values,
                           bool accumulate) {
   Location loc = args.getOp().getLoc();
   RankedTensorType st = typeOf(self);
   int64_t rank = st.getRank();
-  if (!st.hasStaticShape() || !typeOf(values).hasStaticShape())
-    return operatorError(args) << "only static shapes are supported";
+  bool symbolic = !st.hasStaticShape() || !typeOf(values).hasStaticShape();
   // The index tensors broadcast together, as i64 with negatives wrapped.
   SmallVector<int64_t> bshape;
   for (auto [dim, index] : indices) {
     RankedTensorType it = typeOf(index);
     if (!isa<IntegerType>(it.getElementType()) || it.getElementType().isInteger(1))
       return operatorError(args) << "only integer index tensors are supported (boolean masks are not)";
-    if (!it.hasStaticShape())
-      return operatorError(args) << "only static shapes are supported";
+    symbolic |= !it.hasStaticShape();
     FailureOr<SmallVector<int64_t>> shape = broadcastShapes(bshape, it.getShape());
     if (failed(shape))
       return operatorError(args) << "index shapes do not broadcast";
     bshape = *shape;
+  }
+  // The broadcast shape's symbolic sizes: an index tensor's own.
+  SmallVector<Value> bsizes(bshape.size());
+  for (int64_t d = 0; d < (int64_t)bshape.size() && symbolic; ++d) {
+    if (!ShapedType::isDynamic(bshape[d]))
+      continue;
+    for (auto [dim, index] : indices) {
+      int64_t at = d - ((int64_t)bshape.size() - typeOf(index).getRank());
+      if (at >= 0 && typeOf(index).isDynamicDim(at)) {
+        bsizes[d] = dimIndex(b, loc, index, at);
+        break;
+      }
+    }
   }
   SmallVector<int64_t> positions;
   for (auto [dim, index] : indices)
@@ -106,23 +137,41 @@ FailureOr<Value> indexPut(OperatorArgs &args, OpBuilder &b, Value self,
     x = b.create<TransposeOp>(loc, RankedTensorType::get(permuted, st.getElementType()), self,
                               b.getDenseI64ArrayAttr(perm));
   int64_t first = adjacent ? positions.front() : 0;
+  auto dynamicOf = [](ArrayRef<int64_t> shape, ArrayRef<Value> sizes) {
+    SmallVector<Value> dynamic;
+    for (auto [size, value] : llvm::zip_equal(shape, sizes))
+      if (ShapedType::isDynamic(size))
+        dynamic.push_back(value);
+    return dynamic;
+  };
   // The linear index over the collapsed dims.
   Type i64 = b.getI64Type();
-  Value linear;
+  Value linear, strideT;
   int64_t stride = 1;
   for (int64_t j = n - 1; j >= 0; --j) {
     int64_t size = permuted[first + j];
     Value idx = makeCast(b, loc, indices[j].second, i64);
     Value negative = makeCompare(b, loc, "lt", idx, makeScalar(b, loc, i64, 0));
-    Value shifted = makeBinary<AddOp>(b, loc, idx, makeScalar(b, loc, i64, size));
+    Value sizeT = sizeTensor(b, loc, x, first + j);
+    Value shifted = makeBinary<AddOp>(b, loc, idx, sizeT);
     idx = b.create<SelectOp>(loc, typeOf(idx), negative, shifted, idx);
-    idx = b.create<BroadcastOp>(loc, RankedTensorType::get(bshape, i64), idx);
-    if (stride != 1)
+    if (typeOf(idx).getShape() != ArrayRef<int64_t>(bshape))
+      idx = b.create<BroadcastOp>(loc, RankedTensorType::get(bshape, i64), idx,
+                                  dynamicOf(bshape, bsizes));
+    if (strideT)
+      idx = makeBinary<MulOp>(b, loc, idx, strideT);
+    else if (stride != 1)
       idx = makeBinary<MulOp>(b, loc, idx, makeScalar(b, loc, i64, stride));
     linear = linear ? makeBinary<AddOp>(b, loc, idx, linear) : idx;
-    stride *= size;
+    if (ShapedType::isDynamic(size) || ShapedType::isDynamic(stride)) {
+      Value before = strideT ? strideT : makeScalar(b, loc, i64, stride);
+      strideT = makeBinary<MulOp>(b, loc, before, sizeT);
+      stride = ShapedType::kDynamic;
+    } else {
+      stride *= size;
+    }
   }
-  int64_t count = numElements(bshape);
+  int64_t count = staticProduct(bshape);
   // Self as [pre.., L, post..]; the values as [pre.., count, post..].
   SmallVector<int64_t> pre(ArrayRef<int64_t>(permuted).take_front(first));
   SmallVector<int64_t> post(ArrayRef<int64_t>(permuted).drop_front(first + n));
@@ -133,53 +182,130 @@ FailureOr<Value> indexPut(OperatorArgs &args, OpBuilder &b, Value self,
   llvm::append_range(collapsed, post);
   llvm::append_range(target, post);
   llvm::append_range(taken, post);
+  // Each dim of `taken` as (the value with that size, its dim).
+  SmallVector<std::pair<Value, int64_t>> takenFrom;
+  for (int64_t d = 0; d < first; ++d)
+    takenFrom.push_back({x, d});
+  for (int64_t d = 0; d < (int64_t)bshape.size(); ++d)
+    takenFrom.push_back({linear, d});
+  for (int64_t d = first + n; d < rank; ++d)
+    takenFrom.push_back({x, d});
   // The values broadcast to x[indices]'s shape, then collapsed.
   Value v = makeCast(b, loc, values, st.getElementType());
   if (typeOf(v).getRank() > (int64_t)taken.size())
     return operatorError(args) << "values of type " << values.getType()
                                << " do not broadcast to the indexed shape";
-  SmallVector<int64_t> aligned(taken.size() - typeOf(v).getRank(), 1);
-  llvm::append_range(aligned, typeOf(v).getShape());
-  for (auto [have, want] : llvm::zip(aligned, taken))
-    if (have != 1 && have != want)
+  int64_t lead = taken.size() - typeOf(v).getRank();
+  Value fits;
+  for (int64_t i = 0; i < typeOf(values).getRank(); ++i) {
+    int64_t have = typeOf(values).getDimSize(i), want = taken[lead + i];
+    if (have == 1 || (!ShapedType::isDynamic(have) && have == want))
+      continue;
+    if (!ShapedType::isDynamic(have) && !ShapedType::isDynamic(want))
       return operatorError(args) << "values of type " << values.getType()
                                  << " do not broadcast to the indexed shape";
-  v = makeReshape(b, loc, v, aligned);
+    auto [like, likeDim] = takenFrom[lead + i];
+    if (like == x && x == self && sameSize(args, values, i, self, likeDim))
+      continue;
+    Value eq = makeCompare(b, loc, "eq", sizeTensor(b, loc, values, i),
+                           sizeTensor(b, loc, like, likeDim));
+    fits = conjoin(b, loc, fits, eq);
+    v = fitDim(b, loc, v, i, like, likeDim, 0.0);
+  }
+  SmallVector<Value> takenSizes, targetSizes, collapsedSizes;
+  if (symbolic) {
+    for (auto [like, likeDim] : takenFrom)
+      takenSizes.push_back(dimIndex(b, loc, like, likeDim));
+    SmallVector<Value> preSizes(takenSizes.begin(), takenSizes.begin() + first);
+    SmallVector<Value> postSizes(takenSizes.begin() + first + bshape.size(), takenSizes.end());
+    Value countSize = indexProduct(
+        b, loc, ArrayRef<Value>(takenSizes).slice(first, bshape.size()));
+    SmallVector<Value> indexed;
+    for (int64_t j = 0; j < n; ++j)
+      indexed.push_back(dimIndex(b, loc, x, first + j));
+    Value strideSize = indexProduct(b, loc, indexed);
+    targetSizes = preSizes;
+    targetSizes.push_back(countSize);
+    llvm::append_range(targetSizes, postSizes);
+    collapsedSizes = preSizes;
+    collapsedSizes.push_back(strideSize);
+    llvm::append_range(collapsedSizes, postSizes);
+  } else {
+    takenSizes.assign(taken.size(), Value());
+    targetSizes.assign(target.size(), Value());
+    collapsedSizes.assign(collapsed.size(), Value());
+  }
+  SmallVector<int64_t> aligned(lead, 1);
+  llvm::append_range(aligned, typeOf(v).getShape());
+  SmallVector<Value> alignedSizes(lead, Value());
+  for (int64_t i = 0; i < typeOf(v).getRank(); ++i)
+    alignedSizes.push_back(typeOf(v).isDynamicDim(i) ? dimIndex(b, loc, v, i) : Value());
+  v = makeReshape(b, loc, v, aligned, alignedSizes);
   if (aligned != taken)
-    v = b.create<BroadcastOp>(loc, RankedTensorType::get(taken, st.getElementType()), v);
-  v = makeReshape(b, loc, v, target);
+    v = b.create<BroadcastOp>(loc, RankedTensorType::get(taken, st.getElementType()), v,
+                              dynamicOf(taken, takenSizes));
+  v = makeReshape(b, loc, v, target, targetSizes);
   SmallVector<int64_t> line(target.size(), 1);
   line[first] = count;
   Value index = makeReshape(b, loc, linear, {count});
   index = makeReshape(b, loc, index, line);
-  index = b.create<BroadcastOp>(loc, RankedTensorType::get(target, i64), index);
-  Value flat = makeReshape(b, loc, x, collapsed);
-  FailureOr<Value> written = scatterAlongDim(args, b, flat, first, index, v, accumulate);
+  index = b.create<BroadcastOp>(loc, RankedTensorType::get(target, i64), index,
+                                dynamicOf(target, targetSizes));
+  Value flat = makeReshape(b, loc, x, collapsed, collapsedSizes);
+  FailureOr<Value> written =
+      scatterAlongDim(args, b, flat, first, index, v, accumulate, /*shapesFit=*/true);
   if (failed(written))
     return failure();
-  Value out = makeReshape(b, loc, *written, permuted);
+  SmallVector<Value> permutedSizes;
+  for (int64_t d = 0; d < rank; ++d)
+    permutedSizes.push_back(symbolic && ShapedType::isDynamic(permuted[d]) ? dimIndex(b, loc, x, d)
+                                                                            : Value());
+  Value out = makeReshape(b, loc, *written, permuted, permutedSizes);
   if (!adjacent) {
     SmallVector<int64_t> inverse(rank);
     for (int64_t i = 0; i < rank; ++i)
       inverse[perm[i]] = i;
     out = b.create<TransposeOp>(loc, st, out, b.getDenseI64ArrayAttr(inverse));
   }
+  if (fits)
+    out = b.create<CheckOp>(loc, st, fits, out,
+                            b.getStringAttr(operatorName(args) +
+                                            ": values do not broadcast to the indexed shape"));
   return out;
 }
 
 /// self[mask] = values (or +=) for one boolean mask over self's dims
 /// dim .. dim + mask rank, where values do not depend on how many elements
 /// the mask selects (at most the trailing dims, or a unit dim for the
-/// count): a select between values and self where the mask holds.
+/// count): a select between values and self where the mask holds. Symbolic
+/// sizes the export does not state as self's are checked by the call, and
+/// read fitted to self's.
 FailureOr<Value> maskPut(OperatorArgs &args, OpBuilder &b, Value self, int64_t dim, Value mask,
                          Value values, bool accumulate) {
   Location loc = args.getOp().getLoc();
   RankedTensorType st = typeOf(self), mt = typeOf(mask);
   ArrayRef<int64_t> shape = st.getShape();
   int64_t k = mt.getRank();
-  if (!st.hasStaticShape() || !mt.hasStaticShape() || !typeOf(values).hasStaticShape() ||
-      dim + k > st.getRank() || mt.getShape() != shape.slice(dim, k))
+  if (dim + k > st.getRank())
     return operatorError(args) << "a boolean mask of type " << mt << " for self " << st;
+  // `v`'s dim `i` as self's dim `d`: equal where static, else the same
+  // expression in the export or checked by the call (and `v` fitted).
+  Value fits;
+  auto fitTo = [&](Value given, Value &v, int64_t i, int64_t d) -> LogicalResult {
+    int64_t have = typeOf(given).getDimSize(i), want = shape[d];
+    if (!ShapedType::isDynamic(have) && !ShapedType::isDynamic(want))
+      return success(have == want);
+    if (sameSize(args, given, i, self, d))
+      return success();
+    Value eq = makeCompare(b, loc, "eq", sizeTensor(b, loc, given, i), sizeTensor(b, loc, self, d));
+    fits = conjoin(b, loc, fits, eq);
+    v = fitDim(b, loc, v, i, self, d, 0.0);
+    return success();
+  };
+  Value m = mask;
+  for (int64_t i = 0; i < k; ++i)
+    if (failed(fitTo(mask, m, i, dim + i)))
+      return operatorError(args) << "a boolean mask of type " << mt << " for self " << st;
   ArrayRef<int64_t> rest = shape.drop_front(dim + k);
   ArrayRef<int64_t> vshape = typeOf(values).getShape();
   // Values broadcast against [count, rest..]: a leading count dim must be 1.
@@ -188,26 +314,38 @@ FailureOr<Value> maskPut(OperatorArgs &args, OpBuilder &b, Value self, int64_t d
   if (vshape.size() > rest.size())
     return operatorError(args) << "values of type " << values.getType()
                                << " depend on the number of true mask elements";
-  SmallVector<int64_t> aligned(dim + k + rest.size() - vshape.size(), 1);
-  llvm::append_range(aligned, vshape);
-  for (auto [have, want] : llvm::zip(ArrayRef<int64_t>(aligned).take_back(rest.size()), rest))
-    if (have != 1 && have != want)
+  int64_t skipped = typeOf(values).getRank() - vshape.size();
+  int64_t offset = st.getRank() - vshape.size();
+  Value v = makeCast(b, loc, values, st.getElementType());
+  for (auto [j, have] : llvm::enumerate(vshape))
+    if (have != 1 && failed(fitTo(values, v, skipped + j, offset + j)))
       return operatorError(args) << "values of type " << values.getType()
                                  << " do not broadcast to the indexed shape";
-  Value v = makeReshape(b, loc, makeCast(b, loc, values, st.getElementType()), aligned);
+  SmallVector<int64_t> aligned(offset, 1);
+  llvm::append_range(aligned, typeOf(v).getShape().drop_front(skipped));
+  v = makeReshape(b, loc, v, aligned);
   SmallVector<int64_t> maskShape(dim, 1);
-  llvm::append_range(maskShape, mt.getShape());
+  llvm::append_range(maskShape, typeOf(m).getShape());
   maskShape.append(rest.size(), 1);
-  Value m = makeReshape(b, loc, mask, maskShape);
-  if (!accumulate)
-    return Value(b.create<SelectOp>(loc, st, m, v, self));
-  Value zero = makeScalar(b, loc, st.getElementType(), 0.0);
-  SmallVector<int64_t> pickedShape(maskShape);
-  for (size_t i = 0; i < pickedShape.size(); ++i)
-    pickedShape[i] = std::max(pickedShape[i], aligned[i]);
-  Value picked = b.create<SelectOp>(
-      loc, RankedTensorType::get(pickedShape, st.getElementType()), m, v, zero);
-  return makeBinary<AddOp>(b, loc, self, picked);
+  m = makeReshape(b, loc, m, maskShape);
+  Value result;
+  if (!accumulate) {
+    result = b.create<SelectOp>(loc, st, m, v, self);
+  } else {
+    Value zero = makeScalar(b, loc, st.getElementType(), 0.0);
+    FailureOr<SmallVector<int64_t>> pickedShape = broadcastShapes(maskShape, aligned);
+    if (failed(pickedShape))
+      return operatorError(args) << "values of type " << values.getType()
+                                 << " do not broadcast to the indexed shape";
+    Value picked = b.create<SelectOp>(
+        loc, RankedTensorType::get(*pickedShape, st.getElementType()), m, v, zero);
+    result = makeBinary<AddOp>(b, loc, self, picked);
+  }
+  if (fits)
+    result = b.create<CheckOp>(loc, st, fits, result,
+                               b.getStringAttr(operatorName(args) +
+                                               ": the mask or the values do not fit self's sizes"));
+  return result;
 }
 
 /// index_put(self, indices, values, accumulate).
@@ -280,8 +418,6 @@ Results legalizeMaskedIndex(OperatorArgs &args, OpBuilder &b) {
     return failure();
   if (std::optional<Value> empty = emptyResult(args, b))
     return SmallVector<Value>{*empty};
-  if (!typeOf(*self).hasStaticShape())
-    return operatorError(args) << "only static shapes are supported";
   FailureOr<IndexList> indices = indexOperands(args, *self);
   if (failed(indices))
     return failure();
@@ -309,7 +445,9 @@ Value runningCount(OpBuilder &b, Location loc, Value mask) {
 /// masked_scatter(self, mask, source): the true positions of mask
 /// (broadcast with self), in row-major order, take source's elements in
 /// order; the others keep self. Fewer source elements than true positions
-/// fail the call, as PyTorch raises.
+/// fail the call, as PyTorch raises. Over symbolic sizes, self and mask
+/// each stretch only static sizes of 1; a symbolic size must be the
+/// result's in the export.
 Results legalizeMaskedScatter(OperatorArgs &args, OpBuilder &b) {
   Location loc = args.getOp().getLoc();
   FailureOr<Value> self = requiredTensor(args, "self"), mask = requiredTensor(args, "mask"),
@@ -317,41 +455,79 @@ Results legalizeMaskedScatter(OperatorArgs &args, OpBuilder &b) {
   if (failed(self) || failed(mask) || failed(source))
     return failure();
   RankedTensorType type = args.resultType();
-  if (!type.hasStaticShape() || !typeOf(*source).hasStaticShape() ||
-      !typeOf(*mask).hasStaticShape())
-    return operatorError(args) << "only static shapes are supported";
-  if (type.getNumElements() == 0)
+  if (type.hasStaticShape() && type.getNumElements() == 0)
     return SmallVector<Value>{makeSplat(b, loc, type, 0.0)};
-  int64_t n = type.getNumElements(), available = numElements(typeOf(*source).getShape());
+  // The result's sizes, each an index value where symbolic.
+  SmallVector<Value> sizes(type.getRank());
+  if (!type.hasStaticShape()) {
+    Value result = args.getOp()->getResult(0);
+    for (Value operand : {*self, *mask}) {
+      RankedTensorType t = typeOf(operand);
+      int64_t lead = type.getRank() - t.getRank();
+      for (int64_t i = 0; i < t.getRank(); ++i)
+        if (t.isDynamicDim(i) && !sameSize(args, operand, i, result, lead + i))
+          return operatorError(args) << "only static shapes are supported (a symbolic size of "
+                                     << t << " the export does not state as the result's "
+                                     << type << ")";
+    }
+    FailureOr<SmallVector<Value>> symbolic = symbolicSizes(args, b);
+    if (failed(symbolic))
+      return failure();
+    for (int64_t d = 0, k = 0; d < type.getRank(); ++d)
+      if (type.isDynamicDim(d))
+        sizes[d] = (*symbolic)[k++];
+  }
+  SmallVector<Value> dynamicSizes;
+  for (Value size : sizes)
+    if (size)
+      dynamicSizes.push_back(size);
+  int64_t n = elementCount(args.getOp()->getResult(0));
+  int64_t available = elementCount(*source);
   Type i64 = b.getI64Type(), elt = type.getElementType();
   Value m = makeCast(b, loc, *mask, b.getI1Type());
   if (typeOf(m).getShape() != type.getShape())
-    m = b.create<BroadcastOp>(loc, RankedTensorType::get(type.getShape(), b.getI1Type()), m);
+    m = b.create<BroadcastOp>(loc, RankedTensorType::get(type.getShape(), b.getI1Type()), m,
+                              dynamicSizes);
   Value s = makeCast(b, loc, *self, elt);
   if (typeOf(s).getShape() != type.getShape())
-    s = b.create<BroadcastOp>(loc, type, s);
+    s = b.create<BroadcastOp>(loc, type, s, dynamicSizes);
   m = makeReshape(b, loc, m, {n});
   s = makeReshape(b, loc, s, {n});
   Value count = runningCount(b, loc, m);
   // Position k reads source element count[k] - 1 (clamped for the false ones).
   Value at = makeBinary<SubOp>(b, loc, count, makeScalar(b, loc, i64, 1.0));
   at = makeBinary<MaximumOp>(b, loc, at, makeScalar(b, loc, i64, 0.0));
-  Value result;
+  Value result, availableT;
   if (available == 0) {
     result = s;
   } else {
-    at = makeBinary<MinimumOp>(b, loc, at, makeScalar(b, loc, i64, available - 1));
-    Value flatSource = makeReshape(b, loc, makeCast(b, loc, *source, elt), {available});
+    Value flatSource, last;
+    if (ShapedType::isDynamic(available)) {
+      // A count that may be 0 at run time: one more element to read.
+      flatSource = makeReshape(b, loc, makeCast(b, loc, *source, elt), {available});
+      availableT = sizeTensor(b, loc, flatSource, 0);
+      flatSource = padConstant(b, loc, flatSource, 0, 0, 1);
+      last = availableT;
+    } else {
+      last = makeScalar(b, loc, i64, available - 1);
+    }
+    at = makeBinary<MinimumOp>(b, loc, at, last);
+    if (!flatSource)
+      flatSource = makeReshape(b, loc, makeCast(b, loc, *source, elt), {available});
     Value taken = b.create<TakeOp>(loc, RankedTensorType::get({n}, elt), flatSource, at,
                                    b.getI64IntegerAttr(0));
     result = b.create<SelectOp>(loc, typeOf(s), m, taken, s);
   }
-  Value total = makeSlice(b, loc, count, 0, n - 1, n, 1);
-  Value enough = makeCompare(b, loc, "le", total, makeScalar(b, loc, i64, available));
+  Value total = ShapedType::isDynamic(n)
+                    ? makeReduce<ReduceSumOp>(b, loc, makeCast(b, loc, m, i64), {0}, false)
+                    : makeSlice(b, loc, count, 0, n - 1, n, 1);
+  if (!availableT)
+    availableT = makeScalar(b, loc, i64, available);
+  Value enough = makeCompare(b, loc, "le", total, availableT);
   result = b.create<CheckOp>(loc, typeOf(result), enough, result,
                              b.getStringAttr("masked_scatter: the mask has more true "
                                              "elements than the source has elements"));
-  return SmallVector<Value>{makeReshape(b, loc, result, type.getShape())};
+  return SmallVector<Value>{makeReshape(b, loc, result, type.getShape(), sizes)};
 }
 
 /// nonzero_static(self, size, fill_value): the coordinates ([size, rank],

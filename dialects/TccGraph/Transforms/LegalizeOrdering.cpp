@@ -69,15 +69,7 @@ Value where(OpBuilder &b, Location loc, Value cond, Value v, double otherwise) {
 /// module's tcc.symbols) or a number; nullopt otherwise.
 std::optional<int64_t> largestSize(OperatorArgs &args, Value self, int64_t dim) {
   OperatorOp op = args.getOp();
-  ArrayAttr sizes;
-  if (auto arg = dyn_cast<BlockArgument>(self)) {
-    if (auto fn = dyn_cast<func::FuncOp>(arg.getOwner()->getParentOp()))
-      sizes = fn.getArgAttrOfType<ArrayAttr>(arg.getArgNumber(), TccGraphDialect::getSizesAttrName());
-  } else if (auto operands = op->getAttrOfType<ArrayAttr>(kOperandSizesAttrName)) {
-    for (auto [i, name] : llvm::enumerate(op.getOperandNames()))
-      if (i < operands.size() && cast<StringAttr>(name).getValue() == "self")
-        sizes = dyn_cast<ArrayAttr>(operands[i]);
-  }
+  ArrayAttr sizes = exportSizes(args, self);
   if (!sizes || dim >= (int64_t)sizes.size())
     return std::nullopt;
   if (auto v = dyn_cast<IntegerAttr>(sizes[dim]))

@@ -13,6 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "dialects/TccGraph/Transforms/Legalizers.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 
 #include <limits>
 
@@ -30,30 +31,40 @@ struct Along {
   Value inside;
 };
 
+/// The spatial sizes of the input and of the result: static, or kDynamic
+/// with the size read at run time (an i64 scalar tensor for the input's, an
+/// index value for the result's, whose product `outCount` is).
+struct Extent {
+  SmallVector<int64_t> ins, outs;
+  SmallVector<Value> inSizes, inLengths, outSizes;
+  Value outCount;
+};
+
 /// The flattened input positions [prod(outs), prod(windows)] of every output
 /// position's window, -1 outside the input (row-major in both), computed
 /// from iotas (a constant table would sit in host memory on the CUDA path).
-Value positionTable(OpBuilder &b, Location loc, ArrayRef<int64_t> ins, ArrayRef<Along> along,
-                    int64_t numOut, int64_t numWindow) {
+Value positionTable(OpBuilder &b, Location loc, const Extent &e, ArrayRef<Along> along,
+                    int64_t numOut, int64_t numWindow, Value windowSize) {
   Type i64 = b.getI64Type();
   Value flat = along[0].position, inside = along[0].inside;
   for (size_t d = 1; d < along.size(); ++d) {
-    Value scaled = makeBinary<MulOp>(b, loc, flat, makeScalar(b, loc, i64, ins[d]));
+    Value scaled = makeBinary<MulOp>(b, loc, flat, e.inSizes[d]);
     flat = makeBinary<AddOp>(b, loc, scaled, along[d].position);
     inside = makeBinary<BitwiseAndOp>(b, loc, inside, along[d].inside);
   }
   Value outside = makeScalar(b, loc, i64, -1);
   Value table = b.create<SelectOp>(loc, typeOf(flat), inside, flat, outside);
-  return makeReshape(b, loc, table, {numOut, numWindow});
+  return makeReshape(b, loc, table, {numOut, numWindow}, {e.outCount, windowSize});
 }
 
 /// Output index o (at dim `d`) and window offset k (at dim `spatial + d`)
-/// as i64 iotas of rank 2 * spatial.
+/// as i64 iotas of rank 2 * spatial (the lengths: symbolic `outs`, `window`).
 std::pair<Value, Value> outAndOffset(OpBuilder &b, Location loc, int64_t spatial, int64_t d,
-                                     int64_t outs, int64_t window) {
+                                     int64_t outs, Value outLength, int64_t window,
+                                     Value windowLength) {
   Type i64 = b.getI64Type();
-  Value o = makeIotaAt(b, loc, outs, i64, 2 * spatial, d);
-  Value k = makeIotaAt(b, loc, window, i64, 2 * spatial, spatial + d);
+  Value o = makeIotaAt(b, loc, outs, i64, 2 * spatial, d, outLength);
+  Value k = makeIotaAt(b, loc, window, i64, 2 * spatial, spatial + d, windowLength);
   return {o, k};
 }
 
@@ -66,21 +77,31 @@ Value within(OpBuilder &b, Location loc, Value v, Value lo, Value hi) {
 
 /// PyTorch's max pooling index of each window of `x` ([lead.., spatial..])
 /// given its position table, shaped `resultType` (i64).
+/// `values` is the pooled values result, of the indices' shape.
 Value windowArgmax(OpBuilder &b, Location loc, Value x, int64_t spatial, Value positions,
-                   int64_t numOut, int64_t numWindow, RankedTensorType resultType) {
-  RankedTensorType xt = typeOf(x);
+                   int64_t numOut, int64_t numWindow, Value windowSize, Value values) {
+  RankedTensorType xt = typeOf(x), resultType = typeOf(values);
   Type elt = xt.getElementType();
   Type f32 = b.getF32Type(), i64 = b.getI64Type();
-  int64_t lead = 1, plane = 1;
-  for (int64_t s : xt.getShape().drop_back(spatial))
-    lead *= s;
-  for (int64_t s : xt.getShape().take_back(spatial))
-    plane *= s;
+  auto product = [](ArrayRef<int64_t> sizes) -> int64_t {
+    if (llvm::any_of(sizes, ShapedType::isDynamic))
+      return ShapedType::kDynamic;
+    return ShapedType::getNumElements(sizes);
+  };
+  int64_t leadDims = xt.getRank() - spatial;
+  int64_t lead = product(xt.getShape().drop_back(spatial));
+  int64_t plane = product(xt.getShape().take_back(spatial));
+  Value leadSize, planeSize, outSize;
+  if (!xt.hasStaticShape()) {
+    leadSize = dimProduct(b, loc, x, 0, leadDims);
+    planeSize = dimProduct(b, loc, x, leadDims, xt.getRank());
+    outSize = dimIndex(b, loc, positions, 0);
+  }
   Value zero = makeScalar(b, loc, i64, 0);
   Value inside = makeCompare(b, loc, "ge", positions, zero);
   Value clamped = makeBinary<MaximumOp>(b, loc, positions, zero);
   // [lead, out, window]: every window's elements.
-  Value flat = makeReshape(b, loc, x, {lead, plane});
+  Value flat = makeReshape(b, loc, x, {lead, plane}, {leadSize, planeSize});
   Value windows = b.create<TakeOp>(loc, RankedTensorType::get({lead, numOut, numWindow}, elt),
                                    flat, clamped, b.getI64IntegerAttr(1));
   auto full = RankedTensorType::get({lead, numOut, numWindow}, b.getI1Type());
@@ -95,8 +116,10 @@ Value windowArgmax(OpBuilder &b, Location loc, Value x, int64_t spatial, Value p
   Value largestInside = b.create<BitwiseAndOp>(loc, full, isLargest, inside);
   // Offsets as f32 (exact: windows are small): the first maximum is
   // window - max(window - k), the last NaN max(k + 1) - 1.
-  Value offsets = makeIotaAt(b, loc, numWindow, f32, 3, 2);
-  Value size = makeScalar(b, loc, f32, static_cast<double>(numWindow));
+  Value offsets = makeIotaAt(b, loc, numWindow, f32, 3, 2, windowSize);
+  Value size = ShapedType::isDynamic(numWindow)
+                   ? makeCast(b, loc, sizeTensor(b, loc, positions, 1), f32)
+                   : makeScalar(b, loc, f32, static_cast<double>(numWindow));
   Value zeroF = makeScalar(b, loc, f32, 0.0);
   Value oneF = makeScalar(b, loc, f32, 1.0);
   auto fullF = RankedTensorType::get({lead, numOut, numWindow}, f32);
@@ -113,26 +136,50 @@ Value windowArgmax(OpBuilder &b, Location loc, Value x, int64_t spatial, Value p
   // The chosen offset's input position.
   Value chosenIndex = makeCast(b, loc, chosen, i64);
   auto leadTable = RankedTensorType::get({lead, numOut, numWindow}, i64);
-  Value everyTable = b.create<BroadcastOp>(loc, leadTable, clamped);
+  SmallVector<Value> tableSizes;
+  if (ShapedType::isDynamic(lead))
+    tableSizes.push_back(leadSize);
+  if (ShapedType::isDynamic(numOut))
+    tableSizes.push_back(outSize);
+  if (ShapedType::isDynamic(numWindow))
+    tableSizes.push_back(windowSize);
+  Value everyTable = b.create<BroadcastOp>(loc, leadTable, clamped, tableSizes);
   Value index = b.create<GatherOp>(loc, RankedTensorType::get({lead, numOut, 1}, i64),
                                    everyTable, chosenIndex, b.getI64IntegerAttr(2));
-  return makeReshape(b, loc, index, resultType.getShape());
+  SmallVector<Value> sizes;
+  for (int64_t d = 0; d < resultType.getRank(); ++d)
+    sizes.push_back(resultType.isDynamicDim(d) ? dimIndex(b, loc, values, d) : Value());
+  return makeReshape(b, loc, index, resultType.getShape(), sizes);
 }
 
-/// The spatial sizes (static) of `x`'s trailing `spatial` dims and of the
-/// result's, or an error.
-LogicalResult staticSizes(OperatorArgs &args, Value x, int64_t spatial,
-                          SmallVector<int64_t> &ins, SmallVector<int64_t> &outs) {
+/// The spatial sizes of `x`'s trailing `spatial` dims and of the values
+/// result's (the indices' shape), symbolic ones read at run time; symbolic
+/// result sizes only where `symbolicOuts` (the sliding windows), else an
+/// error.
+FailureOr<Extent> spatialExtent(OperatorArgs &args, OpBuilder &b, Value x, Value values,
+                                int64_t spatial, bool symbolicOuts) {
+  Location loc = args.getOp().getLoc();
   ArrayRef<int64_t> xs = typeOf(x).getShape();
-  ArrayRef<int64_t> rs = args.resultType(1).getShape();
+  ArrayRef<int64_t> rs = typeOf(values).getShape();
   if (static_cast<int64_t>(xs.size()) < spatial + 1 ||
       static_cast<int64_t>(rs.size()) < spatial + 1)
     return operatorError(args) << "expects " << spatial << " spatial dims after the channels";
-  if (ShapedType::isDynamicShape(xs) || ShapedType::isDynamicShape(rs))
-    return operatorError(args) << "indices over symbolic sizes are not supported yet";
-  ins.assign(xs.end() - spatial, xs.end());
-  outs.assign(rs.end() - spatial, rs.end());
-  return success();
+  if (!symbolicOuts && ShapedType::isDynamicShape(rs.take_back(spatial)))
+    return operatorError(args) << "indices over symbolic output sizes are not supported yet";
+  Extent e;
+  e.ins.assign(xs.end() - spatial, xs.end());
+  e.outs.assign(rs.end() - spatial, rs.end());
+  int64_t xLead = xs.size() - spatial, rLead = rs.size() - spatial;
+  for (int64_t d = 0; d < spatial; ++d) {
+    e.inSizes.push_back(sizeTensor(b, loc, x, xLead + d));
+    e.inLengths.push_back(ShapedType::isDynamic(e.ins[d]) ? dimIndex(b, loc, x, xLead + d)
+                                                          : Value());
+    e.outSizes.push_back(ShapedType::isDynamic(e.outs[d]) ? dimIndex(b, loc, values, rLead + d)
+                                                          : Value());
+  }
+  if (ShapedType::isDynamicShape(e.outs))
+    e.outCount = dimProduct(b, loc, values, rLead, rs.size());
+  return e;
 }
 
 /// A pooling's windows: their position table [outputs, window], the number
@@ -141,33 +188,40 @@ struct Windows {
   Value table;
   int64_t numOut;
   int64_t numWindow;
+  Value windowSize; // where numWindow is symbolic
 };
-using WindowsFn = std::function<Windows(OperatorArgs &, OpBuilder &, ArrayRef<int64_t> ins,
-                                        ArrayRef<int64_t> outs)>;
+using WindowsFn = std::function<Windows(OperatorArgs &, OpBuilder &, const Extent &)>;
 
 /// The values from `values` (the pooling legalizer); where result #1 is
-/// read, the indices in the windows `windowsOf` gives.
-LegalizeFn withIndices(int64_t spatial, LegalizeFn values, WindowsFn windowsOf) {
-  return [spatial, values, windowsOf](OperatorArgs &args, OpBuilder &b) -> Results {
+/// read, the indices in the windows `windowsOf` gives (over symbolic output
+/// sizes where `symbolicOuts`).
+LegalizeFn withIndices(int64_t spatial, LegalizeFn values, WindowsFn windowsOf,
+                       bool symbolicOuts) {
+  return [spatial, values, windowsOf, symbolicOuts](OperatorArgs &args,
+                                                     OpBuilder &b) -> Results {
     Results results = values(args, b);
     if (failed(results) || args.getOp()->getResult(1).use_empty())
       return results;
     Value x = args.tensor("self");
-    SmallVector<int64_t> ins, outs;
-    if (!x || failed(staticSizes(args, x, spatial, ins, outs)))
+    if (!x)
       return failure();
-    Windows w = windowsOf(args, b, ins, outs);
-    (*results)[1] = windowArgmax(b, args.getOp().getLoc(), x, spatial, w.table, w.numOut,
-                                 w.numWindow, args.resultType(1));
+    Value pooled = (*results)[0];
+    FailureOr<Extent> e = spatialExtent(args, b, x, pooled, spatial, symbolicOuts);
+    if (failed(e))
+      return failure();
+    Windows w = windowsOf(args, b, *e);
+    Value index = windowArgmax(b, args.getOp().getLoc(), x, spatial, w.table, w.numOut,
+                               w.numWindow, w.windowSize, pooled);
+    (*results)[1] = makeCast(b, args.getOp().getLoc(), index,
+                             args.resultType(1).getElementType());
     return results;
   };
 }
 
 /// max_pool{spatial}d_with_indices: the windows of kernel_size, stride,
 /// padding and dilation.
-Windows slidingWindows(OperatorArgs &args, OpBuilder &b, ArrayRef<int64_t> ins,
-                       ArrayRef<int64_t> outs) {
-  int64_t spatial = ins.size();
+Windows slidingWindows(OperatorArgs &args, OpBuilder &b, const Extent &e) {
+  int64_t spatial = e.ins.size();
   SmallVector<int64_t> kernel = perDim(args.getInts("kernel_size"), spatial, 1);
   SmallVector<int64_t> stride = perDim(args.getInts("stride"), spatial, 0);
   if (stride[0] == 0)
@@ -180,42 +234,56 @@ Windows slidingWindows(OperatorArgs &args, OpBuilder &b, ArrayRef<int64_t> ins,
   int64_t numOut = 1, numWindow = 1;
   for (int64_t d = 0; d < spatial; ++d) {
     // o * stride - padding + k * dilation.
-    auto [o, k] = outAndOffset(b, loc, spatial, d, outs[d], kernel[d]);
+    auto [o, k] = outAndOffset(b, loc, spatial, d, e.outs[d], e.outSizes[d], kernel[d], Value());
     Value start = makeBinary<MulOp>(b, loc, o, makeScalar(b, loc, i64, stride[d]));
     start = makeBinary<SubOp>(b, loc, start, makeScalar(b, loc, i64, padding[d]));
     Value step = makeBinary<MulOp>(b, loc, k, makeScalar(b, loc, i64, dilation[d]));
     Value position = makeBinary<AddOp>(b, loc, start, step);
     Value zero = makeScalar(b, loc, i64, 0);
-    Value inside = within(b, loc, position, zero, makeScalar(b, loc, i64, ins[d]));
+    Value inside = within(b, loc, position, zero, e.inSizes[d]);
     along.push_back({position, inside});
-    numOut *= outs[d];
+    numOut = ShapedType::isDynamic(e.outs[d]) || ShapedType::isDynamic(numOut)
+                 ? ShapedType::kDynamic
+                 : numOut * e.outs[d];
     numWindow *= kernel[d];
   }
-  return {positionTable(b, loc, ins, along, numOut, numWindow), numOut, numWindow};
+  return {positionTable(b, loc, e, along, numOut, numWindow, Value()), numOut, numWindow,
+          Value()};
 }
 
 /// adaptive_max_pool{spatial}d: output o's window along a dim of n inputs
-/// and m outputs is [floor(o n / m), ceil((o + 1) n / m)).
-Windows adaptiveWindows(OperatorArgs &args, OpBuilder &b, ArrayRef<int64_t> ins,
-                        ArrayRef<int64_t> outs) {
+/// and m outputs is [floor(o n / m), ceil((o + 1) n / m)). Over a symbolic
+/// n the window reads n positions from its start, those past its end
+/// outside (the longest window depends on n).
+Windows adaptiveWindows(OperatorArgs &args, OpBuilder &b, const Extent &e) {
+  ArrayRef<int64_t> ins = e.ins, outs = e.outs;
   int64_t spatial = ins.size();
   Location loc = args.getOp().getLoc();
   Type i64 = b.getI64Type(), f64 = b.getF64Type();
   SmallVector<Along> along;
   int64_t numOut = 1, numWindow = 1;
+  SmallVector<int64_t> longests;
   for (int64_t d = 0; d < spatial; ++d) {
     int64_t n = ins[d], m = outs[d], longest = 0;
-    for (int64_t o = 0; o < m; ++o)
-      longest = std::max(longest, ((o + 1) * n + m - 1) / m - o * n / m);
+    if (ShapedType::isDynamic(n)) {
+      longest = ShapedType::kDynamic;
+    } else {
+      for (int64_t o = 0; o < m; ++o)
+        longest = std::max(longest, ((o + 1) * n + m - 1) / m - o * n / m);
+    }
+    longests.push_back(longest);
     // start = floor(o n / m) + k, inside below ceil((o + 1) n / m) (f64:
     // exact for these small integers).
-    auto [o, k] = outAndOffset(b, loc, spatial, d, m, longest);
+    auto [o, k] = outAndOffset(b, loc, spatial, d, m, Value(), longest,
+                               ShapedType::isDynamic(n) ? e.inLengths[d] : Value());
+    Value nF = ShapedType::isDynamic(n) ? makeCast(b, loc, e.inSizes[d], f64)
+                                        : makeScalar(b, loc, f64, static_cast<double>(n));
     Value of = makeCast(b, loc, o, f64);
-    Value lo = makeBinary<MulOp>(b, loc, of, makeScalar(b, loc, f64, static_cast<double>(n)));
+    Value lo = makeBinary<MulOp>(b, loc, of, nF);
     lo = makeBinary<DivOp>(b, loc, lo, makeScalar(b, loc, f64, static_cast<double>(m)));
     Value start = makeCast(b, loc, b.create<FloorOp>(loc, lo), i64);
     Value next = makeBinary<AddOp>(b, loc, of, makeScalar(b, loc, f64, 1.0));
-    Value hi = makeBinary<MulOp>(b, loc, next, makeScalar(b, loc, f64, static_cast<double>(n)));
+    Value hi = makeBinary<MulOp>(b, loc, next, nF);
     hi = makeBinary<DivOp>(b, loc, hi, makeScalar(b, loc, f64, static_cast<double>(m)));
     Value end = makeCast(b, loc, b.create<CeilOp>(loc, hi), i64);
     Value position = makeBinary<AddOp>(b, loc, start, k);
@@ -223,9 +291,22 @@ Windows adaptiveWindows(OperatorArgs &args, OpBuilder &b, ArrayRef<int64_t> ins,
     Value inside = within(b, loc, position, zero, end);
     along.push_back({position, inside});
     numOut *= m;
-    numWindow *= longest;
+    numWindow = ShapedType::isDynamic(numWindow) || ShapedType::isDynamic(longest)
+                    ? ShapedType::kDynamic
+                    : numWindow * longest;
   }
-  return {positionTable(b, loc, ins, along, numOut, numWindow), numOut, numWindow};
+  Value windowSize;
+  if (ShapedType::isDynamic(numWindow)) {
+    for (auto [d, longest] : llvm::enumerate(longests)) {
+      Value length = ShapedType::isDynamic(longest)
+                         ? e.inLengths[d]
+                         : b.create<arith::ConstantIndexOp>(loc, longest).getResult();
+      windowSize = windowSize ? b.create<arith::MulIOp>(loc, windowSize, length).getResult()
+                              : length;
+    }
+  }
+  return {positionTable(b, loc, e, along, numOut, numWindow, windowSize), numOut, numWindow,
+          windowSize};
 }
 } // namespace
 
@@ -234,8 +315,10 @@ void tcc::graph::populatePoolingIndexLegalizers(LegalizerTable &t) {
   for (int64_t spatial : {1, 2, 3}) {
     std::string d = std::to_string(spatial) + "d";
     t["aten.max_pool" + d + "_with_indices.default"] =
-        withIndices(spatial, t.lookup("aten.max_pool" + d + ".default"), slidingWindows);
+        withIndices(spatial, t.lookup("aten.max_pool" + d + ".default"), slidingWindows,
+                    /*symbolicOuts=*/true);
     std::string adaptive = "aten.adaptive_max_pool" + d + ".default";
-    t[adaptive] = withIndices(spatial, t.lookup(adaptive), adaptiveWindows);
+    t[adaptive] = withIndices(spatial, t.lookup(adaptive), adaptiveWindows,
+                              /*symbolicOuts=*/false);
   }
 }

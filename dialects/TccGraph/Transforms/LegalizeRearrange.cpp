@@ -519,17 +519,19 @@ Results legalizeTriangle(OperatorArgs &args, OpBuilder &b, bool lower) {
     return args.getOp().emitError(lower ? "tril" : "triu") << " expects a tensor 'self' of rank >= 2";
   auto t = typeOf(x);
   int64_t r = t.getRank(), rows = t.getShape()[r - 2], cols = t.getShape()[r - 1];
-  if (ShapedType::isDynamic(rows) || ShapedType::isDynamic(cols))
-    return args.getOp().emitError(lower ? "tril" : "triu")
-           << " of a symbolic-size matrix is not supported yet";
   int64_t k = args.getInt("diagonal").value_or(0);
   auto i64 = b.getI64Type();
-  // j - i as an [rows, cols] i64 tensor: iota(cols) - iota(rows)[:, None].
+  // j - i as an [rows, cols] i64 tensor: iota(cols) - iota(rows)[:, None]
+  // (symbolic lengths read at run time).
+  auto lengthOf = [&](int64_t size, int64_t d) {
+    return ShapedType::isDynamic(size) ? SmallVector<Value>{dimIndex(b, loc, x, d)}
+                                       : SmallVector<Value>{};
+  };
   Value i = b.create<IotaOp>(loc, RankedTensorType::get({rows}, i64), b.getF64FloatAttr(0),
-                             b.getF64FloatAttr(1));
+                             b.getF64FloatAttr(1), lengthOf(rows, r - 2));
   i = makeReshape(b, loc, i, {rows, 1});
   Value j = b.create<IotaOp>(loc, RankedTensorType::get({cols}, i64), b.getF64FloatAttr(0),
-                             b.getF64FloatAttr(1));
+                             b.getF64FloatAttr(1), lengthOf(cols, r - 1));
   Value offset = makeBinary<SubOp>(b, loc, j, i);
   Value keep = makeCompare(b, loc, lower ? "le" : "ge", offset, makeScalar(b, loc, i64, k));
   Value zero = makeScalar(b, loc, t.getElementType(), 0.0);

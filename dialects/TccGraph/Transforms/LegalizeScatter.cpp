@@ -18,6 +18,7 @@
 //===----------------------------------------------------------------------===//
 #include "dialects/TccGraph/Transforms/Legalizers.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "llvm/ADT/StringSwitch.h"
 
 #include <limits>
@@ -43,38 +44,23 @@ std::optional<Combine> combineNamed(StringRef name) {
       .Default(std::nullopt);
 }
 
-int64_t numElements(ArrayRef<int64_t> shape) {
-  int64_t n = 1;
-  for (int64_t s : shape)
-    n *= s;
-  return n;
-}
-
-/// `v` (static shape) extended at the end of each dim to `shape` with `fill`.
-Value padEnd(OpBuilder &b, Location loc, Value v, ArrayRef<int64_t> shape, double fill) {
-  for (int64_t i = 0; i < (int64_t)shape.size(); ++i) {
-    RankedTensorType t = typeOf(v);
-    int64_t have = t.getShape()[i];
-    if (have == shape[i])
-      continue;
-    Value extra = makeSplat(
-        b, loc, RankedTensorType::get(withDimSize(t.getShape(), i, shape[i] - have), t.getElementType()),
-        fill);
-    v = b.create<ConcatOp>(loc, RankedTensorType::get(withDimSize(t.getShape(), i, shape[i]), t.getElementType()),
-                           ValueRange{v, extra}, b.getI64IntegerAttr(i));
-  }
-  return v;
-}
+/// Whether a tensor of `shape` has no elements: a static size of 0 (a
+/// symbolic size is not known to be 0; products of kDynamic markers are
+/// garbage).
+bool hasNoElements(ArrayRef<int64_t> shape) { return llvm::is_contained(shape, 0); }
 
 /// self with `src` scattered along `dim` at `index` (see the file comment).
 /// `src` is a 0-d value for every index element, or at least index's shape.
+/// Symbolic sizes are read at run time; where the export does not say that
+/// index fits self (apart from `dim`) and src, the call checks it, as
+/// PyTorch raises. `shapesFit`: the caller made index of self's sizes apart
+/// from `dim` and src (unless 0-d) of index's.
 FailureOr<Value> scatterDense(OperatorArgs &args, OpBuilder &b, Value self, int64_t dim,
-                              Value index, Value src, Combine how, bool includeSelf) {
+                              Value index, Value src, Combine how, bool includeSelf,
+                              bool shapesFit = false) {
   Location loc = args.getOp().getLoc();
   RankedTensorType st = typeOf(self), it = typeOf(index);
   Type elt = st.getElementType();
-  if (!st.hasStaticShape() || !it.hasStaticShape() || !typeOf(src).hasStaticShape())
-    return operatorError(args) << "only static shapes are supported";
   if (!isa<IntegerType>(it.getElementType()))
     return operatorError(args) << "the index must be an integer tensor, not " << it;
   if (how != Combine::Set && !isa<FloatType>(elt))
@@ -86,7 +72,7 @@ FailureOr<Value> scatterDense(OperatorArgs &args, OpBuilder &b, Value self, int6
     Value s = typeOf(src).getRank() == 0 ? src : makeReshape(b, loc, src, one);
     Value self1 = makeReshape(b, loc, self, one);
     Value index1 = makeReshape(b, loc, index, one);
-    FailureOr<Value> r = scatterDense(args, b, self1, 0, index1, s, how, includeSelf);
+    FailureOr<Value> r = scatterDense(args, b, self1, 0, index1, s, how, includeSelf, shapesFit);
     if (failed(r))
       return failure();
     return makeReshape(b, loc, *r, {});
@@ -96,27 +82,48 @@ FailureOr<Value> scatterDense(OperatorArgs &args, OpBuilder &b, Value self, int6
   if (it.getRank() != rank)
     return operatorError(args) << "index of type " << it << " for self " << st
                          << " (the same rank is needed)";
-  for (int64_t i = 0; i < rank; ++i)
-    if (i != dim && idxShape[i] > selfShape[i])
-      return operatorError(args) << "index of type " << it << " is larger than self " << st;
-  if (numElements(idxShape) == 0 || numElements(selfShape) == 0)
+  bool srcScalar = typeOf(src).getRank() == 0;
+  if (!srcScalar && typeOf(src).getRank() != rank)
+    return operatorError(args) << "source of type " << src.getType() << " for index " << it;
+  // Index no larger than self apart from dim, and than src: static sizes
+  // here, symbolic ones by the call (`fits`) unless the export says so.
+  Value fits;
+  for (int64_t i = 0; i < rank && !shapesFit; ++i) {
+    auto check = [&](Value other, StringRef what) -> LogicalResult {
+      int64_t have = typeOf(other).getDimSize(i);
+      if (!ShapedType::isDynamic(have) && !ShapedType::isDynamic(idxShape[i])) {
+        if (idxShape[i] > have)
+          return operatorError(args) << "index of type " << it << " is larger than " << what
+                                     << " " << other.getType();
+        return success();
+      }
+      if (sameSize(args, index, i, other, i))
+        return success();
+      Value le = makeCompare(b, loc, "le", sizeTensor(b, loc, index, i), sizeTensor(b, loc, other, i));
+      fits = conjoin(b, loc, fits, le);
+      return success();
+    };
+    if (i != dim && failed(check(self, "self")))
+      return failure();
+    if (!srcScalar && failed(check(src, "source")))
+      return failure();
+  }
+  if (hasNoElements(idxShape) || hasNoElements(selfShape))
     return self;
   int64_t n = selfShape[dim];
 
   // The source cut to index's shape, in self's element type.
   Value s = makeCast(b, loc, src, elt);
-  if (typeOf(s).getRank() == 0) {
-    s = b.create<BroadcastOp>(loc, RankedTensorType::get(idxShape, elt), s);
+  if (srcScalar) {
+    SmallVector<Value> sizes;
+    for (int64_t i = 0; i < rank; ++i)
+      if (it.isDynamicDim(i))
+        sizes.push_back(dimIndex(b, loc, index, i));
+    s = b.create<BroadcastOp>(loc, RankedTensorType::get(idxShape, elt), s, sizes);
   } else {
-    if (typeOf(s).getRank() != rank)
-      return operatorError(args) << "source of type " << src.getType() << " for index " << it;
-    for (int64_t i = 0; i < rank; ++i) {
-      int64_t have = typeOf(s).getShape()[i];
-      if (have < idxShape[i])
-        return operatorError(args) << "source of type " << src.getType() << " is smaller than index " << it;
-      if (have > idxShape[i])
-        s = makeSlice(b, loc, s, i, 0, idxShape[i], 1);
-    }
+    for (int64_t i = 0; i < rank; ++i)
+      if (!shapesFit && !sameSize(args, src, i, index, i))
+        s = fitDim(b, loc, s, i, index, i, 0.0);
   }
 
   // Index and source with a unit dim at `dim` for the targets j; the index
@@ -124,23 +131,26 @@ FailureOr<Value> scatterDense(OperatorArgs &args, OpBuilder &b, Value self, int6
   SmallVector<int64_t> unitShape(idxShape);
   unitShape.insert(unitShape.begin() + dim, 1);
   Type i64 = b.getI64Type(), f32 = b.getF32Type();
+  Value size = sizeTensor(b, loc, self, dim);
   Value idx = makeCast(b, loc, index, i64);
   Value negative = makeCompare(b, loc, "lt", idx, makeScalar(b, loc, i64, 0));
-  Value wrapped = makeBinary<AddOp>(b, loc, idx, makeScalar(b, loc, i64, (double)n));
+  Value wrapped = makeBinary<AddOp>(b, loc, idx, size);
   idx = b.create<SelectOp>(loc, typeOf(idx), negative, wrapped, idx);
   // PyTorch raises on an index outside [-n, n): so does the call (a write
   // that lands nowhere would be a silent wrong answer, e.g. a key/value
   // cache written past its end).
-  Value zero = makeScalar(b, loc, i64, 0), size = makeScalar(b, loc, i64, (double)n);
+  Value zero = makeScalar(b, loc, i64, 0);
   Value notBelow = makeCompare(b, loc, "ge", idx, zero);
   Value below = makeCompare(b, loc, "lt", idx, size);
   Value inRange = makeBinary<BitwiseAndOp>(b, loc, notBelow, below);
   idx = b.create<CheckOp>(loc, typeOf(idx), inRange, idx,
                           b.getStringAttr(operatorName(args) + ": index out of range for dim " +
                                           std::to_string(dim) + " of size " +
-                                          std::to_string(n)));
+                                          (ShapedType::isDynamic(n) ? std::string("?")
+                                                                    : std::to_string(n))));
   idx = makeReshape(b, loc, idx, unitShape);
-  Value targets = makeIotaAt(b, loc, n, i64, rank + 1, dim);
+  Value length = ShapedType::isDynamic(n) ? dimIndex(b, loc, self, dim) : Value();
+  Value targets = makeIotaAt(b, loc, n, i64, rank + 1, dim, length);
   Value hits = makeCompare(b, loc, "eq", idx, targets);
   RankedTensorType hitType = typeOf(hits);
   Value srcK = makeReshape(b, loc, s, unitShape);
@@ -155,11 +165,16 @@ FailureOr<Value> scatterDense(OperatorArgs &args, OpBuilder &b, Value self, int6
   Value reduced;
   switch (how) {
   case Combine::Set: {
-    Value positions = makeIotaAt(b, loc, idxShape[dim], f32, rank + 1, dim + 1);
+    int64_t k = idxShape[dim];
+    Value kLength = ShapedType::isDynamic(k) ? dimIndex(b, loc, index, dim) : Value();
+    Value positions = makeIotaAt(b, loc, k, f32, rank + 1, dim + 1, kLength);
     Value last = makeReduce<ReduceMaxOp>(b, loc, hitsOr(positions, -1.0), kDim, false);
     last = makeBinary<MaximumOp>(b, loc, last, makeScalar(b, loc, f32, 0.0));
     Value at = makeCast(b, loc, last, i64);
-    reduced = b.create<GatherOp>(loc, RankedTensorType::get(typeOf(at).getShape(), elt), s, at,
+    // Position 0 is read where nothing hits: one more element makes it
+    // exist where the index's dim may be empty.
+    Value from = ShapedType::isDynamic(k) ? padConstant(b, loc, s, dim, 0, 1) : s;
+    reduced = b.create<GatherOp>(loc, RankedTensorType::get(typeOf(at).getShape(), elt), from, at,
                                  b.getI64IntegerAttr(dim));
     break;
   }
@@ -181,8 +196,12 @@ FailureOr<Value> scatterDense(OperatorArgs &args, OpBuilder &b, Value self, int6
   }
   }
   // Index may cover less than self along the other dims.
-  reduced = padEnd(b, loc, reduced, selfShape, 0.0);
-  count = padEnd(b, loc, count, selfShape, 0.0);
+  for (int64_t i = 0; i < rank; ++i) {
+    if (i == dim || shapesFit || sameSize(args, index, i, self, i))
+      continue;
+    reduced = fitDim(b, loc, reduced, i, self, i, 0.0);
+    count = fitDim(b, loc, count, i, self, i, 0.0);
+  }
   Value hit = makeCompare(b, loc, "gt", count, makeScalar(b, loc, f32, 0.0));
   Value out = reduced;
   if (how == Combine::Mean) {
@@ -210,7 +229,13 @@ FailureOr<Value> scatterDense(OperatorArgs &args, OpBuilder &b, Value self, int6
       break;
     }
   }
-  return Value(b.create<SelectOp>(loc, st, hit, out, self));
+  Value result = b.create<SelectOp>(loc, st, hit, out, self);
+  if (fits)
+    result = b.create<CheckOp>(loc, st, fits, result,
+                               b.getStringAttr(operatorName(args) +
+                                               ": index larger than self (apart from dim " +
+                                               std::to_string(dim) + ") or than the source"));
+  return result;
 }
 
 /// The `dim` argument normalized against self's rank (0-d counts as 1).
@@ -273,19 +298,45 @@ LegalizeFn indexLegalizer(std::optional<Combine> fixed) {
     if (failed(dim))
       return failure();
     RankedTensorType st = typeOf(*self), it = typeOf(*index);
-    if (it.getRank() > 1 || !it.hasStaticShape() || !st.hasStaticShape())
-      return operatorError(args) << "needs a static 1-D index and self, not " << it << " and " << st;
-    int64_t length = it.getRank() == 0 ? 1 : it.getShape()[0];
+    if (it.getRank() > 1)
+      return operatorError(args) << "needs a 1-D index, not " << it;
+    Value index1 = it.getRank() == 0 ? makeReshape(b, loc, *index, {1}) : *index;
+    int64_t length = typeOf(index1).getShape()[0];
     SmallVector<int64_t> selfShape(st.getShape());
     if (selfShape.empty())
       selfShape.push_back(1);
+    Value target = makeReshape(b, loc, *self, selfShape);
     SmallVector<int64_t> srcShape = withDimSize(selfShape, *dim, length);
+    bool symbolic = !st.hasStaticShape() || !typeOf(index1).hasStaticShape();
+    // Symbolic sizes: the source must have self's sizes with the index's
+    // length at dim; where the export does not say so, the call checks it
+    // (and the source is read fitted to those sizes).
+    Value fits;
     Value source;
     if (args.has("source")) {
       source = args.tensor("source");
-      if (!source || numElements(typeOf(source).getShape()) != numElements(srcShape))
+      if (source && symbolic && typeOf(source).getRank() == (int64_t)selfShape.size()) {
+        // The operands themselves where they have the rank (sameSize reads
+        // the export's sizes of operands).
+        Value selfLike = st.getRank() == 0 ? target : *self;
+        Value indexLike = it.getRank() == 0 ? index1 : *index;
+        Value given = source;
+        for (int64_t i = 0; i < (int64_t)selfShape.size(); ++i) {
+          Value like = i == *dim ? indexLike : selfLike;
+          int64_t likeDim = i == *dim ? 0 : i;
+          if (sameSize(args, given, i, like, likeDim))
+            continue;
+          Value eq = makeCompare(b, loc, "eq", sizeTensor(b, loc, given, i),
+                                 sizeTensor(b, loc, like, likeDim));
+          fits = conjoin(b, loc, fits, eq);
+          source = fitDim(b, loc, source, i, like, likeDim, 0.0);
+        }
+      } else if (!source || symbolic || !typeOf(source).hasStaticShape() ||
+                 typeOf(source).getNumElements() != ShapedType::getNumElements(srcShape)) {
         return operatorError(args) << "source must have self's shape with " << length << " at dim " << *dim;
-      source = makeReshape(b, loc, source, srcShape);
+      } else {
+        source = makeReshape(b, loc, source, srcShape);
+      }
       if (std::optional<double> alpha = args.getFloat("alpha"); alpha && *alpha != 1.0) {
         Value a = makeScalar(b, loc, typeOf(source).getElementType(), *alpha);
         source = makeBinary<MulOp>(b, loc, source, a);
@@ -303,15 +354,26 @@ LegalizeFn indexLegalizer(std::optional<Combine> fixed) {
       return failure();
     SmallVector<int64_t> lineShape(selfShape.size(), 1);
     lineShape[*dim] = length;
-    Value line = makeReshape(b, loc, *index, lineShape);
+    Value line = makeReshape(b, loc, index1, lineShape);
+    SmallVector<Value> spreadSizes;
+    for (int64_t i = 0; i < (int64_t)srcShape.size(); ++i)
+      if (ShapedType::isDynamic(srcShape[i]))
+        spreadSizes.push_back(i == *dim ? dimIndex(b, loc, index1, 0) : dimIndex(b, loc, target, i));
     Value spread = b.create<BroadcastOp>(
-        loc, RankedTensorType::get(srcShape, typeOf(*index).getElementType()), line);
-    Value target = makeReshape(b, loc, *self, selfShape);
+        loc, RankedTensorType::get(srcShape, typeOf(*index).getElementType()), line, spreadSizes);
     bool includeSelf = args.getBool("include_self").value_or(true);
-    FailureOr<Value> r = scatterDense(args, b, target, *dim, spread, source, *how, includeSelf);
+    FailureOr<Value> r = scatterDense(args, b, target, *dim, spread, source, *how, includeSelf,
+                                      /*shapesFit=*/true);
     if (failed(r))
       return failure();
-    return SmallVector<Value>{makeReshape(b, loc, *r, st.getShape())};
+    Value result = makeReshape(b, loc, *r, st.getShape());
+    if (fits)
+      result = b.create<CheckOp>(loc, st, fits, result,
+                                 b.getStringAttr(operatorName(args) +
+                                                 ": the source does not have self's sizes with "
+                                                 "the index's length at dim " +
+                                                 std::to_string(*dim)));
+    return SmallVector<Value>{result};
   };
 }
 
@@ -332,6 +394,11 @@ Results legalizeIndexCopy(OperatorArgs &args, OpBuilder &b) {
   return indexLegalizer(Combine::Set)(args, b);
 }
 
+/// `v` flattened to 1-D.
+Value flatten(OpBuilder &b, Location loc, Value v) {
+  return makeReshape(b, loc, v, {elementCount(v)});
+}
+
 /// put(self, index, source, accumulate): a scatter into flattened self.
 Results legalizePut(OperatorArgs &args, OpBuilder &b) {
   Location loc = args.getOp().getLoc();
@@ -340,25 +407,35 @@ Results legalizePut(OperatorArgs &args, OpBuilder &b) {
   if (failed(self) || failed(index) || failed(source))
     return failure();
   RankedTensorType st = typeOf(*self);
-  if (!st.hasStaticShape() || !typeOf(*index).hasStaticShape() ||
-      !typeOf(*source).hasStaticShape())
-    return operatorError(args) << "only static shapes are supported";
-  int64_t count = numElements(typeOf(*index).getShape());
-  if (numElements(typeOf(*source).getShape()) != count)
+  int64_t count = elementCount(*index), available = elementCount(*source);
+  if (!ShapedType::isDynamic(count) && !ShapedType::isDynamic(available) && count != available)
     return operatorError(args) << "source and index must have as many elements";
-  Value flat = makeReshape(b, loc, *self, {numElements(st.getShape())});
-  Value idx = makeReshape(b, loc, *index, {count});
-  Value src = makeReshape(b, loc, *source, {count});
+  Value flat = flatten(b, loc, *self);
+  Value idx = flatten(b, loc, *index);
+  Value src = flatten(b, loc, *source);
+  // Symbolic counts: the call checks that they agree, as PyTorch raises,
+  // and the source is read fitted to the index's count.
+  Value same;
+  if (ShapedType::isDynamic(count) || ShapedType::isDynamic(available)) {
+    same = makeCompare(b, loc, "eq", sizeTensor(b, loc, idx, 0), sizeTensor(b, loc, src, 0));
+    src = fitDim(b, loc, src, 0, idx, 0, 0.0);
+  }
   Combine how = args.getBool("accumulate").value_or(false) ? Combine::Sum : Combine::Set;
-  FailureOr<Value> r = scatterDense(args, b, flat, 0, idx, src, how, true);
+  FailureOr<Value> r = scatterDense(args, b, flat, 0, idx, src, how, true, /*shapesFit=*/true);
   if (failed(r))
     return failure();
-  return SmallVector<Value>{makeReshape(b, loc, *r, st.getShape())};
+  Value result = reshapeLike(b, loc, *r, *self);
+  if (same)
+    result = b.create<CheckOp>(loc, st, same, result,
+                               b.getStringAttr(operatorName(args) +
+                                               ": source and index must have as many elements"));
+  return SmallVector<Value>{result};
 }
 
 /// `values` combined (`how`) at `indices` (of one shape, [planes.., spatial..])
 /// into the flattened spatial plane of each leading position of a zero
-/// tensor shaped as the result.
+/// tensor shaped as the result (symbolic sizes from the export's
+/// expressions).
 Results scatterIntoPlanes(OperatorArgs &args, OpBuilder &b, int64_t spatial, StringRef valuesName,
                           Combine how) {
   Location loc = args.getOp().getLoc();
@@ -367,23 +444,78 @@ Results scatterIntoPlanes(OperatorArgs &args, OpBuilder &b, int64_t spatial, Str
   if (failed(self) || failed(indices))
     return failure();
   RankedTensorType st = typeOf(*self), out = args.resultType();
-  if (!st.hasStaticShape() || !out.hasStaticShape() || st.getRank() != out.getRank() ||
-      st.getRank() < spatial + 1 || typeOf(*indices).getShape() != st.getShape())
-    return operatorError(args) << "needs static " << valuesName
-                               << " and indices of one shape and rank " << spatial + 1
-                               << " or " << spatial + 2;
-  int64_t lead = st.getRank() - spatial;
-  int64_t planes = numElements(st.getShape().take_front(lead));
-  int64_t inPlane = numElements(st.getShape().drop_front(lead));
-  int64_t outPlane = numElements(out.getShape().drop_front(lead));
-  Value values = makeReshape(b, loc, *self, {planes, inPlane});
-  Value idx = makeReshape(b, loc, *indices, {planes, inPlane});
-  Value zeros =
-      makeSplat(b, loc, RankedTensorType::get({planes, outPlane}, st.getElementType()), 0.0);
-  FailureOr<Value> r = scatterDense(args, b, zeros, 1, idx, values, how, true);
+  if (st.getRank() != out.getRank() || st.getRank() < spatial + 1 ||
+      typeOf(*indices).getRank() != st.getRank())
+    return operatorError(args) << "needs " << valuesName << " and indices of one shape and rank "
+                               << spatial + 1 << " or " << spatial + 2;
+  int64_t rank = st.getRank(), lead = rank - spatial;
+  // Indices of the values' shape: static sizes here, symbolic ones by the
+  // call unless the export says so (and read fitted to it).
+  Value idxs = *indices, fits;
+  for (int64_t d = 0; d < rank; ++d) {
+    int64_t have = typeOf(*indices).getDimSize(d), want = st.getDimSize(d);
+    if (!ShapedType::isDynamic(have) && !ShapedType::isDynamic(want)) {
+      if (have != want)
+        return operatorError(args) << "needs " << valuesName << " and indices of one shape, not "
+                                   << st << " and " << typeOf(*indices);
+      continue;
+    }
+    if (sameSize(args, *indices, d, *self, d))
+      continue;
+    Value eq = makeCompare(b, loc, "eq", sizeTensor(b, loc, *indices, d), sizeTensor(b, loc, *self, d));
+    fits = conjoin(b, loc, fits, eq);
+    idxs = fitDim(b, loc, idxs, d, *self, d, 0.0);
+  }
+  FailureOr<SmallVector<Value>> outSizes = symbolicSizes(args, b);
+  if (failed(outSizes))
+    return failure();
+  SmallVector<Value> outDims;
+  for (int64_t d = 0, k = 0; d < rank; ++d)
+    outDims.push_back(out.isDynamicDim(d) ? (*outSizes)[k++] : Value());
+  // The planes, and each plane's input and output elements.
+  auto staticProduct = [](ArrayRef<int64_t> sizes) -> int64_t {
+    if (llvm::any_of(sizes, ShapedType::isDynamic))
+      return ShapedType::kDynamic;
+    return ShapedType::getNumElements(sizes);
+  };
+  int64_t planes = staticProduct(st.getShape().take_front(lead));
+  int64_t inPlane = staticProduct(st.getShape().drop_front(lead));
+  int64_t outPlane = staticProduct(out.getShape().drop_front(lead));
+  Value planesSize, inSize, outSize;
+  if (!st.hasStaticShape() || !out.hasStaticShape()) {
+    planesSize = dimProduct(b, loc, *self, 0, lead);
+    inSize = dimProduct(b, loc, *self, lead, rank);
+    outSize = b.create<arith::ConstantIndexOp>(loc, 1);
+    for (int64_t d = lead; d < rank; ++d) {
+      Value size = out.isDynamicDim(d) ? outDims[d]
+                                       : b.create<arith::ConstantIndexOp>(loc, out.getDimSize(d));
+      outSize = b.create<arith::MulIOp>(loc, outSize, size);
+    }
+  }
+  Value values = makeReshape(b, loc, *self, {planes, inPlane}, {planesSize, inSize});
+  Value idx = makeReshape(b, loc, idxs, {planes, inPlane}, {planesSize, inSize});
+  auto zerosType = RankedTensorType::get({planes, outPlane}, st.getElementType());
+  Value zeros;
+  if (zerosType.hasStaticShape()) {
+    zeros = makeSplat(b, loc, zerosType, 0.0);
+  } else {
+    SmallVector<Value> sizes;
+    if (ShapedType::isDynamic(planes))
+      sizes.push_back(planesSize);
+    if (ShapedType::isDynamic(outPlane))
+      sizes.push_back(outSize);
+    zeros = b.create<BroadcastOp>(loc, zerosType, makeScalar(b, loc, st.getElementType(), 0.0),
+                                  sizes);
+  }
+  FailureOr<Value> r = scatterDense(args, b, zeros, 1, idx, values, how, true, /*shapesFit=*/true);
   if (failed(r))
     return failure();
-  return SmallVector<Value>{makeReshape(b, loc, *r, out.getShape())};
+  Value result = makeReshape(b, loc, *r, out.getShape(), outDims);
+  if (fits)
+    result = b.create<CheckOp>(loc, out, fits, result,
+                               b.getStringAttr(operatorName(args) + ": needs " + valuesName.str() +
+                                               " and indices of one shape"));
+  return SmallVector<Value>{result};
 }
 
 /// max_unpool2d/3d(self, indices, output_size, ...): each value written at
@@ -404,6 +536,66 @@ LegalizeFn maxPoolBackward(int64_t spatial) {
   };
 }
 } // namespace
+
+//===----------------------------------------------------------------------===//
+// Shared helpers for symbolic sizes
+//===----------------------------------------------------------------------===//
+
+Value tcc::graph::fitDim(OpBuilder &b, Location loc, Value v, int64_t i, Value target,
+                         int64_t like, double fill) {
+  RankedTensorType t = typeOf(v);
+  Type elt = t.getElementType();
+  int64_t have = t.getDimSize(i), want = typeOf(target).getDimSize(like);
+  if (!ShapedType::isDynamic(have) && !ShapedType::isDynamic(want)) {
+    if (have > want)
+      return makeSlice(b, loc, v, i, 0, want, 1);
+    if (have == want)
+      return v;
+    Value extra =
+        makeSplat(b, loc, RankedTensorType::get(withDimSize(t.getShape(), i, want - have), elt), fill);
+    return b.create<ConcatOp>(loc, RankedTensorType::get(withDimSize(t.getShape(), i, want), elt),
+                              ValueRange{v, extra}, b.getI64IntegerAttr(i));
+  }
+  Value wantSize = dimIndex(b, loc, target, like);
+  Value haveSize = dimIndex(b, loc, v, i);
+  Value missing = b.create<arith::SubIOp>(loc, wantSize, haveSize);
+  Value zero = b.create<arith::ConstantIndexOp>(loc, 0);
+  Value count = b.create<arith::MaxSIOp>(loc, missing, zero);
+  SmallVector<int64_t> pieceShape = withDimSize(t.getShape(), i, ShapedType::kDynamic);
+  SmallVector<Value> pieceSizes;
+  for (int64_t d = 0; d < t.getRank(); ++d)
+    if (ShapedType::isDynamic(pieceShape[d]))
+      pieceSizes.push_back(d == i ? count : dimIndex(b, loc, v, d));
+  Value piece = b.create<BroadcastOp>(loc, RankedTensorType::get(pieceShape, elt),
+                                      makeScalar(b, loc, elt, fill), pieceSizes);
+  Value extended = b.create<ConcatOp>(loc, RankedTensorType::get(pieceShape, elt),
+                                      ValueRange{v, piece}, b.getI64IntegerAttr(i));
+  SmallVector<Value> cutSize;
+  if (ShapedType::isDynamic(want))
+    cutSize.push_back(wantSize);
+  return b.create<SliceOp>(loc, RankedTensorType::get(withDimSize(t.getShape(), i, want), elt),
+                           extended, b.getI64IntegerAttr(i), b.getI64IntegerAttr(0),
+                           b.getI64IntegerAttr(ShapedType::isDynamic(want)
+                                                   ? std::numeric_limits<int64_t>::max()
+                                                   : want),
+                           b.getI64IntegerAttr(1), cutSize);
+}
+
+Value tcc::graph::conjoin(OpBuilder &b, Location loc, Value ok, Value next) {
+  return ok ? makeBinary<BitwiseAndOp>(b, loc, ok, next) : next;
+}
+
+int64_t tcc::graph::elementCount(Value v) {
+  RankedTensorType t = typeOf(v);
+  return t.hasStaticShape() ? t.getNumElements() : ShapedType::kDynamic;
+}
+
+Value tcc::graph::reshapeLike(OpBuilder &b, Location loc, Value v, Value like) {
+  SmallVector<Value> sizes;
+  for (int64_t d = 0; d < typeOf(like).getRank(); ++d)
+    sizes.push_back(typeOf(like).isDynamicDim(d) ? dimIndex(b, loc, like, d) : Value());
+  return makeReshape(b, loc, v, typeOf(like).getShape(), sizes);
+}
 
 std::optional<Value> tcc::graph::indexCopyAlong(OperatorArgs &args, OpBuilder &b, Value self,
                                                 int64_t dim, Value index, Value source) {
@@ -441,9 +633,9 @@ std::optional<Value> tcc::graph::indexCopyAlong(OperatorArgs &args, OpBuilder &b
 
 FailureOr<Value> tcc::graph::scatterAlongDim(OperatorArgs &args, OpBuilder &b, Value self,
                                              int64_t dim, Value index, Value src,
-                                             bool accumulate) {
+                                             bool accumulate, bool shapesFit) {
   return scatterDense(args, b, self, dim, index, src, accumulate ? Combine::Sum : Combine::Set,
-                      /*includeSelf=*/true);
+                      /*includeSelf=*/true, shapesFit);
 }
 
 void tcc::graph::populateScatterLegalizers(LegalizerTable &t) {

@@ -91,12 +91,14 @@ indexOperands(OperatorArgs &args, mlir::Value x);
 mlir::FailureOr<llvm::SmallVector<mlir::Value>>
 indexTensors(OperatorArgs &args, mlir::OpBuilder &b, mlir::Value x,
              llvm::ArrayRef<std::pair<int64_t, mlir::Value>> indices);
-/// `self` (static shape) with `src` written (or added, `accumulate`) along
-/// `dim` at `index` (self's rank; src at least index's shape), as scatter
+/// `self` with `src` written (or added, `accumulate`) along `dim` at `index`
+/// (self's rank; src at least index's shape), as scatter; `shapesFit`: the
+/// caller made index of self's sizes apart from `dim` and src of index's
 /// (LegalizeScatter.cpp).
 mlir::FailureOr<mlir::Value> scatterAlongDim(OperatorArgs &args, mlir::OpBuilder &b,
                                              mlir::Value self, int64_t dim, mlir::Value index,
-                                             mlir::Value src, bool accumulate);
+                                             mlir::Value src, bool accumulate,
+                                             bool shapesFit = false);
 
 /// `self` with `source`'s slices along `dim` written at the positions of
 /// `index` (1-D or 0-d integers): a tcc_graph.index_copy, which touches only
@@ -232,6 +234,16 @@ mlir::FailureOr<llvm::SmallVector<mlir::Value>> symbolicSizes(OperatorArgs &args
 /// of a symbolic result before any is legalized: a producer's tcc.sizes go
 /// with it.
 inline constexpr llvm::StringLiteral kOperandSizesAttrName = "tcc.operand_sizes";
+/// The export's sizes of `operand`, an operand of the operator (its
+/// tcc.operand_sizes entry: an expression or a number per dim) or one of its
+/// results (tcc.sizes); null where unknown (an operator of static result, a
+/// value the legalizer made).
+mlir::ArrayAttr exportSizes(OperatorArgs &args, mlir::Value operand);
+/// Whether dim `da` of `a` and dim `db` of `b` are known to have one size at
+/// run time: both static and equal, or both operands or results of the
+/// operator whose export states them as the same expression (the call's
+/// guards hold it).
+bool sameSize(OperatorArgs &args, mlir::Value a, int64_t da, mlir::Value b, int64_t db);
 /// Records, for each symbolic one of the result's last `kernel.size()` dims,
 /// that the export's expression for it must equal PyTorch's window count over
 /// the same dim of the operand `input` (tcc/Support/SizeChecks.h): the
@@ -291,6 +303,9 @@ mlir::Value runtimePixelScale(mlir::OpBuilder &b, mlir::Location loc, const Resa
                               bool alignCorners, std::optional<double> factor);
 /// The size of dim `d` of `v` as an index value (a constant where static).
 mlir::Value dimIndex(mlir::OpBuilder &b, mlir::Location loc, mlir::Value v, int64_t d);
+/// The size of dim `d` of `x` as a rank-0 i64 tensor (a constant where
+/// static, tcc_graph.dim_size where symbolic).
+mlir::Value sizeTensor(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x, int64_t d);
 /// The product of the sizes of dims [from, to) of `v`, as an index value.
 mlir::Value dimProduct(mlir::OpBuilder &b, mlir::Location loc, mlir::Value v, int64_t from,
                        int64_t to);
@@ -304,6 +319,21 @@ mlir::Value cropDim(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x, int64
 /// crop); any of x's sizes may be symbolic.
 mlir::Value padConstant(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x, int64_t dim,
                         int64_t before, int64_t after, double value = 0.0);
+/// `v` cut or extended at the end of dim `i` (with `fill`) to the size of
+/// dim `like` of `target`. Where either size is symbolic, `v` is first
+/// extended by max(want - have, 0) elements (none where they agree), then
+/// cut to want: every read stays inside `v` even where the sizes are not
+/// what the caller checked (a failed check lets the call run on)
+/// (LegalizeScatter.cpp).
+mlir::Value fitDim(mlir::OpBuilder &b, mlir::Location loc, mlir::Value v, int64_t i,
+                   mlir::Value target, int64_t like, double fill);
+/// `ok` and `next` (rank-0 i1 conditions); `ok` may be absent.
+mlir::Value conjoin(mlir::OpBuilder &b, mlir::Location loc, mlir::Value ok, mlir::Value next);
+/// The number of elements of `v`: static, or kDynamic where a size is
+/// symbolic (never a product of the kDynamic markers).
+int64_t elementCount(mlir::Value v);
+/// `v` reshaped to the shape of `like`, whose symbolic sizes it takes.
+mlir::Value reshapeLike(mlir::OpBuilder &b, mlir::Location loc, mlir::Value v, mlir::Value like);
 /// A plain 2-D or 3-D convolution (by the rank of `resultType`: 4 or 5) of
 /// [N, C, spatial..] by [O, C/g, k..] as tcc_graph.conv2d ops.
 mlir::Value makeConvolution(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x, mlir::Value w,

@@ -266,6 +266,16 @@ struct ConcatPattern : OpConversionPattern<ConcatOp> {
       }
     }
     Value dest = rewriter.create<tensor::EmptyOp>(loc, sizes, resultType.getElementType());
+    // No elements (a static 0 beside symbolic sizes: an empty batch of an
+    // adaptive pool's pieces): nothing to insert, and insert_slice's verifier
+    // rejects offset 0 of a dim of 0.
+    if (llvm::is_contained(resultType.getShape(), 0)) {
+      Value empty = dest;
+      if (empty.getType() != resultType)
+        empty = rewriter.create<tensor::CastOp>(loc, resultType, empty);
+      rewriter.replaceOp(op, empty);
+      return success();
+    }
     OpFoldResult offset = rewriter.getIndexAttr(0);
     for (Value v : inputs) {
       auto t = cast<RankedTensorType>(v.getType());

@@ -740,6 +740,20 @@ func.func @slice_of_empty(%x: tensor<0x?xf32>, %h: index) -> tensor<0x?xf32> {
 
 // -----
 
+// A concat of pieces with a static 0 beside symbolic dims (an adaptive
+// pool's windows over an empty batch): an empty tensor of the result's
+// sizes, no insert_slice (its verifier rejects offset 0 of a dim of 0).
+// CHECK-LABEL: func.func @concat_of_empty
+// CHECK:         %[[E:.*]] = tensor.empty(%{{.*}}) : tensor<0x?x2xf32>
+// CHECK-NOT:     tensor.insert_slice
+// CHECK:         return %[[E]]
+func.func @concat_of_empty(%a: tensor<0x?x1xf32>, %b: tensor<0x?x1xf32>) -> tensor<0x?x2xf32> {
+  %0 = tcc_graph.concat %a, %b {dim = 2 : i64} : (tensor<0x?x1xf32>, tensor<0x?x1xf32>) -> tensor<0x?x2xf32>
+  return %0 : tensor<0x?x2xf32>
+}
+
+// -----
+
 // Channels-last pooling (between channels-last convolutions): the max reads
 // [n, h, w, c] windows (h and w from the output's dims 1 and 2), the sum is
 // linalg's NHWC pooling op; the average's divisor reads the spatial dims 1

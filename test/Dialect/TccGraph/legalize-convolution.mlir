@@ -87,3 +87,23 @@ func.func @im2col(%x: tensor<2x3x4x4xf32>) -> tensor<2x12x9xf32> {
   %0 = tcc_graph.operator "torch.ops.aten.im2col.default"(%x) {operand_names = ["self"], args = {kernel_size = array<i64: 2, 2>, dilation = array<i64: 1, 1>, padding = array<i64: 1, 0>, stride = array<i64: 2, 1>}} : (tensor<2x3x4x4xf32>) -> tensor<2x12x9xf32>
   return %0 : tensor<2x12x9xf32>
 }
+
+// -----
+
+// im2col over symbolic sizes: per spatial dim the windows' positions
+// k * dilation + o * stride from iotas (a symbolic window count read at run
+// time, the call checking one window fits), two takes, the kernel offsets
+// moved before the windows, then [N, C * kh * kw, oh * ow] by the run-time
+// sizes.
+// CHECK-LABEL: func @im2col_symbolic
+// CHECK: %[[OK:.*]] = tcc_graph.compare %{{.*}}, %{{.*}} {predicate = "ge"}
+// CHECK: tcc_graph.check %[[OK]], %{{.*}} "aten.im2col.default: no window of 2 fits spatial dim 0"
+// CHECK: tcc_graph.iota sizes(%{{.*}}) {start = 0.000000e+00 : f64, step = 2.000000e+00 : f64} : tensor<?xi64>
+// CHECK: %[[ROWS:.*]] = tcc_graph.take %{{.*}}, %{{.*}} {dim = 2 : i64} : (tensor<?x3x?x?xf32>, tensor<2x?xi64>) -> tensor<?x3x2x?x?xf32>
+// CHECK: %[[TILES:.*]] = tcc_graph.take %[[ROWS]], %{{.*}} {dim = 4 : i64} : (tensor<?x3x2x?x?xf32>, tensor<2x?xi64>) -> tensor<?x3x2x?x2x?xf32>
+// CHECK: %[[T:.*]] = tcc_graph.transpose %[[TILES]] {permutation = array<i64: 0, 1, 2, 4, 3, 5>}
+// CHECK: tcc_graph.reshape %[[T]] sizes(%{{.*}}, %{{.*}}) : (tensor<?x3x2x2x?x?xf32>) -> tensor<?x12x?xf32>
+func.func @im2col_symbolic(%x: tensor<?x3x?x?xf32>) -> tensor<?x12x?xf32> {
+  %0 = tcc_graph.operator "torch.ops.aten.im2col.default"(%x) {operand_names = ["self"], args = {kernel_size = array<i64: 2, 2>, dilation = array<i64: 1, 1>, padding = array<i64: 1, 0>, stride = array<i64: 2, 1>}} : (tensor<?x3x?x?xf32>) -> tensor<?x12x?xf32>
+  return %0 : tensor<?x12x?xf32>
+}

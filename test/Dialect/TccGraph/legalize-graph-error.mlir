@@ -60,14 +60,6 @@ func.func @batch_norm_rank1(%x: tensor<3xf32>, %m: tensor<3xf32>, %v: tensor<3xf
 
 // -----
 
-func.func @unfold_symbolic(%x: tensor<2x?xf32>) -> tensor<2x?x3xf32> {
-  // expected-error @+1 {{operator 'aten.unfold.default' along a symbolic dimension is not supported yet}}
-  %0 = tcc_graph.operator "torch.ops.aten.unfold.default"(%x) {operand_names = ["self"], args = {dimension = 1 : i64, size = 3 : i64, step = 1 : i64}} : (tensor<2x?xf32>) -> tensor<2x?x3xf32>
-  return %0 : tensor<2x?x3xf32>
-}
-
-// -----
-
 func.func @rot90_same_dims(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
   // expected-error @+1 {{operator 'aten.rot90.default': dims [1, -1] for a rank-2 tensor}}
   %0 = tcc_graph.operator "torch.ops.aten.rot90.default"(%x) {operand_names = ["self"], args = {k = 1 : i64, dims = array<i64: 1, -1>}} : (tensor<2x3xf32>) -> tensor<2x3xf32>

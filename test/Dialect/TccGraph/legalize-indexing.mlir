@@ -114,6 +114,23 @@ func.func @unfold_inner(%y: tensor<5x2xf32>) -> tensor<2x2x3xf32> {
 
 // -----
 
+// unfold along a symbolic dim: max(floor((n - size) / step) + 1, 0) windows
+// read at run time, the call checking that n holds one window.
+// CHECK-LABEL: func @unfold_symbolic
+// CHECK: %[[N:.*]] = tcc_graph.dim_size %arg0 {dim = 1 : i64}
+// CHECK: %[[OK:.*]] = tcc_graph.compare %[[N]], %{{.*}} {predicate = "ge"}
+// CHECK: %[[X:.*]] = tcc_graph.check %[[OK]], %arg0 "aten.unfold.default: windows of 3 along dim 1 are longer than it"
+// CHECK: %[[STEPS:.*]] = arith.floordivsi
+// CHECK: %[[COUNT:.*]] = arith.maxsi
+// CHECK: %[[STARTS:.*]] = tcc_graph.iota sizes(%[[COUNT]]) {start = 0.000000e+00 : f64, step = 2.000000e+00 : f64} : tensor<?xi64>
+// CHECK: tcc_graph.take %[[X]], %{{.*}} {dim = 1 : i64} : (tensor<2x?xf32>, tensor<?x3xi64>) -> tensor<2x?x3xf32>
+func.func @unfold_symbolic(%x: tensor<2x?xf32>) -> tensor<2x?x3xf32> {
+  %0 = tcc_graph.operator "torch.ops.aten.unfold.default"(%x) {operand_names = ["self"], args = {dimension = 1 : i64, size = 3 : i64, step = 2 : i64}} : (tensor<2x?xf32>) -> tensor<2x?x3xf32>
+  return %0 : tensor<2x?x3xf32>
+}
+
+// -----
+
 // diagonal: a strided read of the row-major storage (dims 0 and 2 of a
 // 2x3x4 tensor at offset -1: start 12, stride 12 + 1 along the diagonal);
 // diag of a vector: v padded to the side, placed where j - i == k.
@@ -156,6 +173,29 @@ func.func @embed_take(%x: tensor<2x3xf32>, %i: tensor<4xi64>, %j: tensor<1x1xi64
   %1 = tcc_graph.operator "torch.ops.aten.take.default"(%x, %i) {operand_names = ["self", "index"], args = {}} : (tensor<2x3xf32>, tensor<4xi64>) -> tensor<4xf32>
   %2 = tcc_graph.operator "torch.ops.aten.take_along_dim.default"(%x, %j) {operand_names = ["self", "indices"], args = {dim = 1 : i64}} : (tensor<2x3xf32>, tensor<1x1xi64>) -> tensor<2x1xf32>
   return %0, %1, %2 : tensor<4x2x4xf32>, tensor<4xf32>, tensor<2x1xf32>
+}
+
+// -----
+
+// Over symbolic sizes: take reads self flattened by its element count;
+// take_along_dim stretches a static 1 to the other side's symbolic size, and
+// where two symbolic sizes are not the export's one expression, the call
+// checks they agree and the indices are read fitted to self's.
+// CHECK-LABEL: func @take_symbolic
+// CHECK: %[[F:.*]] = tcc_graph.reshape %arg0 : (tensor<?x?xf32>) -> tensor<?xf32>
+// CHECK: %[[T:.*]] = tcc_graph.take %[[F]], %arg1 {dim = 0 : i64}
+// CHECK: %[[EQ:.*]] = tcc_graph.compare %{{.*}}, %{{.*}} {predicate = "eq"}
+// CHECK: %[[FIT:.*]] = tcc_graph.slice %{{.*}} sizes(%{{.*}}) {dim = 0 : i64
+// CHECK: %[[G:.*]] = tcc_graph.gather %arg0, %[[FIT]] {dim = 1 : i64} : (tensor<?x?xf32>, tensor<?x1xi64>) -> tensor<?x1xf32>
+// CHECK: %[[C:.*]] = tcc_graph.check %[[EQ]], %[[G]] "aten.take_along_dim.default: self and indices do not broadcast"
+// CHECK: %[[I:.*]] = tcc_graph.broadcast %arg2 sizes(%{{.*}}, %{{.*}}) : (tensor<?x1xi64>) -> tensor<?x?xi64>
+// CHECK: %[[G2:.*]] = tcc_graph.gather %arg0, %[[I]] {dim = 0 : i64}
+// CHECK: return %[[T]], %[[C]], %[[G2]]
+func.func @take_symbolic(%x: tensor<?x?xf32>, %i: tensor<?xi64>, %j: tensor<?x1xi64>) -> (tensor<?xf32>, tensor<?x1xf32>, tensor<?x?xf32>) {
+  %0 = tcc_graph.operator "torch.ops.aten.take.default"(%x, %i) {operand_names = ["self", "index"], args = {}} : (tensor<?x?xf32>, tensor<?xi64>) -> tensor<?xf32>
+  %1 = tcc_graph.operator "torch.ops.aten.take_along_dim.default"(%x, %j) {operand_names = ["self", "indices"], args = {dim = 1 : i64}} : (tensor<?x?xf32>, tensor<?x1xi64>) -> tensor<?x1xf32>
+  %2 = tcc_graph.operator "torch.ops.aten.take_along_dim.default"(%x, %j) {operand_names = ["self", "indices"], args = {dim = 0 : i64}} : (tensor<?x?xf32>, tensor<?x1xi64>) -> tensor<?x?xf32>
+  return %0, %1, %2 : tensor<?xf32>, tensor<?x1xf32>, tensor<?x?xf32>
 }
 
 // -----
@@ -383,4 +423,27 @@ func.func @embedding_bag_mean(%w: tensor<5x3xf32>, %i: tensor<6xi64>, %o: tensor
 func.func @flip_symbolic(%x: tensor<2x?xf32> {tcc.sizes = [2, "s1"]}) -> tensor<2x?xf32> {
   %0 = tcc_graph.operator "torch.ops.aten.flip.default"(%x) {operand_names = ["self"], args = {dims = array<i64: 1>}} : (tensor<2x?xf32>) -> tensor<2x?xf32>
   return %0 : tensor<2x?xf32>
+}
+
+// -----
+
+// grid_sampler_2d over symbolic sizes: each coordinate's pixel position uses
+// its input size read at run time (W for x, H for y; reflection's span and
+// the clip's last pixel alike), the corners' gathers read the image
+// flattened by its run-time sizes, and a grid batch the export does not
+// state as the input's is checked by the call.
+// CHECK-LABEL: func @grid_sample_symbolic
+// CHECK: %[[EQ:.*]] = tcc_graph.compare %{{.*}}, %{{.*}} {predicate = "eq"}
+// CHECK: %[[W:.*]] = tcc_graph.dim_size %arg0 {dim = 3 : i64}
+// CHECK: %[[WF:.*]] = tcc_graph.cast %[[W]] : (tensor<i64>) -> tensor<f32>
+// CHECK: %[[H:.*]] = tcc_graph.dim_size %arg0 {dim = 2 : i64}
+// CHECK: %[[HF:.*]] = tcc_graph.cast %[[H]] : (tensor<i64>) -> tensor<f32>
+// CHECK: tcc_graph.mul %[[WF]], %{{.*}}
+// CHECK: tcc_graph.reshape %arg0 sizes(%{{.*}}, %{{.*}}) : (tensor<?x3x?x?xf32>) -> tensor<?x3x?xf32>
+// CHECK: tcc_graph.gather
+// CHECK: %[[R:.*]] = tcc_graph.reshape %{{.*}} sizes(%{{.*}}, %{{.*}}, %{{.*}}) : (tensor<?x3x?xf32>) -> tensor<?x3x?x?xf32>
+// CHECK: tcc_graph.check %[[EQ]], %[[R]] "aten.grid_sampler_2d.default: the grid's batch is not the input's"
+func.func @grid_sample_symbolic(%x: tensor<?x3x?x?xf32>, %g: tensor<?x?x?x2xf32>) -> tensor<?x3x?x?xf32> {
+  %0 = tcc_graph.operator "torch.ops.aten.grid_sampler_2d.default"(%x, %g) {operand_names = ["input", "grid"], args = {interpolation_mode = 0 : i64, padding_mode = 2 : i64, align_corners = true}} : (tensor<?x3x?x?xf32>, tensor<?x?x?x2xf32>) -> tensor<?x3x?x?xf32>
+  return %0 : tensor<?x3x?x?xf32>
 }

@@ -166,20 +166,90 @@ func.func @index_put_slices(%cache: tensor<1x2x64x16xf32>, %pos: tensor<1xi64>, 
 
 // -----
 
-// Over symbolic sizes: refused. (Their kDynamic markers multiplied to 0
-// elements once, so self came back unwritten, a silent wrong answer the
-// sweep's dynamic column found: index_put with a boolean mask, and
-// _unsafe_masked_index_put_accumulate.)
+// Over symbolic sizes: self is written (its kDynamic markers multiplied to
+// 0 elements once, so self came back unwritten, a silent wrong answer the
+// sweep's dynamic column found). The mask's and the values' sizes the
+// export does not state as self's are checked by the call and read fitted.
+// CHECK-LABEL: func @index_put_mask_symbolic
+// CHECK-DAG: %[[MN:.*]] = tcc_graph.dim_size %arg1 {dim = 0 : i64}
+// CHECK-DAG: %[[XN:.*]] = tcc_graph.dim_size %arg0 {dim = 0 : i64}
+// CHECK: tcc_graph.compare %[[MN]], %[[XN]] {predicate = "eq"}
+// CHECK: %[[M:.*]] = tcc_graph.slice %{{.*}} sizes(%{{.*}}) {dim = 0 : i64
+// CHECK: %[[MR:.*]] = tcc_graph.reshape %[[M]] : (tensor<?xi1>) -> tensor<?x1xi1>
+// CHECK: %[[SEL:.*]] = tcc_graph.select %[[MR]], %{{.*}}, %arg0 : (tensor<?x1xi1>, tensor<1x?xf32>, tensor<?x?xf32>) -> tensor<?x?xf32>
+// CHECK: %[[R:.*]] = tcc_graph.check %{{.*}}, %[[SEL]] "aten.index_put.default: the mask or the values do not fit self's sizes"
+// CHECK: return %[[R]]
 func.func @index_put_mask_symbolic(%x: tensor<?x?xf32>, %m: tensor<?xi1>, %v: tensor<?xf32>) -> tensor<?x?xf32> {
-  // expected-error @+1 {{operator 'aten.index_put.default': a boolean mask of type 'tensor<?xi1>' for self 'tensor<?x?xf32>'}}
   %0 = tcc_graph.operator "torch.ops.aten.index_put.default"(%x, %m, %v) {operand_names = ["self", "indices.0", "values"], args = {accumulate = false}} : (tensor<?x?xf32>, tensor<?xi1>, tensor<?xf32>) -> tensor<?x?xf32>
   return %0 : tensor<?x?xf32>
 }
 
 // -----
 
+// Integer indices over symbolic sizes: the index tensors broadcast to their
+// own run-time sizes, the linear index's strides are the indexed sizes read
+// at run time, and the values' sizes (not the export's operands here) are
+// checked by the call and read fitted to the indexed shape.
+// CHECK-LABEL: func @masked_index_put_accumulate_symbolic
+// CHECK: %[[COLS:.*]] = tcc_graph.broadcast %{{.*}} sizes(%{{.*}}, %{{.*}}) : (tensor<1x?xi64>) -> tensor<?x?xi64>
+// CHECK: %[[STRIDE:.*]] = tcc_graph.mul %{{.*}}, %{{.*}} : (tensor<i64>, tensor<i64>) -> tensor<i64>
+// CHECK: %[[ROWS:.*]] = tcc_graph.broadcast %{{.*}} sizes(%{{.*}}, %{{.*}}) : (tensor<?x1xi64>) -> tensor<?x?xi64>
+// CHECK: %[[SCALED:.*]] = tcc_graph.mul %[[ROWS]], %[[STRIDE]]
+// CHECK: %[[LINEAR:.*]] = tcc_graph.add %[[SCALED]], %[[COLS]]
+// CHECK: tcc_graph.compare %{{.*}}, %{{.*}} {predicate = "eq"}
+// CHECK: tcc_graph.reshape %arg0 : (tensor<?x?xf32>) -> tensor<?xf32>
+// CHECK: %[[OUT:.*]] = tcc_graph.reshape %{{.*}} sizes(%{{.*}}, %{{.*}}) : (tensor<?xf32>) -> tensor<?x?xf32>
+// CHECK: %[[R:.*]] = tcc_graph.check %{{.*}}, %[[OUT]] "aten._unsafe_masked_index_put_accumulate.default: values do not broadcast to the indexed shape"
+// CHECK: return %[[R]]
 func.func @masked_index_put_accumulate_symbolic(%x: tensor<?x?xf32>, %m: tensor<?x?xi1>, %i: tensor<?x1xi64>, %j: tensor<1x?xi64>, %v: tensor<?x?xf32>) -> tensor<?x?xf32> {
-  // expected-error @+1 {{operator 'aten._unsafe_masked_index_put_accumulate.default': only static shapes are supported}}
   %0 = tcc_graph.operator "torch.ops.aten._unsafe_masked_index_put_accumulate.default"(%x, %m, %i, %j, %v) {operand_names = ["self", "mask", "indices.0", "indices.1", "values"], args = {}} : (tensor<?x?xf32>, tensor<?x?xi1>, tensor<?x1xi64>, tensor<1x?xi64>, tensor<?x?xf32>) -> tensor<?x?xf32>
   return %0 : tensor<?x?xf32>
+}
+
+// -----
+
+// masked_scatter over symbolic sizes: the mask stretched to the result's
+// sizes (the export's expressions), the total of true elements a sum, the
+// source read with one more element (its symbolic count may be 0).
+// CHECK-LABEL: func @masked_scatter_symbolic
+// CHECK: tcc_graph.broadcast %{{.*}} sizes(%{{.*}}) : (tensor<1x?xi1>) -> tensor<3x?xi1>
+// CHECK: tcc_graph.reshape %arg0 : (tensor<3x?xf32>) -> tensor<?xf32>
+// CHECK: %[[COUNT:.*]] = tcc_graph.cumsum
+// CHECK: %[[FLAT:.*]] = tcc_graph.reshape %arg2 : (tensor<?x?xf32>) -> tensor<?xf32>
+// CHECK: %[[AVAIL:.*]] = tcc_graph.dim_size %[[FLAT]] {dim = 0 : i64}
+// CHECK: %[[PAD:.*]] = tcc_graph.concat %[[FLAT]], %{{.*}} {dim = 0 : i64} : (tensor<?xf32>, tensor<1xf32>) -> tensor<?xf32>
+// CHECK: tcc_graph.take %[[PAD]]
+// CHECK: %[[TOTAL:.*]] = tcc_graph.reduce_sum %{{.*}} {dims = array<i64: 0>, keepdim = false} : (tensor<?xi64>) -> tensor<i64>
+// CHECK: tcc_graph.compare %[[TOTAL]], %[[AVAIL]] {predicate = "le"}
+// CHECK: tcc_graph.reshape %{{.*}} : (tensor<?xf32>) -> tensor<3x?xf32>
+func.func @masked_scatter_symbolic(%x: tensor<3x?xf32> {tcc.sizes = [3, "s0"]}, %m: tensor<1x?xi1> {tcc.sizes = [1, "s0"]}, %s: tensor<?x?xf32> {tcc.sizes = ["s1", "s2"]}) -> tensor<3x?xf32> {
+  %0 = tcc_graph.operator "torch.ops.aten.masked_scatter.default"(%x, %m, %s) {operand_names = ["self", "mask", "source"], args = {}, tcc.sizes = [[3, "s0"]]} : (tensor<3x?xf32>, tensor<1x?xi1>, tensor<?x?xf32>) -> tensor<3x?xf32>
+  return %0 : tensor<3x?xf32>
+}
+
+// -----
+
+// A symbolic size of the mask that the export does not state as the
+// result's: refused (it might stretch from 1 at run time).
+func.func @masked_scatter_unknown_sizes(%x: tensor<?x?xf32>, %m: tensor<?x?xi1>, %s: tensor<?xf32>) -> tensor<?x?xf32> {
+  // expected-error @+1 {{operator 'aten.masked_scatter.default': only static shapes are supported (a symbolic size of 'tensor<?x?xf32>' the export does not state as the result's 'tensor<?x?xf32>')}}
+  %0 = tcc_graph.operator "torch.ops.aten.masked_scatter.default"(%x, %m, %s) {operand_names = ["self", "mask", "source"], args = {}} : (tensor<?x?xf32>, tensor<?x?xi1>, tensor<?xf32>) -> tensor<?x?xf32>
+  return %0 : tensor<?x?xf32>
+}
+
+// -----
+
+// _unsafe_masked_index over symbolic sizes: each index clamped to
+// [-n, n - 1] of the dim it indexes, n read at run time.
+// CHECK-LABEL: func @masked_index_symbolic
+// CHECK: %[[N:.*]] = tcc_graph.dim_size %arg0 {dim = 0 : i64}
+// CHECK: %[[LAST:.*]] = tcc_graph.add %[[N]], %{{.*}} : (tensor<i64>, tensor<i64>) -> tensor<i64>
+// CHECK: %[[UP:.*]] = tcc_graph.minimum %arg2, %[[LAST]]
+// CHECK: %[[FIRST:.*]] = tcc_graph.sub %{{.*}}, %[[N]] : (tensor<i64>, tensor<i64>) -> tensor<i64>
+// CHECK: tcc_graph.maximum %[[UP]], %[[FIRST]]
+// CHECK: tcc_graph.take
+// CHECK: tcc_graph.select %arg1
+func.func @masked_index_symbolic(%x: tensor<?x4xf32>, %m: tensor<?x4xi1>, %i: tensor<?xi64>) -> tensor<?x4xf32> {
+  %0 = tcc_graph.operator "torch.ops.aten._unsafe_masked_index.default"(%x, %m, %i) {operand_names = ["self", "mask", "indices.0"], args = {fill = 1.5 : f64}} : (tensor<?x4xf32>, tensor<?x4xi1>, tensor<?xi64>) -> tensor<?x4xf32>
+  return %0 : tensor<?x4xf32>
 }

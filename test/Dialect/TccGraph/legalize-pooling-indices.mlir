@@ -70,3 +70,43 @@ func.func @unbatched(%x: tensor<2x4x6xf32>) -> tensor<2x2x3xf32> {
   %0 = tcc_graph.operator "torch.ops.aten.max_pool2d.default"(%x) {operand_names = ["self"], args = {kernel_size = array<i64: 2, 2>}} : (tensor<2x4x6xf32>) -> tensor<2x2x3xf32>
   return %0 : tensor<2x2x3xf32>
 }
+
+// -----
+
+// Indices over symbolic sizes (sliding windows): the output positions are
+// iotas of the pooled values' sizes, the input's sizes bound and flatten the
+// positions at run time, and the [outputs, window] table, the planes and
+// the result reshape by the run-time sizes.
+// CHECK-LABEL: func @indices_symbolic
+// CHECK: %[[P:.*]] = tcc_graph.max_pool2d %arg0
+// CHECK-DAG: %[[W:.*]] = tcc_graph.dim_size %arg0 {dim = 3 : i64}
+// CHECK-DAG: tcc_graph.iota sizes(%{{.*}}) {{.*}} : tensor<?xi64>
+// CHECK: %[[FLAT:.*]] = tcc_graph.mul %{{.*}}, %[[W]]
+// CHECK: %[[T:.*]] = tcc_graph.reshape %{{.*}} : (tensor<?x?x2x2xi64>) -> tensor<?x4xi64>
+// CHECK: tcc_graph.reshape %arg0 sizes(%{{.*}}, %{{.*}}) : (tensor<?x2x?x?xf32>) -> tensor<?x?xf32>
+// CHECK: tcc_graph.take {{.*}} -> tensor<?x?x4xf32>
+// CHECK: %[[G:.*]] = tcc_graph.gather
+// CHECK: %[[I:.*]] = tcc_graph.reshape %[[G]] sizes(%{{.*}}, %{{.*}}, %{{.*}}) : (tensor<?x?x1xi64>) -> tensor<?x2x?x?xi64>
+// CHECK: return %[[P]], %[[I]]
+func.func @indices_symbolic(%x: tensor<?x2x?x?xf32>) -> (tensor<?x2x?x?xf32>, tensor<?x2x?x?xi64>) {
+  %0:2 = tcc_graph.operator "torch.ops.aten.max_pool2d_with_indices.default"(%x) {operand_names = ["self"], args = {kernel_size = array<i64: 2, 2>, stride = array<i64: 2, 2>, padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>, ceil_mode = false}} : (tensor<?x2x?x?xf32>) -> (tensor<?x2x?x?xf32>, tensor<?x2x?x?xi64>)
+  return %0#0, %0#1 : tensor<?x2x?x?xf32>, tensor<?x2x?x?xi64>
+}
+
+// -----
+
+// Adaptive windows over a symbolic length n: each reads n positions from
+// its start (the longest window depends on n), those past its end outside;
+// the window offsets and the first-maximum scores use n read at run time.
+// CHECK-LABEL: func @adaptive_indices_symbolic
+// CHECK: %[[N:.*]] = tcc_graph.dim_size %arg0 {dim = 1 : i64}
+// CHECK: tcc_graph.iota sizes(%{{.*}}) {{.*}} : tensor<?xi64>
+// CHECK: tcc_graph.take %{{.*}}, %{{.*}} {dim = 1 : i64} : (tensor<2x?xf32>, tensor<3x?xi64>) -> tensor<2x3x?xf32>
+// CHECK: %[[W:.*]] = tcc_graph.dim_size %{{.*}} {dim = 1 : i64} : (tensor<3x?xi64>) -> tensor<i64>
+// CHECK: tcc_graph.cast %[[W]] : (tensor<i64>) -> tensor<f32>
+// CHECK: tcc_graph.gather
+// CHECK: return
+func.func @adaptive_indices_symbolic(%x: tensor<2x?xf32>) -> (tensor<2x3xf32>, tensor<2x3xi64>) {
+  %0:2 = tcc_graph.operator "torch.ops.aten.adaptive_max_pool1d.default"(%x) {operand_names = ["self"], args = {output_size = array<i64: 3>}} : (tensor<2x?xf32>) -> (tensor<2x3xf32>, tensor<2x3xi64>)
+  return %0#0, %0#1 : tensor<2x3xf32>, tensor<2x3xi64>
+}

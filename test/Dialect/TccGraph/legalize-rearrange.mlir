@@ -326,3 +326,19 @@ func.func @scatter_symbolic(%x: tensor<?x4xf32> {tcc.sizes = ["s0", 4]}, %s: ten
   %1 = tcc_graph.operator "torch.ops.aten.select_scatter.default"(%x, %r) {operand_names = ["self", "src"], args = {dim = 0 : i64, index = 2 : i64}} : (tensor<?x4xf32>, tensor<4xf32>) -> tensor<?x4xf32>
   return %0, %1 : tensor<?x4xf32>, tensor<?x4xf32>
 }
+
+// -----
+
+// tril/triu: where j - i (iotas of the matrix's rows and columns, their
+// symbolic lengths read at run time) is within the diagonal, x, else 0.
+// CHECK-LABEL: func @tril_symbolic
+// CHECK: %[[I:.*]] = tcc_graph.iota sizes(%{{.*}}) {{.*}} : tensor<?xi64>
+// CHECK: %[[IR:.*]] = tcc_graph.reshape %[[I]] : (tensor<?xi64>) -> tensor<?x1xi64>
+// CHECK: %[[J:.*]] = tcc_graph.iota {{.*}} : tensor<5xi64>
+// CHECK: %[[D:.*]] = tcc_graph.sub %[[J]], %[[IR]] : (tensor<5xi64>, tensor<?x1xi64>) -> tensor<?x5xi64>
+// CHECK: %[[K:.*]] = tcc_graph.compare %[[D]], %{{.*}} {predicate = "le"}
+// CHECK: tcc_graph.select %[[K]], %arg0, %{{.*}} : (tensor<?x5xi1>, tensor<2x?x5xf32>, tensor<f32>) -> tensor<2x?x5xf32>
+func.func @tril_symbolic(%x: tensor<2x?x5xf32>) -> tensor<2x?x5xf32> {
+  %0 = tcc_graph.operator "torch.ops.aten.tril.default"(%x) {operand_names = ["self"], args = {diagonal = 1 : i64}} : (tensor<2x?x5xf32>) -> tensor<2x?x5xf32>
+  return %0 : tensor<2x?x5xf32>
+}

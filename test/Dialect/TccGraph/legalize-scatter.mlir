@@ -141,3 +141,100 @@ func.func @index_copy_scalar_index(%x: tensor<3x5xf32>, %i: tensor<i64>, %s: ten
   %0 = tcc_graph.operator "torch.ops.aten.index_copy.default"(%x, %i, %s) {operand_names = ["self", "index", "source"], args = {dim = -1 : i64}} : (tensor<3x5xf32>, tensor<i64>, tensor<3x1xf16>) -> tensor<3x5xf32>
   return %0 : tensor<3x5xf32>
 }
+
+// -----
+
+// Symbolic sizes: the targets are an iota of self's size read at run time,
+// the source is read fitted to the index's sizes (extended by what it lacks,
+// none where it fits, then cut), the results are fitted to self's, and the
+// call checks that the index fits self (apart from dim) and the source, as
+// PyTorch raises.
+// CHECK-LABEL: func @scatter_add_symbolic
+// CHECK-DAG: %[[S0:.*]] = tcc_graph.dim_size %arg2 {dim = 0 : i64}
+// CHECK-DAG: %[[I0:.*]] = tcc_graph.dim_size %arg1 {dim = 0 : i64}
+// CHECK: %[[FITS0:.*]] = tcc_graph.compare %[[I0]], %[[S0]] {predicate = "le"}
+// CHECK: %[[PAD:.*]] = tcc_graph.broadcast %{{.*}} sizes(%{{.*}}, %{{.*}}) : (tensor<f32>) -> tensor<?x?xf32>
+// CHECK: %[[EXT:.*]] = tcc_graph.concat %arg2, %[[PAD]] {dim = 0 : i64}
+// CHECK: tcc_graph.slice %[[EXT]] sizes(%{{.*}}) {dim = 0 : i64
+// CHECK: %[[N:.*]] = tcc_graph.dim_size %arg0 {dim = 0 : i64}
+// CHECK: tcc_graph.check %{{.*}}, %{{.*}} "aten.scatter_add.default: index out of range for dim 0 of size ?"
+// CHECK: %[[J:.*]] = tcc_graph.iota sizes(%{{.*}}) {{.*}} : tensor<?xi64>
+// CHECK: tcc_graph.compare %{{.*}}, %{{.*}} {predicate = "eq"} : (tensor<1x?x?xi64>, tensor<?x1x1xi64>) -> tensor<?x?x?xi1>
+// CHECK: %[[SUM:.*]] = tcc_graph.reduce_sum %{{.*}} {dims = array<i64: 1>, keepdim = false} : (tensor<?x?x?xf32>) -> tensor<?x?xf32>
+// CHECK: tcc_graph.concat %[[SUM]], %{{.*}} {dim = 1 : i64}
+// CHECK: %[[R:.*]] = tcc_graph.select
+// CHECK: %[[C:.*]] = tcc_graph.check %{{.*}}, %[[R]] "aten.scatter_add.default: index larger than self (apart from dim 0) or than the source" : (tensor<i1>, tensor<?x?xf32>) -> tensor<?x?xf32>
+// CHECK: return %[[C]]
+func.func @scatter_add_symbolic(%x: tensor<?x?xf32>, %i: tensor<?x?xi64>, %s: tensor<?x?xf32>) -> tensor<?x?xf32> {
+  %0 = tcc_graph.operator "torch.ops.aten.scatter_add.default"(%x, %i, %s) {operand_names = ["self", "index", "src"], args = {dim = 0 : i64}} : (tensor<?x?xf32>, tensor<?x?xi64>, tensor<?x?xf32>) -> tensor<?x?xf32>
+  return %0 : tensor<?x?xf32>
+}
+
+// -----
+
+// Where the export states the index's sizes as self's and the source's
+// (one symbol), nothing is fitted or checked.
+// CHECK-LABEL: func @scatter_symbolic_same_sizes
+// CHECK-NOT: tcc_graph.concat
+// CHECK-NOT: tcc_graph.slice
+// CHECK: %[[LAST:.*]] = tcc_graph.reduce_max
+// The gather reads one more (zero) element along dim, so a symbolic index
+// length of 0 reads inside the source.
+// CHECK: %[[FROM:.*]] = tcc_graph.concat %arg2, %{{.*}} {dim = 1 : i64} : (tensor<?x?xf32>, tensor<?x1xf32>) -> tensor<?x?xf32>
+// CHECK: tcc_graph.gather %[[FROM]], %{{.*}} {dim = 1 : i64}
+// CHECK-NOT: tcc_graph.check
+// CHECK: return
+func.func @scatter_symbolic_same_sizes(%x: tensor<?x?xf32> {tcc.sizes = ["s0", "s1"]}, %i: tensor<?x?xi64> {tcc.sizes = ["s0", "s2"]}, %s: tensor<?x?xf32> {tcc.sizes = ["s0", "s2"]}) -> tensor<?x?xf32> {
+  %0 = tcc_graph.operator "torch.ops.aten.scatter.src"(%x, %i, %s) {operand_names = ["self", "index", "src"], args = {dim = 1 : i64}} : (tensor<?x?xf32>, tensor<?x?xi64>, tensor<?x?xf32>) -> tensor<?x?xf32>
+  return %0 : tensor<?x?xf32>
+}
+
+// -----
+
+// index_add over symbolic sizes: the index spread to self's sizes with the
+// index's length at dim; the source's sizes checked by the call.
+// CHECK-LABEL: func @index_add_symbolic
+// CHECK: %[[EQ:.*]] = tcc_graph.compare %{{.*}}, %{{.*}} {predicate = "eq"} : (tensor<i64>, tensor<i64>) -> tensor<i1>
+// CHECK-NOT: tcc_graph.compare
+// CHECK: tcc_graph.broadcast %{{.*}} sizes(%{{.*}}, %{{.*}}) : (tensor<1x?xi64>) -> tensor<?x?xi64>
+// CHECK: %[[R:.*]] = tcc_graph.check %[[EQ]], %{{.*}} "aten.index_add.default: the source does not have self's sizes with the index's length at dim 1"
+// CHECK: return %[[R]]
+func.func @index_add_symbolic(%x: tensor<?x?xf32> {tcc.sizes = ["s0", "s1"]}, %i: tensor<?xi64> {tcc.sizes = ["s2"]}, %s: tensor<?x?xf32> {tcc.sizes = ["s3", "s2"]}) -> tensor<?x?xf32> {
+  %0 = tcc_graph.operator "torch.ops.aten.index_add.default"(%x, %i, %s) {operand_names = ["self", "index", "source"], args = {dim = 1 : i64}} : (tensor<?x?xf32>, tensor<?xi64>, tensor<?x?xf32>) -> tensor<?x?xf32>
+  return %0 : tensor<?x?xf32>
+}
+
+// -----
+
+// put over a symbolic self: flattened by its element count, written, and
+// reshaped back to self's sizes; index and source counts checked alike.
+// CHECK-LABEL: func @put_symbolic
+// CHECK: tcc_graph.reshape %arg0 : (tensor<?x?xf32>) -> tensor<?xf32>
+// CHECK: tcc_graph.compare %{{.*}}, %{{.*}} {predicate = "eq"}
+// CHECK: %[[R:.*]] = tcc_graph.reshape %{{.*}} sizes(%{{.*}}, %{{.*}}) : (tensor<?xf32>) -> tensor<?x?xf32>
+// CHECK: %[[C:.*]] = tcc_graph.check %{{.*}}, %[[R]] "aten.put.default: source and index must have as many elements"
+// CHECK: return %[[C]]
+func.func @put_symbolic(%x: tensor<?x?xf32>, %i: tensor<?xi64>, %s: tensor<?xf32>) -> tensor<?x?xf32> {
+  %0 = tcc_graph.operator "torch.ops.aten.put.default"(%x, %i, %s) {operand_names = ["self", "index", "source"], args = {accumulate = true}} : (tensor<?x?xf32>, tensor<?xi64>, tensor<?xf32>) -> tensor<?x?xf32>
+  return %0 : tensor<?x?xf32>
+}
+
+// -----
+
+// max_unpool2d over a symbolic batch and width: the planes and their
+// elements are the sizes' products read at run time, the output plane's
+// from the export's expressions; indices of the values' sizes (one symbol
+// each) are neither fitted nor checked.
+// CHECK-LABEL: func @max_unpool_symbolic
+// CHECK: %[[V:.*]] = tcc_graph.reshape %arg0 sizes(%{{.*}}, %{{.*}}) : (tensor<?x2x2x?xf32>) -> tensor<?x?xf32>
+// CHECK: %[[I:.*]] = tcc_graph.reshape %arg1 sizes(%{{.*}}, %{{.*}}) : (tensor<?x2x2x?xi64>) -> tensor<?x?xi64>
+// CHECK: %[[Z:.*]] = tcc_graph.broadcast %{{.*}} sizes(%{{.*}}, %{{.*}}) : (tensor<f32>) -> tensor<?x?xf32>
+// CHECK: tcc_graph.iota sizes(%{{.*}}) {{.*}} : tensor<?xi64>
+// CHECK: %[[R:.*]] = tcc_graph.select %{{.*}}, %{{.*}}, %[[Z]] :
+// CHECK: %[[OUT:.*]] = tcc_graph.reshape %[[R]] sizes(%{{.*}}, %{{.*}}) : (tensor<?x?xf32>) -> tensor<?x2x4x?xf32>
+// CHECK-NOT: tcc_graph.check
+// CHECK: return %[[OUT]]
+func.func @max_unpool_symbolic(%x: tensor<?x2x2x?xf32> {tcc.sizes = ["s0", 2, 2, "s1"]}, %i: tensor<?x2x2x?xi64> {tcc.sizes = ["s0", 2, 2, "s1"]}) -> tensor<?x2x4x?xf32> {
+  %0 = tcc_graph.operator "torch.ops.aten.max_unpool2d.default"(%x, %i) {operand_names = ["self", "indices"], args = {output_size = [4, "2*s1"]}, tcc.symbolic_args = ["output_size"], tcc.sizes = [["s0", 2, 4, "2*s1"]]} : (tensor<?x2x2x?xf32>, tensor<?x2x2x?xi64>) -> tensor<?x2x4x?xf32>
+  return %0 : tensor<?x2x4x?xf32>
+}
