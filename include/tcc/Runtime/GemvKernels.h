@@ -17,9 +17,8 @@ namespace tcc {
 /// transposed, B a linear layer's n × k weight) through a GEMV kernel when
 /// the call has that form: f16 or bf16, 1 ≤ m ≤ 8, k and the row strides of
 /// A and B multiples of 8, A and B 16-byte aligned, no erf GELU. Returns
-/// false, having done nothing, otherwise, or while the path is off: it is
-/// off by default until checked on a GPU (GemvKernels.cpp), on with
-/// TCC_GEMV=1 or tcc_gemv_tune(2); the caller then runs its GEMM. Launch
+/// false, having done nothing, otherwise, or while the path is off
+/// (TCC_GEMV=0, tcc_gemv_tune(1)); the caller then runs its GEMM. Launch
 /// failures throw RuntimeError.
 bool tryGemv(int32_t dtype, int64_t m, int64_t n, int64_t k, const void *a, int64_t lda,
              const void *b, int64_t ldb, void *c, int64_t ldc, const void *residual,
