@@ -19,7 +19,7 @@ import re
 import sys
 
 CREATES = re.compile(
-    r"::create\(|\.create<|\bmake[A-Z]\w*(<[^>]*>)?\(|\breshapeTo\(|\bemptyTensor\(|"
+    r"::create\(|\.create<|\bmake[A-Z]\w*(<[^>]*>)?\(|\breshapeTo\(|\bemptyTensor\(|\bsizeTensor\(|"
     r"\bconvertElements\(|\bcst\(|\b(e|p|f|se|re|cb|ob|fb|pb|b)\.(index|f32|i64|i32|null|dim|widen|"
     r"narrow|load|advance|roundTrip)\(|\b(inside|clamp|origin)\(|"
     # The graph legalizers' ActivationBuilder/PointwiseBuilder: bin<Op>(..),

@@ -174,8 +174,9 @@ Results im2colSymbolic(OperatorArgs &args, OpBuilder &b, Value x, ArrayRef<int64
     } else {
       // max(floor((n - span) / stride) + 1, 0) windows; none fails the call,
       // as PyTorch raises.
-      Value ok = makeCompare(b, loc, "ge", sizeTensor(b, loc, x, d),
-                             makeScalar(b, loc, i64, static_cast<double>(span)));
+      Value extent = sizeTensor(b, loc, x, d);
+      Value least = makeScalar(b, loc, i64, static_cast<double>(span));
+      Value ok = makeCompare(b, loc, "ge", extent, least);
       x = b.create<CheckOp>(loc, x.getType(), ok, x,
                             b.getStringAttr(operatorName(args) + ": no window of " +
                                             std::to_string(span) + " fits spatial dim " +

@@ -369,8 +369,9 @@ Results legalizeUnfold(OperatorArgs &args, OpBuilder &b) {
     // A symbolic size: max(floor((n - size) / step) + 1, 0) windows, read at
     // run time; a size longer than n fails the call, as PyTorch raises (and
     // no window is read).
-    Value ok = makeCompare(b, loc, "ge", sizeTensor(b, loc, self, dim),
-                           makeScalar(b, loc, i64, static_cast<double>(*size)));
+    Value extent = sizeTensor(b, loc, self, dim);
+    Value least = makeScalar(b, loc, i64, static_cast<double>(*size));
+    Value ok = makeCompare(b, loc, "ge", extent, least);
     self = b.create<CheckOp>(loc, self.getType(), ok, self,
                              b.getStringAttr(operatorName(args) + ": windows of " +
                                              std::to_string(*size) + " along dim " +
@@ -562,7 +563,9 @@ Results legalizeGridSample(OperatorArgs &args, OpBuilder &b) {
   Value fits;
   if (xt.isDynamicDim(0) != gt.isDynamicDim(0) ||
       (xt.isDynamicDim(0) && !sameSize(args, input, 0, grid, 0))) {
-    fits = makeCompare(b, loc, "eq", sizeTensor(b, loc, grid, 0), sizeTensor(b, loc, input, 0));
+    Value leftSize = sizeTensor(b, loc, grid, 0);
+    Value rightSize = sizeTensor(b, loc, input, 0);
+    fits = makeCompare(b, loc, "eq", leftSize, rightSize);
     grid = fitDim(b, loc, grid, 0, input, 0, 0.0);
     gt = typeOf(grid);
   }
@@ -964,8 +967,9 @@ Results legalizeTakeAlongDim(OperatorArgs &args, OpBuilder &b) {
         continue;
       }
       if (!sameSize(args, *x, i, *index, i)) {
-        Value eq = makeCompare(b, loc, "eq", sizeTensor(b, loc, *index, i),
-                               sizeTensor(b, loc, *x, i));
+        Value leftSize = sizeTensor(b, loc, *index, i);
+        Value rightSize = sizeTensor(b, loc, *x, i);
+        Value eq = makeCompare(b, loc, "eq", leftSize, rightSize);
         fits = conjoin(b, loc, fits, eq);
         idx = fitDim(b, loc, idx, i, self, i, 0.0);
         indexShape[i] = selfShape[i];

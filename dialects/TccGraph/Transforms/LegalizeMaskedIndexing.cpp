@@ -207,8 +207,9 @@ FailureOr<Value> indexPut(OperatorArgs &args, OpBuilder &b, Value self,
     auto [like, likeDim] = takenFrom[lead + i];
     if (like == x && x == self && sameSize(args, values, i, self, likeDim))
       continue;
-    Value eq = makeCompare(b, loc, "eq", sizeTensor(b, loc, values, i),
-                           sizeTensor(b, loc, like, likeDim));
+    Value leftSize = sizeTensor(b, loc, values, i);
+    Value rightSize = sizeTensor(b, loc, like, likeDim);
+    Value eq = makeCompare(b, loc, "eq", leftSize, rightSize);
     fits = conjoin(b, loc, fits, eq);
     v = fitDim(b, loc, v, i, like, likeDim, 0.0);
   }
@@ -297,7 +298,9 @@ FailureOr<Value> maskPut(OperatorArgs &args, OpBuilder &b, Value self, int64_t d
       return success(have == want);
     if (sameSize(args, given, i, self, d))
       return success();
-    Value eq = makeCompare(b, loc, "eq", sizeTensor(b, loc, given, i), sizeTensor(b, loc, self, d));
+    Value leftSize = sizeTensor(b, loc, given, i);
+    Value rightSize = sizeTensor(b, loc, self, d);
+    Value eq = makeCompare(b, loc, "eq", leftSize, rightSize);
     fits = conjoin(b, loc, fits, eq);
     v = fitDim(b, loc, v, i, self, d, 0.0);
     return success();

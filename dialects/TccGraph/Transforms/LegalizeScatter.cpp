@@ -99,7 +99,9 @@ FailureOr<Value> scatterDense(OperatorArgs &args, OpBuilder &b, Value self, int6
       }
       if (sameSize(args, index, i, other, i))
         return success();
-      Value le = makeCompare(b, loc, "le", sizeTensor(b, loc, index, i), sizeTensor(b, loc, other, i));
+      Value leftSize = sizeTensor(b, loc, index, i);
+      Value rightSize = sizeTensor(b, loc, other, i);
+      Value le = makeCompare(b, loc, "le", leftSize, rightSize);
       fits = conjoin(b, loc, fits, le);
       return success();
     };
@@ -326,8 +328,9 @@ LegalizeFn indexLegalizer(std::optional<Combine> fixed) {
           int64_t likeDim = i == *dim ? 0 : i;
           if (sameSize(args, given, i, like, likeDim))
             continue;
-          Value eq = makeCompare(b, loc, "eq", sizeTensor(b, loc, given, i),
-                                 sizeTensor(b, loc, like, likeDim));
+          Value leftSize = sizeTensor(b, loc, given, i);
+          Value rightSize = sizeTensor(b, loc, like, likeDim);
+          Value eq = makeCompare(b, loc, "eq", leftSize, rightSize);
           fits = conjoin(b, loc, fits, eq);
           source = fitDim(b, loc, source, i, like, likeDim, 0.0);
         }
@@ -417,7 +420,9 @@ Results legalizePut(OperatorArgs &args, OpBuilder &b) {
   // and the source is read fitted to the index's count.
   Value same;
   if (ShapedType::isDynamic(count) || ShapedType::isDynamic(available)) {
-    same = makeCompare(b, loc, "eq", sizeTensor(b, loc, idx, 0), sizeTensor(b, loc, src, 0));
+    Value leftSize = sizeTensor(b, loc, idx, 0);
+    Value rightSize = sizeTensor(b, loc, src, 0);
+    same = makeCompare(b, loc, "eq", leftSize, rightSize);
     src = fitDim(b, loc, src, 0, idx, 0, 0.0);
   }
   Combine how = args.getBool("accumulate").value_or(false) ? Combine::Sum : Combine::Set;
@@ -462,7 +467,9 @@ Results scatterIntoPlanes(OperatorArgs &args, OpBuilder &b, int64_t spatial, Str
     }
     if (sameSize(args, *indices, d, *self, d))
       continue;
-    Value eq = makeCompare(b, loc, "eq", sizeTensor(b, loc, *indices, d), sizeTensor(b, loc, *self, d));
+    Value leftSize = sizeTensor(b, loc, *indices, d);
+    Value rightSize = sizeTensor(b, loc, *self, d);
+    Value eq = makeCompare(b, loc, "eq", leftSize, rightSize);
     fits = conjoin(b, loc, fits, eq);
     idxs = fitDim(b, loc, idxs, d, *self, d, 0.0);
   }
