@@ -87,6 +87,11 @@
 // kAttentionTuneMaskScan, 1) turns it off, 2 forces it for every mask
 // without causal (tests); kAttentionTuneScanRange picks the mode.
 //
+// Decode steps. A call of at most 8 query rows per key/value head (f16 or
+// bf16, head dim 64 or 128, no causal flag) runs on the decode kernels
+// instead (AttentionDecode.cpp): a block per key/value head and key split,
+// not 64 query rows per query head.
+//
 // The CUfunction of each variant is cached per thread and CUDA context, so
 // a call after the first costs a few compares and cuLaunchKernel. The
 // first launch of a function asks for the most dynamic shared memory any
@@ -96,6 +101,8 @@
 //===----------------------------------------------------------------------===//
 #include "tcc/Runtime/AttentionKernels.h"
 
+#include "AttentionDecode.h"
+#include "AttentionWorkspace.h"
 #include "Kernels/AttentionMaskScan.h"
 #include "Kernels/AttentionParams.h"
 #include "tcc/Runtime/CudaDriver.h"
@@ -276,79 +283,6 @@ unsigned sharedLimit(int cc) {
   return 99 * 1024;
 }
 
-/// Whether work enqueued on `stream` is being captured into a CUDA graph
-/// (false when the driver cannot tell).
-bool isCapturing(void *stream) {
-  const cuda::Driver &d = cuda::Driver::get();
-  int status = 0;
-  return d.cuStreamIsCapturing &&
-         d.cuStreamIsCapturing(static_cast<cuda::CUstream>(stream), &status) == 0 && status != 0;
-}
-
-/// Where a split launch keeps its partials and its row groups' counters.
-struct SplitSpace {
-  float *partials = nullptr;
-  int32_t *counters = nullptr;
-};
-
-/// The split-key workspace of this thread in the current context: at least
-/// `counters` ints, zero (AttentionParams::splitCounters), then at least
-/// `partialBytes`; null partials where it would have to grow while
-/// `stream` is captured into a graph. The counters sit first, at a fixed
-/// place: every launch leaves those it used at 0 (the merging block resets
-/// them), so only a grown buffer needs zeroing, once, on `stream` before
-/// the launch (cuMemsetD8Async; never under capture: a capture that
-/// would need to grow it runs unsplit). Buffers it outgrows stay allocated
-/// until the thread ends: a CUDA graph captured earlier may still read
-/// them (their counters stay zero between its replays). One per thread
-/// and context, as cuBLASLt's workspace (CublasLtGemm.cpp): one thread's
-/// calls on two streams must not overlap in time (a capture and the
-/// replays of its graph share the buffer of the call made before it).
-SplitSpace splitWorkspace(void *stream, size_t partialBytes, int64_t counters) {
-  struct Workspace {
-    cuda::CUcontext context;
-    cuda::DeviceBuffer buffer;
-    size_t counterBytes; ///< the zeroed counters at the start (256-byte multiple)
-  };
-  thread_local std::vector<Workspace> workspaces;
-  thread_local std::vector<cuda::DeviceBuffer> outgrown;
-  cuda::CUcontext ctx = cuda::ensureContext();
-  Workspace *found = nullptr;
-  for (Workspace &w : workspaces)
-    if (w.context == ctx)
-      found = &w;
-  auto spaceOf = [](const Workspace &w) {
-    auto *base = static_cast<unsigned char *>(w.buffer.data());
-    return SplitSpace{reinterpret_cast<float *>(base + w.counterBytes),
-                      reinterpret_cast<int32_t *>(base)};
-  };
-  const size_t counterBytes = (size_t(counters) * sizeof(int32_t) + 255) / 256 * 256;
-  if (found && found->counterBytes >= counterBytes &&
-      found->buffer.bytes() - found->counterBytes >= partialBytes)
-    return spaceOf(*found);
-  if (isCapturing(stream))
-    return SplitSpace{};
-  Workspace grown{ctx, {}, counterBytes};
-  size_t bytes = partialBytes;
-  if (found) {
-    grown.counterBytes = std::max(counterBytes, found->counterBytes);
-    bytes = std::max(bytes, found->buffer.bytes() - found->counterBytes);
-  }
-  grown.buffer = cuda::DeviceBuffer(grown.counterBytes + bytes);
-  const cuda::Driver &d = cuda::Driver::get();
-  d.check(d.cuMemsetD8Async(grown.buffer.get(), 0, grown.counterBytes,
-                            static_cast<cuda::CUstream>(stream)),
-          "cuMemsetD8Async (the key splits' counters, " + std::to_string(grown.counterBytes) +
-              " bytes)");
-  if (!found) {
-    workspaces.push_back(std::move(grown));
-    return spaceOf(workspaces.back());
-  }
-  outgrown.push_back(std::move(found->buffer));
-  *found = std::move(grown);
-  return spaceOf(*found);
-}
-
 /// Whether the launcher splits keys on its own (file comment):
 /// TCC_ATTENTION_SPLIT_KEYS=0 in the environment turns it off (a
 /// comparison against the unsplit path), read once per process.
@@ -438,6 +372,22 @@ extern "C" void tcc_attention(int32_t dtype, int32_t math, int64_t batch, int64_
                vectorizable(k, elem, kStrideB, batch, kStrideH, kvHeads, kStrideL, lk) &&
                vectorizable(v, elem, vStrideB, batch, vStrideH, kvHeads, vStrideL, lk) &&
                vectorizable(out, elem, outStrideB, batch, outStrideH, heads, outStrideL, lq);
+    // A few query rows per key/value head (a decode step): the decode
+    // kernels (AttentionDecode.cpp), where they take the call.
+    const AttentionCall call{dtype,       batch,       heads,       kvHeads,         lq,
+                             lk,          headDim,     valueDim,    q,               k,
+                             v,           out,         qStrideB,    qStrideH,        qStrideL,
+                             kStrideB,    kStrideH,    kStrideL,    vStrideB,        vStrideH,
+                             vStrideL,    outStrideB,  outStrideH,  outStrideL,      mask,
+                             maskKind,    maskStrideB, maskStrideH, maskStrideQ,     maskStrideK,
+                             maskBatchPeriod, maskStrideOuter, causal != 0, scale, vec};
+    if (decodeAttentionTakes(call, gTuning[kAttentionTuneDecode].load(std::memory_order_relaxed))) {
+      int32_t splitsTune = gTuning[kAttentionTuneKvSplits].load(std::memory_order_relaxed);
+      if (splitsTune == 0 && !autoSplitKeys())
+        splitsTune = 1;
+      launchDecodeAttention(call, splitsTune, stream);
+      return;
+    }
     const int tile = tileIndex(headDim);
     const int d = kTileDims[tile];
     const int cc = currentComputeCapability();

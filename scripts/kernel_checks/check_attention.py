@@ -40,7 +40,7 @@ MASK_NONE, MASK_BOOL, MASK_ADD = 0, 1, 2
 MATH_F32, MATH_TF32 = 0, 1
 # tcc::AttentionTune knobs
 TUNE_ROWS, TUNE_MASK_TILES, TUNE_RESCALE, TUNE_STAGES, TUNE_MASK_BUFFERS = 0, 1, 2, 3, 4
-TUNE_KV_SPLITS, TUNE_MASK_SCAN, TUNE_COMBINE, TUNE_SCAN_RANGE = 5, 6, 7, 8
+TUNE_KV_SPLITS, TUNE_MASK_SCAN, TUNE_COMBINE, TUNE_SCAN_RANGE, TUNE_DECODE = 5, 6, 7, 8, 9
 
 _I32, _I64, _PTR = ctypes.c_int32, ctypes.c_int64, ctypes.c_void_p
 _ARGTYPES = (
@@ -416,6 +416,23 @@ def _cases(quick):
         # One prefix for every query row (mask [B, 1, 1, Lk] broadcast over 3 rows).
         add("3 rows, one broadcast prefix per sequence", B=3, H=4, Lq=3, Lk=1024, mask="add",
             mask_shape="spans_keys", spans=[(0, 1), (0, 200), (0, 1024)], pad="min")
+        # The decode kernels (AttentionDecode.cpp: f16/bf16, d64/d128, at most
+        # 8 query rows per kv head, no causal): 8 rows of one kv head (16
+        # heads over 2, or 2 queries x 4 heads), a row of only finfo.min (the
+        # merging block runs all keys again), a sequence with no visible key,
+        # and a cache filled up to the middle of a 64-key chunk.
+        for D in (64, 128):
+            add(f"decode gqa 16/2 (8 rows a block), finfo.min prefixes, d{D}", D=D, B=4, H=16,
+                KVH=2, Lq=1, Lk=1000, mask="add", mask_shape="spans",
+                spans=[(0, 1), (0, 500), (0, 1000), (0, 999)], pad="min")
+            add(f"decode 2 queries x 4 heads a block, rows of different bands, d{D}", D=D, B=2,
+                H=8, KVH=2, Lq=2, Lk=700, mask="add", mask_shape="spans",
+                spans=[[(0, 64), (65, 700)], [(300, 301), "min"]], pad="min")
+            add(f"decode, one sequence of only finfo.min, one with no key, d{D}", D=D, B=3, H=8,
+                KVH=8, Lq=1, Lk=300, mask="add", mask_shape="spans",
+                spans=[(0, 130), "min", (0, 0)], pad="min")
+            add(f"decode, bool prefix ending inside a chunk, no split, d{D}", D=D, B=2, H=4,
+                KVH=1, Lq=1, Lk=100, mask="bool", mask_shape="spans", spans=[(0, 37), (0, 100)])
         # Ragged lk (the last 16-byte chunk of a row is partial), a mask in
         # rows of lk + 1 elements (read element by element), every head dim.
         add("lk 2051, prefix 2049", B=1, H=4, Lq=1, Lk=2051, mask="add", mask_shape="spans",
@@ -467,7 +484,19 @@ VARIANTS = [
      lambda c: c.mask is not None and not c.causal and c.Lk >= 1024),
     ("mask scan, every block all keys", {TUNE_SCAN_RANGE: 1},
      lambda c: c.mask is not None and not c.causal and c.Lk >= 256),
+    # The calls the decode kernels take, on the flash kernels instead; the
+    # decode kernels in 3 splits.
+    ("flash kernels, not the decode path", {TUNE_DECODE: 1}, lambda c: _decode_shaped(c)),
+    ("decode path, keys in 3 splits", {TUNE_DECODE: 2, TUNE_KV_SPLITS: 3},
+     lambda c: _decode_shaped(c) and c.Lk > 128),
 ]
+
+
+def _decode_shaped(c):
+    """Whether the decode kernels take the case (AttentionDecode.cpp's test,
+    alignment aside)."""
+    return (c.dtype in ("f16", "bf16") and c.D in (64, 128) and not c.causal and c.Lk > 0
+            and (c.H // c.KVH) * c.Lq <= 8)
 
 
 def _check_variants(report, cases, gen):

@@ -58,6 +58,7 @@ COLUMNS = [
     ("unsplit", {ca.TUNE_KV_SPLITS: 1}),
     ("16 splits", {ca.TUNE_KV_SPLITS: 16}),
     ("separate combine", {ca.TUNE_COMBINE: 1}),
+    ("flash kernels", {ca.TUNE_DECODE: 1}),
 ]
 
 

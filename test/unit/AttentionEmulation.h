@@ -5,10 +5,11 @@
 // comment): one block of 128 std::threads, each with its thread index, a
 // shared-memory array, barriers for the block and for each warp, and the
 // warp reductions and shared atomics of the mask scan, and the global
-// atomics, fences and L2 loads of the split merge. Only what scanMaskTiles
-// and mergeSplits use runs; the tensor-core, ldmatrix and cp.async
-// primitives abort (AttentionScanEmulationTest.cpp never runs a key loop),
-// and TCC_ATTENTION_KERNEL defines no entry points.
+// atomics, fences and L2 loads of the split merge, the warp shuffles and
+// (synchronous) cp.async copies of the decode kernels. What scanMaskTiles,
+// mergeSplits and the decode kernels use runs; the tensor-core and
+// ldmatrix primitives abort (AttentionScanEmulationTest.cpp never runs a
+// flash key loop), and TCC_ATTENTION_KERNEL defines no entry points.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TCC_TEST_UNIT_ATTENTIONEMULATION_H
@@ -21,7 +22,10 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <mutex>
+#include <thread>
+#include <vector>
 
 #define TCC_DEVICE inline
 #define TCC_ATTENTION_KERNEL(NAME, KIND, D, VEC, MT, STAGES)
@@ -80,6 +84,7 @@ struct Block {
   Barrier block{128};
   Barrier warps[4] = {Barrier(32), Barrier(32), Barrier(32), Barrier(32)};
   int warpSlots[4][32];
+  float warpFloats[4][32];
   int andCount = 0;
   std::mutex atomics;
 };
@@ -97,6 +102,22 @@ inline int &threadId() {
   return tid;
 }
 
+/// Runs body(t) on 128 threads as one block (the current block index is
+/// blockId(), set by the caller), in a block of its own shared memory.
+inline void runBlock(const std::function<void(int)> &body) {
+  Block block;
+  currentBlock() = &block;
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 128; ++t)
+    threads.emplace_back([&, t] {
+      threadId() = t;
+      body(t);
+    });
+  for (std::thread &t : threads)
+    t.join();
+  currentBlock() = nullptr;
+}
+
 } // namespace tcc_attn_emulation
 
 namespace tcc_attn {
@@ -110,7 +131,16 @@ inline int blockIndexReread() { return emu::blockId(); }
 inline int threadIndexReread() { return emu::threadId(); }
 inline void syncThreads() { emu::currentBlock()->block.wait(); }
 inline void syncWarp() { emu::currentBlock()->warps[emu::threadId() >> 5].wait(); }
-inline float shflXor(float, int) { std::abort(); }
+/// Lane L gets lane L ^ laneMask's value (every lane of the warp calls it).
+inline float shflXor(float v, int laneMask) {
+  emu::Block &b = *emu::currentBlock();
+  const int w = emu::threadId() >> 5, lane = emu::threadId() & 31;
+  b.warpFloats[w][lane] = v;
+  b.warps[w].wait();
+  const float r = b.warpFloats[w][lane ^ laneMask];
+  b.warps[w].wait();
+  return r;
+}
 inline uint32_t dynamicSharedBytes() { return sizeof(emu::Block::shared); }
 inline void trapKernel() { std::abort(); }
 template <class V> inline V lds(uint32_t offset) {
@@ -137,6 +167,7 @@ inline uint4 ldg16(const void *p) {
 }
 inline float ldcg(const float *p) { return *p; }
 inline float2 ldcg2(const float *p) { return {p[0], p[1]}; }
+inline float4 ldcg4(const float *p) { return {p[0], p[1], p[2], p[3]}; }
 inline void threadFence() { std::atomic_thread_fence(std::memory_order_seq_cst); }
 inline int atomicAddGlobal(int *p, int v) { return __atomic_fetch_add(p, v, __ATOMIC_SEQ_CST); }
 inline bool syncThreadsAnd(bool pred) {
@@ -185,10 +216,18 @@ inline void atomicMaxShared(uint32_t offset, int v) {
   cur = std::max(cur, v);
   std::memcpy(sharedBase + offset, &cur, 4);
 }
-inline void cpAsync16Bytes(uint32_t, const void *, int) { std::abort(); }
-inline void cpAsync16(uint32_t, const void *, bool) { std::abort(); }
-inline void cpAsyncCommit() { std::abort(); }
-template <int N> inline void cpAsyncWait() { std::abort(); }
+/// Synchronous here: the first `bytes` from `src`, the rest zeros.
+inline void cpAsync16Bytes(uint32_t offset, const void *src, int bytes) {
+  unsigned char chunk[16] = {};
+  std::memcpy(chunk, src, bytes);
+  std::lock_guard<std::mutex> lock(emu::currentBlock()->atomics);
+  std::memcpy(sharedBase + offset, chunk, 16);
+}
+inline void cpAsync16(uint32_t offset, const void *src, bool valid) {
+  cpAsync16Bytes(offset, src, valid ? 16 : 0);
+}
+inline void cpAsyncCommit() {}
+template <int N> inline void cpAsyncWait() {}
 inline void ldmatrixX4(uint32_t, uint32_t (&)[4]) { std::abort(); }
 inline void ldmatrixX4Trans(uint32_t, uint32_t (&)[4]) { std::abort(); }
 inline void mmaF16(float &, float &, float &, float &, const uint32_t (&)[4], uint32_t, uint32_t) {

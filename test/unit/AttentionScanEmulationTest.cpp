@@ -263,21 +263,6 @@ TEST_CASE("the kernel's mask scan on random masks", "[attention][maskscan][emula
 
 namespace {
 
-/// Runs `body(tid)` as one emulated block of 128 threads.
-void runBlock(const std::function<void(int)> &body) {
-  tcc_attn_emulation::Block block;
-  tcc_attn_emulation::currentBlock() = &block;
-  std::vector<std::thread> threads;
-  for (int t = 0; t < 128; ++t)
-    threads.emplace_back([&, t] {
-      tcc_attn_emulation::threadId() = t;
-      body(t);
-    });
-  for (std::thread &t : threads)
-    t.join();
-  tcc_attn_emulation::currentBlock() = nullptr;
-}
-
 float outElem(const std::vector<uint16_t> &half, const std::vector<float> &full, int kind,
               size_t at) {
   if (kind == kF32)
@@ -354,7 +339,7 @@ template <int K> void mergeCase(int splits, int lq, int r0, int rowsHere, int he
   for (int done = 0; done < splits; ++done) {
     // Block x runs split x % splits of group x / splits.
     tcc_attn_emulation::blockId() = group * splits + (done * 5 + 3) % splits;
-    runBlock([&](int) { mergeSplits<K, 64>(p); });
+    tcc_attn_emulation::runBlock([&](int) { mergeSplits<K, 64>(p); });
     const bool last = done == splits - 1;
     INFO("block " << done << " of " << splits << " splits, rows " << rowsHere << " from " << r0
                   << " of " << lq << ", head dim " << headDim);

@@ -83,7 +83,12 @@ enum AttentionTune : int32_t {
   /// 2 key tiles, else all keys), 1 every block all lk keys (the splits
   /// divide the tiles found), 2 each split its own keys.
   kAttentionTuneScanRange = 8,
-  kAttentionTuneCount = 9,
+  /// The decode kernels (a few query rows per key/value head, no causal
+  /// flag, f16/bf16, head dim 64 or 128; AttentionDecode.cpp): 0 where the
+  /// launcher's test says they pay (on unless TCC_ATTENTION_DECODE=0), 1
+  /// never, 2 wherever they take the call (tests).
+  kAttentionTuneDecode = 9,
+  kAttentionTuneCount = 10,
 };
 
 } // namespace tcc
