@@ -175,7 +175,7 @@ int tcc::compileModel(const CompileOptions &options, const char *argv0) {
   info.targets = session.targets().cuda ? session.targets().names() : std::vector<std::string>{"cpu"};
   if (session.targets().cpu)
     info.cpuIsa = artifact.cpuIsa;
-  info.precision = options.precision;
+  info.precision = precisionName(options.precision);
   info.cudaGraphs = options.cudaGraphs;
   info.profile = options.profile;
   std::vector<ModuleOp> modules;

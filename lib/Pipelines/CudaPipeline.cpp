@@ -85,8 +85,8 @@ void tcc::buildCudaLoweringPassPipeline(OpPassManager &pm, const CompileOptions 
   // The kernel layer's ops to runtime calls: GEMMs with their epilogues on
   // cuBLASLt, attention and row kernels from tcc's kernel library.
   ConvertTccKernelToCudaPassOptions calls;
-  calls.tf32 = options.precision == "tf32";
-  calls.bf16 = options.precision == "bf16";
+  calls.tf32 = options.precision == Precision::Tf32;
+  calls.bf16 = options.precision == Precision::Bf16;
   pm.addPass(createConvertTccKernelToCudaPass(calls));
   // Ops with no parallel dimension would otherwise stay on the host.
   pm.addNestedPass<func::FuncOp>(createGpuWrapSerialOpsPass());

@@ -320,7 +320,7 @@ int tcc::explainModel(const CompileOptions &options, json &report) {
   report["version"] = 1;
   report["source"] = std::filesystem::path(options.input).filename().string();
   report["target"] = options.target;
-  report["precision"] = options.precision;
+  report["precision"] = precisionName(options.precision);
   report["supported"] = false;
   report["errors"] = json::array();
   auto finish = [&](int rc) {

@@ -39,6 +39,27 @@ std::vector<std::string> tcc::TargetSet::names() const {
   return out;
 }
 
+const char *tcc::precisionName(Precision precision) {
+  switch (precision) {
+  case Precision::Fp32:
+    return "fp32";
+  case Precision::Tf32:
+    return "tf32";
+  case Precision::Bf16:
+    return "bf16";
+  }
+  return "fp32";
+}
+
+bool tcc::parsePrecision(const std::string &name, Precision &precision) {
+  for (Precision p : kPrecisions)
+    if (name == precisionName(p)) {
+      precision = p;
+      return true;
+    }
+  return false;
+}
+
 bool tcc::parseCompilePhase(const std::string &name, CompilePhase &phase) {
   static const std::pair<const char *, CompilePhase> names[] = {
       {"graph", CompilePhase::Graph},       {"kernel", CompilePhase::Kernel},
@@ -72,7 +93,7 @@ void tcc::buildGraphPassPipeline(OpPassManager &pm, const CompileOptions &) {
 void tcc::buildKernelPassPipeline(OpPassManager &pm, const CompileOptions &options) {
   // Matmuls, attention and row ops become tcc_kernel ops with what they fuse.
   FormKernelsPassOptions form;
-  form.f32TensorCores = options.precision == "tf32" || options.precision == "bf16";
+  form.f32TensorCores = onTensorCores(options.precision);
   TargetSet targets = TargetSet::parse(options.target);
   form.cpuOnly = !targets.cuda;
   pm.addPass(createFormKernelsPass(form));
@@ -216,9 +237,12 @@ struct CompilePipelineOptions : PassPipelineOptions<CompilePipelineOptions> {
   Option<std::string> targets{*this, "targets",
                               llvm::cl::desc("cpu, cuda or cpu,cuda (the --target of tcc compile)"),
                               llvm::cl::init("cpu")};
-  Option<std::string> precision{*this, "precision",
-                                llvm::cl::desc("fp32, tf32 or bf16 (--precision)"),
-                                llvm::cl::init("fp32")};
+  Option<tcc::Precision> precision{
+      *this, "precision", llvm::cl::desc("fp32, tf32 or bf16 (--precision)"),
+      llvm::cl::init(tcc::Precision::Fp32),
+      llvm::cl::values(clEnumValN(tcc::Precision::Fp32, "fp32", "fp32 products"),
+                       clEnumValN(tcc::Precision::Tf32, "tf32", "TF32 inputs"),
+                       clEnumValN(tcc::Precision::Bf16, "bf16", "bf16 inputs"))};
   Option<bool> profile{*this, "profile",
                        llvm::cl::desc("per-kernel profile marks (--profile)"),
                        llvm::cl::init(false)};

@@ -79,12 +79,18 @@ cuda::CUfunction decodeFunction(int bf16, int dIndex, int gIndex) {
   return f;
 }
 
+/// Whether the path is on without TCC_ATTENTION_DECODE or the tuning knob
+/// saying.
+constexpr bool kDecodeOnByDefault = true;
+
 /// TCC_ATTENTION_DECODE=0 turns the path off for the process (comparisons
-/// against the flash kernels); read once.
+/// against the flash kernels), =1 on; read once.
 bool enabledByEnvironment() {
   static const bool on = [] {
     const char *env = std::getenv("TCC_ATTENTION_DECODE");
-    return !(env && env[0] == '0' && env[1] == '\0');
+    if (env && env[0] != '\0' && env[1] == '\0' && (env[0] == '0' || env[0] == '1'))
+      return env[0] == '1';
+    return kDecodeOnByDefault;
   }();
   return on;
 }

@@ -22,6 +22,19 @@ Exit codes:
   3  internal error in tcc (please report it with the command line)
 )";
 
+/// --precision on `cmd`: one of precisionName's words, stored in `precision`
+/// as the enum.
+static void addPrecisionOption(CLI::App *cmd, Precision &precision, const std::string &help) {
+  std::vector<std::string> words;
+  for (Precision p : kPrecisions)
+    words.push_back(precisionName(p));
+  cmd->add_option_function<std::string>(
+         "--precision",
+         [&precision](const std::string &word) { parsePrecision(word, precision); }, help)
+      ->check(CLI::IsMember(words))
+      ->type_name("TEXT");
+}
+
 int main(int argc, char **argv) {
   installCrashHandler(kExitInternal);
   CLI::App app{"tcc: an ahead-of-time compiler for PyTorch models.\n"
@@ -69,13 +82,12 @@ int main(int argc, char **argv) {
       ->check(CLI::IsMember({"cpu", "cuda", "cpu,cuda", "cuda,cpu"}));
   compileCmd->add_option("--arch", c.arch, "CUDA architecture of the PTX: sm_80 | sm_90")
       ->check(CLI::IsMember({"sm_80", "sm_90"}));
-  compileCmd->add_option("--precision", c.precision,
+  addPrecisionOption(compileCmd, c.precision,
                          "Arithmetic precision of the CUDA path's matrix products and "
                          "convolutions (tensors stay fp32; the CPU path is always fp32): fp32 "
                          "(default) | tf32 (TF32 inputs, fp32 accumulation) | bf16 (matrix "
                          "products with bf16 inputs and fp32 accumulation, like torch's "
-                         "'medium' float32 matmul precision; convolutions TF32)")
-      ->check(CLI::IsMember({"fp32", "tf32", "bf16"}));
+                         "'medium' float32 matmul precision; convolutions TF32)");
   compileCmd->add_option("--cpu-isa", c.cpuIsa,
                          "x86-64 level of the CPU path's code: x86-64-v3 (default: AVX2 and "
                          "FMA, 8 floats per instruction) | x86-64-v4 (AVX-512) | x86-64-v2 "
@@ -158,10 +170,9 @@ int main(int argc, char **argv) {
                          "cuda (kernel formation differs: CPU-only models keep convolutions "
                          "channels-last)")
       ->check(CLI::IsMember({"cpu", "cuda", "cpu,cuda", "cuda,cpu"}));
-  explainCmd->add_option("--precision", x.precision,
+  addPrecisionOption(explainCmd, x.precision,
                          "The CUDA path's matrix precision the compile would use: fp32 | tf32 | "
-                         "bf16 (tensor-core precisions change the kernels' layouts)")
-      ->check(CLI::IsMember({"fp32", "tf32", "bf16"}));
+                         "bf16 (tensor-core precisions change the kernels' layouts)");
   explainCmd->add_option("--specialize", x.specialize,
                          "The --specialize of tcc compile: checked, and the guard that would "
                          "select each variant shown")

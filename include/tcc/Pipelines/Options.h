@@ -29,6 +29,19 @@ struct TargetSet {
   std::vector<std::string> names() const;
 };
 
+/// --precision: the arithmetic of the CUDA path's f32 matrix products and
+/// convolutions (tensors stay fp32; the CPU path is always fp32).
+enum class Precision { Fp32, Tf32, Bf16 };
+/// Every precision, in the order the flag's help lists them.
+constexpr Precision kPrecisions[] = {Precision::Fp32, Precision::Tf32, Precision::Bf16};
+
+/// The flag's words and the manifest's "precision": "fp32", "tf32", "bf16".
+const char *precisionName(Precision precision);
+/// Parses one of precisionName's words; false if unknown.
+bool parsePrecision(const std::string &name, Precision &precision);
+/// Whether f32 products run on tensor cores (tf32 or bf16 inputs).
+inline bool onTensorCores(Precision precision) { return precision != Precision::Fp32; }
+
 struct CompileOptions {
   std::string input;                    ///< model.pt2 or model.json
   std::string output;                   ///< model.so / model.o / .mlir / .ll
@@ -38,7 +51,7 @@ struct CompileOptions {
   bool externalWeights = false;         ///< leave weight bytes out of the object
   std::string target = "cpu,cuda";      ///< cpu | cuda | cpu,cuda (default: one artifact, both)
   std::string arch = "sm_90";           ///< CUDA target chip (sm_80, sm_90)
-  std::string precision = "fp32";
+  Precision precision = Precision::Fp32;
   /// --cpu-isa: the x86-64 level of the CPU path's code, x86-64-v2 | x86-64-v3
   /// | x86-64-v4 (AVX-512) | native (this machine's highest); the manifest's
   /// "cpu_isa", checked when a CPU run starts. By default AVX2 and FMA (every
