@@ -106,9 +106,12 @@ def save_io(d, inputs, expected):
 
 
 def write_case(out, name, model, inputs, dynamic_shapes=None, weights_npy=False,
-               export_with_grad=False):
+               export_with_grad=False, reference=None):
     """export_with_grad: export outside torch.no_grad(), as users often do
-    (grad-mode regions then stay in the graph as higher-order ops)."""
+    (grad-mode regions then stay in the graph as higher-order ops).
+    reference: a module that computes the expected outputs instead of
+    `model` (the same operator in PyTorch by another path, where eager's own
+    kernel rounds differently from what the fixture pins down)."""
     if ONLY and name != ONLY:
         return
     d = os.path.join(out, name)
@@ -120,7 +123,7 @@ def write_case(out, name, model, inputs, dynamic_shapes=None, weights_npy=False,
     torch.export.save(ep, os.path.join(d, "model.pt2"))
     with torch.no_grad():
         # On copies: a model may mutate its inputs in place.
-        expected = model(*[t.clone() for t in inputs])
+        expected = (reference or model)(*[t.clone() for t in inputs])
     save_io(d, inputs, expected)
     if weights_npy:
         wd = os.path.join(d, "weights")
@@ -3333,6 +3336,26 @@ class LerpBFloat16(nn.Module):
         return torch.lerp(x, end, w), torch.lerp(x, end, 0.3)
 
 
+class BicubicBFloat16(nn.Module):
+    """Bicubic interpolation of a bf16 image (up, down with align_corners,
+    by a factor). tcc computes it in f32 and rounds once; PyTorch's CPU
+    kernel rounds its steps to bf16, up to a few ulps further from the exact
+    answer (the sweep's bf16 column: eager off float64's in 1-8 elements,
+    tcc in none). The fixture's expected outputs are PyTorch's bicubic of
+    the same bf16 input in f32, rounded once (in_f32=True)."""
+
+    def __init__(self, in_f32=False):
+        super().__init__()
+        self.in_f32 = in_f32
+
+    def forward(self, x):
+        src = x.float() if self.in_f32 else x
+        outs = (F.interpolate(src, size=(7, 9), mode="bicubic", align_corners=False),
+                F.interpolate(src, size=(3, 4), mode="bicubic", align_corners=True),
+                F.interpolate(src, scale_factor=1.7, mode="bicubic", align_corners=False))
+        return tuple(o.to(x.dtype) for o in outs)
+
+
 class SplitWithEmptyPiece(nn.Module):
     """split_with_sizes [1, 4, 0] along a static dim of 5 beside symbolic
     ones: the empty last piece starts at 5 (an internal error once, the
@@ -3365,6 +3388,9 @@ def write_sweep_columns_cases(out):
     torch.manual_seed(170)
     write_case(out, "cumsum_bf16", CumsumBFloat16(),
                [(torch.rand(8, 64) * 4 - 1).to(torch.bfloat16)])
+    torch.manual_seed(171)
+    write_case(out, "bicubic_bf16", BicubicBFloat16(), [torch.randn(2, 3, 5, 7).to(torch.bfloat16)],
+               reference=BicubicBFloat16(in_f32=True))
     torch.manual_seed(172)
     write_case(out, "avg_pool_bf16", AvgPoolBFloat16(),
                [(torch.randn(2, 3, 9, 9) * 4).to(torch.bfloat16)])

@@ -254,10 +254,16 @@ LegalizeFn resample2d(bool bicubic) {
     Value x = args.tensor("input") ? args.tensor("input") : args.tensor("self");
     RankedTensorType out = args.resultType();
     bool sized = x && typeOf(x).hasStaticShape() && out.hasStaticShape();
-    if (!x || typeOf(x).getRank() != 4 || !typeOf(x).getElementType().isF32() ||
-        (!bicubic && !sized))
-      return operatorError(args) << (bicubic ? "expects an f32 [N, C, H, W] tensor"
-                                             : "expects a static f32 [N, C, H, W] tensor");
+    Type elt = x ? typeOf(x).getElementType() : Type();
+    bool half = elt && (elt.isBF16() || elt.isF16());
+    if (!x || typeOf(x).getRank() != 4 || !(elt.isF32() || half) || (!bicubic && !sized))
+      return operatorError(args)
+             << (bicubic ? "expects an f32, f16 or bf16 [N, C, H, W] tensor"
+                         : "expects a static f32, f16 or bf16 [N, C, H, W] tensor");
+    // f16/bf16: computed in f32 and rounded once at the end (PyTorch's CPU
+    // kernels accumulate in float; their bf16 results are within an ulp).
+    if (half)
+      x = makeCast(b, loc, x, b.getF32Type());
     bool alignCorners = args.getBool("align_corners").value_or(false);
     std::optional<double> factors[2];
     if (auto f = dyn_cast_or_null<DenseF64ArrayAttr>(args.getOp().getArgs().get("scale_factors"));
@@ -298,6 +304,8 @@ LegalizeFn resample2d(bool bicubic) {
                            alignCorners);
       y = resampleAlong(b, loc, y, d, taps);
     }
+    if (half)
+      y = makeCast(b, loc, y, elt);
     return SmallVector<Value>{y};
   };
 }

@@ -28,6 +28,19 @@ func.func @bicubic(%x: tensor<1x1x4x4xf32>) -> tensor<1x1x3x5xf32> {
 
 // -----
 
+// bf16 (issue 39 item 3): computed in f32, rounded once at the end.
+// CHECK-LABEL: func @bicubic_bf16
+// CHECK: %[[X:.*]] = tcc_graph.cast %arg0 : (tensor<1x1x4x4xbf16>) -> tensor<1x1x4x4xf32>
+// CHECK: tcc_graph.take %[[X]], %{{.*}} {dim = 3 : i64} : (tensor<1x1x4x4xf32>, tensor<5xi64>) -> tensor<1x1x4x5xf32>
+// CHECK: %[[Y:.*]] = tcc_graph.cast %{{.*}} : (tensor<1x1x3x5xf32>) -> tensor<1x1x3x5xbf16>
+// CHECK: return %[[Y]]
+func.func @bicubic_bf16(%x: tensor<1x1x4x4xbf16>) -> tensor<1x1x3x5xbf16> {
+  %0 = tcc_graph.operator "torch.ops.aten.upsample_bicubic2d.vec"(%x) {operand_names = ["input"], args = {output_size = array<i64: 3, 5>, align_corners = true}} : (tensor<1x1x4x4xbf16>) -> tensor<1x1x3x5xbf16>
+  return %0 : tensor<1x1x3x5xbf16>
+}
+
+// -----
+
 // Antialiased bilinear, downsampling the height 10 -> 3 (scale 10/3): center
 // = scale * (o + 0.5) through f64, the window [trunc(center - support + 0.5),
 // trunc(center + support + 0.5)) clamped to the input, up to 9 taps of the
@@ -56,7 +69,7 @@ func.func @bilinear_aa(%x: tensor<1x1x10x4xf32>) -> tensor<1x1x3x4xf32> {
 
 // Only f32 (ATen computes other types' weights in their own precision).
 func.func @bicubic_f64(%x: tensor<1x1x4x4xf64>) -> tensor<1x1x3x5xf64> {
-  // expected-error @+1 {{operator 'aten.upsample_bicubic2d.vec': expects an f32 [N, C, H, W] tensor}}
+  // expected-error @+1 {{operator 'aten.upsample_bicubic2d.vec': expects an f32, f16 or bf16 [N, C, H, W] tensor}}
   %0 = tcc_graph.operator "torch.ops.aten.upsample_bicubic2d.vec"(%x) {operand_names = ["input"], args = {output_size = array<i64: 3, 5>, align_corners = true}} : (tensor<1x1x4x4xf64>) -> tensor<1x1x3x5xf64>
   return %0 : tensor<1x1x3x5xf64>
 }
