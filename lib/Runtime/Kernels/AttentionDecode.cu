@@ -79,11 +79,14 @@ template <int K, int D, int G> struct DecodeConfig {
   static constexpr uint32_t kRowOffset = kLiveOffset + kChunk * 4;
   static constexpr uint32_t kRowM = kRowOffset, kRowL = kRowM + 4 * G, kRowAlpha = kRowL + 4 * G,
                             kRowAnchor = kRowAlpha + 4 * G, kRowNegligible = kRowAnchor + 4 * G;
-  /// The merge's weights, G x kDecodeMaxSplits floats, and its per-row
-  /// "runs again" flags (G ints).
+  /// The merge: each split's m (then its weight) and l per row (G x
+  /// kDecodeMaxSplits floats each), and per row whether some split saw an
+  /// anchor and whether some split left a negligible key out (G ints each).
   static constexpr uint32_t kWeightOffset = kRowNegligible + 4 * G;
-  static constexpr uint32_t kAgainOffset = kWeightOffset + G * kDecodeMaxSplits * 4;
-  static constexpr uint32_t kSharedBytes = kAgainOffset + 4 * G;
+  static constexpr uint32_t kSumLOffset = kWeightOffset + G * kDecodeMaxSplits * 4;
+  static constexpr uint32_t kAnyAnchorOffset = kSumLOffset + G * kDecodeMaxSplits * 4;
+  static constexpr uint32_t kAnyNegligibleOffset = kAnyAnchorOffset + 4 * G;
+  static constexpr uint32_t kSharedBytes = kAnyNegligibleOffset + 4 * G;
   /// The warps' parts of O after the key loop (kWarps x G x D floats),
   /// over the K and V buffers (free by then).
   static constexpr uint32_t kSumOffset = 0;
@@ -383,57 +386,78 @@ template <int K, int D, int G> TCC_DEVICE bool rowsNeedAllKeys(const AttentionDe
 }
 
 /// The merging block: every split's partials of the group's rows into out
-/// (the file comment); runs all keys again where a row needs it.
+/// (the file comment); runs all keys again where a row needs it. Every
+/// step is spread over the block (a loop over the splits in one thread
+/// would wait for L2 once per split): a thread per (row, split) reads the
+/// statistics, a warp per row finds its largest m and the splits' weights,
+/// and kSplitLanes threads share each 8 columns of a row, each summing
+/// every kSplitLanes-th split, then combining with shuffles.
 template <int K, int D, int G>
 TCC_DEVICE void mergeDecodeSplits(const AttentionDecodeParams &p, const DecodeBlock &blk,
                                   const float (&qf)[G][8]) {
   using C = DecodeConfig<K, D, G>;
   using Elem = typename C::Elem;
-  const int tid = threadIndex();
+  const int tid = threadIndex(), warp = tid >> 5, lane = tid & 31;
   const int splits = p.kvSplits;
-  // Per row: the largest m, and whether it needs all keys again.
-  bool again = false;
-  if (tid < p.rows) {
-    const float *stats = p.partialStats + blk.globalRow(p, tid) * splits * kDecodeStatFloats;
-    float most = -INFINITY;
-    bool anchor = false, negligible = false;
-#pragma unroll 1
-    for (int s = 0; s < splits; ++s) {
-      const float4 st = ldcg4(stats + s * kDecodeStatFloats);
-      most = fmaxf(most, st.x);
-      anchor = anchor || st.z != 0.0f;
-      negligible = negligible || st.w != 0.0f;
-    }
-    again = negligible && !anchor;
-    sts<float>(C::kRowM + 4 * tid, most);
+  if (tid < 2 * G)
+    sts<int>(C::kAnyAnchorOffset + 4 * tid, 0); // and kAnyNegligibleOffset
+  syncThreads();
+#pragma unroll 4
+  for (int e = tid; e < p.rows * splits; e += kThreads) {
+    const int r = e / splits, s = e % splits;
+    const float4 st =
+        ldcg4(p.partialStats + (blk.globalRow(p, r) * splits + s) * kDecodeStatFloats);
+    sts<float>(C::kWeightOffset + (r * kDecodeMaxSplits + s) * 4, st.x);
+    sts<float>(C::kSumLOffset + (r * kDecodeMaxSplits + s) * 4, st.y);
+    if (st.z != 0.0f)
+      sts<int>(C::kAnyAnchorOffset + 4 * r, 1);
+    if (st.w != 0.0f)
+      sts<int>(C::kAnyNegligibleOffset + 4 * r, 1);
   }
-  if (!syncThreadsAnd(!again)) {
+  syncThreads();
+  // A warp per row: the largest m, then the weights l_s 2^(m_s - max m) in
+  // place of the m_s (0 for a split without keys). splits <= 64.
+#pragma unroll
+  for (int r = warp; r < G; r += kWarps) {
+    if (r >= p.rows)
+      break;
+    const uint32_t mAt = C::kWeightOffset + r * kDecodeMaxSplits * 4;
+    const uint32_t lAt = C::kSumLOffset + r * kDecodeMaxSplits * 4;
+    const float m0 = lane < splits ? lds<float>(mAt + lane * 4) : -INFINITY;
+    const float m1 = lane + 32 < splits ? lds<float>(mAt + (lane + 32) * 4) : -INFINITY;
+    float most = fmaxf(m0, m1);
+#pragma unroll
+    for (int x = 1; x < 32; x <<= 1)
+      most = fmaxf(most, shflXor(most, x));
+    if (lane < splits)
+      sts<float>(mAt + lane * 4, m0 == -INFINITY ? 0.0f : ex2(m0 - most) * lds<float>(lAt + lane * 4));
+    if (lane + 32 < splits)
+      sts<float>(mAt + (lane + 32) * 4,
+                 m1 == -INFINITY ? 0.0f : ex2(m1 - most) * lds<float>(lAt + (lane + 32) * 4));
+  }
+  const bool again = tid < p.rows && lds<int>(C::kAnyNegligibleOffset + 4 * tid) != 0 &&
+                     lds<int>(C::kAnyAnchorOffset + 4 * tid) == 0;
+  if (!syncThreadsAnd(!again)) { // (also the barrier after the weights)
     decodeKeys<K, D, G>(p, blk, qf, 0, p.lk, /*leaveNegligibleOut=*/false);
     writeRows<K, D, G>(p, blk);
     return;
   }
-  // The splits' weights l_s 2^(m_s - max m) (0 for a split without keys).
-#pragma unroll 1
-  for (int e = tid; e < p.rows * splits; e += kThreads) {
-    const int r = e / splits, s = e % splits;
-    const float2 ml = ldcg2(p.partialStats +
-                            (blk.globalRow(p, r) * splits + s) * kDecodeStatFloats);
-    const float most = lds<float>(C::kRowM + 4 * r);
-    sts<float>(C::kWeightOffset + (r * kDecodeMaxSplits + s) * 4,
-               ml.x == -INFINITY ? 0.0f : ex2(ml.x - most) * ml.y);
-  }
-  syncThreads();
+  // kSplitLanes adjacent lanes per (row, 8 columns): the largest power of
+  // 2 that the block's threads allow for the rows (at least 1, at most 32).
   constexpr int kChunksPerRow = D / 8;
-#pragma unroll 1
-  for (int e = tid; e < p.rows * kChunksPerRow; e += kThreads) {
-    const int r = e / kChunksPerRow, d = (e % kChunksPerRow) * 8;
-    const float *part = p.partialO + blk.globalRow(p, r) * splits * D + d;
-    float o[8] = {}, weights = 0.0f;
-#pragma unroll 1
-    for (int s = 0; s < splits; ++s) {
+  const int items = p.rows * kChunksPerRow;
+  int splitLanes = 1;
+  while (splitLanes < 32 && 2 * splitLanes * items <= kThreads)
+    splitLanes *= 2;
+  const int item = tid / splitLanes, q = tid % splitLanes;
+  const bool mine = item < items;
+  const int r = mine ? item / kChunksPerRow : 0, d = (item % kChunksPerRow) * 8;
+  const float *part = p.partialO + blk.globalRow(p, r) * splits * D + d;
+  float o[8] = {}, weights = 0.0f;
+  if (mine) {
+#pragma unroll 4
+    for (int s = q; s < splits; s += splitLanes) {
       const float w = lds<float>(C::kWeightOffset + (r * kDecodeMaxSplits + s) * 4);
-      if (w == 0.0f)
-        continue;
       const float4 a = ldcg4(part + s * D), b = ldcg4(part + s * D + 4);
       o[0] += w * a.x;
       o[1] += w * a.y;
@@ -445,14 +469,25 @@ TCC_DEVICE void mergeDecodeSplits(const AttentionDecodeParams &p, const DecodeBl
       o[7] += w * b.w;
       weights += w;
     }
-    const float inv = weights > 0.0f ? 1.0f / weights : 0.0f;
-#pragma unroll
-    for (int x = 0; x < 8; ++x)
-      o[x] *= inv;
-    Elem *out = static_cast<Elem *>(p.out) + blk.batch * p.oStrideB +
-                blk.head(p, r) * p.oStrideH + blk.query(p, r) * p.oStrideL + d;
-    stg(reinterpret_cast<uint4 *>(out), pack8<K>(o));
   }
+  // The splitLanes lanes of an item are adjacent (splitLanes divides 32):
+  // sum across them (every lane takes part).
+#pragma unroll 1
+  for (int x = 1; x < splitLanes; x <<= 1) {
+#pragma unroll
+    for (int i = 0; i < 8; ++i)
+      o[i] += shflXor(o[i], x);
+    weights += shflXor(weights, x);
+  }
+  if (!mine || q != 0)
+    return;
+  const float inv = weights > 0.0f ? 1.0f / weights : 0.0f;
+#pragma unroll
+  for (int x = 0; x < 8; ++x)
+    o[x] *= inv;
+  Elem *out = static_cast<Elem *>(p.out) + blk.batch * p.oStrideB +
+              blk.head(p, r) * p.oStrideH + blk.query(p, r) * p.oStrideL + d;
+  stg(reinterpret_cast<uint4 *>(out), pack8<K>(o));
 }
 
 /// One block of a decode launch (the file comment).

@@ -27,10 +27,11 @@ constexpr int kDecodeStatFloats = 4;
 /// Bytes of dynamic shared memory of the decode kernel of head dim D and G
 /// rows (Kernels/AttentionDecode.cu's DecodeConfig, which checks it): K and
 /// V chunks, scores and mask (G x chunk floats each), the chunk's live
-/// flags, five words per row, the merge's weights and flags.
+/// flags, five words per row, the merge's m/weights and l per split and its
+/// two flags per row.
 constexpr unsigned decodeSharedBytes(int d, int g) {
   return unsigned(2 * kDecodeChunkKeys * d * 2 + 2 * g * kDecodeChunkKeys * 4 +
-                  kDecodeChunkKeys * 4 + 5 * g * 4 + g * kDecodeMaxSplits * 4 + g * 4);
+                  kDecodeChunkKeys * 4 + 5 * g * 4 + 2 * g * kDecodeMaxSplits * 4 + 2 * g * 4);
 }
 
 /// Tensor pointers are those of the (b, h) = (0, 0) slice; strides are in
