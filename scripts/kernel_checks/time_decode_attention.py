@@ -8,6 +8,8 @@ block scanning all keys of its rows, or only its split's (the launcher
 picks one by the split length); unsplit; with its keys in 16 splits over
 blocks (flash-decoding; tcc_attention_tune); with the splits merged by a
 second kernel (the design before the merge moved into the split kernel);
+on the flash kernels rather than the decode kernels (AttentionDecode.cpp:
+f16/bf16 with head dims 64 and 128 take the decode kernels by default);
 and torch's scaled_dot_product_attention on the same inputs. Device
 microseconds per call from CUDA graphs of 20 calls; the error of each
 against a float64 reference. On the GPU machine:
