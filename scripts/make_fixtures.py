@@ -2326,14 +2326,28 @@ class TriangleSymbolic(nn.Module):
         return torch.tril(x, 1), torch.triu(x, -2)
 
 
+class FFTSymbolic(nn.Module):
+    """The torch.fft family over symbolic lengths (issue 39: "transforms of
+    tensors of symbolic shape are not supported"): fft, ifft2 (ortho), rfft
+    along H, irfft of the default length 2*(W - 1), hfft to a static n over a
+    symbolic H, fftn trimming/padding H to 5 (forward norm), ihfftn, and an
+    rfft/irfft round trip along H (a complex input of symbolic length)."""
+
+    def forward(self, x):
+        f = torch.fft
+        return (f.fft(x), f.ifft2(x, norm="ortho"), f.rfft(x, dim=2), f.irfft(x),
+                f.hfft(x, n=9, dim=2), f.fftn(x, s=(5, -1), dim=(2, 3), norm="forward"),
+                f.ihfftn(x, dim=(2, 3)), f.irfft(f.rfft(x, dim=2), dim=2))
+
+
 def write_dynamic_tail(out):
     """moe_dynamic (batch 1..16, sequence 2..128), pixel_shuffle_dynamic,
     upsample_symbolic and adaptive_pool_symbolic (batch 1..8, H and W 4..128),
     pad_symbolic, var_symbolic, split_symbolic, flip_stack_symbolic,
     ordering_symbolic, trapezoid_symbolic and scatter_glu_symbolic (Dim.AUTO:
     batch 2..16, H and W 4..64), scatter_symbolic (batch 2..8, H and W 4..16)
-    take_symbolic, unfold_symbolic, grid_sample_symbolic, triangle_symbolic
-    (batch 2..16, H and W 4..64) and
+    take_symbolic, unfold_symbolic, grid_sample_symbolic, triangle_symbolic,
+    fft_symbolic (batch 2..16, H and W 4..64) and
     pool_indices_symbolic (H and W 4..32) at their export sizes and at more shapes as
     input_<shape>.npy / expected_<shape>_<i>.npy, each run by PyTorch."""
     dim = torch.export.Dim
@@ -2394,6 +2408,10 @@ def write_dynamic_tail(out):
         ("unfold_symbolic", UnfoldSymbolic, torch.randn(2, 3, 6, 7),
          {0: dim.AUTO(max=16), 2: dim.AUTO(min=4, max=64), 3: dim.AUTO(min=4, max=64)},
          [(3, 3, 4, 5), (2, 3, 9, 16), (4, 3, 33, 8)]),
+        # fftn trims H to 5: the export holds for H of 6 or more.
+        ("fft_symbolic", FFTSymbolic, torch.randn(2, 3, 6, 7),
+         {0: dim.AUTO(max=16), 2: dim.AUTO(min=4, max=64), 3: dim.AUTO(min=4, max=64)},
+         [(3, 3, 7, 5), (2, 3, 9, 16), (4, 3, 33, 8)]),
     ]
     for name, cls, x, dims, shapes in cases:
         if ONLY and name != ONLY:
