@@ -2340,6 +2340,20 @@ class FFTSymbolic(nn.Module):
                 f.ihfftn(x, dim=(2, 3)), f.irfft(f.rfft(x, dim=2), dim=2))
 
 
+class DiagonalSymbolic(nn.Module):
+    """The diagonal family over symbolic sizes (issue 39: "needs two distinct
+    dims of a static tensor"; torch.export states the lengths with Min and
+    Max): diagonal above and below the main one (lengths min(H, W - 1) and
+    min(W - 2, H), the result's size read by the runtime), diag_embed,
+    diagonal_scatter, trace, diag of a vector and linalg.diagonal."""
+
+    def forward(self, x):
+        d = torch.diagonal(x, 1, 2, 3)
+        return (d, torch.diagonal(x, -2, -1, -2), torch.diag_embed(x[:, 0], offset=-1),
+                torch.diagonal_scatter(x, d * 2.0, 1, 2, 3), torch.trace(x[0, 0]),
+                torch.diag(x[0, 0, 0]), torch.linalg.diagonal(x))
+
+
 def write_dynamic_tail(out):
     """moe_dynamic (batch 1..16, sequence 2..128), pixel_shuffle_dynamic,
     upsample_symbolic and adaptive_pool_symbolic (batch 1..8, H and W 4..128),
@@ -2347,7 +2361,7 @@ def write_dynamic_tail(out):
     ordering_symbolic, trapezoid_symbolic and scatter_glu_symbolic (Dim.AUTO:
     batch 2..16, H and W 4..64), scatter_symbolic (batch 2..8, H and W 4..16)
     take_symbolic, unfold_symbolic, grid_sample_symbolic, triangle_symbolic,
-    fft_symbolic (batch 2..16, H and W 4..64) and
+    fft_symbolic, diagonal_symbolic (batch 2..16, H and W 4..64) and
     pool_indices_symbolic (H and W 4..32) at their export sizes and at more shapes as
     input_<shape>.npy / expected_<shape>_<i>.npy, each run by PyTorch."""
     dim = torch.export.Dim
@@ -2412,6 +2426,9 @@ def write_dynamic_tail(out):
         ("fft_symbolic", FFTSymbolic, torch.randn(2, 3, 6, 7),
          {0: dim.AUTO(max=16), 2: dim.AUTO(min=4, max=64), 3: dim.AUTO(min=4, max=64)},
          [(3, 3, 7, 5), (2, 3, 9, 16), (4, 3, 33, 8)]),
+        ("diagonal_symbolic", DiagonalSymbolic, torch.randn(2, 3, 6, 7),
+         {0: dim.AUTO(max=16), 2: dim.AUTO(min=4, max=64), 3: dim.AUTO(min=4, max=64)},
+         [(3, 3, 4, 5), (2, 3, 9, 16), (4, 3, 33, 8)]),
     ]
     for name, cls, x, dims, shapes in cases:
         if ONLY and name != ONLY:

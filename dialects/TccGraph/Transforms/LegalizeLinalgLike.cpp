@@ -267,11 +267,18 @@ Results legalizeTrace(OperatorArgs &args, OpBuilder &b) {
     return operatorError(args) << "needs a float matrix";
   RankedTensorType t = typeOf(x);
   Type i64 = b.getI64Type();
-  Value rows = b.create<IotaOp>(loc, RankedTensorType::get({t.getShape()[0]}, i64),
-                                b.getF64FloatAttr(0), b.getF64FloatAttr(1));
+  // 0..n-1 along dim d, its length read at run time where symbolic.
+  auto iota = [&](int64_t d) {
+    SmallVector<Value> length;
+    if (t.isDynamicDim(d))
+      length.push_back(dimIndex(b, loc, x, d));
+    return b.create<IotaOp>(loc, RankedTensorType::get({t.getShape()[d]}, i64),
+                            b.getF64FloatAttr(0), b.getF64FloatAttr(1), length)
+        .getResult();
+  };
+  Value rows = iota(0);
   rows = makeReshape(b, loc, rows, {t.getShape()[0], 1});
-  Value cols = b.create<IotaOp>(loc, RankedTensorType::get({t.getShape()[1]}, i64),
-                                b.getF64FloatAttr(0), b.getF64FloatAttr(1));
+  Value cols = iota(1);
   Value onDiagonal = makeCompare(b, loc, "eq", rows, cols);
   Value zero = makeScalar(b, loc, t.getElementType(), 0.0);
   Value kept = b.create<SelectOp>(loc, t, onDiagonal, x, zero);
