@@ -2354,6 +2354,19 @@ class DiagonalSymbolic(nn.Module):
                 torch.diag(x[0, 0, 0]), torch.linalg.diagonal(x))
 
 
+class CrossTensordotSymbolic(nn.Module):
+    """cross, linalg.cross and tensordot over symbolic sizes (issue 39:
+    "needs operands of static shape and a float result"): crosses along the
+    static 3 channels (one operand broadcast over the batch), tensordot
+    contracting W and contracting C and H."""
+
+    def forward(self, x):
+        y = torch.flip(x, [-1])
+        return (torch.linalg.cross(x, y, dim=1), torch.cross(x, y[:1], dim=1),
+                torch.tensordot(x, y, dims=([3], [3])),
+                torch.tensordot(x, y, dims=([1, 2], [1, 2])))
+
+
 def write_dynamic_tail(out):
     """moe_dynamic (batch 1..16, sequence 2..128), pixel_shuffle_dynamic,
     upsample_symbolic and adaptive_pool_symbolic (batch 1..8, H and W 4..128),
@@ -2361,7 +2374,8 @@ def write_dynamic_tail(out):
     ordering_symbolic, trapezoid_symbolic and scatter_glu_symbolic (Dim.AUTO:
     batch 2..16, H and W 4..64), scatter_symbolic (batch 2..8, H and W 4..16)
     take_symbolic, unfold_symbolic, grid_sample_symbolic, triangle_symbolic,
-    fft_symbolic, diagonal_symbolic (batch 2..16, H and W 4..64) and
+    fft_symbolic, diagonal_symbolic, cross_tensordot_symbolic (batch 2..16, H and
+    W 4..64) and
     pool_indices_symbolic (H and W 4..32) at their export sizes and at more shapes as
     input_<shape>.npy / expected_<shape>_<i>.npy, each run by PyTorch."""
     dim = torch.export.Dim
@@ -2427,6 +2441,9 @@ def write_dynamic_tail(out):
          {0: dim.AUTO(max=16), 2: dim.AUTO(min=4, max=64), 3: dim.AUTO(min=4, max=64)},
          [(3, 3, 7, 5), (2, 3, 9, 16), (4, 3, 33, 8)]),
         ("diagonal_symbolic", DiagonalSymbolic, torch.randn(2, 3, 6, 7),
+         {0: dim.AUTO(max=16), 2: dim.AUTO(min=4, max=64), 3: dim.AUTO(min=4, max=64)},
+         [(3, 3, 4, 5), (2, 3, 9, 16), (4, 3, 33, 8)]),
+        ("cross_tensordot_symbolic", CrossTensordotSymbolic, torch.randn(2, 3, 6, 7),
          {0: dim.AUTO(max=16), 2: dim.AUTO(min=4, max=64), 3: dim.AUTO(min=4, max=64)},
          [(3, 3, 4, 5), (2, 3, 9, 16), (4, 3, 33, 8)]),
     ]
