@@ -2367,6 +2367,23 @@ class CrossTensordotSymbolic(nn.Module):
                 torch.tensordot(x, y, dims=([1, 2], [1, 2])))
 
 
+class MiscSymbolic(nn.Module):
+    """isin, cosine_similarity, isreal, inner, complex, polar, nll_loss,
+    cross_entropy and stft over symbolic sizes (issue 39: "needs tensors of
+    static shape", "only static shapes are supported", "complex tensors of
+    symbolic shape", "(static, one dim fewer)", "a 1-D or 2-D signal of
+    static shape"): stft of a flattened plane of symbolic length H*W."""
+
+    def forward(self, x):
+        y = torch.flip(x, [-1])
+        target = (x[:, 0].abs() * 2).long().clamp(max=2)
+        return (torch.isin(x.round(), x[0, 0, 0].round()), F.cosine_similarity(x, y, dim=1),
+                torch.isreal(x), torch.inner(x, y), torch.complex(x, y * 0.5),
+                torch.polar(x.abs(), y), F.nll_loss(F.log_softmax(x, 1), target),
+                F.cross_entropy(x, target, reduction="none"),
+                torch.stft(x[0, 0].flatten(), 8, hop_length=3, return_complex=True))
+
+
 def write_dynamic_tail(out):
     """moe_dynamic (batch 1..16, sequence 2..128), pixel_shuffle_dynamic,
     upsample_symbolic and adaptive_pool_symbolic (batch 1..8, H and W 4..128),
@@ -2374,8 +2391,8 @@ def write_dynamic_tail(out):
     ordering_symbolic, trapezoid_symbolic and scatter_glu_symbolic (Dim.AUTO:
     batch 2..16, H and W 4..64), scatter_symbolic (batch 2..8, H and W 4..16)
     take_symbolic, unfold_symbolic, grid_sample_symbolic, triangle_symbolic,
-    fft_symbolic, diagonal_symbolic, cross_tensordot_symbolic (batch 2..16, H and
-    W 4..64) and
+    fft_symbolic, diagonal_symbolic, cross_tensordot_symbolic, misc_symbolic
+    (batch 2..16, H and W 4..64) and
     pool_indices_symbolic (H and W 4..32) at their export sizes and at more shapes as
     input_<shape>.npy / expected_<shape>_<i>.npy, each run by PyTorch."""
     dim = torch.export.Dim
@@ -2444,6 +2461,9 @@ def write_dynamic_tail(out):
          {0: dim.AUTO(max=16), 2: dim.AUTO(min=4, max=64), 3: dim.AUTO(min=4, max=64)},
          [(3, 3, 4, 5), (2, 3, 9, 16), (4, 3, 33, 8)]),
         ("cross_tensordot_symbolic", CrossTensordotSymbolic, torch.randn(2, 3, 6, 7),
+         {0: dim.AUTO(max=16), 2: dim.AUTO(min=4, max=64), 3: dim.AUTO(min=4, max=64)},
+         [(3, 3, 4, 5), (2, 3, 9, 16), (4, 3, 33, 8)]),
+        ("misc_symbolic", MiscSymbolic, torch.randn(2, 3, 6, 7),
          {0: dim.AUTO(max=16), 2: dim.AUTO(min=4, max=64), 3: dim.AUTO(min=4, max=64)},
          [(3, 3, 4, 5), (2, 3, 9, 16), (4, 3, 33, 8)]),
     ]

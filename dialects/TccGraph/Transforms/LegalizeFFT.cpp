@@ -662,8 +662,8 @@ Results legalizeStft(OperatorArgs &args, OpBuilder &b) {
   if (isComplexOperand(args, "self") || isComplexOperand(args, "window"))
     return operatorError(args) << "stft of complex signals or windows is not supported";
   RankedTensorType type = typeOf(*self);
-  if (!type.hasStaticShape() || type.getRank() < 1 || type.getRank() > 2)
-    return operatorError(args) << "expects a 1-D or 2-D signal of static shape";
+  if (type.getRank() < 1 || type.getRank() > 2)
+    return operatorError(args) << "expects a 1-D or 2-D signal";
   std::optional<int64_t> nFft = args.getInt("n_fft");
   if (!nFft)
     return operatorError(args) << "needs 'n_fft'";
@@ -672,32 +672,70 @@ Results legalizeStft(OperatorArgs &args, OpBuilder &b) {
   int64_t winLength = args.getInt("win_length").value_or(n);
   bool onesided = args.getBool("onesided").value_or(true);
   bool normalized = args.getBool("normalized").value_or(false);
-  if (n < 1 || n > length || hop < 1 || winLength < 1 || winLength > n)
+  bool symbolicLength = ShapedType::isDynamic(length);
+  if (n < 1 || (!symbolicLength && n > length) || hop < 1 || winLength < 1 || winLength > n)
     return operatorError(args) << "expects 0 < n_fft <= the signal's length, 0 < hop_length "
                                << "and 0 < win_length <= n_fft";
-  int64_t frames = 1 + (length - n) / hop;
-  int64_t freqs = onesided ? n / 2 + 1 : n;
   int64_t batch = type.getRank() == 2 ? type.getShape()[0] : 1;
+  // A symbolic signal length L gives max((L - n_fft) // hop + 1, 0) frames,
+  // read at run time (none read past the signal where L < n_fft, which the
+  // call refuses as PyTorch does); a symbolic batch is read too.
+  int64_t frames = symbolicLength ? ShapedType::kDynamic : 1 + (length - n) / hop;
+  Value frameCount, batchSize;
+  Value signal = *self;
+  if (symbolicLength) {
+    Value l = dimIndex(b, loc, *self, type.getRank() - 1);
+    Value nIndex = b.create<arith::ConstantIndexOp>(loc, n);
+    Value hopIndex = b.create<arith::ConstantIndexOp>(loc, hop);
+    Value one = b.create<arith::ConstantIndexOp>(loc, 1);
+    Value zero = b.create<arith::ConstantIndexOp>(loc, 0);
+    Value past = b.create<arith::SubIOp>(loc, l, nIndex);
+    Value steps = b.create<arith::FloorDivSIOp>(loc, past, hopIndex);
+    Value count = b.create<arith::AddIOp>(loc, steps, one);
+    frameCount = b.create<arith::MaxSIOp>(loc, count, zero);
+    Type i64 = b.getI64Type();
+    Value lengthValue = sizeTensor(b, loc, *self, type.getRank() - 1);
+    Value least = makeScalar(b, loc, i64, static_cast<double>(n));
+    Value longEnough = makeCompare(b, loc, "ge", lengthValue, least);
+    std::string message =
+        (operatorName(args) + ": n_fft (" + std::to_string(n) + ") is longer than the signal")
+            .str();
+    signal = b.create<CheckOp>(loc, type, longEnough, signal, b.getStringAttr(message));
+  }
+  if (ShapedType::isDynamic(batch))
+    batchSize = dimIndex(b, loc, *self, 0);
+  int64_t freqs = onesided ? n / 2 + 1 : n;
+  int64_t framed = ShapedType::isDynamic(frames) ? ShapedType::kDynamic : frames * n;
   auto framesType = RankedTensorType::get({batch, frames, n}, b.getF64Type());
   if (failed(checkTransform(args, framesType, n, freqs)))
     return failure();
   // frames[b, t, k] = x[b, t·hop + k], by one gather of the flattened frames.
   Type i64 = b.getI64Type();
-  Value t = makeIotaAt(b, loc, frames, i64, 2, 0);
+  Value t = makeIotaAt(b, loc, frames, i64, 2, 0, frameCount);
   Value hopValue = makeScalar(b, loc, i64, static_cast<double>(hop));
   Value starts = makeBinary<MulOp>(b, loc, t, hopValue);
   Value k = makeIotaAt(b, loc, n, i64, 2, 1);
   Value positions = makeBinary<AddOp>(b, loc, starts, k);
-  Value flatPositions = makeReshape(b, loc, positions, {1, frames * n});
-  auto indexType = RankedTensorType::get({batch, frames * n}, i64);
+  Value flatPositions = makeReshape(b, loc, positions, {1, framed});
+  // The symbolic sizes of [batch, frames·n] and [batch, frames, n].
+  Value framedSize;
+  if (frameCount && batch != 1) {
+    Value nIndex = b.create<arith::ConstantIndexOp>(loc, n);
+    framedSize = b.create<arith::MulIOp>(loc, frameCount, nIndex);
+  }
+  SmallVector<Value> indexSizes, framesSizes;
+  for (Value v : {batchSize, framedSize})
+    if (v)
+      indexSizes.push_back(v);
+  auto indexType = RankedTensorType::get({batch, framed}, i64);
   Value index = flatPositions;
   if (batch != 1)
-    index = b.create<BroadcastOp>(loc, indexType, flatPositions, ValueRange{});
-  Value rows = makeReshape(b, loc, *self, {batch, length});
-  Value signal = makeCast(b, loc, rows, b.getF64Type());
-  Value gathered = b.create<GatherOp>(loc, RankedTensorType::get({batch, frames * n}, b.getF64Type()),
-                                      signal, index, b.getI64IntegerAttr(1));
-  Value framed = makeReshape(b, loc, gathered, {batch, frames, n});
+    index = b.create<BroadcastOp>(loc, indexType, flatPositions, indexSizes);
+  Value rows = makeReshape(b, loc, signal, {batch, length});
+  Value samples = makeCast(b, loc, rows, b.getF64Type());
+  Value gathered = b.create<GatherOp>(loc, RankedTensorType::get({batch, framed}, b.getF64Type()),
+                                      samples, index, b.getI64IntegerAttr(1));
+  Value frameRows = makeReshape(b, loc, gathered, {batch, frames, n}, {batchSize, frameCount, {}});
   // The window: given or ones, zero-padded on both sides to n_fft.
   Value window = args.tensor("window");
   if (window && typeOf(window).getShape() != ArrayRef<int64_t>{winLength})
@@ -709,10 +747,10 @@ Results legalizeStft(OperatorArgs &args, OpBuilder &b) {
     if (winLength < n)
       w = padConstant(b, loc, w, 0, left, n - winLength - left);
     Value w3 = makeReshape(b, loc, w, {1, 1, n});
-    framed = makeBinary<MulOp>(b, loc, framed, w3);
+    frameRows = makeBinary<MulOp>(b, loc, frameRows, w3);
   }
   Scale scale{normalized ? 1.0 / std::sqrt(static_cast<double>(n)) : 1.0, {}};
-  ComplexParts z = c2c(b, loc, {framed, nullptr}, 2, /*forward=*/true, scale, onesided);
+  ComplexParts z = c2c(b, loc, {frameRows, nullptr}, 2, /*forward=*/true, scale, onesided);
   // [B, T, F] to [B, F, T], without the batch dim for a 1-D signal.
   auto moved = [&](Value v) -> Value {
     Value tr = b.create<TransposeOp>(loc, RankedTensorType::get({batch, freqs, frames}, b.getF64Type()),

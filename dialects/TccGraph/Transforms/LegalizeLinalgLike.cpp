@@ -232,17 +232,46 @@ Results legalizeInner(OperatorArgs &args, OpBuilder &b) {
   RankedTensorType xt = typeOf(x), yt = typeOf(y);
   if (xt.getRank() == 0 || yt.getRank() == 0)
     return SmallVector<Value>{makeBinary<MulOp>(b, loc, x, y)};
-  if (!xt.hasStaticShape() || !yt.hasStaticShape())
-    return operatorError(args) << "only static shapes are supported";
-  int64_t n = xt.getShape().back(), rows = 1, cols = 1;
-  for (int64_t d : xt.getShape().drop_back())
-    rows *= d;
-  for (int64_t d : yt.getShape().drop_back())
-    cols *= d;
-  Value lhs = makeReshape(b, loc, x, {rows, n});
-  Value rhs = makeReshape(b, loc, y, {cols, n});
+  if (xt.hasStaticShape() && yt.hasStaticShape()) {
+    int64_t n = xt.getShape().back(), rows = 1, cols = 1;
+    for (int64_t d : xt.getShape().drop_back())
+      rows *= d;
+    for (int64_t d : yt.getShape().drop_back())
+      cols *= d;
+    Value lhs = makeReshape(b, loc, x, {rows, n});
+    Value rhs = makeReshape(b, loc, y, {cols, n});
+    Value z = makeMatmul(b, loc, lhs, transposeLast2(b, loc, rhs));
+    return SmallVector<Value>{makeReshape(b, loc, z, args.resultType().getShape())};
+  }
+  // Symbolic sizes: the flattened ones and the result's read at run time
+  // (the two last dims are one size, as the export guards).
+  int64_t xr = xt.getRank(), yr = yt.getRank();
+  int64_t n = xt.isDynamicDim(xr - 1) ? yt.getShape().back() : xt.getShape().back();
+  auto flattened = [&](Value v) {
+    RankedTensorType t = typeOf(v);
+    int64_t rows = 1;
+    for (int64_t d : t.getShape().drop_back())
+      rows = ShapedType::isDynamic(d) || ShapedType::isDynamic(rows) ? ShapedType::kDynamic
+                                                                     : rows * d;
+    if (!ShapedType::isDynamic(rows) || !ShapedType::isDynamic(n))
+      return makeReshape(b, loc, v, {rows, n});
+    Value rowCount = dimProduct(b, loc, v, 0, t.getRank() - 1);
+    Value length = dimIndex(b, loc, v, t.getRank() - 1);
+    return makeReshape(b, loc, v, {rows, n}, {rowCount, length});
+  };
+  Value lhs = flattened(x);
+  Value rhs = flattened(y);
   Value z = makeMatmul(b, loc, lhs, transposeLast2(b, loc, rhs));
-  return SmallVector<Value>{makeReshape(b, loc, z, args.resultType().getShape())};
+  if (typeOf(z).getShape() == args.resultType().getShape())
+    return SmallVector<Value>{z};
+  SmallVector<Value> sizes;
+  if (args.resultType().getNumDynamicDims() > 1) {
+    for (int64_t d = 0; d + 1 < xr; ++d)
+      sizes.push_back(dimIndex(b, loc, x, d));
+    for (int64_t d = 0; d + 1 < yr; ++d)
+      sizes.push_back(dimIndex(b, loc, y, d));
+  }
+  return SmallVector<Value>{makeReshape(b, loc, z, args.resultType().getShape(), sizes)};
 }
 
 /// linalg_vecdot(x, y, dim): sum(x * y) over dim (real tensors: no conjugate).

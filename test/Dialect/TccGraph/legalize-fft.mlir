@@ -232,3 +232,27 @@ func.func @rfft_symbolic_input_static_length(%x: tensor<3x?xf32>) -> tensor<3x3x
   %0 = tcc_graph.operator "torch.ops.aten.fft_rfft.default"(%x) {operand_names = ["self"], args = {n = 4 : i64, dim = -1 : i64}, tcc.complex_results = array<i64: 0>} : (tensor<3x?xf32>) -> tensor<3x3x2xf32>
   return %0 : tensor<3x3x2xf32>
 }
+
+// -----
+
+// stft of a signal of symbolic length L: max((L - 4) // 2 + 1, 0) frames
+// read at run time (none past the signal), the call checking L >= n_fft as
+// PyTorch raises; the frames gathered and transformed by the static 4 x 3
+// one-sided matrix.
+// CHECK-LABEL: func @stft_symbolic_length
+// CHECK: %[[L:.*]] = tensor.dim %arg0, %{{.*}} : tensor<?xf32>
+// CHECK: %[[PAST:.*]] = arith.subi %[[L]], %{{.*}} : index
+// CHECK: %[[STEPS:.*]] = arith.floordivsi %[[PAST]], %{{.*}} : index
+// CHECK: %[[COUNT:.*]] = arith.addi %[[STEPS]], %{{.*}} : index
+// CHECK: %[[FRAMES:.*]] = arith.maxsi %[[COUNT]], %{{.*}} : index
+// CHECK: %[[OK:.*]] = tcc_graph.compare %{{.*}}, %{{.*}} {predicate = "ge"}
+// CHECK: %[[SIGNAL:.*]] = tcc_graph.check %[[OK]], %arg0 "aten.stft.default: n_fft (4) is longer than the signal"
+// CHECK: tcc_graph.iota sizes(%[[FRAMES]]) {{.*}} : tensor<?xi64>
+// CHECK: %[[ROWS:.*]] = tcc_graph.reshape %[[SIGNAL]] : (tensor<?xf32>) -> tensor<1x?xf32>
+// CHECK: tcc_graph.gather %{{.*}}, %{{.*}} {dim = 1 : i64} : (tensor<1x?xf64>, tensor<1x?xi64>) -> tensor<1x?xf64>
+// CHECK: tcc_graph.matmul %{{.*}}, %{{.*}} : (tensor<?x4xf64>, tensor<4x3xf64>) -> tensor<?x3xf64>
+// CHECK: tcc_graph.concat {{.*}} -> tensor<3x?x2xf32>
+func.func @stft_symbolic_length(%x: tensor<?xf32>) -> tensor<3x?x2xf32> {
+  %0 = tcc_graph.operator "torch.ops.aten.stft.default"(%x) {operand_names = ["self"], args = {n_fft = 4 : i64, hop_length = 2 : i64, return_complex = true}, tcc.complex_results = array<i64: 0>} : (tensor<?xf32>) -> tensor<3x?x2xf32>
+  return %0 : tensor<3x?x2xf32>
+}
