@@ -2384,6 +2384,25 @@ class MiscSymbolic(nn.Module):
                 torch.stft(x[0, 0].flatten(), 8, hop_length=3, return_complex=True))
 
 
+class NormRepeatSymbolic(nn.Module):
+    """group_norm, instance_norm, repeat_interleave and diff(n=0) over
+    symbolic sizes (issue 39: "of symbolic channel/spatial sizes is not
+    supported yet", "needs a static tensor and a number of repeats"): group
+    norm in 1 and 3 groups with an affine, instance norm, repeats along W and
+    of the flattened tensor, and diff with n = 0 (its input; the export may
+    keep no diff op)."""
+
+    def __init__(self):
+        super().__init__()
+        self.weight = nn.Parameter(torch.linspace(0.5, 1.5, 3))
+        self.bias = nn.Parameter(torch.linspace(-0.2, 0.2, 3))
+
+    def forward(self, x):
+        return (F.group_norm(x, 1), F.group_norm(x, 3, self.weight, self.bias),
+                F.instance_norm(x), torch.repeat_interleave(x, 2, dim=3),
+                torch.repeat_interleave(x[0, 0], 3), torch.diff(x, n=0, dim=2) * 1.0)
+
+
 def write_dynamic_tail(out):
     """moe_dynamic (batch 1..16, sequence 2..128), pixel_shuffle_dynamic,
     upsample_symbolic and adaptive_pool_symbolic (batch 1..8, H and W 4..128),
@@ -2391,8 +2410,8 @@ def write_dynamic_tail(out):
     ordering_symbolic, trapezoid_symbolic and scatter_glu_symbolic (Dim.AUTO:
     batch 2..16, H and W 4..64), scatter_symbolic (batch 2..8, H and W 4..16)
     take_symbolic, unfold_symbolic, grid_sample_symbolic, triangle_symbolic,
-    fft_symbolic, diagonal_symbolic, cross_tensordot_symbolic, misc_symbolic
-    (batch 2..16, H and W 4..64) and
+    fft_symbolic, diagonal_symbolic, cross_tensordot_symbolic, misc_symbolic,
+    norm_repeat_symbolic (batch 2..16, H and W 4..64) and
     pool_indices_symbolic (H and W 4..32) at their export sizes and at more shapes as
     input_<shape>.npy / expected_<shape>_<i>.npy, each run by PyTorch."""
     dim = torch.export.Dim
@@ -2464,6 +2483,9 @@ def write_dynamic_tail(out):
          {0: dim.AUTO(max=16), 2: dim.AUTO(min=4, max=64), 3: dim.AUTO(min=4, max=64)},
          [(3, 3, 4, 5), (2, 3, 9, 16), (4, 3, 33, 8)]),
         ("misc_symbolic", MiscSymbolic, torch.randn(2, 3, 6, 7),
+         {0: dim.AUTO(max=16), 2: dim.AUTO(min=4, max=64), 3: dim.AUTO(min=4, max=64)},
+         [(3, 3, 4, 5), (2, 3, 9, 16), (4, 3, 33, 8)]),
+        ("norm_repeat_symbolic", NormRepeatSymbolic, torch.randn(2, 3, 6, 7),
          {0: dim.AUTO(max=16), 2: dim.AUTO(min=4, max=64), 3: dim.AUTO(min=4, max=64)},
          [(3, 3, 4, 5), (2, 3, 9, 16), (4, 3, 33, 8)]),
     ]

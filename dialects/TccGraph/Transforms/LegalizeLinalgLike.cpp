@@ -2,6 +2,7 @@
 #include "dialects/TccGraph/Transforms/Legalizers.h"
 
 #include <cmath>
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 using namespace mlir;
@@ -1189,24 +1190,44 @@ Results groupNorm(OperatorArgs &args, OpBuilder &b, std::optional<int64_t> group
                                                 << "' expects an (N, C, ...) 'input' and the group count";
   auto t = typeOf(x);
   int64_t rank = t.getRank(), n = t.getShape()[0], c = t.getShape()[1], g = *groups;
-  for (int64_t i = 1; i < rank; ++i)
-    if (ShapedType::isDynamic(t.getShape()[i]))
-      return args.getOp().emitError("operator '")
-             << operatorName(args) << "' of symbolic channel/spatial sizes is not supported yet";
-  if (g < 1 || c % g != 0)
+  // A symbolic group count is instance norm's one group per channel of a
+  // symbolic C; symbolic sizes are read at run time (the export guards that
+  // the groups divide C).
+  bool perChannel = ShapedType::isDynamic(g);
+  if (!perChannel && (g < 1 || (!ShapedType::isDynamic(c) && c % g != 0)))
     return args.getOp().emitError("operator '") << operatorName(args) << "': " << c
                                                 << " channels in " << g << " groups";
   Type elt = t.getElementType();
   int64_t per = 1;
   for (int64_t i = 1; i < rank; ++i)
-    per *= t.getShape()[i];
-  Value grouped = makeReshape(b, loc, x, {n, g, per / g});
+    per = ShapedType::isDynamic(per) || t.isDynamicDim(i) ? ShapedType::kDynamic
+                                                          : per * t.getShape()[i];
+  int64_t groupSize = ShapedType::isDynamic(per) ? per : per / g;
+  SmallVector<int64_t> groupedShape{n, g, groupSize};
+  SmallVector<Value> groupedSizes;
+  if (llvm::count_if(groupedShape, ShapedType::isDynamic) > 1) {
+    Value size = perChannel ? dimProduct(b, loc, x, 2, rank) : Value();
+    if (!perChannel) {
+      Value all = dimProduct(b, loc, x, 1, rank);
+      Value count = b.create<arith::ConstantIndexOp>(loc, g);
+      size = b.create<arith::DivSIOp>(loc, all, count);
+    }
+    Value batch = t.isDynamicDim(0) ? dimIndex(b, loc, x, 0) : Value();
+    Value channels = perChannel ? dimIndex(b, loc, x, 1) : Value();
+    groupedSizes = {batch, channels, size};
+  }
+  // x's own symbolic sizes, where a reshape back needs them.
+  SmallVector<Value> sizes;
+  if (t.getNumDynamicDims() > 1)
+    for (int64_t i = 0; i < rank; ++i)
+      sizes.push_back(t.isDynamicDim(i) ? dimIndex(b, loc, x, i) : Value());
+  Value grouped = makeReshape(b, loc, x, groupedShape, groupedSizes);
   Value mean = makeReduce<ReduceMeanOp>(b, loc, grouped, {2}, true);
   Value centered = makeBinary<SubOp>(b, loc, grouped, mean);
   Value var = makeReduce<ReduceMeanOp>(b, loc, makeBinary<MulOp>(b, loc, centered, centered), {2}, true);
   double eps = args.getFloat("eps").value_or(1e-5);
   Value rstd = b.create<RsqrtOp>(loc, makeBinary<AddOp>(b, loc, var, makeScalar(b, loc, elt, eps)));
-  Value y = makeReshape(b, loc, makeBinary<MulOp>(b, loc, centered, rstd), t.getShape());
+  Value y = makeReshape(b, loc, makeBinary<MulOp>(b, loc, centered, rstd), t.getShape(), sizes);
   // weight/bias (C) broadcast as (C, 1, ..., 1) against (N, C, ...).
   SmallVector<int64_t> affine{c};
   affine.append(rank - 2, 1);
@@ -1216,8 +1237,10 @@ Results groupNorm(OperatorArgs &args, OpBuilder &b, std::optional<int64_t> group
     y = makeBinary<AddOp>(b, loc, y, makeReshape(b, loc, bias, affine));
   SmallVector<Value> results{y};
   if (args.getOp().getNumResults() == 3) {
-    results.push_back(makeReshape(b, loc, mean, {n, g}));
-    results.push_back(makeReshape(b, loc, rstd, {n, g}));
+    SmallVector<Value> statSizes{groupedSizes.empty() ? Value() : groupedSizes[0],
+                                 groupedSizes.empty() ? Value() : groupedSizes[1]};
+    results.push_back(makeReshape(b, loc, mean, {n, g}, statSizes));
+    results.push_back(makeReshape(b, loc, rstd, {n, g}, statSizes));
   }
   return results;
 }

@@ -643,3 +643,26 @@ module attributes {tcc.symbols = {s0 = [2, 64], s1 = [2, 16]}} {
     return %0, %1, %2, %3 : tensor<?x3xi1>, tensor<?xf32>, tensor<?x3xi1>, tensor<?x?xf32>
   }
 }
+
+// -----
+
+// group_norm and instance_norm over symbolic batch, channels and length:
+// the groups' size C·L / G read at run time (the export guards that G
+// divides C), x's own sizes to reshape back; instance norm's one group per
+// channel is x itself. diff with n = 0 is its input, whatever its sizes.
+// CHECK-LABEL: func @norms_symbolic
+// CHECK: %[[C:.*]] = tensor.dim %arg0, %{{.*}} : tensor<?x?x?xf32>
+// CHECK: %[[L:.*]] = tensor.dim %arg0, %{{.*}} : tensor<?x?x?xf32>
+// CHECK: %[[CL:.*]] = arith.muli %[[C]], %[[L]] : index
+// CHECK: %[[GROUP:.*]] = arith.divsi %[[CL]], %{{.*}} : index
+// CHECK: %[[N:.*]] = tensor.dim %arg0, %{{.*}} : tensor<?x?x?xf32>
+// CHECK: %[[GROUPED:.*]] = tcc_graph.reshape %arg0 sizes(%[[N]], %[[GROUP]]) : (tensor<?x?x?xf32>) -> tensor<?x2x?xf32>
+// CHECK: tcc_graph.reshape %{{.*}} sizes(%{{.*}}, %{{.*}}, %{{.*}}) : (tensor<?x2x?xf32>) -> tensor<?x?x?xf32>
+// CHECK: tcc_graph.reduce_mean %arg0 {dims = array<i64: 2>, keepdim = true} : (tensor<?x?x?xf32>) -> tensor<?x?x1xf32>
+// CHECK: return %{{.*}}, %{{.*}}, %arg0
+func.func @norms_symbolic(%x: tensor<?x?x?xf32>) -> (tensor<?x?x?xf32>, tensor<?x?x?xf32>, tensor<?x?x?xf32>) {
+  %0 = tcc_graph.operator "torch.ops.aten.group_norm.default"(%x) {operand_names = ["input"], args = {num_groups = 2 : i64, eps = 1.0e-05 : f64}} : (tensor<?x?x?xf32>) -> tensor<?x?x?xf32>
+  %1 = tcc_graph.operator "torch.ops.aten.instance_norm.default"(%x) {operand_names = ["input"], args = {use_input_stats = true, eps = 1.0e-05 : f64}} : (tensor<?x?x?xf32>) -> tensor<?x?x?xf32>
+  %2 = tcc_graph.operator "torch.ops.aten.diff.default"(%x) {operand_names = ["self"], args = {n = 0 : i64, dim = -1 : i64}} : (tensor<?x?x?xf32>) -> tensor<?x?x?xf32>
+  return %0, %1, %2 : tensor<?x?x?xf32>, tensor<?x?x?xf32>, tensor<?x?x?xf32>
+}
