@@ -2329,14 +2329,92 @@ class TriangleSymbolic(nn.Module):
         return torch.tril(x, 1), torch.triu(x, -2)
 
 
+class FFTSymbolic(nn.Module):
+    """The torch.fft family over symbolic lengths (issue 39: "transforms of
+    tensors of symbolic shape are not supported"): fft, ifft2 (ortho), rfft
+    along H, irfft of the default length 2*(W - 1), hfft to a static n over a
+    symbolic H, fftn trimming/padding H to 5 (forward norm), ihfftn, and an
+    rfft/irfft round trip along H (a complex input of symbolic length)."""
+
+    def forward(self, x):
+        f = torch.fft
+        return (f.fft(x), f.ifft2(x, norm="ortho"), f.rfft(x, dim=2), f.irfft(x),
+                f.hfft(x, n=9, dim=2), f.fftn(x, s=(5, -1), dim=(2, 3), norm="forward"),
+                f.ihfftn(x, dim=(2, 3)), f.irfft(f.rfft(x, dim=2), dim=2))
+
+
+class DiagonalSymbolic(nn.Module):
+    """The diagonal family over symbolic sizes (issue 39: "needs two distinct
+    dims of a static tensor"; torch.export states the lengths with Min and
+    Max): diagonal above and below the main one (lengths min(H, W - 1) and
+    min(W - 2, H), the result's size read by the runtime), diag_embed,
+    diagonal_scatter, trace, diag of a vector and linalg.diagonal."""
+
+    def forward(self, x):
+        d = torch.diagonal(x, 1, 2, 3)
+        return (d, torch.diagonal(x, -2, -1, -2), torch.diag_embed(x[:, 0], offset=-1),
+                torch.diagonal_scatter(x, d * 2.0, 1, 2, 3), torch.trace(x[0, 0]),
+                torch.diag(x[0, 0, 0]), torch.linalg.diagonal(x))
+
+
+class CrossTensordotSymbolic(nn.Module):
+    """cross, linalg.cross and tensordot over symbolic sizes (issue 39:
+    "needs operands of static shape and a float result"): crosses along the
+    static 3 channels (one operand broadcast over the batch), tensordot
+    contracting W and contracting C and H."""
+
+    def forward(self, x):
+        y = torch.flip(x, [-1])
+        return (torch.linalg.cross(x, y, dim=1), torch.cross(x, y[:1], dim=1),
+                torch.tensordot(x, y, dims=([3], [3])),
+                torch.tensordot(x, y, dims=([1, 2], [1, 2])))
+
+
+class MiscSymbolic(nn.Module):
+    """isin, cosine_similarity, isreal, inner, complex, polar, nll_loss,
+    cross_entropy and stft over symbolic sizes (issue 39: "needs tensors of
+    static shape", "only static shapes are supported", "complex tensors of
+    symbolic shape", "(static, one dim fewer)", "a 1-D or 2-D signal of
+    static shape"): stft of a flattened plane of symbolic length H*W."""
+
+    def forward(self, x):
+        y = torch.flip(x, [-1])
+        target = (x[:, 0].abs() * 2).long().clamp(max=2)
+        return (torch.isin(x.round(), x[0, 0, 0].round()), F.cosine_similarity(x, y, dim=1),
+                torch.isreal(x), torch.inner(x, y), torch.complex(x, y * 0.5),
+                torch.polar(x.abs(), y), F.nll_loss(F.log_softmax(x, 1), target),
+                F.cross_entropy(x, target, reduction="none"),
+                torch.stft(x[0, 0].flatten(), 8, hop_length=3, return_complex=True))
+
+
+class NormRepeatSymbolic(nn.Module):
+    """group_norm, instance_norm, repeat_interleave and diff(n=0) over
+    symbolic sizes (issue 39: "of symbolic channel/spatial sizes is not
+    supported yet", "needs a static tensor and a number of repeats"): group
+    norm in 1 and 3 groups with an affine, instance norm, repeats along W and
+    of the flattened tensor, and diff with n = 0 (its input; the export may
+    keep no diff op)."""
+
+    def __init__(self):
+        super().__init__()
+        self.weight = nn.Parameter(torch.linspace(0.5, 1.5, 3))
+        self.bias = nn.Parameter(torch.linspace(-0.2, 0.2, 3))
+
+    def forward(self, x):
+        return (F.group_norm(x, 1), F.group_norm(x, 3, self.weight, self.bias),
+                F.instance_norm(x), torch.repeat_interleave(x, 2, dim=3),
+                torch.repeat_interleave(x[0, 0], 3), torch.diff(x, n=0, dim=2) * 1.0)
+
+
 def write_dynamic_tail(out):
     """moe_dynamic (batch 1..16, sequence 2..128), pixel_shuffle_dynamic,
     upsample_symbolic and adaptive_pool_symbolic (batch 1..8, H and W 4..128),
     pad_symbolic, var_symbolic, split_symbolic, flip_stack_symbolic,
     ordering_symbolic, trapezoid_symbolic and scatter_glu_symbolic (Dim.AUTO:
     batch 2..16, H and W 4..64), scatter_symbolic (batch 2..8, H and W 4..16)
-    take_symbolic, unfold_symbolic, grid_sample_symbolic, triangle_symbolic
-    (batch 2..16, H and W 4..64) and
+    take_symbolic, unfold_symbolic, grid_sample_symbolic, triangle_symbolic,
+    fft_symbolic, diagonal_symbolic, cross_tensordot_symbolic, misc_symbolic,
+    norm_repeat_symbolic (batch 2..16, H and W 4..64) and
     pool_indices_symbolic (H and W 4..32) at their export sizes and at more shapes as
     input_<shape>.npy / expected_<shape>_<i>.npy, each run by PyTorch."""
     dim = torch.export.Dim
@@ -2395,6 +2473,22 @@ def write_dynamic_tail(out):
          {0: dim.AUTO(max=16), 2: dim.AUTO(min=4, max=64), 3: dim.AUTO(min=4, max=64)},
          [(3, 3, 4, 5), (2, 3, 9, 16), (4, 3, 33, 8)]),
         ("unfold_symbolic", UnfoldSymbolic, torch.randn(2, 3, 6, 7),
+         {0: dim.AUTO(max=16), 2: dim.AUTO(min=4, max=64), 3: dim.AUTO(min=4, max=64)},
+         [(3, 3, 4, 5), (2, 3, 9, 16), (4, 3, 33, 8)]),
+        # fftn trims H to 5: the export holds for H of 6 or more.
+        ("fft_symbolic", FFTSymbolic, torch.randn(2, 3, 6, 7),
+         {0: dim.AUTO(max=16), 2: dim.AUTO(min=4, max=64), 3: dim.AUTO(min=4, max=64)},
+         [(3, 3, 7, 5), (2, 3, 9, 16), (4, 3, 33, 8)]),
+        ("diagonal_symbolic", DiagonalSymbolic, torch.randn(2, 3, 6, 7),
+         {0: dim.AUTO(max=16), 2: dim.AUTO(min=4, max=64), 3: dim.AUTO(min=4, max=64)},
+         [(3, 3, 4, 5), (2, 3, 9, 16), (4, 3, 33, 8)]),
+        ("cross_tensordot_symbolic", CrossTensordotSymbolic, torch.randn(2, 3, 6, 7),
+         {0: dim.AUTO(max=16), 2: dim.AUTO(min=4, max=64), 3: dim.AUTO(min=4, max=64)},
+         [(3, 3, 4, 5), (2, 3, 9, 16), (4, 3, 33, 8)]),
+        ("misc_symbolic", MiscSymbolic, torch.randn(2, 3, 6, 7),
+         {0: dim.AUTO(max=16), 2: dim.AUTO(min=4, max=64), 3: dim.AUTO(min=4, max=64)},
+         [(3, 3, 4, 5), (2, 3, 9, 16), (4, 3, 33, 8)]),
+        ("norm_repeat_symbolic", NormRepeatSymbolic, torch.randn(2, 3, 6, 7),
          {0: dim.AUTO(max=16), 2: dim.AUTO(min=4, max=64), 3: dim.AUTO(min=4, max=64)},
          [(3, 3, 4, 5), (2, 3, 9, 16), (4, 3, 33, 8)]),
     ]

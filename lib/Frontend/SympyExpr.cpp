@@ -28,11 +28,11 @@ struct Expr;
 using ExprPtr = std::unique_ptr<Expr>;
 
 struct Expr {
-  enum Op { Int, Sym, Add, Mul, FloorDiv, Mod, Neg, TrueDiv };
+  enum Op { Int, Sym, Add, Mul, FloorDiv, Mod, Neg, TrueDiv, Min, Max };
   Op op;
   int64_t value = 0;            // Int
   std::string name;             // Sym
-  std::vector<ExprPtr> operands; // Add: terms, Mul: factors, binary: 2
+  std::vector<ExprPtr> operands; // Add: terms, Mul: factors, Min/Max: arguments, binary: 2
 };
 
 /// Binding strength when printed: sums < products and divisions < atoms.
@@ -463,6 +463,15 @@ private:
       arity(2);
       return makeBinary(Expr::Mod, std::move(args[0]), std::move(args[1]));
     }
+    // min(a, b) of sizes (a diagonal's length, LU's min(m, n)).
+    if (name == "Min" || name == "Max") {
+      if (args.size() < 2)
+        fail(name + " needs at least 2 arguments");
+      ExprPtr e = make(name == "Min" ? Expr::Min : Expr::Max);
+      for (ExprPtr &a : args)
+        e->operands.push_back(std::move(a));
+      return e;
+    }
     if (name == "Pow") {
       arity(2);
       return makePower(std::move(args[0]), *args[1]);
@@ -590,6 +599,16 @@ void print(const Expr &e, std::string &out) {
   case Expr::Neg:
     out += '-';
     printWrapped(*e.operands[0], precedence(*e.operands[0]) <= 2, out);
+    return;
+  case Expr::Min:
+  case Expr::Max:
+    out += e.op == Expr::Min ? "min(" : "max(";
+    for (size_t k = 0; k < e.operands.size(); ++k) {
+      if (k)
+        out += ", ";
+      print(*e.operands[k], out);
+    }
+    out += ')';
     return;
   case Expr::TrueDiv:
     break; // Rejected before printing.

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 #include "tcc/Support/SymbolicExpr.h"
 
+#include <algorithm>
 #include <cctype>
 
 namespace tcc {
@@ -19,6 +20,7 @@ namespace tcc {
 ///   product := unary (('*' | '//' | '%') unary)*
 ///   unary   := '-' unary | '+' unary | primary
 ///   primary := integer | identifier | '(' sum ')'
+///            | ('min' | 'max') '(' sum (',' sum)+ ')'
 class SymbolicExpr::Parser {
 public:
   Parser(std::string_view text, std::vector<Node> &nodes)
@@ -135,11 +137,28 @@ private:
       while (pos_ < text_.size() &&
              (std::isalnum(static_cast<unsigned char>(text_[pos_])) || text_[pos_] == '_'))
         ++pos_;
+      std::string name(text_.substr(start, pos_ - start));
+      if ((name == "min" || name == "max") && consume("("))
+        return parseExtremum(name == "min" ? NodeKind::Min : NodeKind::Max);
       Node n{NodeKind::Symbol};
-      n.name = std::string(text_.substr(start, pos_ - start));
+      n.name = std::move(name);
       return add(std::move(n));
     }
     fail("unexpected '" + std::string(1, c) + "'");
+  }
+
+  /// The arguments of min( or max( after its '(', folded left into
+  /// binary nodes.
+  int parseExtremum(NodeKind kind) {
+    int lhs = parseSum();
+    if (!consume(","))
+      fail("expected ',': min and max take at least 2 arguments");
+    do
+      lhs = binary(kind, lhs, parseSum());
+    while (consume(","));
+    if (!consume(")"))
+      fail("expected ')'");
+    return lhs;
   }
 
   std::string_view text_;
@@ -211,6 +230,10 @@ int64_t SymbolicExpr::evaluateNode(int index, const SymbolBindings &symbols) con
     if (__builtin_mul_overflow(a, b, &r))
       overflow(text_);
     return r;
+  case NodeKind::Min:
+    return std::min(a, b);
+  case NodeKind::Max:
+    return std::max(a, b);
   case NodeKind::FloorDiv:
   case NodeKind::Mod: {
     if (b == 0)

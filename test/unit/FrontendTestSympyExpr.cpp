@@ -71,10 +71,18 @@ TEST_CASE("sizes computed in floating point become floor divisions", "[frontend]
   CHECK(sympyToInfix("TruncToInt(Float('3.0', precision=53))") == "3");
 }
 
+TEST_CASE("Min and Max become min and max calls", "[frontend]") {
+  // diagonal's length over symbolic sizes, as torch 2.11 exports it.
+  CHECK(sympyToInfix("Max(Integer(0), Min(Symbol('s31', positive=True, integer=True), "
+                     "Add(Symbol('s46', positive=True, integer=True), Integer(-1))))") ==
+        "max(0, min(s31, s46 - 1))");
+  CHECK(sympyToInfix("2*Min(s0, s1, 3) + 1") == "2*min(s0, s1, 3) + 1");
+}
+
 TEST_CASE("unsupported sympy text is a FrontendError naming it",
           "[frontend]") {
   for (const char *text :
-       {"Max(s0, 2)", "s0/2", "1.5*s0", "Symbol('s0'", "", "s0 +", "oo",
+       {"Max(s0)", "s0/2", "1.5*s0", "Symbol('s0'", "", "s0 +", "oo",
         "Rational(1, 2)", "Pow(s0, -1)", "Symbol('not valid')", "s0 $ 1",
         "99999999999999999999", "floor(s0/2/3)", "Add()",
         "ToFloat(Float('0.1', precision=53))", "Mul(Float('0.5'), Symbol('s0'))",
@@ -111,7 +119,9 @@ TEST_CASE("infix output is what Support's SymbolicExpr evaluates",
                  Case{"Mul(Integer(-1), FloorDiv(Symbol('s0'), Integer(2)))", -3},
                  Case{"Mod(Mul(Integer(-1), Symbol('s0')), Symbol('s1'))", 2},
                  Case{"Add(Symbol('s0'), Mul(Integer(-2), Symbol('s1')))", 1},
-                 Case{"Pow(Add(Symbol('s1'), Integer(1)), Integer(2))", 16}}) {
+                 Case{"Pow(Add(Symbol('s1'), Integer(1)), Integer(2))", 16},
+                 Case{"Max(Integer(0), Min(Symbol('s0'), Add(Symbol('s1'), Integer(-1))))", 2},
+                 Case{"Mul(Integer(2), Min(Symbol('s0'), Symbol('s1')))", 6}}) {
     std::string infix = sympyToInfix(c.sympy);
     INFO(c.sympy << " -> " << infix);
     CHECK(SymbolicExpr::parse(infix).evaluate(at) == c.expected);

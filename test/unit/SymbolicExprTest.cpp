@@ -37,6 +37,21 @@ TEST_CASE("SymbolicExpr floor division and modulo follow Python", "[support]") {
   CHECK(eval("(s0 - 1) // 2 + 1", {{"s0", 1}}) == 1);
 }
 
+TEST_CASE("SymbolicExpr takes min and max of two or more arguments", "[support]") {
+  SymbolBindings s{{"s31", 6}, {"s46", 4}};
+  CHECK(eval("min(s31, s46)", s) == 4);
+  CHECK(eval("max(s31, s46)", s) == 6);
+  CHECK(eval("max(0, min(s31, s46 - 1))", s) == 3);
+  CHECK(eval("min(s31, s46, 2) + 1", s) == 3);
+  CHECK(eval("2*max( s46 ,s31 )", s) == 12);
+  CHECK(SymbolicExpr::parse("min(s31, s46)").symbols() == std::set<std::string>{"s31", "s46"});
+  CHECK_THROWS_WITH(SymbolicExpr::parse("min(s0)"),
+                    "invalid size expression 'min(s0)' at column 7: expected ',': min and max "
+                    "take at least 2 arguments");
+  CHECK_THROWS_WITH(SymbolicExpr::parse("max(s0, 1"),
+                    "invalid size expression 'max(s0, 1' at column 10: expected ')'");
+}
+
 TEST_CASE("SymbolicExpr reports constants, bare symbols and symbol sets", "[support]") {
   CHECK(SymbolicExpr::parse("100").asConstant() == 100);
   CHECK(SymbolicExpr::parse("2*3").asConstant() == 6);

@@ -61,25 +61,27 @@ LogicalResult expectComplexResult(OperatorArgs &args, bool complex) {
 }
 
 /// The type of each part of the operator's complex result (static shapes
-/// only), after checking that the result is complex.
-FailureOr<RankedTensorType> resultPartType(OperatorArgs &args) {
+/// unless `symbolic`), after checking that the result is complex.
+FailureOr<RankedTensorType> resultPartType(OperatorArgs &args, bool symbolic = false) {
   if (failed(expectComplexResult(args, true)))
     return failure();
   RankedTensorType result = args.resultType();
   auto partType = RankedTensorType::get(result.getShape().drop_back(), result.getElementType());
-  if (!partType.hasStaticShape())
+  if (!symbolic && !partType.hasStaticShape())
     return operatorError(args) << "complex tensors of symbolic shape are not supported";
   return partType;
 }
 
 /// The (re, im) form of two parts that broadcast to `partType`: each
-/// converted to its element type, stretched to its shape, and paired.
-Value pairStretched(OpBuilder &b, Location loc, RankedTensorType partType, Value re, Value im) {
+/// converted to its element type, stretched to its shape (its symbolic
+/// sizes `sizes`, the export's), and paired.
+Value pairStretched(OpBuilder &b, Location loc, RankedTensorType partType, Value re, Value im,
+                    ArrayRef<Value> sizes = {}) {
   auto stretch = [&](Value v) -> Value {
     v = makeCast(b, loc, v, partType.getElementType());
     if (typeOf(v).getShape() == partType.getShape())
       return v;
-    return b.create<BroadcastOp>(loc, partType, v, ValueRange{});
+    return b.create<BroadcastOp>(loc, partType, v, sizes);
   };
   Value r = stretch(re);
   Value i = stretch(im);
@@ -97,26 +99,56 @@ Results legalizeSameBytes(OperatorArgs &args, OpBuilder &) {
   return SmallVector<Value>{*self};
 }
 
+/// The symbolic sizes of `partType`, each read from an operand that has it
+/// (trailing dims aligned, as broadcasting does); failure where none does.
+FailureOr<SmallVector<Value>> stretchedSizes(OperatorArgs &args, OpBuilder &b,
+                                             RankedTensorType partType,
+                                             ArrayRef<Value> operands) {
+  SmallVector<Value> sizes;
+  int64_t rank = partType.getRank();
+  Location loc = args.getOp().getLoc();
+  for (int64_t d = 0; d < rank; ++d) {
+    if (!partType.isDynamicDim(d))
+      continue;
+    Value size;
+    for (Value v : operands) {
+      int64_t at = d - (rank - typeOf(v).getRank());
+      if (!size && at >= 0 && typeOf(v).isDynamicDim(at))
+        size = dimIndex(b, loc, v, at);
+    }
+    if (!size)
+      return operatorError(args) << "result dim " << d << " is symbolic in no operand";
+    sizes.push_back(size);
+  }
+  return sizes;
+}
+
 /// complex(real, imag): the two broadcast and paired.
 Results legalizeComplexOf(OperatorArgs &args, OpBuilder &b) {
-  FailureOr<RankedTensorType> partType = resultPartType(args);
+  FailureOr<RankedTensorType> partType = resultPartType(args, /*symbolic=*/true);
   if (failed(partType))
     return failure();
   FailureOr<Value> re = requiredTensor(args, "real");
   FailureOr<Value> im = requiredTensor(args, "imag");
   if (failed(re) || failed(im))
     return failure();
-  return SmallVector<Value>{pairStretched(b, args.getOp().getLoc(), *partType, *re, *im)};
+  FailureOr<SmallVector<Value>> sizes = stretchedSizes(args, b, *partType, {*re, *im});
+  if (failed(sizes))
+    return failure();
+  return SmallVector<Value>{pairStretched(b, args.getOp().getLoc(), *partType, *re, *im, *sizes)};
 }
 
 /// polar(abs, angle) = abs·cos(angle) + i abs·sin(angle), as PyTorch.
 Results legalizePolar(OperatorArgs &args, OpBuilder &b) {
-  FailureOr<RankedTensorType> partType = resultPartType(args);
+  FailureOr<RankedTensorType> partType = resultPartType(args, /*symbolic=*/true);
   if (failed(partType))
     return failure();
   FailureOr<Value> abs = requiredTensor(args, "abs");
   FailureOr<Value> angle = requiredTensor(args, "angle");
   if (failed(abs) || failed(angle))
+    return failure();
+  FailureOr<SmallVector<Value>> sizes = stretchedSizes(args, b, *partType, {*abs, *angle});
+  if (failed(sizes))
     return failure();
   Location loc = args.getOp().getLoc();
   Type elt = partType->getElementType();
@@ -127,7 +159,7 @@ Results legalizePolar(OperatorArgs &args, OpBuilder &b) {
   Value re = makeBinary<MulOp>(b, loc, r, cosine);
   Value im = makeBinary<MulOp>(b, loc, r, sine);
   // abs and angle may differ in shape: both stretched to the result's.
-  return SmallVector<Value>{pairStretched(b, loc, *partType, re, im)};
+  return SmallVector<Value>{pairStretched(b, loc, *partType, re, im, *sizes)};
 }
 
 /// real / imag of a complex tensor.

@@ -150,19 +150,19 @@ Results legalizeCumsum(OperatorArgs &args, OpBuilder &b) {
   return SmallVector<Value>{b.create<CumsumOp>(loc, x.getType(), x, b.getI64IntegerAttr(d))};
 }
 
-/// diff with n != 1 (static shapes): x itself for n = 0 (prepend and append
-/// ignored, as PyTorch), else prepend, x and append concatenated and
-/// differenced n times, empty once nothing is left.
+/// diff with n != 1: x itself for n = 0 (prepend and append ignored, as
+/// PyTorch; any shape), else (static shapes) prepend, x and append
+/// concatenated and differenced n times, empty once nothing is left.
 Results legalizeRepeatedDiff(OperatorArgs &args, OpBuilder &b, Value x, int64_t order) {
   Location loc = args.getOp().getLoc();
   RankedTensorType t = typeOf(x), out = args.resultType();
   int64_t dim = normalizeDim(args.getInt("dim").value_or(-1), t.getRank());
-  if (order < 0 || dim < 0 || dim >= t.getRank() || !out.hasStaticShape() ||
-      !isa<FloatType>(t.getElementType()))
+  bool validDim = dim >= 0 && dim < t.getRank();
+  if (order == 0 && validDim)
+    return SmallVector<Value>{x};
+  if (order < 0 || !validDim || !out.hasStaticShape() || !isa<FloatType>(t.getElementType()))
     return operatorError(args) << "n = " << order
                                << " needs a float tensor of static shape and a valid dim";
-  if (order == 0)
-    return SmallVector<Value>{x};
   SmallVector<Value> parts;
   for (Value part : {args.tensor("prepend"), x, args.tensor("append")})
     if (part)

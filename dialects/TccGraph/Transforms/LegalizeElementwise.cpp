@@ -1191,8 +1191,19 @@ void tcc::graph::populateElementwiseLegalizers(LegalizerTable &t) {
   };
   // isreal: every element of a real tensor.
   t["aten.isreal.default"] = [](OperatorArgs &args, OpBuilder &b) -> Results {
-    if (!args.resultType().hasStaticShape())
-      return operatorError(args) << "only static shapes are supported";
-    return SmallVector<Value>{makeSplat(b, args.getOp().getLoc(), args.resultType(), 1.0)};
+    RankedTensorType out = args.resultType();
+    Location loc = args.getOp().getLoc();
+    if (out.hasStaticShape())
+      return SmallVector<Value>{makeSplat(b, loc, out, 1.0)};
+    // Trues of self's symbolic sizes, read at run time.
+    FailureOr<Value> x = requiredTensor(args, "self");
+    if (failed(x))
+      return failure();
+    SmallVector<Value> sizes;
+    for (int64_t d = 0; d < out.getRank(); ++d)
+      if (out.isDynamicDim(d))
+        sizes.push_back(dimIndex(b, loc, *x, d));
+    Value one = makeScalar(b, loc, out.getElementType(), 1.0);
+    return SmallVector<Value>{b.create<BroadcastOp>(loc, out, one, sizes).getResult()};
   };
 }

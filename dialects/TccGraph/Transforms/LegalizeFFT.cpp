@@ -27,6 +27,8 @@
 //===----------------------------------------------------------------------===//
 #include "dialects/TccGraph/Transforms/ComplexLegalizers.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+
 #include <cmath>
 #include <numeric>
 
@@ -40,69 +42,151 @@ using Results = FailureOr<SmallVector<Value>>;
 /// complex transform.
 constexpr int64_t kMaxTransformEntries = 1024 * 1024;
 
-/// The scale a transform of `n` points gets under `norm` (forward or inverse).
-FailureOr<double> normScale(OperatorArgs &args, int64_t n, bool forward) {
+/// The longest symbolic transform length: its matrix, sized by the length's
+/// largest value, then stays within kMaxTransformEntries.
+constexpr int64_t kMaxSymbolicLength = 1024;
+
+/// A transform length: static, or symbolic with its size read at run time,
+/// as an index (for shapes) and as a rank-0 i64 tensor (for the angles and
+/// the norm; null where unused).
+struct Length {
+  int64_t size = 0;
+  Value index, count;
+  bool symbolic() const { return ShapedType::isDynamic(size); }
+};
+
+/// The length of dim `d` of `x`.
+Length lengthOf(OpBuilder &b, Location loc, Value x, int64_t d) {
+  int64_t size = typeOf(x).getShape()[d];
+  if (!ShapedType::isDynamic(size))
+    return {size, {}, {}};
+  Value index = dimIndex(b, loc, x, d);
+  Value count = sizeTensor(b, loc, x, d);
+  return {size, index, count};
+}
+
+/// `n` as a rank-0 i64 tensor.
+Value countOf(OpBuilder &b, Location loc, const Length &n) {
+  return n.symbolic() ? n.count : makeScalar(b, loc, b.getI64Type(), static_cast<double>(n.size));
+}
+
+/// The n/2+1 frequencies of a one-sided transform of `n` points.
+Length oneSidedLength(OpBuilder &b, Location loc, const Length &n) {
+  if (!n.symbolic())
+    return {n.size / 2 + 1, {}, {}};
+  Value two = b.create<arith::ConstantIndexOp>(loc, 2);
+  Value half = b.create<arith::DivUIOp>(loc, n.index, two);
+  Value one = b.create<arith::ConstantIndexOp>(loc, 1);
+  Value index = b.create<arith::AddIOp>(loc, half, one);
+  return {ShapedType::kDynamic, index, {}};
+}
+
+/// A norm's scale: a constant times, where a length is symbolic, a factor
+/// computed at run time (a rank-0 f64 tensor; null for none).
+struct Scale {
+  double constant = 1.0;
+  Value runtime;
+};
+
+/// The operator's norm, one of "backward" (the default), "forward", "ortho".
+FailureOr<StringRef> normOf(OperatorArgs &args) {
   StringRef norm = "backward";
   if (auto s = dyn_cast_or_null<StringAttr>(args.getOp().getArgs().get("norm")))
     norm = s.getValue();
-  if (norm == "backward")
-    return forward ? 1.0 : 1.0 / static_cast<double>(n);
-  if (norm == "forward")
-    return forward ? 1.0 / static_cast<double>(n) : 1.0;
-  if (norm == "ortho")
-    return 1.0 / std::sqrt(static_cast<double>(n));
+  if (norm == "backward" || norm == "forward" || norm == "ortho")
+    return norm;
   return operatorError(args) << "norm '" << norm
                              << "' is none of \"backward\", \"forward\", \"ortho\"";
+}
+
+/// The scale a transform of `n` points gets under `norm` (forward or
+/// inverse): 1/n for the scaled direction, 1/√n for both under "ortho".
+Scale normScale(OpBuilder &b, Location loc, StringRef norm, const Length &n, bool forward) {
+  bool unscaled = norm == "backward" ? forward : norm == "forward" ? !forward : false;
+  if (unscaled)
+    return {};
+  bool ortho = norm == "ortho";
+  if (!n.symbolic()) {
+    double size = static_cast<double>(n.size);
+    return {ortho ? 1.0 / std::sqrt(size) : 1.0 / size, {}};
+  }
+  Type f64 = b.getF64Type();
+  Value size = makeCast(b, loc, n.count, f64);
+  if (ortho)
+    size = b.create<SqrtOp>(loc, size);
+  Value one = makeScalar(b, loc, f64, 1.0);
+  return {1.0, makeBinary<DivOp>(b, loc, one, size)};
+}
+
+/// The product of the per-dim scales of `lengths` under `norm`.
+Scale totalScale(OpBuilder &b, Location loc, StringRef norm, ArrayRef<Length> lengths,
+                 bool forward) {
+  Scale total;
+  for (const Length &n : lengths) {
+    Scale s = normScale(b, loc, norm, n, forward);
+    total.constant *= s.constant;
+    if (s.runtime)
+      total.runtime = total.runtime ? makeBinary<MulOp>(b, loc, total.runtime, s.runtime) : s.runtime;
+  }
+  return total;
+}
+
+/// The angle step 2π/n: a constant, or computed at run time for a symbolic
+/// n (the same correctly rounded division).
+Value angleStep(OpBuilder &b, Location loc, const Length &n, Value period) {
+  Type f64 = b.getF64Type();
+  if (!n.symbolic())
+    return makeScalar(b, loc, f64, 2.0 * M_PI / static_cast<double>(n.size));
+  Value turn = makeScalar(b, loc, f64, 2.0 * M_PI);
+  Value size = makeCast(b, loc, period, f64);
+  return makeBinary<DivOp>(b, loc, turn, size);
 }
 
 /// The twiddle factors' cosines and sines, f64 [rows, cols]: entry (j, k)
 /// at the angle 2π·((j·k) mod n)/n, its remainder exact in integers. They
 /// are computed in the graph, not read from a constant table: the CUDA
 /// path's kernels read no constants from host memory.
-std::pair<Value, Value> twiddles(OpBuilder &b, Location loc, int64_t rows, int64_t cols,
-                                 int64_t n) {
+std::pair<Value, Value> twiddles(OpBuilder &b, Location loc, const Length &rows,
+                                 const Length &cols, const Length &n) {
   Type i64 = b.getI64Type();
-  Value j = makeIotaAt(b, loc, rows, i64, 2, 0);
-  Value k = makeIotaAt(b, loc, cols, i64, 2, 1);
+  Value j = makeIotaAt(b, loc, rows.size, i64, 2, 0, rows.index);
+  Value k = makeIotaAt(b, loc, cols.size, i64, 2, 1, cols.index);
   Value jk = makeBinary<MulOp>(b, loc, j, k);
-  Value period = makeScalar(b, loc, i64, static_cast<double>(n));
+  Value period = countOf(b, loc, n);
   Value r = makeBinary<FmodOp>(b, loc, jk, period);
   Value rf = makeCast(b, loc, r, b.getF64Type());
-  Value step = makeScalar(b, loc, b.getF64Type(), 2.0 * M_PI / static_cast<double>(n));
+  Value step = angleStep(b, loc, n, period);
   Value theta = makeBinary<MulOp>(b, loc, rf, step);
   Value cosine = b.create<CosOp>(loc, theta);
   Value sine = b.create<SinOp>(loc, theta);
   return {cosine, sine};
 }
 
-/// `m` times the scalar `factor` (itself for 1).
-Value scaled(OpBuilder &b, Location loc, Value m, double factor) {
-  if (factor == 1.0)
-    return m;
-  Value f = makeScalar(b, loc, b.getF64Type(), factor);
-  return makeBinary<MulOp>(b, loc, m, f);
-}
-
-/// The refusal of a transform over a symbolic size: the transform matrices
-/// are built at compile time, so every transformed length must be known.
-InFlightDiagnostic symbolicTransformError(OperatorArgs &args, int64_t dim) {
-  return operatorError(args) << "transforms over a symbolic size (dim " << dim
-                             << ") are not supported: export with that dim static";
+/// `m` times `sign` and the scale (itself where that is 1).
+Value scaled(OpBuilder &b, Location loc, Value m, const Scale &scale, double sign = 1.0) {
+  double factor = sign * scale.constant;
+  if (factor != 1.0) {
+    Value f = makeScalar(b, loc, b.getF64Type(), factor);
+    m = makeBinary<MulOp>(b, loc, m, f);
+  }
+  if (scale.runtime)
+    m = makeBinary<MulOp>(b, loc, m, scale.runtime);
+  return m;
 }
 
 /// Everything about a transform the operator's shapes must allow, checked
-/// before any op is built: static sizes, no empty tensor, a matrix of at most
-/// kMaxTransformEntries entries.
+/// before any op is built: no empty tensor, a matrix of at most
+/// kMaxTransformEntries entries where both its sizes are static (a
+/// symbolic length is bounded by boundSymbolicLength).
 LogicalResult checkTransform(OperatorArgs &args, RankedTensorType type, int64_t rows,
                              int64_t cols) {
-  if (!type.hasStaticShape())
-    return operatorError(args) << "transforms of tensors of symbolic shape are not supported: "
-                                  "export with static sizes";
-  if (rows < 1 || cols < 1)
+  if (!ShapedType::isDynamic(rows) && !ShapedType::isDynamic(cols) && (rows < 1 || cols < 1))
     return operatorError(args) << "invalid number of data points (" << std::min(rows, cols)
                                << ")";
-  if (type.getNumElements() == 0)
+  if (llvm::is_contained(type.getShape(), 0))
     return operatorError(args) << "transforms of empty tensors are not supported";
+  if (ShapedType::isDynamic(rows) || ShapedType::isDynamic(cols))
+    return success();
   if (rows * cols > kMaxTransformEntries)
     return operatorError(args) << "a transform of " << rows << " to " << cols
                                << " points needs a " << rows << "x" << cols
@@ -112,7 +196,8 @@ LogicalResult checkTransform(OperatorArgs &args, RankedTensorType type, int64_t 
 }
 
 /// x (f64) times `matrix` [n, m] along `dim`: dim moves last, the rest
-/// flattens into rows, and both move back after the product.
+/// flattens into rows, and both move back after the product. Any size may
+/// be symbolic: the reshapes take theirs at run time.
 Value productAlong(OpBuilder &b, Location loc, Value x, int64_t dim, Value matrix) {
   RankedTensorType type = typeOf(x);
   int64_t rank = type.getRank();
@@ -131,30 +216,52 @@ Value productAlong(OpBuilder &b, Location loc, Value x, int64_t dim, Value matri
     moved = b.create<TransposeOp>(loc, RankedTensorType::get(permuted, type.getElementType()), x,
                                   b.getDenseI64ArrayAttr(perm));
   int64_t n = permuted.back();
-  int64_t rows = type.getNumElements() / n;
-  Value flat = makeReshape(b, loc, moved, {rows, n});
-  Value product = makeMatmul(b, loc, flat, matrix);
   SmallVector<int64_t> resultPermuted(permuted);
   resultPermuted.back() = m;
-  Value unflat = makeReshape(b, loc, product, resultPermuted);
+  // A reshape whose symbolic sizes (where more than one) are read at run
+  // time: `size(i)` gives dim i's.
+  auto reshape = [&](Value v, ArrayRef<int64_t> shape, function_ref<Value(int64_t)> size) {
+    if (llvm::count_if(shape, ShapedType::isDynamic) <= 1)
+      return makeReshape(b, loc, v, shape);
+    SmallVector<Value> sizes;
+    for (auto [i, s] : llvm::enumerate(shape))
+      sizes.push_back(ShapedType::isDynamic(s) ? size(i) : Value());
+    return makeReshape(b, loc, v, shape, sizes);
+  };
+  int64_t rows = 1;
+  for (int64_t size : ArrayRef<int64_t>(permuted).drop_back())
+    rows = ShapedType::isDynamic(size) || ShapedType::isDynamic(rows) ? ShapedType::kDynamic
+                                                                      : rows * size;
+  Value flat = reshape(moved, {rows, n}, [&](int64_t i) {
+    return i == 0 ? dimProduct(b, loc, moved, 0, rank - 1) : dimIndex(b, loc, moved, rank - 1);
+  });
+  Value product = makeMatmul(b, loc, flat, matrix);
+  product = reshape(product, resultPermuted, [&](int64_t i) {
+    return i + 1 < rank ? dimIndex(b, loc, moved, i) : dimIndex(b, loc, matrix, 1);
+  });
   if (identity)
-    return unflat;
+    return product;
   SmallVector<int64_t> inverse(rank), shape(rank);
   for (int64_t i = 0; i < rank; ++i)
     inverse[perm[i]] = i;
   for (int64_t i = 0; i < rank; ++i)
     shape[i] = resultPermuted[inverse[i]];
-  return b.create<TransposeOp>(loc, RankedTensorType::get(shape, type.getElementType()), unflat,
+  return b.create<TransposeOp>(loc, RankedTensorType::get(shape, type.getElementType()), product,
                                b.getDenseI64ArrayAttr(inverse));
 }
 
-/// Both parts trimmed or zero-padded at the end of `dim` to `size`.
+/// Both parts trimmed or zero-padded at the end of `dim` to `size` (kept
+/// where that is kDynamic: the input's own symbolic length).
 ComplexParts resizeAlong(OpBuilder &b, Location loc, ComplexParts z, int64_t dim, int64_t size) {
   int64_t have = typeOf(z.re).getShape()[dim];
-  if (have == size)
+  if (have == size || ShapedType::isDynamic(size))
     return z;
   auto resize = [&](Value v) -> Value {
-    return v ? padConstant(b, loc, v, dim, 0, size - have) : v;
+    if (!v)
+      return v;
+    if (ShapedType::isDynamic(have))
+      return fitDimTo(b, loc, v, dim, size, Value(), 0.0);
+    return padConstant(b, loc, v, dim, 0, size - have);
   };
   Value re = resize(z.re);
   Value im = resize(z.im);
@@ -171,16 +278,16 @@ Value combine(OpBuilder &b, Location loc, ComplexParts z, int64_t dim, Value a, 
 }
 
 /// The complex-to-complex transform along `dim` (its whole length n), scaled;
-/// only the first `outputs` frequencies where given (a one-sided r2c).
+/// only the first n/2+1 frequencies where `oneSided` (an r2c).
 ComplexParts c2c(OpBuilder &b, Location loc, ComplexParts z, int64_t dim, bool forward,
-                 double scale, std::optional<int64_t> outputs = std::nullopt) {
-  int64_t n = typeOf(z.re).getShape()[dim];
-  int64_t m = outputs.value_or(n);
+                 const Scale &scale, bool oneSided = false) {
+  Length n = lengthOf(b, loc, z.re, dim);
+  Length m = oneSided ? oneSidedLength(b, loc, n) : n;
   // e^(∓iθ) = cos θ ∓ i sin θ: sigma = +1 forward, -1 inverse.
   double sigma = forward ? 1.0 : -1.0;
   auto [cosine, sine] = twiddles(b, loc, n, m, n);
   Value cosM = scaled(b, loc, cosine, scale);
-  Value sinM = scaled(b, loc, sine, sigma * scale);
+  Value sinM = scaled(b, loc, sine, scale, sigma);
   // (re + i im)(C - i σS) = (re C + im σS) + i (im C - re σS).
   Value re = combine(b, loc, z, dim, cosM, sinM);
   Value reSin = productAlong(b, loc, z.re, dim, sinM);
@@ -195,34 +302,36 @@ ComplexParts c2c(OpBuilder &b, Location loc, ComplexParts z, int64_t dim, bool f
 
 /// The complex-to-real (Hermitian) inverse transform along `dim` to `n`
 /// points, scaled; `z` holds n/2+1 entries there.
-Value c2r(OpBuilder &b, Location loc, ComplexParts z, int64_t dim, int64_t n, double scale) {
-  int64_t half = n / 2 + 1;
+Value c2r(OpBuilder &b, Location loc, ComplexParts z, int64_t dim, const Length &n,
+          const Scale &scale) {
+  Length half = lengthOf(b, loc, z.re, dim);
   // y[t] = Σ_k c_k (re_k cos θ - im_k sin θ), θ = 2π kt/n; c_k = 1 for the
   // zero-frequency and (n even) Nyquist entries, whose imaginary parts do
   // not count, 2 for the others (each stands for itself and its conjugate).
   auto [cosine, sine] = twiddles(b, loc, half, n, n);
   // Per row k: whether it is the zero-frequency or the Nyquist entry.
   Type i64 = b.getI64Type();
-  Value k = makeIotaAt(b, loc, half, i64, 2, 0);
+  Value k = makeIotaAt(b, loc, half.size, i64, 2, 0, half.index);
   Value zero = makeScalar(b, loc, i64, 0.0);
   Value isZero = makeCompare(b, loc, "eq", k, zero);
   Value two = makeScalar(b, loc, i64, 2.0);
   Value twiceK = makeBinary<MulOp>(b, loc, k, two);
-  Value length = makeScalar(b, loc, i64, static_cast<double>(n));
+  Value length = countOf(b, loc, n);
   Value isNyquist = makeCompare(b, loc, "eq", twiceK, length);
   Value edge = makeBinary<BitwiseOrOp>(b, loc, isZero, isNyquist);
   Type f64 = b.getF64Type();
   auto rowWeights = [&](double atEdge, double inside) -> Value {
-    Value e = makeScalar(b, loc, f64, atEdge);
-    Value in = makeScalar(b, loc, f64, inside);
-    return b.create<SelectOp>(loc, RankedTensorType::get({half, 1}, f64), edge, e, in);
+    Value e = makeScalar(b, loc, f64, atEdge * scale.constant);
+    Value in = makeScalar(b, loc, f64, inside * scale.constant);
+    Value w = b.create<SelectOp>(loc, RankedTensorType::get({half.size, 1}, f64), edge, e, in);
+    return scale.runtime ? makeBinary<MulOp>(b, loc, w, scale.runtime) : w;
   };
-  Value cosWeights = rowWeights(scale, 2.0 * scale);
+  Value cosWeights = rowWeights(1.0, 2.0);
   Value a = makeBinary<MulOp>(b, loc, cosine, cosWeights);
   Value fromRe = productAlong(b, loc, z.re, dim, a);
   if (!z.im)
     return fromRe;
-  Value sinWeights = rowWeights(0.0, -2.0 * scale);
+  Value sinWeights = rowWeights(0.0, -2.0);
   Value bm = makeBinary<MulOp>(b, loc, sine, sinWeights);
   Value fromIm = productAlong(b, loc, z.im, dim, bm);
   return makeBinary<AddOp>(b, loc, fromRe, fromIm);
@@ -264,10 +373,9 @@ FailureOr<TransformDims> transformDims(OperatorArgs &args, RankedTensorType type
   if (out.dims.empty())
     return operatorError(args) << "must transform at least one dim";
   for (size_t i = 0; i < out.dims.size(); ++i) {
+    // A symbolic size (kDynamic) keeps the input's own length there.
     int64_t size = s && (*s)[i] != -1 ? (*s)[i] : type.getShape()[out.dims[i]];
-    if (ShapedType::isDynamic(size))
-      return symbolicTransformError(args, out.dims[i]);
-    if (size < 1)
+    if (!ShapedType::isDynamic(size) && size < 1)
       return operatorError(args) << "invalid number of data points (" << size << ")";
     out.sizes.push_back(size);
   }
@@ -317,31 +425,44 @@ Results transformResult(OperatorArgs &args, OpBuilder &b, ComplexParts z) {
   return SmallVector<Value>{joinComplex(b, loc, {re, im})};
 }
 
-/// The product of the per-dim scales of `sizes` under the operator's norm.
-FailureOr<double> totalScale(OperatorArgs &args, ArrayRef<int64_t> sizes, bool forward) {
-  double scale = 1.0;
-  for (int64_t n : sizes) {
-    FailureOr<double> s = normScale(args, n, forward);
-    if (failed(s))
-      return failure();
-    scale *= *s;
-  }
-  return scale;
-}
-
 /// `type`'s shape with each transformed dim at its size.
 RankedTensorType resizedType(RankedTensorType type, const TransformDims &td) {
   SmallVector<int64_t> shape(type.getShape());
   for (auto [d, size] : llvm::zip(td.dims, td.sizes))
-    shape[d] = size;
+    if (!ShapedType::isDynamic(size))
+      shape[d] = size;
   return RankedTensorType::get(shape, type.getElementType());
+}
+
+/// Bounds the symbolic length of dim `d` of the operand `self` by `most`:
+/// refused by name where the export's range allows more, else, where the
+/// export states no maximum, checked by the call (on `x`, returned).
+FailureOr<Value> boundSymbolicLength(OperatorArgs &args, OpBuilder &b, Value self, Value x,
+                                     int64_t d, int64_t most) {
+  std::optional<int64_t> largest = largestSize(args, self, d);
+  if (largest && *largest > most)
+    return operatorError(args) << "dim " << d << " is symbolic with up to " << *largest
+                               << " elements; transforms over at most " << most
+                               << " are supported (export it with a smaller maximum)";
+  if (largest)
+    return x;
+  Location loc = args.getOp().getLoc();
+  Value n = sizeTensor(b, loc, x, d);
+  Value bound = makeScalar(b, loc, b.getI64Type(), static_cast<double>(most));
+  Value fits = makeCompare(b, loc, "le", n, bound);
+  std::string message = (operatorName(args) + ": a transformed dim of more than " +
+                         std::to_string(most) + " elements is not supported")
+                            .str();
+  return b.create<CheckOp>(loc, x.getType(), fits, x, b.getStringAttr(message)).getResult();
 }
 
 /// The input of a transform with each transformed dim trimmed or
 /// zero-padded to its size in `td`, once every matrix is checked: n x n for
-/// the leading dims, n x `lastColumns` for the last.
+/// the leading dims, n x `lastColumns` for the last. A symbolic length kept
+/// is at most kMaxSymbolicLength, `lastMost` for the last dim.
 FailureOr<ComplexParts> resizedInput(OperatorArgs &args, OpBuilder &b, const TransformDims &td,
-                                     bool realOnly, int64_t lastColumns) {
+                                     bool realOnly, int64_t lastColumns,
+                                     int64_t lastMost = kMaxSymbolicLength) {
   FailureOr<Value> self = requiredTensor(args, "self");
   if (failed(self))
     return failure();
@@ -355,23 +476,43 @@ FailureOr<ComplexParts> resizedInput(OperatorArgs &args, OpBuilder &b, const Tra
   if (failed(z))
     return failure();
   ComplexParts x = *z;
+  for (auto [i, d] : llvm::enumerate(td.dims)) {
+    if (!ShapedType::isDynamic(td.sizes[i]))
+      continue;
+    int64_t most = i + 1 == td.dims.size() ? lastMost : kMaxSymbolicLength;
+    FailureOr<Value> bounded = boundSymbolicLength(args, b, *self, x.re, d, most);
+    if (failed(bounded))
+      return failure();
+    x.re = *bounded;
+  }
   for (auto [d, size] : llvm::zip(td.dims, td.sizes))
     x = resizeAlong(b, args.getOp().getLoc(), x, d, size);
   return x;
+}
+
+/// The lengths of the transformed dims of `x`.
+SmallVector<Length> lengthsOf(OpBuilder &b, Location loc, Value x, ArrayRef<int64_t> dims) {
+  SmallVector<Length> lengths;
+  for (int64_t d : dims)
+    lengths.push_back(lengthOf(b, loc, x, d));
+  return lengths;
 }
 
 /// fft/ifft and their 2-D and n-D forms: c2c along each dim (a real input's
 /// imaginary part zero), each dim first trimmed or zero-padded to its size.
 Results legalizeComplexToComplex(OperatorArgs &args, OpBuilder &b, TransformDims td,
                                  bool forward) {
-  FailureOr<double> scale = totalScale(args, td.sizes, forward);
-  if (failed(scale))
+  Location loc = args.getOp().getLoc();
+  FailureOr<StringRef> norm = normOf(args);
+  if (failed(norm))
     return failure();
   FailureOr<ComplexParts> x = resizedInput(args, b, td, /*realOnly=*/false, td.sizes.back());
   if (failed(x))
     return failure();
+  SmallVector<Length> lengths = lengthsOf(b, loc, x->re, td.dims);
+  Scale scale = totalScale(b, loc, *norm, lengths, forward);
   for (auto [i, d] : llvm::enumerate(td.dims))
-    *x = c2c(b, args.getOp().getLoc(), *x, d, forward, i == 0 ? *scale : 1.0);
+    *x = c2c(b, loc, *x, d, forward, i == 0 ? scale : Scale());
   return transformResult(args, b, *x);
 }
 
@@ -383,54 +524,73 @@ Results legalizeRealToComplex(OperatorArgs &args, OpBuilder &b, TransformDims td
                               bool forward) {
   Location loc = args.getOp().getLoc();
   int64_t last = td.dims.back(), n = td.sizes.back();
-  FailureOr<double> scale = totalScale(args, td.sizes, forward);
-  if (failed(scale))
+  FailureOr<StringRef> norm = normOf(args);
+  if (failed(norm))
     return failure();
-  FailureOr<ComplexParts> x = resizedInput(args, b, td, /*realOnly=*/true, n / 2 + 1);
+  int64_t columns = ShapedType::isDynamic(n) ? n : n / 2 + 1;
+  FailureOr<ComplexParts> x = resizedInput(args, b, td, /*realOnly=*/true, columns);
   if (failed(x))
     return failure();
-  *x = c2c(b, loc, *x, last, forward, *scale, /*outputs=*/n / 2 + 1);
+  SmallVector<Length> lengths = lengthsOf(b, loc, x->re, td.dims);
+  Scale scale = totalScale(b, loc, *norm, lengths, forward);
+  *x = c2c(b, loc, *x, last, forward, scale, /*oneSided=*/true);
   for (size_t i = 0; i + 1 < td.dims.size(); ++i)
-    *x = c2c(b, loc, *x, td.dims[i], forward, 1.0);
+    *x = c2c(b, loc, *x, td.dims[i], forward, Scale());
   return transformResult(args, b, *x);
 }
 
 /// irfft/hfft and their 2-D and n-D forms: c2c over the leading transformed
 /// dims, then c2r over the last, to a real result of length `lastSize` there
-/// (default 2·(input length - 1)). `hermitian` (hfft) scales as a forward
-/// transform: the leading dims transform forward and the c2r takes the
-/// conjugate (ATen's fft_hfftn).
+/// (default 2·(input length - 1), symbolic where the input's is). `hermitian`
+/// (hfft) scales as a forward transform: the leading dims transform forward
+/// and the c2r takes the conjugate (ATen's fft_hfftn).
 Results legalizeComplexToReal(OperatorArgs &args, OpBuilder &b, bool hermitian,
                               TransformDims td, std::optional<int64_t> lastSize) {
   Location loc = args.getOp().getLoc();
   FailureOr<Value> self = requiredTensor(args, "self");
   if (failed(self))
     return failure();
+  FailureOr<StringRef> norm = normOf(args);
+  if (failed(norm))
+    return failure();
   RankedTensorType type = userType(args, *self);
   int64_t last = td.dims.back();
-  if (!type.hasStaticShape())
-    return symbolicTransformError(args, last);
-  int64_t n = lastSize.value_or(2 * (type.getShape()[last] - 1));
-  if (n < 1)
+  int64_t have = type.getShape()[last];
+  bool symbolic = !lastSize && ShapedType::isDynamic(have);
+  int64_t n = symbolic ? ShapedType::kDynamic : lastSize.value_or(2 * (have - 1));
+  if (!symbolic && n < 1)
     return operatorError(args) << "invalid number of data points (" << n << ") specified";
-  SmallVector<int64_t> signal(td.sizes);
-  signal.back() = n;
-  FailureOr<double> scale = totalScale(args, signal, /*forward=*/hermitian);
-  if (failed(scale))
-    return failure();
-  td.sizes.back() = n / 2 + 1;
-  FailureOr<ComplexParts> x = resizedInput(args, b, td, /*realOnly=*/false, n);
+  // A symbolic n = 2·(have - 1) keeps the input's length, n/2+1 = have.
+  td.sizes.back() = symbolic ? ShapedType::kDynamic : n / 2 + 1;
+  FailureOr<ComplexParts> x = resizedInput(args, b, td, /*realOnly=*/false, n,
+                                           /*lastMost=*/kMaxSymbolicLength / 2 + 1);
   if (failed(x))
     return failure();
+  SmallVector<Length> lengths = lengthsOf(b, loc, x->re, td.dims);
+  Length points{n, {}, {}};
+  if (symbolic) {
+    Value one = b.create<arith::ConstantIndexOp>(loc, 1);
+    Value two = b.create<arith::ConstantIndexOp>(loc, 2);
+    Value less = b.create<arith::SubIOp>(loc, lengths.back().index, one);
+    points.index = b.create<arith::MulIOp>(loc, less, two);
+    Type i64 = b.getI64Type();
+    Value oneCount = makeScalar(b, loc, i64, 1.0);
+    Value twoCount = makeScalar(b, loc, i64, 2.0);
+    Value lessCount = makeBinary<SubOp>(b, loc, lengths.back().count, oneCount);
+    points.count = makeBinary<MulOp>(b, loc, lessCount, twoCount);
+  }
+  lengths.back() = points;
+  Scale scale = totalScale(b, loc, *norm, lengths, /*forward=*/hermitian);
   for (size_t i = 0; i + 1 < td.dims.size(); ++i)
-    *x = c2c(b, loc, *x, td.dims[i], /*forward=*/hermitian, 1.0);
+    *x = c2c(b, loc, *x, td.dims[i], /*forward=*/hermitian, Scale());
   if (hermitian && x->im)
     x->im = b.create<NegOp>(loc, x->im);
-  Value y = c2r(b, loc, *x, last, n, *scale);
+  Value y = c2r(b, loc, *x, last, points, scale);
   return transformResult(args, b, {y, nullptr});
 }
 
-/// The dim and length of a 1-D transform (self, n, dim, norm).
+/// The dim and length of a 1-D transform (self, n, dim, norm); a symbolic
+/// length (kDynamic) keeps the input's.
 FailureOr<TransformDims> oneDim(OperatorArgs &args) {
   Value self = args.tensor("self");
   if (!self)
@@ -442,9 +602,7 @@ FailureOr<TransformDims> oneDim(OperatorArgs &args) {
   if (dim < 0 || dim >= rank)
     return operatorError(args) << "dim " << raw << " out of range for rank " << rank;
   int64_t n = args.getInt("n").value_or(type.getShape()[dim]);
-  if (ShapedType::isDynamic(n))
-    return symbolicTransformError(args, dim);
-  if (n < 1)
+  if (!ShapedType::isDynamic(n) && n < 1)
     return operatorError(args) << "invalid number of data points (" << n << ") specified";
   return TransformDims{{dim}, {n}};
 }
@@ -504,8 +662,8 @@ Results legalizeStft(OperatorArgs &args, OpBuilder &b) {
   if (isComplexOperand(args, "self") || isComplexOperand(args, "window"))
     return operatorError(args) << "stft of complex signals or windows is not supported";
   RankedTensorType type = typeOf(*self);
-  if (!type.hasStaticShape() || type.getRank() < 1 || type.getRank() > 2)
-    return operatorError(args) << "expects a 1-D or 2-D signal of static shape";
+  if (type.getRank() < 1 || type.getRank() > 2)
+    return operatorError(args) << "expects a 1-D or 2-D signal";
   std::optional<int64_t> nFft = args.getInt("n_fft");
   if (!nFft)
     return operatorError(args) << "needs 'n_fft'";
@@ -514,32 +672,70 @@ Results legalizeStft(OperatorArgs &args, OpBuilder &b) {
   int64_t winLength = args.getInt("win_length").value_or(n);
   bool onesided = args.getBool("onesided").value_or(true);
   bool normalized = args.getBool("normalized").value_or(false);
-  if (n < 1 || n > length || hop < 1 || winLength < 1 || winLength > n)
+  bool symbolicLength = ShapedType::isDynamic(length);
+  if (n < 1 || (!symbolicLength && n > length) || hop < 1 || winLength < 1 || winLength > n)
     return operatorError(args) << "expects 0 < n_fft <= the signal's length, 0 < hop_length "
                                << "and 0 < win_length <= n_fft";
-  int64_t frames = 1 + (length - n) / hop;
-  int64_t freqs = onesided ? n / 2 + 1 : n;
   int64_t batch = type.getRank() == 2 ? type.getShape()[0] : 1;
+  // A symbolic signal length L gives max((L - n_fft) // hop + 1, 0) frames,
+  // read at run time (none read past the signal where L < n_fft, which the
+  // call refuses as PyTorch does); a symbolic batch is read too.
+  int64_t frames = symbolicLength ? ShapedType::kDynamic : 1 + (length - n) / hop;
+  Value frameCount, batchSize;
+  Value signal = *self;
+  if (symbolicLength) {
+    Value l = dimIndex(b, loc, *self, type.getRank() - 1);
+    Value nIndex = b.create<arith::ConstantIndexOp>(loc, n);
+    Value hopIndex = b.create<arith::ConstantIndexOp>(loc, hop);
+    Value one = b.create<arith::ConstantIndexOp>(loc, 1);
+    Value zero = b.create<arith::ConstantIndexOp>(loc, 0);
+    Value past = b.create<arith::SubIOp>(loc, l, nIndex);
+    Value steps = b.create<arith::FloorDivSIOp>(loc, past, hopIndex);
+    Value count = b.create<arith::AddIOp>(loc, steps, one);
+    frameCount = b.create<arith::MaxSIOp>(loc, count, zero);
+    Type i64 = b.getI64Type();
+    Value lengthValue = sizeTensor(b, loc, *self, type.getRank() - 1);
+    Value least = makeScalar(b, loc, i64, static_cast<double>(n));
+    Value longEnough = makeCompare(b, loc, "ge", lengthValue, least);
+    std::string message =
+        (operatorName(args) + ": n_fft (" + std::to_string(n) + ") is longer than the signal")
+            .str();
+    signal = b.create<CheckOp>(loc, type, longEnough, signal, b.getStringAttr(message));
+  }
+  if (ShapedType::isDynamic(batch))
+    batchSize = dimIndex(b, loc, *self, 0);
+  int64_t freqs = onesided ? n / 2 + 1 : n;
+  int64_t framed = ShapedType::isDynamic(frames) ? ShapedType::kDynamic : frames * n;
   auto framesType = RankedTensorType::get({batch, frames, n}, b.getF64Type());
   if (failed(checkTransform(args, framesType, n, freqs)))
     return failure();
   // frames[b, t, k] = x[b, t·hop + k], by one gather of the flattened frames.
   Type i64 = b.getI64Type();
-  Value t = makeIotaAt(b, loc, frames, i64, 2, 0);
+  Value t = makeIotaAt(b, loc, frames, i64, 2, 0, frameCount);
   Value hopValue = makeScalar(b, loc, i64, static_cast<double>(hop));
   Value starts = makeBinary<MulOp>(b, loc, t, hopValue);
   Value k = makeIotaAt(b, loc, n, i64, 2, 1);
   Value positions = makeBinary<AddOp>(b, loc, starts, k);
-  Value flatPositions = makeReshape(b, loc, positions, {1, frames * n});
-  auto indexType = RankedTensorType::get({batch, frames * n}, i64);
+  Value flatPositions = makeReshape(b, loc, positions, {1, framed});
+  // The symbolic sizes of [batch, frames·n] and [batch, frames, n].
+  Value framedSize;
+  if (frameCount && batch != 1) {
+    Value nIndex = b.create<arith::ConstantIndexOp>(loc, n);
+    framedSize = b.create<arith::MulIOp>(loc, frameCount, nIndex);
+  }
+  SmallVector<Value> indexSizes, framesSizes;
+  for (Value v : {batchSize, framedSize})
+    if (v)
+      indexSizes.push_back(v);
+  auto indexType = RankedTensorType::get({batch, framed}, i64);
   Value index = flatPositions;
   if (batch != 1)
-    index = b.create<BroadcastOp>(loc, indexType, flatPositions, ValueRange{});
-  Value rows = makeReshape(b, loc, *self, {batch, length});
-  Value signal = makeCast(b, loc, rows, b.getF64Type());
-  Value gathered = b.create<GatherOp>(loc, RankedTensorType::get({batch, frames * n}, b.getF64Type()),
-                                      signal, index, b.getI64IntegerAttr(1));
-  Value framed = makeReshape(b, loc, gathered, {batch, frames, n});
+    index = b.create<BroadcastOp>(loc, indexType, flatPositions, indexSizes);
+  Value rows = makeReshape(b, loc, signal, {batch, length});
+  Value samples = makeCast(b, loc, rows, b.getF64Type());
+  Value gathered = b.create<GatherOp>(loc, RankedTensorType::get({batch, framed}, b.getF64Type()),
+                                      samples, index, b.getI64IntegerAttr(1));
+  Value frameRows = makeReshape(b, loc, gathered, {batch, frames, n}, {batchSize, frameCount, {}});
   // The window: given or ones, zero-padded on both sides to n_fft.
   Value window = args.tensor("window");
   if (window && typeOf(window).getShape() != ArrayRef<int64_t>{winLength})
@@ -551,10 +747,10 @@ Results legalizeStft(OperatorArgs &args, OpBuilder &b) {
     if (winLength < n)
       w = padConstant(b, loc, w, 0, left, n - winLength - left);
     Value w3 = makeReshape(b, loc, w, {1, 1, n});
-    framed = makeBinary<MulOp>(b, loc, framed, w3);
+    frameRows = makeBinary<MulOp>(b, loc, frameRows, w3);
   }
-  double scale = normalized ? 1.0 / std::sqrt(static_cast<double>(n)) : 1.0;
-  ComplexParts z = c2c(b, loc, {framed, nullptr}, 2, /*forward=*/true, scale, freqs);
+  Scale scale{normalized ? 1.0 / std::sqrt(static_cast<double>(n)) : 1.0, {}};
+  ComplexParts z = c2c(b, loc, {frameRows, nullptr}, 2, /*forward=*/true, scale, onesided);
   // [B, T, F] to [B, F, T], without the batch dim for a 1-D signal.
   auto moved = [&](Value v) -> Value {
     Value tr = b.create<TransposeOp>(loc, RankedTensorType::get({batch, freqs, frames}, b.getF64Type()),

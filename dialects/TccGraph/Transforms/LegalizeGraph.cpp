@@ -235,6 +235,22 @@ ArrayAttr tcc::graph::exportSizes(OperatorArgs &args, Value operand) {
   return nullptr;
 }
 
+std::optional<int64_t> tcc::graph::largestSize(OperatorArgs &args, Value operand, int64_t dim) {
+  OperatorOp op = args.getOp();
+  ArrayAttr sizes = exportSizes(args, operand);
+  if (!sizes || dim >= (int64_t)sizes.size())
+    return std::nullopt;
+  if (auto v = dyn_cast<IntegerAttr>(sizes[dim]))
+    return v.getInt();
+  auto symbol = dyn_cast<StringAttr>(sizes[dim]);
+  auto module = op->getParentOfType<ModuleOp>();
+  auto ranges = module ? module->getAttrOfType<DictionaryAttr>(TccGraphDialect::getSymbolsAttrName()) : nullptr;
+  auto range = symbol && ranges ? ranges.getAs<ArrayAttr>(symbol.getValue()) : nullptr;
+  if (!range || range.size() != 2)
+    return std::nullopt;
+  return cast<IntegerAttr>(range[1]).getInt();
+}
+
 bool tcc::graph::sameSize(OperatorArgs &args, Value a, int64_t da, Value b, int64_t db) {
   int64_t x = typeOf(a).getDimSize(da), y = typeOf(b).getDimSize(db);
   if (!ShapedType::isDynamic(x) || !ShapedType::isDynamic(y))

@@ -435,6 +435,66 @@ Value takeDiagonal(OpBuilder &b, Location loc, Value x, int64_t offset, int64_t 
                                b.getDenseI64ArrayAttr(outStrides), b.getI64IntegerAttr(start));
 }
 
+/// takeDiagonal of a tensor of symbolic sizes: d1 and d2 moved last and
+/// flattened to m·n, the diagonal a take at start + i·(n + 1) for i below
+/// L = max(0, min(m, n - offset)) (min(m + offset, n) for a negative
+/// offset), start = offset (-offset·n), with m and n read at run time.
+Value takeDiagonalSymbolic(OpBuilder &b, Location loc, Value x, int64_t offset, int64_t d1,
+                           int64_t d2) {
+  RankedTensorType t = typeOf(x);
+  int64_t rank = t.getRank();
+  SmallVector<int64_t> perm, movedShape;
+  for (int64_t i = 0; i < rank; ++i)
+    if (i != d1 && i != d2)
+      perm.push_back(i);
+  perm.append({d1, d2});
+  for (int64_t i : perm)
+    movedShape.push_back(t.getShape()[i]);
+  Value moved = x;
+  if (!llvm::equal(perm, llvm::seq<int64_t>(0, rank)))
+    moved = b.create<TransposeOp>(loc, RankedTensorType::get(movedShape, t.getElementType()), x,
+                                  b.getDenseI64ArrayAttr(perm));
+  int64_t m = movedShape[rank - 2], n = movedShape[rank - 1];
+  bool staticMatrix = !ShapedType::isDynamic(m) && !ShapedType::isDynamic(n);
+  SmallVector<int64_t> flatShape(ArrayRef<int64_t>(movedShape).drop_back(2));
+  flatShape.push_back(staticMatrix ? m * n : ShapedType::kDynamic);
+  SmallVector<Value> flatSizes;
+  if (llvm::count_if(flatShape, ShapedType::isDynamic) > 1) {
+    for (int64_t i = 0; i + 2 < rank; ++i)
+      flatSizes.push_back(dimIndex(b, loc, moved, i));
+    flatSizes.push_back(dimProduct(b, loc, moved, rank - 2, rank));
+  }
+  Value flat = makeReshape(b, loc, moved, flatShape, flatSizes);
+  // The diagonal's length, static where the matrix is.
+  int64_t length = ShapedType::kDynamic;
+  Value lengthIndex;
+  if (staticMatrix) {
+    length = std::max<int64_t>(offset >= 0 ? std::min(m, n - offset) : std::min(m + offset, n), 0);
+  } else {
+    Value rows = dimIndex(b, loc, moved, rank - 2);
+    Value cols = dimIndex(b, loc, moved, rank - 1);
+    Value shift = b.create<arith::ConstantIndexOp>(loc, std::abs(offset));
+    if (offset >= 0)
+      cols = b.create<arith::SubIOp>(loc, cols, shift);
+    else
+      rows = b.create<arith::SubIOp>(loc, rows, shift);
+    Value shorter = b.create<arith::MinSIOp>(loc, rows, cols);
+    Value zero = b.create<arith::ConstantIndexOp>(loc, 0);
+    lengthIndex = b.create<arith::MaxSIOp>(loc, shorter, zero);
+  }
+  Type i64 = b.getI64Type();
+  Value i = makeIotaAt(b, loc, length, i64, 1, 0, lengthIndex);
+  Value columns = sizeTensor(b, loc, moved, rank - 1);
+  Value one = makeScalar(b, loc, i64, 1.0);
+  Value step = makeBinary<AddOp>(b, loc, columns, one);
+  Value along = makeBinary<MulOp>(b, loc, i, step);
+  Value start = makeScalar(b, loc, i64, static_cast<double>(std::abs(offset)));
+  if (offset < 0)
+    start = makeBinary<MulOp>(b, loc, start, columns);
+  Value index = makeBinary<AddOp>(b, loc, along, start);
+  return takeAlong(b, loc, flat, index, rank - 2);
+}
+
 /// The operands named `first` and `second`, or failure after an error.
 FailureOr<std::pair<Value, Value>> requiredPair(OperatorArgs &args, StringRef first,
                                                 StringRef second) {
@@ -784,21 +844,28 @@ Results legalizeDiagonalScatter(OperatorArgs &args, OpBuilder &b) {
   int64_t offset = args.getInt("offset").value_or(0);
   auto st = cast<RankedTensorType>(src.getType());
   if (rank < 2 || d1 < 0 || d1 >= rank || d2 < 0 || d2 >= rank || d1 == d2 ||
-      !xt.hasStaticShape() || !st.hasStaticShape() || st.getRank() != rank - 1)
-    return operatorError(args) << "needs two distinct dims of a static tensor and a static src "
-                                  "of one rank less";
+      st.getRank() != rank - 1)
+    return operatorError(args) << "needs two distinct dims of self and a src of one rank less";
   ArrayRef<int64_t> shape = xt.getShape();
-  int64_t length = offset >= 0 ? std::min(shape[d1], shape[d2] - offset)
-                               : std::min(shape[d1] + offset, shape[d2]);
-  if (length <= 0)
-    return SmallVector<Value>{x};
-  if (st.getShape().back() != length)
-    return operatorError(args) << "expects a src whose last dim is the diagonal's length "
-                               << length;
+  bool staticMatrix = !ShapedType::isDynamic(shape[d1]) && !ShapedType::isDynamic(shape[d2]);
+  int64_t length = ShapedType::kDynamic;
+  if (staticMatrix) {
+    length = offset >= 0 ? std::min(shape[d1], shape[d2] - offset)
+                         : std::min(shape[d1] + offset, shape[d2]);
+    if (length <= 0)
+      return SmallVector<Value>{x};
+    if (!ShapedType::isDynamic(st.getShape().back()) && st.getShape().back() != length)
+      return operatorError(args) << "expects a src whose last dim is the diagonal's length "
+                                 << length;
+  }
   Value v = makeCast(b, loc, src, xt.getElementType());
   SmallVector<int64_t> withUnit(st.getShape());
   withUnit.push_back(1);
-  v = makeReshape(b, loc, v, withUnit);
+  SmallVector<Value> unitSizes;
+  for (int64_t d = 0; d < st.getRank(); ++d)
+    unitSizes.push_back(st.isDynamicDim(d) ? dimIndex(b, loc, v, d) : Value());
+  unitSizes.push_back(Value());
+  v = makeReshape(b, loc, v, withUnit, unitSizes);
   int64_t row = offset >= 0 ? d1 : d2, other = offset >= 0 ? d2 : d1;
   SmallVector<int64_t> perm, laid;
   int64_t next = 0;
@@ -808,9 +875,20 @@ Results legalizeDiagonalScatter(OperatorArgs &args, OpBuilder &b) {
   }
   v = b.create<TransposeOp>(loc, RankedTensorType::get(laid, xt.getElementType()), v,
                             b.getDenseI64ArrayAttr(perm));
-  v = padConstant(b, loc, v, row, 0, shape[row] - length);
-  Value i1 = makeIotaAt(b, loc, shape[d1], b.getI64Type(), rank, d1);
-  Value i2 = makeIotaAt(b, loc, shape[d2], b.getI64Type(), rank, d2);
+  // Over symbolic sizes src is read fitted to the row dim: a src whose length
+  // is not the diagonal's reads nothing outside it.
+  if (xt.hasStaticShape() && st.hasStaticShape()) {
+    v = padConstant(b, loc, v, row, 0, shape[row] - length);
+  } else {
+    Value rowSize = ShapedType::isDynamic(shape[row]) ? dimIndex(b, loc, x, row) : Value();
+    v = fitDimTo(b, loc, v, row, shape[row], rowSize, 0.0);
+  }
+  auto iotaAlong = [&](int64_t d) {
+    Value size = xt.isDynamicDim(d) ? dimIndex(b, loc, x, d) : Value();
+    return makeIotaAt(b, loc, shape[d], b.getI64Type(), rank, d, size);
+  };
+  Value i1 = iotaAlong(d1);
+  Value i2 = iotaAlong(d2);
   Value diff = makeBinary<SubOp>(b, loc, i2, i1);
   Value mask = makeCompare(b, loc, "eq", diff, makeScalar(b, loc, b.getI64Type(), offset));
   return SmallVector<Value>{b.create<SelectOp>(loc, xt, mask, v, x).getResult()};
@@ -826,23 +904,31 @@ Results legalizeDiagonal(OperatorArgs &args, OpBuilder &b) {
   int64_t rank = rankOf(*x);
   int64_t d1 = normalizeDim(args.getInt("dim1").value_or(linalg ? -2 : 0), std::max<int64_t>(rank, 1));
   int64_t d2 = normalizeDim(args.getInt("dim2").value_or(linalg ? -1 : 1), std::max<int64_t>(rank, 1));
-  if (rank < 2 || d1 < 0 || d1 >= rank || d2 < 0 || d2 >= rank || d1 == d2 ||
-      !cast<RankedTensorType>(x->getType()).hasStaticShape())
+  if (rank < 2 || d1 < 0 || d1 >= rank || d2 < 0 || d2 >= rank || d1 == d2)
     return args.getOp().emitError("operator '") << operatorName(args)
-                                                << "' needs two distinct dims of a static tensor";
-  return verified(args, cast<AsStridedOp>(takeDiagonal(b, args.getOp().getLoc(), *x,
-                                                       args.getInt("offset").value_or(0), d1, d2)
+                                                << "' needs two distinct dims";
+  int64_t offset = args.getInt("offset").value_or(0);
+  if (!typeOf(*x).hasStaticShape())
+    return SmallVector<Value>{takeDiagonalSymbolic(b, args.getOp().getLoc(), *x, offset, d1, d2)};
+  return verified(args, cast<AsStridedOp>(takeDiagonal(b, args.getOp().getLoc(), *x, offset, d1,
+                                                       d2)
                                               .getDefiningOp()));
 }
 
-/// The vectors along v's last dim (static, [..., n]) on diagonal k of
+/// The vectors along v's last dim ([..., n]) on diagonal k of
 /// [..., side, side] matrices, side = n + |k|: select(j - i == k, v at row i
-/// (k >= 0) or column j (k < 0), 0), v padded with zeros to the side.
+/// (k >= 0) or column j (k < 0), 0), v padded with zeros to the side. Any
+/// size may be symbolic: the side is then read at run time.
 Value diagonalMatrices(OpBuilder &b, Location loc, Value v, int64_t k) {
   RankedTensorType t = typeOf(v);
   SmallVector<int64_t> batch(t.getShape().drop_back());
-  int64_t n = t.getShape().back(), side = n + std::abs(k);
-  if (side > n) {
+  int64_t last = batch.size();
+  int64_t n = t.getShape().back();
+  int64_t side = ShapedType::isDynamic(n) ? n : n + std::abs(k);
+  if (!t.hasStaticShape()) {
+    if (k != 0)
+      v = padConstant(b, loc, v, last, 0, std::abs(k));
+  } else if (side > n) {
     SmallVector<int64_t> padShape(batch), fullShape(batch);
     padShape.push_back(side - n);
     fullShape.push_back(side);
@@ -850,16 +936,26 @@ Value diagonalMatrices(OpBuilder &b, Location loc, Value v, int64_t k) {
     v = b.create<ConcatOp>(loc, RankedTensorType::get(fullShape, t.getElementType()),
                            ValueRange{v, zeros}, b.getI64IntegerAttr(batch.size()));
   }
+  SmallVector<Value> sideSize;
+  if (ShapedType::isDynamic(side))
+    sideSize.push_back(dimIndex(b, loc, v, last));
   auto i64 = b.getI64Type();
   Value rows = b.create<IotaOp>(loc, RankedTensorType::get({side}, i64), b.getF64FloatAttr(0),
-                                b.getF64FloatAttr(1), ValueRange{});
+                                b.getF64FloatAttr(1), sideSize);
   Value i = makeReshape(b, loc, rows, {side, 1});
   Value j = makeReshape(b, loc, rows, {1, side});
   Value offset = makeBinary<SubOp>(b, loc, j, i);
   Value onDiagonal = makeCompare(b, loc, "eq", offset, makeScalar(b, loc, i64, k));
   SmallVector<int64_t> valueShape(batch);
   valueShape.append(k >= 0 ? SmallVector<int64_t>{side, 1} : SmallVector<int64_t>{1, side});
-  Value values = makeReshape(b, loc, v, valueShape);
+  // The symbolic sizes of the values' shape, where there are several.
+  SmallVector<Value> valueSizes;
+  for (int64_t d = 0; d < last; ++d)
+    valueSizes.push_back(t.isDynamicDim(d) ? dimIndex(b, loc, v, d) : Value());
+  Value sideValue = sideSize.empty() ? Value() : sideSize[0];
+  valueSizes.append(k >= 0 ? SmallVector<Value>{sideValue, Value()}
+                           : SmallVector<Value>{Value(), sideValue});
+  Value values = makeReshape(b, loc, v, valueShape, valueSizes);
   Value zero = makeScalar(b, loc, t.getElementType(), 0.0);
   SmallVector<int64_t> outShape(batch);
   outShape.append({side, side});
@@ -879,12 +975,14 @@ Results legalizeDiag(OperatorArgs &args, OpBuilder &b) {
   auto t = cast<RankedTensorType>(x->getType());
   bool flat = operatorName(args).starts_with("aten.diagflat.");
   int64_t k = args.getInt(flat ? "offset" : "diagonal").value_or(0);
-  if (!t.hasStaticShape() || (!flat && t.getRank() != 1 && t.getRank() != 2))
+  if (!flat && t.getRank() != 1 && t.getRank() != 2)
     return args.getOp().emitError("operator '") << operatorName(args)
-                                                << "' needs a static vector or matrix";
+                                                << "' needs a vector or matrix";
+  if (!flat && t.getRank() == 2 && !t.hasStaticShape())
+    return SmallVector<Value>{takeDiagonalSymbolic(b, loc, *x, k, 0, 1)};
   if (!flat && t.getRank() == 2)
     return verified(args, cast<AsStridedOp>(takeDiagonal(b, loc, *x, k, 0, 1).getDefiningOp()));
-  Value v = makeReshape(b, loc, *x, {t.getNumElements()});
+  Value v = makeReshape(b, loc, *x, {elementCount(*x)});
   return SmallVector<Value>{diagonalMatrices(b, loc, v, k)};
 }
 
@@ -897,8 +995,8 @@ Results legalizeDiagEmbed(OperatorArgs &args, OpBuilder &b) {
     return failure();
   Location loc = args.getOp().getLoc();
   RankedTensorType t = typeOf(*x);
-  if (!t.hasStaticShape() || t.getRank() < 1)
-    return operatorError(args) << "needs a static tensor of rank >= 1";
+  if (t.getRank() < 1)
+    return operatorError(args) << "needs a tensor of rank >= 1";
   int64_t rank = t.getRank() + 1;
   int64_t d1 = normalizeDim(args.getInt("dim1").value_or(-2), rank);
   int64_t d2 = normalizeDim(args.getInt("dim2").value_or(-1), rank);

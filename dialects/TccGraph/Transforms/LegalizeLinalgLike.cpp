@@ -2,6 +2,7 @@
 #include "dialects/TccGraph/Transforms/Legalizers.h"
 
 #include <cmath>
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 using namespace mlir;
@@ -232,17 +233,46 @@ Results legalizeInner(OperatorArgs &args, OpBuilder &b) {
   RankedTensorType xt = typeOf(x), yt = typeOf(y);
   if (xt.getRank() == 0 || yt.getRank() == 0)
     return SmallVector<Value>{makeBinary<MulOp>(b, loc, x, y)};
-  if (!xt.hasStaticShape() || !yt.hasStaticShape())
-    return operatorError(args) << "only static shapes are supported";
-  int64_t n = xt.getShape().back(), rows = 1, cols = 1;
-  for (int64_t d : xt.getShape().drop_back())
-    rows *= d;
-  for (int64_t d : yt.getShape().drop_back())
-    cols *= d;
-  Value lhs = makeReshape(b, loc, x, {rows, n});
-  Value rhs = makeReshape(b, loc, y, {cols, n});
+  if (xt.hasStaticShape() && yt.hasStaticShape()) {
+    int64_t n = xt.getShape().back(), rows = 1, cols = 1;
+    for (int64_t d : xt.getShape().drop_back())
+      rows *= d;
+    for (int64_t d : yt.getShape().drop_back())
+      cols *= d;
+    Value lhs = makeReshape(b, loc, x, {rows, n});
+    Value rhs = makeReshape(b, loc, y, {cols, n});
+    Value z = makeMatmul(b, loc, lhs, transposeLast2(b, loc, rhs));
+    return SmallVector<Value>{makeReshape(b, loc, z, args.resultType().getShape())};
+  }
+  // Symbolic sizes: the flattened ones and the result's read at run time
+  // (the two last dims are one size, as the export guards).
+  int64_t xr = xt.getRank(), yr = yt.getRank();
+  int64_t n = xt.isDynamicDim(xr - 1) ? yt.getShape().back() : xt.getShape().back();
+  auto flattened = [&](Value v) {
+    RankedTensorType t = typeOf(v);
+    int64_t rows = 1;
+    for (int64_t d : t.getShape().drop_back())
+      rows = ShapedType::isDynamic(d) || ShapedType::isDynamic(rows) ? ShapedType::kDynamic
+                                                                     : rows * d;
+    if (!ShapedType::isDynamic(rows) || !ShapedType::isDynamic(n))
+      return makeReshape(b, loc, v, {rows, n});
+    Value rowCount = dimProduct(b, loc, v, 0, t.getRank() - 1);
+    Value length = dimIndex(b, loc, v, t.getRank() - 1);
+    return makeReshape(b, loc, v, {rows, n}, {rowCount, length});
+  };
+  Value lhs = flattened(x);
+  Value rhs = flattened(y);
   Value z = makeMatmul(b, loc, lhs, transposeLast2(b, loc, rhs));
-  return SmallVector<Value>{makeReshape(b, loc, z, args.resultType().getShape())};
+  if (typeOf(z).getShape() == args.resultType().getShape())
+    return SmallVector<Value>{z};
+  SmallVector<Value> sizes;
+  if (args.resultType().getNumDynamicDims() > 1) {
+    for (int64_t d = 0; d + 1 < xr; ++d)
+      sizes.push_back(dimIndex(b, loc, x, d));
+    for (int64_t d = 0; d + 1 < yr; ++d)
+      sizes.push_back(dimIndex(b, loc, y, d));
+  }
+  return SmallVector<Value>{makeReshape(b, loc, z, args.resultType().getShape(), sizes)};
 }
 
 /// linalg_vecdot(x, y, dim): sum(x * y) over dim (real tensors: no conjugate).
@@ -267,11 +297,18 @@ Results legalizeTrace(OperatorArgs &args, OpBuilder &b) {
     return operatorError(args) << "needs a float matrix";
   RankedTensorType t = typeOf(x);
   Type i64 = b.getI64Type();
-  Value rows = b.create<IotaOp>(loc, RankedTensorType::get({t.getShape()[0]}, i64),
-                                b.getF64FloatAttr(0), b.getF64FloatAttr(1));
+  // 0..n-1 along dim d, its length read at run time where symbolic.
+  auto iota = [&](int64_t d) {
+    SmallVector<Value> length;
+    if (t.isDynamicDim(d))
+      length.push_back(dimIndex(b, loc, x, d));
+    return b.create<IotaOp>(loc, RankedTensorType::get({t.getShape()[d]}, i64),
+                            b.getF64FloatAttr(0), b.getF64FloatAttr(1), length)
+        .getResult();
+  };
+  Value rows = iota(0);
   rows = makeReshape(b, loc, rows, {t.getShape()[0], 1});
-  Value cols = b.create<IotaOp>(loc, RankedTensorType::get({t.getShape()[1]}, i64),
-                                b.getF64FloatAttr(0), b.getF64FloatAttr(1));
+  Value cols = iota(1);
   Value onDiagonal = makeCompare(b, loc, "eq", rows, cols);
   Value zero = makeScalar(b, loc, t.getElementType(), 0.0);
   Value kept = b.create<SelectOp>(loc, t, onDiagonal, x, zero);
@@ -1153,24 +1190,44 @@ Results groupNorm(OperatorArgs &args, OpBuilder &b, std::optional<int64_t> group
                                                 << "' expects an (N, C, ...) 'input' and the group count";
   auto t = typeOf(x);
   int64_t rank = t.getRank(), n = t.getShape()[0], c = t.getShape()[1], g = *groups;
-  for (int64_t i = 1; i < rank; ++i)
-    if (ShapedType::isDynamic(t.getShape()[i]))
-      return args.getOp().emitError("operator '")
-             << operatorName(args) << "' of symbolic channel/spatial sizes is not supported yet";
-  if (g < 1 || c % g != 0)
+  // A symbolic group count is instance norm's one group per channel of a
+  // symbolic C; symbolic sizes are read at run time (the export guards that
+  // the groups divide C).
+  bool perChannel = ShapedType::isDynamic(g);
+  if (!perChannel && (g < 1 || (!ShapedType::isDynamic(c) && c % g != 0)))
     return args.getOp().emitError("operator '") << operatorName(args) << "': " << c
                                                 << " channels in " << g << " groups";
   Type elt = t.getElementType();
   int64_t per = 1;
   for (int64_t i = 1; i < rank; ++i)
-    per *= t.getShape()[i];
-  Value grouped = makeReshape(b, loc, x, {n, g, per / g});
+    per = ShapedType::isDynamic(per) || t.isDynamicDim(i) ? ShapedType::kDynamic
+                                                          : per * t.getShape()[i];
+  int64_t groupSize = ShapedType::isDynamic(per) ? per : per / g;
+  SmallVector<int64_t> groupedShape{n, g, groupSize};
+  SmallVector<Value> groupedSizes;
+  if (llvm::count_if(groupedShape, ShapedType::isDynamic) > 1) {
+    Value size = perChannel ? dimProduct(b, loc, x, 2, rank) : Value();
+    if (!perChannel) {
+      Value all = dimProduct(b, loc, x, 1, rank);
+      Value count = b.create<arith::ConstantIndexOp>(loc, g);
+      size = b.create<arith::DivSIOp>(loc, all, count);
+    }
+    Value batch = t.isDynamicDim(0) ? dimIndex(b, loc, x, 0) : Value();
+    Value channels = perChannel ? dimIndex(b, loc, x, 1) : Value();
+    groupedSizes = {batch, channels, size};
+  }
+  // x's own symbolic sizes, where a reshape back needs them.
+  SmallVector<Value> sizes;
+  if (t.getNumDynamicDims() > 1)
+    for (int64_t i = 0; i < rank; ++i)
+      sizes.push_back(t.isDynamicDim(i) ? dimIndex(b, loc, x, i) : Value());
+  Value grouped = makeReshape(b, loc, x, groupedShape, groupedSizes);
   Value mean = makeReduce<ReduceMeanOp>(b, loc, grouped, {2}, true);
   Value centered = makeBinary<SubOp>(b, loc, grouped, mean);
   Value var = makeReduce<ReduceMeanOp>(b, loc, makeBinary<MulOp>(b, loc, centered, centered), {2}, true);
   double eps = args.getFloat("eps").value_or(1e-5);
   Value rstd = b.create<RsqrtOp>(loc, makeBinary<AddOp>(b, loc, var, makeScalar(b, loc, elt, eps)));
-  Value y = makeReshape(b, loc, makeBinary<MulOp>(b, loc, centered, rstd), t.getShape());
+  Value y = makeReshape(b, loc, makeBinary<MulOp>(b, loc, centered, rstd), t.getShape(), sizes);
   // weight/bias (C) broadcast as (C, 1, ..., 1) against (N, C, ...).
   SmallVector<int64_t> affine{c};
   affine.append(rank - 2, 1);
@@ -1180,8 +1237,10 @@ Results groupNorm(OperatorArgs &args, OpBuilder &b, std::optional<int64_t> group
     y = makeBinary<AddOp>(b, loc, y, makeReshape(b, loc, bias, affine));
   SmallVector<Value> results{y};
   if (args.getOp().getNumResults() == 3) {
-    results.push_back(makeReshape(b, loc, mean, {n, g}));
-    results.push_back(makeReshape(b, loc, rstd, {n, g}));
+    SmallVector<Value> statSizes{groupedSizes.empty() ? Value() : groupedSizes[0],
+                                 groupedSizes.empty() ? Value() : groupedSizes[1]};
+    results.push_back(makeReshape(b, loc, mean, {n, g}, statSizes));
+    results.push_back(makeReshape(b, loc, rstd, {n, g}, statSizes));
   }
   return results;
 }

@@ -188,17 +188,37 @@ Results legalizeIsin(OperatorArgs &args, OpBuilder &b) {
     test = *v;
   }
   auto et = typeOf(elements), tt = typeOf(test);
-  if (!et.hasStaticShape() || !tt.hasStaticShape())
-    return operatorError(args) << "needs tensors of static shape";
-  int64_t n = et.getNumElements(), count = tt.getNumElements();
-  if (n * count > (int64_t(1) << 26))
-    return operatorError(args) << "compares every element with every test element: " << n
-                               << " x " << count << " is more than the 2^26 supported";
+  // Over symbolic sizes the comparisons are bounded by the export's ranges.
+  auto most = [&](Value v) -> std::optional<int64_t> {
+    int64_t total = 1;
+    for (int64_t d = 0; d < typeOf(v).getRank(); ++d) {
+      std::optional<int64_t> size = typeOf(v).isDynamicDim(d)
+                                        ? largestSize(args, v, d)
+                                        : std::optional<int64_t>(typeOf(v).getDimSize(d));
+      if (!size)
+        return std::nullopt;
+      total *= *size;
+    }
+    return total;
+  };
+  std::optional<int64_t> n = most(elements), count = most(test);
+  if (!n || !count)
+    return operatorError(args) << "needs tensors of static shape or of symbolic sizes with a "
+                                  "maximum in the export";
+  if (*n * *count > (int64_t(1) << 26))
+    return operatorError(args) << "compares every element with every test element: " << *n
+                               << " x " << *count << " is more than the 2^26 supported";
   SmallVector<int64_t> shape(et.getShape());
   shape.push_back(1);
-  Value column = makeReshape(b, loc, elements, shape);
+  SmallVector<Value> sizes;
+  if (et.getNumDynamicDims() > 1) {
+    for (int64_t d = 0; d < et.getRank(); ++d)
+      sizes.push_back(et.isDynamicDim(d) ? dimIndex(b, loc, elements, d) : Value());
+    sizes.push_back(Value());
+  }
+  Value column = makeReshape(b, loc, elements, shape, sizes);
   SmallVector<int64_t> testShape(et.getRank(), 1);
-  testShape.push_back(count);
+  testShape.push_back(elementCount(test));
   Value row = makeReshape(b, loc, test, testShape);
   Value equal = makeCompare(b, loc, "eq", column, row);
   Value f = makeCast(b, loc, equal, b.getF32Type());

@@ -89,11 +89,10 @@ Results classIndexLoss(OperatorArgs &args, OpBuilder &b, Value logp, Value targe
   RankedTensorType xt = typeOf(logp), tt = typeOf(target);
   Type elt = xt.getElementType();
   int64_t classDim = xt.getRank() == 1 ? 0 : 1;
-  if (tt.getRank() != xt.getRank() - 1 || !isa<IntegerType>(tt.getElementType()) ||
-      !xt.hasStaticShape())
+  if (tt.getRank() != xt.getRank() - 1 || !isa<IntegerType>(tt.getElementType()))
     return args.getOp().emitError("operator '")
            << operatorName(args) << "': class indices of type " << tt << " for input " << xt
-           << " (static, one dim fewer) are not supported";
+           << " (one dim fewer) are not supported";
   Value t = makeCast(b, loc, target, b.getI64Type());
   Value ignore = makeScalar(b, loc, b.getI64Type(), args.getInt("ignore_index").value_or(-100));
   Value keep = makeCompare(b, loc, "ne", t, ignore);
@@ -101,10 +100,17 @@ Results classIndexLoss(OperatorArgs &args, OpBuilder &b, Value logp, Value targe
   Value safe = b.create<SelectOp>(loc, typeOf(t), keep, t, zeroIndex);
   SmallVector<int64_t> indexShape(tt.getShape());
   indexShape.insert(indexShape.begin() + classDim, 1);
-  Value index = makeReshape(b, loc, safe, indexShape);
+  // The targets' symbolic sizes (the batch's), where the reshapes need them.
+  SmallVector<Value> targetSizes;
+  for (int64_t d = 0; d < tt.getRank(); ++d)
+    if (tt.isDynamicDim(d))
+      targetSizes.push_back(dimIndex(b, loc, target, d));
+  Value index = b.create<ReshapeOp>(loc, RankedTensorType::get(indexShape, b.getI64Type()), safe,
+                                    targetSizes);
   Value picked = b.create<GatherOp>(loc, RankedTensorType::get(indexShape, elt), logp, index,
                                     b.getI64IntegerAttr(classDim));
-  picked = makeReshape(b, loc, picked, tt.getShape());
+  picked = b.create<ReshapeOp>(loc, RankedTensorType::get(tt.getShape(), elt), picked,
+                               targetSizes);
   PointwiseBuilder p{b, loc, elt};
   Value w;
   if (Value weight = args.tensor("weight"))
@@ -159,7 +165,7 @@ Results legalizeCrossEntropy(OperatorArgs &args, OpBuilder &b) {
   PointwiseBuilder p{b, loc, xt.getElementType()};
   Value v = p.bin<MulOp>(logp, makeCast(b, loc, *target, xt.getElementType()));
   if (Value weight = args.tensor("weight")) {
-    SmallVector<int64_t> shape{typeOf(weight).getNumElements()};
+    SmallVector<int64_t> shape{elementCount(weight)};
     shape.append(xt.getRank() - classDim - 1, 1);
     v = p.bin<MulOp>(v, makeReshape(b, loc, makeCast(b, loc, weight, xt.getElementType()), shape));
   }

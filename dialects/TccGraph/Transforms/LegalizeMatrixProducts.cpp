@@ -14,23 +14,27 @@ using namespace tcc::graph;
 namespace {
 using Results = LinalgResults;
 
-/// The tensor operand `name` of static shape, in the result's float type.
-FailureOr<Value> staticFloatOperand(OperatorArgs &args, OpBuilder &b, Value v) {
+/// The tensor operand `v` in the result's float type; of static shape
+/// unless `symbolic` sizes are allowed.
+FailureOr<Value> floatOperand(OperatorArgs &args, OpBuilder &b, Value v, bool symbolic = false) {
   RankedTensorType t = typeOf(v);
   Type elt = args.resultType().getElementType();
-  if (!t.hasStaticShape() || !isa<FloatType>(elt))
+  if (!isa<FloatType>(elt))
+    return operatorError(args) << "needs a float result, not " << args.resultType();
+  if (!symbolic && !t.hasStaticShape())
     return operatorError(args) << "needs operands of static shape and a float result, not " << t;
   return makeCast(b, args.getOp().getLoc(), v, elt);
 }
 
-/// The operands `self` and `other` by staticFloatOperand.
-FailureOr<std::pair<Value, Value>> floatOperandPair(OperatorArgs &args, OpBuilder &b) {
+/// The operands `self` and `other` by floatOperand.
+FailureOr<std::pair<Value, Value>> floatOperandPair(OperatorArgs &args, OpBuilder &b,
+                                                    bool symbolic = false) {
   FailureOr<Value> x = requiredTensor(args, "self");
   FailureOr<Value> y = requiredTensor(args, "other");
   if (failed(x) || failed(y))
     return failure();
-  FailureOr<Value> l = staticFloatOperand(args, b, *x);
-  FailureOr<Value> r = staticFloatOperand(args, b, *y);
+  FailureOr<Value> l = floatOperand(args, b, *x, symbolic);
+  FailureOr<Value> r = floatOperand(args, b, *y, symbolic);
   if (failed(l) || failed(r))
     return failure();
   return std::make_pair(*l, *r);
@@ -75,8 +79,8 @@ Results tensordot(OperatorArgs &args, OpBuilder &b) {
     return failure();
   if (!dimsX || !dimsY || dimsX->size() != dimsY->size())
     return operatorError(args) << "needs dims_self and dims_other of one length";
-  FailureOr<Value> l = staticFloatOperand(args, b, *x);
-  FailureOr<Value> r = staticFloatOperand(args, b, *y);
+  FailureOr<Value> l = floatOperand(args, b, *x, /*symbolic=*/true);
+  FailureOr<Value> r = floatOperand(args, b, *y, /*symbolic=*/true);
   if (failed(l) || failed(r))
     return failure();
   if (hasNoElements(args.resultType()))
@@ -87,19 +91,23 @@ Results tensordot(OperatorArgs &args, OpBuilder &b) {
   for (auto [dx, dy] : llvm::zip(*dimsX, *dimsY)) {
     int64_t nx = normalizeDim(dx, typeOf(*l).getRank()), ny = normalizeDim(dy, typeOf(*r).getRank());
     int64_t sx = typeOf(*l).getShape()[nx], sy = typeOf(*r).getShape()[ny];
+    bool symbolic = ShapedType::isDynamic(sx) || ShapedType::isDynamic(sy);
     // A contracted dim of size 1 against a longer one: ATen sums the other
     // operand over it first.
     if (sx != sy && sx == 1)
       *r = makeReduce<ReduceSumOp>(b, loc, *r, {ny}, true);
     else if (sx != sy && sy == 1)
       *l = makeReduce<ReduceSumOp>(b, loc, *l, {nx}, true);
-    else if (sx != sy)
+    else if (symbolic && !sameSize(args, *x, nx, *y, ny))
+      return operatorError(args) << "contracts dims " << nx << " and " << ny
+                                 << " whose symbolic sizes the export does not state as equal";
+    else if (sx != sy && !symbolic)
       return operatorError(args) << "contracts dims of different sizes";
     contractedX.push_back(nx);
     contractedY.push_back(ny);
-    size *= std::min(sx, sy);
+    size = symbolic || ShapedType::isDynamic(size) ? ShapedType::kDynamic
+                                                   : size * std::min(sx, sy);
   }
-  RankedTensorType lt = typeOf(*l), rt = typeOf(*r);
   // x permuted to [free..., contracted...], y to [contracted..., free...].
   auto permuted = [&](Value v, ArrayRef<int64_t> contracted, bool freeFirst, int64_t &freeSize) {
     RankedTensorType t = typeOf(v);
@@ -114,7 +122,8 @@ Results tensordot(OperatorArgs &args, OpBuilder &b) {
     for (int64_t d : perm)
       shape.push_back(t.getShape()[d]);
     for (int64_t d : freeDims)
-      freeSize *= t.getShape()[d];
+      freeSize = t.isDynamicDim(d) || ShapedType::isDynamic(freeSize) ? ShapedType::kDynamic
+                                                                       : freeSize * t.getShape()[d];
     return b.create<TransposeOp>(loc, RankedTensorType::get(shape, t.getElementType()), v,
                                  b.getDenseI64ArrayAttr(perm))
         .getResult();
@@ -124,10 +133,30 @@ Results tensordot(OperatorArgs &args, OpBuilder &b) {
   Value py = permuted(*r, contractedY, false, freeY);
   if (size == 0)
     return constantResults(args, b, {0.0});
-  Value mx = makeReshape(b, loc, px, {freeX, size});
-  Value my = makeReshape(b, loc, py, {size, freeY});
+  int64_t rankX = typeOf(px).getRank(), rankY = typeOf(py).getRank();
+  int64_t freeRankX = rankX - contractedX.size();
+  int64_t contractedRank = contractedY.size();
+  // The flattened sizes, read at run time where symbolic: x's free dims
+  // then the contracted ones; y's contracted dims then its free ones.
+  auto products = [&](Value v, int64_t split, int64_t rank) {
+    Value front = dimProduct(b, loc, v, 0, split);
+    Value back = dimProduct(b, loc, v, split, rank);
+    return SmallVector<Value>{front, back};
+  };
+  bool anySymbolic = !typeOf(px).hasStaticShape() || !typeOf(py).hasStaticShape();
+  SmallVector<Value> xSizes = anySymbolic ? products(px, freeRankX, rankX) : SmallVector<Value>{};
+  Value mx = makeReshape(b, loc, px, {freeX, size}, xSizes);
+  SmallVector<Value> ySizes = anySymbolic ? products(py, contractedRank, rankY) : SmallVector<Value>{};
+  Value my = makeReshape(b, loc, py, {size, freeY}, ySizes);
   Value product = makeMatmul(b, loc, mx, my);
-  return SmallVector<Value>{makeReshape(b, loc, product, args.resultType().getShape())};
+  SmallVector<Value> outSizes;
+  if (anySymbolic) {
+    for (int64_t d = 0; d < freeRankX; ++d)
+      outSizes.push_back(dimIndex(b, loc, px, d));
+    for (int64_t d = contractedRank; d < rankY; ++d)
+      outSizes.push_back(dimIndex(b, loc, py, d));
+  }
+  return SmallVector<Value>{makeReshape(b, loc, product, args.resultType().getShape(), outSizes)};
 }
 
 /// linalg.multi_dot(tensors): the chain of matmuls, left to right; a 1-D
@@ -141,7 +170,7 @@ Results multiDot(OperatorArgs &args, OpBuilder &b) {
   Location loc = args.getOp().getLoc();
   SmallVector<Value> matrices;
   for (auto [i, v] : llvm::enumerate(tensors)) {
-    FailureOr<Value> m = staticFloatOperand(args, b, v);
+    FailureOr<Value> m = floatOperand(args, b, v);
     if (failed(m))
       return failure();
     RankedTensorType t = typeOf(*m);
@@ -167,13 +196,11 @@ Results multiDot(OperatorArgs &args, OpBuilder &b) {
 /// dim takes the first dim of size 3 (PyTorch's deprecated default).
 LegalizeFn cross(bool linalg) {
   return [linalg](OperatorArgs &args, OpBuilder &b) -> Results {
-    auto operands = floatOperandPair(args, b);
+    auto operands = floatOperandPair(args, b, /*symbolic=*/true);
     if (failed(operands))
       return failure();
     Value *l = &operands->first, *r = &operands->second;
     RankedTensorType out = args.resultType();
-    if (!out.hasStaticShape())
-      return operatorError(args) << "needs a result of static shape";
     int64_t rank = out.getRank();
     std::optional<int64_t> given = args.getInt("dim");
     int64_t dim = -1;
@@ -182,19 +209,30 @@ LegalizeFn cross(bool linalg) {
     } else if (linalg) {
       dim = rank - 1;
     } else {
-      for (int64_t d = 0; d < rank && dim < 0; ++d)
+      // PyTorch takes the first dim of size 3 at run time: a symbolic one
+      // before the first static 3 might be it.
+      for (int64_t d = 0; d < rank && dim < 0; ++d) {
+        if (out.isDynamicDim(d))
+          return operatorError(args) << "without a dim over symbolic sizes is not supported "
+                                        "(the dim it takes depends on them): give dim";
         if (out.getShape()[d] == 3)
           dim = d;
+      }
     }
     if (dim < 0 || dim >= rank || out.getShape()[dim] != 3)
       return operatorError(args) << "needs a dim of size 3";
     if (hasNoElements(out))
       return constantResults(args, b, {0.0});
     Location loc = args.getOp().getLoc();
+    // Operands broadcast to the result's shape, its symbolic sizes the
+    // export's.
+    FailureOr<SmallVector<Value>> outSizes = symbolicSizes(args, b);
+    if (failed(outSizes))
+      return failure();
     auto spread = [&](Value v) -> Value {
       if (typeOf(v).getShape() == out.getShape())
         return v;
-      return b.create<BroadcastOp>(loc, out, v).getResult();
+      return b.create<BroadcastOp>(loc, out, v, *outSizes).getResult();
     };
     Value u = spread(*l);
     Value v = spread(*r);

@@ -64,25 +64,6 @@ Value where(OpBuilder &b, Location loc, Value cond, Value v, double otherwise) {
                             makeScalar(b, loc, elt, otherwise));
 }
 
-/// The largest size the export allows along `dim` of the operand `self`
-/// where the export states it as one symbol (its range's maximum, from the
-/// module's tcc.symbols) or a number; nullopt otherwise.
-std::optional<int64_t> largestSize(OperatorArgs &args, Value self, int64_t dim) {
-  OperatorOp op = args.getOp();
-  ArrayAttr sizes = exportSizes(args, self);
-  if (!sizes || dim >= (int64_t)sizes.size())
-    return std::nullopt;
-  if (auto v = dyn_cast<IntegerAttr>(sizes[dim]))
-    return v.getInt();
-  auto symbol = dyn_cast<StringAttr>(sizes[dim]);
-  auto module = op->getParentOfType<ModuleOp>();
-  auto ranges = module ? module->getAttrOfType<DictionaryAttr>(TccGraphDialect::getSymbolsAttrName()) : nullptr;
-  auto range = symbol && ranges ? ranges.getAs<ArrayAttr>(symbol.getValue()) : nullptr;
-  if (!range || range.size() != 2)
-    return std::nullopt;
-  return cast<IntegerAttr>(range[1]).getInt();
-}
-
 /// The operand `self` (float, at most kMaxPairwise along dim) and the
 /// normalized `dim` (default `dflt`); a 0-d self is taken as [1]. A
 /// symbolic size along dim is checked against kMaxPairwise at run time.

@@ -550,9 +550,18 @@ LegalizeFn maxPoolBackward(int64_t spatial) {
 
 Value tcc::graph::fitDim(OpBuilder &b, Location loc, Value v, int64_t i, Value target,
                          int64_t like, double fill) {
+  int64_t want = typeOf(target).getDimSize(like);
+  Value wantSize;
+  if (ShapedType::isDynamic(want) || ShapedType::isDynamic(typeOf(v).getDimSize(i)))
+    wantSize = dimIndex(b, loc, target, like);
+  return fitDimTo(b, loc, v, i, want, wantSize, fill);
+}
+
+Value tcc::graph::fitDimTo(OpBuilder &b, Location loc, Value v, int64_t i, int64_t want,
+                           Value wantSize, double fill) {
   RankedTensorType t = typeOf(v);
   Type elt = t.getElementType();
-  int64_t have = t.getDimSize(i), want = typeOf(target).getDimSize(like);
+  int64_t have = t.getDimSize(i);
   if (!ShapedType::isDynamic(have) && !ShapedType::isDynamic(want)) {
     if (have > want)
       return makeSlice(b, loc, v, i, 0, want, 1);
@@ -563,7 +572,8 @@ Value tcc::graph::fitDim(OpBuilder &b, Location loc, Value v, int64_t i, Value t
     return b.create<ConcatOp>(loc, RankedTensorType::get(withDimSize(t.getShape(), i, want), elt),
                               ValueRange{v, extra}, b.getI64IntegerAttr(i));
   }
-  Value wantSize = dimIndex(b, loc, target, like);
+  if (!wantSize)
+    wantSize = b.create<arith::ConstantIndexOp>(loc, want);
   Value haveSize = dimIndex(b, loc, v, i);
   Value missing = b.create<arith::SubIOp>(loc, wantSize, haveSize);
   Value zero = b.create<arith::ConstantIndexOp>(loc, 0);

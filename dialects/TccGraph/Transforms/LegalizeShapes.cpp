@@ -401,22 +401,32 @@ Results legalizeRepeatInterleave(OperatorArgs &args, OpBuilder &b) {
   if (failed(self))
     return failure();
   RankedTensorType t = typeOf(*self);
-  if (!repeats || *repeats < 0 || !t.hasStaticShape())
-    return operatorError(args) << "needs a static tensor and a number of repeats";
+  if (!repeats || *repeats < 0)
+    return operatorError(args) << "needs a number of repeats";
   Value x = *self;
   int64_t dim = 0;
   if (std::optional<int64_t> given = args.getInt("dim"))
     dim = normalizeDim(*given, std::max<int64_t>(t.getRank(), 1));
   if (!args.getInt("dim") || t.getRank() == 0)
-    x = makeReshape(b, loc, x, {t.getNumElements()});
-  int64_t n = typeOf(x).getShape()[dim] * *repeats;
+    x = makeReshape(b, loc, x, {elementCount(x)});
+  // A symbolic size repeats to a length read at run time.
+  int64_t size = typeOf(x).getShape()[dim];
+  int64_t n = ShapedType::isDynamic(size) ? size : size * *repeats;
+  SmallVector<Value> length;
+  if (ShapedType::isDynamic(size)) {
+    Value times = b.create<arith::ConstantIndexOp>(loc, *repeats);
+    Value have = dimIndex(b, loc, x, dim);
+    length.push_back(b.create<arith::MulIOp>(loc, have, times));
+  }
   Type f64 = b.getF64Type();
   Value i = b.create<IotaOp>(loc, RankedTensorType::get({n}, f64), b.getF64FloatAttr(0),
-                             b.getF64FloatAttr(1));
+                             b.getF64FloatAttr(1), length);
   Value source = b.create<FloorOp>(loc, makeBinary<DivOp>(b, loc, i, makeScalar(b, loc, f64, double(*repeats))));
   Value index = makeCast(b, loc, source, b.getI64Type());
   Value r = b.create<TakeOp>(loc, RankedTensorType::get(withDimSize(typeOf(x).getShape(), dim, n), t.getElementType()),
                              x, index, b.getI64IntegerAttr(dim));
+  if (typeOf(r).getRank() == args.resultType().getRank())
+    return SmallVector<Value>{r};
   return SmallVector<Value>{makeReshape(b, loc, r, args.resultType().getShape())};
 }
 

@@ -303,8 +303,17 @@ Results legalizeCosineSimilarity(OperatorArgs &args, OpBuilder &b) {
   if (!x1 || !x2 || !isa<FloatType>(elt))
     return args.getOp().emitError("cosine_similarity expects tensors 'x1' and 'x2' with a float result");
   auto shape = broadcastShapes(typeOf(x1).getShape(), typeOf(x2).getShape());
-  if (failed(shape) || llvm::any_of(*shape, ShapedType::isDynamic))
-    return args.getOp().emitError("cosine_similarity of operands that do not broadcast to a static shape");
+  // Symbolic sizes need no broadcast where both operands have them, as the
+  // export states them (the same expressions).
+  bool stretchesSymbolic = false;
+  if (succeeded(shape) && llvm::any_of(*shape, ShapedType::isDynamic)) {
+    stretchesSymbolic = typeOf(x1).getShape() != typeOf(x2).getShape();
+    for (int64_t d = 0; d < typeOf(x1).getRank() && !stretchesSymbolic; ++d)
+      stretchesSymbolic = typeOf(x1).isDynamicDim(d) && !sameSize(args, x1, d, x2, d);
+  }
+  if (failed(shape) || stretchesSymbolic)
+    return args.getOp().emitError("cosine_similarity of operands that do not broadcast to a static "
+                                  "shape or have one symbolic shape");
   SmallVector<int64_t> full(*shape);
   int64_t rank = full.size(), raw = args.getInt("dim").value_or(1);
   int64_t dim = normalizeDim(raw, std::max<int64_t>(rank, 1));

@@ -239,6 +239,10 @@ inline constexpr llvm::StringLiteral kOperandSizesAttrName = "tcc.operand_sizes"
 /// results (tcc.sizes); null where unknown (an operator of static result, a
 /// value the legalizer made).
 mlir::ArrayAttr exportSizes(OperatorArgs &args, mlir::Value operand);
+/// The largest size the export allows along `dim` of `operand` where the
+/// export states it as one symbol (its range's maximum, from the module's
+/// tcc.symbols) or a number; nullopt otherwise.
+std::optional<int64_t> largestSize(OperatorArgs &args, mlir::Value operand, int64_t dim);
 /// Whether dim `da` of `a` and dim `db` of `b` are known to have one size at
 /// run time: both static and equal, or both operands or results of the
 /// operator whose export states them as the same expression (the call's
@@ -327,6 +331,10 @@ mlir::Value padConstant(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x, i
 /// (LegalizeScatter.cpp).
 mlir::Value fitDim(mlir::OpBuilder &b, mlir::Location loc, mlir::Value v, int64_t i,
                    mlir::Value target, int64_t like, double fill);
+/// fitDim to a size given as `want` (static, or kDynamic with its run-time
+/// size `wantSize`, an index value) rather than as a dim of a tensor.
+mlir::Value fitDimTo(mlir::OpBuilder &b, mlir::Location loc, mlir::Value v, int64_t i,
+                     int64_t want, mlir::Value wantSize, double fill);
 /// `ok` and `next` (rank-0 i1 conditions); `ok` may be absent.
 mlir::Value conjoin(mlir::OpBuilder &b, mlir::Location loc, mlir::Value ok, mlir::Value next);
 /// The number of elements of `v`: static, or kDynamic where a size is

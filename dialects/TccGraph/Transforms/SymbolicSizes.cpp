@@ -25,7 +25,8 @@ using namespace tcc::graph;
 
 namespace {
 /// expr := term (('+' | '-') term)*; term := factor (('*' | '//' | '%')
-/// factor)*; factor := integer | symbol | '(' expr ')' | '-' factor.
+/// factor)*; factor := integer | symbol | '(' expr ')' | '-' factor
+/// | ('min' | 'max') '(' expr (',' expr)+ ')'.
 class SizeExprBuilder {
 public:
   SizeExprBuilder(OpBuilder &b, Operation *anchor, StringRef text)
@@ -100,7 +101,23 @@ private:
     }
     while (pos < text.size() && (std::isalnum((unsigned char)text[pos]) || text[pos] == '_'))
       ++pos;
-    return pos > start ? symbol(text.substr(start, pos - start)) : Value();
+    StringRef name = text.substr(start, pos - start);
+    if (name == "min" && eat("("))
+      return extremum<arith::MinSIOp>();
+    if (name == "max" && eat("("))
+      return extremum<arith::MaxSIOp>();
+    return pos > start ? symbol(name) : Value();
+  }
+  /// The arguments of min( or max( after its '(', folded left.
+  template <typename OpTy>
+  Value extremum() {
+    Value v = expr();
+    if (!v || !eat(","))
+      return Value();
+    do
+      v = combine<OpTy>(v, expr());
+    while (v && eat(","));
+    return v && eat(")") ? v : Value();
   }
   /// tensor.dim of the first function argument with `name` as a dimension.
   Value symbol(StringRef name) {

@@ -6,7 +6,7 @@
 // spelling for all of them, a small infix language:
 //
 //   expr := integer | identifier | expr (+ | - | * | // | %) expr | -expr
-//         | ( expr )
+//         | ( expr ) | min(expr, expr, ...) | max(expr, expr, ...)
 //
 // printed with spaces around + and - only ("2*s0 + 1", "s0//2", "-s1"), and
 // parentheses only where they are needed. `//` and `%` are Python's floor
@@ -23,9 +23,9 @@ namespace tcc::frontend {
 
 /// Converts sympy text (srepr or str form) into tcc's infix spelling.
 /// Understood: Symbol, Integer, Add, Mul, Pow with a non-negative integer
-/// exponent, FloorDiv, floor(a/b), CleanDiv, Mod, PythonMod and the same in
-/// infix. Throws FrontendError naming the expression for anything else
-/// (Max, true division, floats, ...).
+/// exponent, FloorDiv, floor(a/b), CleanDiv, Mod, PythonMod, Min, Max and
+/// the same in infix. Throws FrontendError naming the expression for
+/// anything else (true division, floats, ...).
 std::string sympyToInfix(std::string_view sympyText);
 
 } // namespace tcc::frontend

@@ -30,8 +30,9 @@ public:
   using std::runtime_error::runtime_error;
 };
 
-/// A parsed expression: integers, identifiers, `+ - *`, `//`, `%`, unary minus
-/// and parentheses. Cheap to copy; immutable once parsed.
+/// A parsed expression: integers, identifiers, `+ - *`, `//`, `%`, unary minus,
+/// parentheses and `min(a, b, ...)` / `max(a, b, ...)`. Cheap to copy;
+/// immutable once parsed.
 class SymbolicExpr {
 public:
   /// Parses `text`; throws SymbolicExprError naming the offending column.
@@ -57,7 +58,7 @@ public:
   const std::string &text() const { return text_; }
 
 private:
-  enum class NodeKind { Constant, Symbol, Negate, Add, Sub, Mul, FloorDiv, Mod };
+  enum class NodeKind { Constant, Symbol, Negate, Add, Sub, Mul, FloorDiv, Mod, Min, Max };
   struct Node {
     explicit Node(NodeKind kind) : kind(kind) {}
     NodeKind kind;

@@ -82,3 +82,18 @@ func.func @mul_by_real(%z: tensor<2x3x2xf32>, %r: tensor<3xf32>) -> tensor<2x3x2
   %0 = tcc_graph.operator "torch.ops.aten.mul.Tensor"(%z, %r) {operand_names = ["self", "other"], args = {}, tcc.complex_operands = array<i64: 0>, tcc.complex_results = array<i64: 0>} : (tensor<2x3x2xf32>, tensor<3xf32>) -> tensor<2x3x2xf32>
   return %0 : tensor<2x3x2xf32>
 }
+
+// -----
+
+// complex of a symbolic-length real part and a 0-d imaginary part: the
+// imaginary part stretched to the real part's run-time length.
+// CHECK-LABEL: func @complex_symbolic
+// CHECK: %[[N:.*]] = tensor.dim %arg0, %{{.*}} : tensor<?xf32>
+// CHECK: %[[IM:.*]] = tcc_graph.broadcast %arg1 sizes(%[[N]]) : (tensor<f32>) -> tensor<?xf32>
+// CHECK: %[[RE1:.*]] = tcc_graph.reshape %arg0 : (tensor<?xf32>) -> tensor<?x1xf32>
+// CHECK: %[[IM1:.*]] = tcc_graph.reshape %[[IM]] : (tensor<?xf32>) -> tensor<?x1xf32>
+// CHECK: tcc_graph.concat %[[RE1]], %[[IM1]] {dim = 1 : i64} : (tensor<?x1xf32>, tensor<?x1xf32>) -> tensor<?x2xf32>
+func.func @complex_symbolic(%re: tensor<?xf32>, %im: tensor<f32>) -> tensor<?x2xf32> {
+  %0 = tcc_graph.operator "torch.ops.aten.complex.default"(%re, %im) {operand_names = ["real", "imag"], args = {}, tcc.complex_results = array<i64: 0>} : (tensor<?xf32>, tensor<f32>) -> tensor<?x2xf32>
+  return %0 : tensor<?x2xf32>
+}

@@ -150,3 +150,109 @@ func.func @stft(%x: tensor<10xf32>, %w: tensor<2xf32>) -> tensor<3x3x2xf32> {
   %0 = tcc_graph.operator "torch.ops.aten.stft.default"(%x, %w) {operand_names = ["self", "window"], args = {n_fft = 4 : i64, hop_length = 3 : i64, win_length = 2 : i64, normalized = false, return_complex = true}, tcc.complex_results = array<i64: 0>} : (tensor<10xf32>, tensor<2xf32>) -> tensor<3x3x2xf32>
   return %0 : tensor<3x3x2xf32>
 }
+
+// -----
+
+// fft along a symbolic length n (at most 64 by the export's range: no check
+// at run time): the twiddle matrix [n, n] from iotas of n read at run time,
+// the angle step 2π/n and the "ortho" scale 1/√n computed from it.
+// CHECK-LABEL: func @fft_symbolic_length
+// CHECK: %[[X:.*]] = tcc_graph.cast %arg0 : (tensor<2x?xf32>) -> tensor<2x?xf64>
+// CHECK-NOT: tcc_graph.check
+// CHECK: %[[N:.*]] = tcc_graph.dim_size %[[X]] {dim = 1 : i64}
+// CHECK: %[[NF:.*]] = tcc_graph.cast %[[N]] : (tensor<i64>) -> tensor<f64>
+// CHECK: %[[ROOT:.*]] = tcc_graph.sqrt %[[NF]] : tensor<f64>
+// CHECK: %[[SCALE:.*]] = tcc_graph.div %{{.*}}, %[[ROOT]]
+// CHECK: %[[LEN:.*]] = tensor.dim %[[X]], %{{.*}} : tensor<2x?xf64>
+// CHECK: %[[PERIOD:.*]] = tcc_graph.dim_size %[[X]] {dim = 1 : i64}
+// CHECK: tcc_graph.iota sizes(%[[LEN]]) {{.*}} : tensor<?xi64>
+// CHECK: tcc_graph.iota sizes(%[[LEN]]) {{.*}} : tensor<?xi64>
+// CHECK: %[[R:.*]] = tcc_graph.fmod %{{.*}}, %[[PERIOD]] : (tensor<?x?xi64>, tensor<i64>) -> tensor<?x?xi64>
+// CHECK: %[[TURN:.*]] = tcc_graph.constant dense<6.2831853071795862> : tensor<f64>
+// CHECK: %[[PF:.*]] = tcc_graph.cast %[[PERIOD]] : (tensor<i64>) -> tensor<f64>
+// CHECK: %[[STEP:.*]] = tcc_graph.div %[[TURN]], %[[PF]]
+// CHECK: %[[COS:.*]] = tcc_graph.cos %{{.*}} : tensor<?x?xf64>
+// CHECK: %[[SIN:.*]] = tcc_graph.sin %{{.*}} : tensor<?x?xf64>
+// CHECK: %[[C:.*]] = tcc_graph.mul %[[COS]], %[[SCALE]]
+// CHECK: %[[S:.*]] = tcc_graph.mul %[[SIN]], %[[SCALE]]
+// CHECK: tcc_graph.matmul %[[X]], %[[C]] : (tensor<2x?xf64>, tensor<?x?xf64>) -> tensor<2x?xf64>
+// CHECK: tcc_graph.matmul %[[X]], %[[S]] : (tensor<2x?xf64>, tensor<?x?xf64>) -> tensor<2x?xf64>
+// CHECK: tcc_graph.concat {{.*}} -> tensor<2x?x2xf32>
+module attributes {tcc.symbols = {s0 = [2, 64]}} {
+  func.func @fft_symbolic_length(%x: tensor<2x?xf32> {tcc.sizes = [2, "s0"]}) -> tensor<2x?x2xf32> {
+    %0 = tcc_graph.operator "torch.ops.aten.fft_fft.default"(%x) {operand_names = ["self"], args = {dim = -1 : i64, norm = "ortho"}, tcc.complex_results = array<i64: 0>} : (tensor<2x?xf32>) -> tensor<2x?x2xf32>
+    return %0 : tensor<2x?x2xf32>
+  }
+}
+
+// -----
+
+// irfft along a symbolic m without a stated maximum: the call checks that m
+// is at most 513 (n = 2·(m - 1) at most 1024 points); the output length n
+// and the "backward" scale 1/n from m read at run time.
+// CHECK-LABEL: func @irfft_symbolic_length
+// CHECK: %[[X:.*]] = tcc_graph.cast %arg0 : (tensor<?x3xf32>) -> tensor<?x3xf64>
+// CHECK: %[[M:.*]] = tcc_graph.dim_size %[[X]] {dim = 0 : i64}
+// CHECK: %[[MOST:.*]] = tcc_graph.constant dense<513> : tensor<i64>
+// CHECK: %[[FITS:.*]] = tcc_graph.compare %[[M]], %[[MOST]] {predicate = "le"}
+// CHECK: %[[CHECKED:.*]] = tcc_graph.check %[[FITS]], %[[X]] "aten.fft_irfft.default: a transformed dim of more than 513 elements is not supported"
+// CHECK: %[[MI:.*]] = tensor.dim %[[CHECKED]], %{{.*}} : tensor<?x3xf64>
+// CHECK: %[[MT:.*]] = tcc_graph.dim_size %[[CHECKED]] {dim = 0 : i64}
+// CHECK: %[[LESS:.*]] = arith.subi %[[MI]], %{{.*}} : index
+// CHECK: %[[NI:.*]] = arith.muli %[[LESS]], %{{.*}} : index
+// CHECK: %[[LESST:.*]] = tcc_graph.sub %[[MT]], %{{.*}}
+// CHECK: %[[NT:.*]] = tcc_graph.mul %[[LESST]], %{{.*}}
+// CHECK: %[[NF:.*]] = tcc_graph.cast %[[NT]] : (tensor<i64>) -> tensor<f64>
+// CHECK: %[[SCALE:.*]] = tcc_graph.div %{{.*}}, %[[NF]]
+// CHECK: tcc_graph.iota sizes(%[[NI]]) {{.*}} : tensor<?xi64>
+// CHECK: tcc_graph.fmod %{{.*}}, %[[NT]] : (tensor<?x?xi64>, tensor<i64>) -> tensor<?x?xi64>
+// CHECK: %[[W:.*]] = tcc_graph.select %{{.*}}, %{{.*}}, %{{.*}} : (tensor<?x1xi1>, tensor<f64>, tensor<f64>) -> tensor<?x1xf64>
+// CHECK: tcc_graph.mul %[[W]], %[[SCALE]] : (tensor<?x1xf64>, tensor<f64>) -> tensor<?x1xf64>
+// CHECK: %[[T:.*]] = tcc_graph.transpose %[[CHECKED]] {permutation = array<i64: 1, 0>} : (tensor<?x3xf64>) -> tensor<3x?xf64>
+// CHECK: tcc_graph.matmul %[[T]], %{{.*}} : (tensor<3x?xf64>, tensor<?x?xf64>) -> tensor<3x?xf64>
+func.func @irfft_symbolic_length(%x: tensor<?x3xf32>) -> tensor<?x3xf32> {
+  %0 = tcc_graph.operator "torch.ops.aten.fft_irfft.default"(%x) {operand_names = ["self"], args = {dim = 0 : i64}} : (tensor<?x3xf32>) -> tensor<?x3xf32>
+  return %0 : tensor<?x3xf32>
+}
+
+// -----
+
+// rfft to a static n = 4 of a symbolic length: the input extended by
+// max(4 - m, 0) zeros and cut to 4 (every read inside it), then the static
+// [4, 3] one-sided matrix.
+// CHECK-LABEL: func @rfft_symbolic_input_static_length
+// CHECK: %[[X:.*]] = tcc_graph.cast %arg0 : (tensor<3x?xf32>) -> tensor<3x?xf64>
+// CHECK: %[[MISSING:.*]] = arith.subi %{{.*}}, %{{.*}} : index
+// CHECK: %[[COUNT:.*]] = arith.maxsi %[[MISSING]], %{{.*}} : index
+// CHECK: %[[ZEROS:.*]] = tcc_graph.broadcast %{{.*}} sizes(%[[COUNT]]) : (tensor<f64>) -> tensor<3x?xf64>
+// CHECK: %[[LONG:.*]] = tcc_graph.concat %[[X]], %[[ZEROS]] {dim = 1 : i64}
+// CHECK: %[[FOUR:.*]] = tcc_graph.slice %[[LONG]] {dim = 1 : i64, end = 4 : i64, start = 0 : i64, step = 1 : i64} : (tensor<3x?xf64>) -> tensor<3x4xf64>
+// CHECK: tcc_graph.matmul %[[FOUR]], %{{.*}} : (tensor<3x4xf64>, tensor<4x3xf64>) -> tensor<3x3xf64>
+func.func @rfft_symbolic_input_static_length(%x: tensor<3x?xf32>) -> tensor<3x3x2xf32> {
+  %0 = tcc_graph.operator "torch.ops.aten.fft_rfft.default"(%x) {operand_names = ["self"], args = {n = 4 : i64, dim = -1 : i64}, tcc.complex_results = array<i64: 0>} : (tensor<3x?xf32>) -> tensor<3x3x2xf32>
+  return %0 : tensor<3x3x2xf32>
+}
+
+// -----
+
+// stft of a signal of symbolic length L: max((L - 4) // 2 + 1, 0) frames
+// read at run time (none past the signal), the call checking L >= n_fft as
+// PyTorch raises; the frames gathered and transformed by the static 4 x 3
+// one-sided matrix.
+// CHECK-LABEL: func @stft_symbolic_length
+// CHECK: %[[L:.*]] = tensor.dim %arg0, %{{.*}} : tensor<?xf32>
+// CHECK: %[[PAST:.*]] = arith.subi %[[L]], %{{.*}} : index
+// CHECK: %[[STEPS:.*]] = arith.floordivsi %[[PAST]], %{{.*}} : index
+// CHECK: %[[COUNT:.*]] = arith.addi %[[STEPS]], %{{.*}} : index
+// CHECK: %[[FRAMES:.*]] = arith.maxsi %[[COUNT]], %{{.*}} : index
+// CHECK: %[[OK:.*]] = tcc_graph.compare %{{.*}}, %{{.*}} {predicate = "ge"}
+// CHECK: %[[SIGNAL:.*]] = tcc_graph.check %[[OK]], %arg0 "aten.stft.default: n_fft (4) is longer than the signal"
+// CHECK: tcc_graph.iota sizes(%[[FRAMES]]) {{.*}} : tensor<?xi64>
+// CHECK: %[[ROWS:.*]] = tcc_graph.reshape %[[SIGNAL]] : (tensor<?xf32>) -> tensor<1x?xf32>
+// CHECK: tcc_graph.gather %{{.*}}, %{{.*}} {dim = 1 : i64} : (tensor<1x?xf64>, tensor<1x?xi64>) -> tensor<1x?xf64>
+// CHECK: tcc_graph.matmul %{{.*}}, %{{.*}} : (tensor<?x4xf64>, tensor<4x3xf64>) -> tensor<?x3xf64>
+// CHECK: tcc_graph.concat {{.*}} -> tensor<3x?x2xf32>
+func.func @stft_symbolic_length(%x: tensor<?xf32>) -> tensor<3x?x2xf32> {
+  %0 = tcc_graph.operator "torch.ops.aten.stft.default"(%x) {operand_names = ["self"], args = {n_fft = 4 : i64, hop_length = 2 : i64, return_complex = true}, tcc.complex_results = array<i64: 0>} : (tensor<?xf32>) -> tensor<3x?x2xf32>
+  return %0 : tensor<3x?x2xf32>
+}

@@ -222,3 +222,22 @@ func.func @ormqr_mismatch(%a: tensor<4x2xf32>, %tau: tensor<2xf32>, %c: tensor<3
   %0 = tcc_graph.operator "torch.ops.aten.ormqr.default"(%a, %tau, %c) {operand_names = ["self", "input2", "input3"], args = {}} : (tensor<4x2xf32>, tensor<2xf32>, tensor<3x3xf32>) -> tensor<3x3xf32>
   return %0 : tensor<3x3xf32>
 }
+
+// -----
+
+// cross without a dim takes the first dim of size 3 at run time: a symbolic
+// one before the static 3 might be it (eager would then transform along it).
+func.func @cross_symbolic_no_dim(%a: tensor<?x3xf32>, %b: tensor<?x3xf32>) -> tensor<?x3xf32> {
+  // expected-error @+1 {{operator 'aten.cross.default': without a dim over symbolic sizes is not supported (the dim it takes depends on them): give dim}}
+  %0 = tcc_graph.operator "torch.ops.aten.cross.default"(%a, %b) {operand_names = ["self", "other"], args = {}} : (tensor<?x3xf32>, tensor<?x3xf32>) -> tensor<?x3xf32>
+  return %0 : tensor<?x3xf32>
+}
+
+// -----
+
+// tensordot contracting symbolic sizes the export does not state as one.
+func.func @tensordot_unrelated_sizes(%a: tensor<2x?xf32> {tcc.sizes = [2, "s0"]}, %b: tensor<?x3xf32> {tcc.sizes = ["s1", 3]}) -> tensor<2x3xf32> {
+  // expected-error @+1 {{operator 'aten.tensordot.default': contracts dims 1 and 0 whose symbolic sizes the export does not state as equal}}
+  %0 = tcc_graph.operator "torch.ops.aten.tensordot.default"(%a, %b) {operand_names = ["self", "other"], args = {dims_self = array<i64: 1>, dims_other = array<i64: 0>}} : (tensor<2x?xf32>, tensor<?x3xf32>) -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}

@@ -263,6 +263,54 @@ func.func @diagonal_scatter(%x: tensor<6x5xf32>, %s: tensor<4xf32>) -> tensor<6x
 
 // -----
 
+// The diagonal family over symbolic sizes. diagonal (offset -1 of [m, n]
+// matrices): the matrix flattened to m·n, a take at |offset|·n + i·(n + 1)
+// for i below max(0, min(m - 1, n)), m and n read at run time. diag_embed:
+// the vector padded by |offset| zeros and selected on j - i == offset over
+// an iota of the padded length. diagonal_scatter: src fitted to the row
+// dim's run-time length (max(n - L, 0) zeros, then cut), selected on the
+// diagonal. trace: iotas of the symbolic sizes.
+// CHECK-LABEL: func @diagonal_symbolic
+// CHECK: %[[FLAT:.*]] = tcc_graph.reshape %arg0 : (tensor<2x?x?xf32>) -> tensor<2x?xf32>
+// CHECK: %[[M:.*]] = tensor.dim %arg0, %{{.*}} : tensor<2x?x?xf32>
+// CHECK: %[[N:.*]] = tensor.dim %arg0, %{{.*}} : tensor<2x?x?xf32>
+// CHECK: %[[M1:.*]] = arith.subi %[[M]], %{{.*}} : index
+// CHECK: %[[SHORTER:.*]] = arith.minsi %[[M1]], %[[N]] : index
+// CHECK: %[[LENGTH:.*]] = arith.maxsi %[[SHORTER]], %{{.*}} : index
+// CHECK: %[[I:.*]] = tcc_graph.iota sizes(%[[LENGTH]]) {{.*}} : tensor<?xi64>
+// CHECK: %[[COLS:.*]] = tcc_graph.dim_size %arg0 {dim = 2 : i64}
+// CHECK: %[[STEP:.*]] = tcc_graph.add %[[COLS]], %{{.*}}
+// CHECK: %[[ALONG:.*]] = tcc_graph.mul %[[I]], %[[STEP]]
+// CHECK: %[[START:.*]] = tcc_graph.mul %{{.*}}, %[[COLS]]
+// CHECK: %[[INDEX:.*]] = tcc_graph.add %[[ALONG]], %[[START]]
+// CHECK: %[[DIAG:.*]] = tcc_graph.take %[[FLAT]], %[[INDEX]] {dim = 1 : i64} : (tensor<2x?xf32>, tensor<?xi64>) -> tensor<2x?xf32>
+// CHECK: %[[PADDED:.*]] = tcc_graph.concat %[[DIAG]], %{{.*}} {dim = 1 : i64} : (tensor<2x?xf32>, tensor<2x1xf32>) -> tensor<2x?xf32>
+// CHECK: %[[SIDE:.*]] = tensor.dim %[[PADDED]], %{{.*}} : tensor<2x?xf32>
+// CHECK: tcc_graph.iota sizes(%[[SIDE]])
+// CHECK: tcc_graph.select %{{.*}}, %{{.*}}, %{{.*}} : (tensor<?x?xi1>, tensor<2x?x1xf32>, tensor<f32>) -> tensor<2x?x?xf32>
+// CHECK: %[[LAID:.*]] = tcc_graph.transpose %{{.*}} {permutation = array<i64: 0, 2, 1>} : (tensor<2x?x1xf32>) -> tensor<2x1x?xf32>
+// CHECK: %[[ROWS:.*]] = tensor.dim %arg0, %{{.*}} : tensor<2x?x?xf32>
+// CHECK: %[[MISSING:.*]] = arith.subi %[[ROWS]], %{{.*}} : index
+// CHECK: %[[EXTEND:.*]] = arith.maxsi %[[MISSING]], %{{.*}} : index
+// CHECK: %[[LONG:.*]] = tcc_graph.concat %[[LAID]], %{{.*}} {dim = 2 : i64}
+// CHECK: %[[FIT:.*]] = tcc_graph.slice %[[LONG]] sizes(%[[ROWS]])
+// CHECK: %[[MASK:.*]] = tcc_graph.compare %{{.*}}, %{{.*}} {predicate = "eq"} : (tensor<1x?x?xi64>, tensor<i64>) -> tensor<1x?x?xi1>
+// CHECK: tcc_graph.select %[[MASK]], %[[FIT]], %arg0 : (tensor<1x?x?xi1>, tensor<2x1x?xf32>, tensor<2x?x?xf32>) -> tensor<2x?x?xf32>
+// CHECK: %[[R:.*]] = tensor.dim %arg1, %{{.*}} : tensor<?x?xf32>
+// CHECK: tcc_graph.iota sizes(%[[R]])
+// CHECK: %[[C:.*]] = tensor.dim %arg1, %{{.*}} : tensor<?x?xf32>
+// CHECK: tcc_graph.iota sizes(%[[C]])
+// CHECK: tcc_graph.reduce_sum
+func.func @diagonal_symbolic(%x: tensor<2x?x?xf32>, %y: tensor<?x?xf32>) -> (tensor<2x?xf32>, tensor<?x?x?xf32>, tensor<2x?x?xf32>, tensor<f32>) {
+  %0 = tcc_graph.operator "torch.ops.aten.diagonal.default"(%x) {operand_names = ["self"], args = {offset = -1 : i64, dim1 = 1 : i64, dim2 = 2 : i64}} : (tensor<2x?x?xf32>) -> tensor<2x?xf32>
+  %1 = tcc_graph.operator "torch.ops.aten.diag_embed.default"(%0) {operand_names = ["self"], args = {offset = 1 : i64, dim1 = 0 : i64, dim2 = 2 : i64}} : (tensor<2x?xf32>) -> tensor<?x?x?xf32>
+  %2 = tcc_graph.operator "torch.ops.aten.diagonal_scatter.default"(%x, %0) {operand_names = ["self", "src"], args = {offset = -1 : i64, dim1 = 1 : i64, dim2 = 2 : i64}} : (tensor<2x?x?xf32>, tensor<2x?xf32>) -> tensor<2x?x?xf32>
+  %3 = tcc_graph.operator "torch.ops.aten.trace.default"(%y) {operand_names = ["self"], args = {}} : (tensor<?x?xf32>) -> tensor<f32>
+  return %0, %1, %2, %3 : tensor<2x?xf32>, tensor<?x?x?xf32>, tensor<2x?x?xf32>, tensor<f32>
+}
+
+// -----
+
 // histc: bin trunc((x - lo) * bins / (hi - lo)) (the last bin also holding
 // x == hi), counted where lo <= x <= hi: one comparison per element and bin,
 // summed over the elements.

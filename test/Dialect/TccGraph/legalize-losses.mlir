@@ -243,3 +243,18 @@ func.func @multilabel_margin_loss(%x: tensor<2x4xf32>, %t: tensor<2x4xi64>) -> t
   %0 = tcc_graph.operator "torch.ops.aten.multilabel_margin_loss.default"(%x, %t) {operand_names = ["self", "target"], args = {reduction = 1 : i64}} : (tensor<2x4xf32>, tensor<2x4xi64>) -> tensor<f32>
   return %0 : tensor<f32>
 }
+
+// -----
+
+// nll_loss over a symbolic batch and class count: the targets reshaped
+// around the class dim by their run-time length, gathered.
+// CHECK-LABEL: func @nll_loss_symbolic
+// CHECK: %[[SAFE:.*]] = tcc_graph.select %{{.*}}, %arg1, %{{.*}} : (tensor<?xi1>, tensor<?xi64>, tensor<i64>) -> tensor<?xi64>
+// CHECK: %[[N:.*]] = tensor.dim %arg1, %{{.*}} : tensor<?xi64>
+// CHECK: %[[INDEX:.*]] = tcc_graph.reshape %[[SAFE]] sizes(%[[N]]) : (tensor<?xi64>) -> tensor<?x1xi64>
+// CHECK: %[[PICKED:.*]] = tcc_graph.gather %arg0, %[[INDEX]] {dim = 1 : i64} : (tensor<?x?xf32>, tensor<?x1xi64>) -> tensor<?x1xf32>
+// CHECK: tcc_graph.reshape %[[PICKED]] sizes(%[[N]]) : (tensor<?x1xf32>) -> tensor<?xf32>
+func.func @nll_loss_symbolic(%x: tensor<?x?xf32>, %t: tensor<?xi64>) -> tensor<?xf32> {
+  %0 = tcc_graph.operator "torch.ops.aten.nll_loss_nd.default"(%x, %t) {operand_names = ["self", "target"], args = {reduction = 0 : i64}} : (tensor<?x?xf32>, tensor<?xi64>) -> tensor<?xf32>
+  return %0 : tensor<?xf32>
+}

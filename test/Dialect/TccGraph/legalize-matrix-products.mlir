@@ -57,6 +57,39 @@ func.func @cross_first_dim_of_3(%a: tensor<2x3x3xf32>, %b: tensor<2x3x3xf32>) ->
 
 // -----
 
+// tensordot over symbolic sizes: the contracted dims' sizes are one symbol
+// (s1) in the export; the flattened sizes and the result's are read at run
+// time.
+// CHECK-LABEL: func @tensordot_symbolic
+// CHECK: %[[X:.*]] = tcc_graph.transpose %arg0 {permutation = array<i64: 0, 2, 1>} : (tensor<?x?x4xf32>) -> tensor<?x4x?xf32>
+// CHECK: %[[B:.*]] = tensor.dim %[[X]], %{{.*}} : tensor<?x4x?xf32>
+// CHECK: %[[FREE:.*]] = arith.muli %[[B]], %{{.*}} : index
+// CHECK: %[[K:.*]] = tensor.dim %[[X]], %{{.*}} : tensor<?x4x?xf32>
+// CHECK: %[[MX:.*]] = tcc_graph.reshape %[[X]] sizes(%[[FREE]], %[[K]]) : (tensor<?x4x?xf32>) -> tensor<?x?xf32>
+// CHECK: %[[P:.*]] = tcc_graph.matmul %[[MX]], %{{.*}} : (tensor<?x?xf32>, tensor<?x?xf32>) -> tensor<?x?xf32>
+// CHECK: tcc_graph.reshape %[[P]] sizes(%{{.*}}, %{{.*}}) : (tensor<?x?xf32>) -> tensor<?x4x?xf32>
+func.func @tensordot_symbolic(%a: tensor<?x?x4xf32> {tcc.sizes = ["s0", "s1", 4]}, %b: tensor<?x?xf32> {tcc.sizes = ["s1", "s2"]}) -> tensor<?x4x?xf32> {
+  %0 = tcc_graph.operator "torch.ops.aten.tensordot.default"(%a, %b) {operand_names = ["self", "other"], args = {dims_self = array<i64: 1>, dims_other = array<i64: 0>}} : (tensor<?x?x4xf32>, tensor<?x?xf32>) -> tensor<?x4x?xf32>
+  return %0 : tensor<?x4x?xf32>
+}
+
+// -----
+
+// linalg.cross over symbolic sizes: the second operand broadcast to the
+// result's sizes (the export's), the components sliced along the static 3.
+// CHECK-LABEL: func @cross_symbolic
+// CHECK: %[[N:.*]] = tensor.dim %arg0, %{{.*}} : tensor<?x3x?xf32>
+// CHECK: %[[M:.*]] = tensor.dim %arg0, %{{.*}} : tensor<?x3x?xf32>
+// CHECK: %[[V:.*]] = tcc_graph.broadcast %arg1 sizes(%[[N]], %[[M]]) : (tensor<1x3x?xf32>) -> tensor<?x3x?xf32>
+// CHECK-COUNT-3: tcc_graph.sub
+// CHECK: tcc_graph.concat %{{.*}}, %{{.*}}, %{{.*}} {dim = 1 : i64} : (tensor<?x1x?xf32>, tensor<?x1x?xf32>, tensor<?x1x?xf32>) -> tensor<?x3x?xf32>
+func.func @cross_symbolic(%a: tensor<?x3x?xf32> {tcc.sizes = ["s0", 3, "s1"]}, %b: tensor<1x3x?xf32> {tcc.sizes = [1, 3, "s1"]}) -> tensor<?x3x?xf32> {
+  %0 = tcc_graph.operator "torch.ops.aten.linalg_cross.default"(%a, %b) {operand_names = ["self", "other"], args = {dim = 1 : i64}, tcc.sizes = [["s0", 3, "s1"]]} : (tensor<?x3x?xf32>, tensor<1x3x?xf32>) -> tensor<?x3x?xf32>
+  return %0 : tensor<?x3x?xf32>
+}
+
+// -----
+
 // vander: ones, x, then running products (cumprod's order), concatenated.
 // CHECK-LABEL: func @vander
 // CHECK: %[[X:.*]] = tcc_graph.reshape %arg0 : (tensor<3xf32>) -> tensor<3x1xf32>

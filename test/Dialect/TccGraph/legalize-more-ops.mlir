@@ -617,3 +617,52 @@ func.func @trapezoid_symbolic(%y: tensor<2x?xf32> {tcc.sizes = [2, "s1"]}, %x: t
   %2 = tcc_graph.operator "torch.ops.aten.cumulative_trapezoid.x"(%y, %x) {operand_names = ["y", "x"], args = {dim = -1 : i64}, tcc.sizes = [[2, "s1 - 1"]]} : (tensor<2x?xf32>, tensor<?xf32>) -> tensor<2x?xf32>
   return %0, %1, %2 : tensor<2xf32>, tensor<2xf32>, tensor<2x?xf32>
 }
+
+// -----
+
+// isin, cosine_similarity, isreal and inner over symbolic sizes: isin's
+// elements x test elements bounded by the export's ranges (64·3 x 16), the
+// cosine's operands of one symbolic shape (no broadcast), isreal's trues of
+// self's run-time sizes, inner's product of the flattened rows.
+// CHECK-LABEL: func @symbolic_misc
+// CHECK: %[[COLUMN:.*]] = tcc_graph.reshape %arg0 : (tensor<?x3xf32>) -> tensor<?x3x1xf32>
+// CHECK: %[[ROW:.*]] = tcc_graph.reshape %arg2 : (tensor<?xf32>) -> tensor<1x1x?xf32>
+// CHECK: tcc_graph.compare %[[COLUMN]], %[[ROW]] {predicate = "eq"} : (tensor<?x3x1xf32>, tensor<1x1x?xf32>) -> tensor<?x3x?xi1>
+// CHECK-NOT: tcc_graph.broadcast %arg1
+// CHECK: tcc_graph.reduce_sum %{{.*}} {dims = array<i64: 1>, keepdim = false} : (tensor<?x3xf32>) -> tensor<?xf32>
+// CHECK: %[[N:.*]] = tensor.dim %arg0, %{{.*}} : tensor<?x3xf32>
+// CHECK: tcc_graph.broadcast %{{.*}} sizes(%[[N]]) : (tensor<i1>) -> tensor<?x3xi1>
+// CHECK: %[[T:.*]] = tcc_graph.transpose %arg1 {permutation = array<i64: 1, 0>} : (tensor<?x3xf32>) -> tensor<3x?xf32>
+// CHECK: tcc_graph.matmul %arg0, %[[T]] : (tensor<?x3xf32>, tensor<3x?xf32>) -> tensor<?x?xf32>
+module attributes {tcc.symbols = {s0 = [2, 64], s1 = [2, 16]}} {
+  func.func @symbolic_misc(%x: tensor<?x3xf32> {tcc.sizes = ["s0", 3]}, %y: tensor<?x3xf32> {tcc.sizes = ["s0", 3]}, %t: tensor<?xf32> {tcc.sizes = ["s1"]}) -> (tensor<?x3xi1>, tensor<?xf32>, tensor<?x3xi1>, tensor<?x?xf32>) {
+    %0 = tcc_graph.operator "torch.ops.aten.isin.Tensor_Tensor"(%x, %t) {operand_names = ["elements", "test_elements"], args = {}} : (tensor<?x3xf32>, tensor<?xf32>) -> tensor<?x3xi1>
+    %1 = tcc_graph.operator "torch.ops.aten.cosine_similarity.default"(%x, %y) {operand_names = ["x1", "x2"], args = {dim = 1 : i64}} : (tensor<?x3xf32>, tensor<?x3xf32>) -> tensor<?xf32>
+    %2 = tcc_graph.operator "torch.ops.aten.isreal.default"(%x) {operand_names = ["self"], args = {}} : (tensor<?x3xf32>) -> tensor<?x3xi1>
+    %3 = tcc_graph.operator "torch.ops.aten.inner.default"(%x, %y) {operand_names = ["self", "other"], args = {}} : (tensor<?x3xf32>, tensor<?x3xf32>) -> tensor<?x?xf32>
+    return %0, %1, %2, %3 : tensor<?x3xi1>, tensor<?xf32>, tensor<?x3xi1>, tensor<?x?xf32>
+  }
+}
+
+// -----
+
+// group_norm and instance_norm over symbolic batch, channels and length:
+// the groups' size C·L / G read at run time (the export guards that G
+// divides C), x's own sizes to reshape back; instance norm's one group per
+// channel is x itself. diff with n = 0 is its input, whatever its sizes.
+// CHECK-LABEL: func @norms_symbolic
+// CHECK: %[[C:.*]] = tensor.dim %arg0, %{{.*}} : tensor<?x?x?xf32>
+// CHECK: %[[L:.*]] = tensor.dim %arg0, %{{.*}} : tensor<?x?x?xf32>
+// CHECK: %[[CL:.*]] = arith.muli %[[C]], %[[L]] : index
+// CHECK: %[[GROUP:.*]] = arith.divsi %[[CL]], %{{.*}} : index
+// CHECK: %[[N:.*]] = tensor.dim %arg0, %{{.*}} : tensor<?x?x?xf32>
+// CHECK: %[[GROUPED:.*]] = tcc_graph.reshape %arg0 sizes(%[[N]], %[[GROUP]]) : (tensor<?x?x?xf32>) -> tensor<?x2x?xf32>
+// CHECK: tcc_graph.reshape %{{.*}} sizes(%{{.*}}, %{{.*}}, %{{.*}}) : (tensor<?x2x?xf32>) -> tensor<?x?x?xf32>
+// CHECK: tcc_graph.reduce_mean %arg0 {dims = array<i64: 2>, keepdim = true} : (tensor<?x?x?xf32>) -> tensor<?x?x1xf32>
+// CHECK: return %{{.*}}, %{{.*}}, %arg0
+func.func @norms_symbolic(%x: tensor<?x?x?xf32>) -> (tensor<?x?x?xf32>, tensor<?x?x?xf32>, tensor<?x?x?xf32>) {
+  %0 = tcc_graph.operator "torch.ops.aten.group_norm.default"(%x) {operand_names = ["input"], args = {num_groups = 2 : i64, eps = 1.0e-05 : f64}} : (tensor<?x?x?xf32>) -> tensor<?x?x?xf32>
+  %1 = tcc_graph.operator "torch.ops.aten.instance_norm.default"(%x) {operand_names = ["input"], args = {use_input_stats = true, eps = 1.0e-05 : f64}} : (tensor<?x?x?xf32>) -> tensor<?x?x?xf32>
+  %2 = tcc_graph.operator "torch.ops.aten.diff.default"(%x) {operand_names = ["self"], args = {n = 0 : i64, dim = -1 : i64}} : (tensor<?x?x?xf32>) -> tensor<?x?x?xf32>
+  return %0, %1, %2 : tensor<?x?x?xf32>, tensor<?x?x?xf32>, tensor<?x?x?xf32>
+}

@@ -227,3 +227,17 @@ func.func @broadcast_stack_symbolic(%x: tensor<?x4xf32> {tcc.sizes = ["s0", 4]},
   %1 = tcc_graph.operator "torch.ops.aten.hstack.default"(%x, %y) {operand_names = ["tensors.0", "tensors.1"], args = {}} : (tensor<?x4xf32>, tensor<?x1xf32>) -> tensor<?x5xf32>
   return %0#0, %0#1, %1 : tensor<?x4xf32>, tensor<?x4xf32>, tensor<?x5xf32>
 }
+
+// -----
+
+// repeat_interleave along a symbolic dim: a take at i // 3 for i below
+// 3·n, n read at run time.
+// CHECK-LABEL: func @repeat_interleave_symbolic
+// CHECK: %[[N:.*]] = tensor.dim %arg0, %{{.*}} : tensor<2x?xf32>
+// CHECK: %[[LENGTH:.*]] = arith.muli %[[N]], %{{.*}} : index
+// CHECK: tcc_graph.iota sizes(%[[LENGTH]]) {{.*}} : tensor<?xf64>
+// CHECK: tcc_graph.take %arg0, %{{.*}} {dim = 1 : i64} : (tensor<2x?xf32>, tensor<?xi64>) -> tensor<2x?xf32>
+func.func @repeat_interleave_symbolic(%x: tensor<2x?xf32>) -> tensor<2x?xf32> {
+  %0 = tcc_graph.operator "torch.ops.aten.repeat_interleave.self_int"(%x) {operand_names = ["self"], args = {repeats = 3 : i64, dim = 1 : i64}} : (tensor<2x?xf32>) -> tensor<2x?xf32>
+  return %0 : tensor<2x?xf32>
+}

@@ -22,6 +22,23 @@ func.func @positions(%ids: tensor<2x?xi64> {tcc.sizes = [2, "s70"]}, %buf: tenso
 
 // -----
 
+// A size with min and max (a diagonal's length, max(0, min(m, n - 1))):
+// arith.minsi / arith.maxsi of the sizes read at run time.
+// CHECK-LABEL: func @min_max_size
+// CHECK: %[[C0:.*]] = arith.constant 0 : index
+// CHECK: %[[M:.*]] = tensor.dim %arg0, %{{.*}} : tensor<?x?xf32>
+// CHECK: %[[N:.*]] = tensor.dim %arg0, %{{.*}} : tensor<?x?xf32>
+// CHECK: %[[N1:.*]] = arith.subi %[[N]], %{{.*}} : index
+// CHECK: %[[MIN:.*]] = arith.minsi %[[M]], %[[N1]] : index
+// CHECK: %[[MAX:.*]] = arith.maxsi %[[C0]], %[[MIN]] : index
+// CHECK: tcc_graph.broadcast %{{.*}} sizes(%[[MAX]]) : (tensor<f32>) -> tensor<?xf32>
+func.func @min_max_size(%x: tensor<?x?xf32> {tcc.sizes = ["s31", "s46"]}) -> tensor<?xf32> {
+  %0 = tcc_graph.operator "torch.ops.aten.full.default"() {operand_names = [], args = {size = ["max(0, min(s31, s46 - 1))"], fill_value = 1.5 : f64}, tcc.symbolic_args = ["size"], tcc.sizes = [["max(0, min(s31, s46 - 1))"]]} : () -> tensor<?xf32>
+  return %0 : tensor<?xf32>
+}
+
+// -----
+
 // An operator that would read a symbolic argument as absent is refused.
 func.func @refused(%x: tensor<2x?xf32> {tcc.sizes = [2, "s70"]}) -> tensor<2xf32> {
   // expected-error @+1 {{operator 'aten.select.int': argument 'index' depends on an input's size, which this operator does not support yet}}
