@@ -119,7 +119,7 @@ void tcc::buildCudaLoweringPassPipeline(OpPassManager &pm, const CompileOptions 
   // PTX allows 4352 bytes of parameters, a fused kernel may read 100 buffers.
   pm.addPass(createGpuCompactKernelArgumentsPass());
 
-  // Device side (the pipeline of TOOLCHAIN-FACTS.md): NVVM, then PTX text.
+  // Device side: NVVM, then PTX text.
   OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
   // f16/bf16 math (exp, erf, ...) in f32: libdevice has f32 versions.
   kernels.addPass(math::createMathExtendToSupportedTypes());

@@ -1,8 +1,9 @@
 //===- KernelInventory.cpp - the kernels of a planned program -------------===//
 //
 // Runs on the planned module, before the target lowerings: every tcc_kernel
-// op is one library or tcc kernel call on the GPU, every remaining linalg op
-// one generated kernel (a convolution: a cuDNN call).
+// op is one library or tcc kernel call on the GPU (a scatter: one generated
+// kernel), every remaining linalg op one generated kernel (a convolution or
+// pooling left in linalg too).
 //
 //===----------------------------------------------------------------------===//
 #include "tcc/Pipelines/KernelInventory.h"

@@ -1,7 +1,7 @@
 """Shared by the kernel checks: loading libtcc_kernel_check.so, errors, timing.
 
 The checks run on the GPU machine beside PyTorch (CUDA 13, torch 2.11). They
-call tcc's kernel entry points (tcc_gemm_f32, tcc_attention, tcc_row) through
+call tcc's kernel entry points (tcc_gemm, tcc_attention, tcc_row) through
 ctypes on torch tensors, compare with PyTorch computed in float64 (or by its
 own kernels), and time both with CUDA events.
 

@@ -1,6 +1,6 @@
 //===- ModelLibrary.h - a model.so opened with dlopen ---------------------===//
 //
-// `tcc run` and `tcc inspect` load a compiled model the way a user program
+// `tcc run` and `tcc generate` load a compiled model the way a user program
 // would: dlopen it and call the C ABI of include/tcc/runtime.h, looked up with
 // dlsym (the driver itself also links the runtime, so calling the functions
 // directly would reach the driver's copy, not the model's).

@@ -10,10 +10,11 @@ def LegalizeGraphPass : Pass<"tcc-legalize-graph", "mlir::ModuleOp"> {
     Rewrites every `tcc_graph.operator` whose ATen name tcc supports into the
     compact typed op set, decomposing composite operators on the way
     (`linear` → transpose + matmul + add, `batch_norm` → per-channel scale and
-    shift, `softmax` → max/sub/exp/sum/div, scalar arguments → rank-0
-    constants). Any operator left over is reported once per name at the
-    node's Python source line, listing every unsupported operator before the
-    pass fails:
+    shift, scalar arguments → rank-0 constants). Softmax, the norms,
+    attention and recurrent layers stay whole (`tcc_graph.softmax`, ...) for
+    kernel formation; tcc-decompose-graph spells out those it leaves. Any
+    operator left over is reported once per name at the node's Python source
+    line, listing every unsupported operator before the pass fails:
 
     ```
     model.py:12:0: error: unsupported operator 'aten.erfinv.default' (node 'erfinv')

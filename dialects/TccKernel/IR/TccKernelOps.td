@@ -45,7 +45,8 @@ def TccKernel_GemmOp : TccKernel_DpsOp<"gemm", [AttrSizedOperandSegments]> {
     Operands, bias, residual and result have one element type (f32, f16 or
     bf16); products accumulate in f32 and the result is rounded once. On the
     CUDA path this is one cuBLASLt call with bias, activation and residual as
-    its epilogue; on the CPU path a loop nest.
+    its epilogue (or tcc's GEMV kernels for a few rows); on the CPU path one
+    tcc_cpu_gemm call (oneDNN or OpenBLAS) for f32, else a loop nest.
 
     ```mlir
     %y = tcc_kernel.gemm ins(%x, %w : tensor<8x128x768xf32>, tensor<3072x768xf32>)

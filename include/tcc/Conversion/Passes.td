@@ -26,9 +26,12 @@ def FormKernelsPass : Pass<"tcc-form-kernels", "mlir::ModuleOp"> {
       NCHW ↔ NHWC transposes around it are then moved through pointwise ops,
       concatenations and reductions until they cancel or reach the model's
       edges;
-    - each `tcc_graph.rnn` (LSTM, GRU, RNN) becomes one `tcc_kernel.rnn`
-      with `cpu-only`; with a CUDA path it is refused at its source line
-      (the CUDA path has no recurrence yet).
+    - each `tcc_graph.rnn` (LSTM, GRU, RNN) becomes one `tcc_kernel.rnn`,
+      one runtime call on either path (tcc_cpu_rnn, tcc_cuda_rnn);
+    - each `tcc_graph.index_copy` becomes a `tcc_kernel.scatter` that
+      writes only the copied slices (a key/value cache updated where it
+      lies), with the views before its source folded in; scatters at one
+      index (a layer's key and value caches) become one op.
     A whole op that no kernel takes is decomposed as tcc-decompose-graph does.
 
     A large GEMM whose rows are not a multiple of 16 bytes (a vocabulary of
@@ -141,9 +144,13 @@ def ConvertTccKernelToLoopsPass
     maximum, one for the sum of exponentials and one writing `%y`.
 
     With `library-calls` (the default), an f32 `gemm` is instead one call of
-    `tcc_cpu_gemm` (OpenBLAS's sgemm and the epilogue, tcc/Runtime/CpuGemm.h),
-    with the arguments the CUDA path's `tcc_gemm` call takes, and an f32 NCHW
-    `conv` one call of `tcc_cpu_conv2d` (im2col and sgemm) with `tcc_conv2d`'s.
+    `tcc_cpu_gemm` (oneDNN or OpenBLAS's sgemm with the epilogue,
+    tcc/Runtime/CpuGemm.h), with the arguments the CUDA path's `tcc_gemm`
+    call takes; an f32 `attention` one call of `tcc_cpu_attention` with
+    `tcc_attention`'s; an f32 `conv` (any layout) one call of
+    `tcc_cpu_conv2d` (oneDNN, tcc/Runtime/OneDnnConv.h) with `tcc_conv2d`'s.
+    `scatter` is a parallel loop nest; `rnn` is always one call of
+    `tcc_cpu_rnn` (tcc/Runtime/CpuRecurrent.h).
   }];
   let options = [
     Option<"libraryCalls", "library-calls", "bool", /*default=*/"true",
@@ -164,7 +171,10 @@ def ConvertTccKernelToCudaPass
     on the entry's stream argument (added if missing): `gemm` → `tcc_gemm`
     (cuBLASLt, include/tcc/Runtime/CublasLtGemm.h), `attention` →
     `tcc_attention` and `row` → `tcc_row` (tcc's kernel library,
-    AttentionKernels.h and RowKernels.h). Each memref is passed as its
+    AttentionKernels.h and RowKernels.h), `conv` → `tcc_conv2d` (cuDNN or
+    tcc's kernels, CudnnConv.h), `rnn` → `tcc_cuda_rnn` (cuDNN,
+    CudnnRecurrent.h). A `scatter` becomes the loop nest the CPU path
+    uses, which the loop mapping makes a kernel. Each memref is passed as its
     first-element pointer, sizes and strides; batch dims a call cannot take
     become host loops around it.
 

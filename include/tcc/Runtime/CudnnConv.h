@@ -1,6 +1,6 @@
 //===- CudnnConv.h - 2-D convolutions of the CUDA path through cuDNN 9 ----===//
 //
-// convert-tcc-kernel-to-cuda (lib/Conversion/TccKernelToCuda/ConvCalls.cpp)
+// convert-tcc-kernel-to-cuda (lib/Conversion/KernelCalls/ConvCalls.cpp)
 // turns each tcc_kernel.conv of the CUDA path into a call of `tcc_conv2d`,
 // implemented in lib/Runtime/CudnnConv.cpp on cuDNN 9's convolution API,
 // opened with dlopen on the first convolution (model.so still loads, and
@@ -55,7 +55,7 @@ constexpr int32_t convInputActivation(int32_t activations) { return activations 
 
 /// Bit 16 of the same argument: the filter is a bound weight (its values
 /// change only when weights are bound), so the CPU path may keep its filter
-/// in oneDNN's blocked layout until weights are bound again (CpuConv.h).
+/// in oneDNN's blocked layout until weights are bound again (OneDnnConv.h).
 constexpr int32_t kConvFilterIsBoundWeight = 1 << 16;
 constexpr int32_t convActivationBits(int32_t argument) { return argument & 0xffff; }
 constexpr bool convFilterIsBoundWeight(int32_t argument) {

@@ -1,14 +1,16 @@
 //===- KernelLibrary.h - tcc's own CUDA kernels, embedded in the runtime --===//
 //
-// What tcc writes by hand rather than generates or borrows: fused attention
-// (Kernels/Attention.cu) and the row kernels (Kernels/Rows.cu). nvcc compiles
+// What tcc writes by hand rather than generates or borrows: the kernels of
+// lib/Runtime/Kernels, one image per .cu file (the list: KernelImages.def),
+// such as fused attention (Kernels/Attention.cu) and the row kernels
+// (Kernels/Rows.cu). nvcc compiles
 // each .cu file when tcc is built into one fatbin (sm_80 and sm_90 machine
 // code, compute_80 PTX for later GPUs), which is embedded in the runtime and
 // loaded into a CUDA context by the first launch there (LazyCudaModule).
 //
-// The launchers (AttentionKernels.cpp, RowKernels.cpp) expose C functions
+// The launchers (AttentionKernels.cpp, RowKernels.cpp, ...) expose C functions
 // that the generated host code calls (their ABI is in AttentionKernels.h and
-// RowKernels.h); like tcc_gemm_f32 they cannot return errors, so a failure is
+// RowKernels.h); like tcc_gemm they cannot return errors, so a failure is
 // recorded with recordKernelLaunchError and reported when the entry returns.
 //
 //===----------------------------------------------------------------------===//

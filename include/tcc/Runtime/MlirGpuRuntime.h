@@ -24,7 +24,7 @@ namespace tcc {
 std::string takeKernelLaunchError();
 
 /// Records `message` as this thread's failure unless one is already pending;
-/// for the other runtime functions generated code calls (tcc_gemm_f32).
+/// for the other runtime functions generated code calls (tcc_gemm, ...).
 void recordKernelLaunchError(const std::string &message);
 
 /// Whether a failure is pending on this thread (later work is skipped).

@@ -3,7 +3,7 @@
 // Pure C++ (no MLIR): given buffers with a byte size and a live interval in
 // program order, assign each an offset in one arena so that buffers whose
 // lifetimes intersect never overlap in memory. Used by the `tcc-plan-memory`
-// pass and, for plans evaluated at run time, by the host code.
+// pass (dynamic sizes at their upper bound, lib/Transforms/SizeBounds.h).
 //
 //===----------------------------------------------------------------------===//
 

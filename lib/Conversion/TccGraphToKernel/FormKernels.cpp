@@ -6,7 +6,7 @@
 // add is cheapest there), then row kernels, which take the residual adds left. Whatever whole
 // op a family cannot take is decomposed at once (tcc-decompose-graph's
 // functions), so that its matrix products still become GEMMs. Recurrent
-// layers become one call each, on the CPU path only.
+// layers become one call each, scatters into caches one kernel each.
 //
 //===----------------------------------------------------------------------===//
 #include "FormKernels.h"

@@ -35,7 +35,7 @@ void formGemmKernels(mlir::func::FuncOp func, bool f32TensorCores, bool cpuOnly 
 /// transposes) where tensor cores compute it: f16/bf16, or f32 with
 /// `f32TensorCores`.
 /// With `cpuOnly` (no CUDA path), every f32 convolution is channels-last and
-/// takes any activation after it (oneDNN's post-ops, CpuConv.h).
+/// takes any activation after it (oneDNN's post-ops, OneDnnConv.h).
 void formConvKernels(mlir::func::FuncOp func, bool f32TensorCores, bool cpuOnly = false);
 
 /// Whether `op` is an elementwise tcc_graph op (unary, binary, compare,

@@ -1,7 +1,7 @@
 //===- KernelCheckApi.cpp - error access for libtcc_kernel_check.so -------===//
 //
 // The kernel entry points record failures per thread instead of returning
-// them (KernelLibrary.h); scripts/gpu_kernels_check.py reads them here.
+// them (KernelLibrary.h); scripts/kernel_checks/common.py reads them here.
 //
 //===----------------------------------------------------------------------===//
 #include "tcc/Runtime/MlirGpuRuntime.h"
