@@ -8,18 +8,25 @@
 // grouped-query attention up to 8 heads per group, or a few speculative
 // rows), no causal flag (its top-left alignment is the flash kernels'),
 // q, k, v and out 16-byte aligned in every stride they step by, any mask.
-// On the H100 a decode step of a ~1B LLaMA (32 heads, 8 kv heads, d 64,
-// 513 of 2048 cached keys visible) took 16.2 us per layer in the flash
-// kernel (64-row blocks, one block per query head; 2026-12-07), where
-// SDPA's took 6.9.
+// On the H100 (2026-12-07, scripts/kernel_checks/time_decode_attention.py)
+// the ~1B LLaMA's decode attention (32 heads, 8 kv heads, d 64, 513 of 2048
+// cached keys visible) took 12.4 us here against 17.4 in the flash kernels
+// (SDPA: 7.0); every b1 shape and d128 b4 ran 1.1-2x faster. The time is
+// latency, not bytes: 12.0 us with 64 keys filled, 12.9 with all 2048.
+// A block pays a round trip for its mask, then one for its K and V, per
+// 64-key chunk (an unsplit 2048-key call took 65 us): the chunks are not
+// pipelined yet, which is what SDPA's 7 us does better.
 //
 // Splits: a (kv head, batch) group is few blocks (8 for that step), so its
 // keys are split into up to kDecodeMaxSplits ranges of whole 64-key chunks,
-// as many as keep the grid within about 16 blocks per SM: a split past the
-// filled part of a cache reads its mask and stops, so many short splits
-// cost little, and the visible keys spread over many SMs whatever the
-// position. The workspace (AttentionWorkspace.h) holds the partials; where
-// it would have to grow under graph capture, the call runs unsplit.
+// as many as keep the grid within one wave of resident blocks
+// (kBlocksPerSm): a split past the filled part of a cache reads its mask
+// and stops, so short splits cost little, and the visible keys spread over
+// many SMs whatever the position. More (kv head, batch) groups than
+// kMaxDefaultGroups stay on the flash kernels (b8 of the ~1B model ran
+// slower here, in several waves of blocks). The workspace
+// (AttentionWorkspace.h) holds the partials; where it would have to grow
+// under graph capture, the call runs unsplit.
 //
 //===----------------------------------------------------------------------===//
 #include "AttentionDecode.h"
@@ -47,8 +54,15 @@ constexpr int kThreads = 128;
 constexpr int kHeadDims[] = {64, 128};
 constexpr int kRowCounts[] = {1, 2, 4, 8};
 constexpr int kMaxRows = 8;
-/// Blocks per SM the splits aim at (file comment).
-constexpr int64_t kBlocksPerSm = 16;
+/// Blocks per SM the splits aim at (file comment): about as many as are
+/// resident at once (the 4-row kernels use 166 registers a thread, so
+/// three 128-thread blocks fit an SM); a second wave of these
+/// latency-bound blocks costs a whole block's time again.
+constexpr int64_t kBlocksPerSm = 3;
+/// The most (kv head, batch) groups the path takes by default: on the H100
+/// (2026-12-07) the ~1B LLaMA's b8 step (64 groups) ran 37.5 us here against
+/// the flash kernels' 31.5, while 4 to 32 groups ran 1.1-2x faster.
+constexpr int64_t kMaxDefaultGroups = 32;
 
 /// "tcc_attention_decode_<f16|bf16>_d<D>_g<G>", [bf16][D index][G index].
 const char *const kNames[2][2][4] = {
@@ -107,7 +121,9 @@ bool tcc::decodeAttentionTakes(const AttentionCall &c, int32_t tune) {
   if (c.causal || !c.vectorizable || c.lk < 1 || c.kvHeads < 1 || c.heads % c.kvHeads != 0)
     return false;
   const int64_t rows = (c.heads / c.kvHeads) * c.lq;
-  return rows <= kMaxRows && c.batch * c.kvHeads * tcc_attn::kDecodeMaxSplits <= INT32_MAX;
+  const int64_t groups = c.batch * c.kvHeads;
+  return rows <= kMaxRows && groups * tcc_attn::kDecodeMaxSplits <= INT32_MAX &&
+         (tune == 2 || groups <= kMaxDefaultGroups);
 }
 
 void tcc::launchDecodeAttention(const AttentionCall &c, int32_t kvSplitsTune, void *stream) {
