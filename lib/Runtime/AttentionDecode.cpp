@@ -35,6 +35,7 @@
 #include "Kernels/AttentionDecodeParams.h"
 #include "tcc/Runtime/AttentionKernels.h"
 #include "tcc/Runtime/CudaDriver.h"
+#include "tcc/Runtime/EnvironmentSwitch.h"
 #include "tcc/Runtime/KernelLibrary.h"
 #include "tcc/Runtime/KernelTypes.h"
 #include "tcc/Runtime/RuntimeError.h"
@@ -100,12 +101,7 @@ constexpr bool kDecodeOnByDefault = true;
 /// TCC_ATTENTION_DECODE=0 turns the path off for the process (comparisons
 /// against the flash kernels), =1 on; read once.
 bool enabledByEnvironment() {
-  static const bool on = [] {
-    const char *env = std::getenv("TCC_ATTENTION_DECODE");
-    if (env && env[0] != '\0' && env[1] == '\0' && (env[0] == '0' || env[0] == '1'))
-      return env[0] == '1';
-    return kDecodeOnByDefault;
-  }();
+  static const bool on = environmentSwitch("TCC_ATTENTION_DECODE", kDecodeOnByDefault);
   return on;
 }
 

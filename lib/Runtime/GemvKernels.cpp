@@ -13,6 +13,7 @@
 
 #include "tcc/Runtime/CublasLtGemm.h"
 #include "tcc/Runtime/CudaDriver.h"
+#include "tcc/Runtime/EnvironmentSwitch.h"
 #include "tcc/Runtime/KernelLibrary.h"
 #include "tcc/Runtime/KernelTypes.h"
 #include "tcc/Runtime/RuntimeError.h"
@@ -43,12 +44,7 @@ std::atomic<int32_t> gMode{0};
 /// TCC_GEMV=0 turns the path off for the process (comparisons against
 /// cuBLASLt), TCC_GEMV=1 on; read once.
 bool enabledByEnvironment() {
-  static const bool on = [] {
-    const char *env = std::getenv("TCC_GEMV");
-    if (env && env[0] != '\0' && env[1] == '\0' && (env[0] == '0' || env[0] == '1'))
-      return env[0] == '1';
-    return kGemvOnByDefault;
-  }();
+  static const bool on = environmentSwitch("TCC_GEMV", kGemvOnByDefault);
   return on;
 }
 
