@@ -75,6 +75,12 @@ std::string cudaToolkitPath() {
   return "/usr/local/cuda";
 }
 
+/// Whether PTX for `chip` ("sm_90") has griddepcontrol: sm_90 and later.
+bool chipHasGridDependencyControl(llvm::StringRef chip) {
+  unsigned version = 0;
+  return chip.consume_front("sm_") && !chip.consumeInteger(10, version) && version >= 90;
+}
+
 } // namespace
 
 //===----------------------------------------------------------------------===//
@@ -121,6 +127,10 @@ void tcc::buildCudaLoweringPassPipeline(OpPassManager &pm, const CompileOptions 
 
   // Device side: NVVM, then PTX text.
   OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
+  // Each kernel waits for the previous one itself, so the runtime may
+  // schedule it early (griddepcontrol: sm_90 and later).
+  if (chipHasGridDependencyControl(options.arch))
+    kernels.addPass(createGpuAwaitPreviousGridPass());
   // f16/bf16 math (exp, erf, ...) in f32: libdevice has f32 versions.
   kernels.addPass(math::createMathExtendToSupportedTypes());
   // f64 to bf16 through f32, as PyTorch's CUDA conversion rounds it.

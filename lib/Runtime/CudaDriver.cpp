@@ -71,6 +71,11 @@ struct LoadedDriver {
     optional(handle, "cuOccupancyMaxActiveBlocksPerMultiprocessor",
              driver.cuOccupancyMaxActiveBlocksPerMultiprocessor);
     resolve(handle, "cuFuncSetAttribute", driver.cuFuncSetAttribute);
+    // All three or none (KernelLaunch.cpp asks for cuLaunchKernelEx alone).
+    if (!(optional(handle, "cuLaunchKernelEx", driver.cuLaunchKernelEx) &
+          optional(handle, "cuFuncGetModule", driver.cuFuncGetModule) &
+          optional(handle, "cuModuleGetGlobal_v2", driver.cuModuleGetGlobal)))
+      driver.cuLaunchKernelEx = nullptr;
     CUresult r = driver.cuInit(0);
     if (r != kSuccess)
       error = "cuInit failed: " + driver.errorText(r) +

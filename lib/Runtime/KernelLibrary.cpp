@@ -1,6 +1,7 @@
 //===- KernelLibrary.cpp - tcc's own CUDA kernels, embedded in the runtime ===//
 #include "tcc/Runtime/KernelLibrary.h"
 
+#include "tcc/Runtime/KernelLaunch.h"
 #include "tcc/Runtime/LazyCudaModule.h"
 #include "tcc/Runtime/RuntimeError.h"
 
@@ -70,8 +71,13 @@ void tcc::launchLibraryKernel(CUfunction function, const char *name, unsigned gr
               std::string("cuFuncSetAttribute(") + name + ", " + std::to_string(sharedBytes) +
                   " bytes of shared memory)");
   }
-  CUresult r = d.cuLaunchKernel(function, gridX, gridY, gridZ, blockX, 1, 1, sharedBytes,
-                                static_cast<CUstream>(stream), params, nullptr);
+  cuda::LaunchShape shape;
+  shape.gridX = gridX;
+  shape.gridY = gridY;
+  shape.gridZ = gridZ;
+  shape.blockX = blockX;
+  shape.sharedBytes = sharedBytes;
+  CUresult r = cuda::launchKernel(d, function, shape, static_cast<CUstream>(stream), params);
   if (r != 0)
     d.check(r, std::string("cuLaunchKernel(") + name + ", grid " + std::to_string(gridX) + "x" +
                    std::to_string(gridY) + "x" + std::to_string(gridZ) + ", block " +

@@ -34,6 +34,7 @@
 #include "tcc/Runtime/MlirGpuRuntime.h"
 
 #include "tcc/Runtime/CudaDriver.h"
+#include "tcc/Runtime/KernelLaunch.h"
 #include "tcc/Runtime/LazyCudaModule.h"
 #include "tcc/Runtime/RuntimeError.h"
 
@@ -140,11 +141,16 @@ void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY, intptr_t g
       if (unsigned resident = residentBlocks(d, static_cast<CUfunction>(function),
                                              static_cast<unsigned>(blockX)))
         gridX = std::min<intptr_t>(gridX, resident);
-    CUresult r = d.cuLaunchKernel(
-        static_cast<CUfunction>(function), static_cast<unsigned>(gridX),
-        static_cast<unsigned>(gridY), static_cast<unsigned>(gridZ), static_cast<unsigned>(blockX),
-        static_cast<unsigned>(blockY), static_cast<unsigned>(blockZ), static_cast<unsigned>(smem),
-        static_cast<CUstream>(stream), params, nullptr);
+    LaunchShape shape;
+    shape.gridX = static_cast<unsigned>(gridX);
+    shape.gridY = static_cast<unsigned>(gridY);
+    shape.gridZ = static_cast<unsigned>(gridZ);
+    shape.blockX = static_cast<unsigned>(blockX);
+    shape.blockY = static_cast<unsigned>(blockY);
+    shape.blockZ = static_cast<unsigned>(blockZ);
+    shape.sharedBytes = static_cast<unsigned>(smem);
+    CUresult r = launchKernel(d, static_cast<CUfunction>(function), shape,
+                              static_cast<CUstream>(stream), params);
     if (r != 0) // the message is built only on failure: this is the hot path
       d.check(r, "cuLaunchKernel(grid " + std::to_string(gridX) + "x" + std::to_string(gridY) +
                      "x" + std::to_string(gridZ) + ", block " + std::to_string(blockX) + "x" +

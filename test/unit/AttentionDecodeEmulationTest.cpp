@@ -65,6 +65,7 @@ struct Case {
   bool maskPerQuery; ///< a mask row per query (else broadcast over queries)
   int splits;        ///< the launch's key splits (1: unsplit)
   int filled;        ///< keys visible in the prefix masks (per row: filled - row)
+  bool poisonHidden = false; ///< NaN in K and V of keys >= filled (hidden from every row)
 };
 
 template <int K, int D, int G> void runCase(const Case &c, uint32_t seed) {
@@ -85,6 +86,14 @@ template <int K, int D, int G> void runCase(const Case &c, uint32_t seed) {
   };
   std::vector<uint16_t> q = tensor(c.heads, c.lq), k = tensor(c.kvHeads, c.lk),
                         v = tensor(c.kvHeads, c.lk);
+  if (c.poisonHidden) {
+    // The kernel asks for a chunk's K and V before it reads the mask: what
+    // it fetched for hidden keys must never reach the result.
+    const uint16_t nan = K == kF16 ? 0x7e00 : 0x7fc0;
+    for (size_t at = 0; at < k.size(); ++at)
+      if (int(at / pitch % c.lk) >= c.filled)
+        k[at] = v[at] = nan;
+  }
   std::vector<uint16_t> out(size_t(c.batch) * c.heads * c.lq * pitch, 0x7fff);
 
   // The mask: [batch, heads or 1, lq or 1, lk] elements (bytes for bool).
@@ -204,7 +213,8 @@ template <int K, int D, int G> void runCase(const Case &c, uint32_t seed) {
             dot += double(fromElem<K>(qr[e])) * fromElem<K>(kr[e]);
           const size_t at = ((size_t(b) * mh + (c.maskPerHead ? h : 0)) * mq +
                              (c.maskPerQuery ? i : 0)) * c.lk + j;
-          x[size_t(j)] = float(dot * scale) + maskValue[at];
+          // A hidden key's score is -inf whatever its K (NaN in the poisoned cases).
+          x[size_t(j)] = maskValue[at] == -INFINITY ? -INFINITY : float(dot * scale) + maskValue[at];
           most = std::max(most, x[size_t(j)]);
         }
         std::vector<double> o(D, 0.0);
@@ -212,6 +222,8 @@ template <int K, int D, int G> void runCase(const Case &c, uint32_t seed) {
         if (most != -INFINITY)
           for (int j = 0; j < c.lk; ++j) {
             const double w = std::exp(double(x[size_t(j)]) - double(most));
+            if (w == 0.0)
+              continue; // a hidden key adds nothing (its V may be NaN)
             const uint16_t *vr = &v[((size_t(b) * c.kvHeads + kvh) * c.lk + j) * pitch];
             for (int e = 0; e < D; ++e)
               o[size_t(e)] += w * fromElem<K>(vr[e]);
@@ -230,14 +242,14 @@ template <int K, int D, int G> void runCase(const Case &c, uint32_t seed) {
       }
 }
 
-template <int K> void runShapes(MaskCase mask, uint32_t seed) {
-  // (batch, heads, kv, lq, lk, D, mask, perHead, perQuery, splits, filled)
-  runCase<K, 64, 4>({1, 8, 2, 1, 300, 64, mask, false, false, 5, 130}, seed);
-  runCase<K, 64, 4>({2, 4, 1, 1, 200, 64, mask, false, false, 1, 65}, seed + 1);
-  runCase<K, 128, 2>({1, 4, 2, 1, 129, 128, mask, true, false, 3, 64}, seed + 2);
-  runCase<K, 64, 8>({1, 4, 2, 4, 192, 64, mask, true, true, 2, 100}, seed + 3);
-  runCase<K, 64, 1>({2, 2, 2, 1, 70, 64, mask, false, false, 2, 3}, seed + 4);
-  runCase<K, 128, 8>({1, 16, 2, 1, 256, 128, mask, true, false, 4, 200}, seed + 5);
+template <int K> void runShapes(MaskCase mask, uint32_t seed, bool poison = false) {
+  // (batch, heads, kv, lq, lk, D, mask, perHead, perQuery, splits, filled, poison)
+  runCase<K, 64, 4>({1, 8, 2, 1, 300, 64, mask, false, false, 5, 130, poison}, seed);
+  runCase<K, 64, 4>({2, 4, 1, 1, 200, 64, mask, false, false, 1, 65, poison}, seed + 1);
+  runCase<K, 128, 2>({1, 4, 2, 1, 129, 128, mask, true, false, 3, 64, poison}, seed + 2);
+  runCase<K, 64, 8>({1, 4, 2, 4, 192, 64, mask, true, true, 2, 100, poison}, seed + 3);
+  runCase<K, 64, 1>({2, 2, 2, 1, 70, 64, mask, false, false, 2, 3, poison}, seed + 4);
+  runCase<K, 128, 8>({1, 16, 2, 1, 256, 128, mask, true, false, 4, 200, poison}, seed + 5);
 }
 
 } // namespace
@@ -253,4 +265,12 @@ TEST_CASE("the decode kernels against a softmax in double, f16", "[attention][de
   // (The masks' code is the same as bf16's but for the element's conversion.)
   for (MaskCase m : {MaskCase::NegInfPrefix, MaskCase::Random})
     runShapes<kF16>(m, 300 + 10 * int(m));
+}
+
+TEST_CASE("the decode kernels never use a hidden key's K or V", "[attention][decode]") {
+  // NaN in every key past the visible prefixes: read ahead of the mask,
+  // they must neither reach the scores nor O.
+  for (MaskCase m : {MaskCase::NegInfPrefix, MaskCase::BoolPrefix})
+    runShapes<kBf16>(m, 500 + 10 * int(m), /*poison=*/true);
+  runShapes<kF16>(MaskCase::NegInfPrefix, 700, /*poison=*/true);
 }

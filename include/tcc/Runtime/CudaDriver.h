@@ -35,6 +35,32 @@ constexpr int kAttrComputeCapabilityMinor = 76;
 /// CUfunction_attribute values used here.
 constexpr int kFuncAttrMaxDynamicSharedSizeBytes = 8;
 
+/// CUlaunchAttributeID values used here.
+constexpr int kLaunchAttrProgrammaticStreamSerialization = 6;
+
+/// CUlaunchAttribute (cuda.h's layout: the id, padding to 8 bytes, a
+/// 64-byte value union of which the launches here use one int).
+struct LaunchAttribute {
+  int id;
+  char pad[4];
+  union {
+    int programmaticStreamSerializationAllowed;
+    alignas(8) char bytes[64];
+  } value;
+};
+static_assert(sizeof(LaunchAttribute) == 72, "cuda.h's CUlaunchAttribute");
+
+/// CUlaunchConfig (cuda.h's layout).
+struct LaunchConfig {
+  unsigned gridDimX, gridDimY, gridDimZ;
+  unsigned blockDimX, blockDimY, blockDimZ;
+  unsigned sharedMemBytes;
+  CUstream stream;
+  LaunchAttribute *attrs;
+  unsigned numAttrs;
+};
+static_assert(sizeof(LaunchConfig) == 56, "cuda.h's CUlaunchConfig");
+
 /// CUstreamCaptureMode / CUstreamCaptureStatus values used here.
 constexpr int kCaptureModeThreadLocal = 1;
 constexpr int kCaptureStatusNone = 0;
@@ -85,6 +111,13 @@ struct Driver {
   // Optional: without it, kernels are launched with the grid they ask for.
   CUresult (*cuOccupancyMaxActiveBlocksPerMultiprocessor)(int *, CUfunction, int blockSize,
                                                           size_t dynamicSmem);
+  // Optional (CUDA 12+): launches that may begin before the previous
+  // kernel of their stream ends (KernelLaunch.h); without them every launch
+  // waits for the previous one.
+  CUresult (*cuLaunchKernelEx)(const LaunchConfig *, CUfunction, void **params, void **extra);
+  CUresult (*cuFuncGetModule)(CUmodule *, CUfunction);
+  CUresult (*cuModuleGetGlobal)(CUdeviceptr *, size_t *, CUmodule, const char *);
+
   /// Sets a CUfunction_attribute (the kernel library raises the dynamic
   /// shared-memory limit of kernels that need more than 48 KiB).
   CUresult (*cuFuncSetAttribute)(CUfunction, int attribute, int value);

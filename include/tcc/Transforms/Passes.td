@@ -732,4 +732,32 @@ def GpuCompactKernelArgumentsPass
   ];
 }
 
+def GpuAwaitPreviousGridPass : Pass<"tcc-gpu-await-previous-grid", "mlir::gpu::GPUModuleOp"> {
+  let summary = "Let each kernel start before the previous one ends, waiting for it at entry (sm_90+)";
+  let description = [{
+    Every kernel of the module begins with `nvvm.griddepcontrol wait` (it
+    returns once the previous kernel on the stream has finished and its
+    writes are visible) and then `nvvm.griddepcontrol launch_dependents`
+    (the next kernel may be scheduled); the module defines the global
+    `tcc_awaits_previous_grid` (include/tcc/Runtime/GridDependency.h), by
+    which the runtime knows that it may launch these kernels with
+    programmatic stream serialization. Launched the usual way, the wait
+    returns at once. For sm_90 and later only (griddepcontrol).
+
+    After:
+    ```mlir
+    gpu.module @tcc_kernels {
+      llvm.mlir.global external @tcc_awaits_previous_grid(1 : i32) {addr_space = 1 : i32} : i32
+      gpu.func @k(...) kernel {
+        nvvm.griddepcontrol wait
+        nvvm.griddepcontrol launch_dependents
+        ...
+    ```
+  }];
+  let dependentDialects = [
+    "mlir::LLVM::LLVMDialect",
+    "mlir::NVVM::NVVMDialect",
+  ];
+}
+
 #endif // TCC_TRANSFORMS_PASSES

@@ -15,9 +15,12 @@
 //      classifies it (AttentionMaskScan.h's rules): hidden (-inf, false)
 //      and, in the first pass, negligible (finfo.min padding) keys are out;
 //      a key no row needs is "dead". A chunk with no live key ends here, so
-//      the unfilled part of a cache costs one read of its mask.
-//   2. K and V rows of the live keys into shared memory (16-byte cp.async;
-//      dead rows zero-filled: they meet p = 0 and must be finite).
+//      the unfilled part of a cache costs one read of its mask (and of its
+//      K and V rows, read meanwhile: bandwidth a decode step has spare).
+//   2. K and V rows of the chunk's keys into shared memory (16-byte
+//      cp.async), asked for before step 1 so that the two round trips
+//      overlap; a dead key's rows are never read (its p is 0 and O += P V
+//      skips it, so whatever they hold, NaN included, cannot leak).
 //   3. scores: a key is read by D/8 lanes, 8 elements each (16 bytes); each
 //      lane holds its 8 columns of Q for all G rows in registers, the lanes
 //      of a key sum their dot products with shuffles, and the lane of row r
@@ -187,8 +190,25 @@ TCC_DEVICE void decodeKeys(const AttentionDecodeParams &p, const DecodeBlock &bl
       acc[r][e] = 0.0f;
   syncThreads();
 
+  constexpr int kUnits = C::kChunk * C::kLanesPerKey; // 16-byte units per tensor
 #pragma unroll 1
   for (int c0 = keyBegin; c0 < keyEnd; c0 += C::kChunk) {
+    // 2. K and V rows of the chunk's keys, asked for before the mask is
+    // known: a live chunk waits for one round trip, not two. Keys past
+    // keyEnd stay as they are (stale or never written): no row reads them.
+#pragma unroll
+    for (int i = 0; i < kUnits / kThreads; ++i) {
+      const int u = tid + i * kThreads;
+      const int row = u / C::kLanesPerKey, col = (u % C::kLanesPerKey) * 8;
+      const int64_t key = c0 + row;
+      const uint32_t to = row * C::kRowBytes + col * 2;
+      if (key < keyEnd) {
+        cpAsync16Bytes(C::kKOffset + to, kBase + key * p.kStrideL + col, 16);
+        cpAsync16Bytes(C::kVOffset + to, vBase + key * p.vStrideL + col, 16);
+      }
+    }
+    cpAsyncCommit();
+
     // 1. The mask of the chunk's keys, and which keys some row needs.
     bool live = false;
     if (tid < C::kChunk) {
@@ -209,24 +229,10 @@ TCC_DEVICE void decodeKeys(const AttentionDecodeParams &p, const DecodeBlock &bl
       }
       sts<int>(C::kLiveOffset + 4 * tid, live ? 1 : 0);
     }
+    // The copies land before the buffers are reused, needed or not.
+    cpAsyncWait<0>();
     if (syncThreadsAnd(!live))
       continue; // no key of the chunk is needed (the barrier published the mask)
-
-    // 2. K and V rows of the live keys (dead ones zero-filled).
-    constexpr int kUnits = C::kChunk * C::kLanesPerKey; // 16-byte units per tensor
-#pragma unroll
-    for (int i = 0; i < kUnits / kThreads; ++i) {
-      const int u = tid + i * kThreads;
-      const int row = u / C::kLanesPerKey, col = (u % C::kLanesPerKey) * 8;
-      const bool in = lds<int>(C::kLiveOffset + 4 * row) != 0;
-      const int64_t key = c0 + row;
-      const uint32_t to = row * C::kRowBytes + col * 2;
-      cpAsync16Bytes(C::kKOffset + to, in ? kBase + key * p.kStrideL + col : kBase, in ? 16 : 0);
-      cpAsync16Bytes(C::kVOffset + to, in ? vBase + key * p.vStrideL + col : vBase, in ? 16 : 0);
-    }
-    cpAsyncCommit();
-    cpAsyncWait<0>();
-    syncThreads();
 
     // 3. Scores (log2 domain, masked) of every row.
 #pragma unroll
@@ -567,10 +573,16 @@ template <int K, int D, int G> TCC_DEVICE void decodeBlock(const AttentionDecode
 //===----------------------------------------------------------------------===//
 
 #ifndef TCC_ATTENTION_EMULATION
+#include "GridDependency.cuh"
+
+// Each kernel waits for the previous grid before its first read
+// (GridDependency.h), then lets the next one be scheduled.
 #define TCC_ATTENTION_DECODE_KERNEL(KIND, kindName, D, G)                                       \
   extern "C" __global__ void __launch_bounds__(tcc_attn::kThreads, 1)                            \
       tcc_attention_decode_##kindName##_d##D##_g##G(                                            \
           const tcc_attn::AttentionDecodeParams params) {                                       \
+    tcc_grid::awaitPreviousGrid();                                                              \
+    tcc_grid::allowNextGrid();                                                                  \
     tcc_attn::decodeBlock<tcc_attn::KIND, D, G>(params);                                        \
   }
 #define TCC_ATTENTION_DECODE_KERNELS(KIND, kindName, D)                                         \

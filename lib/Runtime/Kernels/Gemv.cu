@@ -18,8 +18,14 @@
 // One kernel per element type (bf16, f16) and row count (1..8): the row
 // count is a template argument so that the sums stay in registers.
 //
+// Launched ahead of the previous kernel (GridDependency.h), a warp first
+// asks L2 for its first column of W, the weight that no kernel writes,
+// and only then waits for the previous kernel: a decode step's weights
+// stream in while the small kernels before each product run.
+//
 //===----------------------------------------------------------------------===//
 #include "GemvParams.h"
+#include "GridDependency.cuh"
 
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
@@ -32,6 +38,9 @@ namespace {
 constexpr int kWarp = 32;
 /// Chunks each lane loads before it uses them.
 constexpr int kInFlight = 4;
+/// The longest column (elements) a warp asks L2 for before it waits: its
+/// first column, whole (64 KB of bf16 at most).
+constexpr int kPrefetchLimit = 32768;
 
 /// A 16-byte chunk of the weight: read once, so it skips L1.
 __device__ __forceinline__ uint4 loadStreaming(const uint4 *p) {
@@ -90,6 +99,12 @@ __device__ void gemv(const GemvParams &p) {
   const int64_t stride = int64_t(gridDim.x) * warpsPerBlock;
   const int chunks = p.k / 8;
   const T *a = static_cast<const T *>(p.a);
+  const int64_t first = int64_t(blockIdx.x) * warpsPerBlock + threadIdx.x / kWarp;
+  if (lane == 0 && first < p.n && p.k <= kPrefetchLimit)
+    tcc_grid::prefetchToL2(static_cast<const T *>(p.w) + first * p.ldw,
+                           static_cast<uint32_t>(p.k) * sizeof(T));
+  tcc_grid::awaitPreviousGrid();
+  tcc_grid::allowNextGrid();
   for (int64_t j = int64_t(blockIdx.x) * warpsPerBlock + threadIdx.x / kWarp; j < p.n;
        j += stride) {
     const uint4 *w = reinterpret_cast<const uint4 *>(static_cast<const T *>(p.w) + j * p.ldw);

@@ -71,6 +71,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "GridDependency.cuh"
 #include "RowParams.h"
 #include "tcc/Runtime/RowKernels.h"
 
@@ -804,16 +805,22 @@ template <class TIn, bool VEC> __device__ __forceinline__ void normLong(const Ro
 #define TCC_ROWS_WARP(FAM, NORM, TN, T, LANES, S, VN, VEC)                                      \
   extern "C" __global__ void __launch_bounds__(tcc_rows::kWarpBlock)                             \
       tcc_row_##FAM##_##TN##_l##LANES##s##S##_##VN(tcc_rows::RowParams p) {                      \
+    tcc_grid::awaitPreviousGrid();                                                               \
+    tcc_grid::allowNextGrid();                                                                   \
     tcc_rows::warpKernel<T, LANES, S, VEC, NORM>(p);                                             \
   }
 #define TCC_ROWS_BLOCK(FAM, NORM, TN, T, S, VN, VEC, MAXT)                                      \
   extern "C" __global__ void __launch_bounds__(MAXT, 1)                                          \
       tcc_row_##FAM##_##TN##_b##S##_##VN(tcc_rows::RowParams p) {                                \
+    tcc_grid::awaitPreviousGrid();                                                               \
+    tcc_grid::allowNextGrid();                                                                   \
     tcc_rows::blockKernel<T, S, VEC, NORM>(p);                                                   \
   }
 #define TCC_ROWS_LONG(FAM, NORM, TN, T, VN, VEC)                                                \
   extern "C" __global__ void __launch_bounds__(tcc_rows::kLongBlock)                             \
       tcc_row_##FAM##_##TN##_long_##VN(tcc_rows::RowParams p) {                                  \
+    tcc_grid::awaitPreviousGrid();                                                               \
+    tcc_grid::allowNextGrid();                                                                   \
     if constexpr (NORM)                                                                          \
       tcc_rows::normLong<T, VEC>(p);                                                             \
     else                                                                                         \

@@ -1,0 +1,60 @@
+//===- KernelLaunch.cpp - launches that may overlap the previous kernel ---===//
+#include "tcc/Runtime/KernelLaunch.h"
+
+#include "tcc/Runtime/EnvironmentSwitch.h"
+#include "tcc/Runtime/GridDependency.h"
+
+#include <unordered_map>
+
+using namespace tcc;
+using namespace tcc::cuda;
+
+namespace {
+
+/// Off until measured on a GPU: TCC_OVERLAP_LAUNCHES=1 turns it on.
+constexpr bool kOverlapLaunchesOnByDefault = false;
+
+/// Whether `function`'s image defines the GridDependency.h global (only
+/// sm_90+ code does), asked once per function and thread.
+bool awaitsPreviousGrid(const Driver &d, CUfunction function) {
+  thread_local std::unordered_map<CUfunction, bool> cache;
+  if (auto it = cache.find(function); it != cache.end())
+    return it->second;
+  CUmodule module = nullptr;
+  CUdeviceptr address = 0;
+  size_t bytes = 0;
+  const bool awaits = d.cuFuncGetModule(&module, function) == 0 &&
+                      d.cuModuleGetGlobal(&address, &bytes, module, kAwaitsPreviousGridSymbol) == 0;
+  cache.emplace(function, awaits);
+  return awaits;
+}
+
+} // namespace
+
+bool tcc::cuda::overlappingLaunchesEnabled(const Driver &d) {
+  static const bool on = environmentSwitch("TCC_OVERLAP_LAUNCHES", kOverlapLaunchesOnByDefault);
+  return on && d.cuLaunchKernelEx != nullptr;
+}
+
+CUresult tcc::cuda::launchKernel(const Driver &d, CUfunction function, const LaunchShape &shape,
+                                 CUstream stream, void **params) {
+  if (!overlappingLaunchesEnabled(d) || !awaitsPreviousGrid(d, function))
+    return d.cuLaunchKernel(function, shape.gridX, shape.gridY, shape.gridZ, shape.blockX,
+                            shape.blockY, shape.blockZ, shape.sharedBytes, stream, params,
+                            nullptr);
+  LaunchAttribute overlap{};
+  overlap.id = kLaunchAttrProgrammaticStreamSerialization;
+  overlap.value.programmaticStreamSerializationAllowed = 1;
+  LaunchConfig config{};
+  config.gridDimX = shape.gridX;
+  config.gridDimY = shape.gridY;
+  config.gridDimZ = shape.gridZ;
+  config.blockDimX = shape.blockX;
+  config.blockDimY = shape.blockY;
+  config.blockDimZ = shape.blockZ;
+  config.sharedMemBytes = shape.sharedBytes;
+  config.stream = stream;
+  config.attrs = &overlap;
+  config.numAttrs = 1;
+  return d.cuLaunchKernelEx(&config, function, params, nullptr);
+}
