@@ -198,9 +198,14 @@ Results addScaledIn(OperatorArgs &args, OpBuilder &b, Value product, Value self,
 }
 
 /// A product of two named operands (matmulAnyRank) added to self by addScaled.
-LegalizeFn addProduct(StringRef lhsName, StringRef rhsName) {
-  return [lhsName, rhsName](OperatorArgs &args, OpBuilder &b) -> Results {
-    Results prod = matmulLike(args, b, lhsName, rhsName, scaledProductType(args, lhsName));
+/// `wideSum`: a bf16/f16 product is computed in f32 whenever self is added
+/// (baddbmm: PyTorch adds self in f32 and rounds once, on both devices,
+/// where a batched product's epilogue here would round the product first).
+LegalizeFn addProduct(StringRef lhsName, StringRef rhsName, bool wideSum = false) {
+  return [lhsName, rhsName, wideSum](OperatorArgs &args, OpBuilder &b) -> Results {
+    const bool addsSelf = args.getFloat("beta").value_or(1.0) != 0.0;
+    Results prod = matmulLike(args, b, lhsName, rhsName,
+                              scaledProductType(args, lhsName, wideSum && addsSelf));
     if (failed(prod))
       return failure();
     return addScaled(args, b, (*prod)[0]);
@@ -1271,7 +1276,7 @@ void tcc::graph::populateLinalgLikeLegalizers(LegalizerTable &t) {
   t["aten.linear.default"] = legalizeLinear;
   t["aten.addmm.default"] = addProduct("mat1", "mat2");
   t["aten.addmv.default"] = addProduct("mat", "vec");
-  t["aten.baddbmm.default"] = addProduct("batch1", "batch2");
+  t["aten.baddbmm.default"] = addProduct("batch1", "batch2", /*wideSum=*/true);
   t["aten.addbmm.default"] = legalizeAddbmm;
   t["aten.bilinear.default"] = legalizeBilinear;
   t["aten.addr.default"] = [](OperatorArgs &a, OpBuilder &b) { return legalizeOuter(a, b, "vec1", "vec2", true); };

@@ -126,11 +126,20 @@ func.func @unbind_baddbmm(%x: tensor<2x3xf32>, %s: tensor<2x4x6xf32>, %a: tensor
 // CHECK: tcc_graph.reduce_sum
 // CHECK: tcc_graph.cast %{{.*}} : (tensor<4x6xf32>) -> tensor<4x6xbf16>
 // CHECK: tcc_graph.matmul %arg4, %arg5 : (tensor<4x5xbf16>, tensor<5x6xbf16>) -> tensor<4x6xbf16>
-func.func @scaled_products_bf16(%s: tensor<2x4x6xbf16>, %a: tensor<2x4x5xbf16>, %b: tensor<2x5x6xbf16>, %s2: tensor<4x6xbf16>, %m1: tensor<4x5xbf16>, %m2: tensor<5x6xbf16>) -> (tensor<2x4x6xbf16>, tensor<4x6xbf16>, tensor<4x6xbf16>) {
+// A bf16 baddbmm without scales still adds self in f32 (PyTorch rounds
+// once; the batched product would round first); with beta = 0 there is
+// nothing to add and the product stays bf16.
+// CHECK: tcc_graph.matmul %{{.*}}, %{{.*}} : (tensor<2x4x5xf32>, tensor<2x5x6xf32>) -> tensor<2x4x6xf32>
+// CHECK: %[[USUM:.*]] = tcc_graph.add
+// CHECK: tcc_graph.cast %[[USUM]] : (tensor<2x4x6xf32>) -> tensor<2x4x6xbf16>
+// CHECK: tcc_graph.matmul %arg1, %arg2 : (tensor<2x4x5xbf16>, tensor<2x5x6xbf16>) -> tensor<2x4x6xbf16>
+func.func @scaled_products_bf16(%s: tensor<2x4x6xbf16>, %a: tensor<2x4x5xbf16>, %b: tensor<2x5x6xbf16>, %s2: tensor<4x6xbf16>, %m1: tensor<4x5xbf16>, %m2: tensor<5x6xbf16>) -> (tensor<2x4x6xbf16>, tensor<4x6xbf16>, tensor<4x6xbf16>, tensor<2x4x6xbf16>, tensor<2x4x6xbf16>) {
   %0 = tcc_graph.operator "torch.ops.aten.baddbmm.default"(%s, %a, %b) {operand_names = ["self", "batch1", "batch2"], args = {beta = 0.5 : f64, alpha = 2.0 : f64}} : (tensor<2x4x6xbf16>, tensor<2x4x5xbf16>, tensor<2x5x6xbf16>) -> tensor<2x4x6xbf16>
   %1 = tcc_graph.operator "torch.ops.aten.addbmm.default"(%s2, %a, %b) {operand_names = ["self", "batch1", "batch2"], args = {}} : (tensor<4x6xbf16>, tensor<2x4x5xbf16>, tensor<2x5x6xbf16>) -> tensor<4x6xbf16>
   %2 = tcc_graph.operator "torch.ops.aten.addmm.default"(%s2, %m1, %m2) {operand_names = ["self", "mat1", "mat2"], args = {}} : (tensor<4x6xbf16>, tensor<4x5xbf16>, tensor<5x6xbf16>) -> tensor<4x6xbf16>
-  return %0, %1, %2 : tensor<2x4x6xbf16>, tensor<4x6xbf16>, tensor<4x6xbf16>
+  %3 = tcc_graph.operator "torch.ops.aten.baddbmm.default"(%s, %a, %b) {operand_names = ["self", "batch1", "batch2"], args = {}} : (tensor<2x4x6xbf16>, tensor<2x4x5xbf16>, tensor<2x5x6xbf16>) -> tensor<2x4x6xbf16>
+  %4 = tcc_graph.operator "torch.ops.aten.baddbmm.default"(%s, %a, %b) {operand_names = ["self", "batch1", "batch2"], args = {beta = 0.0 : f64}} : (tensor<2x4x6xbf16>, tensor<2x4x5xbf16>, tensor<2x5x6xbf16>) -> tensor<2x4x6xbf16>
+  return %0, %1, %2, %3, %4 : tensor<2x4x6xbf16>, tensor<4x6xbf16>, tensor<4x6xbf16>, tensor<2x4x6xbf16>, tensor<2x4x6xbf16>
 }
 
 // -----
