@@ -2805,6 +2805,19 @@ class IntegerOps(nn.Module):
                 torch.div(x.int(), -3, rounding_mode="floor"))
 
 
+class MixedDtypeConcat(nn.Module):
+    """cat, stack, hstack and column_stack of tensors of different dtypes
+    (the forms of a peer project's suite, issue 39): PyTorch promotes them
+    to one dtype (torch.result_type), bool/int32/int64 to int64, uint8 with
+    int8 to int16, float64/float32/float16 to float64."""
+
+    def forward(self, b, i32, i64, u8, i8, f32, f64, f16):
+        return (torch.cat([b, i32, i64], dim=-2), torch.stack([b, i32, i64], dim=-2),
+                torch.hstack([i32, f64]), torch.column_stack([b, i32, i64]),
+                torch.cat([u8, i8]), torch.cat([f64, f32, f16], 1), torch.stack([f16, i64]),
+                torch.cat([b, f32], -1))
+
+
 class CreationMore(nn.Module):
     """linspace (one step too) and logspace, eye, flip, fmax/fmin with NaN."""
 
@@ -3506,6 +3519,12 @@ def write_sweep_columns_cases(out):
     torch.manual_seed(175)
     write_case(out, "adaptive_pool_empty_batch", AdaptivePoolEmptyBatch(), [torch.randn(0, 4, 9)],
                dynamic_shapes=({1: auto(max=64), 2: auto(max=64)},))
+    torch.manual_seed(180)
+    ri = lambda *shape, low=0, high=100: torch.randint(low, high, shape)
+    write_case(out, "mixed_dtype_concat", MixedDtypeConcat(),
+               [ri(2, 3, 4, high=2).bool(), ri(2, 3, 4).int(), ri(2, 3, 4),
+                ri(2, 3, 4, high=256).to(torch.uint8), ri(2, 3, 4, low=-128, high=128).to(torch.int8),
+                torch.randn(2, 3, 4), torch.randn(2, 3, 4).double(), torch.randn(2, 3, 4).half()])
     if not ONLY or ONLY == "index_put_mask_dynamic":
         # A second shape: input_9x6_<i>.npy and expected_9x6_0.npy.
         d = os.path.join(out, "index_put_mask_dynamic")
