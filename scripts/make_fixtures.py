@@ -2818,6 +2818,24 @@ class MixedDtypeConcat(nn.Module):
                 torch.cat([b, f32], -1))
 
 
+class IntegerScatterActivations(nn.Module):
+    """Integer element types where tcc took floats only (issue 39):
+    scatter_reduce of every reduction (an integer mean floors), index_put
+    with accumulate, index_add, and activations of integer tensors (relu6
+    and threshold keep the type; sigmoid of an int64 tensor is float32)."""
+
+    def forward(self, s, idx, src, put_idx, put_v, x):
+        return (s.scatter_reduce(0, idx, src, "sum"), s.scatter_reduce(0, idx, src, "prod"),
+                s.scatter_reduce(0, idx, src, "amax", include_self=False),
+                s.scatter_reduce(0, idx, src, "amin"),
+                s.scatter_reduce(0, idx, src, "mean"),
+                s.scatter_reduce(0, idx, src, "mean", include_self=False),
+                torch.index_put(s, (put_idx,), put_v, accumulate=True),
+                s.int().index_add(0, put_idx, put_v.int()),
+                F.relu(x), F.relu6(x), F.threshold(x.int(), 1, 5), torch.sigmoid(x),
+                F.hardtanh(x, -2, 3))
+
+
 class CreationMore(nn.Module):
     """linspace (one step too) and logspace, eye, flip, fmax/fmin with NaN."""
 
@@ -3525,6 +3543,12 @@ def write_sweep_columns_cases(out):
                [ri(2, 3, 4, high=2).bool(), ri(2, 3, 4).int(), ri(2, 3, 4),
                 ri(2, 3, 4, high=256).to(torch.uint8), ri(2, 3, 4, low=-128, high=128).to(torch.int8),
                 torch.randn(2, 3, 4), torch.randn(2, 3, 4).double(), torch.randn(2, 3, 4).half()])
+    torch.manual_seed(181)
+    s = ri(6, 3, low=-9, high=10)
+    s[0, 0] = -(2**62)
+    write_case(out, "integer_scatter_activations", IntegerScatterActivations(),
+               [s, ri(5, 3, high=6), ri(5, 3, low=-9, high=10), torch.tensor([0, 2, 2, 5]),
+                ri(4, 3, low=-9, high=10), ri(3, 4, low=-9, high=10)])
     if not ONLY or ONLY == "index_put_mask_dynamic":
         # A second shape: input_9x6_<i>.npy and expected_9x6_0.npy.
         d = os.path.join(out, "index_put_mask_dynamic")
