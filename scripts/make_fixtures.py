@@ -86,6 +86,11 @@ class OpsMix(nn.Module):
 
 
 def save_npy(path, t):
+    # A Python number (a constant or .item() output): NumPy's type for it,
+    # int64, float64 or bool, as tcc returns it.
+    if not isinstance(t, torch.Tensor):
+        np.save(path, np.asarray(t))
+        return
     # NumPy has no bfloat16: such tensors are saved as float32 (exactly), and
     # `tcc run` rounds float32 inputs back for bf16 model inputs.
     if t.dtype == torch.bfloat16:
@@ -2836,6 +2841,30 @@ class IntegerScatterActivations(nn.Module):
                 F.hardtanh(x, -2, 3))
 
 
+class ConstantOutputs(nn.Module):
+    """Outputs that are constants of the export (issue 39): a tensor built in
+    forward, a buffer returned as it is, and Python numbers (int, float and
+    bool; tcc returns them as rank-0 int64, float64 and bool tensors)."""
+
+    def __init__(self):
+        super().__init__()
+        self.register_buffer("table", torch.arange(6.0).reshape(2, 3))
+
+    def forward(self, x):
+        return x + 1, torch.tensor([1.0, 2.0, 3.0]), self.table, 7, 2.5, True, -(2**62) - 3
+
+
+class ItemScalars(nn.Module):
+    """.item() values flowing into the graph and out of it (issue 39): a
+    float from a sum scales a tensor, an int from a tensor shifts one, Python
+    arithmetic on them, and the numbers themselves as outputs."""
+
+    def forward(self, x, y, n):
+        s = y.sum().item()
+        k = n.item()
+        return x * s, x + k, x * (k + 1), k, s * 2.0, (k - 7) // 2, s / 4
+
+
 class CreationMore(nn.Module):
     """linspace (one step too) and logspace, eye, flip, fmax/fmin with NaN."""
 
@@ -3549,6 +3578,10 @@ def write_sweep_columns_cases(out):
     write_case(out, "integer_scatter_activations", IntegerScatterActivations(),
                [s, ri(5, 3, high=6), ri(5, 3, low=-9, high=10), torch.tensor([0, 2, 2, 5]),
                 ri(4, 3, low=-9, high=10), ri(3, 4, low=-9, high=10)])
+    write_case(out, "constant_outputs", ConstantOutputs(), [torch.randn(2, 3)])
+    torch.manual_seed(182)
+    write_case(out, "item_scalars", ItemScalars(),
+               [torch.randn(2, 3), torch.randn(4), torch.tensor(3)])
     if not ONLY or ONLY == "index_put_mask_dynamic":
         # A second shape: input_9x6_<i>.npy and expected_9x6_0.npy.
         d = os.path.join(out, "index_put_mask_dynamic")

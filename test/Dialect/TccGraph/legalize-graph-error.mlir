@@ -241,3 +241,12 @@ func.func @tensordot_unrelated_sizes(%a: tensor<2x?xf32> {tcc.sizes = [2, "s0"]}
   %0 = tcc_graph.operator "torch.ops.aten.tensordot.default"(%a, %b) {operand_names = ["self", "other"], args = {dims_self = array<i64: 1>, dims_other = array<i64: 0>}} : (tensor<2x?xf32>, tensor<?x3xf32>) -> tensor<2x3xf32>
   return %0 : tensor<2x3xf32>
 }
+
+// -----
+
+// item() of a tensor of several elements: PyTorch raises.
+func.func @item_of_many(%x: tensor<2xf32>) -> tensor<f64> {
+  // expected-error @+1 {{operator 'aten.item.default': needs a tensor of one element (static sizes), not 'tensor<2xf32>'}}
+  %0 = tcc_graph.operator "torch.ops.aten.item.default"(%x) {operand_names = ["self"], args = {}} : (tensor<2xf32>) -> tensor<f64>
+  return %0 : tensor<f64>
+}
