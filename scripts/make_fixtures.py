@@ -2865,6 +2865,30 @@ class ItemScalars(nn.Module):
         return x * s, x + k, x * (k + 1), k, s * 2.0, (k - 7) // 2, s / 4
 
 
+class AtenInternalOps(nn.Module):
+    """Operators the eager dispatcher and TorchScript name (issue 39):
+    _convolution (both overloads, plain and transposed), nll_loss_forward
+    (loss and total weight), tril_indices/triu_indices, _index_put_impl_ and
+    prims.collapse."""
+
+    def forward(self, x, w, bias, wt, logp, target, cls_w, s, i, v, y):
+        conv = torch.ops.aten._convolution(x, w, bias, [1, 1], [1, 1], [1, 1], False, [0, 0], 1,
+                                           False, False, False, False)
+        conv_old = torch.ops.aten._convolution.deprecated(x, w, None, [2, 2], [0, 0], [1, 1],
+                                                          False, [0, 0], 1, False, False, False)
+        conv_t = torch.ops.aten._convolution(x, wt, None, [2, 2], [1, 1], [1, 1], True, [1, 1], 1,
+                                             False, False, False, False)
+        loss, total = torch.ops.aten.nll_loss_forward(logp, target, cls_w, 1, 2)
+        loss_none, total_none = torch.ops.aten.nll_loss_forward(logp, target, None, 0, -100)
+        loss_sum, total_sum = torch.ops.aten.nll_loss_forward(logp, target, cls_w, 2, 1)
+        tril = torch.tril_indices(4, 3, 1)
+        triu = torch.triu_indices(3, 4, -1, dtype=torch.int32)
+        put = s.clone()
+        torch.ops.aten._index_put_impl_(put, (i,), v, True, False)
+        return (conv, conv_old, conv_t, loss, total, loss_none, total_none, loss_sum, total_sum,
+                tril + y[0, 0, 0, 0].long(), triu, put, torch.ops.prims.collapse(y, 1, 3))
+
+
 class CreationMore(nn.Module):
     """linspace (one step too) and logspace, eye, flip, fmax/fmin with NaN."""
 
@@ -3582,6 +3606,12 @@ def write_sweep_columns_cases(out):
     torch.manual_seed(182)
     write_case(out, "item_scalars", ItemScalars(),
                [torch.randn(2, 3), torch.randn(4), torch.tensor(3)])
+    torch.manual_seed(183)
+    write_case(out, "aten_internal_ops", AtenInternalOps(),
+               [torch.randn(1, 2, 6, 6), torch.randn(4, 2, 3, 3), torch.randn(4),
+                torch.randn(2, 4, 3, 3), torch.randn(5, 4).log_softmax(1),
+                torch.tensor([0, 2, 1, 3, 2]), torch.rand(4) + 0.5, torch.zeros(5, 3),
+                torch.tensor([0, 2, 2, 4]), torch.randn(4, 3), torch.randn(2, 3, 4, 5)])
     if not ONLY or ONLY == "index_put_mask_dynamic":
         # A second shape: input_9x6_<i>.npy and expected_9x6_0.npy.
         d = os.path.join(out, "index_put_mask_dynamic")
