@@ -2827,7 +2827,8 @@ class IntegerScatterActivations(nn.Module):
     """Integer element types where tcc took floats only (issue 39):
     scatter_reduce of every reduction (an integer mean floors), index_put
     with accumulate, index_add, and activations of integer tensors (relu6
-    and threshold keep the type; sigmoid of an int64 tensor is float32)."""
+    and threshold keep the type; sigmoid, tanh, exp and sqrt of integers are
+    float32, as is a clamp with float bounds)."""
 
     def forward(self, s, idx, src, put_idx, put_v, x):
         return (s.scatter_reduce(0, idx, src, "sum"), s.scatter_reduce(0, idx, src, "prod"),
@@ -2838,7 +2839,8 @@ class IntegerScatterActivations(nn.Module):
                 torch.index_put(s, (put_idx,), put_v, accumulate=True),
                 s.int().index_add(0, put_idx, put_v.int()),
                 F.relu(x), F.relu6(x), F.threshold(x.int(), 1, 5), torch.sigmoid(x),
-                F.hardtanh(x, -2, 3))
+                F.hardtanh(x, -2, 3), torch.tanh(x.int()), torch.exp(x), torch.sqrt(x.abs()),
+                x.clamp(-1.5, 2.5))
 
 
 class ConstantOutputs(nn.Module):

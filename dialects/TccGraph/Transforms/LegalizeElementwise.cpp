@@ -30,6 +30,8 @@ Value tcc::graph::makeLogSigmoid(OpBuilder &b, Location loc, Value x) {
 namespace {
 using Results = FailureOr<SmallVector<Value>>;
 
+/// An integer or bool input with a floating-point result (torch.exp of an
+/// int64 tensor is float32) is converted to the result's type first.
 template <typename OpTy>
 LegalizeFn unary() {
   return [](OperatorArgs &args, OpBuilder &b) -> Results {
@@ -38,6 +40,9 @@ LegalizeFn unary() {
       x = args.tensor("input");
     if (!x)
       return args.getOp().emitError("expected a tensor operand 'self'");
+    Type resultElt = args.resultType().getElementType();
+    if (isa<FloatType>(resultElt) && !isa<FloatType>(typeOf(x).getElementType()))
+      x = makeCast(b, args.getOp().getLoc(), x, resultElt);
     return SmallVector<Value>{b.create<OpTy>(args.getOp().getLoc(), x)};
   };
 }
@@ -703,6 +708,13 @@ LegalizeFn clampLegalizer(
       return failure();
     Type elt = cast<RankedTensorType>(x->getType()).getElementType();
     auto [lo, hi] = bounds(args);
+    // A float bound makes an integer tensor's clamp float (PyTorch's type
+    // promotion): clamped in the result's type.
+    Type resultElt = args.resultType().getElementType();
+    if (!isa<FloatType>(elt) && isa<FloatType>(resultElt)) {
+      *x = makeCast(b, args.getOp().getLoc(), *x, resultElt);
+      elt = resultElt;
+    }
     if (!isa<FloatType>(elt)) {
       auto resultType = dyn_cast<RankedTensorType>(args.getOp()->getResult(0).getType());
       bool signedInt = elt.isSignlessInteger() && !elt.isInteger(1);

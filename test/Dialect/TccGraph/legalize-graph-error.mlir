@@ -136,12 +136,12 @@ func.func @maximum_of_uint8(%x: tensor<4xui8>, %y: tensor<4xui8>) -> tensor<4xui
 
 // -----
 
-// Integer clamp by a bound PyTorch would make the result float: refused (the
-// result type stays the input's for integer bounds only).
-func.func @clamp_int_by_float(%x: tensor<4xi64>) -> tensor<4xf32> {
-  // expected-error @+1 {{operator 'aten.clamp.default': clamp of a 'i64' tensor is supported for signed integers with integer bounds only}}
-  %0 = tcc_graph.operator "torch.ops.aten.clamp.default"(%x) {operand_names = ["self"], args = {min = 2.5 : f64}} : (tensor<4xi64>) -> tensor<4xf32>
-  return %0 : tensor<4xf32>
+// A clamp of a bool tensor keeping its type: refused. (An integer tensor
+// clamped by a float bound is float, as in PyTorch: legalize-activations.mlir.)
+func.func @clamp_bool(%x: tensor<4xi1>) -> tensor<4xi1> {
+  // expected-error @+1 {{operator 'aten.clamp.default': clamp of a 'i1' tensor is supported for signed integers with integer bounds only}}
+  %0 = tcc_graph.operator "torch.ops.aten.clamp.default"(%x) {operand_names = ["self"], args = {min = 0 : i64}} : (tensor<4xi1>) -> tensor<4xi1>
+  return %0 : tensor<4xi1>
 }
 
 // -----
