@@ -86,6 +86,11 @@ class OpsMix(nn.Module):
 
 
 def save_npy(path, t):
+    # A Python number (a constant or .item() output): NumPy's type for it,
+    # int64, float64 or bool, as tcc returns it.
+    if not isinstance(t, torch.Tensor):
+        np.save(path, np.asarray(t))
+        return
     # NumPy has no bfloat16: such tensors are saved as float32 (exactly), and
     # `tcc run` rounds float32 inputs back for bf16 model inputs.
     if t.dtype == torch.bfloat16:
@@ -2805,6 +2810,87 @@ class IntegerOps(nn.Module):
                 torch.div(x.int(), -3, rounding_mode="floor"))
 
 
+class MixedDtypeConcat(nn.Module):
+    """cat, stack, hstack and column_stack of tensors of different dtypes
+    (the forms of a peer project's suite, issue 39): PyTorch promotes them
+    to one dtype (torch.result_type), bool/int32/int64 to int64, uint8 with
+    int8 to int16, float64/float32/float16 to float64."""
+
+    def forward(self, b, i32, i64, u8, i8, f32, f64, f16):
+        return (torch.cat([b, i32, i64], dim=-2), torch.stack([b, i32, i64], dim=-2),
+                torch.hstack([i32, f64]), torch.column_stack([b, i32, i64]),
+                torch.cat([u8, i8]), torch.cat([f64, f32, f16], 1), torch.stack([f16, i64]),
+                torch.cat([b, f32], -1))
+
+
+class IntegerScatterActivations(nn.Module):
+    """Integer element types where tcc took floats only (issue 39):
+    scatter_reduce of every reduction (an integer mean floors), index_put
+    with accumulate, index_add, and activations of integer tensors (relu6
+    and threshold keep the type; sigmoid, tanh, exp and sqrt of integers are
+    float32, as is a clamp with float bounds)."""
+
+    def forward(self, s, idx, src, put_idx, put_v, x):
+        return (s.scatter_reduce(0, idx, src, "sum"), s.scatter_reduce(0, idx, src, "prod"),
+                s.scatter_reduce(0, idx, src, "amax", include_self=False),
+                s.scatter_reduce(0, idx, src, "amin"),
+                s.scatter_reduce(0, idx, src, "mean"),
+                s.scatter_reduce(0, idx, src, "mean", include_self=False),
+                torch.index_put(s, (put_idx,), put_v, accumulate=True),
+                s.int().index_add(0, put_idx, put_v.int()),
+                F.relu(x), F.relu6(x), F.threshold(x.int(), 1, 5), torch.sigmoid(x),
+                F.hardtanh(x, -2, 3), torch.tanh(x.int()), torch.exp(x), torch.sqrt(x.abs()),
+                x.clamp(-1.5, 2.5))
+
+
+class ConstantOutputs(nn.Module):
+    """Outputs that are constants of the export (issue 39): a tensor built in
+    forward, a buffer returned as it is, and Python numbers (int, float and
+    bool; tcc returns them as rank-0 int64, float64 and bool tensors)."""
+
+    def __init__(self):
+        super().__init__()
+        self.register_buffer("table", torch.arange(6.0).reshape(2, 3))
+
+    def forward(self, x):
+        return x + 1, torch.tensor([1.0, 2.0, 3.0]), self.table, 7, 2.5, True, -(2**62) - 3
+
+
+class ItemScalars(nn.Module):
+    """.item() values flowing into the graph and out of it (issue 39): a
+    float from a sum scales a tensor, an int from a tensor shifts one, Python
+    arithmetic on them, and the numbers themselves as outputs."""
+
+    def forward(self, x, y, n):
+        s = y.sum().item()
+        k = n.item()
+        return x * s, x + k, x * (k + 1), k, s * 2.0, (k - 7) // 2, s / 4
+
+
+class AtenInternalOps(nn.Module):
+    """Operators the eager dispatcher and TorchScript name (issue 39):
+    _convolution (both overloads, plain and transposed), nll_loss_forward
+    (loss and total weight), tril_indices/triu_indices, _index_put_impl_ and
+    prims.collapse."""
+
+    def forward(self, x, w, bias, wt, logp, target, cls_w, s, i, v, y):
+        conv = torch.ops.aten._convolution(x, w, bias, [1, 1], [1, 1], [1, 1], False, [0, 0], 1,
+                                           False, False, False, False)
+        conv_old = torch.ops.aten._convolution.deprecated(x, w, None, [2, 2], [0, 0], [1, 1],
+                                                          False, [0, 0], 1, False, False, False)
+        conv_t = torch.ops.aten._convolution(x, wt, None, [2, 2], [1, 1], [1, 1], True, [1, 1], 1,
+                                             False, False, False, False)
+        loss, total = torch.ops.aten.nll_loss_forward(logp, target, cls_w, 1, 2)
+        loss_none, total_none = torch.ops.aten.nll_loss_forward(logp, target, None, 0, -100)
+        loss_sum, total_sum = torch.ops.aten.nll_loss_forward(logp, target, cls_w, 2, 1)
+        tril = torch.tril_indices(4, 3, 1)
+        triu = torch.triu_indices(3, 4, -1, dtype=torch.int32)
+        put = s.clone()
+        torch.ops.aten._index_put_impl_(put, (i,), v, True, False)
+        return (conv, conv_old, conv_t, loss, total, loss_none, total_none, loss_sum, total_sum,
+                tril + y[0, 0, 0, 0].long(), triu, put, torch.ops.prims.collapse(y, 1, 3))
+
+
 class CreationMore(nn.Module):
     """linspace (one step too) and logspace, eye, flip, fmax/fmin with NaN."""
 
@@ -3506,6 +3592,28 @@ def write_sweep_columns_cases(out):
     torch.manual_seed(175)
     write_case(out, "adaptive_pool_empty_batch", AdaptivePoolEmptyBatch(), [torch.randn(0, 4, 9)],
                dynamic_shapes=({1: auto(max=64), 2: auto(max=64)},))
+    torch.manual_seed(180)
+    ri = lambda *shape, low=0, high=100: torch.randint(low, high, shape)
+    write_case(out, "mixed_dtype_concat", MixedDtypeConcat(),
+               [ri(2, 3, 4, high=2).bool(), ri(2, 3, 4).int(), ri(2, 3, 4),
+                ri(2, 3, 4, high=256).to(torch.uint8), ri(2, 3, 4, low=-128, high=128).to(torch.int8),
+                torch.randn(2, 3, 4), torch.randn(2, 3, 4).double(), torch.randn(2, 3, 4).half()])
+    torch.manual_seed(181)
+    s = ri(6, 3, low=-9, high=10)
+    s[0, 0] = -(2**62)
+    write_case(out, "integer_scatter_activations", IntegerScatterActivations(),
+               [s, ri(5, 3, high=6), ri(5, 3, low=-9, high=10), torch.tensor([0, 2, 2, 5]),
+                ri(4, 3, low=-9, high=10), ri(3, 4, low=-9, high=10)])
+    write_case(out, "constant_outputs", ConstantOutputs(), [torch.randn(2, 3)])
+    torch.manual_seed(182)
+    write_case(out, "item_scalars", ItemScalars(),
+               [torch.randn(2, 3), torch.randn(4), torch.tensor(3)])
+    torch.manual_seed(183)
+    write_case(out, "aten_internal_ops", AtenInternalOps(),
+               [torch.randn(1, 2, 6, 6), torch.randn(4, 2, 3, 3), torch.randn(4),
+                torch.randn(2, 4, 3, 3), torch.randn(5, 4).log_softmax(1),
+                torch.tensor([0, 2, 1, 3, 2]), torch.rand(4) + 0.5, torch.zeros(5, 3),
+                torch.tensor([0, 2, 2, 4]), torch.randn(4, 3), torch.randn(2, 3, 4, 5)])
     if not ONLY or ONLY == "index_put_mask_dynamic":
         # A second shape: input_9x6_<i>.npy and expected_9x6_0.npy.
         d = os.path.join(out, "index_put_mask_dynamic")

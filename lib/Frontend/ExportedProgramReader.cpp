@@ -11,6 +11,7 @@
 #include "ExportArchiveReader.h"
 #include "ExportSchemaReader.h"
 #include "GraphVerifier.h"
+#include "ScalarValues.h"
 #include "WeightLoader.h"
 
 #include "tcc/Frontend/FrontendError.h"
@@ -120,6 +121,7 @@ ExportedProgram readExportedProgramJson(std::string_view jsonText,
   try {
     ExportedProgram program = parseExportedProgram(parseJsonText(jsonText));
     verifyGraph(program);
+    tensorizeScalarValues(program);
     program.sourcePath = sourceName;
     return program;
   } catch (const FrontendError &e) {

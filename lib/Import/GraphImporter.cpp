@@ -940,7 +940,11 @@ OwningOpRef<ModuleOp> Importer::run() {
              << spec.graphName << "' is a kind of output tcc does not support (a loss, a "
              << "gradient or a token): export the model for inference", nullptr;
     if (spec.graphName.empty())
-      return emitError(unknown, "a user output is a constant, not supported yet"), nullptr;
+      // Int, float and bool constants are scalar_tensor nodes already
+      // (ScalarValues.h): what is left is None or a string.
+      return emitError(unknown, "a user output is a constant other than a number (None or a "
+                                "string), not supported yet"),
+             nullptr;
     FailureOr<RankedTensorType> t = tensorType(spec.graphName, unknown);
     if (failed(t))
       return nullptr;

@@ -342,7 +342,11 @@ Value tcc::graph::makeConvolution(OpBuilder &b, Location loc, Value x, Value w, 
 void tcc::graph::populateConvolutionLegalizers(LegalizerTable &t) {
   for (StringRef name :
        {"aten.conv1d.default", "aten.conv2d.default", "aten.conv3d.default", "aten.conv1d.padding",
-        "aten.conv2d.padding", "aten.conv3d.padding", "aten.convolution.default"})
+        "aten.conv2d.padding", "aten.conv3d.padding", "aten.convolution.default",
+        // TorchScript's and the eager dispatcher's form: convolution's
+        // arguments and backend flags (benchmark, cudnn_enabled, ...) that
+        // change no result.
+        "aten._convolution.default", "aten._convolution.deprecated"})
     t[name] = legalizeConvolution;
   t["aten.im2col.default"] = legalizeIm2col;
 }

@@ -35,12 +35,37 @@ LegalizeFn filledWith(double value) {
 
 /// full(size, fill_value), full_like(self, fill_value), new_full, scalar_tensor(s).
 Results legalizeFull(OperatorArgs &args, OpBuilder &b) {
+  // An integer fill of an integer tensor exactly (a double holds 2^53 at most).
+  RankedTensorType type = args.resultType();
+  auto integer = dyn_cast_or_null<IntegerAttr>(args.getOp().getArgs().get(
+      args.has("fill_value") ? "fill_value" : "s"));
+  if (integer && type.hasStaticShape() && type.getElementType().isSignlessInteger() &&
+      !type.getElementType().isInteger(1)) {
+    APInt value(type.getElementType().getIntOrFloatBitWidth(), integer.getInt(), /*isSigned=*/true);
+    auto attr = cast<ElementsAttr>(DenseElementsAttr::get(type, value));
+    return SmallVector<Value>{b.create<ConstantOp>(args.getOp().getLoc(), type, attr).getResult()};
+  }
   std::optional<double> v = args.getFloat("fill_value");
   if (!v)
     v = args.getFloat("s");
   if (!v)
     return args.getOp().emitError("expected a numeric 'fill_value'");
   return splat(args, b, *v);
+}
+
+/// item(self) / _local_scalar_dense(self): the one element of self as a
+/// rank-0 tensor of the Python number's type (the frontend made the result a
+/// tensor: int64, float64 or bool).
+Results legalizeItem(OperatorArgs &args, OpBuilder &b) {
+  FailureOr<Value> self = requiredTensor(args, "self");
+  if (failed(self))
+    return failure();
+  RankedTensorType t = typeOf(*self), type = args.resultType();
+  if (!t.hasStaticShape() || t.getNumElements() != 1 || type.getRank() != 0)
+    return operatorError(args) << "needs a tensor of one element (static sizes), not " << t;
+  Location loc = args.getOp().getLoc();
+  Value one = makeReshape(b, loc, *self, {});
+  return SmallVector<Value>{makeCast(b, loc, one, type.getElementType())};
 }
 
 /// arange(end), arange(start, end), arange(start, end, step).
@@ -486,6 +511,8 @@ void tcc::graph::populateCreationLegalizers(LegalizerTable &t) {
   for (const char *v : {"scalarint", "scalararray", "array", "scalarrayint", "scalarrayarray",
                         "tensorarrayint", "tensorarray"})
     t[std::string("aten.gradient.") + v] = legalizeGradient;
+  t["aten.item.default"] = legalizeItem;
+  t["aten._local_scalar_dense.default"] = legalizeItem;
   for (const char *name : {"aten._assert_tensor_metadata.default", "aten._assert_scalar.default",
                            "aten.sym_constrain_range_for_size.default"})
     t[name] = noResults;

@@ -30,6 +30,8 @@ Value tcc::graph::makeLogSigmoid(OpBuilder &b, Location loc, Value x) {
 namespace {
 using Results = FailureOr<SmallVector<Value>>;
 
+/// An integer or bool input with a floating-point result (torch.exp of an
+/// int64 tensor is float32) is converted to the result's type first.
 template <typename OpTy>
 LegalizeFn unary() {
   return [](OperatorArgs &args, OpBuilder &b) -> Results {
@@ -38,6 +40,9 @@ LegalizeFn unary() {
       x = args.tensor("input");
     if (!x)
       return args.getOp().emitError("expected a tensor operand 'self'");
+    Type resultElt = args.resultType().getElementType();
+    if (isa<FloatType>(resultElt) && !isa<FloatType>(typeOf(x).getElementType()))
+      x = makeCast(b, args.getOp().getLoc(), x, resultElt);
     return SmallVector<Value>{b.create<OpTy>(args.getOp().getLoc(), x)};
   };
 }
@@ -642,7 +647,6 @@ struct ActivationBuilder : PointwiseBuilder {
   }
 };
 
-/// A legalizer from a function of (builder, input, args).
 /// elu(x) = scale * (max(x, 0) + alpha * (exp(input_scale * min(x, 0)) - 1)).
 Value makeElu(ActivationBuilder &a, Value x, double alpha, double scale, double inputScale) {
   // One value per statement: the IR follows the formula's order.
@@ -656,21 +660,41 @@ Value makeElu(ActivationBuilder &a, Value x, double alpha, double scale, double 
   return scale == 1.0 ? y : a.bin<MulOp>(a.c(scale), y);
 }
 
-LegalizeFn activation(std::function<Value(ActivationBuilder &, Value, OperatorArgs &)> fn) {
-  return [fn](OperatorArgs &args, OpBuilder &b) -> Results {
+/// The largest integer bound tcc takes exactly: bounds reach it as doubles.
+constexpr double kMaxExactBound = 9007199254740992.0; // 2^53
+
+/// A legalizer from a function of (builder, input, args). An integer or
+/// bool input with a floating-point result (torch.sigmoid of
+/// an int64 tensor is float32) is converted to the result's type first.
+/// `integerArgs`: the activation is exact on signed integers (relu6,
+/// threshold) when these arguments are whole numbers; PyTorch keeps the
+/// integer type there.
+LegalizeFn activation(std::function<Value(ActivationBuilder &, Value, OperatorArgs &)> fn,
+                      std::optional<ArrayRef<StringRef>> integerArgs = std::nullopt) {
+  return [fn, integerArgs](OperatorArgs &args, OpBuilder &b) -> Results {
     FailureOr<Value> x = activationInput(args);
     if (failed(x))
       return failure();
     Type elt = cast<RankedTensorType>(x->getType()).getElementType();
-    if (!isa<FloatType>(elt))
-      return args.getOp().emitError("activation on a non-floating-point tensor");
+    Type resultElt = args.resultType().getElementType();
+    bool signedInt = elt.isSignlessInteger() && !elt.isInteger(1);
+    if (!isa<FloatType>(elt) && isa<FloatType>(resultElt)) {
+      *x = makeCast(b, args.getOp().getLoc(), *x, resultElt);
+      elt = resultElt;
+    } else if (!isa<FloatType>(elt)) {
+      if (!integerArgs || !signedInt || resultElt != elt)
+        return operatorError(args) << "activation on a " << elt << " tensor is not supported";
+      for (StringRef name : *integerArgs)
+        if (std::optional<double> v = args.getFloat(name);
+            v && (std::floor(*v) != *v || std::fabs(*v) > kMaxExactBound))
+          return operatorError(args) << "argument '" << name << "' = " << *v
+                                     << " on an integer tensor is not a whole number of at most "
+                                        "2^53";
+    }
     ActivationBuilder ab{{b, args.getOp().getLoc(), elt}};
     return SmallVector<Value>{fn(ab, *x, args)};
   };
 }
-
-/// The largest integer bound tcc takes exactly: bounds reach it as doubles.
-constexpr double kMaxExactBound = 9007199254740992.0; // 2^53
 
 /// clamp(x, lo, hi) (clamp_min, clamp_max, hardtanh): floats as any
 /// activation; a signed integer tensor whose result keeps its type (integer
@@ -684,6 +708,13 @@ LegalizeFn clampLegalizer(
       return failure();
     Type elt = cast<RankedTensorType>(x->getType()).getElementType();
     auto [lo, hi] = bounds(args);
+    // A float bound makes an integer tensor's clamp float (PyTorch's type
+    // promotion): clamped in the result's type.
+    Type resultElt = args.resultType().getElementType();
+    if (!isa<FloatType>(elt) && isa<FloatType>(resultElt)) {
+      *x = makeCast(b, args.getOp().getLoc(), *x, resultElt);
+      elt = resultElt;
+    }
     if (!isa<FloatType>(elt)) {
       auto resultType = dyn_cast<RankedTensorType>(args.getOp()->getResult(0).getType());
       bool signedInt = elt.isSignlessInteger() && !elt.isInteger(1);
@@ -758,7 +789,20 @@ void tcc::graph::populateElementwiseLegalizers(LegalizerTable &t) {
   t["aten.sqrt.default"] = unary<SqrtOp>();
   t["aten.rsqrt.default"] = unary<RsqrtOp>();
   t["aten.neg.default"] = unary<NegOp>();
-  t["aten.relu.default"] = unary<ReluOp>();
+  // relu of a signed integer tensor keeps its type (tcc_graph.relu takes
+  // floats): max(x, 0) in that type.
+  t["aten.relu.default"] = [](OperatorArgs &args, OpBuilder &b) -> Results {
+    FailureOr<Value> x = activationInput(args);
+    if (failed(x))
+      return failure();
+    Type elt = typeOf(*x).getElementType();
+    Location loc = args.getOp().getLoc();
+    if (isa<FloatType>(elt))
+      return SmallVector<Value>{b.create<ReluOp>(loc, *x).getResult()};
+    if (!elt.isSignlessInteger() || elt.isInteger(1))
+      return operatorError(args) << "relu of a " << elt << " tensor is not supported";
+    return SmallVector<Value>{makeBinary<MaximumOp>(b, loc, *x, makeScalar(b, loc, elt, 0.0))};
+  };
 
   for (const char *suffix : {"Tensor", "Scalar"}) {
     std::string s(suffix);
@@ -967,11 +1011,14 @@ void tcc::graph::populateElementwiseLegalizers(LegalizerTable &t) {
         .getResult();
   });
   // threshold(x, threshold, value): value where x <= threshold, else x.
-  t["aten.threshold.default"] = activation([](ActivationBuilder &a, Value x, OperatorArgs &args) {
-    Value at = makeCompare(a.b, a.loc, "le", x, a.c(args.getFloat("threshold").value_or(0.0)));
-    Value value = a.c(args.getFloat("value").value_or(0.0));
-    return a.b.create<SelectOp>(a.loc, typeOf(x), at, value, x).getResult();
-  });
+  static const StringRef thresholdArgs[] = {"threshold", "value"};
+  t["aten.threshold.default"] = activation(
+      [](ActivationBuilder &a, Value x, OperatorArgs &args) {
+        Value at = makeCompare(a.b, a.loc, "le", x, a.c(args.getFloat("threshold").value_or(0.0)));
+        Value value = a.c(args.getFloat("value").value_or(0.0));
+        return a.b.create<SelectOp>(a.loc, typeOf(x), at, value, x).getResult();
+      },
+      ArrayRef<StringRef>(thresholdArgs));
   // mish: x tanh(log1p(exp(x))), PyTorch's CPU form.
   t["aten.mish.default"] = activation([](ActivationBuilder &a, Value x, OperatorArgs &) {
     return a.bin<MulOp>(x, a.un<TanhOp>(a.un<Log1pOp>(a.un<ExpOp>(x))));
@@ -1123,9 +1170,9 @@ void tcc::graph::populateElementwiseLegalizers(LegalizerTable &t) {
   t["aten.hardtanh.default"] = clampLegalizer([](OperatorArgs &args) -> Bounds {
     return {args.getFloat("min_val").value_or(-1.0), args.getFloat("max_val").value_or(1.0)};
   });
-  t["aten.relu6.default"] = activation([](ActivationBuilder &a, Value x, OperatorArgs &) {
-    return a.clamp(x, 0.0, 6.0);
-  });
+  t["aten.relu6.default"] = activation(
+      [](ActivationBuilder &a, Value x, OperatorArgs &) { return a.clamp(x, 0.0, 6.0); },
+      ArrayRef<StringRef>{});
   t["aten.log_sigmoid.default"] = activation([](ActivationBuilder &a, Value x, OperatorArgs &) {
     return makeLogSigmoid(a.b, a.loc, x);
   });

@@ -84,7 +84,7 @@ LegalizeFn loss(std::function<Value(LossBuilder &)> fn) {
 /// `mean` divides the sum by the sum of the weights taken (PyTorch's
 /// weighted mean; NaN when every target is ignored).
 Results classIndexLoss(OperatorArgs &args, OpBuilder &b, Value logp, Value target,
-                       int64_t reduction) {
+                       int64_t reduction, Value *totalWeight = nullptr) {
   Location loc = args.getOp().getLoc();
   RankedTensorType xt = typeOf(logp), tt = typeOf(target);
   Type elt = xt.getElementType();
@@ -120,12 +120,19 @@ Results classIndexLoss(OperatorArgs &args, OpBuilder &b, Value logp, Value targe
     w = p.c(1.0);
   Value taken = b.create<SelectOp>(loc, RankedTensorType::get(tt.getShape(), elt), keep, w, p.c(0.0));
   Value loss = p.un<NegOp>(p.bin<MulOp>(picked, taken));
-  if (reduction == 0)
+  if (reduction == 0) {
+    // PyTorch leaves the total weight 0 without a reduction.
+    if (totalWeight)
+      *totalWeight = p.c(0.0);
     return SmallVector<Value>{loss};
+  }
   Value sum = reduceAll<ReduceSumOp>(b, loc, loss);
+  Value weights = reduceAll<ReduceSumOp>(b, loc, taken);
+  if (totalWeight)
+    *totalWeight = weights;
   if (reduction == 2)
     return SmallVector<Value>{sum};
-  return SmallVector<Value>{p.bin<DivOp>(sum, reduceAll<ReduceSumOp>(b, loc, taken))};
+  return SmallVector<Value>{p.bin<DivOp>(sum, weights)};
 }
 
 /// nll_loss_nd(self, target, weight, reduction, ignore_index).
@@ -137,6 +144,23 @@ Results legalizeNllLoss(OperatorArgs &args, OpBuilder &b) {
   if (!isa<FloatType>(typeOf(*x).getElementType()))
     return args.getOp().emitError("nll_loss expects floating-point log-probabilities");
   return classIndexLoss(args, b, *x, *target, *reduction);
+}
+
+/// nll_loss_forward(self, target, weight, reduction, ignore_index): the
+/// loss and the total weight of the targets taken (what the mean divides by).
+Results legalizeNllLossForward(OperatorArgs &args, OpBuilder &b) {
+  FailureOr<Value> x = requiredTensor(args, "self"), target = requiredTensor(args, "target");
+  FailureOr<int64_t> reduction = reductionOf(args);
+  if (failed(x) || failed(target) || failed(reduction))
+    return failure();
+  if (!isa<FloatType>(typeOf(*x).getElementType()) || typeOf(*x).getRank() > 2)
+    return operatorError(args) << "expects floating-point log-probabilities of rank 1 or 2";
+  Value totalWeight;
+  Results loss = classIndexLoss(args, b, *x, *target, *reduction, &totalWeight);
+  if (failed(loss))
+    return failure();
+  loss->push_back(totalWeight);
+  return loss;
 }
 
 /// cross_entropy_loss(self, target, weight, reduction, ignore_index,
@@ -308,6 +332,7 @@ void tcc::graph::populateLossLegalizers(LegalizerTable &t) {
   t["aten.multi_margin_loss.default"] = legalizeMultiMarginLoss;
   t["aten.nll_loss_nd.default"] = legalizeNllLoss;
   t["aten.nll_loss.default"] = legalizeNllLoss;
+  t["aten.nll_loss_forward.default"] = legalizeNllLossForward;
   t["aten.cross_entropy_loss.default"] = legalizeCrossEntropy;
   // Values are made one per statement: the IR follows the formulas' order.
   t["aten.l1_loss.default"] = loss([](LossBuilder &l) { return absoluteError(l); });

@@ -594,6 +594,9 @@ Results legalizeNonzeroStatic(OperatorArgs &args, OpBuilder &b) {
 void tcc::graph::populateMaskedIndexingLegalizers(LegalizerTable &t) {
   t["aten.index_put.default"] = legalizeIndexPut;
   t["aten._unsafe_index_put.default"] = legalizeIndexPut;
+  // index_put_'s implementation (the importer made the in-place form
+  // functional); `unsafe` only skips PyTorch's index checks, which tcc keeps.
+  t["aten._index_put_impl.default"] = legalizeIndexPut;
   t["aten._unsafe_masked_index.default"] = legalizeMaskedIndex;
   t["aten._unsafe_masked_index_put_accumulate.default"] = legalizeMaskedIndexPutAccumulate;
   t["aten.masked_scatter.default"] = legalizeMaskedScatter;

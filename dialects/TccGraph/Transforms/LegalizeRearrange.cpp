@@ -16,6 +16,10 @@ using namespace mlir;
 using namespace tcc::graph;
 
 namespace {
+/// The most row runs tril_indices/triu_indices builds (one concatenated
+/// piece each).
+constexpr size_t kMaxTriangleRuns = 1024;
+
 using Results = FailureOr<SmallVector<Value>>;
 
 /// `value` converted to `like`'s element type and stretched to its shape.
@@ -537,6 +541,53 @@ Results legalizeTriangle(OperatorArgs &args, OpBuilder &b, bool lower) {
   Value zero = makeScalar(b, loc, t.getElementType(), 0.0);
   return SmallVector<Value>{b.create<SelectOp>(loc, t, keep, x, zero).getResult()};
 }
+/// tril_indices(row, col, offset) / triu_indices: the coordinates of the
+/// lower (upper) triangle of a row x col matrix, row by row, as a [2, count]
+/// tensor (the export knows count). Each row's run is a splat of its row
+/// number over an iota of its columns, concatenated: no dense constant,
+/// which the CUDA path could not read.
+Results legalizeTriangleIndices(OperatorArgs &args, OpBuilder &b, bool lower) {
+  std::optional<int64_t> rows = args.getInt("row"), cols = args.getInt("col");
+  int64_t offset = args.getInt("offset").value_or(0);
+  RankedTensorType type = args.resultType();
+  if (!rows || !cols || *rows < 0 || *cols < 0 || !type.hasStaticShape() || type.getRank() != 2 ||
+      !type.getElementType().isSignlessInteger() || type.getElementType().isInteger(1))
+    return operatorError(args) << "needs whole row and col and an integer [2, n] result";
+  Location loc = args.getOp().getLoc();
+  Type elt = type.getElementType();
+  SmallVector<Value> rowParts, colParts;
+  int64_t count = 0;
+  for (int64_t r = 0; r < *rows; ++r) {
+    int64_t first = lower ? 0 : std::clamp<int64_t>(r + offset, 0, *cols);
+    int64_t end = lower ? std::clamp<int64_t>(r + offset + 1, 0, *cols) : *cols;
+    if (end <= first)
+      continue;
+    if (rowParts.size() == kMaxTriangleRuns)
+      return operatorError(args) << "more than " << kMaxTriangleRuns << " rows";
+    auto runType = RankedTensorType::get({1, end - first}, elt);
+    rowParts.push_back(makeSplat(b, loc, runType, static_cast<double>(r)));
+    Value columns = b.create<IotaOp>(loc, RankedTensorType::get({end - first}, elt),
+                                     b.getF64FloatAttr(static_cast<double>(first)),
+                                     b.getF64FloatAttr(1), ValueRange{});
+    colParts.push_back(makeReshape(b, loc, columns, {1, end - first}));
+    count += end - first;
+  }
+  if (count != type.getDimSize(1))
+    return operatorError(args) << count << " coordinates for a result of type " << type;
+  if (count == 0)
+    return SmallVector<Value>{makeSplat(b, loc, type, 0.0)};
+  auto lineType = RankedTensorType::get({1, count}, elt);
+  auto line = [&](SmallVector<Value> &parts) -> Value {
+    if (parts.size() == 1)
+      return parts.front();
+    return b.create<ConcatOp>(loc, lineType, parts, b.getI64IntegerAttr(1));
+  };
+  Value rowLine = line(rowParts);
+  Value colLine = line(colParts);
+  return SmallVector<Value>{
+      b.create<ConcatOp>(loc, type, ValueRange{rowLine, colLine}, b.getI64IntegerAttr(0))
+          .getResult()};
+}
 } // namespace
 
 Value tcc::graph::cropDim(OpBuilder &b, Location loc, Value x, int64_t dim, int64_t front,
@@ -558,6 +609,12 @@ Value tcc::graph::cropDim(OpBuilder &b, Location loc, Value x, int64_t dim, int6
 void tcc::graph::populateRearrangeLegalizers(LegalizerTable &t) {
   t["aten.tril.default"] = [](OperatorArgs &a, OpBuilder &b) { return legalizeTriangle(a, b, true); };
   t["aten.triu.default"] = [](OperatorArgs &a, OpBuilder &b) { return legalizeTriangle(a, b, false); };
+  t["aten.tril_indices.default"] = [](OperatorArgs &a, OpBuilder &b) {
+    return legalizeTriangleIndices(a, b, true);
+  };
+  t["aten.triu_indices.default"] = [](OperatorArgs &a, OpBuilder &b) {
+    return legalizeTriangleIndices(a, b, false);
+  };
   t["aten.fill.Scalar"] = legalizeFill;
   t["aten.fill.Tensor"] = legalizeFill;
   t["aten.copy.default"] = legalizeCopy;

@@ -11,7 +11,8 @@
 // covers scatter (.src/.value/.reduce), scatter_add, scatter_reduce (sum,
 // prod, mean, amax, amin, with or without self), index_add, index_copy,
 // index_fill, index_reduce, put, max_unpool1d/2d/3d and max pooling's
-// backward (max_pool2d/3d_with_indices_backward). A plain write with
+// backward (max_pool2d/3d_with_indices_backward), into floats and signed
+// integers (an integer mean floors, as PyTorch's). A plain write with
 // several hits on one position takes the last (the highest k), as PyTorch's
 // CPU loop does. Static shapes only; the work is index.numel() * size(dim).
 //
@@ -31,6 +32,10 @@ using Results = FailureOr<SmallVector<Value>>;
 
 /// How the source elements that hit one position combine with it.
 enum class Combine { Set, Sum, Prod, Mean, Amax, Amin };
+
+/// The most index positions along dim an integer product or extremum
+/// combines one after another (each one is an elementwise op).
+constexpr int64_t kMaxUnrolledPositions = 64;
 
 /// PyTorch's reduce names: scatter_reduce's and index_reduce's, and
 /// scatter.reduce's add/multiply.
@@ -63,9 +68,10 @@ FailureOr<Value> scatterDense(OperatorArgs &args, OpBuilder &b, Value self, int6
   Type elt = st.getElementType();
   if (!isa<IntegerType>(it.getElementType()))
     return operatorError(args) << "the index must be an integer tensor, not " << it;
-  if (how != Combine::Set && !isa<FloatType>(elt))
+  bool integer = elt.isSignlessInteger() && !elt.isInteger(1);
+  if (how != Combine::Set && !isa<FloatType>(elt) && !integer)
     return operatorError(args) << "reducing into a tensor of " << elt
-                         << " is not supported (floating-point only)";
+                         << " is not supported (floating-point and signed integers only)";
   if (st.getRank() == 0) {
     // A 0-d self is one position along dim 0.
     SmallVector<int64_t> one{1};
@@ -164,6 +170,44 @@ FailureOr<Value> scatterDense(OperatorArgs &args, OpBuilder &b, Value self, int6
   SmallVector<int64_t> kDim{dim + 1};
   Value count = makeReduce<ReduceSumOp>(b, loc, makeCast(b, loc, hits, f32), kDim, false);
   const double inf = std::numeric_limits<double>::infinity();
+  // Integer products and extrema: tcc_graph's products and maxima take
+  // floats, which would round 64-bit integers, so the hits combine in the
+  // integer type itself, one index position after another (a static count).
+  bool inOrder = integer && (how == Combine::Prod || how == Combine::Amax || how == Combine::Amin);
+  int64_t positions = idxShape[dim];
+  if (inOrder &&
+      (ShapedType::isDynamic(positions) || positions > kMaxUnrolledPositions ||
+       !hitType.hasStaticShape()))
+    return operatorError(args) << "a product, amax or amin into integers needs static sizes and "
+                               << "at most " << kMaxUnrolledPositions
+                               << " index positions along dim " << dim;
+  auto combineInOrder = [&]() -> Value {
+    // What a miss contributes: 1, or the type's least (greatest) value.
+    unsigned width = elt.getIntOrFloatBitWidth();
+    APInt identity = how == Combine::Prod   ? APInt(width, 1)
+                     : how == Combine::Amax ? APInt::getSignedMinValue(width)
+                                            : APInt::getSignedMaxValue(width);
+    auto scalarType = RankedTensorType::get({}, elt);
+    Value other = b.create<ConstantOp>(
+        loc, scalarType, cast<ElementsAttr>(DenseElementsAttr::get(scalarType, identity)));
+    Value picked =
+        b.create<SelectOp>(loc, RankedTensorType::get(hitType.getShape(), elt), hits, srcK, other);
+    SmallVector<int64_t> rowShape(hitType.getShape());
+    rowShape.erase(rowShape.begin() + dim + 1);
+    Value combined;
+    for (int64_t j = 0; j < positions; ++j) {
+      Value row = makeReshape(b, loc, makeSlice(b, loc, picked, dim + 1, j, j + 1, 1), rowShape);
+      if (!combined)
+        combined = row;
+      else if (how == Combine::Prod)
+        combined = makeBinary<MulOp>(b, loc, combined, row);
+      else if (how == Combine::Amax)
+        combined = makeBinary<MaximumOp>(b, loc, combined, row);
+      else
+        combined = makeBinary<MinimumOp>(b, loc, combined, row);
+    }
+    return combined;
+  };
   Value reduced;
   switch (how) {
   case Combine::Set: {
@@ -185,12 +229,18 @@ FailureOr<Value> scatterDense(OperatorArgs &args, OpBuilder &b, Value self, int6
     reduced = makeReduce<ReduceSumOp>(b, loc, hitsOr(srcK, 0.0), kDim, false);
     break;
   case Combine::Prod:
-    reduced = makeReduce<ReduceProdOp>(b, loc, hitsOr(srcK, 1.0), kDim, false);
+    reduced = inOrder ? combineInOrder()
+                      : makeReduce<ReduceProdOp>(b, loc, hitsOr(srcK, 1.0), kDim, false);
     break;
   case Combine::Amax:
-    reduced = makeReduce<ReduceMaxOp>(b, loc, hitsOr(srcK, -inf), kDim, false);
+    reduced = inOrder ? combineInOrder()
+                      : makeReduce<ReduceMaxOp>(b, loc, hitsOr(srcK, -inf), kDim, false);
     break;
   case Combine::Amin: {
+    if (inOrder) {
+      reduced = combineInOrder();
+      break;
+    }
     Value negated = b.create<NegOp>(loc, srcK);
     Value most = makeReduce<ReduceMaxOp>(b, loc, hitsOr(negated, -inf), kDim, false);
     reduced = b.create<NegOp>(loc, most);
@@ -212,7 +262,19 @@ FailureOr<Value> scatterDense(OperatorArgs &args, OpBuilder &b, Value self, int6
       out = makeBinary<AddOp>(b, loc, self, reduced);
       divisor = makeBinary<AddOp>(b, loc, divisor, makeScalar(b, loc, elt, 1.0));
     }
-    out = makeBinary<DivOp>(b, loc, out, divisor);
+    if (!integer) {
+      out = makeBinary<DivOp>(b, loc, out, divisor);
+    } else {
+      // PyTorch floors an integer mean. Positions nothing hits divide by 1
+      // (their result is self's), so no division is by zero.
+      Value one = makeScalar(b, loc, elt, 1.0);
+      divisor = makeBinary<MaximumOp>(b, loc, divisor, one);
+      Value q = makeBinary<TruncDivOp>(b, loc, out, divisor);
+      Value r = makeBinary<FmodOp>(b, loc, out, divisor);
+      Value below = makeCompare(b, loc, "lt", r, makeScalar(b, loc, elt, 0.0));
+      Value lower = makeBinary<SubOp>(b, loc, q, one);
+      out = b.create<SelectOp>(loc, typeOf(q), below, lower, q);
+    }
   } else if (includeSelf) {
     switch (how) {
     case Combine::Sum:

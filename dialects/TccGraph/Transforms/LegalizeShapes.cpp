@@ -86,11 +86,8 @@ Results legalizePermute(OperatorArgs &args, OpBuilder &b) {
   return makePermute(args, b, *dims);
 }
 
-/// view/reshape/flatten: the export already knows the result shape.
-Results legalizeReshape(OperatorArgs &args, OpBuilder &b) {
-  Value x = args.tensor("self");
-  if (!x)
-    return args.getOp().emitError("expected a tensor operand 'self'");
+/// `x` reshaped to the result's shape, which the export knows.
+Results reshapeToResult(OperatorArgs &args, OpBuilder &b, Value x) {
   RankedTensorType type = args.resultType();
   SmallVector<Value> sizes;
   if (type.getNumDynamicDims() > 1) {  // the export's expressions give them
@@ -100,6 +97,23 @@ Results legalizeReshape(OperatorArgs &args, OpBuilder &b) {
     sizes = *symbolic;
   }
   return SmallVector<Value>{b.create<ReshapeOp>(args.getOp().getLoc(), type, x, sizes)};
+}
+
+/// view/reshape/flatten.
+Results legalizeReshape(OperatorArgs &args, OpBuilder &b) {
+  Value x = args.tensor("self");
+  if (!x)
+    return args.getOp().emitError("expected a tensor operand 'self'");
+  return reshapeToResult(args, b, x);
+}
+
+/// prims.collapse(a, start, end) / collapse_view: dims start..end (both
+/// included) as one; the export knows the result's shape.
+Results legalizeCollapse(OperatorArgs &args, OpBuilder &b) {
+  FailureOr<Value> a = requiredTensor(args, "a");
+  if (failed(a))
+    return failure();
+  return reshapeToResult(args, b, *a);
 }
 
 Results legalizeCat(OperatorArgs &args, OpBuilder &b) {
@@ -1000,6 +1014,8 @@ void tcc::graph::populateShapeLegalizers(LegalizerTable &t) {
   t["aten.movedim.intlist"] = legalizeMovedim;
   t["aten.movedim.int"] = legalizeMovedim;
   t["aten.view.default"] = legalizeReshape;
+  t["prims.collapse.default"] = legalizeCollapse;
+  t["prims.collapse_view.default"] = legalizeCollapse;
   t["aten.reshape.default"] = legalizeReshape;
   t["aten._unsafe_view.default"] = legalizeReshape;
   t["aten.flatten.using_ints"] = legalizeReshape;

@@ -119,3 +119,39 @@ func.func @elu_default(%x: tensor<8xf32>) -> tensor<8xf32> {
   %0 = tcc_graph.operator "torch.ops.aten.elu.default"(%x) {operand_names = ["self"], args = {alpha = 1.000000e+00 : f64}} : (tensor<8xf32>) -> tensor<8xf32>
   return %0 : tensor<8xf32>
 }
+
+// -----
+
+// Integer inputs: relu and relu6 keep a signed integer type (max/min with
+// integer constants); sigmoid of an int64 tensor is float32, computed on the
+// converted input.
+// CHECK-LABEL: func @integer_activations
+// CHECK: %[[Z:.*]] = tcc_graph.constant dense<0> : tensor<i64>
+// CHECK: %[[R:.*]] = tcc_graph.maximum %arg0, %[[Z]] : (tensor<8xi64>, tensor<i64>) -> tensor<8xi64>
+// CHECK: %[[SIX:.*]] = tcc_graph.constant dense<6> : tensor<i64>
+// CHECK: tcc_graph.minimum %{{.*}}, %[[SIX]] : (tensor<8xi64>, tensor<i64>) -> tensor<8xi64>
+// CHECK: %[[F:.*]] = tcc_graph.cast %arg0 : (tensor<8xi64>) -> tensor<8xf32>
+// CHECK: tcc_graph.neg %[[F]]
+func.func @integer_activations(%x: tensor<8xi64>) -> (tensor<8xi64>, tensor<8xi64>, tensor<8xf32>) {
+  %0 = tcc_graph.operator "torch.ops.aten.relu.default"(%x) {operand_names = ["self"], args = {}} : (tensor<8xi64>) -> tensor<8xi64>
+  %1 = tcc_graph.operator "torch.ops.aten.relu6.default"(%x) {operand_names = ["self"], args = {}} : (tensor<8xi64>) -> tensor<8xi64>
+  %2 = tcc_graph.operator "torch.ops.aten.sigmoid.default"(%x) {operand_names = ["self"], args = {}} : (tensor<8xi64>) -> tensor<8xf32>
+  return %0, %1, %2 : tensor<8xi64>, tensor<8xi64>, tensor<8xf32>
+}
+
+// -----
+
+// exp of an int64 tensor and a clamp of one with float bounds are float32:
+// the input is converted first (a tensor.cast from i64 to f32 was built
+// before, which does not verify).
+// CHECK-LABEL: func @integer_to_float
+// CHECK: %[[F:.*]] = tcc_graph.cast %arg0 : (tensor<8xi64>) -> tensor<8xf32>
+// CHECK: tcc_graph.exp %[[F]] : tensor<8xf32>
+// CHECK: %[[G:.*]] = tcc_graph.cast %arg0 : (tensor<8xi64>) -> tensor<8xf32>
+// CHECK: tcc_graph.maximum %[[G]], %{{.*}} : (tensor<8xf32>, tensor<f32>) -> tensor<8xf32>
+// CHECK-NOT: tensor.cast
+func.func @integer_to_float(%x: tensor<8xi64>) -> (tensor<8xf32>, tensor<8xf32>) {
+  %0 = tcc_graph.operator "torch.ops.aten.exp.default"(%x) {operand_names = ["self"], args = {}} : (tensor<8xi64>) -> tensor<8xf32>
+  %1 = tcc_graph.operator "torch.ops.aten.clamp.default"(%x) {operand_names = ["self"], args = {min = -1.5 : f64, max = 2.5 : f64}} : (tensor<8xi64>) -> tensor<8xf32>
+  return %0, %1 : tensor<8xf32>, tensor<8xf32>
+}

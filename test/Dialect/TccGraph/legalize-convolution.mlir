@@ -107,3 +107,16 @@ func.func @im2col_symbolic(%x: tensor<?x3x?x?xf32>) -> tensor<?x12x?xf32> {
   %0 = tcc_graph.operator "torch.ops.aten.im2col.default"(%x) {operand_names = ["self"], args = {kernel_size = array<i64: 2, 2>, dilation = array<i64: 1, 1>, padding = array<i64: 1, 0>, stride = array<i64: 2, 1>}} : (tensor<?x3x?x?xf32>) -> tensor<?x12x?xf32>
   return %0 : tensor<?x12x?xf32>
 }
+
+// -----
+
+// _convolution (both overloads) is convolution with backend flags that
+// change no result: the same conv2d; transposed=True the transposed form.
+// CHECK-LABEL: func @underscore_convolution
+// CHECK: tcc_graph.conv2d %arg0, %arg1, %arg2 {dilation = array<i64: 1, 1>, groups = 1 : i64, padding = array<i64: 1, 1>, stride = array<i64: 1, 1>}
+// CHECK: tcc_graph.conv2d %arg0, %arg1 {dilation = array<i64: 1, 1>, groups = 1 : i64, padding = array<i64: 0, 0>, stride = array<i64: 2, 2>}
+func.func @underscore_convolution(%x: tensor<1x2x6x6xf32>, %w: tensor<4x2x3x3xf32>, %b: tensor<4xf32>) -> (tensor<1x4x6x6xf32>, tensor<1x4x2x2xf32>) {
+  %0 = tcc_graph.operator "torch.ops.aten._convolution.default"(%x, %w, %b) {operand_names = ["input", "weight", "bias"], args = {stride = array<i64: 1, 1>, padding = array<i64: 1, 1>, dilation = array<i64: 1, 1>, transposed = false, output_padding = array<i64: 0, 0>, groups = 1 : i64, benchmark = false, deterministic = false, cudnn_enabled = false, allow_tf32 = false}} : (tensor<1x2x6x6xf32>, tensor<4x2x3x3xf32>, tensor<4xf32>) -> tensor<1x4x6x6xf32>
+  %1 = tcc_graph.operator "torch.ops.aten._convolution.deprecated"(%x, %w) {operand_names = ["input", "weight"], args = {stride = array<i64: 2, 2>, padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>, transposed = false, output_padding = array<i64: 0, 0>, groups = 1 : i64, benchmark = false, deterministic = false, cudnn_enabled = false}} : (tensor<1x2x6x6xf32>, tensor<4x2x3x3xf32>) -> tensor<1x4x2x2xf32>
+  return %0, %1 : tensor<1x4x6x6xf32>, tensor<1x4x2x2xf32>
+}

@@ -136,12 +136,12 @@ func.func @maximum_of_uint8(%x: tensor<4xui8>, %y: tensor<4xui8>) -> tensor<4xui
 
 // -----
 
-// Integer clamp by a bound PyTorch would make the result float: refused (the
-// result type stays the input's for integer bounds only).
-func.func @clamp_int_by_float(%x: tensor<4xi64>) -> tensor<4xf32> {
-  // expected-error @+1 {{operator 'aten.clamp.default': clamp of a 'i64' tensor is supported for signed integers with integer bounds only}}
-  %0 = tcc_graph.operator "torch.ops.aten.clamp.default"(%x) {operand_names = ["self"], args = {min = 2.5 : f64}} : (tensor<4xi64>) -> tensor<4xf32>
-  return %0 : tensor<4xf32>
+// A clamp of a bool tensor keeping its type: refused. (An integer tensor
+// clamped by a float bound is float, as in PyTorch: legalize-activations.mlir.)
+func.func @clamp_bool(%x: tensor<4xi1>) -> tensor<4xi1> {
+  // expected-error @+1 {{operator 'aten.clamp.default': clamp of a 'i1' tensor is supported for signed integers with integer bounds only}}
+  %0 = tcc_graph.operator "torch.ops.aten.clamp.default"(%x) {operand_names = ["self"], args = {min = 0 : i64}} : (tensor<4xi1>) -> tensor<4xi1>
+  return %0 : tensor<4xi1>
 }
 
 // -----
@@ -240,4 +240,13 @@ func.func @tensordot_unrelated_sizes(%a: tensor<2x?xf32> {tcc.sizes = [2, "s0"]}
   // expected-error @+1 {{operator 'aten.tensordot.default': contracts dims 1 and 0 whose symbolic sizes the export does not state as equal}}
   %0 = tcc_graph.operator "torch.ops.aten.tensordot.default"(%a, %b) {operand_names = ["self", "other"], args = {dims_self = array<i64: 1>, dims_other = array<i64: 0>}} : (tensor<2x?xf32>, tensor<?x3xf32>) -> tensor<2x3xf32>
   return %0 : tensor<2x3xf32>
+}
+
+// -----
+
+// item() of a tensor of several elements: PyTorch raises.
+func.func @item_of_many(%x: tensor<2xf32>) -> tensor<f64> {
+  // expected-error @+1 {{operator 'aten.item.default': needs a tensor of one element (static sizes), not 'tensor<2xf32>'}}
+  %0 = tcc_graph.operator "torch.ops.aten.item.default"(%x) {operand_names = ["self"], args = {}} : (tensor<2xf32>) -> tensor<f64>
+  return %0 : tensor<f64>
 }

@@ -258,3 +258,21 @@ func.func @nll_loss_symbolic(%x: tensor<?x?xf32>, %t: tensor<?xi64>) -> tensor<?
   %0 = tcc_graph.operator "torch.ops.aten.nll_loss_nd.default"(%x, %t) {operand_names = ["self", "target"], args = {reduction = 0 : i64}} : (tensor<?x?xf32>, tensor<?xi64>) -> tensor<?xf32>
   return %0 : tensor<?xf32>
 }
+
+// -----
+
+// nll_loss_forward: the loss and the total weight of the targets taken
+// (what the mean divides by); without a reduction the total weight is 0.
+// CHECK-LABEL: func @nll_loss_forward
+// CHECK: %[[TAKEN:.*]] = tcc_graph.select %{{.*}}, %{{.*}}, %{{.*}} : (tensor<5xi1>, tensor<5xf32>, tensor<f32>) -> tensor<5xf32>
+// CHECK: %[[SUM:.*]] = tcc_graph.reduce_sum %{{.*}} {dims = array<i64: 0>, keepdim = false} : (tensor<5xf32>) -> tensor<f32>
+// CHECK: %[[TOTAL:.*]] = tcc_graph.reduce_sum %[[TAKEN]] {dims = array<i64: 0>, keepdim = false} : (tensor<5xf32>) -> tensor<f32>
+// CHECK: %[[MEAN:.*]] = tcc_graph.div %[[SUM]], %[[TOTAL]]
+// CHECK: %[[NONE:.*]] = tcc_graph.neg
+// CHECK-NEXT: %[[ZERO:.*]] = tcc_graph.constant dense<0.000000e+00> : tensor<f32>
+// CHECK-NEXT: return %[[MEAN]], %[[TOTAL]], %[[NONE]], %[[ZERO]]
+func.func @nll_loss_forward(%x: tensor<5x4xf32>, %t: tensor<5xi64>, %w: tensor<4xf32>) -> (tensor<f32>, tensor<f32>, tensor<5xf32>, tensor<f32>) {
+  %0:2 = tcc_graph.operator "torch.ops.aten.nll_loss_forward.default"(%x, %t, %w) {operand_names = ["self", "target", "weight"], args = {reduction = 1 : i64, ignore_index = 2 : i64}} : (tensor<5x4xf32>, tensor<5xi64>, tensor<4xf32>) -> (tensor<f32>, tensor<f32>)
+  %1:2 = tcc_graph.operator "torch.ops.aten.nll_loss_forward.default"(%x, %t) {operand_names = ["self", "target"], args = {reduction = 0 : i64, ignore_index = -100 : i64}} : (tensor<5x4xf32>, tensor<5xi64>) -> (tensor<5xf32>, tensor<f32>)
+  return %0#0, %0#1, %1#0, %1#1 : tensor<f32>, tensor<f32>, tensor<5xf32>, tensor<f32>
+}

@@ -253,3 +253,15 @@ func.func @masked_index_symbolic(%x: tensor<?x4xf32>, %m: tensor<?x4xi1>, %i: te
   %0 = tcc_graph.operator "torch.ops.aten._unsafe_masked_index.default"(%x, %m, %i) {operand_names = ["self", "mask", "indices.0"], args = {fill = 1.5 : f64}} : (tensor<?x4xf32>, tensor<?x4xi1>, tensor<?xi64>) -> tensor<?x4xf32>
   return %0 : tensor<?x4xf32>
 }
+
+// -----
+
+// _index_put_impl (index_put_'s implementation, made functional by the
+// importer) is index_put: with accumulate, a sum scatter.
+// CHECK-LABEL: func @index_put_impl
+// CHECK: tcc_graph.reduce_sum
+// CHECK-NOT: tcc_graph.operator
+func.func @index_put_impl(%s: tensor<5x3xf32>, %i: tensor<4xi64>, %v: tensor<4x3xf32>) -> tensor<5x3xf32> {
+  %0 = tcc_graph.operator "torch.ops.aten._index_put_impl.default"(%s, %i, %v) {operand_names = ["self", "indices.0", "values"], args = {accumulate = true, unsafe = false}} : (tensor<5x3xf32>, tensor<4xi64>, tensor<4x3xf32>) -> tensor<5x3xf32>
+  return %0 : tensor<5x3xf32>
+}

@@ -675,3 +675,27 @@ func.func @norms_symbolic(%x: tensor<?x?x?xf32>) -> (tensor<?x?x?xf32>, tensor<?
   %2 = tcc_graph.operator "torch.ops.aten.diff.default"(%x) {operand_names = ["self"], args = {n = 0 : i64, dim = -1 : i64}} : (tensor<?x?x?xf32>) -> tensor<?x?x?xf32>
   return %0, %1, %2 : tensor<?x?x?xf32>, tensor<?x?x?xf32>, tensor<?x?x?xf32>
 }
+
+// -----
+
+// item() of a one-element tensor: its value as a rank-0 tensor of the Python
+// number's type (int64 for an integer tensor, float64 for a float one).
+// CHECK-LABEL: func @item
+// CHECK: %[[R:.*]] = tcc_graph.reshape %arg0 : (tensor<1x1xf32>) -> tensor<f32>
+// CHECK: %[[F:.*]] = tcc_graph.cast %[[R]] : (tensor<f32>) -> tensor<f64>
+// CHECK: tcc_graph.cast %arg1 : (tensor<i32>) -> tensor<i64>
+func.func @item(%x: tensor<1x1xf32>, %n: tensor<i32>) -> (tensor<f64>, tensor<i64>) {
+  %0 = tcc_graph.operator "torch.ops.aten.item.default"(%x) {operand_names = ["self"], args = {}} : (tensor<1x1xf32>) -> tensor<f64>
+  %1 = tcc_graph.operator "torch.ops.aten._local_scalar_dense.default"(%n) {operand_names = ["self"], args = {}} : (tensor<i32>) -> tensor<i64>
+  return %0, %1 : tensor<f64>, tensor<i64>
+}
+
+// -----
+
+// An integer scalar_tensor holds its value exactly (2^62 + 3 is no double).
+// CHECK-LABEL: func @scalar_tensor_int
+// CHECK: tcc_graph.constant dense<4611686018427387907> : tensor<i64>
+func.func @scalar_tensor_int() -> tensor<i64> {
+  %0 = tcc_graph.operator "torch.ops.aten.scalar_tensor.default"() {operand_names = [], args = {s = 4611686018427387907 : i64, dtype = 5 : i64}} : () -> tensor<i64>
+  return %0 : tensor<i64>
+}

@@ -342,3 +342,19 @@ func.func @tril_symbolic(%x: tensor<2x?x5xf32>) -> tensor<2x?x5xf32> {
   %0 = tcc_graph.operator "torch.ops.aten.tril.default"(%x) {operand_names = ["self"], args = {diagonal = 1 : i64}} : (tensor<2x?x5xf32>) -> tensor<2x?x5xf32>
   return %0 : tensor<2x?x5xf32>
 }
+
+// -----
+
+// tril_indices(4, 3, 1): each row's columns as an iota beside a splat of
+// the row number, concatenated (no dense constant: the CUDA path reads none).
+// CHECK-LABEL: func @tril_indices
+// CHECK: tcc_graph.constant dense<0> : tensor<1x2xi64>
+// CHECK: tcc_graph.iota {start = 0.000000e+00 : f64, step = 1.000000e+00 : f64} : tensor<2xi64>
+// CHECK: tcc_graph.constant dense<1> : tensor<1x3xi64>
+// CHECK: %[[ROWS:.*]] = tcc_graph.concat %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} {dim = 1 : i64} : {{.*}} -> tensor<1x11xi64>
+// CHECK: %[[COLS:.*]] = tcc_graph.concat %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} {dim = 1 : i64} : {{.*}} -> tensor<1x11xi64>
+// CHECK: tcc_graph.concat %[[ROWS]], %[[COLS]] {dim = 0 : i64} : (tensor<1x11xi64>, tensor<1x11xi64>) -> tensor<2x11xi64>
+func.func @tril_indices() -> tensor<2x11xi64> {
+  %0 = tcc_graph.operator "torch.ops.aten.tril_indices.default"() {operand_names = [], args = {row = 4 : i64, col = 3 : i64, offset = 1 : i64}} : () -> tensor<2x11xi64>
+  return %0 : tensor<2x11xi64>
+}

@@ -110,11 +110,63 @@ func.func @max_pool_backward(%g: tensor<1x2x2x2xf32>, %x: tensor<1x2x3x3xf32>, %
 
 // -----
 
-// Reductions into integer tensors are refused at the operator (reduce_sum
-// and its kin take floats).
-func.func @ints(%x: tensor<4xi64>, %i: tensor<2xi64>, %s: tensor<2xi64>) -> tensor<4xi64> {
-  // expected-error @+1 {{operator 'aten.scatter_add.default': reducing into a tensor of 'i64' is not supported (floating-point only)}}
+// Integer scatter_reduce: a sum adds integers (reduce_sum takes them); an
+// amax combines the hits in the integer type, one index position after
+// another (tcc_graph.reduce_max takes floats, which would round int64), a
+// miss contributing the type's least value.
+// CHECK-LABEL: func @ints_sum
+// CHECK: %[[PICK:.*]] = tcc_graph.select %{{.*}}, %{{.*}}, %{{.*}} : (tensor<4x2xi1>, tensor<1x2xi64>, tensor<i64>) -> tensor<4x2xi64>
+// CHECK: tcc_graph.reduce_sum %[[PICK]] {dims = array<i64: 1>, keepdim = false} : (tensor<4x2xi64>) -> tensor<4xi64>
+func.func @ints_sum(%x: tensor<4xi64>, %i: tensor<2xi64>, %s: tensor<2xi64>) -> tensor<4xi64> {
   %0 = tcc_graph.operator "torch.ops.aten.scatter_add.default"(%x, %i, %s) {operand_names = ["self", "index", "src"], args = {dim = 0 : i64}} : (tensor<4xi64>, tensor<2xi64>, tensor<2xi64>) -> tensor<4xi64>
+  return %0 : tensor<4xi64>
+}
+
+// -----
+
+// CHECK-LABEL: func @ints_amax
+// CHECK: %[[LEAST:.*]] = tcc_graph.constant dense<-9223372036854775808> : tensor<i64>
+// CHECK: %[[PICK:.*]] = tcc_graph.select %{{.*}}, %{{.*}}, %[[LEAST]] : (tensor<4x2xi1>, tensor<1x2xi64>, tensor<i64>) -> tensor<4x2xi64>
+// CHECK: %[[A:.*]] = tcc_graph.slice %[[PICK]] {dim = 1 : i64, end = 1 : i64, start = 0 : i64, step = 1 : i64}
+// CHECK: %[[B:.*]] = tcc_graph.slice %[[PICK]] {dim = 1 : i64, end = 2 : i64, start = 1 : i64, step = 1 : i64}
+// CHECK: tcc_graph.maximum %{{.*}}, %{{.*}} : (tensor<4xi64>, tensor<4xi64>) -> tensor<4xi64>
+// CHECK-NOT: tcc_graph.reduce_max
+// CHECK: tcc_graph.maximum %arg0
+func.func @ints_amax(%x: tensor<4xi64>, %i: tensor<2xi64>, %s: tensor<2xi64>) -> tensor<4xi64> {
+  %0 = tcc_graph.operator "torch.ops.aten.scatter_reduce.two"(%x, %i, %s) {operand_names = ["self", "index", "src"], args = {dim = 0 : i64, reduce = "amax"}} : (tensor<4xi64>, tensor<2xi64>, tensor<2xi64>) -> tensor<4xi64>
+  return %0 : tensor<4xi64>
+}
+
+// -----
+
+// An integer mean floors, as PyTorch's; positions no index names divide by 1.
+// CHECK-LABEL: func @ints_mean
+// CHECK: %[[D:.*]] = tcc_graph.maximum
+// CHECK: %[[Q:.*]] = tcc_graph.trunc_div %{{.*}}, %[[D]]
+// CHECK: %[[R:.*]] = tcc_graph.fmod %{{.*}}, %[[D]]
+// CHECK: %[[NEG:.*]] = tcc_graph.compare %[[R]], %{{.*}} {predicate = "lt"}
+// CHECK: %[[LOW:.*]] = tcc_graph.sub %[[Q]]
+// CHECK: tcc_graph.select %[[NEG]], %[[LOW]], %[[Q]]
+func.func @ints_mean(%x: tensor<4xi32>, %i: tensor<2xi64>, %s: tensor<2xi32>) -> tensor<4xi32> {
+  %0 = tcc_graph.operator "torch.ops.aten.scatter_reduce.two"(%x, %i, %s) {operand_names = ["self", "index", "src"], args = {dim = 0 : i64, reduce = "mean", include_self = false}} : (tensor<4xi32>, tensor<2xi64>, tensor<2xi32>) -> tensor<4xi32>
+  return %0 : tensor<4xi32>
+}
+
+// -----
+
+// Bools and unsigned integers are refused; so is an integer product over a
+// symbolic number of index positions (combined one after another).
+func.func @bools(%x: tensor<4xi1>, %i: tensor<2xi64>, %s: tensor<2xi1>) -> tensor<4xi1> {
+  // expected-error @+1 {{operator 'aten.scatter_add.default': reducing into a tensor of 'i1' is not supported (floating-point and signed integers only)}}
+  %0 = tcc_graph.operator "torch.ops.aten.scatter_add.default"(%x, %i, %s) {operand_names = ["self", "index", "src"], args = {dim = 0 : i64}} : (tensor<4xi1>, tensor<2xi64>, tensor<2xi1>) -> tensor<4xi1>
+  return %0 : tensor<4xi1>
+}
+
+// -----
+
+func.func @ints_prod_dynamic(%x: tensor<4xi64>, %i: tensor<?xi64>, %s: tensor<?xi64>) -> tensor<4xi64> {
+  // expected-error @+1 {{operator 'aten.scatter_reduce.two': a product, amax or amin into integers needs static sizes and at most 64 index positions along dim 0}}
+  %0 = tcc_graph.operator "torch.ops.aten.scatter_reduce.two"(%x, %i, %s) {operand_names = ["self", "index", "src"], args = {dim = 0 : i64, reduce = "prod"}, tcc.sizes = [[4]]} : (tensor<4xi64>, tensor<?xi64>, tensor<?xi64>) -> tensor<4xi64>
   return %0 : tensor<4xi64>
 }
 

@@ -241,3 +241,13 @@ func.func @repeat_interleave_symbolic(%x: tensor<2x?xf32>) -> tensor<2x?xf32> {
   %0 = tcc_graph.operator "torch.ops.aten.repeat_interleave.self_int"(%x) {operand_names = ["self"], args = {repeats = 3 : i64, dim = 1 : i64}} : (tensor<2x?xf32>) -> tensor<2x?xf32>
   return %0 : tensor<2x?xf32>
 }
+
+// -----
+
+// prims.collapse(a, 1, 3): dims 1 to 3 as one.
+// CHECK-LABEL: func @prims_collapse
+// CHECK: tcc_graph.reshape %arg0 : (tensor<2x3x4x5xf32>) -> tensor<2x60xf32>
+func.func @prims_collapse(%x: tensor<2x3x4x5xf32>) -> tensor<2x60xf32> {
+  %0 = tcc_graph.operator "torch.ops.prims.collapse.default"(%x) {operand_names = ["a"], args = {start = 1 : i64, end = 3 : i64}} : (tensor<2x3x4x5xf32>) -> tensor<2x60xf32>
+  return %0 : tensor<2x60xf32>
+}

@@ -1,0 +1,135 @@
+//===- ScalarValues.cpp - Python numbers as rank-0 tensors ----------------===//
+#include "ScalarValues.h"
+
+#include <map>
+#include <set>
+
+namespace tcc::frontend {
+
+namespace {
+
+/// Schema ScalarType codes (torch/_export/serde/schema.py).
+constexpr int64_t kScalarLong = 5, kScalarDouble = 8, kScalarBool = 12;
+
+/// Metadata of a rank-0 tensor holding a Python number of `kind`.
+TensorMeta scalarMeta(Argument::Kind kind) {
+  TensorMeta meta;
+  meta.dtype = kind == Argument::Float || kind == Argument::SymFloat ? DType::Float64
+               : kind == Argument::Bool || kind == Argument::SymBool ? DType::Bool
+                                                                     : DType::Int64;
+  meta.device = "cpu";
+  return meta;
+}
+
+/// The ATen operator computing Python arithmetic `target` on tensors, or "".
+std::string atenArithmetic(const std::string &target) {
+  static const std::map<std::string, std::string> ops = {
+      {"_operator.add", "torch.ops.aten.add.Tensor"},
+      {"_operator.sub", "torch.ops.aten.sub.Tensor"},
+      {"_operator.mul", "torch.ops.aten.mul.Tensor"},
+      {"_operator.truediv", "torch.ops.aten.div.Tensor"},
+      {"_operator.floordiv", "torch.ops.aten.floor_divide.default"},
+      {"_operator.neg", "torch.ops.aten.neg.default"}};
+  auto it = ops.find(target);
+  return it == ops.end() ? std::string() : it->second;
+}
+
+bool isSymbolic(Argument::Kind kind) {
+  return kind == Argument::SymInt || kind == Argument::SymFloat || kind == Argument::SymBool;
+}
+
+/// A fresh value name starting with `stem`.
+std::string freshName(const ExportedProgram &program, const std::string &stem) {
+  std::string name = stem;
+  for (int i = 1; program.tensorValues.count(name) || program.symIntValues.count(name); ++i)
+    name = stem + "_" + std::to_string(i);
+  return name;
+}
+
+} // namespace
+
+void tensorizeScalarValues(ExportedProgram &program) {
+  // .item() and the Python arithmetic on its result, in graph order.
+  std::set<std::string> tensorized;
+  for (Node &node : program.nodes) {
+    bool item = node.target == "torch.ops.aten.item.default" ||
+                node.target == "torch.ops.aten._local_scalar_dense.default";
+    std::string aten = atenArithmetic(node.target);
+    bool readsTensorized = false;
+    for (const NamedArgument &in : node.inputs)
+      readsTensorized |= isSymbolic(in.arg.kind) && tensorized.count(in.arg.s);
+    if (!item && !(readsTensorized && !aten.empty())) {
+      for (NamedArgument &in : node.inputs)
+        if (isSymbolic(in.arg.kind) && tensorized.count(in.arg.s)) {
+          in.arg.kind = Argument::Tensor;
+          in.arg.tensor = in.arg.s;
+        }
+      continue;
+    }
+    if (node.outputs.size() != 1 || !isSymbolic(node.outputs[0].kind))
+      continue;
+    if (!item) {
+      // Python's operands a, b as ATen's self, other.
+      node.target = aten;
+      if (node.inputs.size() >= 1)
+        node.inputs[0].name = "self";
+      if (node.inputs.size() >= 2)
+        node.inputs[1].name = "other";
+      for (NamedArgument &in : node.inputs)
+        if (isSymbolic(in.arg.kind) && tensorized.count(in.arg.s)) {
+          in.arg.kind = Argument::Tensor;
+          in.arg.tensor = in.arg.s;
+        }
+    }
+    Argument &out = node.outputs[0];
+    std::string name = out.s;
+    // symIntValues keeps the name: a size computed from it (a data-dependent
+    // shape) still reads as the export's unbacked symbol, refused later.
+    program.tensorValues[name] = scalarMeta(out.kind);
+    out.kind = Argument::Tensor;
+    out.tensor = name;
+    tensorized.insert(name);
+  }
+  for (Argument &out : program.graphOutputs)
+    if (isSymbolic(out.kind) && tensorized.count(out.s)) {
+      out.kind = Argument::Tensor;
+      out.tensor = out.s;
+    }
+
+  // Constant user outputs: scalar_tensor(s, dtype) nodes at the end.
+  for (size_t position = 0; position < program.outputSpecs.size(); ++position) {
+    OutputSpec &spec = program.outputSpecs[position];
+    if (spec.kind != OutputKind::UserOutput)
+      continue;
+    if (spec.graphName.empty() && (spec.value.kind == Argument::Int ||
+                                   spec.value.kind == Argument::Float ||
+                                   spec.value.kind == Argument::Bool)) {
+      std::string name = freshName(program, "constant_output_" + std::to_string(position));
+      TensorMeta meta = scalarMeta(spec.value.kind);
+      Argument dtype;
+      dtype.kind = Argument::ScalarType;
+      dtype.i = meta.dtype == DType::Float64 ? kScalarDouble
+                : meta.dtype == DType::Bool  ? kScalarBool
+                                             : kScalarLong;
+      Argument result;
+      result.kind = Argument::Tensor;
+      result.tensor = name;
+      Node node;
+      node.target = "torch.ops.aten.scalar_tensor.default";
+      node.name = name;
+      node.inputs = {NamedArgument{"s", spec.value}, NamedArgument{"dtype", dtype}};
+      node.outputs = {result};
+      program.nodes.push_back(std::move(node));
+      program.tensorValues[name] = meta;
+      if (position < program.graphOutputs.size())
+        program.graphOutputs[position] = result;
+      spec.graphName = name;
+      spec.value = result;
+    } else if (isSymbolic(spec.value.kind) && tensorized.count(spec.value.s)) {
+      spec.value.kind = Argument::Tensor;
+      spec.value.tensor = spec.value.s;
+    }
+  }
+}
+
+} // namespace tcc::frontend
