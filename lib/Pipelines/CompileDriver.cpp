@@ -108,7 +108,7 @@ int tcc::compileModel(const CompileOptions &options, const char *argv0) {
     err() << "tcc compile: error: " << error << "\n";
     return kExitUsage;
   }
-  if (session.targets().cuda == false && options.emit == OutputKind::PTX) {
+  if (!options.targets.has(Target::Cuda) && options.emit == OutputKind::PTX) {
     err() << "tcc compile: error: --emit ptx needs --target cuda\n";
     return kExitUsage;
   }
@@ -172,8 +172,8 @@ int tcc::compileModel(const CompileOptions &options, const char *argv0) {
     info.specializations.push_back({session.specializations()[i - 1].name,
                                     session.specializations()[i - 1].values,
                                     variants[i].arena.bytes});
-  info.targets = session.targets().cuda ? session.targets().names() : std::vector<std::string>{"cpu"};
-  if (session.targets().cpu)
+  info.targets = options.targets;
+  if (options.targets.has(Target::Cpu))
     info.cpuIsa = artifact.cpuIsa;
   info.precision = precisionName(options.precision);
   info.cudaGraphs = options.cudaGraphs;

@@ -214,7 +214,7 @@ bool readWeightUse(ModuleOp module, const ImportedSignature &signature, Manifest
 } // namespace
 
 CompileSession::CompileSession(const CompileOptions &options)
-    : opts(options), targetSet(TargetSet::parse(options.target)) {}
+    : opts(options) {}
 
 CompileSession::~CompileSession() = default;
 
@@ -339,7 +339,7 @@ int CompileSession::compileVariant(CompiledVariant &v, PhaseTimer &timer,
   v.manifest.kernels = describeKernels(*v.module);
   v.manifest.kernelGraph = describeKernelEdges(*v.module);
   if (lastPhase() >= CompilePhase::LLVM && !runPipeline(v, "lower", true, timer, progress))
-    return pipelineFailed(v, targetSet.cuda ? "CPU/CUDA lowering" : "CPU lowering");
+    return pipelineFailed(v, opts.targets.has(Target::Cuda) ? "CPU/CUDA lowering" : "CPU lowering");
   return kExitOk;
 }
 

@@ -174,7 +174,7 @@ void tcc::registerCudaPasses() {
       "tcc-split-targets, the CUDA path's kernels to PTX, the host code to LLVM",
       [](OpPassManager &pm) {
         CompileOptions options;
-        options.target = "cuda";
+        options.targets = TargetSet{Target::Cuda};
         buildLoweringPassPipeline(pm, options);
       });
 }

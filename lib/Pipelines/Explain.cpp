@@ -319,7 +319,7 @@ int tcc::explainModel(const CompileOptions &options, json &report) {
   report["format"] = "tcc-explain";
   report["version"] = 1;
   report["source"] = std::filesystem::path(options.input).filename().string();
-  report["target"] = options.target;
+  report["target"] = options.targets.str();
   report["precision"] = precisionName(options.precision);
   report["supported"] = false;
   report["errors"] = json::array();

@@ -2,6 +2,7 @@
 #include "tcc/Pipelines/Pipelines.h"
 
 #include "tcc/Pipelines/CudaPipeline.h"
+#include "tcc/Support/CommandLineParsers.h"
 #include "tcc/Target/HostObjectEmitter.h"
 
 #include "dialects/TccGraph/Transforms/Passes.h"
@@ -20,24 +21,6 @@
 #include "mlir/Transforms/Passes.h"
 
 using namespace mlir;
-
-tcc::TargetSet tcc::TargetSet::parse(const std::string &flag) {
-  TargetSet set;
-  // Any token that is not "cuda" is the CPU: main.cpp's validator admits
-  // only "cpu" and "cuda".
-  for (llvm::StringRef t : llvm::split(llvm::StringRef(flag), ','))
-    (t.trim() == "cuda" ? set.cuda : set.cpu) = true;
-  return set;
-}
-
-std::vector<std::string> tcc::TargetSet::names() const {
-  std::vector<std::string> out;
-  if (cpu)
-    out.push_back("cpu");
-  if (cuda)
-    out.push_back("cuda");
-  return out;
-}
 
 const char *tcc::precisionName(Precision precision) {
   switch (precision) {
@@ -94,8 +77,7 @@ void tcc::buildKernelPassPipeline(OpPassManager &pm, const CompileOptions &optio
   // Matmuls, attention and row ops become tcc_kernel ops with what they fuse.
   FormKernelsPassOptions form;
   form.f32TensorCores = onTensorCores(options.precision);
-  TargetSet targets = TargetSet::parse(options.target);
-  form.cpuOnly = !targets.cuda;
+  form.cpuOnly = !options.targets.has(Target::Cuda);
   pm.addPass(createFormKernelsPass(form));
   // The views and constants formation left unused.
   pm.addPass(createCanonicalizerPass());
@@ -111,7 +93,7 @@ void tcc::buildKernelPassPipeline(OpPassManager &pm, const CompileOptions &optio
   pm.addPass(graph::createHoistWeightExpressionsPass(hoist));
   // Masks that are weights, in rows the GPU's attention copies 16 bytes at
   // a time (Swin-T's rows of 49 keys).
-  if (targets.cuda)
+  if (options.targets.has(Target::Cuda))
     pm.addPass(createPadAttentionMasksPass());
   pm.addPass(createCanonicalizerPass());
 }
@@ -206,7 +188,7 @@ void tcc::buildHostLLVMPassPipeline(OpPassManager &pm, const CompileOptions &) {
 void tcc::buildLoweringPassPipeline(OpPassManager &pm, const CompileOptions &options) {
   // One planned entry per target path; every pass below works on its own.
   SplitTargetsPassOptions split;
-  split.targets = options.target;
+  split.targets = options.targets;
   pm.addPass(createSplitTargetsPass(split));
   // CUDA first: its kernels leave the module as a gpu.binary before the CPU
   // path's module-wide float emulation runs.
@@ -233,10 +215,12 @@ void tcc::buildCompilePassPipeline(OpPassManager &pm, const CompileOptions &opti
 
 namespace {
 /// tcc-compile-pipeline's options: the CompileOptions a pass pipeline needs.
+/// `targets` has no default: each lit test says which paths it lowers, and
+/// none inherits a default that differs from tcc compile's (cpu,cuda).
 struct CompilePipelineOptions : PassPipelineOptions<CompilePipelineOptions> {
-  Option<std::string> targets{*this, "targets",
-                              llvm::cl::desc("cpu, cuda or cpu,cuda (the --target of tcc compile)"),
-                              llvm::cl::init("cpu")};
+  Option<tcc::TargetSet> targets{
+      *this, "targets",
+      llvm::cl::desc("cpu, cuda or cpu,cuda (the --target of tcc compile; required)")};
   Option<tcc::Precision> precision{
       *this, "precision", llvm::cl::desc("fp32, tf32 or bf16 (--precision)"),
       llvm::cl::init(tcc::Precision::Fp32),
@@ -248,13 +232,13 @@ struct CompilePipelineOptions : PassPipelineOptions<CompilePipelineOptions> {
                        llvm::cl::init(false)};
   Option<std::string> arch{*this, "arch", llvm::cl::desc("CUDA chip (--arch)"),
                            llvm::cl::init("sm_90")};
-  Option<std::string> cpuIsa{*this, "cpu-isa",
+  Option<tcc::CpuIsa> cpuIsa{*this, "cpu-isa",
                              llvm::cl::desc("x86-64 level of the CPU path (--cpu-isa)"),
                              llvm::cl::init(tcc::CompileOptions().cpuIsa)};
 
   tcc::CompileOptions toCompileOptions() const {
     tcc::CompileOptions o;
-    o.target = targets;
+    o.targets = targets;
     o.precision = precision;
     o.arch = arch;
     o.cpuIsa = cpuIsa;
@@ -262,22 +246,44 @@ struct CompilePipelineOptions : PassPipelineOptions<CompilePipelineOptions> {
     return o;
   }
 };
+
+/// Registers a pipeline taking CompilePipelineOptions that refuses, before
+/// any pass runs, to build without its targets.
+void registerCompilePipeline(llvm::StringRef name, llvm::StringRef description,
+                             void (*build)(OpPassManager &, const tcc::CompileOptions &)) {
+  registerPassPipeline(
+      name, description,
+      [name, build](OpPassManager &pm, llvm::StringRef text,
+                    llvm::function_ref<LogicalResult(const llvm::Twine &)> error) {
+        CompilePipelineOptions options;
+        if (failed(options.parseFromString(text)))
+          return failure();
+        if (options.targets.empty())
+          return error(llvm::Twine(name) + ": option 'targets' not given; " +
+                       tcc::expectedTargets());
+        build(pm, options.toCompileOptions());
+        return success();
+      },
+      [](llvm::function_ref<void(const detail::PassOptions &)> printOptions) {
+        printOptions(CompilePipelineOptions());
+      });
+}
+
+void buildCompileToLLVM(OpPassManager &pm, const tcc::CompileOptions &options) {
+  tcc::buildCompilePassPipeline(pm, options, tcc::CompilePhase::LLVM);
+}
 } // namespace
 
 void tcc::registerTccPipelines() {
-  PassPipelineRegistration<CompilePipelineOptions>(
+  registerCompilePipeline(
       "tcc-compile-pipeline",
       "What tcc compile runs: legalize, form kernels, lower to linalg, fuse, bufferize, "
       "plan memory, lower each target (targets=cpu,cuda) and the host code to the LLVM "
       "dialect",
-      [](OpPassManager &pm, const CompilePipelineOptions &o) {
-        buildCompilePassPipeline(pm, o.toCompileOptions(), CompilePhase::LLVM);
-      });
-  PassPipelineRegistration<CompilePipelineOptions>(
+      buildCompileToLLVM);
+  registerCompilePipeline(
       "tcc-lowering-pipeline",
       "The part of tcc compile after memory planning: split the targets, lower each, "
       "then the host code",
-      [](OpPassManager &pm, const CompilePipelineOptions &o) {
-        buildLoweringPassPipeline(pm, o.toCompileOptions());
-      });
+      buildLoweringPassPipeline);
 }

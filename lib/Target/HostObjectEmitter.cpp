@@ -180,9 +180,8 @@ Expected<std::unique_ptr<TargetMachine>> makeTargetMachine(const tcc::HostObject
   const Target *target = TargetRegistry::lookupTarget(triple, error);
   if (!target)
     return createStringError(inconvertibleErrorCode(), error);
-  std::string cpu = tcc::resolveCpuIsa(o.cpu);
-  if (cpu.empty())
-    return createStringError(inconvertibleErrorCode(), "unknown x86-64 level '" + o.cpu + "'");
+  // A level's name is LLVM's name of that CPU.
+  std::string cpu = tcc::cpuIsaName(tcc::resolveCpuIsa(o.cpu));
   TargetOptions options;
   auto level = o.optLevel >= 3 ? CodeGenOptLevel::Aggressive
                : o.optLevel == 0 ? CodeGenOptLevel::None : CodeGenOptLevel::Default;
@@ -278,11 +277,9 @@ void optimize(Module &m, TargetMachine &tm, int optLevel, const ProgressFn &prog
 }
 } // namespace
 
-std::string tcc::resolveCpuIsa(const std::string &isa) {
-  if (isa == "x86-64" || isa == "x86-64-v2" || isa == "x86-64-v3" || isa == "x86-64-v4")
+tcc::CpuIsa tcc::resolveCpuIsa(CpuIsa isa) {
+  if (isa != CpuIsa::Native)
     return isa;
-  if (isa != "native")
-    return "";
   // The features of each level (the x86-64 psABI's micro-architecture levels).
   StringMap<bool> host = sys::getHostCPUFeatures();
   auto all = [&](std::initializer_list<const char *> features) {
@@ -291,11 +288,7 @@ std::string tcc::resolveCpuIsa(const std::string &isa) {
   bool v2 = all({"cx16", "sahf", "popcnt", "sse3", "sse4.1", "sse4.2", "ssse3"});
   bool v3 = v2 && all({"avx", "avx2", "bmi", "bmi2", "f16c", "fma", "lzcnt", "movbe", "xsave"});
   bool v4 = v3 && all({"avx512f", "avx512bw", "avx512cd", "avx512dq", "avx512vl"});
-  return v4 ? "x86-64-v4" : v3 ? "x86-64-v3" : v2 ? "x86-64-v2" : "x86-64";
-}
-
-bool tcc::cpuIsaHasFma(const std::string &level) {
-  return level == "x86-64-v3" || level == "x86-64-v4";
+  return v4 ? CpuIsa::X86_64_V4 : v3 ? CpuIsa::X86_64_V3 : v2 ? CpuIsa::X86_64_V2 : CpuIsa::X86_64;
 }
 
 std::string tcc::descriptorSymbol(const std::string &modelName) {

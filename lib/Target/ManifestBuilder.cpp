@@ -113,7 +113,7 @@ json tcc::buildManifest(const ExportedProgram &program, const ImportedSignature 
   m["source"] = std::filesystem::path(program.sourcePath).filename().string();
   m["compiler"] = versionLine();
   m["torch_version"] = program.torchVersion;
-  m["targets"] = info.targets;
+  m["targets"] = info.targets.names();
 
   // Symbols: range from range_constraints, hint from the first input that
   // carries the symbol as a bare dimension.
@@ -274,12 +274,12 @@ json tcc::buildManifest(const ExportedProgram &program, const ImportedSignature 
                                    i + 1, info.specializations[i].arenaBytes));
   m["specializations"] = specs;
 
-  if (!info.cpuIsa.empty())
-    m["cpu_isa"] = info.cpuIsa;
-  if (std::find(info.targets.begin(), info.targets.end(), "cuda") != info.targets.end()) {
+  if (info.cpuIsa)
+    m["cpu_isa"] = cpuIsaName(*info.cpuIsa);
+  if (info.targets.has(Target::Cuda)) {
     // The CUDA entry takes the same packed arguments, as device pointers: a
     // symbol of its own beside the CPU entry, or the only one.
-    bool cpuToo = std::find(info.targets.begin(), info.targets.end(), "cpu") != info.targets.end();
+    bool cpuToo = info.targets.has(Target::Cpu);
     const char *key = cpuToo ? "cuda_symbol" : "symbol";
     if (!cpuToo)
       for (json &input : m["inputs"])

@@ -1,5 +1,6 @@
 //===- PlannedEntry.cpp - facts about a memory-planned entry function -----===//
 #include "tcc/Transforms/PlannedEntry.h"
+#include "tcc/Support/TargetSet.h"
 
 #include "dialects/TccGraph/IR/TccGraphDialect.h"
 
@@ -83,14 +84,14 @@ bool tcc::mayShareBytes(Value a, Value b) {
   return x->begin < y->end && y->begin < x->end;
 }
 
-static bool targetIs(func::FuncOp f, StringRef target) {
+static bool targetIs(func::FuncOp f, tcc::Target target) {
   auto attr = f->getAttrOfType<StringAttr>(tcc::kTargetAttrName);
-  return !attr || attr.getValue() == target;
+  return !attr || attr.getValue() == tcc::targetName(target);
 }
 
-bool tcc::isCpuFunction(func::FuncOp f) { return targetIs(f, "cpu"); }
+bool tcc::isCpuFunction(func::FuncOp f) { return targetIs(f, tcc::Target::Cpu); }
 
-bool tcc::isCudaFunction(func::FuncOp f) { return targetIs(f, "cuda"); }
+bool tcc::isCudaFunction(func::FuncOp f) { return targetIs(f, tcc::Target::Cuda); }
 
 bool tcc::isBoundWeight(Value v) {
   while (auto view = v.getDefiningOp<ViewLikeOpInterface>())

@@ -8,6 +8,7 @@
 // each on its own functions, and the host LLVM tail runs once for both.
 //
 //===----------------------------------------------------------------------===//
+#include "tcc/Support/TargetSet.h"
 #include "tcc/Transforms/GpuConventions.h"
 #include "tcc/Transforms/Passes.h"
 #include "tcc/Transforms/PlannedEntry.h"
@@ -16,7 +17,6 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/SymbolTable.h"
-#include "llvm/ADT/StringExtras.h"
 
 #define DEBUG_TYPE "tcc-split-targets"
 
@@ -33,19 +33,12 @@ struct SplitTargetsPass : tcc::impl::SplitTargetsPassBase<SplitTargetsPass> {
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    bool cpu = false, cuda = false;
-    for (StringRef t : llvm::split(StringRef(targets), ',')) {
-      t = t.trim();
-      if (t == "cpu")
-        cpu = true;
-      else if (t == "cuda")
-        cuda = true;
-      else {
-        module.emitError() << "tcc-split-targets: unknown target '" << t
-                           << "' (expected cpu and/or cuda)";
-        return signalPassFailure();
-      }
+    if (targets.empty()) {
+      module.emitError() << "tcc-split-targets: option 'targets' not given; "
+                         << tcc::expectedTargets();
+      return signalPassFailure();
     }
+    const bool cpu = targets.has(tcc::Target::Cpu), cuda = targets.has(tcc::Target::Cuda);
     MLIRContext *ctx = &getContext();
     auto forward = module.lookupSymbol<func::FuncOp>("forward");
     if (!forward || !tcc::isPlannedEntry(forward)) {
@@ -60,10 +53,10 @@ struct SplitTargetsPass : tcc::impl::SplitTargetsPassBase<SplitTargetsPass> {
         forCuda = cast<func::FuncOp>(b.clone(*forward));
       }
       forCuda.setSymName(tcc::kCudaForwardName);
-      forCuda->setAttr(tcc::kTargetAttrName, StringAttr::get(ctx, "cuda"));
+      forCuda->setAttr(tcc::kTargetAttrName, StringAttr::get(ctx, tcc::targetName(tcc::Target::Cuda)));
     }
     if (cpu)
-      forward->setAttr(tcc::kTargetAttrName, StringAttr::get(ctx, "cpu"));
+      forward->setAttr(tcc::kTargetAttrName, StringAttr::get(ctx, tcc::targetName(tcc::Target::Cpu)));
   }
 };
 } // namespace

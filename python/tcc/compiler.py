@@ -253,15 +253,37 @@ def bind_program_weights(model, weights):
     return model
 
 
-_TARGETS = ("cpu,cuda", "cuda,cpu", "cpu", "cuda")
+# The words of tcc's --target and --precision (tcc/Support/TargetSet.h,
+# tcc/Pipelines/Options.h), checked here so that a bad option fails before
+# torch.export runs, with the message tcc compile would give.
+_TARGETS = ("cpu", "cuda")
 _PRECISIONS = ("fp32", "tf32", "bf16")
+
+
+def _target_error(target):
+    """What TargetSet::parse says of `target` ("cpu", "cuda", "cpu,cuda"; spaces
+    around a word ignored), or None if tcc takes it."""
+    expected = (f"expected {', '.join(_TARGETS)} or several of them separated by commas "
+                f"({','.join(_TARGETS)})")
+    if not isinstance(target, str) or not target.strip():
+        return "no target given; " + expected
+    seen = set()
+    for word in (w.strip(" \t") for w in target.split(",")):
+        if not word:
+            return f"empty target in {target!r}; {expected}"
+        if word not in _TARGETS:
+            return f"unknown target {word!r}; {expected}"
+        if word in seen:
+            return f"target {word!r} given twice"
+        seen.add(word)
+    return None
 
 
 def _check_options(target, precision):
     """A ValueError naming the choices for a target or precision tcc does not take."""
-    if target not in _TARGETS:
-        raise ValueError(f"target {target!r}: expected 'cpu,cuda' (both paths), 'cpu' or "
-                         "'cuda'")
+    error = _target_error(target)
+    if error:
+        raise ValueError(f"target {target!r}: {error}")
     if precision not in _PRECISIONS:
         raise ValueError(f"precision {precision!r}: expected one of {', '.join(_PRECISIONS)}")
 

@@ -1,5 +1,5 @@
-// RUN: tcc-opt %s -tcc-compile-pipeline | FileCheck %s
-// RUN: tcc-opt %s -tcc-compile-pipeline | FileCheck %s --check-prefix=LLVM-ONLY
+// RUN: tcc-opt %s -tcc-compile-pipeline='targets=cpu' | FileCheck %s
+// RUN: tcc-opt %s -tcc-compile-pipeline='targets=cpu' | FileCheck %s --check-prefix=LLVM-ONLY
 
 // The whole CPU pipeline on an imported graph (generic tcc_graph.operator ops,
 // symbolic batch s0 in [1, 8]): softmax-like head on a linear layer.

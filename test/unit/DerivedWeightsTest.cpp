@@ -471,7 +471,7 @@ TEST_CASE("the manifest lists derived and host-only weights and the runtime read
   for (const auto &spec : p.outputSpecs)
     sig.outputs.push_back(spec.graphName);
   WeightLayout layout = WeightLayout::build(p, sig);
-  ManifestInfo info{"derived_weights", {"cpu"}, false};
+  ManifestInfo info{"derived_weights", {Target::Cpu}, false};
   info.derivedWeights.push_back(
       {"derived:w2:0", DType::Float32, {6, 8, 3, 3}, {"weight:w2", "weight:gain", "reshape:6,1,1,1", "mul"}});
   info.derivedWeights.push_back(

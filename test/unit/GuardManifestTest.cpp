@@ -284,7 +284,7 @@ GuardManifest specializedManifest() {
       sig.weights.push_back(spec);
   for (const auto &spec : p.outputSpecs)
     sig.outputs.push_back(spec.graphName);
-  ManifestInfo info{"dyn", {"cpu"}, true};
+  ManifestInfo info{"dyn", {Target::Cpu}, true};
   info.specializations = {{"s77=1", {{"s77", 1}}, 64}, {"s77=8", {{"s77", 8}}, 320}};
   nlohmann::json json =
       buildManifest(p, sig, WeightLayout::build(p, sig), PlannedArena{40960, {}}, info);

@@ -53,7 +53,7 @@ TEST_CASE("the manifest of a dynamic-batch model states symbols, sizes and check
   auto sig = signatureOf(p);
   auto layout = WeightLayout::build(p, sig);
   PlannedArena arena{4096, {{0, 4096, 1, 3}}};
-  auto m = buildManifest(p, sig, layout, arena, ManifestInfo{"dyn", {"cpu"}, true});
+  auto m = buildManifest(p, sig, layout, arena, ManifestInfo{"dyn", {Target::Cpu}, true});
 
   CHECK(m["symbols"]["s77"]["min"] == 1);
   CHECK(m["symbols"]["s77"]["max"] == 1024);
@@ -79,7 +79,7 @@ TEST_CASE("external weights are marked as not embedded", "[manifest]") {
   auto p = frontend::readExportedProgram(sample("mymodule"));
   auto sig = signatureOf(p);
   auto layout = WeightLayout::build(p, sig);
-  auto m = buildManifest(p, sig, layout, PlannedArena{}, ManifestInfo{"m", {"cpu"}, false});
+  auto m = buildManifest(p, sig, layout, PlannedArena{}, ManifestInfo{"m", {Target::Cpu}, false});
   for (auto &w : m["weights"])
     CHECK(w["embedded"] == false);
 }

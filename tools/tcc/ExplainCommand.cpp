@@ -71,10 +71,9 @@ void printOperators(const json &report) {
                 r["reason"].get<std::string>().c_str());
 }
 
-void printKernels(const json &report) {
+void printKernels(const json &report, const TargetSet &targets) {
   const json &kernels = report["kernels"];
-  bool cuda = report["target"].get<std::string>().find("cuda") != std::string::npos;
-  bool cpu = report["target"].get<std::string>().find("cpu") != std::string::npos;
+  bool cuda = targets.has(Target::Cuda), cpu = targets.has(Target::Cpu);
   std::printf("\nkernels (%lld):\n", static_cast<long long>(kernels["count"].get<int64_t>()));
   for (const json &k : kernels["by_kind"]) {
     std::string runsAs;
@@ -131,7 +130,7 @@ void printGuards(const json &report) {
   }
 }
 
-void printReport(const json &report) {
+void printReport(const json &report, const TargetSet &targets) {
   std::string torch = report.contains("torch_version")
                           ? "torch " + report["torch_version"].get<std::string>() + "; "
                           : "";
@@ -142,7 +141,7 @@ void printReport(const json &report) {
   if (report.contains("operators"))
     printOperators(report);
   if (report.contains("kernels"))
-    printKernels(report);
+    printKernels(report, targets);
   if (report.contains("guards"))
     printGuards(report);
   if (report.contains("memory")) {
@@ -204,7 +203,7 @@ int runExplainCommand(const ExplainCommandOptions &opts) {
     std::printf("%s\n", report.dump(2).c_str());
     return rc;
   }
-  printReport(report);
+  printReport(report, opts.options.targets);
   std::fflush(stdout);
   // Errors other than refusals (an unreadable model, a later pass's
   // message) on stderr, as tcc compile prints them.

@@ -35,6 +35,26 @@ static void addPrecisionOption(CLI::App *cmd, Precision &precision, const std::s
       ->type_name("TEXT");
 }
 
+/// `flag` on `cmd`, read by `parse` (TargetSet::parse, parseCpuIsa) into
+/// `value`; a word parse refuses is a usage error with parse's message.
+template <typename T>
+static void addParsedOption(CLI::App *cmd, const std::string &flag, T &value,
+                            std::optional<T> (*parse)(std::string_view, std::string &),
+                            const std::string &help) {
+  cmd->add_option_function<std::string>(
+         flag,
+         [&value, parse](const std::string &text) {
+           std::string error;
+           value = *parse(text, error); // check() below admitted it
+         },
+         help)
+      ->check([parse](const std::string &text) {
+        std::string error;
+        return parse(text, error) ? std::string() : error;
+      })
+      ->type_name("TEXT");
+}
+
 int main(int argc, char **argv) {
   installCrashHandler(kExitInternal);
   CLI::App app{"tcc: an ahead-of-time compiler for PyTorch models.\n"
@@ -77,9 +97,8 @@ int main(int argc, char **argv) {
   compileCmd->add_flag("--external-weights", c.externalWeights,
                        "Keep weights out of the object; they are written beside it as <name>.weights.bin "
                        "(or bound by name at run time)");
-  compileCmd->add_option("--target", c.target,
-                         "Code paths to generate: cpu,cuda (default: one artifact; inputs on the GPU run the CUDA path, inputs on the CPU the CPU path) | cpu | cuda")
-      ->check(CLI::IsMember({"cpu", "cuda", "cpu,cuda", "cuda,cpu"}));
+  addParsedOption(compileCmd, "--target", c.targets, &TargetSet::parse,
+                  "Code paths to generate: cpu,cuda (default: one artifact; inputs on the GPU run the CUDA path, inputs on the CPU the CPU path) | cpu | cuda");
   compileCmd->add_option("--arch", c.arch, "CUDA architecture of the PTX: sm_80 | sm_90")
       ->check(CLI::IsMember({"sm_80", "sm_90"}));
   addPrecisionOption(compileCmd, c.precision,
@@ -88,13 +107,12 @@ int main(int argc, char **argv) {
                          "(default) | tf32 (TF32 inputs, fp32 accumulation) | bf16 (matrix "
                          "products with bf16 inputs and fp32 accumulation, like torch's "
                          "'medium' float32 matmul precision; convolutions TF32)");
-  compileCmd->add_option("--cpu-isa", c.cpuIsa,
+  addParsedOption(compileCmd, "--cpu-isa", c.cpuIsa, &parseCpuIsa,
                          "x86-64 level of the CPU path's code: x86-64-v3 (default: AVX2 and "
                          "FMA, 8 floats per instruction) | x86-64-v4 (AVX-512) | x86-64-v2 "
                          "(SSE4.2, for processors before 2013-2015) | native (the highest "
                          "level this machine has). The manifest records it; a CPU run on a "
-                         "processor without it is an error, never an illegal instruction")
-      ->check(CLI::IsMember({"x86-64-v2", "x86-64-v3", "x86-64-v4", "native"}));
+                         "processor without it is an error, never an illegal instruction");
   compileCmd->add_flag_callback(
       "--no-cuda-graphs", [&c] { c.cudaGraphs = false; },
       "CUDA runs launch every kernel directly instead of replaying captured CUDA graphs "
@@ -165,11 +183,10 @@ int main(int argc, char **argv) {
                          "With --html: add per-kernel times from FILE (tcc run --profile-json "
                          "of an artifact compiled from this model with the same --target and "
                          "--precision) as a bar chart ordered by cost");
-  explainCmd->add_option("--target", x.target,
-                         "The code paths the compile would generate: cpu,cuda (default) | cpu | "
-                         "cuda (kernel formation differs: CPU-only models keep convolutions "
-                         "channels-last)")
-      ->check(CLI::IsMember({"cpu", "cuda", "cpu,cuda", "cuda,cpu"}));
+  addParsedOption(explainCmd, "--target", x.targets, &TargetSet::parse,
+                  "The code paths the compile would generate: cpu,cuda (default) | cpu | "
+                  "cuda (kernel formation differs: CPU-only models keep convolutions "
+                  "channels-last)");
   addPrecisionOption(explainCmd, x.precision,
                          "The CUDA path's matrix precision the compile would use: fp32 | tf32 | "
                          "bf16 (tensor-core precisions change the kernels' layouts)");

@@ -61,7 +61,6 @@ public:
   CompileSession &operator=(const CompileSession &) = delete;
 
   const CompileOptions &options() const { return opts; }
-  const TargetSet &targets() const { return targetSet; }
 
   /// Reads the model file: 0, or the exit code (1: not a model tcc reads,
   /// 3: tcc's bug) with `error` saying why.
@@ -99,7 +98,6 @@ private:
   llvm::raw_ostream &err();
 
   const CompileOptions &opts;
-  TargetSet targetSet;
   frontend::ExportedProgram exported;
   std::vector<ShapeSpecialization> variantsWanted;
   std::unique_ptr<mlir::MLIRContext> ctx;

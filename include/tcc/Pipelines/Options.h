@@ -7,6 +7,9 @@
 #ifndef TCC_PIPELINES_OPTIONS_H
 #define TCC_PIPELINES_OPTIONS_H
 
+#include "tcc/Support/CpuIsa.h"
+#include "tcc/Support/TargetSet.h"
+
 #include <string>
 #include <vector>
 
@@ -19,15 +22,6 @@ enum class CompilePhase { Graph, Kernel, Linalg, Bufferized, Planned, LLVM, Outp
 bool parseCompilePhase(const std::string &name, CompilePhase &phase);
 
 enum class OutputKind { SharedObject, Object, MLIR, LLVMIR, PTX };
-
-/// The targets of --target ("cpu", "cuda", "cpu,cuda" or "cuda,cpu", which
-/// main.cpp admits), read in one place.
-struct TargetSet {
-  bool cpu = false, cuda = false;
-  static TargetSet parse(const std::string &flag);
-  /// The manifest's "targets", in order.
-  std::vector<std::string> names() const;
-};
 
 /// --precision: the arithmetic of the CUDA path's f32 matrix products and
 /// convolutions (tensors stay fp32; the CPU path is always fp32).
@@ -49,7 +43,8 @@ struct CompileOptions {
   OutputKind emit = OutputKind::SharedObject;
   CompilePhase compileTo = CompilePhase::Output;
   bool externalWeights = false;         ///< leave weight bytes out of the object
-  std::string target = "cpu,cuda";      ///< cpu | cuda | cpu,cuda (default: one artifact, both)
+  /// --target (default: one artifact with both paths)
+  TargetSet targets{Target::Cpu, Target::Cuda};
   std::string arch = "sm_90";           ///< CUDA target chip (sm_80, sm_90)
   Precision precision = Precision::Fp32;
   /// --cpu-isa: the x86-64 level of the CPU path's code, x86-64-v2 | x86-64-v3
@@ -57,7 +52,7 @@ struct CompileOptions {
   /// "cpu_isa", checked when a CPU run starts. By default AVX2 and FMA (every
   /// x86-64 server since 2013-2015): LLVM vectorizes 8 floats wide and the
   /// approximations of exp, erf, ... run on fused multiply-adds.
-  std::string cpuIsa = "x86-64-v3";
+  CpuIsa cpuIsa = CpuIsa::X86_64_V3;
   bool cudaGraphs = true;               ///< manifest "cuda_graphs": replay CUDA runs as graphs
   bool profile = false;                 ///< --profile: per-kernel marks (tcc-instrument-kernels)
   std::string dumpIRAfterAll;           ///< directory for numbered .mlir files

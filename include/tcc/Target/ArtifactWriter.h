@@ -32,8 +32,8 @@ struct ArtifactOptions {
   std::string modelName;        ///< "" = from the output's file name
   bool externalWeights = false; ///< weights.bin beside the artifact instead of embedded
   int optLevel = 2;
-  std::string cpuIsa = "x86-64-v3"; ///< resolved (resolveCpuIsa)
-  std::string cxx, argv0;           ///< the link's C++ driver and tcc's own path
+  CpuIsa cpuIsa = CpuIsa::X86_64_V3; ///< resolved (resolveCpuIsa)
+  std::string cxx, argv0;            ///< the link's C++ driver and tcc's own path
   /// A phase starts ("codegen", "link"), for the progress line and --timing.
   std::function<void(const std::string &)> phase = [](const std::string &) {};
   /// Where LLVM is (HostObjectOptions::progress); empty: not reported.

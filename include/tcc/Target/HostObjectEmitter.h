@@ -2,6 +2,8 @@
 #ifndef TCC_TARGET_HOSTOBJECTEMITTER_H
 #define TCC_TARGET_HOSTOBJECTEMITTER_H
 
+#include "tcc/Support/CpuIsa.h"
+
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/Support/Error.h"
@@ -18,21 +20,17 @@ class Module;
 
 namespace tcc {
 
-/// The level `isa` names: x86-64, x86-64-v2, -v3 or -v4 as they are, and for
-/// "native" the highest of them this processor has (never the processor's own
-/// model: its extra features, AVX-512 VNNI, AMX, ..., are in no manifest
-/// level, and code using them would die of an illegal instruction on another
-/// processor of the same level). "" for anything else.
-std::string resolveCpuIsa(const std::string &isa);
-
-/// Whether processors of `level` (a resolveCpuIsa result) have FMA.
-bool cpuIsaHasFma(const std::string &level);
+/// The level `isa` names: a level as it is, and for Native the highest level
+/// this processor has (never the processor's own model: its extra features,
+/// AVX-512 VNNI, AMX, ..., are in no manifest level, and code using them would
+/// die of an illegal instruction on another processor of the same level).
+CpuIsa resolveCpuIsa(CpuIsa isa);
 
 struct HostObjectOptions {
   int optLevel = 2;
-  /// An x86-64 level or "native" (resolveCpuIsa): the code runs on every
+  /// An x86-64 level or Native (resolveCpuIsa): the code runs on every
   /// processor of that level. The default is CompileOptions::cpuIsa's.
-  std::string cpu = "x86-64-v3";
+  CpuIsa cpu = CpuIsa::X86_64_V3;
   /// Where LLVM is, for a progress line: "optimize: function 12/206" (in
   /// each sweep of the optimization pipeline over the defined functions),
   /// "optimize: GlobalOptPass" (a pass on the whole module), "machine code:

@@ -9,7 +9,9 @@
 #define TCC_TARGET_MANIFESTBUILDER_H
 
 #include "tcc/Import/ImportedSignature.h"
+#include "tcc/Support/CpuIsa.h"
 #include "tcc/Support/SymbolicExpr.h"
+#include "tcc/Support/TargetSet.h"
 
 #include <nlohmann/json.hpp>
 
@@ -79,7 +81,7 @@ struct SpecializationInfo {
 
 struct ManifestInfo {
   std::string modelName;
-  std::vector<std::string> targets{"cpu"};
+  TargetSet targets{Target::Cpu};
   bool weightsEmbedded = true;
   /// The entry's weight arguments after the exported ones, in order.
   std::vector<DerivedWeight> derivedWeights;
@@ -94,9 +96,10 @@ struct ManifestInfo {
   /// "size_checks": the export's result sizes the runtime compares with the
   /// operators' window counts (tcc/Support/SizeChecks.h); a JSON array.
   nlohmann::json sizeChecks = nlohmann::json::array();
-  /// "cpu_isa": the x86-64 level the CPU path's code needs ("" without a
-  /// CPU target); the runtime refuses a CPU run on a processor without it.
-  std::string cpuIsa;
+  /// "cpu_isa": the x86-64 level the CPU path's code needs (resolved; none
+  /// without a CPU target); the runtime refuses a CPU run on a processor
+  /// without it.
+  std::optional<CpuIsa> cpuIsa;
   /// "precision": what a CUDA path's matrix products compute with (written
   /// with a CUDA target only).
   std::string precision = "fp32";

@@ -9,6 +9,8 @@
 #ifndef TCC_TRANSFORMS_PASSES_H
 #define TCC_TRANSFORMS_PASSES_H
 
+#include "tcc/Support/CommandLineParsers.h"
+
 #include "mlir/Pass/Pass.h"
 
 namespace tcc {

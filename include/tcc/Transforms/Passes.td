@@ -105,10 +105,13 @@ def SplitTargetsPass : Pass<"tcc-split-targets", "mlir::ModuleOp"> {
     func.func @forward(...) attributes {tcc.target = "cpu"}
     func.func @forward_cuda(...) attributes {tcc.target = "cuda"}
     ```
+
+    `targets` has no default: a test says which paths it splits, as
+    `tcc compile --target` does (whose default is cpu,cuda).
   }];
   let options = [
-    Option<"targets", "targets", "std::string", "\"cpu\"",
-           "Comma-separated targets: cpu, cuda">,
+    Option<"targets", "targets", "tcc::TargetSet", "tcc::TargetSet()",
+           "The paths, as tcc compile's --target: cpu, cuda or cpu,cuda (required)">,
   ];
   let dependentDialects = ["::mlir::func::FuncDialect"];
 }

@@ -126,7 +126,8 @@ for low in (8, 1):
     except tcc.GuardError as e:
         print(f"min {low}, batch 3: GuardError:", e)
 
-for bad in ({"target": "gpu"}, {"precision": "fp16"}):
+for bad in ({"target": "gpu"}, {"target": "cpu,tpu"}, {"target": "cpu,cpu"}, {"target": ""},
+            {"precision": "fp16"}):
     try:
         tcc.compile(MyModule(), (x100,), cache_dir=cache, **bad)
     except ValueError as e:
