@@ -29,12 +29,14 @@ bool awaitsPreviousGrid(const Driver &d, CUfunction function) {
   return awaits;
 }
 
-} // namespace
-
-bool tcc::cuda::overlappingLaunchesEnabled(const Driver &d) {
+/// Whether launches may overlap the previous kernel in this process
+/// (TCC_OVERLAP_LAUNCHES, else the default), and the driver can.
+bool overlappingLaunchesEnabled(const Driver &d) {
   static const bool on = environmentSwitch("TCC_OVERLAP_LAUNCHES", kOverlapLaunchesOnByDefault);
   return on && d.cuLaunchKernelEx != nullptr;
 }
+
+} // namespace
 
 CUresult tcc::cuda::launchKernel(const Driver &d, CUfunction function, const LaunchShape &shape,
                                  CUstream stream, void **params) {

@@ -30,10 +30,6 @@ struct LaunchShape {
 CUresult launchKernel(const Driver &d, CUfunction function, const LaunchShape &shape,
                       CUstream stream, void **params);
 
-/// Whether launches may overlap the previous kernel in this process
-/// (TCC_OVERLAP_LAUNCHES, else the default), and the driver can.
-bool overlappingLaunchesEnabled(const Driver &d);
-
 } // namespace tcc::cuda
 
 #endif // TCC_RUNTIME_KERNELLAUNCH_H
