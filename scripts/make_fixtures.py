@@ -3507,6 +3507,21 @@ class AvgPoolBFloat16(nn.Module):
                 F.adaptive_avg_pool2d(x, 3))
 
 
+class Conv3dBFloat16(nn.Module):
+    """A bf16 conv3d (kernel depth 3, padding 1) and conv_transpose3d (stride
+    2): PyTorch accumulates each output's whole window in f32 and rounds once
+    (the sweep's bf16 column found tcc's per-depth partial sums rounded to
+    bf16, 12 ulps off)."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv3d(3, 4, 3, padding=1).to(torch.bfloat16)
+        self.up = nn.ConvTranspose3d(3, 3, 3, stride=2).to(torch.bfloat16)
+
+    def forward(self, x):
+        return self.conv(x), self.up(x)
+
+
 class LerpBFloat16(nn.Module):
     """lerp of bf16 tensors with a tensor weight (both of its formulas) and a
     Python-number one: PyTorch computes in f32 and rounds once (the sweep's
@@ -3579,6 +3594,9 @@ def write_sweep_columns_cases(out):
                [(torch.randn(8, 64) * 4).to(torch.bfloat16),
                 (torch.randn(8, 64) * 4).to(torch.bfloat16),
                 (torch.rand(8, 64) * 1.4 - 0.2).to(torch.bfloat16)])
+    torch.manual_seed(176)
+    write_case(out, "conv3d_bf16", Conv3dBFloat16(),
+               [(torch.randn(1, 3, 5, 6, 6) * 2).to(torch.bfloat16)])
     torch.manual_seed(173)
     auto = torch.export.Dim.AUTO
     write_case(out, "split_empty_piece_dynamic", SplitWithEmptyPiece(), [torch.randn(5, 3, 4)],

@@ -37,6 +37,19 @@ Value conv3dAsConv2d(OpBuilder &b, Location loc, Value x, Value w, Value bias,
   auto out = resultType.getShape();
   int64_t n = out[0], o = out[1], dOut = out[2], kd = ws[2];
   Type elt = resultType.getElementType();
+  // bf16/f16: PyTorch accumulates the whole 3-D window in f32 and rounds
+  // once; partial sums rounded per kernel-depth slice were up to 12 ulps off
+  // (issue 39). The planes are summed in f32 (exact conversions of the
+  // operands) and the result rounded once.
+  if (kd > 1 && isa<BFloat16Type, Float16Type>(elt)) {
+    Type f32 = b.getF32Type();
+    Value wideX = makeCast(b, loc, x, f32);
+    Value wideW = makeCast(b, loc, w, f32);
+    Value wideBias = bias ? makeCast(b, loc, bias, f32) : Value();
+    Value wide = conv3dAsConv2d(b, loc, wideX, wideW, wideBias, stride, pad, dilation, groups,
+                                resultType.clone(f32));
+    return makeCast(b, loc, wide, elt);
+  }
   // [N, C, D + 2p, H, W] -> [N, D + 2p, C, H, W]
   Value xt = permuted(b, loc, padConstant(b, loc, x, 2, pad[0], pad[0]), {0, 2, 1, 3, 4});
   auto xs = typeOf(xt).getShape();

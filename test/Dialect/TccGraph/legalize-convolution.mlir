@@ -120,3 +120,20 @@ func.func @underscore_convolution(%x: tensor<1x2x6x6xf32>, %w: tensor<4x2x3x3xf3
   %1 = tcc_graph.operator "torch.ops.aten._convolution.deprecated"(%x, %w) {operand_names = ["input", "weight"], args = {stride = array<i64: 2, 2>, padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>, transposed = false, output_padding = array<i64: 0, 0>, groups = 1 : i64, benchmark = false, deterministic = false, cudnn_enabled = false}} : (tensor<1x2x6x6xf32>, tensor<4x2x3x3xf32>) -> tensor<1x4x2x2xf32>
   return %0, %1 : tensor<1x4x6x6xf32>, tensor<1x4x2x2xf32>
 }
+
+// -----
+
+// A bf16 conv3d over a kernel depth of 2: the operands widened to f32, the
+// depth slices' 2-D convolutions summed in f32, one rounding at the end (as
+// PyTorch accumulates the 3-D window; bf16 partial sums were 12 ulps off).
+// CHECK-LABEL: func @conv3d_bf16
+// CHECK-DAG: tcc_graph.cast %arg0 {{.*}} -> tensor<1x2x4x5x5xf32>
+// CHECK-DAG: tcc_graph.cast %arg1 {{.*}} -> tensor<3x2x2x3x3xf32>
+// CHECK-COUNT-2: tcc_graph.conv2d {{.*}} -> tensor<3x3x3x3xf32>
+// CHECK: tcc_graph.add {{.*}} -> tensor<3x3x3x3xf32>
+// CHECK: tcc_graph.cast {{.*}} -> tensor<1x3x3x3x3xbf16>
+// CHECK-NOT: tcc_graph.conv2d
+func.func @conv3d_bf16(%x: tensor<1x2x4x5x5xbf16>, %w: tensor<3x2x2x3x3xbf16>) -> tensor<1x3x3x3x3xbf16> {
+  %0 = tcc_graph.operator "torch.ops.aten.conv3d.default"(%x, %w) {operand_names = ["input", "weight"], args = {}} : (tensor<1x2x4x5x5xbf16>, tensor<3x2x2x3x3xbf16>) -> tensor<1x3x3x3x3xbf16>
+  return %0 : tensor<1x3x3x3x3xbf16>
+}
