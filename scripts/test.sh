@@ -14,8 +14,10 @@
 #             depends on the C++ compiler fails here
 # Each counts in the totals (a crash or a sanitizer report is a failure).
 # Skipping one takes an explicit option: --skip fuzz,sanitize,clang (or
-# TCC_TEST_SKIP=fuzz,...). Ends with one line "tests: N passed, M failed";
-# exits non-zero on any failure. Times: README "Tests and fixtures".
+# TCC_TEST_SKIP=fuzz,...); --skip torch does not install PyTorch
+# (scripts/setup_torch.sh), so the tests that need it are skipped. Ends with
+# one line "tests: N passed, M failed"; exits non-zero on any failure.
+# Times: README "Tests and fixtures".
 #
 #===----------------------------------------------------------------------===#
 set -uo pipefail
@@ -26,10 +28,21 @@ while [ $# -gt 0 ]; do
   case "$1" in
     --skip) skip="$skip$2,"; shift 2 ;;
     --skip=*) skip="$skip${1#--skip=},"; shift ;;
-    *) echo "usage: scripts/test.sh [--skip fuzz,sanitize,clang]" >&2; exit 2 ;;
+    *) echo "usage: scripts/test.sh [--skip fuzz,sanitize,clang,torch]" >&2; exit 2 ;;
   esac
 done
 bash "$root/scripts/setup.sh" || exit 1
+# PyTorch for the tests that need it (the Python package, the backend, the
+# cache, the sweep): lit runs them with TCC_TORCH_PYTHON. --skip torch leaves
+# it out, and those tests are skipped by name.
+case "$skip" in
+  *",torch,"*) echo "== torch: skipped (--skip); the tests that need it are listed as skipped" ;;
+  *) if torch_python=$(bash "$root/scripts/setup_torch.sh" | tail -n 1) && [ -x "$torch_python" ]; then
+       export TCC_TORCH_PYTHON=$torch_python
+     else
+       echo "setup_torch failed: the tests that need torch are skipped (listed below)"
+     fi ;;
+esac
 start=$(date +%s)
 bash "$root/scripts/build.sh" || { echo "build failed"; exit 1; }
 echo "build: $(( $(date +%s) - start )) s"

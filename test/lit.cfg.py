@@ -50,10 +50,12 @@ if shutil.which("chromium"):
 if shutil.which("nm"):
     config.available_features.add("nm")
 
-# PyTorch, for the Python loader's tests (not installed by scripts/setup.sh):
-# %torch_python is the first Python (lit's, then python3 on PATH) that has it.
+# PyTorch, for the Python loader's tests: %torch_python is the first Python
+# that has it of TCC_TORCH_PYTHON (scripts/test.sh sets it to the environment
+# scripts/setup_torch.sh makes), lit's, and python3 on PATH.
 import subprocess
-for candidate in [config.python_executable or sys.executable, shutil.which("python3")]:
+for candidate in [os.environ.get("TCC_TORCH_PYTHON"), config.python_executable or sys.executable,
+                  shutil.which("python3")]:
     if candidate and subprocess.call([candidate, "-c", "import torch, numpy"],
                                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) == 0:
         config.available_features.add("torch")
