@@ -138,9 +138,10 @@ def gemv_cases(fn, report, quick):
     if quick:
         return
     # Timing: a ~1B LLaMA decode step's products (qkv, o, gate/up, down, LM
-    # head) at 1 and 8 rows, bf16, GEMV against cuBLASLt and torch.
+    # head) at 1 to 8 rows (a decode batch), bf16, GEMV against cuBLASLt and
+    # torch: where the GEMV stops paying (GemvKernels.cpp's row limit).
     dtype = torch.bfloat16
-    for m in (1, 8):
+    for m in range(1, 9):
         for (n, k) in ((3072, 2048), (2048, 2048), (11264, 2048), (2048, 5632), (32000, 2048)):
             a = torch.randn(m, k, device="cuda", dtype=dtype)
             w = torch.randn(n, k, device="cuda", dtype=dtype)
