@@ -6,8 +6,8 @@
 // programmatic stream serialization: the driver may schedule it while the
 // kernel before it runs, which hides the launch's latency and lets it fetch
 // constant weights into L2 meanwhile (a decode step is ~190 dependent
-// kernels of a few microseconds). TCC_OVERLAP_LAUNCHES=0 or 1 turns this
-// off or on for the process.
+// kernels of a few microseconds). On by default; TCC_OVERLAP_LAUNCHES=0 or
+// 1 turns this off or on for the process.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TCC_RUNTIME_KERNELLAUNCH_H
