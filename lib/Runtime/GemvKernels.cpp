@@ -2,9 +2,10 @@
 //
 // Checks that a product has the GEMV kernels' form (GemvKernels.h), picks
 // the kernel for its element type and row count, and launches it with a
-// GemvParams struct by value. The grid: a warp per output column, 8 per
-// block, at most 8 blocks per SM (the kernels stride over the rest), so a
-// 32000-column LM head and a 2048-column projection both fill the GPU.
+// GemvParams struct by value. The grid: a warp per output column (per 4 or 8
+// columns from 2 rows on, gemvColumnsPerWarp), 8 warps per block, at most 8
+// blocks per SM (the kernels stride over the rest), so a 32000-column LM head
+// and a 2048-column projection both fill the GPU.
 //
 //===----------------------------------------------------------------------===//
 #include "tcc/Runtime/GemvKernels.h"
@@ -39,6 +40,12 @@ constexpr int64_t kWarpsPerBlock = tcc_gemv::kGemvBlock / 32;
 /// where cuBLASLt took 729 us in 81 (its split-K reductions included).
 constexpr bool kGemvOnByDefault = true;
 
+/// The most rows the path takes unless tcc_gemv_tune(2) forces it (to 8):
+/// on that H100 (2026-12-08) the one-column-per-warp kernel at 8 rows made
+/// a ~1B decode step at batch 8 take 2.137 ms where cuBLASLt took 1.425;
+/// 2 to 7 rows were not timed, and go to cuBLASLt until they are.
+constexpr int64_t kGemvRowLimit = 1;
+
 std::atomic<int32_t> gMode{0};
 
 /// TCC_GEMV=0 turns the path off for the process (comparisons against
@@ -48,9 +55,12 @@ bool enabledByEnvironment() {
   return on;
 }
 
-bool enabled() {
+/// The most rows of A the path takes now: 0 while it is off.
+int64_t rowLimit() {
   int32_t mode = gMode.load(std::memory_order_relaxed);
-  return mode == 2 || (mode == 0 && enabledByEnvironment());
+  if (mode == 2)
+    return kRowCounts;
+  return mode == 0 && enabledByEnvironment() ? kGemvRowLimit : 0;
 }
 
 bool aligned16(const void *p) { return reinterpret_cast<uintptr_t>(p) % 16 == 0; }
@@ -79,9 +89,7 @@ cuda::CUfunction kernelFor(bool bf16, int64_t rows, std::string &name) {
 bool tcc::tryGemv(int32_t dtype, int64_t m, int64_t n, int64_t k, const void *a, int64_t lda,
                   const void *b, int64_t ldb, void *c, int64_t ldc, const void *residual,
                   int64_t ldr, const void *bias, int32_t epilogue, float alpha, void *stream) {
-  if (!enabled())
-    return false;
-  if ((dtype != kKernelBF16 && dtype != kKernelF16) || m < 1 || m > kRowCounts || n < 1 ||
+  if ((dtype != kKernelBF16 && dtype != kKernelF16) || m < 1 || m > rowLimit() || n < 1 ||
       k < 8 || k % 8 != 0 || k > (int64_t(1) << 30) || lda % 8 != 0 || ldb % 8 != 0 ||
       !aligned16(a) || !aligned16(b))
     return false;
@@ -109,7 +117,8 @@ bool tcc::tryGemv(int32_t dtype, int64_t m, int64_t n, int64_t k, const void *a,
   std::string name;
   cuda::CUfunction function = kernelFor(dtype == kKernelBF16, m, name);
   int sms = currentMultiprocessorCount();
-  const int64_t wanted = (n + kWarpsPerBlock - 1) / kWarpsPerBlock;
+  const int64_t columnsPerBlock = kWarpsPerBlock * tcc_gemv::gemvColumnsPerWarp(int(m));
+  const int64_t wanted = (n + columnsPerBlock - 1) / columnsPerBlock;
   const int64_t grid = std::min<int64_t>(wanted, int64_t(sms > 0 ? sms : 132) * 8);
   void *args[] = {&params};
   launchLibraryKernel(function, name.c_str(), static_cast<unsigned>(grid), 1, 1,

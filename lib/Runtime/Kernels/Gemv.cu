@@ -16,7 +16,11 @@
 // epilogue), residual, rounded once to the output type.
 //
 // One kernel per element type (bf16, f16) and row count (1..8): the row
-// count is a template argument so that the sums stay in registers.
+// count is a template argument so that the sums stay in registers. For 2 to
+// 8 rows a warp owns 8 or 4 columns at once (gemvColumnsPerWarp): each chunk
+// of A's rows comes from L1 once for all of them, and the rows (padded to 4
+// or 8) x columns = 32 sums are reduced by a transposing butterfly that
+// leaves one finished sum in each lane.
 //
 // Launched ahead of the previous kernel (GridDependency.h), a warp first
 // asks L2 for its first column of W, the weight that no kernel writes,
@@ -92,6 +96,19 @@ __device__ __forceinline__ float activate(float v, int activation) {
   return v;
 }
 
+/// C[r, j] from its finished dot product: alpha, bias, activation,
+/// residual, rounded once.
+template <typename T>
+__device__ __forceinline__ void finish(const GemvParams &p, int r, int64_t j, float dot) {
+  float v = p.alpha * dot;
+  if (p.bias)
+    v += Pair<T>::toFloat(static_cast<const T *>(p.bias)[j]);
+  v = activate(v, p.activation);
+  if (p.residual)
+    v += Pair<T>::toFloat(static_cast<const T *>(p.residual)[r * p.ldr + j]);
+  static_cast<T *>(p.c)[r * p.ldc + j] = Pair<T>::round(v);
+}
+
 template <typename T, int ROWS>
 __device__ void gemv(const GemvParams &p) {
   const int lane = threadIdx.x % kWarp;
@@ -147,15 +164,84 @@ __device__ void gemv(const GemvParams &p) {
       if (lane == r)
         mine = s;
     }
-    if (lane < ROWS) {
-      float v = p.alpha * mine;
-      if (p.bias)
-        v += Pair<T>::toFloat(static_cast<const T *>(p.bias)[j]);
-      v = activate(v, p.activation);
-      if (p.residual)
-        v += Pair<T>::toFloat(static_cast<const T *>(p.residual)[lane * p.ldr + j]);
-      static_cast<T *>(p.c)[lane * p.ldc + j] = Pair<T>::round(v);
+    if (lane < ROWS)
+      finish<T>(p, lane, j, mine);
+  }
+}
+
+/// 2 to 8 rows: a warp owns COLS columns j0.. at once (gemvColumnsPerWarp).
+/// Each lane keeps U chunks of every column in flight (U x COLS = 8 loads),
+/// then reads each row's chunk of A once for all COLS columns.
+template <typename T, int ROWS>
+__device__ void gemvColumns(const GemvParams &p) {
+  constexpr int COLS = tcc_gemv::gemvColumnsPerWarp(ROWS);
+  constexpr int PADDED = kWarp / COLS;
+  constexpr int U = 8 / COLS;
+  static_assert(PADDED >= ROWS && PADDED * COLS == kWarp && U >= 1, "GEMV layout");
+  const int lane = threadIdx.x % kWarp;
+  const int64_t warpsPerBlock = kGemvBlock / kWarp;
+  const int64_t stride = int64_t(gridDim.x) * warpsPerBlock * COLS;
+  const int chunks = p.k / 8;
+  const T *a = static_cast<const T *>(p.a);
+  const T *weight = static_cast<const T *>(p.w);
+  const int64_t first = (int64_t(blockIdx.x) * warpsPerBlock + threadIdx.x / kWarp) * COLS;
+  if (lane < COLS && first + lane < p.n && p.k <= kPrefetchLimit)
+    tcc_grid::prefetchToL2(weight + (first + lane) * p.ldw, static_cast<uint32_t>(p.k) * sizeof(T));
+  tcc_grid::awaitPreviousGrid();
+  tcc_grid::allowNextGrid();
+  for (int64_t j0 = first; j0 < p.n; j0 += stride) {
+    // Columns past n (the last group's) read column n - 1 and are not stored.
+    const uint4 *w[COLS];
+#pragma unroll
+    for (int col = 0; col < COLS; ++col)
+      w[col] = reinterpret_cast<const uint4 *>(weight + min(j0 + col, p.n - 1) * p.ldw);
+    float sum[kWarp]; // [row][column], rows padded to PADDED
+#pragma unroll
+    for (int i = 0; i < kWarp; ++i)
+      sum[i] = 0.0f;
+    for (int c0 = lane; c0 < chunks; c0 += U * kWarp) {
+      uint4 wv[U][COLS];
+#pragma unroll
+      for (int u = 0; u < U; ++u)
+#pragma unroll
+        for (int col = 0; col < COLS; ++col)
+          wv[u][col] = c0 + u * kWarp < chunks ? loadStreaming(w[col] + c0 + u * kWarp)
+                                               : make_uint4(0, 0, 0, 0);
+#pragma unroll
+      for (int u = 0; u < U; ++u) {
+        const int c = c0 + u * kWarp;
+        if (c < chunks) {
+          // Padded rows multiply zeros: the same code for every row count
+          // keeps the sums in registers (ptxas put them on the stack for
+          // 5-7 rows otherwise).
+#pragma unroll
+          for (int r = 0; r < PADDED; ++r) {
+            const uint4 x = r < ROWS ? __ldg(reinterpret_cast<const uint4 *>(a + r * p.lda) + c)
+                                     : make_uint4(0, 0, 0, 0);
+#pragma unroll
+            for (int col = 0; col < COLS; ++col)
+              sum[r * COLS + col] = dot8<T>(sum[r * COLS + col], wv[u][col], x);
+          }
+        }
+      }
     }
+    // Transposing butterfly: at each step a lane keeps the half of its sums
+    // its xor partner drops and adds the partner's copy of that half; after
+    // five steps lane l holds the whole sum of entry l = row * COLS + column.
+#pragma unroll
+    for (int width = kWarp / 2; width >= 1; width /= 2) {
+      const bool upper = (lane & width) != 0;
+#pragma unroll
+      for (int i = 0; i < width; ++i) {
+        const float send = upper ? sum[i] : sum[i + width];
+        const float keep = upper ? sum[i + width] : sum[i];
+        sum[i] = keep + __shfl_xor_sync(0xffffffffu, send, width);
+      }
+    }
+    const int r = lane / COLS;
+    const int64_t j = j0 + lane % COLS;
+    if (r < ROWS && j < p.n)
+      finish<T>(p, r, j, sum[0]);
   }
 }
 
@@ -163,7 +249,10 @@ __device__ void gemv(const GemvParams &p) {
 
 #define TCC_GEMV_KERNEL(NAME, T, ROWS)                                                      \
   extern "C" __global__ void __launch_bounds__(kGemvBlock) NAME(GemvParams p) {              \
-    gemv<T, ROWS>(p);                                                                       \
+    if constexpr (ROWS == 1)                                                                \
+      gemv<T, 1>(p);                                                                        \
+    else                                                                                    \
+      gemvColumns<T, ROWS>(p);                                                              \
   }
 #define TCC_GEMV_KERNELS(SUFFIX, T)                                                         \
   TCC_GEMV_KERNEL(tcc_gemv_##SUFFIX##_r1, T, 1)                                             \

@@ -12,10 +12,22 @@
 
 namespace tcc_gemv {
 
-/// Threads of a block: 8 warps, each computing one output column at a time.
+/// Threads of a block: 8 warps, each computing gemvColumnsPerWarp columns at
+/// a time.
 constexpr int kGemvBlock = 256;
 /// The most rows of A (tokens of a decode step's batch) one kernel takes.
 constexpr int kGemvMaxRows = 8;
+
+/// Output columns a warp computes together for `rows` rows of A: one for a
+/// single row; for more, as many that the rows (padded to 4 or 8) times the
+/// columns are 32, so each chunk of A read from L1 serves several columns of
+/// W (one column per warp read A's rows from L1 8 times per weight byte at 8
+/// rows: slower than cuBLASLt there) and the 32 sums are reduced in 31
+/// shuffles, one left in each lane.
+#ifdef __CUDACC__
+__host__ __device__
+#endif
+constexpr int gemvColumnsPerWarp(int rows) { return rows <= 1 ? 1 : rows <= 4 ? 8 : 4; }
 
 enum GemvActivation : int32_t { kGemvNone = 0, kGemvRelu = 1, kGemvGeluTanh = 2 };
 
