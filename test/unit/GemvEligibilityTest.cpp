@@ -1,9 +1,9 @@
 //===- GemvEligibilityTest.cpp - which products tcc_gemm gives its GEMV ----===//
 //
 // tryGemv (GemvKernels.h) must decline, before touching CUDA, every product
-// its kernels do not compute: other element types, more than 8 rows, k or
-// a row stride not a multiple of 8, A or B not 16-byte aligned, the erf
-// GELU, and any product while the path is tuned off. (Its kernels are
+// its kernels do not compute: other element types, more than 8 rows (more
+// than 1 unless tuned on), k or a row stride not a multiple of 8, A or B not
+// 16-byte aligned, the erf GELU, and any product while the path is tuned off. (Its kernels are
 // checked against PyTorch on the GPU by scripts/kernel_checks/check_gemm.py.)
 //
 //===----------------------------------------------------------------------===//
@@ -57,4 +57,13 @@ TEST_CASE("GEMV tuned off declines every product", "[gemv]") {
   CHECK_FALSE(offered(kKernelBF16, 1, 64, 64, 64));
   CHECK_FALSE(offered(kKernelF16, 8, 256, 256, 256, kGemmEpilogueGelu | kGemmEpilogueBias));
   CHECK(tcc_gemv_tune(before) == 1);
+}
+
+TEST_CASE("GEMV by default takes one row, cuBLASLt the rest", "[gemv]") {
+  // 2 to 8 rows have kernels (checked under tcc_gemv_tune(2)) but go to
+  // cuBLASLt until timed faster (GemvKernels.cpp's kGemvRowLimit).
+  int32_t before = tcc_gemv_tune(0);
+  CHECK_FALSE(offered(kKernelBF16, 2, 64, 64, 64));
+  CHECK_FALSE(offered(kKernelF16, 8, 256, 256, 256));
+  tcc_gemv_tune(before);
 }
