@@ -26,7 +26,7 @@ int64_t storedDim(bool bshd, int64_t d) { return bshd && (d == 1 || d == 2) ? 3 
 } // namespace
 
 void tcc::kernelcalls::lowerAttention(OpBuilder &b, kernel::AttentionOp op,
-                                    const CallContext &ctx, StringRef entry) {
+                                    const CallContext &ctx, abi::EntryId entry) {
   Location loc = op.getLoc();
   CallBuilder cb{b, loc, {}};
   ArrayRef<bool> bshd = op.getBshd();

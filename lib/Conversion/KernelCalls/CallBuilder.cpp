@@ -8,6 +8,7 @@
 
 using namespace mlir;
 using namespace tcc::kernelcalls;
+namespace abi = tcc::abi;
 
 Value CallBuilder::i64(Value index) {
   return arith::IndexCastOp::create(b, loc, b.getI64Type(), index);
@@ -35,14 +36,40 @@ Value CallBuilder::advance(Value pointer, Value elements, int64_t elementBytes) 
                              ArrayRef<LLVM::GEPArg>{bytes});
 }
 
-void CallBuilder::call(ModuleOp module, StringRef name) {
-  auto callee = module.lookupSymbol<func::FuncOp>(name);
+/// The MLIR type of an argument kind of the contract.
+static Type argType(MLIRContext *ctx, abi::Arg kind) {
+  switch (kind) {
+  case abi::Arg::I32: return IntegerType::get(ctx, 32);
+  case abi::Arg::I64: return IntegerType::get(ctx, 64);
+  case abi::Arg::F32: return Float32Type::get(ctx);
+  case abi::Arg::Ptr: return LLVM::LLVMPointerType::get(ctx);
+  }
+  llvm_unreachable("argument kind");
+}
+
+void CallBuilder::call(ModuleOp module, abi::EntryId id) {
+  const abi::Entry &entry = abi::entry(id);
+  MLIRContext *ctx = module.getContext();
+  if (args.size() != entry.numArgs)
+    llvm::report_fatal_error(llvm::Twine("call of ") + entry.name + " built with " +
+                             llvm::Twine(args.size()) + " arguments; RuntimeEntries.def gives it " +
+                             llvm::Twine(entry.numArgs));
+  SmallVector<Type> types;
+  for (size_t i = 0; i < entry.numArgs; ++i) {
+    types.push_back(argType(ctx, entry.args[i]));
+    if (args[i].getType() != types.back()) {
+      std::string got;
+      llvm::raw_string_ostream os(got);
+      os << args[i].getType();
+      llvm::report_fatal_error(llvm::Twine("call of ") + entry.name + ": argument " +
+                               llvm::Twine(i) + " is " + got + ", RuntimeEntries.def says " +
+                               abi::argName(entry.args[i]));
+    }
+  }
+  auto callee = module.lookupSymbol<func::FuncOp>(entry.name);
   if (!callee) {
     OpBuilder top = OpBuilder::atBlockEnd(module.getBody());
-    SmallVector<Type> types;
-    for (Value v : args)
-      types.push_back(v.getType());
-    callee = func::FuncOp::create(top, loc, name, top.getFunctionType(types, {}));
+    callee = func::FuncOp::create(top, loc, entry.name, top.getFunctionType(types, {}));
     callee.setPrivate();
   }
   func::CallOp::create(b, loc, callee, args);

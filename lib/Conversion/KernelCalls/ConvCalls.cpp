@@ -39,7 +39,7 @@ int32_t activationCode(kernel::Activation a) {
 } // namespace
 
 void tcc::kernelcalls::lowerConv(OpBuilder &b, kernel::ConvOp op, const CallContext &ctx,
-                               StringRef entry) {
+                               abi::EntryId entry) {
   Location loc = op.getLoc();
   CallBuilder cb{b, loc, {}};
   BufferMetadata x = readBufferMetadata(b, loc, op.getInput());

@@ -49,7 +49,7 @@ Operand operand(OpBuilder &b, Location loc, Value memref) {
 } // namespace
 
 void tcc::kernelcalls::lowerGemm(OpBuilder &b, kernel::GemmOp op, const CallContext &ctx,
-                               StringRef entry) {
+                               abi::EntryId entry) {
   Location loc = op.getLoc();
   Operand a = operand(b, loc, op.getA()), bm = operand(b, loc, op.getB()),
           c = operand(b, loc, op.getInit()), r = operand(b, loc, op.getResidual()),

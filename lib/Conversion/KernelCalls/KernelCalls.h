@@ -5,14 +5,16 @@
 // call of its runtime entry point (tcc_gemm, tcc_attention, tcc_row,
 // tcc_conv2d, tcc_cuda_rnn; the CPU path's tcc_cpu_gemm, tcc_cpu_attention,
 // tcc_cpu_conv2d take the same arguments, tcc_cpu_rnn all but the last three
-// of tcc_cuda_rnn's:
-// include/tcc/Runtime/*.h define the ABIs), and the helpers they share.
+// of tcc_cuda_rnn's), and the helpers they share. Entries and their
+// arguments are the contract's (include/tcc/Runtime/RuntimeEntries.def):
+// every call is checked against it as it is built.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TCC_LIB_CONVERSION_KERNELCALLS_KERNELCALLS_H
 #define TCC_LIB_CONVERSION_KERNELCALLS_KERNELCALLS_H
 
 #include "dialects/TccKernel/IR/TccKernelOps.h"
+#include "tcc/Runtime/RuntimeEntries.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -31,19 +33,19 @@ struct CallContext {
 /// `entry`: tcc_gemm (cuBLASLt), or tcc_cpu_gemm (the CPU path's, same ABI,
 /// with a null `ctx.stream`).
 void lowerGemm(mlir::OpBuilder &b, kernel::GemmOp op, const CallContext &ctx,
-               llvm::StringRef entry = "tcc_gemm");
+               abi::EntryId entry = abi::EntryId::tcc_gemm);
 /// `entry`: tcc_attention, or tcc_cpu_attention (same ABI, null stream).
 void lowerAttention(mlir::OpBuilder &b, kernel::AttentionOp op, const CallContext &ctx,
-                    llvm::StringRef entry = "tcc_attention");
+                    abi::EntryId entry = abi::EntryId::tcc_attention);
 void lowerRow(mlir::OpBuilder &b, kernel::RowOp op, const CallContext &ctx);
 /// `entry`: tcc_conv2d (cuDNN), or tcc_cpu_conv2d (same ABI, null stream).
 void lowerConv(mlir::OpBuilder &b, kernel::ConvOp op, const CallContext &ctx,
-               llvm::StringRef entry = "tcc_conv2d");
+               abi::EntryId entry = abi::EntryId::tcc_conv2d);
 /// `entry`: tcc_cpu_rnn (CpuRecurrent.h) with a null `ctx.stream`, or
 /// tcc_cuda_rnn (CudnnRecurrent.h: the same arguments, then the arithmetic,
 /// the layer's name and the stream).
 void lowerRnn(mlir::OpBuilder &b, kernel::RnnOp op, const CallContext &ctx,
-              llvm::StringRef entry = "tcc_cpu_rnn");
+              abi::EntryId entry = abi::EntryId::tcc_cpu_rnn);
 
 /// Builds the arguments of one runtime call, in ABI order.
 struct CallBuilder {
@@ -60,9 +62,11 @@ struct CallBuilder {
   CallBuilder &add(std::initializer_list<mlir::Value> values);
   /// `pointer` advanced by `elements` (an index) of `elementBytes` each.
   mlir::Value advance(mlir::Value pointer, mlir::Value elements, int64_t elementBytes);
-  /// Declares `name` (private, arguments of the collected types) once in
-  /// `module` and calls it with the collected arguments.
-  void call(mlir::ModuleOp module, llvm::StringRef name);
+  /// Declares `entry` (private, its contract's argument types) once in
+  /// `module` and calls it with the collected arguments. Arguments that
+  /// differ from the contract in number or type are a compiler bug: a fatal
+  /// error naming the entry and the argument.
+  void call(mlir::ModuleOp module, abi::EntryId entry);
 };
 
 /// The KernelDType code of an element type (f32, f16, bf16).

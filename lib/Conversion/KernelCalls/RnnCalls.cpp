@@ -94,7 +94,7 @@ Value constantString(OpBuilder &b, Location loc, ModuleOp module, StringRef text
 } // namespace
 
 void tcc::kernelcalls::lowerRnn(OpBuilder &b, kernel::RnnOp op, const CallContext &ctx,
-                                StringRef entry) {
+                                abi::EntryId entry) {
   Location loc = op.getLoc();
   CallBuilder cb{b, loc, {}};
   BufferMetadata x = readBufferMetadata(b, loc, op.getInput());

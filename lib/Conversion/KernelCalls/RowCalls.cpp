@@ -100,7 +100,7 @@ void tcc::kernelcalls::lowerRow(OpBuilder &b, kernel::RowOp op, const CallContex
                 cb.i64(n)});
         cb.add({ptrs[0], rowStride(0), ptrs[1], rowStride(1), ptrs[2], rowStride(2), weight, bias,
                 cb.f32(op.getEps().convertToDouble()), ptrs[3], rowStride(3), ctx.stream});
-        cb.call(ctx.module, "tcc_row");
+        cb.call(ctx.module, abi::EntryId::tcc_row);
       };
   SmallVector<Value> ptrs;
   for (auto [t, x] : llvm::enumerate(tensors))

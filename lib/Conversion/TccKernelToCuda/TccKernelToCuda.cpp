@@ -61,7 +61,7 @@ struct ConvertTccKernelToCudaPass
             .Case([&](tcc::kernel::AttentionOp o) { lowerAttention(b, o, ctx); })
             .Case([&](tcc::kernel::RowOp o) { lowerRow(b, o, ctx); })
             .Case([&](tcc::kernel::ConvOp o) { lowerConv(b, o, ctx); })
-            .Case([&](tcc::kernel::RnnOp o) { lowerRnn(b, o, ctx, "tcc_cuda_rnn"); })
+            .Case([&](tcc::kernel::RnnOp o) { lowerRnn(b, o, ctx, tcc::abi::EntryId::tcc_cuda_rnn); })
             // A loop nest, which the CUDA path makes a kernel of.
             .Case([&](tcc::kernel::ScatterOp o) { tcc::loops::lowerScatter(b, o); });
         op->erase();

@@ -93,14 +93,14 @@ struct ConvertTccKernelToLoopsPass
       llvm::TypeSwitch<Operation *>(op)
           .Case([&](tcc::kernel::GemmOp o) {
             if (libraryCalls && isF32(o))
-              tcc::kernelcalls::lowerGemm(b, o, {getOperation(), nullptr}, "tcc_cpu_gemm");
+              tcc::kernelcalls::lowerGemm(b, o, {getOperation(), nullptr}, tcc::abi::EntryId::tcc_cpu_gemm);
             else
               lowerGemm(b, o);
           })
           .Case([&](tcc::kernel::AttentionOp o) {
             if (libraryCalls && isF32Attention(o))
               tcc::kernelcalls::lowerAttention(b, o, {getOperation(), nullptr},
-                                             "tcc_cpu_attention");
+                                             tcc::abi::EntryId::tcc_cpu_attention);
             else
               lowerAttention(b, o);
           })
@@ -109,7 +109,7 @@ struct ConvertTccKernelToLoopsPass
           .Case([&](tcc::kernel::ConvOp o) {
             // Any layout and strides: oneDNN reads them (OneDnnConv.h).
             if (libraryCalls && isF32(o))
-              tcc::kernelcalls::lowerConv(b, o, {getOperation(), nullptr}, "tcc_cpu_conv2d");
+              tcc::kernelcalls::lowerConv(b, o, {getOperation(), nullptr}, tcc::abi::EntryId::tcc_cpu_conv2d);
             else
               lowerConv(b, o);
           })
