@@ -2867,6 +2867,19 @@ class ItemScalars(nn.Module):
         return x * s, x + k, x * (k + 1), k, s * 2.0, (k - 7) // 2, s / 4
 
 
+class CheckedItem(nn.Module):
+    """torch._check on an .item() value (issue 39): the export records each
+    check as aten._assert_scalar, which its program evaluates on every call;
+    tcc does not, and must say so (a warning, a guard listed as not
+    enforced), not drop it unsaid."""
+
+    def forward(self, x, n):
+        k = n.item()
+        torch._check(k > 0)
+        torch._check(k <= 100)
+        return x * k
+
+
 class AtenInternalOps(nn.Module):
     """Operators the eager dispatcher and TorchScript name (issue 39):
     _convolution (both overloads, plain and transposed), nll_loss_forward
@@ -3626,6 +3639,8 @@ def write_sweep_columns_cases(out):
     torch.manual_seed(182)
     write_case(out, "item_scalars", ItemScalars(),
                [torch.randn(2, 3), torch.randn(4), torch.tensor(3)])
+    torch.manual_seed(184)
+    write_case(out, "checked_item", CheckedItem(), [torch.randn(2, 3), torch.tensor(4)])
     torch.manual_seed(183)
     write_case(out, "aten_internal_ops", AtenInternalOps(),
                [torch.randn(1, 2, 6, 6), torch.randn(4, 2, 3, 3), torch.randn(4),

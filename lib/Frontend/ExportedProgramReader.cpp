@@ -11,6 +11,7 @@
 #include "ExportArchiveReader.h"
 #include "ExportSchemaReader.h"
 #include "GraphVerifier.h"
+#include "RuntimeAssertions.h"
 #include "ScalarValues.h"
 #include "WeightLoader.h"
 
@@ -122,6 +123,7 @@ ExportedProgram readExportedProgramJson(std::string_view jsonText,
     ExportedProgram program = parseExportedProgram(parseJsonText(jsonText));
     verifyGraph(program);
     tensorizeScalarValues(program);
+    collectRuntimeAssertions(program);
     program.sourcePath = sourceName;
     return program;
   } catch (const FrontendError &e) {

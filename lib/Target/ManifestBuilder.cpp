@@ -77,6 +77,19 @@ WeightLayout WeightLayout::build(const ExportedProgram &program,
   return layout;
 }
 
+namespace {
+
+/// `text` cut to InputGuard::kMaxTextLength bytes on a UTF-8 code point (the
+/// manifest is JSON).
+std::string guardText(const std::string &text) {
+  size_t cut = std::min(text.size(), InputGuard::kMaxTextLength);
+  while (cut < text.size() && cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80)
+    --cut;
+  return text.substr(0, cut);
+}
+
+} // namespace
+
 json tcc::inputGuardsJson(const ExportedProgram &program, const ImportedSignature &signature) {
   std::vector<GuardInput> inputs;
   for (const std::string &name : signature.inputs)
@@ -89,15 +102,16 @@ json tcc::inputGuardsJson(const ExportedProgram &program, const ImportedSignatur
     } catch (const InputGuardError &e) {
       // Many guards repeat the symbols' ranges, which are checked anyway:
       // compile, and say which ones the runtime does not check.
-      // Cut an overlong one on a UTF-8 code point (the manifest is JSON).
-      size_t cut = std::min(text.size(), InputGuard::kMaxTextLength);
-      while (cut < text.size() && cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80)
-        --cut;
-      guards.push_back({{"text", text.substr(0, cut)},
+      guards.push_back({{"text", guardText(text)},
                         {"enforced", false},
                         {"reason", e.what()}});
     }
   }
+  for (const std::string &text : program.runtimeAssertions)
+    guards.push_back({{"text", guardText(text)},
+                      {"enforced", false},
+                      {"reason", "a check of values computed at run time (aten._assert_scalar, "
+                                 "e.g. torch._check on .item()), which tcc does not evaluate"}});
   return guards;
 }
 
@@ -165,7 +179,7 @@ json tcc::buildManifest(const ExportedProgram &program, const ImportedSignature 
   m["checks"] = checks;
   if (!info.sizeChecks.empty())
     m["size_checks"] = info.sizeChecks;
-  if (!program.guardsCode.empty())
+  if (!program.guardsCode.empty() || !program.runtimeAssertions.empty())
     m["input_guards"] = inputGuardsJson(program, signature);
 
   json outputs = json::array();

@@ -241,6 +241,10 @@ struct ExportedProgram {
   /// the export is valid (tcc/Support/InputGuard.h), as written; empty when
   /// the export records none.
   std::vector<std::string> guardsCode;
+  /// The conditions of the graph's aten._assert_scalar nodes (checks of
+  /// values known only at run time, e.g. torch._check on .item()), each
+  /// with its source line: tcc does not evaluate them, and says so.
+  std::vector<std::string> runtimeAssertions;
 
   /// Parameters and persistent buffers by name ("lin.weight"); empty for a
   /// bare model.json, whose weights are bound at run time by name.
