@@ -15,6 +15,8 @@
 #ifndef TCC_TEST_UNIT_ATTENTIONEMULATION_H
 #define TCC_TEST_UNIT_ATTENTIONEMULATION_H
 
+#include "EmulationBarrier.h"
+
 #include <algorithm>
 #include <atomic>
 #include <cmath>
@@ -55,28 +57,7 @@ inline float __uint_as_float(uint32_t u) {
 
 namespace tcc_attn_emulation {
 
-/// A reusable barrier for `count` threads.
-class Barrier {
-public:
-  explicit Barrier(int count) : count(count) {}
-  void wait() {
-    std::unique_lock<std::mutex> lock(mutex);
-    const unsigned long gen = generation;
-    if (++arrived == count) {
-      arrived = 0;
-      ++generation;
-      done.notify_all();
-      return;
-    }
-    done.wait(lock, [&] { return generation != gen; });
-  }
-
-private:
-  std::mutex mutex;
-  std::condition_variable done;
-  int count, arrived = 0;
-  unsigned long generation = 0;
-};
+using tcc_emulation::Barrier;
 
 /// The block being emulated (one at a time).
 struct Block {

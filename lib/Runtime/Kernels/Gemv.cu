@@ -29,10 +29,18 @@
 //
 //===----------------------------------------------------------------------===//
 #include "GemvParams.h"
+
+// Defining TCC_GEMV_EMULATION as a header name replaces CUDA's types and
+// primitives with host ones (test/unit/GemvEmulation.h): the kernels below
+// then run on the host, a warp as 32 threads, for GemvEmulationTest.cpp.
+#ifdef TCC_GEMV_EMULATION
+#include TCC_GEMV_EMULATION
+#else
 #include "GridDependency.cuh"
 
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
+#endif
 
 using tcc_gemv::GemvParams;
 using tcc_gemv::kGemvBlock;
@@ -48,11 +56,15 @@ constexpr int kPrefetchLimit = 32768;
 
 /// A 16-byte chunk of the weight: read once, so it skips L1.
 __device__ __forceinline__ uint4 loadStreaming(const uint4 *p) {
+#ifdef TCC_GEMV_EMULATION
+  return __ldg(p);
+#else
   uint4 v;
   asm volatile("ld.global.nc.L1::no_allocate.v4.u32 {%0, %1, %2, %3}, [%4];"
                : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
                : "l"(p));
   return v;
+#endif
 }
 
 template <typename T> struct Pair;
