@@ -312,6 +312,7 @@ def main():
     write_window7_attention_cases(args.out)
     write_patch_merging_case(args.out)
     write_sweep_columns_cases(args.out)
+    write_quantization_cases(args.out)
 
 
 class MoreOps(nn.Module):
@@ -3623,6 +3624,99 @@ def write_sweep_columns_cases(out):
         for i, t in enumerate(xs):
             save_npy(os.path.join(d, f"input_9x6_{i}.npy"), t)
         save_npy(os.path.join(d, "expected_9x6_0.npy"), y)
+
+
+class QuantizeOps(nn.Module):
+    """PT2E's quantize/dequantize operators called directly (issue 42):
+    per tensor as Python numbers (.default) and as tensors (.tensor), per
+    channel along a middle axis with f32 and f64 scales and without zero
+    points; u8 and s8, affine and symmetric, full and reduced ranges. The
+    power-of-two scale puts x * (1 / scale) on exact halves (round half to
+    even) and past the range (clamp). Integer results compare exactly."""
+
+    def forward(self, x, w, s_ch, zp_ch, s64, s_t, zp_t):
+        qd = torch.ops.quantized_decomposed
+        a = qd.quantize_per_tensor.default(x, 0.5, 3, 0, 255, torch.uint8)
+        b = qd.quantize_per_tensor.default(x, 0.0123, 0, -128, 127, torch.int8)
+        c = qd.quantize_per_tensor.default(x, 0.037, 64, 0, 127, torch.uint8)
+        d = qd.quantize_per_tensor.tensor(x, s_t, zp_t, -127, 127, torch.int8)
+        e = qd.quantize_per_channel.default(w, s_ch, zp_ch, 1, -128, 127, torch.int8)
+        f = qd.quantize_per_channel.default(w, s64, zp_ch, 1, 0, 255, torch.uint8)
+        ra = qd.dequantize_per_tensor.default(a, 0.5, 3, 0, 255, torch.uint8)
+        rb = qd.dequantize_per_tensor.default(b, 0.0123, 0, -128, 127, torch.int8)
+        rd = qd.dequantize_per_tensor.tensor(d, s_t, zp_t, -127, 127, torch.int8)
+        re = qd.dequantize_per_channel.default(e, s_ch, zp_ch, 1, -128, 127, torch.int8)
+        rf = qd.dequantize_per_channel.default(f, s64, zp_ch, 1, 0, 255, torch.uint8)
+        rn = qd.dequantize_per_channel.default(e, s_ch, None, 1, -128, 127, torch.int8)
+        return a, b, c, d, e, f, ra, rb, rd, re, rf, rn
+
+
+class QuantizedConvLinear(nn.Module):
+    """A small CNN and MLP head to quantize with X86InductorQuantizer:
+    conv + ReLU, conv, max pool, linear + ReLU, linear."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv1 = nn.Conv2d(3, 16, 3, padding=1)
+        self.conv2 = nn.Conv2d(16, 16, 3, stride=2, padding=1)
+        self.fc1 = nn.Linear(16 * 4 * 4, 32)
+        self.fc2 = nn.Linear(32, 10)
+
+    def forward(self, x):
+        y = torch.relu(self.conv1(x))
+        y = F.max_pool2d(self.conv2(y), 2)
+        y = torch.relu(self.fc1(y.flatten(1)))
+        return self.fc2(y)
+
+
+def pt2e_quantize(model, inputs, calibration):
+    """model quantized as PT2E does it for x86 CPUs (torchao's
+    prepare_pt2e/convert_pt2e with X86InductorQuantizer's default config),
+    calibrated on `calibration`; None when torchao is missing. Its eager run
+    is PyTorch's reference quantized execution."""
+    try:
+        from torchao.quantization.pt2e import allow_exported_model_train_eval
+        from torchao.quantization.pt2e.quantize_pt2e import convert_pt2e, prepare_pt2e
+        import torchao.quantization.pt2e.quantizer.x86_inductor_quantizer as xiq
+    except ImportError:
+        print("skipped the PT2E cases: torchao is not installed (pip install torchao)")
+        return None
+    model.eval()
+    # Strict export: the quantizer finds convolutions and linears by the
+    # source_fn_stack that only strict tracing records.
+    gm = torch.export.export(model, tuple(inputs), strict=True).module()
+    quantizer = xiq.X86InductorQuantizer()
+    quantizer.set_global(xiq.get_default_x86_inductor_quantization_config())
+    prepared = prepare_pt2e(gm, quantizer)
+    with torch.no_grad():
+        for batch in calibration:
+            prepared(*batch)
+    converted = convert_pt2e(prepared)
+    # write_case calls .eval(), which an exported module refuses otherwise.
+    allow_exported_model_train_eval(converted)
+    return converted
+
+
+def write_quantization_cases(out):
+    import torch.ao.quantization.fx._decomposed  # noqa: F401 (registers the operators)
+
+    torch.manual_seed(190)
+    x = torch.randn(4, 40) * 3
+    x[0, :8] = torch.tensor([0.25, 0.75, -0.25, -0.75, 1.25, 200.0, -200.0, 126.25])
+    w = torch.randn(3, 5, 4)
+    s_ch = torch.rand(5) * 0.05 + 0.005
+    zp_ch = torch.randint(-20, 20, (5,))
+    write_case(out, "quantize_ops", QuantizeOps(),
+               [x, w, s_ch, zp_ch, s_ch.double() * 1.7, torch.tensor(0.021, dtype=torch.float64),
+                torch.tensor(-5)])
+
+    if not ONLY or ONLY == "pt2e_conv_linear":
+        torch.manual_seed(191)
+        model = QuantizedConvLinear()
+        inputs = [torch.randn(2, 3, 16, 16)]
+        converted = pt2e_quantize(model, inputs, [[torch.randn(2, 3, 16, 16)] for _ in range(4)])
+        if converted is not None:
+            write_case(out, "pt2e_conv_linear", converted, inputs)
 
 
 if __name__ == "__main__":

@@ -23,6 +23,11 @@ namespace tcc::formation {
 /// attention the kernel cannot take is decomposed on the spot.
 void formAttentionKernels(mlir::func::FuncOp func);
 
+/// tcc_graph.quantize/dequantize (PT2E's QDQ operators): those no int8
+/// kernel takes are spelled out as PyTorch's float arithmetic
+/// (FormQuantized.cpp).
+void formQuantizedKernels(mlir::func::FuncOp func);
+
 /// Every tcc_graph.matmul → tcc_kernel.gemm, with operand transposes and its
 /// epilogue (scale, bias, ReLU/GELU-tanh, residual add) folded in. With
 /// `f32TensorCores`, f32 products get the alignment care of half ones.
