@@ -45,6 +45,9 @@ void lowerConv(mlir::OpBuilder &b, kernel::ConvOp op, const CallContext &ctx,
 void lowerRnn(mlir::OpBuilder &b, kernel::RnnOp op, const CallContext &ctx,
               llvm::StringRef entry = "tcc_cpu_rnn");
 
+/// tcc_cpu_qconv2d (QuantizedConv.h): the CPU path's int8 convolutions.
+void lowerQConv(mlir::OpBuilder &b, kernel::QConvOp op, const CallContext &ctx);
+
 /// Builds the arguments of one runtime call, in ABI order.
 struct CallBuilder {
   mlir::OpBuilder &b;

@@ -87,9 +87,10 @@ struct FormKernelsPass : tcc::impl::FormKernelsPassBase<FormKernelsPass> {
   void runOnOperation() override {
     for (auto func : getOperation().getOps<func::FuncOp>()) {
       tcc::formation::foldContiguousViews(func);
-      // QDQ pairs first: what no int8 kernel takes is float arithmetic that
-      // the GEMM and convolution families then see as ordinary operands.
-      tcc::formation::formQuantizedKernels(func);
+      // QDQ patterns first (int8 kernels on the CPU path); what they leave
+      // is float arithmetic the GEMM and convolution families then see as
+      // ordinary operands.
+      tcc::formation::formQuantizedKernels(func, cpuOnly);
       tcc::formation::formAttentionKernels(func);
       tcc::formation::formGemmKernels(func, f32TensorCores, cpuOnly);
       tcc::formation::formConvKernels(func, f32TensorCores, cpuOnly);

@@ -23,10 +23,11 @@ namespace tcc::formation {
 /// attention the kernel cannot take is decomposed on the spot.
 void formAttentionKernels(mlir::func::FuncOp func);
 
-/// tcc_graph.quantize/dequantize (PT2E's QDQ operators): those no int8
-/// kernel takes are spelled out as PyTorch's float arithmetic
-/// (FormQuantized.cpp).
-void formQuantizedKernels(mlir::func::FuncOp func);
+/// PT2E's QDQ patterns around conv2d and linear → tcc_kernel.qconv with
+/// `cpuOnly` (oneDNN's int8 primitives; the CUDA path has none yet); every
+/// tcc_graph.quantize/dequantize left is spelled out as PyTorch's float
+/// arithmetic (FormQuantized.cpp).
+void formQuantizedKernels(mlir::func::FuncOp func, bool cpuOnly);
 
 /// Every tcc_graph.matmul → tcc_kernel.gemm, with operand transposes and its
 /// epilogue (scale, bias, ReLU/GELU-tanh, residual add) folded in. With
