@@ -3697,6 +3697,70 @@ def pt2e_quantize(model, inputs, calibration):
     return converted
 
 
+class QuantizedResNetBlocks(nn.Module):
+    """A ResNet-18-like network at small width for PT2E: conv/BN/ReLU stem,
+    max pool, BasicBlocks (one with a strided 1x1 downsample), adaptive
+    average pool, linear head."""
+
+    class Block(nn.Module):
+        def __init__(self, cin, cout, stride):
+            super().__init__()
+            self.conv1 = nn.Conv2d(cin, cout, 3, stride, 1, bias=False)
+            self.bn1 = nn.BatchNorm2d(cout)
+            self.conv2 = nn.Conv2d(cout, cout, 3, 1, 1, bias=False)
+            self.bn2 = nn.BatchNorm2d(cout)
+            self.down = None
+            if stride != 1 or cin != cout:
+                self.down = nn.Sequential(nn.Conv2d(cin, cout, 1, stride, bias=False),
+                                          nn.BatchNorm2d(cout))
+
+        def forward(self, x):
+            y = torch.relu(self.bn1(self.conv1(x)))
+            y = self.bn2(self.conv2(y))
+            return torch.relu(y + (x if self.down is None else self.down(x)))
+
+    def __init__(self, width=16, classes=10):
+        super().__init__()
+        self.stem = nn.Conv2d(3, width, 7, 2, 3, bias=False)
+        self.bn = nn.BatchNorm2d(width)
+        self.layer1 = self.Block(width, width, 1)
+        self.layer2 = self.Block(width, 2 * width, 2)
+        self.fc = nn.Linear(2 * width, classes)
+
+    def forward(self, x):
+        x = F.max_pool2d(torch.relu(self.bn(self.stem(x))), 3, 2, 1)
+        x = self.layer2(self.layer1(x))
+        return self.fc(torch.flatten(F.adaptive_avg_pool2d(x, 1), 1))
+
+
+class QuantizedBertLayer(nn.Module):
+    """A BERT-like encoder layer for PT2E: query/key/value/output linears,
+    scaled softmax attention, residual + LayerNorm, GELU feed-forward,
+    residual + LayerNorm (post-norm, as BERT)."""
+
+    def __init__(self, d=64, heads=4, ffn=256):
+        super().__init__()
+        self.heads = heads
+        self.q, self.k, self.v = nn.Linear(d, d), nn.Linear(d, d), nn.Linear(d, d)
+        self.o = nn.Linear(d, d)
+        self.ln1 = nn.LayerNorm(d)
+        self.fc1, self.fc2 = nn.Linear(d, ffn), nn.Linear(ffn, d)
+        self.ln2 = nn.LayerNorm(d)
+
+    def forward(self, x):
+        b, t, d = x.shape
+        h = self.heads
+
+        def split(y):
+            return y.reshape(b, t, h, d // h).transpose(1, 2)
+
+        q, k, v = split(self.q(x)), split(self.k(x)), split(self.v(x))
+        att = torch.softmax(torch.matmul(q, k.transpose(-2, -1)) / (d // h) ** 0.5, dim=-1)
+        y = torch.matmul(att, v).transpose(1, 2).reshape(b, t, d)
+        x = self.ln1(x + self.o(y))
+        return self.ln2(x + self.fc2(F.gelu(self.fc1(x))))
+
+
 def write_quantization_cases(out):
     import torch.ao.quantization.fx._decomposed  # noqa: F401 (registers the operators)
 
@@ -3717,6 +3781,28 @@ def write_quantization_cases(out):
         converted = pt2e_quantize(model, inputs, [[torch.randn(2, 3, 16, 16)] for _ in range(4)])
         if converted is not None:
             write_case(out, "pt2e_conv_linear", converted, inputs)
+
+    if not ONLY or ONLY == "pt2e_resnet_blocks":
+        torch.manual_seed(192)
+        model = QuantizedResNetBlocks()
+        for m in model.modules():  # running statistics that are not the identity
+            if isinstance(m, nn.BatchNorm2d):
+                m.running_mean.uniform_(-0.3, 0.3)
+                m.running_var.uniform_(0.5, 2.0)
+                m.weight.data.uniform_(0.5, 1.5)
+                m.bias.data.uniform_(-0.2, 0.2)
+        inputs = [torch.randn(2, 3, 32, 32)]
+        converted = pt2e_quantize(model, inputs, [[torch.randn(2, 3, 32, 32)] for _ in range(4)])
+        if converted is not None:
+            write_case(out, "pt2e_resnet_blocks", converted, inputs)
+
+    if not ONLY or ONLY == "pt2e_bert_layer":
+        torch.manual_seed(193)
+        model = QuantizedBertLayer()
+        inputs = [torch.randn(2, 16, 64)]
+        converted = pt2e_quantize(model, inputs, [[torch.randn(2, 16, 64)] for _ in range(4)])
+        if converted is not None:
+            write_case(out, "pt2e_bert_layer", converted, inputs)
 
 
 if __name__ == "__main__":
