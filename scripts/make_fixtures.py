@@ -3796,6 +3796,15 @@ def write_quantization_cases(out):
         if converted is not None:
             write_case(out, "pt2e_resnet_blocks", converted, inputs)
 
+    if not ONLY or ONLY == "pt2e_linear_b1":
+        # One row: oneDNN's int8 kernels take no single pixel, tcc gives it two.
+        torch.manual_seed(194)
+        model = nn.Sequential(nn.Linear(64, 40), nn.ReLU(), nn.Linear(40, 10))
+        inputs = [torch.randn(1, 64)]
+        converted = pt2e_quantize(model, inputs, [[torch.randn(1, 64)] for _ in range(4)])
+        if converted is not None:
+            write_case(out, "pt2e_linear_b1", converted, inputs)
+
     if not ONLY or ONLY == "pt2e_bert_layer":
         torch.manual_seed(193)
         model = QuantizedBertLayer()
