@@ -204,18 +204,39 @@ Type quantizationComputeType(Value scale, bool perChannel) {
   return perChannel ? elt : Float32Type::get(elt.getContext());
 }
 
+/// The value of a rank-0 tcc_graph.constant, as a double, or nullopt.
+std::optional<double> scalarConstant(Value v) {
+  auto c = v.getDefiningOp<ConstantOp>();
+  auto values = c ? dyn_cast<DenseElementsAttr>(c.getValue()) : nullptr;
+  if (!values || typeOf(v).getRank() != 0)
+    return std::nullopt;
+  if (isa<FloatType>(values.getElementType()))
+    return (*values.getValues<APFloat>().begin()).convertToDouble();
+  return (double)(*values.getValues<APInt>().begin()).getSExtValue();
+}
+
 /// clamp(round(x * C(1 / f64(scale))) + zero_point, quant_min, quant_max),
-/// converted to the integer result type (quantized_decomposed's order).
+/// converted to the integer result type (quantized_decomposed's order). A
+/// constant scale and zero point (PT2E's Python numbers) are folded here, in
+/// the same arithmetic, so the loop does no division per element.
 Value decomposeQuantize(OpBuilder &b, QuantizeOp op) {
   Location loc = op.getLoc();
   int64_t rank = typeOf(op.getInput()).getRank();
   Type ct = quantizationComputeType(op.getScale(), op.isPerChannel());
   Value x = makeCast(b, loc, op.getInput(), ct);
-  Value scale = makeCast(b, loc, op.getScale(), b.getF64Type());
-  Value one = makeScalar(b, loc, b.getF64Type(), 1.0);
-  Value inv = makeBinary<DivOp>(b, loc, one, scale);
-  inv = alongAxis(b, loc, makeCast(b, loc, inv, ct), op.getAxis(), rank);
-  Value zp = alongAxis(b, loc, makeCast(b, loc, op.getZeroPoint(), ct), op.getAxis(), rank);
+  Value inv, zp;
+  std::optional<double> constScale = scalarConstant(op.getScale());
+  std::optional<double> constZp = scalarConstant(op.getZeroPoint());
+  if (constScale && constZp && ct.isF32()) {
+    inv = makeScalar(b, loc, ct, (double)(float)(1.0 / *constScale));
+    zp = makeScalar(b, loc, ct, *constZp);
+  } else {
+    Value scale = makeCast(b, loc, op.getScale(), b.getF64Type());
+    Value one = makeScalar(b, loc, b.getF64Type(), 1.0);
+    Value ratio = makeBinary<DivOp>(b, loc, one, scale);
+    inv = alongAxis(b, loc, makeCast(b, loc, ratio, ct), op.getAxis(), rank);
+    zp = alongAxis(b, loc, makeCast(b, loc, op.getZeroPoint(), ct), op.getAxis(), rank);
+  }
   Value scaled = makeBinary<MulOp>(b, loc, x, inv);
   Value rounded = b.create<RoundOp>(loc, scaled);
   Value shifted = makeBinary<AddOp>(b, loc, rounded, zp);
@@ -223,7 +244,10 @@ Value decomposeQuantize(OpBuilder &b, QuantizeOp op) {
   Value hi = makeScalar(b, loc, ct, (double)op.getQuantMaxAttr().getInt());
   Value above = makeBinary<MaximumOp>(b, loc, shifted, lo);
   Value clamped = makeBinary<MinimumOp>(b, loc, above, hi);
-  return makeCast(b, loc, clamped, typeOf(op.getResult()).getElementType());
+  // Through i32, which holds every quant range: float to i32 is one vector
+  // instruction, float to i64 (the direct cast's path) a scalar loop on AVX2.
+  Value whole = makeCast(b, loc, clamped, b.getI32Type());
+  return makeCast(b, loc, whole, typeOf(op.getResult()).getElementType());
 }
 
 /// (q - zero_point) * scale in the compute type, converted to the result
@@ -240,10 +264,13 @@ Value decomposeDequantize(OpBuilder &b, DequantizeOp op) {
     centered = makeCast(b, loc, diff, ct);
   } else {
     Value q = makeCast(b, loc, op.getInput(), ct);
-    Value zp = makeCast(b, loc, op.getZeroPoint(), ct);
+    std::optional<double> constZp = scalarConstant(op.getZeroPoint());
+    Value zp = constZp ? makeScalar(b, loc, ct, *constZp) : makeCast(b, loc, op.getZeroPoint(), ct);
     centered = makeBinary<SubOp>(b, loc, q, zp);
   }
-  Value scale = alongAxis(b, loc, makeCast(b, loc, op.getScale(), ct), op.getAxis(), rank);
+  std::optional<double> constScale = op.isPerChannel() ? std::nullopt : scalarConstant(op.getScale());
+  Value scale = constScale ? makeScalar(b, loc, ct, (double)(float)*constScale)
+                           : alongAxis(b, loc, makeCast(b, loc, op.getScale(), ct), op.getAxis(), rank);
   Value r = makeBinary<MulOp>(b, loc, centered, scale);
   return makeCast(b, loc, r, typeOf(op.getResult()).getElementType());
 }
