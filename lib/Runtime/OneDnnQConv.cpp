@@ -28,10 +28,10 @@ namespace {
 struct QConvArgs {
   int64_t n, c, h, w, k, r, s, oh, ow, padH, padW, strideH, strideW, dilationH, dilationW,
       groups;
-  int64_t xStrides[4], yStrides[4];
+  int64_t xStrides[4], yStrides[4], zStrides[4];
   const void *x;
   const int8_t *weight;
-  const float *scales, *bias, *outputInverseScale;
+  const float *scales, *bias, *residual, *outputInverseScale;
   const int64_t *weightZeroPoints, *inputZeroPoint, *outputZeroPoint;
   void *y;
   int32_t flags;
@@ -43,12 +43,13 @@ struct QConvArgs {
 /// One shape's primitive; null `primitive` where oneDNN has none.
 struct QConvPrimitive {
   dnnl_primitive_t primitive = nullptr, weightReorder = nullptr;
-  dnnl_primitive_t srcIn = nullptr, dstOut = nullptr;
+  dnnl_primitive_t srcIn = nullptr, dstOut = nullptr, residualIn = nullptr;
   dnnl_memory_desc_t src{}, dst{}, userSrc{}, userDst{}, userWeights{}, weights{}, bias{};
-  size_t srcBytes = 0, dstBytes = 0, weightBytes = 0;
+  dnnl_memory_desc_t residual{}, userResidual{};
+  size_t srcBytes = 0, dstBytes = 0, weightBytes = 0, residualBytes = 0;
 
   ~QConvPrimitive() {
-    for (dnnl_primitive_t p : {primitive, weightReorder, srcIn, dstOut})
+    for (dnnl_primitive_t p : {primitive, weightReorder, srcIn, dstOut, residualIn})
       destroyPrimitive(p);
   }
 };
@@ -95,6 +96,18 @@ void create(const OneDnn &lib, const QConvArgs &a, QConvPrimitive &p) {
       return;
     p.dstBytes = lib.mdSize(&p.dst);
   }
+  // The residual in the result's layout (NHWC f32), reordered where it is not.
+  if (a.residual) {
+    dnnl_dims_t zStrides = {a.zStrides[0], a.zStrides[1], a.zStrides[2], a.zStrides[3]};
+    if (!ok(lib.mdByStrides(&p.userResidual, 4, dstDims, dnnl_f32, zStrides)) ||
+        !ok(lib.mdByTag(&p.residual, 4, dstDims, dnnl_f32, dnnl_nhwc)))
+      return;
+    if (!lib.mdEqual(&p.userResidual, &p.residual)) {
+      if (!(p.residualIn = createReorder(lib, p.userResidual, p.residual)))
+        return;
+      p.residualBytes = lib.mdSize(&p.residual);
+    }
+  }
   dnnl_convolution_desc_t desc;
   dnnl_dims_t strides = {a.strideH, a.strideW}, dilations = {a.dilationH - 1, a.dilationW - 1};
   dnnl_dims_t padding = {a.padH, a.padW};
@@ -112,6 +125,8 @@ void create(const OneDnn &lib, const QConvArgs &a, QConvPrimitive &p) {
                (inputZp == 0 || ok(lib.attrSetZeroPoints(attr, DNNL_ARG_SRC, 1, 0, &inputZp)));
   if (built && a.bias)
     built = ok(lib.appendBinary(ops, dnnl_binary_add, &p.bias));
+  if (built && a.residual)
+    built = ok(lib.appendBinary(ops, dnnl_binary_add, &p.residual));
   if (built && a.has(tcc::kQConvRelu))
     built = ok(lib.appendEltwise(ops, 1.0f, dnnl_eltwise_relu, 0.0f, 0.0f));
   if (built && a.has(tcc::kQConvRequantize)) {
@@ -159,8 +174,8 @@ bool runOneDnn(const QConvArgs &a) {
                               a.r,       a.s,       a.oh,        a.ow,        a.padH,
                               a.padW,    a.strideH, a.strideW,   a.dilationH, a.dilationW,
                               a.groups,  a.flags,   a.quantMin,  a.quantMax,  a.bias != nullptr,
-                              *a.inputZeroPoint};
-  for (const int64_t *strides : {a.xStrides, a.yStrides})
+                              a.residual != nullptr, *a.inputZeroPoint};
+  for (const int64_t *strides : {a.xStrides, a.yStrides, a.zStrides})
     key.insert(key.end(), strides, strides + 4);
   if (a.has(tcc::kQConvRequantize)) {
     uint32_t bits;
@@ -198,7 +213,7 @@ bool runOneDnn(const QConvArgs &a) {
   if (!weights)
     return false;
   applyThreadCount(*lib);
-  thread_local std::vector<uint8_t> nhwcSrc, nhwcDst;
+  thread_local std::vector<uint8_t> nhwcSrc, nhwcDst, nhwcResidual;
   const void *x = a.x;
   void *y = a.y;
   if (p->srcIn) {
@@ -211,12 +226,22 @@ bool runOneDnn(const QConvArgs &a) {
     nhwcDst.resize(p->dstBytes);
     y = nhwcDst.data();
   }
+  const void *z = a.residual;
+  if (p->residualIn) {
+    nhwcResidual.resize(p->residualBytes);
+    if (!runReorder(*lib, stream, p->residualIn, p->userResidual, a.residual, p->residual,
+                    nhwcResidual.data()))
+      return false;
+    z = nhwcResidual.data();
+  }
   ExecArgs args(*lib);
   args.add(DNNL_ARG_SRC, p->src, x);
   args.add(DNNL_ARG_WEIGHTS, p->weights, weights);
   args.add(DNNL_ARG_DST, p->dst, y);
   if (a.bias)
     args.add(DNNL_ARG_ATTR_MULTIPLE_POST_OP(0) | DNNL_ARG_SRC_1, p->bias, a.bias);
+  if (a.residual)
+    args.add(DNNL_ARG_ATTR_MULTIPLE_POST_OP(a.bias ? 1 : 0) | DNNL_ARG_SRC_1, p->residual, z);
   if (!args.complete())
     return false;
   if (!args.run(stream, p->primitive) ||
@@ -262,6 +287,9 @@ void runLoops(const QConvArgs &a) {
           float value = static_cast<float>(acc) * a.scales[f];
           if (a.bias)
             value += a.bias[f];
+          if (a.residual)
+            value += a.residual[n * a.zStrides[0] + f * a.zStrides[1] + i * a.zStrides[2] +
+                                j * a.zStrides[3]];
           if (a.has(tcc::kQConvRelu))
             value = value < 0.0f ? 0.0f : value;
           int64_t out = n * a.yStrides[0] + f * a.yStrides[1] + i * a.yStrides[2] +
@@ -288,9 +316,10 @@ extern "C" void tcc_cpu_qconv2d(int64_t n, int64_t c, int64_t h, int64_t w, int6
                 int64_t strideW, int64_t dilationH, int64_t dilationW, int64_t groups,
                 int64_t xStrideN, int64_t xStrideC, int64_t xStrideH, int64_t xStrideW,
                 int64_t yStrideN, int64_t yStrideC, int64_t yStrideH, int64_t yStrideW,
+                int64_t zStrideN, int64_t zStrideC, int64_t zStrideH, int64_t zStrideW,
                 const void *x, const int8_t *weight, const float *scales,
                 const int64_t *weightZeroPoints, const int64_t *inputZeroPoint,
-                const float *bias, const float *outputInverseScale,
+                const float *bias, const float *residual, const float *outputInverseScale,
                 const int64_t *outputZeroPoint, void *y, int32_t flags, int64_t quantMin,
                 int64_t quantMax) {
   QConvArgs a{n,
@@ -311,10 +340,12 @@ extern "C" void tcc_cpu_qconv2d(int64_t n, int64_t c, int64_t h, int64_t w, int6
               groups,
               {xStrideN, xStrideC, xStrideH, xStrideW},
               {yStrideN, yStrideC, yStrideH, yStrideW},
+              {zStrideN, zStrideC, zStrideH, zStrideW},
               x,
               weight,
               scales,
               bias,
+              residual,
               outputInverseScale,
               weightZeroPoints,
               inputZeroPoint,
@@ -333,6 +364,7 @@ extern "C" void tcc_cpu_qconv2d(int64_t n, int64_t c, int64_t h, int64_t w, int6
     one.n = 1;
     one.xStrides[2] = a.xStrides[0];
     one.yStrides[2] = a.yStrides[0];
+    one.zStrides[2] = a.zStrides[0];
   }
   // oneDNN 2.6 has only its reference kernel for one pixel in all (a
   // batch-1 classifier head: ResNet-18's 512 -> 1000 took 1.1 ms): the row
@@ -340,6 +372,7 @@ extern "C" void tcc_cpu_qconv2d(int64_t n, int64_t c, int64_t h, int64_t w, int6
   if (one.n == 1 && one.h == 1 && one.w == 1 && one.oh == 1 && one.ow == 1) {
     const size_t outBytes = a.has(tcc::kQConvRequantize) ? 1 : sizeof(float);
     thread_local std::vector<uint8_t> twoIn, twoOut;
+    thread_local std::vector<float> twoResidual;
     twoIn.resize(2 * a.c);
     twoOut.resize(2 * a.k * outBytes);
     const auto *x = static_cast<const uint8_t *>(a.x);
@@ -352,6 +385,13 @@ extern "C" void tcc_cpu_qconv2d(int64_t n, int64_t c, int64_t h, int64_t w, int6
     int64_t packedIn[4] = {2 * a.c, 1, a.c, a.c}, packedOut[4] = {2 * a.k, 1, a.k, a.k};
     std::copy(packedIn, packedIn + 4, two.xStrides);
     std::copy(packedOut, packedOut + 4, two.yStrides);
+    if (a.residual) {
+      twoResidual.resize(2 * a.k);
+      for (int64_t f = 0; f < a.k; ++f)
+        twoResidual[f] = twoResidual[a.k + f] = a.residual[f * a.zStrides[1]];
+      two.residual = twoResidual.data();
+      std::copy(packedOut, packedOut + 4, two.zStrides);
+    }
     if (runOneDnn(two)) {
       auto *y = static_cast<uint8_t *>(a.y);
       for (int64_t f = 0; f < a.k; ++f)

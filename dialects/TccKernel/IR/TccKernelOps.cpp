@@ -538,6 +538,10 @@ LogicalResult QConvOp::verify() {
   if (!perFilter(getScales(), true) || !perFilter(getWeightZeroPoints(), false) ||
       (getBias() && !perFilter(getBias(), true)))
     return emitOpError("scales and bias must be f32 [") << ws[0] << "], weight zero points i64";
+  if (Value residual = getResidual())
+    if (!shapedOf(residual).getElementType().isF32() ||
+        !sameShape(shapedOf(residual).getShape(), ys))
+      return emitOpError("residual must be f32 of the result's shape ") << shapeText(ys);
   if (!scalar(getInputZeroPoint(), false) ||
       (requantized && (!scalar(getOutputScale(), true) || !scalar(getOutputZeroPoint(), false))))
     return emitOpError("input and output zero points must be rank-0 i64, the output scale f32");

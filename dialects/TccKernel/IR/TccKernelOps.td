@@ -350,7 +350,7 @@ def TccKernel_QConvOp : TccKernel_DpsOp<"qconv", [AttrSizedOperandSegments]> {
 
     ```
     acc[n, f, i, j] = sum (input - input_zero_point) · (weight - weight_zero_points[f])  (i32)
-    v = activation(acc · scales[f] + bias[f])
+    v = activation(acc · scales[f] + bias[f] + residual[n, f, i, j])
     result = clamp(round(v · output_scale) + output_zero_point, quant_min, quant_max)
     ```
 
@@ -359,7 +359,10 @@ def TccKernel_QConvOp : TccKernel_DpsOp<"qconv", [AttrSizedOperandSegments]> {
     input's scale and each filter's (`[F]`), `weight_zero_points` `[F]` and
     `input_zero_point` (rank 0) i64, `bias` f32 `[F]`, `output_scale` the f32
     inverse of the quantize's scale and `output_zero_point` i64 (both rank
-    0). A linear layer is the 1x1 convolution of `[M, K, 1, 1]`. The result
+    0), `residual` f32 of the result's shape (a ResNet block's identity, a
+    transformer's skip connection), added before the activation as in
+    `relu(conv(x) + identity)`. A linear layer is the 1x1 convolution of
+    `[M, K, 1, 1]`. The result
     is u8 or s8 with `output_scale`, f32 without. `activation` is none or
     relu. Stride, symmetric padding, dilation and groups as tcc_kernel.conv.
     On the CPU path one call of tcc_cpu_qconv2d (oneDNN's int8 convolution,
@@ -380,7 +383,8 @@ def TccKernel_QConvOp : TccKernel_DpsOp<"qconv", [AttrSizedOperandSegments]> {
   }];
   let arguments = (ins AnyShaped:$input, AnyShaped:$weight, AnyShaped:$scales,
                        AnyShaped:$weight_zero_points, AnyShaped:$input_zero_point,
-                       Optional<AnyShaped>:$bias, Optional<AnyShaped>:$output_scale,
+                       Optional<AnyShaped>:$bias, Optional<AnyShaped>:$residual,
+                       Optional<AnyShaped>:$output_scale,
                        Optional<AnyShaped>:$output_zero_point, AnyShaped:$init,
                        DenseI64ArrayAttr:$stride, DenseI64ArrayAttr:$padding,
                        DenseI64ArrayAttr:$dilation, I64Attr:$groups,
@@ -392,6 +396,7 @@ def TccKernel_QConvOp : TccKernel_DpsOp<"qconv", [AttrSizedOperandSegments]> {
     `zero_points` `(` $weight_zero_points `,` $input_zero_point `:`
       type($weight_zero_points) `,` type($input_zero_point) `)`
     (`bias` `(` $bias^ `:` type($bias) `)`)?
+    (`residual` `(` $residual^ `:` type($residual) `)`)?
     (`requantize` `(` $output_scale^ `,` $output_zero_point `:` type($output_scale) `,`
       type($output_zero_point) `)`)?
     `outs` `(` $init `:` type($init) `)`

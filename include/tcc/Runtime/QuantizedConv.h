@@ -6,7 +6,8 @@
 // and the filters' zero points are all 0 (symmetric weights, as
 // X86InductorQuantizer makes them): u8 or s8 images times s8 filters
 // accumulated in s32, the input's zero point subtracted by oneDNN, the
-// per-filter scales as output scales, bias and ReLU as post-ops, and the
+// per-filter scales as output scales, bias, a residual and ReLU as
+// post-ops, and the
 // requantization (× inverse scale + zero point, clip to the recorded range,
 // round half to even, saturate) as post-ops into a u8/s8 result, or f32
 // without. Filters that are bound weights are reordered into oneDNN's layout
@@ -38,10 +39,12 @@ enum QConvFlags : int32_t {
 extern "C" {
 
 /// An int8 2-D convolution (tcc_kernel.qconv): sizes, then padding, stride,
-/// dilation and groups, then the input's and the result's strides in
-/// elements (N, C, H, W order), then the pointers: input (u8/s8), filter (s8,
-/// packed [F, C/groups, R, S]), scales (f32 [F]), filter zero points (i64
-/// [F]), input zero point (one i64), bias (f32 [F] or null), inverse output
+/// dilation and groups, then the input's, the result's and the residual's
+/// strides in elements (N, C, H, W order; the residual's 0 without one), then
+/// the pointers: input (u8/s8), filter (s8, packed [F, C/groups, R, S]),
+/// scales (f32 [F]), filter zero points (i64 [F]), input zero point (one
+/// i64), bias (f32 [F] or null), residual (f32, the result's shape, or
+/// null), inverse output
 /// scale (one f32) and output zero point (one i64, both null without
 /// requantization), result; then the flags (QConvFlags) and the quant range.
 void tcc_cpu_qconv2d(int64_t n, int64_t c, int64_t h, int64_t w, int64_t k, int64_t r,
@@ -49,9 +52,10 @@ void tcc_cpu_qconv2d(int64_t n, int64_t c, int64_t h, int64_t w, int64_t k, int6
                      int64_t strideH, int64_t strideW, int64_t dilationH, int64_t dilationW,
                      int64_t groups, int64_t xStrideN, int64_t xStrideC, int64_t xStrideH,
                      int64_t xStrideW, int64_t yStrideN, int64_t yStrideC, int64_t yStrideH,
-                     int64_t yStrideW, const void *x, const int8_t *weight, const float *scales,
+                     int64_t yStrideW, int64_t zStrideN, int64_t zStrideC, int64_t zStrideH,
+                     int64_t zStrideW, const void *x, const int8_t *weight, const float *scales,
                      const int64_t *weightZeroPoints, const int64_t *inputZeroPoint,
-                     const float *bias, const float *outputInverseScale,
+                     const float *bias, const float *residual, const float *outputInverseScale,
                      const int64_t *outputZeroPoint, void *y, int32_t flags, int64_t quantMin,
                      int64_t quantMax);
 }

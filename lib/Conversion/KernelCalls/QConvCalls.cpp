@@ -1,8 +1,8 @@
 //===- QConvCalls.cpp - tcc_kernel.qconv as a tcc_cpu_qconv2d call --------===//
 //
 // One call per int8 convolution (QuantizedConv.h): sizes, padding, stride,
-// dilation, groups, the image strides read from the planned memrefs at run
-// time, the pointers, the flags and the quant range.
+// dilation, groups, the image and residual strides read from the planned
+// memrefs at run time, the pointers, the flags and the quant range.
 //
 //===----------------------------------------------------------------------===//
 #include "KernelCalls.h"
@@ -36,10 +36,14 @@ void tcc::kernelcalls::lowerQConv(OpBuilder &b, kernel::QConvOp op, const CallCo
           cb.i64(y.sizes[3])});
   cb.add({cb.i64(pad[0]), cb.i64(pad[1]), cb.i64(stride[0]), cb.i64(stride[1]),
           cb.i64(dilation[0]), cb.i64(dilation[1]), cb.i64(op.getGroups())});
-  for (const BufferMetadata *t : {&x, &y})
+  std::optional<BufferMetadata> z;
+  if (op.getResidual())
+    z = readBufferMetadata(b, loc, op.getResidual());
+  for (const BufferMetadata *t : {&x, &y, z ? &*z : nullptr})
     for (int64_t d = 0; d < 4; ++d)
-      cb.add({cb.i64(t->strides[d])});
-  cb.add({x.pointer, w.pointer, scales, weightZp, inputZp, bias, outScale, outZp, y.pointer});
+      cb.add({t ? cb.i64(t->strides[d]) : cb.i64(0)});
+  cb.add({x.pointer, w.pointer, scales, weightZp, inputZp, bias, z ? z->pointer : cb.null(),
+          outScale, outZp, y.pointer});
   auto elementOf = [](Value v) { return cast<MemRefType>(v.getType()).getElementType(); };
   int32_t flags = 0;
   if (!elementOf(op.getInput()).isUnsignedInteger())

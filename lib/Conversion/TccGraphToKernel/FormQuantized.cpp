@@ -5,12 +5,12 @@
 // CPU path alone (oneDNN's int8 primitives), a convolution or linear layer
 // whose input is a per-tensor dequantize of u8/s8 and whose weight a
 // dequantize of s8 (per tensor, or per filter along axis 0), with its bias,
-// an optional ReLU and an optional per-tensor quantize to u8/s8 after it,
+// an optional residual add, ReLU and per-tensor quantize to u8/s8 after it,
 // becomes one tcc_kernel.qconv computing on the integers (a linear layer as
 // the 1x1 convolution of [M, K, 1, 1]):
 //
 //   %x = dequantize %xq ; %w = dequantize %wq {axis = 0}
-//   %y = conv2d %x, %w, %b ; %r = relu %y ; %q = quantize %r
+//   %y = conv2d %x, %w, %b ; %s = add %y, %identity ; %r = relu %s ; %q = quantize %r
 //     → %q = tcc_kernel.qconv ins(%xq, %wq) scales(sx · sw) ... activation(relu)
 //
 // The scales (sx · sw per filter), zero points and the output's inverse
@@ -59,10 +59,11 @@ graph::DequantizeOp weightDequantize(Value v) {
 }
 
 /// What follows a product: an optional bias (given, or an add of a [F]
-/// tensor), ReLU and a per-tensor quantize to 8 bits, each the only reader of
-/// what comes before it.
+/// tensor), a residual (an add of an f32 tensor of the product's shape), ReLU
+/// and a per-tensor quantize to 8 bits, each the only reader of what comes
+/// before it.
 struct Epilogue {
-  Value bias;
+  Value bias, residual;
   bool relu = false;
   graph::QuantizeOp quantize;
   Value replaced; ///< the last value taken
@@ -88,6 +89,15 @@ Epilogue matchEpilogue(Value product, Value bias, int64_t filters, bool biasAdd)
         e.ops.push_back(add);
       }
     }
+  if (auto add = dyn_cast_or_null<graph::AddOp>(soleUser(e.replaced))) {
+    Value other = add.getLhs() == e.replaced ? add.getRhs() : add.getLhs();
+    if (add.getLhs() != add.getRhs() && typeOf(other) == typeOf(e.replaced) &&
+        typeOf(add.getResult()) == typeOf(e.replaced)) {
+      e.residual = other;
+      e.replaced = add.getResult();
+      e.ops.push_back(add);
+    }
+  }
   if (auto relu = dyn_cast_or_null<graph::ReluOp>(soleUser(e.replaced))) {
     e.relu = true;
     e.replaced = relu.getResult();
@@ -145,10 +155,12 @@ void formQConv(graph::DequantizeOp xdq, graph::DequantizeOp wdq, Value xq, Value
     qmin = e.quantize.getQuantMinAttr();
     qmax = e.quantize.getQuantMaxAttr();
   }
+  // A linear layer's residual [..., N] as its [M, N, 1, 1] result.
+  Value residual = e.residual ? tcc::formation::reshapeTo(b, loc, e.residual, shape) : Value();
   auto type = RankedTensorType::get(shape, resultElt);
   Value init = tcc::formation::emptyTensor(b, loc, type, [](int64_t) { return Value(); });
   auto op = kernel::QConvOp::create(
-      b, loc, TypeRange{type}, xq, wq, scales, wZp, xZp, e.bias, outScale, outZp, init,
+      b, loc, TypeRange{type}, xq, wq, scales, wZp, xZp, e.bias, residual, outScale, outZp, init,
       b.getDenseI64ArrayAttr(stride), b.getDenseI64ArrayAttr(padding),
       b.getDenseI64ArrayAttr(dilation), b.getI64IntegerAttr(groups),
       kernel::ActivationAttr::get(b.getContext(),

@@ -75,3 +75,23 @@ func.func @filters_per_input_channel(%x: tensor<1x3x8x8xf32>, %wq: tensor<8x3x3x
   %y = tcc_graph.conv2d %xd, %w {dilation = array<i64: 1, 1>, groups = 1 : i64, padding = array<i64: 0, 0>, stride = array<i64: 1, 1>} : (tensor<1x3x8x8xf32>, tensor<8x3x3x3xf32>) -> tensor<1x8x6x6xf32>
   return %y : tensor<1x8x6x6xf32>
 }
+
+// -----
+
+// A ResNet block's end: conv (batch norm folded in), + the identity, ReLU,
+// quantize: the identity (dequantized, f32) is the kernel's residual.
+// CHECK-LABEL: func @conv_residual
+// CHECK: tcc_kernel.qconv ins(%arg0, %arg1 : tensor<1x8x4x4xui8>, tensor<8x8x3x3xi8>) {{.*}} bias(%arg2 : tensor<8xf32>) residual(%{{.*}} : tensor<1x8x4x4xf32>) requantize({{.*}}) outs(%{{.*}} : tensor<1x8x4x4xui8>) activation(relu)
+// CHECK-NOT: tcc_graph.add
+func.func @conv_residual(%xq: tensor<1x8x4x4xui8>, %wq: tensor<8x8x3x3xi8>, %b: tensor<8xf32>, %ws: tensor<8xf32>, %wz: tensor<8xi64>) -> tensor<1x8x4x4xui8> {
+  %s = tcc_graph.constant dense<0.025> : tensor<f64>
+  %z = tcc_graph.constant dense<0> : tensor<i64>
+  %xd = tcc_graph.dequantize %xq, %s, %z {quant_min = 0 : i64, quant_max = 255 : i64} : (tensor<1x8x4x4xui8>, tensor<f64>, tensor<i64>) -> tensor<1x8x4x4xf32>
+  %w = tcc_graph.dequantize %wq, %ws, %wz {axis = 0 : i64, quant_min = -128 : i64, quant_max = 127 : i64} : (tensor<8x8x3x3xi8>, tensor<8xf32>, tensor<8xi64>) -> tensor<8x8x3x3xf32>
+  %y = tcc_graph.conv2d %xd, %w, %b {dilation = array<i64: 1, 1>, groups = 1 : i64, padding = array<i64: 1, 1>, stride = array<i64: 1, 1>} : (tensor<1x8x4x4xf32>, tensor<8x8x3x3xf32>, tensor<8xf32>) -> tensor<1x8x4x4xf32>
+  %id = tcc_graph.dequantize %xq, %s, %z {quant_min = 0 : i64, quant_max = 255 : i64} : (tensor<1x8x4x4xui8>, tensor<f64>, tensor<i64>) -> tensor<1x8x4x4xf32>
+  %sum = tcc_graph.add %y, %id : (tensor<1x8x4x4xf32>, tensor<1x8x4x4xf32>) -> tensor<1x8x4x4xf32>
+  %r = tcc_graph.relu %sum : tensor<1x8x4x4xf32>
+  %q = tcc_graph.quantize %r, %s, %z {quant_min = 0 : i64, quant_max = 255 : i64} : (tensor<1x8x4x4xf32>, tensor<f64>, tensor<i64>) -> tensor<1x8x4x4xui8>
+  return %q : tensor<1x8x4x4xui8>
+}

@@ -339,3 +339,11 @@ func.func @qconv_gelu(%x: tensor<1x4x4x4xui8>, %w: tensor<8x4x1x1xi8>, %s: tenso
   %y = tcc_kernel.qconv ins(%x, %w : tensor<1x4x4x4xui8>, tensor<8x4x1x1xi8>) scales(%s : tensor<8xf32>) zero_points(%wz, %xz : tensor<8xi64>, tensor<i64>) outs(%e : tensor<1x8x4x4xf32>) activation(gelu_erf) {stride = array<i64: 1, 1>, padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>, groups = 1 : i64, quant_min = 0 : i64, quant_max = 0 : i64} -> tensor<1x8x4x4xf32>
   return %y : tensor<1x8x4x4xf32>
 }
+
+// -----
+
+func.func @qconv_residual_shape(%x: tensor<1x4x4x4xui8>, %w: tensor<8x4x1x1xi8>, %s: tensor<8xf32>, %wz: tensor<8xi64>, %xz: tensor<i64>, %r: tensor<1x8x2x2xf32>, %e: tensor<1x8x4x4xf32>) -> tensor<1x8x4x4xf32> {
+  // expected-error @+1 {{'tcc_kernel.qconv' op residual must be f32 of the result's shape [1, 8, 4, 4]}}
+  %y = tcc_kernel.qconv ins(%x, %w : tensor<1x4x4x4xui8>, tensor<8x4x1x1xi8>) scales(%s : tensor<8xf32>) zero_points(%wz, %xz : tensor<8xi64>, tensor<i64>) residual(%r : tensor<1x8x2x2xf32>) outs(%e : tensor<1x8x4x4xf32>) {stride = array<i64: 1, 1>, padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>, groups = 1 : i64, quant_min = 0 : i64, quant_max = 0 : i64} -> tensor<1x8x4x4xf32>
+  return %y : tensor<1x8x4x4xf32>
+}
