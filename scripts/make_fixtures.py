@@ -10,8 +10,10 @@
 # For each model it writes samples/<name>/: model.pt2 (torch.export.save),
 # input_<i>.npy, expected_<i>.npy (eager fp32 on CPU), and for some models the
 # weights as weights/<param-name>.npy so a bare model.json can be bound at run
-# time. Seed samples (foo, mymodule, outer_module, mymodule_dynamic_batch) come
-# from ../shared/seed-samples; this script only adds extra batches for them.
+# time. The PT2E cases (pt2e_*) need torchao (pip install torchao); without it
+# they are skipped with a message. Seed samples (foo, mymodule, outer_module,
+# mymodule_dynamic_batch) come from ../shared/seed-samples; this script only
+# adds extra batches for them.
 #
 #===----------------------------------------------------------------------===#
 import argparse
@@ -3669,15 +3671,18 @@ class QuantizedConvLinear(nn.Module):
         return self.fc2(y)
 
 
-def pt2e_quantize(model, inputs, calibration):
+def pt2e_quantize(model, inputs, calibration, xnnpack_per_tensor=False):
     """model quantized as PT2E does it for x86 CPUs (torchao's
     prepare_pt2e/convert_pt2e with X86InductorQuantizer's default config),
-    calibrated on `calibration`; None when torchao is missing. Its eager run
-    is PyTorch's reference quantized execution."""
+    or with `xnnpack_per_tensor` as torchao's XNNPACKQuantizer does it with
+    per-tensor weights (s8 activations, symmetric), calibrated on
+    `calibration`; None when torchao is missing. Its eager run is PyTorch's
+    reference quantized execution."""
     try:
         from torchao.quantization.pt2e import allow_exported_model_train_eval
         from torchao.quantization.pt2e.quantize_pt2e import convert_pt2e, prepare_pt2e
         import torchao.quantization.pt2e.quantizer.x86_inductor_quantizer as xiq
+        from torchao.testing.pt2e import _xnnpack_quantizer as xnn
     except ImportError:
         print("skipped the PT2E cases: torchao is not installed (pip install torchao)")
         return None
@@ -3685,8 +3690,12 @@ def pt2e_quantize(model, inputs, calibration):
     # Strict export: the quantizer finds convolutions and linears by the
     # source_fn_stack that only strict tracing records.
     gm = torch.export.export(model, tuple(inputs), strict=True).module()
-    quantizer = xiq.X86InductorQuantizer()
-    quantizer.set_global(xiq.get_default_x86_inductor_quantization_config())
+    if xnnpack_per_tensor:
+        quantizer = xnn.XNNPACKQuantizer()
+        quantizer.set_global(xnn.get_symmetric_quantization_config(is_per_channel=False))
+    else:
+        quantizer = xiq.X86InductorQuantizer()
+        quantizer.set_global(xiq.get_default_x86_inductor_quantization_config())
     prepared = prepare_pt2e(gm, quantizer)
     with torch.no_grad():
         for batch in calibration:
@@ -3795,6 +3804,16 @@ def write_quantization_cases(out):
         converted = pt2e_quantize(model, inputs, [[torch.randn(2, 3, 32, 32)] for _ in range(4)])
         if converted is not None:
             write_case(out, "pt2e_resnet_blocks", converted, inputs)
+
+    if not ONLY or ONLY == "pt2e_resnet_xnnpack":
+        # An XNNPACK-style config: s8 activations, per-tensor symmetric weights.
+        torch.manual_seed(195)
+        model = QuantizedResNetBlocks()
+        inputs = [torch.randn(2, 3, 32, 32)]
+        converted = pt2e_quantize(model, inputs, [[torch.randn(2, 3, 32, 32)] for _ in range(4)],
+                                  xnnpack_per_tensor=True)
+        if converted is not None:
+            write_case(out, "pt2e_resnet_xnnpack", converted, inputs)
 
     if not ONLY or ONLY == "pt2e_linear_b1":
         # One row: oneDNN's int8 kernels take no single pixel, tcc gives it two.
