@@ -3671,7 +3671,7 @@ class QuantizedConvLinear(nn.Module):
         return self.fc2(y)
 
 
-def pt2e_quantize(model, inputs, calibration, xnnpack_per_tensor=False):
+def pt2e_quantize(model, inputs, calibration, xnnpack_per_tensor=False, dynamic_shapes=None):
     """model quantized as PT2E does it for x86 CPUs (torchao's
     prepare_pt2e/convert_pt2e with X86InductorQuantizer's default config),
     or with `xnnpack_per_tensor` as torchao's XNNPACKQuantizer does it with
@@ -3689,7 +3689,8 @@ def pt2e_quantize(model, inputs, calibration, xnnpack_per_tensor=False):
     model.eval()
     # Strict export: the quantizer finds convolutions and linears by the
     # source_fn_stack that only strict tracing records.
-    gm = torch.export.export(model, tuple(inputs), strict=True).module()
+    gm = torch.export.export(model, tuple(inputs), dynamic_shapes=dynamic_shapes,
+                             strict=True).module()
     if xnnpack_per_tensor:
         quantizer = xnn.XNNPACKQuantizer()
         quantizer.set_global(xnn.get_symmetric_quantization_config(is_per_channel=False))
@@ -3804,6 +3805,24 @@ def write_quantization_cases(out):
         converted = pt2e_quantize(model, inputs, [[torch.randn(2, 3, 32, 32)] for _ in range(4)])
         if converted is not None:
             write_case(out, "pt2e_resnet_blocks", converted, inputs)
+
+    if not ONLY or ONLY == "pt2e_dynamic_batch":
+        # A symbolic batch (1..16): exported at 2, run at 1 and 7 too.
+        torch.manual_seed(196)
+        model = QuantizedConvLinear()
+        inputs = [torch.randn(2, 3, 16, 16)]
+        dynamic = ({0: torch.export.Dim("batch", min=1, max=16)},)
+        converted = pt2e_quantize(model, inputs, [[torch.randn(2, 3, 16, 16)] for _ in range(4)],
+                                  dynamic_shapes=dynamic)
+        if converted is not None:
+            write_case(out, "pt2e_dynamic_batch", converted, inputs, dynamic_shapes=dynamic)
+            d = os.path.join(out, "pt2e_dynamic_batch")
+            for b in (1, 7):
+                x = torch.randn(b, 3, 16, 16)
+                with torch.no_grad():
+                    y = converted(x)
+                save_npy(os.path.join(d, f"input_b{b}.npy"), x)
+                save_npy(os.path.join(d, f"expected_b{b}.npy"), y)
 
     if not ONLY or ONLY == "pt2e_resnet_xnnpack":
         # An XNNPACK-style config: s8 activations, per-tensor symmetric weights.

@@ -28,6 +28,8 @@
 #include "dialects/TccGraph/Transforms/Decompositions.h"
 #include "dialects/TccGraph/Transforms/Legalizers.h"
 
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
 #include "llvm/Support/Debug.h"
 
 #define DEBUG_TYPE "tcc-form-kernels"
@@ -38,6 +40,13 @@ namespace kernel = tcc::kernel;
 using tcc::formation::typeOf;
 
 namespace {
+
+/// Whether at most the leading dim of `t` is symbolic (a dynamic batch).
+bool onlyLeadingDynamic(RankedTensorType t) {
+  return t.getRank() >= 1 && llvm::all_of(t.getShape().drop_front(), [](int64_t d) {
+           return !ShapedType::isDynamic(d);
+         });
+}
 
 /// A per-tensor dequantize of 8-bit integers feeding `v`, or null.
 graph::DequantizeOp activationDequantize(Value v) {
@@ -158,7 +167,9 @@ void formQConv(graph::DequantizeOp xdq, graph::DequantizeOp wdq, Value xq, Value
   // A linear layer's residual [..., N] as its [M, N, 1, 1] result.
   Value residual = e.residual ? tcc::formation::reshapeTo(b, loc, e.residual, shape) : Value();
   auto type = RankedTensorType::get(shape, resultElt);
-  Value init = tcc::formation::emptyTensor(b, loc, type, [](int64_t) { return Value(); });
+  // Only the batch (or a linear layer's rows) may be symbolic: the input's.
+  Value init = tcc::formation::emptyTensor(
+      b, loc, type, [&](int64_t d) -> Value { return tensor::DimOp::create(b, loc, xq, d); });
   auto op = kernel::QConvOp::create(
       b, loc, TypeRange{type}, xq, wq, scales, wZp, xZp, e.bias, residual, outScale, outZp, init,
       b.getDenseI64ArrayAttr(stride), b.getDenseI64ArrayAttr(padding),
@@ -178,8 +189,9 @@ void formQConv(graph::DequantizeOp xdq, graph::DequantizeOp wdq, Value xq, Value
 void formConv(graph::Conv2dOp conv) {
   graph::DequantizeOp xdq = activationDequantize(conv.getInput());
   graph::DequantizeOp wdq = weightDequantize(conv.getWeight());
-  if (!xdq || !wdq || !typeOf(conv.getResult()).hasStaticShape() ||
-      typeOf(conv.getResult()).getRank() != 4 || typeOf(wdq.getInput()).getRank() != 4)
+  auto resultType = typeOf(conv.getResult());
+  if (!xdq || !wdq || resultType.getRank() != 4 || typeOf(wdq.getInput()).getRank() != 4 ||
+      !onlyLeadingDynamic(resultType) || !onlyLeadingDynamic(typeOf(conv.getInput())))
     return;
   int64_t filters = typeOf(wdq.getInput()).getDimSize(0);
   Epilogue e = matchEpilogue(conv.getResult(), conv.getBias(), filters, /*biasAdd=*/false);
@@ -195,10 +207,13 @@ void formLinear(graph::MatmulOp matmul) {
   Value wt = tcc::formation::transposeInput(matmul.getRhs(), {1, 0});
   graph::DequantizeOp wdq = wt ? weightDequantize(wt) : nullptr;
   auto resultType = typeOf(matmul.getResult());
-  if (!xdq || !wdq || !resultType.hasStaticShape() || typeOf(wt).getRank() != 2)
+  if (!xdq || !wdq || typeOf(wt).getRank() != 2 || !typeOf(wt).hasStaticShape() ||
+      !onlyLeadingDynamic(resultType))
     return;
   int64_t n = typeOf(wt).getDimSize(0), k = typeOf(wt).getDimSize(1);
-  int64_t m = resultType.getNumElements() / n;
+  // The rows: a symbolic leading dim makes them symbolic (one dynamic dim,
+  // which the reshapes infer from the element count).
+  int64_t m = resultType.hasStaticShape() ? resultType.getNumElements() / n : ShapedType::kDynamic;
   Epilogue e = matchEpilogue(matmul.getResult(), Value(), n, /*biasAdd=*/true);
   OpBuilder b(matmul);
   Location loc = matmul.getLoc();

@@ -95,3 +95,22 @@ func.func @conv_residual(%xq: tensor<1x8x4x4xui8>, %wq: tensor<8x8x3x3xi8>, %b: 
   %q = tcc_graph.quantize %r, %s, %z {quant_min = 0 : i64, quant_max = 255 : i64} : (tensor<1x8x4x4xf32>, tensor<f64>, tensor<i64>) -> tensor<1x8x4x4xui8>
   return %q : tensor<1x8x4x4xui8>
 }
+
+// -----
+
+// A symbolic batch: the kernel's result takes the input's; a linear layer's
+// rows are symbolic through the reshapes.
+// CHECK-LABEL: func @dynamic_batch_linear
+// CHECK: %[[X:.*]] = tcc_graph.reshape %arg0 : (tensor<?x16xui8>) -> tensor<?x16x1x1xui8>
+// CHECK: %[[D:.*]] = tensor.dim %[[X]], %{{.*}} : tensor<?x16x1x1xui8>
+// CHECK: %[[E:.*]] = tensor.empty(%[[D]]) : tensor<?x10x1x1xf32>
+// CHECK: tcc_kernel.qconv ins(%[[X]], %{{.*}} : tensor<?x16x1x1xui8>, tensor<10x16x1x1xi8>) {{.*}} outs(%[[E]] : tensor<?x10x1x1xf32>)
+func.func @dynamic_batch_linear(%xq: tensor<?x16xui8>, %wq: tensor<10x16xi8>, %ws: tensor<10xf32>, %wz: tensor<10xi64>) -> tensor<?x10xf32> {
+  %s = tcc_graph.constant dense<0.025> : tensor<f64>
+  %z = tcc_graph.constant dense<3> : tensor<i64>
+  %xd = tcc_graph.dequantize %xq, %s, %z {quant_min = 0 : i64, quant_max = 255 : i64} : (tensor<?x16xui8>, tensor<f64>, tensor<i64>) -> tensor<?x16xf32>
+  %w = tcc_graph.dequantize %wq, %ws, %wz {axis = 0 : i64, quant_min = -128 : i64, quant_max = 127 : i64} : (tensor<10x16xi8>, tensor<10xf32>, tensor<10xi64>) -> tensor<10x16xf32>
+  %wt = tcc_graph.transpose %w {permutation = array<i64: 1, 0>} : (tensor<10x16xf32>) -> tensor<16x10xf32>
+  %y = tcc_graph.matmul %xd, %wt : (tensor<?x16xf32>, tensor<16x10xf32>) -> tensor<?x10xf32>
+  return %y : tensor<?x10xf32>
+}
