@@ -3791,6 +3791,18 @@ def write_quantization_cases(out):
         converted = pt2e_quantize(model, inputs, [[torch.randn(2, 3, 16, 16)] for _ in range(4)])
         if converted is not None:
             write_case(out, "pt2e_conv_linear", converted, inputs)
+            # Weights a test binds at run time (rebound/<name>.npy): new int8
+            # filters and scales for conv1; PyTorch's output with them is
+            # expected_rebound_0.npy.
+            d = os.path.join(out, "pt2e_conv_linear")
+            os.makedirs(os.path.join(d, "rebound"), exist_ok=True)
+            rebound = {"_frozen_param0": torch.randint(-127, 128, (16, 3, 3, 3), dtype=torch.int8),
+                       "_scale_0": converted._scale_0 * 1.5}
+            for k, v in rebound.items():
+                setattr(converted, k, v)
+                save_npy(os.path.join(d, "rebound", f"{k}.npy"), v)
+            with torch.no_grad():
+                save_npy(os.path.join(d, "expected_rebound_0.npy"), converted(*inputs))
 
     if not ONLY or ONLY == "pt2e_resnet_blocks":
         torch.manual_seed(192)
