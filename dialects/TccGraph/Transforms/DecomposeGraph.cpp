@@ -204,39 +204,19 @@ Type quantizationComputeType(Value scale, bool perChannel) {
   return perChannel ? elt : Float32Type::get(elt.getContext());
 }
 
-/// The value of a rank-0 tcc_graph.constant, as a double, or nullopt.
-std::optional<double> scalarConstant(Value v) {
-  auto c = v.getDefiningOp<ConstantOp>();
-  auto values = c ? dyn_cast<DenseElementsAttr>(c.getValue()) : nullptr;
-  if (!values || typeOf(v).getRank() != 0)
-    return std::nullopt;
-  if (isa<FloatType>(values.getElementType()))
-    return (*values.getValues<APFloat>().begin()).convertToDouble();
-  return (double)(*values.getValues<APInt>().begin()).getSExtValue();
-}
-
 /// clamp(round(x * C(1 / f64(scale))) + zero_point, quant_min, quant_max),
 /// converted to the integer result type (quantized_decomposed's order). A
-/// constant scale and zero point (PT2E's Python numbers) are folded here, in
-/// the same arithmetic, so the loop does no division per element.
+/// constant scale and zero point (PT2E's Python numbers) are folded
+/// (quantizeMultiplier), so the loop does no division per element.
 Value decomposeQuantize(OpBuilder &b, QuantizeOp op) {
   Location loc = op.getLoc();
   int64_t rank = typeOf(op.getInput()).getRank();
   Type ct = quantizationComputeType(op.getScale(), op.isPerChannel());
   Value x = makeCast(b, loc, op.getInput(), ct);
-  Value inv, zp;
-  std::optional<double> constScale = scalarConstant(op.getScale());
+  Value inv = alongAxis(b, loc, quantizeMultiplier(b, loc, op.getScale(), ct), op.getAxis(), rank);
   std::optional<double> constZp = scalarConstant(op.getZeroPoint());
-  if (constScale && constZp && ct.isF32()) {
-    inv = makeScalar(b, loc, ct, (double)(float)(1.0 / *constScale));
-    zp = makeScalar(b, loc, ct, *constZp);
-  } else {
-    Value scale = makeCast(b, loc, op.getScale(), b.getF64Type());
-    Value one = makeScalar(b, loc, b.getF64Type(), 1.0);
-    Value ratio = makeBinary<DivOp>(b, loc, one, scale);
-    inv = alongAxis(b, loc, makeCast(b, loc, ratio, ct), op.getAxis(), rank);
-    zp = alongAxis(b, loc, makeCast(b, loc, op.getZeroPoint(), ct), op.getAxis(), rank);
-  }
+  Value zp = constZp ? makeScalar(b, loc, ct, *constZp)
+                     : alongAxis(b, loc, makeCast(b, loc, op.getZeroPoint(), ct), op.getAxis(), rank);
   Value scaled = makeBinary<MulOp>(b, loc, x, inv);
   Value rounded = b.create<RoundOp>(loc, scaled);
   Value shifted = makeBinary<AddOp>(b, loc, rounded, zp);
@@ -288,6 +268,28 @@ struct DecomposeGraphPass : tcc::graph::impl::DecomposeGraphPassBase<DecomposeGr
 };
 
 } // namespace
+
+std::optional<double> tcc::graph::scalarConstant(Value v) {
+  auto c = v.getDefiningOp<ConstantOp>();
+  auto values = c ? dyn_cast<DenseElementsAttr>(c.getValue()) : nullptr;
+  if (!values || typeOf(v).getRank() != 0)
+    return std::nullopt;
+  if (isa<FloatType>(values.getElementType()))
+    return (*values.getValues<APFloat>().begin()).convertToDouble();
+  return (double)(*values.getValues<APInt>().begin()).getSExtValue();
+}
+
+Value tcc::graph::quantizeMultiplier(OpBuilder &b, Location loc, Value scale, Type computeType) {
+  if (std::optional<double> constant = scalarConstant(scale)) {
+    double inverse = 1.0 / *constant;
+    return makeScalar(b, loc, computeType,
+                      computeType.isF32() ? (double)(float)inverse : inverse);
+  }
+  Value wide = makeCast(b, loc, scale, b.getF64Type());
+  Value one = makeScalar(b, loc, b.getF64Type(), 1.0);
+  Value ratio = makeBinary<DivOp>(b, loc, one, wide);
+  return makeCast(b, loc, ratio, computeType);
+}
 
 bool tcc::graph::isWholeOp(Operation *op) {
   return isa<SoftmaxOp, LayerNormOp, RmsNormOp, AttentionOp, QuantizeOp, DequantizeOp>(op);

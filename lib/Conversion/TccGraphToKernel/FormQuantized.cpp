@@ -155,10 +155,7 @@ void formQConv(graph::DequantizeOp xdq, graph::DequantizeOp wdq, Value xq, Value
   IntegerAttr qmin = b.getI64IntegerAttr(0), qmax = b.getI64IntegerAttr(0);
   if (e.quantize) {
     // C(1 / f64(scale)), as quantize computes its multiplier.
-    Value s64 = graph::makeCast(b, loc, e.quantize.getScale(), b.getF64Type());
-    Value one = graph::makeScalar(b, loc, b.getF64Type(), 1.0);
-    Value inv = graph::makeBinary<graph::DivOp>(b, loc, one, s64);
-    outScale = graph::makeCast(b, loc, inv, f32);
+    outScale = graph::quantizeMultiplier(b, loc, e.quantize.getScale(), f32);
     outZp = graph::makeCast(b, loc, e.quantize.getZeroPoint(), i64);
     resultElt = typeOf(e.quantize.getResult()).getElementType();
     qmin = e.quantize.getQuantMinAttr();

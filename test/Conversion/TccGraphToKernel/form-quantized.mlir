@@ -4,12 +4,12 @@
 // PT2E's conv: dequantize(u8 image) and dequantize(s8 filters, per filter)
 // into conv2d with a bias, ReLU and a quantize to u8 after it: one
 // tcc_kernel.qconv on the integers (CPU path). Its scales are sx · sw, the
-// zero points i64, the output's multiplier f32(1 / f64(scale)).
+// zero points i64, the output's multiplier f32(1 / f64(scale)) (a constant
+// here: 1 / 0.05).
 // CHECK-LABEL: func @conv_relu_requantize
 // CHECK-NOT: tcc_graph.conv2d
 // CHECK: %[[S:.*]] = tcc_graph.mul %arg3, %{{.*}} : (tensor<8xf32>, tensor<f32>) -> tensor<8xf32>
-// CHECK: %[[INV:.*]] = tcc_graph.div
-// CHECK: %[[INVF:.*]] = tcc_graph.cast %[[INV]] : (tensor<f64>) -> tensor<f32>
+// CHECK: %[[INVF:.*]] = tcc_graph.constant dense<2.000000e+01> : tensor<f32>
 // CHECK: %[[Q:.*]] = tcc_kernel.qconv ins(%{{.*}}, %arg1 : tensor<2x3x8x8xui8>, tensor<8x3x3x3xi8>) scales(%[[S]] : tensor<8xf32>) zero_points(%arg4, %{{.*}} : tensor<8xi64>, tensor<i64>) bias(%arg2 : tensor<8xf32>) requantize(%[[INVF]], %{{.*}} : tensor<f32>, tensor<i64>) outs(%{{.*}} : tensor<2x8x8x8xui8>) activation(relu) {dilation = array<i64: 1, 1>, groups = 1 : i64, padding = array<i64: 1, 1>, quant_max = 255 : i64, quant_min = 0 : i64, stride = array<i64: 1, 1>}
 // CHECK: return %[[Q]]
 // Without the CPU path alone: PyTorch's float arithmetic around an f32 conv.
