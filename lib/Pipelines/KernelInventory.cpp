@@ -116,6 +116,8 @@ std::optional<std::pair<std::string, std::string>> classify(Operation *op) {
       .Case([](kernel::QConvOp c) -> std::optional<std::pair<std::string, std::string>> {
         SmallVector<std::string> parts = {typeName(c.getInput()) + " x " + typeName(c.getWeight()) +
                                           " -> " + typeName(c.getInit())};
+        if (c.getChannelsLast())
+          parts.push_back("nhwc");
         if (c.getGroups() != 1)
           parts.push_back("groups " + std::to_string(c.getGroups()));
         if (c.getBias())

@@ -499,7 +499,7 @@ LogicalResult QConvOp::verify() {
   if (!isInt(x, 8) || !isInt(w, 8) || w.getElementType().isUnsignedInteger())
     return emitOpError("takes a u8 or s8 input and an s8 weight");
   if (x.getRank() != 4 || w.getRank() != 4 || y.getRank() != 4)
-    return emitOpError("input, weight and result must be 4-D (NCHW, FCRS, NFHW)");
+    return emitOpError("input, weight and result must be 4-D (NCHW or NHWC, FCRS, NFHW or NHWF)");
   bool requantized = getOutputScale() != nullptr;
   if (requantized != (getOutputZeroPoint() != nullptr))
     return emitOpError("requantizes with an output scale and zero point, or neither");
@@ -507,24 +507,25 @@ LogicalResult QConvOp::verify() {
     return emitOpError(requantized ? "requantizes to u8 or s8" : "without requantization gives f32");
   if (failed(verifyWindow(*this, getStride(), getPadding(), getDilation())))
     return failure();
-  int64_t groups = getGroups();
+  int64_t groups = getGroups(), ch = getChannelDim();
   auto xs = x.getShape(), ws = w.getShape(), ys = y.getShape();
-  if (groups < 1 || (!ShapedType::isDynamic(xs[1]) && xs[1] % groups) ||
+  if (groups < 1 || (!ShapedType::isDynamic(xs[ch]) && xs[ch] % groups) ||
       (!ShapedType::isDynamic(ws[0]) && ws[0] % groups))
-    return emitOpError("groups ") << groups << " must divide the input's channels " << xs[1]
+    return emitOpError("groups ") << groups << " must divide the input's channels " << xs[ch]
                                   << " and the filters " << ws[0];
-  if (!sameSize(ys[0], xs[0]) || !sameSize(ys[1], ws[0]) ||
-      (!ShapedType::isDynamic(xs[1]) && !sameSize(ws[1], xs[1] / groups)))
+  if (!sameSize(ys[0], xs[0]) || !sameSize(ys[ch], ws[0]) ||
+      (!ShapedType::isDynamic(xs[ch]) && !sameSize(ws[1], xs[ch] / groups)))
     return emitOpError("result ") << shapeText(ys) << " does not fit input " << shapeText(xs)
                                   << " and weight " << shapeText(ws);
   for (int i = 0; i < 2; ++i) {
-    int64_t in = xs[2 + i], k = ws[2 + i];
-    if (ShapedType::isDynamic(in) || ShapedType::isDynamic(k) || ShapedType::isDynamic(ys[2 + i]))
+    int64_t d = getSpatialDim(i);
+    int64_t in = xs[d], k = ws[2 + i];
+    if (ShapedType::isDynamic(in) || ShapedType::isDynamic(k) || ShapedType::isDynamic(ys[d]))
       continue;
     int64_t out = (in + 2 * getPadding()[i] - getDilation()[i] * (k - 1) - 1) / getStride()[i] + 1;
-    if (out != ys[2 + i])
-      return emitOpError("spatial dim ") << i << " of the result is " << ys[2 + i]
-                                         << ", expected " << out;
+    if (out != ys[d])
+      return emitOpError("spatial dim ") << i << " of the result is " << ys[d] << ", expected "
+                                         << out;
   }
   auto perFilter = [&](Value v, bool isFloat) {
     ShapedType t = shapedOf(v);

@@ -365,6 +365,10 @@ def TccKernel_QConvOp : TccKernel_DpsOp<"qconv", [AttrSizedOperandSegments]> {
     `[M, K, 1, 1]`. The result
     is u8 or s8 with `output_scale`, f32 without. `activation` is none or
     relu. Stride, symmetric padding, dilation and groups as tcc_kernel.conv.
+    With `channels_last`, input, init, result and residual are NHWC (oneDNN's
+    int8 kernels' layout: no reorder around the call; kernel formation moves
+    the layout changes to the network's edges), the weight stays
+    `[F, C / groups, R, S]`.
     On the CPU path one call of tcc_cpu_qconv2d (oneDNN's int8 convolution,
     u8/s8 × s8 → s32 with per-channel output scales, or tcc's loops);
     formed for the CPU path alone.
@@ -389,7 +393,7 @@ def TccKernel_QConvOp : TccKernel_DpsOp<"qconv", [AttrSizedOperandSegments]> {
                        DenseI64ArrayAttr:$stride, DenseI64ArrayAttr:$padding,
                        DenseI64ArrayAttr:$dilation, I64Attr:$groups,
                        DefaultValuedAttr<TccKernel_Activation, "::tcc::kernel::Activation::none">:$activation,
-                       I64Attr:$quant_min, I64Attr:$quant_max);
+                       I64Attr:$quant_min, I64Attr:$quant_max, UnitAttr:$channels_last);
   let assemblyFormat = [{
     `ins` `(` $input `,` $weight `:` type($input) `,` type($weight) `)`
     `scales` `(` $scales `:` type($scales) `)`
@@ -405,6 +409,10 @@ def TccKernel_QConvOp : TccKernel_DpsOp<"qconv", [AttrSizedOperandSegments]> {
   }];
   let extraClassDeclaration = [{
     ::mlir::MutableOperandRange getDpsInitsMutable() { return getInitMutable(); }
+    /// Positions of the channel and the two spatial dims in the input, init
+    /// and residual (NCHW: 1, 2, 3; NHWC: 3, 1, 2). The weight is FCRS in both.
+    int64_t getChannelDim() { return getChannelsLast() ? 3 : 1; }
+    int64_t getSpatialDim(int64_t i) { return (getChannelsLast() ? 1 : 2) + i; }
   }];
 }
 

@@ -31,16 +31,19 @@ void tcc::kernelcalls::lowerQConv(OpBuilder &b, kernel::QConvOp op, const CallCo
   Value outScale = pointerOf(op.getOutputScale());
   Value outZp = pointerOf(op.getOutputZeroPoint());
   ArrayRef<int64_t> pad = op.getPadding(), stride = op.getStride(), dilation = op.getDilation();
-  cb.add({cb.i64(x.sizes[0]), cb.i64(x.sizes[1]), cb.i64(x.sizes[2]), cb.i64(x.sizes[3]),
-          cb.i64(w.sizes[0]), cb.i64(w.sizes[2]), cb.i64(w.sizes[3]), cb.i64(y.sizes[2]),
-          cb.i64(y.sizes[3])});
+  // Sizes and strides in N, C, H, W order whatever the layout (channels-last:
+  // dims 0, 3, 1, 2); the weight is FCRS in both.
+  int64_t cd = op.getChannelDim(), hd = op.getSpatialDim(0), wd = op.getSpatialDim(1);
+  cb.add({cb.i64(x.sizes[0]), cb.i64(x.sizes[cd]), cb.i64(x.sizes[hd]), cb.i64(x.sizes[wd]),
+          cb.i64(w.sizes[0]), cb.i64(w.sizes[2]), cb.i64(w.sizes[3]), cb.i64(y.sizes[hd]),
+          cb.i64(y.sizes[wd])});
   cb.add({cb.i64(pad[0]), cb.i64(pad[1]), cb.i64(stride[0]), cb.i64(stride[1]),
           cb.i64(dilation[0]), cb.i64(dilation[1]), cb.i64(op.getGroups())});
   std::optional<BufferMetadata> z;
   if (op.getResidual())
     z = readBufferMetadata(b, loc, op.getResidual());
   for (const BufferMetadata *t : {&x, &y, z ? &*z : nullptr})
-    for (int64_t d = 0; d < 4; ++d)
+    for (int64_t d : {int64_t(0), cd, hd, wd})
       cb.add({t ? cb.i64(t->strides[d]) : cb.i64(0)});
   cb.add({x.pointer, w.pointer, scales, weightZp, inputZp, bias, z ? z->pointer : cb.null(),
           outScale, outZp, y.pointer});

@@ -136,7 +136,7 @@ Value perFilter(OpBuilder &b, Location loc, Value v, Type elt, int64_t n) {
 void formQConv(graph::DequantizeOp xdq, graph::DequantizeOp wdq, Value xq, Value wq,
                ArrayRef<int64_t> stride, ArrayRef<int64_t> padding, ArrayRef<int64_t> dilation,
                int64_t groups, ArrayRef<int64_t> shape, ArrayRef<int64_t> resultShape,
-               Epilogue &e, ArrayRef<Operation *> fused) {
+               bool channelsLast, Epilogue &e, ArrayRef<Operation *> fused) {
   Operation *anchor = e.replaced.getDefiningOp();
   OpBuilder b(anchor);
   SmallVector<Operation *> all(fused);
@@ -163,7 +163,16 @@ void formQConv(graph::DequantizeOp xdq, graph::DequantizeOp wdq, Value xq, Value
   }
   // A linear layer's residual [..., N] as its [M, N, 1, 1] result.
   Value residual = e.residual ? tcc::formation::reshapeTo(b, loc, e.residual, shape) : Value();
-  auto type = RankedTensorType::get(shape, resultElt);
+  // Channels-last images: oneDNN's int8 layout, so the call reorders
+  // nothing; sinkLayoutTransposes cancels the transposes between kernels.
+  SmallVector<int64_t> kernelShape(shape);
+  if (channelsLast) {
+    xq = tcc::formation::toChannelsLast(b, loc, xq);
+    if (residual)
+      residual = tcc::formation::toChannelsLast(b, loc, residual);
+    kernelShape = tcc::formation::channelsLastShape(shape);
+  }
+  auto type = RankedTensorType::get(kernelShape, resultElt);
   // Only the batch (or a linear layer's rows) may be symbolic: the input's.
   Value init = tcc::formation::emptyTensor(
       b, loc, type, [&](int64_t d) -> Value { return tensor::DimOp::create(b, loc, xq, d); });
@@ -173,9 +182,12 @@ void formQConv(graph::DequantizeOp xdq, graph::DequantizeOp wdq, Value xq, Value
       b.getDenseI64ArrayAttr(dilation), b.getI64IntegerAttr(groups),
       kernel::ActivationAttr::get(b.getContext(),
                                   e.relu ? kernel::Activation::relu : kernel::Activation::none),
-      qmin, qmax);
+      qmin, qmax, channelsLast ? b.getUnitAttr() : nullptr);
   LLVM_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] qconv at " << loc << "\n");
-  Value result = tcc::formation::reshapeTo(b, loc, op.getResult(0), resultShape);
+  Value result = op.getResult(0);
+  if (channelsLast)
+    result = tcc::formation::toChannelsFirst(b, loc, result);
+  result = tcc::formation::reshapeTo(b, loc, result, resultShape);
   e.replaced.replaceAllUsesWith(result);
   SmallVector<Operation *> dead(fused);
   dead.append(e.ops.begin(), e.ops.end());
@@ -194,7 +206,8 @@ void formConv(graph::Conv2dOp conv) {
   Epilogue e = matchEpilogue(conv.getResult(), conv.getBias(), filters, /*biasAdd=*/false);
   auto shape = typeOf(conv.getResult()).getShape();
   formQConv(xdq, wdq, xdq.getInput(), wdq.getInput(), conv.getStride(), conv.getPadding(),
-            conv.getDilation(), conv.getGroups(), shape, shape, e, {conv});
+            conv.getDilation(), conv.getGroups(), shape, shape, /*channelsLast=*/true, e,
+            {conv});
 }
 
 /// matmul(dequantize(x) [..., K], transpose(dequantize(w) [N, K])) [+ bias]
@@ -216,8 +229,10 @@ void formLinear(graph::MatmulOp matmul) {
   Location loc = matmul.getLoc();
   Value xq = tcc::formation::reshapeTo(b, loc, xdq.getInput(), {m, k, 1, 1});
   Value wq = tcc::formation::reshapeTo(b, loc, wdq.getInput(), {n, k, 1, 1});
+  // [M, K, 1, 1] is channels-last already: no layout change.
   formQConv(xdq, wdq, xq, wq, {1, 1}, {0, 0}, {1, 1}, 1, {m, n, 1, 1},
-            typeOf(e.replaced).getShape(), e, {matmul, matmul.getRhs().getDefiningOp()});
+            typeOf(e.replaced).getShape(), /*channelsLast=*/false, e,
+            {matmul, matmul.getRhs().getDefiningOp()});
 }
 
 } // namespace

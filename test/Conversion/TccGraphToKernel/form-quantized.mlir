@@ -10,8 +10,11 @@
 // CHECK-NOT: tcc_graph.conv2d
 // CHECK: %[[S:.*]] = tcc_graph.mul %arg3, %{{.*}} : (tensor<8xf32>, tensor<f32>) -> tensor<8xf32>
 // CHECK: %[[INVF:.*]] = tcc_graph.constant dense<2.000000e+01> : tensor<f32>
-// CHECK: %[[Q:.*]] = tcc_kernel.qconv ins(%{{.*}}, %arg1 : tensor<2x3x8x8xui8>, tensor<8x3x3x3xi8>) scales(%[[S]] : tensor<8xf32>) zero_points(%arg4, %{{.*}} : tensor<8xi64>, tensor<i64>) bias(%arg2 : tensor<8xf32>) requantize(%[[INVF]], %{{.*}} : tensor<f32>, tensor<i64>) outs(%{{.*}} : tensor<2x8x8x8xui8>) activation(relu) {dilation = array<i64: 1, 1>, groups = 1 : i64, padding = array<i64: 1, 1>, quant_max = 255 : i64, quant_min = 0 : i64, stride = array<i64: 1, 1>}
-// CHECK: return %[[Q]]
+// The images channels-last (oneDNN's int8 layout), the filters FCRS.
+// CHECK: %[[X:.*]] = tcc_graph.transpose %{{.*}} {permutation = array<i64: 0, 2, 3, 1>} : (tensor<2x3x8x8xui8>) -> tensor<2x8x8x3xui8>
+// CHECK: %[[Q:.*]] = tcc_kernel.qconv ins(%[[X]], %arg1 : tensor<2x8x8x3xui8>, tensor<8x3x3x3xi8>) scales(%[[S]] : tensor<8xf32>) zero_points(%arg4, %{{.*}} : tensor<8xi64>, tensor<i64>) bias(%arg2 : tensor<8xf32>) requantize(%[[INVF]], %{{.*}} : tensor<f32>, tensor<i64>) outs(%{{.*}} : tensor<2x8x8x8xui8>) activation(relu) {channels_last, dilation = array<i64: 1, 1>, groups = 1 : i64, padding = array<i64: 1, 1>, quant_max = 255 : i64, quant_min = 0 : i64, stride = array<i64: 1, 1>}
+// CHECK: %[[R:.*]] = tcc_graph.transpose %[[Q]] {permutation = array<i64: 0, 3, 1, 2>}
+// CHECK: return %[[R]]
 // Without the CPU path alone: PyTorch's float arithmetic around an f32 conv.
 // FLOAT-LABEL: func @conv_relu_requantize
 // FLOAT-NOT: tcc_kernel.qconv
@@ -81,7 +84,7 @@ func.func @filters_per_input_channel(%x: tensor<1x3x8x8xf32>, %wq: tensor<8x3x3x
 // A ResNet block's end: conv (batch norm folded in), + the identity, ReLU,
 // quantize: the identity (dequantized, f32) is the kernel's residual.
 // CHECK-LABEL: func @conv_residual
-// CHECK: tcc_kernel.qconv ins(%arg0, %arg1 : tensor<1x8x4x4xui8>, tensor<8x8x3x3xi8>) {{.*}} bias(%arg2 : tensor<8xf32>) residual(%{{.*}} : tensor<1x8x4x4xf32>) requantize({{.*}}) outs(%{{.*}} : tensor<1x8x4x4xui8>) activation(relu)
+// CHECK: tcc_kernel.qconv ins(%{{.*}}, %arg1 : tensor<1x4x4x8xui8>, tensor<8x8x3x3xi8>) {{.*}} bias(%arg2 : tensor<8xf32>) residual(%{{.*}} : tensor<1x4x4x8xf32>) requantize({{.*}}) outs(%{{.*}} : tensor<1x4x4x8xui8>) activation(relu) {channels_last
 // CHECK-NOT: tcc_graph.add
 func.func @conv_residual(%xq: tensor<1x8x4x4xui8>, %wq: tensor<8x8x3x3xi8>, %b: tensor<8xf32>, %ws: tensor<8xf32>, %wz: tensor<8xi64>) -> tensor<1x8x4x4xui8> {
   %s = tcc_graph.constant dense<0.025> : tensor<f64>

@@ -347,3 +347,12 @@ func.func @qconv_residual_shape(%x: tensor<1x4x4x4xui8>, %w: tensor<8x4x1x1xi8>,
   %y = tcc_kernel.qconv ins(%x, %w : tensor<1x4x4x4xui8>, tensor<8x4x1x1xi8>) scales(%s : tensor<8xf32>) zero_points(%wz, %xz : tensor<8xi64>, tensor<i64>) residual(%r : tensor<1x8x2x2xf32>) outs(%e : tensor<1x8x4x4xf32>) {stride = array<i64: 1, 1>, padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>, groups = 1 : i64, quant_min = 0 : i64, quant_max = 0 : i64} -> tensor<1x8x4x4xf32>
   return %y : tensor<1x8x4x4xf32>
 }
+
+// -----
+
+// NCHW shapes given to a channels-last qconv: the channels are the last dim.
+func.func @qconv_channels_last_shapes(%x: tensor<1x4x6x6xui8>, %w: tensor<8x4x1x1xi8>, %s: tensor<8xf32>, %wz: tensor<8xi64>, %xz: tensor<i64>, %e: tensor<1x8x6x6xf32>) -> tensor<1x8x6x6xf32> {
+  // expected-error @+1 {{'tcc_kernel.qconv' op result [1, 8, 6, 6] does not fit input [1, 4, 6, 6] and weight [8, 4, 1, 1]}}
+  %y = tcc_kernel.qconv ins(%x, %w : tensor<1x4x6x6xui8>, tensor<8x4x1x1xi8>) scales(%s : tensor<8xf32>) zero_points(%wz, %xz : tensor<8xi64>, tensor<i64>) outs(%e : tensor<1x8x6x6xf32>) {stride = array<i64: 1, 1>, padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>, groups = 1 : i64, quant_min = 0 : i64, quant_max = 0 : i64, channels_last} -> tensor<1x8x6x6xf32>
+  return %y : tensor<1x8x6x6xf32>
+}

@@ -125,3 +125,15 @@ func.func @qconv(%x: tensor<2x16x8x8xui8>, %w: tensor<32x16x3x3xi8>, %s: tensor<
           quant_min = 0 : i64, quant_max = 0 : i64}
   return %y : tensor<2x32x8x8xui8>
 }
+
+// CHECK-LABEL: func @qconv_channels_last
+// CHECK: tcc_kernel.qconv ins(%{{.*}}, %{{.*}} : tensor<2x8x8x16xui8>, tensor<32x16x3x3xi8>) {{.*}} outs(%{{.*}} : tensor<2x4x4x32xui8>) {channels_last, dilation = array<i64: 1, 1>, groups = 1 : i64, padding = array<i64: 1, 1>, quant_max = 255 : i64, quant_min = 0 : i64, stride = array<i64: 2, 2>} -> tensor<2x4x4x32xui8>
+func.func @qconv_channels_last(%x: tensor<2x8x8x16xui8>, %w: tensor<32x16x3x3xi8>, %s: tensor<32xf32>, %wz: tensor<32xi64>,
+    %xz: tensor<i64>, %ys: tensor<f32>, %yz: tensor<i64>, %e: tensor<2x4x4x32xui8>) -> tensor<2x4x4x32xui8> {
+  %y = tcc_kernel.qconv ins(%x, %w : tensor<2x8x8x16xui8>, tensor<32x16x3x3xi8>) scales(%s : tensor<32xf32>)
+         zero_points(%wz, %xz : tensor<32xi64>, tensor<i64>) requantize(%ys, %yz : tensor<f32>, tensor<i64>)
+         outs(%e : tensor<2x4x4x32xui8>)
+         {stride = array<i64: 2, 2>, padding = array<i64: 1, 1>, dilation = array<i64: 1, 1>, groups = 1 : i64,
+          quant_min = 0 : i64, quant_max = 255 : i64, channels_last} -> tensor<2x4x4x32xui8>
+  return %y : tensor<2x4x4x32xui8>
+}
