@@ -129,6 +129,8 @@ void create(const OneDnn &lib, const QConvArgs &a, QConvPrimitive &p) {
     built = ok(lib.appendBinary(ops, dnnl_binary_add, &p.residual));
   if (built && a.has(tcc::kQConvRelu))
     built = ok(lib.appendEltwise(ops, 1.0f, dnnl_eltwise_relu, 0.0f, 0.0f));
+  if (built && a.has(tcc::kQConvGeluErf))
+    built = ok(lib.appendEltwise(ops, 1.0f, dnnl_eltwise_gelu_erf, 0.0f, 0.0f));
   if (built && a.has(tcc::kQConvRequantize)) {
     built = ok(lib.appendEltwise(ops, 1.0f, dnnl_eltwise_linear, *a.outputInverseScale,
                                  static_cast<float>(*a.outputZeroPoint)));
@@ -292,6 +294,8 @@ void runLoops(const QConvArgs &a) {
                                 j * a.zStrides[3]];
           if (a.has(tcc::kQConvRelu))
             value = value < 0.0f ? 0.0f : value;
+          if (a.has(tcc::kQConvGeluErf))
+            value = 0.5f * value * (1.0f + std::erf(value * 0.70710678118654752f));
           int64_t out = n * a.yStrides[0] + f * a.yStrides[1] + i * a.yStrides[2] +
                         j * a.yStrides[3];
           if (!a.has(tcc::kQConvRequantize)) {

@@ -27,6 +27,7 @@ struct Case {
   int64_t quantMin, quantMax, inputZp, outputZp;
   bool weightZeroPoints; ///< nonzero filter zero points: tcc's loops
   int64_t batchPad = 0;  ///< extra elements between images (a strided view)
+  bool gelu = false;     ///< the exact GELU instead of ReLU
 };
 
 /// The largest |got - want| over the result: in quantization steps for a
@@ -61,7 +62,8 @@ double maxError(const Case &t) {
   std::vector<uint8_t> y(t.n * t.k * oh * ow * outBytes);
   int32_t flags = (t.signedInput ? tcc::kQConvInputSigned : 0) |
                   (t.requantize ? tcc::kQConvRequantize : 0) |
-                  (t.signedOutput ? tcc::kQConvOutputSigned : 0) | (t.relu ? tcc::kQConvRelu : 0);
+                  (t.signedOutput ? tcc::kQConvOutputSigned : 0) | (t.relu ? tcc::kQConvRelu : 0) |
+                  (t.gelu ? tcc::kQConvGeluErf : 0);
   const int64_t ys[4] = {t.k * oh * ow, oh * ow, ow, 1};
   tcc_cpu_qconv2d(t.n, t.c, t.h, t.w, t.k, t.r, t.s, oh, ow, t.pad, t.pad, t.stride, t.stride,
                   t.dilation, t.dilation, t.groups, xImage, t.h * t.w, t.w, 1, ys[0], ys[1],
@@ -93,6 +95,8 @@ double maxError(const Case &t) {
                         (t.residual ? residual[at] : 0.0);
           if (t.relu)
             want = std::max(want, 0.0);
+          if (t.gelu)
+            want = 0.5 * want * (1.0 + std::erf(want / std::sqrt(2.0)));
           if (!t.requantize) {
             float got;
             std::memcpy(&got, y.data() + at * sizeof(float), sizeof got);
@@ -127,6 +131,12 @@ TEST_CASE("tcc_cpu_qconv2d requantizes within one step", "[qconv]") {
                   128, 0, false}) <= 1.0);
   CHECK(maxError({1, 32, 1, 1, 24, 1, 1, 1, 0, 1, 1, false, true, true, false, true, false, 0, 255,
                   128, 7, false}) <= 1.0);
+  // BERT's feed-forward: a linear layer, the exact GELU, requantized; and
+  // on tcc's loops (filter zero points).
+  CHECK(maxError({16, 64, 1, 1, 32, 1, 1, 1, 0, 1, 1, false, true, false, false, true, false, 0,
+                  255, 128, 20, false, 0, true}) <= 1.0);
+  CHECK(maxError({4, 16, 1, 1, 8, 1, 1, 1, 0, 1, 1, false, true, false, false, true, false, 0, 255,
+                  128, 20, true, 0, true}) <= 1.0);
   // Filters with zero points: tcc's loops, PyTorch's order.
   CHECK(maxError({2, 6, 5, 5, 4, 3, 3, 1, 1, 1, 1, false, true, true, true, true, false, 0, 255, 2,
                   10, true}) <= 1.0);

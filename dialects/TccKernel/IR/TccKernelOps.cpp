@@ -547,7 +547,7 @@ LogicalResult QConvOp::verify() {
       (requantized && (!scalar(getOutputScale(), true) || !scalar(getOutputZeroPoint(), false))))
     return emitOpError("input and output zero points must be rank-0 i64, the output scale f32");
   Activation act = getActivation();
-  if (act != Activation::none && act != Activation::relu)
+  if (act != Activation::none && act != Activation::relu && act != Activation::gelu_erf)
     return emitOpError("takes no ") << stringifyActivation(act) << " activation";
   int64_t qmin = getQuantMinAttr().getInt(), qmax = getQuantMaxAttr().getInt();
   bool unsignedResult = y.getElementType().isUnsignedInteger();

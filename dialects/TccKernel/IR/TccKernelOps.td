@@ -363,8 +363,9 @@ def TccKernel_QConvOp : TccKernel_DpsOp<"qconv", [AttrSizedOperandSegments]> {
     transformer's skip connection), added before the activation as in
     `relu(conv(x) + identity)`. A linear layer is the 1x1 convolution of
     `[M, K, 1, 1]`. The result
-    is u8 or s8 with `output_scale`, f32 without. `activation` is none or
-    relu. Stride, symmetric padding, dilation and groups as tcc_kernel.conv.
+    is u8 or s8 with `output_scale`, f32 without. `activation` is none,
+    relu or gelu_erf. Stride, symmetric padding, dilation and groups as
+    tcc_kernel.conv.
     With `channels_last`, input, init, result and residual are NHWC (oneDNN's
     int8 kernels' layout: no reorder around the call; kernel formation moves
     the layout changes to the network's edges), the weight stays

@@ -6,8 +6,8 @@
 // and the filters' zero points are all 0 (symmetric weights, as
 // X86InductorQuantizer makes them): u8 or s8 images times s8 filters
 // accumulated in s32, the input's zero point subtracted by oneDNN, the
-// per-filter scales as output scales, bias, a residual and ReLU as
-// post-ops, and the
+// per-filter scales as output scales, bias, a residual and ReLU or the exact
+// GELU as post-ops, and the
 // requantization (× inverse scale + zero point, clip to the recorded range,
 // round half to even, saturate) as post-ops into a u8/s8 result, or f32
 // without. Filters that are bound weights are reordered into oneDNN's layout
@@ -33,6 +33,7 @@ enum QConvFlags : int32_t {
   kQConvOutputSigned = 4,     ///< with kQConvRequantize: s8, else u8
   kQConvRelu = 8,             ///< ReLU before requantization
   kQConvFilterIsBoundWeight = 16,
+  kQConvGeluErf = 32,         ///< the exact GELU before requantization
 };
 } // namespace tcc
 

@@ -58,6 +58,8 @@ void tcc::kernelcalls::lowerQConv(OpBuilder &b, kernel::QConvOp op, const CallCo
   }
   if (op.getActivation() == kernel::Activation::relu)
     flags |= tcc::kQConvRelu;
+  if (op.getActivation() == kernel::Activation::gelu_erf)
+    flags |= tcc::kQConvGeluErf;
   if (tcc::isBoundWeight(op.getWeight()))
     flags |= tcc::kQConvFilterIsBoundWeight;
   cb.add({cb.i32(flags), cb.i64(op.getQuantMinAttr().getInt()),

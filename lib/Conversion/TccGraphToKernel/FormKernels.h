@@ -88,6 +88,11 @@ std::optional<ActivationMatch> matchActivation(mlir::Value result);
 /// The activation of `x` whose ops are all of x's users, likewise.
 std::optional<ActivationMatch> matchActivationOf(mlir::Value x);
 
+/// The exact GELU, 0.5·x·(1 + erf(x/√2)) as aten.gelu legalizes, of `x`
+/// where its ops read only `x` and one another: its result, with its ops
+/// appended to `patternOps`; else null (FormGemm.cpp).
+mlir::Value findGeluErf(mlir::Value x, llvm::SmallVectorImpl<mlir::Operation *> &patternOps);
+
 /// The ranked tensor type of a tcc_graph value.
 inline mlir::RankedTensorType typeOf(mlir::Value v) {
   return llvm::cast<mlir::RankedTensorType>(v.getType());

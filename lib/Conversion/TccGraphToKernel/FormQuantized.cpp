@@ -5,7 +5,7 @@
 // CPU path alone (oneDNN's int8 primitives), a convolution or linear layer
 // whose input is a per-tensor dequantize of u8/s8 and whose weight a
 // dequantize of s8 (per tensor, or per filter along axis 0), with its bias,
-// an optional residual add, ReLU and per-tensor quantize to u8/s8 after it,
+// an optional residual add, ReLU or GELU and per-tensor quantize after it,
 // becomes one tcc_kernel.qconv computing on the integers (a linear layer as
 // the 1x1 convolution of [M, K, 1, 1]):
 //
@@ -69,11 +69,11 @@ graph::DequantizeOp weightDequantize(Value v) {
 
 /// What follows a product: an optional bias (given, or an add of a [F]
 /// tensor), a residual (an add of an f32 tensor of the product's shape), ReLU
-/// and a per-tensor quantize to 8 bits, each the only reader of what comes
-/// before it.
+/// or the exact GELU, and a per-tensor quantize to 8 bits, each the only
+/// reader of what comes before it.
 struct Epilogue {
   Value bias, residual;
-  bool relu = false;
+  kernel::Activation activation = kernel::Activation::none;
   graph::QuantizeOp quantize;
   Value replaced; ///< the last value taken
   SmallVector<Operation *> ops;
@@ -107,10 +107,16 @@ Epilogue matchEpilogue(Value product, Value bias, int64_t filters, bool biasAdd)
       e.ops.push_back(add);
     }
   }
+  SmallVector<Operation *> geluOps;
   if (auto relu = dyn_cast_or_null<graph::ReluOp>(soleUser(e.replaced))) {
-    e.relu = true;
+    e.activation = kernel::Activation::relu;
     e.replaced = relu.getResult();
     e.ops.push_back(relu);
+  } else if (Value gelu = tcc::formation::findGeluErf(e.replaced, geluOps)) {
+    // BERT's feed-forward: oneDNN's gelu_erf post-op.
+    e.activation = kernel::Activation::gelu_erf;
+    e.replaced = gelu;
+    e.ops.append(geluOps.begin(), geluOps.end());
   }
   if (auto q = dyn_cast_or_null<graph::QuantizeOp>(soleUser(e.replaced)))
     if (!q.isPerChannel() && typeOf(q.getResult()).getElementType().isInteger(8)) {
@@ -180,8 +186,7 @@ void formQConv(graph::DequantizeOp xdq, graph::DequantizeOp wdq, Value xq, Value
       b, loc, TypeRange{type}, xq, wq, scales, wZp, xZp, e.bias, residual, outScale, outZp, init,
       b.getDenseI64ArrayAttr(stride), b.getDenseI64ArrayAttr(padding),
       b.getDenseI64ArrayAttr(dilation), b.getI64IntegerAttr(groups),
-      kernel::ActivationAttr::get(b.getContext(),
-                                  e.relu ? kernel::Activation::relu : kernel::Activation::none),
+      kernel::ActivationAttr::get(b.getContext(), e.activation),
       qmin, qmax, channelsLast ? b.getUnitAttr() : nullptr);
   LLVM_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] qconv at " << loc << "\n");
   Value result = op.getResult(0);

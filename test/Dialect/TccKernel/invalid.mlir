@@ -334,9 +334,9 @@ func.func @qconv_range(%x: tensor<1x4x4x4xui8>, %w: tensor<8x4x1x1xi8>, %s: tens
 
 // -----
 
-func.func @qconv_gelu(%x: tensor<1x4x4x4xui8>, %w: tensor<8x4x1x1xi8>, %s: tensor<8xf32>, %wz: tensor<8xi64>, %xz: tensor<i64>, %e: tensor<1x8x4x4xf32>) -> tensor<1x8x4x4xf32> {
-  // expected-error @+1 {{'tcc_kernel.qconv' op takes no gelu_erf activation}}
-  %y = tcc_kernel.qconv ins(%x, %w : tensor<1x4x4x4xui8>, tensor<8x4x1x1xi8>) scales(%s : tensor<8xf32>) zero_points(%wz, %xz : tensor<8xi64>, tensor<i64>) outs(%e : tensor<1x8x4x4xf32>) activation(gelu_erf) {stride = array<i64: 1, 1>, padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>, groups = 1 : i64, quant_min = 0 : i64, quant_max = 0 : i64} -> tensor<1x8x4x4xf32>
+func.func @qconv_silu(%x: tensor<1x4x4x4xui8>, %w: tensor<8x4x1x1xi8>, %s: tensor<8xf32>, %wz: tensor<8xi64>, %xz: tensor<i64>, %e: tensor<1x8x4x4xf32>) -> tensor<1x8x4x4xf32> {
+  // expected-error @+1 {{'tcc_kernel.qconv' op takes no silu activation}}
+  %y = tcc_kernel.qconv ins(%x, %w : tensor<1x4x4x4xui8>, tensor<8x4x1x1xi8>) scales(%s : tensor<8xf32>) zero_points(%wz, %xz : tensor<8xi64>, tensor<i64>) outs(%e : tensor<1x8x4x4xf32>) activation(silu) {stride = array<i64: 1, 1>, padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>, groups = 1 : i64, quant_min = 0 : i64, quant_max = 0 : i64} -> tensor<1x8x4x4xf32>
   return %y : tensor<1x8x4x4xf32>
 }
 
