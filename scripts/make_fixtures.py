@@ -10,8 +10,10 @@
 # For each model it writes samples/<name>/: model.pt2 (torch.export.save),
 # input_<i>.npy, expected_<i>.npy (eager fp32 on CPU), and for some models the
 # weights as weights/<param-name>.npy so a bare model.json can be bound at run
-# time. Seed samples (foo, mymodule, outer_module, mymodule_dynamic_batch) come
-# from ../shared/seed-samples; this script only adds extra batches for them.
+# time. The PT2E cases (pt2e_*) need torchao (pip install torchao); without it
+# they are skipped with a message. Seed samples (foo, mymodule, outer_module,
+# mymodule_dynamic_batch) come from ../shared/seed-samples; this script only
+# adds extra batches for them.
 #
 #===----------------------------------------------------------------------===#
 import argparse
@@ -312,6 +314,7 @@ def main():
     write_window7_attention_cases(args.out)
     write_patch_merging_case(args.out)
     write_sweep_columns_cases(args.out)
+    write_quantization_cases(args.out)
 
 
 class MoreOps(nn.Module):
@@ -3656,6 +3659,242 @@ def write_sweep_columns_cases(out):
         for i, t in enumerate(xs):
             save_npy(os.path.join(d, f"input_9x6_{i}.npy"), t)
         save_npy(os.path.join(d, "expected_9x6_0.npy"), y)
+
+
+class QuantizeOps(nn.Module):
+    """PT2E's quantize/dequantize operators called directly (issue 42):
+    per tensor as Python numbers (.default) and as tensors (.tensor), per
+    channel along a middle axis with f32 and f64 scales and without zero
+    points; u8 and s8, affine and symmetric, full and reduced ranges. The
+    power-of-two scale puts x * (1 / scale) on exact halves (round half to
+    even) and past the range (clamp). Integer results compare exactly."""
+
+    def forward(self, x, w, s_ch, zp_ch, s64, s_t, zp_t):
+        qd = torch.ops.quantized_decomposed
+        a = qd.quantize_per_tensor.default(x, 0.5, 3, 0, 255, torch.uint8)
+        b = qd.quantize_per_tensor.default(x, 0.0123, 0, -128, 127, torch.int8)
+        c = qd.quantize_per_tensor.default(x, 0.037, 64, 0, 127, torch.uint8)
+        d = qd.quantize_per_tensor.tensor(x, s_t, zp_t, -127, 127, torch.int8)
+        e = qd.quantize_per_channel.default(w, s_ch, zp_ch, 1, -128, 127, torch.int8)
+        f = qd.quantize_per_channel.default(w, s64, zp_ch, 1, 0, 255, torch.uint8)
+        ra = qd.dequantize_per_tensor.default(a, 0.5, 3, 0, 255, torch.uint8)
+        rb = qd.dequantize_per_tensor.default(b, 0.0123, 0, -128, 127, torch.int8)
+        rd = qd.dequantize_per_tensor.tensor(d, s_t, zp_t, -127, 127, torch.int8)
+        re = qd.dequantize_per_channel.default(e, s_ch, zp_ch, 1, -128, 127, torch.int8)
+        rf = qd.dequantize_per_channel.default(f, s64, zp_ch, 1, 0, 255, torch.uint8)
+        rn = qd.dequantize_per_channel.default(e, s_ch, None, 1, -128, 127, torch.int8)
+        return a, b, c, d, e, f, ra, rb, rd, re, rf, rn
+
+
+class QuantizedConvLinear(nn.Module):
+    """A small CNN and MLP head to quantize with X86InductorQuantizer:
+    conv + ReLU, conv, max pool, linear + ReLU, linear."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv1 = nn.Conv2d(3, 16, 3, padding=1)
+        self.conv2 = nn.Conv2d(16, 16, 3, stride=2, padding=1)
+        self.fc1 = nn.Linear(16 * 4 * 4, 32)
+        self.fc2 = nn.Linear(32, 10)
+
+    def forward(self, x):
+        y = torch.relu(self.conv1(x))
+        y = F.max_pool2d(self.conv2(y), 2)
+        y = torch.relu(self.fc1(y.flatten(1)))
+        return self.fc2(y)
+
+
+def pt2e_quantize(model, inputs, calibration, xnnpack_per_tensor=False, dynamic_shapes=None):
+    """model quantized as PT2E does it for x86 CPUs (torchao's
+    prepare_pt2e/convert_pt2e with X86InductorQuantizer's default config),
+    or with `xnnpack_per_tensor` as torchao's XNNPACKQuantizer does it with
+    per-tensor weights (s8 activations, symmetric), calibrated on
+    `calibration`; None when torchao is missing. Its eager run is PyTorch's
+    reference quantized execution."""
+    try:
+        from torchao.quantization.pt2e import allow_exported_model_train_eval
+        from torchao.quantization.pt2e.quantize_pt2e import convert_pt2e, prepare_pt2e
+        import torchao.quantization.pt2e.quantizer.x86_inductor_quantizer as xiq
+        from torchao.testing.pt2e import _xnnpack_quantizer as xnn
+    except ImportError:
+        print("skipped the PT2E cases: torchao is not installed (pip install torchao)")
+        return None
+    model.eval()
+    # Strict export: the quantizer finds convolutions and linears by the
+    # source_fn_stack that only strict tracing records.
+    gm = torch.export.export(model, tuple(inputs), dynamic_shapes=dynamic_shapes,
+                             strict=True).module()
+    if xnnpack_per_tensor:
+        quantizer = xnn.XNNPACKQuantizer()
+        quantizer.set_global(xnn.get_symmetric_quantization_config(is_per_channel=False))
+    else:
+        quantizer = xiq.X86InductorQuantizer()
+        quantizer.set_global(xiq.get_default_x86_inductor_quantization_config())
+    prepared = prepare_pt2e(gm, quantizer)
+    with torch.no_grad():
+        for batch in calibration:
+            prepared(*batch)
+    converted = convert_pt2e(prepared)
+    # write_case calls .eval(), which an exported module refuses otherwise.
+    allow_exported_model_train_eval(converted)
+    return converted
+
+
+class QuantizedResNetBlocks(nn.Module):
+    """A ResNet-18-like network at small width for PT2E: conv/BN/ReLU stem,
+    max pool, BasicBlocks (one with a strided 1x1 downsample), adaptive
+    average pool, linear head."""
+
+    class Block(nn.Module):
+        def __init__(self, cin, cout, stride):
+            super().__init__()
+            self.conv1 = nn.Conv2d(cin, cout, 3, stride, 1, bias=False)
+            self.bn1 = nn.BatchNorm2d(cout)
+            self.conv2 = nn.Conv2d(cout, cout, 3, 1, 1, bias=False)
+            self.bn2 = nn.BatchNorm2d(cout)
+            self.down = None
+            if stride != 1 or cin != cout:
+                self.down = nn.Sequential(nn.Conv2d(cin, cout, 1, stride, bias=False),
+                                          nn.BatchNorm2d(cout))
+
+        def forward(self, x):
+            y = torch.relu(self.bn1(self.conv1(x)))
+            y = self.bn2(self.conv2(y))
+            return torch.relu(y + (x if self.down is None else self.down(x)))
+
+    def __init__(self, width=16, classes=10):
+        super().__init__()
+        self.stem = nn.Conv2d(3, width, 7, 2, 3, bias=False)
+        self.bn = nn.BatchNorm2d(width)
+        self.layer1 = self.Block(width, width, 1)
+        self.layer2 = self.Block(width, 2 * width, 2)
+        self.fc = nn.Linear(2 * width, classes)
+
+    def forward(self, x):
+        x = F.max_pool2d(torch.relu(self.bn(self.stem(x))), 3, 2, 1)
+        x = self.layer2(self.layer1(x))
+        return self.fc(torch.flatten(F.adaptive_avg_pool2d(x, 1), 1))
+
+
+class QuantizedBertLayer(nn.Module):
+    """A BERT-like encoder layer for PT2E: query/key/value/output linears,
+    scaled softmax attention, residual + LayerNorm, GELU feed-forward,
+    residual + LayerNorm (post-norm, as BERT)."""
+
+    def __init__(self, d=64, heads=4, ffn=256):
+        super().__init__()
+        self.heads = heads
+        self.q, self.k, self.v = nn.Linear(d, d), nn.Linear(d, d), nn.Linear(d, d)
+        self.o = nn.Linear(d, d)
+        self.ln1 = nn.LayerNorm(d)
+        self.fc1, self.fc2 = nn.Linear(d, ffn), nn.Linear(ffn, d)
+        self.ln2 = nn.LayerNorm(d)
+
+    def forward(self, x):
+        b, t, d = x.shape
+        h = self.heads
+
+        def split(y):
+            return y.reshape(b, t, h, d // h).transpose(1, 2)
+
+        q, k, v = split(self.q(x)), split(self.k(x)), split(self.v(x))
+        att = torch.softmax(torch.matmul(q, k.transpose(-2, -1)) / (d // h) ** 0.5, dim=-1)
+        y = torch.matmul(att, v).transpose(1, 2).reshape(b, t, d)
+        x = self.ln1(x + self.o(y))
+        return self.ln2(x + self.fc2(F.gelu(self.fc1(x))))
+
+
+def write_quantization_cases(out):
+    import torch.ao.quantization.fx._decomposed  # noqa: F401 (registers the operators)
+
+    torch.manual_seed(190)
+    x = torch.randn(4, 40) * 3
+    x[0, :8] = torch.tensor([0.25, 0.75, -0.25, -0.75, 1.25, 200.0, -200.0, 126.25])
+    w = torch.randn(3, 5, 4)
+    s_ch = torch.rand(5) * 0.05 + 0.005
+    zp_ch = torch.randint(-20, 20, (5,))
+    write_case(out, "quantize_ops", QuantizeOps(),
+               [x, w, s_ch, zp_ch, s_ch.double() * 1.7, torch.tensor(0.021, dtype=torch.float64),
+                torch.tensor(-5)])
+
+    if not ONLY or ONLY == "pt2e_conv_linear":
+        torch.manual_seed(191)
+        model = QuantizedConvLinear()
+        inputs = [torch.randn(2, 3, 16, 16)]
+        converted = pt2e_quantize(model, inputs, [[torch.randn(2, 3, 16, 16)] for _ in range(4)])
+        if converted is not None:
+            write_case(out, "pt2e_conv_linear", converted, inputs)
+            # Weights a test binds at run time (rebound/<name>.npy): new int8
+            # filters and scales for conv1; PyTorch's output with them is
+            # expected_rebound_0.npy.
+            d = os.path.join(out, "pt2e_conv_linear")
+            os.makedirs(os.path.join(d, "rebound"), exist_ok=True)
+            rebound = {"_frozen_param0": torch.randint(-127, 128, (16, 3, 3, 3), dtype=torch.int8),
+                       "_scale_0": converted._scale_0 * 1.5}
+            for k, v in rebound.items():
+                setattr(converted, k, v)
+                save_npy(os.path.join(d, "rebound", f"{k}.npy"), v)
+            with torch.no_grad():
+                save_npy(os.path.join(d, "expected_rebound_0.npy"), converted(*inputs))
+
+    if not ONLY or ONLY == "pt2e_resnet_blocks":
+        torch.manual_seed(192)
+        model = QuantizedResNetBlocks()
+        for m in model.modules():  # running statistics that are not the identity
+            if isinstance(m, nn.BatchNorm2d):
+                m.running_mean.uniform_(-0.3, 0.3)
+                m.running_var.uniform_(0.5, 2.0)
+                m.weight.data.uniform_(0.5, 1.5)
+                m.bias.data.uniform_(-0.2, 0.2)
+        inputs = [torch.randn(2, 3, 32, 32)]
+        converted = pt2e_quantize(model, inputs, [[torch.randn(2, 3, 32, 32)] for _ in range(4)])
+        if converted is not None:
+            write_case(out, "pt2e_resnet_blocks", converted, inputs)
+
+    if not ONLY or ONLY == "pt2e_dynamic_batch":
+        # A symbolic batch (1..16): exported at 2, run at 1 and 7 too.
+        torch.manual_seed(196)
+        model = QuantizedConvLinear()
+        inputs = [torch.randn(2, 3, 16, 16)]
+        dynamic = ({0: torch.export.Dim("batch", min=1, max=16)},)
+        converted = pt2e_quantize(model, inputs, [[torch.randn(2, 3, 16, 16)] for _ in range(4)],
+                                  dynamic_shapes=dynamic)
+        if converted is not None:
+            write_case(out, "pt2e_dynamic_batch", converted, inputs, dynamic_shapes=dynamic)
+            d = os.path.join(out, "pt2e_dynamic_batch")
+            for b in (1, 7):
+                x = torch.randn(b, 3, 16, 16)
+                with torch.no_grad():
+                    y = converted(x)
+                save_npy(os.path.join(d, f"input_b{b}.npy"), x)
+                save_npy(os.path.join(d, f"expected_b{b}.npy"), y)
+
+    if not ONLY or ONLY == "pt2e_resnet_xnnpack":
+        # An XNNPACK-style config: s8 activations, per-tensor symmetric weights.
+        torch.manual_seed(195)
+        model = QuantizedResNetBlocks()
+        inputs = [torch.randn(2, 3, 32, 32)]
+        converted = pt2e_quantize(model, inputs, [[torch.randn(2, 3, 32, 32)] for _ in range(4)],
+                                  xnnpack_per_tensor=True)
+        if converted is not None:
+            write_case(out, "pt2e_resnet_xnnpack", converted, inputs)
+
+    if not ONLY or ONLY == "pt2e_linear_b1":
+        # One row: oneDNN's int8 kernels take no single pixel, tcc gives it two.
+        torch.manual_seed(194)
+        model = nn.Sequential(nn.Linear(64, 40), nn.ReLU(), nn.Linear(40, 10))
+        inputs = [torch.randn(1, 64)]
+        converted = pt2e_quantize(model, inputs, [[torch.randn(1, 64)] for _ in range(4)])
+        if converted is not None:
+            write_case(out, "pt2e_linear_b1", converted, inputs)
+
+    if not ONLY or ONLY == "pt2e_bert_layer":
+        torch.manual_seed(193)
+        model = QuantizedBertLayer()
+        inputs = [torch.randn(2, 16, 64)]
+        converted = pt2e_quantize(model, inputs, [[torch.randn(2, 16, 64)] for _ in range(4)])
+        if converted is not None:
+            write_case(out, "pt2e_bert_layer", converted, inputs)
 
 
 if __name__ == "__main__":

@@ -99,6 +99,7 @@ json kernelKindJson(const std::string &kind, int64_t count) {
       {"attention", "library", "tcc kernel library", "tcc runtime (tcc_cpu_attention)"},
       {"row", "library", "tcc kernel library", "generated loops"},
       {"rnn", "library", "cuDNN (tcc_cuda_rnn: cudnnRNNForward)", "tcc runtime (tcc_cpu_rnn: oneDNN / OpenBLAS products)"},
+      {"qconv", "library", "none (CPU path only)", "oneDNN int8 (tcc_cpu_qconv2d; else loops)"},
       {"pool", "generated", "generated", "generated loops"},
       {"pointwise", "generated", "generated", "generated loops"},
       {"reduction", "generated", "generated (warp per output)", "generated loops"},

@@ -85,13 +85,15 @@ int64_t gemmFlops(kernel::GemmOp g) {
   return times(times(elementsOf(g.getInit()), k), 2);
 }
 
-int64_t convFlops(kernel::ConvOp c) {
-  auto w = cast<ShapedType>(c.getWeight().getType());
+/// 2 · outputs · (weights per filter), for tcc_kernel.conv and qconv (int8
+/// operations counted as flops).
+int64_t convFlops(Value weight, Value init) {
+  auto w = cast<ShapedType>(weight.getType());
   int64_t filters = w.getRank() ? w.getDimSize(0) : 0;
-  int64_t perOutput = elementsOf(c.getWeight());
+  int64_t perOutput = elementsOf(weight);
   if (filters <= 0 || perOutput < 0)
     return kUnknown;
-  return times(times(elementsOf(c.getInit()), perOutput / filters), 2);
+  return times(times(elementsOf(init), perOutput / filters), 2);
 }
 
 int64_t attentionFlops(kernel::AttentionOp a) {
@@ -148,7 +150,8 @@ tcc::KernelCost tcc::kernelCost(Operation *op) {
   cost.bytes = operandBytes(op);
   cost.flops = llvm::TypeSwitch<Operation *, int64_t>(op)
                    .Case([](kernel::GemmOp g) { return gemmFlops(g); })
-                   .Case([](kernel::ConvOp c) { return convFlops(c); })
+                   .Case([](kernel::ConvOp c) { return convFlops(c.getWeight(), c.getInit()); })
+                   .Case([](kernel::QConvOp c) { return convFlops(c.getWeight(), c.getInit()); })
                    .Case([](kernel::AttentionOp a) { return attentionFlops(a); })
                    .Case([](kernel::RnnOp r) { return rnnFlops(r); })
                    .Case<linalg::CopyOp, memref::CopyOp, linalg::FillOp, kernel::ScatterOp>(

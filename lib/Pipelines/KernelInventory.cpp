@@ -113,6 +113,19 @@ std::optional<std::pair<std::string, std::string>> classify(Operation *op) {
           parts.push_back(kernel::stringifyActivation(c.getActivation()).str());
         return std::make_pair(std::string("conv"), join(parts));
       })
+      .Case([](kernel::QConvOp c) -> std::optional<std::pair<std::string, std::string>> {
+        SmallVector<std::string> parts = {typeName(c.getInput()) + " x " + typeName(c.getWeight()) +
+                                          " -> " + typeName(c.getInit())};
+        if (c.getChannelsLast())
+          parts.push_back("nhwc");
+        if (c.getGroups() != 1)
+          parts.push_back("groups " + std::to_string(c.getGroups()));
+        if (c.getBias())
+          parts.push_back("bias");
+        if (c.getActivation() != kernel::Activation::none)
+          parts.push_back(kernel::stringifyActivation(c.getActivation()).str());
+        return std::make_pair(std::string("qconv"), join(parts));
+      })
       .Case([](kernel::AttentionOp a) -> std::optional<std::pair<std::string, std::string>> {
         SmallVector<std::string> parts = {typeName(a.getInit())};
         if (a.getCausal())

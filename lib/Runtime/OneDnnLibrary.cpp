@@ -67,6 +67,8 @@ const OneDnn *load() {
             resolve(handle, "dnnl_memory_destroy", lib->memoryDestroy) &&
             resolve(handle, "dnnl_primitive_attr_set_scratchpad_mode",
                     lib->attrSetScratchpadMode) &&
+            resolve(handle, "dnnl_primitive_attr_set_output_scales", lib->attrSetOutputScales) &&
+            resolve(handle, "dnnl_primitive_attr_set_zero_points", lib->attrSetZeroPoints) &&
             lib->engineCreate(&lib->engine, dnnl_cpu, 0) == dnnl_success;
   if (!ok) {
     const char *why = handle ? "a function or the CPU engine is missing" : dlerror();

@@ -1,6 +1,7 @@
 //===- OneDnnLibrary.h - oneDNN's C API, opened with dlopen ---------------===//
 //
-// What the CPU path's oneDNN calls share (OneDnnConv.cpp, OneDnnGemm.cpp):
+// What the CPU path's oneDNN calls share (OneDnnConv.cpp, OneDnnGemm.cpp,
+// OneDnnQConv.cpp):
 // the library, opened once (TCC_DNNL_LIBRARY; "none" takes none), a stream
 // per calling thread, memory objects over caller pointers, and the epoch of
 // bound weights that kept (reordered) weights are checked against.
@@ -51,6 +52,8 @@ struct OneDnn {
   decltype(&dnnl_memory_create) memoryCreate;
   decltype(&dnnl_memory_destroy) memoryDestroy;
   decltype(&dnnl_primitive_attr_set_scratchpad_mode) attrSetScratchpadMode;
+  decltype(&dnnl_primitive_attr_set_output_scales) attrSetOutputScales; ///< int8 (OneDnnQConv.cpp)
+  decltype(&dnnl_primitive_attr_set_zero_points) attrSetZeroPoints;
   void (*setThreads)(int) = nullptr; ///< OpenMP's omp_set_num_threads, if oneDNN uses it
   int (*getThreads)() = nullptr;     ///< OpenMP's omp_get_max_threads, likewise
   int threads = 0;                   ///< TCC_NUM_THREADS, 0 when unset

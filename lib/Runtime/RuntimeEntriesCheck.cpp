@@ -11,6 +11,7 @@
 #include "tcc/Runtime/CublasLtGemm.h"
 #include "tcc/Runtime/CudnnConv.h"
 #include "tcc/Runtime/CudnnRecurrent.h"
+#include "tcc/Runtime/QuantizedConv.h"
 #include "tcc/Runtime/RowKernels.h"
 #include "tcc/Runtime/RuntimeEntries.h"
 

@@ -29,7 +29,8 @@ bool tcc::isPlannedEntry(func::FuncOp f) {
 bool tcc::isKernelOp(Operation *op) {
   namespace kernel = tcc::kernel;
   return isa<kernel::GemmOp, kernel::ConvOp, kernel::AttentionOp, kernel::RowOp,
-             kernel::ScatterOp, kernel::RnnOp, memref::CopyOp, linalg::LinalgOp>(op);
+             kernel::ScatterOp, kernel::RnnOp, kernel::QConvOp, memref::CopyOp,
+             linalg::LinalgOp>(op);
 }
 
 namespace {

@@ -540,3 +540,60 @@ LogicalResult SpecialFunctionOp::verify() {
       return emitOpError("operand and result element types must match");
   return verifyBroadcastShapes(*this, getInputs());
 }
+
+//===----------------------------------------------------------------------===//
+// Quantization
+//===----------------------------------------------------------------------===//
+
+/// What quantize and dequantize share: the quantized side `quantized` is an
+/// integer tensor whose type holds [quant_min, quant_max], the other side a
+/// float tensor of the same shape, and the scale and zero point are rank 0
+/// (per tensor) or 1-D along `axis` (per channel).
+static LogicalResult verifyQuantization(Operation *op, Value quantized, Value real,
+                                        Value scale, Value zeroPoint,
+                                        std::optional<int64_t> axis, int64_t qmin,
+                                        int64_t qmax) {
+  auto q = rankedType(quantized), r = rankedType(real);
+  auto intType = dyn_cast<IntegerType>(q.getElementType());
+  if (!intType || intType.getWidth() < 2 || intType.getWidth() > 32)
+    return op->emitOpError("quantized type must be an integer of 2 to 32 bits, not ")
+           << q.getElementType();
+  if (!isa<FloatType>(r.getElementType()))
+    return op->emitOpError("real-valued side must be a float tensor");
+  if (!compatibleShapes(q.getShape(), r.getShape()))
+    return op->emitOpError("input and result shapes differ");
+  if (!isa<IntegerType>(rankedType(zeroPoint).getElementType()))
+    return op->emitOpError("zero point must be an integer tensor");
+  unsigned width = intType.getWidth();
+  int64_t lo = intType.isUnsigned() ? 0 : -(int64_t(1) << (width - 1));
+  int64_t hi = intType.isUnsigned() ? (int64_t(1) << width) - 1 : (int64_t(1) << (width - 1)) - 1;
+  if (qmin > qmax || qmin < lo || qmax > hi)
+    return op->emitOpError("quant range [") << qmin << ", " << qmax << "] does not fit "
+                                            << q.getElementType();
+  int64_t paramRank = axis ? 1 : 0;
+  if (rankedType(scale).getRank() != paramRank || rankedType(zeroPoint).getRank() != paramRank)
+    return op->emitOpError(axis ? "per-channel scale and zero point must be 1-D"
+                                : "per-tensor scale and zero point must be rank 0");
+  if (!axis)
+    return success();
+  if (*axis < 0 || *axis >= q.getRank())
+    return op->emitOpError("axis ") << *axis << " out of range for rank " << q.getRank();
+  int64_t channels = q.getShape()[*axis];
+  for (Value v : {scale, zeroPoint}) {
+    int64_t n = rankedType(v).getShape()[0];
+    if (!ShapedType::isDynamic(n) && !ShapedType::isDynamic(channels) && n != channels)
+      return op->emitOpError("has ") << n << " scales or zero points for " << channels
+                                     << " channels";
+  }
+  return success();
+}
+
+LogicalResult QuantizeOp::verify() {
+  return verifyQuantization(*this, getResult(), getInput(), getScale(), getZeroPoint(),
+                            getAxis(), getQuantMinAttr().getInt(), getQuantMaxAttr().getInt());
+}
+
+LogicalResult DequantizeOp::verify() {
+  return verifyQuantization(*this, getInput(), getResult(), getScale(), getZeroPoint(),
+                            getAxis(), getQuantMinAttr().getInt(), getQuantMaxAttr().getInt());
+}

@@ -766,4 +766,60 @@ def TccGraph_CheckOp : TccGraph_Op<"check", [Pure]> {
   let hasVerifier = 1;
 }
 
+//===----------------------------------------------------------------------===//
+// Quantization (PT2E's quantized_decomposed operators)
+//===----------------------------------------------------------------------===//
+
+class TccGraph_QuantizationOp<string mnemonic, string what> :
+    TccGraph_Op<mnemonic, [Pure]> {
+  let summary = what;
+  let arguments = (ins TccGraph_Tensor:$input, TccGraph_FloatTensor:$scale,
+                       TccGraph_Tensor:$zero_point, OptionalAttr<I64Attr>:$axis,
+                       I64Attr:$quant_min, I64Attr:$quant_max);
+  let results = (outs TccGraph_Tensor:$result);
+  let assemblyFormat = [{
+    $input `,` $scale `,` $zero_point attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// Whether the scale and zero point are per slice along `axis`.
+    bool isPerChannel() { return getAxis().has_value(); }
+  }];
+}
+
+def TccGraph_QuantizeOp : TccGraph_QuantizationOp<"quantize",
+    "Affine quantization to integers, as quantized_decomposed.quantize_per_*"> {
+  let description = [{
+    Per tensor (no `axis`: `scale` and `zero_point` are rank 0) or per
+    channel (`scale` and `zero_point` are 1-D, one entry per slice of
+    `input` along `axis`). PyTorch's arithmetic, in its order: in a compute
+    type C (f32 per tensor, where PyTorch reads the scale as a Python float;
+    the scale's type per channel, so f64 scales compute in f64),
+    `clamp(round(C(x) * C(1 / f64(scale))) + C(zero_point), quant_min,
+    quant_max)` with round half to even, converted to the result's integer
+    type. f16/bf16 inputs are widened to f32 first.
+
+    ```mlir
+    %q = tcc_graph.quantize %x, %s, %zp {quant_min = 0 : i64, quant_max = 255 : i64}
+           : (tensor<2x3x8x8xf32>, tensor<f64>, tensor<i64>) -> tensor<2x3x8x8xui8>
+    ```
+  }];
+}
+
+def TccGraph_DequantizeOp : TccGraph_QuantizationOp<"dequantize",
+    "Affine dequantization to f32, as quantized_decomposed.dequantize_per_*"> {
+  let description = [{
+    `(C(q) - C(zero_point)) * C(scale)` converted to the result type, with C
+    as for `tcc_graph.quantize` (f32 per tensor, the scale's type per
+    channel). `quant_min`/`quant_max` are the range the producer recorded;
+    PyTorch does not clamp here, nor does this op.
+
+    ```mlir
+    %w = tcc_graph.dequantize %q, %s, %zp {axis = 0 : i64, quant_min = -128 : i64,
+           quant_max = 127 : i64} : (tensor<8x3x3x3xi8>, tensor<8xf32>, tensor<8xi64>)
+           -> tensor<8x3x3x3xf32>
+    ```
+  }];
+}
+
 #endif // TCC_GRAPH_OPS

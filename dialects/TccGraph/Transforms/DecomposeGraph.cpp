@@ -186,6 +186,75 @@ Value decomposeAttention(OpBuilder &b, AttentionOp op) {
   return makeCast(b, loc, out, elt);
 }
 
+/// A per-channel parameter (1-D) shaped to broadcast along `axis` of a
+/// rank-`rank` tensor; a per-tensor one (rank 0) as it is.
+Value alongAxis(OpBuilder &b, Location loc, Value param, std::optional<int64_t> axis,
+                int64_t rank) {
+  if (!axis)
+    return param;
+  SmallVector<int64_t> shape(rank, 1);
+  shape[*axis] = typeOf(param).getShape()[0];
+  return makeReshape(b, loc, param, shape);
+}
+
+/// The type PyTorch quantizes and dequantizes in: f32 per tensor (the scale
+/// is a Python float), the scales' type per channel (f64 scales promote).
+Type quantizationComputeType(Value scale, bool perChannel) {
+  Type elt = typeOf(scale).getElementType();
+  return perChannel ? elt : Float32Type::get(elt.getContext());
+}
+
+/// clamp(round(x * C(1 / f64(scale))) + zero_point, quant_min, quant_max),
+/// converted to the integer result type (quantized_decomposed's order). A
+/// constant scale and zero point (PT2E's Python numbers) are folded
+/// (quantizeMultiplier), so the loop does no division per element.
+Value decomposeQuantize(OpBuilder &b, QuantizeOp op) {
+  Location loc = op.getLoc();
+  int64_t rank = typeOf(op.getInput()).getRank();
+  Type ct = quantizationComputeType(op.getScale(), op.isPerChannel());
+  Value x = makeCast(b, loc, op.getInput(), ct);
+  Value inv = alongAxis(b, loc, quantizeMultiplier(b, loc, op.getScale(), ct), op.getAxis(), rank);
+  std::optional<double> constZp = scalarConstant(op.getZeroPoint());
+  Value zp = constZp ? makeScalar(b, loc, ct, *constZp)
+                     : alongAxis(b, loc, makeCast(b, loc, op.getZeroPoint(), ct), op.getAxis(), rank);
+  Value scaled = makeBinary<MulOp>(b, loc, x, inv);
+  Value rounded = b.create<RoundOp>(loc, scaled);
+  Value shifted = makeBinary<AddOp>(b, loc, rounded, zp);
+  Value lo = makeScalar(b, loc, ct, (double)op.getQuantMinAttr().getInt());
+  Value hi = makeScalar(b, loc, ct, (double)op.getQuantMaxAttr().getInt());
+  Value above = makeBinary<MaximumOp>(b, loc, shifted, lo);
+  Value clamped = makeBinary<MinimumOp>(b, loc, above, hi);
+  // Through i32, which holds every quant range: float to i32 is one vector
+  // instruction, float to i64 (the direct cast's path) a scalar loop on AVX2.
+  Value whole = makeCast(b, loc, clamped, b.getI32Type());
+  return makeCast(b, loc, whole, typeOf(op.getResult()).getElementType());
+}
+
+/// (q - zero_point) * scale in the compute type, converted to the result
+/// type. Per channel PyTorch subtracts in int64 (exact), per tensor in f32.
+Value decomposeDequantize(OpBuilder &b, DequantizeOp op) {
+  Location loc = op.getLoc();
+  int64_t rank = typeOf(op.getInput()).getRank();
+  Type ct = quantizationComputeType(op.getScale(), op.isPerChannel());
+  Value centered;
+  if (op.isPerChannel()) {
+    Value q = makeCast(b, loc, op.getInput(), b.getI64Type());
+    Value zp = makeCast(b, loc, op.getZeroPoint(), b.getI64Type());
+    Value diff = makeBinary<SubOp>(b, loc, q, alongAxis(b, loc, zp, op.getAxis(), rank));
+    centered = makeCast(b, loc, diff, ct);
+  } else {
+    Value q = makeCast(b, loc, op.getInput(), ct);
+    std::optional<double> constZp = scalarConstant(op.getZeroPoint());
+    Value zp = constZp ? makeScalar(b, loc, ct, *constZp) : makeCast(b, loc, op.getZeroPoint(), ct);
+    centered = makeBinary<SubOp>(b, loc, q, zp);
+  }
+  std::optional<double> constScale = op.isPerChannel() ? std::nullopt : scalarConstant(op.getScale());
+  Value scale = constScale ? makeScalar(b, loc, ct, (double)(float)*constScale)
+                           : alongAxis(b, loc, makeCast(b, loc, op.getScale(), ct), op.getAxis(), rank);
+  Value r = makeBinary<MulOp>(b, loc, centered, scale);
+  return makeCast(b, loc, r, typeOf(op.getResult()).getElementType());
+}
+
 struct DecomposeGraphPass : tcc::graph::impl::DecomposeGraphPassBase<DecomposeGraphPass> {
   void runOnOperation() override {
     SmallVector<Operation *> ops;
@@ -200,8 +269,30 @@ struct DecomposeGraphPass : tcc::graph::impl::DecomposeGraphPassBase<DecomposeGr
 
 } // namespace
 
+std::optional<double> tcc::graph::scalarConstant(Value v) {
+  auto c = v.getDefiningOp<ConstantOp>();
+  auto values = c ? dyn_cast<DenseElementsAttr>(c.getValue()) : nullptr;
+  if (!values || typeOf(v).getRank() != 0)
+    return std::nullopt;
+  if (isa<FloatType>(values.getElementType()))
+    return (*values.getValues<APFloat>().begin()).convertToDouble();
+  return (double)(*values.getValues<APInt>().begin()).getSExtValue();
+}
+
+Value tcc::graph::quantizeMultiplier(OpBuilder &b, Location loc, Value scale, Type computeType) {
+  if (std::optional<double> constant = scalarConstant(scale)) {
+    double inverse = 1.0 / *constant;
+    return makeScalar(b, loc, computeType,
+                      computeType.isF32() ? (double)(float)inverse : inverse);
+  }
+  Value wide = makeCast(b, loc, scale, b.getF64Type());
+  Value one = makeScalar(b, loc, b.getF64Type(), 1.0);
+  Value ratio = makeBinary<DivOp>(b, loc, one, wide);
+  return makeCast(b, loc, ratio, computeType);
+}
+
 bool tcc::graph::isWholeOp(Operation *op) {
-  return isa<SoftmaxOp, LayerNormOp, RmsNormOp, AttentionOp>(op);
+  return isa<SoftmaxOp, LayerNormOp, RmsNormOp, AttentionOp, QuantizeOp, DequantizeOp>(op);
 }
 
 void tcc::graph::decomposeWholeOp(Operation *op) {
@@ -210,7 +301,9 @@ void tcc::graph::decomposeWholeOp(Operation *op) {
                           .Case([&](SoftmaxOp o) { return decomposeSoftmax(b, o); })
                           .Case([&](LayerNormOp o) { return decomposeLayerNorm(b, o); })
                           .Case([&](RmsNormOp o) { return decomposeRmsNorm(b, o); })
-                          .Case([&](AttentionOp o) { return decomposeAttention(b, o); });
+                          .Case([&](AttentionOp o) { return decomposeAttention(b, o); })
+                          .Case([&](QuantizeOp o) { return decomposeQuantize(b, o); })
+                          .Case([&](DequantizeOp o) { return decomposeDequantize(b, o); });
   op->getResult(0).replaceAllUsesWith(replacement);
   op->erase();
 }

@@ -402,11 +402,12 @@ bool removableWhenUnused(OperatorOp op) {
 /// data movement, conversions, comparisons and the arithmetic whose integer
 /// form ignores signedness (+, -, *, negation, bitwise and/or). Others
 /// (maximum, division, reductions, ...) would need unsigned forms tcc does not
-/// build yet, and are refused at the operator.
+/// build yet, and are refused at the operator. Quantize and dequantize take
+/// uint8 as their quantized side.
 bool takesUnsigned(Operation *op) {
   return isa<ConstantOp, NegOp, AddOp, SubOp, MulOp, BitwiseAndOp, BitwiseOrOp, CompareOp,
              SelectOp, CastOp, IotaOp, DimSizeOp, TransposeOp, ReshapeOp, SliceOp, ConcatOp,
-             BroadcastOp, TakeOp, GatherOp, AsStridedOp>(op);
+             BroadcastOp, TakeOp, GatherOp, AsStridedOp, QuantizeOp, DequantizeOp>(op);
 }
 
 bool hasUnsignedElements(Operation *op) {
@@ -453,6 +454,7 @@ struct LegalizeGraphPass
     populateSegmentReduceLegalizers(table);
     populateResamplingLegalizers(table);
     populateRecurrentLegalizers(table);
+    populateQuantizationLegalizers(table);
     // Operators taking or giving complex tensors: from this table alone.
     LegalizerTable complexTable;
     populateComplexLegalizers(complexTable);

@@ -74,6 +74,9 @@ void populateSegmentReduceLegalizers(LegalizerTable &table);
 void populateResamplingLegalizers(LegalizerTable &table);
 /// LSTM, GRU and RNN layers as tcc_graph.rnn (LegalizeRecurrent.cpp).
 void populateRecurrentLegalizers(LegalizerTable &table);
+/// PT2E's quantize/dequantize operators as tcc_graph.quantize/dequantize
+/// (LegalizeQuantization.cpp).
+void populateQuantizationLegalizers(LegalizerTable &table);
 /// Max pooling's indices; wraps the pooling legalizers, so it runs after them.
 void populatePoolingIndexLegalizers(LegalizerTable &table);
 /// A tcc_graph.special_function `function` of the operands named `first` and

@@ -47,6 +47,9 @@ def DecomposeGraphPass : Pass<"tcc-decompose-graph", "mlir::ModuleOp"> {
     dim, an attention whose head size the fused kernel lacks) become
     primitive tcc_graph ops, computed in f32 for f16/bf16 inputs and rounded
     once. Attention's softmax gives 0 for a query that keeps no key.
+    `tcc_graph.quantize`/`dequantize` that no int8 kernel took become
+    PyTorch's arithmetic on floats (multiply, round half to even, add the
+    zero point, clamp, convert).
 
     Before:
     ```mlir

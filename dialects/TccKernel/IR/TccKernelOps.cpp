@@ -394,6 +394,20 @@ void ScatterOp::getEffects(
 // conv
 //===----------------------------------------------------------------------===//
 
+/// A 2-D convolution's stride, padding and dilation: one value per spatial
+/// dim, stride and dilation >= 1, padding >= 0 (conv and qconv).
+static LogicalResult verifyWindow(Operation *op, ArrayRef<int64_t> stride,
+                                  ArrayRef<int64_t> padding, ArrayRef<int64_t> dilation) {
+  for (ArrayRef<int64_t> pair : {stride, padding, dilation})
+    if (pair.size() != 2)
+      return op->emitOpError("stride, padding and dilation need one value per spatial dim");
+  if (llvm::any_of(stride, [](int64_t v) { return v < 1; }) ||
+      llvm::any_of(dilation, [](int64_t v) { return v < 1; }) ||
+      llvm::any_of(padding, [](int64_t v) { return v < 0; }))
+    return op->emitOpError("stride and dilation must be >= 1, padding >= 0");
+  return success();
+}
+
 LogicalResult ConvOp::verify() {
   if (failed(verifyDestinationStyle(*this)))
     return failure();
@@ -406,13 +420,8 @@ LogicalResult ConvOp::verify() {
       return emitOpError("operands must have the result's element type ") << elt;
   if (x.getRank() != 4 || w.getRank() != 4 || y.getRank() != 4)
     return emitOpError("input, weight and result must be 4-D (NCHW, FCRS, NFHW; or NHWC, FRSC, NHWF)");
-  for (ArrayRef<int64_t> pair : {getStride(), getPadding(), getDilation()})
-    if (pair.size() != 2)
-      return emitOpError("stride, padding and dilation need one value per spatial dim");
-  if (llvm::any_of(getStride(), [](int64_t v) { return v < 1; }) ||
-      llvm::any_of(getDilation(), [](int64_t v) { return v < 1; }) ||
-      llvm::any_of(getPadding(), [](int64_t v) { return v < 0; }))
-    return emitOpError("stride and dilation must be >= 1, padding >= 0");
+  if (failed(verifyWindow(*this, getStride(), getPadding(), getDilation())))
+    return failure();
   int64_t groups = getGroups();
   auto xs = x.getShape(), ws = w.getShape(), ys = y.getShape();
   int64_t ch = getChannelDim();
@@ -474,6 +483,82 @@ bool ConvOp::isDepthwiseKernelConv() {
 }
 
 void ConvOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>> &effects) {
+  getDestinationStyleEffects(*this, effects);
+}
+
+//===----------------------------------------------------------------------===//
+// qconv
+//===----------------------------------------------------------------------===//
+
+LogicalResult QConvOp::verify() {
+  if (failed(verifyDestinationStyle(*this)))
+    return failure();
+  ShapedType x = shapedOf(getInput()), w = shapedOf(getWeight()), y = shapedOf(getInit());
+  auto isInt = [](ShapedType t, unsigned width) { return t.getElementType().isInteger(width); };
+  if (!isInt(x, 8) || !isInt(w, 8) || w.getElementType().isUnsignedInteger())
+    return emitOpError("takes a u8 or s8 input and an s8 weight");
+  if (x.getRank() != 4 || w.getRank() != 4 || y.getRank() != 4)
+    return emitOpError("input, weight and result must be 4-D (NCHW or NHWC, FCRS, NFHW or NHWF)");
+  bool requantized = getOutputScale() != nullptr;
+  if (requantized != (getOutputZeroPoint() != nullptr))
+    return emitOpError("requantizes with an output scale and zero point, or neither");
+  if (requantized ? !isInt(y, 8) : !y.getElementType().isF32())
+    return emitOpError(requantized ? "requantizes to u8 or s8" : "without requantization gives f32");
+  if (failed(verifyWindow(*this, getStride(), getPadding(), getDilation())))
+    return failure();
+  int64_t groups = getGroups(), ch = getChannelDim();
+  auto xs = x.getShape(), ws = w.getShape(), ys = y.getShape();
+  if (groups < 1 || (!ShapedType::isDynamic(xs[ch]) && xs[ch] % groups) ||
+      (!ShapedType::isDynamic(ws[0]) && ws[0] % groups))
+    return emitOpError("groups ") << groups << " must divide the input's channels " << xs[ch]
+                                  << " and the filters " << ws[0];
+  if (!sameSize(ys[0], xs[0]) || !sameSize(ys[ch], ws[0]) ||
+      (!ShapedType::isDynamic(xs[ch]) && !sameSize(ws[1], xs[ch] / groups)))
+    return emitOpError("result ") << shapeText(ys) << " does not fit input " << shapeText(xs)
+                                  << " and weight " << shapeText(ws);
+  for (int i = 0; i < 2; ++i) {
+    int64_t d = getSpatialDim(i);
+    int64_t in = xs[d], k = ws[2 + i];
+    if (ShapedType::isDynamic(in) || ShapedType::isDynamic(k) || ShapedType::isDynamic(ys[d]))
+      continue;
+    int64_t out = (in + 2 * getPadding()[i] - getDilation()[i] * (k - 1) - 1) / getStride()[i] + 1;
+    if (out != ys[d])
+      return emitOpError("spatial dim ") << i << " of the result is " << ys[d] << ", expected "
+                                         << out;
+  }
+  auto perFilter = [&](Value v, bool isFloat) {
+    ShapedType t = shapedOf(v);
+    return t.getRank() == 1 && sameSize(t.getDimSize(0), ws[0]) &&
+           (isFloat ? t.getElementType().isF32() : t.getElementType().isInteger(64));
+  };
+  auto scalar = [](Value v, bool isFloat) {
+    ShapedType t = shapedOf(v);
+    return t.getRank() == 0 && (isFloat ? t.getElementType().isF32() : t.getElementType().isInteger(64));
+  };
+  if (!perFilter(getScales(), true) || !perFilter(getWeightZeroPoints(), false) ||
+      (getBias() && !perFilter(getBias(), true)))
+    return emitOpError("scales and bias must be f32 [") << ws[0] << "], weight zero points i64";
+  if (Value residual = getResidual())
+    if (!shapedOf(residual).getElementType().isF32() ||
+        !sameShape(shapedOf(residual).getShape(), ys))
+      return emitOpError("residual must be f32 of the result's shape ") << shapeText(ys);
+  if (!scalar(getInputZeroPoint(), false) ||
+      (requantized && (!scalar(getOutputScale(), true) || !scalar(getOutputZeroPoint(), false))))
+    return emitOpError("input and output zero points must be rank-0 i64, the output scale f32");
+  Activation act = getActivation();
+  if (act != Activation::none && act != Activation::relu && act != Activation::gelu_erf)
+    return emitOpError("takes no ") << stringifyActivation(act) << " activation";
+  int64_t qmin = getQuantMinAttr().getInt(), qmax = getQuantMaxAttr().getInt();
+  bool unsignedResult = y.getElementType().isUnsignedInteger();
+  if (requantized && (qmin > qmax || qmin < (unsignedResult ? 0 : -128) ||
+                      qmax > (unsignedResult ? 255 : 127)))
+    return emitOpError("quant range [") << qmin << ", " << qmax << "] does not fit "
+                                        << y.getElementType();
+  return success();
+}
+
+void QConvOp::getEffects(
     SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>> &effects) {
   getDestinationStyleEffects(*this, effects);
 }

@@ -339,6 +339,85 @@ def TccKernel_ConvOp : TccKernel_DpsOp<"conv", [AttrSizedOperandSegments]> {
 }
 
 //===----------------------------------------------------------------------===//
+// qconv
+//===----------------------------------------------------------------------===//
+
+def TccKernel_QConvOp : TccKernel_DpsOp<"qconv", [AttrSizedOperandSegments]> {
+  let summary = "An int8 2-D convolution (PT2E's QDQ pattern): one library call";
+  let description = [{
+    What PyTorch 2 export quantization writes as dequantize → conv2d (or
+    linear) → [relu] → [quantize], computed on the integers:
+
+    ```
+    acc[n, f, i, j] = sum (input - input_zero_point) · (weight - weight_zero_points[f])  (i32)
+    v = activation(acc · scales[f] + bias[f] + residual[n, f, i, j])
+    result = clamp(round(v · output_scale) + output_zero_point, quant_min, quant_max)
+    ```
+
+    or `v` itself (f32) without `output_scale`. `input` is NCHW u8 or s8,
+    `weight` `[F, C / groups, R, S]` s8, `scales` the f32 product of the
+    input's scale and each filter's (`[F]`), `weight_zero_points` `[F]` and
+    `input_zero_point` (rank 0) i64, `bias` f32 `[F]`, `output_scale` the f32
+    inverse of the quantize's scale and `output_zero_point` i64 (both rank
+    0), `residual` f32 of the result's shape (a ResNet block's identity, a
+    transformer's skip connection), added before the activation as in
+    `relu(conv(x) + identity)`. A linear layer is the 1x1 convolution of
+    `[M, K, 1, 1]`. The result
+    is u8 or s8 with `output_scale`, f32 without. `activation` is none,
+    relu or gelu_erf. Stride, symmetric padding, dilation and groups as
+    tcc_kernel.conv.
+    With `channels_last`, input, init, result and residual are NHWC (oneDNN's
+    int8 kernels' layout: no reorder around the call; kernel formation moves
+    the layout changes to the network's edges), the weight stays
+    `[F, C / groups, R, S]`.
+    On the CPU path one call of tcc_cpu_qconv2d (oneDNN's int8 convolution,
+    u8/s8 × s8 → s32 with per-channel output scales, or tcc's loops);
+    formed for the CPU path alone.
+
+    ```mlir
+    %y = tcc_kernel.qconv ins(%x, %w : tensor<2x16x8x8xui8>, tensor<32x16x3x3xi8>)
+           scales(%s : tensor<32xf32>) zero_points(%wz, %xz : tensor<32xi64>, tensor<i64>)
+           bias(%b : tensor<32xf32>)
+           requantize(%ys, %yz : tensor<f32>, tensor<i64>)
+           outs(%e : tensor<2x32x8x8xui8>) activation(relu)
+           {stride = array<i64: 1, 1>, padding = array<i64: 1, 1>,
+            dilation = array<i64: 1, 1>, groups = 1 : i64,
+            quant_min = 0 : i64, quant_max = 255 : i64}
+           -> tensor<2x32x8x8xui8>
+    ```
+  }];
+  let arguments = (ins AnyShaped:$input, AnyShaped:$weight, AnyShaped:$scales,
+                       AnyShaped:$weight_zero_points, AnyShaped:$input_zero_point,
+                       Optional<AnyShaped>:$bias, Optional<AnyShaped>:$residual,
+                       Optional<AnyShaped>:$output_scale,
+                       Optional<AnyShaped>:$output_zero_point, AnyShaped:$init,
+                       DenseI64ArrayAttr:$stride, DenseI64ArrayAttr:$padding,
+                       DenseI64ArrayAttr:$dilation, I64Attr:$groups,
+                       DefaultValuedAttr<TccKernel_Activation, "::tcc::kernel::Activation::none">:$activation,
+                       I64Attr:$quant_min, I64Attr:$quant_max, UnitAttr:$channels_last);
+  let assemblyFormat = [{
+    `ins` `(` $input `,` $weight `:` type($input) `,` type($weight) `)`
+    `scales` `(` $scales `:` type($scales) `)`
+    `zero_points` `(` $weight_zero_points `,` $input_zero_point `:`
+      type($weight_zero_points) `,` type($input_zero_point) `)`
+    (`bias` `(` $bias^ `:` type($bias) `)`)?
+    (`residual` `(` $residual^ `:` type($residual) `)`)?
+    (`requantize` `(` $output_scale^ `,` $output_zero_point `:` type($output_scale) `,`
+      type($output_zero_point) `)`)?
+    `outs` `(` $init `:` type($init) `)`
+    (`activation` `(` $activation^ `)`)?
+    attr-dict (`->` type($results)^)?
+  }];
+  let extraClassDeclaration = [{
+    ::mlir::MutableOperandRange getDpsInitsMutable() { return getInitMutable(); }
+    /// Positions of the channel and the two spatial dims in the input, init
+    /// and residual (NCHW: 1, 2, 3; NHWC: 3, 1, 2). The weight is FCRS in both.
+    int64_t getChannelDim() { return getChannelsLast() ? 3 : 1; }
+    int64_t getSpatialDim(int64_t i) { return (getChannelsLast() ? 1 : 2) + i; }
+  }];
+}
+
+//===----------------------------------------------------------------------===//
 // rnn
 //===----------------------------------------------------------------------===//
 

@@ -94,6 +94,12 @@ int64_t tcc::kernel::packedTrailingDims(Operation *op, OpOperand &operand) {
       .Case([&](tcc::kernel::RnnOp) {
         return cast<ShapedType>(operand.get().getType()).getRank();
       })
+      // tcc_cpu_qconv2d reads its images through their strides (oneDNN
+      // reorders them), its filter and parameters whole.
+      .Case([&](tcc::kernel::QConvOp q) {
+        int64_t rank = cast<ShapedType>(operand.get().getType()).getRank();
+        return operand.get() == q.getInput() || operand.get() == q.getInit() ? int64_t(0) : rank;
+      })
       // A scatter's loops index every operand through its strides.
       .Case([&](tcc::kernel::ScatterOp) { return int64_t(0); })
       .Default([](Operation *) { return 1; });
@@ -222,5 +228,6 @@ void tcc::kernel::registerBufferizableOpInterfaceExternalModels(DialectRegistry 
     ConvOp::attachInterface<KernelOpInterface<ConvOp>>(*ctx);
     ScatterOp::attachInterface<KernelOpInterface<ScatterOp>>(*ctx);
     RnnOp::attachInterface<KernelOpInterface<RnnOp>>(*ctx);
+    QConvOp::attachInterface<KernelOpInterface<QConvOp>>(*ctx);
   });
 }

@@ -5,7 +5,8 @@
 // call of its runtime entry point (tcc_gemm, tcc_attention, tcc_row,
 // tcc_conv2d, tcc_cuda_rnn; the CPU path's tcc_cpu_gemm, tcc_cpu_attention,
 // tcc_cpu_conv2d take the same arguments, tcc_cpu_rnn all but the last three
-// of tcc_cuda_rnn's), and the helpers they share. Entries and their
+// of tcc_cuda_rnn's; tcc_cpu_qconv2d the CPU path's int8 convolutions), and
+// the helpers they share. Entries and their
 // arguments are the contract's (include/tcc/Runtime/RuntimeEntries.def):
 // every call is checked against it as it is built.
 //
@@ -46,6 +47,9 @@ void lowerConv(mlir::OpBuilder &b, kernel::ConvOp op, const CallContext &ctx,
 /// the layer's name and the stream).
 void lowerRnn(mlir::OpBuilder &b, kernel::RnnOp op, const CallContext &ctx,
               abi::EntryId entry = abi::EntryId::tcc_cpu_rnn);
+
+/// tcc_cpu_qconv2d (QuantizedConv.h): the CPU path's int8 convolutions.
+void lowerQConv(mlir::OpBuilder &b, kernel::QConvOp op, const CallContext &ctx);
 
 /// Builds the arguments of one runtime call, in ABI order.
 struct CallBuilder {

@@ -163,6 +163,14 @@ Value findGelu(Value x, GeluMatcher isGelu, SmallVectorImpl<Operation *> &patter
   return nullptr;
 }
 
+} // namespace
+
+Value tcc::formation::findGeluErf(Value x, SmallVectorImpl<Operation *> &patternOps) {
+  return findGelu(x, isGeluErf, patternOps);
+}
+
+namespace {
+
 //===----------------------------------------------------------------------===//
 // Following the epilogue
 //===----------------------------------------------------------------------===//

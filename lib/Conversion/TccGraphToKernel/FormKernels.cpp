@@ -6,7 +6,8 @@
 // add is cheapest there), then row kernels, which take the residual adds left. Whatever whole
 // op a family cannot take is decomposed at once (tcc-decompose-graph's
 // functions), so that its matrix products still become GEMMs. Recurrent
-// layers become one call each, scatters into caches one kernel each.
+// layers become one call each, scatters into caches one kernel each. PT2E's
+// quantize and dequantize ops go before all of them (FormQuantized.cpp).
 //
 //===----------------------------------------------------------------------===//
 #include "FormKernels.h"
@@ -86,6 +87,10 @@ struct FormKernelsPass : tcc::impl::FormKernelsPassBase<FormKernelsPass> {
   void runOnOperation() override {
     for (auto func : getOperation().getOps<func::FuncOp>()) {
       tcc::formation::foldContiguousViews(func);
+      // QDQ patterns first (int8 kernels on the CPU path); what they leave
+      // is float arithmetic the GEMM and convolution families then see as
+      // ordinary operands.
+      tcc::formation::formQuantizedKernels(func, cpuOnly);
       tcc::formation::formAttentionKernels(func);
       tcc::formation::formGemmKernels(func, f32TensorCores, cpuOnly);
       tcc::formation::formConvKernels(func, f32TensorCores, cpuOnly);

@@ -23,6 +23,12 @@ namespace tcc::formation {
 /// attention the kernel cannot take is decomposed on the spot.
 void formAttentionKernels(mlir::func::FuncOp func);
 
+/// PT2E's QDQ patterns around conv2d and linear → tcc_kernel.qconv with
+/// `cpuOnly` (oneDNN's int8 primitives; the CUDA path has none yet); every
+/// tcc_graph.quantize/dequantize left is spelled out as PyTorch's float
+/// arithmetic (FormQuantized.cpp).
+void formQuantizedKernels(mlir::func::FuncOp func, bool cpuOnly);
+
 /// Every tcc_graph.matmul → tcc_kernel.gemm, with operand transposes and its
 /// epilogue (scale, bias, ReLU/GELU-tanh, residual add) folded in. With
 /// `f32TensorCores`, f32 products get the alignment care of half ones.
@@ -81,6 +87,11 @@ struct ActivationMatch {
 std::optional<ActivationMatch> matchActivation(mlir::Value result);
 /// The activation of `x` whose ops are all of x's users, likewise.
 std::optional<ActivationMatch> matchActivationOf(mlir::Value x);
+
+/// The exact GELU, 0.5·x·(1 + erf(x/√2)) as aten.gelu legalizes, of `x`
+/// where its ops read only `x` and one another: its result, with its ops
+/// appended to `patternOps`; else null (FormGemm.cpp).
+mlir::Value findGeluErf(mlir::Value x, llvm::SmallVectorImpl<mlir::Operation *> &patternOps);
 
 /// The ranked tensor type of a tcc_graph value.
 inline mlir::RankedTensorType typeOf(mlir::Value v) {

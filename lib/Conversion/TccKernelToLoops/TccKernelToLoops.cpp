@@ -80,7 +80,8 @@ struct ConvertTccKernelToLoopsPass
       // The CPU path's functions only (tcc-split-targets).
       auto func = op->getParentOfType<func::FuncOp>();
       if (isa<tcc::kernel::GemmOp, tcc::kernel::AttentionOp, tcc::kernel::RowOp,
-              tcc::kernel::ConvOp, tcc::kernel::ScatterOp, tcc::kernel::RnnOp>(op) &&
+              tcc::kernel::ConvOp, tcc::kernel::ScatterOp, tcc::kernel::RnnOp,
+              tcc::kernel::QConvOp>(op) &&
           (!func || tcc::isCpuFunction(func)))
         ops.push_back(op);
     });
@@ -117,7 +118,10 @@ struct ConvertTccKernelToLoopsPass
           // (the verifier takes f32 only).
           .Case([&](tcc::kernel::RnnOp o) {
             tcc::kernelcalls::lowerRnn(b, o, {getOperation(), nullptr});
-          });
+          })
+          // Always the runtime's: it has loops of its own where oneDNN is
+          // missing (QuantizedConv.h).
+          .Case([&](tcc::kernel::QConvOp o) { tcc::kernelcalls::lowerQConv(b, o, {getOperation(), nullptr}); });
       op->erase();
     }
   }

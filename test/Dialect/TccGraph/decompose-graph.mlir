@@ -96,3 +96,59 @@ func.func @attention_bf16_rank3(%q: tensor<4x3x8xbf16>, %k: tensor<4x6x8xbf16>, 
   %0 = tcc_graph.attention %q, %k, %v {causal, scale = 0.35355339059327373 : f64} : (tensor<4x3x8xbf16>, tensor<4x6x8xbf16>, tensor<4x6x8xbf16>) -> tensor<4x3x8xbf16>
   return %0 : tensor<4x3x8xbf16>
 }
+
+// -----
+
+// Quantize per tensor: x * f32(1 / f64(scale)), round half to even, add the
+// zero point, clamp to the range, convert (quantized_decomposed's order;
+// through i32, which vectorizes).
+// CHECK-LABEL: func @quantize_per_tensor
+// CHECK: %[[ONE:.*]] = tcc_graph.constant dense<1.000000e+00> : tensor<f64>
+// CHECK: %[[INV:.*]] = tcc_graph.div %[[ONE]], %arg1
+// CHECK: %[[INVF:.*]] = tcc_graph.cast %[[INV]] : (tensor<f64>) -> tensor<f32>
+// CHECK: %[[ZP:.*]] = tcc_graph.cast %arg2 : (tensor<i64>) -> tensor<f32>
+// CHECK: %[[M:.*]] = tcc_graph.mul %arg0, %[[INVF]]
+// CHECK: %[[R:.*]] = tcc_graph.round %[[M]]
+// CHECK: %[[A:.*]] = tcc_graph.add %[[R]], %[[ZP]]
+// CHECK: %[[LO:.*]] = tcc_graph.constant dense<-1.280000e+02> : tensor<f32>
+// CHECK: %[[HI:.*]] = tcc_graph.constant dense<1.270000e+02> : tensor<f32>
+// CHECK: %[[C0:.*]] = tcc_graph.maximum %[[A]], %[[LO]]
+// CHECK: %[[C1:.*]] = tcc_graph.minimum %[[C0]], %[[HI]]
+// CHECK: %[[W:.*]] = tcc_graph.cast %[[C1]] : (tensor<2x3xf32>) -> tensor<2x3xi32>
+// CHECK: tcc_graph.cast %[[W]] : (tensor<2x3xi32>) -> tensor<2x3xi8>
+func.func @quantize_per_tensor(%x: tensor<2x3xf32>, %s: tensor<f64>, %z: tensor<i64>) -> tensor<2x3xi8> {
+  %0 = tcc_graph.quantize %x, %s, %z {quant_min = -128 : i64, quant_max = 127 : i64} : (tensor<2x3xf32>, tensor<f64>, tensor<i64>) -> tensor<2x3xi8>
+  return %0 : tensor<2x3xi8>
+}
+
+// -----
+
+// Dequantize per channel: (q - zp) in i64 (exact, as PyTorch), converted
+// to the scales' type and scaled; the parameters broadcast along axis 0.
+// CHECK-LABEL: func @dequantize_per_channel
+// CHECK: %[[Q:.*]] = tcc_graph.cast %arg0 : (tensor<8x3xi8>) -> tensor<8x3xi64>
+// CHECK: %[[ZP:.*]] = tcc_graph.reshape %arg2 : (tensor<8xi64>) -> tensor<8x1xi64>
+// CHECK: %[[D:.*]] = tcc_graph.sub %[[Q]], %[[ZP]] : (tensor<8x3xi64>, tensor<8x1xi64>) -> tensor<8x3xi64>
+// CHECK: %[[DF:.*]] = tcc_graph.cast %[[D]] : (tensor<8x3xi64>) -> tensor<8x3xf32>
+// CHECK: %[[S:.*]] = tcc_graph.reshape %arg1 : (tensor<8xf32>) -> tensor<8x1xf32>
+// CHECK: tcc_graph.mul %[[DF]], %[[S]] : (tensor<8x3xf32>, tensor<8x1xf32>) -> tensor<8x3xf32>
+func.func @dequantize_per_channel(%q: tensor<8x3xi8>, %s: tensor<8xf32>, %z: tensor<8xi64>) -> tensor<8x3xf32> {
+  %0 = tcc_graph.dequantize %q, %s, %z {axis = 0 : i64, quant_min = -128 : i64, quant_max = 127 : i64} : (tensor<8x3xi8>, tensor<8xf32>, tensor<8xi64>) -> tensor<8x3xf32>
+  return %0 : tensor<8x3xf32>
+}
+
+// -----
+
+// A constant scale and zero point (PT2E's Python numbers) fold at compile
+// time in the same arithmetic: f32(1 / 0.1) is 10, no division in the loop.
+// CHECK-LABEL: func @quantize_constant_scale
+// CHECK-NOT: tcc_graph.div
+// CHECK: %[[INV:.*]] = tcc_graph.constant dense<1.000000e+01> : tensor<f32>
+// CHECK: %[[ZP:.*]] = tcc_graph.constant dense<1.280000e+02> : tensor<f32>
+// CHECK: tcc_graph.mul %arg0, %[[INV]]
+func.func @quantize_constant_scale(%x: tensor<4xf32>) -> tensor<4xui8> {
+  %s = tcc_graph.constant dense<0.1> : tensor<f64>
+  %z = tcc_graph.constant dense<128> : tensor<i64>
+  %0 = tcc_graph.quantize %x, %s, %z {quant_min = 0 : i64, quant_max = 255 : i64} : (tensor<4xf32>, tensor<f64>, tensor<i64>) -> tensor<4xui8>
+  return %0 : tensor<4xui8>
+}

@@ -205,3 +205,75 @@ func.func @rnn_hn_shape(%x: tensor<?x2x4xf32>, %w: tensor<24x4xf32>, %u: tensor<
   %r:2 = tcc_graph.rnn %x weights %w, %u {mode = "gru", num_layers = 1 : i64} : (tensor<?x2x4xf32>, tensor<24x4xf32>, tensor<24x8xf32>) -> (tensor<?x2x8xf32>, tensor<1x3x8xf32>)
   return %r#0 : tensor<?x2x8xf32>
 }
+
+// -----
+
+func.func @quantize_range(%x: tensor<4xf32>, %s: tensor<f64>, %z: tensor<i64>) -> tensor<4xi8> {
+  // expected-error @+1 {{'tcc_graph.quantize' op quant range [0, 255] does not fit 'i8'}}
+  %0 = tcc_graph.quantize %x, %s, %z {quant_min = 0 : i64, quant_max = 255 : i64} : (tensor<4xf32>, tensor<f64>, tensor<i64>) -> tensor<4xi8>
+  return %0 : tensor<4xi8>
+}
+
+// -----
+
+func.func @quantize_float_result(%x: tensor<4xf32>, %s: tensor<f64>, %z: tensor<i64>) -> tensor<4xf32> {
+  // expected-error @+1 {{'tcc_graph.quantize' op quantized type must be an integer of 2 to 32 bits, not 'f32'}}
+  %0 = tcc_graph.quantize %x, %s, %z {quant_min = 0 : i64, quant_max = 255 : i64} : (tensor<4xf32>, tensor<f64>, tensor<i64>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @dequantize_integer_result(%q: tensor<4xui8>, %s: tensor<f64>, %z: tensor<i64>) -> tensor<4xi32> {
+  // expected-error @+1 {{'tcc_graph.dequantize' op real-valued side must be a float tensor}}
+  %0 = tcc_graph.dequantize %q, %s, %z {quant_min = 0 : i64, quant_max = 255 : i64} : (tensor<4xui8>, tensor<f64>, tensor<i64>) -> tensor<4xi32>
+  return %0 : tensor<4xi32>
+}
+
+// -----
+
+func.func @quantize_shapes(%x: tensor<4xf32>, %s: tensor<f64>, %z: tensor<i64>) -> tensor<5xui8> {
+  // expected-error @+1 {{'tcc_graph.quantize' op input and result shapes differ}}
+  %0 = tcc_graph.quantize %x, %s, %z {quant_min = 0 : i64, quant_max = 255 : i64} : (tensor<4xf32>, tensor<f64>, tensor<i64>) -> tensor<5xui8>
+  return %0 : tensor<5xui8>
+}
+
+// -----
+
+func.func @quantize_float_zero_point(%x: tensor<4xf32>, %s: tensor<f64>, %z: tensor<f32>) -> tensor<4xui8> {
+  // expected-error @+1 {{'tcc_graph.quantize' op zero point must be an integer tensor}}
+  %0 = tcc_graph.quantize %x, %s, %z {quant_min = 0 : i64, quant_max = 255 : i64} : (tensor<4xf32>, tensor<f64>, tensor<f32>) -> tensor<4xui8>
+  return %0 : tensor<4xui8>
+}
+
+// -----
+
+func.func @per_tensor_vector_scale(%x: tensor<4xf32>, %s: tensor<4xf32>, %z: tensor<i64>) -> tensor<4xui8> {
+  // expected-error @+1 {{'tcc_graph.quantize' op per-tensor scale and zero point must be rank 0}}
+  %0 = tcc_graph.quantize %x, %s, %z {quant_min = 0 : i64, quant_max = 255 : i64} : (tensor<4xf32>, tensor<4xf32>, tensor<i64>) -> tensor<4xui8>
+  return %0 : tensor<4xui8>
+}
+
+// -----
+
+func.func @per_channel_scalar_scale(%q: tensor<8x3xi8>, %s: tensor<f32>, %z: tensor<i64>) -> tensor<8x3xf32> {
+  // expected-error @+1 {{'tcc_graph.dequantize' op per-channel scale and zero point must be 1-D}}
+  %0 = tcc_graph.dequantize %q, %s, %z {axis = 0 : i64, quant_min = -128 : i64, quant_max = 127 : i64} : (tensor<8x3xi8>, tensor<f32>, tensor<i64>) -> tensor<8x3xf32>
+  return %0 : tensor<8x3xf32>
+}
+
+// -----
+
+func.func @per_channel_axis(%q: tensor<8x3xi8>, %s: tensor<8xf32>, %z: tensor<8xi64>) -> tensor<8x3xf32> {
+  // expected-error @+1 {{'tcc_graph.dequantize' op axis 2 out of range for rank 2}}
+  %0 = tcc_graph.dequantize %q, %s, %z {axis = 2 : i64, quant_min = -128 : i64, quant_max = 127 : i64} : (tensor<8x3xi8>, tensor<8xf32>, tensor<8xi64>) -> tensor<8x3xf32>
+  return %0 : tensor<8x3xf32>
+}
+
+// -----
+
+func.func @per_channel_count(%q: tensor<8x3xi8>, %s: tensor<3xf32>, %z: tensor<3xi64>) -> tensor<8x3xf32> {
+  // expected-error @+1 {{'tcc_graph.dequantize' op has 3 scales or zero points for 8 channels}}
+  %0 = tcc_graph.dequantize %q, %s, %z {axis = 0 : i64, quant_min = -128 : i64, quant_max = 127 : i64} : (tensor<8x3xi8>, tensor<3xf32>, tensor<3xi64>) -> tensor<8x3xf32>
+  return %0 : tensor<8x3xf32>
+}

@@ -72,3 +72,12 @@ func.func @rnn(%x: tensor<2x?x4xf32>, %h0: tensor<1x2x8xf32>, %c0: tensor<1x2x8x
   %r:3 = tcc_graph.rnn %x h0 %h0 c0 %c0 weights %w, %u {batch_first, mode = "lstm", num_layers = 1 : i64} : (tensor<2x?x4xf32>, tensor<1x2x8xf32>, tensor<1x2x8xf32>, tensor<32x4xf32>, tensor<32x8xf32>) -> (tensor<2x?x8xf32>, tensor<1x2x8xf32>, tensor<1x2x8xf32>)
   return %r#0 : tensor<2x?x8xf32>
 }
+
+// CHECK-LABEL: func @quantization
+// CHECK: tcc_graph.quantize %{{.*}}, %{{.*}}, %{{.*}} {quant_max = 255 : i64, quant_min = 0 : i64} : (tensor<2x8xf32>, tensor<f64>, tensor<i64>) -> tensor<2x8xui8>
+// CHECK: tcc_graph.dequantize %{{.*}}, %{{.*}}, %{{.*}} {axis = 0 : i64, quant_max = 127 : i64, quant_min = -128 : i64} : (tensor<4x8xi8>, tensor<4xf32>, tensor<4xi64>) -> tensor<4x8xf32>
+func.func @quantization(%x: tensor<2x8xf32>, %s: tensor<f64>, %z: tensor<i64>, %w: tensor<4x8xi8>, %ws: tensor<4xf32>, %wz: tensor<4xi64>) -> (tensor<2x8xui8>, tensor<4x8xf32>) {
+  %q = tcc_graph.quantize %x, %s, %z {quant_min = 0 : i64, quant_max = 255 : i64} : (tensor<2x8xf32>, tensor<f64>, tensor<i64>) -> tensor<2x8xui8>
+  %d = tcc_graph.dequantize %w, %ws, %wz {axis = 0 : i64, quant_min = -128 : i64, quant_max = 127 : i64} : (tensor<4x8xi8>, tensor<4xf32>, tensor<4xi64>) -> tensor<4x8xf32>
+  return %q, %d : tensor<2x8xui8>, tensor<4x8xf32>
+}

@@ -299,3 +299,60 @@ func.func @scatter_sources_shapes(%s: tensor<2x3xf32>, %t: tensor<1x3xf32>, %i: 
   %y:2 = tcc_kernel.scatter ins(%s, %t : tensor<2x3xf32>, tensor<1x3xf32>) index(%i : tensor<3xi64>) outs(%m, %n : tensor<2x8xf32>, tensor<1x8xf32>) {dim = 1 : i64, message = ""} -> tensor<2x8xf32>, tensor<1x8xf32>
   return %y#0, %y#1 : tensor<2x8xf32>, tensor<1x8xf32>
 }
+
+// -----
+
+func.func @qconv_float_input(%x: tensor<1x4x4x4xf32>, %w: tensor<8x4x1x1xi8>, %s: tensor<8xf32>, %wz: tensor<8xi64>, %xz: tensor<i64>, %e: tensor<1x8x4x4xf32>) -> tensor<1x8x4x4xf32> {
+  // expected-error @+1 {{'tcc_kernel.qconv' op takes a u8 or s8 input and an s8 weight}}
+  %y = tcc_kernel.qconv ins(%x, %w : tensor<1x4x4x4xf32>, tensor<8x4x1x1xi8>) scales(%s : tensor<8xf32>) zero_points(%wz, %xz : tensor<8xi64>, tensor<i64>) outs(%e : tensor<1x8x4x4xf32>) {stride = array<i64: 1, 1>, padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>, groups = 1 : i64, quant_min = 0 : i64, quant_max = 0 : i64} -> tensor<1x8x4x4xf32>
+  return %y : tensor<1x8x4x4xf32>
+}
+
+// -----
+
+func.func @qconv_requantize_to_f32(%x: tensor<1x4x4x4xui8>, %w: tensor<8x4x1x1xi8>, %s: tensor<8xf32>, %wz: tensor<8xi64>, %xz: tensor<i64>, %ys: tensor<f32>, %yz: tensor<i64>, %e: tensor<1x8x4x4xf32>) -> tensor<1x8x4x4xf32> {
+  // expected-error @+1 {{'tcc_kernel.qconv' op requantizes to u8 or s8}}
+  %y = tcc_kernel.qconv ins(%x, %w : tensor<1x4x4x4xui8>, tensor<8x4x1x1xi8>) scales(%s : tensor<8xf32>) zero_points(%wz, %xz : tensor<8xi64>, tensor<i64>) requantize(%ys, %yz : tensor<f32>, tensor<i64>) outs(%e : tensor<1x8x4x4xf32>) {stride = array<i64: 1, 1>, padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>, groups = 1 : i64, quant_min = 0 : i64, quant_max = 255 : i64} -> tensor<1x8x4x4xf32>
+  return %y : tensor<1x8x4x4xf32>
+}
+
+// -----
+
+func.func @qconv_scales(%x: tensor<1x4x4x4xui8>, %w: tensor<8x4x1x1xi8>, %s: tensor<4xf32>, %wz: tensor<8xi64>, %xz: tensor<i64>, %e: tensor<1x8x4x4xf32>) -> tensor<1x8x4x4xf32> {
+  // expected-error @+1 {{'tcc_kernel.qconv' op scales and bias must be f32 [8], weight zero points i64}}
+  %y = tcc_kernel.qconv ins(%x, %w : tensor<1x4x4x4xui8>, tensor<8x4x1x1xi8>) scales(%s : tensor<4xf32>) zero_points(%wz, %xz : tensor<8xi64>, tensor<i64>) outs(%e : tensor<1x8x4x4xf32>) {stride = array<i64: 1, 1>, padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>, groups = 1 : i64, quant_min = 0 : i64, quant_max = 0 : i64} -> tensor<1x8x4x4xf32>
+  return %y : tensor<1x8x4x4xf32>
+}
+
+// -----
+
+func.func @qconv_range(%x: tensor<1x4x4x4xui8>, %w: tensor<8x4x1x1xi8>, %s: tensor<8xf32>, %wz: tensor<8xi64>, %xz: tensor<i64>, %ys: tensor<f32>, %yz: tensor<i64>, %e: tensor<1x8x4x4xi8>) -> tensor<1x8x4x4xi8> {
+  // expected-error @+1 {{'tcc_kernel.qconv' op quant range [0, 255] does not fit 'i8'}}
+  %y = tcc_kernel.qconv ins(%x, %w : tensor<1x4x4x4xui8>, tensor<8x4x1x1xi8>) scales(%s : tensor<8xf32>) zero_points(%wz, %xz : tensor<8xi64>, tensor<i64>) requantize(%ys, %yz : tensor<f32>, tensor<i64>) outs(%e : tensor<1x8x4x4xi8>) {stride = array<i64: 1, 1>, padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>, groups = 1 : i64, quant_min = 0 : i64, quant_max = 255 : i64} -> tensor<1x8x4x4xi8>
+  return %y : tensor<1x8x4x4xi8>
+}
+
+// -----
+
+func.func @qconv_silu(%x: tensor<1x4x4x4xui8>, %w: tensor<8x4x1x1xi8>, %s: tensor<8xf32>, %wz: tensor<8xi64>, %xz: tensor<i64>, %e: tensor<1x8x4x4xf32>) -> tensor<1x8x4x4xf32> {
+  // expected-error @+1 {{'tcc_kernel.qconv' op takes no silu activation}}
+  %y = tcc_kernel.qconv ins(%x, %w : tensor<1x4x4x4xui8>, tensor<8x4x1x1xi8>) scales(%s : tensor<8xf32>) zero_points(%wz, %xz : tensor<8xi64>, tensor<i64>) outs(%e : tensor<1x8x4x4xf32>) activation(silu) {stride = array<i64: 1, 1>, padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>, groups = 1 : i64, quant_min = 0 : i64, quant_max = 0 : i64} -> tensor<1x8x4x4xf32>
+  return %y : tensor<1x8x4x4xf32>
+}
+
+// -----
+
+func.func @qconv_residual_shape(%x: tensor<1x4x4x4xui8>, %w: tensor<8x4x1x1xi8>, %s: tensor<8xf32>, %wz: tensor<8xi64>, %xz: tensor<i64>, %r: tensor<1x8x2x2xf32>, %e: tensor<1x8x4x4xf32>) -> tensor<1x8x4x4xf32> {
+  // expected-error @+1 {{'tcc_kernel.qconv' op residual must be f32 of the result's shape [1, 8, 4, 4]}}
+  %y = tcc_kernel.qconv ins(%x, %w : tensor<1x4x4x4xui8>, tensor<8x4x1x1xi8>) scales(%s : tensor<8xf32>) zero_points(%wz, %xz : tensor<8xi64>, tensor<i64>) residual(%r : tensor<1x8x2x2xf32>) outs(%e : tensor<1x8x4x4xf32>) {stride = array<i64: 1, 1>, padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>, groups = 1 : i64, quant_min = 0 : i64, quant_max = 0 : i64} -> tensor<1x8x4x4xf32>
+  return %y : tensor<1x8x4x4xf32>
+}
+
+// -----
+
+// NCHW shapes given to a channels-last qconv: the channels are the last dim.
+func.func @qconv_channels_last_shapes(%x: tensor<1x4x6x6xui8>, %w: tensor<8x4x1x1xi8>, %s: tensor<8xf32>, %wz: tensor<8xi64>, %xz: tensor<i64>, %e: tensor<1x8x6x6xf32>) -> tensor<1x8x6x6xf32> {
+  // expected-error @+1 {{'tcc_kernel.qconv' op result [1, 8, 6, 6] does not fit input [1, 4, 6, 6] and weight [8, 4, 1, 1]}}
+  %y = tcc_kernel.qconv ins(%x, %w : tensor<1x4x6x6xui8>, tensor<8x4x1x1xi8>) scales(%s : tensor<8xf32>) zero_points(%wz, %xz : tensor<8xi64>, tensor<i64>) outs(%e : tensor<1x8x6x6xf32>) {stride = array<i64: 1, 1>, padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>, groups = 1 : i64, quant_min = 0 : i64, quant_max = 0 : i64, channels_last} -> tensor<1x8x6x6xf32>
+  return %y : tensor<1x8x6x6xf32>
+}

@@ -105,3 +105,35 @@ func.func @rnn(%x: tensor<?x2x4xf32>, %h0: tensor<1x2x8xf32>, %w: tensor<24x4xf3
   %r:2 = tcc_kernel.rnn gru ins(%x : tensor<?x2x4xf32>) h0(%h0 : tensor<1x2x8xf32>) weights(%w, %u : tensor<24x4xf32>, tensor<24x8xf32>) outs(%y, %h : tensor<?x2x8xf32>, tensor<1x2x8xf32>) {num_layers = 1 : i64} -> tensor<?x2x8xf32>, tensor<1x2x8xf32>
   return %r#0 : tensor<?x2x8xf32>
 }
+
+// CHECK-LABEL: func @qconv
+// CHECK: tcc_kernel.qconv ins(%{{.*}}, %{{.*}} : tensor<2x16x8x8xui8>, tensor<32x16x3x3xi8>) scales(%{{.*}} : tensor<32xf32>) zero_points(%{{.*}}, %{{.*}} : tensor<32xi64>, tensor<i64>) bias(%{{.*}} : tensor<32xf32>) requantize(%{{.*}}, %{{.*}} : tensor<f32>, tensor<i64>) outs(%{{.*}} : tensor<2x32x8x8xui8>) activation(relu) {dilation = array<i64: 1, 1>, groups = 1 : i64, padding = array<i64: 1, 1>, quant_max = 255 : i64, quant_min = 0 : i64, stride = array<i64: 1, 1>} -> tensor<2x32x8x8xui8>
+// CHECK: tcc_kernel.qconv ins(%{{.*}}, %{{.*}} : memref<4x16x1x1xi8>, memref<10x16x1x1xi8>) scales(%{{.*}} : memref<10xf32>) zero_points(%{{.*}}, %{{.*}} : memref<10xi64>, memref<i64>) residual(%{{.*}} : memref<4x10x1x1xf32>) outs(%{{.*}} : memref<4x10x1x1xf32>) {
+func.func @qconv(%x: tensor<2x16x8x8xui8>, %w: tensor<32x16x3x3xi8>, %s: tensor<32xf32>, %wz: tensor<32xi64>,
+    %xz: tensor<i64>, %b: tensor<32xf32>, %ys: tensor<f32>, %yz: tensor<i64>, %e: tensor<2x32x8x8xui8>,
+    %mx: memref<4x16x1x1xi8>, %mw: memref<10x16x1x1xi8>, %ms: memref<10xf32>, %mwz: memref<10xi64>,
+    %mxz: memref<i64>, %my: memref<4x10x1x1xf32>, %mr: memref<4x10x1x1xf32>) -> tensor<2x32x8x8xui8> {
+  %y = tcc_kernel.qconv ins(%x, %w : tensor<2x16x8x8xui8>, tensor<32x16x3x3xi8>) scales(%s : tensor<32xf32>)
+         zero_points(%wz, %xz : tensor<32xi64>, tensor<i64>) bias(%b : tensor<32xf32>)
+         requantize(%ys, %yz : tensor<f32>, tensor<i64>) outs(%e : tensor<2x32x8x8xui8>) activation(relu)
+         {stride = array<i64: 1, 1>, padding = array<i64: 1, 1>, dilation = array<i64: 1, 1>, groups = 1 : i64,
+          quant_min = 0 : i64, quant_max = 255 : i64} -> tensor<2x32x8x8xui8>
+  tcc_kernel.qconv ins(%mx, %mw : memref<4x16x1x1xi8>, memref<10x16x1x1xi8>) scales(%ms : memref<10xf32>)
+         zero_points(%mwz, %mxz : memref<10xi64>, memref<i64>) residual(%mr : memref<4x10x1x1xf32>)
+         outs(%my : memref<4x10x1x1xf32>)
+         {stride = array<i64: 1, 1>, padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>, groups = 1 : i64,
+          quant_min = 0 : i64, quant_max = 0 : i64}
+  return %y : tensor<2x32x8x8xui8>
+}
+
+// CHECK-LABEL: func @qconv_channels_last
+// CHECK: tcc_kernel.qconv ins(%{{.*}}, %{{.*}} : tensor<2x8x8x16xui8>, tensor<32x16x3x3xi8>) {{.*}} outs(%{{.*}} : tensor<2x4x4x32xui8>) {channels_last, dilation = array<i64: 1, 1>, groups = 1 : i64, padding = array<i64: 1, 1>, quant_max = 255 : i64, quant_min = 0 : i64, stride = array<i64: 2, 2>} -> tensor<2x4x4x32xui8>
+func.func @qconv_channels_last(%x: tensor<2x8x8x16xui8>, %w: tensor<32x16x3x3xi8>, %s: tensor<32xf32>, %wz: tensor<32xi64>,
+    %xz: tensor<i64>, %ys: tensor<f32>, %yz: tensor<i64>, %e: tensor<2x4x4x32xui8>) -> tensor<2x4x4x32xui8> {
+  %y = tcc_kernel.qconv ins(%x, %w : tensor<2x8x8x16xui8>, tensor<32x16x3x3xi8>) scales(%s : tensor<32xf32>)
+         zero_points(%wz, %xz : tensor<32xi64>, tensor<i64>) requantize(%ys, %yz : tensor<f32>, tensor<i64>)
+         outs(%e : tensor<2x4x4x32xui8>)
+         {stride = array<i64: 2, 2>, padding = array<i64: 1, 1>, dilation = array<i64: 1, 1>, groups = 1 : i64,
+          quant_min = 0 : i64, quant_max = 255 : i64, channels_last} -> tensor<2x4x4x32xui8>
+  return %y : tensor<2x4x4x32xui8>
+}
