@@ -7,6 +7,8 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
 
+#include <array>
+
 using namespace mlir;
 using namespace tcc::kernel;
 
@@ -408,6 +410,28 @@ static LogicalResult verifyWindow(Operation *op, ArrayRef<int64_t> stride,
   return success();
 }
 
+/// A convolution's result sizes against its input's: spatial dim i (at
+/// position spatialDim(i) in input and result) is
+/// (in + 2 pad - dilation (k - 1) - 1) / stride + 1 for the kernel size
+/// `kernel[i]`, wherever all three sizes are static (conv and qconv).
+static LogicalResult verifyConvolutionSizes(Operation *op, ArrayRef<int64_t> xs,
+                                            ArrayRef<int64_t> ys, std::array<int64_t, 2> kernel,
+                                            llvm::function_ref<int64_t(int)> spatialDim,
+                                            ArrayRef<int64_t> padding, ArrayRef<int64_t> stride,
+                                            ArrayRef<int64_t> dilation) {
+  for (int i = 0; i < 2; ++i) {
+    int64_t d = spatialDim(i);
+    int64_t in = xs[d], k = kernel[i];
+    if (ShapedType::isDynamic(in) || ShapedType::isDynamic(k) || ShapedType::isDynamic(ys[d]))
+      continue;
+    int64_t out = (in + 2 * padding[i] - dilation[i] * (k - 1) - 1) / stride[i] + 1;
+    if (out != ys[d])
+      return op->emitOpError("spatial dim ") << i << " of the result is " << ys[d]
+                                             << ", expected " << out;
+  }
+  return success();
+}
+
 LogicalResult ConvOp::verify() {
   if (failed(verifyDestinationStyle(*this)))
     return failure();
@@ -436,16 +460,11 @@ LogicalResult ConvOp::verify() {
   if (!ShapedType::isDynamic(xs[ch]) && !sameSize(ws[ch], xs[ch] / groups))
     return emitOpError("weight ") << shapeText(ws) << " must have " << xs[ch] / groups
                                   << " input channels per group";
-  for (int i = 0; i < 2; ++i) {
-    int64_t d = getSpatialDim(i);
-    int64_t in = xs[d], k = ws[d];
-    if (ShapedType::isDynamic(in) || ShapedType::isDynamic(k) || ShapedType::isDynamic(ys[d]))
-      continue;
-    int64_t out = (in + 2 * getPadding()[i] - getDilation()[i] * (k - 1) - 1) / getStride()[i] + 1;
-    if (out != ys[d])
-      return emitOpError("spatial dim ") << i << " of the result is " << ys[d] << ", expected "
-                                         << out;
-  }
+  if (failed(verifyConvolutionSizes(getOperation(), xs, ys, {ws[getSpatialDim(0)],
+                                                           ws[getSpatialDim(1)]},
+                                     [&](int i) { return getSpatialDim(i); }, getPadding(),
+                                     getStride(), getDilation())))
+    return failure();
   if (Value bias = getBias()) {
     auto bt = shapedOf(bias);
     if (bt.getRank() != 1 || !sameSize(bt.getDimSize(0), ws[0]))
@@ -517,16 +536,10 @@ LogicalResult QConvOp::verify() {
       (!ShapedType::isDynamic(xs[ch]) && !sameSize(ws[1], xs[ch] / groups)))
     return emitOpError("result ") << shapeText(ys) << " does not fit input " << shapeText(xs)
                                   << " and weight " << shapeText(ws);
-  for (int i = 0; i < 2; ++i) {
-    int64_t d = getSpatialDim(i);
-    int64_t in = xs[d], k = ws[2 + i];
-    if (ShapedType::isDynamic(in) || ShapedType::isDynamic(k) || ShapedType::isDynamic(ys[d]))
-      continue;
-    int64_t out = (in + 2 * getPadding()[i] - getDilation()[i] * (k - 1) - 1) / getStride()[i] + 1;
-    if (out != ys[d])
-      return emitOpError("spatial dim ") << i << " of the result is " << ys[d] << ", expected "
-                                         << out;
-  }
+  if (failed(verifyConvolutionSizes(getOperation(), xs, ys, {ws[2], ws[3]},
+                                     [&](int i) { return getSpatialDim(i); }, getPadding(),
+                                     getStride(), getDilation())))
+    return failure();
   auto perFilter = [&](Value v, bool isFloat) {
     ShapedType t = shapedOf(v);
     return t.getRank() == 1 && sameSize(t.getDimSize(0), ws[0]) &&

@@ -356,3 +356,13 @@ func.func @qconv_channels_last_shapes(%x: tensor<1x4x6x6xui8>, %w: tensor<8x4x1x
   %y = tcc_kernel.qconv ins(%x, %w : tensor<1x4x6x6xui8>, tensor<8x4x1x1xi8>) scales(%s : tensor<8xf32>) zero_points(%wz, %xz : tensor<8xi64>, tensor<i64>) outs(%e : tensor<1x8x6x6xf32>) {stride = array<i64: 1, 1>, padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>, groups = 1 : i64, quant_min = 0 : i64, quant_max = 0 : i64, channels_last} -> tensor<1x8x6x6xf32>
   return %y : tensor<1x8x6x6xf32>
 }
+
+// -----
+
+// qconv's result sizes are checked as conv's (one shared check): a 3x3 filter
+// without padding over 4x4 gives 2x2, not 4x4.
+func.func @qconv_spatial(%x: tensor<1x4x4x4xui8>, %w: tensor<8x4x3x3xi8>, %s: tensor<8xf32>, %wz: tensor<8xi64>, %xz: tensor<i64>, %e: tensor<1x8x4x4xf32>) -> tensor<1x8x4x4xf32> {
+  // expected-error @+1 {{'tcc_kernel.qconv' op spatial dim 0 of the result is 4, expected 2}}
+  %y = tcc_kernel.qconv ins(%x, %w : tensor<1x4x4x4xui8>, tensor<8x4x3x3xi8>) scales(%s : tensor<8xf32>) zero_points(%wz, %xz : tensor<8xi64>, tensor<i64>) outs(%e : tensor<1x8x4x4xf32>) {stride = array<i64: 1, 1>, padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>, groups = 1 : i64, quant_min = 0 : i64, quant_max = 255 : i64} -> tensor<1x8x4x4xf32>
+  return %y : tensor<1x8x4x4xf32>
+}
