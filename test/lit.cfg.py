@@ -46,6 +46,16 @@ if shutil.which("script"):
 if shutil.which("chromium"):
     config.available_features.add("chromium")
 
+# A CPU with VNNI: only there does tcc_cpu_qconv2d run oneDNN's int8 kernels
+# (without it their 16-bit pairwise sums saturate, and tcc's loops run).
+try:
+    with open("/proc/cpuinfo") as cpuinfo:
+        flags = set(cpuinfo.read().split())
+except OSError:
+    flags = set()
+if flags & {"avx512_vnni", "avx_vnni"}:
+    config.available_features.add("cpu-vnni")
+
 # nm lists an artifact's undefined symbols (binutils; llvm-nm reads the same).
 if shutil.which("nm"):
     config.available_features.add("nm")

@@ -160,10 +160,21 @@ void create(const OneDnn &lib, const QConvArgs &a, QConvPrimitive &p) {
   }
 }
 
+/// Whether oneDNN's int8 kernels sum exactly on this CPU. Without VNNI
+/// (AVX2; AVX-512 before Cascade Lake) they multiply u8 by s8 with
+/// vpmaddubsw, whose pairwise sums saturate at 16 bits: on an AMD EPYC with
+/// AVX2 (2026-12-08) samples/pt2e_conv_linear came out 8.5% off PyTorch, a
+/// wrong answer. There tcc's loops (exact i32 sums) run instead.
+bool exactInt8Kernels() {
+  static const bool exact =
+      __builtin_cpu_supports("avx512vnni") || __builtin_cpu_supports("avxvnni");
+  return exact;
+}
+
 /// The convolution on oneDNN; false (nothing written) where it cannot.
 bool runOneDnn(const QConvArgs &a) {
   const OneDnn *lib = library();
-  if (!lib || a.n <= 0 || a.k <= 0 || a.oh <= 0 || a.ow <= 0)
+  if (!lib || !exactInt8Kernels() || a.n <= 0 || a.k <= 0 || a.oh <= 0 || a.ow <= 0)
     return false;
   // oneDNN has no filter zero points: symmetric filters only.
   for (int64_t f = 0; f < a.k; ++f)
