@@ -144,6 +144,28 @@ def write_case(out, name, model, inputs, dynamic_shapes=None, weights_npy=False,
     print(f"wrote {d}")
 
 
+def rejected_inputs(out, name, tag, inputs):
+    """Inputs on which the case's exported program raises (a torch._check
+    that fails): saved as rejected_<tag>_<i>.npy with PyTorch's message in
+    rejected_<tag>.txt, for a test that the compiled model fails the call
+    where PyTorch raises. Fails if PyTorch does not raise."""
+    if ONLY and name != ONLY:
+        return
+    d = os.path.join(out, name)
+    ep = torch.export.load(os.path.join(d, "model.pt2"))
+    try:
+        ep.module()(*[t.clone() for t in inputs])
+    except RuntimeError as e:
+        message = str(e).splitlines()[0]
+    else:
+        raise SystemExit(f"{name}: the exported program accepted the rejected inputs {tag}")
+    for i, t in enumerate(inputs):
+        save_npy(os.path.join(d, f"rejected_{tag}_{i}.npy"), t)
+    with open(os.path.join(d, f"rejected_{tag}.txt"), "w") as f:
+        f.write(message + "\n")
+    print(f"wrote {d} rejected_{tag}: {message}")
+
+
 def extra_batches(out, seed_dir, name, batches):
     """Runs a seed export (with its own weights) at more batch sizes."""
     if ONLY and name != ONLY:
@@ -2873,14 +2895,48 @@ class ItemScalars(nn.Module):
 class CheckedItem(nn.Module):
     """torch._check on an .item() value (issue 39): the export records each
     check as aten._assert_scalar, which its program evaluates on every call;
-    tcc does not, and must say so (a warning, a guard listed as not
-    enforced), not drop it unsaid."""
+    so must tcc's compiled code (the call fails where PyTorch raises)."""
 
     def forward(self, x, n):
         k = n.item()
         torch._check(k > 0)
         torch._check(k <= 100)
         return x * k
+
+
+class CheckedItemSized(nn.Module):
+    """torch._check comparing an .item() value with an input's symbolic
+    size (issue 39): a condition on a size and a value, which tcc does not
+    evaluate; the compile warns and the manifest lists it as not enforced."""
+
+    def forward(self, x, n):
+        k = n.item()
+        torch._check(k <= x.shape[0])
+        return x * k
+
+
+class RandomOps(nn.Module):
+    """rand, randn_like, randint, bernoulli (issue 39's long tail): tcc's
+    numbers differ from PyTorch's generator, so the model returns statistics
+    of 65536 draws each, which the test compares with PyTorch's within their
+    sampling error. Outputs: uniform [mean, 6 var, min, max]; normal [mean,
+    var, mean |z|]; randint(3, 10) [mean, min, max]; bernoulli [mean(b - p),
+    mean of bernoulli(x, 0.25)]."""
+
+    def forward(self, x, p):
+        x = x.expand(256, 256)
+        u = torch.rand(256, 256)
+        n = torch.randn_like(x)
+        r = torch.randint(3, 10, (256, 256))
+        b = torch.bernoulli(p.expand(256, 256))
+        q = x.bernoulli(0.25)
+        uniform = torch.stack([u.mean(), 6 * u.var(), u.min(), u.max()])
+        normal = torch.stack([n.mean(), n.var(), n.abs().mean()])
+        # min/max of the floats: tcc's max/min reductions take floats only.
+        rf = r.float()
+        integers = torch.stack([rf.mean(), rf.min(), rf.max()])
+        coins = torch.stack([(b - p).mean(), q.mean()])
+        return uniform, normal, integers, coins
 
 
 class AtenInternalOps(nn.Module):
@@ -3644,6 +3700,13 @@ def write_sweep_columns_cases(out):
                [torch.randn(2, 3), torch.randn(4), torch.tensor(3)])
     torch.manual_seed(184)
     write_case(out, "checked_item", CheckedItem(), [torch.randn(2, 3), torch.tensor(4)])
+    rejected_inputs(out, "checked_item", "zero", [torch.randn(2, 3), torch.tensor(0)])
+    rejected_inputs(out, "checked_item", "over", [torch.randn(2, 3), torch.tensor(101)])
+    torch.manual_seed(186)
+    write_case(out, "random_ops", RandomOps(), [torch.randn(1, 256), torch.rand(1, 256)])
+    torch.manual_seed(185)
+    write_case(out, "checked_item_sized", CheckedItemSized(), [torch.randn(6, 3), torch.tensor(4)],
+               dynamic_shapes=({0: torch.export.Dim("rows", min=2, max=64)}, None))
     torch.manual_seed(183)
     write_case(out, "aten_internal_ops", AtenInternalOps(),
                [torch.randn(1, 2, 6, 6), torch.randn(4, 2, 3, 3), torch.randn(4),

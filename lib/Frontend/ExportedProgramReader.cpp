@@ -11,6 +11,7 @@
 #include "ExportArchiveReader.h"
 #include "ExportSchemaReader.h"
 #include "GraphVerifier.h"
+#include "RandomState.h"
 #include "RuntimeAssertions.h"
 #include "ScalarValues.h"
 #include "WeightLoader.h"
@@ -134,7 +135,9 @@ ExportedProgram readExportedProgramJson(std::string_view jsonText,
   }
 }
 
-ExportedProgram readExportedProgram(const std::string &path) {
+namespace {
+
+ExportedProgram readProgramFile(const std::string &path) {
   struct stat info;
   if (::stat(path.c_str(), &info) != 0)
     throw FrontendError(path + ": cannot open: " + std::strerror(errno));
@@ -172,6 +175,15 @@ ExportedProgram readExportedProgram(const std::string &path) {
   if (file.bad())
     throw FrontendError(path + ": read error");
   return readExportedProgramJson(text, path);
+}
+
+} // namespace
+
+ExportedProgram readExportedProgram(const std::string &path) {
+  ExportedProgram program = readProgramFile(path);
+  // After the payloads are read (the state's initial value is a constant).
+  attachRandomState(program);
+  return program;
 }
 
 } // namespace tcc::frontend

@@ -30,7 +30,11 @@ void collectRuntimeAssertions(ExportedProgram &program) {
                            : "the check of node '" + node.name + "'";
     if (node.loc.known())
       text += " (" + node.loc.file + ":" + std::to_string(node.loc.line) + ")";
-    program.runtimeAssertions.push_back(std::move(text));
+    // A condition computed from .item() values is a rank-0 tensor by now;
+    // the graph legalizer turns its node into a check of the call's result.
+    const Argument *condition = node.input("self");
+    bool evaluated = condition && condition->kind == Argument::Tensor && !program.outputSpecs.empty();
+    program.runtimeAssertions.push_back({std::move(text), evaluated});
   }
 }
 

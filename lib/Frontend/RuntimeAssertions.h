@@ -3,10 +3,12 @@
 // Internal to the frontend. torch.export records a check it could not decide
 // at export time (torch._check on a value read with .item(), a bound of an
 // unbacked size) as an `aten._assert_scalar(condition, message)` node, which
-// the exported program evaluates on every call. tcc does not evaluate them
-// (their conditions are computed on the data, on the device): each is kept
-// here so that the compile warns and the manifest lists it as a guard that is
-// not enforced, never dropped unsaid.
+// the exported program evaluates on every call. A condition computed from
+// .item() values alone is a tensor of the graph (ScalarValues.h), which the
+// compiled code checks on every call (the manifest lists it as a value
+// check); any other (one comparing with an input's size) is kept here so
+// that the compile warns and the manifest lists it as a guard that is not
+// enforced, never dropped unsaid.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TCC_LIB_FRONTEND_RUNTIMEASSERTIONS_H

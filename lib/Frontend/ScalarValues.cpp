@@ -34,6 +34,25 @@ std::string atenArithmetic(const std::string &target) {
   return it == ops.end() ? std::string() : it->second;
 }
 
+/// The ATen operator computing Python comparison or logic `target` (the
+/// conditions of torch._check, RuntimeAssertions.h), or "". Taken only where
+/// every symbolic operand is tensorized: a comparison with an input's size
+/// (u0 <= s0) stays a symbol, and its check is listed as not evaluated.
+std::string atenCondition(const std::string &target) {
+  static const std::map<std::string, std::string> ops = {
+      {"_operator.ge", "torch.ops.aten.ge.Tensor"},
+      {"_operator.gt", "torch.ops.aten.gt.Tensor"},
+      {"_operator.le", "torch.ops.aten.le.Tensor"},
+      {"_operator.lt", "torch.ops.aten.lt.Tensor"},
+      {"_operator.eq", "torch.ops.aten.eq.Tensor"},
+      {"_operator.ne", "torch.ops.aten.ne.Tensor"},
+      {"_operator.and_", "torch.ops.aten.logical_and.default"},
+      {"_operator.or_", "torch.ops.aten.logical_or.default"},
+      {"torch.sym_not", "torch.ops.aten.logical_not.default"}};
+  auto it = ops.find(target);
+  return it == ops.end() ? std::string() : it->second;
+}
+
 bool isSymbolic(Argument::Kind kind) {
   return kind == Argument::SymInt || kind == Argument::SymFloat || kind == Argument::SymBool;
 }
@@ -55,9 +74,14 @@ void tensorizeScalarValues(ExportedProgram &program) {
     bool item = node.target == "torch.ops.aten.item.default" ||
                 node.target == "torch.ops.aten._local_scalar_dense.default";
     std::string aten = atenArithmetic(node.target);
-    bool readsTensorized = false;
-    for (const NamedArgument &in : node.inputs)
-      readsTensorized |= isSymbolic(in.arg.kind) && tensorized.count(in.arg.s);
+    bool readsTensorized = false, readsOtherSymbols = false;
+    for (const NamedArgument &in : node.inputs) {
+      bool symbolic = isSymbolic(in.arg.kind);
+      readsTensorized |= symbolic && tensorized.count(in.arg.s);
+      readsOtherSymbols |= symbolic && !tensorized.count(in.arg.s);
+    }
+    if (aten.empty() && !readsOtherSymbols)
+      aten = atenCondition(node.target);
     if (!item && !(readsTensorized && !aten.empty())) {
       for (NamedArgument &in : node.inputs)
         if (isSymbolic(in.arg.kind) && tensorized.count(in.arg.s)) {

@@ -379,6 +379,14 @@ GuardManifest parseManifest(std::string_view text) {
       }
     }
   }
+  if (j.contains("value_checks")) {
+    const json &checks = arrayMember(j, "value_checks", "manifest");
+    for (size_t i = 0; i < checks.size(); ++i) {
+      if (!checks[i].is_string())
+        invalidManifest("value_checks[" + std::to_string(i) + "] is not a string");
+      m.valueChecks.push_back(checks[i].get<std::string>());
+    }
+  }
   if (j.contains("weights")) {
     const json &weights = arrayMember(j, "weights", "manifest");
     for (size_t i = 0; i < weights.size(); ++i) {

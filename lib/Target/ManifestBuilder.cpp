@@ -107,11 +107,13 @@ json tcc::inputGuardsJson(const ExportedProgram &program, const ImportedSignatur
                         {"reason", e.what()}});
     }
   }
-  for (const std::string &text : program.runtimeAssertions)
-    guards.push_back({{"text", guardText(text)},
-                      {"enforced", false},
-                      {"reason", "a check of values computed at run time (aten._assert_scalar, "
-                                 "e.g. torch._check on .item()), which tcc does not evaluate"}});
+  for (const ExportedProgram::RuntimeAssertion &check : program.runtimeAssertions)
+    if (!check.evaluated)
+      guards.push_back({{"text", guardText(check.text)},
+                        {"enforced", false},
+                        {"reason", "a check that compares a value computed at run time "
+                                   "(aten._assert_scalar) with an input's size, which tcc "
+                                   "does not evaluate"}});
   return guards;
 }
 
@@ -179,8 +181,19 @@ json tcc::buildManifest(const ExportedProgram &program, const ImportedSignature 
   m["checks"] = checks;
   if (!info.sizeChecks.empty())
     m["size_checks"] = info.sizeChecks;
-  if (!program.guardsCode.empty() || !program.runtimeAssertions.empty())
+  bool unevaluated = false;
+  json valueChecks = json::array();
+  for (const ExportedProgram::RuntimeAssertion &check : program.runtimeAssertions) {
+    unevaluated |= !check.evaluated;
+    if (check.evaluated)
+      valueChecks.push_back(guardText(check.text));
+  }
+  if (!program.guardsCode.empty() || unevaluated)
     m["input_guards"] = inputGuardsJson(program, signature);
+  // The export's checks of .item() values, which the compiled code
+  // evaluates on every call (a failed one fails the call).
+  if (!valueChecks.empty())
+    m["value_checks"] = valueChecks;
 
   json outputs = json::array();
   for (const std::string &name : signature.outputs) {

@@ -288,6 +288,12 @@ void printSummary(const GuardManifest &m, const std::string &path) {
     for (const auto &[text, reason] : m.unenforcedGuards)
       std::printf("  not enforced: %s (%s)\n", printable(text).c_str(), printable(reason).c_str());
   }
+  if (!m.valueChecks.empty()) {
+    std::printf("\nvalue checks, evaluated by the compiled code on every call (%zu):\n",
+                m.valueChecks.size());
+    for (const std::string &c : m.valueChecks)
+      std::printf("  %s\n", printable(c).c_str());
+  }
   // Each variant with the guard that selects it (the most specific whose
   // guard passes; the generic one otherwise), its entry and its arena.
   std::printf("\nspecializations (%zu):\n", m.specializations.size());
@@ -428,6 +434,7 @@ nlohmann::json manifestReport(const GuardManifest &m, const nlohmann::json &raw,
   for (const auto &[text, reason] : m.unenforcedGuards)
     unenforced.push_back({{"text", text}, {"reason", reason}});
   report["guards"]["export_guards"] = {{"enforced", enforced}, {"not_enforced", unenforced}};
+  report["guards"]["value_checks"] = m.valueChecks;
   return report;
 }
 

@@ -143,6 +143,19 @@ LogicalResult IotaOp::verify() {
   return success();
 }
 
+LogicalResult RandomOp::verify() {
+  auto state = rankedType(getState());
+  if (state.getShape() != ArrayRef<int64_t>{1} || !state.getElementType().isInteger(64))
+    return emitOpError("state must be tensor<1xi64>");
+  auto t = rankedType(getResult());
+  Type elt = t.getElementType();
+  if (!isa<FloatType>(elt) && !elt.isInteger(64))
+    return emitOpError("result must hold floats or i64, not ") << elt;
+  if (getDynamicSizes().size() != (size_t)t.getNumDynamicDims())
+    return emitOpError("needs one dynamic size per symbolic dim");
+  return success();
+}
+
 LogicalResult DimSizeOp::verify() {
   if (getDim() < 0 || getDim() >= rankedType(getInput()).getRank())
     return emitOpError("dim ") << getDim() << " out of range";

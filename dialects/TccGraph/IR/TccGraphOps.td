@@ -222,6 +222,30 @@ def TccGraph_IotaOp : TccGraph_Op<"iota", [Pure]> {
   let hasVerifier = 1;
 }
 
+def TccGraph_RandomOp : TccGraph_Op<"random", [Pure]> {
+  let summary = "uniform random numbers, a hash of the state, the stream and each position";
+  let description = [{
+    Element i (row-major) of the result is drawn from the 64 bits
+    tcc::randomBits(state[0], stream, i) (tcc/Support/RandomState.h): for a
+    float result, uniform on [0, 1) in steps of 2^-p, p the type's precision
+    (24 for f32, 53 for f64, 8 for bf16, 11 for f16), so every value is
+    exact in the type; for an i64 result, uniform on [0, 2^63). The same
+    state, stream and shape give the same numbers (so the op is pure); the
+    frontend advances the state once per call (lib/Frontend/RandomState.h).
+    Symbolic sizes come from `dynamic_sizes`, as for iota.
+
+    ```mlir
+    %u = tcc_graph.random %state {stream = 3 : i64} : (tensor<1xi64>) -> tensor<4x8xf32>
+    ```
+  }];
+  let arguments = (ins TccGraph_Tensor:$state, I64Attr:$stream, Variadic<Index>:$dynamic_sizes);
+  let results = (outs TccGraph_Tensor:$result);
+  let assemblyFormat = [{
+    $state (`sizes` `(` $dynamic_sizes^ `)`)? attr-dict `:` functional-type($state, $result)
+  }];
+  let hasVerifier = 1;
+}
+
 def TccGraph_DimSizeOp : TccGraph_Op<"dim_size", [Pure]> {
   let summary = "The size of dimension `dim` of `input`, as a rank-0 i64 tensor";
   let description = [{

@@ -513,7 +513,7 @@ void tcc::graph::populateCreationLegalizers(LegalizerTable &t) {
     t[std::string("aten.gradient.") + v] = legalizeGradient;
   t["aten.item.default"] = legalizeItem;
   t["aten._local_scalar_dense.default"] = legalizeItem;
-  for (const char *name : {"aten._assert_tensor_metadata.default", "aten._assert_scalar.default",
+  for (const char *name : {"aten._assert_tensor_metadata.default",
                            "aten.sym_constrain_range_for_size.default"})
     t[name] = noResults;
 }

@@ -429,6 +429,8 @@ struct LegalizeGraphPass
     populateShapeLegalizers(table);
     populateLogicLegalizers(table);
     populateCreationLegalizers(table);
+    populateRuntimeAssertionLegalizers(table);
+    populateRandomLegalizers(table);
     populateAttentionLegalizers(table);
     populateEinsumLegalizers(table);
     populateConvTransposeLegalizers(table);
@@ -470,6 +472,7 @@ struct LegalizeGraphPass
         "aten.arange.start", "aten.arange.start_step", "aten.full.default", "aten.zeros.default", "aten.ones.default",
         "aten.new_ones.default", "aten.new_zeros.default", "aten.new_full.default",
         "aten.empty.memory_format", "aten.new_empty.default", "aten._assert_scalar.default",
+        "aten.rand.default", "aten.randn.default", "aten.randint.default", "aten.randint.low",
         "aten.sym_constrain_range_for_size.default", "aten.unflatten.int",
         // interpolate(size=(2 * h, 2 * w)): the result's sizes
         "aten.upsample_nearest1d.vec", "aten.upsample_nearest2d.vec",

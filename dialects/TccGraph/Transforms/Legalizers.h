@@ -77,6 +77,12 @@ void populateRecurrentLegalizers(LegalizerTable &table);
 /// PT2E's quantize/dequantize operators as tcc_graph.quantize/dequantize
 /// (LegalizeQuantization.cpp).
 void populateQuantizationLegalizers(LegalizerTable &table);
+/// aten._assert_scalar on a computed condition as a check of the call's
+/// result (LegalizeRuntimeAssertions.cpp).
+void populateRuntimeAssertionLegalizers(LegalizerTable &table);
+/// rand, randn, randint, bernoulli and their _like forms on tcc_graph.random
+/// (LegalizeRandom.cpp).
+void populateRandomLegalizers(LegalizerTable &table);
 /// Max pooling's indices; wraps the pooling legalizers, so it runs after them.
 void populatePoolingIndexLegalizers(LegalizerTable &table);
 /// A tcc_graph.special_function `function` of the operands named `first` and

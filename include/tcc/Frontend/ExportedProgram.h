@@ -243,8 +243,14 @@ struct ExportedProgram {
   std::vector<std::string> guardsCode;
   /// The conditions of the graph's aten._assert_scalar nodes (checks of
   /// values known only at run time, e.g. torch._check on .item()), each
-  /// with its source line: tcc does not evaluate them, and says so.
-  std::vector<std::string> runtimeAssertions;
+  /// with its source line. `evaluated`: its condition is a tensor computed
+  /// by the graph (tensorizeScalarValues), so the compiled code checks it
+  /// on every call; otherwise tcc does not evaluate it, and says so.
+  struct RuntimeAssertion {
+    std::string text;
+    bool evaluated = false;
+  };
+  std::vector<RuntimeAssertion> runtimeAssertions;
 
   /// Parameters and persistent buffers by name ("lin.weight"); empty for a
   /// bare model.json, whose weights are bound at run time by name.

@@ -207,6 +207,10 @@ public:
   std::vector<InputGuard> inputGuards;
   /// ...and those it does not (outside InputGuard's subset): text, reason.
   std::vector<std::pair<std::string, std::string>> unenforcedGuards;
+  /// "value_checks": the export's checks of values computed at run time
+  /// (torch._check on .item()), which the compiled code evaluates on every
+  /// call; listed for inspect.
+  std::vector<std::string> valueChecks;
   /// Never empty after parse(): a manifest without the list gets the
   /// generic one, with the top-level entry and arena.
   std::vector<Specialization> specializations;

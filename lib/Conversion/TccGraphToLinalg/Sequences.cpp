@@ -13,6 +13,9 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "tcc/Support/RandomState.h"
+
+#include <cmath>
 
 using namespace mlir;
 using namespace tcc::graph;
@@ -55,6 +58,82 @@ struct IotaPattern : OpConversionPattern<IotaOp> {
             r = b.create<arith::AddIOp>(l, first, offset);
             if (elt.getIntOrFloatBitWidth() < 64)
               r = b.create<arith::TruncIOp>(l, elt, r);
+          }
+          b.create<linalg::YieldOp>(l, r);
+        });
+    rewriter.replaceOp(op, generic.getResult(0));
+    return success();
+  }
+};
+
+/// tcc_graph.random: each element hashes (state, stream, its row-major
+/// position) as tcc::randomBits does; the state is read inside the generic
+/// (a broadcast input), so on the CUDA path the kernel reads it.
+struct RandomPattern : OpConversionPattern<RandomOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(RandomOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    RankedTensorType type = op.getType();
+    Type elt = type.getElementType();
+    int64_t rank = type.getRank();
+    auto floatType = dyn_cast<FloatType>(elt);
+    // Random bits kept: the type's precision, so k * 2^-p is exact in it.
+    int64_t precision = floatType ? floatType.getFPMantissaWidth() : 63;
+    Value init = rewriter.create<tensor::EmptyOp>(loc, type, adaptor.getDynamicSizes());
+    MLIRContext *ctx = rewriter.getContext();
+    AffineMap stateMap = AffineMap::get(rank, 0, {getAffineConstantExpr(0, ctx)}, ctx);
+    SmallVector<Value> sizes;
+    for (int64_t d = 0; d < rank; ++d)
+      sizes.push_back(rewriter.create<tensor::DimOp>(loc, init, d));
+    uint64_t stream = static_cast<uint64_t>(op.getStream());
+    auto generic = rewriter.create<linalg::GenericOp>(
+        loc, TypeRange{type}, ValueRange{adaptor.getState()}, ValueRange{init},
+        ArrayRef<AffineMap>{stateMap, rewriter.getMultiDimIdentityMap(rank)},
+        SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),
+        [&](OpBuilder &b, Location l, ValueRange args) {
+          Type i64 = b.getI64Type();
+          auto c = [&](uint64_t v) {
+            return b.create<arith::ConstantOp>(l, b.getIntegerAttr(i64, static_cast<int64_t>(v)))
+                .getResult();
+          };
+          // One op per statement: argument order is the compiler's (issue 17).
+          auto mix = [&](Value z) {
+            Value s30 = b.create<arith::ShRUIOp>(l, z, c(30));
+            Value x30 = b.create<arith::XOrIOp>(l, z, s30);
+            Value m1 = b.create<arith::MulIOp>(l, x30, c(tcc::kRandomMix1));
+            Value s27 = b.create<arith::ShRUIOp>(l, m1, c(27));
+            Value x27 = b.create<arith::XOrIOp>(l, m1, s27);
+            Value m2 = b.create<arith::MulIOp>(l, x27, c(tcc::kRandomMix2));
+            Value s31 = b.create<arith::ShRUIOp>(l, m2, c(31));
+            return b.create<arith::XOrIOp>(l, m2, s31).getResult();
+          };
+          // The row-major position, counted from 1.
+          Value position = b.create<arith::ConstantIndexOp>(l, 1);
+          Value stride = b.create<arith::ConstantIndexOp>(l, 1);
+          for (int64_t d = rank - 1; d >= 0; --d) {
+            Value index = b.create<linalg::IndexOp>(l, d);
+            Value scaled = b.create<arith::MulIOp>(l, index, stride);
+            position = b.create<arith::AddIOp>(l, position, scaled);
+            if (d > 0)
+              stride = b.create<arith::MulIOp>(l, stride, sizes[d]);
+          }
+          Value counter = b.create<arith::IndexCastOp>(l, i64, position);
+          Value scaledState = b.create<arith::MulIOp>(l, args[0], c(tcc::kRandomStateMultiplier));
+          Value streamKey = c(stream * tcc::kRandomStreamMultiplier);
+          Value key = mix(b.create<arith::AddIOp>(l, scaledState, streamKey));
+          Value step = b.create<arith::MulIOp>(l, counter, c(tcc::kRandomStateMultiplier));
+          Value bits = mix(b.create<arith::AddIOp>(l, key, step));
+          Value kept = b.create<arith::ShRUIOp>(l, bits, c(64 - precision));
+          Value r = kept;
+          if (floatType) {
+            // Exact in f64 (at most 53 bits), then exact in the type.
+            Value f = b.create<arith::UIToFPOp>(l, b.getF64Type(), kept);
+            Value unit = b.create<arith::ConstantOp>(
+                l, b.getF64FloatAttr(std::ldexp(1.0, -static_cast<int>(precision))));
+            r = b.create<arith::MulFOp>(l, f, unit);
+            if (!elt.isF64())
+              r = b.create<arith::TruncFOp>(l, elt, r);
           }
           b.create<linalg::YieldOp>(l, r);
         });
@@ -139,5 +218,5 @@ struct DimSizePattern : OpConversionPattern<DimSizeOp> {
 } // namespace
 
 void tcc::populateSequenceToLinalgPatterns(RewritePatternSet &patterns) {
-  patterns.add<IotaPattern, CumsumPattern, DimSizePattern>(patterns.getContext());
+  patterns.add<IotaPattern, RandomPattern, CumsumPattern, DimSizePattern>(patterns.getContext());
 }

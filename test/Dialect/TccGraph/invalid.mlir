@@ -277,3 +277,19 @@ func.func @per_channel_count(%q: tensor<8x3xi8>, %s: tensor<3xf32>, %z: tensor<3
   %0 = tcc_graph.dequantize %q, %s, %z {axis = 0 : i64, quant_min = -128 : i64, quant_max = 127 : i64} : (tensor<8x3xi8>, tensor<3xf32>, tensor<3xi64>) -> tensor<8x3xf32>
   return %0 : tensor<8x3xf32>
 }
+
+// -----
+
+func.func @random_state(%s: tensor<2xi64>) -> tensor<4xf32> {
+  // expected-error @+1 {{state must be tensor<1xi64>}}
+  %u = tcc_graph.random %s {stream = 0 : i64} : (tensor<2xi64>) -> tensor<4xf32>
+  return %u : tensor<4xf32>
+}
+
+// -----
+
+func.func @random_element(%s: tensor<1xi64>) -> tensor<4xi32> {
+  // expected-error @+1 {{result must hold floats or i64, not 'i32'}}
+  %u = tcc_graph.random %s {stream = 0 : i64} : (tensor<1xi64>) -> tensor<4xi32>
+  return %u : tensor<4xi32>
+}

@@ -5,8 +5,8 @@ func.func @unsupported(%x: tensor<4xf32>) -> tensor<4xf32> {
   // expected-error @+1 {{unsupported operator 'aten.linalg_matrix_exp.default'}}
   %0 = tcc_graph.operator "torch.ops.aten.linalg_matrix_exp.default"(%x) {operand_names = ["self"], args = {}} : (tensor<4xf32>) -> tensor<4xf32>
   %1 = tcc_graph.operator "torch.ops.aten.linalg_matrix_exp.default"(%0) {operand_names = ["self"], args = {}} : (tensor<4xf32>) -> tensor<4xf32>
-  // expected-error @+1 {{unsupported operator 'aten.bernoulli.default'}}
-  %2 = tcc_graph.operator "torch.ops.aten.bernoulli.default"(%1) {operand_names = ["self"], args = {}} : (tensor<4xf32>) -> tensor<4xf32>
+  // expected-error @+1 {{unsupported operator 'aten.poisson.default'}}
+  %2 = tcc_graph.operator "torch.ops.aten.poisson.default"(%1) {operand_names = ["self"], args = {}} : (tensor<4xf32>) -> tensor<4xf32>
   return %2 : tensor<4xf32>
 }
 
