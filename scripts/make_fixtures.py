@@ -2906,12 +2906,14 @@ class CheckedItem(nn.Module):
 
 class CheckedItemSized(nn.Module):
     """torch._check comparing an .item() value with an input's symbolic
-    size (issue 39): a condition on a size and a value, which tcc does not
-    evaluate; the compile warns and the manifest lists it as not enforced."""
+    size (issue 39): with the size itself, evaluated on every call (the size
+    read as a tensor); with an expression of sizes (x.shape[0] // 4), not
+    evaluated: the compile warns and the manifest lists it as not enforced."""
 
     def forward(self, x, n):
         k = n.item()
         torch._check(k <= x.shape[0])
+        torch._check(k >= x.shape[0] // 4)
         return x * k
 
 
@@ -3707,6 +3709,7 @@ def write_sweep_columns_cases(out):
     torch.manual_seed(185)
     write_case(out, "checked_item_sized", CheckedItemSized(), [torch.randn(6, 3), torch.tensor(4)],
                dynamic_shapes=({0: torch.export.Dim("rows", min=2, max=64)}, None))
+    rejected_inputs(out, "checked_item_sized", "over", [torch.randn(6, 3), torch.tensor(7)])
     torch.manual_seed(183)
     write_case(out, "aten_internal_ops", AtenInternalOps(),
                [torch.randn(1, 2, 6, 6), torch.randn(4, 2, 3, 3), torch.randn(4),

@@ -4,11 +4,11 @@
 // at export time (torch._check on a value read with .item(), a bound of an
 // unbacked size) as an `aten._assert_scalar(condition, message)` node, which
 // the exported program evaluates on every call. A condition computed from
-// .item() values alone is a tensor of the graph (ScalarValues.h), which the
-// compiled code checks on every call (the manifest lists it as a value
-// check); any other (one comparing with an input's size) is kept here so
-// that the compile warns and the manifest lists it as a guard that is not
-// enforced, never dropped unsaid.
+// .item() values and input sizes is a tensor of the graph (ScalarValues.h),
+// which the compiled code checks on every call (the manifest lists it as a
+// value check); any other (one over an expression of sizes, u0 <= 2*s0) is
+// kept here so that the compile warns and the manifest lists it as a guard
+// that is not enforced, never dropped unsaid.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TCC_LIB_FRONTEND_RUNTIMEASSERTIONS_H

@@ -36,8 +36,9 @@ std::string atenArithmetic(const std::string &target) {
 
 /// The ATen operator computing Python comparison or logic `target` (the
 /// conditions of torch._check, RuntimeAssertions.h), or "". Taken only where
-/// every symbolic operand is tensorized: a comparison with an input's size
-/// (u0 <= s0) stays a symbol, and its check is listed as not evaluated.
+/// every symbolic operand is tensorized or an input's size (read again as a
+/// tensor): a comparison with an expression of sizes (u0 <= 2*s0) stays a
+/// symbol, and its check is listed as not evaluated.
 std::string atenCondition(const std::string &target) {
   static const std::map<std::string, std::string> ops = {
       {"_operator.ge", "torch.ops.aten.ge.Tensor"},
@@ -70,16 +71,62 @@ std::string freshName(const ExportedProgram &program, const std::string &stem) {
 void tensorizeScalarValues(ExportedProgram &program) {
   // .item() and the Python arithmetic on its result, in graph order.
   std::set<std::string> tensorized;
-  for (Node &node : program.nodes) {
-    bool item = node.target == "torch.ops.aten.item.default" ||
-                node.target == "torch.ops.aten._local_scalar_dense.default";
-    std::string aten = atenArithmetic(node.target);
-    bool readsTensorized = false, readsOtherSymbols = false;
-    for (const NamedArgument &in : node.inputs) {
+  // sym_size.int results by name: (tensor, dim), read again as a tensor
+  // where a condition compares one with a tensorized value (u0 <= s77).
+  std::map<std::string, std::pair<std::string, int64_t>> sizeReads;
+  for (size_t position = 0; position < program.nodes.size(); ++position) {
+    Node &read = program.nodes[position];
+    if (read.target == "torch.ops.aten.sym_size.int" && read.outputs.size() == 1 &&
+        read.outputs[0].kind == Argument::SymInt) {
+      const Argument *self = read.input("self");
+      const Argument *dim = read.input("dim");
+      if (self && self->kind == Argument::Tensor && dim && dim->kind == Argument::Int)
+        sizeReads[read.outputs[0].s] = {self->tensor, dim->i};
+    }
+    bool item = read.target == "torch.ops.aten.item.default" ||
+                read.target == "torch.ops.aten._local_scalar_dense.default";
+    std::string aten = atenArithmetic(read.target);
+    bool readsTensorized = false, readsOtherSymbols = false, readsOnlySizes = true;
+    for (const NamedArgument &in : read.inputs) {
       bool symbolic = isSymbolic(in.arg.kind);
       readsTensorized |= symbolic && tensorized.count(in.arg.s);
-      readsOtherSymbols |= symbolic && !tensorized.count(in.arg.s);
+      bool other = symbolic && !tensorized.count(in.arg.s);
+      readsOtherSymbols |= other;
+      readsOnlySizes &= !other || sizeReads.count(in.arg.s);
     }
+    if (aten.empty() && !atenCondition(read.target).empty() && readsTensorized &&
+        readsOtherSymbols && readsOnlySizes) {
+      // A condition on an .item() value and input sizes: each size read
+      // again, as a rank-0 tensor, just before it.
+      std::vector<Node> reads;
+      for (NamedArgument &in : read.inputs) {
+        if (!isSymbolic(in.arg.kind) || tensorized.count(in.arg.s))
+          continue;
+        const auto &[tensor, dim] = sizeReads.at(in.arg.s);
+        std::string name = freshName(program, in.arg.s + "_tensor");
+        program.tensorValues[name] = scalarMeta(Argument::SymInt);
+        Node size;
+        size.target = "torch.ops.aten.sym_size.int";
+        size.name = name;
+        size.loc = read.loc;
+        Argument self, d, result;
+        self.kind = result.kind = Argument::Tensor;
+        self.tensor = tensor;
+        result.tensor = name;
+        d.kind = Argument::Int;
+        d.i = dim;
+        size.inputs = {NamedArgument{"self", self}, NamedArgument{"dim", d}};
+        size.outputs = {result};
+        in.arg.kind = Argument::Tensor;
+        in.arg.tensor = name;
+        reads.push_back(std::move(size));
+      }
+      program.nodes.insert(program.nodes.begin() + static_cast<std::ptrdiff_t>(position),
+                           reads.begin(), reads.end());
+      position += reads.size();
+      readsOtherSymbols = false;
+    }
+    Node &node = program.nodes[position];
     if (aten.empty() && !readsOtherSymbols)
       aten = atenCondition(node.target);
     if (!item && !(readsTensorized && !aten.empty())) {

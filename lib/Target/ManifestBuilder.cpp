@@ -111,8 +111,8 @@ json tcc::inputGuardsJson(const ExportedProgram &program, const ImportedSignatur
     if (!check.evaluated)
       guards.push_back({{"text", guardText(check.text)},
                         {"enforced", false},
-                        {"reason", "a check that compares a value computed at run time "
-                                   "(aten._assert_scalar) with an input's size, which tcc "
+                        {"reason", "a check over an expression of input sizes and a value "
+                                   "computed at run time (aten._assert_scalar), which tcc "
                                    "does not evaluate"}});
   return guards;
 }

@@ -447,3 +447,24 @@ TEST_CASE("GuardManifest enforces the export's input guards", "[runtime]") {
   bad.replace(bad.find("\"enforced\": true"), 16, "\"enforced\": 1");
   CHECK(failure([&] { GuardManifest::parse(bad); }).first == TCC_ERROR_INVALID_MANIFEST);
 }
+
+TEST_CASE("GuardManifest reads the value checks and refuses malformed ones", "[runtime]") {
+  const std::string manifest = R"json({
+    "format": "tcc-guard-manifest", "version": 1, "model": "checked",
+    "inputs":  [ { "name": "x", "dtype": "float32", "sizes": [2, 3] } ],
+    "outputs": [ { "name": "y", "dtype": "float32", "sizes": [2, 3] } ],
+    "value_checks": [ "u0 >= 1 (model.py:4)", "u0 <= 100 (model.py:5)" ],
+    "arena":   { "bytes": 0 }
+  })json";
+  GuardManifest m = GuardManifest::parse(manifest);
+  REQUIRE(m.valueChecks.size() == 2);
+  CHECK(m.valueChecks[1] == "u0 <= 100 (model.py:5)");
+  // Not an array, or an element that is not a string: an altered manifest.
+  for (const char *bad : {"\"u0 >= 1\"", "[ 1 ]", "[ { \"text\": \"u0 >= 1\" } ]", "null"}) {
+    std::string text = manifest;
+    size_t at = text.find("[ \"u0 >= 1");
+    text.replace(at, text.find(']', at) + 1 - at, bad);
+    INFO(text);
+    CHECK(failure([&] { GuardManifest::parse(text); }).first == TCC_ERROR_INVALID_MANIFEST);
+  }
+}

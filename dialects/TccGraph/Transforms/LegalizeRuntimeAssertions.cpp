@@ -8,8 +8,10 @@
 // user output with the fewest elements: the call fails with the export's
 // message where PyTorch raises (a run error on the CPU path, a device
 // assertion on the CUDA path), and the check costs one read of that output.
-// A condition that is not a tensor (one comparing with an input's size) is
-// left to the guards; the manifest lists it as not evaluated.
+// An input's size in the condition is read as a tensor too (sym_size.int,
+// below). A condition that is not a tensor (one over a size expression,
+// u0 <= 2*s77) is left to the guards; the manifest lists it as not
+// evaluated.
 //
 //===----------------------------------------------------------------------===//
 #include "dialects/TccGraph/Transforms/Legalizers.h"
@@ -65,8 +67,22 @@ FailureOr<SmallVector<Value>> legalizeAssertScalar(OperatorArgs &args, OpBuilder
   return SmallVector<Value>{};
 }
 
+/// sym_size.int(self, dim) as a rank-0 i64 tensor: an input's size that a
+/// check compares with an .item() value (the frontend reads it again so).
+FailureOr<SmallVector<Value>> legalizeSizeRead(OperatorArgs &args, OpBuilder &b) {
+  FailureOr<Value> self = requiredTensor(args, "self");
+  std::optional<int64_t> dim = args.getInt("dim");
+  if (failed(self) || !dim)
+    return failure();
+  int64_t rank = cast<RankedTensorType>(self->getType()).getRank();
+  if (*dim < -rank || *dim >= rank)
+    return operatorError(args) << "dim " << *dim << " is out of range for rank " << rank;
+  return SmallVector<Value>{sizeTensor(b, args.getOp().getLoc(), *self, *dim < 0 ? *dim + rank : *dim)};
+}
+
 } // namespace
 
 void tcc::graph::populateRuntimeAssertionLegalizers(LegalizerTable &t) {
   t["aten._assert_scalar.default"] = legalizeAssertScalar;
+  t["aten.sym_size.int"] = legalizeSizeRead;
 }

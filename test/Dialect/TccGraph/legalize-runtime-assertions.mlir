@@ -34,3 +34,19 @@ func.func @symbolic_condition(%x: tensor<?x3xf32> {tcc.sizes = ["s0", 3]}) -> (t
   tcc_graph.operator "torch.ops.aten._assert_scalar.default"() {operand_names = [], args = {self = "u0 <= s0", assert_msg = "Runtime assertion failed for expression u0 <= s0 on node 'le'"}, tcc.symbolic_args = ["self"]} : () -> ()
   return %x : tensor<?x3xf32>
 }
+
+// -----
+
+// A check comparing the value with an input's size (u0 <= s0): the frontend
+// reads the size again as a rank-0 tensor (sym_size.int), compared in the
+// graph like the value.
+// CHECK-LABEL: func.func @sized_condition
+// CHECK: %[[SIZE:.*]] = tcc_graph.dim_size %arg0 {dim = 0 : i64}
+// CHECK: %[[LE:.*]] = tcc_graph.compare %arg1, %[[SIZE]] {predicate = "le"}
+// CHECK: tcc_graph.check %[[LE]], %{{.*}} "aten._assert_scalar: Runtime assertion failed for expression u0 <= s0 on node 'le'"
+func.func @sized_condition(%x: tensor<?x3xf32> {tcc.sizes = ["s0", 3]}, %k: tensor<i64>) -> (tensor<?x3xf32> {tcc.sizes = ["s0", 3]}) {
+  %s = tcc_graph.operator "torch.ops.aten.sym_size.int"(%x) {operand_names = ["self"], args = {dim = 0 : i64}} : (tensor<?x3xf32>) -> tensor<i64>
+  %le = tcc_graph.operator "torch.ops.aten.le.Tensor"(%k, %s) {operand_names = ["self", "other"], args = {}} : (tensor<i64>, tensor<i64>) -> tensor<i1>
+  tcc_graph.operator "torch.ops.aten._assert_scalar.default"(%le) {operand_names = ["self"], args = {assert_msg = "Runtime assertion failed for expression u0 <= s0 on node 'le'"}} : (tensor<i1>) -> ()
+  return %x : tensor<?x3xf32>
+}
